@@ -1,0 +1,39 @@
+{#
+  The confusion-matrix counts shared by every threshold metric (import `with context`).
+
+  Context: relation, label, score | prediction, threshold, weight (or none), by.
+  Predicted positive: score >= threshold, or prediction = 1 when a prediction column is given.
+  With weight, each row counts its weight instead of 1.
+  CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice).
+#}
+{% import "_macros/common.sql" as c %}
+
+{# exact integer counts, or order-independent sums of weights #}
+{% macro total(expr) -%}
+{{ c.stable_sum(expr) if weight else 'sum(' ~ expr ~ ')' }}
+{%- endmacro %}
+
+{% macro counts() -%}
+source as (
+    select
+        {{ c.slice_source(by) }}
+        cast({{ label }} as integer) as label,
+{% if prediction %}
+        cast({{ prediction }} as integer) as predicted,
+{% else %}
+        case when {{ score }} >= {{ threshold }} then 1 else 0 end as predicted,
+{% endif %}
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
+    from {{ relation }}
+),
+counts as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ total('case when label = 1 and predicted = 1 then w else 0 end') }} as tp,
+        {{ total('case when label = 0 and predicted = 1 then w else 0 end') }} as fp,
+        {{ total('case when label = 0 and predicted = 0 then w else 0 end') }} as tn,
+        {{ total('case when label = 1 and predicted = 0 then w else 0 end') }} as fn
+    from source
+    {{ c.group_by(by) }}
+)
+{%- endmacro %}

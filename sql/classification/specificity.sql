@@ -1,0 +1,22 @@
+{#
+  specificity: true negative rate (TNR).
+     specificity = tn / (tn + fp)
+  tp, fp, tn, fn: the confusion-matrix counts (sql/_macros/confusion.sql), predicted 1 when
+  score >= threshold (default 0.5) or from a 0/1 prediction column; with weight, sums of
+  sample weights.
+  Undefined: no negative label (tn + fp = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
+  Output: one row per slice; columns specificity, tp, fp, tn, fn.
+  Oracle: tests/oracle/classification.py::specificity
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/confusion.sql" as cm with context %}
+with {{ cm.counts() }},
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.safe_div('tn', 'tn + fp') }} as specificity,
+        tp, fp, tn, fn
+    from counts
+)
+select * from final
+{{ c.order_by(by) }}

@@ -1,0 +1,55 @@
+"""sqlmetrics: classification, CTR and ranking metrics computed in SQL, where the data lives.
+
+Each metric is one Jinja-templated SQL query (``sql/``), rendered and run in DuckDB over a
+table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
+"""
+
+from __future__ import annotations
+
+from ._render import render
+from .classification import (
+    accuracy,
+    auc,
+    confusion_matrix,
+    f1,
+    fbeta,
+    fpr,
+    gauc,
+    precision,
+    recall,
+    specificity,
+)
+from .errors import (
+    ColumnNotFoundError,
+    DataSourceError,
+    InvalidDataError,
+    InvalidParameterError,
+    SqlMetricsError,
+    UndefinedMetricWarning,
+    UnknownMetricError,
+)
+from .registry import metric_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ColumnNotFoundError",
+    "DataSourceError",
+    "InvalidDataError",
+    "InvalidParameterError",
+    "SqlMetricsError",
+    "UndefinedMetricWarning",
+    "UnknownMetricError",
+    "accuracy",
+    "auc",
+    "confusion_matrix",
+    "f1",
+    "fbeta",
+    "fpr",
+    "gauc",
+    "metric_names",
+    "precision",
+    "recall",
+    "render",
+    "specificity",
+]

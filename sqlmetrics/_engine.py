@@ -1,0 +1,127 @@
+"""Run one registered metric: check parameters, resolve the data, validate, render, execute."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ._source import open_connection, open_source, quote_ident
+from ._templates import render_template
+from ._validate import check_columns, validate_data
+from .errors import InvalidParameterError, UndefinedMetricWarning
+from .registry import PARAMS, MetricSpec, get_spec
+
+
+def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
+    """``by`` as a list of column names (a single name is a one-element list)."""
+    if by is None:
+        return []
+    cols = [by] if isinstance(by, str) else list(by)
+    if not all(isinstance(c, str) and c for c in cols):
+        raise InvalidParameterError(
+            f"{metric}: by= must be a column name or a list of column names; got {by!r}"
+        )
+    if len(set(cols)) != len(cols):
+        raise InvalidParameterError(f"{metric}: by= names a column twice: {cols!r}")
+    return cols
+
+
+def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate ``params`` against the spec; fill defaults; reject options it does not take."""
+    for name in params:
+        if name not in spec.params:
+            allowed = ", ".join(spec.params) or "none"
+            raise InvalidParameterError(
+                f"{spec.name}: unexpected option {name}=; options it accepts: {allowed}"
+            )
+    return {
+        name: PARAMS[name].validate(spec.name, params.get(name, PARAMS[name].default))
+        for name in spec.params
+    }
+
+
+def render_sql(
+    spec: MetricSpec,
+    relation: str,
+    columns: Mapping[str, str | None],
+    params: Mapping[str, Any],
+    by: Sequence[str] = (),
+) -> str:
+    """Render the metric's template; every user-supplied name is quoted here."""
+    quoted = {role: (quote_ident(col) if col else None) for role, col in columns.items()}
+    return render_template(
+        spec.template,
+        relation=relation,
+        by=[quote_ident(b) for b in by],
+        **quoted,
+        **params,
+    )
+
+
+def compute(
+    name: str,
+    data: Any,
+    *,
+    con: Any,
+    columns: Mapping[str, str | None],
+    params: Mapping[str, Any] | None = None,
+    by: str | Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
+
+    ``columns`` maps each role of the spec (label, score, weight, group, ...) to a user column,
+    or None for an optional role left out. Returns the template's final CTE as a DataFrame with
+    the slice columns under their own names first.
+    """
+    spec = get_spec(name)
+    checked = check_params(spec, params or {})
+    by_cols = normalize_by(spec.name, by)
+    for role in spec.roles:
+        col = columns.get(role.name)
+        if col is None and role.required:
+            raise InvalidParameterError(f"{spec.name}: {role.name}= is required")
+        if col is not None and not (isinstance(col, str) and col):
+            raise InvalidParameterError(
+                f"{spec.name}: {role.name}= must be a column name (a non-empty string); "
+                f"got {col!r}"
+            )
+    used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
+    with open_connection(con, data) as connection, open_source(
+        data, connection, spec.name
+    ) as source:
+        check_columns(spec.name, source, [(r.name, c) for r, c in used])
+        check_columns(spec.name, source, [("by", c) for c in by_cols])
+        validate_data(spec.name, source, used)
+        roles = {r.name: columns.get(r.name) or None for r in spec.roles}
+        sql = render_sql(spec, source.sql, roles, checked, by_cols)
+        result = connection.execute(sql).df()
+    result.columns = [*by_cols, *result.columns[len(by_cols) :]]
+    return result
+
+
+def undefined(spec_name: str, reason: str, value: float = math.nan, warn: bool = True) -> float:
+    """Warn :class:`UndefinedMetricWarning` (if ``warn``) and return ``value``."""
+    if warn:
+        warnings.warn(
+            f"{spec_name} is undefined: {reason}; returning {value}",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    return value
+
+
+def scalar(
+    frame: pd.DataFrame, name: str, zero_division: float | str = "warn"
+) -> float:
+    """The single value of column ``name``; NaN (with a warning) or ``zero_division`` if NULL."""
+    value = frame[name].iloc[0]
+    if value is None or pd.isna(value):
+        spec = get_spec(name)
+        if zero_division == "warn":
+            return undefined(spec.name, spec.undefined)
+        return float(zero_division)
+    return float(value)

@@ -1,0 +1,116 @@
+"""Check columns and values before any metric SQL runs.
+
+One aggregate query per call counts what would make a metric wrong or meaningless (no rows,
+NULLs, NaN or infinite scores, labels outside {0, 1}, negative weights or relevance), so the
+user gets a clear :class:`InvalidDataError` naming the argument and the value instead of a raw
+engine error or, worse, a silently wrong number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._source import Source, quote_ident
+from .errors import ColumnNotFoundError, InvalidDataError
+from .registry import Role
+
+_NUMERIC = (
+    "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+    "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL",
+)  # fmt: skip
+_FLOATING = ("FLOAT", "DOUBLE", "REAL")
+
+
+def is_numeric(sql_type: str) -> bool:
+    return sql_type.upper().split("(")[0] in _NUMERIC
+
+
+def _is_floating(sql_type: str) -> bool:
+    return sql_type.upper() in _FLOATING
+
+
+def check_columns(
+    metric: str, source: Source, wanted: Sequence[tuple[str, str]], arg: str = "data"
+) -> None:
+    """Raise :class:`ColumnNotFoundError` for the first ``(argument, column)`` not in source."""
+    for argument, column in wanted:
+        if column not in source.columns:
+            present = ", ".join(source.columns)
+            raise ColumnNotFoundError(
+                f"{metric}: column {column!r} ({argument}=) not found in {arg}={source.label}; "
+                f"columns present: {present}"
+            )
+
+
+def validate_data(
+    metric: str,
+    source: Source,
+    roles: Sequence[tuple[Role, str]],
+    arg: str = "data",
+) -> int:
+    """Check the values of each ``(role, column)``; return the number of rows.
+
+    Raises :class:`InvalidDataError` on: no rows; a non-numeric score, weight or relevance;
+    NULLs in any role column; NaN/infinite scores or weights; labels outside {0, 1};
+    negative weights or relevance.
+    """
+    where = f"{arg}={source.label}"
+    for role, column in roles:
+        sql_type = source.columns[column]
+        if role.kind in ("score", "weight", "relevance") and not is_numeric(sql_type):
+            raise InvalidDataError(
+                f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
+                f"name a numeric column (cast it first, e.g. cast({column} as double))"
+            )
+        if role.kind == "binary" and not (sql_type == "BOOLEAN" or is_numeric(sql_type)):
+            raise InvalidDataError(
+                f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
+                f"name a column of 0/1 values or booleans"
+            )
+
+    checks: list[tuple[str, Role, str, str]] = []  # (problem, role, column, count expression)
+    for role, column in roles:
+        q = quote_ident(column)
+        sql_type = source.columns[column]
+        checks.append(("null", role, column, f"{q} is null"))
+        if role.kind in ("score", "weight", "relevance") and _is_floating(sql_type):
+            checks.append(("nonfinite", role, column, f"not isfinite({q})"))
+        if role.kind == "binary" and sql_type != "BOOLEAN":
+            checks.append(("binary", role, column, f"{q} not in (0, 1)"))
+        if role.kind in ("weight", "relevance"):
+            checks.append(("negative", role, column, f"{q} < 0"))
+    counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
+    row = source.con.execute(
+        f"select count(*){', ' + counts if counts else ''} from {source.sql}"
+    ).fetchone()
+    assert row is not None
+    n_rows = int(row[0])
+    if n_rows == 0:
+        raise InvalidDataError(
+            f"{metric}: {where} has no rows; the metric needs at least one row"
+        )
+    for (problem, role, column, expr), bad in zip(checks, row[1:]):
+        bad = int(bad or 0)
+        if not bad:
+            continue
+        head = f"{metric}: {role.name} column {column!r} ({role.name}=) has {bad} of {n_rows} rows"
+        if problem == "null":
+            raise InvalidDataError(
+                f"{head} NULL; drop or fill them first (e.g. filter `{column} is not null`)"
+            )
+        if problem == "nonfinite":
+            raise InvalidDataError(
+                f"{head} NaN or infinite; {role.name}s must be finite numbers"
+            )
+        if problem == "negative":
+            raise InvalidDataError(f"{head} negative; {role.name}s must be >= 0")
+        sample = source.con.execute(
+            f"select distinct {quote_ident(column)} from {source.sql} "
+            f"where {expr} order by 1 limit 5"
+        ).fetchall()
+        shown = ", ".join(repr(r[0]) for r in sample)
+        raise InvalidDataError(
+            f"{head} with values outside {{0, 1}} (e.g. {shown}); labels must be 0/1 or "
+            f"booleans (for a graded or multiclass label, binarize it first)"
+        )
+    return n_rows

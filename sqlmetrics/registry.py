@@ -1,0 +1,205 @@
+"""The one declared registry of metrics, their column roles and their parameters.
+
+Every public metric function is backed by a :class:`MetricSpec` here. The registry feeds the
+functions themselves, :func:`render`, :func:`metric_names`, "did you mean" errors, the README's
+metric table and the completeness test (every template has a spec, and every spec a template).
+Parameters are declared once in :data:`PARAMS`, so ``threshold`` or ``k`` mean and check the same
+thing for every metric that takes them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidParameterError, UnknownMetricError
+
+__all__ = ["PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "get_spec", "metric_names"]
+
+
+# --------------------------------------------------------------------------- column roles
+@dataclass(frozen=True)
+class Role:
+    """A column a metric reads, and what its values must satisfy.
+
+    kind: ``binary`` (0/1 or boolean, no NULL), ``score`` (numeric, finite, no NULL),
+    ``weight`` (numeric, finite, >= 0, no NULL), ``key`` (any type, no NULL),
+    ``relevance`` (numeric, >= 0, no NULL).
+    """
+
+    name: str
+    kind: str
+    required: bool = True
+
+
+# --------------------------------------------------------------------------- parameters
+def _real(metric: str, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number; got {value!r}"
+        )
+    return float(value)
+
+
+def check_real(metric: str, name: str, value: Any) -> float:
+    return _real(metric, name, value)
+
+
+def check_beta(metric: str, name: str, value: Any) -> float:
+    beta = _real(metric, name, value)
+    if beta <= 0:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 0 (recall weighs beta times precision);"
+            f" got {value!r}"
+        )
+    return beta
+
+
+def check_choice(*allowed: str) -> Callable[[str, str, Any], str]:
+    def check(metric: str, name: str, value: Any) -> str:
+        if value not in allowed:
+            hint = difflib.get_close_matches(str(value), allowed, n=1)
+            near = f"; did you mean {hint[0]!r}?" if hint else ""
+            raise InvalidParameterError(
+                f"{metric}: {name}= must be one of {', '.join(map(repr, allowed))}; "
+                f"got {value!r}{near}"
+            )
+        return str(value)
+
+    check.allowed = allowed  # type: ignore[attr-defined]
+    return check
+
+
+def check_zero_division(metric: str, name: str, value: Any) -> float | str:
+    if value == "warn":
+        return "warn"
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if math.isnan(value) or value in (0, 1):
+            return float(value)
+    raise InvalidParameterError(
+        f"{metric}: {name}= must be 'warn' (NaN with a warning), 0.0, 1.0 or "
+        f"float('nan'); got {value!r}"
+    )
+
+
+def check_k(metric: str, name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be an integer >= 1, or None for the whole list; got {value!r}"
+        )
+    return int(value)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """An option a metric accepts: its default, its check and one line of documentation."""
+
+    name: str
+    default: Any
+    check: Callable[[str, str, Any], Any]
+    doc: str
+
+    def validate(self, metric: str, value: Any) -> Any:
+        return self.check(metric, self.name, value)
+
+
+PARAMS: dict[str, ParamSpec] = {}
+
+
+def declare_param(spec: ParamSpec) -> ParamSpec:
+    PARAMS[spec.name] = spec
+    return spec
+
+
+declare_param(ParamSpec("threshold", 0.5, check_real, "predicted 1 when score >= threshold"))
+declare_param(ParamSpec("beta", 1.0, check_beta, "weight of recall against precision (> 0)"))
+declare_param(
+    ParamSpec(
+        "weighting",
+        "samples",
+        check_choice("samples", "positives", "uniform"),
+        "group weight in the mean: samples (rows) | positives | uniform",
+    )
+)
+declare_param(
+    ParamSpec(
+        "zero_division",
+        "warn",
+        check_zero_division,
+        "value for 0/0: 'warn' (NaN + UndefinedMetricWarning) | 0.0 | 1.0 | nan",
+    )
+)
+declare_param(ParamSpec("k", None, check_k, "cut-off rank (integer >= 1), None = whole list"))
+
+
+# --------------------------------------------------------------------------- metrics
+@dataclass(frozen=True)
+class MetricSpec:
+    """What the registry knows about one metric.
+
+    name: public name (also the output column of its template and the function's name, unless
+    ``function`` says otherwise). template: path under ``sql/``. roles: the columns it reads.
+    params: the options it accepts (keys of :data:`PARAMS`). summary: one-line definition.
+    undefined: when it is undefined (returns NaN with :class:`UndefinedMetricWarning`).
+    """
+
+    name: str
+    template: str
+    family: str
+    summary: str
+    roles: tuple[Role, ...]
+    params: tuple[str, ...] = ()
+    undefined: str = "never"
+    takes_k: bool = False
+    aliases: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def role_names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.roles)
+
+
+REGISTRY: dict[str, MetricSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(spec: MetricSpec) -> MetricSpec:
+    """Add ``spec`` to the registry (each name and alias once)."""
+    for name in (spec.name, *spec.aliases):
+        if name in REGISTRY or name in _ALIASES:
+            raise RuntimeError(f"metric {name!r} registered twice")
+    for p in spec.params:
+        if p not in PARAMS:
+            raise RuntimeError(f"metric {spec.name!r} declares unknown parameter {p!r}")
+    REGISTRY[spec.name] = spec
+    for alias in spec.aliases:
+        _ALIASES[alias] = spec.name
+    return spec
+
+
+def metric_names() -> list[str]:
+    """Return the names of every registered metric, sorted.
+
+    Metrics that take a cut-off are listed with ``@k`` (e.g. ``"ndcg@k"``); in
+    :func:`sqlmetrics.evaluate` write ``"ndcg@10"``.
+    """
+    return sorted(f"{s.name}@k" if s.takes_k else s.name for s in REGISTRY.values())
+
+
+def get_spec(name: str) -> MetricSpec:
+    """Return the spec of ``name`` (or an alias), or raise :class:`UnknownMetricError`."""
+    key = _ALIASES.get(name, name)
+    if key in REGISTRY:
+        return REGISTRY[key]
+    known = sorted([*REGISTRY, *_ALIASES])
+    hint = difflib.get_close_matches(name, known, n=1)
+    near = f"did you mean {hint[0]!r}? " if hint else ""
+    raise UnknownMetricError(
+        f"unknown metric {name!r}; {near}known metrics: {', '.join(metric_names())}"
+    )

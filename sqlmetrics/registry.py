@@ -147,6 +147,7 @@ class MetricSpec:
     ``function`` says otherwise). template: path under ``sql/``. roles: the columns it reads.
     params: the options it accepts (keys of :data:`PARAMS`). summary: one-line definition.
     undefined: when it is undefined (returns NaN with :class:`UndefinedMetricWarning`).
+    output: "scalar" (one value per slice, usable in ``evaluate``) or "table" (a curve).
     """
 
     name: str
@@ -158,6 +159,7 @@ class MetricSpec:
     undefined: str = "never"
     takes_k: bool = False
     aliases: tuple[str, ...] = ()
+    output: str = "scalar"  # "scalar": one value per slice; "table": e.g. a curve
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

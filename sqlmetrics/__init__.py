@@ -29,6 +29,12 @@ from .errors import (
     UnknownMetricError,
 )
 from .registry import metric_names
+from . import bounds, curves, multiclass, ranking, trec
+from .bounds import *  # noqa: F403
+from .curves import *  # noqa: F403
+from .multiclass import *  # noqa: F403
+from .ranking import *  # noqa: F403
+from .trec import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -52,4 +58,9 @@ __all__ = [
     "recall",
     "render",
     "specificity",
+    *bounds.__all__,
+    *curves.__all__,
+    *multiclass.__all__,
+    *ranking.__all__,
+    *trec.__all__,
 ]

@@ -57,7 +57,9 @@ def validate_data(
     where = f"{arg}={source.label}"
     for role, column in roles:
         sql_type = source.columns[column]
-        if role.kind in ("score", "weight", "relevance") and not is_numeric(sql_type):
+        if role.kind in ("score", "weight", "relevance", "probability") and not is_numeric(
+            sql_type
+        ):
             raise InvalidDataError(
                 f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
                 f"name a numeric column (cast it first, e.g. cast({column} as double))"
@@ -73,8 +75,10 @@ def validate_data(
         q = quote_ident(column)
         sql_type = source.columns[column]
         checks.append(("null", role, column, f"{q} is null"))
-        if role.kind in ("score", "weight", "relevance") and _is_floating(sql_type):
+        if role.kind in ("score", "weight", "relevance", "probability") and _is_floating(sql_type):
             checks.append(("nonfinite", role, column, f"not isfinite({q})"))
+        if role.kind == "probability":
+            checks.append(("probability", role, column, f"({q} < 0 or {q} > 1)"))
         if role.kind == "binary" and sql_type != "BOOLEAN":
             checks.append(("binary", role, column, f"{q} not in (0, 1)"))
         if role.kind in ("weight", "relevance"):
@@ -104,6 +108,11 @@ def validate_data(
             )
         if problem == "negative":
             raise InvalidDataError(f"{head} negative; {role.name}s must be >= 0")
+        if problem == "probability":
+            raise InvalidDataError(
+                f"{head} outside [0, 1]; {role.name}= must hold probabilities (apply a sigmoid "
+                f"or softmax to raw scores first)"
+            )
         sample = source.con.execute(
             f"select distinct {quote_ident(column)} from {source.sql} "
             f"where {expr} order by 1 limit 5"

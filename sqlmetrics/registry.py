@@ -28,7 +28,7 @@ class Role:
 
     kind: ``binary`` (0/1 or boolean, no NULL), ``score`` (numeric, finite, no NULL),
     ``weight`` (numeric, finite, >= 0, no NULL), ``key`` (any type, no NULL),
-    ``relevance`` (numeric, >= 0, no NULL).
+    ``relevance`` (numeric, >= 0, no NULL), ``probability`` (numeric, in [0, 1], no NULL).
     """
 
     name: str

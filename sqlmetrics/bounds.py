@@ -1,0 +1,3 @@
+"""(placeholder: filled by the bounds work)."""
+
+__all__: list[str] = []

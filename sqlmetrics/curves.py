@@ -1,0 +1,3 @@
+"""(placeholder: filled by the curves work)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""(placeholder: filled by the multiclass work)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""(placeholder: filled by the ranking work)."""
+
+__all__: list[str] = []

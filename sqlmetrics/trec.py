@@ -1,0 +1,3 @@
+"""(placeholder: filled by the trec work)."""
+
+__all__: list[str] = []

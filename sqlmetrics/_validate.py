@@ -86,7 +86,7 @@ def validate_data(
     counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
     row = source.con.execute(
         f"select count(*){', ' + counts if counts else ''} from {source.sql}"
-    ).fetchone()
+    ).fetchall()[0]
     assert row is not None
     n_rows = int(row[0])
     if n_rows == 0:

@@ -100,7 +100,8 @@ def validate_data(
         head = f"{metric}: {role.name} column {column!r} ({role.name}=) has {bad} of {n_rows} rows"
         if problem == "null":
             raise InvalidDataError(
-                f"{head} NULL; drop or fill them first (e.g. filter `{column} is not null`)"
+                f"{head} NULL (missing, or NaN in a pandas DataFrame); drop or fill them first "
+                f"(e.g. filter `{column} is not null`)"
             )
         if problem == "nonfinite":
             raise InvalidDataError(

@@ -1,0 +1,120 @@
+{#
+  auc_bounds: ROC AUC estimated from a score histogram, with lower and upper bounds that
+  provably contain the exact AUC (the one sql/classification/auc.sql computes).
+  Buckets: per slice, with lo = min(score), hi = max(score), B = bins,
+     b(s) = least(floor((s/2 - lo/2) / (hi/2 - lo/2) * B), B - 1)     (b = 0 when hi = lo)
+  Each floating-point step is correctly rounded, hence monotone, so s_i > s_j implies
+  b_i >= b_j and s_i = s_j implies b_i = b_j; halving first keeps hi - lo finite for any
+  finite scores; the ratio lies in [0, 1], so b lies in [0, B - 1] (the maximum lands in the
+  last bucket through least()). For B a power of two, the buckets of 2B refine those of B
+  (multiplying by 2 is exact), so the bounds nest as bins doubles.
+  One aggregation pass counts pos_b, neg_b per bucket (sums of weights with `weight`). Then,
+  with P = sum pos_b, N = sum neg_b, neg_<b = sum_{c < b} neg_c:
+     D = sum_b pos_b neg_<b      pairs in different buckets, ordered correctly: counted exactly
+     S = sum_b pos_b neg_b       pairs in the same bucket: each counts 1/2 in the estimate
+     auc_bounds (estimate) = (D + S / 2) / (P N)
+     lower = D / (P N)    upper = (D + S) / (P N)    upper - estimate = estimate - lower
+                                                     = S / (P N) / 2
+  The exact AUC counts a same-bucket pair between 0 and 1, so lower <= AUC <= upper. Without
+  weights D, S, P N are exact integers and each output is one correctly rounded division, so
+  the containment holds for the returned doubles too (rounding is monotone); with weights it
+  holds up to floating-point rounding of the weighted sums.
+  Undefined: P = 0 or N = 0 -> NULL in all three (NaN + UndefinedMetricWarning).
+  Output: one row per slice; columns auc_bounds (the estimate), lower, upper, n_pos, n_neg
+  (weighted: sums of weights).
+  Oracle: tests/oracle/bounds.py (exact AUC: tests/oracle/classification.py::auc)
+#}
+{% import "_macros/common.sql" as c %}
+{# `slice_0 as e_slice_0, ...`: the extent's own names, so the join below is unambiguous #}
+{% macro extent_slices(by) -%}
+{% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+{%- endmacro %}
+with source as (
+    select
+        {{ c.slice_source(by) }}
+        cast({{ label }} as integer) as label,
+        cast({{ score }} as double) as score,
+{% if weight %}
+        cast({{ weight }} as double) as w
+{% else %}
+        1 as w
+{% endif %}
+    from {{ relation }}
+),
+extent as (
+    select
+        {{ extent_slices(by) }}
+        min(score) / 2 as lo_half,
+        max(score) / 2 - min(score) / 2 as width_half
+    from source
+    {{ c.group_by(by) }}
+),
+bucketed as (
+    select
+        {{ c.slice_cols(by) }}
+        label,
+        w,
+        case
+            when width_half = 0 then 0
+            else least(
+                cast(floor((score / 2 - lo_half) / width_half * {{ bins }}) as bigint),
+                {{ bins - 1 }}
+            )
+        end as bucket
+    from source
+{% if by %}
+    join extent
+        on {% for col in by %}slice_{{ loop.index0 }} is not distinct from e_slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}
+
+{% else %}
+    cross join extent
+{% endif %}
+),
+per_bucket as (
+    select
+        {{ c.slice_cols(by) }}
+        bucket,
+        sum(case when label = 1 then w else 0 end) as pos_b,
+        sum(case when label = 0 then w else 0 end) as neg_b
+    from bucketed
+    {{ c.group_by(by, ['bucket']) }}
+),
+ranked as (
+    select
+        {{ c.slice_cols(by) }}
+        pos_b,
+        neg_b,
+        sum(neg_b) over (
+            {{ c.window(by, 'bucket') }} rows between unbounded preceding and current row
+        ) - neg_b as neg_below
+    from per_bucket
+),
+per_slice as (
+    select
+        {{ c.slice_cols(by) }}
+{% if weight %}
+        {{ c.stable_sum('pos_b') }} as n_pos,
+        {{ c.stable_sum('neg_b') }} as n_neg,
+        {{ c.stable_sum('pos_b * neg_below') }} as pairs_diff,
+        {{ c.stable_sum('pos_b * neg_b') }} as pairs_same
+{% else %}
+        sum(pos_b) as n_pos,
+        sum(neg_b) as n_neg,
+        sum(pos_b * neg_below) as pairs_diff,
+        sum(pos_b * neg_b) as pairs_same
+{% endif %}
+    from ranked
+    {{ c.group_by(by) }}
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as auc_bounds,
+        {{ c.safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
+        {{ c.safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
+        cast(n_pos as double) as n_pos,
+        cast(n_neg as double) as n_neg
+    from per_slice
+)
+select * from final
+{{ c.order_by(by) }}

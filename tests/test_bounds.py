@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -55,7 +56,7 @@ def test_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: int) -> Non
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins)
     exact = oc.auc(frame["label"], frame["score"])
     expected = ob.auc_bounds(list(frame["label"]), list(frame["score"]), bins)
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert oc.is_close(g, e, tol=1e-12)
     if math.isnan(exact):
         assert all(math.isnan(v) for v in got)
@@ -75,7 +76,7 @@ def test_weighted_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: in
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins, weight="w")
     exact = oc.auc(frame["label"], frame["score"], frame["w"])
     expected = ob.auc_bounds(list(frame["label"]), list(frame["score"]), bins, list(frame["w"]))
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert oc.is_close(g, e, tol=1e-12)
     if not math.isnan(exact):
         assert got.lower - 1e-12 <= exact <= got.upper + 1e-12
@@ -88,7 +89,7 @@ def test_bounds_nest_as_bins_doubles(frame: pd.DataFrame) -> None:
     if math.isnan(results[0].estimate):
         return
     assert results[0] == AucBounds(0.5, 0.0, 1.0)  # one bucket: every pair is "same bucket"
-    for coarse, fine in zip(results, results[1:]):
+    for coarse, fine in itertools.pairwise(results):
         assert coarse.lower <= fine.lower and fine.upper <= coarse.upper
 
 
@@ -98,7 +99,7 @@ def test_row_order_changes_nothing(frame: pd.DataFrame, bins: int) -> None:
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins)
     shuffled = frame.sample(frac=1.0, random_state=11).reset_index(drop=True)
     again = quiet(sqlmetrics.auc_bounds, shuffled, bins=bins)
-    assert all(oc.is_close(a, b, tol=0) for a, b in zip(got, again))  # bit-identical
+    assert all(oc.is_close(a, b, tol=0) for a, b in zip(got, again, strict=True))  # bit-identical
 
 
 def test_bounds_shrink_on_large_distinct_scores() -> None:
@@ -172,7 +173,8 @@ def test_slices_are_bounded_independently_null_slice_included() -> None:
     assert list(out.columns[:4]) == ["day", "auc_bounds", "lower", "upper"]
     assert len(out) == 3
     for _, row in out.iterrows():
-        part = frame[frame["day"].isna()] if pd.isna(row["day"]) else frame[frame["day"] == row["day"]]
+        day = row["day"]
+        part = frame[frame["day"].isna()] if pd.isna(day) else frame[frame["day"] == day]
         expected = sqlmetrics.auc_bounds(part, bins=4)  # min/max taken per slice
         assert (row["auc_bounds"], row["lower"], row["upper"]) == tuple(expected)
 

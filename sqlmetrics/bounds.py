@@ -19,7 +19,7 @@ def check_bins(metric: str, name: str, value: Any) -> int:
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Integral)
-        or not 1 <= value <= MAX_BINS
+        or not 1 <= int(value) <= MAX_BINS
     ):
         raise InvalidParameterError(
             f"{metric}: {name}= must be an integer between 1 and {MAX_BINS} (a power of two, "

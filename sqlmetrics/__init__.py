@@ -19,6 +19,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .evaluate import evaluate
 from .errors import (
     ColumnNotFoundError,
     DataSourceError,
@@ -49,6 +50,7 @@ __all__ = [
     "accuracy",
     "auc",
     "confusion_matrix",
+    "evaluate",
     "f1",
     "fbeta",
     "fpr",

@@ -1,0 +1,53 @@
+{#
+  compose: one statement computing several metrics per slice, for sqlmetrics.evaluate.
+
+  Arguments:
+    relation  the data (SQL after `from`); by: quoted slice identifiers (may be empty)
+    parts     list of {alias, sql, columns}: a rendered statement (its own CTEs nested inside;
+              one statement may compute several metrics, as the ranking family does), a
+              generated alias (p0, p1, ...) and the columns to take from it, as
+              {column, as} pairs (`as` a generated name: m0, m1, ..., or n_groups)
+  Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice
+  of the data (`slices`, with n_rows), metrics joined on the slice columns with
+  `is not distinct from`, so a NULL slice value is a slice like any other.
+  Output: slice_0.., the parts' columns under their `as` names, n_rows.
+#}
+{% import "_macros/common.sql" as c %}
+
+{% macro join_on(alias, by) -%}
+{% if by %}{% for col in by %}{{ 'slices.slice_' ~ loop.index0 }} is not distinct from {{ alias }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
+{%- endmacro %}
+
+{% macro compose(relation, by, parts) -%}
+with slices as (
+    select
+        {{ c.slice_cols(by) }}
+        count(*) as n_rows
+    from (
+        select {{ c.slice_source(by) }} 1 as one
+        from {{ relation }}
+    ) as sliced
+    {{ c.group_by(by) }}
+),
+{% for part in parts %}
+{{ part.alias }} as (
+{{ part.sql | indent(4, true) }}
+){{ ',' if not loop.last }}
+{% endfor %}
+select
+    {% for col in by %}slices.slice_{{ loop.index0 }}, {% endfor %}
+
+{% for part in parts %}
+{% for col in part.columns %}
+    {{ part.alias }}.{{ col.column }} as {{ col.as }},
+{% endfor %}
+{% endfor %}
+    slices.n_rows
+from slices
+{% for part in parts %}
+left join {{ part.alias }} on {{ join_on(part.alias, by) }}
+{% endfor %}
+{% if by %}
+order by {% for col in by %}slices.slice_{{ loop.index0 }}{{ ', ' if not loop.last }}{% endfor %}
+{% endif %}
+{%- endmacro %}

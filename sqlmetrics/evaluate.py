@@ -1,0 +1,334 @@
+"""``evaluate``: many metrics, sliced by any columns, in one SQL statement."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from ._engine import check_params, normalize_by, render_sql
+from ._source import open_connection, open_source, quote_ident
+from ._templates import environment
+from ._validate import check_columns, validate_data
+from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
+from .registry import REGISTRY, MetricSpec, Role, metric_names
+
+__all__ = ["evaluate"]
+
+#: evaluate's column keywords, by role name
+COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
+
+
+@dataclass(frozen=True)
+class Request:
+    """One requested metric: the text as written (the output column), its spec and its k."""
+
+    text: str
+    spec: MetricSpec
+    k: int | None
+
+
+def _lookup(base: str, with_k: bool) -> MetricSpec | None:
+    candidates = [base, f"{base}_at_k"] if with_k else [base]
+    for name in candidates:
+        spec = REGISTRY.get(name)
+        if spec is None:
+            from .registry import _ALIASES
+
+            spec = REGISTRY.get(_ALIASES.get(name, ""))
+        if spec is not None and (spec.takes_k or not with_k):
+            return spec
+    return None
+
+
+def _request_forms() -> list[str]:
+    forms = []
+    for spec in REGISTRY.values():
+        if spec.output != "scalar":
+            continue
+        base = spec.name.removesuffix("_at_k")
+        forms.append(f"{base}@k" if spec.takes_k else spec.name)
+    return sorted(forms)
+
+
+def parse_metric(text: Any) -> Request:
+    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`."""
+    if not isinstance(text, str) or not text:
+        raise InvalidParameterError(
+            f"evaluate: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
+        )
+    base, at, k_text = text.partition("@")
+    k: int | None = None
+    if at:
+        if not re.fullmatch(r"[1-9][0-9]*", k_text):
+            raise InvalidParameterError(
+                f"evaluate: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
+                f"e.g. '{base}@10'"
+            )
+        k = int(k_text)
+    spec = _lookup(base, with_k=bool(at))
+    if spec is None:
+        forms = _request_forms()
+        plain = [f.removesuffix("@k") for f in forms]
+        hint = difflib.get_close_matches(base, plain, n=1)
+        near = ""
+        if at and _lookup(base, with_k=False) is not None:
+            near = f"{base!r} takes no cut-off; write {base!r}. "
+        elif hint:
+            form = forms[plain.index(hint[0])]
+            near = f"did you mean {form.replace('@k', f'@{k}' if k else '@10')!r}? "
+        raise UnknownMetricError(
+            f"evaluate: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
+        )
+    if spec.output != "scalar":
+        raise InvalidParameterError(
+            f"evaluate: {text!r} is a curve (a table per slice), not a number; call "
+            f"sqlmetrics.{spec.extra.get('function', spec.name)}(...) for it"
+        )
+    return Request(text, spec, k)
+
+
+def _is_ranking(spec: MetricSpec) -> bool:
+    return spec.family == "ranking"
+
+
+def evaluate(
+    data: Any,
+    metrics: str | Sequence[str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: Any = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    con: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Compute several metrics at once, per slice, in one SQL statement.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow
+        table or a DuckDB relation.
+    metrics : str or list of str
+        Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
+        ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
+        ``"precision@5"`` (ranking precision at 5; plain ``"precision"`` is the classifier's
+        precision at a threshold), ``"recall@20"``, ``"hit_rate@10"``, ...
+    label, score : str
+        Label and score columns (binary labels for classification metrics, graded
+        relevance for ranking metrics).
+    group : str, optional
+        Group column (user, query) for GAUC and the ranking metrics.
+    item : str, optional
+        Item (document) column for the ranking metrics.
+    qrels : optional
+        Ground-truth judgments for the ranking metrics, of any input kind.
+    by : str or list of str, optional
+        Slice columns: one output row per distinct combination, sorted by them.
+    weight : str, optional
+        Sample-weight column, for the metrics that accept one.
+    prediction : str, optional
+        0/1 prediction column for the threshold metrics (instead of score >= threshold).
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path
+        (opened read-only). Default: in-memory.
+    **options
+        The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
+        ``empty``, ``relevance_level``, ``ap_denominator``, ``zero_division``, ...). Each
+        applies to every requested metric that accepts it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The slice columns first (sorted), then one column per metric named exactly as
+        requested, then ``n_rows`` and, when GAUC or a ranking metric is requested,
+        ``n_groups`` (groups that entered the ranking means, or GAUC's if no ranking metric
+        is requested). Without ``by``: exactly one row.
+
+    Raises
+    ------
+    UnknownMetricError
+        A metric name that is not registered (with the nearest valid name).
+    InvalidParameterError
+        An option that no requested metric accepts, a value out of range, a metric asked
+        twice, a missing ``group=``/``item=``.
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As for the single-metric functions.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once per metric that is undefined in some slice (NaN there).
+
+    Notes
+    -----
+    The value of a metric in a slice equals the single-metric function run on that slice
+    alone. All metrics come from one statement: classification metrics as subqueries joined
+    on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
+    ``docs/decisions/0001-templates-and-composition.md``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
+    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
+    >>> sqlmetrics.evaluate(df, ["auc", "accuracy"], by="country")
+      country  auc  accuracy  n_rows
+    0      DE  1.0  1.000000       3
+    1      FR  0.5  0.666667       3
+    """
+    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not texts:
+        raise InvalidParameterError("evaluate: metrics= is empty; ask for at least one metric")
+    requests = [parse_metric(t) for t in texts]
+    seen: set[str] = set()
+    for req in requests:
+        if req.text in seen:
+            raise InvalidParameterError(f"evaluate: metric {req.text!r} is requested twice")
+        seen.add(req.text)
+    by_cols = normalize_by("evaluate", by)
+    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
+               "prediction": prediction}
+    _check_options(requests, options)
+    _check_column_args(requests, columns)
+
+    with open_connection(con, data) as connection, open_source(
+        data, connection, "evaluate"
+    ) as source:
+        used: list[tuple[Role, str]] = []
+        for req in requests:
+            for role in req.spec.roles:
+                col = _role_column(req.spec, role, columns)
+                if col is not None and (role, col) not in used:
+                    used.append((role, col))
+        check_columns("evaluate", source, [(r.name, c) for r, c in used])
+        check_columns("evaluate", source, [("by", c) for c in by_cols])
+        validate_data("evaluate", source, used)
+        parts, names = _parts(requests, source.sql, columns, by_cols, options)
+        sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
+            source.sql, [quote_ident(b) for b in by_cols], parts
+        )
+        frame = connection.execute(str(sql)).df()
+    frame = frame.rename(columns={**names, **{f"slice_{i}": b for i, b in enumerate(by_cols)}})
+    return _finish(frame, requests, options)
+
+
+def _role_column(spec: MetricSpec, role: Role, columns: dict[str, str | None]) -> str | None:
+    col = columns.get(role.name)
+    if role.name == "score" and columns.get("prediction") and "threshold" in spec.params:
+        return None
+    if role.name == "prediction" and "threshold" not in spec.params:
+        return None
+    return col
+
+
+def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
+    accepted = {p for r in requests for p in r.spec.params if p != "k"}
+    for name in options:
+        if name not in accepted:
+            asked = ", ".join(r.text for r in requests)
+            allowed = ", ".join(sorted(accepted)) or "none"
+            extra = " (write the cut-off into the name, e.g. 'ndcg@10')" if name == "k" else ""
+            raise InvalidParameterError(
+                f"evaluate: option {name}= is accepted by none of the requested metrics "
+                f"({asked}){extra}; options they accept: {allowed}"
+            )
+
+
+def _check_column_args(requests: list[Request], columns: dict[str, str | None]) -> None:
+    for req in requests:
+        for role in req.spec.roles:
+            if role.required and _role_column(req.spec, role, columns) is None:
+                raise InvalidParameterError(
+                    f"evaluate: {req.text!r} needs {role.name}=, the {role.name} column"
+                )
+    for arg in ("weight", "prediction", "item"):
+        if columns[arg] is not None and not any(
+            arg in r.spec.role_names for r in requests
+        ):
+            raise InvalidParameterError(
+                f"evaluate: {arg}={columns[arg]!r} is used by none of the requested metrics "
+                f"({', '.join(r.text for r in requests)})"
+            )
+
+
+def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
+    params = {name: options[name] for name in req.spec.params if name in options}
+    if req.spec.takes_k:
+        params["k"] = req.k
+    if "zero_division" in params:
+        params.pop("zero_division")  # applied to the result in Python, as the functions do
+    return check_params(req.spec, params)
+
+
+def _parts(
+    requests: list[Request],
+    relation: str,
+    columns: dict[str, str | None],
+    by: list[str],
+    options: dict[str, Any],
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    parts: list[dict[str, Any]] = []
+    names: dict[str, str] = {}
+    ranking = [r for r in requests if _is_ranking(r.spec)]
+    for i, req in enumerate(requests):
+        names[f"m{i}"] = req.text
+        if _is_ranking(req.spec):
+            continue
+        roles = {role.name: _role_column(req.spec, role, columns) for role in req.spec.roles}
+        sql = render_sql(req.spec, relation, roles, _metric_params(req, options), by)
+        cols = [{"column": req.spec.name, "as": f"m{i}"}]
+        if req.spec.name == "gauc" and not ranking and "n_groups" not in names.values():
+            cols.append({"column": "n_groups", "as": "n_groups"})
+            names["n_groups"] = "n_groups"
+        parts.append({"alias": f"p{i}", "sql": sql.rstrip(), "columns": cols})
+    if ranking:
+        parts.append(_ranking_part(requests, relation, columns, by, options))
+    return parts, names
+
+
+def _ranking_part(
+    requests: list[Request],
+    relation: str,
+    columns: dict[str, str | None],
+    by: list[str],
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    raise NotImplementedError("ranking metrics in evaluate")  # pragma: no cover
+
+
+def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any]
+            ) -> pd.DataFrame:
+    zero_division = options.get("zero_division", "warn")
+    for req in requests:
+        values = frame[req.text]
+        missing = values.isna()
+        if not missing.any():
+            continue
+        if "zero_division" in req.spec.params and zero_division != "warn":
+            frame[req.text] = values.fillna(float(zero_division))
+            continue
+        warnings.warn(
+            f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
+            f"slice(s) ({req.spec.undefined}); NaN there",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    order = [c for c in frame.columns if c not in ("n_rows", "n_groups")]
+    tail = ["n_rows", *(["n_groups"] if "n_groups" in frame.columns else [])]
+    frame = frame[order + tail]
+    if "n_groups" in frame.columns:
+        frame["n_groups"] = frame["n_groups"].fillna(0).astype("int64")
+    return frame.reset_index(drop=True)
+

@@ -1,0 +1,139 @@
+"""The sqlmetrics command line: eval/render/list, formats that round-trip, one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sqlmetrics
+from sqlmetrics import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+CTR = ROOT / "examples" / "data" / "ctr.csv"
+ARGS = ["-m", "auc", "-m", "gauc", "-m", "f1", "--label", "click", "--score", "pctr",
+        "--group", "user_id", "--by", "country", "--by", "day", "--option", "threshold=0.3"]
+
+
+def expected() -> pd.DataFrame:
+    frame = sqlmetrics.evaluate(CTR, ["auc", "gauc", "f1"], label="click", score="pctr",
+                                group="user_id", by=["country", "day"], threshold=0.3)
+    assert pd.api.types.is_datetime64_any_dtype(frame["day"])  # DuckDB reads the CSV dates
+    return frame.assign(day=frame["day"].dt.strftime("%Y-%m-%d"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sqlmetrics.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def test_csv_round_trips_exactly() -> None:
+    result = CliRunner().invoke(cli.main, ["eval", str(CTR), *ARGS, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(io.StringIO(result.output))
+    pd.testing.assert_frame_equal(frame, expected(), check_dtype=False, check_exact=True)
+
+
+def test_json_round_trips_exactly(tmp_path: Path) -> None:
+    out = tmp_path / "metrics.json"
+    result = CliRunner().invoke(cli.main, ["eval", str(CTR), *ARGS, "--format", "json",
+                                           "--output", str(out)])
+    assert result.exit_code == 0 and result.output == ""
+    records = json.loads(out.read_text())
+    assert isinstance(records, list) and set(records[0]) == {
+        "country", "day", "auc", "gauc", "f1", "n_rows", "n_groups"}
+    pd.testing.assert_frame_equal(pd.DataFrame(records), expected(), check_dtype=False,
+                                  check_exact=True)
+
+
+def test_table_is_aligned() -> None:
+    result = CliRunner().invoke(cli.main, ["eval", str(CTR), *ARGS])
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["country", "day", "auc", "gauc", "f1", "n_rows", "n_groups"]
+    assert len(lines) == 1 + len(expected())
+    assert len({len(line) for line in lines}) == 1  # every line as wide: aligned columns
+
+
+def test_duckdb_table_argument(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute(f"create table events as select * from read_csv('{CTR}')")
+    result = CliRunner().invoke(cli.main, ["eval", f"{db}:events", *ARGS, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(result.output)), expected(),
+                                  check_dtype=False, check_exact=True)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["eval", "missing.parquet", "-m", "auc"], r"data='missing.parquet' matches no file"),
+    (["eval", str(CTR), "-m", "auc"], r"column 'label' \(label=\) not found"),
+    (["eval", str(CTR), "-m", "acu", "--label", "click"], r"did you mean 'auc'\?"),
+    (["eval", str(CTR), "-m", "auc", "--label", "click", "--score", "pctr", "--option",
+      "gain=linear"], r"option gain= is accepted by none"),
+    (["eval", str(CTR), "-m", "f1", "--label", "click", "--score", "pctr", "--option",
+      "threshold"], r"--option 'threshold': write NAME=VALUE"),
+    (["eval", "nope.duckdb:events", "-m", "auc"], r"database file 'nope.duckdb' does not exist"),
+    (["render", "auc", "--label"], r"render: expected '--name value' pairs"),
+    (["render", "aucc"], r"did you mean 'auc'"),
+])
+def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert re.search(message, lines[0]), lines[0]
+    assert lines[0].startswith("sqlmetrics: error: ")
+
+
+def test_usage_errors_exit_2() -> None:
+    result = run("eval", str(CTR))  # no -m
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_render_prints_the_sql() -> None:
+    result = CliRunner().invoke(cli.main, ["render", "gauc", "--group", "user_id",
+                                           "--weighting", "uniform", "--data", "events"])
+    assert result.exit_code == 0
+    assert result.output == sqlmetrics.render("gauc", "events", group="user_id",
+                                              weighting="uniform")
+
+
+def test_list_shows_every_metric() -> None:
+    result = CliRunner().invoke(cli.main, ["list"])
+    assert result.exit_code == 0
+    shown = {line.split()[0] for line in result.output.splitlines() if not line.startswith(" ")}
+    assert shown == set(sqlmetrics.metric_names())
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    def setting(con: duckdb.DuckDBPyConnection) -> bool:
+        row = con.execute("select current_setting('enable_progress_bar')").fetchall()[0]
+        return bool(row[0])
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    with cli.connection(None) as con:
+        assert setting(con) is False
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    with cli.connection(None) as con:
+        assert setting(con) is True
+
+
+def test_piped_output_is_clean_csv() -> None:
+    result = run("eval", str(CTR), *ARGS, "--format", "csv")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[0] == "country,day,auc,gauc,f1,n_rows,n_groups"
+
+
+@pytest.mark.parametrize("text,value", [("10", 10), ("0.5", 0.5), ("none", None),
+                                        ("true", True), ("linear", "linear")])
+def test_option_values(text: str, value: object) -> None:
+    assert cli.parse_value(text) == value

@@ -6,7 +6,9 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
+from . import bounds, curves, multiclass, ranking, trec
 from ._render import render
+from .bounds import *  # noqa: F403
 from .classification import (
     accuracy,
     auc,
@@ -19,7 +21,7 @@ from .classification import (
     recall,
     specificity,
 )
-from .evaluate import evaluate
+from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
     DataSourceError,
@@ -29,12 +31,10 @@ from .errors import (
     UndefinedMetricWarning,
     UnknownMetricError,
 )
-from .registry import metric_names
-from . import bounds, curves, multiclass, ranking, trec
-from .bounds import *  # noqa: F403
-from .curves import *  # noqa: F403
+from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
 from .ranking import *  # noqa: F403
+from .registry import metric_names
 from .trec import *  # noqa: F403
 
 __version__ = "0.1.0"

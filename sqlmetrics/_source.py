@@ -183,7 +183,9 @@ def open_source(
             try:
                 source.describe()
             except duckdb.Error as exc:
-                raise DataSourceError(f"{metric}: {arg}={source.label} cannot be read: {exc}") from None
+                raise DataSourceError(
+                    f"{metric}: {arg}={source.label} cannot be read: {exc}"
+                ) from None
         yield source
     finally:
         if registered is not None:

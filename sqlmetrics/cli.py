@@ -81,7 +81,7 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def split_data(data: str) -> tuple[str, str | None]:
-    """``"warehouse.duckdb:events"`` -> (``"events"``, ``"warehouse.duckdb"``); else (data, None)."""
+    """``"w.duckdb:events"`` -> (``"events"``, ``"w.duckdb"``); anything else -> (data, None)."""
     head, sep, tail = data.rpartition(":")
     if sep and head and tail and os.path.isfile(head) and not os.path.isfile(data):
         return tail, head

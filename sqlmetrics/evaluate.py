@@ -16,7 +16,7 @@ from ._source import open_connection, open_source, quote_ident
 from ._templates import environment
 from ._validate import check_columns, validate_data
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
-from .registry import REGISTRY, MetricSpec, Role, metric_names
+from .registry import REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
 

@@ -1,0 +1,136 @@
+{#
+  Shared CTEs of the score curves (roc_curve, pr_curve, average_precision). Import `with context`.
+
+  Context: relation, label, score, weight (or none), by.
+  points(): CTEs source -> per_score -> cumulated
+    source:     canonical columns; with weight, rows of weight 0 are dropped (they move no
+                point of a curve but would add a threshold; scikit-learn drops them too).
+    per_score:  one row per distinct score s of a slice: w_pos, w_neg = (weighted) number of
+                positive / negative rows with score = s.
+    cumulated:  per_score plus, in descending score order (distinct scores: a total order),
+                tp, fp = (weighted) number of positive / negative rows with score >= s, and
+                n_pos, n_neg = their slice totals (the last, largest cumulative values: a max,
+                so no float sum depends on row order).
+  Float sums of weights use stable_sum; the cumulative window sums run over distinct scores in
+  a total order, so shuffled input gives bit-identical results.
+#}
+{% import "_macros/common.sql" as c %}
+
+{% macro points() -%}
+source as (
+    select
+        {{ c.slice_source(by) }}
+        cast({{ label }} as integer) as label,
+        cast({{ score }} as double) as score,
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
+    from {{ relation }}
+{% if weight %}
+    where {{ weight }} > 0
+{% endif %}
+),
+per_score as (
+    select
+        {{ c.slice_cols(by) }}
+        score,
+{% if weight %}
+        {{ c.stable_sum('case when label = 1 then w else 0 end') }} as w_pos,
+        {{ c.stable_sum('case when label = 0 then w else 0 end') }} as w_neg
+{% else %}
+        sum(label) as w_pos,
+        count(*) - sum(label) as w_neg
+{% endif %}
+    from source
+    {{ c.group_by(by, ['score']) }}
+),
+cumulative as (
+    select
+        {{ c.slice_cols(by) }}
+        score,
+        w_pos,
+        w_neg,
+        sum(w_pos) over (
+            {{ c.window(by, 'score desc') }} rows between unbounded preceding and current row
+        ) as tp,
+        sum(w_neg) over (
+            {{ c.window(by, 'score desc') }} rows between unbounded preceding and current row
+        ) as fp
+    from per_score
+),
+cumulated as (
+    select
+        {{ c.slice_cols(by) }}
+        score,
+        w_pos,
+        w_neg,
+        tp,
+        fp,
+        max(tp) over ({{ c.partition_by(by) }}) as n_pos,
+        max(fp) over ({{ c.partition_by(by) }}) as n_neg
+    from cumulative
+)
+{%- endmacro %}
+
+{#
+  `neighbours`: cumulated plus the previous / next point's tp and fp in descending score order
+  (NULL at the ends), for the drop_intermediate rules.
+#}
+{% macro neighbours() -%}
+neighbours as (
+    select
+        {{ c.slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg,
+        lag(tp) over ({{ c.window(by, 'score desc') }}) as prev_tp,
+        lead(tp) over ({{ c.window(by, 'score desc') }}) as next_tp,
+        lag(fp) over ({{ c.window(by, 'score desc') }}) as prev_fp,
+        lead(fp) over ({{ c.window(by, 'score desc') }}) as next_fp
+    from cumulated
+)
+{%- endmacro %}
+
+{#
+  `thinned`: at most `slots` of the rows of `kept` per slice, chosen by score quantiles.
+  A point with cumulative (weighted) row count tp + fp = c out of n = n_pos + n_neg falls in
+  bucket ceil(c * slots / n) (1..slots); the point with the largest c of each bucket is kept.
+  So the k-th kept point is the lowest threshold at which at most a share k / slots of the rows
+  is predicted positive: thresholds at the row quantiles 1/slots, 2/slots, ..., 1 of the score.
+  Every kept point is an exact point of the full curve; the last point (all rows predicted
+  positive) is always kept. Without slots (max_points = none) `thinned` is `kept`.
+#}
+{% macro thinned(slots) -%}
+{% if slots is none %}
+thinned as (
+    select * from kept
+)
+{% else %}
+bucketed as (
+    select
+        {{ c.slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg,
+        ceil(cast(tp + fp as double) * {{ slots }} / cast(n_pos + n_neg as double)) as bucket
+    from kept
+),
+thinned as (
+    select {{ c.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    from (
+        select
+            {{ c.slice_cols(by) }}
+            score, tp, fp, n_pos, n_neg, bucket,
+            lead(bucket) over ({{ c.window(by, 'score desc') }}) as next_bucket
+        from bucketed
+    ) as b
+    where next_bucket is null or next_bucket <> bucket
+)
+{% endif %}
+{%- endmacro %}
+
+{# one row per slice: its totals, for the point at threshold +infinity #}
+{% macro totals() -%}
+totals as (
+    select
+        {{ c.slice_cols(by) }}
+        max(n_pos) as n_pos,
+        max(n_neg) as n_neg
+    from cumulated
+    {{ c.group_by(by) }}
+)
+{%- endmacro %}

@@ -1,0 +1,37 @@
+{#
+  average_precision: area under the precision-recall step function, not interpolated.
+     AP = sum_n (R_n - R_{n-1}) P_n
+  over the distinct scores s_1 > s_2 > ... of the slice (R_0 = 0), with P_n, R_n the precision
+  and recall when predicted positive means score >= s_n (see sql/classification/pr_curve.sql).
+  R_n - R_{n-1} = w_pos(s_n) / P, so AP = sum_s w_pos(s) precision(s) / P: the mean over the
+  (weighted) positives of the precision at their own score. Equals scikit-learn's
+  average_precision_score.
+  Ties: tied scores are one threshold: every positive of a tie gets the precision of the whole
+  tie (no optimistic or pessimistic order inside it). Weight 0 rows are dropped.
+  Undefined: P = 0 -> NULL (NaN + UndefinedMetricWarning); scikit-learn returns 0 there.
+  Output: one row per slice; columns average_precision, n_pos, n_neg (weighted: sums of
+  weights).
+  Oracle: tests/oracle/curves.py::average_precision
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/curves.sql" as cv with context %}
+with {{ cv.points() }},
+per_slice as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.stable_sum('w_pos * (cast(tp as double) / cast(tp + fp as double))') }} as ap_sum,
+        max(n_pos) as n_pos,
+        max(n_neg) as n_neg
+    from cumulated
+    {{ c.group_by(by) }}
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.safe_div('ap_sum', 'n_pos') }} as average_precision,
+        n_pos,
+        n_neg
+    from per_slice
+)
+select * from final
+{{ c.order_by(by) }}

@@ -1,0 +1,38 @@
+{#
+  brier_score: mean squared difference between predicted probability and label (Brier 1950).
+     brier_score = sum_i w_i (p_i - label_i)^2 / sum_i w_i
+  p_i: predicted probability of label 1, in [0, 1] (checked before the query runs); w_i = 1
+  without weight. Lower is better; 0 is perfect, 0.25 is a constant 0.5. Equals
+  scikit-learn's brier_score_loss for a binary target.
+  Ties: none (a mean of per-row terms). The float sums are stable_sums: shuffled input gives
+  bit-identical results.
+  Undefined: sum of weights 0 -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; columns brier_score, n (rows, or sum of weights).
+  Oracle: tests/oracle/curves.py::brier_score
+#}
+{% import "_macros/common.sql" as c %}
+with source as (
+    select
+        {{ c.slice_source(by) }}
+        cast(cast({{ label }} as integer) as double) as label,
+        cast({{ score }} as double) as p,
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
+    from {{ relation }}
+),
+per_row as (
+    select
+        {{ c.slice_cols(by) }}
+        w,
+        w * (p - label) * (p - label) as wsq
+    from source
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.stable_sum('wsq') }} / nullif({{ c.stable_sum('w') }}, 0) as brier_score,
+        {{ c.stable_sum('w') }} as n
+    from per_row
+    {{ c.group_by(by) }}
+)
+select * from final
+{{ c.order_by(by) }}

@@ -1,0 +1,48 @@
+{#
+  log_loss: binary cross-entropy (logistic loss) of predicted probabilities, mean over rows.
+     log_loss = sum_i w_i l_i / sum_i w_i
+     l_i = -ln(q_i) if label_i = 1,  -ln(1 - p_i clipped) if label_i = 0
+  q_i = p_i clipped to [eps, 1 - eps] (for label 1) and 1 - p_i clipped the same way (label 0),
+  as scikit-learn's log_loss clips, so a confident wrong probability of 0 or 1 costs
+  -ln(eps) instead of infinity. eps = machine epsilon of double (2.220446049250313e-16,
+  scikit-learn's choice) unless given. Natural logarithm (nats). w_i = 1 without weight.
+  Probabilities must lie in [0, 1] (checked before the query runs).
+  Ties: none (a mean of per-row terms). The float sums are stable_sums: shuffled input gives
+  bit-identical results.
+  Undefined: sum of weights 0 -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; columns log_loss, n (rows, or sum of weights).
+  Oracle: tests/oracle/curves.py::log_loss
+#}
+{% import "_macros/common.sql" as c %}
+{% set lo = 'cast(%r as double)' % eps %}
+{% set hi = 'cast(%r as double)' % (1.0 - eps) %}
+with source as (
+    select
+        {{ c.slice_source(by) }}
+        cast({{ label }} as integer) as label,
+        cast({{ score }} as double) as p,
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
+    from {{ relation }}
+),
+per_row as (
+    select
+        {{ c.slice_cols(by) }}
+        w,
+        w * -ln(
+            case
+                when label = 1 then greatest(least(p, {{ hi }}), {{ lo }})
+                else greatest(least(1 - p, {{ hi }}), {{ lo }})
+            end
+        ) as wloss
+    from source
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.stable_sum('wloss') }} / nullif({{ c.stable_sum('w') }}, 0) as log_loss,
+        {{ c.stable_sum('w') }} as n
+    from per_row
+    {{ c.group_by(by) }}
+)
+select * from final
+{{ c.order_by(by) }}

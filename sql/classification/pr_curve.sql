@@ -1,0 +1,62 @@
+{#
+  pr_curve: the precision-recall curve, one point per distinct score.
+  Per slice, for each distinct score s, predicted positive when score >= s:
+     tp(s), fp(s) = (weighted) positives / negatives with score >= s
+     precision = tp / (tp + fp)    recall = tp / P    fn = P - tp
+  P: (weighted) positives of the slice; weight 0 rows are dropped, so tp + fp > 0 at every
+  point. A last point at threshold +infinity (nothing predicted positive) has tp = fp = 0,
+  recall 0 and precision 1 by convention (scikit-learn's last point).
+  Ties: tied scores are one threshold (one point), never split.
+  drop_intermediate (none -> false, scikit-learn's default for precision_recall_curve): a
+  point that is not first or last is dropped when tp equals tp of both neighbours (a vertical
+  run at one recall keeps its two ends).
+  max_points (none or an integer >= 2): at most max_points rows per slice, the +infinity row
+  and max_points - 1 points at score quantiles (see `thinned` in sql/_macros/curves.sql).
+  Undefined: P = 0 -> recall NULL (NaN); scikit-learn sets recall 1 instead.
+  Output: per slice, rows ordered by threshold ascending; columns threshold, precision,
+  recall, tp, fp, fn. Equals scikit-learn's precision_recall_curve (precision, recall, and
+  thresholds for all rows but the last).
+  Oracle: tests/oracle/curves.py::pr_curve
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/curves.sql" as cv with context %}
+{% set drop = false if drop_intermediate is none else drop_intermediate %}
+with {{ cv.points() }},
+{{ cv.neighbours() }},
+kept as (
+    select {{ c.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    from neighbours
+{% if drop %}
+    where prev_tp is null
+        or next_tp is null
+        or prev_tp <> tp
+        or next_tp <> tp
+{% endif %}
+),
+{{ cv.thinned(none if max_points is none else max_points - 1) }},
+{{ cv.totals() }},
+curve as (
+    select {{ c.slice_cols(by) }} score as threshold, tp, fp, n_pos
+    from thinned
+    union all
+    select
+        {{ c.slice_cols(by) }}
+        cast('Infinity' as double) as threshold,
+        0 as tp,
+        0 as fp,
+        n_pos
+    from totals
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        threshold,
+        coalesce({{ c.safe_div('tp', 'tp + fp') }}, 1.0) as precision,
+        {{ c.safe_div('tp', 'n_pos') }} as recall,
+        tp,
+        fp,
+        n_pos - tp as fn
+    from curve
+)
+select * from final
+order by {{ c.slice_cols(by) }}threshold

@@ -5,15 +5,16 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import pandas as pd
 
 from ._source import open_connection, open_source, quote_ident
 from ._templates import render_template
-from ._validate import check_columns, validate_data
+from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import InvalidParameterError, UndefinedMetricWarning
-from .registry import PARAMS, MetricSpec, get_spec
+from .registry import PARAMS, MetricSpec, Role, get_spec
 
 
 def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
@@ -38,10 +39,15 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidParameterError(
                 f"{spec.name}: unexpected option {name}=; options it accepts: {allowed}"
             )
-    return {
+    checked = {
         name: PARAMS[name].validate(spec.name, params.get(name, PARAMS[name].default))
         for name in spec.params
     }
+    # a check across several options (e.g. a combination without a closed form)
+    combined = spec.extra.get("check_params")
+    if combined is not None:
+        combined(spec.name, checked)
+    return checked
 
 
 def render_sql(
@@ -50,9 +56,18 @@ def render_sql(
     columns: Mapping[str, str | None],
     params: Mapping[str, Any],
     by: Sequence[str] = (),
+    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
 ) -> str:
-    """Render the metric's template; every user-supplied name is quoted here."""
+    """Render the metric's template; every user-supplied name is quoted here.
+
+    ``extra`` maps the name of a second input (e.g. ``"qrels"``) to its relation SQL and its
+    columns by role; the template sees ``<name>_relation`` and ``<name>_<role>`` (quoted).
+    """
     quoted = {role: (quote_ident(col) if col else None) for role, col in columns.items()}
+    for source_name, (source_sql, source_columns) in (extra or {}).items():
+        quoted[f"{source_name}_relation"] = source_sql
+        for role, col in source_columns.items():
+            quoted[f"{source_name}_{role}"] = quote_ident(col) if col else None
     return render_template(
         spec.template,
         relation=relation,
@@ -70,12 +85,21 @@ def compute(
     columns: Mapping[str, str | None],
     params: Mapping[str, Any] | None = None,
     by: str | Sequence[str] | None = None,
+    unique: Sequence[str] = (),
+    extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
 ) -> pd.DataFrame:
     """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
 
     ``columns`` maps each role of the spec (label, score, weight, group, ...) to a user column,
     or None for an optional role left out. Returns the template's final CTE as a DataFrame with
     the slice columns under their own names first.
+
+    ``unique``: roles whose combination (with the slice columns) must not repeat in ``data``
+    (e.g. ``("group", "item")`` for a ranking run). ``extra_sources`` maps the name of a second
+    input (``"qrels"``) to ``(data, [(role, column), ...])``: it is opened on the same
+    connection, its columns and values are checked like ``data``'s (errors say ``qrels=``),
+    combinations of its ``unique`` roles must not repeat, a key role it shares with ``data``
+    must have a comparable type, and the template gets ``qrels_relation`` and ``qrels_<role>``.
     """
     spec = get_spec(name)
     checked = check_params(spec, params or {})
@@ -90,14 +114,38 @@ def compute(
                 f"got {col!r}"
             )
     used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
-    with open_connection(con, data) as connection, open_source(
-        data, connection, spec.name
-    ) as source:
+    with ExitStack() as stack:
+        connection = stack.enter_context(open_connection(con, data))
+        source = stack.enter_context(open_source(data, connection, spec.name))
         check_columns(spec.name, source, [(r.name, c) for r, c in used])
         check_columns(spec.name, source, [("by", c) for c in by_cols])
         validate_data(spec.name, source, used)
+        if unique:
+            keys = [("by", c) for c in by_cols] + [
+                (r.name, c) for r, c in used if r.name in unique
+            ]
+            check_unique(spec.name, source, keys)
+        extra: dict[str, tuple[str, dict[str, str | None]]] = {}
+        for source_name, (source_data, source_roles) in (extra_sources or {}).items():
+            other = stack.enter_context(
+                open_source(source_data, connection, spec.name, arg=source_name)
+            )
+            pairs = [(r.name, c) for r, c in source_roles]
+            check_columns(spec.name, other, pairs, arg=source_name)
+            validate_data(spec.name, other, list(source_roles), arg=source_name)
+            if unique:
+                check_unique(
+                    spec.name, other, [p for p in pairs if p[0] in unique], arg=source_name
+                )
+            shared = [
+                (r.name, str(columns[r.name]), c)
+                for r, c in source_roles
+                if r.kind == "key" and columns.get(r.name)
+            ]
+            check_join_types(spec.name, source, other, shared, source_name)
+            extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
-        sql = render_sql(spec, source.sql, roles, checked, by_cols)
+        sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)
         result = connection.execute(sql).df()
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]
     return result

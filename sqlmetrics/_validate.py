@@ -124,3 +124,52 @@ def validate_data(
             f"booleans (for a graded or multiclass label, binarize it first)"
         )
     return n_rows
+
+
+def check_unique(
+    metric: str,
+    source: Source,
+    keys: Sequence[tuple[str, str]],
+    arg: str = "data",
+    fix: str = "",
+) -> None:
+    """Raise :class:`InvalidDataError` if ``source`` repeats a combination of the key columns.
+
+    ``keys`` are ``(argument, column)`` pairs, e.g. ``[("group", "query_id"), ("item", "doc")]``.
+    The message gives the number of repeated combinations and one of them.
+    """
+    cols = ", ".join(quote_ident(c) for _, c in keys)
+    row = source.con.execute(
+        f"select count(*), min(example) from ("
+        f"select {cols}, cast(row({cols}) as varchar) as example "
+        f"from {source.sql} group by {cols} having count(*) > 1) as dup"
+    ).fetchone()
+    assert row is not None
+    if int(row[0] or 0):
+        named = ", ".join(f"{c!r} ({a}=)" for a, c in keys)
+        raise InvalidDataError(
+            f"{metric}: {arg}={source.label} has {int(row[0])} duplicated combinations of "
+            f"{named}, e.g. {row[1]}; each must appear once{fix}"
+        )
+
+
+def check_join_types(
+    metric: str,
+    left: Source,
+    right: Source,
+    pairs: Sequence[tuple[str, str, str]],
+    right_arg: str,
+) -> None:
+    """Raise :class:`InvalidDataError` when a join column is numeric on one side only.
+
+    ``pairs`` are ``(argument, left column, right column)``. Comparing text ids with numbers
+    would fail inside the query or, worse, match nothing; the message says how to cast.
+    """
+    for argument, lcol, rcol in pairs:
+        ltype, rtype = left.columns[lcol], right.columns[rcol]
+        if is_numeric(ltype) != is_numeric(rtype):
+            raise InvalidDataError(
+                f"{metric}: {argument}= column {lcol!r} has type {ltype} in data but {rcol!r} "
+                f"has type {rtype} in {right_arg}=; ids must be comparable: cast one side "
+                f"(e.g. cast({rcol} as varchar)) so that both are numbers or both are text"
+            )

@@ -1,3 +1,632 @@
-"""(placeholder: filled by the ranking work)."""
+"""Ranking and recommendation metrics per group: HR, precision/recall@k, MAP, MRR, (N)DCG.
 
-__all__: list[str] = []
+Every metric reads one table of ``group, item, score, label`` rows (graded relevance, 0 = not
+relevant), or a run of ``group, item, score`` plus ``qrels=`` judgments ``group, item, label``
+that may hold relevant items the run never retrieved. Items are ranked per group by score,
+ties broken by a named policy; the definitional choices (tie order, gain, AP denominator, what
+happens to groups without a relevant item) are parameters, documented in each template header
+under ``sql/ranking/``. The SQL of the whole family is ``sql/_macros/ranking.sql``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import pandas as pd
+
+from ._engine import compute, undefined
+from .errors import InvalidDataError, InvalidParameterError
+from .registry import (
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    get_spec,
+    register,
+)
+
+__all__ = [
+    "cg",
+    "dcg",
+    "hit_rate",
+    "hit_ratio",
+    "idcg",
+    "mean_average_precision",
+    "mrr",
+    "ndcg",
+    "precision_at_k",
+    "r_precision",
+    "recall_at_k",
+]
+
+TIES = ("item_desc", "item_asc", "average")
+GAINS = ("exponential", "linear")
+EMPTY = ("skip", "zero", "error")
+AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
+
+
+def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 0 (an item is relevant when "
+            f"label >= {name}; trec_eval's -l); got {value!r}"
+        )
+    return int(value) if float(value).is_integer() else float(value)
+
+
+declare_param(
+    ParamSpec(
+        "ties",
+        "item_desc",
+        check_choice(*TIES),
+        "order of equal scores: item_desc (trec_eval) | item_asc | average (expected value)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "gain",
+        "exponential",
+        check_choice(*GAINS),
+        "gain of a label: exponential (2^label - 1) | linear (label)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "empty",
+        "skip",
+        check_choice(*EMPTY),
+        "groups with no relevant item (or, with qrels, no retrieved item): "
+        "skip | zero (count 0) | error",
+    )
+)
+declare_param(
+    ParamSpec(
+        "relevance_level",
+        1,
+        check_relevance_level,
+        "an item is relevant when label >= relevance_level (trec_eval -l)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "ap_denominator",
+        "relevant",
+        check_choice(*AP_DENOMINATORS),
+        "AP divisor: relevant (all relevant of the group) | min_k_relevant | hits",
+    )
+)
+
+GROUP = Role("group", "key")
+ITEM = Role("item", "key")
+SCORE = Role("score", "score")
+# not read from the run when qrels= gives the judgments
+LABEL = Role("label", "relevance", required=False)
+QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
+
+_COMMON = ("relevance_level", "ties", "empty")
+
+
+def _check_map_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("ties") == "average" and params.get("ap_denominator") == "hits":
+        raise InvalidParameterError(
+            f"{metric}: ties='average' has no closed form with ap_denominator='hits' (the "
+            f"expectation of a ratio of two random counts); use ties='item_desc' or "
+            f"'item_asc', or ap_denominator='relevant' or 'min_k_relevant'"
+        )
+
+
+_SPECS = {
+    # name: (summary, uses k, uses gain, undefined)
+    "hit_ratio": ("relevant items in the top k over all relevant items (micro average)",
+                  True, False),
+    "hit_rate": ("share of groups with a relevant item in the top k (success@k)", True, False),
+    "precision_at_k": ("relevant items in the top k / k, mean over groups", True, False),
+    "recall_at_k": ("relevant items in the top k / relevant items, mean over groups",
+                    True, False),
+    "r_precision": ("precision at R = number of relevant items, mean over groups",
+                    False, False),
+    "map": ("mean average precision at k", True, False),
+    "mrr": ("mean reciprocal rank of the first relevant item within k", True, False),
+    "cg": ("cumulative gain of the top k, mean over groups", True, True),
+    "dcg": ("discounted cumulative gain at k, mean over groups", True, True),
+    "idcg": ("ideal DCG at k, mean over groups", True, True),
+    "ndcg": ("normalised discounted cumulative gain at k, mean over groups", True, True),
+}  # fmt: skip
+
+for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
+    _params = (
+        (("k",) if _uses_k else ())
+        + (("gain",) if _uses_gain else ())
+        + (("ap_denominator",) if _name == "map" else ())
+        + _COMMON
+    )
+    _extra: dict[str, Any] = {}
+    if _name == "map":
+        _extra = {"function": "mean_average_precision", "check_params": _check_map_params}
+    register(
+        MetricSpec(
+            _name,
+            f"ranking/{_name}.sql",
+            "ranking",
+            _summary,
+            (GROUP, ITEM, SCORE, LABEL),
+            params=_params,
+            undefined="no group has a relevant item (all groups empty)",
+            takes_k=_uses_k,
+            extra=_extra,
+        )
+    )
+
+
+def check_empty(metric: str, frame: pd.DataFrame, empty: str, has_qrels: bool) -> None:
+    """Raise for ``empty="error"`` when the ranking query reports empty groups.
+
+    ``frame`` is the output of the ranking family's ``query`` macro (columns ``n_empty`` and,
+    with ``empty="error"``, ``first_empty``). Used by every ranking function and by
+    :func:`sqlmetrics.evaluate`.
+    """
+    if empty != "error":
+        return
+    bad = frame[frame["n_empty"] > 0]
+    if bad.empty:
+        return
+    n_empty = int(frame["n_empty"].sum())
+    example = bad["first_empty"].iloc[0]
+    reason = (
+        "no relevant item (label >= relevance_level) in the qrels, or no row in the run"
+        if has_qrels
+        else "no relevant item (label >= relevance_level)"
+    )
+    raise InvalidDataError(
+        f"{metric}: {n_empty} group(s) have {reason}, e.g. group {example}; with "
+        f"empty='error' every group must have one. Pass empty='skip' to leave them out of "
+        f"the mean or empty='zero' to count them as 0"
+    )
+
+
+def _ranking(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    item: str,
+    score: str,
+    label: str,
+    qrels: Any,
+    con: Any,
+    params: dict[str, Any],
+) -> float:
+    spec = get_spec(name)
+    columns: dict[str, str | None] = {
+        "group": group,
+        "item": item,
+        "score": score,
+        "label": None if qrels is not None else label,
+    }
+    if qrels is None and not (isinstance(label, str) and label):
+        raise InvalidParameterError(
+            f"{spec.name}: label= must be a column name (a non-empty string); got {label!r}"
+        )
+    extra = None
+    if qrels is not None:
+        for role, col in (("group", group), ("item", item), ("label", label)):
+            if not (isinstance(col, str) and col):
+                raise InvalidParameterError(
+                    f"{spec.name}: {role}= must be a column name (a non-empty string); "
+                    f"got {col!r}"
+                )
+        extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
+    frame = compute(
+        spec.name,
+        data,
+        con=con,
+        columns=columns,
+        params=params,
+        unique=("group", "item"),
+        extra_sources=extra,
+    )
+    check_empty(spec.name, frame, params.get("empty", "skip"), qrels is not None)
+    value = frame[spec.name].iloc[0]
+    if value is None or pd.isna(value):
+        return undefined(
+            spec.name,
+            "no group has a relevant item (label >= relevance_level)"
+            + (" and a row in the run" if qrels is not None else ""),
+        )
+    return float(value)
+
+
+# ----------------------------------------------------------------------------- docstrings
+_PARAMS_DOC = """data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+    DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+{k_doc}group : str, default "group"
+    Column identifying the ranked list (query, user, session). Must not be NULL.
+item : str, default "item"
+    Column identifying the item (document, product). (group, item) pairs must be unique.
+score : str, default "score"
+    Column of finite scores; higher ranks first.
+label : str, default "label"
+    Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+    given (then ``data`` needs no label).
+qrels : same kinds as ``data``, optional
+    Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+    items the run never scored; a run item absent from them has label 0; a run group absent
+    from them is not evaluated (nothing is judged), as in trec_eval.
+{extra_doc}relevance_level : float, default 1
+    An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``){rel_note}.
+ties : {{"item_desc", "item_asc", "average"}}, default "item_desc"
+    Order of equal scores: by item descending (in the item column's own order; for text
+    ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+    every order of the tied items (McSherry & Najork 2008){ties_note}.
+empty : {{"skip", "zero", "error"}}, default "skip"
+    What to do with an *empty* group: one with no relevant item or, with ``qrels``, one of
+    the judged groups the run has no row for. ``"skip"`` leaves it out of the mean (every
+    metric of one call averages over the same groups; trec_eval without ``-c`` also leaves
+    out judged groups the run lacks). ``"zero"`` keeps it: its value is 0 where it is 0/0
+    (trec_eval; with ``qrels``, as ``trec_eval -c``). ``"error"`` raises.
+con : duckdb.DuckDBPyConnection or str, optional
+    Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+    (opened read-only). Default: a fresh in-memory connection."""
+
+_DOC = """{title}
+
+{intro}
+
+Parameters
+----------
+{params}
+
+Returns
+-------
+float
+    {returns}, or NaN when no group is left.
+
+Raises
+------
+ColumnNotFoundError
+    A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+InvalidDataError
+    No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+    a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+    one side and text on the other; with ``empty="error"``, an empty group.
+InvalidParameterError
+    {k_raise}an unknown ``ties``, ``empty``{gain_raise} value (the message lists the
+    allowed ones), or ``relevance_level <= 0``{map_raise}.
+DataSourceError
+    ``data`` or ``qrels`` names no existing table or file.
+
+Warns
+-----
+UndefinedMetricWarning
+    When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+    is returned.
+
+See Also
+--------
+{see_also}
+
+Notes
+-----
+Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+(retrieved or not), :math:`hits@k = \\sum_{{i \\le k}} rel_i`.
+
+{formula}
+
+{notes}The SQL is ``sql/ranking/{name}.sql`` (shared part: ``sql/_macros/ranking.sql``);
+:func:`sqlmetrics.render` shows it.
+
+References
+----------
+{references}
+
+Examples
+--------
+>>> import pandas as pd
+>>> import sqlmetrics
+>>> df = pd.DataFrame({{"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]}})
+>>> cols = dict(group="query", item="doc", label="rel")
+{examples}
+"""
+
+_K_DOC = """k : int, optional
+    Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+"""
+_GAIN_DOC = """gain : {"exponential", "linear"}, default "exponential"
+    Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+    (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+"""
+_AP_DOC = """ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
+    Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
+    ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
+    top k.
+"""
+
+_TREC = ("Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in "
+         "Information Retrieval. MIT Press. (trec_eval measures.)")
+_MCSHERRY = ("McSherry, F. and Najork, M. (2008). Computing information retrieval performance "
+             "measures efficiently in the presence of tied scores. ECIR 2008, 414-421.")
+_JK = ("Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR "
+       "techniques. ACM TOIS 20(4), 422-446.")
+_BURGES = ("Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.")
+
+
+def _doc(name: str, title: str, intro: str, formula: str, returns: str, examples: str,
+         see_also: str, references: tuple[str, ...], notes: str = "") -> str:
+    _, uses_k, uses_gain = _SPECS[name]
+    extra = (_GAIN_DOC if uses_gain else "") + (_AP_DOC if name == "map" else "")
+    params = _PARAMS_DOC.format(
+        k_doc=_K_DOC if uses_k else "",
+        extra_doc=extra,
+        rel_note=(". For the gains, graded labels are used as they are; the level decides "
+                  "which groups are empty" if uses_gain else ""),
+        ties_note=(": not with ``ap_denominator='hits'``, which has no closed form"
+                   if name == "map" else ""),
+    )
+    refs = "\n".join(f".. [{i}] {r}" for i, r in enumerate(references, 1))
+    return _DOC.format(
+        title=title,
+        intro=intro,
+        params=params,
+        returns=returns,
+        k_raise="``k`` not an integer >= 1 (or None); " if uses_k else "",
+        gain_raise=", ``gain``" if uses_gain else "",
+        map_raise=(", an unknown ``ap_denominator``, or ``ties='average'`` with "
+                   "``ap_denominator='hits'``" if name == "map" else ""),
+        see_also=see_also,
+        formula=formula,
+        notes=notes,
+        name=name,
+        references=refs,
+        examples=examples,
+    )
+
+
+# ----------------------------------------------------------------------------- metrics
+def hit_ratio(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("hit_ratio", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
+                            "empty": empty})
+
+
+def hit_rate(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("hit_rate", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
+                            "empty": empty})
+
+
+def precision_at_k(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("precision_at_k", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
+                            "empty": empty})
+
+
+def recall_at_k(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("recall_at_k", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
+                            "empty": empty})
+
+
+def r_precision(
+    data: Any, *, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("r_precision", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"relevance_level": relevance_level, "ties": ties, "empty": empty})
+
+
+def mean_average_precision(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    ap_denominator: str = "relevant", relevance_level: float = 1, ties: str = "item_desc",
+    empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("map", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "ap_denominator": ap_denominator,
+                            "relevance_level": relevance_level, "ties": ties, "empty": empty})
+
+
+def mrr(
+    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+    score: str = "score", label: str = "label", qrels: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+) -> float:
+    return _ranking("mrr", data, group=group, item=item, score=score, label=label,
+                    qrels=qrels, con=con,
+                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
+                            "empty": empty})
+
+
+def _gain_metric(name: str):  # type: ignore[no-untyped-def]
+    def metric(
+        data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
+        score: str = "score", label: str = "label", qrels: Any = None,
+        gain: str = "exponential", relevance_level: float = 1, ties: str = "item_desc",
+        empty: str = "skip", con: Any = None,
+    ) -> float:
+        return _ranking(name, data, group=group, item=item, score=score, label=label,
+                        qrels=qrels, con=con,
+                        params={"k": k, "gain": gain, "relevance_level": relevance_level,
+                                "ties": ties, "empty": empty})
+
+    metric.__name__ = metric.__qualname__ = name
+    metric.__module__ = __name__
+    return metric
+
+
+cg = _gain_metric("cg")
+dcg = _gain_metric("dcg")
+idcg = _gain_metric("idcg")
+ndcg = _gain_metric("ndcg")
+
+_EMPTY_NOTE = (
+    "Groups without a relevant item are *empty*: with ``empty=\"skip\"`` they are left out "
+    "of the mean, so every ranking metric of one call averages over the same groups.\n\n"
+)
+_TIES_NOTE = (
+    "With ``ties=\"average\"`` the value is the exact expectation over all orders of tied "
+    "items (closed forms in the template header), not a sample.\n\n"
+)
+_SEE_RANK = "ndcg : graded-relevance ranking quality.\nmean_average_precision : AP per group."
+
+hit_ratio.__doc__ = _doc(
+    "hit_ratio", "Hit ratio: relevant items in the top k over all relevant items.",
+    "A micro average: hits and relevant items are summed over groups before dividing, so "
+    "groups with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 "
+    "relevant items give 15 / 30 = 0.5). For the share of groups with a hit, see "
+    ":func:`hit_rate`.",
+    ".. math:: HR@k = \\frac{\\sum_g hits_g@k}{\\sum_g R_g}",
+    "Hit ratio in [0, 1]",
+    ">>> sqlmetrics.hit_ratio(df, k=1, **cols)\n0.5",
+    "hit_rate : share of groups with at least one hit.\nrecall_at_k : per-group recall, "
+    "then a mean.", (_TREC, _MCSHERRY),
+    "Empty groups add 0 to both sums: ``empty=\"skip\"`` and ``\"zero\"`` give the same "
+    "value.\n\n" + _TIES_NOTE,
+)
+hit_rate.__doc__ = _doc(
+    "hit_rate", "Hit rate: the share of groups with a relevant item in the top k.",
+    "trec_eval's ``success_k``; in recommender papers often called HR@k.",
+    ".. math:: HitRate@k = \\frac{1}{|G|} \\sum_g [hits_g@k \\ge 1]",
+    "Hit rate in [0, 1]",
+    ">>> sqlmetrics.hit_rate(df, k=1, **cols)\n0.5",
+    "hit_ratio : hits over relevant items, summed over groups.", (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + "With ``ties=\"average\"``, a tie group of :math:`n` items with :math:`r` "
+    "relevant cut by k after :math:`m` positions holds no relevant item with the "
+    "hypergeometric probability :math:`\\binom{n-r}{m} / \\binom{n}{m}`.\n\n",
+)
+precision_at_k.__doc__ = _doc(
+    "precision_at_k", "Precision at k: relevant items in the top k over k, mean over groups.",
+    "trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. "
+    "With ``k=None`` it is the precision of the whole retrieved list.",
+    ".. math:: P@k = \\frac{hits@k}{k}",
+    "Precision at k in [0, 1]",
+    ">>> round(sqlmetrics.precision_at_k(df, k=2, **cols), 4)\n0.25",
+    "recall_at_k : the same hits over the relevant items.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+recall_at_k.__doc__ = _doc(
+    "recall_at_k", "Recall at k: relevant items in the top k over all relevant items of the "
+    "group, mean over groups.",
+    "trec_eval's ``recall_k``: relevant items the run never retrieved (present only in "
+    "``qrels``) count in the divisor.",
+    ".. math:: R@k = \\frac{hits@k}{R}",
+    "Recall at k in [0, 1]",
+    ">>> round(sqlmetrics.recall_at_k(df, k=2, **cols), 4)\n0.25",
+    "precision_at_k : the same hits over k.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+r_precision.__doc__ = _doc(
+    "r_precision", "R-precision: precision at R, the number of relevant items of the group.",
+    "trec_eval's ``Rprec``; at that cut-off precision equals recall.",
+    ".. math:: Rprec = \\frac{hits@R}{R}",
+    "R-precision in [0, 1]",
+    ">>> round(sqlmetrics.r_precision(df, **cols), 4)\n0.25",
+    "precision_at_k : precision at a fixed cut-off.", (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+mean_average_precision.__doc__ = _doc(
+    "map", "Mean average precision at k (MAP@k), registry name ``map``.",
+    "The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries "
+    "disagree here silently (trec_eval and ranx divide by all relevant items, Spark by "
+    "min(k, relevant), others by the hits).",
+    ".. math:: AP@k = \\frac{1}{D} \\sum_{i \\le k} P@i \\, rel_i, \\quad "
+    "D \\in \\{R, \\min(k, R), hits@k\\}",
+    "MAP in [0, 1]",
+    ">>> round(sqlmetrics.mean_average_precision(df, **cols), 4)\n0.5417\n"
+    ">>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)"
+    "\n1.0",
+    "mrr : reciprocal rank of the first relevant item.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + "With ``ties=\"average\"``, "
+    ":math:`E[rel_i \\, hits@i] = q (1 + R_a) + t \\, r (r - 1) / (n (n - 1))` for "
+    "position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with "
+    ":math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); "
+    "exact for a fixed divisor.\n\n",
+)
+mrr.__doc__ = _doc(
+    "mrr", "Mean reciprocal rank of the first relevant item within the top k.",
+    "trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.",
+    ".. math:: RR@k = \\frac{1}{\\min\\{i \\le k : rel_i = 1\\}} \\text{ (0 if none)}",
+    "MRR in [0, 1]",
+    ">>> round(sqlmetrics.mrr(df, **cols), 4)\n0.6667",
+    "mean_average_precision : every relevant item counts.", (_TREC, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+cg.__doc__ = _doc(
+    "cg", "Cumulative gain of the top k, mean over groups.",
+    "CG ignores positions within the top k; see :func:`dcg`.",
+    ".. math:: CG@k = \\sum_{i \\le k} gain(label_i)",
+    "Mean CG (>= 0)",
+    ">>> sqlmetrics.cg(df, k=2, gain='linear', **cols)\n1.0",
+    "dcg : discounted by position.\nndcg : normalised.", (_JK, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+dcg.__doc__ = _doc(
+    "dcg", "Discounted cumulative gain at k, mean over groups.",
+    "With ``gain=\"linear\"`` and ``ties=\"average\"`` this is scikit-learn's ``dcg_score`` "
+    "(averaged over groups).",
+    ".. math:: DCG@k = \\sum_{i \\le k} \\frac{gain(label_i)}{\\log_2(i + 1)}",
+    "Mean DCG (>= 0)",
+    ">>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)\n0.8155",
+    "ndcg : DCG over the ideal DCG.\nidcg : the ideal DCG.", (_JK, _BURGES, _MCSHERRY),
+    _EMPTY_NOTE + _TIES_NOTE,
+)
+idcg.__doc__ = _doc(
+    "idcg", "Ideal discounted cumulative gain at k, mean over groups.",
+    "The DCG of the group's judged items (``qrels`` if given, including items the run "
+    "never retrieved; else the group's rows) in ideal order: labels descending.",
+    ".. math:: IDCG@k = \\sum_{i \\le k} \\frac{gain(label^*_i)}{\\log_2(i + 1)}, \\quad "
+    "label^*_1 \\ge label^*_2 \\ge \\dots",
+    "Mean ideal DCG (>= 0)",
+    ">>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)\n1.8155",
+    "ndcg : DCG over the ideal DCG.", (_JK,),
+    _EMPTY_NOTE,
+)
+ndcg.__doc__ = _doc(
+    "ndcg", "Normalised discounted cumulative gain at k, mean over groups.",
+    "DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including "
+    "items the run never retrieved). With ``gain=\"linear\"`` it is trec_eval's ``ndcg`` "
+    "(``k=None``) and ``ndcg_cut_k``; with ``gain=\"linear\", ties=\"average\"`` it is "
+    "scikit-learn's ``ndcg_score`` (``ignore_ties=False``) averaged over groups.",
+    ".. math:: NDCG@k = \\frac{DCG@k}{IDCG@k}, \\quad "
+    "DCG@k = \\sum_{i \\le k} \\frac{gain(label_i)}{\\log_2(i + 1)}",
+    "NDCG in [0, 1]",
+    ">>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)\n0.4008\n"
+    ">>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)\n0.4554",
+    "dcg, idcg : numerator and denominator.\nmean_average_precision : binary relevance.",
+    (_JK, _BURGES, _MCSHERRY),
+    _EMPTY_NOTE + "Each tied position gets the mean gain of its tie group with "
+    "``ties=\"average\"``, the exact expected DCG.\n\n",
+)

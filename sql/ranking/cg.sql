@@ -1,0 +1,30 @@
+{#
+  cg: cumulative gain of the top k, mean over groups.
+     CG@k = sum_{i <= k} gain(label_i)
+  gain: exponential = 2^label - 1 (Burges et al. 2005) | linear = label (Jarvelin &
+  Kekalainen 2002). ties=average: gain_i is the mean gain of its tie group (an expectation).
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns cg, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::cg
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when {{ r.within(k) }} then gain else 0 end) as {{ p }}cg
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'cg, 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'cg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -1,0 +1,31 @@
+{#
+  dcg: discounted cumulative gain at k, mean over groups (Jarvelin & Kekalainen 2002).
+     DCG@k = sum_{i <= k} gain(label_i) / log2(i + 1)
+  gain: exponential = 2^label - 1 (Burges et al. 2005) | linear = label (trec_eval,
+  scikit-learn). ties=average: gain_i is the mean gain of its tie group, so DCG is its
+  expectation over the orders of tied items (scikit-learn dcg_score, ignore_ties=False).
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns dcg, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::dcg
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when {{ r.within(k) }} then gain * disc else 0 end) as {{ p }}dcg
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'dcg, 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'dcg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

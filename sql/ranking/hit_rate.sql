@@ -1,0 +1,34 @@
+{#
+  hit_rate: share of groups with at least one relevant item in the top k (trec_eval success_k).
+     hit_rate@k = mean_g [hits_g@k >= 1]
+  ties=average: P(at least one relevant item in the top k) = 1 - prod over positions
+  i <= k of miss_i, miss_i = (n - r - t) / (n - t) for position i at offset t of a tie group
+  of n items with r relevant (a hypergeometric probability); 1 - [no relevant] otherwise.
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns hit_rate, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::hit_rate
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+1 - case
+        when sum(case when {{ r.within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
+        else exp(sum(case when {{ r.within(k) }} then ln(case when miss > 0 then miss else 1.0 end) else 0 end))
+    end as {{ p }}success
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'success, 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'hit_rate', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

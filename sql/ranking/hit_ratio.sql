@@ -1,0 +1,31 @@
+{#
+  hit_ratio: hits in the top k over all relevant items, summed over groups (micro average).
+     HR@k = sum_g hits_g@k / sum_g n_rel_g,   hits@k = relevant items at positions <= k
+  e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items gives 15 / 30 = 0.5.
+  ties=average: hits@k is its expectation (each tied position holds r / n relevant).
+  Empty groups add 0 to both sums (skip and zero give the same value; n_groups differs).
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns hit_ratio, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::hit_ratio
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+coalesce({{ c.stable_sum('coalesce(' ~ p ~ 'hits, 0)') }} / nullif(sum(n_rel), 0), 0)
+{%- endmacro %}
+
+{{ r.query([{'name': 'hit_ratio', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -1,0 +1,34 @@
+{#
+  idcg: ideal discounted cumulative gain at k, mean over groups.
+     IDCG@k = DCG@k of the group's judged items ordered by label desc (then item asc)
+  (judged: qrels if given, including items the run never retrieved; else the group's rows).
+  Only items of positive gain (label > 0) enter the second sort (decision 0002).
+  gain: exponential = 2^label - 1 | linear = label. Ties do not matter.
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns idcg, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::idcg
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+{%- endmacro %}
+
+{% macro ideal_columns(p, k) -%}
+sum(case when {{ r.within(k, 'ipos') }} then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as {{ p }}idcg
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'idcg, 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'idcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

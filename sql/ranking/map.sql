@@ -1,0 +1,44 @@
+{#
+  map: mean average precision at k, mean over groups of AP@k (trec_eval map, map_cut_k).
+     AP@k = sum_{i <= k} P@i rel_i / D,   P@i = hits@i / i
+  ap_denominator D: relevant = n_rel (default; trec_eval, ranx) | min_k_relevant =
+  min(k, n_rel) (Spark MAP@K) | hits = hits@k (relevant retrieved in the top k).
+  ties=average: E[rel_i hits@i] = q (1 + R_a) + t r (r - 1) / (n (n - 1)) for position i at
+  offset t of a tie group of n items (r relevant, q = r / n, R_a relevant above the group):
+  exact for a fixed D; with ap_denominator=hits the expectation of the ratio has no closed
+  form and the Python layer refuses the combination.
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns map, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::map
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when {{ r.within(k) }} then ap_term / pos else 0 end) as {{ p }}ap_sum
+{%- if ap_denominator == 'hits' %},
+sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{%- endif %}
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{% if ap_denominator == 'hits' %}
+{% set den = p ~ 'hits' %}
+{% elif ap_denominator == 'min_k_relevant' and k is not none %}
+{% set den = 'least(' ~ k ~ ', n_rel)' %}
+{% else %}
+{% set den = 'n_rel' %}
+{% endif %}
+{{ c.stable_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'map', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -1,0 +1,31 @@
+{#
+  mrr: mean reciprocal rank of the first relevant item within the top k (trec_eval recip_rank).
+     RR@k = 1 / (position of the first relevant item) if it is <= k, else 0
+  ties=average: E[RR@k] = sum_{i <= k} P(first relevant at i) / i; in the first tie group
+  holding a relevant item (n items, r relevant, t = offset of i in it),
+  P(first at i) = prod_{t' < t} (n - r - t') / (n - t') * r / (n - t).
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns mrr, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::mrr
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when {{ r.within(k) }} then p_first / pos else 0 end) as {{ p }}rr
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'rr, 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'mrr', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

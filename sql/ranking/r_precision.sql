@@ -1,0 +1,29 @@
+{#
+  r_precision: precision at R = n_rel, mean over groups (trec_eval Rprec).
+     Rprec = hits@R / R,   R = n_rel (relevant judged items of the group)
+  ties=average: hits@R is its expectation.
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0, or (qrels) no row in the run. empty: skip = left out of the mean
+  (default) | zero = kept, a per-group 0/0 counting 0 | error = raise.
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns r_precision, n_groups (groups in the mean), n_empty.
+  Oracle: tests/oracle/ranking.py::r_precision
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/ranking.sql" as r with context %}
+
+{% macro group_columns(p, k) -%}
+sum(case when pos <= n_rel then rel else 0 end) as {{ p }}rhits
+{%- endmacro %}
+
+{% macro value(p, k) -%}
+{{ c.stable_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)') }} / count(*)
+{%- endmacro %}
+
+{{ r.query([{'name': 'r_precision', 'k': none, 'group_columns': group_columns, 'value': value}]) }}

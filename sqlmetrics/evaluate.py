@@ -185,7 +185,7 @@ def evaluate(
     ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
     >>> sqlmetrics.evaluate(df, ["auc", "accuracy"], by="country")
       country  auc  accuracy  n_rows
-    0      DE  1.0  1.000000       3
+    0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
     texts = [metrics] if isinstance(metrics, str) else list(metrics)

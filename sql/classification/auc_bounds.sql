@@ -25,35 +25,40 @@
   Oracle: tests/oracle/bounds.py (exact AUC: tests/oracle/classification.py::auc)
 #}
 {% import "_macros/common.sql" as c %}
-{# `slice_0 as e_slice_0, ...`: the extent's own names, so the join below is unambiguous #}
+{# `"day" as e_slice_0, ...`: the extent's own names, so the join below is unambiguous #}
 {% macro extent_slices(by) -%}
-{% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+{% for col in by %}{{ col }} as e_slice_{{ loop.index0 }}, {% endfor %}
+{%- endmacro %}
+{% macro extent_group_by(by) -%}
+{% if by %}group by {{ by | join(', ') }}{% endif %}
 {%- endmacro %}
 with source as (
     select
         {{ c.slice_source(by) }}
         cast({{ label }} as integer) as label,
-        cast({{ score }} as double) as score,
+        cast({{ score }} as double) as score{{ ',' if weight }}
 {% if weight %}
         cast({{ weight }} as double) as w
-{% else %}
-        1 as w
 {% endif %}
     from {{ relation }}
 ),
 extent as (
+    -- read from the relation itself, not from `source`: `source` is then used once and
+    -- streamed instead of materialised, and min/max may come from file statistics
     select
         {{ extent_slices(by) }}
-        min(score) / 2 as lo_half,
-        max(score) / 2 - min(score) / 2 as width_half
-    from source
-    {{ c.group_by(by) }}
+        min(cast({{ score }} as double)) / 2 as lo_half,
+        max(cast({{ score }} as double)) / 2 - min(cast({{ score }} as double)) / 2 as width_half
+    from {{ relation }}
+    {{ extent_group_by(by) }}
 ),
 bucketed as (
     select
         {{ c.slice_cols(by) }}
         label,
+{% if weight %}
         w,
+{% endif %}
         case
             when width_half = 0 then 0
             else least(
@@ -74,8 +79,13 @@ per_bucket as (
     select
         {{ c.slice_cols(by) }}
         bucket,
+{% if weight %}
         sum(case when label = 1 then w else 0 end) as pos_b,
         sum(case when label = 0 then w else 0 end) as neg_b
+{% else %}
+        sum(label) as pos_b,
+        count(*) - sum(label) as neg_b
+{% endif %}
     from bucketed
     {{ c.group_by(by, ['bucket']) }}
 ),

@@ -143,7 +143,7 @@ def check_unique(
         f"select count(*), min(example) from ("
         f"select {cols}, cast(row({cols}) as varchar) as example "
         f"from {source.sql} group by {cols} having count(*) > 1) as dup"
-    ).fetchone()
+    ).fetchall()[0]
     assert row is not None
     if int(row[0] or 0):
         named = ", ".join(f"{c!r} ({a}=)" for a, c in keys)

@@ -6,6 +6,7 @@ import difflib
 import re
 import warnings
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,8 +15,9 @@ import pandas as pd
 from ._engine import check_params, normalize_by, render_sql
 from ._source import open_connection, open_source, quote_ident
 from ._templates import environment
-from ._validate import check_columns, validate_data
+from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
+from .ranking import QRELS_ROLES, check_empty
 from .registry import REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -203,29 +205,56 @@ def evaluate(
     _check_options(requests, options)
     _check_column_args(requests, columns)
 
-    with open_connection(con, data) as connection, open_source(
-        data, connection, "evaluate"
-    ) as source:
+    ranking = [r for r in requests if _is_ranking(r.spec)]
+    if qrels is not None and not ranking:
+        raise InvalidParameterError(
+            "evaluate: qrels= is used by ranking metrics only, and none is requested"
+        )
+    with ExitStack() as stack:
+        connection = stack.enter_context(open_connection(con, data))
+        source = stack.enter_context(open_source(data, connection, "evaluate"))
         used: list[tuple[Role, str]] = []
         for req in requests:
             for role in req.spec.roles:
-                col = _role_column(req.spec, role, columns)
+                col = _role_column(req.spec, role, columns, qrels is not None)
                 if col is not None and (role, col) not in used:
                     used.append((role, col))
         check_columns("evaluate", source, [(r.name, c) for r, c in used])
         check_columns("evaluate", source, [("by", c) for c in by_cols])
         validate_data("evaluate", source, used)
-        parts, names = _parts(requests, source.sql, columns, by_cols, options)
+        judged = None
+        if ranking:
+            keys = [("by", c) for c in by_cols] + [("group", str(group)), ("item", str(item))]
+            check_unique("evaluate", source, keys)
+        if qrels is not None:
+            judged = stack.enter_context(open_source(qrels, connection, "evaluate", "qrels"))
+            qrels_roles = [(r, str(columns[r.name])) for r in QRELS_ROLES]
+            check_columns("evaluate", judged, [(r.name, c) for r, c in qrels_roles], "qrels")
+            validate_data("evaluate", judged, qrels_roles, "qrels")
+            check_unique("evaluate", judged, [("group", str(group)), ("item", str(item))],
+                         "qrels")
+            check_join_types("evaluate", source, judged,
+                             [(a, str(columns[a]), str(columns[a])) for a in ("group", "item")],
+                             "qrels")
+        parts, names = _parts(requests, source.sql, columns, by_cols, options,
+                              judged.sql if judged is not None else None)
         sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
             source.sql, [quote_ident(b) for b in by_cols], parts
         )
         frame = connection.execute(str(sql)).df()
     frame = frame.rename(columns={**names, **{f"slice_{i}": b for i, b in enumerate(by_cols)}})
+    if ranking:
+        check_empty("evaluate", frame, options.get("empty", "skip"), qrels is not None)
+        frame = frame.drop(columns=[c for c in ("n_empty", "first_empty") if c in frame])
     return _finish(frame, requests, options)
 
 
-def _role_column(spec: MetricSpec, role: Role, columns: dict[str, str | None]) -> str | None:
+def _role_column(
+    spec: MetricSpec, role: Role, columns: dict[str, str | None], has_qrels: bool = False
+) -> str | None:
     col = columns.get(role.name)
+    if has_qrels and _is_ranking(spec) and role.name == "label":
+        return None  # judged by qrels; the run has no label
     if role.name == "score" and columns.get("prediction") and "threshold" in spec.params:
         return None
     if role.name == "prediction" and "threshold" not in spec.params:
@@ -248,8 +277,11 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
 
 def _check_column_args(requests: list[Request], columns: dict[str, str | None]) -> None:
     for req in requests:
-        for role in req.spec.roles:
-            if role.required and _role_column(req.spec, role, columns) is None:
+        roles = list(req.spec.roles)
+        if _is_ranking(req.spec):
+            roles.append(Role("label", "relevance"))  # in data, or in qrels
+        for role in roles:
+            if role.required and columns.get(role.name) is None:
                 raise InvalidParameterError(
                     f"evaluate: {req.text!r} needs {role.name}=, the {role.name} column"
                 )
@@ -278,7 +310,9 @@ def _parts(
     columns: dict[str, str | None],
     by: list[str],
     options: dict[str, Any],
+    qrels_relation: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The composed statement's parts: one per classification metric, one for all ranking."""
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
     ranking = [r for r in requests if _is_ranking(r.spec)]
@@ -294,7 +328,8 @@ def _parts(
             names["n_groups"] = "n_groups"
         parts.append({"alias": f"p{i}", "sql": sql.rstrip(), "columns": cols})
     if ranking:
-        parts.append(_ranking_part(requests, relation, columns, by, options))
+        parts.append(_ranking_part(requests, relation, columns, by, options, qrels_relation))
+        names["n_groups"] = "n_groups"
     return parts, names
 
 
@@ -304,8 +339,41 @@ def _ranking_part(
     columns: dict[str, str | None],
     by: list[str],
     options: dict[str, Any],
+    qrels_relation: str | None,
 ) -> dict[str, Any]:
-    raise NotImplementedError("ranking metrics in evaluate")  # pragma: no cover
+    """Every ranking metric in one query over one shared ``ranked`` CTE (decision 0001)."""
+    env = environment()
+    context: dict[str, Any] = {
+        "relation": relation,
+        "by": [quote_ident(b) for b in by],
+        **{role: quote_ident(str(columns[role])) for role in ("group", "item", "score")},
+        "label": None if qrels_relation else quote_ident(str(columns["label"])),
+        "qrels_relation": qrels_relation,
+    }
+    if qrels_relation:
+        for role in ("group", "item", "label"):
+            context[f"qrels_{role}"] = quote_ident(str(columns[role]))
+    entries = []
+    selected = []
+    for i, req in enumerate(requests):
+        if not _is_ranking(req.spec):
+            continue
+        params = _metric_params(req, options)
+        context.update({k: v for k, v in params.items() if k != "k"})
+        module = env.get_template(req.spec.template).make_module({**context, **params})
+        entries.append({
+            "name": f"m{i}",
+            "k": req.k,
+            "group_columns": module.group_columns,  # type: ignore[attr-defined]
+            "value": module.value,  # type: ignore[attr-defined]
+            "ideal_columns": getattr(module, "ideal_columns", None),
+        })
+        selected.append({"column": f"m{i}", "as": f"m{i}"})
+    sql = env.get_template("_macros/ranking.sql").make_module(context).query(entries)  # type: ignore[attr-defined]
+    selected += [{"column": "n_groups", "as": "n_groups"}, {"column": "n_empty", "as": "n_empty"}]
+    if options.get("empty") == "error":
+        selected.append({"column": "first_empty", "as": "first_empty"})
+    return {"alias": "ranking", "sql": str(sql).strip(), "columns": selected}
 
 
 def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any]

@@ -173,3 +173,98 @@ def test_every_scalar_metric_is_reachable_by_name() -> None:
             continue
         text = f"{name.removesuffix('_at_k')}@5" if spec.takes_k else name
         assert parse_metric(text).spec is spec
+
+
+# ----------------------------------------------------------------------------- ranking
+RANK = pd.DataFrame({
+    "q": RNG.integers(0, 30, 900),
+    "doc": [f"d{i}" for i in range(900)],
+    "rel": RNG.choice([0, 0, 0, 1, 2, 3], 900),
+    "s": RNG.integers(0, 8, 900) / 8,  # ties within queries
+    "market": RNG.choice(["x", "y"], 900),
+})
+RANKING = ["ndcg@10", "map@10", "mrr@10", "recall@10", "precision@10", "hit_rate@3",
+           "hit_ratio@3", "dcg@5", "idcg@5", "cg@5", "r_precision", "ndcg", "map"]
+FUNCTIONS = {"ndcg": "ndcg", "map": "mean_average_precision", "mrr": "mrr",
+             "recall": "recall_at_k", "precision": "precision_at_k", "hit_rate": "hit_rate",
+             "hit_ratio": "hit_ratio", "dcg": "dcg", "idcg": "idcg", "cg": "cg",
+             "r_precision": "r_precision"}
+
+
+def single_ranking(text: str, frame: pd.DataFrame, **kwargs: object) -> float:
+    base, _, k = text.partition("@")
+    args: dict[str, object] = {"group": "q", "item": "doc", "score": "s", "label": "rel",
+                               **kwargs}
+    if base in ("dcg", "idcg", "cg", "ndcg") and "gain" not in args:
+        args["gain"] = "exponential"
+    if base not in ("dcg", "idcg", "cg", "ndcg"):
+        args.pop("gain", None)
+    if base != "map":
+        args.pop("ap_denominator", None)
+    if base != "r_precision":
+        args["k"] = int(k) if k else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
+        return float(getattr(sqlmetrics, FUNCTIONS[base])(frame, **args))
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"gain": "linear", "ties": "average", "empty": "zero"},
+    {"ties": "item_asc", "relevance_level": 2, "ap_denominator": "min_k_relevant"},
+])
+def test_ranking_slices_equal_single_calls(options: dict[str, object]) -> None:
+    out = sqlmetrics.evaluate(RANK, RANKING, group="q", item="doc", score="s", label="rel",
+                              by="market", **options)
+    assert list(out.columns) == ["market", *RANKING, "n_rows", "n_groups"]
+    for _, row in out.iterrows():
+        part = RANK[RANK["market"] == row["market"]]
+        for text in RANKING:
+            want = single_ranking(text, part, **options)
+            assert row[text] == pytest.approx(want, rel=1e-12, abs=1e-15), (text, options)
+
+
+def test_ranking_and_classification_together() -> None:
+    frame = RANK.assign(click=(RANK["rel"] > 0).astype(int))
+    out = sqlmetrics.evaluate(frame, ["auc", "gauc", "ndcg@10"], label="click", score="s",
+                              group="q", item="doc")
+    assert out["auc"].iloc[0] == sqlmetrics.auc(frame, label="click", score="s")
+    assert out["ndcg@10"].iloc[0] == sqlmetrics.ndcg(frame, group="q", item="doc", score="s",
+                                                     label="click", k=10)
+    # n_groups counts the groups of the ranking means when a ranking metric is asked for
+    assert out["n_groups"].iloc[0] == frame[frame["click"] > 0]["q"].nunique()
+
+
+def test_ranking_with_qrels_and_shuffle() -> None:
+    run = RANK[["q", "doc", "s"]]
+    qrels = RANK[["q", "doc", "rel"]].rename(columns={"rel": "grade"})
+    extra = pd.DataFrame({"q": [0, 0, 999], "doc": ["unseen1", "unseen2", "x"],
+                          "grade": [3, 1, 2]})
+    qrels = pd.concat([qrels, extra], ignore_index=True)
+    args = {"group": "q", "item": "doc", "score": "s", "label": "grade", "qrels": qrels}
+    out = sqlmetrics.evaluate(run, ["ndcg@10", "recall@10", "map"], empty="zero", **args)
+    assert out["ndcg@10"].iloc[0] == sqlmetrics.ndcg(run, k=10, empty="zero", **args)
+    assert out["recall@10"].iloc[0] == sqlmetrics.recall_at_k(run, k=10, empty="zero", **args)
+    assert out["n_groups"].iloc[0] == 31  # 30 queries + 999, judged but never retrieved
+    shuffled = sqlmetrics.evaluate(run.sample(frac=1, random_state=1), ["ndcg@10", "recall@10",
+                                   "map"], empty="zero", **args)
+    pd.testing.assert_frame_equal(out, shuffled, check_exact=True)
+
+
+def test_ranking_errors_in_evaluate() -> None:
+    dup = pd.concat([RANK, RANK.iloc[:1]])
+    with pytest.raises(sqlmetrics.InvalidDataError, match=r"evaluate: data=DataFrame has 1 "
+                                                          r"duplicated combinations"):
+        sqlmetrics.evaluate(dup, ["ndcg@10"], group="q", item="doc", score="s", label="rel")
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"'ndcg@10' needs item="):
+        sqlmetrics.evaluate(RANK, ["ndcg@10"], group="q", score="s", label="rel")
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"qrels= is used by ranking"):
+        sqlmetrics.evaluate(RANK, ["auc"], score="s", label="rel", qrels=RANK)
+    none_relevant = RANK.assign(rel=0)
+    with pytest.raises(sqlmetrics.InvalidDataError, match=r"with empty='error' every group"):
+        sqlmetrics.evaluate(none_relevant, ["ndcg@10"], group="q", item="doc", score="s",
+                            label="rel", empty="error")
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=r"ndcg@10 is undefined in 1"):
+        out = sqlmetrics.evaluate(none_relevant, ["ndcg@10"], group="q", item="doc", score="s",
+                                  label="rel")
+    assert out["n_groups"].iloc[0] == 0

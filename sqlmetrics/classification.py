@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._engine import compute, scalar
+from .errors import InvalidParameterError
+from .multiclass import averaged, check_average
 from .registry import MetricSpec, Role, register
 
 __all__ = [
@@ -355,14 +357,13 @@ prediction : str, optional
     Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
 {extra}weight : str, optional
     Column of non-negative sample weights: each row counts its weight.
-{zero}con : duckdb.DuckDBPyConnection or str, optional
+{zero}{average}con : duckdb.DuckDBPyConnection or str, optional
     Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
     read-only). Default: a fresh in-memory connection.
 
 Returns
 -------
-float
-    The metric in [0, 1]{nan}.
+{returns}
 
 Raises
 ------
@@ -370,7 +371,7 @@ ColumnNotFoundError, InvalidDataError, DataSourceError
     A missing column, bad values (NULLs, labels outside {{0, 1}}, NaN scores), no rows, or
     unreadable data.
 InvalidParameterError
-    ``threshold``{beta_raise} out of range, or both ``threshold`` and ``prediction`` given.
+    ``threshold``{beta_raise} out of range, or both ``threshold`` and ``prediction`` given.{average_raise}
 {warns}
 See Also
 --------
@@ -382,8 +383,7 @@ Examples
 >>> import sqlmetrics
 >>> df = pd.DataFrame({{"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]}})
 >>> round(sqlmetrics.{name}(df{example_args}), 4)
-{example}
-"""
+{example}{average_example}"""
 
 _WARNS = """
 Warns
@@ -392,26 +392,90 @@ UndefinedMetricWarning
     When {undefined}, with ``zero_division="warn"``; NaN is returned.
 """
 
+_AVERAGE = """average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+    "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+    and ``prediction`` hold classes of any type (the classes are the values seen in either)
+    and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+    the mean weighted by support (true rows per class), "micro" the metric of the counts
+    summed over classes (all floats); None gives one value per class (a pandas Series
+    indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+    0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+    0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+"""
+
+_RETURNS_AVERAGE = """float or pandas.Series
+    A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+    ``average=None``. The type depends on ``average`` only, never on the data."""
+
+_AVERAGE_RAISE = """
+InvalidDataError
+    With a multiclass ``average``: label and prediction of incomparable types.
+InvalidParameterError
+    An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
+    ``threshold``."""
+
+_AVERAGE_EXAMPLE = """
+
+Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
+
+>>> animals = pd.DataFrame({{"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]}})
+>>> round(sqlmetrics.{name}(animals, label="y", prediction="p", average="macro"{args}), 4)
+{values}
+"""
+
 _ZERO = """zero_division : {{"warn", 0.0, 1.0, nan}}, default "warn"
     Value returned when the denominator is 0: "warn" returns NaN with an
     UndefinedMetricWarning; a number is returned silently.
 """
 
 
-def _make(name: str, title: str, example: str, example_args: str = "") -> Any:
+def _no_threshold(name: str, average: str | None, threshold: float | None) -> None:
+    if threshold is not None:
+        raise InvalidParameterError(
+            f"{name}: threshold={threshold!r} applies to average='binary' only; with "
+            f"average={average!r} pass prediction= (a column of predicted classes)"
+        )
+
+
+def _make(name: str, title: str, example: str, example_args: str = "",
+          avg_example: str = "") -> Any:
     summary, formula, undefined = _THRESHOLD[name]
     has_zero = name != "accuracy"
     beta = name == "fbeta"
+    averages = name in ("precision", "recall", "f1", "fbeta")
 
     if beta:
         def metric(
             data: Any, *, beta: float, label: str = "label", score: str = "score",
             threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, zero_division: float | str = "warn", con: Any = None,
-        ) -> float:
+            weight: str | None = None, zero_division: float | str = "warn",
+            average: str | None = "binary", con: Any = None,
+        ) -> Any:
+            if check_average(name, average) != "binary":
+                _no_threshold(name, average, threshold)
+                return averaged(name, data, label=label, prediction=prediction,
+                                weight=weight, average=average, zero_division=zero_division,
+                                beta=beta, con=con)
             columns, params = _threshold_columns(name, label, score, prediction, weight,
                                                  threshold)
             params.update(beta=beta, zero_division=zero_division)
+            return _threshold_metric(name, data, columns, con, params, zero_division)
+    elif averages:
+        def metric(  # type: ignore[misc]
+            data: Any, *, label: str = "label", score: str = "score",
+            threshold: float | None = None, prediction: str | None = None,
+            weight: str | None = None, zero_division: float | str = "warn",
+            average: str | None = "binary", con: Any = None,
+        ) -> Any:
+            if check_average(name, average) != "binary":
+                _no_threshold(name, average, threshold)
+                return averaged(name, data, label=label, prediction=prediction,
+                                weight=weight, average=average, zero_division=zero_division,
+                                beta=None, con=con)
+            columns, params = _threshold_columns(name, label, score, prediction, weight,
+                                                 threshold)
+            params["zero_division"] = zero_division
             return _threshold_metric(name, data, columns, con, params, zero_division)
     elif has_zero:
         def metric(  # type: ignore[misc]
@@ -442,9 +506,14 @@ def _make(name: str, title: str, example: str, example_args: str = "") -> Any:
         extra=("beta : float\n    Weight of recall against precision, > 0 (1 gives F1).\n"
                if beta else ""),
         zero=_ZERO if has_zero else "",
-        nan=", or NaN when undefined" if has_zero else "",
         beta_raise=" or ``beta``" if beta else "",
         warns=_WARNS.format(undefined=undefined) if has_zero else "",
+        average=_AVERAGE if averages else "",
+        returns=_RETURNS_AVERAGE if averages else
+        f"float\n    The metric in [0, 1]{', or NaN when undefined' if has_zero else ''}.",
+        average_raise=_AVERAGE_RAISE if averages else "",
+        average_example=_AVERAGE_EXAMPLE.format(name=name, args=example_args,
+                                                values=avg_example) if averages else "",
         example=example,
         example_args=example_args,
     )
@@ -452,10 +521,13 @@ def _make(name: str, title: str, example: str, example_args: str = "") -> Any:
 
 
 accuracy = _make("accuracy", "Accuracy: the share of rows classified correctly.", "0.5")
-precision = _make("precision", "Precision (positive predictive value).", "0.5")
-recall = _make("recall", "Recall: true positive rate (TPR, sensitivity).", "0.6667")
+precision = _make("precision", "Precision (positive predictive value).", "0.5",
+                  avg_example="0.2222")
+recall = _make("recall", "Recall: true positive rate (TPR, sensitivity).", "0.6667",
+               avg_example="0.3333")
 specificity = _make("specificity", "Specificity: true negative rate (TNR).", "0.3333")
 fpr = _make("fpr", "False positive rate (fall-out): 1 - specificity.", "0.6667")
-f1 = _make("f1", "F1 score: the harmonic mean of precision and recall.", "0.5714")
+f1 = _make("f1", "F1 score: the harmonic mean of precision and recall.", "0.5714",
+           avg_example="0.2667")
 fbeta = _make("fbeta", "F-beta score: a weighted harmonic mean of precision and recall.",
-              "0.625", ", beta=2")
+              "0.625", ", beta=2", avg_example="0.303")

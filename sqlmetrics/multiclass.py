@@ -1,3 +1,493 @@
-"""(placeholder: filled by the multiclass work)."""
+"""Multiclass metrics: averaged precision / recall / F-beta, the classification report, the
+confusion matrix as a long table, and Matthews' correlation coefficient.
 
-__all__: list[str] = []
+Labels and predictions may be of any type (integers, strings, booleans...); the classes of a
+slice are the values seen in either column, as scikit-learn's default ``labels``. The
+averaged metrics are reached through :func:`sqlmetrics.precision`, :func:`sqlmetrics.recall`,
+:func:`sqlmetrics.f1` and :func:`sqlmetrics.fbeta` with ``average=``; in the registry (and so
+in ``evaluate`` and the CLI) they are ``precision_macro``, ``f1_weighted``, ... as
+scikit-learn's scorer names. See docs/decisions/0003-multiclass.md.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import pandas as pd
+
+from ._engine import compute, undefined
+from ._source import open_connection, open_source
+from ._validate import check_columns, is_numeric
+from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError
+from .registry import MetricSpec, Role, check_choice, register
+
+__all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
+
+CLASS_LABEL = Role("label", "key")
+CLASS_PREDICTION = Role("prediction", "key")
+WEIGHT = Role("weight", "weight", required=False)
+
+AVERAGES = ("binary", "macro", "micro", "weighted")
+_check_average = check_choice(*AVERAGES)
+
+# metric -> (column of the per-class report, why a class is undefined)
+_UNDEFINED = {
+    "precision": ("precision", "never predicted: tp + fp = 0"),
+    "recall": ("recall", "never true: tp + fn = 0"),
+    "f1": ("fbeta", ""),
+    "fbeta": ("fbeta", ""),
+}
+
+for _metric in ("precision", "recall", "f1", "fbeta"):
+    for _average in ("macro", "micro", "weighted"):
+        _params = ("beta", "zero_division") if _metric == "fbeta" else ("zero_division",)
+        register(
+            MetricSpec(
+                f"{_metric}_{_average}",
+                f"multiclass/{_metric}_{_average}.sql",
+                "multiclass",
+                f"multiclass {_metric}, {_average}-averaged over the classes",
+                (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+                params=_params,
+                undefined="every class undefined" if _average != "micro" else "never",
+                extra={"function": _metric, "average": _average},
+            )
+        )
+register(
+    MetricSpec(
+        "classification_report",
+        "multiclass/classification_report.sql",
+        "multiclass",
+        "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
+        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+        params=("beta", "zero_division"),
+        undefined="precision of a class never predicted, recall of a class never true",
+        output="table",
+    )
+)
+register(
+    MetricSpec(
+        "multiclass_confusion_matrix",
+        "multiclass/multiclass_confusion_matrix.sql",
+        "multiclass",
+        "count of rows for every (label, prediction) pair of classes, as a long table",
+        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+        output="table",
+    )
+)
+register(
+    MetricSpec(
+        "mcc",
+        "multiclass/mcc.sql",
+        "multiclass",
+        "Matthews correlation coefficient (multiclass R_K; binary phi coefficient)",
+        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+        params=("zero_division",),
+        undefined="one class only in label or in prediction (a zero factor under the root)",
+        aliases=("matthews_corrcoef",),
+    )
+)
+
+
+# --------------------------------------------------------------------------- helpers
+def check_average(metric: str, average: Any) -> str | None:
+    """``average`` checked: one of binary, macro, micro, weighted, or None (per class)."""
+    if average is None:
+        return None
+    try:
+        return _check_average(metric, "average", average)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{exc} (or None for one value per class)") from None
+
+
+def _family(sql_type: str) -> str:
+    if is_numeric(sql_type) or sql_type.upper() == "BOOLEAN":
+        return "number"
+    return sql_type.upper()
+
+
+def check_class_columns(metric: str, data: Any, con: Any, label: str, prediction: str) -> None:
+    """Label and prediction must hold comparable types (a class 1 never equals a class '1')."""
+    if not (isinstance(label, str) and label and isinstance(prediction, str) and prediction):
+        return  # compute() reports the bad argument
+    with open_connection(con, data) as connection, open_source(
+        data, connection, metric
+    ) as source:
+        check_columns(metric, source, [("label", label), ("prediction", prediction)])
+        t_label, t_pred = source.columns[label], source.columns[prediction]
+    if _family(t_label) != _family(t_pred):
+        raise InvalidDataError(
+            f"{metric}: label column {label!r} has type {t_label} but prediction column "
+            f"{prediction!r} has type {t_pred}; classes must compare equal across the two, so "
+            f"cast one of them (e.g. cast({prediction} as {t_label}))"
+        )
+
+
+def _columns(label: str, prediction: str | None, weight: str | None, metric: str,
+             average: str) -> dict[str, str | None]:
+    if prediction is None:
+        raise InvalidParameterError(
+            f"{metric}: average={average!r} needs prediction= (a column of predicted classes); "
+            f"a score and threshold give binary predictions only: use average='binary'"
+        )
+    return {"label": label, "prediction": prediction, "weight": weight}
+
+
+def averaged(
+    metric: str, data: Any, *, label: str, prediction: str | None, weight: str | None,
+    average: str | None, zero_division: float | str, beta: float | None, con: Any,
+) -> float | pd.Series:
+    """The multiclass path of precision / recall / f1 / fbeta (average != "binary")."""
+    columns = _columns(label, prediction, weight, metric, str(average))
+    params: dict[str, Any] = {"zero_division": zero_division}
+    if beta is not None:
+        params["beta"] = beta
+    check_class_columns(metric, data, con, label, str(prediction))
+    column, why = _UNDEFINED[metric]
+    if average is None:
+        report = compute("classification_report", data, con=con, columns=columns,
+                         params={"beta": 1.0 if beta is None else beta, **params})
+        per_class = report[report["average"].isna()]
+        values = pd.Series(per_class[column].to_numpy(dtype=float),
+                           index=pd.Index(per_class["class"].tolist(), name="class"),
+                           name=metric)
+        n_bad = int(values.isna().sum())
+        if n_bad and zero_division == "warn":
+            undefined(metric, f"{n_bad} of {len(values)} classes are {why}; their value is "
+                              f"NaN (pass zero_division=0.0 for scikit-learn's default)")
+        return values
+    name = f"{metric}_{average}"
+    frame = compute(name, data, con=con, columns=columns, params=params)
+    value = frame[name].iloc[0]
+    n_bad = int(frame["n_undefined"].iloc[0])
+    value = math.nan if value is None or pd.isna(value) else float(value)
+    if zero_division == "warn" and (n_bad or math.isnan(value)):
+        n_classes = int(frame["n_classes"].iloc[0])
+        undefined(metric, f"{n_bad} of {n_classes} classes are {why} and left out of the "
+                          f"{average} average (pass zero_division=0.0 to count them as 0, "
+                          f"scikit-learn's default)", value)
+    return value
+
+
+# --------------------------------------------------------------------------- functions
+def classification_report(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    con: Any = None,
+) -> pd.DataFrame:
+    """Per-class precision, recall, F1 and support, with micro, macro and weighted averages.
+
+    scikit-learn's ``classification_report(..., output_dict=True)`` as a DataFrame, computed
+    in SQL. Labels and predictions may be of any (comparable) type.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true classes (any type, no NULL).
+    prediction : str, default "prediction"
+        Column of predicted classes, of a type comparable with ``label``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
+        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
+        replace it and count in the averages (scikit-learn's ``zero_division``).
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``class``: the classes in sorted order, then "micro avg", "macro avg",
+        "weighted avg"; columns precision, recall, f1, support (int, or float with
+        ``weight``; the averages' support is the number of rows).
+
+    Raises
+    ------
+    ColumnNotFoundError, DataSourceError
+        A missing column, or unreadable data.
+    InvalidDataError
+        No rows; NULL labels, predictions or weights; label and prediction of incomparable
+        types (e.g. integers and strings); negative weights.
+    InvalidParameterError
+        ``zero_division`` not one of the allowed values.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division="warn"``, when a class's precision or recall is 0/0.
+
+    See Also
+    --------
+    multiclass_confusion_matrix : the counts behind it.
+    precision, recall, f1, fbeta : one average at a time, with ``average=``.
+
+    Notes
+    -----
+    For class :math:`c`: :math:`P_c = tp_c / (tp_c + fp_c)`, :math:`R_c = tp_c / (tp_c +
+    fn_c)`, :math:`F_c = 2 tp_c / (2 tp_c + fp_c + fn_c)`, support :math:`= tp_c + fn_c`.
+    micro: the same of the counts summed over classes (equal to accuracy for single-label
+    data); macro: the plain mean over classes; weighted: the mean weighted by support. The
+    classes are the union of the values of ``label`` and ``prediction``. No ties arise.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> sqlmetrics.classification_report(df).round(4)  # doctest: +NORMALIZE_WHITESPACE
+                  precision  recall      f1  support
+    class
+    cat              0.6667  1.0000  0.8000        2
+    dog              0.0000  0.0000  0.0000        2
+    pig              0.0000  0.0000  0.0000        2
+    micro avg        0.3333  0.3333  0.3333        6
+    macro avg        0.2222  0.3333  0.2667        6
+    weighted avg     0.2222  0.3333  0.2667        6
+    """
+    metric = "classification_report"
+    columns = _columns(label, prediction, weight, metric, "report")
+    check_class_columns(metric, data, con, label, prediction)
+    frame = compute(metric, data, con=con, columns=columns,
+                    params={"beta": 1.0, "zero_division": zero_division})
+    per_class = frame["average"].isna()
+    names = [*frame.loc[per_class, "class"].tolist(),
+             *(f"{a} avg" for a in frame.loc[~per_class, "average"])]
+    out = pd.DataFrame(
+        {
+            "precision": frame["precision"].to_numpy(dtype=float),
+            "recall": frame["recall"].to_numpy(dtype=float),
+            "f1": frame["fbeta"].to_numpy(dtype=float),
+            "support": frame["support"].to_numpy(dtype=float if weight else "int64"),
+        },
+        index=pd.Index(names, name="class", dtype=object),
+    )
+    if zero_division == "warn":
+        head = out.iloc[: int(per_class.sum())]
+        bad_p, bad_r = int(head["precision"].isna().sum()), int(head["recall"].isna().sum())
+        if bad_p or bad_r:
+            warnings.warn(
+                f"{metric}: precision is undefined for {bad_p} class(es) never predicted and "
+                f"recall for {bad_r} class(es) never true; NaN there, left out of the macro and "
+                f"weighted averages (pass zero_division=0.0 for scikit-learn's default)",
+                __import__("sqlmetrics").UndefinedMetricWarning,
+                stacklevel=2,
+            )
+    return out
+
+
+def multiclass_confusion_matrix(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    con: Any = None,
+) -> pd.DataFrame:
+    """Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.
+
+    One row for every pair of classes, zeros included, so that
+    ``.pivot(index="label", columns="prediction", values="count")`` gives scikit-learn's
+    ``confusion_matrix(y_true, y_pred)`` (rows: true class, columns: predicted class).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`classification_report`.
+    label : str, default "label"
+        Column of true classes (any type, no NULL).
+    prediction : str, default "prediction"
+        Column of predicted classes, of a type comparable with ``label``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`classification_report`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns label, prediction, count (int, or float with ``weight``); K * K rows for K
+        classes, ordered by label, then prediction.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`classification_report`.
+
+    See Also
+    --------
+    confusion_matrix : the binary counts tp, fp, tn, fn at a threshold.
+
+    Notes
+    -----
+    The classes are the union of the values of ``label`` and ``prediction``. A long table
+    scales to many classes and slices and joins like any other table; K * K rows are
+    returned, so prefer :func:`classification_report` for thousands of classes.
+
+    References
+    ----------
+    .. [1] Stehman, S. V. (1997). Selecting and interpreting measures of thematic
+       classification accuracy. Remote Sensing of Environment 62(1), 77-89.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> table = sqlmetrics.multiclass_confusion_matrix(df)
+    >>> table.pivot(index="label", columns="prediction", values="count")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    prediction  cat  dog  pig
+    label
+    cat           2    0    0
+    dog           1    0    1
+    pig           0    2    0
+    """
+    metric = "multiclass_confusion_matrix"
+    columns = _columns(label, prediction, weight, metric, "matrix")
+    check_class_columns(metric, data, con, label, prediction)
+    frame = compute(metric, data, con=con, columns=columns)
+    frame["count"] = frame["count"].astype(float if weight else "int64")
+    return frame
+
+
+def mcc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    con: Any = None,
+) -> float:
+    """Matthews correlation coefficient (MCC), binary or multiclass.
+
+    With ``prediction=``: the classes in ``label`` and ``prediction`` (any type, two or
+    more), as scikit-learn's ``matthews_corrcoef``. Without: binary 0/1 labels, predicted 1
+    when ``score >= threshold`` (default 0.5).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`classification_report`.
+    label : str, default "label"
+        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted 1 when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of predicted classes, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
+        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`classification_report`.
+
+    Returns
+    -------
+    float
+        MCC in [-1, 1] (1 perfect, 0 no better than chance), or NaN when undefined.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`classification_report`; with ``score``, also labels outside {0, 1}.
+    InvalidParameterError
+        Both ``threshold`` and ``prediction`` given, or a bad ``threshold``/``zero_division``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When undefined and ``zero_division="warn"``.
+
+    Notes
+    -----
+    .. math:: MCC = \\frac{c\\,s - \\sum_k t_k p_k}
+              {\\sqrt{(s^2 - \\sum_k p_k^2)(s^2 - \\sum_k t_k^2)}}
+
+    with :math:`t_k, p_k` the rows truly in / predicted as class :math:`k`, :math:`c` the
+    rows predicted correctly and :math:`s` all rows (sums of weights with ``weight``). For
+    two classes: :math:`(tp\\,tn - fp\\,fn) / \\sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
+    Undefined when one factor under the root is 0.
+
+    References
+    ----------
+    .. [1] Matthews, B. W. (1975). Comparison of the predicted and observed secondary
+       structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2), 442-451.
+    .. [2] Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
+       correlation coefficient. Computational Biology and Chemistry 28(5-6), 367-374.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.mcc(df), 4)
+    0.0
+    >>> round(sqlmetrics.mcc(df, threshold=0.7), 4)
+    0.4472
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
+    0.0
+    """
+    if prediction is not None and threshold is not None:
+        raise InvalidParameterError(
+            f"mcc: threshold={threshold!r} and prediction={prediction!r} both given; pass a "
+            f"score column with threshold=, or a prediction column, not both"
+        )
+    if prediction is None:
+        value = _binary_mcc(data, label, score, threshold, weight, zero_division, con)
+    else:
+        check_class_columns("mcc", data, con, label, prediction)
+        frame = compute("mcc", data, con=con,
+                        columns={"label": label, "prediction": prediction, "weight": weight},
+                        params={"zero_division": zero_division})
+        raw = frame["mcc"].iloc[0]
+        value = math.nan if raw is None or pd.isna(raw) else float(raw)
+    if math.isnan(value):
+        reason = "one class only in label or in prediction (a zero factor under the root)"
+        if zero_division == "warn":
+            return undefined("mcc", reason)
+        return float(zero_division)
+    return value
+
+
+def _binary_mcc(data: Any, label: str, score: str, threshold: float | None,
+                weight: str | None, zero_division: float | str, con: Any) -> float:
+    from .registry import PARAMS
+
+    PARAMS["zero_division"].validate("mcc", zero_division)
+    try:
+        frame = compute(
+            "confusion_matrix", data, con=con,
+            columns={"label": label, "score": score, "prediction": None, "weight": weight},
+            params={"threshold": 0.5 if threshold is None else threshold},
+        )
+    except SqlMetricsError as exc:  # name the metric the user called
+        raise type(exc)(str(exc).replace("confusion_matrix:", "mcc:", 1)) from None
+    tp, fp, tn, fn = (float(frame[k].iloc[0]) for k in ("tp", "fp", "tn", "fn"))
+    den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    return (tp * tn - fp * fn) / math.sqrt(den) if den > 0 else math.nan

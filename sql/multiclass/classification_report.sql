@@ -1,0 +1,72 @@
+{#
+  classification_report: per-class precision, recall, F-beta and support, then the micro,
+  macro and weighted averages of each (scikit-learn's classification_report, with beta = 1).
+  Per slice and class c (the union of the values of label and prediction; any type):
+     precision_c = tp_c / n_pred_c    recall_c = tp_c / n_true_c
+     fbeta_c = (1 + b^2) tp_c / (b^2 n_true_c + n_pred_c)    support_c = n_true_c
+  tp_c, n_true_c, n_pred_c: as in sql/_macros/multiclass.sql (sums of weights with weight).
+  Average rows (class NULL, `average` = micro | macro | weighted), as the *_micro, *_macro
+  and *_weighted templates; their support is the slice's total.
+  Undefined: precision_c when c is never predicted, recall_c when c is never true -> NULL
+  (NaN; left out of macro and weighted), or the zero_division value 0.0 / 1.0 (included).
+  Ties: none. Float sums are stable_sums.
+  Output: per slice, one row per class ordered by class, then micro, macro, weighted;
+  columns class, average, precision, recall, fbeta, support.
+  Oracle: tests/oracle/multiclass.py::report
+#}
+{% import "_macros/common.sql" as c %}
+{% import "_macros/multiclass.sql" as mc with context %}
+{% set metrics = ['precision', 'recall', 'fbeta'] %}
+with {{ mc.per_class() }},
+valued as (
+    select
+        {{ c.slice_cols(by) }}
+        class,
+        tp,
+        n_true,
+        n_pred,
+{% for m in metrics %}
+        {{ mc.policy(mc.class_value(m)) }} as {{ m }}{{ ',' if not loop.last }}
+{% endfor %}
+    from per_class
+),
+averages as (
+    select
+        {{ c.slice_cols(by) }}
+{% for m in metrics %}
+        {{ mc.micro_value(m) }} as micro_{{ m }},
+        {{ c.stable_sum(m) }} / nullif(count({{ m }}), 0) as macro_{{ m }},
+        coalesce(
+            {{ c.stable_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end') }}
+                / nullif(sum(case when {{ m }} is not null then n_true end), 0),
+            {{ c.stable_sum(m) }} / nullif(count({{ m }}), 0)
+        ) as weighted_{{ m }},
+{% endfor %}
+        {{ mc.total('n_true') }} as support
+    from valued
+    {{ c.group_by(by) }}
+),
+final as (
+    select
+        {{ c.slice_cols(by) }}
+        class,
+        cast(null as varchar) as average,
+        0 as row_order,
+        precision, recall, fbeta,
+        n_true as support
+    from valued
+{% for avg in ['micro', 'macro', 'weighted'] %}
+    union all
+    select
+        {{ c.slice_cols(by) }}
+        null as class,
+        '{{ avg }}' as average,
+        {{ loop.index }} as row_order,
+        {{ avg }}_precision, {{ avg }}_recall, {{ avg }}_fbeta,
+        support
+    from averages
+{% endfor %}
+)
+select {{ c.slice_cols(by) }} class, average, precision, recall, fbeta, support
+from final
+order by {{ c.slice_cols(by) }}row_order, class

@@ -1,0 +1,15 @@
+{#
+  f1_weighted: f1 of a multiclass classifier, weighted-averaged over the classes.
+     f1_weighted = mean over classes weighted by support: sum_c n_true_c v_c / sum_c n_true_c,  v_c = 2 tp_c / (2 tp_c + fp_c + fn_c) = 2 tp_c / (n_true_c + n_pred_c)
+  Per slice and class c (the union of the values of label and prediction; any type):
+     tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
+     n_pred_c = rows with prediction = c; with weight, sums of sample weights.
+  Undefined per class: never (every class is seen in label or prediction).
+  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Equals scikit-learn's f1_score(average="weighted", zero_division=nan).
+  Output: one row per slice; columns f1_weighted, n_classes, n_undefined.
+  Oracle: tests/oracle/multiclass.py::averaged
+#}
+{% set beta = 1.0 %}
+{% import "_macros/multiclass.sql" as mc with context %}
+{{ mc.averaged('fbeta', 'weighted', 'f1_weighted') }}

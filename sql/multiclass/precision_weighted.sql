@@ -1,0 +1,16 @@
+{#
+  precision_weighted: precision of a multiclass classifier, weighted-averaged over the classes.
+     precision_weighted = mean over classes weighted by support: sum_c n_true_c v_c / sum_c n_true_c,  v_c = tp_c / (tp_c + fp_c) = tp_c / n_pred_c
+  Per slice and class c (the union of the values of label and prediction; any type):
+     tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
+     n_pred_c = rows with prediction = c; with weight, sums of sample weights.
+  Undefined per class: class c never predicted (n_pred_c = 0) -> v_c NULL: left out of the average
+  (zero_division 'warn' or nan, with UndefinedMetricWarning for 'warn'), or replaced by
+  zero_division 0.0 / 1.0 (scikit-learn's zero_division). All classes undefined -> NULL.
+  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Equals scikit-learn's precision_score(average="weighted", zero_division=nan).
+  Output: one row per slice; columns precision_weighted, n_classes, n_undefined.
+  Oracle: tests/oracle/multiclass.py::averaged
+#}
+{% import "_macros/multiclass.sql" as mc with context %}
+{{ mc.averaged('precision', 'weighted', 'precision_weighted') }}

@@ -1,0 +1,16 @@
+{#
+  recall_macro: recall of a multiclass classifier, macro-averaged over the classes.
+     recall_macro = unweighted mean over classes: sum_c v_c / K,  v_c = tp_c / (tp_c + fn_c) = tp_c / n_true_c
+  Per slice and class c (the union of the values of label and prediction; any type):
+     tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
+     n_pred_c = rows with prediction = c; with weight, sums of sample weights.
+  Undefined per class: class c never true (n_true_c = 0: seen only in prediction) -> v_c NULL: left out of the average
+  (zero_division 'warn' or nan, with UndefinedMetricWarning for 'warn'), or replaced by
+  zero_division 0.0 / 1.0 (scikit-learn's zero_division). All classes undefined -> NULL.
+  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Equals scikit-learn's recall_score(average="macro", zero_division=nan).
+  Output: one row per slice; columns recall_macro, n_classes, n_undefined.
+  Oracle: tests/oracle/multiclass.py::averaged
+#}
+{% import "_macros/multiclass.sql" as mc with context %}
+{{ mc.averaged('recall', 'macro', 'recall_macro') }}

@@ -1,0 +1,14 @@
+{#
+  recall_micro: recall of a multiclass classifier, micro-averaged over the classes.
+     recall_micro = sum_c tp_c / sum_c n_true_c (= accuracy for single-label data)
+  Per slice and class c (the union of the values of label and prediction; any type):
+     tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
+     n_pred_c = rows with prediction = c; with weight, sums of sample weights.
+  Undefined: never (no rows is rejected before the query runs; the weights sum to 0 -> NULL).
+  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Equals scikit-learn's recall_score(average="micro").
+  Output: one row per slice; columns recall_micro, n_classes, n_undefined.
+  Oracle: tests/oracle/multiclass.py::averaged
+#}
+{% import "_macros/multiclass.sql" as mc with context %}
+{{ mc.averaged('recall', 'micro', 'recall_micro') }}

@@ -371,7 +371,8 @@ ColumnNotFoundError, InvalidDataError, DataSourceError
     A missing column, bad values (NULLs, labels outside {{0, 1}}, NaN scores), no rows, or
     unreadable data.
 InvalidParameterError
-    ``threshold``{beta_raise} out of range, or both ``threshold`` and ``prediction`` given.{average_raise}
+    ``threshold``{beta_raise} out of range, or both ``threshold`` and ``prediction``
+    given.{average_raise}
 {warns}
 See Also
 --------
@@ -440,7 +441,7 @@ def _no_threshold(name: str, average: str | None, threshold: float | None) -> No
 
 def _make(name: str, title: str, example: str, example_args: str = "",
           avg_example: str = "") -> Any:
-    summary, formula, undefined = _THRESHOLD[name]
+    _summary, formula, undefined = _THRESHOLD[name]
     has_zero = name != "accuracy"
     beta = name == "fbeta"
     averages = name in ("precision", "recall", "f1", "fbeta")

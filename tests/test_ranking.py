@@ -1,7 +1,8 @@
-"""Ranking metrics: SQL == naive oracle == published numbers, on tied graded data, with properties."""
+"""Ranking metrics: SQL == naive oracle == published numbers, on tied graded data."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from typing import Any
@@ -38,21 +39,22 @@ def rows_of(frame: pd.DataFrame) -> list[tuple[Any, Any, float, float]]:
 
 def composed(frame: pd.DataFrame, metrics: list[tuple[str, int | None]],
              qrels: pd.DataFrame | None = None, by: list[str] | None = None,
-             **options: Any) -> pd.DataFrame:
+             columns: dict[str, str] | None = None, **options: Any) -> pd.DataFrame:
     """Several ranking metrics in one statement, the way evaluate() composes them (0001)."""
+    cols = {role: quote_ident(name) for role, name in (columns or COLS).items()}
     con = duckdb.connect()
     con.register("run_t", frame)
     context: dict[str, Any] = {
-        "relation": "run_t", "group": quote_ident("g"), "item": quote_ident("i"),
-        "score": quote_ident("s"), "label": None if qrels is not None else quote_ident("y"),
+        "relation": "run_t", "group": cols["group"], "item": cols["item"],
+        "score": cols["score"], "label": None if qrels is not None else cols["label"],
         "by": [quote_ident(b) for b in by or []],
         "relevance_level": 1, "ties": "item_desc", "gain": "exponential", "empty": "skip",
         "ap_denominator": "relevant", **options,
     }
     if qrels is not None:
         con.register("qrels_t", qrels)
-        context.update(qrels_relation="qrels_t", qrels_group=quote_ident("g"),
-                       qrels_item=quote_ident("i"), qrels_label=quote_ident("y"))
+        context.update(qrels_relation="qrels_t", qrels_group=cols["group"],
+                       qrels_item=cols["item"], qrels_label=cols["label"])
     env = environment()
     entries = []
     for index, (name, k) in enumerate(metrics):
@@ -232,7 +234,7 @@ def test_bounds_monotonicity_and_identities(frame: pd.DataFrame, ties: str) -> N
     out = composed(frame, wanted, ties=ties, empty="zero").iloc[0]
     values = [float(out[f"c{i}"]) for i in range(len(wanted))]
     recall, precision, hits = values[0:5], values[5:10], values[10:15]
-    assert all(a <= b + 1e-12 for a, b in zip(recall, recall[1:]))  # never decreases in k
+    assert all(a <= b + 1e-12 for a, b in itertools.pairwise(recall))  # never decreases in k
     assert all(0 <= v <= 1 + 1e-12 for v in values)
     # precision@k x k = mean hits@k; hit_ratio@k x sum(R) = total hits@k
     n_groups = frame["g"].nunique()

@@ -1,0 +1,152 @@
+"""Conformance with trec_eval's own test suite (../shared/conformance/trec_eval) and TREC I/O."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from test_ranking import composed
+
+import sqlmetrics
+from sqlmetrics.registry import REGISTRY
+
+TREC = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
+CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+# trec_eval measure -> (registry name, options)
+MEASURES: dict[str, tuple[str, dict[str, Any]]] = {
+    "map": ("map", {}),
+    "Rprec": ("r_precision", {}),
+    "recip_rank": ("mrr", {}),
+    "ndcg": ("ndcg", {}),
+}
+for _k in CUTS:
+    MEASURES[f"map_cut_{_k}"] = ("map", {"k": _k})
+    MEASURES[f"P_{_k}"] = ("precision_at_k", {"k": _k})
+    MEASURES[f"recall_{_k}"] = ("recall_at_k", {"k": _k})
+    MEASURES[f"ndcg_cut_{_k}"] = ("ndcg", {"k": _k})
+for _k in (1, 5, 10):
+    MEASURES[f"success_{_k}"] = ("hit_rate", {"k": _k})
+TREC_COLUMNS = {"group": "group", "item": "item", "score": "score", "label": "label"}
+
+CASES = {
+    # expected output: (qrels, run, options)  -- README of the suite
+    "out.test.aq": ("qrels.test", "results.test", {}),
+    "out.test.aql": ("qrels.rel_level", "results.test", {"relevance_level": 2}),
+    "out.test.aqc": ("qrels.test", "results.trunc", {"empty": "zero"}),
+}
+
+
+def expected_values(name: str) -> dict[tuple[str, str], float]:
+    values = {}
+    for line in (TREC / name).read_text().splitlines():
+        measure, topic, value = re.split(r"\s+", line.strip())
+        if measure in MEASURES:
+            values[(measure, topic)] = float(value)
+    return values
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_trec_eval_conformance(case: str) -> None:
+    """Every measure, per topic and for `all`, to trec_eval's 4 decimals.
+
+    Per topic: the whole run against that topic's judgments (a run topic without judgments is
+    not evaluated; with empty="zero" a judged topic the run lacks counts 0). All measures of
+    one topic are computed in one statement, as evaluate() composes them; `all` also goes
+    through the public functions.
+    """
+    qrels_file, run_file, options = CASES[case]
+    qrels = sqlmetrics.read_trec_qrels(TREC / qrels_file)
+    run = sqlmetrics.read_trec_run(TREC / run_file)
+    expected = expected_values(case)
+    assert {m for m, _ in expected} == set(MEASURES)  # every measure we claim is checked
+    topics = sorted({t for _, t in expected if t != "all"})
+    assert len(topics) == 3
+    measures = sorted(MEASURES)
+    wanted = [(MEASURES[m][0], MEASURES[m][1].get("k")) for m in measures]
+    mismatches = []
+    for topic in [*topics, "all"]:
+        judged = qrels if topic == "all" else qrels[qrels["group"] == topic]
+        out = composed(run, wanted, qrels=judged, columns=TREC_COLUMNS, gain="linear",
+                       **options).iloc[0]
+        for index, measure in enumerate(measures):
+            got, value = float(out[f"c{index}"]), expected[(measure, topic)]
+            if abs(got - value) > 5e-5 + 1e-12:
+                mismatches.append((measure, topic, got, value))
+    assert not mismatches, mismatches
+    for measure in ("map", "ndcg_cut_10", "P_5", "recall_100", "Rprec", "recip_rank",
+                    "success_5"):
+        name, kwargs = MEASURES[measure]
+        function = getattr(sqlmetrics, REGISTRY[name].extra.get("function", name))
+        if name in ("ndcg",):
+            kwargs = {**kwargs, "gain": "linear"}
+        got = function(run, qrels=qrels, **kwargs, **options)
+        assert abs(got - expected[(measure, "all")]) <= 5e-5 + 1e-12, measure
+
+
+def test_without_c_judged_topics_missing_from_the_run_are_skipped() -> None:
+    qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
+    run = sqlmetrics.read_trec_run(TREC / "results.trunc")
+    # trec_eval without -c averages over topics 301 and 303 (out.test.aqc has P_5 of 0.0 and
+    # 0.6 for them); empty="skip" does the same
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5) == pytest.approx(0.3)
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero") == pytest.approx(0.2)
+
+
+def test_trec_ids_stay_text_and_break_ties_as_trec_eval(tmp_path: Path) -> None:
+    (tmp_path / "run").write_text("7 Q0 9 1 1.0 r\n7 Q0 10 2 1.0 r\n7 Q0 010 3 0.5 r\n")
+    (tmp_path / "qrels").write_text("7 0 9 1\n7 0 10 0\n7 0 010 1\n")
+    run = sqlmetrics.read_trec_run(tmp_path / "run")
+    qrels = sqlmetrics.read_trec_qrels(tmp_path / "qrels")
+    assert run["item"].tolist() == ["9", "10", "010"]
+    assert str(run["group"].dtype) == "string"
+    # "9" > "10" as strings: 9 is ranked first
+    assert sqlmetrics.mrr(run, qrels=qrels) == 1.0
+    assert sqlmetrics.mean_average_precision(run, qrels=qrels) == pytest.approx((1 + 2 / 3) / 2)
+
+
+def test_trec_readers_ignore_trailing_fields_and_blank_lines(tmp_path: Path) -> None:
+    (tmp_path / "run").write_text("1 Q0 a 1 2.0 r more junk\n\n1 Q0 b 2 1.0 r\n")
+    run = sqlmetrics.read_trec_run(tmp_path / "run")
+    assert run[["item", "rank", "score", "run"]].to_dict("list") == {
+        "item": ["a", "b"], "rank": [1, 2], "score": [2.0, 1.0], "run": ["r", "r"]}
+
+
+def test_negative_relevance(tmp_path: Path) -> None:
+    (tmp_path / "qrels").write_text("1 0 a -1\n1 0 b 2\n")
+    assert sqlmetrics.read_trec_qrels(tmp_path / "qrels")["label"].tolist() == [0, 2]
+    kept = sqlmetrics.read_trec_qrels(tmp_path / "qrels", negative="keep")
+    assert kept["label"].tolist() == [-1, 2]
+    run = pd.DataFrame({"group": ["1"], "item": ["a"], "score": [1.0]})
+    with pytest.raises(sqlmetrics.InvalidDataError,
+                       match=r"ndcg: label column 'label' \(label=\) has 1 of 2 rows negative"):
+        sqlmetrics.ndcg(run, qrels=kept)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match="negative= must be 'zero' or"):
+        sqlmetrics.read_trec_qrels(tmp_path / "qrels", negative="drop")
+
+
+@pytest.mark.parametrize(
+    ("reader", "text", "message"),
+    [
+        (sqlmetrics.read_trec_run, "1 Q0 a 1 2.0\n", r"line 1 of .* has 5 fields; a run line"),
+        (sqlmetrics.read_trec_run, "1 Q0 a 1 2.0 r\n1 Q0 b x 1 r\n",
+         r"line 2 of .*: rank 'x' is not an integer"),
+        (sqlmetrics.read_trec_run, "1 Q0 a 1 high r\n", r"score 'high' is not a number"),
+        (sqlmetrics.read_trec_qrels, "1 0 a\n", r"line 1 of .* has 3 fields; a qrels line"),
+        (sqlmetrics.read_trec_qrels, "1 0 a 0.5\n", r"relevance '0.5' is not an integer"),
+    ],
+)
+def test_malformed_trec_files(tmp_path: Path, reader: Callable[..., Any], text: str,
+                              message: str) -> None:
+    (tmp_path / "f").write_text(text)
+    with pytest.raises(sqlmetrics.InvalidDataError, match=message):
+        reader(tmp_path / "f")
+
+
+def test_missing_trec_file(tmp_path: Path) -> None:
+    with pytest.raises(sqlmetrics.DataSourceError, match="read_trec_run: .* not an existing"):
+        sqlmetrics.read_trec_run(tmp_path / "nope")

@@ -10,7 +10,8 @@ from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
 from .errors import InvalidParameterError
 from .registry import get_spec
 
-# column a role reads when render() is not told otherwise (required roles only)
+# column a role reads when render() is not told otherwise (optional roles such as weight= and
+# prediction= are left out unless given)
 ROLE_DEFAULTS = {"label": "label", "score": "score", "group": "group", "item": "item"}
 
 
@@ -58,7 +59,7 @@ def render(
     spec = get_spec(metric)
     columns: dict[str, str | None] = {}
     for role in spec.roles:
-        value = params.pop(role.name, ROLE_DEFAULTS.get(role.name) if role.required else None)
+        value = params.pop(role.name, ROLE_DEFAULTS.get(role.name))
         if role.name == "score" and params.get("prediction"):
             value = None
         columns[role.name] = value

@@ -142,3 +142,12 @@ def test_render_is_what_runs(tmp_path: Path) -> None:
     assert con.execute(sql).fetchone()[0] == pytest.approx(
         sqlmetrics.gauc(FRAME, group="user", weighting="uniform"), abs=1e-15
     )
+
+
+def test_render_ranking_defaults_run() -> None:
+    con = duckdb.connect()
+    con.execute("create table runs as select * from (values (1, 'a', 0.9, 1), (1, 'b', 0.5, 0),"
+                " (2, 'a', 0.1, 2), (2, 'c', 0.3, 0)) v(\"group\", item, score, label)")
+    sql = sqlmetrics.render("ndcg", "runs", k=2, gain="linear")
+    frame = con.execute(sql).df()
+    assert frame["ndcg"].iloc[0] == sqlmetrics.ndcg("runs", con=con, k=2, gain="linear")

@@ -1,0 +1,243 @@
+"""ROC and precision-recall plots (optional extra: ``pip install 'sqlmetrics[plot]'``).
+
+The curves are computed in SQL (:func:`sqlmetrics.roc_curve`, :func:`sqlmetrics.pr_curve`),
+thinned to ``max_points`` exact points at score quantiles, then drawn with matplotlib, which
+is imported only here, when a plot is made (``import sqlmetrics`` never imports it). The
+figures are built without pyplot, so no global state or GUI backend is touched.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from ._engine import compute, normalize_by
+from .errors import UndefinedMetricWarning
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["pr", "roc"]
+
+#: points per curve unless told otherwise: plenty for a figure, small for any table
+DEFAULT_MAX_POINTS = 2000
+
+
+def _matplotlib() -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "sqlmetrics.plot needs matplotlib: pip install 'sqlmetrics[plot]'"
+        ) from None
+    return Figure
+
+
+def _axes(ax: Axes | None, title: str) -> tuple[Figure, Axes]:
+    figure_class = _matplotlib()
+    if ax is None:
+        figure = figure_class(figsize=(5.5, 5), layout="constrained")
+        ax = figure.subplots()
+    else:
+        figure = ax.get_figure()
+    ax.set_title(title)
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    return figure, ax
+
+
+def _slices(frame: pd.DataFrame, by: list[str]) -> list[tuple[str, pd.DataFrame]]:
+    """(legend prefix, rows) per slice, in the frame's (sorted) order."""
+    if not by:
+        return [("", frame)]
+    out = []
+    for key, rows in frame.groupby(by, sort=False, dropna=False):
+        values = key if isinstance(key, tuple) else (key,)
+        out.append((", ".join(f"{c}={v}" for c, v in zip(by, values)) + " ", rows))
+    return out
+
+
+def _summary(name: str, data: Any, columns: dict[str, str | None], by: list[str],
+             con: Any) -> dict[tuple[Any, ...], float]:
+    """The exact AUC / AP per slice (computed over every row, not the thinned curve)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        frame = compute(name, data, con=con, columns=columns, by=by or None)
+    return {_key(row, by): float(row[name]) if pd.notna(row[name]) else math.nan
+            for _, row in frame.iterrows()}
+
+
+def _key(row: Any, by: list[str]) -> tuple[Any, ...]:
+    """A slice's values as a dict key (NULL / NaN slices all map to None)."""
+    return tuple(None if pd.isna(row[c]) else row[c] for c in by)
+
+
+def _label(prefix: str, what: str, value: float) -> str:
+    shown = "n/a" if math.isnan(value) else f"{value:.4f}"
+    return f"{prefix}({what} {shown})" if prefix else f"{what} {shown}"
+
+
+def roc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+    ax: Axes | None = None,
+    con: Any = None,
+) -> Figure:
+    """Draw the ROC curve (one per slice with ``by``), with the AUC in the legend.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`sqlmetrics.roc_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite numeric scores.
+    weight : str, optional
+        Column of non-negative sample weights.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination.
+    max_points : int or None, default 2000
+        Points per curve, chosen at score quantiles (see :func:`sqlmetrics.roc_curve`); None
+        draws every distinct score.
+    ax : matplotlib.axes.Axes, optional
+        Draw on these axes; by default a new figure is made.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (save it with ``fig.savefig("roc.png")``).
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Notes
+    -----
+    The AUC in the legend is the exact one (:func:`sqlmetrics.auc`, over every row), not the
+    area under the drawn, thinned curve. A slice with a single class has no curve to draw;
+    its legend entry says "n/a".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics.plot
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> fig = sqlmetrics.plot.roc(df)
+    >>> fig.axes[0].get_legend().get_texts()[0].get_text()
+    'AUC 0.7222'
+    """
+    from .curves import roc_curve
+
+    by_cols = normalize_by("plot.roc", by)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        curve = roc_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
+                          max_points=max_points, con=con)
+    aucs = _summary("auc", data, {"label": label, "score": score, "weight": weight}, by_cols,
+                    con)
+    figure, axes = _axes(ax, "ROC curve")
+    for prefix, rows in _slices(curve, by_cols):
+        key = _key(rows.iloc[0], by_cols)
+        axes.plot(rows["fpr"], rows["tpr"], label=_label(prefix, "AUC", aucs.get(key, math.nan)))
+    axes.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=0.8)
+    axes.set_xlabel("false positive rate")
+    axes.set_ylabel("true positive rate")
+    axes.legend(loc="lower right")
+    return figure
+
+
+def pr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+    ax: Axes | None = None,
+    con: Any = None,
+) -> Figure:
+    """Draw the precision-recall curve (one per slice with ``by``), with the AP in the legend.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`sqlmetrics.pr_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite numeric scores.
+    weight : str, optional
+        Column of non-negative sample weights.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination.
+    max_points : int or None, default 2000
+        Points per curve, chosen at score quantiles; None draws every distinct score.
+    ax : matplotlib.axes.Axes, optional
+        Draw on these axes; by default a new figure is made.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
+        As in :func:`sqlmetrics.pr_curve`.
+
+    Notes
+    -----
+    Drawn as a step function (``steps-post``, as scikit-learn's ``PrecisionRecallDisplay``),
+    which is what average precision integrates. The AP in the legend is the exact
+    :func:`sqlmetrics.average_precision` over every row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics.plot
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> fig = sqlmetrics.plot.pr(df)
+    >>> fig.axes[0].get_legend().get_texts()[0].get_text()
+    'AP 0.7556'
+    """
+    from .curves import pr_curve
+
+    by_cols = normalize_by("plot.pr", by)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        curve = pr_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
+                         max_points=max_points, con=con)
+    aps = _summary("average_precision", data,
+                   {"label": label, "score": score, "weight": weight}, by_cols, con)
+    figure, axes = _axes(ax, "Precision-recall curve")
+    for prefix, rows in _slices(curve, by_cols):
+        key = _key(rows.iloc[0], by_cols)
+        axes.plot(rows["recall"], rows["precision"], drawstyle="steps-post",
+                  label=_label(prefix, "AP", aps.get(key, math.nan)))
+    axes.set_xlabel("recall")
+    axes.set_ylabel("precision")
+    axes.legend(loc="lower left")
+    return figure

@@ -1,0 +1,122 @@
+"""Plots: valid non-blank images, one curve per slice, AUC/AP in the legend, lazy matplotlib."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sqlmetrics
+import sqlmetrics.plot
+from sqlmetrics._cli_plot import plot as plot_command
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def frame() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 400
+    y = rng.integers(0, 2, n)
+    return pd.DataFrame({"label": y, "score": np.round(rng.normal(size=n) + y, 2),
+                         "country": rng.choice(["FR", "DE", "JP"], n)})
+
+
+def assert_valid_image(path: Path) -> None:
+    from matplotlib.image import imread
+
+    assert path.read_bytes()[:8] == PNG_SIGNATURE
+    pixels = imread(str(path))
+    assert pixels.ndim == 3 and pixels.shape[0] > 100 and pixels.shape[1] > 100
+    assert pixels.std() > 0.05  # not blank
+    assert len(np.unique(pixels.reshape(-1, pixels.shape[2]), axis=0)) > 20  # lines, text
+
+
+def test_import_sqlmetrics_does_not_import_matplotlib() -> None:
+    code = ("import sys, sqlmetrics, sqlmetrics.plot, sqlmetrics._cli_plot; "
+            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_roc_one_curve_per_slice_with_exact_auc(frame: pd.DataFrame, tmp_path: Path) -> None:
+    fig = sqlmetrics.plot.roc(frame, by="country")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    expected = [f"country={c} (AUC {sqlmetrics.auc(g):.4f})"
+                for c, g in sorted(frame.groupby("country"), key=lambda kv: kv[0])]
+    assert labels == expected
+    curve = sqlmetrics.roc_curve(frame[frame["country"] == "DE"], max_points=2000)
+    line = ax.get_lines()[0]
+    np.testing.assert_allclose(line.get_xdata(), curve["fpr"])
+    np.testing.assert_allclose(line.get_ydata(), curve["tpr"])
+    path = tmp_path / "roc.png"
+    fig.savefig(path)
+    assert_valid_image(path)
+
+
+def test_pr_plot_has_ap_and_renders(frame: pd.DataFrame, tmp_path: Path) -> None:
+    fig = sqlmetrics.plot.pr(frame, max_points=50)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        f"AP {sqlmetrics.average_precision(frame):.4f}"]
+    assert len(ax.get_lines()[0].get_xdata()) <= 50
+    path = tmp_path / "pr.png"
+    fig.savefig(path)
+    assert_valid_image(path)
+
+
+def test_plot_on_given_axes(frame: pd.DataFrame) -> None:
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    left, right = fig.subplots(1, 2)
+    assert sqlmetrics.plot.roc(frame, ax=left) is fig
+    assert sqlmetrics.plot.pr(frame, ax=right) is fig
+    assert left.get_lines() and right.get_lines()
+
+
+def test_cli_writes_png(frame: pd.DataFrame, tmp_path: Path) -> None:
+    data = tmp_path / "scores.parquet"
+    frame.to_parquet(data)
+    out = tmp_path / "roc.png"
+    result = CliRunner().invoke(plot_command, ["roc", str(data), "--by", "country",
+                                               "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert_valid_image(out)
+    out_pr = tmp_path / "pr.png"
+    result = CliRunner().invoke(plot_command, ["pr", str(data), "-o", str(out_pr)])
+    assert result.exit_code == 0, result.output
+    assert_valid_image(out_pr)
+
+
+def test_cli_bad_input_one_line_exit_2(frame: pd.DataFrame, tmp_path: Path) -> None:
+    data = tmp_path / "scores.csv"
+    frame.to_csv(data, index=False)
+    runner = CliRunner()
+    result = runner.invoke(plot_command, ["roc", str(data), "--score", "pctr",
+                                          "--output", str(tmp_path / "x.png")])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("sqlmetrics: error: roc_curve: column 'pctr' (score=) "
+                                    "not found")
+    result = runner.invoke(plot_command, ["pr", str(data), "--output", str(tmp_path / "x.txt")])
+    assert result.exit_code == 2
+    assert "plot pr: --output" in result.stderr and "must end in .png" in result.stderr
+    graded = tmp_path / "graded.csv"
+    frame.assign(label=frame["label"] * 2).to_csv(graded, index=False)
+    result = runner.invoke(plot_command, ["roc", str(graded), "--output",
+                                          str(tmp_path / "g.png")])
+    assert result.exit_code == 2
+    assert "values outside {0, 1}" in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "g.png").exists()
+
+
+def test_plot_by_validation_error(frame: pd.DataFrame) -> None:
+    with pytest.raises(sqlmetrics.InvalidParameterError,
+                       match=r"plot.roc: by= names a column twice"):
+        sqlmetrics.plot.roc(frame, by=["country", "country"])

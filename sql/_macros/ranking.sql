@@ -77,6 +77,12 @@
 {% set part = c.partition_by(by, ['grp']) %}
 {% set has_ideal = [] %}
 {% for m in metrics %}{% if m.ideal_columns is defined and m.ideal_columns is not none %}{% do has_ideal.append(1) %}{% endif %}{% endfor %}
+{# per-row columns are computed only when a metric reads them (a window costs ~1-2 s on 10M rows) #}
+{% set used_text = [] %}
+{% for m in metrics %}{% do used_text.append(m.group_columns('m' ~ loop.index0 ~ '_', m.k)) %}{% endfor %}
+{% set used = used_text | join(' ') %}
+{% set need_cum = 'ap_term' in used or 'p_first' in used %}
+{% set need_n_rel = 'n_rel' in used %}
 with source as (
     select
         {{ c.slice_source(by) }}
@@ -124,8 +130,10 @@ labelled as (
         grp,
         item,
         score,
-        label,
+        label{{ ',' if need_n_rel }}
+{% if need_n_rel %}
         sum(case when label >= {{ level }} then 1 else 0 end) over ({{ part }}) as n_rel
+{% endif %}
     from source
 ),
 {% endif %}
@@ -135,28 +143,37 @@ ordered as (
     select
         {{ c.slice_cols(by) }}
         grp,
+{% if need_n_rel or has_qrels %}
         n_rel,
-        case when label >= {{ level }} then 1.0 else 0.0 end as rel,
+{% endif %}
+        case when label >= {{ level }} then 1 else 0 end as relevant,
         {{ gain_of('label', gain_kind) }} as gain,
-        row_number() over ({{ part }} order by score desc, {{ item_order }}) as pos,
+{% if need_cum %}
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
             {{ part }} order by score desc, {{ item_order }}
             rows between unbounded preceding and current row
-        ) as cum_rel
+        ) as cum_rel,
+{% endif %}
+        row_number() over ({{ part }} order by score desc, {{ item_order }}) as pos
     from labelled
 ),
 ranked as (
     select
         {{ c.slice_cols(by) }}
         grp,
+{% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
         pos,
-        rel,
+        relevant,
+        cast(relevant as double) as rel,
         gain,
         ln(2.0) / ln(pos + 1.0) as disc,
-        rel * cum_rel as ap_term,
-        1.0 - rel as miss,
-        case when rel = 1 and cum_rel = 1 then 1.0 else 0.0 end as p_first
+{% if need_cum %}
+        relevant * cum_rel as ap_term,
+        case when relevant = 1 and cum_rel = 1 then 1.0 else 0.0 end as p_first,
+{% endif %}
+        1.0 - relevant as miss
     from ordered
 ),
 {% else %}
@@ -166,7 +183,10 @@ tied as (
         {{ c.slice_cols(by) }}
         grp,
         score,
+{% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
+        case when label >= {{ level }} then 1 else 0 end as relevant,
         row_number() over ({{ part }} order by score desc, item desc) as pos,
         count(*) over ({{ part }} order by score desc) as upto,
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
@@ -187,11 +207,14 @@ tie_terms as (
         {{ c.slice_cols(by) }}
         grp,
         score,
+{% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
         pos,
         tie_n,
         tie_r,
         tie_gain,
+        relevant,
         rel_upto - tie_r as rel_above,
         pos - (upto - tie_n) - 1 as t,
         (tie_n - tie_r - (pos - (upto - tie_n) - 1)) / (tie_n - (pos - (upto - tie_n) - 1))
@@ -202,23 +225,28 @@ ranked as (
     select
         {{ c.slice_cols(by) }}
         grp,
+{% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
         pos,
+        relevant,
         tie_r / tie_n as rel,
         tie_gain as gain,
         ln(2.0) / ln(pos + 1.0) as disc,
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
             as ap_term,
-        miss,
+{% if 'p_first' in used %}
         case
             when rel_above = 0 and tie_r > 0 and coalesce(zero_before, 0) = 0
                 then exp(coalesce(ln_miss_before, 0)) * tie_r / (tie_n - t)
             else 0.0
-        end as p_first
+        end as p_first,
+{% endif %}
+        miss
     from (
         select
-            tie_terms.*,
+{% if 'p_first' in used %}
             sum(ln(case when miss > 0 then miss else 1.0 end)) over (
                 {{ c.partition_by(by, ['grp', 'score']) }} order by pos
                 rows between unbounded preceding and 1 preceding
@@ -226,7 +254,9 @@ ranked as (
             sum(case when miss <= 0 then 1 else 0 end) over (
                 {{ c.partition_by(by, ['grp', 'score']) }} order by pos
                 rows between unbounded preceding and 1 preceding
-            ) as zero_before
+            ) as zero_before,
+{% endif %}
+            tie_terms.*
         from tie_terms
     ) as survival
 ),
@@ -236,7 +266,7 @@ run_groups as (
         {{ c.slice_cols(by) }}
         grp,
 {% if not has_qrels %}
-        max(n_rel) as n_rel,
+        sum(relevant) as n_rel,
 {% endif %}
 {% for m in metrics %}
 {% set cols = m.group_columns('m' ~ loop.index0 ~ '_', m.k) %}

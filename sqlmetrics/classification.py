@@ -378,6 +378,17 @@ See Also
 --------
 confusion_matrix : the four counts behind every threshold metric.
 
+Notes
+-----
+Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+never split. Undefined: {undefined_note}. The SQL is
+``sql/classification/{name}.sql``{multiclass_sql}; :func:`render` shows it.
+
+References
+----------
+.. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+   for classification tasks. Information Processing & Management 45(4), 427-437.
+
 Examples
 --------
 >>> import pandas as pd
@@ -510,6 +521,10 @@ def _make(name: str, title: str, example: str, example_args: str = "",
         beta_raise=" or ``beta``" if beta else "",
         warns=_WARNS.format(undefined=undefined) if has_zero else "",
         average=_AVERAGE if averages else "",
+        multiclass_sql=(f" (``sql/multiclass/{name}_<average>.sql`` for a multiclass "
+                        f"``average``)" if averages else ""),
+        undefined_note=(f"when {undefined}, NaN (or the ``zero_division`` value)"
+                        if has_zero else "never (no rows is an error)"),
         returns=_RETURNS_AVERAGE if averages else
         f"float\n    The metric in [0, 1]{', or NaN when undefined' if has_zero else ''}.",
         average_raise=_AVERAGE_RAISE if averages else "",

@@ -120,3 +120,16 @@ def test_plot_by_validation_error(frame: pd.DataFrame) -> None:
     with pytest.raises(sqlmetrics.InvalidParameterError,
                        match=r"plot.roc: by= names a column twice"):
         sqlmetrics.plot.roc(frame, by=["country", "country"])
+
+
+def test_missing_matplotlib_says_how_to_install(frame: pd.DataFrame, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes the import fail
+    with pytest.raises(ImportError, match=r"needs matplotlib: pip install 'sqlmetrics\[plot\]'"):
+        sqlmetrics.plot.roc(frame)
+    data = tmp_path / "scores.parquet"
+    frame.to_parquet(data)
+    result = CliRunner().invoke(plot_command, ["pr", str(data), "-o", str(tmp_path / "p.png")])
+    assert result.exit_code == 2
+    assert result.stderr == ("sqlmetrics: error: sqlmetrics.plot needs matplotlib: "
+                             "pip install 'sqlmetrics[plot]'\n")

@@ -140,9 +140,8 @@ def check_unique(
     """
     cols = ", ".join(quote_ident(c) for _, c in keys)
     row = source.con.execute(
-        f"select count(*), min(example) from ("
-        f"select {cols}, cast(row({cols}) as varchar) as example "
-        f"from {source.sql} group by {cols} having count(*) > 1) as dup"
+        f"select count(*), min(cast(row({cols}) as varchar)) from ("
+        f"select {cols} from {source.sql} group by {cols} having count(*) > 1) as dup"
     ).fetchall()[0]
     assert row is not None
     if int(row[0] or 0):

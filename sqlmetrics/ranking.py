@@ -59,7 +59,7 @@ def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
             f"{metric}: {name}= must be a finite number > 0 (an item is relevant when "
             f"label >= {name}; trec_eval's -l); got {value!r}"
         )
-    return int(value) if float(value).is_integer() else float(value)
+    return int(float(value)) if float(value).is_integer() else float(value)
 
 
 declare_param(

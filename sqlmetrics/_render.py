@@ -10,9 +10,16 @@ from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
 from .errors import InvalidParameterError
 from .registry import get_spec
 
-# column a role reads when render() is not told otherwise (optional roles such as weight= and
-# prediction= are left out unless given)
-ROLE_DEFAULTS = {"label": "label", "score": "score", "group": "group", "item": "item"}
+# column a role reads when render() is not told otherwise: required roles, and the ranking label
+# (optional only because qrels= may carry it); other optional roles (weight=, a threshold
+# metric's prediction=) are left out unless given
+ROLE_DEFAULTS = {
+    "label": "label",
+    "score": "score",
+    "group": "group",
+    "item": "item",
+    "prediction": "prediction",
+}
 
 
 def render(
@@ -59,7 +66,8 @@ def render(
     spec = get_spec(metric)
     columns: dict[str, str | None] = {}
     for role in spec.roles:
-        value = params.pop(role.name, ROLE_DEFAULTS.get(role.name))
+        conventional = role.required or role.name == "label"  # ranking: label or qrels
+        value = params.pop(role.name, ROLE_DEFAULTS.get(role.name) if conventional else None)
         if role.name == "score" and params.get("prediction"):
             value = None
         columns[role.name] = value

@@ -257,8 +257,6 @@ def _role_column(
         return None  # judged by qrels; the run has no label
     if role.name == "score" and columns.get("prediction") and "threshold" in spec.params:
         return None
-    if role.name == "prediction" and "threshold" not in spec.params:
-        return None
     return col
 
 

@@ -268,3 +268,19 @@ def test_ranking_errors_in_evaluate() -> None:
         out = sqlmetrics.evaluate(none_relevant, ["ndcg@10"], group="q", item="doc", score="s",
                                   label="rel")
     assert out["n_groups"].iloc[0] == 0
+
+
+def test_multiclass_metrics_per_slice() -> None:
+    frame = pd.DataFrame({"y": RNG.choice(["cat", "dog", "pig"], 300),
+                          "p": RNG.choice(["cat", "dog", "pig"], 300),
+                          "c": RNG.choice(["a", "b"], 300)})
+    names = ["f1_macro", "precision_micro", "recall_weighted", "mcc"]
+    out = sqlmetrics.evaluate(frame, names, label="y", prediction="p", by="c")
+    for _, row in out.iterrows():
+        part = frame[frame["c"] == row["c"]]
+        assert row["f1_macro"] == sqlmetrics.f1(part, label="y", prediction="p", average="macro")
+        assert row["precision_micro"] == sqlmetrics.precision(part, label="y", prediction="p",
+                                                              average="micro")
+        assert row["recall_weighted"] == sqlmetrics.recall(part, label="y", prediction="p",
+                                                           average="weighted")
+        assert row["mcc"] == sqlmetrics.mcc(part, label="y", prediction="p")

@@ -196,8 +196,10 @@ tied as (
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
             {{ c.partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
+        -- summed in label order: the same bits whatever the input order
         avg({{ gain_of('label', gain_kind) }}) over (
-            {{ c.partition_by(by, ['grp', 'score']) }}
+            {{ c.partition_by(by, ['grp', 'score']) }} order by label
+            rows between unbounded preceding and unbounded following
         ) as tie_gain
     from labelled
 ),
@@ -236,26 +238,25 @@ ranked as (
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
             as ap_term,
-{% if 'p_first' in used %}
         case
             when rel_above = 0 and tie_r > 0 and coalesce(zero_before, 0) = 0
                 then exp(coalesce(ln_miss_before, 0)) * tie_r / (tie_n - t)
             else 0.0
         end as p_first,
-{% endif %}
         miss
     from (
+        -- over the whole group in position order: tie groups above the first one holding a
+        -- relevant item have miss = 1 (ln 0), so for the rows where p_first can be > 0 this
+        -- is the product over the earlier positions of their own tie group. Being the last
+        -- window, it also hands each group's rows to run_groups in position order, so the
+        -- per-group float sums are the same whatever the input order.
         select
-{% if 'p_first' in used %}
             sum(ln(case when miss > 0 then miss else 1.0 end)) over (
-                {{ c.partition_by(by, ['grp', 'score']) }} order by pos
-                rows between unbounded preceding and 1 preceding
+                {{ part }} order by pos rows between unbounded preceding and 1 preceding
             ) as ln_miss_before,
             sum(case when miss <= 0 then 1 else 0 end) over (
-                {{ c.partition_by(by, ['grp', 'score']) }} order by pos
-                rows between unbounded preceding and 1 preceding
+                {{ part }} order by pos rows between unbounded preceding and 1 preceding
             ) as zero_before,
-{% endif %}
             tie_terms.*
         from tie_terms
     ) as survival

@@ -87,6 +87,7 @@ for _name, (_summary, _formula, _undefined) in _THRESHOLD.items():
             params=tuple(_params),
             undefined=_undefined,
             aliases={"recall": ("tpr", "sensitivity"), "specificity": ("tnr",)}.get(_name, ()),
+            output="table" if _name == "confusion_matrix" else "scalar",
         )
     )
 

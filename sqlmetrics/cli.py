@@ -161,6 +161,9 @@ def main() -> None:
 @click.option("--prediction", default=None, help="0/1 prediction column (threshold metrics).")
 @click.option("--by", multiple=True, help="Slice column (repeatable): one row per slice.")
 @click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
+@click.option("--trec", is_flag=True,
+              help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
+                   "qrels file (qid iter docno rel); columns group, item, score, label.")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
@@ -170,14 +173,21 @@ def main() -> None:
 @friendly
 def eval_command(data: str, metrics: tuple[str, ...], label: str, score: str,
                  group: str | None, item: str | None, weight: str | None,
-                 prediction: str | None, by: tuple[str, ...], qrels: str | None,
+                 prediction: str | None, by: tuple[str, ...], qrels: str | None, trec: bool,
                  option_pairs: tuple[str, ...], fmt: str, output: str | None) -> None:
     """Compute METRICs over DATA: a Parquet/CSV path or glob, or path/to/db.duckdb:table."""
     from .evaluate import evaluate
+    from .trec import read_trec_qrels, read_trec_run
 
+    table: Any
+    judged: Any = qrels
     table, database = split_data(data)
+    if trec:
+        table, database = read_trec_run(data), None
+        judged = read_trec_qrels(qrels) if qrels is not None else None
+        group, item = group or "group", item or "item"
     options = parse_options(option_pairs)
-    extra = {"qrels": qrels} if qrels is not None else {}
+    extra = {"qrels": judged} if judged is not None else {}
     with connection(database) as con:
         frame = evaluate(
             table, list(metrics), label=label, score=score, group=group, item=item,

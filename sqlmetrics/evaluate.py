@@ -89,8 +89,9 @@ def parse_metric(text: Any) -> Request:
         )
     if spec.output != "scalar":
         raise InvalidParameterError(
-            f"evaluate: {text!r} is a curve (a table per slice), not a number; call "
-            f"sqlmetrics.{spec.extra.get('function', spec.name)}(...) for it"
+            f"evaluate: {text!r} gives several values per slice (a curve, counts or a "
+            f"report), not one number; call sqlmetrics."
+            f"{spec.extra.get('function', spec.name)}(...) for it"
         )
     return Request(text, spec, k)
 

@@ -137,3 +137,22 @@ def test_piped_output_is_clean_csv() -> None:
                                         ("true", True), ("linear", "linear")])
 def test_option_values(text: str, value: object) -> None:
     assert cli.parse_value(text) == value
+
+
+def test_trec_files_reproduce_trec_eval() -> None:
+    shared = ROOT.parent / "shared" / "conformance" / "trec_eval"
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(shared / "results.test"), "--qrels", str(shared / "qrels.test"),
+        "-m", "map", "-m", "ndcg", "-m", "precision@10", "-m", "mrr", "--option",
+        "gain=linear", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    published = {}
+    for line in (shared / "out.test.a").read_text().splitlines():
+        measure, topic, value = line.split()
+        published[measure] = value
+    assert f"{row['map']:.4f}" == published["map"]
+    assert f"{row['ndcg']:.4f}" == published["ndcg"]
+    assert f"{row['precision@10']:.4f}" == published["P_10"]
+    assert f"{row['mrr']:.4f}" == published["recip_rank"]
+    assert row["n_groups"] == int(published["num_q"])

@@ -284,3 +284,11 @@ def test_multiclass_metrics_per_slice() -> None:
         assert row["recall_weighted"] == sqlmetrics.recall(part, label="y", prediction="p",
                                                            average="weighted")
         assert row["mcc"] == sqlmetrics.mcc(part, label="y", prediction="p")
+
+
+def test_table_metrics_are_refused_with_the_function_to_call() -> None:
+    for name in ("confusion_matrix", "roc_curve", "classification_report"):
+        with pytest.raises(sqlmetrics.InvalidParameterError,
+                           match=rf"'{name}' gives several values per slice .* call "
+                                 rf"sqlmetrics\.{name}\(\.\.\.\)"):
+            parse_metric(name)

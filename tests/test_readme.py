@@ -45,3 +45,21 @@ def test_metric_table_is_generated_from_the_registry() -> None:
     assert table == metrics_table().strip(), (
         "README metric table is stale: run `python -m sqlmetrics._docs README.md`"
     )
+
+
+def test_python_blocks_run(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, object] = {}
+    blocks = re.findall(r"```python\n(.*?)\n```", README, flags=re.S)
+    assert len(blocks) >= 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the examples must not warn
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), namespace)
+    report = namespace["report"]
+    assert list(report.columns[:2]) == ["country", "day"] and len(report) == 6

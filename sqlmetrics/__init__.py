@@ -6,7 +6,8 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
-from . import bounds, curves, multiclass, plot, ranking, trec
+from . import bounds, curves, multiclass, ranking, trec
+from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._render import render
 from .bounds import *  # noqa: F403
 from .classification import (

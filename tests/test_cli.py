@@ -149,7 +149,7 @@ def test_trec_files_reproduce_trec_eval() -> None:
     (row,) = json.loads(result.output)
     published = {}
     for line in (shared / "out.test.a").read_text().splitlines():
-        measure, topic, value = line.split()
+        measure, _topic, value = line.split()
         published[measure] = value
     assert f"{row['map']:.4f}" == published["map"]
     assert f"{row['ndcg']:.4f}" == published["ndcg"]

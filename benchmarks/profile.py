@@ -72,7 +72,7 @@ def profile_sql(sql: str, repeats: int = 3) -> tuple[float, list[tuple[float, st
 
 # formulations tried for each metric (benchmarks/alternatives/*.sql, {path} = the file)
 ALTERNATIVES = {
-    "auc": ["auc_bucketed_exact.sql", "auc_cume_dist.sql"],
+    "auc": ["auc_bucketed_exact.sql", "auc_cume_dist.sql", "auc_two_ranks.sql"],
     "gauc": [],
     "ndcg": ["ndcg10_idcg_by_label_counts.sql"],
     "auc_bounds": [],

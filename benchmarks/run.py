@@ -150,9 +150,11 @@ LIMITS = {
         "peer spends outside its sort, and it drops further when other processes take the "
         "cores (see the load average). Formulations tried, timed just above on the same data "
         "(SQL alone, same value required): exact rank sums inside histogram buckets "
-        "(`partition by bucket`: many small sorts instead of one), and `cume_dist()` instead "
-        "of the framed `count()`. The sort-free route is `auc_bounds`, with its guaranteed "
-        "error bound."
+        "(`partition by bucket`: many small sorts instead of one), `cume_dist()` instead "
+        "of the framed `count()`, and three `rank()` windows (score; score, label; positives "
+        "only) instead of `rank()` + framed `count()`: the last gives the same value ~10 % "
+        "faster (measured by hand, idle machine: 1.17 s against 1.30 s), not 4x. "
+        "The sort-free route is `auc_bounds`, with its guaranteed error bound."
     ),
     "gauc": (
         "GAUC sorts the rows within each user (a partitioned window, nearly all of the "
@@ -284,14 +286,17 @@ def scale(size: int, data_dir: Path, cap_gb: float, memory_limit: str, timeout: 
     out.append(Comparison(f"Scale: exact AUC, {size:,} rows", ours, [sk]))
     if hasattr(sqlmetrics, "ndcg"):
         print(f"scale: NDCG@10 {size:,}", flush=True)
+        ref = measure("numpy_ndcg", ranking, repeats=0, label="numpy reference", cap_gb=cap_gb,
+                      timeout=timeout)
         ours = measure("ours_ndcg", ranking, repeats=1, warmup=False, opts=opts,
-                       label=f"sqlmetrics.ndcg, memory_limit={memory_limit}",
+                       expected=ref.value, label=f"sqlmetrics.ndcg, memory_limit={memory_limit}",
                        timeout=timeout * 2)
         peers = [measure(t, ranking, repeats=1, warmup=False, expected=ours.value, label=lab,
                          cap_gb=cap_gb, timeout=timeout)
                  for t, lab in (("pytrec_ndcg", "pytrec_eval (dict input built from pandas)"),
                                 ("ranx_ndcg", "ranx (Qrels/Run.from_df)"))]
-        out.append(Comparison(f"Scale: NDCG@10, {size:,} rows", ours, peers))
+        out.append(Comparison(f"Scale: NDCG@10, {size:,} rows", ours, peers, notes=[
+            f"numpy reference NDCG@10 = {ref.value!r} (sqlmetrics checked against it)"]))
     return out
 
 

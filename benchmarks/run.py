@@ -40,6 +40,7 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
     note: str = ""
     killed: str = ""
+    load: list[float] = field(default_factory=list)  # 1-minute load average before each run
 
     @property
     def median(self) -> float:
@@ -87,6 +88,7 @@ def measure(task: str, path: Path, *, repeats: int, expected: float | None = Non
     outcome = Outcome(label or task)
     cap = int(cap_gb * 2**30)
     for i in range((1 if warmup else 0) + repeats):
+        outcome.load.append(os.getloadavg()[0])
         try:
             result = run_once(task, path, opts, cap, timeout)
         except RuntimeError as exc:  # report the failure instead of losing the whole run
@@ -317,18 +319,25 @@ def fmt_rss(n: int) -> str:
     return f"{n / 2**30:.2f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
+def load(o: Outcome) -> str:
+    return f"{statistics.median(o.load):.1f}" if o.load else ""
+
+
 def table(c: Comparison) -> list[str]:
     lines = [f"### {c.title}", "",
-             "| tool | median s | runs | peak RSS | ratio (tool / sqlmetrics) | target | met |",
-             "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
+             "| tool | median s | runs | peak RSS | ratio (tool / sqlmetrics) | target | met "
+             "| load |",
+             "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |"]
     if c.ours.killed:
-        lines.append(f"| {c.ours.tool} | ({c.ours.killed}) | 0 | > {fmt_rss(c.ours.rss)} | | | |")
+        lines.append(f"| {c.ours.tool} | ({c.ours.killed}) | 0 | > {fmt_rss(c.ours.rss)} | | | "
+                     f"| {load(c.ours)} |")
     else:
         lines.append(f"| {c.ours.tool} | {c.ours.median:.3f} | {len(c.ours.seconds)} | "
-                     f"{fmt_rss(c.ours.rss)} | 1 | | |")
+                     f"{fmt_rss(c.ours.rss)} | 1 | | | {load(c.ours)} |")
     for p in c.peers:
         if p.killed:
-            lines.append(f"| {p.tool} | ({p.killed}) | 0 | > {fmt_rss(p.rss)} | - | | |")
+            lines.append(f"| {p.tool} | ({p.killed}) | 0 | > {fmt_rss(p.rss)} | - | | "
+                         f"| {load(p)} |")
             continue
         ratio = p.median / c.ours.median
         goal = c.targets.get(p.tool)
@@ -340,7 +349,7 @@ def table(c: Comparison) -> list[str]:
         else:
             target, met = f">= {goal:g}x", "yes" if ratio >= goal else "**no**"
         lines.append(f"| {p.tool} | {p.median:.3f} | {len(p.seconds)} | {fmt_rss(p.rss)} | "
-                     f"{ratio:.2f} | {target} | {met} |")
+                     f"{ratio:.2f} | {target} | {met} | {load(p)} |")
     lines.append("")
     values = [f"{o.tool} = {o.value!r}" for o in (c.ours, *c.peers) if o.value is not None]
     lines.append("Values (checked equal within 1e-9 before timing): " + "; ".join(values) + ".")
@@ -393,7 +402,9 @@ def report(comparisons: list[Comparison], args: argparse.Namespace, load: list[s
         f"table shows the median of {args.repeats} further runs and the largest peak RSS "
         "(getrusage maximum resident set size of that process, imports included). Ratios are "
         "peer time / sqlmetrics time measured side by side in this one run. DuckDB uses its "
-        "defaults (all cores, 80% of RAM) unless a memory_limit is shown.",
+        "defaults (all cores, 80% of RAM) unless a memory_limit is shown. The machine is shared "
+        "with other work: `load` is the median 1-minute load average before that tool's runs "
+        "(2 cores: above ~1 our parallel sorts lose cores, so ratios shrink).",
         "",
     ]
     body = [line for c in comparisons for line in table(c)]

@@ -4,7 +4,9 @@
   Context: relation, label, score | prediction, threshold, weight (or none), by.
   Predicted positive: score >= threshold, or prediction = 1 when a prediction column is given.
   With weight, each row counts its weight instead of 1.
-  CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice).
+  CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice) -> final.
+  query(name, expr): the whole statement of a threshold metric whose value is `expr` over
+  tp, fp, tn, fn (none: the counts alone, for confusion_matrix).
 #}
 {% import "_macros/common.sql" as c %}
 
@@ -36,4 +38,20 @@ counts as (
     from source
     {{ c.group_by(by) }}
 )
+{%- endmacro %}
+
+
+{% macro query(name, expr) -%}
+with {{ counts() }},
+final as (
+    select
+        {{ c.slice_cols(by) }}
+{% if expr %}
+        {{ expr }} as {{ name }},
+{% endif %}
+        tp, fp, tn, fn
+    from counts
+)
+select * from final
+{{ c.order_by(by) }}
 {%- endmacro %}

@@ -6,17 +6,8 @@
   sample weights.
   Undefined: never (empty input is rejected before the query runs).
   Output: one row per slice; columns accuracy, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::accuracy
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('tp + tn', 'tp + fp + tn + fn') }} as accuracy,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('accuracy', c.safe_div('tp + tn', 'tp + fp + tn + fn')) }}

@@ -10,10 +10,4 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select {{ c.slice_cols(by) }} tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('confusion_matrix', none) }}

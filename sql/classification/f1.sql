@@ -6,17 +6,8 @@
   sample weights.
   Undefined: no positive label and no predicted positive (tp + fp + fn = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
   Output: one row per slice; columns f1, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::f1
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('2 * tp', '2 * tp + fp + fn') }} as f1,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('f1', c.safe_div('2 * tp', '2 * tp + fp + fn')) }}

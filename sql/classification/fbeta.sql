@@ -7,18 +7,9 @@
   sample weights.
   Undefined: tp + fp + fn = 0 -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
   Output: one row per slice; columns fbeta, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::fbeta
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
 {% set b2 = '%r' % (beta * beta) %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }} as fbeta,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('fbeta', c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp')) }}

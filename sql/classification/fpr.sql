@@ -6,17 +6,8 @@
   sample weights.
   Undefined: no negative label (fp + tn = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
   Output: one row per slice; columns fpr, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::fpr
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('fp', 'fp + tn') }} as fpr,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('fpr', c.safe_div('fp', 'fp + tn')) }}

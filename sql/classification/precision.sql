@@ -6,17 +6,8 @@
   sample weights.
   Undefined: no predicted positive (tp + fp = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
   Output: one row per slice; columns precision, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::precision
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('tp', 'tp + fp') }} as precision,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('precision', c.safe_div('tp', 'tp + fp')) }}

@@ -6,17 +6,8 @@
   sample weights.
   Undefined: no negative label (tn + fp = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
   Output: one row per slice; columns specificity, tp, fp, tn, fn.
-  Oracle: tests/oracle/classification.py::specificity
+  Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-with {{ cm.counts() }},
-final as (
-    select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('tn', 'tn + fp') }} as specificity,
-        tp, fp, tn, fn
-    from counts
-)
-select * from final
-{{ c.order_by(by) }}
+{{ cm.query('specificity', c.safe_div('tn', 'tn + fp')) }}

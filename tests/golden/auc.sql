@@ -1,0 +1,34 @@
+with source as (
+    select
+        "country" as slice_0,
+        cast("label" as integer) as label,
+        cast("score" as double) as score
+    from "events"
+),
+ranked as (
+    select
+        slice_0,
+        label,
+        rank() over (partition by slice_0 order by score) as rank_lo,
+        count(*) over (partition by slice_0 order by score) as rank_hi
+    from source
+),
+per_slice as (
+    select
+        slice_0,
+        cast(sum(label) as double) as n_pos,
+        cast(count(*) - sum(label) as double) as n_neg,
+        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+    from ranked
+    group by slice_0
+),
+final as (
+    select
+        slice_0,
+        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc,
+        n_pos,
+        n_neg
+    from per_slice
+)
+select * from final
+order by slice_0

@@ -1,0 +1,62 @@
+with source as (
+    select
+        "country" as slice_0,
+        cast("label" as integer) as label,
+        cast("score" as double) as score,
+        1 as w
+    from "events"
+),
+per_score as (
+    select
+        slice_0,
+        score,
+        sum(label) as w_pos,
+        count(*) - sum(label) as w_neg
+    from source
+    group by slice_0, score
+),
+cumulative as (
+    select
+        slice_0,
+        score,
+        w_pos,
+        w_neg,
+        sum(w_pos) over (
+            partition by slice_0 order by score desc rows between unbounded preceding and current row
+        ) as tp,
+        sum(w_neg) over (
+            partition by slice_0 order by score desc rows between unbounded preceding and current row
+        ) as fp
+    from per_score
+),
+cumulated as (
+    select
+        slice_0,
+        score,
+        w_pos,
+        w_neg,
+        tp,
+        fp,
+        max(tp) over (partition by slice_0) as n_pos,
+        max(fp) over (partition by slice_0) as n_neg
+    from cumulative
+),
+per_slice as (
+    select
+        slice_0,
+        sum(w_pos * (cast(tp as double) / cast(tp + fp as double)) order by w_pos * (cast(tp as double) / cast(tp + fp as double))) as ap_sum,
+        max(n_pos) as n_pos,
+        max(n_neg) as n_neg
+    from cumulated
+    group by slice_0
+),
+final as (
+    select
+        slice_0,
+        cast(ap_sum as double) / nullif(cast(n_pos as double), 0) as average_precision,
+        n_pos,
+        n_neg
+    from per_slice
+)
+select * from final
+order by slice_0

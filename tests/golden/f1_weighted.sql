@@ -1,0 +1,60 @@
+with source as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        1 as w
+    from "events"
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else 0 end as tp,
+        w as n_true,
+        0 as n_pred
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        0 as tp,
+        0 as n_true,
+        w as n_pred
+    from source
+),
+per_class as (
+    select
+        slice_0,
+        class,
+        sum(tp) as tp,
+        sum(n_true) as n_true,
+        sum(n_pred) as n_pred
+    from contrib
+    group by slice_0, class
+),
+valued as (
+    select
+        slice_0,
+        tp,
+        n_true,
+        n_pred,
+        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as raw_value,
+        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as value
+    from per_class
+),
+final as (
+    select
+        slice_0,
+        coalesce(
+            sum(case when value is not null then n_true * value end order by case when value is not null then n_true * value end)
+                / nullif(sum(case when value is not null then n_true end), 0),
+            sum(value order by value) / nullif(count(value), 0)
+        ) as f1_weighted,
+        count(*) as n_classes,
+        count(*) - count(raw_value) as n_undefined
+    from valued
+    group by slice_0
+)
+select * from final
+order by slice_0

@@ -1,0 +1,44 @@
+with source as (
+    select
+        "country" as slice_0,
+        "group" as grp,
+        cast("label" as integer) as label,
+        cast("score" as double) as score
+    from "events"
+),
+ranked as (
+    select
+        slice_0,
+        grp,
+        label,
+        rank() over (partition by slice_0, grp order by score) as rank_lo,
+        count(*) over (partition by slice_0, grp order by score) as rank_hi
+    from source
+),
+per_group as (
+    select
+        slice_0,
+        cast(sum(label) as double) as n_pos,
+        cast(count(*) - sum(label) as double) as n_neg,
+        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+    from ranked
+    group by slice_0, grp
+),
+scored as (
+    select
+        slice_0,
+        n_pos + n_neg as v,
+        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg) as auc
+    from per_group
+    where n_pos > 0 and n_neg > 0
+),
+final as (
+    select
+        slice_0,
+        sum(v * auc order by v * auc) / nullif(sum(v), 0) as gauc,
+        count(*) as n_groups
+    from scored
+    group by slice_0
+)
+select * from final
+order by slice_0

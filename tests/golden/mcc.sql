@@ -1,0 +1,57 @@
+with source as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        1 as w
+    from "events"
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else 0 end as tp,
+        w as n_true,
+        0 as n_pred
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        0 as tp,
+        0 as n_true,
+        w as n_pred
+    from source
+),
+per_class as (
+    select
+        slice_0,
+        class,
+        sum(tp) as tp,
+        sum(n_true) as n_true,
+        sum(n_pred) as n_pred
+    from contrib
+    group by slice_0, class
+),
+sums as (
+    select
+        slice_0,
+        cast(sum(tp) as double) as correct,
+        cast(sum(n_true) as double) as s,
+        cast(sum(n_true * n_pred) as double) as sum_tp,
+        cast(sum(n_pred * n_pred) as double) as sum_pp,
+        cast(sum(n_true * n_true) as double) as sum_tt,
+        count(*) as n_classes
+    from per_class
+    group by slice_0
+),
+final as (
+    select
+        slice_0,
+        (correct * s - sum_tp)
+            / nullif(sqrt(greatest((s * s - sum_pp) * (s * s - sum_tt), 0)), 0) as mcc,
+        n_classes
+    from sums
+)
+select * from final
+order by slice_0

@@ -1,0 +1,65 @@
+with source as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        1 as w
+    from "events"
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else 0 end as tp,
+        w as n_true,
+        0 as n_pred
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        0 as tp,
+        0 as n_true,
+        w as n_pred
+    from source
+),
+per_class as (
+    select
+        slice_0,
+        class,
+        sum(tp) as tp,
+        sum(n_true) as n_true,
+        sum(n_pred) as n_pred
+    from contrib
+    group by slice_0, class
+),
+pairs as (
+    select
+        slice_0,
+        y,
+        y_hat,
+        sum(w) as n
+    from source
+    group by slice_0, y, y_hat
+),
+grid as (
+    select
+        a.slice_0,
+        a.class as y,
+        b.class as y_hat
+    from per_class as a
+    join per_class as b
+        on a.slice_0 is not distinct from b.slice_0 and 1 = 1
+),
+final as (
+    select
+        g.slice_0,
+        g.y as label,
+        g.y_hat as prediction,
+        coalesce(p.n, 0) as count
+    from grid as g
+    left join pairs as p
+        on g.slice_0 is not distinct from p.slice_0 and g.y = p.y and g.y_hat = p.y_hat
+)
+select * from final
+order by slice_0, label, prediction

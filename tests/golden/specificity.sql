@@ -1,0 +1,27 @@
+with source as (
+    select
+        "country" as slice_0,
+        cast("label" as integer) as label,
+        case when "score" >= 0.5 then 1 else 0 end as predicted,
+        1 as w
+    from "events"
+),
+counts as (
+    select
+        slice_0,
+        sum(case when label = 1 and predicted = 1 then w else 0 end) as tp,
+        sum(case when label = 0 and predicted = 1 then w else 0 end) as fp,
+        sum(case when label = 0 and predicted = 0 then w else 0 end) as tn,
+        sum(case when label = 1 and predicted = 0 then w else 0 end) as fn
+    from source
+    group by slice_0
+),
+final as (
+    select
+        slice_0,
+        cast(tn as double) / nullif(cast(tn + fp as double), 0) as specificity,
+        tp, fp, tn, fn
+    from counts
+)
+select * from final
+order by slice_0

@@ -156,7 +156,10 @@ LIMITS = {
         "of the framed `count()`, and three `rank()` windows (score; score, label; positives "
         "only) instead of `rank()` + framed `count()`: the last gives the same value ~10 % "
         "faster (measured by hand, idle machine: 1.17 s against 1.30 s), not 4x. "
-        "The sort-free route is `auc_bounds`, with its guaranteed error bound."
+        "The measured floor: a bare DuckDB `rank() over (order by score)` on the same 10M "
+        "scores, nothing else, took 0.9-1.7 s in our runs (idle machine), while 4x against "
+        "scikit-learn's ~3.4 s would need the whole call, validation and read included, in "
+        "~0.86 s. The sort-free route is `auc_bounds`, with its guaranteed error bound."
     ),
     "gauc": (
         "GAUC sorts the rows within each user (a partitioned window, nearly all of the "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import bounds, curves, multiclass, ranking, trec
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
+from ._config import configure
 from ._render import render
 from .bounds import *  # noqa: F403
 from .classification import (
@@ -50,6 +51,7 @@ __all__ = [
     "UnknownMetricError",
     "accuracy",
     "auc",
+    "configure",
     "confusion_matrix",
     "evaluate",
     "f1",

@@ -1,7 +1,8 @@
 """Golden rendered SQL: every metric's SQL is reviewed like code; a change shows up in a diff.
 
-Regenerate after an intended change with ``SQLMETRICS_UPDATE_GOLDEN=1 pytest tests/test_golden_sql.py``
-and review the diff of ``tests/golden/``.
+Regenerate after an intended change with
+``SQLMETRICS_UPDATE_GOLDEN=1 pytest tests/test_golden_sql.py`` and review the diff of
+``tests/golden/``.
 """
 
 from __future__ import annotations

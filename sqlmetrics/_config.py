@@ -1,0 +1,78 @@
+"""``configure``: resource limits of the DuckDB database sqlmetrics uses when ``con`` is None."""
+
+from __future__ import annotations
+
+import numbers
+import os
+import re
+
+from ._source import _private_database, quote_literal
+from .errors import InvalidParameterError
+
+__all__ = ["configure"]
+
+_SIZE = re.compile(r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$", re.IGNORECASE)
+
+
+def configure(
+    *,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+    temp_directory: str | os.PathLike[str] | None = None,
+) -> dict[str, str]:
+    """Set resource limits for the in-memory DuckDB database used when ``con`` is omitted.
+
+    Calls with ``con=`` use that connection's own settings instead, e.g.
+    ``duckdb.connect(config={"memory_limit": "2GB", "threads": 2})``.
+
+    Parameters
+    ----------
+    memory_limit : str, optional
+        Largest memory DuckDB may use, e.g. ``"2GB"``; beyond it, sorts and aggregates spill
+        to ``temp_directory``.
+    threads : int, optional
+        Number of worker threads (>= 1).
+    temp_directory : str or path, optional
+        Where DuckDB spills when ``memory_limit`` is reached.
+
+    Returns
+    -------
+    dict
+        The settings now in force: ``memory_limit``, ``threads``, ``temp_directory``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A size that is not a number with a unit, or ``threads`` < 1.
+
+    Examples
+    --------
+    >>> import sqlmetrics
+    >>> settings = sqlmetrics.configure(threads=2)
+    >>> settings["threads"]
+    '2'
+    """
+    statements = []
+    if memory_limit is not None:
+        if not isinstance(memory_limit, str) or not _SIZE.match(memory_limit):
+            raise InvalidParameterError(
+                f"configure: memory_limit= must be a size with a unit such as '2GB' or "
+                f"'512MiB'; got {memory_limit!r}"
+            )
+        statements.append(f"set memory_limit = {quote_literal(memory_limit.strip())}")
+    if threads is not None:
+        if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
+            raise InvalidParameterError(
+                f"configure: threads= must be an integer >= 1; got {threads!r}"
+            )
+        statements.append(f"set threads = {int(threads)}")
+    if temp_directory is not None:
+        statements.append(f"set temp_directory = {quote_literal(os.fspath(temp_directory))}")
+    database = _private_database()
+    for statement in statements:
+        database.execute(statement)
+    names = ("memory_limit", "threads", "temp_directory")
+    values = database.execute(
+        "select " + ", ".join(f"current_setting('{n}')" for n in names)
+    ).fetchall()[0]
+    return {name: str(value) for name, value in zip(names, values)}

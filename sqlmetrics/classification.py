@@ -88,6 +88,8 @@ for _name, (_summary, _formula, _undefined) in _THRESHOLD.items():
             undefined=_undefined,
             aliases={"recall": ("tpr", "sensitivity"), "specificity": ("tnr",)}.get(_name, ()),
             output="table" if _name == "confusion_matrix" else "scalar",
+            # evaluate computes the threshold metrics of one call over one scan (value() macros)
+            extra={} if _name == "confusion_matrix" else {"shares": "_macros/confusion.sql"},
         )
     )
 

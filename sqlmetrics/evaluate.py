@@ -315,9 +315,13 @@ def _parts(
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
     ranking = [r for r in requests if _is_ranking(r.spec)]
+    shared: dict[str, list[int]] = {}
     for i, req in enumerate(requests):
         names[f"m{i}"] = req.text
         if _is_ranking(req.spec):
+            continue
+        if "shares" in req.spec.extra:
+            shared.setdefault(req.spec.extra["shares"], []).append(i)
             continue
         roles = {role.name: _role_column(req.spec, role, columns) for role in req.spec.roles}
         sql = render_sql(req.spec, relation, roles, _metric_params(req, options), by)
@@ -326,10 +330,46 @@ def _parts(
             cols.append({"column": "n_groups", "as": "n_groups"})
             names["n_groups"] = "n_groups"
         parts.append({"alias": f"p{i}", "sql": sql.rstrip(), "columns": cols})
+    for macros, indices in shared.items():
+        parts.append(_shared_part(macros, [requests[i] for i in indices], indices, relation,
+                                  columns, by, options))
     if ranking:
         parts.append(_ranking_part(requests, relation, columns, by, options, qrels_relation))
         names["n_groups"] = "n_groups"
     return parts, names
+
+
+def _shared_part(
+    macros: str,
+    requests: list[Request],
+    indices: list[int],
+    relation: str,
+    columns: dict[str, str | None],
+    by: list[str],
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    """Metrics whose templates share a family macro (the confusion counts): one scan."""
+    env = environment()
+    spec = requests[0].spec
+    context: dict[str, Any] = {
+        "relation": relation,
+        "by": [quote_ident(b) for b in by],
+    }
+    for role in spec.roles:
+        col = _role_column(spec, role, columns)
+        context[role.name] = quote_ident(col) if col else None
+    values = []
+    for i, req in zip(indices, requests):
+        params = _metric_params(req, options)
+        context.update(params)
+        module = env.get_template(req.spec.template).make_module({**context, **params})
+        values.append({"name": f"m{i}", "expr": str(module.value()).strip()})  # type: ignore[attr-defined]
+    sql = env.get_template(macros).make_module(context).query_many(values)  # type: ignore[attr-defined]
+    return {
+        "alias": f"p{indices[0]}",
+        "sql": str(sql).strip(),
+        "columns": [{"column": f"m{i}", "as": f"m{i}"} for i in indices],
+    }
 
 
 def _ranking_part(

@@ -6,7 +6,9 @@
   With weight, each row counts its weight instead of 1.
   CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice) -> final.
   query(name, expr): the whole statement of a threshold metric whose value is `expr` over
-  tp, fp, tn, fn (none: the counts alone, for confusion_matrix).
+  tp, fp, tn, fn (none: the counts alone, for confusion_matrix). Each metric template defines
+  its expression as a macro `value()` and calls query(name, value()); evaluate calls
+  query_many with the value() of several templates, so they share one scan.
 #}
 {% import "_macros/common.sql" as c %}
 
@@ -42,13 +44,20 @@ counts as (
 
 
 {% macro query(name, expr) -%}
+{{ query_many([{'name': name, 'expr': expr}]) }}
+{%- endmacro %}
+
+{# several threshold metrics over one scan: values is a list of {name, expr} (expr none: none) #}
+{% macro query_many(values) -%}
 with {{ counts() }},
 final as (
     select
         {{ c.slice_cols(by) }}
-{% if expr %}
-        {{ expr }} as {{ name }},
+{% for v in values %}
+{% if v.expr %}
+        {{ v.expr }} as {{ v.name }},
 {% endif %}
+{% endfor %}
         tp, fp, tn, fn
     from counts
 )

@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('accuracy', c.safe_div('tp + tn', 'tp + fp + tn + fn')) }}
+{% macro value() -%}
+{{ c.safe_div('tp + tn', 'tp + fp + tn + fn') }}
+{%- endmacro %}
+{{ cm.query('accuracy', value()) }}

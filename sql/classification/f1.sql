@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('f1', c.safe_div('2 * tp', '2 * tp + fp + fn')) }}
+{% macro value() -%}
+{{ c.safe_div('2 * tp', '2 * tp + fp + fn') }}
+{%- endmacro %}
+{{ cm.query('f1', value()) }}

@@ -12,4 +12,7 @@
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
 {% set b2 = '%r' % (beta * beta) %}
-{{ cm.query('fbeta', c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp')) }}
+{% macro value() -%}
+{{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
+{%- endmacro %}
+{{ cm.query('fbeta', value()) }}

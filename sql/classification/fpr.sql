@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('fpr', c.safe_div('fp', 'fp + tn')) }}
+{% macro value() -%}
+{{ c.safe_div('fp', 'fp + tn') }}
+{%- endmacro %}
+{{ cm.query('fpr', value()) }}

@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('precision', c.safe_div('tp', 'tp + fp')) }}
+{% macro value() -%}
+{{ c.safe_div('tp', 'tp + fp') }}
+{%- endmacro %}
+{{ cm.query('precision', value()) }}

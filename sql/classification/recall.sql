@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('recall', c.safe_div('tp', 'tp + fn')) }}
+{% macro value() -%}
+{{ c.safe_div('tp', 'tp + fn') }}
+{%- endmacro %}
+{{ cm.query('recall', value()) }}

@@ -10,4 +10,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('specificity', c.safe_div('tn', 'tn + fp')) }}
+{% macro value() -%}
+{{ c.safe_div('tn', 'tn + fp') }}
+{%- endmacro %}
+{{ cm.query('specificity', value()) }}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pandas as pd
 
-from ._source import open_connection, open_source, quote_ident
+from ._source import Source, open_connection, open_source, quote_ident
 from ._templates import render_template
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import InvalidParameterError, UndefinedMetricWarning
@@ -77,6 +77,57 @@ def render_sql(
     )
 
 
+@contextmanager
+def open_checked(
+    metric: str,
+    data: Any,
+    con: Any,
+    columns: Mapping[str, str | None],
+    used: Sequence[tuple[Role, str]],
+    by_cols: Sequence[str],
+    unique: Sequence[str] = (),
+    extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
+) -> Iterator[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
+    """Open ``data`` (and any second input) on one connection, checked, ready to query.
+
+    Checks that every ``(role, column)`` of ``used`` and every slice column exists, the
+    values of ``used``, that the ``unique`` roles (with the slices) do not repeat, and, for
+    each extra source (``"qrels"``), its columns, values, uniqueness and that the key roles it
+    shares with ``columns`` have comparable types. Yields ``(connection, source, extra)``,
+    ``extra`` mapping each extra source's name to its relation SQL and columns by role.
+    Everything registered is removed on exit, also after an error.
+    """
+    with ExitStack() as stack:
+        connection = stack.enter_context(open_connection(con, data))
+        source = stack.enter_context(open_source(data, connection, metric))
+        check_columns(metric, source, [(r.name, c) for r, c in used])
+        check_columns(metric, source, [("by", c) for c in by_cols])
+        validate_data(metric, source, used)
+        if unique:
+            keys = [("by", c) for c in by_cols] + [
+                (r.name, c) for r, c in used if r.name in unique
+            ]
+            check_unique(metric, source, keys)
+        extra: dict[str, tuple[str, dict[str, str | None]]] = {}
+        for source_name, (source_data, source_roles) in (extra_sources or {}).items():
+            other = stack.enter_context(
+                open_source(source_data, connection, metric, arg=source_name)
+            )
+            pairs = [(r.name, c) for r, c in source_roles]
+            check_columns(metric, other, pairs, arg=source_name)
+            validate_data(metric, other, list(source_roles), arg=source_name)
+            if unique:
+                check_unique(metric, other, [p for p in pairs if p[0] in unique], arg=source_name)
+            shared = [
+                (r.name, str(columns[r.name]), c)
+                for r, c in source_roles
+                if r.kind == "key" and columns.get(r.name)
+            ]
+            check_join_types(metric, source, other, shared, source_name)
+            extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
+        yield connection, source, extra
+
+
 def compute(
     name: str,
     data: Any,
@@ -114,36 +165,9 @@ def compute(
                 f"got {col!r}"
             )
     used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
-    with ExitStack() as stack:
-        connection = stack.enter_context(open_connection(con, data))
-        source = stack.enter_context(open_source(data, connection, spec.name))
-        check_columns(spec.name, source, [(r.name, c) for r, c in used])
-        check_columns(spec.name, source, [("by", c) for c in by_cols])
-        validate_data(spec.name, source, used)
-        if unique:
-            keys = [("by", c) for c in by_cols] + [
-                (r.name, c) for r, c in used if r.name in unique
-            ]
-            check_unique(spec.name, source, keys)
-        extra: dict[str, tuple[str, dict[str, str | None]]] = {}
-        for source_name, (source_data, source_roles) in (extra_sources or {}).items():
-            other = stack.enter_context(
-                open_source(source_data, connection, spec.name, arg=source_name)
-            )
-            pairs = [(r.name, c) for r, c in source_roles]
-            check_columns(spec.name, other, pairs, arg=source_name)
-            validate_data(spec.name, other, list(source_roles), arg=source_name)
-            if unique:
-                check_unique(
-                    spec.name, other, [p for p in pairs if p[0] in unique], arg=source_name
-                )
-            shared = [
-                (r.name, str(columns[r.name]), c)
-                for r, c in source_roles
-                if r.kind == "key" and columns.get(r.name)
-            ]
-            check_join_types(spec.name, source, other, shared, source_name)
-            extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
+    with open_checked(
+        spec.name, data, con, columns, used, by_cols, unique, extra_sources
+    ) as (connection, source, extra):
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)
         result = connection.execute(sql).df()

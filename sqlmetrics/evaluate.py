@@ -6,19 +6,17 @@ import difflib
 import re
 import warnings
 from collections.abc import Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from ._engine import check_params, normalize_by, render_sql
-from ._source import open_connection, open_source, quote_ident
+from ._engine import check_params, normalize_by, open_checked, render_sql
+from ._source import quote_ident
 from ._templates import environment
-from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
 from .ranking import QRELS_ROLES, check_empty
-from .registry import REGISTRY, MetricSpec, Role
+from .registry import _ALIASES, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
 
@@ -38,11 +36,7 @@ class Request:
 def _lookup(base: str, with_k: bool) -> MetricSpec | None:
     candidates = [base, f"{base}_at_k"] if with_k else [base]
     for name in candidates:
-        spec = REGISTRY.get(name)
-        if spec is None:
-            from .registry import _ALIASES
-
-            spec = REGISTRY.get(_ALIASES.get(name, ""))
+        spec = REGISTRY.get(_ALIASES.get(name, name))
         if spec is not None and (spec.takes_k or not with_k):
             return spec
     return None
@@ -211,34 +205,21 @@ def evaluate(
         raise InvalidParameterError(
             "evaluate: qrels= is used by ranking metrics only, and none is requested"
         )
-    with ExitStack() as stack:
-        connection = stack.enter_context(open_connection(con, data))
-        source = stack.enter_context(open_source(data, connection, "evaluate"))
-        used: list[tuple[Role, str]] = []
-        for req in requests:
-            for role in req.spec.roles:
-                col = _role_column(req.spec, role, columns, qrels is not None)
-                if col is not None and (role, col) not in used:
-                    used.append((role, col))
-        check_columns("evaluate", source, [(r.name, c) for r, c in used])
-        check_columns("evaluate", source, [("by", c) for c in by_cols])
-        validate_data("evaluate", source, used)
-        judged = None
-        if ranking:
-            keys = [("by", c) for c in by_cols] + [("group", str(group)), ("item", str(item))]
-            check_unique("evaluate", source, keys)
-        if qrels is not None:
-            judged = stack.enter_context(open_source(qrels, connection, "evaluate", "qrels"))
-            qrels_roles = [(r, str(columns[r.name])) for r in QRELS_ROLES]
-            check_columns("evaluate", judged, [(r.name, c) for r, c in qrels_roles], "qrels")
-            validate_data("evaluate", judged, qrels_roles, "qrels")
-            check_unique("evaluate", judged, [("group", str(group)), ("item", str(item))],
-                         "qrels")
-            check_join_types("evaluate", source, judged,
-                             [(a, str(columns[a]), str(columns[a])) for a in ("group", "item")],
-                             "qrels")
-        parts, names = _parts(requests, source.sql, columns, by_cols, options,
-                              judged.sql if judged is not None else None)
+    used: list[tuple[Role, str]] = []
+    for req in requests:
+        for role in req.spec.roles:
+            col = _role_column(req.spec, role, columns, qrels is not None)
+            if col is not None and (role, col) not in used:
+                used.append((role, col))
+    extra_sources = None
+    if qrels is not None:
+        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
+    with open_checked(
+        "evaluate", data, con, columns, used, by_cols,
+        ("group", "item") if ranking else (), extra_sources,
+    ) as (connection, source, extra):
+        judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)
         sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
             source.sql, [quote_ident(b) for b in by_cols], parts
         )

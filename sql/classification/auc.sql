@@ -7,9 +7,7 @@
   With weight w (sample weights, scikit-learn's sample_weight):
      AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i = s_j] / 2) / (W_pos W_neg)
   computed per distinct score s as sum_s wpos_s (Wneg_{<s} + wneg_s / 2) / (W_pos W_neg).
-  Formulation (unweighted): one window ordered by score gives rank() = 1 + rows below and
-  count(*) over the default RANGE frame = rows at or below; r_i is their mean. One sort, no
-  group-by-score pass (measured ~4x faster on 10M distinct scores than grouping first).
+  Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
   Weighted sums use stable_sum (summands in a canonical order): shuffled input gives
   bit-identical results.
   Undefined: P = 0 or N = 0 -> NULL (NaN + UndefinedMetricWarning).
@@ -17,6 +15,7 @@
   Oracle: tests/oracle/classification.py::auc
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/auc.sql" as mw %}
 with source as (
     select
         {{ c.slice_source(by) }}
@@ -28,30 +27,14 @@ with source as (
     from {{ relation }}
 ),
 {% if not weight %}
-ranked as (
-    select
-        {{ c.slice_cols(by) }}
-        label,
-        rank() over ({{ c.window(by, 'score') }}) as rank_lo,
-        count(*) over ({{ c.window(by, 'score') }}) as rank_hi
-    from source
-),
-per_slice as (
-    select
-        {{ c.slice_cols(by) }}
-        cast(sum(label) as double) as n_pos,
-        cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
-    from ranked
-    {{ c.group_by(by) }}
-),
+{{ mw.rank_sums(by) }},
 final as (
     select
         {{ c.slice_cols(by) }}
-        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc,
+        {{ mw.mann_whitney() }} as auc,
         n_pos,
         n_neg
-    from per_slice
+    from rank_sums
 )
 {% else %}
 per_score as (

@@ -3,7 +3,7 @@
      GAUC = sum_g v_g AUC_g / sum_g v_g   over groups g with both classes
      AUC_g = (sum_{i in g, label_i = 1} r_i - P_g (P_g + 1) / 2) / (P_g N_g)
   r_i: average rank of score_i within its group (ties share the mean rank: a tied
-  positive/negative pair counts 1/2), as in sql/classification/auc.sql.
+  positive/negative pair counts 1/2), from sql/_macros/auc.sql.
   weighting: samples -> v_g = rows of g (P_g + N_g, as in the DIN paper)
            | positives -> v_g = P_g (e.g. clicks) | uniform -> v_g = 1.
   Groups whose labels are all 0 or all 1 (AUC_g undefined) are left out; n_groups counts
@@ -14,6 +14,7 @@
   Oracle: tests/oracle/classification.py::gauc
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/auc.sql" as mw %}
 with source as (
     select
         {{ c.slice_source(by) }}
@@ -22,24 +23,7 @@ with source as (
         cast({{ score }} as double) as score
     from {{ relation }}
 ),
-ranked as (
-    select
-        {{ c.slice_cols(by) }}
-        grp,
-        label,
-        rank() over ({{ c.window(by, 'score', ['grp']) }}) as rank_lo,
-        count(*) over ({{ c.window(by, 'score', ['grp']) }}) as rank_hi
-    from source
-),
-per_group as (
-    select
-        {{ c.slice_cols(by) }}
-        cast(sum(label) as double) as n_pos,
-        cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
-    from ranked
-    {{ c.group_by(by, ['grp']) }}
-),
+{{ mw.rank_sums(by, ['grp']) }},
 scored as (
     select
         {{ c.slice_cols(by) }}
@@ -50,8 +34,8 @@ scored as (
 {% else %}
         1.0 as v,
 {% endif %}
-        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg) as auc
-    from per_group
+        {{ mw.mann_whitney() }} as auc
+    from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
 final as (

@@ -13,7 +13,7 @@ ranked as (
         count(*) over (partition by slice_0 order by score) as rank_hi
     from source
 ),
-per_slice as (
+rank_sums as (
     select
         slice_0,
         cast(sum(label) as double) as n_pos,
@@ -28,7 +28,7 @@ final as (
         (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc,
         n_pos,
         n_neg
-    from per_slice
+    from rank_sums
 )
 select * from final
 order by slice_0

@@ -8,14 +8,13 @@ with source as (
 ),
 ranked as (
     select
-        slice_0,
-        grp,
+        slice_0, grp,
         label,
         rank() over (partition by slice_0, grp order by score) as rank_lo,
         count(*) over (partition by slice_0, grp order by score) as rank_hi
     from source
 ),
-per_group as (
+rank_sums as (
     select
         slice_0,
         cast(sum(label) as double) as n_pos,
@@ -28,8 +27,8 @@ scored as (
     select
         slice_0,
         n_pos + n_neg as v,
-        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg) as auc
-    from per_group
+        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc
+    from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
 final as (

@@ -19,6 +19,7 @@ from sqlmetrics import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"
+TREC = ROOT / "tests" / "data" / "trec_eval"
 ARGS = ["-m", "auc", "-m", "gauc", "-m", "f1", "--label", "click", "--score", "pctr",
         "--group", "user_id", "--by", "country", "--by", "day", "--option", "threshold=0.3"]
 
@@ -140,15 +141,14 @@ def test_option_values(text: str, value: object) -> None:
 
 
 def test_trec_files_reproduce_trec_eval() -> None:
-    shared = ROOT.parent / "shared" / "conformance" / "trec_eval"
     result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(shared / "results.test"), "--qrels", str(shared / "qrels.test"),
+        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / "qrels.test"),
         "-m", "map", "-m", "ndcg", "-m", "precision@10", "-m", "mrr", "--option",
         "gain=linear", "--format", "json"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     published = {}
-    for line in (shared / "out.test.a").read_text().splitlines():
+    for line in (TREC / "out.test.a").read_text().splitlines():
         measure, _topic, value = line.split()
         published[measure] = value
     assert f"{row['map']:.4f}" == published["map"]

@@ -1,4 +1,4 @@
-"""Conformance with trec_eval's own test suite (../shared/conformance/trec_eval) and TREC I/O."""
+"""Conformance with trec_eval's own test suite (vendored in tests/data/trec_eval) and TREC I/O."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from test_ranking import composed
 import sqlmetrics
 from sqlmetrics.registry import REGISTRY
 
-TREC = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
+TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 # trec_eval measure -> (registry name, options)

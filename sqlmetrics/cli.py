@@ -12,45 +12,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 import click
-import duckdb
 import pandas as pd
 
-from .errors import SqlMetricsError
+from ._cli_io import Group, InputError, check_output, connection, friendly, resolve_data, write
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class InputError(click.ClickException):
-    """A user error: one line on stderr, exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"sqlmetrics: error: {self.format_message()}", err=True)
-
-
-def friendly(func: F) -> F:
-    """Turn our ValueErrors (and engine errors on unchecked input) into one-line exits."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except SqlMetricsError as exc:
-            raise InputError(str(exc)) from None
-        except duckdb.Error as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"the query failed: {first}") from None
-
-    return wrapper  # type: ignore[return-value]
+__all__ = ["InputError", "connection", "friendly", "main", "parse_value"]
 
 
 def parse_value(text: str) -> Any:
@@ -78,30 +47,6 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             raise InputError(f"--option {pair!r}: write NAME=VALUE, e.g. --option gain=linear")
         options[key.strip()] = parse_value(value)
     return options
-
-
-def split_data(data: str) -> tuple[str, str | None]:
-    """``"w.duckdb:events"`` -> (``"events"``, ``"w.duckdb"``); anything else -> (data, None)."""
-    head, sep, tail = data.rpartition(":")
-    if sep and head and tail and os.path.isfile(head) and not os.path.isfile(data):
-        return tail, head
-    if sep and head and tail and head.endswith((".duckdb", ".db")) and not os.path.isfile(data):
-        raise InputError(f"DATA {data!r}: database file {head!r} does not exist")
-    return data, None
-
-
-@contextmanager
-def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection whose progress bar shows only when stdout is a terminal."""
-    con = duckdb.connect(database or ":memory:", read_only=database is not None)
-    try:
-        interactive = sys.stdout.isatty()
-        con.execute(f"set enable_progress_bar = {'true' if interactive else 'false'}")
-        if interactive:
-            con.execute("set enable_progress_bar_print = true")
-        yield con
-    finally:
-        con.close()
 
 
 def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
@@ -135,22 +80,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def write(text: str, output: str | None) -> None:
-    if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        click.echo(text, nl=False)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sqlmetrics")
 def main() -> None:
     """Evaluate classification, CTR and ranking models in SQL, where the data lives."""
 
 
 @main.command("eval")
-@click.argument("data")
+@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
 @click.option("-m", "--metric", "metrics", multiple=True, required=True,
               help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).")
 @click.option("--label", default="label", show_default=True, help="Label column.")
@@ -168,20 +105,25 @@ def main() -> None:
               help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="Output format.")
-@click.option("--output", default=None, type=click.Path(dir_okay=False),
+@click.option("--output", default=None, type=click.Path(dir_okay=False), callback=check_output,
               help="Write to this file instead of stdout.")
 @friendly
-def eval_command(data: str, metrics: tuple[str, ...], label: str, score: str,
+def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, score: str,
                  group: str | None, item: str | None, weight: str | None,
                  prediction: str | None, by: tuple[str, ...], qrels: str | None, trec: bool,
                  option_pairs: tuple[str, ...], fmt: str, output: str | None) -> None:
-    """Compute METRICs over DATA: a Parquet/CSV path or glob, or path/to/db.duckdb:table."""
+    """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
+    together), a directory of Parquet files (Hive partitions such as country=de/ become
+    columns), or path/to/db.duckdb:table."""
     from .evaluate import evaluate
     from .trec import read_trec_qrels, read_trec_run
 
     table: Any
     judged: Any = qrels
-    table, database = split_data(data)
+    table, database = resolve_data(inputs)
+    if trec and len(inputs) > 1:
+        raise InputError(f"--trec reads one run file; got {len(inputs)}: {' '.join(inputs)}")
+    data = inputs[0]
     if trec:
         table, database = read_trec_run(data), None
         judged = read_trec_qrels(qrels) if qrels is not None else None

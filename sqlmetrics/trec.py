@@ -22,8 +22,20 @@ __all__ = ["read_trec_qrels", "read_trec_run"]
 def _lines(function: str, path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
     if not os.path.isfile(path):
         raise DataSourceError(f"{function}: {os.fspath(path)!r} is not an existing file")
-    with open(path, encoding="utf-8") as handle:
-        return [(n, line.split()) for n, line in enumerate(handle, start=1) if line.strip()]
+    rows = []
+    with open(path, "rb") as handle:
+        for n, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidDataError(
+                    f"{function}: line {n} of {os.fspath(path)!r} is not UTF-8 text (byte "
+                    f"{raw[exc.start]:#04x} at column {exc.start + 1}); convert the file, "
+                    f"e.g. iconv -f latin1 -t utf-8"
+                ) from None
+            if line.strip():
+                rows.append((n, line.split()))
+    return rows
 
 
 def _number(function: str, path: str | os.PathLike[str], n: int, what: str, text: str,
@@ -58,8 +70,8 @@ def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
     DataSourceError
         ``path`` is not an existing file.
     InvalidDataError
-        A line has fewer than six fields, or a rank or score that is not a number (the
-        message gives the line number).
+        A line has fewer than six fields, a rank or score that is not a number, or is not
+        UTF-8 text (the message gives the line number).
 
     See Also
     --------
@@ -120,7 +132,8 @@ def read_trec_qrels(path: str | os.PathLike[str], *, negative: str = "zero") -> 
     DataSourceError
         ``path`` is not an existing file.
     InvalidDataError
-        A line does not have four fields, or a relevance that is not an integer.
+        A line does not have four fields, a relevance that is not an integer, or is not
+        UTF-8 text (the message gives the line number).
     InvalidParameterError
         ``negative`` is not "zero" or "keep".
 

@@ -74,8 +74,9 @@ def test_duckdb_table_argument(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["eval", "missing.parquet", "-m", "auc"], r"data='missing.parquet' matches no file"),
-    (["eval", str(CTR), "-m", "auc"], r"column 'label' \(label=\) not found"),
+    (["eval", "missing.parquet", "-m", "auc"], r"DATA 'missing.parquet' matches no file; pass an existing Parquet or CSV path, a glob "
+     r"such as 'logs/\*.parquet' or path/to/db.duckdb:table$"),
+    (["eval", str(CTR), "-m", "auc"], r"column 'label' \(--label\) not found"),
     (["eval", str(CTR), "-m", "acu", "--label", "click"], r"did you mean 'auc'\?"),
     (["eval", str(CTR), "-m", "auc", "--label", "click", "--score", "pctr", "--option",
       "gain=linear"], r"option gain= is accepted by none"),
@@ -156,3 +157,48 @@ def test_trec_files_reproduce_trec_eval() -> None:
     assert f"{row['precision@10']:.4f}" == published["P_10"]
     assert f"{row['mrr']:.4f}" == published["recip_rank"]
     assert row["n_groups"] == int(published["num_q"])
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("sqlmetrics: error: "), lines[0]
+    return lines[0]
+
+
+CTR_ARGS = ["-m", "auc", "--label", "click", "--score", "pctr"]
+
+
+@pytest.mark.parametrize("command,suffix", [(["eval", str(CTR), *CTR_ARGS], "x.csv"),
+                                            (["plot", "roc", str(CTR), "--label", "click",
+                                              "--score", "pctr"], "x.png")])
+def test_output_into_a_missing_directory(tmp_path: Path, command: list[str],
+                                         suffix: str) -> None:
+    target = tmp_path / "missing" / suffix
+    line = one_line_error(run(*command, "--output", str(target)))
+    assert f"--output {str(target)!r}: directory {str(tmp_path / 'missing')!r} does not exist" \
+        in line
+
+
+@pytest.mark.parametrize("command", [["eval", str(CTR), *CTR_ARGS],
+                                     ["plot", "roc", str(CTR), "--label", "click",
+                                      "--score", "pctr"]])
+def test_output_a_directory_is_one_line(command: list[str]) -> None:
+    line = one_line_error(run(*command, "--output", "."))
+    assert "'--output'" in line and "'.' is a directory" in line and "--help" in line
+
+
+def test_usage_error_is_one_line() -> None:
+    line = one_line_error(run("eval", str(CTR)))
+    assert "Missing option '-m' / '--metric'" in line
+    assert line.endswith(" eval --help')")
+
+
+def test_trec_file_not_utf8(tmp_path: Path) -> None:
+    bad = tmp_path / "run.txt"
+    bad.write_bytes(b"301 Q0 doc1 1 0.5 r\n301 Q0 d\xff2 2 0.4 r\n")
+    line = one_line_error(run("eval", "--trec", str(bad), "--qrels",
+                              str(TREC / "qrels.test"), "-m", "map"))
+    assert f"read_trec_run: line 2 of {str(bad)!r} is not UTF-8 text" in line

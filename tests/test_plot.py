@@ -102,7 +102,7 @@ def test_cli_bad_input_one_line_exit_2(frame: pd.DataFrame, tmp_path: Path) -> N
                                           "--output", str(tmp_path / "x.png")])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith("sqlmetrics: error: roc_curve: column 'pctr' (score=) "
+    assert result.stderr.startswith("sqlmetrics: error: roc_curve: column 'pctr' (--score) "
                                     "not found")
     result = runner.invoke(plot_command, ["pr", str(data), "--output", str(tmp_path / "x.txt")])
     assert result.exit_code == 2

@@ -74,7 +74,8 @@ def test_duckdb_table_argument(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["eval", "missing.parquet", "-m", "auc"], r"DATA 'missing.parquet' matches no file; pass an existing Parquet or CSV path, a glob "
+    (["eval", "missing.parquet", "-m", "auc"],
+     r"DATA 'missing.parquet' matches no file; pass an existing Parquet or CSV path, a glob "
      r"such as 'logs/\*.parquet' or path/to/db.duckdb:table$"),
     (["eval", str(CTR), "-m", "auc"], r"column 'label' \(--label\) not found"),
     (["eval", str(CTR), "-m", "acu", "--label", "click"], r"did you mean 'auc'\?"),

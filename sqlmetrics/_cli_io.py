@@ -77,10 +77,19 @@ def as_flags(message: str) -> str:
     return translated.replace("option --option", "--option")
 
 
-def _plain_warning(message: Warning | str, category: type[Warning], filename: str,
-                   lineno: int, file: Any = None, line: str | None = None) -> None:
-    text = as_flags(str(message)).strip().splitlines()
-    click.echo(f"sqlmetrics: warning: {text[0] if text else category.__name__}", err=True)
+def _plain_warnings() -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints each distinct warning once, as one plain line."""
+    seen: set[str] = set()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        text = as_flags(str(message)).strip().splitlines()
+        shown = f"sqlmetrics: warning: {text[0] if text else category.__name__}"
+        if shown not in seen:
+            seen.add(shown)
+            click.echo(shown, err=True)
+
+    return show
 
 
 def friendly(func: F) -> F:
@@ -90,7 +99,8 @@ def friendly(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with warnings.catch_warnings():
-            warnings.showwarning = _plain_warning
+            warnings.simplefilter("always")
+            warnings.showwarning = _plain_warnings()
             try:
                 return func(*args, **kwargs)
             except SqlMetricsError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -103,15 +104,22 @@ def main() -> None:
                    "qrels file (qid iter docno rel); columns group, item, score, label.")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True, help="Output format.")
+@click.option("--threshold", "thresholds", multiple=True, type=float,
+              help="Decision threshold of the threshold metrics (f1, precision, ...). Repeat it "
+                   "for a column per threshold, named like f1@t=0.3; other metrics are "
+                   "unchanged. Each threshold is one more pass over the data.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "trec"]),
+              default="table", show_default=True,
+              help="Output format. trec: trec_eval -q layout (measure, topic, value; one block "
+                   "per --group topic, then 'all'), with num_q, num_ret, num_rel, num_rel_ret.")
 @click.option("--output", default=None, type=click.Path(dir_okay=False), callback=check_output,
               help="Write to this file instead of stdout.")
 @friendly
 def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, score: str,
                  group: str | None, item: str | None, weight: str | None,
                  prediction: str | None, by: tuple[str, ...], qrels: str | None, trec: bool,
-                 option_pairs: tuple[str, ...], fmt: str, output: str | None) -> None:
+                 option_pairs: tuple[str, ...], thresholds: tuple[float, ...], fmt: str,
+                 output: str | None) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
     together), a directory of Parquet files (Hive partitions such as country=de/ become
     columns), or path/to/db.duckdb:table."""
@@ -130,13 +138,110 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
         group, item = group or "group", item or "item"
     options = parse_options(option_pairs)
     extra = {"qrels": judged} if judged is not None else {}
+    names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
+    if thresholds and "threshold" in options:
+        raise InputError("--threshold and --option threshold= both given; give thresholds "
+                         "with --threshold only")
+    if fmt == "trec" and (group is None or by):
+        raise InputError("--format trec prints one block per topic: give the topic column "
+                         "with --group (and no --by)")
+    columns = dict(label=label, score=score, group=group, item=item, weight=weight,
+                   prediction=prediction, **extra)
     with connection(database) as con:
-        frame = evaluate(
-            table, list(metrics), label=label, score=score, group=group, item=item,
-            weight=weight, prediction=prediction, by=list(by) or None, con=con,
-            **extra, **options,
-        )
-    write(format_frame(frame, fmt), output)
+        def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
+            return evaluate(table, names, by=slices, con=con, **columns, **options, **more)
+
+        if fmt == "trec":
+            assert group is not None
+            text = format_trec(run([group]), run(None), group,
+                               counts(table, judged, con, group, item, label, options))
+        else:
+            frame = per_threshold(run, list(by), names, thresholds)
+            text = format_frame(frame, fmt)
+    write(text, output)
+
+
+def per_threshold(run: Callable[..., pd.DataFrame], by: list[str], names: list[str],
+                  thresholds: tuple[float, ...]) -> pd.DataFrame:
+    """Evaluate once per threshold; threshold metrics get a column each (``f1@t=0.3``)."""
+    from .evaluate import parse_metric
+
+    if len(thresholds) < 2:
+        return run(by or None, **({"threshold": thresholds[0]} if thresholds else {}))
+    swept = [n for n in names if "threshold" in parse_metric(n).spec.params]
+    frames = [run(by or None, threshold=t) for t in thresholds]
+    first = frames[0]
+    if not swept:
+        return first
+    metric_columns = [c for c in first.columns if c in names and c not in swept]
+    counts = [c for c in first.columns if c not in by and c not in names]
+    result = first[by + metric_columns]
+    for t, frame in zip(thresholds, frames):
+        renamed = frame[by + swept].rename(columns={n: f"{n}@t={t:g}" for n in swept})
+        result = result.merge(renamed, on=by) if by else pd.concat([result, renamed], axis=1)
+    tail = first[by + counts]
+    return result.merge(tail, on=by) if by else pd.concat([result, tail], axis=1)
+
+
+def counts(table: Any, qrels: Any, con: Any, group: str, item: str | None, label: str,
+           options: dict[str, Any]) -> pd.DataFrame:
+    """trec_eval's counts per topic: num_ret (rows), num_rel (items with label >=
+    relevance_level, in qrels if given, else in the run), num_rel_ret (both)."""
+    from ._source import open_source, quote_ident
+
+    level = float(options.get("relevance_level", 1))
+    g, lab = quote_ident(group), quote_ident(label)
+    with open_source(table, con, "eval") as run:
+        if qrels is None or item is None:
+            frame = con.execute(
+                f"select cast({g} as varchar) as topic, count(*) as num_ret, "
+                f"sum(case when {lab} >= {level!r} then 1 else 0 end) as num_rel, "
+                f"sum(case when {lab} >= {level!r} then 1 else 0 end) as num_rel_ret "
+                f"from {run.sql} group by 1"
+            ).df()
+            return frame.set_index("topic")
+        i = quote_ident(item)
+        with open_source(qrels, con, "eval", "qrels") as judged:
+            frame = con.execute(
+                f"with r as (select {g} as g, {i} as i from {run.sql}), "
+                f"j as (select {g} as g, {i} as i from {judged.sql} where {lab} >= {level!r}), "
+                f"ret as (select cast(r.g as varchar) as topic, count(*) as num_ret, "
+                f"count(j.i) as num_rel_ret from r left join j on r.g = j.g and r.i = j.i "
+                f"group by 1), "
+                f"rel as (select cast(g as varchar) as topic, count(*) as num_rel from j "
+                f"group by 1) "
+                f"select ret.topic, ret.num_ret, coalesce(rel.num_rel, 0) as num_rel, "
+                f"ret.num_rel_ret from ret left join rel on ret.topic = rel.topic"
+            ).df()
+    return frame.set_index("topic")
+
+
+def format_trec(per_topic: pd.DataFrame, overall: pd.DataFrame, group: str,
+                tallies: pd.DataFrame) -> str:
+    """trec_eval ``-q`` layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
+    counts as integers); per topic in topic order, then ``all``."""
+    measures = [c for c in overall.columns if c not in ("n_rows", "n_groups", "n_empty",
+                                                         "first_empty")]
+    lines: list[str] = []
+
+    def emit(measure: str, topic: str, value: Any) -> None:
+        shown = str(int(value)) if measure.startswith("num_") else f"{float(value):.4f}"
+        lines.append(f"{measure:<22}\t{topic}\t{shown}")
+
+    topics = sorted(str(t) for t in per_topic[group])
+    by_topic = per_topic.assign(**{group: per_topic[group].astype(str)}).set_index(group)
+    for topic in topics:
+        for count in ("num_ret", "num_rel", "num_rel_ret"):
+            emit(count, topic, tallies[count].get(topic, 0))
+        for measure in measures:
+            emit(measure, topic, by_topic.loc[topic, measure])
+    shown = tallies.loc[[t for t in topics if t in tallies.index]]
+    emit("num_q", "all", overall["n_groups"].iloc[0] if "n_groups" in overall else len(topics))
+    for count in ("num_ret", "num_rel", "num_rel_ret"):
+        emit(count, "all", shown[count].sum())
+    for measure in measures:
+        emit(measure, "all", overall[measure].iloc[0])
+    return "\n".join(lines) + "\n"
 
 
 @main.command("render", context_settings={"ignore_unknown_options": True,

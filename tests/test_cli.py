@@ -203,3 +203,134 @@ def test_trec_file_not_utf8(tmp_path: Path) -> None:
     line = one_line_error(run("eval", "--trec", str(bad), "--qrels",
                               str(TREC / "qrels.test"), "-m", "map"))
     assert f"read_trec_run: line 2 of {str(bad)!r} is not UTF-8 text" in line
+
+
+# ----------------------------------------------------------------- several inputs, directories
+def test_several_files_as_the_shell_expands_a_glob(tmp_path: Path) -> None:
+    frame = pd.read_csv(CTR)
+    halves = [tmp_path / "part-1.csv", tmp_path / "part-2.csv"]
+    frame.iloc[: len(frame) // 2].to_csv(halves[0], index=False)
+    frame.iloc[len(frame) // 2:].to_csv(halves[1], index=False)
+    result = run("eval", *map(str, halves), *CTR_ARGS, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (row,) = json.loads(result.stdout)
+    assert row["auc"] == sqlmetrics.auc(CTR, label="click", score="pctr")
+    assert row["n_rows"] == len(frame)
+
+
+@pytest.mark.parametrize("hive", [True, False])
+def test_directory_of_parquet_files(tmp_path: Path, hive: bool) -> None:
+    frame = pd.read_csv(CTR)
+    for country, part in frame.groupby("country"):
+        folder = tmp_path / "export" / (f"country={country}" if hive else str(country))
+        folder.mkdir(parents=True)
+        part.drop(columns="country" if hive else []).to_parquet(folder / "part-0.parquet")
+    result = CliRunner().invoke(cli.main, ["eval", str(tmp_path / "export"), *CTR_ARGS,
+                                           "--by", "country", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    expected_rows = sqlmetrics.evaluate(CTR, ["auc"], label="click", score="pctr",
+                                        by="country").to_dict(orient="records")
+    assert json.loads(result.output) == expected_rows
+
+
+def test_directory_without_parquet_files(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_text("label,score\n1,0.5\n")
+    line = one_line_error(run("eval", str(tmp_path), "-m", "auc"))
+    assert f"DATA {str(tmp_path)!r} is a directory with no Parquet file" in line
+
+
+def test_plot_reports_a_missing_database(tmp_path: Path) -> None:
+    line = one_line_error(run("plot", "roc", "nope.duckdb:events", "--output",
+                              str(tmp_path / "x.png")))
+    assert "database file 'nope.duckdb' does not exist" in line
+
+
+# ----------------------------------------------------------------- flags, warnings, names
+def test_messages_name_flags_not_python_arguments() -> None:
+    line = one_line_error(run("eval", str(CTR), "-m", "gauc", "--label", "click",
+                              "--score", "pctr"))
+    assert "'gauc' needs --group" in line and "group=" not in line
+
+
+def test_undefined_metric_warning_is_one_plain_line() -> None:
+    result = run("eval", str(CTR), "-m", "precision", "--label", "click", "--score", "pctr",
+                 "--threshold", "2", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "sqlmetrics: warning: evaluate: precision is undefined in 1 of 1 slice(s) (no predicted "
+        "positive (tp + fp = 0)); NaN there"]
+
+
+def test_metric_names_are_case_insensitive() -> None:
+    upper = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "AUC", "-m", "GAuc",
+                                          "--label", "click", "--score", "pctr", "--group",
+                                          "user_id", "--format", "csv"])
+    lower = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "auc", "-m", "gauc",
+                                          "--label", "click", "--score", "pctr", "--group",
+                                          "user_id", "--format", "csv"])
+    assert upper.exit_code == 0, upper.output
+    assert upper.output == lower.output
+
+
+# ----------------------------------------------------------------- several thresholds
+def test_several_thresholds_give_a_column_each() -> None:
+    result = CliRunner().invoke(cli.main, [
+        "eval", str(CTR), "-m", "auc", "-m", "f1", "-m", "precision", "--label", "click",
+        "--score", "pctr", "--by", "country", "--threshold", "0.3", "--threshold", "0.5",
+        "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(io.StringIO(result.output))
+    assert list(frame.columns) == ["country", "auc", "f1@t=0.3", "precision@t=0.3", "f1@t=0.5",
+                                   "precision@t=0.5", "n_rows"]
+    for t in (0.3, 0.5):
+        one = sqlmetrics.evaluate(CTR, ["f1", "precision"], label="click", score="pctr",
+                                  by="country", threshold=t)
+        assert frame[f"f1@t={t}"].tolist() == one["f1"].tolist()
+        assert frame[f"precision@t={t}"].tolist() == one["precision"].tolist()
+
+
+def test_one_threshold_flag_keeps_plain_names() -> None:
+    result = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "f1", "--label", "click",
+                                           "--score", "pctr", "--threshold", "0.3",
+                                           "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "f1,n_rows"
+    value = float(result.output.splitlines()[1].split(",")[0])
+    assert value == sqlmetrics.f1(CTR, label="click", score="pctr", threshold=0.3)
+
+
+def test_threshold_flag_and_option_together_is_an_error() -> None:
+    line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
+                              "pctr", "--threshold", "0.3", "--option", "threshold=0.5"))
+    assert "give thresholds with --threshold only" in line
+
+
+# ----------------------------------------------------------------- --format trec
+def test_format_trec_is_trec_eval_q_layout() -> None:
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / "qrels.test"),
+        "-m", "map", "-m", "precision@10", "--format", "trec"])
+    assert result.exit_code == 0, result.output
+    ours = [line.split("\t") for line in result.output.splitlines()]
+    assert all(len(fields) == 3 and len(fields[0]) >= 22 for fields in ours)
+    got = {(m.strip(), t): v for m, t, v in ours}
+    published = {}
+    for line in (TREC / "out.test.aq").read_text().splitlines():
+        measure, topic, value = line.split("\t")
+        published[(measure.strip(), topic)] = value
+    for topic in ("301", "302", "303", "all"):
+        for ours_name, theirs in [("map", "map"), ("precision@10", "P_10"),
+                                  ("num_ret", "num_ret"), ("num_rel", "num_rel"),
+                                  ("num_rel_ret", "num_rel_ret")]:
+            assert got[(ours_name, topic)] == published[(theirs, topic)], (ours_name, topic)
+    assert got[("num_q", "all")] == published[("num_q", "all")]
+    # per topic first (in topic order), `all` last, as trec_eval -q prints
+    topics = [t for _m, t, _v in ours]
+    assert topics == sorted(topics[:-6]) + ["all"] * 6
+
+
+def test_format_trec_needs_a_group_and_no_by() -> None:
+    line = one_line_error(run("eval", str(CTR), "-m", "auc", "--label", "click", "--score",
+                              "pctr", "--format", "trec"))
+    assert "--format trec prints one block per topic: give the topic column with --group" \
+        in line

@@ -87,6 +87,7 @@ def open_checked(
     by_cols: Sequence[str],
     unique: Sequence[str] = (),
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
+    pos_label: Any = None,
 ) -> Iterator[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
     """Open ``data`` (and any second input) on one connection, checked, ready to query.
 
@@ -102,7 +103,7 @@ def open_checked(
         source = stack.enter_context(open_source(data, connection, metric))
         check_columns(metric, source, [(r.name, c) for r, c in used])
         check_columns(metric, source, [("by", c) for c in by_cols])
-        validate_data(metric, source, used)
+        validate_data(metric, source, used, pos_label=pos_label)
         if unique:
             keys = [("by", c) for c in by_cols] + [
                 (r.name, c) for r, c in used if r.name in unique
@@ -166,7 +167,8 @@ def compute(
             )
     used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
     with open_checked(
-        spec.name, data, con, columns, used, by_cols, unique, extra_sources
+        spec.name, data, con, columns, used, by_cols, unique, extra_sources,
+        pos_label=checked.get("pos_label"),
     ) as (connection, source, extra):
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)

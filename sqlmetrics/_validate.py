@@ -9,6 +9,7 @@ engine error or, worse, a silently wrong number.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ._source import Source, quote_ident
 from .errors import ColumnNotFoundError, InvalidDataError
@@ -47,15 +48,19 @@ def validate_data(
     source: Source,
     roles: Sequence[tuple[Role, str]],
     arg: str = "data",
+    pos_label: Any = None,
 ) -> int:
     """Check the values of each ``(role, column)``; return the number of rows.
 
     Raises :class:`InvalidDataError` on: no rows; a non-numeric score, weight or relevance;
-    NULLs in any role column; NaN/infinite scores or weights; labels outside {0, 1};
-    negative weights or relevance.
+    NULLs in any role column; NaN/infinite scores or weights; labels outside {0, 1} (or,
+    with ``pos_label``, more than two label values, or none equal to it); negative weights or
+    relevance.
     """
     where = f"{arg}={source.label}"
     for role, column in roles:
+        if role.kind == "binary" and role.name == "label":
+            check_label_values(metric, source, column, pos_label)
         sql_type = source.columns[column]
         if role.kind in ("score", "weight", "relevance", "probability") and not is_numeric(
             sql_type
@@ -64,6 +69,8 @@ def validate_data(
                 f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
                 f"name a numeric column (cast it first, e.g. cast({column} as double))"
             )
+        if role.kind == "binary" and role.name == "label" and pos_label is not None:
+            continue  # any type: check_label_values has checked the values
         if role.kind == "binary" and not (sql_type == "BOOLEAN" or is_numeric(sql_type)):
             raise InvalidDataError(
                 f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
@@ -79,7 +86,9 @@ def validate_data(
             checks.append(("nonfinite", role, column, f"not isfinite({q})"))
         if role.kind == "probability":
             checks.append(("probability", role, column, f"({q} < 0 or {q} > 1)"))
-        if role.kind == "binary" and sql_type != "BOOLEAN":
+        if role.kind == "binary" and sql_type != "BOOLEAN" and not (
+            role.name == "label" and pos_label is not None
+        ):
             checks.append(("binary", role, column, f"{q} not in (0, 1)"))
         if role.kind in ("weight", "relevance"):
             checks.append(("negative", role, column, f"{q} < 0"))
@@ -124,6 +133,41 @@ def validate_data(
             f"booleans (for a graded or multiclass label, binarize it first)"
         )
     return n_rows
+
+
+def check_label_values(metric: str, source: Source, column: str, pos_label: Any) -> None:
+    """A label column must be 0/1 or boolean, or, with ``pos_label``, hold at most two values,
+    one of them ``pos_label`` (as scikit-learn); text labels without it name the fix."""
+    sql_type = source.columns[column]
+    plain = sql_type == "BOOLEAN" or is_numeric(sql_type)
+    if pos_label is None and plain:
+        return
+    q = quote_ident(column)
+    rows = source.con.execute(
+        f"select count(distinct {q}) from {source.sql}"
+    ).fetchall()[0]
+    n_values = int(rows[0] or 0)
+    sample = [r[0] for r in source.con.execute(
+        f"select distinct {q} from {source.sql} where {q} is not null order by 1 limit 5"
+    ).fetchall()]
+    shown = ", ".join(repr(v) for v in sample) + (", ..." if n_values > len(sample) else "")
+    head = f"{metric}: label column {column!r} (label=)"
+    if pos_label is None:
+        example = f", e.g. pos_label={sample[-1]!r}" if n_values == 2 else ""
+        raise InvalidDataError(
+            f"{head} has type {sql_type} with values {shown}; name the positive class with "
+            f"pos_label={example} (labels are otherwise 0/1 or booleans)"
+        )
+    if n_values > 2:
+        raise InvalidDataError(
+            f"{head} has {n_values} distinct values ({shown}); pos_label= needs a binary label "
+            f"(two values); for a multiclass label use the *_macro / *_micro metrics"
+        )
+    if n_values == 2 and not any(v == pos_label or str(v) == str(pos_label) for v in sample):
+        raise InvalidDataError(
+            f"{metric}: pos_label={pos_label!r} is not a value of label column {column!r} "
+            f"(values: {shown}); pass one of them"
+        )
 
 
 def check_unique(

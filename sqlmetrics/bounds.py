@@ -44,7 +44,7 @@ register(
         "classification",
         "ROC AUC from a histogram of `bins` score buckets, with bounds that contain the exact AUC",
         (Role("label", "binary"), Role("score", "score"), Role("weight", "weight", required=False)),
-        params=("bins",),
+        params=("bins", "pos_label"),
         undefined="only one class present (P = 0 or N = 0)",
     )
 )
@@ -70,6 +70,7 @@ def auc_bounds(
     score: str = "score",
     bins: int = 65536,
     weight: str | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> AucBounds:
     """Approximate ROC AUC with lower and upper bounds that contain the exact AUC.
@@ -86,7 +87,8 @@ def auc_bounds(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of scores (higher means more likely positive); any finite numbers.
     bins : int, default 65536
@@ -95,6 +97,9 @@ def auc_bounds(
         little with ``bins`` as long as the buckets fit in memory.
     weight : str, optional
         Column of non-negative sample weights; None weighs every row 1.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -175,7 +180,7 @@ def auc_bounds(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"bins": bins},
+        params={"bins": bins, "pos_label": pos_label},
     )
     row = frame.iloc[0]
     values = [row["auc_bounds"], row["lower"], row["upper"]]

@@ -37,6 +37,7 @@ register(
         "classification",
         "ROC AUC: Mann-Whitney U / (P N), average ranks for tied scores",
         (LABEL, SCORE, WEIGHT),
+        params=("pos_label",),
         undefined="only one class present (P = 0 or N = 0)",
         aliases=("roc_auc",),
     )
@@ -48,7 +49,7 @@ register(
         "classification",
         "group AUC: per-group ROC AUC, weighted mean over groups with both classes",
         (GROUP, LABEL, SCORE),
-        params=("weighting",),
+        params=("weighting", "pos_label"),
         undefined="no group has both a positive and a negative label",
     )
 )
@@ -77,6 +78,7 @@ for _name, (_summary, _formula, _undefined) in _THRESHOLD.items():
         _params.append("beta")
     if _name not in ("confusion_matrix", "accuracy"):
         _params.append("zero_division")
+    _params.append("pos_label")
     register(
         MetricSpec(
             _name,
@@ -100,6 +102,7 @@ def auc(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> float:
     """Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
@@ -114,11 +117,15 @@ def auc(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of scores (higher means more likely positive); any finite numbers.
     weight : str, optional
         Column of non-negative sample weights; None weighs every row 1.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -171,7 +178,8 @@ def auc(
     0.7222
     """
     frame = compute(
-        "auc", data, con=con, columns={"label": label, "score": score, "weight": weight}
+        "auc", data, con=con, columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label},
     )
     return scalar(frame, "auc")
 
@@ -183,6 +191,7 @@ def gauc(
     label: str = "label",
     score: str = "score",
     weighting: str = "samples",
+    pos_label: Any = None,
     con: Any = None,
 ) -> float:
     """Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
@@ -197,12 +206,16 @@ def gauc(
     group : str
         Column identifying the group (user, session, query). Must not be NULL.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of finite numeric scores.
     weighting : {"samples", "positives", "uniform"}, default "samples"
         Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
         its number of positives (clicks), or 1.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -249,14 +262,14 @@ def gauc(
         data,
         con=con,
         columns={"group": group, "label": label, "score": score},
-        params={"weighting": weighting},
+        params={"weighting": weighting, "pos_label": pos_label},
     )
     return scalar(frame, "gauc")
 
 
 def _threshold_columns(
     name: str, label: str, score: str, prediction: str | None, weight: str | None,
-    threshold: float | None,
+    threshold: float | None, pos_label: Any = None,
 ) -> tuple[dict[str, str | None], dict[str, Any]]:
     from .errors import InvalidParameterError
 
@@ -271,7 +284,8 @@ def _threshold_columns(
         "prediction": prediction,
         "weight": weight,
     }
-    return columns, {"threshold": 0.5 if threshold is None else threshold}
+    return columns, {"threshold": 0.5 if threshold is None else threshold,
+                     "pos_label": pos_label}
 
 
 def confusion_matrix(
@@ -282,6 +296,7 @@ def confusion_matrix(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> dict[str, float]:
     """Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
@@ -294,7 +309,8 @@ def confusion_matrix(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         The input, as in :func:`auc`.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
@@ -303,6 +319,9 @@ def confusion_matrix(
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
         Column of non-negative sample weights: each row counts its weight.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -327,7 +346,7 @@ def confusion_matrix(
     {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
     """
     columns, params = _threshold_columns(
-        "confusion_matrix", label, score, prediction, weight, threshold
+        "confusion_matrix", label, score, prediction, weight, threshold, pos_label
     )
     frame = compute("confusion_matrix", data, con=con, columns=columns, params=params)
     cast = float if weight is not None else int
@@ -360,7 +379,10 @@ prediction : str, optional
     Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
 {extra}weight : str, optional
     Column of non-negative sample weights: each row counts its weight.
-{zero}{average}con : duckdb.DuckDBPyConnection or str, optional
+{zero}{average}pos_label : str, number or bool, optional
+    The label value of the positive class, for a label column of two other values (e.g.
+    ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+con : duckdb.DuckDBPyConnection or str, optional
     Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
     read-only). Default: a fresh in-memory connection.
 
@@ -465,7 +487,7 @@ def _make(name: str, title: str, example: str, example_args: str = "",
             data: Any, *, beta: float, label: str = "label", score: str = "score",
             threshold: float | None = None, prediction: str | None = None,
             weight: str | None = None, zero_division: float | str = "warn",
-            average: str | None = "binary", con: Any = None,
+            average: str | None = "binary", pos_label: Any = None, con: Any = None,
         ) -> Any:
             if check_average(name, average) != "binary":
                 _no_threshold(name, average, threshold)
@@ -473,7 +495,7 @@ def _make(name: str, title: str, example: str, example_args: str = "",
                                 weight=weight, average=average, zero_division=zero_division,
                                 beta=beta, con=con)
             columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold)
+                                                 threshold, pos_label)
             params.update(beta=beta, zero_division=zero_division)
             return _threshold_metric(name, data, columns, con, params, zero_division)
     elif averages:
@@ -481,7 +503,7 @@ def _make(name: str, title: str, example: str, example_args: str = "",
             data: Any, *, label: str = "label", score: str = "score",
             threshold: float | None = None, prediction: str | None = None,
             weight: str | None = None, zero_division: float | str = "warn",
-            average: str | None = "binary", con: Any = None,
+            average: str | None = "binary", pos_label: Any = None, con: Any = None,
         ) -> Any:
             if check_average(name, average) != "binary":
                 _no_threshold(name, average, threshold)
@@ -489,27 +511,28 @@ def _make(name: str, title: str, example: str, example_args: str = "",
                                 weight=weight, average=average, zero_division=zero_division,
                                 beta=None, con=con)
             columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold)
+                                                 threshold, pos_label)
             params["zero_division"] = zero_division
             return _threshold_metric(name, data, columns, con, params, zero_division)
     elif has_zero:
         def metric(  # type: ignore[misc]
             data: Any, *, label: str = "label", score: str = "score",
             threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, zero_division: float | str = "warn", con: Any = None,
+            weight: str | None = None, zero_division: float | str = "warn",
+            pos_label: Any = None, con: Any = None,
         ) -> float:
             columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold)
+                                                 threshold, pos_label)
             params["zero_division"] = zero_division
             return _threshold_metric(name, data, columns, con, params, zero_division)
     else:
         def metric(  # type: ignore[misc]
             data: Any, *, label: str = "label", score: str = "score",
             threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, con: Any = None,
+            weight: str | None = None, pos_label: Any = None, con: Any = None,
         ) -> float:
             columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold)
+                                                 threshold, pos_label)
             return _threshold_metric(name, data, columns, con, params, "warn")
 
     metric.__name__ = metric.__qualname__ = name

@@ -93,7 +93,7 @@ register(
         "classification",
         "ROC curve: (fpr, tpr) at every distinct score as threshold",
         (LABEL, SCORE, WEIGHT),
-        params=("drop_intermediate", "max_points"),
+        params=("drop_intermediate", "max_points", "pos_label"),
         undefined="fpr when no negative label, tpr when no positive label",
         output="table",
     )
@@ -105,7 +105,7 @@ register(
         "classification",
         "precision-recall curve: (recall, precision) at every distinct score as threshold",
         (LABEL, SCORE, WEIGHT),
-        params=("drop_intermediate", "max_points"),
+        params=("drop_intermediate", "max_points", "pos_label"),
         undefined="recall when no positive label",
         output="table",
         aliases=("precision_recall_curve",),
@@ -118,6 +118,7 @@ register(
         "classification",
         "average precision: sum_n (R_n - R_{n-1}) P_n over distinct scores (step-wise)",
         (LABEL, SCORE, WEIGHT),
+        params=("pos_label",),
         undefined="no positive label (P = 0)",
         aliases=("average_precision_score",),
     )
@@ -129,7 +130,7 @@ register(
         "classification",
         "mean binary cross-entropy -[y ln p + (1 - y) ln(1 - p)], p clipped to [eps, 1 - eps]",
         (LABEL, PROBABILITY, WEIGHT),
-        params=("eps",),
+        params=("eps", "pos_label"),
         undefined="the weights sum to 0",
         aliases=("cross_entropy",),
     )
@@ -141,6 +142,7 @@ register(
         "classification",
         "Brier score: mean of (p - y)^2",
         (LABEL, PROBABILITY, WEIGHT),
+        params=("pos_label",),
         undefined="the weights sum to 0",
         aliases=("brier_score_loss",),
     )
@@ -166,14 +168,15 @@ def _warn_nan(frame: pd.DataFrame, metric: str, column: str, reason: str) -> Non
 def _curve(
     name: str, data: Any, label: str, score: str, weight: str | None,
     drop_intermediate: bool, max_points: int | None, by: str | Sequence[str] | None,
-    con: Any,
+    con: Any, pos_label: Any = None,
 ) -> pd.DataFrame:
     return compute(
         name,
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"drop_intermediate": drop_intermediate, "max_points": max_points},
+        params={"drop_intermediate": drop_intermediate, "max_points": max_points,
+                "pos_label": pos_label},
         by=by,
     )
 
@@ -188,6 +191,7 @@ def roc_curve(
     drop_intermediate: bool = True,
     max_points: int | None = None,
     by: str | Sequence[str] | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> pd.DataFrame:
     """Receiver operating characteristic (ROC) curve, computed in SQL.
@@ -202,7 +206,8 @@ def roc_curve(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of scores (higher means more likely positive); any finite numbers.
     weight : str, optional
@@ -217,6 +222,9 @@ def roc_curve(
         keeps every point.
     by : str or list of str, optional
         Slice columns: one curve per distinct combination, the slice columns first.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -287,7 +295,7 @@ def roc_curve(
     5       0.10  1.000000  1.000000   3   3   0   0
     """
     frame = _curve("roc_curve", data, label, score, weight, drop_intermediate, max_points,
-                   by, con)
+                   by, con, pos_label)
     _warn_nan(frame, "roc_curve", "fpr", "a slice has no negative label")
     _warn_nan(frame, "roc_curve", "tpr", "a slice has no positive label")
     return _counts(frame, ["tp", "fp", "tn", "fn"], weight is not None)
@@ -302,6 +310,7 @@ def pr_curve(
     drop_intermediate: bool = False,
     max_points: int | None = None,
     by: str | Sequence[str] | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> pd.DataFrame:
     """Precision-recall curve, computed in SQL.
@@ -316,7 +325,8 @@ def pr_curve(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         The input, as in :func:`roc_curve`.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of finite numeric scores.
     weight : str, optional
@@ -329,6 +339,9 @@ def pr_curve(
         :func:`roc_curve`; the ``+inf`` point is one of them.
     by : str or list of str, optional
         Slice columns: one curve per distinct combination, the slice columns first.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -380,7 +393,7 @@ def pr_curve(
     5        inf   1.000000  0.000000   0   0   3
     """
     frame = _curve("pr_curve", data, label, score, weight, drop_intermediate, max_points,
-                   by, con)
+                   by, con, pos_label)
     _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
     return _counts(frame, ["tp", "fp", "fn"], weight is not None)
 
@@ -391,6 +404,7 @@ def average_precision(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> float:
     """Average precision (AP): the step-wise area under the precision-recall curve.
@@ -402,11 +416,15 @@ def average_precision(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         The input, as in :func:`roc_curve`.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of finite numeric scores.
     weight : str, optional
         Column of non-negative sample weights; rows of weight 0 are left out.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -455,6 +473,7 @@ def average_precision(
     frame = compute(
         "average_precision", data, con=con,
         columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label},
     )
     return scalar(frame, "average_precision")
 
@@ -466,6 +485,7 @@ def log_loss(
     score: str = "score",
     weight: str | None = None,
     eps: float | str = "auto",
+    pos_label: Any = None,
     con: Any = None,
 ) -> float:
     """Log loss (binary cross-entropy) of predicted probabilities, in nats.
@@ -477,7 +497,8 @@ def log_loss(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         The input, as in :func:`roc_curve`.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of predicted probabilities of label 1, in [0, 1].
     weight : str, optional
@@ -487,6 +508,9 @@ def log_loss(
         ``-ln(eps)``, not infinity. "auto" is the machine epsilon of a double
         (2.220446049250313e-16), as scikit-learn (>= 1.5) does; a number must satisfy
         ``0 < eps < 0.5``.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -538,7 +562,7 @@ def log_loss(
     frame = compute(
         "log_loss", data, con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"eps": eps},
+        params={"eps": eps, "pos_label": pos_label},
     )
     return scalar(frame, "log_loss")
 
@@ -549,6 +573,7 @@ def brier_score(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
+    pos_label: Any = None,
     con: Any = None,
 ) -> float:
     """Brier score: the mean squared difference between probability and label.
@@ -560,11 +585,15 @@ def brier_score(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         The input, as in :func:`roc_curve`.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
     score : str, default "score"
         Column of predicted probabilities of label 1, in [0, 1].
     weight : str, optional
         Column of non-negative sample weights; None weighs every row 1.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -612,5 +641,6 @@ def brier_score(
     frame = compute(
         "brier_score", data, con=con,
         columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label},
     )
     return scalar(frame, "brier_score")

@@ -16,7 +16,7 @@ from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
 from .ranking import QRELS_ROLES, check_empty
-from .registry import _ALIASES, REGISTRY, MetricSpec, Role
+from .registry import _ALIASES, PARAMS, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
 
@@ -214,9 +214,12 @@ def evaluate(
     extra_sources = None
     if qrels is not None:
         extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
+    pos_label = options.get("pos_label")
+    if pos_label is not None:
+        pos_label = PARAMS["pos_label"].validate("evaluate", pos_label)
     with open_checked(
         "evaluate", data, con, columns, used, by_cols,
-        ("group", "item") if ranking else (), extra_sources,
+        ("group", "item") if ranking else (), extra_sources, pos_label=pos_label,
     ) as (connection, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)

@@ -138,6 +138,28 @@ declare_param(
 declare_param(ParamSpec("k", None, check_k, "cut-off rank (integer >= 1), None = whole list"))
 
 
+def check_pos_label(metric: str, name: str, value: Any) -> str | float | bool | None:
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, numbers.Real) and math.isfinite(value):
+        number = float(value)
+        return int(number) if number.is_integer() else number
+    raise InvalidParameterError(
+        f"{metric}: {name}= must be a string, a finite number or a boolean (the label value "
+        f"of the positive class), or None for 0/1 or boolean labels; got {value!r}"
+    )
+
+
+declare_param(
+    ParamSpec(
+        "pos_label",
+        None,
+        check_pos_label,
+        "label value of the positive class (e.g. 'spam'); None: labels are 0/1 or booleans",
+    )
+)
+
+
 # --------------------------------------------------------------------------- metrics
 @dataclass(frozen=True)
 class MetricSpec:

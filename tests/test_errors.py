@@ -54,7 +54,8 @@ def test_labels_outside_binary_show_five_values() -> None:
 
 def test_text_labels_and_scores_are_rejected_by_type() -> None:
     with pytest.raises(InvalidDataError, match=(
-        r"auc: label column 'label' has type VARCHAR; label= must name a column of 0/1"
+        r"auc: label column 'label' \(label=\) has type VARCHAR with values '0', '1'; name "
+        r"the positive class with pos_label=, e.g. pos_label='1'"
     )):
         sqlmetrics.auc(OK.assign(label=["0", "1", "0", "1"]).astype({"label": object}))
     with pytest.raises(InvalidDataError, match=(
@@ -201,7 +202,7 @@ def test_bad_con(tmp_path: Path) -> None:
 
 def test_render_rejects_unknown_options_and_frames() -> None:
     with pytest.raises(InvalidParameterError, match=(
-        r"auc: unexpected option threshold=; options it accepts: none"
+        r"auc: unexpected option threshold=; options it accepts: pos_label"
     )):
         sqlmetrics.render("auc", threshold=0.5)
     with pytest.raises(InvalidParameterError, match=r"render: data= must be a table name"):

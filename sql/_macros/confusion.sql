@@ -11,6 +11,7 @@
   query_many with the value() of several templates, so they share one scan.
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 
 {# exact integer counts, or order-independent sums of weights #}
 {% macro total(expr) -%}
@@ -21,9 +22,9 @@
 source as (
     select
         {{ c.slice_source(by) }}
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
 {% if prediction %}
-        cast({{ prediction }} as integer) as predicted,
+        {{ lab.binary_label(prediction) }} as predicted,
 {% else %}
         case when {{ score }} >= {{ threshold }} then 1 else 0 end as predicted,
 {% endif %}

@@ -15,12 +15,13 @@
   a total order, so shuffled input gives bit-identical results.
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 
 {% macro points() -%}
 source as (
     select
         {{ c.slice_source(by) }}
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as score,
         {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
     from {{ relation }}

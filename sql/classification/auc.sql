@@ -15,11 +15,12 @@
   Oracle: tests/oracle/classification.py::auc
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 {% import "_macros/auc.sql" as mw %}
 with source as (
     select
         {{ c.slice_source(by) }}
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as score{{ ',' if weight }}
 {% if weight %}
         cast({{ weight }} as double) as w

@@ -25,6 +25,7 @@
   Oracle: tests/oracle/bounds.py (exact AUC: tests/oracle/classification.py::auc)
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 {# `"day" as e_slice_0, ...`: the extent's own names, so the join below is unambiguous #}
 {% macro extent_slices(by) -%}
 {% for col in by %}{{ col }} as e_slice_{{ loop.index0 }}, {% endfor %}
@@ -35,7 +36,7 @@
 with source as (
     select
         {{ c.slice_source(by) }}
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as score{{ ',' if weight }}
 {% if weight %}
         cast({{ weight }} as double) as w

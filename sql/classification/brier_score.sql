@@ -11,10 +11,11 @@
   Oracle: tests/oracle/curves.py::brier_score
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 with source as (
     select
         {{ c.slice_source(by) }}
-        cast(cast({{ label }} as integer) as double) as label,
+        cast({{ lab.binary_label(label, pos_label) }} as double) as label,
         cast({{ score }} as double) as p,
         {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
     from {{ relation }}

@@ -14,12 +14,13 @@
   Oracle: tests/oracle/classification.py::gauc
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 {% import "_macros/auc.sql" as mw %}
 with source as (
     select
         {{ c.slice_source(by) }}
         {{ group }} as grp,
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as score
     from {{ relation }}
 ),

@@ -14,12 +14,13 @@
   Oracle: tests/oracle/curves.py::log_loss
 #}
 {% import "_macros/common.sql" as c %}
+{% import "_macros/labels.sql" as lab %}
 {% set lo = 'cast(%r as double)' % eps %}
 {% set hi = 'cast(%r as double)' % (1.0 - eps) %}
 with source as (
     select
         {{ c.slice_source(by) }}
-        cast({{ label }} as integer) as label,
+        {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as p,
         {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
     from {{ relation }}

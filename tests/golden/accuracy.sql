@@ -1,7 +1,7 @@
 with source as (
     select
         "country" as slice_0,
-        cast("label" as integer) as label,
+        case when cast("label" as boolean) then 1 else 0 end as label,
         case when "score" >= 0.5 then 1 else 0 end as predicted,
         1 as w
     from "events"

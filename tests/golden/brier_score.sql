@@ -1,7 +1,7 @@
 with source as (
     select
         "country" as slice_0,
-        cast(cast("label" as integer) as double) as label,
+        cast(case when cast("label" as boolean) then 1 else 0 end as double) as label,
         cast("score" as double) as p,
         cast(1 as double) as w
     from "events"

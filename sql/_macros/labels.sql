@@ -1,0 +1,21 @@
+{#
+  binary_label(column, pos_label): a binary label column as the integer 1 (positive) or 0.
+
+  pos_label none: the column holds 0/1 numbers or booleans (a CSV's yes/no and true/false
+  are read as booleans); `cast(... as boolean)` maps both, and a `case` (not a cast to integer)
+  keeps DuckDB from pushing an integer conversion into its CSV reader.
+  pos_label given (as scikit-learn's pos_label): 1 where the column equals it, else 0; a
+  string is compared with the column as text. The Python layer has checked that the column
+  holds at most two values and that pos_label is finite (or a string, quoted here).
+#}
+{% macro binary_label(column, pos_label=none) -%}
+{%- if pos_label is none -%}
+case when cast({{ column }} as boolean) then 1 else 0 end
+{%- elif pos_label is boolean -%}
+case when cast({{ column }} as boolean) = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
+{%- elif pos_label is string -%}
+case when cast({{ column }} as varchar) = '{{ pos_label | replace("'", "''") }}' then 1 else 0 end
+{%- else -%}
+case when {{ column }} = {{ pos_label }} then 1 else 0 end
+{%- endif -%}
+{%- endmacro %}

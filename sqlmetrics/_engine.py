@@ -88,6 +88,7 @@ def open_checked(
     unique: Sequence[str] = (),
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     pos_label: Any = None,
+    duplicates: str = "error",
 ) -> Iterator[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
     """Open ``data`` (and any second input) on one connection, checked, ready to query.
 
@@ -104,11 +105,12 @@ def open_checked(
         check_columns(metric, source, [(r.name, c) for r, c in used])
         check_columns(metric, source, [("by", c) for c in by_cols])
         validate_data(metric, source, used, pos_label=pos_label)
-        if unique:
+        if unique and duplicates == "error":  # else the template merges repeated pairs
             keys = [("by", c) for c in by_cols] + [
                 (r.name, c) for r, c in used if r.name in unique
             ]
-            check_unique(metric, source, keys)
+            check_unique(metric, source, keys,
+                         fix="; or merge repeated impressions with duplicates='max' or 'sum'")
         extra: dict[str, tuple[str, dict[str, str | None]]] = {}
         for source_name, (source_data, source_roles) in (extra_sources or {}).items():
             other = stack.enter_context(
@@ -168,7 +170,7 @@ def compute(
     used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
     with open_checked(
         spec.name, data, con, columns, used, by_cols, unique, extra_sources,
-        pos_label=checked.get("pos_label"),
+        pos_label=checked.get("pos_label"), duplicates=checked.get("duplicates", "error"),
     ) as (connection, source, extra):
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)

@@ -220,6 +220,7 @@ def evaluate(
     with open_checked(
         "evaluate", data, con, columns, used, by_cols,
         ("group", "item") if ranking else (), extra_sources, pos_label=pos_label,
+        duplicates=options.get("duplicates", "error"),
     ) as (connection, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)

@@ -46,6 +46,7 @@ TIES = ("item_desc", "item_asc", "average")
 GAINS = ("exponential", "linear")
 EMPTY = ("skip", "zero", "error")
 AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
+DUPLICATES = ("error", "max", "sum")
 
 
 def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
@@ -97,6 +98,15 @@ declare_param(
 )
 declare_param(
     ParamSpec(
+        "duplicates",
+        "error",
+        check_choice(*DUPLICATES),
+        "repeated (group, item) rows of the run: error | max (best score, highest label) | "
+        "sum (best score, summed labels)",
+    )
+)
+declare_param(
+    ParamSpec(
         "ap_denominator",
         "relevant",
         check_choice(*AP_DENOMINATORS),
@@ -111,7 +121,7 @@ SCORE = Role("score", "score")
 LABEL = Role("label", "relevance", required=False)
 QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
 
-_COMMON = ("relevance_level", "ties", "empty")
+_COMMON = ("relevance_level", "ties", "empty", "duplicates")
 
 
 def _check_map_params(metric: str, params: dict[str, Any]) -> None:
@@ -273,6 +283,12 @@ empty : {{"skip", "zero", "error"}}, default "skip"
     metric of one call averages over the same groups; trec_eval without ``-c`` also leaves
     out judged groups the run lacks). ``"zero"`` keeps it: its value is 0 where it is 0/0
     (trec_eval; with ``qrels``, as ``trec_eval -c``). ``"error"`` raises.
+duplicates : {{"error", "max", "sum"}}, default "error"
+    Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+    ``"max"`` merges them into one item with the highest score and the highest label
+    (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+    (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+    position. ``qrels`` must never repeat a pair.
 con : duckdb.DuckDBPyConnection or str, optional
     Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
     (opened read-only). Default: a fresh in-memory connection."""
@@ -396,78 +412,86 @@ def _doc(name: str, title: str, intro: str, formula: str, returns: str, examples
 def hit_ratio(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("hit_ratio", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty})
+                            "empty": empty, "duplicates": duplicates})
 
 
 def hit_rate(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("hit_rate", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty})
+                            "empty": empty, "duplicates": duplicates})
 
 
 def precision_at_k(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("precision_at_k", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty})
+                            "empty": empty, "duplicates": duplicates})
 
 
 def recall_at_k(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("recall_at_k", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty})
+                            "empty": empty, "duplicates": duplicates})
 
 
 def r_precision(
     data: Any, *, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("r_precision", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
-                    params={"relevance_level": relevance_level, "ties": ties, "empty": empty})
+                    params={"relevance_level": relevance_level, "ties": ties, "empty": empty,
+                            "duplicates": duplicates})
 
 
 def mean_average_precision(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     ap_denominator: str = "relevant", relevance_level: float = 1, ties: str = "item_desc",
-    empty: str = "skip", con: Any = None,
+    empty: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("map", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "ap_denominator": ap_denominator,
-                            "relevance_level": relevance_level, "ties": ties, "empty": empty})
+                            "relevance_level": relevance_level, "ties": ties, "empty": empty,
+                            "duplicates": duplicates})
 
 
 def mrr(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip", con: Any = None,
+    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
+    duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("mrr", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty})
+                            "empty": empty, "duplicates": duplicates})
 
 
 def _gain_metric(name: str):  # type: ignore[no-untyped-def]
@@ -475,12 +499,13 @@ def _gain_metric(name: str):  # type: ignore[no-untyped-def]
         data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
         score: str = "score", label: str = "label", qrels: Any = None,
         gain: str = "exponential", relevance_level: float = 1, ties: str = "item_desc",
-        empty: str = "skip", con: Any = None,
+        empty: str = "skip", duplicates: str = "error", con: Any = None,
     ) -> float:
         return _ranking(name, data, group=group, item=item, score=score, label=label,
                         qrels=qrels, con=con,
                         params={"k": k, "gain": gain, "relevance_level": relevance_level,
-                                "ties": ties, "empty": empty})
+                                "ties": ties, "empty": empty,
+                                "duplicates": duplicates})
 
     metric.__name__ = metric.__qualname__ = name
     metric.__module__ = __name__

@@ -18,7 +18,9 @@
      relation, group, item, score, label (none when qrels is given), by,
      qrels_relation, qrels_group, qrels_item, qrels_label (optional: the judgments),
      relevance_level (default 1), ties (default 'item_desc'), gain (default 'exponential'),
-     empty (default 'skip').
+     empty (default 'skip'), duplicates (default 'error': the Python layer has checked that
+     (group, item) pairs do not repeat; 'max' | 'sum' merge repeated pairs of the run in
+     `source`: highest score, highest | summed label).
 
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
              -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final.
@@ -73,6 +75,7 @@
 {% set tie_policy = ties if ties is defined else 'item_desc' %}
 {% set gain_kind = gain if gain is defined else 'exponential' %}
 {% set empty_policy = empty if empty is defined else 'skip' %}
+{% set merge = duplicates if duplicates is defined and duplicates != 'error' else none %}
 {% set item_order = 'item asc' if tie_policy == 'item_asc' else 'item desc' %}
 {% set part = c.partition_by(by, ['grp']) %}
 {% set has_ideal = [] %}
@@ -83,7 +86,7 @@
 {% set used = used_text | join(' ') %}
 {% set need_cum = 'ap_term' in used or 'p_first' in used %}
 {% set need_n_rel = 'n_rel' in used %}
-with source as (
+with {{ 'impressions' if merge else 'source' }} as (
     select
         {{ c.slice_source(by) }}
         {{ group }} as grp,
@@ -94,6 +97,22 @@ with source as (
 {% endif %}
     from {{ relation }}
 ),
+{% if merge %}
+-- duplicates='{{ merge }}': repeated (group, item) rows become one item with the highest
+-- score and the {{ 'highest' if merge == 'max' else 'summed' }} label
+source as (
+    select
+        {{ c.slice_cols(by) }}
+        grp,
+        item,
+        max(score) as score{{ ',' if not has_qrels }}
+{% if not has_qrels %}
+        {{ merge }}(label) as label
+{% endif %}
+    from impressions
+    {{ c.group_by(by, ['grp', 'item']) }}
+),
+{% endif %}
 {% if has_qrels %}
 -- judgments; a run item absent from them has label 0; run groups absent from them are not
 -- evaluated (nothing is judged), as trec_eval

@@ -8,6 +8,7 @@ figures are built without pyplot, so no global state or GUI backend is touched.
 
 from __future__ import annotations
 
+import datetime
 import math
 import warnings
 from collections.abc import Sequence
@@ -60,8 +61,19 @@ def _slices(frame: pd.DataFrame, by: list[str]) -> list[tuple[str, pd.DataFrame]
     out = []
     for key, rows in frame.groupby(by, sort=False, dropna=False):
         values = key if isinstance(key, tuple) else (key,)
-        out.append((", ".join(f"{c}={v}" for c, v in zip(by, values)) + " ", rows))
+        out.append((", ".join(f"{c}={_shown(v)}" for c, v in zip(by, values)) + " ", rows))
     return out
+
+
+def _shown(value: Any) -> str:
+    """A slice value for a legend: dates as ``2026-11-01`` (DuckDB's DATE arrives in pandas as
+    a midnight timestamp), timestamps without a ``T`` or nanoseconds, anything else as str."""
+    if isinstance(value, (pd.Timestamp, datetime.datetime)):
+        stamp = pd.Timestamp(value)
+        if stamp == stamp.normalize():
+            return str(stamp.strftime("%Y-%m-%d"))
+        return str(stamp.strftime("%Y-%m-%d %H:%M:%S"))
+    return str(value)
 
 
 def _summary(name: str, data: Any, columns: dict[str, str | None], by: list[str],
@@ -239,5 +251,6 @@ def pr(
                   label=_label(prefix, "AP", aps.get(key, math.nan)))
     axes.set_xlabel("recall")
     axes.set_ylabel("precision")
-    axes.legend(loc="lower left")
+    # outside the axes, to the right: precision-recall curves fill any corner of the plot
+    axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return figure

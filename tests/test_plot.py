@@ -133,3 +133,25 @@ def test_missing_matplotlib_says_how_to_install(frame: pd.DataFrame, tmp_path: P
     assert result.exit_code == 2
     assert result.stderr == ("sqlmetrics: error: sqlmetrics.plot needs matplotlib: "
                              "pip install 'sqlmetrics[plot]'\n")
+
+
+def test_date_slices_print_as_dates(frame: pd.DataFrame) -> None:
+    days = pd.to_datetime(["2026-11-01", "2026-11-02"]).date
+    dated = frame.assign(day=[days[i % 2] for i in range(len(frame))])
+    for draw in (sqlmetrics.plot.roc, sqlmetrics.plot.pr):
+        fig = draw(dated, by="day")
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        assert [t.split(" (")[0] for t in texts] == ["day=2026-11-01", "day=2026-11-02"]
+    stamped = frame.assign(at=pd.Timestamp("2026-11-01 12:30:00"))
+    fig = sqlmetrics.plot.roc(stamped, by="at")
+    assert fig.axes[0].get_legend().get_texts()[0].get_text().startswith(
+        "at=2026-11-01 12:30:00 (AUC")
+
+
+def test_pr_legend_does_not_cover_the_curves(frame: pd.DataFrame) -> None:
+    fig = sqlmetrics.plot.pr(frame, by="country")
+    fig.draw_without_rendering()  # lay the figure out (constrained layout)
+    legend = fig.axes[0].get_legend().get_window_extent()
+    axes = fig.axes[0].get_window_extent()
+    assert not legend.overlaps(axes)
+    assert fig.bbox.contains(legend.x1 - 1, legend.y1 - 1)  # still inside the image

@@ -272,7 +272,7 @@ def render_command(ctx: click.Context, metric: str, data: str) -> None:
 @main.command("list")
 def list_command() -> None:
     """List every metric with its definition and options."""
-    from .registry import PARAMS, REGISTRY
+    from .registry import REGISTRY, default_of
 
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]
@@ -281,7 +281,7 @@ def list_command() -> None:
         options = [p for p in spec.params if p != "k"]
         if options:
             click.echo(f"{'':<22} options: " + ", ".join(
-                f"{p}={PARAMS[p].default!r}" for p in options))
+                f"{p}={default_of(spec, p)!r}" for p in options))
 
 
 def _register_plot() -> None:

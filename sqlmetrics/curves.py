@@ -70,7 +70,8 @@ declare_param(
         "drop_intermediate",
         None,
         _check_drop_intermediate,
-        "drop curve points that change no corner: True | False | None (the curve's default)",
+        "drop curve points that change no corner: True | False (roc_curve: True, pr_curve: "
+        "False, as scikit-learn)",
     )
 )
 declare_param(
@@ -96,6 +97,7 @@ register(
         params=("drop_intermediate", "max_points", "pos_label"),
         undefined="fpr when no negative label, tpr when no positive label",
         output="table",
+        extra={"defaults": {"drop_intermediate": True}},
     )
 )
 register(
@@ -108,6 +110,7 @@ register(
         params=("drop_intermediate", "max_points", "pos_label"),
         undefined="recall when no positive label",
         output="table",
+        extra={"defaults": {"drop_intermediate": False}},
         aliases=("precision_recall_curve",),
     )
 )

@@ -135,9 +135,10 @@ def _check_map_params(metric: str, params: dict[str, Any]) -> None:
 
 _SPECS = {
     # name: (summary, uses k, uses gain, undefined)
-    "hit_ratio": ("relevant items in the top k over all relevant items (micro average)",
-                  True, False),
-    "hit_rate": ("share of groups with a relevant item in the top k (success@k)", True, False),
+    "hit_ratio": ("relevant items in the top k over all relevant items (micro recall; not "
+                  "the HR@k of most recommender papers, see hit_rate)", True, False),
+    "hit_rate": ("share of groups with a relevant item in the top k (success@k; the HR@k of "
+                 "most recommender papers)", True, False),
     "precision_at_k": ("relevant items in the top k / k, mean over groups", True, False),
     "recall_at_k": ("relevant items in the top k / relevant items, mean over groups",
                     True, False),
@@ -531,8 +532,9 @@ hit_ratio.__doc__ = _doc(
     "hit_ratio", "Hit ratio: relevant items in the top k over all relevant items.",
     "A micro average: hits and relevant items are summed over groups before dividing, so "
     "groups with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 "
-    "relevant items give 15 / 30 = 0.5). For the share of groups with a hit, see "
-    ":func:`hit_rate`.",
+    "relevant items give 15 / 30 = 0.5): a micro recall. Many recommender papers report "
+    "\"HR@k\" (hit ratio) meaning the share of users with a hit, which is :func:`hit_rate`, "
+    "not this function; check which one a paper means before comparing numbers.",
     ".. math:: HR@k = \\frac{\\sum_g hits_g@k}{\\sum_g R_g}",
     "Hit ratio in [0, 1]",
     ">>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)\n0.3333",
@@ -543,7 +545,9 @@ hit_ratio.__doc__ = _doc(
 )
 hit_rate.__doc__ = _doc(
     "hit_rate", "Hit rate: the share of groups with a relevant item in the top k.",
-    "trec_eval's ``success_k``; in recommender papers often called HR@k.",
+    "trec_eval's ``success_k``. Many recommender papers call this \"HR@k\" or hit ratio "
+    "(e.g. leave-one-out evaluation, one relevant item per user, where it also equals "
+    "recall@k); sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.",
     ".. math:: HitRate@k = \\frac{1}{|G|} \\sum_g [hits_g@k \\ge 1]",
     "Hit rate in [0, 1]",
     ">>> sqlmetrics.hit_rate(df, k=1, **cols)\n0.5",

@@ -18,7 +18,10 @@ from typing import Any
 
 from .errors import InvalidParameterError, UnknownMetricError
 
-__all__ = ["PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "get_spec", "metric_names"]
+__all__ = [
+    "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of", "get_spec",
+    "metric_names",
+]
 
 
 # --------------------------------------------------------------------------- column roles
@@ -205,6 +208,13 @@ def register(spec: MetricSpec) -> MetricSpec:
     for alias in spec.aliases:
         _ALIASES[alias] = spec.name
     return spec
+
+
+def default_of(spec: MetricSpec, param: str) -> Any:
+    """The default of option ``param`` for metric ``spec``: the metric's own (declared in
+    ``spec.extra["defaults"]``, e.g. a curve's ``drop_intermediate``) or the shared one."""
+    defaults: dict[str, Any] = spec.extra.get("defaults", {})
+    return defaults.get(param, PARAMS[param].default)
 
 
 def metric_names() -> list[str]:

@@ -73,7 +73,8 @@ def test_with_qrels_only_the_run_is_merged() -> None:
     got = sqlmetrics.evaluate(run, ["map"], qrels=qrels, duplicates="max", **COLS)
     assert got.pop("n_rows").sum() == len(LOG)
     pd.testing.assert_frame_equal(got, expected.drop(columns="n_rows"))
-    with pytest.raises(sqlmetrics.InvalidDataError, match=r"evaluate: qrels=DataFrame has 2 duplicated"):
+    with pytest.raises(sqlmetrics.InvalidDataError,
+                       match=r"evaluate: qrels=DataFrame has 2 duplicated"):
         sqlmetrics.evaluate(run, ["map"], qrels=LOG, duplicates="max", **COLS)
 
 

@@ -31,7 +31,7 @@ PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 FLAGS = {
     "label": "--label", "score": "--score", "group": "--group", "item": "--item",
     "weight": "--weight", "prediction": "--prediction", "by": "--by", "qrels": "--qrels",
-    "data": "DATA", "con": "DATA (path/to/db.duckdb:table)",
+    "data": "DATA", "con": "DATA (path/to/db.duckdb:table)", "threshold": "--threshold",
 }
 # whole phrases that only make sense in Python
 _PHRASES = ((", a table name with con=, or a DataFrame", " or path/to/db.duckdb:table"),
@@ -74,7 +74,8 @@ def as_flags(message: str) -> str:
     for python, shell in _PHRASES:
         message = message.replace(python, shell)
     translated = _ARGUMENT.sub(flag, message)
-    return translated.replace("option --option", "--option")
+    return translated.replace("option --option", "--option").replace(
+        "option --threshold", "--threshold (or --option threshold=)")
 
 
 def _plain_warnings() -> Callable[..., None]:

@@ -334,3 +334,15 @@ def test_format_trec_needs_a_group_and_no_by() -> None:
                               "pctr", "--format", "trec"))
     assert "--format trec prints one block per topic: give the topic column with --group" \
         in line
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--threshold", "nan", "-m", "f1"], r"f1: --threshold must be a finite number; got nan$"),
+    (["--option", "threshold=0.3", "-m", "auc"],
+     r"evaluate: --threshold \(or --option threshold=\) is accepted by none of the requested "
+     r"metrics \(auc\)"),
+    (["--option", "gain=linear", "-m", "auc"], r"evaluate: --option gain= is accepted by none"),
+])
+def test_messages_translate_every_kind_of_argument(args: list[str], message: str) -> None:
+    line = one_line_error(run("eval", str(CTR), "--label", "click", "--score", "pctr", *args))
+    assert re.search(message, line), line

@@ -33,7 +33,9 @@ def configure(
     threads : int, optional
         Number of worker threads (>= 1).
     temp_directory : str or path, optional
-        Where DuckDB spills when ``memory_limit`` is reached.
+        Where DuckDB spills when ``memory_limit`` is reached. Default: a ``sqlmetrics-<uid>``
+        folder in the system temporary directory (``tempfile.gettempdir()``), not DuckDB's own
+        default ``.tmp`` in the current directory.
 
     Returns
     -------

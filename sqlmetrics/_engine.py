@@ -154,10 +154,15 @@ def engine_error(metric: str, labels: Sequence[str], exc: duckdb.Error) -> SqlMe
     where = " / ".join(labels) or "data"
     message = engine_message(exc)
     if isinstance(exc, (duckdb.ConversionException, duckdb.OutOfRangeException)):
+        fix = (
+            "the column type was detected from the first rows of the CSV: fix or drop that "
+            "value, or load the file into a table with explicit column types and pass the table"
+            if "CSV Error" in message
+            else "fix or drop that value, or give the column one type in every file (e.g. load "
+            "the files into a table with the column cast, and pass the table)"
+        )
         return InvalidDataError(
-            f"{metric}: {where} holds a value of the wrong type: {message}. Fix or drop that "
-            f"value, or cast the column to one type in every file (e.g. rewrite the file, or "
-            f"load it into a table with the column cast and pass the table)"
+            f"{metric}: {where} holds a value of the wrong type: {message}; {fix}"
         )
     if isinstance(exc, duckdb.InvalidInputException) and "schema mismatch" in message:
         return InvalidDataError(

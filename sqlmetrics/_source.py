@@ -4,6 +4,10 @@ Accepted: a table or view name in ``con``; a path, glob or list of Parquet / CSV
 DataFrame; a pyarrow Table; a DuckDB relation. Objects are registered on the connection under a
 unique temporary name and unregistered afterwards, also when the query fails. Nothing is ever
 written to the user's database; a database given by path is opened ``read_only=True``.
+
+A path naming an existing file is that file, whatever characters its name holds; a path naming
+no file is a glob when it holds ``*``, ``?`` or ``[``. Table names are looked up in the catalog,
+never by a query that could fail (and so abort the user's open transaction).
 """
 
 from __future__ import annotations
@@ -342,16 +346,27 @@ def _readable_many_times(metric: str, arg: str, data: Any) -> Any:
 
 
 def engine_message(exc: BaseException) -> str:
-    """The useful part of a DuckDB error: no query excerpt, no advice about its own options."""
+    """The useful part of a DuckDB error: what failed, where, on which value.
+
+    Dropped: the query excerpt, and the engine's "possible solutions", which name options of
+    its own readers (``types=``, ``union_by_name``, ``COPY``) that sqlmetrics' callers do not
+    pass. The file DuckDB names at the end of a CSV error is kept.
+    """
+    text = str(exc)
+    csv_file = re.search(r"^\s*file = (.+)$", text, re.MULTILINE)
+    text = text.split("Possible solutions")[0]
     keep = [
         line.strip()
-        for line in str(exc).splitlines()
+        for line in text.splitlines()
         if line.strip()
         and not line.startswith("LINE ")
         and not set(line.strip()) <= {"^"}
         and "union_by_name" not in line
     ]
-    return " ".join(keep).rstrip(".")
+    message = " ".join(keep).rstrip(". ")
+    if csv_file and csv_file.group(1).strip() not in message:
+        message += f" (file {csv_file.group(1).strip()})"
+    return message
 
 
 def _is_frame(data: Any) -> bool:

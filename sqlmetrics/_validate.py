@@ -35,7 +35,7 @@ def type_family(sql_type: str) -> str:
     upper = sql_type.upper()
     if is_numeric(upper):
         return "number"
-    if upper in ("VARCHAR", "STRING", "TEXT") or upper.startswith("VARCHAR("):
+    if upper in ("VARCHAR", "STRING", "TEXT") or upper.startswith(("VARCHAR(", "ENUM(")):
         return "text"
     if upper.startswith(("TIMESTAMP", "DATE", "TIME")):
         return "date/time"

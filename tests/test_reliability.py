@@ -293,6 +293,30 @@ def test_a_list_column_is_not_numeric() -> None:
         sqlmetrics.auc("t", con=con)
 
 
+@pytest.mark.parametrize(
+    ("sql_type", "numeric", "family"),
+    [
+        ("INTEGER", True, "number"),
+        ("DECIMAL(18,3)", True, "number"),
+        ("DOUBLE", True, "number"),
+        ("DECIMAL(3,1)[]", False, "DECIMAL(3,1)[]"),
+        ("DOUBLE[3]", False, "DOUBLE[3]"),
+        ("STRUCT(a DOUBLE)", False, "STRUCT(A DOUBLE)"),
+        ("MAP(VARCHAR, DOUBLE)", False, "MAP(VARCHAR, DOUBLE)"),
+        ("VARCHAR", False, "text"),
+        ("ENUM('a', 'b')", False, "text"),
+        ("BOOLEAN", False, "BOOLEAN"),
+        ("TIMESTAMP WITH TIME ZONE", False, "date/time"),
+        ("DATE", False, "date/time"),
+    ],
+)
+def test_type_kinds(sql_type: str, numeric: bool, family: str) -> None:
+    from sqlmetrics._validate import is_numeric, type_family
+
+    assert is_numeric(sql_type) is numeric
+    assert type_family(sql_type) == family
+
+
 def test_con_pointing_at_a_data_file(tmp_path: Path) -> None:
     path = tmp_path / "events.csv"
     path.write_text("label,score\n1,0.5\n0,0.1\n")

@@ -199,9 +199,9 @@ def _open_database_file(path: str) -> duckdb.DuckDBPyConnection:
         return duckdb.connect(path, read_only=True)
     except duckdb.ConnectionException as exc:
         raise DataSourceError(
-            f"con={path!r} is already open in this process (read-write), and DuckDB opens a "
-            f"file once per configuration; pass that connection as con= instead of the path "
-            f"({exc})"
+            f"con={path!r} is already open in this process (read-write, or with other "
+            f"settings), and DuckDB opens a file once per configuration; pass that connection "
+            f"as con= instead of the path ({exc})"
         ) from None
     except duckdb.Error as exc:
         raise DataSourceError(

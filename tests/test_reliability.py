@@ -76,12 +76,14 @@ def test_threads_on_one_connection_give_single_threaded_results() -> None:
             f"gauc-{name}": lambda: sqlmetrics.gauc(name, group="g", con=con),
             f"f1-{name}": lambda: sqlmetrics.f1(name, threshold=0.5, con=con),
             f"ndcg-{name}": lambda: sqlmetrics.ndcg(name, k=3, con=con, **rank),
-            f"eval-{name}": lambda: sqlmetrics.evaluate(
-                name, ["auc", "f1", "ndcg@3"], con=con, threshold=0.5, **rank
-            ).iloc[0].to_dict(),
-            f"eval-df-{name}": lambda: sqlmetrics.evaluate(
-                frame, ["gauc", "ndcg@3"], con=con, **rank
-            ).iloc[0].to_dict(),
+            f"eval-{name}": lambda: (
+                sqlmetrics.evaluate(name, ["auc", "f1", "ndcg@3"], con=con, threshold=0.5, **rank)
+                .iloc[0]
+                .to_dict()
+            ),
+            f"eval-df-{name}": lambda: (
+                sqlmetrics.evaluate(frame, ["gauc", "ndcg@3"], con=con, **rank).iloc[0].to_dict()
+            ),
         }
 
     table = {**calls("a"), **calls("b")}
@@ -121,10 +123,12 @@ def test_threads_on_one_connection_give_single_threaded_results() -> None:
 
 def test_threads_on_relations_without_con() -> None:
     rels = {
-        "a": duckdb.sql("select * from (values (1, 0.9), (0, 0.1), (1, 0.4), (0, 0.6)) "
-                        "as t(label, score)"),
-        "b": duckdb.sql("select * from (values (1, 0.1), (0, 0.9), (1, 0.7), (0, 0.6)) "
-                        "as t(label, score)"),
+        "a": duckdb.sql(
+            "select * from (values (1, 0.9), (0, 0.1), (1, 0.4), (0, 0.6)) as t(label, score)"
+        ),
+        "b": duckdb.sql(
+            "select * from (values (1, 0.1), (0, 0.9), (1, 0.7), (0, 0.6)) as t(label, score)"
+        ),
     }
     expected = {k: sqlmetrics.auc(r) for k, r in rels.items()}
     assert expected["a"] != expected["b"]
@@ -219,8 +223,9 @@ def test_names_are_looked_up_in_the_catalog(tmp_path: Path) -> None:
     con = duckdb.connect()
     con.execute("create schema s")
     con.execute("create table s.t as select 1 as label, 0.9 as score union all select 0, 0.1")
-    con.execute('create table "my.table" as select 1 as label, 0.1 as score '
-                "union all select 0, 0.9")
+    con.execute(
+        'create table "my.table" as select 1 as label, 0.1 as score union all select 0, 0.9'
+    )
     con.execute("create temp view tv as select * from s.t")
     con.register("reg", pd.DataFrame({"label": [1, 0], "score": [0.9, 0.1]}))
     con.execute(f"attach '{tmp_path / 'other.db'}' as other")
@@ -272,8 +277,9 @@ def test_a_csv_with_a_bad_value_after_sniffing(tmp_path: Path) -> None:
 def test_qrels_keys_of_another_type(qrels_type: str) -> None:
     con = duckdb.connect()
     con.execute("create table run as select 'q1' as g, 'd1' as item, 0.5 as score")
-    value = {"timestamp": "timestamp '2024-01-01'", "boolean": "true",
-             "date": "date '2024-01-01'"}[qrels_type]
+    value = {"timestamp": "timestamp '2024-01-01'", "boolean": "true", "date": "date '2024-01-01'"}[
+        qrels_type
+    ]
     con.execute(f"create table qrels as select {value} as g, 'd1' as item, 1 as label")
     with pytest.raises(InvalidDataError, match=r"ndcg: group= column 'g' has type VARCHAR"):
         sqlmetrics.ndcg("run", qrels="qrels", group="g", con=con)
@@ -351,8 +357,10 @@ def test_spill_files_go_to_the_system_temp_directory(
     assert setting and Path(setting).resolve() != (tmp_path / ".tmp").resolve()
     assert not Path(setting).is_relative_to(tmp_path)
     con = duckdb.connect()
-    con.execute("create table big as select (i % 2)::int as label, random() as score "
-                "from range(3000000) r(i)")
+    con.execute(
+        "create table big as select (i % 2)::int as label, random() as score "
+        "from range(3000000) r(i)"
+    )
     before = sqlmetrics.configure(memory_limit="100MB")
     try:
         frame = con.execute("select * from big").df()

@@ -140,6 +140,8 @@ def open_checked(
                 check_join_types(metric, source, other, shared, source_name)
                 extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
             yield connection, source, extra
+    except duckdb.InterruptException:
+        raise
     except duckdb.Error as exc:
         raise engine_error(metric, labels, exc) from None
 

@@ -211,17 +211,15 @@ def _open_database_file(path: str) -> duckdb.DuckDBPyConnection:
 
 
 # (database, schema, name) of every table and view the connection sees, temporary ones first;
-# for the unqualified name, only those on its search path.
+# `on_path`: reachable by its bare name; `local`: in the temp or current database.
 _CATALOG = """
     select database_name, schema_name, name,
-        database_name = 'temp'
-        or (database_name = current_database()
-            and list_contains(current_schemas(true), schema_name)) as on_path
+        local and list_contains(current_schemas(true), schema_name) as on_path, local
     from (
         select database_name, schema_name, table_name as name from duckdb_tables()
         union all
         select database_name, schema_name, view_name from duckdb_views() where not internal
-    )
+    ), (select database_name in ('temp', current_database()) as local) as _
     order by database_name <> 'temp', database_name <> current_database(), 1, 2, 3
 """
 
@@ -232,43 +230,29 @@ def resolve_table(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
     Looked up in the catalog, so a missing name runs no failing query (which would abort the
     user's open transaction). Names compare case-insensitively, as DuckDB's do. A name with
     dots is first a table of that exact name (``"my.table"``); then it is split into
-    ``table``, ``schema.table`` or ``database.table``, or ``database.schema.table``.
+    ``schema.table`` or ``database.table``, or ``database.schema.table``.
     """
-    rows = [(str(d), str(s), str(n), bool(p)) for d, s, n, p in con.execute(_CATALOG).fetchall()]
+    rows = [
+        (str(d), str(s), str(n), bool(on_path), bool(local))
+        for d, s, n, on_path, local in con.execute(_CATALOG).fetchall()
+    ]
+    wanted = name.lower()
+    parts = tuple(wanted.split("."))
 
-    def same(a: str, b: str) -> bool:
-        return a.lower() == b.lower()
+    def exact(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        return on_path and n.lower() == wanted
 
-    parts = name.split(".")
-    for d, s, n, on_path in rows:
-        if same(n, name) and on_path:
-            return ".".join(quote_ident(x) for x in (d, s, n))
-    candidates: list[tuple[str, str, str]] = []
-    if len(parts) == 2:
-        first, table = parts
-        candidates = [
-            (d, s, n)
-            for d, s, n, _ in rows
-            if same(n, table)
-            and (
-                (same(s, first) and d in ("temp", current_database(con)))
-                or (same(d, first) and s == "main")
-            )
-        ]
-    elif len(parts) == 3:
-        candidates = [
-            (d, s, n)
-            for d, s, n, _ in rows
-            if same(d, parts[0]) and same(s, parts[1]) and same(n, parts[2])
-        ]
-    if candidates:
-        return ".".join(quote_ident(x) for x in candidates[0])
+    def split(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        here = (d.lower(), s.lower(), n.lower())
+        if len(parts) == 2:
+            return (local and here[1:] == parts) or (s == "main" and (here[0], here[2]) == parts)
+        return here == parts
+
+    for rule in (exact, split):
+        for row in rows:
+            if rule(*row):
+                return ".".join(quote_ident(x) for x in row[:3])
     return None
-
-
-def current_database(con: duckdb.DuckDBPyConnection) -> str:
-    row = con.execute("select current_database()").fetchone()
-    return str(row[0]) if row else ""
 
 
 def table_names(con: duckdb.DuckDBPyConnection) -> list[str]:

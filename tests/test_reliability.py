@@ -1,9 +1,9 @@
 """Reliability: threads on one connection, literal file names, the user's transaction,
 engine errors from bad files, odd inputs, spill files, and where warnings point.
 
-Issue 15. Every test failed before its fix except three guards that pin what the fixes rely
-on: a cursor does not see the connection's temporary objects (why calls lock the connection
-instead), a glob still matches files with glob characters, and numeric types stay numeric.
+Issue 15. Every test failed before its fix except three guards: a cursor does not see the
+connection's temporary objects (why calls lock the connection instead of using a cursor), a glob
+still matches files with glob characters, and a corrupt file keeps its clear error.
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import duckdb
@@ -122,14 +121,23 @@ def spill_directory() -> str:
     return os.path.join(tempfile.gettempdir(), f"sqlmetrics-{user}")
 
 
-@cache
+_PRIVATE: list[duckdb.DuckDBPyConnection] = []
+_PRIVATE_GUARD = threading.Lock()
+
+
 def _private_database() -> duckdb.DuckDBPyConnection:
     """sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated).
 
-    It spills to :func:`spill_directory` (not DuckDB's default ``.tmp`` in the current
-    directory) unless ``configure(temp_directory=)`` says otherwise.
+    Created once, under a lock (two threads' first calls must not make two databases). It
+    spills to :func:`spill_directory` (not DuckDB's default ``.tmp`` in the current directory)
+    unless ``configure(temp_directory=)`` says otherwise.
     """
-    return duckdb.connect(":memory:", config={"temp_directory": spill_directory()})
+    with _PRIVATE_GUARD:
+        if not _PRIVATE:
+            _PRIVATE.append(
+                duckdb.connect(":memory:", config={"temp_directory": spill_directory()})
+            )
+        return _PRIVATE[0]
 
 
 _LOCKS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, threading.RLock] = (

@@ -8,8 +8,11 @@ still matches files with glob characters, and a corrupt file keeps its clear err
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -377,25 +380,42 @@ def test_a_consumed_record_batch_reader() -> None:
 
 
 # ------------------------------------------------------------------- 6. spill files
-def test_spill_files_go_to_the_system_temp_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    setting = sqlmetrics.configure()["temp_directory"]
-    assert setting and Path(setting).resolve() != (tmp_path / ".tmp").resolve()
-    assert not Path(setting).is_relative_to(tmp_path)
-    con = duckdb.connect()
-    con.execute(
-        "create table big as select (i % 2)::int as label, random() as score "
-        "from range(3000000) r(i)"
+_SPILL_SCRIPT = """
+import json, tempfile
+from pathlib import Path
+import duckdb, sqlmetrics
+from sqlmetrics.errors import InvalidParameterError
+setting = sqlmetrics.configure(memory_limit="60MB", threads=1)["temp_directory"]
+frame = duckdb.sql(
+    "select (i % 2)::int as label, random() as score from range(4000000) r(i)"
+).df()
+value = sqlmetrics.auc(frame)
+spilled = sorted(p.name for p in Path(setting).glob("*"))
+sqlmetrics.configure(temp_directory=setting)  # the same directory: accepted
+try:
+    sqlmetrics.configure(temp_directory=tempfile.gettempdir())
+    error = ""
+except InvalidParameterError as exc:
+    error = str(exc)
+print(json.dumps({"setting": setting, "temp": tempfile.gettempdir(), "value": value,
+                  "spilled": spilled, "error": error}))
+"""
+
+
+def test_spill_files_go_to_the_system_temp_directory(tmp_path: Path) -> None:
+    # a process of its own: once DuckDB has spilled, its spill directory is fixed for good
+    done = subprocess.run(
+        [sys.executable, "-c", _SPILL_SCRIPT], cwd=tmp_path, capture_output=True, text=True
     )
-    before = sqlmetrics.configure(memory_limit="100MB")
-    try:
-        frame = con.execute("select * from big").df()
-        assert 0.4 < sqlmetrics.auc(frame) < 0.6
-    finally:
-        sqlmetrics.configure(memory_limit=before["memory_limit"].replace(" ", ""))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert Path(out["setting"]).parent == Path(out["temp"])
+    assert out["spilled"]  # DuckDB used that directory
+    assert 0.45 < out["value"] < 0.55
     assert not (tmp_path / ".tmp").exists()
+    assert list(tmp_path.iterdir()) == []
+    assert "configure: temp_directory=" in out["error"]
+    assert "already spilled" in out["error"] and "before the first" in out["error"]
 
 
 # ------------------------------------------------------------------- 7. warnings

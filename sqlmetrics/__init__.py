@@ -27,6 +27,7 @@ from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
     DataSourceError,
+    EngineError,
     InvalidDataError,
     InvalidParameterError,
     SqlMetricsError,
@@ -44,6 +45,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ColumnNotFoundError",
     "DataSourceError",
+    "EngineError",
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,7 @@ import pandas as pd
 from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
-from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
+from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError, warn
 from .ranking import QRELS_ROLES, check_empty
 from .registry import _ALIASES, REGISTRY, MetricSpec, Role
 
@@ -407,11 +406,10 @@ def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any
         if "zero_division" in req.spec.params and zero_division != "warn":
             frame[req.text] = values.fillna(float(zero_division))
             continue
-        warnings.warn(
+        warn(
             f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
             f"slice(s) ({req.spec.undefined}); NaN there",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
     order = [c for c in frame.columns if c not in ("n_rows", "n_groups")]
     tail = ["n_rows", *(["n_groups"] if "n_groups" in frame.columns else [])]

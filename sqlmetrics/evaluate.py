@@ -15,7 +15,7 @@ from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
-from .ranking import QRELS_ROLES, check_empty
+from .ranking import QRELS_ROLES, check_groups
 from .registry import _ALIASES, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -170,7 +170,12 @@ def evaluate(
     Notes
     -----
     The value of a metric in a slice equals the single-metric function run on that slice
-    alone. All metrics come from one statement: classification metrics as subqueries joined
+    alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
+    groups of the slice's rows, with their judgments). A judged group the run has no row for
+    (``missing=``) has no slice value, since slice columns are read from the run: with ``by=``
+    it enters no slice, and ``missing="zero"`` is refused unless ``by`` is the group column
+    alone (then its slice would have no row, so no output row either, as ``trec_eval -q
+    -c``). All metrics come from one statement: classification metrics as subqueries joined
     on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
     ``docs/decisions/0001-templates-and-composition.md``.
 
@@ -205,6 +210,13 @@ def evaluate(
         raise InvalidParameterError(
             "evaluate: qrels= is used by ranking metrics only, and none is requested"
         )
+    if qrels is not None and options.get("missing") == "zero" and by_cols and by_cols != [group]:
+        raise InvalidParameterError(
+            f"evaluate: missing='zero' with by={by!r}: a judged group absent from the run has "
+            f"no slice value (slice columns are read from the run's rows), so it cannot be "
+            f"counted in any slice. Slice by the group column alone (by={group!r}), leave "
+            f"by= out, or pass missing='skip'"
+        )
     used: list[tuple[Role, str]] = []
     for req in requests:
         for role in req.spec.roles:
@@ -226,8 +238,10 @@ def evaluate(
         frame = connection.execute(str(sql)).df()
     frame = frame.rename(columns={**names, **{f"slice_{i}": b for i, b in enumerate(by_cols)}})
     if ranking:
-        check_empty("evaluate", frame, options.get("empty", "skip"), qrels is not None)
-        frame = frame.drop(columns=[c for c in ("n_empty", "first_empty") if c in frame])
+        check_groups("evaluate", frame, options.get("empty", "skip"),
+                     options.get("missing", "skip") if qrels is not None else "skip")
+        internal = ("n_empty", "first_empty", "n_missing", "first_missing")
+        frame = frame.drop(columns=[c for c in internal if c in frame])
     return _finish(frame, requests, options)
 
 
@@ -393,6 +407,10 @@ def _ranking_part(
     selected += [{"column": "n_groups", "as": "n_groups"}, {"column": "n_empty", "as": "n_empty"}]
     if options.get("empty") == "error":
         selected.append({"column": "first_empty", "as": "first_empty"})
+    if qrels_relation:
+        selected.append({"column": "n_missing", "as": "n_missing"})
+        if options.get("missing") == "error":
+            selected.append({"column": "first_missing", "as": "first_missing"})
     return {"alias": "ranking", "sql": str(sql).strip(), "columns": selected}
 
 

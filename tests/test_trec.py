@@ -37,7 +37,7 @@ CASES = {
     # expected output: (qrels, run, options)  -- README of the suite
     "out.test.aq": ("qrels.test", "results.test", {}),
     "out.test.aql": ("qrels.rel_level", "results.test", {"relevance_level": 2}),
-    "out.test.aqc": ("qrels.test", "results.trunc", {"empty": "zero"}),
+    "out.test.aqc": ("qrels.test", "results.trunc", {"empty": "zero", "missing": "zero"}),
 }
 
 
@@ -55,7 +55,7 @@ def test_trec_eval_conformance(case: str) -> None:
     """Every measure, per topic and for `all`, to trec_eval's 4 decimals.
 
     Per topic: the whole run against that topic's judgments (a run topic without judgments is
-    not evaluated; with empty="zero" a judged topic the run lacks counts 0). All measures of
+    not evaluated; with missing="zero" a judged topic the run lacks counts 0). All measures of
     one topic are computed in one statement, as evaluate() composes them; `all` also goes
     through the public functions.
     """
@@ -92,9 +92,10 @@ def test_without_c_judged_topics_missing_from_the_run_are_skipped() -> None:
     qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
     run = sqlmetrics.read_trec_run(TREC / "results.trunc")
     # trec_eval without -c averages over topics 301 and 303 (out.test.aqc has P_5 of 0.0 and
-    # 0.6 for them); empty="skip" does the same
+    # 0.6 for them); missing="skip" (the default) does the same, missing="zero" is -c
     assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5) == pytest.approx(0.3)
-    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero") == pytest.approx(0.2)
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero") == pytest.approx(0.3)
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, missing="zero") == pytest.approx(0.2)
 
 
 def test_trec_ids_stay_text_and_break_ties_as_trec_eval(tmp_path: Path) -> None:

@@ -163,7 +163,9 @@ def main() -> None:
 @click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
 @click.option("--trec", is_flag=True,
               help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
-                   "qrels file (qid iter docno rel); columns group, item, score, label.")
+                   "qrels file (qid iter docno rel); columns group, item, score, label. "
+                   "Options default to trec_eval's: empty=zero missing=skip gain=linear "
+                   "(--option missing=zero is trec_eval -c).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
@@ -187,6 +189,10 @@ def eval_command(data: str, metrics: tuple[str, ...], label: str, score: str,
         judged = read_trec_qrels(qrels) if qrels is not None else None
         group, item = group or "group", item or "item"
     options = parse_options(option_pairs)
+    if trec:
+        from .trec import trec_eval_options
+
+        options = {**trec_eval_options(metrics), **options}
     extra = {"qrels": judged} if judged is not None else {}
     with connection(database) as con:
         frame = evaluate(

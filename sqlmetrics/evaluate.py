@@ -16,7 +16,7 @@ from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
 from .ranking import QRELS_ROLES, check_groups
-from .registry import _ALIASES, REGISTRY, MetricSpec, Role
+from .registry import _ALIASES, PARAMS, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
 
@@ -200,9 +200,11 @@ def evaluate(
             raise InvalidParameterError(f"evaluate: metric {req.text!r} is requested twice")
         seen.add(req.text)
     by_cols = normalize_by("evaluate", by)
+    check_slice_names(by_cols, requests)
     columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
                "prediction": prediction}
     _check_options(requests, options)
+    _check_prediction(requests, prediction, options)
     _check_column_args(requests, columns)
 
     ranking = [r for r in requests if _is_ranking(r.spec)]
@@ -236,13 +238,34 @@ def evaluate(
             source.sql, [quote_ident(b) for b in by_cols], parts
         )
         frame = connection.execute(str(sql)).df()
-    frame = frame.rename(columns={**names, **{f"slice_{i}": b for i, b in enumerate(by_cols)}})
+    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
+    # be called anything, even like one of them
     if ranking:
         check_groups("evaluate", frame, options.get("empty", "skip"),
                      options.get("missing", "skip") if qrels is not None else "skip")
-        internal = ("n_empty", "first_empty", "n_missing", "first_missing")
-        frame = frame.drop(columns=[c for c in internal if c in frame])
-    return _finish(frame, requests, options)
+    frame = _finish(frame, requests, names, len(by_cols), options)
+    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(by_cols)})
+
+
+def output_columns(requests: Sequence[Request]) -> list[str]:
+    """The columns evaluate returns after the slices: the metrics as asked, then the counts."""
+    counted = any(_is_ranking(r.spec) or r.spec.name == "gauc" for r in requests)
+    return [*(r.text for r in requests), "n_rows", *(["n_groups"] if counted else [])]
+
+
+def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request]) -> None:
+    """Refuse a slice column named like an output column (the result would hold it twice)."""
+    outputs = output_columns(requests)
+    for name in by_cols:
+        if name in outputs:
+            what = {"n_rows": "rows per slice", "n_groups": "groups in the means"}.get(
+                name, "a requested metric")
+            raise InvalidParameterError(
+                f"evaluate: slice column {name!r} (by=) has the name of an output column "
+                f"({name}: {what}); the result would hold two columns {name!r}. Rename the "
+                f"column in the data (e.g. select {name} as {name}_slice) or leave it out "
+                f"of by="
+            )
 
 
 def _role_column(
@@ -257,8 +280,10 @@ def _role_column(
 
 
 def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
+    """Every option is accepted by a requested metric, and its value passes the ParamSpec
+    check the functions use (the message names the first metric that takes it)."""
     accepted = {p for r in requests for p in r.spec.params if p != "k"}
-    for name in options:
+    for name, value in options.items():
         if name not in accepted:
             asked = ", ".join(r.text for r in requests)
             allowed = ", ".join(sorted(accepted)) or "none"
@@ -267,6 +292,22 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
                 f"evaluate: option {name}= is accepted by none of the requested metrics "
                 f"({asked}){extra}; options they accept: {allowed}"
             )
+        first = next(r for r in requests if name in r.spec.params)
+        PARAMS[name].validate(first.text, value)
+
+
+def _check_prediction(requests: list[Request], prediction: str | None,
+                      options: dict[str, Any]) -> None:
+    """``prediction=`` replaces ``score >= threshold``: both at once is refused, as the
+    single-metric functions refuse it."""
+    if prediction is None or "threshold" not in options:
+        return
+    users = ", ".join(r.text for r in requests if "threshold" in r.spec.params)
+    raise InvalidParameterError(
+        f"evaluate: threshold={options['threshold']!r} and prediction={prediction!r} both "
+        f"given; the threshold metrics ({users}) use the prediction column with prediction=, "
+        f"or score >= threshold without it: pass one of them, not both"
+    )
 
 
 def _check_column_args(requests: list[Request], columns: dict[str, str | None]) -> None:
@@ -414,8 +455,15 @@ def _ranking_part(
     return {"alias": "ranking", "sql": str(sql).strip(), "columns": selected}
 
 
-def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any]
-            ) -> pd.DataFrame:
+def _finish(frame: pd.DataFrame, requests: list[Request], names: dict[str, str],
+            n_slices: int, options: dict[str, Any]) -> pd.DataFrame:
+    """Metric columns under their requested names, in the requested order; the counts last.
+
+    ``frame`` still has the generated slice names (slice_0, ...), so no slice can collide.
+    """
+    frame = frame.rename(columns=names)
+    slices = [f"slice_{i}" for i in range(n_slices)]
+    frame = frame[[*slices, *output_columns(requests)]].copy()
     zero_division = options.get("zero_division", "warn")
     for req in requests:
         values = frame[req.text]
@@ -431,9 +479,6 @@ def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    order = [c for c in frame.columns if c not in ("n_rows", "n_groups")]
-    tail = ["n_rows", *(["n_groups"] if "n_groups" in frame.columns else [])]
-    frame = frame[order + tail]
     if "n_groups" in frame.columns:
         frame["n_groups"] = frame["n_groups"].fillna(0).astype("int64")
     return frame.reset_index(drop=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import warnings
 from collections.abc import Sequence
@@ -42,34 +43,38 @@ def _lookup(base: str, with_k: bool) -> MetricSpec | None:
     return None
 
 
-def _request_forms() -> list[str]:
+def _request_forms(scalar_only: bool = True) -> list[str]:
     forms = []
     for spec in REGISTRY.values():
-        if spec.output != "scalar":
+        if scalar_only and spec.output != "scalar":
             continue
         base = spec.name.removesuffix("_at_k")
         forms.append(f"{base}@k" if spec.takes_k else spec.name)
     return sorted(forms)
 
 
-def parse_metric(text: Any) -> Request:
-    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`."""
+def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) -> Request:
+    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`.
+
+    The one parser of metric names (``evaluate``, ``render``, the CLI). ``caller`` starts the
+    error messages; ``scalar_only=False`` also accepts the metrics that give a table (curves).
+    """
     if not isinstance(text, str) or not text:
         raise InvalidParameterError(
-            f"evaluate: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
+            f"{caller}: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
         )
     base, at, k_text = text.partition("@")
     k: int | None = None
     if at:
         if not re.fullmatch(r"[1-9][0-9]*", k_text):
             raise InvalidParameterError(
-                f"evaluate: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
+                f"{caller}: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
                 f"e.g. '{base}@10'"
             )
         k = int(k_text)
     spec = _lookup(base, with_k=bool(at))
     if spec is None:
-        forms = _request_forms()
+        forms = _request_forms(scalar_only)
         plain = [f.removesuffix("@k") for f in forms]
         hint = difflib.get_close_matches(base, plain, n=1)
         near = ""
@@ -79,11 +84,11 @@ def parse_metric(text: Any) -> Request:
             form = forms[plain.index(hint[0])]
             near = f"did you mean {form.replace('@k', f'@{k}' if k else '@10')!r}? "
         raise UnknownMetricError(
-            f"evaluate: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
+            f"{caller}: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
         )
-    if spec.output != "scalar":
+    if scalar_only and spec.output != "scalar":
         raise InvalidParameterError(
-            f"evaluate: {text!r} gives several values per slice (a curve, counts or a "
+            f"{caller}: {text!r} gives several values per slice (a curve, counts or a "
             f"report), not one number; call sqlmetrics."
             f"{spec.extra.get('function', spec.name)}(...) for it"
         )
@@ -190,31 +195,71 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
+               "prediction": prediction}
+    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
+    extra_sources = None
+    if qrels is not None:
+        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
+    with open_checked(
+        "evaluate", data, con, columns, plan.used, plan.by,
+        ("group", "item") if plan.ranking else (), extra_sources,
+    ) as (connection, source, extra):
+        judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        sql, names = compose_sql(plan, source.sql, judged_sql)
+        frame = connection.execute(sql).df()
+    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
+    # be called anything, even like one of them
+    if plan.ranking:
+        check_groups("evaluate", frame, options.get("empty", "skip"),
+                     options.get("missing", "skip") if qrels is not None else "skip")
+    frame = _finish(frame, plan.requests, names, len(plan.by), options)
+    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked ``evaluate`` request: what to compute, before any data is opened.
+
+    Built by :func:`make_plan` for both :func:`evaluate` (which then opens and checks the
+    data and runs the SQL) and :func:`sqlmetrics.render_evaluate` (which only renders it).
+    """
+
+    requests: list[Request]
+    by: list[str]
+    columns: dict[str, str | None]
+    options: dict[str, Any]
+    used: list[tuple[Role, str]]
+    ranking: bool
+
+
+def make_plan(caller: str, metrics: Any, columns: dict[str, str | None],
+              by: str | Sequence[str] | None, has_qrels: bool,
+              options: dict[str, Any]) -> Plan:
+    """Parse the metric names and check every argument that needs no data."""
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     if not texts:
-        raise InvalidParameterError("evaluate: metrics= is empty; ask for at least one metric")
-    requests = [parse_metric(t) for t in texts]
+        raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
+    requests = [parse_metric(t, caller) for t in texts]
     seen: set[str] = set()
     for req in requests:
         if req.text in seen:
-            raise InvalidParameterError(f"evaluate: metric {req.text!r} is requested twice")
+            raise InvalidParameterError(f"{caller}: metric {req.text!r} is requested twice")
         seen.add(req.text)
-    by_cols = normalize_by("evaluate", by)
-    check_slice_names(by_cols, requests)
-    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
-               "prediction": prediction}
+    by_cols = normalize_by(caller, by)
+    check_slice_names(by_cols, requests, caller)
     _check_options(requests, options)
-    _check_prediction(requests, prediction, options)
+    _check_prediction(requests, columns["prediction"], options)
     _check_column_args(requests, columns)
-
-    ranking = [r for r in requests if _is_ranking(r.spec)]
-    if qrels is not None and not ranking:
+    ranking = any(_is_ranking(r.spec) for r in requests)
+    if has_qrels and not ranking:
         raise InvalidParameterError(
-            "evaluate: qrels= is used by ranking metrics only, and none is requested"
+            f"{caller}: qrels= is used by ranking metrics only, and none is requested"
         )
-    if qrels is not None and options.get("missing") == "zero" and by_cols and by_cols != [group]:
+    group = columns["group"]
+    if has_qrels and options.get("missing") == "zero" and by_cols and by_cols != [group]:
         raise InvalidParameterError(
-            f"evaluate: missing='zero' with by={by!r}: a judged group absent from the run has "
+            f"{caller}: missing='zero' with by={by!r}: a judged group absent from the run has "
             f"no slice value (slice columns are read from the run's rows), so it cannot be "
             f"counted in any slice. Slice by the group column alone (by={group!r}), leave "
             f"by= out, or pass missing='skip'"
@@ -222,29 +267,43 @@ def evaluate(
     used: list[tuple[Role, str]] = []
     for req in requests:
         for role in req.spec.roles:
-            col = _role_column(req.spec, role, columns, qrels is not None)
+            col = _role_column(req.spec, role, columns, has_qrels)
             if col is not None and (role, col) not in used:
                 used.append((role, col))
-    extra_sources = None
-    if qrels is not None:
-        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
-    with open_checked(
-        "evaluate", data, con, columns, used, by_cols,
-        ("group", "item") if ranking else (), extra_sources,
-    ) as (connection, source, extra):
-        judged_sql = extra["qrels"][0] if "qrels" in extra else None
-        parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)
-        sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
-            source.sql, [quote_ident(b) for b in by_cols], parts
-        )
-        frame = connection.execute(str(sql)).df()
-    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
-    # be called anything, even like one of them
-    if ranking:
-        check_groups("evaluate", frame, options.get("empty", "skip"),
-                     options.get("missing", "skip") if qrels is not None else "skip")
-    frame = _finish(frame, requests, names, len(by_cols), options)
-    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(by_cols)})
+    return Plan(requests, by_cols, columns, dict(options), used, ranking)
+
+
+def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
+                ) -> tuple[str, dict[str, str]]:
+    """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
+    and the map from those metric names to the requested ones."""
+    parts, names = _parts(plan.requests, relation, plan.columns, plan.by, plan.options,
+                          qrels_relation)
+    sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
+        relation, [quote_ident(b) for b in plan.by], parts
+    )
+    return str(sql), names
+
+
+def named_sql(plan: Plan, sql: str) -> str:
+    """``sql`` (from :func:`compose_sql`) under the names ``evaluate`` returns: slices under
+    their own names, metrics as requested, ``zero_division`` applied, then the counts."""
+    slices = [f"slice_{i}" for i in range(len(plan.by))]
+    select = [f"{s} as {quote_ident(b)}" for s, b in zip(slices, plan.by)]
+    zero_division = plan.options.get("zero_division", "warn")
+    for i, req in enumerate(plan.requests):
+        expr = f"m{i}"
+        if ("zero_division" in req.spec.params and zero_division != "warn"
+                and not math.isnan(zero_division)):
+            expr = f"coalesce(m{i}, {float(zero_division)!r})"
+        select.append(f"{expr} as {quote_ident(req.text)}")
+    select.append("n_rows")
+    if "n_groups" in output_columns(plan.requests):
+        select.append("coalesce(n_groups, 0) as n_groups")
+    inner = "\n".join(f"    {line}" if line else line for line in sql.strip().splitlines())
+    order = f"\norder by {', '.join(slices)}" if slices else ""
+    columns = ",\n    ".join(select)
+    return f"select\n    {columns}\nfrom (\n{inner}\n) as evaluated{order}\n"
 
 
 def output_columns(requests: Sequence[Request]) -> list[str]:
@@ -253,7 +312,8 @@ def output_columns(requests: Sequence[Request]) -> list[str]:
     return [*(r.text for r in requests), "n_rows", *(["n_groups"] if counted else [])]
 
 
-def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request]) -> None:
+def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request],
+                      caller: str = "evaluate") -> None:
     """Refuse a slice column named like an output column (the result would hold it twice)."""
     outputs = output_columns(requests)
     for name in by_cols:
@@ -261,7 +321,7 @@ def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request]) -> No
             what = {"n_rows": "rows per slice", "n_groups": "groups in the means"}.get(
                 name, "a requested metric")
             raise InvalidParameterError(
-                f"evaluate: slice column {name!r} (by=) has the name of an output column "
+                f"{caller}: slice column {name!r} (by=) has the name of an output column "
                 f"({name}: {what}); the result would hold two columns {name!r}. Rename the "
                 f"column in the data (e.g. select {name} as {name}_slice) or leave it out "
                 f"of by="

@@ -146,7 +146,7 @@ def evaluate(
         (opened read-only). Default: in-memory.
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
-        ``empty``, ``relevance_level``, ``ap_denominator``, ``zero_division``, ...). Each
+        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``, ...). Each
         applies to every requested metric that accepts it.
 
     Returns

@@ -146,8 +146,8 @@ def evaluate(
         (opened read-only). Default: in-memory.
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
-        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``, ...). Each
-        applies to every requested metric that accepts it.
+        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
+        ...). Each applies to every requested metric that accepts it.
 
     Returns
     -------
@@ -177,10 +177,11 @@ def evaluate(
     The value of a metric in a slice equals the single-metric function run on that slice
     alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
     groups of the slice's rows, with their judgments). A judged group the run has no row for
-    (``missing=``) has no slice value, since slice columns are read from the run: with ``by=``
-    it enters no slice, and ``missing="zero"`` is refused unless ``by`` is the group column
-    alone (then its slice would have no row, so no output row either, as ``trec_eval -q
-    -c``). All metrics come from one statement: classification metrics as subqueries joined
+    (``missing=``) has no slice value, since slice columns are read from the run: with
+    ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
+    0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
+    it); with other slices ``missing="zero"`` is refused.
+    All metrics come from one statement: classification metrics as subqueries joined
     on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
     ``docs/decisions/0001-templates-and-composition.md``.
 
@@ -279,8 +280,19 @@ def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
     and the map from those metric names to the requested ones."""
     parts, names = _parts(plan.requests, relation, plan.columns, plan.by, plan.options,
                           qrels_relation)
+    extra_slices = None
+    group = plan.columns["group"]
+    if qrels_relation and plan.options.get("missing") == "zero" and plan.by == [group]:
+        # sliced by the group: a judged group absent from the run is a slice of its own
+        # (n_rows 0), as trec_eval -q -c prints a line for it
+        g = quote_ident(str(group))
+        extra_slices = (
+            f"select q.{g} as slice_0\nfrom {qrels_relation} as q\n"
+            f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
+            f"group by q.{g}"
+        )
     sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
-        relation, [quote_ident(b) for b in plan.by], parts
+        relation, [quote_ident(b) for b in plan.by], parts, extra_slices
     )
     return str(sql), names
 

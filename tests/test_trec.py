@@ -242,3 +242,27 @@ def test_trec_cli_reproduces_trec_eval_output_without_options(
     (row,) = json.loads(result.output)
     for measure, name in wanted.items():
         assert f"{row[name]:.4f}" == f"{published[measure]:.4f}", measure
+
+
+def test_trec_cli_per_topic_with_c_prints_the_missing_topic() -> None:
+    """`--by group --option missing=zero` is trec_eval -q -c: out.test.aqc per topic, with a
+    row for topic 302, which results.trunc lacks (n_rows 0, every measure 0)."""
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    published = expected_values("out.test.aqc")
+    names = {"map": "map", "Rprec": "r_precision", "recip_rank": "mrr", "ndcg": "ndcg",
+             "P_5": "precision@5", "recall_100": "recall@100", "ndcg_cut_10": "ndcg@10",
+             "success_5": "hit_rate@5", "map_cut_20": "map@20"}
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(TREC / "results.trunc"), "--qrels", str(TREC / "qrels.test"),
+        *[a for n in names.values() for a in ("-m", n)], "--by", "group", "--option",
+        "missing=zero", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["group"]: row for row in json.loads(result.output)}
+    assert sorted(rows) == ["301", "302", "303"]
+    assert rows["302"]["n_rows"] == 0
+    for topic, row in rows.items():
+        for measure, name in names.items():
+            assert f"{row[name]:.4f}" == f"{published[(measure, topic)]:.4f}", (measure, topic)

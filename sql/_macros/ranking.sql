@@ -49,11 +49,10 @@
      - missing group (qrels only): judged, but no row in the run. `missing`: skip = left out
        (trec_eval) | zero = kept, every metric 0 for it except idcg, which is the judgments'
        own (trec_eval -c) | error = the Python layer raises (first_missing names one).
-       Without slices it belongs to the one overall slice. With slices it has no slice value
-       (those come from the run's rows), so it enters no slice: the Python layer allows
-       missing = 'zero' with slices only when the one slice column is the group column, where
-       the group's own slice has no row in the run and so no output row either (as
-       trec_eval -q -c prints no line for it).
+       Without slices it belongs to the one overall slice. When the one slice column is the
+       group column it forms its own slice (slice_0 = its id), as trec_eval -q -c prints a
+       line for it. With other slices it has no slice value (those come from the run's rows)
+       and enters no slice; the Python layer refuses missing = 'zero' there.
      A missing group with n_rel = 0 is kept only when both policies keep it.
   Output (`final`): slice columns, one column per entry (its name), n_groups (groups in the
   means), n_empty (empty groups of the slice) and, with empty = 'error', first_empty (text id
@@ -343,8 +342,8 @@ absent_count as (
         count(*) as n_missing
     from absent
 ),
--- each slice's judged groups (present in that slice's rows); without slices and with
--- missing = 'zero' also the absent ones (n_ret NULL)
+-- each slice's judged groups (present in that slice's rows); with missing = 'zero' also the
+-- absent ones (n_ret NULL): in the one slice, or in their own when the slice is the group
 universe as (
     select
         {{ slice_cols_of('u', by) }}
@@ -354,10 +353,10 @@ universe as (
         select
             {{ keys(by) }}
         from run_groups
-{% if not by and missing == 'zero' %}
+{% if missing == 'zero' and (not by or (by | length == 1 and by[0] == group)) %}
         union all
         select
-            grp
+            {{ 'grp as slice_0, ' if by }}grp
         from absent
 {% endif %}
     ) as u

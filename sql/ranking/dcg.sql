@@ -14,7 +14,8 @@
   per-group 0/0 counting 0 (trec_eval) | error = raise.
   Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
   trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
-  With by=, a missing group has no slice value and enters no slice (sql/_macros/ranking.sql).
+  With by= the group column, a kept missing group is a slice of its own; with other slices it
+  has no slice value and enters none (sql/_macros/ranking.sql).
   Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
   Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).

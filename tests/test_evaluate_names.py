@@ -96,3 +96,11 @@ def test_metric_columns_come_back_in_the_requested_order() -> None:
                    metric == "mrr"}
         alone = sqlmetrics.evaluate(DATA, [metric], by="country", **columns)
         pd.testing.assert_series_equal(out[metric], alone[metric])
+
+
+def test_missing_error_in_evaluate_names_the_group() -> None:
+    qrels = pd.concat([QRELS, pd.DataFrame({"q": [9], "d": ["a"], "y": [1]})])
+    with pytest.raises(sqlmetrics.InvalidDataError,
+                       match=r"evaluate: 1 judged group\(s\) of qrels= have no row in the run, "
+                             r"e\.g\. group 9; with missing='error'"):
+        sqlmetrics.evaluate(DATA, ["ndcg@2"], qrels=qrels, by="country", missing="error", **COLS)

@@ -151,3 +151,15 @@ def test_render_evaluate_checks_like_evaluate() -> None:
         sqlmetrics.render_evaluate("events", ["auc"], by="auc")
     with pytest.raises(sqlmetrics.InvalidParameterError, match=r"render_evaluate: data= must be"):
         sqlmetrics.render_evaluate(pd.DataFrame(), ["auc"])  # type: ignore[arg-type]
+
+
+def test_cli_render_without_a_metric_is_one_line() -> None:
+    result = CliRunner().invoke(cli.main, ["render", "--data", "events"])
+    assert result.exit_code == 2
+    assert "render: name a metric (render ndcg@10) or several with -m" in result.output
+
+
+def test_render_qrels_for_a_classification_metric_is_refused() -> None:
+    with pytest.raises(sqlmetrics.InvalidParameterError,
+                       match=r"render: qrels= is used by ranking metrics only; 'auc' is not one"):
+        sqlmetrics.render("auc", "events", qrels="judgments")

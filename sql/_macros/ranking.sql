@@ -327,7 +327,7 @@ ideal_groups as (
 ),
 {% endif %}
 {% if has_qrels %}
--- judged groups the run has no row for: they belong to no slice of the run (see header)
+-- judged groups the run has no row for (the header says which slice, if any, they enter)
 absent as (
     select
         g.grp

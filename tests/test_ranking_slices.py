@@ -43,19 +43,19 @@ QRELS = pd.concat(
     ],
     ignore_index=True,
 )
+# "k" is the cut-off written into the name ("ndcg@2"; None: the plain name, the whole list)
 OPTION_SETS = [
-    {"empty": "skip"},
-    {"empty": "zero", "ties": "average"},
-    {"empty": "zero", "missing": "zero", "ties": "item_asc", "gain": "linear"},
-    {"empty": "skip", "missing": "zero", "relevance_level": 2},
+    {"k": 2, "empty": "skip"},
+    {"k": None, "empty": "zero", "ties": "average"},
+    {"k": 3, "empty": "zero", "missing": "zero", "ties": "item_asc", "gain": "linear"},
+    {"k": 1, "empty": "skip", "missing": "zero", "relevance_level": 2},
 ]
-K = 2
 
 
-def _name(metric: str) -> str:
+def _name(metric: str, k: int | None) -> str:
     spec = REGISTRY[metric]
     base = spec.name.removesuffix("_at_k")
-    return f"{base}@{K}" if spec.takes_k else spec.name
+    return f"{base}@{k}" if spec.takes_k and k is not None else spec.name
 
 
 def _function(metric: str) -> Any:
@@ -93,11 +93,10 @@ CASES = [
 def test_each_slice_equals_the_metric_on_that_slice_alone(
     metric: str, options: dict[str, Any], by: str, judged: bool, form: str, tmp_path: Path
 ) -> None:
-    options = _accepted(metric, options)
-    if REGISTRY[metric].takes_k:
-        options_fn = {**options, "k": K}
-    else:
-        options_fn = dict(options)
+    k = options.get("k")
+    options = {n: v for n, v in _accepted(metric, options).items() if n != "k"}
+    name = _name(metric, k)
+    options_fn = {**options, "k": k} if REGISTRY[metric].takes_k else dict(options)
     run = RUN
     data: Any = run
     qrels: Any = QRELS if judged else None
@@ -111,9 +110,9 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(
     if judged and options.get("missing") == "zero" and by != COLS["group"]:
         # a judged group absent from the run has no market: it belongs to no slice
         with pytest.raises(sqlmetrics.InvalidParameterError, match="missing='zero'.*by="):
-            evaluate_quiet(data, metric, by, kwargs, options)
+            evaluate_quiet(data, name, by, kwargs, options)
         return
-    out = evaluate_quiet(data, metric, by, kwargs, options)
+    out = evaluate_quiet(data, name, by, kwargs, options)
     slices = set(run[by])
     if judged and options.get("missing") == "zero":  # by the group: q8 is a slice of its own
         slices.add("q8")
@@ -131,13 +130,13 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(
             expected = math.nan
         else:
             expected = float(_quiet(_function(metric), rows, **fn_kwargs, **options_fn))
-        got = float(row[_name(metric)])
+        got = float(row[name])
         assert _same(got, expected), (row[by], got, expected)
 
 
-def evaluate_quiet(data: Any, metric: str, by: str, kwargs: dict[str, Any],
+def evaluate_quiet(data: Any, name: str, by: str, kwargs: dict[str, Any],
                    options: dict[str, Any]) -> pd.DataFrame:
-    return _quiet(sqlmetrics.evaluate, data, [_name(metric)], by=by, **kwargs, **options)
+    return _quiet(sqlmetrics.evaluate, data, [name], by=by, **kwargs, **options)
 
 
 def test_the_issue_example_by_query_with_qrels_and_empty_zero() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import bounds, curves, multiclass, ranking, trec
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
-from ._render import render
+from ._render import render, render_evaluate
 from .bounds import *  # noqa: F403
 from .classification import (
     accuracy,
@@ -64,6 +64,7 @@ __all__ = [
     "precision",
     "recall",
     "render",
+    "render_evaluate",
     "specificity",
     *bounds.__all__,
     *curves.__all__,

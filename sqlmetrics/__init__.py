@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import bounds, curves, multiclass, ranking, trec
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
-from ._render import render
+from ._render import render, render_evaluate
 from .bounds import *  # noqa: F403
 from .classification import (
     accuracy,
@@ -27,6 +27,7 @@ from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
     DataSourceError,
+    EngineError,
     InvalidDataError,
     InvalidParameterError,
     SqlMetricsError,
@@ -44,6 +45,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ColumnNotFoundError",
     "DataSourceError",
+    "EngineError",
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",
@@ -62,6 +64,7 @@ __all__ = [
     "precision",
     "recall",
     "render",
+    "render_evaluate",
     "specificity",
     *bounds.__all__,
     *curves.__all__,

@@ -6,6 +6,8 @@ import numbers
 import os
 import re
 
+import duckdb
+
 from ._source import _private_database, quote_literal
 from .errors import InvalidParameterError
 
@@ -33,7 +35,9 @@ def configure(
     threads : int, optional
         Number of worker threads (>= 1).
     temp_directory : str or path, optional
-        Where DuckDB spills when ``memory_limit`` is reached.
+        Where DuckDB spills when ``memory_limit`` is reached. Default: a ``sqlmetrics-<uid>``
+        folder in the system temporary directory (``tempfile.gettempdir()``), not DuckDB's own
+        default ``.tmp`` in the current directory.
 
     Returns
     -------
@@ -43,7 +47,9 @@ def configure(
     Raises
     ------
     InvalidParameterError
-        A size that is not a number with a unit, or ``threads`` < 1.
+        A size that is not a number with a unit, ``threads`` < 1, or a new
+        ``temp_directory`` after sqlmetrics' database has already spilled (DuckDB cannot
+        switch it then).
 
     Examples
     --------
@@ -66,9 +72,9 @@ def configure(
                 f"configure: threads= must be an integer >= 1; got {threads!r}"
             )
         statements.append(f"set threads = {int(threads)}")
-    if temp_directory is not None:
-        statements.append(f"set temp_directory = {quote_literal(os.fspath(temp_directory))}")
     database = _private_database()
+    if temp_directory is not None:
+        _set_temp_directory(database, os.fspath(temp_directory))
     for statement in statements:
         database.execute(statement)
     names = ("memory_limit", "threads", "temp_directory")
@@ -76,3 +82,19 @@ def configure(
         "select " + ", ".join(f"current_setting('{n}')" for n in names)
     ).fetchall()[0]
     return {name: str(value) for name, value in zip(names, values)}
+
+
+def _set_temp_directory(database: duckdb.DuckDBPyConnection, path: str) -> None:
+    """Set the spill directory; DuckDB refuses to switch once it has spilled there."""
+    row = database.execute("select current_setting('temp_directory')").fetchone()
+    if row is not None and str(row[0]) == path:
+        return
+    try:
+        database.execute(f"set temp_directory = {quote_literal(path)}")
+    except duckdb.NotImplementedException:
+        raise InvalidParameterError(
+            f"configure: temp_directory={path!r} cannot be set now: sqlmetrics' database has "
+            f"already spilled to {row[0] if row else '?'!r} in this process, and DuckDB cannot "
+            f"switch it afterwards; call configure(temp_directory=...) before the first large "
+            f"computation (e.g. right after import)"
+        ) from None

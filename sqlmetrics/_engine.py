@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+import duckdb
 import pandas as pd
 
-from ._source import Source, open_connection, open_source, quote_ident
+from ._source import Source, engine_message, open_connection, open_source, quote_ident
 from ._templates import render_template
 from ._validate import check_columns, check_join_types, check_unique, validate_data
-from .errors import InvalidParameterError, UndefinedMetricWarning
+from .errors import (
+    DataSourceError,
+    EngineError,
+    InvalidDataError,
+    InvalidParameterError,
+    SqlMetricsError,
+    UndefinedMetricWarning,
+)
+from .errors import warn as warn_user
 from .registry import PARAMS, MetricSpec, Role, get_spec
 
 
@@ -99,36 +107,80 @@ def open_checked(
     ``extra`` mapping each extra source's name to its relation SQL and columns by role.
     Everything registered is removed on exit, also after an error.
     """
-    with ExitStack() as stack:
-        connection = stack.enter_context(open_connection(con, data))
-        source = stack.enter_context(open_source(data, connection, metric))
-        check_columns(metric, source, [(r.name, c) for r, c in used])
-        check_columns(metric, source, [("by", c) for c in by_cols])
-        validate_data(metric, source, used, pos_label=pos_label)
-        if unique and duplicates == "error":  # else the template merges repeated pairs
-            keys = [("by", c) for c in by_cols] + [
-                (r.name, c) for r, c in used if r.name in unique
-            ]
-            check_unique(metric, source, keys,
-                         fix="; or merge repeated impressions with duplicates='max' or 'sum'")
-        extra: dict[str, tuple[str, dict[str, str | None]]] = {}
-        for source_name, (source_data, source_roles) in (extra_sources or {}).items():
-            other = stack.enter_context(
-                open_source(source_data, connection, metric, arg=source_name)
-            )
-            pairs = [(r.name, c) for r, c in source_roles]
-            check_columns(metric, other, pairs, arg=source_name)
-            validate_data(metric, other, list(source_roles), arg=source_name)
-            if unique:
-                check_unique(metric, other, [p for p in pairs if p[0] in unique], arg=source_name)
-            shared = [
-                (r.name, str(columns[r.name]), c)
-                for r, c in source_roles
-                if r.kind == "key" and columns.get(r.name)
-            ]
-            check_join_types(metric, source, other, shared, source_name)
-            extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
-        yield connection, source, extra
+    labels: list[str] = []
+    try:
+        with ExitStack() as stack:
+            connection = stack.enter_context(open_connection(con, data))
+            source = stack.enter_context(open_source(data, connection, metric))
+            labels.append(f"data={source.label}")
+            check_columns(metric, source, [(r.name, c) for r, c in used])
+            check_columns(metric, source, [("by", c) for c in by_cols])
+            validate_data(metric, source, used, pos_label=pos_label)
+            if unique and duplicates == "error":  # else the template merges repeated pairs
+                keys = [("by", c) for c in by_cols] + [
+                    (r.name, c) for r, c in used if r.name in unique
+                ]
+                check_unique(
+                    metric, source, keys,
+                    fix="; or merge repeated impressions with duplicates='max' or 'sum'",
+                )
+            extra: dict[str, tuple[str, dict[str, str | None]]] = {}
+            for source_name, (source_data, source_roles) in (extra_sources or {}).items():
+                other = stack.enter_context(
+                    open_source(source_data, connection, metric, arg=source_name)
+                )
+                pairs = [(r.name, c) for r, c in source_roles]
+                labels.append(f"{source_name}={other.label}")
+                check_columns(metric, other, pairs, arg=source_name)
+                validate_data(metric, other, list(source_roles), arg=source_name)
+                if unique:
+                    check_unique(
+                        metric, other, [p for p in pairs if p[0] in unique], arg=source_name
+                    )
+                shared = [
+                    (r.name, str(columns[r.name]), c)
+                    for r, c in source_roles
+                    if r.kind == "key" and columns.get(r.name)
+                ]
+                check_join_types(metric, source, other, shared, source_name)
+                extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
+            yield connection, source, extra
+    except duckdb.InterruptException:
+        raise
+    except duckdb.Error as exc:
+        raise engine_error(metric, labels, exc) from None
+
+
+def engine_error(metric: str, labels: Sequence[str], exc: duckdb.Error) -> SqlMetricsError:
+    """Our error for an engine error raised while checking or computing ``metric``.
+
+    The engine's message is kept (it names the file and the column); the class and the advice
+    depend on what failed: a value that cannot be cast, files of one glob with different
+    columns, a file that cannot be read, anything else.
+    """
+    where = " / ".join(labels) or "data"
+    message = engine_message(exc)
+    if isinstance(exc, (duckdb.ConversionException, duckdb.OutOfRangeException)):
+        fix = (
+            "the column type was detected from the first rows of the CSV: fix or drop that "
+            "value, or load the file into a table with explicit column types and pass the table"
+            if "CSV Error" in message
+            else "fix or drop that value, or give the column one type in every file (e.g. load "
+            "the files into a table with the column cast, and pass the table)"
+        )
+        return InvalidDataError(
+            f"{metric}: {where} holds a value of the wrong type: {message}; {fix}"
+        )
+    if isinstance(exc, duckdb.InvalidInputException) and "schema mismatch" in message:
+        return InvalidDataError(
+            f"{metric}: {where}: the files do not have the same columns: {message}. Pass only "
+            f"files with the same columns, or load them into one table first"
+        )
+    if isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)):
+        return DataSourceError(f"{metric}: {where} cannot be read: {message}")
+    return EngineError(
+        f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}"
+    )
 
 
 def compute(
@@ -182,11 +234,7 @@ def compute(
 def undefined(spec_name: str, reason: str, value: float = math.nan, warn: bool = True) -> float:
     """Warn :class:`UndefinedMetricWarning` (if ``warn``) and return ``value``."""
     if warn:
-        warnings.warn(
-            f"{spec_name} is undefined: {reason}; returning {value}",
-            UndefinedMetricWarning,
-            stacklevel=4,
-        )
+        warn_user(f"{spec_name} is undefined: {reason}; returning {value}", UndefinedMetricWarning)
     return value
 
 

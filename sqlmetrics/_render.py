@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from ._engine import check_params, normalize_by, render_sql
 from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
 from .errors import InvalidParameterError
-from .registry import get_spec
+from .evaluate import compose_sql, make_plan, named_sql, parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold
@@ -20,6 +21,21 @@ ROLE_DEFAULTS = {
     "item": "item",
     "prediction": "prediction",
 }
+
+
+def relation_of(caller: str, data: Any, arg: str = "data") -> str:
+    """The SQL after ``from`` for a table name or a Parquet/CSV path (no data is opened)."""
+    if not isinstance(data, (str, os.PathLike)):
+        raise InvalidParameterError(
+            f"{caller}: {arg}= must be a table name or a file path; got {type(data).__name__} "
+            f"(a DataFrame has no SQL name: register it on a connection and pass that name)"
+        )
+    path = os.fspath(data)
+    if path.lower().endswith(PARQUET_SUFFIXES):
+        return f"read_parquet({quote_literal(path)})"
+    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
+        return f"read_csv({quote_literal(path)}, header = true)"
+    return quote_table(path)
 
 
 def render(
@@ -34,20 +50,24 @@ def render(
     Parameters
     ----------
     metric : str
-        A registered metric name, e.g. ``"auc"`` or ``"ndcg"`` (see :func:`metric_names`).
+        A metric name as :func:`evaluate` takes it (``"auc"``, ``"ndcg@10"``) or a registered
+        name (``"ndcg"``, with ``k=``; curves too), see :func:`metric_names`.
     data : str or path, default "source_table"
         A table name (quoted as an identifier) or a Parquet/CSV path (read with DuckDB's
         ``read_parquet`` / ``read_csv``).
     by : str or list of str, optional
         Slice columns: one output row per distinct combination.
     **params
-        Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...) and
-        the metric's options (``threshold=``, ``weighting=``, ``k=``, ...).
+        Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
+        ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
+        ``group``/``item``/``label`` columns) and the metric's options (``threshold=``,
+        ``weighting=``, ``k=``, ...).
 
     Returns
     -------
     str
-        The SQL text. Slice columns come out as ``slice_0``, ``slice_1``, ...
+        The SQL text of the metric's own template. Slice columns come out as ``slice_0``,
+        ``slice_1``, ...; :func:`render_evaluate` names them and composes several metrics.
 
     Raises
     ------
@@ -63,7 +83,20 @@ def render(
     ... # doctest: +ELLIPSIS
     with source as (...
     """
-    spec = get_spec(metric)
+    request = parse_metric(metric, "render", scalar_only=False)
+    spec = request.spec
+    if request.k is not None:
+        if "k" in params:
+            raise InvalidParameterError(
+                f"render: metric {metric!r} carries its cut-off; k={params['k']!r} given too. "
+                f"Write the cut-off once: {metric!r}, or the plain name with k="
+            )
+        params["k"] = request.k
+    qrels = params.pop("qrels", None)
+    if qrels is not None and spec.family != "ranking":
+        raise InvalidParameterError(
+            f"render: qrels= is used by ranking metrics only; {metric!r} is not one"
+        )
     columns: dict[str, str | None] = {}
     for role in spec.roles:
         conventional = role.required or role.name == "label"  # ranking: label or qrels
@@ -73,17 +106,80 @@ def render(
         columns[role.name] = value
     if "prediction" in columns and columns["prediction"] is None and columns.get("score") is None:
         columns["score"] = "score"
-    if not isinstance(data, (str, os.PathLike)):
-        raise InvalidParameterError(
-            f"render: data= must be a table name or a file path; got {type(data).__name__} "
-            f"(a DataFrame has no SQL name: register it on a connection and pass that name)"
-        )
-    path = os.fspath(data)
-    if path.lower().endswith(PARQUET_SUFFIXES):
-        relation = f"read_parquet({quote_literal(path)})"
-    elif path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        relation = f"read_csv({quote_literal(path)}, header = true)"
-    else:
-        relation = quote_table(path)
+    relation = relation_of("render", data)
+    extra = None
+    if qrels is not None:
+        judged = {role: columns.get(role) or ROLE_DEFAULTS[role]
+                  for role in ("group", "item", "label")}
+        extra = {"qrels": (relation_of("render", qrels, "qrels"), judged)}
+        columns["label"] = None  # the run has no label: qrels judge it
     checked = check_params(spec, params)
-    return render_sql(spec, relation, columns, checked, normalize_by(spec.name, by))
+    return render_sql(spec, relation, columns, checked, normalize_by(spec.name, by), extra)
+
+
+def render_evaluate(
+    data: str | os.PathLike[str] = "source_table",
+    metrics: str | Sequence[str] = (),
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: str | os.PathLike[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    **options: Any,
+) -> str:
+    """Return the one SQL statement that :func:`evaluate` runs, without running it.
+
+    Built by the same code as :func:`evaluate` (the same checks of names and options, the
+    same composition), then wrapped in a final ``select`` that gives the columns
+    ``evaluate`` returns: the slices under their own names, one column per metric named as
+    requested (``zero_division`` applied), ``n_rows`` and, when a ranking metric or GAUC is
+    requested, ``n_groups``. Run over the same data it gives ``evaluate``'s numbers.
+
+    Parameters
+    ----------
+    data : str or path, default "source_table"
+        A table name (quoted as an identifier) or a Parquet/CSV path.
+    metrics : str or list of str
+        As for :func:`evaluate`: ``"auc"``, ``"ndcg@10"``, ...
+    label, score, group, item, by, weight, prediction, **options
+        As for :func:`evaluate`.
+    qrels : str or path, optional
+        Judgments for the ranking metrics: a table name or a Parquet/CSV path.
+
+    Returns
+    -------
+    str
+        The SQL text.
+
+    Raises
+    ------
+    UnknownMetricError, InvalidParameterError
+        As :func:`evaluate`, for everything that can be checked without the data.
+
+    Notes
+    -----
+    What ``evaluate`` checks on the data itself is not in the SQL: missing columns, NULLs,
+    label values, duplicate (group, item) pairs, ``empty="error"`` / ``missing="error"``
+    (the statement computes the metric as if they were ``"skip"``), and the
+    ``UndefinedMetricWarning`` (an undefined metric is NULL).
+
+    Examples
+    --------
+    >>> import sqlmetrics
+    >>> sql = sqlmetrics.render_evaluate("events", ["auc", "ndcg@10"], group="user_id",
+    ...                                  item="item_id", label="click", score="pctr",
+    ...                                  by="country")
+    >>> print(sql.splitlines()[1])
+        slice_0 as "country",
+    """
+    columns: dict[str, str | None] = {"label": label, "score": score, "weight": weight,
+                                      "group": group, "item": item, "prediction": prediction}
+    plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
+    relation = relation_of("render_evaluate", data)
+    judged = relation_of("render_evaluate", qrels, "qrels") if qrels is not None else None
+    sql, _ = compose_sql(plan, relation, judged)
+    return named_sql(plan, sql)

@@ -4,17 +4,24 @@ Accepted: a table or view name in ``con``; a path, glob or list of Parquet / CSV
 DataFrame; a pyarrow Table; a DuckDB relation. Objects are registered on the connection under a
 unique temporary name and unregistered afterwards, also when the query fails. Nothing is ever
 written to the user's database; a database given by path is opened ``read_only=True``.
+
+A path naming an existing file is that file, whatever characters its name holds; a path naming
+no file is a glob when it holds ``*``, ``?`` or ``[``. Table names are looked up in the catalog,
+never by a query that could fail (and so abort the user's open transaction).
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import re
+import tempfile
+import threading
 import uuid
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import duckdb
@@ -71,11 +78,26 @@ def _is_path_like(data: Any) -> bool:
     return False
 
 
+def escape_glob(path: str) -> str:
+    """``path`` as a DuckDB glob matching only itself: ``*``, ``?`` and ``[`` as classes."""
+    return re.sub(r"[*?\[]", lambda m: f"[{m.group(0)}]", path)
+
+
 def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
+    """``read_parquet``/``read_csv`` of the files ``paths`` name.
+
+    A path naming an existing file is that file, even if it holds ``*``, ``?`` or ``[``; any
+    other path with those characters is a pattern, expanded here. DuckDB gets the exact files
+    with their glob characters escaped, so it never widens the set.
+    """
     matched: list[str] = []
     for p in paths:
-        hits = sorted(glob.glob(p)) if any(ch in p for ch in GLOB_CHARS) else [p]
-        hits = [h for h in hits if os.path.isfile(h)]
+        if os.path.isfile(p):
+            hits = [p]
+        elif any(ch in p for ch in GLOB_CHARS):
+            hits = [h for h in sorted(glob.glob(p)) if os.path.isfile(h)]
+        else:
+            hits = []
         if not hits:
             raise DataSourceError(
                 f"{metric}: {arg}={p!r} matches no file; pass an existing Parquet or CSV path, "
@@ -87,16 +109,49 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
         raise DataSourceError(
             f"{metric}: {arg}={list(paths)!r} mixes Parquet and CSV files; pass one kind at a time"
         )
-    listing = "[" + ", ".join(quote_literal(h) for h in matched) + "]"
+    listing = "[" + ", ".join(quote_literal(escape_glob(h)) for h in matched) + "]"
     if kinds == {"parquet"}:
         return f"read_parquet({listing})"
     return f"read_csv({listing}, header = true)"
 
 
-@cache
+def spill_directory() -> str:
+    """Default spill directory of the databases sqlmetrics opens: a folder of the system temp."""
+    user = os.getuid() if hasattr(os, "getuid") else "spill"
+    return os.path.join(tempfile.gettempdir(), f"sqlmetrics-{user}")
+
+
+_PRIVATE: list[duckdb.DuckDBPyConnection] = []
+_PRIVATE_GUARD = threading.Lock()
+
+
 def _private_database() -> duckdb.DuckDBPyConnection:
-    """sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated)."""
-    return duckdb.connect(":memory:")
+    """sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated).
+
+    Created once, under a lock (two threads' first calls must not make two databases). It
+    spills to :func:`spill_directory` (not DuckDB's default ``.tmp`` in the current directory)
+    unless ``configure(temp_directory=)`` says otherwise.
+    """
+    with _PRIVATE_GUARD:
+        if not _PRIVATE:
+            _PRIVATE.append(
+                duckdb.connect(":memory:", config={"temp_directory": spill_directory()})
+            )
+        return _PRIVATE[0]
+
+
+_LOCKS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, threading.RLock] = (
+    weakref.WeakKeyDictionary()
+)
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock_of(con: duckdb.DuckDBPyConnection) -> threading.RLock:
+    with _LOCKS_GUARD:
+        lock = _LOCKS.get(con)
+        if lock is None:
+            lock = _LOCKS[con] = threading.RLock()
+        return lock
 
 
 @contextmanager
@@ -105,24 +160,27 @@ def open_connection(
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """Yield a connection: the user's own, a database file opened read-only, or in-memory.
 
-    A DuckDB relation given without ``con`` is read on DuckDB's default connection, where
-    ``duckdb.sql(...)`` creates relations.
+    The user's connection (and DuckDB's default connection, where ``duckdb.sql(...)`` creates
+    the relations given without ``con``) is held under a lock of its own for the whole call:
+    a DuckDB connection runs one statement at a time and a result belongs to the connection, so
+    two threads sharing it would fetch each other's results. A cursor would be thread-safe
+    but is a separate connection: it sees neither the connection's temporary views and
+    registered DataFrames nor its uncommitted rows (see docs/decisions). sqlmetrics' own
+    database gives each call a cursor of its own.
     """
     if isinstance(con, duckdb.DuckDBPyConnection):
-        yield con
+        with _lock_of(con):
+            yield con
         return
     if con is None and isinstance(data, duckdb.DuckDBPyRelation):
-        yield duckdb.default_connection()
+        default = duckdb.default_connection()
+        with _lock_of(default):
+            yield default
         return
     if con is None:
         own = _private_database().cursor()
     elif isinstance(con, (str, os.PathLike)):
-        if not os.path.isfile(con):
-            raise DataSourceError(
-                f"con={str(con)!r} is not an existing DuckDB database file; pass a "
-                f"duckdb.connect(...) connection, a database path, or None for in-memory"
-            )
-        own = duckdb.connect(str(con), read_only=True)
+        own = _open_database_file(os.fspath(con))
     else:
         raise DataSourceError(
             f"con= must be a duckdb connection, a database file path or None; "
@@ -132,6 +190,83 @@ def open_connection(
         yield own
     finally:
         own.close()
+
+
+def _open_database_file(path: str) -> duckdb.DuckDBPyConnection:
+    if not os.path.isfile(path):
+        raise DataSourceError(
+            f"con={path!r} is not an existing DuckDB database file; pass a "
+            f"duckdb.connect(...) connection, a database path, or None for in-memory"
+        )
+    if path.lower().endswith(PARQUET_SUFFIXES + CSV_SUFFIXES):
+        raise DataSourceError(
+            f"con={path!r} is a data file, not a DuckDB database; pass it as data "
+            f"(e.g. auc({path!r})) and leave con= out"
+        )
+    try:
+        return duckdb.connect(path, read_only=True)
+    except duckdb.ConnectionException as exc:
+        raise DataSourceError(
+            f"con={path!r} is already open in this process (read-write, or with other "
+            f"settings), and DuckDB opens a file once per configuration; pass that connection "
+            f"as con= instead of the path ({exc})"
+        ) from None
+    except duckdb.Error as exc:
+        raise DataSourceError(
+            f"con={path!r} cannot be opened as a DuckDB database: {exc}; pass a "
+            f"duckdb.connect(...) connection, a database path, or None for in-memory"
+        ) from None
+
+
+# (database, schema, name) of every table and view the connection sees, temporary ones first;
+# `on_path`: reachable by its bare name; `local`: in the temp or current database.
+_CATALOG = """
+    select database_name, schema_name, name,
+        local and list_contains(current_schemas(true), schema_name) as on_path, local
+    from (
+        select database_name, schema_name, table_name as name from duckdb_tables()
+        union all
+        select database_name, schema_name, view_name from duckdb_views() where not internal
+    ), (select database_name in ('temp', current_database()) as local) as _
+    order by database_name <> 'temp', database_name <> current_database(), 1, 2, 3
+"""
+
+
+def resolve_table(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
+    """The fully qualified, quoted SQL name of table or view ``name`` in ``con``, or None.
+
+    Looked up in the catalog, so a missing name runs no failing query (which would abort the
+    user's open transaction). Names compare case-insensitively, as DuckDB's do. A name with
+    dots is first a table of that exact name (``"my.table"``); then it is split into
+    ``schema.table`` or ``database.table``, or ``database.schema.table``.
+    """
+    rows = [
+        (str(d), str(s), str(n), bool(on_path), bool(local))
+        for d, s, n, on_path, local in con.execute(_CATALOG).fetchall()
+    ]
+    wanted = name.lower()
+    parts = tuple(wanted.split("."))
+
+    def exact(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        return on_path and n.lower() == wanted
+
+    def split(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        here = (d.lower(), s.lower(), n.lower())
+        if len(parts) == 2:
+            return (local and here[1:] == parts) or (s == "main" and (here[0], here[2]) == parts)
+        return here == parts
+
+    for rule in (exact, split):
+        for row in rows:
+            if rule(*row):
+                return ".".join(quote_ident(x) for x in row[:3])
+    return None
+
+
+def table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Names of the tables and views ``con`` sees (sqlmetrics' own registrations left out)."""
+    names = {str(r[2]) for r in con.execute(_CATALOG).fetchall()}
+    return sorted(n for n in names if not n.startswith("__sqlmetrics_"))
 
 
 @contextmanager
@@ -147,29 +282,25 @@ def open_source(
             paths = [os.fspath(d) for d in data]
             source = Source(con, _file_sql(metric, arg, paths), repr(paths))
         elif isinstance(data, str):
-            source = Source(con, quote_table(data), repr(data))
-            try:
-                source.describe()
-            except duckdb.Error:
-                tables = sorted(
-                    str(r[0])
-                    for r in con.execute(
-                        "select distinct table_name from information_schema.tables"
-                    ).fetchall()
-                    if not str(r[0]).startswith("__sqlmetrics_")
-                )
+            found = resolve_table(con, data)
+            if found is None:
                 raise DataSourceError(
                     f"{metric}: {arg}={data!r} is neither an existing file nor a table or view "
-                    f"in con; tables present: {', '.join(tables) or '(none)'}. Pass con= the "
-                    f"connection that holds the table, or a path to a Parquet or CSV file"
-                ) from None
+                    f"in con; tables present: {', '.join(table_names(con)) or '(none)'}. Pass "
+                    f"con= the connection that holds the table, or a path to a Parquet or CSV "
+                    f"file (a dotted name is a table of that exact name if there is one, else "
+                    f"schema.table, database.table or database.schema.table)"
+                )
+            source = Source(con, found, repr(data))
         else:
-            registered = f"__sqlmetrics_{uuid.uuid4().hex}"
             if not isinstance(data, duckdb.DuckDBPyRelation) and not _is_frame(data):
                 raise DataSourceError(
                     f"{metric}: {arg}= must be a table name, a Parquet/CSV path or glob, a pandas "
                     f"DataFrame, a pyarrow Table or a DuckDB relation; got {type(data).__name__}"
                 )
+            label = type(data).__name__
+            data = _readable_many_times(metric, arg, data)
+            registered = f"__sqlmetrics_{uuid.uuid4().hex}"
             try:
                 con.register(registered, data)
             except duckdb.InvalidInputException as exc:
@@ -178,18 +309,56 @@ def open_source(
                     f"{metric}: {arg}= is a DuckDB relation of another connection; pass that "
                     f"connection as con= ({exc})"
                 ) from None
-            source = Source(con, quote_ident(registered), type(data).__name__)
+            source = Source(con, quote_ident(registered), label)
         if not source.columns:
             try:
                 source.describe()
             except duckdb.Error as exc:
                 raise DataSourceError(
-                    f"{metric}: {arg}={source.label} cannot be read: {exc}"
+                    f"{metric}: {arg}={source.label} cannot be read: {engine_message(exc)}"
                 ) from None
         yield source
     finally:
         if registered is not None:
             con.unregister(registered)
+
+
+def _readable_many_times(metric: str, arg: str, data: Any) -> Any:
+    """A pyarrow RecordBatchReader (read once) as a Table; our checks read the data twice."""
+    if type(data).__name__ != "RecordBatchReader":
+        return data
+    table = data.read_all()
+    if table.num_rows == 0:
+        raise DataSourceError(
+            f"{metric}: {arg}= is a pyarrow RecordBatchReader that yields no rows: a reader can "
+            f"be read only once, so it was probably consumed already; pass a new reader or a "
+            f"pyarrow Table"
+        )
+    return table
+
+
+def engine_message(exc: BaseException) -> str:
+    """The useful part of a DuckDB error: what failed, where, on which value.
+
+    Dropped: the query excerpt, and the engine's "possible solutions", which name options of
+    its own readers (``types=``, ``union_by_name``, ``COPY``) that sqlmetrics' callers do not
+    pass. The file DuckDB names at the end of a CSV error is kept.
+    """
+    text = str(exc)
+    csv_file = re.search(r"^\s*file = (.+)$", text, re.MULTILINE)
+    text = text.split("Possible solutions")[0]
+    keep = [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip()
+        and not line.startswith("LINE ")
+        and not set(line.strip()) <= {"^"}
+        and "union_by_name" not in line
+    ]
+    message = " ".join(keep).rstrip(". ")
+    if csv_file and csv_file.group(1).strip() not in message:
+        message += f" (file {csv_file.group(1).strip()})"
+    return message
 
 
 def _is_frame(data: Any) -> bool:

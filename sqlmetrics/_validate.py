@@ -8,6 +8,7 @@ engine error or, worse, a silently wrong number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +24,23 @@ _FLOATING = ("FLOAT", "DOUBLE", "REAL")
 
 
 def is_numeric(sql_type: str) -> bool:
-    return sql_type.upper().split("(")[0] in _NUMERIC
+    """A number type: ``DECIMAL(18,3)`` yes; a list, array, struct or map of numbers no."""
+    upper = sql_type.upper()
+    return re.fullmatch(r"[A-Z]+(\(\d+,\s*\d+\))?", upper) is not None and (
+        upper.split("(")[0] in _NUMERIC
+    )
+
+
+def type_family(sql_type: str) -> str:
+    """What a key of this type compares with: numbers, text, booleans, dates and times..."""
+    upper = sql_type.upper()
+    if is_numeric(upper):
+        return "number"
+    if upper in ("VARCHAR", "STRING", "TEXT") or upper.startswith(("VARCHAR(", "ENUM(")):
+        return "text"
+    if upper.startswith(("TIMESTAMP", "DATE", "TIME")):
+        return "date/time"
+    return upper
 
 
 def _is_floating(sql_type: str) -> bool:
@@ -203,16 +220,18 @@ def check_join_types(
     pairs: Sequence[tuple[str, str, str]],
     right_arg: str,
 ) -> None:
-    """Raise :class:`InvalidDataError` when a join column is numeric on one side only.
+    """Raise :class:`InvalidDataError` when join columns are of different kinds.
 
-    ``pairs`` are ``(argument, left column, right column)``. Comparing text ids with numbers
-    would fail inside the query or, worse, match nothing; the message says how to cast.
+    ``pairs`` are ``(argument, left column, right column)``. Both must be numbers, both text,
+    both booleans or both dates/times: comparing text ids with numbers or timestamps would fail
+    inside the query or, worse, match nothing; the message says how to cast.
     """
     for argument, lcol, rcol in pairs:
         ltype, rtype = left.columns[lcol], right.columns[rcol]
-        if is_numeric(ltype) != is_numeric(rtype):
+        if type_family(ltype) != type_family(rtype):
+            target = "varchar" if "text" in (type_family(ltype), type_family(rtype)) else ltype
             raise InvalidDataError(
                 f"{metric}: {argument}= column {lcol!r} has type {ltype} in data but {rcol!r} "
                 f"has type {rtype} in {right_arg}=; ids must be comparable: cast one side "
-                f"(e.g. cast({rcol} as varchar)) so that both are numbers or both are text"
+                f"(e.g. cast({rcol} as {target.lower()})) so that both have the same kind of type"
             )

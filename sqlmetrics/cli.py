@@ -101,7 +101,9 @@ def main() -> None:
 @click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
 @click.option("--trec", is_flag=True,
               help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
-                   "qrels file (qid iter docno rel); columns group, item, score, label.")
+                   "qrels file (qid iter docno rel); columns group, item, score, label. "
+                   "Options default to trec_eval's: empty=zero missing=skip gain=linear "
+                   "(--option missing=zero is trec_eval -c).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
 @click.option("--threshold", "thresholds", multiple=True, type=float,
@@ -137,6 +139,10 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
         judged = read_trec_qrels(qrels) if qrels is not None else None
         group, item = group or "group", item or "item"
     options = parse_options(option_pairs)
+    if trec:
+        from .trec import trec_eval_options
+
+        options = {**trec_eval_options([m.lower() for m in metrics]), **options}
     extra = {"qrels": judged} if judged is not None else {}
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
     if thresholds and "threshold" in options:
@@ -246,27 +252,42 @@ def format_trec(per_topic: pd.DataFrame, overall: pd.DataFrame, group: str,
 
 @main.command("render", context_settings={"ignore_unknown_options": True,
                                           "allow_extra_args": True})
-@click.argument("metric")
+@click.argument("metric", required=False)
+@click.option("-m", "--metric", "metrics", multiple=True,
+              help="Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.")
+@click.option("--by", multiple=True, help="Slice column (repeatable).")
 @click.option("--data", default="source_table", show_default=True,
               help="Table name or Parquet/CSV path to read from.")
 @click.pass_context
 @friendly
-def render_command(ctx: click.Context, metric: str, data: str) -> None:
-    """Print the SQL of METRIC; pass its columns and options as --name value."""
-    from ._render import render
+def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, ...],
+                   by: tuple[str, ...], data: str) -> None:
+    """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
+    for those metrics; pass columns, --qrels and options as --name value."""
+    from ._render import render, render_evaluate
 
     params: dict[str, Any] = {}
     args = list(ctx.args)
+    if metric is not None and metric.startswith("--"):  # an unknown --name taken as METRIC
+        args.insert(0, metric)
+        metric = None
     while args:
         flag = args.pop(0)
         if not flag.startswith("--") or not args:
             raise InputError(f"render: expected '--name value' pairs; got {flag!r}")
         params[flag[2:].replace("-", "_")] = parse_value(args.pop(0))
-    for role in ("label", "score", "weight", "group", "item", "prediction"):
+    for role in ("label", "score", "weight", "group", "item", "prediction", "qrels"):
         if role in params and params[role] is not None:
             params[role] = str(params[role])
-    by = params.pop("by", None)
-    click.echo(render(metric, data, by=by, **params), nl=False)
+    slices = list(by) or None
+    if metrics:
+        sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices,
+                              **params)
+    elif metric:
+        sql = render(metric, data, by=slices, **params)
+    else:
+        raise InputError("render: name a metric (render ndcg@10) or several with -m")
+    click.echo(sql, nl=False)
 
 
 @main.command("list")

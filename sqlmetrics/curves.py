@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import numbers
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
 from ._engine import compute, scalar
-from .errors import InvalidParameterError, UndefinedMetricWarning
+from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
@@ -161,10 +160,9 @@ def _counts(frame: pd.DataFrame, columns: Sequence[str], weighted: bool) -> pd.D
 
 def _warn_nan(frame: pd.DataFrame, metric: str, column: str, reason: str) -> None:
     if frame[column].isna().any():
-        warnings.warn(
+        warn(
             f"{metric}: {column} is undefined ({reason}); returning NaN for it",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
 
 

@@ -7,9 +7,14 @@ the argument, the value received, what is allowed and, where there is one, the n
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
 __all__ = [
     "ColumnNotFoundError",
     "DataSourceError",
+    "EngineError",
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",
@@ -38,9 +43,32 @@ class InvalidDataError(SqlMetricsError):
     """The data hold values the metric cannot use: NULLs, NaN scores, labels outside {0, 1}..."""
 
 
+class EngineError(SqlMetricsError):
+    """The engine failed on data we could not check beforehand; holds the engine's message."""
+
+
 class UnknownMetricError(SqlMetricsError):
     """A metric name that is not in the registry."""
 
 
 class UndefinedMetricWarning(UserWarning):
     """The data leave a metric undefined (one class only, no group left, 0 / 0): NaN returned."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def warn(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
+    """``warnings.warn`` pointing at the first caller outside the sqlmetrics package.
+
+    A fixed ``stacklevel`` points into the library whenever the call path changes (a metric
+    called directly, through ``evaluate``, through the CLI); walking the frames does not.
+    """
+    level = 1
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE + os.sep
+    ):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    warnings.warn(message, category, stacklevel=level + 1)

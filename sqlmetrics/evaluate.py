@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,8 +14,8 @@ import pandas as pd
 from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
-from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
-from .ranking import QRELS_ROLES, check_empty
+from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError, warn
+from .ranking import QRELS_ROLES, check_groups
 from .registry import _ALIASES, PARAMS, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -42,34 +42,38 @@ def _lookup(base: str, with_k: bool) -> MetricSpec | None:
     return None
 
 
-def _request_forms() -> list[str]:
+def _request_forms(scalar_only: bool = True) -> list[str]:
     forms = []
     for spec in REGISTRY.values():
-        if spec.output != "scalar":
+        if scalar_only and spec.output != "scalar":
             continue
         base = spec.name.removesuffix("_at_k")
         forms.append(f"{base}@k" if spec.takes_k else spec.name)
     return sorted(forms)
 
 
-def parse_metric(text: Any) -> Request:
-    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`."""
+def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) -> Request:
+    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`.
+
+    The one parser of metric names (``evaluate``, ``render``, the CLI). ``caller`` starts the
+    error messages; ``scalar_only=False`` also accepts the metrics that give a table (curves).
+    """
     if not isinstance(text, str) or not text:
         raise InvalidParameterError(
-            f"evaluate: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
+            f"{caller}: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
         )
     base, at, k_text = text.partition("@")
     k: int | None = None
     if at:
         if not re.fullmatch(r"[1-9][0-9]*", k_text):
             raise InvalidParameterError(
-                f"evaluate: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
+                f"{caller}: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
                 f"e.g. '{base}@10'"
             )
         k = int(k_text)
     spec = _lookup(base, with_k=bool(at))
     if spec is None:
-        forms = _request_forms()
+        forms = _request_forms(scalar_only)
         plain = [f.removesuffix("@k") for f in forms]
         hint = difflib.get_close_matches(base, plain, n=1)
         near = ""
@@ -79,11 +83,11 @@ def parse_metric(text: Any) -> Request:
             form = forms[plain.index(hint[0])]
             near = f"did you mean {form.replace('@k', f'@{k}' if k else '@10')!r}? "
         raise UnknownMetricError(
-            f"evaluate: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
+            f"{caller}: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
         )
-    if spec.output != "scalar":
+    if scalar_only and spec.output != "scalar":
         raise InvalidParameterError(
-            f"evaluate: {text!r} gives several values per slice (a curve, counts or a "
+            f"{caller}: {text!r} gives several values per slice (a curve, counts or a "
             f"report), not one number; call sqlmetrics."
             f"{spec.extra.get('function', spec.name)}(...) for it"
         )
@@ -141,8 +145,8 @@ def evaluate(
         (opened read-only). Default: in-memory.
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
-        ``empty``, ``relevance_level``, ``ap_denominator``, ``zero_division``, ...). Each
-        applies to every requested metric that accepts it.
+        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
+        ...). Each applies to every requested metric that accepts it.
 
     Returns
     -------
@@ -170,7 +174,13 @@ def evaluate(
     Notes
     -----
     The value of a metric in a slice equals the single-metric function run on that slice
-    alone. All metrics come from one statement: classification metrics as subqueries joined
+    alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
+    groups of the slice's rows, with their judgments). A judged group the run has no row for
+    (``missing=``) has no slice value, since slice columns are read from the run: with
+    ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
+    0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
+    it); with other slices ``missing="zero"`` is refused.
+    All metrics come from one statement: classification metrics as subqueries joined
     on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
     ``docs/decisions/0001-templates-and-composition.md``.
 
@@ -185,54 +195,150 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
+               "prediction": prediction}
+    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
+    extra_sources = None
+    if qrels is not None:
+        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
+    with open_checked(
+        "evaluate", data, con, columns, plan.used, plan.by,
+        ("group", "item") if plan.ranking else (), extra_sources,
+        pos_label=plan.options.get("pos_label"),
+        duplicates=plan.options.get("duplicates", "error"),
+    ) as (connection, source, extra):
+        judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        sql, names = compose_sql(plan, source.sql, judged_sql)
+        frame = connection.execute(sql).df()
+    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
+    # be called anything, even like one of them
+    if plan.ranking:
+        check_groups("evaluate", frame, options.get("empty", "skip"),
+                     options.get("missing", "skip") if qrels is not None else "skip")
+    frame = _finish(frame, plan.requests, names, len(plan.by), options)
+    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked ``evaluate`` request: what to compute, before any data is opened.
+
+    Built by :func:`make_plan` for both :func:`evaluate` (which then opens and checks the
+    data and runs the SQL) and :func:`sqlmetrics.render_evaluate` (which only renders it).
+    """
+
+    requests: list[Request]
+    by: list[str]
+    columns: dict[str, str | None]
+    options: dict[str, Any]
+    used: list[tuple[Role, str]]
+    ranking: bool
+
+
+def make_plan(caller: str, metrics: Any, columns: dict[str, str | None],
+              by: str | Sequence[str] | None, has_qrels: bool,
+              options: dict[str, Any]) -> Plan:
+    """Parse the metric names and check every argument that needs no data."""
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     if not texts:
-        raise InvalidParameterError("evaluate: metrics= is empty; ask for at least one metric")
-    requests = [parse_metric(t) for t in texts]
+        raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
+    requests = [parse_metric(t, caller) for t in texts]
     seen: set[str] = set()
     for req in requests:
         if req.text in seen:
-            raise InvalidParameterError(f"evaluate: metric {req.text!r} is requested twice")
+            raise InvalidParameterError(f"{caller}: metric {req.text!r} is requested twice")
         seen.add(req.text)
-    by_cols = normalize_by("evaluate", by)
-    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
-               "prediction": prediction}
+    by_cols = normalize_by(caller, by)
+    check_slice_names(by_cols, requests, caller)
     _check_options(requests, options)
+    _check_prediction(requests, columns["prediction"], options)
     _check_column_args(requests, columns)
-
-    ranking = [r for r in requests if _is_ranking(r.spec)]
-    if qrels is not None and not ranking:
+    ranking = any(_is_ranking(r.spec) for r in requests)
+    if has_qrels and not ranking:
         raise InvalidParameterError(
-            "evaluate: qrels= is used by ranking metrics only, and none is requested"
+            f"{caller}: qrels= is used by ranking metrics only, and none is requested"
+        )
+    group = columns["group"]
+    if has_qrels and options.get("missing") == "zero" and by_cols and by_cols != [group]:
+        raise InvalidParameterError(
+            f"{caller}: missing='zero' with by={by!r}: a judged group absent from the run has "
+            f"no slice value (slice columns are read from the run's rows), so it cannot be "
+            f"counted in any slice. Slice by the group column alone (by={group!r}), leave "
+            f"by= out, or pass missing='skip'"
         )
     used: list[tuple[Role, str]] = []
     for req in requests:
         for role in req.spec.roles:
-            col = _role_column(req.spec, role, columns, qrels is not None)
+            col = _role_column(req.spec, role, columns, has_qrels)
             if col is not None and (role, col) not in used:
                 used.append((role, col))
-    extra_sources = None
-    if qrels is not None:
-        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
-    pos_label = options.get("pos_label")
-    if pos_label is not None:
-        pos_label = PARAMS["pos_label"].validate("evaluate", pos_label)
-    with open_checked(
-        "evaluate", data, con, columns, used, by_cols,
-        ("group", "item") if ranking else (), extra_sources, pos_label=pos_label,
-        duplicates=options.get("duplicates", "error"),
-    ) as (connection, source, extra):
-        judged_sql = extra["qrels"][0] if "qrels" in extra else None
-        parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)
-        sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
-            source.sql, [quote_ident(b) for b in by_cols], parts
+    return Plan(requests, by_cols, columns, dict(options), used, ranking)
+
+
+def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
+                ) -> tuple[str, dict[str, str]]:
+    """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
+    and the map from those metric names to the requested ones."""
+    parts, names = _parts(plan.requests, relation, plan.columns, plan.by, plan.options,
+                          qrels_relation)
+    extra_slices = None
+    group = plan.columns["group"]
+    if qrels_relation and plan.options.get("missing") == "zero" and plan.by == [group]:
+        # sliced by the group: a judged group absent from the run is a slice of its own
+        # (n_rows 0), as trec_eval -q -c prints a line for it
+        g = quote_ident(str(group))
+        extra_slices = (
+            f"select q.{g} as slice_0\nfrom {qrels_relation} as q\n"
+            f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
+            f"group by q.{g}"
         )
-        frame = connection.execute(str(sql)).df()
-    frame = frame.rename(columns={**names, **{f"slice_{i}": b for i, b in enumerate(by_cols)}})
-    if ranking:
-        check_empty("evaluate", frame, options.get("empty", "skip"), qrels is not None)
-        frame = frame.drop(columns=[c for c in ("n_empty", "first_empty") if c in frame])
-    return _finish(frame, requests, options)
+    sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
+        relation, [quote_ident(b) for b in plan.by], parts, extra_slices
+    )
+    return str(sql), names
+
+
+def named_sql(plan: Plan, sql: str) -> str:
+    """``sql`` (from :func:`compose_sql`) under the names ``evaluate`` returns: slices under
+    their own names, metrics as requested, ``zero_division`` applied, then the counts."""
+    slices = [f"slice_{i}" for i in range(len(plan.by))]
+    select = [f"{s} as {quote_ident(b)}" for s, b in zip(slices, plan.by)]
+    zero_division = plan.options.get("zero_division", "warn")
+    for i, req in enumerate(plan.requests):
+        expr = f"m{i}"
+        if ("zero_division" in req.spec.params and zero_division != "warn"
+                and not math.isnan(zero_division)):
+            expr = f"coalesce(m{i}, {float(zero_division)!r})"
+        select.append(f"{expr} as {quote_ident(req.text)}")
+    select.append("n_rows")
+    if "n_groups" in output_columns(plan.requests):
+        select.append("coalesce(n_groups, 0) as n_groups")
+    inner = "\n".join(f"    {line}" if line else line for line in sql.strip().splitlines())
+    order = f"\norder by {', '.join(slices)}" if slices else ""
+    columns = ",\n    ".join(select)
+    return f"select\n    {columns}\nfrom (\n{inner}\n) as evaluated{order}\n"
+
+
+def output_columns(requests: Sequence[Request]) -> list[str]:
+    """The columns evaluate returns after the slices: the metrics as asked, then the counts."""
+    counted = any(_is_ranking(r.spec) or r.spec.name == "gauc" for r in requests)
+    return [*(r.text for r in requests), "n_rows", *(["n_groups"] if counted else [])]
+
+
+def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request],
+                      caller: str = "evaluate") -> None:
+    """Refuse a slice column named like an output column (the result would hold it twice)."""
+    outputs = output_columns(requests)
+    for name in by_cols:
+        if name in outputs:
+            what = {"n_rows": "rows per slice", "n_groups": "groups in the means"}.get(
+                name, "a requested metric")
+            raise InvalidParameterError(
+                f"{caller}: slice column {name!r} (by=) has the name of an output column "
+                f"({name}: {what}); the result would hold two columns {name!r}. Rename the "
+                f"column in the data (e.g. select {name} as {name}_slice) or leave it out "
+                f"of by="
+            )
 
 
 def _role_column(
@@ -247,8 +353,10 @@ def _role_column(
 
 
 def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
+    """Every option is accepted by a requested metric, and its value passes the ParamSpec
+    check the functions use (the message names the first metric that takes it)."""
     accepted = {p for r in requests for p in r.spec.params if p != "k"}
-    for name in options:
+    for name, value in options.items():
         if name not in accepted:
             asked = ", ".join(r.text for r in requests)
             allowed = ", ".join(sorted(accepted)) or "none"
@@ -257,6 +365,22 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
                 f"evaluate: option {name}= is accepted by none of the requested metrics "
                 f"({asked}){extra}; options they accept: {allowed}"
             )
+        first = next(r for r in requests if name in r.spec.params)
+        PARAMS[name].validate(first.text, value)
+
+
+def _check_prediction(requests: list[Request], prediction: str | None,
+                      options: dict[str, Any]) -> None:
+    """``prediction=`` replaces ``score >= threshold``: both at once is refused, as the
+    single-metric functions refuse it."""
+    if prediction is None or "threshold" not in options:
+        return
+    users = ", ".join(r.text for r in requests if "threshold" in r.spec.params)
+    raise InvalidParameterError(
+        f"evaluate: threshold={options['threshold']!r} and prediction={prediction!r} both "
+        f"given; the threshold metrics ({users}) use the prediction column with prediction=, "
+        f"or score >= threshold without it: pass one of them, not both"
+    )
 
 
 def _check_column_args(requests: list[Request], columns: dict[str, str | None]) -> None:
@@ -397,11 +521,22 @@ def _ranking_part(
     selected += [{"column": "n_groups", "as": "n_groups"}, {"column": "n_empty", "as": "n_empty"}]
     if options.get("empty") == "error":
         selected.append({"column": "first_empty", "as": "first_empty"})
+    if qrels_relation:
+        selected.append({"column": "n_missing", "as": "n_missing"})
+        if options.get("missing") == "error":
+            selected.append({"column": "first_missing", "as": "first_missing"})
     return {"alias": "ranking", "sql": str(sql).strip(), "columns": selected}
 
 
-def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any]
-            ) -> pd.DataFrame:
+def _finish(frame: pd.DataFrame, requests: list[Request], names: dict[str, str],
+            n_slices: int, options: dict[str, Any]) -> pd.DataFrame:
+    """Metric columns under their requested names, in the requested order; the counts last.
+
+    ``frame`` still has the generated slice names (slice_0, ...), so no slice can collide.
+    """
+    frame = frame.rename(columns=names)
+    slices = [f"slice_{i}" for i in range(n_slices)]
+    frame = frame[[*slices, *output_columns(requests)]].copy()
     zero_division = options.get("zero_division", "warn")
     for req in requests:
         values = frame[req.text]
@@ -411,15 +546,11 @@ def _finish(frame: pd.DataFrame, requests: list[Request], options: dict[str, Any
         if "zero_division" in req.spec.params and zero_division != "warn":
             frame[req.text] = values.fillna(float(zero_division))
             continue
-        warnings.warn(
+        warn(
             f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
             f"slice(s) ({req.spec.undefined}); NaN there",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
-    order = [c for c in frame.columns if c not in ("n_rows", "n_groups")]
-    tail = ["n_rows", *(["n_groups"] if "n_groups" in frame.columns else [])]
-    frame = frame[order + tail]
     if "n_groups" in frame.columns:
         frame["n_groups"] = frame["n_groups"].fillna(0).astype("int64")
     return frame.reset_index(drop=True)

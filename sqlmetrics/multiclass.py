@@ -12,7 +12,6 @@ scikit-learn's scorer names. See docs/decisions/0003-multiclass.md.
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import pandas as pd
@@ -20,7 +19,7 @@ import pandas as pd
 from ._engine import compute, undefined
 from ._source import open_connection, open_source
 from ._validate import check_columns, is_numeric
-from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError
+from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
 from .registry import MetricSpec, Role, check_choice, register
 
 __all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
@@ -282,12 +281,11 @@ def classification_report(
         head = out.iloc[: int(per_class.sum())]
         bad_p, bad_r = int(head["precision"].isna().sum()), int(head["recall"].isna().sum())
         if bad_p or bad_r:
-            warnings.warn(
+            warn(
                 f"{metric}: precision is undefined for {bad_p} class(es) never predicted and "
                 f"recall for {bad_r} class(es) never true; NaN there, left out of the macro and "
                 f"weighted averages (pass zero_division=0.0 for scikit-learn's default)",
                 __import__("sqlmetrics").UndefinedMetricWarning,
-                stacklevel=2,
             )
     return out
 

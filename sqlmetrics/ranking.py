@@ -45,6 +45,7 @@ __all__ = [
 TIES = ("item_desc", "item_asc", "average")
 GAINS = ("exponential", "linear")
 EMPTY = ("skip", "zero", "error")
+MISSING = ("skip", "zero", "error")
 AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
 DUPLICATES = ("error", "max", "sum")
 
@@ -84,8 +85,16 @@ declare_param(
         "empty",
         "skip",
         check_choice(*EMPTY),
-        "groups with no relevant item (or, with qrels, no retrieved item): "
-        "skip | zero (count 0) | error",
+        "groups with no relevant item: skip | zero (count 0; trec_eval) | error",
+    )
+)
+declare_param(
+    ParamSpec(
+        "missing",
+        "skip",
+        check_choice(*MISSING),
+        "with qrels, judged groups absent from the run: skip (trec_eval) | zero (count 0; "
+        "trec_eval -c) | error",
     )
 )
 declare_param(
@@ -121,7 +130,7 @@ SCORE = Role("score", "score")
 LABEL = Role("label", "relevance", required=False)
 QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
 
-_COMMON = ("relevance_level", "ties", "empty", "duplicates")
+_COMMON = ("relevance_level", "ties", "empty", "missing", "duplicates")
 
 
 def _check_map_params(metric: str, params: dict[str, Any]) -> None:
@@ -177,13 +186,23 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     )
 
 
-def check_empty(metric: str, frame: pd.DataFrame, empty: str, has_qrels: bool) -> None:
-    """Raise for ``empty="error"`` when the ranking query reports empty groups.
+def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> None:
+    """Raise for ``missing="error"`` / ``empty="error"`` when the ranking query reports such groups.
 
-    ``frame`` is the output of the ranking family's ``query`` macro (columns ``n_empty`` and,
-    with ``empty="error"``, ``first_empty``). Used by every ranking function and by
-    :func:`sqlmetrics.evaluate`.
+    ``frame`` is the output of the ranking family's ``query`` macro (columns ``n_empty``,
+    with qrels ``n_missing``, and ``first_empty`` / ``first_missing`` under the error
+    policies). Used by every ranking function and by :func:`sqlmetrics.evaluate`.
     """
+    if missing == "error" and "n_missing" in frame:
+        counts = frame["n_missing"].dropna()
+        if len(counts) and counts.max() > 0:
+            example = frame.loc[frame["n_missing"] > 0, "first_missing"].iloc[0]
+            raise InvalidDataError(
+                f"{metric}: {int(counts.max())} judged group(s) of qrels= have no row in the "
+                f"run, e.g. group {example}; with missing='error' the run must hold every "
+                f"judged group. Pass missing='skip' to leave them out (trec_eval) or "
+                f"missing='zero' to count them as 0 (trec_eval -c)"
+            )
     if empty != "error":
         return
     bad = frame[frame["n_empty"] > 0]
@@ -191,15 +210,10 @@ def check_empty(metric: str, frame: pd.DataFrame, empty: str, has_qrels: bool) -
         return
     n_empty = int(frame["n_empty"].sum())
     example = bad["first_empty"].iloc[0]
-    reason = (
-        "no relevant item (label >= relevance_level) in the qrels, or no row in the run"
-        if has_qrels
-        else "no relevant item (label >= relevance_level)"
-    )
     raise InvalidDataError(
-        f"{metric}: {n_empty} group(s) have {reason}, e.g. group {example}; with "
-        f"empty='error' every group must have one. Pass empty='skip' to leave them out of "
-        f"the mean or empty='zero' to count them as 0"
+        f"{metric}: {n_empty} group(s) have no relevant item (label >= relevance_level), "
+        f"e.g. group {example}; with empty='error' every group must have one. Pass "
+        f"empty='skip' to leave them out of the mean or empty='zero' to count them as 0"
     )
 
 
@@ -244,7 +258,7 @@ def _ranking(
         unique=("group", "item"),
         extra_sources=extra,
     )
-    check_empty(spec.name, frame, params.get("empty", "skip"), qrels is not None)
+    check_groups(spec.name, frame, params["empty"], params["missing"])
     value = frame[spec.name].iloc[0]
     if value is None or pd.isna(value):
         return undefined(
@@ -279,11 +293,18 @@ ties : {{"item_desc", "item_asc", "average"}}, default "item_desc"
     ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
     every order of the tied items (McSherry & Najork 2008){ties_note}.
 empty : {{"skip", "zero", "error"}}, default "skip"
-    What to do with an *empty* group: one with no relevant item or, with ``qrels``, one of
-    the judged groups the run has no row for. ``"skip"`` leaves it out of the mean (every
-    metric of one call averages over the same groups; trec_eval without ``-c`` also leaves
-    out judged groups the run lacks). ``"zero"`` keeps it: its value is 0 where it is 0/0
-    (trec_eval; with ``qrels``, as ``trec_eval -c``). ``"error"`` raises.
+    What to do with an *empty* group: one with no relevant item (label >=
+    ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+    averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+    (trec_eval, with or without ``-c``). ``"error"`` raises.
+missing : {{"skip", "zero", "error"}}, default "skip"
+    With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+    has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+    it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+    comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+    without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+    group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+    ``empty="zero", missing="zero"``.
 duplicates : {{"error", "max", "sum"}}, default "error"
     Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
     ``"max"`` merges them into one item with the highest score and the highest label
@@ -314,9 +335,10 @@ ColumnNotFoundError
 InvalidDataError
     No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
     a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-    one side and text on the other; with ``empty="error"``, an empty group.
+    one side and text on the other; with ``empty="error"``, an empty group; with
+    ``missing="error"``, a judged group absent from the run.
 InvalidParameterError
-    {k_raise}an unknown ``ties``, ``empty``{gain_raise} value (the message lists the
+    {k_raise}an unknown ``ties``, ``empty``, ``missing``{gain_raise} value (the message lists the
     allowed ones), or ``relevance_level <= 0``{map_raise}.
 DataSourceError
     ``data`` or ``qrels`` names no existing table or file.
@@ -414,85 +436,85 @@ def hit_ratio(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("hit_ratio", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "duplicates": duplicates})
+                            "empty": empty, "missing": missing, "duplicates": duplicates})
 
 
 def hit_rate(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("hit_rate", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "duplicates": duplicates})
+                            "empty": empty, "missing": missing, "duplicates": duplicates})
 
 
 def precision_at_k(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("precision_at_k", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "duplicates": duplicates})
+                            "empty": empty, "missing": missing, "duplicates": duplicates})
 
 
 def recall_at_k(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("recall_at_k", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "duplicates": duplicates})
+                            "empty": empty, "missing": missing, "duplicates": duplicates})
 
 
 def r_precision(
     data: Any, *, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("r_precision", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"relevance_level": relevance_level, "ties": ties, "empty": empty,
-                            "duplicates": duplicates})
+                            "missing": missing, "duplicates": duplicates})
 
 
 def mean_average_precision(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     ap_denominator: str = "relevant", relevance_level: float = 1, ties: str = "item_desc",
-    empty: str = "skip", duplicates: str = "error", con: Any = None,
+    empty: str = "skip", missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("map", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "ap_denominator": ap_denominator,
                             "relevance_level": relevance_level, "ties": ties, "empty": empty,
-                            "duplicates": duplicates})
+                            "missing": missing, "duplicates": duplicates})
 
 
 def mrr(
     data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
     score: str = "score", label: str = "label", qrels: Any = None,
     relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    duplicates: str = "error", con: Any = None,
+    missing: str = "skip", duplicates: str = "error", con: Any = None,
 ) -> float:
     return _ranking("mrr", data, group=group, item=item, score=score, label=label,
                     qrels=qrels, con=con,
                     params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "duplicates": duplicates})
+                            "empty": empty, "missing": missing, "duplicates": duplicates})
 
 
 def _gain_metric(name: str):  # type: ignore[no-untyped-def]
@@ -500,12 +522,12 @@ def _gain_metric(name: str):  # type: ignore[no-untyped-def]
         data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
         score: str = "score", label: str = "label", qrels: Any = None,
         gain: str = "exponential", relevance_level: float = 1, ties: str = "item_desc",
-        empty: str = "skip", duplicates: str = "error", con: Any = None,
+        empty: str = "skip", missing: str = "skip", duplicates: str = "error", con: Any = None,
     ) -> float:
         return _ranking(name, data, group=group, item=item, score=score, label=label,
                         qrels=qrels, con=con,
                         params={"k": k, "gain": gain, "relevance_level": relevance_level,
-                                "ties": ties, "empty": empty,
+                                "ties": ties, "empty": empty, "missing": missing,
                                 "duplicates": duplicates})
 
     metric.__name__ = metric.__qualname__ = name

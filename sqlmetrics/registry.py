@@ -89,12 +89,19 @@ def check_zero_division(metric: str, name: str, value: Any) -> float | str:
     )
 
 
+K_MAX = 2**31 - 1  # a rank is a 32-bit integer in SQL; no list is longer
+
+
 def check_k(metric: str, name: str, value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise InvalidParameterError(
             f"{metric}: {name}= must be an integer >= 1, or None for the whole list; got {value!r}"
+        )
+    if int(value) > K_MAX:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be <= {K_MAX}; got {value!r}; pass None for the whole list"
         )
     return int(value)
 

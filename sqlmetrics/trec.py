@@ -11,12 +11,36 @@ gain="linear")`` needs no column arguments.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from typing import Any
 
 import pandas as pd
 
 from .errors import DataSourceError, InvalidDataError, InvalidParameterError
 
 __all__ = ["read_trec_qrels", "read_trec_run"]
+
+#: trec_eval's conventions (without ``-c``) as options: a judged topic with no relevant
+#: document counts 0, a judged topic absent from the run is left out, ndcg's gain is the
+#: relevance level itself. ``-c`` is ``missing="zero"``.
+TREC_EVAL_OPTIONS: dict[str, Any] = {"empty": "zero", "missing": "skip", "gain": "linear"}
+
+
+def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
+    """The options of :data:`TREC_EVAL_OPTIONS` that at least one of ``metrics`` accepts.
+
+    ``sqlmetrics eval --trec`` starts from these (``--option`` still wins), so its numbers
+    are trec_eval's by default.
+
+    >>> trec_eval_options(["map"])
+    {'empty': 'zero', 'missing': 'skip'}
+    >>> trec_eval_options(["ndcg@10", "auc"])
+    {'empty': 'zero', 'missing': 'skip', 'gain': 'linear'}
+    """
+    from .evaluate import parse_metric
+
+    accepted = {p for text in metrics for p in parse_metric(text).spec.params}
+    return {name: value for name, value in TREC_EVAL_OPTIONS.items() if name in accepted}
 
 
 def _lines(function: str, path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:

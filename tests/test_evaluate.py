@@ -242,12 +242,15 @@ def test_ranking_with_qrels_and_shuffle() -> None:
                           "grade": [3, 1, 2]})
     qrels = pd.concat([qrels, extra], ignore_index=True)
     args = {"group": "q", "item": "doc", "score": "s", "label": "grade", "qrels": qrels}
-    out = sqlmetrics.evaluate(run, ["ndcg@10", "recall@10", "map"], empty="zero", **args)
-    assert out["ndcg@10"].iloc[0] == sqlmetrics.ndcg(run, k=10, empty="zero", **args)
-    assert out["recall@10"].iloc[0] == sqlmetrics.recall_at_k(run, k=10, empty="zero", **args)
+    policy = {"empty": "zero", "missing": "zero"}  # trec_eval -c
+    out = sqlmetrics.evaluate(run, ["ndcg@10", "recall@10", "map"], **policy, **args)
+    assert out["ndcg@10"].iloc[0] == sqlmetrics.ndcg(run, k=10, **policy, **args)
+    assert out["recall@10"].iloc[0] == sqlmetrics.recall_at_k(run, k=10, **policy, **args)
     assert out["n_groups"].iloc[0] == 31  # 30 queries + 999, judged but never retrieved
+    skipped = sqlmetrics.evaluate(run, ["map"], empty="zero", **args)
+    assert skipped["n_groups"].iloc[0] == 30  # trec_eval's default: 999 left out
     shuffled = sqlmetrics.evaluate(run.sample(frac=1, random_state=1), ["ndcg@10", "recall@10",
-                                   "map"], empty="zero", **args)
+                                   "map"], **policy, **args)
     pd.testing.assert_frame_equal(out, shuffled, check_exact=True)
 
 

@@ -103,6 +103,6 @@ def test_pos_label_not_among_the_values(tmp_path: Path) -> None:
 def test_pos_label_bad_value(value: object) -> None:
     frame = pd.DataFrame({"label": LABELS, "score": SCORES})
     with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"evaluate: pos_label= must be a string, a finite number or "
+                       match=r"auc: pos_label= must be a string, a finite number or "
                              r"a boolean"):
         sqlmetrics.evaluate(frame, ["auc"], pos_label=value)

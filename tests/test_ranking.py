@@ -49,6 +49,7 @@ def composed(frame: pd.DataFrame, metrics: list[tuple[str, int | None]],
         "score": cols["score"], "label": None if qrels is not None else cols["label"],
         "by": [quote_ident(b) for b in by or []],
         "relevance_level": 1, "ties": "item_desc", "gain": "exponential", "empty": "skip",
+        "missing": "skip",
         "ap_denominator": "relevant", **options,
     }
     if qrels is not None:
@@ -163,9 +164,10 @@ def test_every_metric_equals_oracle(frame: pd.DataFrame, ties: str, empty: str, 
 
 @SETTINGS
 @given(ranking_frames(), st.sampled_from(TIES), st.sampled_from(["skip", "zero"]),
-       st.sampled_from([2, None]), st.data())
+       st.sampled_from(["skip", "zero"]), st.sampled_from([2, None]), st.data())
 def test_every_metric_with_qrels_equals_oracle(frame: pd.DataFrame, ties: str, empty: str,
-                                               k: int | None, data: st.DataObject) -> None:
+                                               missing: str, k: int | None,
+                                               data: st.DataObject) -> None:
     # judgments: a random part of the run's labels, plus judged items the run never scored and
     # a judged group the run does not have; run group 0 (if any) has no judgments at all
     keep = data.draw(st.lists(st.booleans(), min_size=len(frame), max_size=len(frame)))
@@ -176,10 +178,12 @@ def test_every_metric_with_qrels_equals_oracle(frame: pd.DataFrame, ties: str, e
     qrels = pd.concat([qrels, extra], ignore_index=True)
     run = frame.assign(y=-1.0)  # the run's labels must not be read
     wanted = [(name, None if name == "r_precision" else k) for name in RANKING]
-    out = composed(run[["g", "i", "s"]], wanted, qrels=qrels, ties=ties, empty=empty)
+    out = composed(run[["g", "i", "s"]], wanted, qrels=qrels, ties=ties, empty=empty,
+                   missing=missing)
     judged = list(zip(qrels["g"], qrels["i"], qrels["y"]))
     for index, (name, kk) in enumerate(wanted):
-        expected = orc.metric(name, rows_of(run), qrels=judged, k=kk, ties=ties, empty=empty)
+        expected = orc.metric(name, rows_of(run), qrels=judged, k=kk, ties=ties, empty=empty,
+                              missing=missing)
         got = out[f"c{index}"].iloc[0]
         got = math.nan if got is None or pd.isna(got) else float(got)
         assert orc.is_close(got, expected), (name, kk, got, expected)
@@ -295,9 +299,14 @@ def test_qrels_semantics() -> None:
     # q3: in the run, not judged -> not evaluated
     assert sqlmetrics.recall_at_k(run, qrels=qrels, **COLS) == 0.5
     assert sqlmetrics.mean_average_precision(run, qrels=qrels, **COLS) == 0.25
-    assert sqlmetrics.recall_at_k(run, qrels=qrels, empty="zero", **COLS) == 0.25
-    with pytest.raises(sqlmetrics.InvalidDataError, match=r"or no row in the run, e\.g\. group q2"):
-        sqlmetrics.recall_at_k(run, qrels=qrels, empty="error", **COLS)
+    # q2 is missing, not empty: empty= alone no longer counts it (trec_eval's default)
+    assert sqlmetrics.recall_at_k(run, qrels=qrels, empty="zero", **COLS) == 0.5
+    assert sqlmetrics.recall_at_k(run, qrels=qrels, empty="error", **COLS) == 0.5
+    assert sqlmetrics.recall_at_k(run, qrels=qrels, missing="zero", **COLS) == 0.25
+    with pytest.raises(sqlmetrics.InvalidDataError,
+                       match=r"recall_at_k: 1 judged group\(s\) of qrels= have no row in the "
+                             r"run, e\.g\. group q2; with missing='error'"):
+        sqlmetrics.recall_at_k(run, qrels=qrels, missing="error", **COLS)
 
 
 def test_item_order_breaks_ties_in_the_column_type() -> None:

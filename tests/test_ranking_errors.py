@@ -30,6 +30,8 @@ def frame(**changes: list[object]) -> pd.DataFrame:
         ({"ties": "averge"}, r"did you mean 'average'\?"),
         ({"gain": "exp"}, r"ndcg: gain= must be one of 'exponential', 'linear'; got 'exp'"),
         ({"empty": "drop"}, r"ndcg: empty= must be one of 'skip', 'zero', 'error'; got 'drop'"),
+        ({"missing": "zero_c"}, r"ndcg: missing= must be one of 'skip', 'zero', 'error'; "
+                                r"got 'zero_c'; did you mean 'zero'\?"),
         ({"relevance_level": 0}, r"ndcg: relevance_level= must be a finite number > 0 .*got 0"),
         ({"relevance_level": math.nan}, r"relevance_level= must be a finite number > 0"),
     ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +38,7 @@ CASES = {
     # expected output: (qrels, run, options)  -- README of the suite
     "out.test.aq": ("qrels.test", "results.test", {}),
     "out.test.aql": ("qrels.rel_level", "results.test", {"relevance_level": 2}),
-    "out.test.aqc": ("qrels.test", "results.trunc", {"empty": "zero"}),
+    "out.test.aqc": ("qrels.test", "results.trunc", {"empty": "zero", "missing": "zero"}),
 }
 
 
@@ -55,7 +56,7 @@ def test_trec_eval_conformance(case: str) -> None:
     """Every measure, per topic and for `all`, to trec_eval's 4 decimals.
 
     Per topic: the whole run against that topic's judgments (a run topic without judgments is
-    not evaluated; with empty="zero" a judged topic the run lacks counts 0). All measures of
+    not evaluated; with missing="zero" a judged topic the run lacks counts 0). All measures of
     one topic are computed in one statement, as evaluate() composes them; `all` also goes
     through the public functions.
     """
@@ -92,9 +93,10 @@ def test_without_c_judged_topics_missing_from_the_run_are_skipped() -> None:
     qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
     run = sqlmetrics.read_trec_run(TREC / "results.trunc")
     # trec_eval without -c averages over topics 301 and 303 (out.test.aqc has P_5 of 0.0 and
-    # 0.6 for them); empty="skip" does the same
+    # 0.6 for them); missing="skip" (the default) does the same, missing="zero" is -c
     assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5) == pytest.approx(0.3)
-    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero") == pytest.approx(0.2)
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero") == pytest.approx(0.3)
+    assert sqlmetrics.precision_at_k(run, qrels=qrels, k=5, missing="zero") == pytest.approx(0.2)
 
 
 def test_trec_ids_stay_text_and_break_ties_as_trec_eval(tmp_path: Path) -> None:
@@ -150,3 +152,117 @@ def test_malformed_trec_files(tmp_path: Path, reader: Callable[..., Any], text: 
 def test_missing_trec_file(tmp_path: Path) -> None:
     with pytest.raises(sqlmetrics.DataSourceError, match="read_trec_run: .* not an existing"):
         sqlmetrics.read_trec_run(tmp_path / "nope")
+
+
+# ----------------------------------------------------------------------------- trec_eval default
+ISSUE_RUN = """1 Q0 a 1 3.0 r
+1 Q0 b 2 2.0 r
+2 Q0 a 1 3.0 r
+2 Q0 b 2 2.0 r
+2 Q0 c 3 1.0 r
+3 Q0 a 1 3.0 r
+"""
+# topic 3 is judged with no relevant document; topic 4 is judged but absent from the run
+ISSUE_QRELS = """1 0 a 1
+2 0 c 1
+3 0 a 0
+4 0 a 1
+"""
+
+
+def _trec_cli(tmp_path: Path, *args: str) -> dict[str, Any]:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(ISSUE_RUN)
+    qrels.write_text(ISSUE_QRELS)
+    result = CliRunner().invoke(cli.main, ["eval", "--trec", str(run), "--qrels", str(qrels),
+                                           "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    return dict(row)
+
+
+def test_trec_cli_default_is_trec_eval_default(tmp_path: Path) -> None:
+    """Issue 16 item 2: AP 1, 1/3 and 0 (topic 3 counts 0, topic 4 is left out): 4/9."""
+    row = _trec_cli(tmp_path, "-m", "map")
+    assert row["map"] == pytest.approx(4 / 9)
+    assert row["n_groups"] == 3
+
+
+def test_trec_cli_options_still_win(tmp_path: Path) -> None:
+    # trec_eval -c: topic 4 counts 0 too
+    row = _trec_cli(tmp_path, "-m", "map", "--option", "missing=zero")
+    assert row["map"] == pytest.approx(4 / 12)
+    # the library's default: topic 3 left out
+    row = _trec_cli(tmp_path, "-m", "map", "--option", "empty=skip")
+    assert row["map"] == pytest.approx(2 / 3)
+
+
+def test_python_split_reproduces_trec_eval_and_c(tmp_path: Path) -> None:
+    (tmp_path / "run.txt").write_text(ISSUE_RUN)
+    (tmp_path / "qrels.txt").write_text(ISSUE_QRELS)
+    run = sqlmetrics.read_trec_run(tmp_path / "run.txt")
+    qrels = sqlmetrics.read_trec_qrels(tmp_path / "qrels.txt")
+    assert sqlmetrics.mean_average_precision(run, qrels=qrels, empty="zero") == pytest.approx(4 / 9)
+    assert sqlmetrics.mean_average_precision(
+        run, qrels=qrels, empty="zero", missing="zero") == pytest.approx(1 / 3)
+    assert sqlmetrics.mean_average_precision(run, qrels=qrels) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(
+    ("expected", "qrels_file", "args"),
+    [
+        ("out.test", "qrels.test", []),  # trec_eval qrels.test results.test, no options
+        ("out.test.aql", "qrels.rel_level", ["--option", "relevance_level=2"]),
+    ],
+)
+def test_trec_cli_reproduces_trec_eval_output_without_options(
+    expected: str, qrels_file: str, args: list[str]
+) -> None:
+    """Every measure we claim in trec_eval's `all` row, from the command line's defaults
+    (graded ndcg in out.test.aql needs trec_eval's linear gain)."""
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    published = {m: v for (m, t), v in expected_values(expected).items() if t == "all"}
+    names = {"map": "map", "Rprec": "r_precision", "recip_rank": "mrr", "ndcg": "ndcg"}
+    names.update({f"P_{k}": f"precision@{k}" for k in CUTS})
+    names.update({f"recall_{k}": f"recall@{k}" for k in CUTS})
+    names.update({f"ndcg_cut_{k}": f"ndcg@{k}" for k in CUTS})
+    wanted = {m: n for m, n in names.items() if m in published}
+    assert "map" in wanted and "P_5" in wanted
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / qrels_file),
+        *[a for n in wanted.values() for a in ("-m", n)], *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    for measure, name in wanted.items():
+        assert f"{row[name]:.4f}" == f"{published[measure]:.4f}", measure
+
+
+def test_trec_cli_per_topic_with_c_prints_the_missing_topic() -> None:
+    """`--by group --option missing=zero` is trec_eval -q -c: out.test.aqc per topic, with a
+    row for topic 302, which results.trunc lacks (n_rows 0, every measure 0)."""
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    published = expected_values("out.test.aqc")
+    names = {"map": "map", "Rprec": "r_precision", "recip_rank": "mrr", "ndcg": "ndcg",
+             "P_5": "precision@5", "recall_100": "recall@100", "ndcg_cut_10": "ndcg@10",
+             "success_5": "hit_rate@5", "map_cut_20": "map@20"}
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(TREC / "results.trunc"), "--qrels", str(TREC / "qrels.test"),
+        *[a for n in names.values() for a in ("-m", n)], "--by", "group", "--option",
+        "missing=zero", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["group"]: row for row in json.loads(result.output)}
+    assert sorted(rows) == ["301", "302", "303"]
+    assert rows["302"]["n_rows"] == 0
+    for topic, row in rows.items():
+        for measure, name in names.items():
+            assert f"{row[name]:.4f}" == f"{published[(measure, topic)]:.4f}", (measure, topic)

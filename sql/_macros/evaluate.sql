@@ -7,8 +7,11 @@
               one statement may compute several metrics, as the ranking family does), a
               generated alias (p0, p1, ...) and the columns to take from it, as
               {column, as} pairs (`as` a generated name: m0, m1, ..., or n_groups)
+    extra_slices  optional: a query giving slice_0.. rows that hold no row of the data but
+              that a part reports (judged groups absent from a ranking run, sliced by the
+              group column); they get n_rows = 0
   Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice
-  of the data (`slices`, with n_rows), metrics joined on the slice columns with
+  of the data (`slices`, with n_rows) and per extra slice, metrics joined on the slice columns with
   `is not distinct from`, so a NULL slice value is a slice like any other.
   Output: slice_0.., the parts' columns under their `as` names, n_rows.
 #}
@@ -18,7 +21,7 @@
 {% if by %}{% for col in by %}{{ 'slices.slice_' ~ loop.index0 }} is not distinct from {{ alias }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
-{% macro compose(relation, by, parts) -%}
+{% macro compose(relation, by, parts, extra_slices=none) -%}
 with slices as (
     select
         {{ c.slice_cols(by) }}
@@ -28,6 +31,15 @@ with slices as (
         from {{ relation }}
     ) as sliced
     {{ c.group_by(by) }}
+{% if extra_slices %}
+    union all
+    select
+        {{ c.slice_cols(by) }}
+        0 as n_rows
+    from (
+{{ extra_slices | indent(8, true) }}
+    ) as extra
+{% endif %}
 ),
 {% for part in parts %}
 {{ part.alias }} as (

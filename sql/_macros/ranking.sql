@@ -18,7 +18,8 @@
      relation, group, item, score, label (none when qrels is given), by,
      qrels_relation, qrels_group, qrels_item, qrels_label (optional: the judgments),
      relevance_level (default 1), ties (default 'item_desc'), gain (default 'exponential'),
-     empty (default 'skip'), duplicates (default 'error': the Python layer has checked that
+     empty (default 'skip'), missing (required with qrels: skip | zero | error; its default
+     lives in Python only), duplicates (default 'error': the Python layer has checked that
      (group, item) pairs do not repeat; 'max' | 'sum' merge repeated pairs of the run in
      `source`: highest score, highest | summed label).
 
@@ -38,11 +39,27 @@
   gain of the group, ap_term = rel (1 + R_a) + t r (r - 1) / (n (n - 1)), and p_first =
   [R_a = 0] prod_{t' < t} miss(t') * r / (n - t): expectations over every order of the tied
   items, all equally likely (McSherry & Najork 2008).
-  Per group (`per_group`): n_ret (retrieved rows, 0 for a qrels group absent from the run),
-  n_rel, the metric columns, the ideal columns. A group is empty when n_rel = 0 or n_ret = 0.
+  Per group (`per_group`): n_ret (retrieved rows, NULL for a qrels group absent from the
+  run), n_rel, the metric columns, the ideal columns.
+  Which groups a slice averages over (`universe`, `kept`):
+     - its groups: the (slice, group) pairs of the run; with qrels only the judged ones (a run
+       group absent from the qrels is not evaluated, as trec_eval). A group whose rows fall
+       into several slices is a group of each, with that slice's rows; n_rel is always the
+       whole group's (with qrels: the judged relevant items, retrieved or not).
+     - empty group: n_rel = 0. `empty`: skip = left out | zero = kept (its 0/0 counts 0) |
+       error = the Python layer raises (first_empty names one).
+     - missing group (qrels only): judged, but no row in the run. `missing`: skip = left out
+       (trec_eval) | zero = kept, every metric 0 for it except idcg, which is the judgments'
+       own (trec_eval -c) | error = the Python layer raises (first_missing names one).
+       Without slices it belongs to the one overall slice. When the one slice column is the
+       group column it forms its own slice (slice_0 = its id), as trec_eval -q -c prints a
+       line for it. With other slices it has no slice value (those come from the run's rows)
+       and enters no slice; the Python layer refuses missing = 'zero' there.
+     A missing group with n_rel = 0 is kept only when both policies keep it.
   Output (`final`): slice columns, one column per entry (its name), n_groups (groups in the
   means), n_empty (empty groups of the slice) and, with empty = 'error', first_empty (text id
-  of one empty group) for the Python layer to raise.
+  of one empty group); with qrels also n_missing (missing groups of the whole run, the same
+  on every row) and, with missing = 'error', first_missing, for the Python layer to raise.
 #}
 {% import "_macros/common.sql" as c %}
 
@@ -329,16 +346,40 @@ ideal_groups as (
 ),
 {% endif %}
 {% if has_qrels %}
--- every judged group, in every slice of the run: a group the run lacks has n_ret = 0
+-- judged groups the run has no row for (the header says which slice, if any, they enter)
+absent as (
+    select
+        g.grp
+    from judged_groups as g
+    where not exists (select 1 from run_groups as r where r.grp = g.grp)
+),
+absent_count as (
+    select
+{% if missing == 'error' %}
+        min(cast(grp as varchar)) as first_missing,
+{% endif %}
+        count(*) as n_missing
+    from absent
+),
+-- each slice's judged groups (present in that slice's rows); with missing = 'zero' also the
+-- absent ones (n_ret NULL): in the one slice, or in their own when the slice is the group
 universe as (
     select
-        {{ slice_cols_of('s', by) }}
-        g.grp,
+        {{ slice_cols_of('u', by) }}
+        u.grp,
         cast(g.n_rel as double) as n_rel
-    from judged_groups as g
-{% if by %}
-    cross join (select distinct {{ keys(by, false) }} from source) as s
+    from (
+        select
+            {{ keys(by) }}
+        from run_groups
+{% if missing == 'zero' and (not by or (by | length == 1 and by[0] == group)) %}
+        union all
+        select
+            {{ 'grp as slice_0, ' if by }}grp
+        from absent
 {% endif %}
+    ) as u
+    join judged_groups as g on g.grp = u.grp
 ),
 per_group as (
     select *
@@ -360,7 +401,7 @@ per_group as (
 flagged as (
     select
         per_group.*,
-        case when coalesce(n_ret, 0) = 0 or n_rel = 0 then 1 else 0 end as is_empty
+        case when n_rel = 0 then 1 else 0 end as is_empty
     from per_group
 ),
 kept as (
@@ -401,12 +442,21 @@ final as (
 {% if empty_policy == 'error' %}
         counted.first_empty,
 {% endif %}
+{% if has_qrels %}
+{% if missing == 'error' %}
+        absent_count.first_missing,
+{% endif %}
+        absent_count.n_missing,
+{% endif %}
         counted.n_empty
     from counted
 {% if by %}
     left join aggregated using ({{ keys(by, false) }})
 {% else %}
     cross join aggregated
+{% endif %}
+{% if has_qrels %}
+    cross join absent_count
 {% endif %}
 )
 select * from final

@@ -58,7 +58,7 @@ per_group as (
 flagged as (
     select
         per_group.*,
-        case when coalesce(n_ret, 0) = 0 or n_rel = 0 then 1 else 0 end as is_empty
+        case when n_rel = 0 then 1 else 0 end as is_empty
     from per_group
 ),
 kept as (

@@ -113,6 +113,7 @@ def metric(
     ties: str = "item_desc",
     gain: str = "exponential",
     empty: str = "skip",
+    missing: str = "skip",
     relevance_level: float = 1,
     ap_denominator: str = "relevant",
 ) -> float:
@@ -120,7 +121,10 @@ def metric(
 
     With ``qrels`` (group, item, label) the labels of ``rows`` are ignored: a run item gets its
     qrels label or 0, the groups are those of the qrels (a run group without judgments is not
-    evaluated), and a judged group without run rows is empty.
+    evaluated), and a judged group without run rows is *missing*: left out with
+    ``missing="skip"``, counted (as a group that retrieved nothing) with ``"zero"``. A group
+    with no relevant item is *empty* (``empty=``); a missing and empty group needs both
+    policies to keep it.
     """
     run: dict[Any, list[tuple[Any, float, float]]] = {}
     for g, i, s, label in rows:
@@ -140,7 +144,12 @@ def metric(
     values: list[tuple[float, float]] = []
     for items, judged in groups.values():
         n_rel = sum(1 for label in judged if label >= relevance_level)
-        is_empty = n_rel == 0 or not items
+        is_missing = not items
+        if is_missing and missing == "skip":
+            continue
+        if is_missing and missing == "error":
+            raise ValueError("missing group")
+        is_empty = n_rel == 0
         if is_empty and empty == "skip":
             continue
         if is_empty and empty == "error":

@@ -9,7 +9,10 @@
                     with the prefix p (e.g. `sum(...) as {{ p }}dcg`), comma separated
      value          macro (p, k): an aggregate over the per-group rows giving the metric; it
                     may read its own columns and n_rel, n_ret (see below); it must count a
-                    per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one)
+                    per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one).
+                    Float sums over groups are c.exact_sum: with exponent 0 for values in
+                    [0, 1]; otherwise group_columns also emits {p}exp, c.sum_exponent of its
+                    per-group column over the slice's grouped rows (dcg, cg, idcg)
      ideal_columns  optional macro (p, k): aggregates over the `ideal` rows of one group
                     (ipos, gain), e.g. the ideal DCG; only metrics that need it define it
   Each entry gets the prefix m<i>_ (i = its index in the list).

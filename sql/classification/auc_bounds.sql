@@ -18,7 +18,8 @@
   The exact AUC counts a same-bucket pair between 0 and 1, so lower <= AUC <= upper. Without
   weights D, S, P N are exact integers and each output is one correctly rounded division, so
   the containment holds for the returned doubles too (rounding is monotone); with weights it
-  holds up to floating-point rounding of the weighted sums.
+  holds up to floating-point rounding of the weighted sums, which are exact_sums (decision
+  0005): bit-identical under any row order and thread count.
   Undefined: P = 0 or N = 0 -> NULL in all three (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns auc_bounds (the estimate), lower, upper, n_pos, n_neg
   (weighted: sums of weights).
@@ -38,7 +39,8 @@ with source as (
         cast({{ label }} as integer) as label,
         cast({{ score }} as double) as score{{ ',' if weight }}
 {% if weight %}
-        cast({{ weight }} as double) as w
+        cast({{ weight }} as double) as w,
+        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 ),
@@ -58,6 +60,7 @@ bucketed as (
         label,
 {% if weight %}
         w,
+        w_exp,
 {% endif %}
         case
             when width_half = 0 then 0
@@ -80,8 +83,8 @@ per_bucket as (
         {{ c.slice_cols(by) }}
         bucket,
 {% if weight %}
-        sum(case when label = 1 then w else 0 end) as pos_b,
-        sum(case when label = 0 then w else 0 end) as neg_b
+        {{ c.exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as pos_b,
+        {{ c.exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as neg_b
 {% else %}
         sum(label) as pos_b,
         count(*) - sum(label) as neg_b
@@ -96,17 +99,23 @@ ranked as (
         neg_b,
         sum(neg_b) over (
             {{ c.window(by, 'bucket') }} rows between unbounded preceding and current row
-        ) - neg_b as neg_below
+        ) - neg_b as neg_below{{ ',' if weight }}
+{% if weight %}
+        {{ c.sum_exponent('pos_b', by) }} as pos_exp,
+        {{ c.sum_exponent('neg_b', by) }} as neg_exp
+{% endif %}
     from per_bucket
 ),
 per_slice as (
     select
         {{ c.slice_cols(by) }}
 {% if weight %}
-        {{ c.stable_sum('pos_b') }} as n_pos,
-        {{ c.stable_sum('neg_b') }} as n_neg,
-        {{ c.stable_sum('pos_b * neg_below') }} as pairs_diff,
-        {{ c.stable_sum('pos_b * neg_b') }} as pairs_same
+        {{ c.exact_sum('pos_b', 'pos_exp') }} as n_pos,
+        {{ c.exact_sum('neg_b', 'neg_exp') }} as n_neg,
+        {# neg_below <= bins * max neg_b: log2(bins) more bits of room #}
+        {{ c.exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (bins - 1).bit_length()) }}
+            as pairs_diff,
+        {{ c.exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
 {% else %}
         sum(pos_b) as n_pos,
         sum(neg_b) as n_neg,

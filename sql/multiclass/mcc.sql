@@ -9,7 +9,7 @@
   (binary) applies the two-class formula to the counts of sql/classification/confusion_matrix.sql.
   Undefined: a zero factor under the root (one class only in label or in prediction) -> NULL
   (NaN + UndefinedMetricWarning, or the zero_division value; scikit-learn returns 0).
-  Ties: none. Float sums are stable_sums.
+  Ties: none. Float sums are exact_sums (decision 0005).
   Output: one row per slice; columns mcc, n_classes.
   Oracle: tests/oracle/multiclass.py::mcc
 #}
@@ -19,11 +19,11 @@ with {{ mc.per_class() }},
 sums as (
     select
         {{ c.slice_cols(by) }}
-        cast({{ mc.total('tp') }} as double) as correct,
-        cast({{ mc.total('n_true') }} as double) as s,
-        cast({{ mc.total('n_true * n_pred') }} as double) as sum_tp,
-        cast({{ mc.total('n_pred * n_pred') }} as double) as sum_pp,
-        cast({{ mc.total('n_true * n_true') }} as double) as sum_tt,
+        cast({{ mc.total('tp', 'tp_exp') }} as double) as correct,
+        cast({{ mc.total('n_true', 'n_true_exp') }} as double) as s,
+        cast({{ mc.total('n_true * n_pred', 'n_true_exp + n_pred_exp') }} as double) as sum_tp,
+        cast({{ mc.total('n_pred * n_pred', 'n_pred_exp + n_pred_exp') }} as double) as sum_pp,
+        cast({{ mc.total('n_true * n_true', 'n_true_exp + n_true_exp') }} as double) as sum_tt,
         count(*) as n_classes
     from per_class
     {{ c.group_by(by) }}

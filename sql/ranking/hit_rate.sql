@@ -28,7 +28,7 @@
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'success, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'hit_rate', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -25,7 +25,7 @@ sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-coalesce({{ c.stable_sum('coalesce(' ~ p ~ 'hits, 0)') }} / nullif(sum(n_rel), 0), 0)
+coalesce(sum(coalesce({{ p }}hits, 0)) / nullif(sum(n_rel), 0), 0)
 {%- endmacro %}
 
 {{ r.query([{'name': 'hit_ratio', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -38,7 +38,7 @@ sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-{{ c.stable_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'map', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -25,7 +25,7 @@ sum(case when {{ r.within(k) }} then p_first / pos else 0 end) as {{ p }}rr
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'rr, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'mrr', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -34,7 +34,7 @@ sum(case when {{ r.within(k, 'ipos') }} then gain * ln(2.0) / ln(ipos + 1.0) els
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'ndcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

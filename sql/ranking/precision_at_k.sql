@@ -24,7 +24,7 @@ sum(case when {{ r.within(k) }} then rel else 0 end) / {{ k if k is not none els
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'precision, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'precision_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -23,7 +23,7 @@ sum(case when pos <= n_rel then rel else 0 end) as {{ p }}rhits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'r_precision', 'k': none, 'group_columns': group_columns, 'value': value}]) }}

@@ -24,7 +24,7 @@ sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'recall_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -44,6 +44,7 @@ run_groups as (
         grp,
         sum(relevant) as n_rel,
         sum(case when pos <= 10 then gain * disc else 0 end) as m0_dcg,
+nullif(least(greatest(ceil(ln(nullif(max(abs(sum(case when pos <= 10 then gain * disc else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as m0_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +67,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_dcg, 0) order by coalesce(m0_dcg, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg, 0)) * power(2.0, 80 - m0_exp)) as hugeint)) as double) * power(2.0, max(m0_exp) - 80), sum(coalesce(m0_dcg, 0))) / count(*) end
             as dcg,
         count(*) as n_groups
     from kept

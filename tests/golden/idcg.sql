@@ -63,6 +63,7 @@ ideal_groups as (
     select
         slice_0,
         sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as m0_idcg,
+nullif(least(greatest(ceil(ln(nullif(max(abs(sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as m0_exp,
         grp
     from ideal
     group by slice_0, grp
@@ -86,7 +87,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_idcg, 0) order by coalesce(m0_idcg, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_idcg, 0)) * power(2.0, 80 - m0_exp)) as hugeint)) as double) * power(2.0, max(m0_exp) - 80), sum(coalesce(m0_idcg, 0))) / count(*) end
             as idcg,
         count(*) as n_groups
     from kept

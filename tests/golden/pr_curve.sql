@@ -38,7 +38,8 @@ cumulated as (
         tp,
         fp,
         max(tp) over (partition by slice_0) as n_pos,
-        max(fp) over (partition by slice_0) as n_neg
+        max(fp) over (partition by slice_0) as n_neg,
+        nullif(least(greatest(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 neighbours as (

@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_precision, 0) order by coalesce(m0_precision, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_precision, 0)) * power(2.0, 80 - 0)) as hugeint)) as double) * power(2.0, max(0) - 80), sum(coalesce(m0_precision, 0))) / count(*) end
             as precision_at_k,
         count(*) as n_groups
     from kept

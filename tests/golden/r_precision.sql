@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_rhits / nullif(n_rel, 0), 0) order by coalesce(m0_rhits / nullif(n_rel, 0), 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rhits / nullif(n_rel, 0), 0)) * power(2.0, 80 - 0)) as hugeint)) as double) * power(2.0, max(0) - 80), sum(coalesce(m0_rhits / nullif(n_rel, 0), 0))) / count(*) end
             as r_precision,
         count(*) as n_groups
     from kept

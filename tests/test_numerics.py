@@ -1,0 +1,147 @@
+"""Numerics (issue 15): deterministic out-of-core sums, overflow, literals, exact score order."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+import sqlmetrics
+
+EPS = float(np.finfo(np.float64).eps)
+
+
+@pytest.fixture
+def memory_limited(tmp_path: Path) -> Iterator[None]:
+    """sqlmetrics' own database limited to 40MB and 2 threads, restored afterwards."""
+    before = sqlmetrics.configure()
+    try:
+        sqlmetrics.configure(memory_limit="40MB", threads=2, temp_directory=tmp_path / "spill")
+        yield
+    finally:
+        sqlmetrics.configure(threads=int(before["threads"]), memory_limit=before["memory_limit"],
+                             temp_directory=before["temp_directory"] or None)
+
+
+def _write_rows(path: Path, n: int, groups: int = 1000) -> pd.DataFrame:
+    con = duckdb.connect()
+    con.execute("select setseed(0.25)")
+    con.execute(
+        f"""copy (
+            select (random() < 0.3)::integer as label, random() as score,
+                   random() * 2 as w, i % {groups} as grp
+            from range({n}) as t(i)
+        ) to '{path}' (format parquet)"""
+    )
+    return con.execute(f"select * from '{path}'").df()
+
+
+@pytest.mark.slow
+def test_ordered_sums_spill_under_a_memory_limit(tmp_path: Path, memory_limited: None) -> None:
+    # 2M rows of 4 columns (~64MB in memory) under a 40MB limit: the former ordered sum
+    # (sum(x order by x)) raised OutOfMemoryException here; auc always spilled.
+    path = tmp_path / "rows.parquet"
+    frame = _write_rows(path, 2_000_000)
+    y = frame["label"].to_numpy()
+    p = frame["score"].to_numpy()
+    w = frame["w"].to_numpy()
+    q = np.clip(np.where(y == 1, p, 1 - p), EPS, 1 - EPS)
+    expected_loss = math.fsum(w * -np.log(q)) / math.fsum(w)
+    expected_brier = math.fsum(w * (p - y) ** 2) / math.fsum(w)
+
+    loss = sqlmetrics.log_loss(str(path), weight="w")
+    assert loss == pytest.approx(expected_loss, rel=1e-14)
+    assert sqlmetrics.log_loss(str(path)) == pytest.approx(
+        math.fsum(-np.log(q)) / len(q), rel=1e-14)
+    assert sqlmetrics.brier_score(str(path), weight="w") == pytest.approx(
+        expected_brier, rel=1e-14)
+    weighted_auc = sqlmetrics.auc(str(path), weight="w")
+    assert 0.49 < weighted_auc < 0.51
+    assert 0.45 < sqlmetrics.gauc(str(path), group="grp") < 0.55
+    table = sqlmetrics.evaluate(str(path), ["auc", "f1", "log_loss", "brier_score"])
+    assert table["log_loss"][0] == pytest.approx(math.fsum(-np.log(q)) / len(q), rel=1e-14)
+
+
+def test_sums_are_bit_identical_under_shuffles_and_threads() -> None:
+    rng = np.random.default_rng(7)
+    n = 20_000
+    frame = pd.DataFrame({
+        "label": rng.integers(0, 2, n),
+        "score": rng.random(n),
+        "w": rng.random(n) * 10.0 ** rng.integers(-8, 8, n),
+        "grp": rng.integers(0, 300, n),
+        "slice": rng.integers(0, 3, n),
+    })
+    results = set()
+    for seed in range(4):
+        con = duckdb.connect(config={"threads": 2})
+        shuffled = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+        con.register("t", shuffled)
+        results.add((
+            sqlmetrics.log_loss("t", weight="w", con=con),
+            sqlmetrics.brier_score("t", weight="w", con=con),
+            sqlmetrics.auc("t", weight="w", con=con),
+            sqlmetrics.average_precision("t", weight="w", con=con),
+            sqlmetrics.f1("t", weight="w", con=con),
+            sqlmetrics.gauc("t", group="grp", con=con),
+            tuple(sqlmetrics.evaluate("t", ["log_loss", "auc", "brier_score"], weight="w",
+                                      by="slice", con=con).itertuples(index=False)),
+        ))
+    assert len(results) == 1
+    loss = results.pop()[0]
+    p, y, w = frame["score"].to_numpy(), frame["label"].to_numpy(), frame["w"].to_numpy()
+    q = np.clip(np.where(y == 1, p, 1 - p), EPS, 1 - EPS)
+    assert loss == pytest.approx(math.fsum(w * -np.log(q)) / math.fsum(w), rel=1e-15)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e160, 1e200, 1e-170])
+def test_weighted_auc_at_extreme_weight_scales(scale: float) -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    y = [0, 0, 1, 1, 0, 1]
+    s = [0.1, 0.4, 0.35, 0.8, 0.7, 0.9]
+    w = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 1.0]) * scale
+    frame = pd.DataFrame({"label": y, "score": s, "w": w})
+    expected = roc_auc_score(y, s, sample_weight=w)
+    assert sqlmetrics.auc(frame, weight="w") == pytest.approx(expected, rel=1e-12)
+    table = sqlmetrics.evaluate(frame, ["auc"], weight="w")
+    assert table["auc"][0] == pytest.approx(expected, rel=1e-12)
+    assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: sqlmetrics.fbeta(f, beta=1e200),
+    lambda f: sqlmetrics.fbeta(f, beta=1e-200),
+    lambda f: sqlmetrics.fbeta(f.assign(prediction=f["label"] + 1), prediction="prediction",
+                               average="macro", beta=1e200),
+])
+def test_beta_whose_square_overflows_is_rejected(call: object) -> None:
+    frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
+    with pytest.raises(sqlmetrics.InvalidParameterError,
+                       match=r"beta=1e[-+]200 is out of range: beta\*\*2 must be a finite double"):
+        call(frame)  # type: ignore[operator]
+
+
+def test_numbers_reach_sql_as_exact_double_literals() -> None:
+    from sqlmetrics._literals import sql_double
+
+    con = duckdb.connect()
+    for value in [0.5, 0.1, 1e200, -2.5e-300, 0.30000000000000004, 5e-324, 3]:
+        literal = sql_double(value)
+        assert con.execute(f"select {literal}, typeof({literal})").fetchone() == (
+            float(value), "DOUBLE")
+        inner = literal.removeprefix("cast(").removesuffix(" as double)")
+        assert con.execute(f"select typeof({inner})").fetchone() == ("DOUBLE",)
+    for bad in [math.inf, -math.inf, math.nan, "0.5", True]:
+        with pytest.raises(sqlmetrics.InvalidParameterError, match="a number written into SQL"):
+            sql_double(bad)
+    sql = sqlmetrics.render("f1", "t", threshold=0.25)
+    assert "cast(0.25e0 as double)" in sql
+    frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
+    assert sqlmetrics.fbeta(frame, beta=1e150) == pytest.approx(0.5, rel=1e-12)  # = recall

@@ -15,7 +15,7 @@ from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError
-from .ranking import QRELS_ROLES, check_empty
+from .ranking import QRELS_ROLES, check_empty, check_gain
 from .registry import _ALIASES, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -219,6 +219,10 @@ def evaluate(
         ("group", "item") if ranking else (), extra_sources,
     ) as (connection, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        if ranking and options.get("gain", "exponential") == "exponential" and any(
+            "gain" in req.spec.params for req in requests
+        ):
+            check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
         parts, names = _parts(requests, source.sql, columns, by_cols, options, judged_sql)
         sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
             source.sql, [quote_ident(b) for b in by_cols], parts

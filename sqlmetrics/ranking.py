@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import compute, undefined
+from ._source import quote_ident
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import (
     MetricSpec,
@@ -166,6 +167,33 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     )
 
 
+#: 2^label - 1 overflows a double from this label on
+GAIN_OVERFLOW_LABEL = 1024
+
+
+def check_gain(
+    metric: str, connection: Any, relation: str, column: str, label_arg: str = "label"
+) -> None:
+    """Raise before the metric's query when ``gain="exponential"`` would overflow.
+
+    ``relation``: the SQL of the relation holding the labels (the run, or the qrels);
+    ``column``: the user's label column name. 2^label - 1 is infinite in double precision
+    for label >= 1024, which would turn DCG and IDCG into inf and NDCG into NaN.
+    """
+    q = quote_ident(column)
+    row = connection.execute(
+        f"select max({q}), sum(case when {q} >= {GAIN_OVERFLOW_LABEL} then 1 else 0 end) "
+        f"from {relation}"
+    ).fetchall()[0]
+    if row[1]:
+        raise InvalidDataError(
+            f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
+            f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
+            f"2^label - 1 overflows a double there. Pass gain='linear' (gain = label), or map "
+            f"the labels to a smaller scale first"
+        )
+
+
 def check_empty(metric: str, frame: pd.DataFrame, empty: str, has_qrels: bool) -> None:
     """Raise for ``empty="error"`` when the ranking query reports empty groups.
 
@@ -224,6 +252,11 @@ def _ranking(
                     f"got {col!r}"
                 )
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
+    def gain_check(connection: Any, source: Any, sources: dict[str, Any]) -> None:
+        if params.get("gain", "exponential") == "exponential":
+            relation = sources["qrels"][0] if "qrels" in sources else source.sql
+            check_gain(spec.name, connection, relation, label)
+
     frame = compute(
         spec.name,
         data,
@@ -232,6 +265,7 @@ def _ranking(
         params=params,
         unique=("group", "item"),
         extra_sources=extra,
+        check=gain_check,
     )
     check_empty(spec.name, frame, params.get("empty", "skip"), qrels is not None)
     value = frame[spec.name].iloc[0]

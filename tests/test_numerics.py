@@ -145,3 +145,30 @@ def test_numbers_reach_sql_as_exact_double_literals() -> None:
     assert "cast(0.25e0 as double)" in sql
     frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
     assert sqlmetrics.fbeta(frame, beta=1e150) == pytest.approx(0.5, rel=1e-12)  # = recall
+
+
+def _graded(top: float) -> pd.DataFrame:
+    return pd.DataFrame({"q": [1, 1, 1, 2, 2, 2], "doc": [1, 2, 3, 1, 2, 3],
+                         "score": [0.9, 0.8, 0.7, 0.9, 0.8, 0.7],
+                         "rel": [top, 0, 2, 0, 0, 1]})
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: sqlmetrics.ndcg(f, group="q", item="doc", label="rel"),
+    lambda f: sqlmetrics.dcg(f, group="q", item="doc", label="rel", k=2),
+    lambda f: sqlmetrics.evaluate(f, ["ndcg@2", "map"], group="q", item="doc", label="rel"),
+    lambda f: sqlmetrics.ndcg(f.drop(columns="rel"), group="q", item="doc", label="rel",
+                              qrels=f[["q", "doc", "rel"]]),
+])
+def test_exponential_gain_overflow_is_rejected(call: object) -> None:
+    with pytest.raises(sqlmetrics.InvalidDataError,
+                       match=r"label column 'rel' \(label=\) has 1 value\(s\) >= 1024 "
+                             r"\(largest 1024.*gain='exponential'.*Pass gain='linear'"):
+        call(_graded(1024))  # type: ignore[operator]
+
+
+def test_exponential_gain_below_overflow_and_linear_gain_compute() -> None:
+    value = sqlmetrics.ndcg(_graded(1023), group="q", item="doc", label="rel")
+    assert math.isfinite(value) and 0 < value <= 1
+    linear = sqlmetrics.ndcg(_graded(1024), group="q", item="doc", label="rel", gain="linear")
+    assert math.isfinite(linear)

@@ -17,15 +17,15 @@ EPS = float(np.finfo(np.float64).eps)
 
 
 @pytest.fixture
-def memory_limited(tmp_path: Path) -> Iterator[None]:
+def memory_limited() -> Iterator[None]:
     """sqlmetrics' own database limited to 40MB and 2 threads, restored afterwards."""
     before = sqlmetrics.configure()
     try:
-        sqlmetrics.configure(memory_limit="40MB", threads=2, temp_directory=tmp_path / "spill")
+        sqlmetrics.configure(memory_limit="40MB", threads=2)
         yield
     finally:
-        sqlmetrics.configure(threads=int(before["threads"]), memory_limit=before["memory_limit"],
-                             temp_directory=before["temp_directory"] or None)
+        # the spill directory cannot change once used: only the limits are restored
+        sqlmetrics.configure(threads=int(before["threads"]), memory_limit=before["memory_limit"])
 
 
 def _write_rows(path: Path, n: int, groups: int = 1000) -> pd.DataFrame:
@@ -172,3 +172,23 @@ def test_exponential_gain_below_overflow_and_linear_gain_compute() -> None:
     assert math.isfinite(value) and 0 < value <= 1
     linear = sqlmetrics.ndcg(_graded(1024), group="q", item="doc", label="rel", gain="linear")
     assert math.isfinite(linear)
+
+
+def test_integer_scores_above_2_53_keep_their_order() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    big = 2**53
+    frame = pd.DataFrame({"label": [1, 0, 0, 1], "score": [big + 1, big, big + 3, big + 2],
+                          "g": [1, 1, 1, 1], "item": [1, 2, 3, 4]})
+    assert frame["score"].dtype == np.int64
+    y, s = frame["label"].to_numpy(), frame["score"].to_numpy()
+    expected_auc = roc_auc_score(y, s)  # 0.5 here; [1, 0] on big+1, big gives 1.0
+    assert sqlmetrics.auc(frame.iloc[:2]) == 1.0
+    assert sqlmetrics.auc(frame) == expected_auc
+    assert sqlmetrics.gauc(frame.iloc[:2], group="g") == 1.0
+    assert sqlmetrics.average_precision(frame) == pytest.approx(
+        average_precision_score(y, s), rel=1e-12)
+    assert len(sqlmetrics.roc_curve(frame, drop_intermediate=False)) == 5
+    # ranking: item 3 (big + 3, not relevant) is ranked first, item 4 (big + 2) second
+    assert sqlmetrics.mrr(frame, group="g", item="item") == 0.5
+    assert sqlmetrics.evaluate(frame.iloc[:2], ["auc"])["auc"][0] == 1.0

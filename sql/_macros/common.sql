@@ -54,8 +54,8 @@
   Each term is rounded on its own to a multiple of 2^(e - 80) and the integers are added
   exactly in a 128-bit integer (associative: any order gives the same bits). Error
   <= n 2^(e - 81) <= n 2^-80 max|x| (a naive double sum: about n 2^-53 sum|x|); terms of at
-  least 2^(e - 28) are taken exactly; room for n < 2^46 terms. e is clamped at -940 (2^(80 - e)
-  stays finite; terms below 2^-940 keep fewer bits). A group with e NULL (all terms 0 or
+  least 2^(e - 28) are taken exactly; room for n < 2^46 terms. exact_sum clamps e at -940
+  (2^(80 - e) stays finite; terms below 2^-940 keep fewer bits). A group with e NULL (all terms 0 or
   NULL, or an infinite/NaN term) takes the plain sum, which is then exact (0), NULL, or
   +-inf/NaN whatever the order. Counts and sums of integers below 2^53 are exact in double
   and keep a plain sum().
@@ -66,7 +66,7 @@ hugeint
 
 {# window column: e for exact_sum(expr, e), over the rows of the group (slices + extra) #}
 {% macro sum_exponent(expr, by, extra=[]) -%}
-nullif(least(greatest(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}), 0)) / ln(2.0)), -940), 2000), 2000)
+nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}), 0)) / ln(2.0)), 2000), 2000)
 {%- endmacro %}
 
 {#
@@ -75,6 +75,7 @@ nullif(least(greatest(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(
   product of a and b.
 #}
 {% macro exact_sum(expr, e) -%}
+{% set e = 'greatest(' ~ e ~ ', -940)' %}
 coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, 80 - {{ e }})) as {{ exact_int() }})) as double) * power(2.0, max({{ e }}) - 80), sum({{ expr }}))
 {%- endmacro %}
 

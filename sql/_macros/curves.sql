@@ -3,7 +3,9 @@
 
   Context: relation, label, score, weight (or none), by.
   points(): CTEs source -> per_score -> cumulated
-    source:     canonical columns; with weight, rows of weight 0 are dropped (they move no
+    source:     canonical columns, the score in its own type (ordered exactly: integers above
+                2^53 stay distinct; thresholds are cast to double only for output); with
+                weight, rows of weight 0 are dropped (they move no
                 point of a curve but would add a threshold; scikit-learn drops them too).
     per_score:  one row per distinct score s of a slice: w_pos, w_neg = (weighted) number of
                 positive / negative rows with score = s.
@@ -21,7 +23,7 @@ source as (
     select
         {{ c.slice_source(by) }}
         cast({{ label }} as integer) as label,
-        cast({{ score }} as double) as score,
+        {{ score }} as score,
         {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
 {% if weight %}
         {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp

@@ -23,6 +23,7 @@
      relevance_level (default 1), ties (default 'item_desc'), gain (default 'exponential'),
      empty (default 'skip').
 
+  Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
              -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final.
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
@@ -91,7 +92,7 @@ with source as (
         {{ c.slice_source(by) }}
         {{ group }} as grp,
         {{ item }} as item,
-        cast({{ score }} as double) as score{{ ',' if not has_qrels }}
+        {{ score }} as score{{ ',' if not has_qrels }}
 {% if not has_qrels %}
         cast({{ label }} as double) as label
 {% endif %}

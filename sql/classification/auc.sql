@@ -12,6 +12,7 @@
   Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
   Weighted sums are exact_sums (fixed point, decision 0005): shuffled input and any thread
   count give bit-identical results.
+  Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
   Undefined: P = 0 or N = 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns auc, n_pos, n_neg (weighted: sums of weights).
   Oracle: tests/oracle/classification.py::auc
@@ -22,7 +23,7 @@ with source as (
     select
         {{ c.slice_source(by) }}
         cast({{ label }} as integer) as label,
-        cast({{ score }} as double) as score{{ ',' if weight }}
+        {{ score }} as score{{ ',' if weight }}
 {% if weight %}
         cast({{ weight }} as double) as w
 {% endif %}

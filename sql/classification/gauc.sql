@@ -9,6 +9,7 @@
   Groups whose labels are all 0 or all 1 (AUC_g undefined) are left out; n_groups counts
   the groups that entered the mean. The weighted sum is an exact_sum (fixed point, decision
   0005): shuffled input and any thread count give bit-identical results.
+  Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns gauc, n_groups.
   Oracle: tests/oracle/classification.py::gauc
@@ -20,7 +21,7 @@ with source as (
         {{ c.slice_source(by) }}
         {{ group }} as grp,
         cast({{ label }} as integer) as label,
-        cast({{ score }} as double) as score
+        {{ score }} as score
     from {{ relation }}
 ),
 {{ mw.rank_sums(by, ['grp']) }},

@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         cast("label" as integer) as label,
-        cast("score" as double) as score
+        "score" as score
     from "events"
 ),
 ranked as (

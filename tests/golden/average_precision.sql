@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         cast("label" as integer) as label,
-        cast("score" as double) as score,
+        "score" as score,
         1 as w
     from "events"
 ),
@@ -39,13 +39,13 @@ cumulated as (
         fp,
         max(tp) over (partition by slice_0) as n_pos,
         max(fp) over (partition by slice_0) as n_neg,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as w_pos_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 per_slice as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / cast(tp + fp as double))) * power(2.0, 80 - w_pos_exp)) as hugeint)) as double) * power(2.0, max(w_pos_exp) - 80), sum(w_pos * (cast(tp as double) / cast(tp + fp as double))))
+        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / cast(tp + fp as double))) * power(2.0, 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / cast(tp + fp as double))))
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg

@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -44,7 +44,7 @@ run_groups as (
         grp,
         sum(relevant) as n_rel,
         sum(case when pos <= 10 then gain else 0 end) as m0_cg,
-nullif(least(greatest(ceil(ln(nullif(max(abs(sum(case when pos <= 10 then gain else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as m0_exp,
+nullif(least(ceil(ln(nullif(max(abs(sum(case when pos <= 10 then gain else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -67,7 +67,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_cg, 0)) * power(2.0, 80 - m0_exp)) as hugeint)) as double) * power(2.0, max(m0_exp) - 80), sum(coalesce(m0_cg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_cg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_cg, 0))) / count(*) end
             as cg,
         count(*) as n_groups
     from kept

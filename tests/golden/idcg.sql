@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -63,7 +63,7 @@ ideal_groups as (
     select
         slice_0,
         sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as m0_idcg,
-nullif(least(greatest(ceil(ln(nullif(max(abs(sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as m0_exp,
+nullif(least(ceil(ln(nullif(max(abs(sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
         grp
     from ideal
     group by slice_0, grp
@@ -87,7 +87,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_idcg, 0)) * power(2.0, 80 - m0_exp)) as hugeint)) as double) * power(2.0, max(m0_exp) - 80), sum(coalesce(m0_idcg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_idcg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_idcg, 0))) / count(*) end
             as idcg,
         count(*) as n_groups
     from kept

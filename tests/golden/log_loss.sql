@@ -21,16 +21,16 @@ per_row as (
 scaled as (
     select
         per_row.*,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as w_exp,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as wloss_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wloss_exp
     from per_row
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((wloss) * power(2.0, 80 - wloss_exp)) as hugeint)) as double) * power(2.0, max(wloss_exp) - 80), sum(wloss))
-            / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - w_exp)) as hugeint)) as double) * power(2.0, max(w_exp) - 80), sum(w)), 0) as log_loss,
-        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - w_exp)) as hugeint)) as double) * power(2.0, max(w_exp) - 80), sum(w)) as n
+        coalesce(cast(sum(cast(round((wloss) * power(2.0, 80 - greatest(wloss_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wloss_exp, -940)) - 80), sum(wloss))
+            / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)), 0) as log_loss,
+        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
     from scaled
     group by slice_0
 )

@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -72,7 +72,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rr, 0)) * power(2.0, 80 - 0)) as hugeint)) as double) * power(2.0, max(0) - 80), sum(coalesce(m0_rr, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rr, 0)) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(coalesce(m0_rr, 0))) / count(*) end
             as mrr,
         count(*) as n_groups
     from kept

@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as tp_exp,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as n_true_exp,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 valued as (

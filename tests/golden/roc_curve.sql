@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         cast("label" as integer) as label,
-        cast("score" as double) as score,
+        "score" as score,
         1 as w
     from "events"
 ),
@@ -39,7 +39,7 @@ cumulated as (
         fp,
         max(tp) over (partition by slice_0) as n_pos,
         max(fp) over (partition by slice_0) as n_neg,
-        nullif(least(greatest(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), -940), 2000), 2000) as w_pos_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 neighbours as (
@@ -82,7 +82,7 @@ curve as (
         n_neg
     from totals
     union all
-    select slice_0,  score as threshold, tp, fp, n_pos, n_neg
+    select slice_0,  cast(score as double) as threshold, tp, fp, n_pos, n_neg
     from thinned
 ),
 final as (
@@ -98,4 +98,4 @@ final as (
     from curve
 )
 select * from final
-order by slice_0, threshold desc
+order by slice_0, threshold desc, fp, tp

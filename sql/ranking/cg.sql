@@ -20,7 +20,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-{% set cg = 'sum(case when ' ~ r.within(k) ~ ' then gain else 0 end)' %}
+{% set cg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain else 0 end', 'gain_exp') %}
 {{ cg }} as {{ p }}cg,
 {# exact_sum exponent of the mean, from the slice's largest per-group CG #}
 {{ c.sum_exponent(cg, by) }} as {{ p }}exp

@@ -21,7 +21,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-{% set dcg = 'sum(case when ' ~ r.within(k) ~ ' then gain * disc else 0 end)' %}
+{% set dcg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
 {{ dcg }} as {{ p }}dcg,
 {# exact_sum exponent of the mean, from the slice's largest per-group DCG #}
 {{ c.sum_exponent(dcg, by) }} as {{ p }}exp

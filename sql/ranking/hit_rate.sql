@@ -23,7 +23,8 @@
 {% macro group_columns(p, k) -%}
 1 - case
         when sum(case when {{ r.within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
-        else exp(sum(case when {{ r.within(k) }} then ln(case when miss > 0 then miss else 1.0 end) else 0 end))
+        {# |ln miss| <= ln n < 2^6: exponent 6 #}
+        else exp({{ c.exact_sum('case when ' ~ r.within(k) ~ ' then ln(case when miss > 0 then miss else 1.0 end) else 0 end', '6') }})
     end as {{ p }}success
 {%- endmacro %}
 

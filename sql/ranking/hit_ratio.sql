@@ -21,7 +21,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
 {% macro value(p, k) -%}

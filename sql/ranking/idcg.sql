@@ -24,7 +24,7 @@
 {%- endmacro %}
 
 {% macro ideal_columns(p, k) -%}
-{% set idcg = 'sum(case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)' %}
+{% set idcg = c.exact_sum('case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') %}
 {% set has_qrels = qrels_relation is defined and qrels_relation is not none %}
 {{ idcg }} as {{ p }}idcg,
 {# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}

@@ -21,7 +21,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then p_first / pos else 0 end) as {{ p }}rr
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
 {%- endmacro %}
 
 {% macro value(p, k) -%}

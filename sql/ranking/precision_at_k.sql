@@ -20,7 +20,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then rel else 0 end) / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
 {%- endmacro %}
 
 {% macro value(p, k) -%}

@@ -19,7 +19,7 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when pos <= n_rel then rel else 0 end) as {{ p }}rhits
+{{ c.exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
 {%- endmacro %}
 
 {% macro value(p, k) -%}

@@ -34,6 +34,7 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
+        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000) as gain_exp,
         ln(2.0) / ln(pos + 1.0) as disc,
         1.0 - relevant as miss
     from ordered
@@ -43,8 +44,8 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= 10 then gain else 0 end) as m0_cg,
-nullif(least(ceil(ln(nullif(max(abs(sum(case when pos <= 10 then gain else 0 end))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as m0_cg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp

@@ -49,7 +49,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= 10 then ap_term / pos else 0 end) as m0_ap_sum,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then ap_term / pos else 0 end) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as m0_ap_sum,
         count(*) as n_ret
     from ranked
     group by slice_0, grp

@@ -34,6 +34,7 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
+        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000) as gain_exp,
         ln(2.0) / ln(pos + 1.0) as disc,
         1.0 - relevant as miss
     from ordered
@@ -43,7 +44,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= 10 then gain * disc else 0 end) as m0_dcg,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as m0_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -54,6 +55,8 @@ ideal as (
         slice_0,
         grp,
         (power(2.0, label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000)
+            as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item
         ) as ipos
@@ -63,7 +66,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as m0_idcg,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as m0_idcg,
         grp
     from ideal
     group by slice_0, grp

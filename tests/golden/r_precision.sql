@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= n_rel then rel else 0 end) as m0_rhits,
+        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(case when pos <= n_rel then rel else 0 end)) as m0_rhits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp

@@ -167,8 +167,9 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     )
 
 
-#: 2^label - 1 overflows a double from this label on
-GAIN_OVERFLOW_LABEL = 1024
+#: from this label on, 2^label - 1 (at 1024) or a group's sum of such gains (up to 2^63 items)
+#: overflows a double
+GAIN_OVERFLOW_LABEL = 960
 
 
 def check_gain(
@@ -178,7 +179,8 @@ def check_gain(
 
     ``relation``: the SQL of the relation holding the labels (the run, or the qrels);
     ``column``: the user's label column name. 2^label - 1 is infinite in double precision
-    for label >= 1024, which would turn DCG and IDCG into inf and NDCG into NaN.
+    for label >= 1024, and a group's DCG (up to 2^63 items of gain < 2^960) stays finite only
+    below 960; an overflow would turn DCG and IDCG into inf and NDCG into NaN.
     """
     q = quote_ident(column)
     row = connection.execute(
@@ -189,8 +191,8 @@ def check_gain(
         raise InvalidDataError(
             f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
             f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
-            f"2^label - 1 overflows a double there. Pass gain='linear' (gain = label), or map "
-            f"the labels to a smaller scale first"
+            f"2^label - 1 and its sums overflow a double there. Pass gain='linear' (gain = "
+            f"label), or map the labels to a smaller scale first"
         )
 
 

@@ -75,8 +75,13 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra
   product of a and b.
 #}
 {% macro exact_sum(expr, e) -%}
-{% set e = 'greatest(' ~ e ~ ', -940)' %}
-coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, 80 - {{ e }})) as {{ exact_int() }})) as double) * power(2.0, max({{ e }}) - 80), sum({{ expr }}))
+{% if (e ~ '').lstrip('-').isdigit() %}
+{% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
+{% else %}
+{% set up = '80 - greatest(' ~ e ~ ', -940)' %}
+{% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
+{% endif %}
+coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_int() }})) as double) * power(2.0, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}

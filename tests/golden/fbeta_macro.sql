@@ -57,7 +57,7 @@ valued as (
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((value) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(value)) / nullif(count(value), 0) as fbeta_macro,
+        coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(value), 0) as fbeta_macro,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined
     from valued

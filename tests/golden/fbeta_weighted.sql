@@ -60,7 +60,7 @@ final as (
         coalesce(
             coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
                 / nullif(sum(case when value is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((value) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(value)) / nullif(count(value), 0)
+            coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(value), 0)
         ) as fbeta_weighted,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined

@@ -43,7 +43,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(case when pos <= 10 then rel else 0 end)) as m0_hits,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) as m0_hits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp

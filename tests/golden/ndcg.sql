@@ -90,7 +90,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg / nullif(m0_idcg, 0), 0)) * power(2.0, 80 - greatest(0, -940))) as hugeint)) as double) * power(2.0, max(greatest(0, -940)) - 80), sum(coalesce(m0_dcg / nullif(m0_idcg, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg / nullif(m0_idcg, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_dcg / nullif(m0_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

@@ -222,3 +222,21 @@ def test_ranking_means_are_bit_identical_under_shuffles_with_two_threads(ties: s
             sqlmetrics.precision_at_k("t", k=7, **kw),
         ))
     assert len(results) == 1, results
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e160, 1e200, 1e-170])
+def test_weighted_bounds_and_mcc_at_extreme_weight_scales(scale: float) -> None:
+    from sklearn.metrics import matthews_corrcoef, roc_auc_score
+
+    y = [0, 0, 1, 1, 0, 1]
+    s = [0.1, 0.4, 0.35, 0.8, 0.7, 0.9]
+    p = [0, 1, 1, 1, 0, 0]
+    w = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 1.0]) * scale
+    frame = pd.DataFrame({"label": y, "score": s, "p": p, "w": w})
+    bounds = sqlmetrics.auc_bounds(frame, weight="w", bins=1024)
+    assert bounds.estimate == pytest.approx(roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+    assert bounds.lower <= bounds.estimate <= bounds.upper
+    # MCC does not change when every weight is scaled; scikit-learn itself overflows at 1e160
+    # (NaN) and underflows at 1e-170 (0.0), so the reference uses the unscaled weights
+    assert sqlmetrics.mcc(frame, label="label", prediction="p", weight="w") == pytest.approx(
+        matthews_corrcoef(y, p, sample_weight=w / scale), rel=1e-12)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -193,6 +193,7 @@ def compute(
     by: str | Sequence[str] | None = None,
     unique: Sequence[str] = (),
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
+    check: Callable[[Any, Source, dict[str, Any]], None] | None = None,
 ) -> pd.DataFrame:
     """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
 
@@ -206,6 +207,7 @@ def compute(
     connection, its columns and values are checked like ``data``'s (errors say ``qrels=``),
     combinations of its ``unique`` roles must not repeat, a key role it shares with ``data``
     must have a comparable type, and the template gets ``qrels_relation`` and ``qrels_<role>``.
+    ``check(connection, source, extra)``: a further data check run before the metric's query.
     """
     spec = get_spec(name)
     checked = check_params(spec, params or {})
@@ -224,6 +226,8 @@ def compute(
         spec.name, data, con, columns, used, by_cols, unique, extra_sources,
         pos_label=checked.get("pos_label"), duplicates=checked.get("duplicates", "error"),
     ) as (connection, source, extra):
+        if check is not None:
+            check(connection, source, extra)
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)
         result = connection.execute(sql).df()

@@ -13,6 +13,8 @@ from typing import Any
 
 import jinja2
 
+from ._literals import sql_double
+
 _HERE = Path(__file__).resolve().parent
 
 
@@ -29,7 +31,7 @@ def sql_dir() -> Path:
 
 @cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(sql_dir())),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -38,6 +40,9 @@ def environment() -> jinja2.Environment:
         autoescape=False,
         extensions=["jinja2.ext.do"],
     )
+    # numbers reach SQL only through this filter: exact, finite DOUBLE literals
+    env.filters["double"] = sql_double
+    return env
 
 
 def render_template(name: str, **context: Any) -> str:

@@ -15,7 +15,7 @@ from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError, warn
-from .ranking import QRELS_ROLES, check_groups
+from .ranking import QRELS_ROLES, check_gain, check_groups
 from .registry import _ALIASES, PARAMS, REGISTRY, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -208,6 +208,10 @@ def evaluate(
         duplicates=plan.options.get("duplicates", "error"),
     ) as (connection, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        if plan.ranking and plan.options.get("gain", "exponential") == "exponential" and any(
+            "gain" in req.spec.params for req in plan.requests
+        ):
+            check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
         sql, names = compose_sql(plan, source.sql, judged_sql)
         frame = connection.execute(sql).df()
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may

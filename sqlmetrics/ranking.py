@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import compute, undefined
+from ._source import quote_ident
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import (
     MetricSpec,
@@ -186,6 +187,35 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     )
 
 
+#: from this label on, 2^label - 1 (at 1024) or a group's sum of such gains (up to 2^63 items)
+#: overflows a double
+GAIN_OVERFLOW_LABEL = 960
+
+
+def check_gain(
+    metric: str, connection: Any, relation: str, column: str, label_arg: str = "label"
+) -> None:
+    """Raise before the metric's query when ``gain="exponential"`` would overflow.
+
+    ``relation``: the SQL of the relation holding the labels (the run, or the qrels);
+    ``column``: the user's label column name. 2^label - 1 is infinite in double precision
+    for label >= 1024, and a group's DCG (up to 2^63 items of gain < 2^960) stays finite only
+    below 960; an overflow would turn DCG and IDCG into inf and NDCG into NaN.
+    """
+    q = quote_ident(column)
+    row = connection.execute(
+        f"select max({q}), sum(case when {q} >= {GAIN_OVERFLOW_LABEL} then 1 else 0 end) "
+        f"from {relation}"
+    ).fetchall()[0]
+    if row[1]:
+        raise InvalidDataError(
+            f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
+            f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
+            f"2^label - 1 and its sums overflow a double there. Pass gain='linear' (gain = "
+            f"label), or map the labels to a smaller scale first"
+        )
+
+
 def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> None:
     """Raise for ``missing="error"`` / ``empty="error"`` when the ranking query reports such groups.
 
@@ -249,6 +279,11 @@ def _ranking(
                     f"got {col!r}"
                 )
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
+    def gain_check(connection: Any, source: Any, sources: dict[str, Any]) -> None:
+        if params.get("gain", "exponential") == "exponential":
+            relation = sources["qrels"][0] if "qrels" in sources else source.sql
+            check_gain(spec.name, connection, relation, label)
+
     frame = compute(
         spec.name,
         data,
@@ -257,6 +292,7 @@ def _ranking(
         params=params,
         unique=("group", "item"),
         extra_sources=extra,
+        check=gain_check,
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
     value = frame[spec.name].iloc[0]

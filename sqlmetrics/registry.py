@@ -59,6 +59,11 @@ def check_beta(metric: str, name: str, value: Any) -> float:
             f"{metric}: {name}= must be a finite number > 0 (recall weighs beta times precision);"
             f" got {value!r}"
         )
+    if not 0 < beta * beta < math.inf:
+        raise InvalidParameterError(
+            f"{metric}: {name}={value!r} is out of range: {name}**2 must be a finite double > 0,"
+            f" so {name} must lie in [1.5e-154, 1.3e+154]"
+        )
     return beta
 
 

@@ -45,13 +45,48 @@
 {%- endmacro %}
 
 {#
-  Sum of floating-point values that does not depend on row order: the values are added in
-  ascending order of themselves, so shuffled input gives bit-identical results. Needed only
-  where the summands are not exact (weights, per-group metric values); counts and rank sums
-  are exact in double precision up to 2^53 and use a plain sum().
+  Deterministic sums (decision 0006): a float sum whose bits do not depend on row order,
+  thread count or partitioning, out of core and portable (plain sum, max, abs, ln, power,
+  round and casts; no ordered aggregate, which BigQuery, Snowflake and Spark lack and which
+  DuckDB cannot spill). Exact fixed-point accumulation:
+     e    = ceil(log2 max|x|) over the group (sum_exponent, a window column), so |x| <= 2^e
+     sum  = 2^(e - 80) * sum_i round(x_i 2^(80 - e))
+  Each term is rounded on its own to a multiple of 2^(e - 80) and the integers are added
+  exactly in a 128-bit integer (associative: any order gives the same bits). Error
+  <= n 2^(e - 81) <= n 2^-80 max|x| (a naive double sum: about n 2^-53 sum|x|); terms of at
+  least 2^(e - 28) are taken exactly; room for n < 2^46 terms. exact_sum clamps e at -940
+  (2^(80 - e) stays finite; terms below 2^-940 keep fewer bits). A group with e NULL (all terms 0 or
+  NULL, or an infinite/NaN term) takes the plain sum, which is then exact (0), NULL, or
+  +-inf/NaN whatever the order. Counts and sums of integers below 2^53 are exact in double
+  and keep a plain sum().
 #}
-{% macro stable_sum(expr) -%}
-sum({{ expr }} order by {{ expr }})
+{% macro exact_int() -%}
+hugeint
+{%- endmacro %}
+
+{# window column: e for exact_sum(expr, e), over the rows of the group (slices + extra) #}
+{% macro sum_exponent(expr, by, extra=[]) -%}
+nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}), 0)) / ln(2.0)), 2000), 2000)
+{%- endmacro %}
+
+{#
+  Order-independent sum of expr. e: a column (or literal) constant within the group with
+  |expr| <= 2^e, usually sum_exponent(expr); `0` for terms in [-1, 1]; `a_exp + b_exp` for a
+  product of a and b.
+#}
+{% macro exact_sum(expr, e) -%}
+{% if (e ~ '').lstrip('-').isdigit() %}
+{% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
+{% else %}
+{% set up = '80 - greatest(' ~ e ~ ', -940)' %}
+{% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
+{% endif %}
+coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_int() }})) as double) * power(2.0, {{ down }}), sum({{ expr }}))
+{%- endmacro %}
+
+{# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}
+{% macro ldexp(x, k) -%}
+{{ x }} * power(2.0, floor(({{ k }}) / 2.0)) * power(2.0, ({{ k }}) - floor(({{ k }}) / 2.0))
 {%- endmacro %}
 
 {# Division that yields NULL (-> NaN + UndefinedMetricWarning in Python) on a zero denominator #}

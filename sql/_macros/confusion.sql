@@ -13,9 +13,9 @@
 {% import "_macros/common.sql" as c %}
 {% import "_macros/labels.sql" as lab %}
 
-{# exact integer counts, or order-independent sums of weights #}
+{# exact integer counts, or order-independent sums of weights (c.exact_sum, decision 0006) #}
 {% macro total(expr) -%}
-{{ c.stable_sum(expr) if weight else 'sum(' ~ expr ~ ')' }}
+{{ c.exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro counts() -%}
@@ -26,9 +26,12 @@ source as (
 {% if prediction %}
         {{ lab.binary_label(prediction) }} as predicted,
 {% else %}
-        case when {{ score }} >= {{ threshold }} then 1 else 0 end as predicted,
+        case when {{ score }} >= {{ threshold | double }} then 1 else 0 end as predicted,
 {% endif %}
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
+{% if weight %}
+        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+{% endif %}
     from {{ relation }}
 ),
 counts as (

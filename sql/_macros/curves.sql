@@ -3,16 +3,18 @@
 
   Context: relation, label, score, weight (or none), by.
   points(): CTEs source -> per_score -> cumulated
-    source:     canonical columns; with weight, rows of weight 0 are dropped (they move no
+    source:     canonical columns, the score in its own type (ordered exactly: integers above
+                2^53 stay distinct; thresholds are cast to double only for output); with
+                weight, rows of weight 0 are dropped (they move no
                 point of a curve but would add a threshold; scikit-learn drops them too).
     per_score:  one row per distinct score s of a slice: w_pos, w_neg = (weighted) number of
                 positive / negative rows with score = s.
     cumulated:  per_score plus, in descending score order (distinct scores: a total order),
                 tp, fp = (weighted) number of positive / negative rows with score >= s, and
                 n_pos, n_neg = their slice totals (the last, largest cumulative values: a max,
-                so no float sum depends on row order).
-  Float sums of weights use stable_sum; the cumulative window sums run over distinct scores in
-  a total order, so shuffled input gives bit-identical results.
+                so no float sum depends on row order); w_pos_exp = c.sum_exponent of w_pos over the slice.
+  Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
+  distinct scores in a total order, so shuffled input gives bit-identical results.
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/labels.sql" as lab %}
@@ -22,8 +24,11 @@ source as (
     select
         {{ c.slice_source(by) }}
         {{ lab.binary_label(label, pos_label) }} as label,
-        cast({{ score }} as double) as score,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
+        {{ score }} as score,
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
+{% if weight %}
+        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+{% endif %}
     from {{ relation }}
 {% if weight %}
     where {{ weight }} > 0
@@ -34,8 +39,8 @@ per_score as (
         {{ c.slice_cols(by) }}
         score,
 {% if weight %}
-        {{ c.stable_sum('case when label = 1 then w else 0 end') }} as w_pos,
-        {{ c.stable_sum('case when label = 0 then w else 0 end') }} as w_neg
+        {{ c.exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
+        {{ c.exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
 {% else %}
         sum(label) as w_pos,
         count(*) - sum(label) as w_neg
@@ -66,7 +71,8 @@ cumulated as (
         tp,
         fp,
         max(tp) over ({{ c.partition_by(by) }}) as n_pos,
-        max(fp) over ({{ c.partition_by(by) }}) as n_neg
+        max(fp) over ({{ c.partition_by(by) }}) as n_neg,
+        {{ c.sum_exponent('w_pos', by) }} as w_pos_exp
     from cumulative
 )
 {%- endmacro %}

@@ -10,12 +10,15 @@
      n_true = (weighted) rows with label = c       (support; tp + fn)
      n_pred = (weighted) rows with prediction = c  (tp + fp)
   built by adding up one contribution per row and role (no join: classes come out as the
-  union by construction). Float sums of weights are stable_sums.
+  union by construction). per_class also carries tp_exp, n_true_exp, n_pred_exp, the
+  exponents of the slice's largest of each (c.sum_exponent, for exact_sums over classes). Float sums of weights are
+  exact_sums (decision 0006): bit-identical under any row order and thread count.
 #}
 {% import "_macros/common.sql" as c %}
 
-{% macro total(expr) -%}
-{{ c.stable_sum(expr) if weight else 'sum(' ~ expr ~ ')' }}
+{# exact integer counts, or order-independent sums of weights (e: see c.exact_sum) #}
+{% macro total(expr, e) -%}
+{{ c.exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro per_class() -%}
@@ -24,7 +27,10 @@ source as (
         {{ c.slice_source(by) }}
         {{ label }} as y,
         {{ prediction }} as y_hat,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w
+        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
+{% if weight %}
+        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+{% endif %}
     from {{ relation }}
 ),
 contrib as (
@@ -33,7 +39,10 @@ contrib as (
         y as class,
         case when y = y_hat then w else {{ '0.0' if weight else '0' }} end as tp,
         w as n_true,
-        {{ '0.0' if weight else '0' }} as n_pred
+        {{ '0.0' if weight else '0' }} as n_pred{{ ',' if weight }}
+{% if weight %}
+        w_exp
+{% endif %}
     from source
     union all
     select
@@ -41,18 +50,29 @@ contrib as (
         y_hat as class,
         {{ '0.0' if weight else '0' }} as tp,
         {{ '0.0' if weight else '0' }} as n_true,
-        w as n_pred
+        w as n_pred{{ ',' if weight }}
+{% if weight %}
+        w_exp
+{% endif %}
     from source
 ),
-per_class as (
+class_sums as (
     select
         {{ c.slice_cols(by) }}
         class,
-        {{ total('tp') }} as tp,
-        {{ total('n_true') }} as n_true,
-        {{ total('n_pred') }} as n_pred
+        {{ total('tp', 'w_exp') }} as tp,
+        {{ total('n_true', 'w_exp') }} as n_true,
+        {{ total('n_pred', 'w_exp') }} as n_pred
     from contrib
     {{ c.group_by(by, ['class']) }}
+),
+per_class as (
+    select
+        class_sums.*,
+        {{ c.sum_exponent('tp', by) }} as tp_exp,
+        {{ c.sum_exponent('n_true', by) }} as n_true_exp,
+        {{ c.sum_exponent('n_pred', by) }} as n_pred_exp
+    from class_sums
 )
 {%- endmacro %}
 
@@ -63,20 +83,22 @@ per_class as (
 {%- elif metric == 'recall' %}
 {{ c.safe_div('tp', 'n_true') }}
 {%- else %}
-{% set b2 = '%r' % (beta * beta) %}
+{% set b2 = (beta * beta) | double %}
 {{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
 {%- endif %}
 {%- endmacro %}
 
 {# the same over the sums of the counts (micro average) #}
 {% macro micro_value(metric) -%}
-{% set tp, n_true, n_pred = total('tp'), total('n_true'), total('n_pred') %}
+{% set tp = total('tp', 'tp_exp') %}
+{% set n_true = total('n_true', 'n_true_exp') %}
+{% set n_pred = total('n_pred', 'n_pred_exp') %}
 {% if metric == 'precision' %}
 {{ c.safe_div(tp, n_pred) }}
 {%- elif metric == 'recall' %}
 {{ c.safe_div(tp, n_true) }}
 {%- else %}
-{% set b2 = '%r' % (beta * beta) %}
+{% set b2 = (beta * beta) | double %}
 {{ c.safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
 {%- endif %}
 {%- endmacro %}
@@ -84,7 +106,7 @@ per_class as (
 {# per-class value with the zero_division policy: a number replaces NULL; 'warn'/nan keep it #}
 {% macro policy(expr) -%}
 {% if zero_division is number and zero_division == zero_division %}
-coalesce({{ expr }}, {{ '%r' % zero_division }})
+coalesce({{ expr }}, {{ zero_division | double }})
 {%- else %}
 {{ expr }}
 {%- endif %}
@@ -108,6 +130,9 @@ valued as (
         tp,
         n_true,
         n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
         {{ class_value(metric) }} as raw_value,
         {{ policy(class_value(metric)) }} as value
     from per_class
@@ -118,12 +143,12 @@ final as (
 {% if average == 'micro' %}
         {{ micro_value(metric) }} as {{ name }},
 {% elif average == 'macro' %}
-        {{ c.stable_sum('value') }} / nullif(count(value), 0) as {{ name }},
+        {{ c.exact_sum('value', '0') }} / nullif(count(value), 0) as {{ name }},
 {% else %}
         coalesce(
-            {{ c.stable_sum('case when value is not null then n_true * value end') }}
-                / nullif(sum(case when value is not null then n_true end), 0),
-            {{ c.stable_sum('value') }} / nullif(count(value), 0)
+            {{ c.exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
+                / nullif({{ total('case when value is not null then n_true end', 'n_true_exp') }}, 0),
+            {{ c.exact_sum('value', '0') }} / nullif(count(value), 0)
         ) as {{ name }},
 {% endif %}
         count(*) as n_classes,

@@ -6,10 +6,16 @@
      name           output column (a generated alias such as m0_ndcg or the metric's name)
      k              cut-off: an integer >= 1, or none for the whole list
      group_columns  macro (p, k): aggregates over the `ranked` rows of one group, each aliased
-                    with the prefix p (e.g. `sum(...) as {{ p }}dcg`), comma separated
+                    with the prefix p (e.g. `sum(...) as {{ p }}dcg`), comma separated; sums of
+                    non-integer terms are c.exact_sum (exponent 0 for terms in [0, 1],
+                    gain_exp for gain terms), so that a group's rows split between threads
+                    give the same bits
      value          macro (p, k): an aggregate over the per-group rows giving the metric; it
                     may read its own columns and n_rel, n_ret (see below); it must count a
-                    per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one)
+                    per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one).
+                    Float sums over groups are c.exact_sum: with exponent 0 for values in
+                    [0, 1]; otherwise group_columns also emits {p}exp, c.sum_exponent of its
+                    per-group column over the slice's grouped rows (dcg, cg, idcg)
      ideal_columns  optional macro (p, k): aggregates over the `ideal` rows of one group
                     (ipos, gain), e.g. the ideal DCG; only metrics that need it define it
   Each entry gets the prefix m<i>_ (i = its index in the list).
@@ -23,11 +29,14 @@
      (group, item) pairs do not repeat; 'max' | 'sum' merge repeated pairs of the run in
      `source`: highest score, highest | summed label).
 
+  Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
              -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final.
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
      rel      relevance (label >= relevance_level) at pos: 0/1, or its expectation (ties average)
      gain     gain of the label at pos (exponential 2^label - 1 | linear label), or its expectation
+     gain_exp ceil(log2 max gain) of the group (c.sum_exponent), only when a metric's
+              group_columns mention it: the exponent of its exact_sum of gain terms
      disc     1 / log2(pos + 1), written ln(2) / ln(pos + 1)
      ap_term  E[rel_pos * hits_pos], hits_pos = relevant items at positions <= pos
      miss     P(position pos is not relevant | no relevant item before it in its tie group):
@@ -103,12 +112,13 @@
 {% set used = used_text | join(' ') %}
 {% set need_cum = 'ap_term' in used or 'p_first' in used %}
 {% set need_n_rel = 'n_rel' in used %}
+{% set need_gain = 'gain_exp' in used %}
 with {{ 'impressions' if merge else 'source' }} as (
     select
         {{ c.slice_source(by) }}
         {{ group }} as grp,
         {{ item }} as item,
-        cast({{ score }} as double) as score{{ ',' if not has_qrels }}
+        {{ score }} as score{{ ',' if not has_qrels }}
 {% if not has_qrels %}
         cast({{ label }} as double) as label
 {% endif %}
@@ -204,6 +214,9 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
+{% if need_gain %}
+        {{ c.sum_exponent('gain', by, ['grp']) }} as gain_exp,
+{% endif %}
         ln(2.0) / ln(pos + 1.0) as disc,
 {% if need_cum %}
         relevant * cum_rel as ap_term,
@@ -270,6 +283,9 @@ ranked as (
         relevant,
         tie_r / tie_n as rel,
         tie_gain as gain,
+{% if need_gain %}
+        {{ c.sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
+{% endif %}
         ln(2.0) / ln(pos + 1.0) as disc,
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
@@ -324,6 +340,8 @@ ideal as (
 {% endif %}
         grp,
         {{ gain_of('label', gain_kind) }} as gain,
+        {{ c.sum_exponent(gain_of('label', gain_kind), by if not has_qrels else [], ['grp']) }}
+            as gain_exp,
         row_number() over (
             {{ c.partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
         ) as ipos

@@ -6,10 +6,13 @@
   P, N: number of positive and negative rows. Equals scikit-learn's roc_auc_score.
   With weight w (sample weights, scikit-learn's sample_weight):
      AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + [s_i = s_j] / 2) / (W_pos W_neg)
-  computed per distinct score s as sum_s wpos_s (Wneg_{<s} + wneg_s / 2) / (W_pos W_neg).
+  computed per distinct score s as sum_s wpos_s (Wneg_{<s} + wneg_s / 2) / (W_pos W_neg),
+  with every weight first divided by 2^E, E = ceil(log2 max w) of the slice: an exact scaling
+  that cancels in the ratio and keeps W_pos W_neg finite for weights from 1e-300 to 1e300.
   Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
-  Weighted sums use stable_sum (summands in a canonical order): shuffled input gives
-  bit-identical results.
+  Weighted sums are exact_sums (fixed point, decision 0006): shuffled input and any thread
+  count give bit-identical results.
+  Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
   Undefined: P = 0 or N = 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns auc, n_pos, n_neg (weighted: sums of weights).
   Oracle: tests/oracle/classification.py::auc
@@ -21,12 +24,29 @@ with source as (
     select
         {{ c.slice_source(by) }}
         {{ lab.binary_label(label, pos_label) }} as label,
-        cast({{ score }} as double) as score{{ ',' if weight }}
+        {{ score }} as score{{ ',' if weight }}
 {% if weight %}
         cast({{ weight }} as double) as w
 {% endif %}
     from {{ relation }}
 ),
+{% if weight %}
+-- weights scaled by 2^-w_exp (exact), w_exp = ceil(log2 max w): scaled weights lie in [0, 1]
+scaled as (
+    select
+        {{ c.slice_cols(by) }}
+        label,
+        score,
+        {{ c.ldexp('w', '-w_exp') }} as w,
+        w_exp
+    from (
+        select
+            source.*,
+            coalesce({{ c.sum_exponent('w', by) }}, 0) as w_exp
+        from source
+    ) as exponents
+),
+{% endif %}
 {% if not weight %}
 {{ mw.rank_sums(by) }},
 final as (
@@ -42,27 +62,42 @@ per_score as (
     select
         {{ c.slice_cols(by) }}
         score,
-        {{ c.stable_sum('case when label = 1 then w else 0 end') }} as w_pos,
-        {{ c.stable_sum('case when label = 0 then w else 0 end') }} as w_neg
-    from source
+        max(w_exp) as w_exp,
+        {{ c.exact_sum('case when label = 1 then w else 0 end', '0') }} as w_pos,
+        {{ c.exact_sum('case when label = 0 then w else 0 end', '0') }} as w_neg
+    from scaled
     {{ c.group_by(by, ['score']) }}
 ),
-ranked as (
+cumulative as (
     select
         {{ c.slice_cols(by) }}
+        w_exp,
         w_pos,
         w_neg,
         sum(w_neg) over (
             {{ c.window(by, 'score') }} rows between unbounded preceding and current row
-        ) - w_neg as w_neg_below
+        ) as w_neg_upto
     from per_score
+),
+ranked as (
+    select
+        {{ c.slice_cols(by) }}
+        w_exp,
+        w_pos,
+        w_neg,
+        w_neg_upto - w_neg as w_neg_below,
+        {{ c.sum_exponent('w_pos', by) }} as pos_exp,
+        {{ c.sum_exponent('w_neg', by) }} as neg_exp,
+        {{ c.sum_exponent('w_pos * w_neg_upto', by) }} as pairs_exp
+    from cumulative
 ),
 per_slice as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.stable_sum('w_pos') }} as n_pos,
-        {{ c.stable_sum('w_neg') }} as n_neg,
-        {{ c.stable_sum('w_pos * (w_neg_below + w_neg / 2)') }} as pairs
+        max(w_exp) as w_exp,
+        {{ c.exact_sum('w_pos', 'pos_exp') }} as n_pos,
+        {{ c.exact_sum('w_neg', 'neg_exp') }} as n_neg,
+        {{ c.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
     {{ c.group_by(by) }}
 ),
@@ -70,8 +105,8 @@ final as (
     select
         {{ c.slice_cols(by) }}
         pairs / nullif(n_pos * n_neg, 0) as auc,
-        n_pos,
-        n_neg
+        {{ c.ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ c.ldexp('n_neg', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}

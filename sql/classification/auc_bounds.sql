@@ -18,7 +18,10 @@
   The exact AUC counts a same-bucket pair between 0 and 1, so lower <= AUC <= upper. Without
   weights D, S, P N are exact integers and each output is one correctly rounded division, so
   the containment holds for the returned doubles too (rounding is monotone); with weights it
-  holds up to floating-point rounding of the weighted sums.
+  holds up to floating-point rounding of the weighted sums, which are exact_sums (decision
+  0006): bit-identical under any row order and thread count. Weights are first divided by
+  2^E, E = ceil(log2 max w) of the slice (exact; cancels in every ratio; n_pos, n_neg are
+  scaled back), so weights from 1e-300 to 1e300 neither overflow nor underflow P N.
   Undefined: P = 0 or N = 0 -> NULL in all three (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns auc_bounds (the estimate), lower, upper, n_pos, n_neg
   (weighted: sums of weights).
@@ -39,7 +42,8 @@ with source as (
         {{ lab.binary_label(label, pos_label) }} as label,
         cast({{ score }} as double) as score{{ ',' if weight }}
 {% if weight %}
-        cast({{ weight }} as double) as w
+        cast({{ weight }} as double) as w,
+        coalesce({{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }}, 0) as w_exp
 {% endif %}
     from {{ relation }}
 ),
@@ -58,7 +62,9 @@ bucketed as (
         {{ c.slice_cols(by) }}
         label,
 {% if weight %}
-        w,
+        -- scaled by 2^-w_exp (exact): weights in [0, 1], products of sums stay finite
+        {{ c.ldexp('w', '-w_exp') }} as w,
+        w_exp,
 {% endif %}
         case
             when width_half = 0 then 0
@@ -81,8 +87,9 @@ per_bucket as (
         {{ c.slice_cols(by) }}
         bucket,
 {% if weight %}
-        sum(case when label = 1 then w else 0 end) as pos_b,
-        sum(case when label = 0 then w else 0 end) as neg_b
+        max(w_exp) as w_exp,
+        {{ c.exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
+        {{ c.exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
 {% else %}
         sum(label) as pos_b,
         count(*) - sum(label) as neg_b
@@ -93,21 +100,31 @@ per_bucket as (
 ranked as (
     select
         {{ c.slice_cols(by) }}
+{% if weight %}
+        w_exp,
+{% endif %}
         pos_b,
         neg_b,
         sum(neg_b) over (
             {{ c.window(by, 'bucket') }} rows between unbounded preceding and current row
-        ) - neg_b as neg_below
+        ) - neg_b as neg_below{{ ',' if weight }}
+{% if weight %}
+        {{ c.sum_exponent('pos_b', by) }} as pos_exp,
+        {{ c.sum_exponent('neg_b', by) }} as neg_exp
+{% endif %}
     from per_bucket
 ),
 per_slice as (
     select
         {{ c.slice_cols(by) }}
 {% if weight %}
-        {{ c.stable_sum('pos_b') }} as n_pos,
-        {{ c.stable_sum('neg_b') }} as n_neg,
-        {{ c.stable_sum('pos_b * neg_below') }} as pairs_diff,
-        {{ c.stable_sum('pos_b * neg_b') }} as pairs_same
+        max(w_exp) as w_exp,
+        {{ c.exact_sum('pos_b', 'pos_exp') }} as n_pos,
+        {{ c.exact_sum('neg_b', 'neg_exp') }} as n_neg,
+        {# neg_below <= bins * max neg_b: log2(bins) more bits of room #}
+        {{ c.exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (bins - 1).bit_length()) }}
+            as pairs_diff,
+        {{ c.exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
 {% else %}
         sum(pos_b) as n_pos,
         sum(neg_b) as n_neg,
@@ -123,8 +140,13 @@ final as (
         {{ c.safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as auc_bounds,
         {{ c.safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
         {{ c.safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
+{% if weight %}
+        {{ c.ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ c.ldexp('n_neg', 'w_exp') }} as n_neg
+{% else %}
         cast(n_pos as double) as n_pos,
         cast(n_neg as double) as n_neg
+{% endif %}
     from per_slice
 )
 select * from final

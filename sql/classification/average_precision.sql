@@ -7,7 +7,8 @@
   (weighted) positives of the precision at their own score. Equals scikit-learn's
   average_precision_score.
   Ties: tied scores are one threshold: every positive of a tie gets the precision of the whole
-  tie (no optimistic or pessimistic order inside it). Weight 0 rows are dropped.
+  tie (no optimistic or pessimistic order inside it). Weight 0 rows are dropped. The sum over
+  scores is an exact_sum (decision 0006): bit-identical under any row order.
   Undefined: P = 0 -> NULL (NaN + UndefinedMetricWarning); scikit-learn returns 0 there.
   Output: one row per slice; columns average_precision, n_pos, n_neg (weighted: sums of
   weights).
@@ -19,7 +20,8 @@ with {{ cv.points() }},
 per_slice as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.stable_sum('w_pos * (cast(tp as double) / cast(tp + fp as double))') }} as ap_sum,
+        {{ c.exact_sum('w_pos * (cast(tp as double) / cast(tp + fp as double))', 'w_pos_exp') }}
+            as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated

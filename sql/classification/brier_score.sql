@@ -4,8 +4,8 @@
   p_i: predicted probability of label 1, in [0, 1] (checked before the query runs); w_i = 1
   without weight. Lower is better; 0 is perfect, 0.25 is a constant 0.5. Equals
   scikit-learn's brier_score_loss for a binary target.
-  Ties: none (a mean of per-row terms). The float sums are stable_sums: shuffled input gives
-  bit-identical results.
+  Ties: none (a mean of per-row terms). The float sums are exact_sums (fixed point, decision
+  0006): shuffled input and any thread count give bit-identical results.
   Undefined: sum of weights 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns brier_score, n (rows, or sum of weights).
   Oracle: tests/oracle/curves.py::brier_score
@@ -27,12 +27,20 @@ per_row as (
         w * (p - label) * (p - label) as wsq
     from source
 ),
+scaled as (
+    select
+        per_row.*,
+        {{ c.sum_exponent('w', by) }} as w_exp,
+        {{ c.sum_exponent('wsq', by) }} as wsq_exp
+    from per_row
+),
 final as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.stable_sum('wsq') }} / nullif({{ c.stable_sum('w') }}, 0) as brier_score,
-        {{ c.stable_sum('w') }} as n
-    from per_row
+        {{ c.exact_sum('wsq', 'wsq_exp') }}
+            / nullif({{ c.exact_sum('w', 'w_exp') }}, 0) as brier_score,
+        {{ c.exact_sum('w', 'w_exp') }} as n
+    from scaled
     {{ c.group_by(by) }}
 )
 select * from final

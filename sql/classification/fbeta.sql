@@ -11,7 +11,7 @@
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/confusion.sql" as cm with context %}
-{% set b2 = '%r' % (beta * beta) %}
+{% set b2 = (beta * beta) | double %}
 {% macro value() -%}
 {{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
 {%- endmacro %}

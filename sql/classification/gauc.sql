@@ -7,8 +7,9 @@
   weighting: samples -> v_g = rows of g (P_g + N_g, as in the DIN paper)
            | positives -> v_g = P_g (e.g. clicks) | uniform -> v_g = 1.
   Groups whose labels are all 0 or all 1 (AUC_g undefined) are left out; n_groups counts
-  the groups that entered the mean. The weighted sum is a stable_sum: shuffled input gives
-  bit-identical results.
+  the groups that entered the mean. The weighted sum is an exact_sum (fixed point, decision
+  0006): shuffled input and any thread count give bit-identical results.
+  Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns gauc, n_groups.
   Oracle: tests/oracle/classification.py::gauc
@@ -21,7 +22,7 @@ with source as (
         {{ c.slice_source(by) }}
         {{ group }} as grp,
         {{ lab.binary_label(label, pos_label) }} as label,
-        cast({{ score }} as double) as score
+        {{ score }} as score
     from {{ relation }}
 ),
 {{ mw.rank_sums(by, ['grp']) }},
@@ -29,12 +30,14 @@ scored as (
     select
         {{ c.slice_cols(by) }}
 {% if weighting == 'samples' %}
-        n_pos + n_neg as v,
+{% set v = 'n_pos + n_neg' %}
 {% elif weighting == 'positives' %}
-        n_pos as v,
+{% set v = 'n_pos' %}
 {% else %}
-        1.0 as v,
+{% set v = 'cast(1 as double)' %}
 {% endif %}
+        {{ v }} as v,
+        {{ c.sum_exponent(v, by) }} as v_exp,
         {{ mw.mann_whitney() }} as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
@@ -42,7 +45,7 @@ scored as (
 final as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.stable_sum('v * auc') }} / nullif(sum(v), 0) as gauc,
+        {{ c.exact_sum('v * auc', 'v_exp') }} / nullif(sum(v), 0) as gauc,
         count(*) as n_groups
     from scored
     {{ c.group_by(by) }}

@@ -7,16 +7,16 @@
   -ln(eps) instead of infinity. eps = machine epsilon of double (2.220446049250313e-16,
   scikit-learn's choice) unless given. Natural logarithm (nats). w_i = 1 without weight.
   Probabilities must lie in [0, 1] (checked before the query runs).
-  Ties: none (a mean of per-row terms). The float sums are stable_sums: shuffled input gives
-  bit-identical results.
+  Ties: none (a mean of per-row terms). The float sums are exact_sums (fixed point, decision
+  0006): shuffled input and any thread count give bit-identical results.
   Undefined: sum of weights 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns log_loss, n (rows, or sum of weights).
   Oracle: tests/oracle/curves.py::log_loss
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/labels.sql" as lab %}
-{% set lo = 'cast(%r as double)' % eps %}
-{% set hi = 'cast(%r as double)' % (1.0 - eps) %}
+{% set lo = eps | double %}
+{% set hi = (1.0 - eps) | double %}
 with source as (
     select
         {{ c.slice_source(by) }}
@@ -37,12 +37,20 @@ per_row as (
         ) as wloss
     from source
 ),
+scaled as (
+    select
+        per_row.*,
+        {{ c.sum_exponent('w', by) }} as w_exp,
+        {{ c.sum_exponent('wloss', by) }} as wloss_exp
+    from per_row
+),
 final as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.stable_sum('wloss') }} / nullif({{ c.stable_sum('w') }}, 0) as log_loss,
-        {{ c.stable_sum('w') }} as n
-    from per_row
+        {{ c.exact_sum('wloss', 'wloss_exp') }}
+            / nullif({{ c.exact_sum('w', 'w_exp') }}, 0) as log_loss,
+        {{ c.exact_sum('w', 'w_exp') }} as n
+    from scaled
     {{ c.group_by(by) }}
 )
 select * from final

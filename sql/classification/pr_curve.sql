@@ -36,7 +36,7 @@ kept as (
 {{ cv.thinned(none if max_points is none else max_points - 1) }},
 {{ cv.totals() }},
 curve as (
-    select {{ c.slice_cols(by) }} score as threshold, tp, fp, n_pos
+    select {{ c.slice_cols(by) }} cast(score as double) as threshold, tp, fp, n_pos
     from thinned
     union all
     select
@@ -59,4 +59,4 @@ final as (
     from curve
 )
 select * from final
-order by {{ c.slice_cols(by) }}threshold
+order by {{ c.slice_cols(by) }}threshold, fp desc, tp desc

@@ -44,7 +44,7 @@ curve as (
         n_neg
     from totals
     union all
-    select {{ c.slice_cols(by) }} score as threshold, tp, fp, n_pos, n_neg
+    select {{ c.slice_cols(by) }} cast(score as double) as threshold, tp, fp, n_pos, n_neg
     from thinned
 ),
 final as (
@@ -60,4 +60,4 @@ final as (
     from curve
 )
 select * from final
-order by {{ c.slice_cols(by) }}threshold desc
+order by {{ c.slice_cols(by) }}threshold desc, fp, tp

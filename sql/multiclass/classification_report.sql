@@ -9,7 +9,7 @@
   and *_weighted templates; their support is the slice's total.
   Undefined: precision_c when c is never predicted, recall_c when c is never true -> NULL
   (NaN; left out of macro and weighted), or the zero_division value 0.0 / 1.0 (included).
-  Ties: none. Float sums are stable_sums.
+  Ties: none. Float sums are exact_sums (decision 0006).
   Output: per slice, one row per class ordered by class, then micro, macro, weighted;
   columns class, average, precision, recall, fbeta, support.
   Oracle: tests/oracle/multiclass.py::report
@@ -25,6 +25,9 @@ valued as (
         tp,
         n_true,
         n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
 {% for m in metrics %}
         {{ mc.policy(mc.class_value(m)) }} as {{ m }}{{ ',' if not loop.last }}
 {% endfor %}
@@ -35,14 +38,14 @@ averages as (
         {{ c.slice_cols(by) }}
 {% for m in metrics %}
         {{ mc.micro_value(m) }} as micro_{{ m }},
-        {{ c.stable_sum(m) }} / nullif(count({{ m }}), 0) as macro_{{ m }},
+        {{ c.exact_sum(m, '0') }} / nullif(count({{ m }}), 0) as macro_{{ m }},
         coalesce(
-            {{ c.stable_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end') }}
-                / nullif(sum(case when {{ m }} is not null then n_true end), 0),
-            {{ c.stable_sum(m) }} / nullif(count({{ m }}), 0)
+            {{ c.exact_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end', 'n_true_exp') }}
+                / nullif({{ mc.total('case when ' ~ m ~ ' is not null then n_true end', 'n_true_exp') }}, 0),
+            {{ c.exact_sum(m, '0') }} / nullif(count({{ m }}), 0)
         ) as weighted_{{ m }},
 {% endfor %}
-        {{ mc.total('n_true') }} as support
+        {{ mc.total('n_true', 'n_true_exp') }} as support
     from valued
     {{ c.group_by(by) }}
 ),

@@ -5,7 +5,7 @@
      tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
      n_pred_c = rows with prediction = c; with weight, sums of sample weights.
   Undefined: never (no rows is rejected before the query runs; the weights sum to 0 -> NULL).
-  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's f1_score(average="micro").
   Output: one row per slice; columns f1_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged

@@ -5,7 +5,7 @@
      tp_c = rows with label = c and prediction = c,  n_true_c = rows with label = c (support),
      n_pred_c = rows with prediction = c; with weight, sums of sample weights.
   Undefined per class: never (every class is seen in label or prediction).
-  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's f1_score(average="weighted", zero_division=nan).
   Output: one row per slice; columns f1_weighted, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged

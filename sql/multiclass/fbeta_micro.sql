@@ -6,7 +6,7 @@
      n_pred_c = rows with prediction = c; with weight, sums of sample weights.
   beta (> 0): recall counts beta times as much as precision.
   Undefined: never (no rows is rejected before the query runs; the weights sum to 0 -> NULL).
-  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's fbeta_score(average="micro", beta=beta).
   Output: one row per slice; columns fbeta_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged

@@ -6,7 +6,7 @@
      n_pred_c = rows with prediction = c; with weight, sums of sample weights.
   beta (> 0): recall counts beta times as much as precision.
   Undefined per class: never (every class is seen in label or prediction).
-  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's fbeta_score(average="weighted", beta=beta, zero_division=nan).
   Output: one row per slice; columns fbeta_weighted, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged

@@ -9,23 +9,49 @@
   (binary) applies the two-class formula to the counts of sql/classification/confusion_matrix.sql.
   Undefined: a zero factor under the root (one class only in label or in prediction) -> NULL
   (NaN + UndefinedMetricWarning, or the zero_division value; scikit-learn returns 0).
-  Ties: none. Float sums are stable_sums.
+  Ties: none. Float sums are exact_sums (decision 0006). With weight, tp, n_true and n_pred are
+  first divided by 2^k, k = the exponent of the slice's largest n_true or n_pred (exact; MCC
+  does not change when every count is scaled), so that products of weight sums near 1e200
+  stay finite.
   Output: one row per slice; columns mcc, n_classes.
   Oracle: tests/oracle/multiclass.py::mcc
 #}
 {% import "_macros/common.sql" as c %}
 {% import "_macros/multiclass.sql" as mc with context %}
 with {{ mc.per_class() }},
+{% if weight %}
+scaled as (
+    select
+        {{ c.slice_cols(by) }}
+        {{ c.ldexp('tp', '-k') }} as tp,
+        {{ c.ldexp('n_true', '-k') }} as n_true,
+        {{ c.ldexp('n_pred', '-k') }} as n_pred
+    from (
+        select
+            per_class.*,
+            coalesce(greatest(n_true_exp, n_pred_exp), 0) as k
+        from per_class
+    ) as exponents
+),
+counts as (
+    select
+        scaled.*,
+        {{ c.sum_exponent('tp', by) }} as tp_exp,
+        {{ c.sum_exponent('n_true', by) }} as n_true_exp,
+        {{ c.sum_exponent('n_pred', by) }} as n_pred_exp
+    from scaled
+),
+{% endif %}
 sums as (
     select
         {{ c.slice_cols(by) }}
-        cast({{ mc.total('tp') }} as double) as correct,
-        cast({{ mc.total('n_true') }} as double) as s,
-        cast({{ mc.total('n_true * n_pred') }} as double) as sum_tp,
-        cast({{ mc.total('n_pred * n_pred') }} as double) as sum_pp,
-        cast({{ mc.total('n_true * n_true') }} as double) as sum_tt,
+        cast({{ mc.total('tp', 'tp_exp') }} as double) as correct,
+        cast({{ mc.total('n_true', 'n_true_exp') }} as double) as s,
+        cast({{ mc.total('n_true * n_pred', 'n_true_exp + n_pred_exp') }} as double) as sum_tp,
+        cast({{ mc.total('n_pred * n_pred', 'n_pred_exp + n_pred_exp') }} as double) as sum_pp,
+        cast({{ mc.total('n_true * n_true', 'n_true_exp + n_true_exp') }} as double) as sum_tt,
         count(*) as n_classes
-    from per_class
+    from {{ 'counts' if weight else 'per_class' }}
     {{ c.group_by(by) }}
 ),
 final as (

@@ -4,7 +4,7 @@
   for every pair (a, b) of classes of the slice (the union of the values of label and
   prediction; any type), zeros included, so pivoting gives scikit-learn's
   confusion_matrix(y_true, y_pred) with rows = label, columns = prediction, classes sorted.
-  With weight: sums of sample weights (stable_sums).
+  With weight: sums of sample weights (exact_sums, decision 0006).
   Undefined: never. Ties: none.
   Output: per slice, rows ordered by label, then prediction; columns label, prediction, count.
   Oracle: tests/oracle/multiclass.py::confusion
@@ -17,7 +17,7 @@ pairs as (
         {{ c.slice_cols(by) }}
         y,
         y_hat,
-        {{ mc.total('w') }} as n
+        {{ mc.total('w', 'w_exp') }} as n
     from source
     {{ c.group_by(by, ['y', 'y_hat']) }}
 ),

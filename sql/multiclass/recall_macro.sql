@@ -7,7 +7,7 @@
   Undefined per class: class c never true (n_true_c = 0: seen only in prediction) -> v_c NULL: left out of the average
   (zero_division 'warn' or nan, with UndefinedMetricWarning for 'warn'), or replaced by
   zero_division 0.0 / 1.0 (scikit-learn's zero_division). All classes undefined -> NULL.
-  Ties: none (counts of exact matches). Float sums are stable_sums.
+  Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's recall_score(average="macro", zero_division=nan).
   Output: one row per slice; columns recall_macro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged

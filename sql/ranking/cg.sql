@@ -26,11 +26,14 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then gain else 0 end) as {{ p }}cg
+{% set cg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain else 0 end', 'gain_exp') %}
+{{ cg }} as {{ p }}cg,
+{# exact_sum exponent of the mean, from the slice's largest per-group CG #}
+{{ c.sum_exponent(cg, by) }} as {{ p }}exp
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'cg, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'cg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -27,11 +27,14 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then gain * disc else 0 end) as {{ p }}dcg
+{% set dcg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
+{{ dcg }} as {{ p }}dcg,
+{# exact_sum exponent of the mean, from the slice's largest per-group DCG #}
+{{ c.sum_exponent(dcg, by) }} as {{ p }}exp
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'dcg, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'dcg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

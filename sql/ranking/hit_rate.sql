@@ -29,12 +29,13 @@
 {% macro group_columns(p, k) -%}
 1 - case
         when sum(case when {{ r.within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
-        else exp(sum(case when {{ r.within(k) }} then ln(case when miss > 0 then miss else 1.0 end) else 0 end))
+        {# |ln miss| <= ln n < 2^6: exponent 6 #}
+        else exp({{ c.exact_sum('case when ' ~ r.within(k) ~ ' then ln(case when miss > 0 then miss else 1.0 end) else 0 end', '6') }})
     end as {{ p }}success
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'success, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'hit_rate', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

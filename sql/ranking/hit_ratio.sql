@@ -27,11 +27,11 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-coalesce({{ c.stable_sum('coalesce(' ~ p ~ 'hits, 0)') }} / nullif(sum(n_rel), 0), 0)
+coalesce(sum(coalesce({{ p }}hits, 0)) / nullif(sum(n_rel), 0), 0)
 {%- endmacro %}
 
 {{ r.query([{'name': 'hit_ratio', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

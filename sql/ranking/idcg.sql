@@ -30,11 +30,15 @@
 {%- endmacro %}
 
 {% macro ideal_columns(p, k) -%}
-sum(case when {{ r.within(k, 'ipos') }} then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as {{ p }}idcg
+{% set idcg = c.exact_sum('case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') %}
+{% set has_qrels = qrels_relation is defined and qrels_relation is not none %}
+{{ idcg }} as {{ p }}idcg,
+{# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}
+{{ c.sum_exponent(idcg, by if not has_qrels else []) }} as {{ p }}exp
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'idcg, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'idcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

@@ -30,9 +30,9 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then ap_term / pos else 0 end) as {{ p }}ap_sum
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then ap_term / pos else 0 end', '0') }} as {{ p }}ap_sum
 {%- if ap_denominator == 'hits' %},
-sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endif %}
 {%- endmacro %}
 
@@ -44,7 +44,7 @@ sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-{{ c.stable_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'map', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

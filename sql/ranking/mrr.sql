@@ -27,11 +27,11 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then p_first / pos else 0 end) as {{ p }}rr
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'rr, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'mrr', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -32,15 +32,15 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then gain * disc else 0 end) as {{ p }}dcg
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then gain * disc else 0 end', 'gain_exp') }} as {{ p }}dcg
 {%- endmacro %}
 
 {% macro ideal_columns(p, k) -%}
-sum(case when {{ r.within(k, 'ipos') }} then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as {{ p }}idcg
+{{ c.exact_sum('case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') }} as {{ p }}idcg
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'ndcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

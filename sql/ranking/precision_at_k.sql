@@ -26,11 +26,11 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then rel else 0 end) / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'precision, 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'precision_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -25,11 +25,11 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when pos <= n_rel then rel else 0 end) as {{ p }}rhits
+{{ c.exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'r_precision', 'k': none, 'group_columns': group_columns, 'value': value}]) }}

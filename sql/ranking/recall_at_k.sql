@@ -26,11 +26,11 @@
 {% import "_macros/ranking.sql" as r with context %}
 
 {% macro group_columns(p, k) -%}
-sum(case when {{ r.within(k) }} then rel else 0 end) as {{ p }}hits
+{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
 {% macro value(p, k) -%}
-{{ c.stable_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)') }} / count(*)
+{{ c.exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
 {{ r.query([{'name': 'recall_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         case when cast("label" as boolean) then 1 else 0 end as label,
-        cast("score" as double) as score,
+        "score" as score,
         1 as w
     from "events"
 ),
@@ -38,13 +38,15 @@ cumulated as (
         tp,
         fp,
         max(tp) over (partition by slice_0) as n_pos,
-        max(fp) over (partition by slice_0) as n_neg
+        max(fp) over (partition by slice_0) as n_neg,
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 per_slice as (
     select
         slice_0,
-        sum(w_pos * (cast(tp as double) / cast(tp + fp as double)) order by w_pos * (cast(tp as double) / cast(tp + fp as double))) as ap_sum,
+        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / cast(tp + fp as double))) * power(2.0, 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / cast(tp + fp as double))))
+            as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated

@@ -13,12 +13,20 @@ per_row as (
         w * (p - label) * (p - label) as wsq
     from source
 ),
+scaled as (
+    select
+        per_row.*,
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wsq)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wsq_exp
+    from per_row
+),
 final as (
     select
         slice_0,
-        sum(wsq order by wsq) / nullif(sum(w order by w), 0) as brier_score,
-        sum(w order by w) as n
-    from per_row
+        coalesce(cast(sum(cast(round((wsq) * power(2.0, 80 - greatest(wsq_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wsq_exp, -940)) - 80), sum(wsq))
+            / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)), 0) as brier_score,
+        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
+    from scaled
     group by slice_0
 )
 select * from final

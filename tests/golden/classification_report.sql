@@ -23,7 +23,7 @@ contrib as (
         w as n_pred
     from source
 ),
-per_class as (
+class_sums as (
     select
         slice_0,
         class,
@@ -33,6 +33,14 @@ per_class as (
     from contrib
     group by slice_0, class
 ),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
+),
 valued as (
     select
         slice_0,
@@ -40,34 +48,37 @@ valued as (
         tp,
         n_true,
         n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
         cast(tp as double) / nullif(cast(n_pred as double), 0) as precision,
         cast(tp as double) / nullif(cast(n_true as double), 0) as recall,
-        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as fbeta
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as fbeta
     from per_class
 ),
 averages as (
     select
         slice_0,
         cast(sum(tp) as double) / nullif(cast(sum(n_pred) as double), 0) as micro_precision,
-        sum(precision order by precision) / nullif(count(precision), 0) as macro_precision,
+        coalesce(cast(sum(cast(round((precision) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(precision)) / nullif(count(precision), 0) as macro_precision,
         coalesce(
-            sum(case when precision is not null then n_true * precision end order by case when precision is not null then n_true * precision end)
+            coalesce(cast(sum(cast(round((case when precision is not null then n_true * precision end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when precision is not null then n_true * precision end))
                 / nullif(sum(case when precision is not null then n_true end), 0),
-            sum(precision order by precision) / nullif(count(precision), 0)
+            coalesce(cast(sum(cast(round((precision) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(precision)) / nullif(count(precision), 0)
         ) as weighted_precision,
         cast(sum(tp) as double) / nullif(cast(sum(n_true) as double), 0) as micro_recall,
-        sum(recall order by recall) / nullif(count(recall), 0) as macro_recall,
+        coalesce(cast(sum(cast(round((recall) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(recall)) / nullif(count(recall), 0) as macro_recall,
         coalesce(
-            sum(case when recall is not null then n_true * recall end order by case when recall is not null then n_true * recall end)
+            coalesce(cast(sum(cast(round((case when recall is not null then n_true * recall end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when recall is not null then n_true * recall end))
                 / nullif(sum(case when recall is not null then n_true end), 0),
-            sum(recall order by recall) / nullif(count(recall), 0)
+            coalesce(cast(sum(cast(round((recall) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(recall)) / nullif(count(recall), 0)
         ) as weighted_recall,
-        cast((1 + 1.0) * sum(tp) as double) / nullif(cast(1.0 * sum(n_true) + sum(n_pred) as double), 0) as micro_fbeta,
-        sum(fbeta order by fbeta) / nullif(count(fbeta), 0) as macro_fbeta,
+        cast((1 + cast(1.0e0 as double)) * sum(tp) as double) / nullif(cast(cast(1.0e0 as double) * sum(n_true) + sum(n_pred) as double), 0) as micro_fbeta,
+        coalesce(cast(sum(cast(round((fbeta) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(fbeta)) / nullif(count(fbeta), 0) as macro_fbeta,
         coalesce(
-            sum(case when fbeta is not null then n_true * fbeta end order by case when fbeta is not null then n_true * fbeta end)
+            coalesce(cast(sum(cast(round((case when fbeta is not null then n_true * fbeta end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when fbeta is not null then n_true * fbeta end))
                 / nullif(sum(case when fbeta is not null then n_true end), 0),
-            sum(fbeta order by fbeta) / nullif(count(fbeta), 0)
+            coalesce(cast(sum(cast(round((fbeta) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(fbeta)) / nullif(count(fbeta), 0)
         ) as weighted_fbeta,
         sum(n_true) as support
     from valued

@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -34,6 +34,7 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
+        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000) as gain_exp,
         ln(2.0) / ln(pos + 1.0) as disc,
         1.0 - relevant as miss
     from ordered
@@ -43,7 +44,8 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= 10 then gain * disc else 0 end) as m0_dcg,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as m0_dcg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +68,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_dcg, 0) order by coalesce(m0_dcg, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_dcg, 0))) / count(*) end
             as dcg,
         count(*) as n_groups
     from kept

@@ -23,7 +23,7 @@ contrib as (
         w as n_pred
     from source
 ),
-per_class as (
+class_sums as (
     select
         slice_0,
         class,
@@ -33,20 +33,31 @@ per_class as (
     from contrib
     group by slice_0, class
 ),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
+),
 valued as (
     select
         slice_0,
         tp,
         n_true,
         n_pred,
-        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as raw_value,
-        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as value
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as raw_value,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as value
     from per_class
 ),
 final as (
     select
         slice_0,
-        cast((1 + 1.0) * sum(tp) as double) / nullif(cast(1.0 * sum(n_true) + sum(n_pred) as double), 0) as f1_micro,
+        cast((1 + cast(1.0e0 as double)) * sum(tp) as double) / nullif(cast(cast(1.0e0 as double) * sum(n_true) + sum(n_pred) as double), 0) as f1_micro,
         count(*) as n_classes,
         0 as n_undefined
     from valued

@@ -23,7 +23,7 @@ contrib as (
         w as n_pred
     from source
 ),
-per_class as (
+class_sums as (
     select
         slice_0,
         class,
@@ -33,23 +33,34 @@ per_class as (
     from contrib
     group by slice_0, class
 ),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
+),
 valued as (
     select
         slice_0,
         tp,
         n_true,
         n_pred,
-        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as raw_value,
-        cast((1 + 1.0) * tp as double) / nullif(cast(1.0 * n_true + n_pred as double), 0) as value
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as raw_value,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as value
     from per_class
 ),
 final as (
     select
         slice_0,
         coalesce(
-            sum(case when value is not null then n_true * value end order by case when value is not null then n_true * value end)
+            coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
                 / nullif(sum(case when value is not null then n_true end), 0),
-            sum(value order by value) / nullif(count(value), 0)
+            coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(value), 0)
         ) as f1_weighted,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined

@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         case when cast("label" as boolean) then 1 else 0 end as label,
-        case when "score" >= 0.5 then 1 else 0 end as predicted,
+        case when "score" >= cast(0.5e0 as double) then 1 else 0 end as predicted,
         1 as w
     from "events"
 ),
@@ -19,7 +19,7 @@ counts as (
 final as (
     select
         slice_0,
-        cast((1 + 1.0) * tp as double) / nullif(cast((1 + 1.0) * tp + 1.0 * fn + fp as double), 0) as fbeta,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast((1 + cast(1.0e0 as double)) * tp + cast(1.0e0 as double) * fn + fp as double), 0) as fbeta,
         tp, fp, tn, fn
     from counts
 )

@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         case when cast("label" as boolean) then 1 else 0 end as label,
-        cast("score" as double) as score
+        "score" as score
     from "events"
 ),
 ranked as (
@@ -27,6 +27,7 @@ scored as (
     select
         slice_0,
         n_pos + n_neg as v,
+        nullif(least(ceil(ln(nullif(max(abs(n_pos + n_neg)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as v_exp,
         (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
@@ -34,7 +35,7 @@ scored as (
 final as (
     select
         slice_0,
-        sum(v * auc order by v * auc) / nullif(sum(v), 0) as gauc,
+        coalesce(cast(sum(cast(round((v * auc) * power(2.0, 80 - greatest(v_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(v_exp, -940)) - 80), sum(v * auc)) / nullif(sum(v), 0) as gauc,
         count(*) as n_groups
     from scored
     group by slice_0

@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -45,7 +45,7 @@ run_groups as (
         sum(relevant) as n_rel,
         1 - case
         when sum(case when pos <= 10 and miss <= 0 then 1 else 0 end) > 0 then 0.0
-        else exp(sum(case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end))
+        else exp(coalesce(cast(sum(cast(round((case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end) * power(2.0, 74)) as hugeint)) as double) * power(2.0, -74), sum(case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end)))
     end as m0_success,
         count(*) as n_ret
     from ranked
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_success, 0) order by coalesce(m0_success, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_success, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_success, 0))) / count(*) end
             as hit_rate,
         count(*) as n_groups
     from kept

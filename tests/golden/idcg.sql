@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -53,6 +53,8 @@ ideal as (
         slice_0,
         grp,
         (power(2.0, label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000)
+            as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item
         ) as ipos
@@ -62,7 +64,8 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as m0_idcg,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as m0_idcg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
         grp
     from ideal
     group by slice_0, grp
@@ -86,7 +89,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_idcg, 0) order by coalesce(m0_idcg, 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_idcg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_idcg, 0))) / count(*) end
             as idcg,
         count(*) as n_groups
     from kept

@@ -12,18 +12,26 @@ per_row as (
         w,
         w * -ln(
             case
-                when label = 1 then greatest(least(p, cast(0.9999999999999998 as double)), cast(2.220446049250313e-16 as double))
-                else greatest(least(1 - p, cast(0.9999999999999998 as double)), cast(2.220446049250313e-16 as double))
+                when label = 1 then greatest(least(p, cast(0.9999999999999998e0 as double)), cast(2.220446049250313e-16 as double))
+                else greatest(least(1 - p, cast(0.9999999999999998e0 as double)), cast(2.220446049250313e-16 as double))
             end
         ) as wloss
     from source
 ),
+scaled as (
+    select
+        per_row.*,
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wloss_exp
+    from per_row
+),
 final as (
     select
         slice_0,
-        sum(wloss order by wloss) / nullif(sum(w order by w), 0) as log_loss,
-        sum(w order by w) as n
-    from per_row
+        coalesce(cast(sum(cast(round((wloss) * power(2.0, 80 - greatest(wloss_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wloss_exp, -940)) - 80), sum(wloss))
+            / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)), 0) as log_loss,
+        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
+    from scaled
     group by slice_0
 )
 select * from final

@@ -23,7 +23,7 @@ contrib as (
         w as n_pred
     from source
 ),
-per_class as (
+class_sums as (
     select
         slice_0,
         class,
@@ -32,6 +32,14 @@ per_class as (
         sum(n_pred) as n_pred
     from contrib
     group by slice_0, class
+),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
 ),
 sums as (
     select

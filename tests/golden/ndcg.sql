@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -34,6 +34,7 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
+        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000) as gain_exp,
         ln(2.0) / ln(pos + 1.0) as disc,
         1.0 - relevant as miss
     from ordered
@@ -43,7 +44,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= 10 then gain * disc else 0 end) as m0_dcg,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as m0_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -54,6 +55,8 @@ ideal as (
         slice_0,
         grp,
         (power(2.0, label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000)
+            as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item
         ) as ipos
@@ -63,7 +66,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) as m0_idcg,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as m0_idcg,
         grp
     from ideal
     group by slice_0, grp
@@ -87,7 +90,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_dcg / nullif(m0_idcg, 0), 0) order by coalesce(m0_dcg / nullif(m0_idcg, 0), 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg / nullif(m0_idcg, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_dcg / nullif(m0_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         case when cast("label" as boolean) then 1 else 0 end as label,
-        cast("score" as double) as score,
+        "score" as score,
         1 as w
     from "events"
 ),
@@ -38,7 +38,8 @@ cumulated as (
         tp,
         fp,
         max(tp) over (partition by slice_0) as n_pos,
-        max(fp) over (partition by slice_0) as n_neg
+        max(fp) over (partition by slice_0) as n_neg,
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 neighbours as (
@@ -68,7 +69,7 @@ totals as (
     group by slice_0
 ),
 curve as (
-    select slice_0,  score as threshold, tp, fp, n_pos
+    select slice_0,  cast(score as double) as threshold, tp, fp, n_pos
     from thinned
     union all
     select
@@ -91,4 +92,4 @@ final as (
     from curve
 )
 select * from final
-order by slice_0, threshold
+order by slice_0, threshold, fp desc, tp desc

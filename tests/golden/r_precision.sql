@@ -3,7 +3,7 @@ with source as (
         "country" as slice_0,
         "group" as grp,
         "item" as item,
-        cast("score" as double) as score,
+        "score" as score,
         cast("label" as double) as label
     from "events"
 ),
@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        sum(case when pos <= n_rel then rel else 0 end) as m0_rhits,
+        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= n_rel then rel else 0 end)) as m0_rhits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(m0_rhits / nullif(n_rel, 0), 0) order by coalesce(m0_rhits / nullif(n_rel, 0), 0)) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rhits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_rhits / nullif(n_rel, 0), 0))) / count(*) end
             as r_precision,
         count(*) as n_groups
     from kept

@@ -2,7 +2,7 @@ with source as (
     select
         "country" as slice_0,
         case when cast("label" as boolean) then 1 else 0 end as label,
-        case when "score" >= 0.5 then 1 else 0 end as predicted,
+        case when "score" >= cast(0.5e0 as double) then 1 else 0 end as predicted,
         1 as w
     from "events"
 ),

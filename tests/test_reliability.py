@@ -440,3 +440,18 @@ def test_warning_helper_walks_past_the_package() -> None:
         warn("x", UndefinedMetricWarning)
     assert record[0].filename == __file__
     assert os.path.basename(record[0].filename) == "test_reliability.py"
+
+
+def test_out_of_memory_is_an_engine_error_naming_the_metric(tmp_path: Path) -> None:
+    """README guarantee: running out of memory raises EngineError, not a raw engine exception."""
+    path = tmp_path / "big.parquet"
+    duckdb.execute(
+        "copy (select (random() < 0.3)::int as label, random() as score from range(3000000)) "
+        f"to '{path}'"
+    )
+    # no spill directory and a tiny limit: the sort cannot fit
+    con = duckdb.connect(config={"temp_directory": "", "memory_limit": "20MB", "threads": 1})
+    with pytest.raises(EngineError, match=r"auc: the engine failed on data=.*OutOfMemory"):
+        sqlmetrics.auc(path, con=con)
+    with pytest.raises(EngineError, match=r"evaluate: the engine failed on data=.*OutOfMemory"):
+        sqlmetrics.evaluate(path, ["auc", "log_loss"], con=con)

@@ -25,7 +25,7 @@ def metrics_table() -> str:
         shown = f"`{name.removesuffix('_at_k')}@k`" if spec.takes_k else f"`{name}`"
         if spec.output != "scalar":
             shown += " (table)"
-        function = spec.extra.get("function", name)
+        function = spec.function
         options = ", ".join(
             f"`{p}={default_of(spec, p)!r}`" for p in spec.params if p != "k"
         )

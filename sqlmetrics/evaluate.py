@@ -89,7 +89,7 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
         raise InvalidParameterError(
             f"{caller}: {text!r} gives several values per slice (a curve, counts or a "
             f"report), not one number; call sqlmetrics."
-            f"{spec.extra.get('function', spec.name)}(...) for it"
+            f"{spec.function}(...) for it"
         )
     return Request(text, spec, k)
 

@@ -169,9 +169,6 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
         + (("ap_denominator",) if _name == "map" else ())
         + _COMMON
     )
-    _extra: dict[str, Any] = {}
-    if _name == "map":
-        _extra = {"function": "mean_average_precision", "check_params": _check_map_params}
     register(
         MetricSpec(
             _name,
@@ -182,7 +179,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             params=_params,
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,
-            extra=_extra,
+            function="mean_average_precision" if _name == "map" else "",
+            check_params=_check_map_params if _name == "map" else None,
         )
     )
 

@@ -9,7 +9,8 @@ from typing import Any
 from ._engine import check_params, normalize_by, render_sql
 from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
 from .errors import InvalidParameterError
-from .evaluate import compose_sql, make_plan, named_sql, parse_metric
+from .evaluate import compose_sql, make_plan, named_sql
+from .names import parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold

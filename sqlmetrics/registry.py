@@ -1,8 +1,8 @@
 """The one declared registry of metrics, their column roles and their parameters.
 
 Every public metric function is backed by a :class:`MetricSpec` here. The registry feeds the
-functions themselves, :func:`render`, :func:`metric_names`, "did you mean" errors, the README's
-metric table and the completeness test (every template has a spec, and every spec a template).
+functions themselves, :func:`render`, the names users write (``sqlmetrics.names``: ``@k`` forms,
+"did you mean" errors), the README's metric table and the completeness tests.
 Parameters are declared once in :data:`PARAMS`, so ``threshold`` or ``k`` mean and check the same
 thing for every metric that takes them.
 """
@@ -19,8 +19,8 @@ from typing import Any
 from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
-    "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of", "get_spec",
-    "metric_names",
+    "ALIASES", "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of",
+    "get_spec",
 ]
 
 
@@ -222,13 +222,14 @@ class MetricSpec:
 
 
 REGISTRY: dict[str, MetricSpec] = {}
-_ALIASES: dict[str, str] = {}
+#: alias -> registry name (``roc_auc`` -> ``auc``)
+ALIASES: dict[str, str] = {}
 
 
 def register(spec: MetricSpec) -> MetricSpec:
     """Add ``spec`` to the registry (each name and alias once)."""
     for name in (spec.name, *spec.aliases):
-        if name in REGISTRY or name in _ALIASES:
+        if name in REGISTRY or name in ALIASES:
             raise RuntimeError(f"metric {name!r} registered twice")
     for p in spec.params:
         if p not in PARAMS:
@@ -238,7 +239,7 @@ def register(spec: MetricSpec) -> MetricSpec:
             raise RuntimeError(f"metric {spec.name!r} has a default for {p!r}, not its option")
     REGISTRY[spec.name] = spec
     for alias in spec.aliases:
-        _ALIASES[alias] = spec.name
+        ALIASES[alias] = spec.name
     return spec
 
 
@@ -248,23 +249,16 @@ def default_of(spec: MetricSpec, param: str) -> Any:
     return spec.defaults.get(param, PARAMS[param].default)
 
 
-def metric_names() -> list[str]:
-    """Return the names of every registered metric, sorted.
-
-    Metrics that take a cut-off are listed with ``@k`` (e.g. ``"ndcg@k"``); in
-    :func:`sqlmetrics.evaluate` write ``"ndcg@10"``.
-    """
-    return sorted(f"{s.name}@k" if s.takes_k else s.name for s in REGISTRY.values())
-
-
 def get_spec(name: str) -> MetricSpec:
     """Return the spec of ``name`` (or an alias), or raise :class:`UnknownMetricError`."""
-    key = _ALIASES.get(name, name)
+    key = ALIASES.get(name, name)
     if key in REGISTRY:
         return REGISTRY[key]
-    known = sorted([*REGISTRY, *_ALIASES])
+    known = sorted([*REGISTRY, *ALIASES])
     hint = difflib.get_close_matches(name, known, n=1)
     near = f"did you mean {hint[0]!r}? " if hint else ""
+    from .names import metric_names  # names builds on this module
+
     raise UnknownMetricError(
         f"unknown metric {name!r}; {near}known metrics: {', '.join(metric_names())}"
     )

@@ -9,7 +9,8 @@ import pytest
 
 import sqlmetrics
 from sqlmetrics._templates import sql_dir, template_names
-from sqlmetrics.registry import REGISTRY, get_spec, metric_names
+from sqlmetrics.names import metric_names
+from sqlmetrics.registry import REGISTRY, get_spec
 
 
 def test_every_template_is_registered_and_every_spec_has_a_template() -> None:

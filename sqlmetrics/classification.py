@@ -335,6 +335,21 @@ def confusion_matrix(
     InvalidParameterError
         ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
 
+    See Also
+    --------
+    precision, recall, f1 : metrics of these counts.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: never (no rows is an error). The SQL is
+    ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
     Examples
     --------
     >>> import pandas as pd

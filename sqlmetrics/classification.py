@@ -9,7 +9,7 @@ import pandas as pd
 from ._engine import compute, scalar
 from .errors import InvalidParameterError
 from .multiclass import averaged, check_average
-from .registry import MetricSpec, Role, register
+from .registry import REGISTRY, MetricSpec, Role, default_of, register
 
 __all__ = [
     "accuracy",
@@ -269,8 +269,6 @@ def _threshold_columns(
     name: str, label: str, score: str, prediction: str | None, weight: str | None,
     threshold: float | None, pos_label: Any = None,
 ) -> tuple[dict[str, str | None], dict[str, Any]]:
-    from .errors import InvalidParameterError
-
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"{name}: threshold={threshold!r} and prediction={prediction!r} both given; "
@@ -282,8 +280,9 @@ def _threshold_columns(
         "prediction": prediction,
         "weight": weight,
     }
-    return columns, {"threshold": 0.5 if threshold is None else threshold,
-                     "pos_label": pos_label}
+    if threshold is None:  # the registry's default (0.5), also used with prediction=
+        threshold = default_of(REGISTRY[name], "threshold")
+    return columns, {"threshold": threshold, "pos_label": pos_label}
 
 
 def confusion_matrix(

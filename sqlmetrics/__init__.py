@@ -36,8 +36,8 @@ from .errors import (
 )
 from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
+from .names import metric_names
 from .ranking import *  # noqa: F403
-from .registry import metric_names
 from .trec import *  # noqa: F403
 
 __version__ = "0.1.0"

@@ -21,11 +21,11 @@ from typing import Any, TypeVar
 import click
 import duckdb
 
+from ._source import file_kind
 from .errors import SqlMetricsError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
 # Python argument -> what the command line calls it
 FLAGS = {
@@ -135,7 +135,7 @@ def parquet_files(directory: str) -> list[str]:
     files = sorted(
         path for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"),
                                    recursive=True)
-        if os.path.isfile(path) and path.lower().endswith(PARQUET_SUFFIXES)
+        if os.path.isfile(path) and file_kind(path) == "parquet"
     )
     if not files:
         raise InputError(

@@ -52,9 +52,8 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
         for name in spec.params
     }
     # a check across several options (e.g. a combination without a closed form)
-    combined = spec.extra.get("check_params")
-    if combined is not None:
-        combined(spec.name, checked)
+    if spec.check_params is not None:
+        spec.check_params(spec.name, checked)
     return checked
 
 

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._engine import check_params, normalize_by, render_sql
-from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
+from ._source import data_kind, escape_glob, quote_literal, quote_table, reader_sql
 from .errors import InvalidParameterError
-from .evaluate import compose_sql, make_plan, named_sql, parse_metric
+from .evaluate import compose_sql, make_plan, named_sql
+from .names import parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold
@@ -24,18 +25,21 @@ ROLE_DEFAULTS = {
 
 
 def relation_of(caller: str, data: Any, arg: str = "data") -> str:
-    """The SQL after ``from`` for a table name or a Parquet/CSV path (no data is opened)."""
+    """The SQL after ``from`` for a table name or a Parquet/CSV path or glob (no data is read).
+
+    Tables and files are told apart, and Parquet from CSV, by ``_source.data_kind``, as when
+    the metric runs; an existing file whose name holds glob characters is escaped as there.
+    """
     if not isinstance(data, (str, os.PathLike)):
         raise InvalidParameterError(
             f"{caller}: {arg}= must be a table name or a file path; got {type(data).__name__} "
             f"(a DataFrame has no SQL name: register it on a connection and pass that name)"
         )
     path = os.fspath(data)
-    if path.lower().endswith(PARQUET_SUFFIXES):
-        return f"read_parquet({quote_literal(path)})"
-    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        return f"read_csv({quote_literal(path)}, header = true)"
-    return quote_table(path)
+    kind = data_kind(path)
+    if kind == "table":
+        return quote_table(path)
+    return reader_sql(kind, quote_literal(escape_glob(path) if os.path.isfile(path) else path))
 
 
 def render(

@@ -64,7 +64,12 @@ class Source:
         self.columns = {str(r[0]): str(r[1]) for r in rows}
 
 
-def _is_path_like(data: Any) -> bool:
+def is_path_like(data: Any) -> bool:
+    """Whether ``data`` names files (a path, glob or Parquet/CSV name) rather than a table.
+
+    A path-like object; a string with a data-file suffix, a glob character or a path
+    separator; or a string naming an existing file. Running and rendering both decide here.
+    """
     if isinstance(data, os.PathLike):
         return True
     if isinstance(data, str):
@@ -76,6 +81,31 @@ def _is_path_like(data: Any) -> bool:
             or os.path.isfile(data)
         )
     return False
+
+
+def file_kind(path: str) -> str:
+    """How a data file is read: ``"parquet"`` by its suffix, else ``"csv"`` (any delimiter)."""
+    return "parquet" if path.lower().endswith(PARQUET_SUFFIXES) else "csv"
+
+
+def data_kind(data: Any) -> str:
+    """How ``data=`` is read: ``"parquet"`` or ``"csv"`` (files: see :func:`is_path_like`),
+    ``"table"`` (any other string: a table or view name) or ``"object"`` (a DataFrame, an
+    Arrow table, a DuckDB relation, a list of paths). :func:`open_source` (running) and
+    ``render`` both use it, so a name is rendered the way it is read."""
+    if is_path_like(data):
+        return file_kind(os.fspath(data))
+    if isinstance(data, str):
+        return "table"
+    return "object"
+
+
+def reader_sql(kind: str, paths_sql: str) -> str:
+    """The SQL reading files of ``kind`` (``"parquet"``/``"csv"``); ``paths_sql``: a quoted
+    path, glob or list of them."""
+    if kind == "parquet":
+        return f"read_parquet({paths_sql})"
+    return f"read_csv({paths_sql}, header = true)"
 
 
 def escape_glob(path: str) -> str:
@@ -104,15 +134,13 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
                 f"a glob such as 'logs/*.parquet', a table name with con=, or a DataFrame"
             )
         matched.extend(hits)
-    kinds = {"parquet" if h.lower().endswith(PARQUET_SUFFIXES) else "csv" for h in matched}
+    kinds = {file_kind(h) for h in matched}
     if len(kinds) > 1:
         raise DataSourceError(
             f"{metric}: {arg}={list(paths)!r} mixes Parquet and CSV files; pass one kind at a time"
         )
     listing = "[" + ", ".join(quote_literal(escape_glob(h)) for h in matched) + "]"
-    if kinds == {"parquet"}:
-        return f"read_parquet({listing})"
-    return f"read_csv({listing}, header = true)"
+    return reader_sql(kinds.pop(), listing)
 
 
 def spill_directory() -> str:
@@ -276,9 +304,9 @@ def open_source(
     """Resolve ``data`` into a :class:`Source` on ``con``; clean up whatever was registered."""
     registered: str | None = None
     try:
-        if _is_path_like(data):
+        if is_path_like(data):
             source = Source(con, _file_sql(metric, arg, [os.fspath(data)]), repr(os.fspath(data)))
-        elif isinstance(data, (list, tuple)) and data and all(_is_path_like(d) for d in data):
+        elif isinstance(data, (list, tuple)) and data and all(is_path_like(d) for d in data):
             paths = [os.fspath(d) for d in data]
             source = Source(con, _file_sql(metric, arg, paths), repr(paths))
         elif isinstance(data, str):

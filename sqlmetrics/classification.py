@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
 from ._engine import compute, scalar
 from .errors import InvalidParameterError
 from .multiclass import averaged, check_average
-from .registry import MetricSpec, Role, register
+from .registry import REGISTRY, MetricSpec, Role, default_of, register
 
 __all__ = [
     "accuracy",
@@ -54,25 +56,21 @@ register(
     )
 )
 
-_THRESHOLD: dict[str, tuple[str, str, str]] = {
-    # name: (summary, formula, undefined)
-    "confusion_matrix": ("tp, fp, tn, fn at a threshold", "", "never"),
-    "accuracy": ("(tp + tn) / n", "(tp + tn) / (tp + fp + tn + fn)", "never"),
-    "precision": ("tp / (tp + fp)", "tp / (tp + fp)", "no predicted positive (tp + fp = 0)"),
-    "recall": ("true positive rate: tp / (tp + fn)", "tp / (tp + fn)",
-               "no positive label (tp + fn = 0)"),
-    "specificity": ("true negative rate: tn / (tn + fp)", "tn / (tn + fp)",
-                    "no negative label (tn + fp = 0)"),
-    "fpr": ("false positive rate: fp / (fp + tn)", "fp / (fp + tn)",
-            "no negative label (fp + tn = 0)"),
-    "f1": ("2 tp / (2 tp + fp + fn)", "2 tp / (2 tp + fp + fn)",
+_THRESHOLD: dict[str, tuple[str, str]] = {
+    # name: (summary, undefined); each formula is in its function's docstring
+    "confusion_matrix": ("tp, fp, tn, fn at a threshold", "never"),
+    "accuracy": ("(tp + tn) / n", "never"),
+    "precision": ("tp / (tp + fp)", "no predicted positive (tp + fp = 0)"),
+    "recall": ("true positive rate: tp / (tp + fn)", "no positive label (tp + fn = 0)"),
+    "specificity": ("true negative rate: tn / (tn + fp)", "no negative label (tn + fp = 0)"),
+    "fpr": ("false positive rate: fp / (fp + tn)", "no negative label (fp + tn = 0)"),
+    "f1": ("2 tp / (2 tp + fp + fn)",
            "no positive label and no predicted positive (tp + fp + fn = 0)"),
     "fbeta": ("(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)",
-              "(1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)",
               "no positive label and no predicted positive (tp + fp + fn = 0)"),
 }  # fmt: skip
 
-for _name, (_summary, _formula, _undefined) in _THRESHOLD.items():
+for _name, (_summary, _undefined) in _THRESHOLD.items():
     _params = ["threshold"]
     if _name == "fbeta":
         _params.append("beta")
@@ -271,8 +269,6 @@ def _threshold_columns(
     name: str, label: str, score: str, prediction: str | None, weight: str | None,
     threshold: float | None, pos_label: Any = None,
 ) -> tuple[dict[str, str | None], dict[str, Any]]:
-    from .errors import InvalidParameterError
-
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"{name}: threshold={threshold!r} and prediction={prediction!r} both given; "
@@ -284,8 +280,9 @@ def _threshold_columns(
         "prediction": prediction,
         "weight": weight,
     }
-    return columns, {"threshold": 0.5 if threshold is None else threshold,
-                     "pos_label": pos_label}
+    if threshold is None:  # the registry's default (0.5), also used with prediction=
+        threshold = default_of(REGISTRY[name], "threshold")
+    return columns, {"threshold": threshold, "pos_label": pos_label}
 
 
 def confusion_matrix(
@@ -337,6 +334,21 @@ def confusion_matrix(
     InvalidParameterError
         ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
 
+    See Also
+    --------
+    precision, recall, f1 : metrics of these counts.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: never (no rows is an error). The SQL is
+    ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
     Examples
     --------
     >>> import pandas as pd
@@ -353,120 +365,6 @@ def confusion_matrix(
     return {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
 
 
-def _threshold_metric(name: str, data: Any, columns: dict[str, str | None], con: Any,
-                      params: dict[str, Any], zero_division: float | str) -> float:
-    frame = compute(name, data, con=con, columns=columns, params=params)
-    return scalar(frame, name, params.get("zero_division", zero_division))
-
-
-_DOC = """{title}
-
-{formula}A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-``prediction`` column is 1 (true).
-
-Parameters
-----------
-data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-    A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-    or a DuckDB relation.
-label : str, default "label"
-    Column of true labels: 0/1 or boolean.
-score : str, default "score"
-    Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-threshold : float, optional
-    Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
-prediction : str, optional
-    Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-{extra}weight : str, optional
-    Column of non-negative sample weights: each row counts its weight.
-{zero}{average}pos_label : str, number or bool, optional
-    The label value of the positive class, for a label column of two other values (e.g.
-    ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-con : duckdb.DuckDBPyConnection or str, optional
-    Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-    read-only). Default: a fresh in-memory connection.
-
-Returns
--------
-{returns}
-
-Raises
-------
-ColumnNotFoundError, InvalidDataError, DataSourceError
-    A missing column, bad values (NULLs, labels outside {{0, 1}}, NaN scores), no rows, or
-    unreadable data.
-InvalidParameterError
-    ``threshold``{beta_raise} out of range, or both ``threshold`` and ``prediction``
-    given.{average_raise}
-{warns}
-See Also
---------
-confusion_matrix : the four counts behind every threshold metric.
-
-Notes
------
-Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-never split. Undefined: {undefined_note}. The SQL is
-``sql/classification/{name}.sql``{multiclass_sql}; :func:`render` shows it.
-
-References
-----------
-.. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-   for classification tasks. Information Processing & Management 45(4), 427-437.
-
-Examples
---------
->>> import pandas as pd
->>> import sqlmetrics
->>> df = pd.DataFrame({{"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]}})
->>> round(sqlmetrics.{name}(df{example_args}), 4)
-{example}{average_example}"""
-
-_WARNS = """
-Warns
------
-UndefinedMetricWarning
-    When {undefined}, with ``zero_division="warn"``; NaN is returned.
-"""
-
-_AVERAGE = """average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
-    "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
-    and ``prediction`` hold classes of any type (the classes are the values seen in either)
-    and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
-    the mean weighted by support (true rows per class), "micro" the metric of the counts
-    summed over classes (all floats); None gives one value per class (a pandas Series
-    indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
-    0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
-    0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-"""
-
-_RETURNS_AVERAGE = """float or pandas.Series
-    A float in [0, 1], or NaN when undefined; a Series (one value per class) when
-    ``average=None``. The type depends on ``average`` only, never on the data."""
-
-_AVERAGE_RAISE = """
-InvalidDataError
-    With a multiclass ``average``: label and prediction of incomparable types.
-InvalidParameterError
-    An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
-    ``threshold``."""
-
-_AVERAGE_EXAMPLE = """
-
-Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
->>> animals = pd.DataFrame({{"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]}})
->>> round(sqlmetrics.{name}(animals, label="y", prediction="p", average="macro"{args}), 4)
-{values}
-"""
-
-_ZERO = """zero_division : {{"warn", 0.0, 1.0, nan}}, default "warn"
-    Value returned when the denominator is 0: "warn" returns NaN with an
-    UndefinedMetricWarning; a number is returned silently.
-"""
-
-
 def _no_threshold(name: str, average: str | None, threshold: float | None) -> None:
     if threshold is not None:
         raise InvalidParameterError(
@@ -475,101 +373,864 @@ def _no_threshold(name: str, average: str | None, threshold: float | None) -> No
         )
 
 
-def _make(name: str, title: str, example: str, example_args: str = "",
-          avg_example: str = "") -> Any:
-    _summary, formula, undefined = _THRESHOLD[name]
-    has_zero = name != "accuracy"
-    beta = name == "fbeta"
-    averages = name in ("precision", "recall", "f1", "fbeta")
-
-    if beta:
-        def metric(
-            data: Any, *, beta: float, label: str = "label", score: str = "score",
-            threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, zero_division: float | str = "warn",
-            average: str | None = "binary", pos_label: Any = None, con: Any = None,
-        ) -> Any:
-            if check_average(name, average) != "binary":
-                _no_threshold(name, average, threshold)
-                return averaged(name, data, label=label, prediction=prediction,
-                                weight=weight, average=average, zero_division=zero_division,
-                                beta=beta, con=con)
-            columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold, pos_label)
-            params.update(beta=beta, zero_division=zero_division)
-            return _threshold_metric(name, data, columns, con, params, zero_division)
-    elif averages:
-        def metric(  # type: ignore[misc]
-            data: Any, *, label: str = "label", score: str = "score",
-            threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, zero_division: float | str = "warn",
-            average: str | None = "binary", pos_label: Any = None, con: Any = None,
-        ) -> Any:
-            if check_average(name, average) != "binary":
-                _no_threshold(name, average, threshold)
-                return averaged(name, data, label=label, prediction=prediction,
-                                weight=weight, average=average, zero_division=zero_division,
-                                beta=None, con=con)
-            columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold, pos_label)
-            params["zero_division"] = zero_division
-            return _threshold_metric(name, data, columns, con, params, zero_division)
-    elif has_zero:
-        def metric(  # type: ignore[misc]
-            data: Any, *, label: str = "label", score: str = "score",
-            threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, zero_division: float | str = "warn",
-            pos_label: Any = None, con: Any = None,
-        ) -> float:
-            columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold, pos_label)
-            params["zero_division"] = zero_division
-            return _threshold_metric(name, data, columns, con, params, zero_division)
-    else:
-        def metric(  # type: ignore[misc]
-            data: Any, *, label: str = "label", score: str = "score",
-            threshold: float | None = None, prediction: str | None = None,
-            weight: str | None = None, pos_label: Any = None, con: Any = None,
-        ) -> float:
-            columns, params = _threshold_columns(name, label, score, prediction, weight,
-                                                 threshold, pos_label)
-            return _threshold_metric(name, data, columns, con, params, "warn")
-
-    metric.__name__ = metric.__qualname__ = name
-    metric.__module__ = __name__
-    metric.__doc__ = _DOC.format(
-        title=title,
-        formula=f"    {formula}\n\n" if formula else "",
-        name=name,
-        extra=("beta : float\n    Weight of recall against precision, > 0 (1 gives F1).\n"
-               if beta else ""),
-        zero=_ZERO if has_zero else "",
-        beta_raise=" or ``beta``" if beta else "",
-        warns=_WARNS.format(undefined=undefined) if has_zero else "",
-        average=_AVERAGE if averages else "",
-        multiclass_sql=(f" (``sql/multiclass/{name}_<average>.sql`` for a multiclass "
-                        f"``average``)" if averages else ""),
-        undefined_note=(f"when {undefined}, NaN (or the ``zero_division`` value)"
-                        if has_zero else "never (no rows is an error)"),
-        returns=_RETURNS_AVERAGE if averages else
-        f"float\n    The metric in [0, 1]{', or NaN when undefined' if has_zero else ''}.",
-        average_raise=_AVERAGE_RAISE if averages else "",
-        average_example=_AVERAGE_EXAMPLE.format(name=name, args=example_args,
-                                                values=avg_example) if averages else "",
-        example=example,
-        example_args=example_args,
+def _binary(
+    name: str,
+    data: Any,
+    *,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    pos_label: Any,
+    options: dict[str, Any],
+    con: Any,
+) -> float:
+    """The one body of the binary threshold metrics. ``options``: the metric's own options
+    (``zero_division``, ``beta``), checked with the others by the registry's ParamSpecs."""
+    columns, params = _threshold_columns(
+        name, label, score, prediction, weight, threshold, pos_label
     )
-    return metric
+    params.update(options)
+    frame = compute(name, data, con=con, columns=columns, params=params)
+    return scalar(frame, name, options.get("zero_division", "warn"))
 
 
-accuracy = _make("accuracy", "Accuracy: the share of rows classified correctly.", "0.5")
-precision = _make("precision", "Precision (positive predictive value).", "0.5",
-                  avg_example="0.2222")
-recall = _make("recall", "Recall: true positive rate (TPR, sensitivity).", "0.6667",
-               avg_example="0.3333")
-specificity = _make("specificity", "Specificity: true negative rate (TNR).", "0.3333")
-fpr = _make("fpr", "False positive rate (fall-out): 1 - specificity.", "0.6667")
-f1 = _make("f1", "F1 score: the harmonic mean of precision and recall.", "0.5714",
-           avg_example="0.2667")
-fbeta = _make("fbeta", "F-beta score: a weighted harmonic mean of precision and recall.",
-              "0.625", ", beta=2", avg_example="0.303")
+def _averaged(
+    name: str,
+    data: Any,
+    *,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    pos_label: Any,
+    options: dict[str, Any],
+    average: str | None,
+    con: Any,
+) -> float | pd.Series:
+    """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
+    multiclass path (:func:`sqlmetrics.multiclass.averaged`)."""
+    if check_average(name, average) == "binary":
+        return _binary(
+            name,
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            options=options,
+            con=con,
+        )
+    _no_threshold(name, average, threshold)
+    return averaged(
+        name,
+        data,
+        label=label,
+        prediction=prediction,
+        weight=weight,
+        average=average,
+        zero_division=options["zero_division"],
+        beta=options.get("beta"),
+        con=con,
+    )
+
+
+def accuracy(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    con: Any = None,
+) -> float:
+    """Accuracy: the share of rows classified correctly.
+
+        (tp + tn) / (tp + fp + tn + fn)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The metric in [0, 1].
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: never (no rows is an error). The SQL is
+    ``sql/classification/accuracy.sql``; :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.accuracy(df), 4)
+    0.5
+    """
+    return _binary(
+        "accuracy",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        options={},
+        con=con,
+    )
+
+
+def precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    average: str | None = "binary",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float | pd.Series:
+    """Precision (positive predictive value).
+
+        tp / (tp + fp)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+        and ``prediction`` hold classes of any type (the classes are the values seen in either)
+        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+        the mean weighted by support (true rows per class), "micro" the metric of the counts
+        summed over classes (all floats); None gives one value per class (a pandas Series
+        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float or pandas.Series
+        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+        ``average=None``. The type depends on ``average`` only, never on the data.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+    InvalidDataError
+        With a multiclass ``average``: label and prediction of incomparable types.
+    InvalidParameterError
+        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
+        ``threshold``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is
+        returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no predicted positive (tp + fp = 0), NaN (or the
+    ``zero_division`` value). The SQL is
+    ``sql/classification/precision.sql`` (``sql/multiclass/precision_<average>.sql`` for a
+    multiclass ``average``); :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.precision(df), 4)
+    0.5
+
+    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
+
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.precision(animals, label="y", prediction="p", average="macro"), 4)
+    0.2222
+    """
+    return _averaged(
+        "precision",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        average=average,
+        options={"zero_division": zero_division},
+        con=con,
+    )
+
+
+def recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    average: str | None = "binary",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float | pd.Series:
+    """Recall: true positive rate (TPR, sensitivity).
+
+        tp / (tp + fn)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+        and ``prediction`` hold classes of any type (the classes are the values seen in either)
+        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+        the mean weighted by support (true rows per class), "micro" the metric of the counts
+        summed over classes (all floats); None gives one value per class (a pandas Series
+        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float or pandas.Series
+        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+        ``average=None``. The type depends on ``average`` only, never on the data.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+    InvalidDataError
+        With a multiclass ``average``: label and prediction of incomparable types.
+    InvalidParameterError
+        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
+        ``threshold``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no positive label (tp + fn = 0), with ``zero_division="warn"``; NaN is returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a multiclass
+    ``average``); :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.recall(df), 4)
+    0.6667
+
+    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
+
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.recall(animals, label="y", prediction="p", average="macro"), 4)
+    0.3333
+    """
+    return _averaged(
+        "recall",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        average=average,
+        options={"zero_division": zero_division},
+        con=con,
+    )
+
+
+def specificity(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float:
+    """Specificity: true negative rate (TNR).
+
+        tn / (tn + fp)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The metric in [0, 1], or NaN when undefined.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no negative label (tn + fp = 0), with ``zero_division="warn"``; NaN is returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/specificity.sql``; :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.specificity(df), 4)
+    0.3333
+    """
+    return _binary(
+        "specificity",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        options={"zero_division": zero_division},
+        con=con,
+    )
+
+
+def fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float:
+    """False positive rate (fall-out): 1 - specificity.
+
+        fp / (fp + tn)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The metric in [0, 1], or NaN when undefined.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no negative label (fp + tn = 0), with ``zero_division="warn"``; NaN is returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/fpr.sql``; :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.fpr(df), 4)
+    0.6667
+    """
+    return _binary(
+        "fpr",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        options={"zero_division": zero_division},
+        con=con,
+    )
+
+
+def f1(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    average: str | None = "binary",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float | pd.Series:
+    """F1 score: the harmonic mean of precision and recall.
+
+        2 tp / (2 tp + fp + fn)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+        and ``prediction`` hold classes of any type (the classes are the values seen in either)
+        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+        the mean weighted by support (true rows per class), "micro" the metric of the counts
+        summed over classes (all floats); None gives one value per class (a pandas Series
+        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float or pandas.Series
+        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+        ``average=None``. The type depends on ``average`` only, never on the data.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+    InvalidDataError
+        With a multiclass ``average``: label and prediction of incomparable types.
+    InvalidParameterError
+        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
+        ``threshold``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no positive label and no predicted positive (tp + fp + fn = 0), with
+        ``zero_division="warn"``; NaN is returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
+    NaN (or the ``zero_division`` value). The SQL is
+    ``sql/classification/f1.sql`` (``sql/multiclass/f1_<average>.sql`` for a multiclass
+    ``average``); :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.f1(df), 4)
+    0.5714
+
+    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
+
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.f1(animals, label="y", prediction="p", average="macro"), 4)
+    0.2667
+    """
+    return _averaged(
+        "f1",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        average=average,
+        options={"zero_division": zero_division},
+        con=con,
+    )
+
+
+def fbeta(
+    data: Any,
+    *,
+    beta: float,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str = "warn",
+    average: str | None = "binary",
+    pos_label: Any = None,
+    con: Any = None,
+) -> float | pd.Series:
+    """F-beta score: a weighted harmonic mean of precision and recall.
+
+        (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)
+
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
+        or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
+    threshold : float, optional
+        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+    prediction : str, optional
+        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    beta : float
+        Weight of recall against precision, > 0 (1 gives F1).
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+        and ``prediction`` hold classes of any type (the classes are the values seen in either)
+        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+        the mean weighted by support (true rows per class), "micro" the metric of the counts
+        summed over classes (all floats); None gives one value per class (a pandas Series
+        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float or pandas.Series
+        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+        ``average=None``. The type depends on ``average`` only, never on the data.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
+    InvalidParameterError
+        ``threshold`` or ``beta`` out of range, or both ``threshold`` and ``prediction`` given.
+    InvalidDataError
+        With a multiclass ``average``: label and prediction of incomparable types.
+    InvalidParameterError
+        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
+        ``threshold``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no positive label and no predicted positive (tp + fp + fn = 0), with
+        ``zero_division="warn"``; NaN is returned.
+
+    See Also
+    --------
+    confusion_matrix : the four counts behind every threshold metric.
+
+    Notes
+    -----
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
+    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
+    NaN (or the ``zero_division`` value). The SQL is
+    ``sql/classification/fbeta.sql`` (``sql/multiclass/fbeta_<average>.sql`` for a multiclass
+    ``average``); :func:`render` shows it.
+
+    References
+    ----------
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.fbeta(df, beta=2), 4)
+    0.625
+
+    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
+
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.fbeta(animals, label="y", prediction="p", average="macro", beta=2), 4)
+    0.303
+    """
+    return _averaged(
+        "fbeta",
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        average=average,
+        options={"beta": beta, "zero_division": zero_division},
+        con=con,
+    )
+

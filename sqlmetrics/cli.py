@@ -170,7 +170,7 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
 def per_threshold(run: Callable[..., pd.DataFrame], by: list[str], names: list[str],
                   thresholds: tuple[float, ...]) -> pd.DataFrame:
     """Evaluate once per threshold; threshold metrics get a column each (``f1@t=0.3``)."""
-    from .evaluate import parse_metric
+    from .names import parse_metric
 
     if len(thresholds) < 2:
         return run(by or None, **({"threshold": thresholds[0]} if thresholds else {}))
@@ -293,11 +293,11 @@ def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, .
 @main.command("list")
 def list_command() -> None:
     """List every metric with its definition and options."""
+    from .names import metric_form
     from .registry import REGISTRY, default_of
 
-    for name in sorted(REGISTRY):
-        spec = REGISTRY[name]
-        shown = f"{name}@k" if spec.takes_k else name
+    for spec in sorted(REGISTRY.values(), key=metric_form):
+        shown = metric_form(spec)
         click.echo(f"{shown:<22} {spec.summary}")
         options = [p for p in spec.params if p != "k"]
         if options:

@@ -96,7 +96,7 @@ register(
         params=("drop_intermediate", "max_points", "pos_label"),
         undefined="fpr when no negative label, tpr when no positive label",
         output="table",
-        extra={"defaults": {"drop_intermediate": True}},
+        defaults={"drop_intermediate": True},
     )
 )
 register(
@@ -109,7 +109,7 @@ register(
         params=("drop_intermediate", "max_points", "pos_label"),
         undefined="recall when no positive label",
         output="table",
-        extra={"defaults": {"drop_intermediate": False}},
+        defaults={"drop_intermediate": False},
         aliases=("precision_recall_curve",),
     )
 )

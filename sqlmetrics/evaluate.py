@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,84 +12,15 @@ import pandas as pd
 from ._engine import check_params, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
-from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError, warn
+from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
-from .registry import _ALIASES, PARAMS, REGISTRY, MetricSpec, Role
+from .registry import PARAMS, MetricSpec, Role
 
 __all__ = ["evaluate"]
 
 #: evaluate's column keywords, by role name
 COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
-
-
-@dataclass(frozen=True)
-class Request:
-    """One requested metric: the text as written (the output column), its spec and its k."""
-
-    text: str
-    spec: MetricSpec
-    k: int | None
-
-
-def _lookup(base: str, with_k: bool) -> MetricSpec | None:
-    candidates = [base, f"{base}_at_k"] if with_k else [base]
-    for name in candidates:
-        spec = REGISTRY.get(_ALIASES.get(name, name))
-        if spec is not None and (spec.takes_k or not with_k):
-            return spec
-    return None
-
-
-def _request_forms(scalar_only: bool = True) -> list[str]:
-    forms = []
-    for spec in REGISTRY.values():
-        if scalar_only and spec.output != "scalar":
-            continue
-        base = spec.name.removesuffix("_at_k")
-        forms.append(f"{base}@k" if spec.takes_k else spec.name)
-    return sorted(forms)
-
-
-def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) -> Request:
-    """Parse ``"ndcg@10"``, ``"map"``, ``"auc"`` into a :class:`Request`.
-
-    The one parser of metric names (``evaluate``, ``render``, the CLI). ``caller`` starts the
-    error messages; ``scalar_only=False`` also accepts the metrics that give a table (curves).
-    """
-    if not isinstance(text, str) or not text:
-        raise InvalidParameterError(
-            f"{caller}: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
-        )
-    base, at, k_text = text.partition("@")
-    k: int | None = None
-    if at:
-        if not re.fullmatch(r"[1-9][0-9]*", k_text):
-            raise InvalidParameterError(
-                f"{caller}: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
-                f"e.g. '{base}@10'"
-            )
-        k = int(k_text)
-    spec = _lookup(base, with_k=bool(at))
-    if spec is None:
-        forms = _request_forms(scalar_only)
-        plain = [f.removesuffix("@k") for f in forms]
-        hint = difflib.get_close_matches(base, plain, n=1)
-        near = ""
-        if at and _lookup(base, with_k=False) is not None:
-            near = f"{base!r} takes no cut-off; write {base!r}. "
-        elif hint:
-            form = forms[plain.index(hint[0])]
-            near = f"did you mean {form.replace('@k', f'@{k}' if k else '@10')!r}? "
-        raise UnknownMetricError(
-            f"{caller}: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
-        )
-    if scalar_only and spec.output != "scalar":
-        raise InvalidParameterError(
-            f"{caller}: {text!r} gives several values per slice (a curve, counts or a "
-            f"report), not one number; call sqlmetrics."
-            f"{spec.extra.get('function', spec.name)}(...) for it"
-        )
-    return Request(text, spec, k)
 
 
 def _is_ranking(spec: MetricSpec) -> bool:

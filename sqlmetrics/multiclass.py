@@ -51,7 +51,8 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
                 params=_params,
                 undefined="every class undefined" if _average != "micro" else "never",
-                extra={"function": _metric, "average": _average},
+                function=_metric,
+                average=_average,
             )
         )
 register(

@@ -169,9 +169,6 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
         + (("ap_denominator",) if _name == "map" else ())
         + _COMMON
     )
-    _extra: dict[str, Any] = {}
-    if _name == "map":
-        _extra = {"function": "mean_average_precision", "check_params": _check_map_params}
     register(
         MetricSpec(
             _name,
@@ -182,7 +179,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             params=_params,
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,
-            extra=_extra,
+            function="mean_average_precision" if _name == "map" else "",
+            check_params=_check_map_params if _name == "map" else None,
         )
     )
 
@@ -305,415 +303,1751 @@ def _ranking(
     return float(value)
 
 
-# ----------------------------------------------------------------------------- docstrings
-_PARAMS_DOC = """data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-    A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-    DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-{k_doc}group : str, default "group"
-    Column identifying the ranked list (query, user, session). Must not be NULL.
-item : str, default "item"
-    Column identifying the item (document, product). (group, item) pairs must be unique.
-score : str, default "score"
-    Column of finite scores; higher ranks first.
-label : str, default "label"
-    Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-    given (then ``data`` needs no label).
-qrels : same kinds as ``data``, optional
-    Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-    items the run never scored; a run item absent from them has label 0; a run group absent
-    from them is not evaluated (nothing is judged), as in trec_eval.
-{extra_doc}relevance_level : float, default 1
-    An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``){rel_note}.
-ties : {{"item_desc", "item_asc", "average"}}, default "item_desc"
-    Order of equal scores: by item descending (in the item column's own order; for text
-    ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-    every order of the tied items (McSherry & Najork 2008){ties_note}.
-empty : {{"skip", "zero", "error"}}, default "skip"
-    What to do with an *empty* group: one with no relevant item (label >=
-    ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-    averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-    (trec_eval, with or without ``-c``). ``"error"`` raises.
-missing : {{"skip", "zero", "error"}}, default "skip"
-    With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-    has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-    it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-    comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-    without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-    group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-    ``empty="zero", missing="zero"``.
-duplicates : {{"error", "max", "sum"}}, default "error"
-    Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-    ``"max"`` merges them into one item with the highest score and the highest label
-    (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-    (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-    position. ``qrels`` must never repeat a pair.
-con : duckdb.DuckDBPyConnection or str, optional
-    Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-    (opened read-only). Default: a fresh in-memory connection."""
-
-_DOC = """{title}
-
-{intro}
-
-Parameters
-----------
-{params}
-
-Returns
--------
-float
-    {returns}, or NaN when no group is left.
-
-Raises
-------
-ColumnNotFoundError
-    A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-InvalidDataError
-    No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-    a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-    one side and text on the other; with ``empty="error"``, an empty group; with
-    ``missing="error"``, a judged group absent from the run.
-InvalidParameterError
-    {k_raise}an unknown ``ties``, ``empty``, ``missing``{gain_raise} value (the message lists the
-    allowed ones), or ``relevance_level <= 0``{map_raise}.
-DataSourceError
-    ``data`` or ``qrels`` names no existing table or file.
-
-Warns
------
-UndefinedMetricWarning
-    When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-    is returned.
-
-See Also
---------
-{see_also}
-
-Notes
------
-Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-(retrieved or not), :math:`hits@k = \\sum_{{i \\le k}} rel_i`.
-
-{formula}
-
-{notes}The SQL is ``sql/ranking/{name}.sql`` (shared part: ``sql/_macros/ranking.sql``);
-:func:`sqlmetrics.render` shows it.
-
-References
-----------
-{references}
-
-Examples
---------
->>> import pandas as pd
->>> import sqlmetrics
->>> df = pd.DataFrame({{"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]}})
->>> cols = dict(group="query", item="doc", label="rel")
-{examples}
-"""
-
-_K_DOC = """k : int, optional
-    Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-"""
-_GAIN_DOC = """gain : {"exponential", "linear"}, default "exponential"
-    Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
-    (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
-"""
-_AP_DOC = """ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
-    Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
-    ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
-    top k.
-"""
-
-_TREC = ("Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in "
-         "Information Retrieval. MIT Press. (trec_eval measures.)")
-_MCSHERRY = ("McSherry, F. and Najork, M. (2008). Computing information retrieval performance "
-             "measures efficiently in the presence of tied scores. ECIR 2008, 414-421.")
-_JK = ("Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR "
-       "techniques. ACM TOIS 20(4), 422-446.")
-_BURGES = ("Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.")
-
-
-def _doc(name: str, title: str, intro: str, formula: str, returns: str, examples: str,
-         see_also: str, references: tuple[str, ...], notes: str = "") -> str:
-    _, uses_k, uses_gain = _SPECS[name]
-    extra = (_GAIN_DOC if uses_gain else "") + (_AP_DOC if name == "map" else "")
-    params = _PARAMS_DOC.format(
-        k_doc=_K_DOC if uses_k else "",
-        extra_doc=extra,
-        rel_note=(". For the gains, graded labels are used as they are; the level decides "
-                  "which groups are empty" if uses_gain else ""),
-        ties_note=(": not with ``ap_denominator='hits'``, which has no closed form"
-                   if name == "map" else ""),
-    )
-    refs = "\n".join(f".. [{i}] {r}" for i, r in enumerate(references, 1))
-    return _DOC.format(
-        title=title,
-        intro=intro,
-        params=params,
-        returns=returns,
-        k_raise="``k`` not an integer >= 1 (or None); " if uses_k else "",
-        gain_raise=", ``gain``" if uses_gain else "",
-        map_raise=(", an unknown ``ap_denominator``, or ``ties='average'`` with "
-                   "``ap_denominator='hits'``" if name == "map" else ""),
-        see_also=see_also,
-        formula=formula,
-        notes=notes,
-        name=name,
-        references=refs,
-        examples=examples,
-    )
-
-
 # ----------------------------------------------------------------------------- metrics
 def hit_ratio(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("hit_ratio", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "missing": missing, "duplicates": duplicates})
+    r"""Hit ratio: relevant items in the top k over all relevant items.
+
+    A micro average: hits and relevant items are summed over groups before dividing, so groups
+    with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items give
+    15 / 30 = 0.5): a micro recall. Many recommender papers report "HR@k" (hit ratio) meaning
+    the share of users with a hit, which is :func:`hit_rate`, not this function; check which one
+    a paper means before comparing numbers.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Hit ratio in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    hit_rate : share of groups with at least one hit.
+    recall_at_k : per-group recall, then a mean.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: HR@k = \frac{\sum_g hits_g@k}{\sum_g R_g}
+
+    Empty groups add 0 to both sums: ``empty="skip"`` and ``"zero"`` give the same value.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
+    0.3333
+    """
+    return _ranking(
+        "hit_ratio",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def hit_rate(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("hit_rate", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "missing": missing, "duplicates": duplicates})
+    r"""Hit rate: the share of groups with a relevant item in the top k.
+
+    trec_eval's ``success_k``. Many recommender papers call this "HR@k" or hit ratio (e.g.
+    leave-one-out evaluation, one relevant item per user, where it also equals recall@k);
+    sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Hit rate in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    hit_ratio : hits over relevant items, summed over groups.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: HitRate@k = \frac{1}{|G|} \sum_g [hits_g@k \ge 1]
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"``, a tie group of :math:`n` items with :math:`r` relevant cut by k
+    after :math:`m` positions holds no relevant item with the hypergeometric probability
+    :math:`\binom{n-r}{m} / \binom{n}{m}`.
+
+    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.hit_rate(df, k=1, **cols)
+    0.5
+    """
+    return _ranking(
+        "hit_rate",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def precision_at_k(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("precision_at_k", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "missing": missing, "duplicates": duplicates})
+    r"""Precision at k: relevant items in the top k over k, mean over groups.
+
+    trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
+    ``k=None`` it is the precision of the whole retrieved list.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Precision at k in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    recall_at_k : the same hits over the relevant items.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: P@k = \frac{hits@k}{k}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.precision_at_k(df, k=2, **cols)
+    0.5
+    """
+    return _ranking(
+        "precision_at_k",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def recall_at_k(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("recall_at_k", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "missing": missing, "duplicates": duplicates})
+    r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
+
+    trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
+    count in the divisor.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Recall at k in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    precision_at_k : the same hits over k.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: R@k = \frac{hits@k}{R}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.recall_at_k(df, k=2, **cols)
+    0.75
+    """
+    return _ranking(
+        "recall_at_k",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def r_precision(
-    data: Any, *, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("r_precision", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"relevance_level": relevance_level, "ties": ties, "empty": empty,
-                            "missing": missing, "duplicates": duplicates})
+    r"""R-precision: precision at R, the number of relevant items of the group.
+
+    trec_eval's ``Rprec``; at that cut-off precision equals recall.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        R-precision in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty`` or ``missing`` value (the message lists the allowed
+        ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    precision_at_k : precision at a fixed cut-off.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: Rprec = \frac{hits@R}{R}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.r_precision(df, **cols), 4)
+    0.25
+    """
+    return _ranking(
+        "r_precision",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def mean_average_precision(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    ap_denominator: str = "relevant", relevance_level: float = 1, ties: str = "item_desc",
-    empty: str = "skip", missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str = "relevant",
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("map", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "ap_denominator": ap_denominator,
-                            "relevance_level": relevance_level, "ties": ties, "empty": empty,
-                            "missing": missing, "duplicates": duplicates})
+    r"""Mean average precision at k (MAP@k), registry name ``map``.
+
+    The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
+    disagree here silently (trec_eval and ranx divide by all relevant items, Spark by min(k,
+    relevant), others by the hits).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
+        Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
+        ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
+        top k.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008): not with
+        ``ap_denominator='hits'``, which has no closed form.
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        MAP in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), ``relevance_level <= 0``, an unknown
+        ``ap_denominator``, or ``ties='average'`` with ``ap_denominator='hits'``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    mrr : reciprocal rank of the first relevant item.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        AP@k = \frac{1}{D} \sum_{i \le k} P@i \, rel_i,
+        \quad D \in \{R, \min(k, R), hits@k\}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"``, :math:`E[rel_i \, hits@i] = q (1 + R_a) + t \, r (r - 1) / (n (n -
+    1))` for position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with
+    :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
+    for a fixed divisor.
+
+    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.mean_average_precision(df, **cols), 4)
+    0.6667
+    >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
+    0.75
+    """
+    return _ranking(
+        "map",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "ap_denominator": ap_denominator,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
 def mrr(
-    data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-    score: str = "score", label: str = "label", qrels: Any = None,
-    relevance_level: float = 1, ties: str = "item_desc", empty: str = "skip",
-    missing: str = "skip", duplicates: str = "error", con: Any = None,
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
 ) -> float:
-    return _ranking("mrr", data, group=group, item=item, score=score, label=label,
-                    qrels=qrels, con=con,
-                    params={"k": k, "relevance_level": relevance_level, "ties": ties,
-                            "empty": empty, "missing": missing, "duplicates": duplicates})
+    r"""Mean reciprocal rank of the first relevant item within the top k.
+
+    trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        MRR in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    mean_average_precision : every relevant item counts.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: RR@k = \frac{1}{\min\{i \le k : rel_i = 1\}} \text{ (0 if none)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.mrr(df, **cols)
+    0.75
+    """
+    return _ranking(
+        "mrr",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
-def _gain_metric(name: str):  # type: ignore[no-untyped-def]
-    def metric(
-        data: Any, *, k: int | None = None, group: str = "group", item: str = "item",
-        score: str = "score", label: str = "label", qrels: Any = None,
-        gain: str = "exponential", relevance_level: float = 1, ties: str = "item_desc",
-        empty: str = "skip", missing: str = "skip", duplicates: str = "error", con: Any = None,
-    ) -> float:
-        return _ranking(name, data, group=group, item=item, score=score, label=label,
-                        qrels=qrels, con=con,
-                        params={"k": k, "gain": gain, "relevance_level": relevance_level,
-                                "ties": ties, "empty": empty, "missing": missing,
-                                "duplicates": duplicates})
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str = "exponential",
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
+) -> float:
+    r"""Cumulative gain of the top k, mean over groups.
 
-    metric.__name__ = metric.__qualname__ = name
-    metric.__module__ = __name__
-    return metric
+    CG ignores positions within the top k; see :func:`dcg`.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Mean CG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    dcg : discounted by position.
+    ndcg : normalised.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: CG@k = \sum_{i \le k} gain(label_i)
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
+    1.0
+    """
+    return _ranking(
+        "cg",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "gain": gain,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
 
 
-cg = _gain_metric("cg")
-dcg = _gain_metric("dcg")
-idcg = _gain_metric("idcg")
-ndcg = _gain_metric("ndcg")
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str = "exponential",
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
+) -> float:
+    r"""Discounted cumulative gain at k, mean over groups.
 
-_EMPTY_NOTE = (
-    "Groups without a relevant item are *empty*: with ``empty=\"skip\"`` they are left out "
-    "of the mean, so every ranking metric of one call averages over the same groups.\n\n"
-)
-_TIES_NOTE = (
-    "With ``ties=\"average\"`` the value is the exact expectation over all orders of tied "
-    "items (closed forms in the template header), not a sample.\n\n"
-)
-_SEE_RANK = "ndcg : graded-relevance ranking quality.\nmean_average_precision : AP per group."
+    With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
+    over groups).
 
-hit_ratio.__doc__ = _doc(
-    "hit_ratio", "Hit ratio: relevant items in the top k over all relevant items.",
-    "A micro average: hits and relevant items are summed over groups before dividing, so "
-    "groups with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 "
-    "relevant items give 15 / 30 = 0.5): a micro recall. Many recommender papers report "
-    "\"HR@k\" (hit ratio) meaning the share of users with a hit, which is :func:`hit_rate`, "
-    "not this function; check which one a paper means before comparing numbers.",
-    ".. math:: HR@k = \\frac{\\sum_g hits_g@k}{\\sum_g R_g}",
-    "Hit ratio in [0, 1]",
-    ">>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)\n0.3333",
-    "hit_rate : share of groups with at least one hit.\nrecall_at_k : per-group recall, "
-    "then a mean.", (_TREC, _MCSHERRY),
-    "Empty groups add 0 to both sums: ``empty=\"skip\"`` and ``\"zero\"`` give the same "
-    "value.\n\n" + _TIES_NOTE,
-)
-hit_rate.__doc__ = _doc(
-    "hit_rate", "Hit rate: the share of groups with a relevant item in the top k.",
-    "trec_eval's ``success_k``. Many recommender papers call this \"HR@k\" or hit ratio "
-    "(e.g. leave-one-out evaluation, one relevant item per user, where it also equals "
-    "recall@k); sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.",
-    ".. math:: HitRate@k = \\frac{1}{|G|} \\sum_g [hits_g@k \\ge 1]",
-    "Hit rate in [0, 1]",
-    ">>> sqlmetrics.hit_rate(df, k=1, **cols)\n0.5",
-    "hit_ratio : hits over relevant items, summed over groups.", (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + "With ``ties=\"average\"``, a tie group of :math:`n` items with :math:`r` "
-    "relevant cut by k after :math:`m` positions holds no relevant item with the "
-    "hypergeometric probability :math:`\\binom{n-r}{m} / \\binom{n}{m}`.\n\n",
-)
-precision_at_k.__doc__ = _doc(
-    "precision_at_k", "Precision at k: relevant items in the top k over k, mean over groups.",
-    "trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. "
-    "With ``k=None`` it is the precision of the whole retrieved list.",
-    ".. math:: P@k = \\frac{hits@k}{k}",
-    "Precision at k in [0, 1]",
-    ">>> sqlmetrics.precision_at_k(df, k=2, **cols)\n0.5",
-    "recall_at_k : the same hits over the relevant items.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-recall_at_k.__doc__ = _doc(
-    "recall_at_k", "Recall at k: relevant items in the top k over all relevant items of the "
-    "group, mean over groups.",
-    "trec_eval's ``recall_k``: relevant items the run never retrieved (present only in "
-    "``qrels``) count in the divisor.",
-    ".. math:: R@k = \\frac{hits@k}{R}",
-    "Recall at k in [0, 1]",
-    ">>> sqlmetrics.recall_at_k(df, k=2, **cols)\n0.75",
-    "precision_at_k : the same hits over k.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-r_precision.__doc__ = _doc(
-    "r_precision", "R-precision: precision at R, the number of relevant items of the group.",
-    "trec_eval's ``Rprec``; at that cut-off precision equals recall.",
-    ".. math:: Rprec = \\frac{hits@R}{R}",
-    "R-precision in [0, 1]",
-    ">>> round(sqlmetrics.r_precision(df, **cols), 4)\n0.25",
-    "precision_at_k : precision at a fixed cut-off.", (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-mean_average_precision.__doc__ = _doc(
-    "map", "Mean average precision at k (MAP@k), registry name ``map``.",
-    "The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries "
-    "disagree here silently (trec_eval and ranx divide by all relevant items, Spark by "
-    "min(k, relevant), others by the hits).",
-    ".. math:: AP@k = \\frac{1}{D} \\sum_{i \\le k} P@i \\, rel_i, \\quad "
-    "D \\in \\{R, \\min(k, R), hits@k\\}",
-    "MAP in [0, 1]",
-    ">>> round(sqlmetrics.mean_average_precision(df, **cols), 4)\n0.6667\n"
-    ">>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)"
-    "\n0.75",
-    "mrr : reciprocal rank of the first relevant item.\n" + _SEE_RANK, (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + "With ``ties=\"average\"``, "
-    ":math:`E[rel_i \\, hits@i] = q (1 + R_a) + t \\, r (r - 1) / (n (n - 1))` for "
-    "position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with "
-    ":math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); "
-    "exact for a fixed divisor.\n\n",
-)
-mrr.__doc__ = _doc(
-    "mrr", "Mean reciprocal rank of the first relevant item within the top k.",
-    "trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.",
-    ".. math:: RR@k = \\frac{1}{\\min\\{i \\le k : rel_i = 1\\}} \\text{ (0 if none)}",
-    "MRR in [0, 1]",
-    ">>> sqlmetrics.mrr(df, **cols)\n0.75",
-    "mean_average_precision : every relevant item counts.", (_TREC, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-cg.__doc__ = _doc(
-    "cg", "Cumulative gain of the top k, mean over groups.",
-    "CG ignores positions within the top k; see :func:`dcg`.",
-    ".. math:: CG@k = \\sum_{i \\le k} gain(label_i)",
-    "Mean CG (>= 0)",
-    ">>> sqlmetrics.cg(df, k=2, gain='linear', **cols)\n1.0",
-    "dcg : discounted by position.\nndcg : normalised.", (_JK, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-dcg.__doc__ = _doc(
-    "dcg", "Discounted cumulative gain at k, mean over groups.",
-    "With ``gain=\"linear\"`` and ``ties=\"average\"`` this is scikit-learn's ``dcg_score`` "
-    "(averaged over groups).",
-    ".. math:: DCG@k = \\sum_{i \\le k} \\frac{gain(label_i)}{\\log_2(i + 1)}",
-    "Mean DCG (>= 0)",
-    ">>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)\n0.8155",
-    "ndcg : DCG over the ideal DCG.\nidcg : the ideal DCG.", (_JK, _BURGES, _MCSHERRY),
-    _EMPTY_NOTE + _TIES_NOTE,
-)
-idcg.__doc__ = _doc(
-    "idcg", "Ideal discounted cumulative gain at k, mean over groups.",
-    "The DCG of the group's judged items (``qrels`` if given, including items the run "
-    "never retrieved; else the group's rows) in ideal order: labels descending.",
-    ".. math:: IDCG@k = \\sum_{i \\le k} \\frac{gain(label^*_i)}{\\log_2(i + 1)}, \\quad "
-    "label^*_1 \\ge label^*_2 \\ge \\dots",
-    "Mean ideal DCG (>= 0)",
-    ">>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)\n1.8155",
-    "ndcg : DCG over the ideal DCG.", (_JK,),
-    _EMPTY_NOTE,
-)
-ndcg.__doc__ = _doc(
-    "ndcg", "Normalised discounted cumulative gain at k, mean over groups.",
-    "DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including "
-    "items the run never retrieved). With ``gain=\"linear\"`` it is trec_eval's ``ndcg`` "
-    "(``k=None``) and ``ndcg_cut_k``; with ``gain=\"linear\", ties=\"average\"`` it is "
-    "scikit-learn's ``ndcg_score`` (``ignore_ties=False``) averaged over groups.",
-    ".. math:: NDCG@k = \\frac{DCG@k}{IDCG@k}, \\quad "
-    "DCG@k = \\sum_{i \\le k} \\frac{gain(label_i)}{\\log_2(i + 1)}",
-    "NDCG in [0, 1]",
-    ">>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)\n0.4532\n"
-    ">>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)\n0.5055",
-    "dcg, idcg : numerator and denominator.\nmean_average_precision : binary relevance.",
-    (_JK, _BURGES, _MCSHERRY),
-    _EMPTY_NOTE + "Each tied position gets the mean gain of its tie group with "
-    "``ties=\"average\"``, the exact expected DCG.\n\n",
-)
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Mean DCG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    ndcg : DCG over the ideal DCG.
+    idcg : the ideal DCG.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
+    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
+    0.8155
+    """
+    return _ranking(
+        "dcg",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "gain": gain,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
+
+
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str = "exponential",
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
+) -> float:
+    r"""Ideal discounted cumulative gain at k, mean over groups.
+
+    The DCG of the group's judged items (``qrels`` if given, including items the run never
+    retrieved; else the group's rows) in ideal order: labels descending.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        Mean ideal DCG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    ndcg : DCG over the ideal DCG.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        IDCG@k = \sum_{i \le k} \frac{gain(label^*_i)}{\log_2(i + 1)},
+        \quad label^*_1 \ge label^*_2 \ge \dots
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
+    1.8155
+    """
+    return _ranking(
+        "idcg",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "gain": gain,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
+
+
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str = "exponential",
+    relevance_level: float = 1,
+    ties: str = "item_desc",
+    empty: str = "skip",
+    missing: str = "skip",
+    duplicates: str = "error",
+    con: Any = None,
+) -> float:
+    r"""Normalised discounted cumulative gain at k, mean over groups.
+
+    DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including
+    items the run never retrieved). With ``gain="linear"`` it is trec_eval's ``ndcg``
+    (``k=None``) and ``ndcg_cut_k``; with ``gain="linear", ties="average"`` it is scikit-learn's
+    ``ndcg_score`` (``ignore_ties=False``) averaged over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
+        Order of equal scores: by item descending (in the item column's own order; for text
+        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
+        every order of the tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        NDCG in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    See Also
+    --------
+    dcg, idcg : numerator and denominator.
+    mean_average_precision : binary relevance.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        NDCG@k = \frac{DCG@k}{IDCG@k},
+        \quad DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
+    expected DCG.
+
+    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
+    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)
+    0.4532
+    >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
+    0.5055
+    """
+    return _ranking(
+        "ndcg",
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params={
+            "k": k,
+            "gain": gain,
+            "relevance_level": relevance_level,
+            "ties": ties,
+            "empty": empty,
+            "missing": missing,
+            "duplicates": duplicates,
+        },
+    )
+

@@ -1,8 +1,8 @@
 """The one declared registry of metrics, their column roles and their parameters.
 
 Every public metric function is backed by a :class:`MetricSpec` here. The registry feeds the
-functions themselves, :func:`render`, :func:`metric_names`, "did you mean" errors, the README's
-metric table and the completeness test (every template has a spec, and every spec a template).
+functions themselves, :func:`render`, the names users write (``sqlmetrics.names``: ``@k`` forms,
+"did you mean" errors), the README's metric table and the completeness tests.
 Parameters are declared once in :data:`PARAMS`, so ``threshold`` or ``k`` mean and check the same
 thing for every metric that takes them.
 """
@@ -12,15 +12,15 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
-    "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of", "get_spec",
-    "metric_names",
+    "ALIASES", "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of",
+    "get_spec",
 ]
 
 
@@ -180,11 +180,20 @@ declare_param(
 class MetricSpec:
     """What the registry knows about one metric.
 
-    name: public name (also the output column of its template and the function's name, unless
-    ``function`` says otherwise). template: path under ``sql/``. roles: the columns it reads.
-    params: the options it accepts (keys of :data:`PARAMS`). summary: one-line definition.
-    undefined: when it is undefined (returns NaN with :class:`UndefinedMetricWarning`).
-    output: "scalar" (one value per slice, usable in ``evaluate``) or "table" (a curve).
+    name: public name (also the output column of its template). template: path under
+    ``sql/``. roles: the columns it reads. params: the options it accepts (keys of
+    :data:`PARAMS`). summary: one-line definition. undefined: when it is undefined (returns
+    NaN with :class:`UndefinedMetricWarning`). output: "scalar" (one value per slice, usable
+    in ``evaluate``) or "table" (a curve).
+    function: the public function computing it, exported from ``sqlmetrics`` (default: the
+    name; e.g. ``mean_average_precision`` for ``map``). average: for a multiclass entry such
+    as ``precision_macro``, the ``average=`` that ``function`` takes for it.
+    defaults: the metric's own defaults where they differ from :data:`PARAMS` (e.g. a curve's
+    ``drop_intermediate``); read them with :func:`default_of`. check_params: a check across
+    several options, ``check_params(metric, checked_params)``, run after each option's own
+    check (e.g. a combination without a closed form).
+    extra: rendering only (``"shares"``: the macro file whose kernel computes it together
+    with other metrics in one scan).
     """
 
     name: str
@@ -197,7 +206,15 @@ class MetricSpec:
     takes_k: bool = False
     aliases: tuple[str, ...] = ()
     output: str = "scalar"  # "scalar": one value per slice; "table": e.g. a curve
+    function: str = ""  # "" = name
+    average: str | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    check_params: Callable[[str, dict[str, Any]], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.function:
+            object.__setattr__(self, "function", self.name)
 
     @property
     def role_names(self) -> tuple[str, ...]:
@@ -205,47 +222,43 @@ class MetricSpec:
 
 
 REGISTRY: dict[str, MetricSpec] = {}
-_ALIASES: dict[str, str] = {}
+#: alias -> registry name (``roc_auc`` -> ``auc``)
+ALIASES: dict[str, str] = {}
 
 
 def register(spec: MetricSpec) -> MetricSpec:
     """Add ``spec`` to the registry (each name and alias once)."""
     for name in (spec.name, *spec.aliases):
-        if name in REGISTRY or name in _ALIASES:
+        if name in REGISTRY or name in ALIASES:
             raise RuntimeError(f"metric {name!r} registered twice")
     for p in spec.params:
         if p not in PARAMS:
             raise RuntimeError(f"metric {spec.name!r} declares unknown parameter {p!r}")
+    for p in spec.defaults:
+        if p not in spec.params:
+            raise RuntimeError(f"metric {spec.name!r} has a default for {p!r}, not its option")
     REGISTRY[spec.name] = spec
     for alias in spec.aliases:
-        _ALIASES[alias] = spec.name
+        ALIASES[alias] = spec.name
     return spec
 
 
 def default_of(spec: MetricSpec, param: str) -> Any:
     """The default of option ``param`` for metric ``spec``: the metric's own (declared in
-    ``spec.extra["defaults"]``, e.g. a curve's ``drop_intermediate``) or the shared one."""
-    defaults: dict[str, Any] = spec.extra.get("defaults", {})
-    return defaults.get(param, PARAMS[param].default)
-
-
-def metric_names() -> list[str]:
-    """Return the names of every registered metric, sorted.
-
-    Metrics that take a cut-off are listed with ``@k`` (e.g. ``"ndcg@k"``); in
-    :func:`sqlmetrics.evaluate` write ``"ndcg@10"``.
-    """
-    return sorted(f"{s.name}@k" if s.takes_k else s.name for s in REGISTRY.values())
+    ``spec.defaults``, e.g. a curve's ``drop_intermediate``) or the shared one."""
+    return spec.defaults.get(param, PARAMS[param].default)
 
 
 def get_spec(name: str) -> MetricSpec:
     """Return the spec of ``name`` (or an alias), or raise :class:`UnknownMetricError`."""
-    key = _ALIASES.get(name, name)
+    key = ALIASES.get(name, name)
     if key in REGISTRY:
         return REGISTRY[key]
-    known = sorted([*REGISTRY, *_ALIASES])
+    known = sorted([*REGISTRY, *ALIASES])
     hint = difflib.get_close_matches(name, known, n=1)
     near = f"did you mean {hint[0]!r}? " if hint else ""
+    from .names import metric_names  # names builds on this module
+
     raise UnknownMetricError(
         f"unknown metric {name!r}; {near}known metrics: {', '.join(metric_names())}"
     )

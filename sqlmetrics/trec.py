@@ -37,7 +37,7 @@ def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
     >>> trec_eval_options(["ndcg@10", "auc"])
     {'empty': 'zero', 'missing': 'skip', 'gain': 'linear'}
     """
-    from .evaluate import parse_metric
+    from .names import parse_metric
 
     accepted = {p for text in metrics for p in parse_metric(text).spec.params}
     return {name: value for name, value in TREC_EVAL_OPTIONS.items() if name in accepted}

@@ -20,7 +20,7 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_documented_defaults_are_the_functions_defaults(name: str) -> None:
     spec = REGISTRY[name]
-    function = getattr(sqlmetrics, spec.extra.get("function", name))
+    function = getattr(sqlmetrics, spec.function)
     signature = inspect.signature(function).parameters
     shown = f"`{name.removesuffix('_at_k')}@k`" if spec.takes_k else f"`{name}`"
     row = next(line for line in metrics_table().splitlines()

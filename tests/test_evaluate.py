@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
+from sqlmetrics.bounds import AucBounds
 from sqlmetrics.evaluate import parse_metric
+from sqlmetrics.names import metric_form
 from sqlmetrics.registry import REGISTRY
 
 RNG = np.random.default_rng(11)
@@ -24,22 +26,28 @@ FRAME = pd.DataFrame({
     "pctr": RNG.integers(0, 25, N) / 25,  # many ties
     "w": RNG.choice([0.5, 1.0, 2.0], N),
 })
-CLASSIFICATION = ["auc", "gauc", "accuracy", "precision", "recall", "specificity", "fpr", "f1",
-                  "fbeta"]
+# every binary classification metric evaluate computes (one value per slice)
+CLASSIFICATION = sorted(
+    name for name, spec in REGISTRY.items()
+    if spec.family == "classification" and spec.output == "scalar"
+)
 
 
 def single(name: str, frame: pd.DataFrame, **kwargs: object) -> float:
     function = getattr(sqlmetrics, name)
     args: dict[str, object] = {"label": "click", "score": "pctr"}
-    if name == "gauc":
+    spec = REGISTRY[name]
+    if "group" in spec.role_names:
         args["group"] = "user"
-    if name not in ("auc", "gauc"):
+    if "threshold" in spec.params:
         args["threshold"] = 0.4
-    if name == "fbeta":
+    if "beta" in spec.params:
         args["beta"] = 2.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return float(function(frame, **args, **kwargs))
+        value = function(frame, **args, **kwargs)
+    # auc_bounds returns (estimate, lower, upper); evaluate's column is the estimate
+    return float(value.estimate if isinstance(value, AucBounds) else value)
 
 
 def test_one_row_without_by() -> None:
@@ -183,25 +191,29 @@ RANK = pd.DataFrame({
     "s": RNG.integers(0, 8, 900) / 8,  # ties within queries
     "market": RNG.choice(["x", "y"], 900),
 })
-RANKING = ["ndcg@10", "map@10", "mrr@10", "recall@10", "precision@10", "hit_rate@3",
-           "hit_ratio@3", "dcg@5", "idcg@5", "cg@5", "r_precision", "ndcg", "map"]
-FUNCTIONS = {"ndcg": "ndcg", "map": "mean_average_precision", "mrr": "mrr",
-             "recall": "recall_at_k", "precision": "precision_at_k", "hit_rate": "hit_rate",
-             "hit_ratio": "hit_ratio", "dcg": "dcg", "idcg": "idcg", "cg": "cg",
-             "r_precision": "r_precision"}
+# every ranking metric, as evaluate takes it (cut-offs 10, 3, 5 in turn), and two without k
+_RANKING_SPECS = sorted(
+    (spec for spec in REGISTRY.values() if spec.family == "ranking"), key=metric_form
+)
+RANKING = [
+    metric_form(spec).replace("@k", f"@{(10, 3, 5)[i % 3]}")
+    for i, spec in enumerate(_RANKING_SPECS)
+] + ["ndcg", "map"]
+FUNCTIONS = {metric_form(spec).removesuffix("@k"): spec.function for spec in _RANKING_SPECS}
 
 
 def single_ranking(text: str, frame: pd.DataFrame, **kwargs: object) -> float:
     base, _, k = text.partition("@")
     args: dict[str, object] = {"group": "q", "item": "doc", "score": "s", "label": "rel",
                                **kwargs}
-    if base in ("dcg", "idcg", "cg", "ndcg") and "gain" not in args:
+    spec = parse_metric(text).spec
+    if "gain" in spec.params and "gain" not in args:
         args["gain"] = "exponential"
-    if base not in ("dcg", "idcg", "cg", "ndcg"):
+    if "gain" not in spec.params:
         args.pop("gain", None)
-    if base != "map":
+    if "ap_denominator" not in spec.params:
         args.pop("ap_denominator", None)
-    if base != "r_precision":
+    if spec.takes_k:
         args["k"] = int(k) if k else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
@@ -290,7 +302,7 @@ def test_multiclass_metrics_per_slice() -> None:
 
 
 def test_table_metrics_are_refused_with_the_function_to_call() -> None:
-    for name in ("confusion_matrix", "roc_curve", "classification_report"):
+    for name in sorted(n for n, spec in REGISTRY.items() if spec.output != "scalar"):
         with pytest.raises(sqlmetrics.InvalidParameterError,
                            match=rf"'{name}' gives several values per slice .* call "
                                  rf"sqlmetrics\.{name}\(\.\.\.\)"):

@@ -25,7 +25,7 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")
-FUNCTIONS = {name: getattr(sqlmetrics, REGISTRY[name].extra.get("function", name))
+FUNCTIONS = {name: getattr(sqlmetrics, REGISTRY[name].function)
              for name in RANKING}
 GAIN_METRICS = {"cg", "dcg", "idcg", "ndcg"}
 TIES = ["item_desc", "item_asc", "average"]

@@ -59,7 +59,7 @@ def _name(metric: str, k: int | None) -> str:
 
 
 def _function(metric: str) -> Any:
-    return getattr(sqlmetrics, REGISTRY[metric].extra.get("function", metric))
+    return getattr(sqlmetrics, REGISTRY[metric].function)
 
 
 def _accepted(metric: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,8 @@ import pytest
 
 import sqlmetrics
 from sqlmetrics._templates import sql_dir, template_names
-from sqlmetrics.registry import REGISTRY, get_spec, metric_names
+from sqlmetrics.names import metric_names
+from sqlmetrics.registry import REGISTRY, get_spec
 
 
 def test_every_template_is_registered_and_every_spec_has_a_template() -> None:
@@ -20,7 +21,7 @@ def test_every_template_is_registered_and_every_spec_has_a_template() -> None:
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_every_metric_has_a_documented_public_function(name: str) -> None:
     spec = REGISTRY[name]
-    function = getattr(sqlmetrics, spec.extra.get("function", name))
+    function = getattr(sqlmetrics, spec.function)
     assert function.__name__ in sqlmetrics.__all__
     doc = inspect.getdoc(function) or ""
     for section in ("Parameters", "Returns", "Examples"):
@@ -64,3 +65,24 @@ def test_metric_names_lists_registry() -> None:
     names = metric_names()
     assert "auc" in names and names == sorted(names)
     assert len(names) == len(REGISTRY)
+
+
+def test_metric_spec_fields_are_typed_not_a_free_dict() -> None:
+    # what used to hide in `extra`: the function's name, per-metric defaults, combined checks
+    from sqlmetrics.registry import MetricSpec, default_of, register
+
+    assert REGISTRY["map"].function == "mean_average_precision"
+    assert REGISTRY["auc"].function == "auc"  # the name, when not given
+    assert (REGISTRY["precision_macro"].function, REGISTRY["precision_macro"].average) == (
+        "precision",
+        "macro",
+    )
+    assert default_of(REGISTRY["roc_curve"], "drop_intermediate") is True
+    assert default_of(REGISTRY["pr_curve"], "drop_intermediate") is False
+    assert REGISTRY["map"].check_params is not None
+    for spec in REGISTRY.values():
+        assert set(spec.extra) <= {"shares"}, (spec.name, spec.extra)
+    bad = MetricSpec("x_bad_default", "x.sql", "x", "x", (), params=("k",), defaults={"beta": 2})
+    with pytest.raises(RuntimeError, match="default for 'beta'"):
+        register(bad)
+    assert "x_bad_default" not in REGISTRY

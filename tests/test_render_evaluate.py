@@ -81,7 +81,7 @@ def test_render_with_qrels_runs_to_the_function_value(
     sql = sqlmetrics.render(name, run, qrels=qrels, **SEARCH_COLS, **options, empty="zero",
                             missing="zero")
     got = run_sql(sql)[name].iloc[0]
-    function = getattr(sqlmetrics, spec.extra.get("function", name))
+    function = getattr(sqlmetrics, spec.function)
     expected = function(run, qrels=qrels, **SEARCH_COLS, **options, empty="zero",
                         missing="zero")
     assert got == pytest.approx(expected, rel=1e-12)

@@ -82,7 +82,7 @@ def test_trec_eval_conformance(case: str) -> None:
     for measure in ("map", "ndcg_cut_10", "P_5", "recall_100", "Rprec", "recip_rank",
                     "success_5"):
         name, kwargs = MEASURES[measure]
-        function = getattr(sqlmetrics, REGISTRY[name].extra.get("function", name))
+        function = getattr(sqlmetrics, REGISTRY[name].function)
         if name in ("ndcg",):
             kwargs = {**kwargs, "gain": "linear"}
         got = function(run, qrels=qrels, **kwargs, **options)

@@ -1,0 +1,46 @@
+"""Which oracle checks which registered metric: the "oracle" step of adding a metric.
+
+``tests/test_completeness.py`` asserts that these keys are exactly the registry's names, so a
+metric without an oracle (or an oracle of a metric no longer registered) fails the suite.
+Name-dispatched oracles are bound to the metric's name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from oracle import bounds as ob
+from oracle import classification as oc
+from oracle import curves as ocv
+from oracle import multiclass as om
+from oracle import ranking as orr
+
+_THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
+_RANKING = ("hit_ratio", "hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map",
+            "mrr", "cg", "dcg", "idcg", "ndcg")
+# multiclass f1 is fbeta with beta=1 (the oracle's per-class "fbeta" column)
+_AVERAGED = {"precision": "precision", "recall": "recall", "f1": "fbeta", "fbeta": "fbeta"}
+
+ORACLES: dict[str, Callable[..., Any]] = {
+    "auc": oc.auc,
+    "gauc": oc.gauc,
+    "confusion_matrix": oc.confusion,
+    **{name: partial(oc.threshold_metric, name) for name in _THRESHOLD},
+    "roc_curve": ocv.roc_curve,
+    "pr_curve": ocv.pr_curve,
+    "average_precision": ocv.average_precision,
+    "log_loss": ocv.log_loss,
+    "brier_score": ocv.brier_score,
+    "auc_bounds": ob.auc_bounds,
+    "classification_report": om.per_class,
+    "multiclass_confusion_matrix": om.confusion,
+    "mcc": om.mcc,
+    **{
+        f"{metric}_{average}": partial(om.averaged, column, average)
+        for metric, column in _AVERAGED.items()
+        for average in ("macro", "micro", "weighted")
+    },
+    **{name: partial(orr.metric, name) for name in _RANKING},
+}

@@ -1,0 +1,34 @@
+{#
+  The one home of dialect differences (decision 0007). Each construct that differs between
+  engines is a dispatcher macro called by the other templates, with its `default__` body and
+  the per-dialect variants side by side, as dbt's `adapter.dispatch` resolves them: the
+  macro `<dialect>__<name>` if it is defined, else `default__<name>`. Python renders with
+  dialect "duckdb"; dbt resolves the same calls with its own adapter.
+
+  float_type(): the binary64 float type every value is computed in.
+  exact_int(): the integer type exact_sum accumulates in (at least 128 bits: n < 2^46 terms
+               of at most 2^80 each).
+#}
+{% macro float_type() -%}
+{{ adapter.dispatch('float_type', 'sqlmetrics')() }}
+{%- endmacro %}
+
+{% macro default__float_type() -%}
+double precision
+{%- endmacro %}
+
+{% macro duckdb__float_type() -%}
+double
+{%- endmacro %}
+
+{% macro exact_int() -%}
+{{ adapter.dispatch('exact_int', 'sqlmetrics')() }}
+{%- endmacro %}
+
+{% macro default__exact_int() -%}
+decimal(38, 0)
+{%- endmacro %}
+
+{% macro duckdb__exact_int() -%}
+hugeint
+{%- endmacro %}

@@ -39,12 +39,11 @@ DIALECT = "duckdb"
 #: macro namespace); emptied family by family, see docs/decisions/0007-template-contract.md
 LEGACY: frozenset[str] = frozenset(
     {
-        "_macros/auc.sql", "_macros/confusion.sql", "_macros/curves.sql",
-        "_macros/evaluate.sql", "_macros/multiclass.sql", "_macros/ranking.sql",
+        "_macros/auc.sql", "_macros/curves.sql",
+        "_macros/evaluate.sql", "_macros/multiclass.sql",
         *(f"classification/{name}.sql" for name in (
-            "accuracy", "auc", "auc_bounds", "average_precision", "brier_score",
-            "confusion_matrix", "f1", "fbeta", "fpr", "gauc", "log_loss", "pr_curve",
-            "precision", "recall", "roc_curve", "specificity",
+            "auc", "auc_bounds", "average_precision", "brier_score", "gauc", "log_loss",
+            "pr_curve", "roc_curve",
         )),
         *(f"multiclass/{name}.sql" for name in (
             "classification_report", "f1_macro", "f1_micro", "f1_weighted", "fbeta_macro",
@@ -52,6 +51,7 @@ LEGACY: frozenset[str] = frozenset(
             "precision_macro", "precision_micro", "precision_weighted", "recall_macro",
             "recall_micro", "recall_weighted",
         )),
+        "_macros/ranking.sql",
         *(f"ranking/{name}.sql" for name in (
             "cg", "dcg", "hit_rate", "hit_ratio", "idcg", "map", "mrr", "ndcg",
             "precision_at_k", "r_precision", "recall_at_k",

@@ -90,8 +90,8 @@ for _name, (_summary, _formula, _undefined) in _THRESHOLD.items():
             undefined=_undefined,
             aliases={"recall": ("tpr", "sensitivity"), "specificity": ("tnr",)}.get(_name, ()),
             output="table" if _name == "confusion_matrix" else "scalar",
-            # evaluate computes the threshold metrics of one call over one scan (value() macros)
-            extra={} if _name == "confusion_matrix" else {"shares": "_macros/confusion.sql"},
+            # every threshold metric of a call over one scan: <name>_value(options) macros
+            kernel="confusion_kernel",
         )
     )
 

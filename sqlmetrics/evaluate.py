@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import check_params, normalize_by, open_checked, render_sql
+from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked, render_sql
 from ._source import quote_ident
 from ._templates import environment
 from .errors import InvalidParameterError, UndefinedMetricWarning, UnknownMetricError, warn
@@ -433,8 +433,8 @@ def _parts(
         names[f"m{i}"] = req.text
         if _is_ranking(req.spec):
             continue
-        if "shares" in req.spec.extra:
-            shared.setdefault(req.spec.extra["shares"], []).append(i)
+        if req.spec.kernel is not None:
+            shared.setdefault(req.spec.kernel, []).append(i)
             continue
         roles = {role.name: _role_column(req.spec, role, columns) for role in req.spec.roles}
         sql = render_sql(req.spec, relation, roles, _metric_params(req, options), by)
@@ -443,8 +443,8 @@ def _parts(
             cols.append({"column": "n_groups", "as": "n_groups"})
             names["n_groups"] = "n_groups"
         parts.append({"alias": f"p{i}", "sql": sql.rstrip(), "columns": cols})
-    for macros, indices in shared.items():
-        parts.append(_shared_part(macros, [requests[i] for i in indices], indices, relation,
+    for kernel, indices in shared.items():
+        parts.append(_kernel_part(kernel, [requests[i] for i in indices], indices, relation,
                                   columns, by, options))
     if ranking:
         parts.append(_ranking_part(requests, relation, columns, by, options, qrels_relation))
@@ -452,8 +452,8 @@ def _parts(
     return parts, names
 
 
-def _shared_part(
-    macros: str,
+def _kernel_part(
+    kernel: str,
     requests: list[Request],
     indices: list[int],
     relation: str,
@@ -461,26 +461,19 @@ def _shared_part(
     by: list[str],
     options: dict[str, Any],
 ) -> dict[str, Any]:
-    """Metrics whose templates share a family macro (the confusion counts): one scan."""
-    env = environment()
-    spec = requests[0].spec
-    context: dict[str, Any] = {
-        "relation": relation,
-        "by": [quote_ident(b) for b in by],
-    }
-    for role in spec.roles:
-        col = _role_column(spec, role, columns)
-        context[role.name] = quote_ident(col) if col else None
-    values = []
-    for i, req in zip(indices, requests):
-        params = _metric_params(req, options)
-        context.update(params)
-        module = env.get_template(req.spec.template).make_module({**context, **params})
-        values.append({"name": f"m{i}", "expr": str(module.value()).strip()})  # type: ignore[attr-defined]
-    sql = env.get_template(macros).make_module(context).query_many(values)  # type: ignore[attr-defined]
+    """The requested metrics of one family: one call of its kernel, one entry per metric."""
+    roles: dict[str, str | None] = {}
+    checked: dict[str, Any] = {}
+    for req in requests:
+        for role in req.spec.roles:
+            col = _role_column(req.spec, role, columns)
+            roles[role.name] = quote_ident(col) if col else None
+        checked.update(_metric_params(req, options))
+    entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
+    sql = kernel_sql(kernel, relation, by, roles, checked, entries)
     return {
         "alias": f"p{indices[0]}",
-        "sql": str(sql).strip(),
+        "sql": sql.strip(),
         "columns": [{"column": f"m{i}", "as": f"m{i}"} for i in indices],
     }
 

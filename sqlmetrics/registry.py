@@ -185,6 +185,12 @@ class MetricSpec:
     params: the options it accepts (keys of :data:`PARAMS`). summary: one-line definition.
     undefined: when it is undefined (returns NaN with :class:`UndefinedMetricWarning`).
     output: "scalar" (one value per slice, usable in ``evaluate``) or "table" (a curve).
+    kernel: the family's kernel macro (``sql/_macros/``) that computes it, with every other
+    requested metric of that kernel, in one statement (decision 0007); None for a family not
+    yet migrated (its template is rendered on its own). needs: what the metric reads from the
+    kernel's shared work beyond the basics (ranking: ``"cum"`` cumulative hits and the first
+    relevant position, ``"n_rel"`` relevant items per group, ``"gain_exp"`` the group's gain
+    exponent, ``"ideal"`` the ideal ordering), passed to the kernel in its entry.
     """
 
     name: str
@@ -197,6 +203,8 @@ class MetricSpec:
     takes_k: bool = False
     aliases: tuple[str, ...] = ()
     output: str = "scalar"  # "scalar": one value per slice; "table": e.g. a curve
+    kernel: str | None = None
+    needs: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -8,6 +8,7 @@
   float_type(): the binary64 float type every value is computed in.
   exact_int(): the integer type exact_sum accumulates in (at least 128 bits: n < 2^46 terms
                of at most 2^80 each).
+  string_type(): the text type an id is cast to when a query names one (first_empty, ...).
 #}
 {% macro float_type() -%}
 {{ adapter.dispatch('float_type', 'sqlmetrics')() }}
@@ -31,4 +32,12 @@ decimal(38, 0)
 
 {% macro duckdb__exact_int() -%}
 hugeint
+{%- endmacro %}
+
+{% macro string_type() -%}
+{{ adapter.dispatch('string_type', 'sqlmetrics')() }}
+{%- endmacro %}
+
+{% macro default__string_type() -%}
+varchar
 {%- endmacro %}

@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 
 from ._source import Source, engine_message, open_connection, open_source, quote_ident
-from ._templates import render_macro, render_template
+from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import (
     DataSourceError,
@@ -48,9 +48,12 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
                 f"{spec.name}: unexpected option {name}=; options it accepts: {allowed}"
             )
     checked = {
-        name: PARAMS[name].validate(spec.name, params.get(name, PARAMS[name].default))
+        name: PARAMS[name].validate(spec.name, params.get(name, default_of(spec, name)))
         for name in spec.params
     }
+    for name, value in checked.items():
+        if value is None:  # None stands for the metric's own default (a curve's drop rule)
+            checked[name] = default_of(spec, name)
     # a check across several options (e.g. a combination without a closed form)
     combined = spec.extra.get("check_params")
     if combined is not None:
@@ -72,21 +75,11 @@ def render_sql(
     columns by role; the template sees ``<name>_relation`` and ``<name>_<role>`` (quoted).
     """
     quoted = {role: (quote_ident(col) if col else None) for role, col in columns.items()}
-    if spec.kernel is not None:
-        # a single metric is its kernel with one entry, its value under the metric's name
-        entries = [entry(spec, spec.name, params.get("k"))] if spec.output == "scalar" else []
-        return kernel_sql(spec.kernel, relation, by, quoted, params, entries, extra)
-    for source_name, (source_sql, source_columns) in (extra or {}).items():
-        quoted[f"{source_name}_relation"] = source_sql
-        for role, col in source_columns.items():
-            quoted[f"{source_name}_{role}"] = quote_ident(col) if col else None
-    return render_template(
-        spec.template,
-        relation=relation,
-        by=[quote_ident(b) for b in by],
-        **quoted,
-        **params,
-    )
+    if spec.kernel is None:
+        raise SqlMetricsError(f"{spec.name}: the registry names no kernel macro for it")
+    # a single metric is its kernel with one entry, its value under the metric's name
+    entries = [entry(spec, spec.name, params.get("k"))] if spec.output == "scalar" else []
+    return kernel_sql(spec.kernel, relation, by, quoted, params, entries, extra)
 
 
 def entry(spec: MetricSpec, alias: str, k: int | None) -> dict[str, Any]:

@@ -10,11 +10,9 @@ definitions, every macro name unique, as in a dbt package. They are loaded as ON
 Before the module is made, ``env.globals`` gets what dbt provides too: ``adapter`` (its
 ``dispatch``), ``exceptions`` (``raise_compiler_error``) and the namespace ``sqlmetrics``, a
 dict filled with every macro once the module exists (``sqlmetrics[metric ~ '_value']``).
-
-Migration: the files in :data:`LEGACY` (families not migrated yet) are still top-level
-templates rendered one by one (``{% import %}``, ``with context``); they are not part of the
-namespace module. Namespace macros are also global for them, so a legacy template's imported
-helpers reach the dialect macros.
+No file is rendered on its own: Python calls a family's kernel macro
+(:func:`render_macro`), and a file with anything but macros at its top level is refused with
+its name (a user's template file will go through the same check).
 """
 
 from __future__ import annotations
@@ -34,30 +32,6 @@ _HERE = Path(__file__).resolve().parent
 
 #: the dialect Python renders for (dbt passes its own adapter)
 DIALECT = "duckdb"
-
-#: files still loaded one by one as top-level templates (families not yet migrated to the
-#: macro namespace); emptied family by family, see docs/decisions/0007-template-contract.md
-LEGACY: frozenset[str] = frozenset(
-    {
-        "_macros/auc.sql", "_macros/curves.sql",
-        "_macros/evaluate.sql", "_macros/multiclass.sql",
-        *(f"classification/{name}.sql" for name in (
-            "auc", "auc_bounds", "average_precision", "brier_score", "gauc", "log_loss",
-            "pr_curve", "roc_curve",
-        )),
-        *(f"multiclass/{name}.sql" for name in (
-            "classification_report", "f1_macro", "f1_micro", "f1_weighted", "fbeta_macro",
-            "fbeta_micro", "fbeta_weighted", "mcc", "multiclass_confusion_matrix",
-            "precision_macro", "precision_micro", "precision_weighted", "recall_macro",
-            "recall_micro", "recall_weighted",
-        )),
-        "_macros/ranking.sql",
-        *(f"ranking/{name}.sql" for name in (
-            "cg", "dcg", "hit_rate", "hit_ratio", "idcg", "map", "mrr", "ndcg",
-            "precision_at_k", "r_precision", "recall_at_k",
-        )),
-    }
-)  # fmt: skip
 
 #: names dbt's Jinja context defines; a package macro must not shadow them
 DBT_BUILTINS = frozenset(
@@ -93,8 +67,8 @@ def sql_files() -> list[str]:
 
 
 def namespace_files() -> list[str]:
-    """The files loaded into the one macro module (every file not in :data:`LEGACY`)."""
-    return [path for path in sql_files() if path not in LEGACY]
+    """The files loaded into the one macro module: every file under ``sql/``."""
+    return sql_files()
 
 
 def macro_names(path: str) -> list[str]:
@@ -156,7 +130,6 @@ def _check_file(env: jinja2.Environment, path: str, text: str) -> None:
 @cache
 def environment(dialect: str = DIALECT) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(sql_dir())),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -182,18 +155,12 @@ def environment(dialect: str = DIALECT) -> jinja2.Environment:
         if isinstance(value, jinja2.runtime.Macro)
     }
     namespace.update(macros)
-    env.globals.update(macros)  # for the LEGACY templates' imports; goes with LEGACY
     return env
 
 
 def _clean(text: str) -> str:
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
-
-
-def render_template(name: str, **context: Any) -> str:
-    """Render ``sql/<name>`` with ``context``; blank lines left by Jinja tags are removed."""
-    return _clean(environment().get_template(name).render(**context))
 
 
 def macro(name: str, dialect: str = DIALECT) -> Callable[..., Any]:

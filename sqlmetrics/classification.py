@@ -40,6 +40,7 @@ register(
         params=("pos_label",),
         undefined="only one class present (P = 0 or N = 0)",
         aliases=("roc_auc",),
+        kernel="auc_kernel",
     )
 )
 register(
@@ -51,6 +52,7 @@ register(
         (GROUP, LABEL, SCORE),
         params=("weighting", "pos_label"),
         undefined="no group has both a positive and a negative label",
+        kernel="gauc_kernel",
     )
 )
 

@@ -51,6 +51,7 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
                 params=_params,
                 undefined="every class undefined" if _average != "micro" else "never",
+                kernel=f"{_metric}_{_average}_kernel",
                 extra={"function": _metric, "average": _average},
             )
         )
@@ -64,6 +65,7 @@ register(
         params=("beta", "zero_division"),
         undefined="precision of a class never predicted, recall of a class never true",
         output="table",
+        kernel="classification_report_kernel",
     )
 )
 register(
@@ -74,6 +76,7 @@ register(
         "count of rows for every (label, prediction) pair of classes, as a long table",
         (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
         output="table",
+        kernel="multiclass_confusion_matrix_kernel",
     )
 )
 register(
@@ -86,6 +89,7 @@ register(
         params=("zero_division",),
         undefined="one class only in label or in prediction (a zero factor under the root)",
         aliases=("matthews_corrcoef",),
+        kernel="mcc_kernel",
     )
 )
 

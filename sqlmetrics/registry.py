@@ -19,8 +19,8 @@ from typing import Any
 from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
-    "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of", "get_spec",
-    "metric_names",
+    "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of", "find_spec",
+    "get_spec", "metric_names",
 ]
 
 
@@ -244,6 +244,11 @@ def metric_names() -> list[str]:
     :func:`sqlmetrics.evaluate` write ``"ndcg@10"``.
     """
     return sorted(f"{s.name}@k" if s.takes_k else s.name for s in REGISTRY.values())
+
+
+def find_spec(name: str) -> MetricSpec | None:
+    """The spec of ``name`` or of an alias, or None if neither is registered."""
+    return REGISTRY.get(_ALIASES.get(name, name))
 
 
 def get_spec(name: str) -> MetricSpec:

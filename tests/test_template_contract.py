@@ -4,15 +4,16 @@ through ``adapter.dispatch``."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 
 import jinja2
 import pytest
 
+from sqlmetrics._engine import entry, kernel_sql
 from sqlmetrics._templates import (
     DBT_BUILTINS,
-    LEGACY,
     Adapter,
     environment,
     macro_names,
@@ -22,6 +23,7 @@ from sqlmetrics._templates import (
     sql_files,
 )
 from sqlmetrics.errors import InvalidParameterError
+from sqlmetrics.registry import REGISTRY, MetricSpec
 
 
 def test_macro_names_are_unique_across_the_namespace() -> None:
@@ -55,9 +57,13 @@ def test_every_namespace_macro_is_loaded() -> None:
             assert name in namespace, (path, name)  # type: ignore[operator]
 
 
-def test_legacy_files_exist() -> None:
-    # the families not migrated yet (see decision 0007); the list only shrinks
-    assert LEGACY <= set(sql_files())
+def test_every_file_under_sql_is_in_the_namespace() -> None:
+    # no family is loaded the old way (per-file templates with imports) any more
+    assert namespace_files() == sql_files()
+    assert "_macros/common.sql" in sql_files() and "ranking/ndcg.sql" in sql_files()
+    for path in sql_files():
+        code = re.sub(r"\{#.*?#\}", "", (sql_dir() / path).read_text(), flags=re.S)
+        assert "import" not in code and "with context" not in code, path
 
 
 def test_dispatch_prefers_the_dialect_variant_over_the_default() -> None:
@@ -93,3 +99,56 @@ def test_a_file_breaking_the_contract_is_named() -> None:
     with pytest.raises(jinja2.TemplateSyntaxError, match=r"sql/my/bad\.sql breaks the"):
         _check_file(env, "my/bad.sql", "{% macro ok() %}1{% endmacro %}\nselect 1\n")
     _check_file(env, "my/good.sql", "{# header #}\n{% macro ok() %}1{% endmacro %}\n")
+
+
+# ----------------------------------------------------------------------------- kernels
+RANKING_COLUMNS: dict[str, str | None] = {
+    "group": '"g"', "item": '"i"', "score": '"s"', "label": '"y"'
+}
+
+
+def _ranking_sql(*specs: MetricSpec, **options: object) -> str:
+    entries = [entry(spec, f"m{i}", 10) for i, spec in enumerate(specs)]
+    return kernel_sql("ranking_kernel", '"t"', [], RANKING_COLUMNS, options, entries)
+
+
+def test_the_cumulative_window_follows_the_declared_needs() -> None:
+    mrr = REGISTRY["mrr"]
+    assert "cum" in mrr.needs
+    assert "cum_rel" in _ranking_sql(mrr)
+    # the same metric without the declaration: no cumulative window, whatever its text reads
+    undeclared = dataclasses.replace(mrr, needs=())
+    sql = _ranking_sql(undeclared)
+    assert "cum_rel" not in sql and "as ap_term" not in sql and "as p_first" not in sql
+    assert "cum_rel" not in _ranking_sql(REGISTRY["precision_at_k"])
+
+
+def test_gain_exponent_n_rel_and_ideal_follow_the_declared_needs() -> None:
+    ndcg = REGISTRY["ndcg"]
+    assert {"gain_exp", "ideal"} <= set(ndcg.needs)
+    sql = _ranking_sql(ndcg)
+    assert " as gain_exp," in sql.split("run_groups as")[0] and "ideal_groups as" in sql
+    bare = _ranking_sql(dataclasses.replace(ndcg, needs=()), gain="exponential")
+    assert " as gain_exp," not in bare.split("run_groups as")[0]
+    assert "ideal_groups as" not in bare
+    r_precision = REGISTRY["r_precision"]
+    assert "n_rel" in r_precision.needs
+    assert "over (partition by grp) as n_rel" in _ranking_sql(r_precision)
+    assert "as n_rel" not in _ranking_sql(REGISTRY["mrr"]).split("run_groups as")[0]
+
+
+def test_every_kernel_metric_defines_its_pieces() -> None:
+    namespace = environment().globals["sqlmetrics"]
+    for spec in REGISTRY.values():
+        if spec.kernel is None or spec.output != "scalar":
+            continue
+        assert spec.kernel in namespace, spec.name  # type: ignore[operator]
+        if spec.kernel == f"{spec.name}_kernel":
+            continue  # a family of its own: the kernel is the metric
+        pieces = ["_value"]
+        if spec.kernel == "ranking_kernel":
+            pieces.append("_group_columns")
+            if "ideal" in spec.needs:
+                pieces.append("_ideal_columns")
+        for piece in pieces:
+            assert spec.name + piece in namespace, (spec.name, piece)  # type: ignore[operator]

@@ -25,7 +25,6 @@ from typing import Any
 
 import jinja2
 
-from ._literals import sql_double
 from .errors import InvalidParameterError
 
 _HERE = Path(__file__).resolve().parent
@@ -137,8 +136,8 @@ def environment(dialect: str = DIALECT) -> jinja2.Environment:
         autoescape=False,
         extensions=["jinja2.ext.do"],
     )
-    # numbers reach SQL only through this filter: exact, finite DOUBLE literals
-    env.filters["double"] = sql_double
+    # no filter of our own (dbt has none of them): numbers reach SQL through the macro
+    # float_literal (sql/_macros/dialect.sql), exact finite literals of float_type()
     namespace: dict[str, Any] = {}
     env.globals.update(
         adapter=Adapter(namespace, dialect), exceptions=Exceptions(), sqlmetrics=namespace

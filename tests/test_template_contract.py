@@ -12,6 +12,7 @@ import jinja2
 import pytest
 
 from sqlmetrics._engine import entry, kernel_sql
+from sqlmetrics._literals import sql_double
 from sqlmetrics._templates import (
     DBT_BUILTINS,
     Adapter,
@@ -152,3 +153,18 @@ def test_every_kernel_metric_defines_its_pieces() -> None:
                 pieces.append("_ideal_columns")
         for piece in pieces:
             assert spec.name + piece in namespace, (spec.name, piece)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("value", [0.5, 1, 0.0, 1e200, 1e-300, 0.1 + 0.2, -2.5, 123456789.125])
+def test_float_literal_is_the_exact_double_literal(value: float) -> None:
+    assert render_macro("float_literal", value).strip() == sql_double(value)
+
+
+def test_float_literal_refuses_non_finite_numbers() -> None:
+    with pytest.raises(InvalidParameterError, match="finite"):
+        render_macro("float_literal", float("inf"))
+
+
+def test_templates_use_no_filter_of_our_own() -> None:
+    # dbt's Jinja has only the builtin filters: ours would break every template there
+    assert set(environment().filters) == set(jinja2.Environment().filters)

@@ -28,7 +28,7 @@ source as (
 {% if columns.prediction %}
         {{ binary_label(columns.prediction) }} as predicted,
 {% else %}
-        case when {{ columns.score }} >= {{ options.threshold | double }} then 1 else 0 end as predicted,
+        case when {{ columns.score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}

@@ -9,6 +9,11 @@
   exact_int(): the integer type exact_sum accumulates in (at least 128 bits: n < 2^46 terms
                of at most 2^80 each).
   string_type(): the text type an id is cast to when a query names one (first_empty, ...).
+  float_literal(x): a number checked by Python (threshold, beta^2, eps, zero_division) as an
+               exact literal of float_type(): the shortest repr that reads back to the same
+               double, always with an exponent (`0.5` alone is DECIMAL in DuckDB, Spark and
+               PostgreSQL), inside a cast: `cast(0.5e0 as double)`. NaN and infinities have no
+               literal: a compiler error.
 #}
 {% macro float_type() -%}
 {{ adapter.dispatch('float_type', 'sqlmetrics')() }}
@@ -40,4 +45,12 @@ hugeint
 
 {% macro default__string_type() -%}
 varchar
+{%- endmacro %}
+
+{% macro float_literal(value) -%}
+{% set text = (value | float) ~ '' %}
+{% if text in ['nan', 'inf', '-inf'] %}
+{{ exceptions.raise_compiler_error('a number written into SQL must be finite; got ' ~ text) }}
+{% endif %}
+cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
 {%- endmacro %}

@@ -83,7 +83,7 @@ per_class as (
 {%- elif metric == 'recall' %}
 {{ safe_div('tp', 'n_true') }}
 {%- else %}
-{% set b2 = (beta * beta) | double %}
+{% set b2 = float_literal(beta * beta) %}
 {{ safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
 {%- endif %}
 {%- endmacro %}
@@ -98,7 +98,7 @@ per_class as (
 {%- elif metric == 'recall' %}
 {{ safe_div(tp, n_true) }}
 {%- else %}
-{% set b2 = (beta * beta) | double %}
+{% set b2 = float_literal(beta * beta) %}
 {{ safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
 {%- endif %}
 {%- endmacro %}
@@ -106,7 +106,7 @@ per_class as (
 {# per-class value with the zero_division policy: a number replaces NULL; 'warn'/nan keep it #}
 {% macro multiclass_policy(expr, zero_division) -%}
 {% if zero_division is number and zero_division == zero_division %}
-coalesce({{ expr }}, {{ zero_division | double }})
+coalesce({{ expr }}, {{ float_literal(zero_division) }})
 {%- else %}
 {{ expr }}
 {%- endif %}

@@ -11,6 +11,6 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro fbeta_value(options) -%}
-{% set b2 = (options.beta * options.beta) | double %}
+{% set b2 = float_literal(options.beta * options.beta) %}
 {{ safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
 {%- endmacro %}

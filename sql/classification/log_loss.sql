@@ -14,8 +14,8 @@
   Oracle: tests/oracle/curves.py::log_loss
 #}
 {% macro log_loss_kernel(relation, by, columns, options, entries) -%}
-{% set lo = options.eps | double %}
-{% set hi = (1.0 - options.eps) | double %}
+{% set lo = float_literal(options.eps) %}
+{% set hi = float_literal(1.0 - options.eps) %}
 with source as (
     select
         {{ slice_source(by) }}

@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 
 from ._source import Source, engine_message, open_connection, open_source, quote_ident
-from ._templates import render_template
+from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import (
     DataSourceError,
@@ -22,7 +22,7 @@ from .errors import (
     UndefinedMetricWarning,
 )
 from .errors import warn as warn_user
-from .registry import PARAMS, MetricSpec, Role, get_spec
+from .registry import PARAMS, REGISTRY, MetricSpec, Role, default_of, get_spec
 
 
 def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
@@ -48,9 +48,12 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
                 f"{spec.name}: unexpected option {name}=; options it accepts: {allowed}"
             )
     checked = {
-        name: PARAMS[name].validate(spec.name, params.get(name, PARAMS[name].default))
+        name: PARAMS[name].validate(spec.name, params.get(name, default_of(spec, name)))
         for name in spec.params
     }
+    for name, value in checked.items():
+        if value is None:  # None stands for the metric's own default (a curve's drop rule)
+            checked[name] = default_of(spec, name)
     # a check across several options (e.g. a combination without a closed form)
     if spec.check_params is not None:
         spec.check_params(spec.name, checked)
@@ -71,16 +74,50 @@ def render_sql(
     columns by role; the template sees ``<name>_relation`` and ``<name>_<role>`` (quoted).
     """
     quoted = {role: (quote_ident(col) if col else None) for role, col in columns.items()}
+    if spec.kernel is None:
+        raise SqlMetricsError(f"{spec.name}: the registry names no kernel macro for it")
+    # a single metric is its kernel with one entry, its value under the metric's name
+    entries = [entry(spec, spec.name, params.get("k"))] if spec.output == "scalar" else []
+    return kernel_sql(spec.kernel, relation, by, quoted, params, entries, extra)
+
+
+def entry(spec: MetricSpec, alias: str, k: int | None) -> dict[str, Any]:
+    """A kernel entry: the output column ``alias`` computes ``spec`` at cut-off ``k``, with
+    what the registry declares it needs from the kernel's shared work."""
+    return {"alias": alias, "metric": spec.name, "k": k, "needs": list(spec.needs)}
+
+
+def kernel_sql(
+    kernel: str,
+    relation: str,
+    by: Sequence[str],
+    columns: Mapping[str, str | None],
+    options: Mapping[str, Any],
+    entries: Sequence[Mapping[str, Any]],
+    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
+) -> str:
+    """Call a family's kernel macro (decision 0007): one statement with the slice columns
+    ``slice_0..``, one column per entry alias and the family's count columns.
+
+    ``by`` holds the slice column names and ``extra`` (a second input such as ``"qrels"``) its
+    relation and columns by role, unquoted; ``columns`` is already quoted (role -> identifier
+    or None); ``options`` are the checked options of the family's requests.
+    """
+    quoted = dict(columns)
+    # every option of the kernel's family, its defaults filled here (none lives in SQL)
+    filled = {
+        name: default_of(spec, name)
+        for spec in REGISTRY.values() if spec.kernel == kernel
+        for name in spec.params if name != "k"
+    }
+    filled.update(options)
     for source_name, (source_sql, source_columns) in (extra or {}).items():
         quoted[f"{source_name}_relation"] = source_sql
         for role, col in source_columns.items():
             quoted[f"{source_name}_{role}"] = quote_ident(col) if col else None
-    return render_template(
-        spec.template,
-        relation=relation,
-        by=[quote_ident(b) for b in by],
-        **quoted,
-        **params,
+    return render_macro(
+        kernel, relation, [quote_ident(b) for b in by], quoted, filled,
+        [dict(e) for e in entries],
     )
 
 

@@ -3,19 +3,49 @@
 In a source checkout (and an editable install) the templates are the top-level ``sql/`` folder;
 in a wheel they are shipped as ``sqlmetrics/sql``. Jinja runs with ``StrictUndefined``: a
 template that uses a parameter nobody passed fails loudly instead of rendering empty SQL.
+
+The template contract (decision 0007): the files under ``sql/`` hold only ``{% macro %}``
+definitions, every macro name unique, as in a dbt package. They are loaded as ONE Jinja module
+(all files concatenated), so the macros of every file call each other by name, in any order.
+Before the module is made, ``env.globals`` gets what dbt provides too: ``adapter`` (its
+``dispatch``), ``exceptions`` (``raise_compiler_error``) and the namespace ``sqlmetrics``, a
+dict filled with every macro once the module exists (``sqlmetrics[metric ~ '_value']``).
+No file is rendered on its own: Python calls a family's kernel macro
+(:func:`render_macro`), and a file with anything but macros at its top level is refused with
+its name (a user's template file will go through the same check).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from ._literals import sql_double
+from .errors import InvalidParameterError
 
 _HERE = Path(__file__).resolve().parent
+
+#: the dialect Python renders for (dbt passes its own adapter)
+DIALECT = "duckdb"
+
+#: names dbt's Jinja context defines; a package macro must not shadow them
+DBT_BUILTINS = frozenset(
+    {
+        "adapter", "api", "builtins", "config", "dbt", "dbt_version", "env_var", "exceptions",
+        "execute", "flags", "fromjson", "fromyaml", "graph", "invocation_id", "is_incremental",
+        "load_result", "local_md5", "log", "model", "modules", "print", "project_name", "ref",
+        "return", "run_query", "run_started_at", "schema", "selected_resources", "set",
+        "set_strict", "source", "sqlmetrics", "statement", "store_result", "target", "this",
+        "thread_id", "tojson", "toyaml", "try_set", "try_or_compiler_error", "var", "zip",
+        "zip_strict", "write", "database", "caller", "varargs", "kwargs", "loop", "super",
+    }
+)  # fmt: skip
+
+_MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def sql_dir() -> Path:
@@ -29,10 +59,76 @@ def sql_dir() -> Path:
     )
 
 
+def sql_files() -> list[str]:
+    """Every file under ``sql/``, as sorted relative paths."""
+    root = sql_dir()
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.sql"))
+
+
+def namespace_files() -> list[str]:
+    """The files loaded into the one macro module: every file under ``sql/``."""
+    return sql_files()
+
+
+def macro_names(path: str) -> list[str]:
+    """The names of the macros ``sql/<path>`` defines, in file order."""
+    text = re.sub(r"\{#.*?#\}", "", (sql_dir() / path).read_text(), flags=re.S)
+    return _MACRO.findall(text)
+
+
+class Adapter:
+    """The part of dbt's ``adapter`` the templates use: ``dispatch``.
+
+    ``dispatch(name)`` returns the macro ``<dialect>__<name>`` if it is defined, else
+    ``default__<name>`` (dbt's resolution within one package).
+    """
+
+    def __init__(self, namespace: Mapping[str, Any], dialect: str) -> None:
+        self._namespace = namespace
+        self.dialect = dialect
+
+    def dispatch(self, macro_name: str, macro_namespace: str | None = None) -> Any:
+        for candidate in (f"{self.dialect}__{macro_name}", f"default__{macro_name}"):
+            if candidate in self._namespace:
+                return self._namespace[candidate]
+        raise jinja2.TemplateRuntimeError(
+            f"adapter.dispatch: no macro {self.dialect}__{macro_name} or "
+            f"default__{macro_name} in namespace {macro_namespace or 'sqlmetrics'}"
+        )
+
+
+class Exceptions:
+    """The part of dbt's ``exceptions`` the templates use."""
+
+    @staticmethod
+    def raise_compiler_error(msg: str) -> None:
+        raise InvalidParameterError(msg)
+
+
+def _check_file(env: jinja2.Environment, path: str, text: str) -> None:
+    """A namespace file holds macros only: no import, no top-level SQL (errors name the file)."""
+    try:
+        tree = env.parse(text, name=path, filename=path)
+    except jinja2.TemplateSyntaxError as exc:
+        raise jinja2.TemplateSyntaxError(exc.message or "", exc.lineno, path, path) from None
+    for node in tree.body:
+        if isinstance(node, jinja2.nodes.Macro):
+            continue
+        if isinstance(node, jinja2.nodes.Output) and all(
+            isinstance(part, jinja2.nodes.TemplateData) and not part.data.strip()
+            for part in node.nodes
+        ):
+            continue
+        raise jinja2.TemplateSyntaxError(
+            f"sql/{path} breaks the template contract: only {{% macro %}} definitions and "
+            f"{{# #}} comments may stand at its top level; found {type(node).__name__}",
+            getattr(node, "lineno", 1), path, path,
+        )
+
+
 @cache
-def environment() -> jinja2.Environment:
+def environment(dialect: str = DIALECT) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(sql_dir())),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -40,23 +136,43 @@ def environment() -> jinja2.Environment:
         autoescape=False,
         extensions=["jinja2.ext.do"],
     )
-    # numbers reach SQL only through this filter: exact, finite DOUBLE literals
-    env.filters["double"] = sql_double
+    # no filter of our own (dbt has none of them): numbers reach SQL through the macro
+    # float_literal (sql/_macros/dialect.sql), exact finite literals of float_type()
+    namespace: dict[str, Any] = {}
+    env.globals.update(
+        adapter=Adapter(namespace, dialect), exceptions=Exceptions(), sqlmetrics=namespace
+    )
+    texts = []
+    for path in namespace_files():
+        text = (sql_dir() / path).read_text()
+        _check_file(env, path, text)
+        texts.append(text)
+    module = env.from_string("\n".join(texts)).make_module()
+    macros = {
+        name: value
+        for name, value in vars(module).items()
+        if isinstance(value, jinja2.runtime.Macro)
+    }
+    namespace.update(macros)
     return env
 
 
-def render_template(name: str, **context: Any) -> str:
-    """Render ``sql/<name>`` with ``context``; blank lines left by Jinja tags are removed."""
-    text = environment().get_template(name).render(**context)
+def _clean(text: str) -> str:
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
+def macro(name: str, dialect: str = DIALECT) -> Callable[..., Any]:
+    """The namespace macro ``name`` (e.g. a family's kernel)."""
+    namespace: dict[str, Any] = environment(dialect).globals["sqlmetrics"]  # type: ignore[assignment]
+    return namespace[name]  # type: ignore[no-any-return]
+
+
+def render_macro(name: str, *args: Any, dialect: str = DIALECT) -> str:
+    """Call the namespace macro ``name`` with ``args``; blank lines left by Jinja are removed."""
+    return _clean(str(macro(name, dialect)(*args)))
+
+
 def template_names() -> list[str]:
     """Every metric template (files under ``sql/`` outside ``_macros``), as relative paths."""
-    root = sql_dir()
-    return sorted(
-        p.relative_to(root).as_posix()
-        for p in root.rglob("*.sql")
-        if not any(part.startswith("_") for part in p.relative_to(root).parts)
-    )
+    return [p for p in sql_files() if not any(part.startswith("_") for part in p.split("/"))]

@@ -46,6 +46,7 @@ register(
         (Role("label", "binary"), Role("score", "score"), Role("weight", "weight", required=False)),
         params=("bins", "pos_label"),
         undefined="only one class present (P = 0 or N = 0)",
+        kernel="auc_bounds_kernel",
     )
 )
 

@@ -42,6 +42,7 @@ register(
         params=("pos_label",),
         undefined="only one class present (P = 0 or N = 0)",
         aliases=("roc_auc",),
+        kernel="auc_kernel",
     )
 )
 register(
@@ -53,6 +54,7 @@ register(
         (GROUP, LABEL, SCORE),
         params=("weighting", "pos_label"),
         undefined="no group has both a positive and a negative label",
+        kernel="gauc_kernel",
     )
 )
 
@@ -88,8 +90,8 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
             undefined=_undefined,
             aliases={"recall": ("tpr", "sensitivity"), "specificity": ("tnr",)}.get(_name, ()),
             output="table" if _name == "confusion_matrix" else "scalar",
-            # evaluate computes the threshold metrics of one call over one scan (value() macros)
-            extra={} if _name == "confusion_matrix" else {"shares": "_macros/confusion.sql"},
+            # every threshold metric of a call over one scan: <name>_value(options) macros
+            kernel="confusion_kernel",
         )
     )
 

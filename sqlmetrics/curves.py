@@ -97,6 +97,7 @@ register(
         undefined="fpr when no negative label, tpr when no positive label",
         output="table",
         defaults={"drop_intermediate": True},
+        kernel="roc_curve_kernel",
     )
 )
 register(
@@ -111,6 +112,7 @@ register(
         output="table",
         defaults={"drop_intermediate": False},
         aliases=("precision_recall_curve",),
+        kernel="pr_curve_kernel",
     )
 )
 register(
@@ -123,6 +125,7 @@ register(
         params=("pos_label",),
         undefined="no positive label (P = 0)",
         aliases=("average_precision_score",),
+        kernel="average_precision_kernel",
     )
 )
 register(
@@ -135,6 +138,7 @@ register(
         params=("eps", "pos_label"),
         undefined="the weights sum to 0",
         aliases=("cross_entropy",),
+        kernel="log_loss_kernel",
     )
 )
 register(
@@ -147,6 +151,7 @@ register(
         params=("pos_label",),
         undefined="the weights sum to 0",
         aliases=("brier_score_loss",),
+        kernel="brier_score_kernel",
     )
 )
 

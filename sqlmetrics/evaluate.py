@@ -9,9 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import check_params, normalize_by, open_checked, render_sql
+from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
 from ._source import quote_ident
-from ._templates import environment
+from ._templates import macro
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
@@ -225,7 +225,7 @@ def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
             f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
             f"group by q.{g}"
         )
-    sql = environment().get_template("_macros/evaluate.sql").module.compose(  # type: ignore[attr-defined]
+    sql = macro("evaluate_compose")(
         relation, [quote_ident(b) for b in plan.by], parts, extra_slices
     )
     return str(sql), names
@@ -353,112 +353,74 @@ def _parts(
     options: dict[str, Any],
     qrels_relation: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """The composed statement's parts: one per classification metric, one for all ranking."""
+    """The composed statement's parts: one per family kernel, all its requested metrics in
+    one call (decision 0007)."""
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
-    ranking = [r for r in requests if _is_ranking(r.spec)]
-    shared: dict[str, list[int]] = {}
+    ranking = any(_is_ranking(r.spec) for r in requests)
+    kernels: dict[str, list[int]] = {}
     for i, req in enumerate(requests):
         names[f"m{i}"] = req.text
-        if _is_ranking(req.spec):
-            continue
-        if "shares" in req.spec.extra:
-            shared.setdefault(req.spec.extra["shares"], []).append(i)
-            continue
-        roles = {role.name: _role_column(req.spec, role, columns) for role in req.spec.roles}
-        sql = render_sql(req.spec, relation, roles, _metric_params(req, options), by)
-        cols = [{"column": req.spec.name, "as": f"m{i}"}]
-        if req.spec.name == "gauc" and not ranking and "n_groups" not in names.values():
-            cols.append({"column": "n_groups", "as": "n_groups"})
-            names["n_groups"] = "n_groups"
-        parts.append({"alias": f"p{i}", "sql": sql.rstrip(), "columns": cols})
-    for macros, indices in shared.items():
-        parts.append(_shared_part(macros, [requests[i] for i in indices], indices, relation,
-                                  columns, by, options))
-    if ranking:
-        parts.append(_ranking_part(requests, relation, columns, by, options, qrels_relation))
-        names["n_groups"] = "n_groups"
+        kernels.setdefault(str(req.spec.kernel), []).append(i)
+    for kernel, indices in kernels.items():
+        part = _kernel_part(kernel, [requests[i] for i in indices], indices, relation,
+                            columns, by, options, qrels_relation, ranking)
+        parts.append(part)
+        names.update({c["as"]: c["as"] for c in part["columns"] if c["as"] not in names})
     return parts, names
 
 
-def _shared_part(
-    macros: str,
+def _count_columns(kernel: str, options: dict[str, Any], has_qrels: bool,
+                   ranking: bool) -> list[str]:
+    """The count columns a kernel's part hands to the composed statement (besides values):
+    ``n_groups`` from the ranking kernel, or from GAUC's when no ranking metric is asked."""
+    if kernel == "gauc_kernel" and not ranking:
+        return ["n_groups"]
+    if kernel != "ranking_kernel":
+        return []
+    counts = ["n_groups", "n_empty"]
+    if options.get("empty") == "error":
+        counts.append("first_empty")
+    if has_qrels:
+        counts.append("n_missing")
+        if options.get("missing") == "error":
+            counts.append("first_missing")
+    return counts
+
+
+def _kernel_part(
+    kernel: str,
     requests: list[Request],
     indices: list[int],
     relation: str,
     columns: dict[str, str | None],
     by: list[str],
     options: dict[str, Any],
+    qrels_relation: str | None = None,
+    ranking: bool = False,
 ) -> dict[str, Any]:
-    """Metrics whose templates share a family macro (the confusion counts): one scan."""
-    env = environment()
-    spec = requests[0].spec
-    context: dict[str, Any] = {
-        "relation": relation,
-        "by": [quote_ident(b) for b in by],
-    }
-    for role in spec.roles:
-        col = _role_column(spec, role, columns)
-        context[role.name] = quote_ident(col) if col else None
-    values = []
-    for i, req in zip(indices, requests):
-        params = _metric_params(req, options)
-        context.update(params)
-        module = env.get_template(req.spec.template).make_module({**context, **params})
-        values.append({"name": f"m{i}", "expr": str(module.value()).strip()})  # type: ignore[attr-defined]
-    sql = env.get_template(macros).make_module(context).query_many(values)  # type: ignore[attr-defined]
+    """The requested metrics of one family: one call of its kernel, one entry per metric
+    (the ranking metrics share one sort, decision 0001)."""
+    has_qrels = qrels_relation is not None
+    roles: dict[str, str | None] = {}
+    checked: dict[str, Any] = {}
+    for req in requests:
+        for role in req.spec.roles:
+            col = _role_column(req.spec, role, columns, has_qrels)
+            roles[role.name] = quote_ident(col) if col else None
+        checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
+    extra = None
+    if qrels_relation is not None:
+        extra = {"qrels": (qrels_relation, {role: columns[role]
+                                            for role in ("group", "item", "label")})}
+    entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
+    sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra)
+    selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)
     return {
-        "alias": f"p{indices[0]}",
-        "sql": str(sql).strip(),
-        "columns": [{"column": f"m{i}", "as": f"m{i}"} for i in indices],
+        "alias": "ranking" if kernel == "ranking_kernel" else f"p{indices[0]}",
+        "sql": sql.strip(),
+        "columns": [{"column": c, "as": c} for c in selected],
     }
-
-
-def _ranking_part(
-    requests: list[Request],
-    relation: str,
-    columns: dict[str, str | None],
-    by: list[str],
-    options: dict[str, Any],
-    qrels_relation: str | None,
-) -> dict[str, Any]:
-    """Every ranking metric in one query over one shared ``ranked`` CTE (decision 0001)."""
-    env = environment()
-    context: dict[str, Any] = {
-        "relation": relation,
-        "by": [quote_ident(b) for b in by],
-        **{role: quote_ident(str(columns[role])) for role in ("group", "item", "score")},
-        "label": None if qrels_relation else quote_ident(str(columns["label"])),
-        "qrels_relation": qrels_relation,
-    }
-    if qrels_relation:
-        for role in ("group", "item", "label"):
-            context[f"qrels_{role}"] = quote_ident(str(columns[role]))
-    entries = []
-    selected = []
-    for i, req in enumerate(requests):
-        if not _is_ranking(req.spec):
-            continue
-        params = _metric_params(req, options)
-        context.update({k: v for k, v in params.items() if k != "k"})
-        module = env.get_template(req.spec.template).make_module({**context, **params})
-        entries.append({
-            "name": f"m{i}",
-            "k": req.k,
-            "group_columns": module.group_columns,  # type: ignore[attr-defined]
-            "value": module.value,  # type: ignore[attr-defined]
-            "ideal_columns": getattr(module, "ideal_columns", None),
-        })
-        selected.append({"column": f"m{i}", "as": f"m{i}"})
-    sql = env.get_template("_macros/ranking.sql").make_module(context).query(entries)  # type: ignore[attr-defined]
-    selected += [{"column": "n_groups", "as": "n_groups"}, {"column": "n_empty", "as": "n_empty"}]
-    if options.get("empty") == "error":
-        selected.append({"column": "first_empty", "as": "first_empty"})
-    if qrels_relation:
-        selected.append({"column": "n_missing", "as": "n_missing"})
-        if options.get("missing") == "error":
-            selected.append({"column": "first_missing", "as": "first_missing"})
-    return {"alias": "ranking", "sql": str(sql).strip(), "columns": selected}
 
 
 def _finish(frame: pd.DataFrame, requests: list[Request], names: dict[str, str],

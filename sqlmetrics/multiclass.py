@@ -53,6 +53,7 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 undefined="every class undefined" if _average != "micro" else "never",
                 function=_metric,
                 average=_average,
+                kernel=f"{_metric}_{_average}_kernel",
             )
         )
 register(
@@ -65,6 +66,7 @@ register(
         params=("beta", "zero_division"),
         undefined="precision of a class never predicted, recall of a class never true",
         output="table",
+        kernel="classification_report_kernel",
     )
 )
 register(
@@ -75,6 +77,7 @@ register(
         "count of rows for every (label, prediction) pair of classes, as a long table",
         (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
         output="table",
+        kernel="multiclass_confusion_matrix_kernel",
     )
 )
 register(
@@ -87,6 +90,7 @@ register(
         params=("zero_division",),
         undefined="one class only in label or in prediction (a zero factor under the root)",
         aliases=("matthews_corrcoef",),
+        kernel="mcc_kernel",
     )
 )
 

@@ -162,6 +162,19 @@ _SPECS = {
     "ndcg": ("normalised discounted cumulative gain at k, mean over groups", True, True),
 }  # fmt: skip
 
+# what a metric reads from ranking_kernel's shared sort beyond the basics (decision 0007):
+# cum = cumulative hits (ap_term, p_first), n_rel on every ranked row, gain_exp = the group's
+# gain exponent on every ranked row, ideal = the ideal ordering
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "map": ("cum",),
+    "mrr": ("cum",),
+    "r_precision": ("n_rel",),
+    "cg": ("gain_exp",),
+    "dcg": ("gain_exp",),
+    "ndcg": ("gain_exp", "ideal"),
+    "idcg": ("ideal",),
+}
+
 for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     _params = (
         (("k",) if _uses_k else ())
@@ -181,6 +194,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             takes_k=_uses_k,
             function="mean_average_precision" if _name == "map" else "",
             check_params=_check_map_params if _name == "map" else None,
+            kernel="ranking_kernel",
+            needs=_NEEDS.get(_name, ()),
         )
     )
 

@@ -20,7 +20,7 @@ from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
     "ALIASES", "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of",
-    "get_spec",
+    "find_spec", "get_spec",
 ]
 
 
@@ -192,8 +192,11 @@ class MetricSpec:
     ``drop_intermediate``); read them with :func:`default_of`. check_params: a check across
     several options, ``check_params(metric, checked_params)``, run after each option's own
     check (e.g. a combination without a closed form).
-    extra: rendering only (``"shares"``: the macro file whose kernel computes it together
-    with other metrics in one scan).
+    kernel: the family's kernel macro (``sql/_macros/``) that computes it, with every other
+    requested metric of that kernel, in one statement (decision 0007). needs: what the metric
+    reads from the kernel's shared work beyond the basics (ranking: ``"cum"`` cumulative hits
+    and the first relevant position, ``"n_rel"`` relevant items per group, ``"gain_exp"`` the
+    group's gain exponent, ``"ideal"`` the ideal ordering), passed to the kernel in its entry.
     """
 
     name: str
@@ -210,7 +213,8 @@ class MetricSpec:
     average: str | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     check_params: Callable[[str, dict[str, Any]], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    kernel: str | None = None
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.function:
@@ -247,6 +251,11 @@ def default_of(spec: MetricSpec, param: str) -> Any:
     """The default of option ``param`` for metric ``spec``: the metric's own (declared in
     ``spec.defaults``, e.g. a curve's ``drop_intermediate``) or the shared one."""
     return spec.defaults.get(param, PARAMS[param].default)
+
+
+def find_spec(name: str) -> MetricSpec | None:
+    """The spec of ``name`` or of an alias, or None if neither is registered."""
+    return REGISTRY.get(ALIASES.get(name, name))
 
 
 def get_spec(name: str) -> MetricSpec:

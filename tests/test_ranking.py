@@ -17,8 +17,8 @@ from oracle import ranking as orc
 from sklearn import metrics as skm
 
 import sqlmetrics
+from sqlmetrics._engine import entry, kernel_sql
 from sqlmetrics._source import quote_ident
-from sqlmetrics._templates import environment
 from sqlmetrics.registry import REGISTRY
 
 SETTINGS = settings(max_examples=25, deadline=None,
@@ -41,33 +41,18 @@ def composed(frame: pd.DataFrame, metrics: list[tuple[str, int | None]],
              qrels: pd.DataFrame | None = None, by: list[str] | None = None,
              columns: dict[str, str] | None = None, **options: Any) -> pd.DataFrame:
     """Several ranking metrics in one statement, the way evaluate() composes them (0001)."""
-    cols = {role: quote_ident(name) for role, name in (columns or COLS).items()}
+    names = columns or COLS
+    cols: dict[str, str | None] = {role: quote_ident(name) for role, name in names.items()}
     con = duckdb.connect()
     con.register("run_t", frame)
-    context: dict[str, Any] = {
-        "relation": "run_t", "group": cols["group"], "item": cols["item"],
-        "score": cols["score"], "label": None if qrels is not None else cols["label"],
-        "by": [quote_ident(b) for b in by or []],
-        "relevance_level": 1, "ties": "item_desc", "gain": "exponential", "empty": "skip",
-        "missing": "skip",
-        "ap_denominator": "relevant", **options,
-    }
+    if qrels is not None:
+        cols["label"] = None  # judged by qrels
+    extra = None
     if qrels is not None:
         con.register("qrels_t", qrels)
-        context.update(qrels_relation="qrels_t", qrels_group=cols["group"],
-                       qrels_item=cols["item"], qrels_label=cols["label"])
-    env = environment()
-    entries = []
-    for index, (name, k) in enumerate(metrics):
-        module = env.get_template(REGISTRY[name].template).make_module({**context, "k": k})
-        entry = {"name": f"c{index}", "k": k, "group_columns": module.group_columns,
-                 "value": module.value}
-        if hasattr(module, "ideal_columns"):
-            entry["ideal_columns"] = module.ideal_columns
-        entries.append(entry)
-    sql = env.from_string(
-        '{% import "_macros/ranking.sql" as r with context %}{{ r.query(metrics) }}'
-    ).render(**context, metrics=entries)
+        extra = {"qrels": ("qrels_t", {role: names[role] for role in ("group", "item", "label")})}
+    entries = [entry(REGISTRY[name], f"c{index}", k) for index, (name, k) in enumerate(metrics)]
+    sql = kernel_sql("ranking_kernel", "run_t", by or [], cols, options, entries, extra)
     return con.execute(sql).df()
 
 

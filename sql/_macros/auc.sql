@@ -1,7 +1,7 @@
 {#
   Average ranks and the Mann-Whitney statistic, shared by auc and gauc.
 
-  rank_sums(by, groups): two CTEs over `source` (columns label 0/1, score, the slices and the
+  auc_rank_sums(by, groups): two CTEs over `source` (columns label 0/1, score, the slices and the
   `groups` columns):
      ranked     rank_lo = rank() = 1 + rows scored below; rank_hi = count(*) over the default
                 RANGE frame = rows scored at or below (tied rows included). Their mean is the
@@ -10,31 +10,30 @@
                 on 10M distinct scores).
      rank_sums  per slice (and group): n_pos, n_neg, rank_sum_pos = sum of the positives'
                 average ranks. Counts and half-integer rank sums are exact in double below 2^53.
-  mann_whitney(): AUC = (rank_sum_pos - n_pos (n_pos + 1) / 2) / (n_pos n_neg), NULL for one class.
+  auc_mann_whitney(): AUC = (rank_sum_pos - n_pos (n_pos + 1) / 2) / (n_pos n_neg), NULL for one class.
 #}
-{% import "_macros/common.sql" as c %}
 
-{% macro rank_sums(by, groups=[]) -%}
+{% macro auc_rank_sums(by, groups=[]) -%}
 ranked as (
     select
-        {{ c.slice_cols(by) }}{% for col in groups %}{{ col }}, {% endfor %}
+        {{ slice_cols(by) }}{% for col in groups %}{{ col }}, {% endfor %}
 
         label,
-        rank() over ({{ c.window(by, 'score', groups) }}) as rank_lo,
-        count(*) over ({{ c.window(by, 'score', groups) }}) as rank_hi
+        rank() over ({{ window(by, 'score', groups) }}) as rank_lo,
+        count(*) over ({{ window(by, 'score', groups) }}) as rank_hi
     from source
 ),
 rank_sums as (
     select
-        {{ c.slice_cols(by) }}
-        cast(sum(label) as double) as n_pos,
-        cast(count(*) - sum(label) as double) as n_neg,
+        {{ slice_cols(by) }}
+        cast(sum(label) as {{ float_type() }}) as n_pos,
+        cast(count(*) - sum(label) as {{ float_type() }}) as n_neg,
         sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
     from ranked
-    {{ c.group_by(by, groups) }}
+    {{ group_by(by, groups) }}
 )
 {%- endmacro %}
 
-{% macro mann_whitney() -%}
+{% macro auc_mann_whitney() -%}
 (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0)
 {%- endmacro %}

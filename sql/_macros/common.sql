@@ -58,12 +58,8 @@
   (2^(80 - e) stays finite; terms below 2^-940 keep fewer bits). A group with e NULL (all terms 0 or
   NULL, or an infinite/NaN term) takes the plain sum, which is then exact (0), NULL, or
   +-inf/NaN whatever the order. Counts and sums of integers below 2^53 are exact in double
-  and keep a plain sum().
+  and keep a plain sum(). The 128-bit integer type is exact_int() (sql/_macros/dialect.sql).
 #}
-{% macro exact_int() -%}
-hugeint
-{%- endmacro %}
-
 {# window column: e for exact_sum(expr, e), over the rows of the group (slices + extra) #}
 {% macro sum_exponent(expr, by, extra=[]) -%}
 nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}), 0)) / ln(2.0)), 2000), 2000)
@@ -81,7 +77,7 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra
 {% set up = '80 - greatest(' ~ e ~ ', -940)' %}
 {% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
 {% endif %}
-coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_int() }})) as double) * power(2.0, {{ down }}), sum({{ expr }}))
+coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_int() }})) as {{ float_type() }}) * power(2.0, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}
@@ -91,5 +87,5 @@ coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_in
 
 {# Division that yields NULL (-> NaN + UndefinedMetricWarning in Python) on a zero denominator #}
 {% macro safe_div(num, den) -%}
-cast({{ num }} as double) / nullif(cast({{ den }} as double), 0)
+cast({{ num }} as {{ float_type() }}) / nullif(cast({{ den }} as {{ float_type() }}), 0)
 {%- endmacro %}

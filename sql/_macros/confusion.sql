@@ -1,70 +1,64 @@
 {#
-  The confusion-matrix counts shared by every threshold metric (import `with context`).
+  The threshold family's kernel: confusion-matrix counts and every threshold metric over one
+  scan (accuracy, precision, recall, specificity, fpr, f1, fbeta, confusion_matrix).
 
-  Context: relation, label, score | prediction, threshold, weight (or none), by.
+  confusion_kernel(relation, by, columns, options, entries):
+    relation  SQL after `from`; by: quoted slice identifiers (may be empty)
+    columns   label, score | prediction, weight (quoted identifiers or none)
+    options   threshold, pos_label, and each entry metric's own (beta)
+    entries   list of {alias, metric, k}: one output column per entry, the value
+              `<metric>_value(options)` over tp, fp, tn, fn (from the metric's file)
   Predicted positive: score >= threshold, or prediction = 1 when a prediction column is given.
   With weight, each row counts its weight instead of 1.
   CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice) -> final.
-  query(name, expr): the whole statement of a threshold metric whose value is `expr` over
-  tp, fp, tn, fn (none: the counts alone, for confusion_matrix). Each metric template defines
-  its expression as a macro `value()` and calls query(name, value()); evaluate calls
-  query_many with the value() of several templates, so they share one scan.
+  Output: slice_0.., one column per entry (its alias), tp, fp, tn, fn. No entry: the counts
+  alone (confusion_matrix).
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
 
-{# exact integer counts, or order-independent sums of weights (c.exact_sum, decision 0006) #}
-{% macro total(expr) -%}
-{{ c.exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
+{# exact integer counts, or order-independent sums of weights (exact_sum, decision 0006) #}
+{% macro confusion_total(expr, weight) -%}
+{{ exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
-{% macro counts() -%}
+{% macro confusion_counts(relation, by, columns, options) -%}
 source as (
     select
-        {{ c.slice_source(by) }}
-        {{ lab.binary_label(label, pos_label) }} as label,
-{% if prediction %}
-        {{ lab.binary_label(prediction) }} as predicted,
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+{% if columns.prediction %}
+        {{ binary_label(columns.prediction) }} as predicted,
 {% else %}
-        case when {{ score }} >= {{ threshold | double }} then 1 else 0 end as predicted,
+        case when {{ columns.score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
-{% if weight %}
-        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
+{% if columns.weight %}
+        {{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 ),
 counts as (
     select
-        {{ c.slice_cols(by) }}
-        {{ total('case when label = 1 and predicted = 1 then w else 0 end') }} as tp,
-        {{ total('case when label = 0 and predicted = 1 then w else 0 end') }} as fp,
-        {{ total('case when label = 0 and predicted = 0 then w else 0 end') }} as tn,
-        {{ total('case when label = 1 and predicted = 0 then w else 0 end') }} as fn
+        {{ slice_cols(by) }}
+        {{ confusion_total('case when label = 1 and predicted = 1 then w else 0 end', columns.weight) }} as tp,
+        {{ confusion_total('case when label = 0 and predicted = 1 then w else 0 end', columns.weight) }} as fp,
+        {{ confusion_total('case when label = 0 and predicted = 0 then w else 0 end', columns.weight) }} as tn,
+        {{ confusion_total('case when label = 1 and predicted = 0 then w else 0 end', columns.weight) }} as fn
     from source
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 {%- endmacro %}
 
-
-{% macro query(name, expr) -%}
-{{ query_many([{'name': name, 'expr': expr}]) }}
-{%- endmacro %}
-
-{# several threshold metrics over one scan: values is a list of {name, expr} (expr none: none) #}
-{% macro query_many(values) -%}
-with {{ counts() }},
+{% macro confusion_kernel(relation, by, columns, options, entries) -%}
+with {{ confusion_counts(relation, by, columns, options) }},
 final as (
     select
-        {{ c.slice_cols(by) }}
-{% for v in values %}
-{% if v.expr %}
-        {{ v.expr }} as {{ v.name }},
-{% endif %}
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as {{ entry.alias }},
 {% endfor %}
         tp, fp, tn, fn
     from counts
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
 {%- endmacro %}

@@ -1,8 +1,8 @@
 {#
-  Shared CTEs of the score curves (roc_curve, pr_curve, average_precision). Import `with context`.
+  Shared CTEs of the score curves (roc_curve, pr_curve, average_precision).
 
-  Context: relation, label, score, weight (or none), by.
-  points(): CTEs source -> per_score -> cumulated
+  curve_points(relation, by, columns, options): CTEs (columns: label, score, weight or none;
+  options: pos_label) source -> per_score -> cumulated
     source:     canonical columns, the score in its own type (ordered exactly: integers above
                 2^53 stay distinct; thresholds are cast to double only for output); with
                 weight, rows of weight 0 are dropped (they move no
@@ -12,67 +12,66 @@
     cumulated:  per_score plus, in descending score order (distinct scores: a total order),
                 tp, fp = (weighted) number of positive / negative rows with score >= s, and
                 n_pos, n_neg = their slice totals (the last, largest cumulative values: a max,
-                so no float sum depends on row order); w_pos_exp = c.sum_exponent of w_pos over the slice.
+                so no float sum depends on row order); w_pos_exp = sum_exponent of w_pos over
+                the slice.
   Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
   distinct scores in a total order, so shuffled input gives bit-identical results.
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
 
-{% macro points() -%}
+{% macro curve_points(relation, by, columns, options) -%}
 source as (
     select
-        {{ c.slice_source(by) }}
-        {{ lab.binary_label(label, pos_label) }} as label,
-        {{ score }} as score,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
-{% if weight %}
-        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
+{% if columns.weight %}
+        {{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
-{% if weight %}
-    where {{ weight }} > 0
+{% if columns.weight %}
+    where {{ columns.weight }} > 0
 {% endif %}
 ),
 per_score as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score,
-{% if weight %}
-        {{ c.exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
-        {{ c.exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
+{% if columns.weight %}
+        {{ exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
+        {{ exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
 {% else %}
         sum(label) as w_pos,
         count(*) - sum(label) as w_neg
 {% endif %}
     from source
-    {{ c.group_by(by, ['score']) }}
+    {{ group_by(by, ['score']) }}
 ),
 cumulative as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score,
         w_pos,
         w_neg,
         sum(w_pos) over (
-            {{ c.window(by, 'score desc') }} rows between unbounded preceding and current row
+            {{ window(by, 'score desc') }} rows between unbounded preceding and current row
         ) as tp,
         sum(w_neg) over (
-            {{ c.window(by, 'score desc') }} rows between unbounded preceding and current row
+            {{ window(by, 'score desc') }} rows between unbounded preceding and current row
         ) as fp
     from per_score
 ),
 cumulated as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score,
         w_pos,
         w_neg,
         tp,
         fp,
-        max(tp) over ({{ c.partition_by(by) }}) as n_pos,
-        max(fp) over ({{ c.partition_by(by) }}) as n_neg,
-        {{ c.sum_exponent('w_pos', by) }} as w_pos_exp
+        max(tp) over ({{ partition_by(by) }}) as n_pos,
+        max(fp) over ({{ partition_by(by) }}) as n_neg,
+        {{ sum_exponent('w_pos', by) }} as w_pos_exp
     from cumulative
 )
 {%- endmacro %}
@@ -81,15 +80,15 @@ cumulated as (
   `neighbours`: cumulated plus the previous / next point's tp and fp in descending score order
   (NULL at the ends), for the drop_intermediate rules.
 #}
-{% macro neighbours() -%}
+{% macro curve_neighbours(by) -%}
 neighbours as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        lag(tp) over ({{ c.window(by, 'score desc') }}) as prev_tp,
-        lead(tp) over ({{ c.window(by, 'score desc') }}) as next_tp,
-        lag(fp) over ({{ c.window(by, 'score desc') }}) as prev_fp,
-        lead(fp) over ({{ c.window(by, 'score desc') }}) as next_fp
+        lag(tp) over ({{ window(by, 'score desc') }}) as prev_tp,
+        lead(tp) over ({{ window(by, 'score desc') }}) as next_tp,
+        lag(fp) over ({{ window(by, 'score desc') }}) as prev_fp,
+        lead(fp) over ({{ window(by, 'score desc') }}) as next_fp
     from cumulated
 )
 {%- endmacro %}
@@ -103,7 +102,7 @@ neighbours as (
   Every kept point is an exact point of the full curve; the last point (all rows predicted
   positive) is always kept. Without slots (max_points = none) `thinned` is `kept`.
 #}
-{% macro thinned(slots) -%}
+{% macro curve_thinned(by, slots) -%}
 {% if slots is none %}
 thinned as (
     select * from kept
@@ -111,18 +110,18 @@ thinned as (
 {% else %}
 bucketed as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        ceil(cast(tp + fp as double) * {{ slots }} / cast(n_pos + n_neg as double)) as bucket
+        ceil(cast(tp + fp as {{ float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ float_type() }})) as bucket
     from kept
 ),
 thinned as (
-    select {{ c.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from (
         select
-            {{ c.slice_cols(by) }}
+            {{ slice_cols(by) }}
             score, tp, fp, n_pos, n_neg, bucket,
-            lead(bucket) over ({{ c.window(by, 'score desc') }}) as next_bucket
+            lead(bucket) over ({{ window(by, 'score desc') }}) as next_bucket
         from bucketed
     ) as b
     where next_bucket is null or next_bucket <> bucket
@@ -131,13 +130,13 @@ thinned as (
 {%- endmacro %}
 
 {# one row per slice: its totals, for the point at threshold +infinity #}
-{% macro totals() -%}
+{% macro curve_totals(by) -%}
 totals as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 {%- endmacro %}

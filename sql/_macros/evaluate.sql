@@ -1,5 +1,5 @@
 {#
-  compose: one statement computing several metrics per slice, for sqlmetrics.evaluate.
+  evaluate_compose: one statement computing several metrics per slice, for sqlmetrics.evaluate.
 
   Arguments:
     relation  the data (SQL after `from`); by: quoted slice identifiers (may be empty)
@@ -15,26 +15,25 @@
   `is not distinct from`, so a NULL slice value is a slice like any other.
   Output: slice_0.., the parts' columns under their `as` names, n_rows.
 #}
-{% import "_macros/common.sql" as c %}
 
-{% macro join_on(alias, by) -%}
+{% macro evaluate_join_on(alias, by) -%}
 {% if by %}{% for col in by %}{{ 'slices.slice_' ~ loop.index0 }} is not distinct from {{ alias }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
-{% macro compose(relation, by, parts, extra_slices=none) -%}
+{% macro evaluate_compose(relation, by, parts, extra_slices=none) -%}
 with slices as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         count(*) as n_rows
     from (
-        select {{ c.slice_source(by) }} 1 as one
+        select {{ slice_source(by) }} 1 as one
         from {{ relation }}
     ) as sliced
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 {% if extra_slices %}
     union all
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         0 as n_rows
     from (
 {{ extra_slices | indent(8, true) }}
@@ -57,7 +56,7 @@ select
     slices.n_rows
 from slices
 {% for part in parts %}
-left join {{ part.alias }} on {{ join_on(part.alias, by) }}
+left join {{ part.alias }} on {{ evaluate_join_on(part.alias, by) }}
 {% endfor %}
 {% if by %}
 order by {% for col in by %}slices.slice_{{ loop.index0 }}{{ ', ' if not loop.last }}{% endfor %}

@@ -14,7 +14,7 @@ case when cast({{ column }} as boolean) then 1 else 0 end
 {%- elif pos_label is boolean -%}
 case when cast({{ column }} as boolean) = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
 {%- elif pos_label is string -%}
-case when cast({{ column }} as varchar) = '{{ pos_label | replace("'", "''") }}' then 1 else 0 end
+case when cast({{ column }} as {{ string_type() }}) = '{{ pos_label | replace("'", "''") }}' then 1 else 0 end
 {%- else -%}
 case when {{ column }} = {{ pos_label }} then 1 else 0 end
 {%- endif -%}

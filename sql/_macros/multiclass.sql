@@ -1,112 +1,112 @@
 {#
-  Shared CTEs and the averaged query of the multiclass metrics (import `with context`).
-
-  Context: relation, label, prediction (any type; the same or comparable types, checked in
-  Python), weight (or none), by, and per metric beta, zero_division.
+  Shared CTEs and the averaged query of the multiclass metrics. Arguments: relation, by,
+  columns (label, prediction: any type, the same or comparable types, checked in Python;
+  weight or none), and per metric beta, zero_division.
   Classes of a slice: every value seen in label or prediction there (scikit-learn's default
   `labels`: the union of y_true and y_pred).
-  per_class(): CTEs source -> contrib -> per_class with, per slice and class c,
+  multiclass_per_class(relation, by, columns): CTEs source -> contrib -> per_class with, per
+  slice and class c,
      tp     = (weighted) rows with label = c and prediction = c
      n_true = (weighted) rows with label = c       (support; tp + fn)
      n_pred = (weighted) rows with prediction = c  (tp + fp)
   built by adding up one contribution per row and role (no join: classes come out as the
   union by construction). per_class also carries tp_exp, n_true_exp, n_pred_exp, the
-  exponents of the slice's largest of each (c.sum_exponent, for exact_sums over classes). Float sums of weights are
+  exponents of the slice's largest of each (sum_exponent, for exact_sums over classes). Float
+  sums of weights are
   exact_sums (decision 0006): bit-identical under any row order and thread count.
 #}
-{% import "_macros/common.sql" as c %}
 
-{# exact integer counts, or order-independent sums of weights (e: see c.exact_sum) #}
-{% macro total(expr, e) -%}
-{{ c.exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
+{# exact integer counts, or order-independent sums of weights (e: see exact_sum) #}
+{% macro multiclass_total(expr, e, weight) -%}
+{{ exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
-{% macro per_class() -%}
+{% macro multiclass_per_class(relation, by, columns) -%}
 source as (
     select
-        {{ c.slice_source(by) }}
-        {{ label }} as y,
-        {{ prediction }} as y_hat,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else '1' }} as w{{ ',' if weight }}
-{% if weight %}
-        {{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }} as w_exp
+        {{ slice_source(by) }}
+        {{ columns.label }} as y,
+        {{ columns.prediction }} as y_hat,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
+{% if columns.weight %}
+        {{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 ),
 contrib as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         y as class,
-        case when y = y_hat then w else {{ '0.0' if weight else '0' }} end as tp,
+        case when y = y_hat then w else {{ '0.0' if columns.weight else '0' }} end as tp,
         w as n_true,
-        {{ '0.0' if weight else '0' }} as n_pred{{ ',' if weight }}
-{% if weight %}
+        {{ '0.0' if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
+{% if columns.weight %}
         w_exp
 {% endif %}
     from source
     union all
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         y_hat as class,
-        {{ '0.0' if weight else '0' }} as tp,
-        {{ '0.0' if weight else '0' }} as n_true,
-        w as n_pred{{ ',' if weight }}
-{% if weight %}
+        {{ '0.0' if columns.weight else '0' }} as tp,
+        {{ '0.0' if columns.weight else '0' }} as n_true,
+        w as n_pred{{ ',' if columns.weight }}
+{% if columns.weight %}
         w_exp
 {% endif %}
     from source
 ),
 class_sums as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         class,
-        {{ total('tp', 'w_exp') }} as tp,
-        {{ total('n_true', 'w_exp') }} as n_true,
-        {{ total('n_pred', 'w_exp') }} as n_pred
+        {{ multiclass_total('tp', 'w_exp', columns.weight) }} as tp,
+        {{ multiclass_total('n_true', 'w_exp', columns.weight) }} as n_true,
+        {{ multiclass_total('n_pred', 'w_exp', columns.weight) }} as n_pred
     from contrib
-    {{ c.group_by(by, ['class']) }}
+    {{ group_by(by, ['class']) }}
 ),
 per_class as (
     select
         class_sums.*,
-        {{ c.sum_exponent('tp', by) }} as tp_exp,
-        {{ c.sum_exponent('n_true', by) }} as n_true_exp,
-        {{ c.sum_exponent('n_pred', by) }} as n_pred_exp
+        {{ sum_exponent('tp', by) }} as tp_exp,
+        {{ sum_exponent('n_true', by) }} as n_true_exp,
+        {{ sum_exponent('n_pred', by) }} as n_pred_exp
     from class_sums
 )
 {%- endmacro %}
 
 {# per-class value of `metric` (precision | recall | fbeta); NULL when its denominator is 0 #}
-{% macro class_value(metric) -%}
+{% macro multiclass_class_value(metric, beta) -%}
 {% if metric == 'precision' %}
-{{ c.safe_div('tp', 'n_pred') }}
+{{ safe_div('tp', 'n_pred') }}
 {%- elif metric == 'recall' %}
-{{ c.safe_div('tp', 'n_true') }}
+{{ safe_div('tp', 'n_true') }}
 {%- else %}
-{% set b2 = (beta * beta) | double %}
-{{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
+{% set b2 = float_literal(beta * beta) %}
+{{ safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
 {%- endif %}
 {%- endmacro %}
 
 {# the same over the sums of the counts (micro average) #}
-{% macro micro_value(metric) -%}
-{% set tp = total('tp', 'tp_exp') %}
-{% set n_true = total('n_true', 'n_true_exp') %}
-{% set n_pred = total('n_pred', 'n_pred_exp') %}
+{% macro multiclass_micro_value(metric, beta, weight) -%}
+{% set tp = multiclass_total('tp', 'tp_exp', weight) %}
+{% set n_true = multiclass_total('n_true', 'n_true_exp', weight) %}
+{% set n_pred = multiclass_total('n_pred', 'n_pred_exp', weight) %}
 {% if metric == 'precision' %}
-{{ c.safe_div(tp, n_pred) }}
+{{ safe_div(tp, n_pred) }}
 {%- elif metric == 'recall' %}
-{{ c.safe_div(tp, n_true) }}
+{{ safe_div(tp, n_true) }}
 {%- else %}
-{% set b2 = (beta * beta) | double %}
-{{ c.safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
+{% set b2 = float_literal(beta * beta) %}
+{{ safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
 {%- endif %}
 {%- endmacro %}
 
 {# per-class value with the zero_division policy: a number replaces NULL; 'warn'/nan keep it #}
-{% macro policy(expr) -%}
+{% macro multiclass_policy(expr, zero_division) -%}
 {% if zero_division is number and zero_division == zero_division %}
-coalesce({{ expr }}, {{ zero_division | double }})
+coalesce({{ expr }}, {{ float_literal(zero_division) }})
 {%- else %}
 {{ expr }}
 {%- endif %}
@@ -122,40 +122,42 @@ coalesce({{ expr }}, {{ zero_division | double }})
   back to macro when the classes left all have support 0 (as scikit-learn).
   Output columns: `name`, n_classes, n_undefined (classes whose v_c was 0/0).
 #}
-{% macro averaged(metric, average, name) -%}
-with {{ per_class() }},
+{% macro multiclass_averaged(relation, by, columns, options, entries, metric, average, beta) -%}
+with {{ multiclass_per_class(relation, by, columns) }},
 valued as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         tp,
         n_true,
         n_pred,
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        {{ class_value(metric) }} as raw_value,
-        {{ policy(class_value(metric)) }} as value
+        {{ multiclass_class_value(metric, beta) }} as raw_value,
+        {{ multiclass_policy(multiclass_class_value(metric, beta), options.zero_division) }} as value
     from per_class
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
+{% for entry in entries %}
 {% if average == 'micro' %}
-        {{ micro_value(metric) }} as {{ name }},
+        {{ multiclass_micro_value(metric, beta, columns.weight) }} as {{ entry.alias }},
 {% elif average == 'macro' %}
-        {{ c.exact_sum('value', '0') }} / nullif(count(value), 0) as {{ name }},
+        {{ exact_sum('value', '0') }} / nullif(count(value), 0) as {{ entry.alias }},
 {% else %}
         coalesce(
-            {{ c.exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
-                / nullif({{ total('case when value is not null then n_true end', 'n_true_exp') }}, 0),
-            {{ c.exact_sum('value', '0') }} / nullif(count(value), 0)
-        ) as {{ name }},
+            {{ exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
+                / nullif({{ multiclass_total('case when value is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
+            {{ exact_sum('value', '0') }} / nullif(count(value), 0)
+        ) as {{ entry.alias }},
 {% endif %}
+{% endfor %}
         count(*) as n_classes,
         {{ '0' if average == 'micro' else 'count(*) - count(raw_value)' }} as n_undefined
     from valued
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
 {%- endmacro %}

@@ -1,33 +1,38 @@
 {#
-  Shared query of the ranking family (decision 0001, and 0002 for the SQL choices).
+  The ranking family's kernel (decision 0001, and 0002 for the SQL choices; 0007 for the
+  contract): one statement computing several ranking metrics over one sort.
 
-  query(metrics) renders one statement computing several ranking metrics over one sort.
-  metrics: a list of entries, each a mapping with
-     name           output column (a generated alias such as m0_ndcg or the metric's name)
-     k              cut-off: an integer >= 1, or none for the whole list
-     group_columns  macro (p, k): aggregates over the `ranked` rows of one group, each aliased
-                    with the prefix p (e.g. `sum(...) as {{ p }}dcg`), comma separated; sums of
-                    non-integer terms are c.exact_sum (exponent 0 for terms in [0, 1],
-                    gain_exp for gain terms), so that a group's rows split between threads
-                    give the same bits
-     value          macro (p, k): an aggregate over the per-group rows giving the metric; it
-                    may read its own columns and n_rel, n_ret (see below); it must count a
+  ranking_kernel(relation, by, columns, options, entries):
+    relation  the run (SQL after `from`); by: quoted slice identifiers (may be empty)
+    columns   group, item, score, label (none when qrels is given); with judgments also
+              qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label
+    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator: all
+              given (Python fills the defaults; none lives here). duplicates 'error': the
+              Python layer has checked that (group, item) pairs do not repeat; 'max' | 'sum'
+              merge repeated pairs of the run in `source` (highest score, highest | summed label)
+    entries   list of {alias, metric, k, needs}: output column, metric name, cut-off (an
+              integer >= 1, or none for the whole list) and what the metric reads from the
+              shared sort beyond the basics, as the registry declares it (MetricSpec.needs):
+                 cum       cum_rel, ap_term, p_first (one more window; always there with
+                           ties = 'average')
+                 n_rel     n_rel on every `ranked` row (else only per group, in run_groups)
+                 gain_exp  the group's gain exponent on every `ranked` row
+                 ideal     the ideal ordering (CTEs ideal, ideal_groups)
+  Each entry's metric file defines (p: the entry's column prefix `<alias>_`):
+     <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
+                    group, each aliased with the prefix p (e.g. `sum(...) as {{ p }}dcg`),
+                    comma separated (may be empty); sums of non-integer terms are exact_sum
+                    (exponent 0 for terms in [0, 1], gain_exp for gain terms), so that a
+                    group's rows split between threads give the same bits
+     <metric>_value(p, k, options)  an aggregate over the per-group rows giving the metric;
+                    it may read its own columns and n_rel, n_ret (see below); it must count a
                     per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one).
-                    Float sums over groups are c.exact_sum: with exponent 0 for values in
-                    [0, 1]; otherwise group_columns also emits {p}exp, c.sum_exponent of its
+                    Float sums over groups are exact_sum: with exponent 0 for values in
+                    [0, 1]; otherwise group_columns also emits {p}exp, sum_exponent of its
                     per-group column over the slice's grouped rows (dcg, cg, idcg)
-     ideal_columns  optional macro (p, k): aggregates over the `ideal` rows of one group
-                    (ipos, gain), e.g. the ideal DCG; only metrics that need it define it
-  Each entry gets the prefix m<i>_ (i = its index in the list).
-
-  Context read (the template context of any ranking metric; optional ones have defaults):
-     relation, group, item, score, label (none when qrels is given), by,
-     qrels_relation, qrels_group, qrels_item, qrels_label (optional: the judgments),
-     relevance_level (default 1), ties (default 'item_desc'), gain (default 'exponential'),
-     empty (default 'skip'), missing (required with qrels: skip | zero | error; its default
-     lives in Python only), duplicates (default 'error': the Python layer has checked that
-     (group, item) pairs do not repeat; 'max' | 'sum' merge repeated pairs of the run in
-     `source`: highest score, highest | summed label).
+     <metric>_ideal_columns(p, k, by, options)  (metrics that need `ideal`): aggregates over
+                    the `ideal` rows of one group (ipos, gain, gain_exp), e.g. the ideal DCG;
+                    `by` is the slicing of `ideal` (none with qrels: judgments have no slice)
 
   Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
@@ -35,8 +40,8 @@
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
      rel      relevance (label >= relevance_level) at pos: 0/1, or its expectation (ties average)
      gain     gain of the label at pos (exponential 2^label - 1 | linear label), or its expectation
-     gain_exp ceil(log2 max gain) of the group (c.sum_exponent), only when a metric's
-              group_columns mention it: the exponent of its exact_sum of gain terms
+     gain_exp ceil(log2 max gain) of the group (sum_exponent), only when an entry
+              needs it: the exponent of its exact_sum of gain terms
      disc     1 / log2(pos + 1), written ln(2) / ln(pos + 1)
      ap_term  E[rel_pos * hits_pos], hits_pos = relevant items at positions <= pos
      miss     P(position pos is not relevant | no relevant item before it in its tie group):
@@ -70,15 +75,14 @@
   of one empty group); with qrels also n_missing (missing groups of the whole run, the same
   on every row) and, with missing = 'error', first_missing, for the Python layer to raise.
 #}
-{% import "_macros/common.sql" as c %}
 
 {# `pos <= k`, or a true condition for the whole list #}
-{% macro within(k, column='pos') -%}
+{% macro ranking_within(k, column='pos') -%}
 {% if k is none %}1 = 1{% else %}{{ column }} <= {{ k }}{% endif %}
 {%- endmacro %}
 
 {# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear #}
-{% macro gain_of(expr, kind) -%}
+{% macro ranking_gain(expr, kind) -%}
 {% if kind == 'linear' %}{{ expr }}{% else %}(power(2.0, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
@@ -88,39 +92,38 @@
 {%- endmacro %}
 
 {# `slice_0, slice_1, grp` for using (...) #}
-{% macro keys(by, with_group=true) -%}
+{% macro ranking_keys(by, with_group=true) -%}
 {% set cols = [] %}
 {% for col in by %}{% do cols.append('slice_' ~ loop.index0) %}{% endfor %}
 {% if with_group %}{% do cols.append('grp') %}{% endif %}
 {{ cols | join(', ') }}
 {%- endmacro %}
 
-{% macro query(metrics) -%}
-{% set has_qrels = qrels_relation is defined and qrels_relation is not none %}
-{% set level = relevance_level if relevance_level is defined else 1 %}
-{% set tie_policy = ties if ties is defined else 'item_desc' %}
-{% set gain_kind = gain if gain is defined else 'exponential' %}
-{% set empty_policy = empty if empty is defined else 'skip' %}
-{% set merge = duplicates if duplicates is defined and duplicates != 'error' else none %}
+{% macro ranking_kernel(relation, by, columns, options, entries) -%}
+{% set has_qrels = columns.qrels_relation is defined and columns.qrels_relation is not none %}
+{% set level = options.relevance_level %}
+{% set tie_policy = options.ties %}
+{% set gain_kind = options.gain %}
+{% set empty_policy = options.empty %}
+{% set missing = options.missing %}
+{% set merge = options.duplicates if options.duplicates != 'error' else none %}
 {% set item_order = 'item asc' if tie_policy == 'item_asc' else 'item desc' %}
-{% set part = c.partition_by(by, ['grp']) %}
-{% set has_ideal = [] %}
-{% for m in metrics %}{% if m.ideal_columns is defined and m.ideal_columns is not none %}{% do has_ideal.append(1) %}{% endif %}{% endfor %}
-{# per-row columns are computed only when a metric reads them (a window costs ~1-2 s on 10M rows) #}
-{% set used_text = [] %}
-{% for m in metrics %}{% do used_text.append(m.group_columns('m' ~ loop.index0 ~ '_', m.k)) %}{% endfor %}
-{% set used = used_text | join(' ') %}
-{% set need_cum = 'ap_term' in used or 'p_first' in used %}
-{% set need_n_rel = 'n_rel' in used %}
-{% set need_gain = 'gain_exp' in used %}
+{% set part = partition_by(by, ['grp']) %}
+{% set needs = [] %}
+{% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
+{% set has_ideal = 'ideal' in needs %}
+{# per-row columns are computed only when an entry needs them (a window costs ~1-2 s on 10M rows) #}
+{% set need_cum = 'cum' in needs %}
+{% set need_n_rel = 'n_rel' in needs %}
+{% set need_gain = 'gain_exp' in needs %}
 with {{ 'impressions' if merge else 'source' }} as (
     select
-        {{ c.slice_source(by) }}
-        {{ group }} as grp,
-        {{ item }} as item,
-        {{ score }} as score{{ ',' if not has_qrels }}
+        {{ slice_source(by) }}
+        {{ columns.group }} as grp,
+        {{ columns.item }} as item,
+        {{ columns.score }} as score{{ ',' if not has_qrels }}
 {% if not has_qrels %}
-        cast({{ label }} as double) as label
+        cast({{ columns.label }} as {{ float_type() }}) as label
 {% endif %}
     from {{ relation }}
 ),
@@ -129,7 +132,7 @@ with {{ 'impressions' if merge else 'source' }} as (
 -- score and the {{ 'highest' if merge == 'max' else 'summed' }} label
 source as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
         item,
         max(score) as score{{ ',' if not has_qrels }}
@@ -137,7 +140,7 @@ source as (
         {{ merge }}(label) as label
 {% endif %}
     from impressions
-    {{ c.group_by(by, ['grp', 'item']) }}
+    {{ group_by(by, ['grp', 'item']) }}
 ),
 {% endif %}
 {% if has_qrels %}
@@ -145,10 +148,10 @@ source as (
 -- evaluated (nothing is judged), as trec_eval
 judged as (
     select
-        {{ qrels_group }} as grp,
-        {{ qrels_item }} as item,
-        cast({{ qrels_label }} as double) as label
-    from {{ qrels_relation }}
+        {{ columns.qrels_group }} as grp,
+        {{ columns.qrels_item }} as item,
+        cast({{ columns.qrels_label }} as {{ float_type() }}) as label
+    from {{ columns.qrels_relation }}
 ),
 judged_groups as (
     select
@@ -172,7 +175,7 @@ labelled as (
 {% else %}
 labelled as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
         item,
         score,
@@ -187,13 +190,13 @@ labelled as (
 -- one sort per group: score desc, then item ({{ tie_policy }}): a total order
 ordered as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
 {% endif %}
         case when label >= {{ level }} then 1 else 0 end as relevant,
-        {{ gain_of('label', gain_kind) }} as gain,
+        {{ ranking_gain('label', gain_kind) }} as gain,
 {% if need_cum %}
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
             {{ part }} order by score desc, {{ item_order }}
@@ -205,17 +208,17 @@ ordered as (
 ),
 ranked as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
 {% endif %}
         pos,
         relevant,
-        cast(relevant as double) as rel,
+        cast(relevant as {{ float_type() }}) as rel,
         gain,
 {% if need_gain %}
-        {{ c.sum_exponent('gain', by, ['grp']) }} as gain_exp,
+        {{ sum_exponent('gain', by, ['grp']) }} as gain_exp,
 {% endif %}
         ln(2.0) / ln(pos + 1.0) as disc,
 {% if need_cum %}
@@ -229,7 +232,7 @@ ranked as (
 -- tie groups: n = tied items, r = relevant among them; upto = items scored >= this one
 tied as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
         score,
 {% if need_n_rel or has_qrels %}
@@ -241,13 +244,13 @@ tied as (
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
             {{ part }} order by score desc
         ) as rel_upto,
-        count(*) over ({{ c.partition_by(by, ['grp', 'score']) }}) as tie_n,
+        count(*) over ({{ partition_by(by, ['grp', 'score']) }}) as tie_n,
         sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
-            {{ c.partition_by(by, ['grp', 'score']) }}
+            {{ partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
-        avg({{ gain_of('label', gain_kind) }}) over (
-            {{ c.partition_by(by, ['grp', 'score']) }} order by label
+        avg({{ ranking_gain('label', gain_kind) }}) over (
+            {{ partition_by(by, ['grp', 'score']) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
     from labelled
@@ -255,7 +258,7 @@ tied as (
 -- t = offset of pos in its tie group; rel_above = relevant items scored strictly higher
 tie_terms as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
         score,
 {% if need_n_rel or has_qrels %}
@@ -274,7 +277,7 @@ tie_terms as (
 ),
 ranked as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
@@ -284,7 +287,7 @@ ranked as (
         tie_r / tie_n as rel,
         tie_gain as gain,
 {% if need_gain %}
-        {{ c.sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
+        {{ sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
 {% endif %}
         ln(2.0) / ln(pos + 1.0) as disc,
         tie_r / tie_n * (1 + rel_above)
@@ -316,34 +319,34 @@ ranked as (
 {% endif %}
 run_groups as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         grp,
 {% if not has_qrels %}
         sum(relevant) as n_rel,
 {% endif %}
-{% for m in metrics %}
-{% set cols = m.group_columns('m' ~ loop.index0 ~ '_', m.k) %}
+{% for m in entries %}
+{% set cols = sqlmetrics[m.metric ~ '_group_columns'](m.alias ~ '_', m.k, by, options) %}
 {% if cols | trim %}
         {{ cols }},
 {% endif %}
 {% endfor %}
         count(*) as n_ret
     from ranked
-    {{ c.group_by(by, ['grp']) }}
+    {{ group_by(by, ['grp']) }}
 ),
 {% if has_ideal %}
 -- the judged items of positive gain in ideal order (label desc, then item: a total order)
 ideal as (
     select
 {% if not has_qrels %}
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
 {% endif %}
         grp,
-        {{ gain_of('label', gain_kind) }} as gain,
-        {{ c.sum_exponent(gain_of('label', gain_kind), by if not has_qrels else [], ['grp']) }}
+        {{ ranking_gain('label', gain_kind) }} as gain,
+        {{ sum_exponent(ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp']) }}
             as gain_exp,
         row_number() over (
-            {{ c.partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
+            {{ partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
         ) as ipos
     from {{ 'judged' if has_qrels else 'source' }}
     where label > 0
@@ -351,16 +354,16 @@ ideal as (
 ideal_groups as (
     select
 {% if not has_qrels %}
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
 {% endif %}
-{% for m in metrics %}
-{% if m.ideal_columns is defined and m.ideal_columns is not none %}
-        {{ m.ideal_columns('m' ~ loop.index0 ~ '_', m.k) }},
+{% for m in entries %}
+{% if 'ideal' in m.needs %}
+        {{ sqlmetrics[m.metric ~ '_ideal_columns'](m.alias ~ '_', m.k, by if not has_qrels else [], options) }},
 {% endif %}
 {% endfor %}
         grp
     from ideal
-    {{ c.group_by(by if not has_qrels else [], ['grp']) }}
+    {{ group_by(by if not has_qrels else [], ['grp']) }}
 ),
 {% endif %}
 {% if has_qrels %}
@@ -374,7 +377,7 @@ absent as (
 absent_count as (
     select
 {% if missing == 'error' %}
-        min(cast(grp as varchar)) as first_missing,
+        min(cast(grp as {{ string_type() }})) as first_missing,
 {% endif %}
         count(*) as n_missing
     from absent
@@ -385,12 +388,12 @@ universe as (
     select
         {{ slice_cols_of('u', by) }}
         u.grp,
-        cast(g.n_rel as double) as n_rel
+        cast(g.n_rel as {{ float_type() }}) as n_rel
     from (
         select
-            {{ keys(by) }}
+            {{ ranking_keys(by) }}
         from run_groups
-{% if missing == 'zero' and (not by or (by | length == 1 and by[0] == group)) %}
+{% if missing == 'zero' and (not by or (by | length == 1 and by[0] == columns.group)) %}
         union all
         select
             {{ 'grp as slice_0, ' if by }}grp
@@ -402,7 +405,7 @@ universe as (
 per_group as (
     select *
     from universe
-    left join run_groups using ({{ keys(by) }})
+    left join run_groups using ({{ ranking_keys(by) }})
 {% if has_ideal %}
     left join ideal_groups using (grp)
 {% endif %}
@@ -412,7 +415,7 @@ per_group as (
     select *
     from run_groups
 {% if has_ideal %}
-    left join ideal_groups using ({{ keys(by) }})
+    left join ideal_groups using ({{ ranking_keys(by) }})
 {% endif %}
 ),
 {% endif %}
@@ -431,30 +434,30 @@ kept as (
 ),
 aggregated as (
     select
-        {{ c.slice_cols(by) }}
-{% for m in metrics %}
-        case when count(*) > 0 then {{ m.value('m' ~ loop.index0 ~ '_', m.k) }} end
-            as {{ m.name }},
+        {{ slice_cols(by) }}
+{% for m in entries %}
+        case when count(*) > 0 then {{ sqlmetrics[m.metric ~ '_value'](m.alias ~ '_', m.k, options) }} end
+            as {{ m.alias }},
 {% endfor %}
         count(*) as n_groups
     from kept
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 counted as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
 {% if empty_policy == 'error' %}
-        min(case when is_empty = 1 then cast(grp as varchar) end) as first_empty,
+        min(case when is_empty = 1 then cast(grp as {{ string_type() }}) end) as first_empty,
 {% endif %}
         sum(is_empty) as n_empty
     from flagged
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 final as (
     select
         {{ slice_cols_of('counted', by) }}
-{% for m in metrics %}
-        aggregated.{{ m.name }},
+{% for m in entries %}
+        aggregated.{{ m.alias }},
 {% endfor %}
         coalesce(aggregated.n_groups, 0) as n_groups,
 {% if empty_policy == 'error' %}
@@ -469,7 +472,7 @@ final as (
         counted.n_empty
     from counted
 {% if by %}
-    left join aggregated using ({{ keys(by, false) }})
+    left join aggregated using ({{ ranking_keys(by, false) }})
 {% else %}
     cross join aggregated
 {% endif %}
@@ -478,5 +481,5 @@ final as (
 {% endif %}
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
 {%- endmacro %}

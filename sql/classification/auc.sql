@@ -17,42 +17,42 @@
   Output: one row per slice; columns auc, n_pos, n_neg (weighted: sums of weights).
   Oracle: tests/oracle/classification.py::auc
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
-{% import "_macros/auc.sql" as mw %}
+{% macro auc_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ c.slice_source(by) }}
-        {{ lab.binary_label(label, pos_label) }} as label,
-        {{ score }} as score{{ ',' if weight }}
-{% if weight %}
-        cast({{ weight }} as double) as w
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score{{ ',' if columns.weight }}
+{% if columns.weight %}
+        cast({{ columns.weight }} as {{ float_type() }}) as w
 {% endif %}
     from {{ relation }}
 ),
-{% if weight %}
+{% if columns.weight %}
 -- weights scaled by 2^-w_exp (exact), w_exp = ceil(log2 max w): scaled weights lie in [0, 1]
 scaled as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         label,
         score,
-        {{ c.ldexp('w', '-w_exp') }} as w,
+        {{ ldexp('w', '-w_exp') }} as w,
         w_exp
     from (
         select
             source.*,
-            coalesce({{ c.sum_exponent('w', by) }}, 0) as w_exp
+            coalesce({{ sum_exponent('w', by) }}, 0) as w_exp
         from source
     ) as exponents
 ),
 {% endif %}
-{% if not weight %}
-{{ mw.rank_sums(by) }},
+{% if not columns.weight %}
+{{ auc_rank_sums(by) }},
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ mw.mann_whitney() }} as auc,
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ auc_mann_whitney() }} as {{ entry.alias }},
+{% endfor %}
         n_pos,
         n_neg
     from rank_sums
@@ -60,55 +60,58 @@ final as (
 {% else %}
 per_score as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         score,
         max(w_exp) as w_exp,
-        {{ c.exact_sum('case when label = 1 then w else 0 end', '0') }} as w_pos,
-        {{ c.exact_sum('case when label = 0 then w else 0 end', '0') }} as w_neg
+        {{ exact_sum('case when label = 1 then w else 0 end', '0') }} as w_pos,
+        {{ exact_sum('case when label = 0 then w else 0 end', '0') }} as w_neg
     from scaled
-    {{ c.group_by(by, ['score']) }}
+    {{ group_by(by, ['score']) }}
 ),
 cumulative as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         w_exp,
         w_pos,
         w_neg,
         sum(w_neg) over (
-            {{ c.window(by, 'score') }} rows between unbounded preceding and current row
+            {{ window(by, 'score') }} rows between unbounded preceding and current row
         ) as w_neg_upto
     from per_score
 ),
 ranked as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         w_exp,
         w_pos,
         w_neg,
         w_neg_upto - w_neg as w_neg_below,
-        {{ c.sum_exponent('w_pos', by) }} as pos_exp,
-        {{ c.sum_exponent('w_neg', by) }} as neg_exp,
-        {{ c.sum_exponent('w_pos * w_neg_upto', by) }} as pairs_exp
+        {{ sum_exponent('w_pos', by) }} as pos_exp,
+        {{ sum_exponent('w_neg', by) }} as neg_exp,
+        {{ sum_exponent('w_pos * w_neg_upto', by) }} as pairs_exp
     from cumulative
 ),
 per_slice as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         max(w_exp) as w_exp,
-        {{ c.exact_sum('w_pos', 'pos_exp') }} as n_pos,
-        {{ c.exact_sum('w_neg', 'neg_exp') }} as n_neg,
-        {{ c.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
+        {{ exact_sum('w_pos', 'pos_exp') }} as n_pos,
+        {{ exact_sum('w_neg', 'neg_exp') }} as n_neg,
+        {{ exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        pairs / nullif(n_pos * n_neg, 0) as auc,
-        {{ c.ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ c.ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ ldexp('n_neg', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

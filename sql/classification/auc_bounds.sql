@@ -27,23 +27,24 @@
   (weighted: sums of weights).
   Oracle: tests/oracle/bounds.py (exact AUC: tests/oracle/classification.py::auc)
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
 {# `"day" as e_slice_0, ...`: the extent's own names, so the join below is unambiguous #}
-{% macro extent_slices(by) -%}
+{% macro auc_bounds_extent_slices(by) -%}
 {% for col in by %}{{ col }} as e_slice_{{ loop.index0 }}, {% endfor %}
 {%- endmacro %}
-{% macro extent_group_by(by) -%}
+
+{% macro auc_bounds_extent_group_by(by) -%}
 {% if by %}group by {{ by | join(', ') }}{% endif %}
 {%- endmacro %}
+
+{% macro auc_bounds_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ c.slice_source(by) }}
-        {{ lab.binary_label(label, pos_label) }} as label,
-        cast({{ score }} as double) as score{{ ',' if weight }}
-{% if weight %}
-        cast({{ weight }} as double) as w,
-        coalesce({{ c.sum_exponent('cast(' ~ weight ~ ' as double)', by) }}, 0) as w_exp
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ float_type() }}) as score{{ ',' if columns.weight }}
+{% if columns.weight %}
+        cast({{ columns.weight }} as {{ float_type() }}) as w,
+        coalesce({{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }}, 0) as w_exp
 {% endif %}
     from {{ relation }}
 ),
@@ -51,26 +52,26 @@ extent as (
     -- read from the relation itself, not from `source`: `source` is then used once and
     -- streamed instead of materialised, and min/max may come from file statistics
     select
-        {{ extent_slices(by) }}
-        min(cast({{ score }} as double)) / 2 as lo_half,
-        max(cast({{ score }} as double)) / 2 - min(cast({{ score }} as double)) / 2 as width_half
+        {{ auc_bounds_extent_slices(by) }}
+        min(cast({{ columns.score }} as {{ float_type() }})) / 2 as lo_half,
+        max(cast({{ columns.score }} as {{ float_type() }})) / 2 - min(cast({{ columns.score }} as {{ float_type() }})) / 2 as width_half
     from {{ relation }}
-    {{ extent_group_by(by) }}
+    {{ auc_bounds_extent_group_by(by) }}
 ),
 bucketed as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         label,
-{% if weight %}
+{% if columns.weight %}
         -- scaled by 2^-w_exp (exact): weights in [0, 1], products of sums stay finite
-        {{ c.ldexp('w', '-w_exp') }} as w,
+        {{ ldexp('w', '-w_exp') }} as w,
         w_exp,
 {% endif %}
         case
             when width_half = 0 then 0
             else least(
-                cast(floor((score / 2 - lo_half) / width_half * {{ bins }}) as bigint),
-                {{ bins - 1 }}
+                cast(floor((score / 2 - lo_half) / width_half * {{ options.bins }}) as bigint),
+                {{ options.bins - 1 }}
             )
         end as bucket
     from source
@@ -84,47 +85,47 @@ bucketed as (
 ),
 per_bucket as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         bucket,
-{% if weight %}
+{% if columns.weight %}
         max(w_exp) as w_exp,
-        {{ c.exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
-        {{ c.exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
+        {{ exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
+        {{ exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
 {% else %}
         sum(label) as pos_b,
         count(*) - sum(label) as neg_b
 {% endif %}
     from bucketed
-    {{ c.group_by(by, ['bucket']) }}
+    {{ group_by(by, ['bucket']) }}
 ),
 ranked as (
     select
-        {{ c.slice_cols(by) }}
-{% if weight %}
+        {{ slice_cols(by) }}
+{% if columns.weight %}
         w_exp,
 {% endif %}
         pos_b,
         neg_b,
         sum(neg_b) over (
-            {{ c.window(by, 'bucket') }} rows between unbounded preceding and current row
-        ) - neg_b as neg_below{{ ',' if weight }}
-{% if weight %}
-        {{ c.sum_exponent('pos_b', by) }} as pos_exp,
-        {{ c.sum_exponent('neg_b', by) }} as neg_exp
+            {{ window(by, 'bucket') }} rows between unbounded preceding and current row
+        ) - neg_b as neg_below{{ ',' if columns.weight }}
+{% if columns.weight %}
+        {{ sum_exponent('pos_b', by) }} as pos_exp,
+        {{ sum_exponent('neg_b', by) }} as neg_exp
 {% endif %}
     from per_bucket
 ),
 per_slice as (
     select
-        {{ c.slice_cols(by) }}
-{% if weight %}
+        {{ slice_cols(by) }}
+{% if columns.weight %}
         max(w_exp) as w_exp,
-        {{ c.exact_sum('pos_b', 'pos_exp') }} as n_pos,
-        {{ c.exact_sum('neg_b', 'neg_exp') }} as n_neg,
+        {{ exact_sum('pos_b', 'pos_exp') }} as n_pos,
+        {{ exact_sum('neg_b', 'neg_exp') }} as n_neg,
         {# neg_below <= bins * max neg_b: log2(bins) more bits of room #}
-        {{ c.exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (bins - 1).bit_length()) }}
+        {{ exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (options.bins - 1).bit_length()) }}
             as pairs_diff,
-        {{ c.exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
+        {{ exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
 {% else %}
         sum(pos_b) as n_pos,
         sum(neg_b) as n_neg,
@@ -132,22 +133,25 @@ per_slice as (
         sum(pos_b * neg_b) as pairs_same
 {% endif %}
     from ranked
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as auc_bounds,
-        {{ c.safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
-        {{ c.safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
-{% if weight %}
-        {{ c.ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ c.ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as {{ entry.alias }},
+{% endfor %}
+        {{ safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
+        {{ safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
+{% if columns.weight %}
+        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ ldexp('n_neg', 'w_exp') }} as n_neg
 {% else %}
-        cast(n_pos as double) as n_pos,
-        cast(n_neg as double) as n_neg
+        cast(n_pos as {{ float_type() }}) as n_pos,
+        cast(n_neg as {{ float_type() }}) as n_neg
 {% endif %}
     from per_slice
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

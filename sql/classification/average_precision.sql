@@ -14,26 +14,28 @@
   weights).
   Oracle: tests/oracle/curves.py::average_precision
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/curves.sql" as cv with context %}
-with {{ cv.points() }},
+{% macro average_precision_kernel(relation, by, columns, options, entries) -%}
+with {{ curve_points(relation, by, columns, options) }},
 per_slice as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.exact_sum('w_pos * (cast(tp as double) / cast(tp + fp as double))', 'w_pos_exp') }}
+        {{ slice_cols(by) }}
+        {{ exact_sum('w_pos * (cast(tp as ' ~ float_type() ~ ') / cast(tp + fp as ' ~ float_type() ~ '))', 'w_pos_exp') }}
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.safe_div('ap_sum', 'n_pos') }} as average_precision,
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ safe_div('ap_sum', 'n_pos') }} as {{ entry.alias }},
+{% endfor %}
         n_pos,
         n_neg
     from per_slice
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

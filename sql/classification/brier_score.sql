@@ -10,19 +10,18 @@
   Output: one row per slice; columns brier_score, n (rows, or sum of weights).
   Oracle: tests/oracle/curves.py::brier_score
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
+{% macro brier_score_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ c.slice_source(by) }}
-        cast({{ lab.binary_label(label, pos_label) }} as double) as label,
-        cast({{ score }} as double) as p,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
+        {{ slice_source(by) }}
+        cast({{ binary_label(columns.label, options.pos_label) }} as {{ float_type() }}) as label,
+        cast({{ columns.score }} as {{ float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 per_row as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         w,
         w * (p - label) * (p - label) as wsq
     from source
@@ -30,18 +29,21 @@ per_row as (
 scaled as (
     select
         per_row.*,
-        {{ c.sum_exponent('w', by) }} as w_exp,
-        {{ c.sum_exponent('wsq', by) }} as wsq_exp
+        {{ sum_exponent('w', by) }} as w_exp,
+        {{ sum_exponent('wsq', by) }} as wsq_exp
     from per_row
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.exact_sum('wsq', 'wsq_exp') }}
-            / nullif({{ c.exact_sum('w', 'w_exp') }}, 0) as brier_score,
-        {{ c.exact_sum('w', 'w_exp') }} as n
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('wsq', 'wsq_exp') }}
+            / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

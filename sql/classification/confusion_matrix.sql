@@ -5,9 +5,7 @@
   Predicted 1 when score >= threshold (default 0.5), or from a 0/1 prediction column.
   With weight: sums of sample weights instead of counts.
   Undefined: never (empty input is rejected before the query runs).
-  Output: one row per slice; columns tp, fp, tn, fn.
+  Output: one row per slice; columns tp, fp, tn, fn: the rows of confusion_kernel
+  (sql/_macros/confusion.sql) called with no metric entry. No macro of its own.
   Oracle: tests/oracle/classification.py::confusion
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/confusion.sql" as cm with context %}
-{{ cm.query('confusion_matrix', none) }}

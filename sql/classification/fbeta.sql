@@ -6,13 +6,11 @@
   score >= threshold (default 0.5) or from a 0/1 prediction column; with weight, sums of
   sample weights.
   Undefined: tp + fp + fn = 0 -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
-  Output: one row per slice; columns fbeta, tp, fp, tn, fn.
+  Output (confusion_kernel): one row per slice; the value under its entry's alias, then
+  tp, fp, tn, fn.
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/confusion.sql" as cm with context %}
-{% set b2 = (beta * beta) | double %}
-{% macro value() -%}
-{{ c.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
+{% macro fbeta_value(options) -%}
+{% set b2 = float_literal(options.beta * options.beta) %}
+{{ safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
 {%- endmacro %}
-{{ cm.query('fbeta', value()) }}

@@ -14,41 +14,42 @@
   Output: one row per slice; columns gauc, n_groups.
   Oracle: tests/oracle/classification.py::gauc
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
-{% import "_macros/auc.sql" as mw %}
+{% macro gauc_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ c.slice_source(by) }}
-        {{ group }} as grp,
-        {{ lab.binary_label(label, pos_label) }} as label,
-        {{ score }} as score
+        {{ slice_source(by) }}
+        {{ columns.group }} as grp,
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score
     from {{ relation }}
 ),
-{{ mw.rank_sums(by, ['grp']) }},
+{{ auc_rank_sums(by, ['grp']) }},
 scored as (
     select
-        {{ c.slice_cols(by) }}
-{% if weighting == 'samples' %}
+        {{ slice_cols(by) }}
+{% if options.weighting == 'samples' %}
 {% set v = 'n_pos + n_neg' %}
-{% elif weighting == 'positives' %}
+{% elif options.weighting == 'positives' %}
 {% set v = 'n_pos' %}
 {% else %}
-{% set v = 'cast(1 as double)' %}
+{% set v = 'cast(1 as ' ~ float_type() ~ ')' %}
 {% endif %}
         {{ v }} as v,
-        {{ c.sum_exponent(v, by) }} as v_exp,
-        {{ mw.mann_whitney() }} as auc
+        {{ sum_exponent(v, by) }} as v_exp,
+        {{ auc_mann_whitney() }} as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.exact_sum('v * auc', 'v_exp') }} / nullif(sum(v), 0) as gauc,
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('v * auc', 'v_exp') }} / nullif(sum(v), 0) as {{ entry.alias }},
+{% endfor %}
         count(*) as n_groups
     from scored
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

@@ -13,21 +13,20 @@
   Output: one row per slice; columns log_loss, n (rows, or sum of weights).
   Oracle: tests/oracle/curves.py::log_loss
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/labels.sql" as lab %}
-{% set lo = eps | double %}
-{% set hi = (1.0 - eps) | double %}
+{% macro log_loss_kernel(relation, by, columns, options, entries) -%}
+{% set lo = float_literal(options.eps) %}
+{% set hi = float_literal(1.0 - options.eps) %}
 with source as (
     select
-        {{ c.slice_source(by) }}
-        {{ lab.binary_label(label, pos_label) }} as label,
-        cast({{ score }} as double) as p,
-        {{ 'cast(' ~ weight ~ ' as double)' if weight else 'cast(1 as double)' }} as w
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 per_row as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         w,
         w * -ln(
             case
@@ -40,18 +39,21 @@ per_row as (
 scaled as (
     select
         per_row.*,
-        {{ c.sum_exponent('w', by) }} as w_exp,
-        {{ c.sum_exponent('wloss', by) }} as wloss_exp
+        {{ sum_exponent('w', by) }} as w_exp,
+        {{ sum_exponent('wloss', by) }} as wloss_exp
     from per_row
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.exact_sum('wloss', 'wloss_exp') }}
-            / nullif({{ c.exact_sum('w', 'w_exp') }}, 0) as log_loss,
-        {{ c.exact_sum('w', 'w_exp') }} as n
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('wloss', 'wloss_exp') }}
+            / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

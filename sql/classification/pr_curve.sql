@@ -7,7 +7,7 @@
   point. A last point at threshold +infinity (nothing predicted positive) has tp = fp = 0,
   recall 0 and precision 1 by convention (scikit-learn's last point).
   Ties: tied scores are one threshold (one point), never split.
-  drop_intermediate (none -> false, scikit-learn's default for precision_recall_curve): a
+  drop_intermediate (default false, scikit-learn's for precision_recall_curve): a
   point that is not first or last is dropped when tp equals tp of both neighbours (a vertical
   run at one recall keeps its two ends).
   max_points (none or an integer >= 2): at most max_points rows per slice, the +infinity row
@@ -18,13 +18,12 @@
   thresholds for all rows but the last).
   Oracle: tests/oracle/curves.py::pr_curve
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/curves.sql" as cv with context %}
-{% set drop = false if drop_intermediate is none else drop_intermediate %}
-with {{ cv.points() }},
-{{ cv.neighbours() }},
+{% macro pr_curve_kernel(relation, by, columns, options, entries) -%}
+{% set drop = options.drop_intermediate %}
+with {{ curve_points(relation, by, columns, options) }},
+{{ curve_neighbours(by) }},
 kept as (
-    select {{ c.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from neighbours
 {% if drop %}
     where prev_tp is null
@@ -33,15 +32,15 @@ kept as (
         or next_tp <> tp
 {% endif %}
 ),
-{{ cv.thinned(none if max_points is none else max_points - 1) }},
-{{ cv.totals() }},
+{{ curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
+{{ curve_totals(by) }},
 curve as (
-    select {{ c.slice_cols(by) }} cast(score as double) as threshold, tp, fp, n_pos
+    select {{ slice_cols(by) }} cast(score as {{ float_type() }}) as threshold, tp, fp, n_pos
     from thinned
     union all
     select
-        {{ c.slice_cols(by) }}
-        cast('Infinity' as double) as threshold,
+        {{ slice_cols(by) }}
+        cast('Infinity' as {{ float_type() }}) as threshold,
         0 as tp,
         0 as fp,
         n_pos
@@ -49,14 +48,15 @@ curve as (
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         threshold,
-        coalesce({{ c.safe_div('tp', 'tp + fp') }}, 1.0) as precision,
-        {{ c.safe_div('tp', 'n_pos') }} as recall,
+        coalesce({{ safe_div('tp', 'tp + fp') }}, 1.0) as precision,
+        {{ safe_div('tp', 'n_pos') }} as recall,
         tp,
         fp,
         n_pos - tp as fn
     from curve
 )
 select * from final
-order by {{ c.slice_cols(by) }}threshold, fp desc, tp desc
+order by {{ slice_cols(by) }}threshold, fp desc, tp desc
+{%- endmacro %}

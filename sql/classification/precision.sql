@@ -5,12 +5,10 @@
   score >= threshold (default 0.5) or from a 0/1 prediction column; with weight, sums of
   sample weights.
   Undefined: no predicted positive (tp + fp = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).
-  Output: one row per slice; columns precision, tp, fp, tn, fn.
+  Output (confusion_kernel): one row per slice; the value under its entry's alias, then
+  tp, fp, tn, fn.
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/confusion.sql" as cm with context %}
-{% macro value() -%}
-{{ c.safe_div('tp', 'tp + fp') }}
+{% macro precision_value(options) -%}
+{{ safe_div('tp', 'tp + fp') }}
 {%- endmacro %}
-{{ cm.query('precision', value()) }}

@@ -6,7 +6,7 @@
   P, N: (weighted) positives and negatives of the slice; weight 0 rows are dropped.
   A first point at threshold +infinity (nothing predicted positive) has tp = fp = 0.
   Ties: tied scores are one threshold (one point), never split.
-  drop_intermediate (none -> true, scikit-learn's default for roc_curve): a point that is not
+  drop_intermediate (default true, scikit-learn's default for roc_curve): a point that is not
   first or last is dropped when the second differences of both fp and tp are 0 there, i.e.
   (fp_{i+1} - fp_i) = (fp_i - fp_{i-1}) and the same for tp (scikit-learn's rule: it drops
   the middle of straight runs of equal steps, not every collinear point).
@@ -17,13 +17,12 @@
   fp, tn, fn. Equals scikit-learn's roc_curve (fpr, tpr, thresholds).
   Oracle: tests/oracle/curves.py::roc_curve
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/curves.sql" as cv with context %}
-{% set drop = true if drop_intermediate is none else drop_intermediate %}
-with {{ cv.points() }},
-{{ cv.neighbours() }},
+{% macro roc_curve_kernel(relation, by, columns, options, entries) -%}
+{% set drop = options.drop_intermediate %}
+with {{ curve_points(relation, by, columns, options) }},
+{{ curve_neighbours(by) }},
 kept as (
-    select {{ c.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from neighbours
 {% if drop %}
     where prev_tp is null
@@ -32,27 +31,27 @@ kept as (
         or (next_tp - tp) - (tp - prev_tp) <> 0
 {% endif %}
 ),
-{{ cv.thinned(none if max_points is none else max_points - 1) }},
-{{ cv.totals() }},
+{{ curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
+{{ curve_totals(by) }},
 curve as (
     select
-        {{ c.slice_cols(by) }}
-        cast('Infinity' as double) as threshold,
+        {{ slice_cols(by) }}
+        cast('Infinity' as {{ float_type() }}) as threshold,
         0 as tp,
         0 as fp,
         n_pos,
         n_neg
     from totals
     union all
-    select {{ c.slice_cols(by) }} cast(score as double) as threshold, tp, fp, n_pos, n_neg
+    select {{ slice_cols(by) }} cast(score as {{ float_type() }}) as threshold, tp, fp, n_pos, n_neg
     from thinned
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         threshold,
-        {{ c.safe_div('fp', 'n_neg') }} as fpr,
-        {{ c.safe_div('tp', 'n_pos') }} as tpr,
+        {{ safe_div('fp', 'n_neg') }} as fpr,
+        {{ safe_div('tp', 'n_pos') }} as tpr,
         tp,
         fp,
         n_neg - fp as tn,
@@ -60,4 +59,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ c.slice_cols(by) }}threshold desc, fp, tp
+order by {{ slice_cols(by) }}threshold desc, fp, tp
+{%- endmacro %}

@@ -14,13 +14,12 @@
   columns class, average, precision, recall, fbeta, support.
   Oracle: tests/oracle/multiclass.py::report
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/multiclass.sql" as mc with context %}
+{% macro classification_report_kernel(relation, by, columns, options, entries) -%}
 {% set metrics = ['precision', 'recall', 'fbeta'] %}
-with {{ mc.per_class() }},
+with {{ multiclass_per_class(relation, by, columns) }},
 valued as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         class,
         tp,
         n_true,
@@ -29,29 +28,29 @@ valued as (
         n_true_exp,
         n_pred_exp,
 {% for m in metrics %}
-        {{ mc.policy(mc.class_value(m)) }} as {{ m }}{{ ',' if not loop.last }}
+        {{ multiclass_policy(multiclass_class_value(m, options.beta), options.zero_division) }} as {{ m }}{{ ',' if not loop.last }}
 {% endfor %}
     from per_class
 ),
 averages as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
 {% for m in metrics %}
-        {{ mc.micro_value(m) }} as micro_{{ m }},
-        {{ c.exact_sum(m, '0') }} / nullif(count({{ m }}), 0) as macro_{{ m }},
+        {{ multiclass_micro_value(m, options.beta, columns.weight) }} as micro_{{ m }},
+        {{ exact_sum(m, '0') }} / nullif(count({{ m }}), 0) as macro_{{ m }},
         coalesce(
-            {{ c.exact_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end', 'n_true_exp') }}
-                / nullif({{ mc.total('case when ' ~ m ~ ' is not null then n_true end', 'n_true_exp') }}, 0),
-            {{ c.exact_sum(m, '0') }} / nullif(count({{ m }}), 0)
+            {{ exact_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end', 'n_true_exp') }}
+                / nullif({{ multiclass_total('case when ' ~ m ~ ' is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
+            {{ exact_sum(m, '0') }} / nullif(count({{ m }}), 0)
         ) as weighted_{{ m }},
 {% endfor %}
-        {{ mc.total('n_true', 'n_true_exp') }} as support
+        {{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as support
     from valued
-    {{ c.group_by(by) }}
+    {{ group_by(by) }}
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         class,
         cast(null as varchar) as average,
         0 as row_order,
@@ -61,7 +60,7 @@ final as (
 {% for avg in ['micro', 'macro', 'weighted'] %}
     union all
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         null as class,
         '{{ avg }}' as average,
         {{ loop.index }} as row_order,
@@ -70,6 +69,7 @@ final as (
     from averages
 {% endfor %}
 )
-select {{ c.slice_cols(by) }} class, average, precision, recall, fbeta, support
+select {{ slice_cols(by) }} class, average, precision, recall, fbeta, support
 from final
-order by {{ c.slice_cols(by) }}row_order, class
+order by {{ slice_cols(by) }}row_order, class
+{%- endmacro %}

@@ -10,6 +10,6 @@
   Output: one row per slice; columns f1_macro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% set beta = 1.0 %}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'macro', 'f1_macro') }}
+{% macro f1_macro_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', 1.0) }}
+{%- endmacro %}

@@ -10,6 +10,6 @@
   Output: one row per slice; columns f1_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% set beta = 1.0 %}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'micro', 'f1_micro') }}
+{% macro f1_micro_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', 1.0) }}
+{%- endmacro %}

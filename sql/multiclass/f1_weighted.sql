@@ -10,6 +10,6 @@
   Output: one row per slice; columns f1_weighted, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% set beta = 1.0 %}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'weighted', 'f1_weighted') }}
+{% macro f1_weighted_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'weighted', 1.0) }}
+{%- endmacro %}

@@ -11,5 +11,6 @@
   Output: one row per slice; columns fbeta_macro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'macro', 'fbeta_macro') }}
+{% macro fbeta_macro_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', options.beta) }}
+{%- endmacro %}

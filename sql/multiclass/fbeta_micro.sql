@@ -11,5 +11,6 @@
   Output: one row per slice; columns fbeta_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'micro', 'fbeta_micro') }}
+{% macro fbeta_micro_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', options.beta) }}
+{%- endmacro %}

@@ -11,5 +11,6 @@
   Output: one row per slice; columns fbeta_weighted, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('fbeta', 'weighted', 'fbeta_weighted') }}
+{% macro fbeta_weighted_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'weighted', options.beta) }}
+{%- endmacro %}

@@ -16,16 +16,15 @@
   Output: one row per slice; columns mcc, n_classes.
   Oracle: tests/oracle/multiclass.py::mcc
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/multiclass.sql" as mc with context %}
-with {{ mc.per_class() }},
-{% if weight %}
+{% macro mcc_kernel(relation, by, columns, options, entries) -%}
+with {{ multiclass_per_class(relation, by, columns) }},
+{% if columns.weight %}
 scaled as (
     select
-        {{ c.slice_cols(by) }}
-        {{ c.ldexp('tp', '-k') }} as tp,
-        {{ c.ldexp('n_true', '-k') }} as n_true,
-        {{ c.ldexp('n_pred', '-k') }} as n_pred
+        {{ slice_cols(by) }}
+        {{ ldexp('tp', '-k') }} as tp,
+        {{ ldexp('n_true', '-k') }} as n_true,
+        {{ ldexp('n_pred', '-k') }} as n_pred
     from (
         select
             per_class.*,
@@ -36,31 +35,34 @@ scaled as (
 counts as (
     select
         scaled.*,
-        {{ c.sum_exponent('tp', by) }} as tp_exp,
-        {{ c.sum_exponent('n_true', by) }} as n_true_exp,
-        {{ c.sum_exponent('n_pred', by) }} as n_pred_exp
+        {{ sum_exponent('tp', by) }} as tp_exp,
+        {{ sum_exponent('n_true', by) }} as n_true_exp,
+        {{ sum_exponent('n_pred', by) }} as n_pred_exp
     from scaled
 ),
 {% endif %}
 sums as (
     select
-        {{ c.slice_cols(by) }}
-        cast({{ mc.total('tp', 'tp_exp') }} as double) as correct,
-        cast({{ mc.total('n_true', 'n_true_exp') }} as double) as s,
-        cast({{ mc.total('n_true * n_pred', 'n_true_exp + n_pred_exp') }} as double) as sum_tp,
-        cast({{ mc.total('n_pred * n_pred', 'n_pred_exp + n_pred_exp') }} as double) as sum_pp,
-        cast({{ mc.total('n_true * n_true', 'n_true_exp + n_true_exp') }} as double) as sum_tt,
+        {{ slice_cols(by) }}
+        cast({{ multiclass_total('tp', 'tp_exp', columns.weight) }} as {{ float_type() }}) as correct,
+        cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}) as s,
+        cast({{ multiclass_total('n_true * n_pred', 'n_true_exp + n_pred_exp', columns.weight) }} as {{ float_type() }}) as sum_tp,
+        cast({{ multiclass_total('n_pred * n_pred', 'n_pred_exp + n_pred_exp', columns.weight) }} as {{ float_type() }}) as sum_pp,
+        cast({{ multiclass_total('n_true * n_true', 'n_true_exp + n_true_exp', columns.weight) }} as {{ float_type() }}) as sum_tt,
         count(*) as n_classes
-    from {{ 'counts' if weight else 'per_class' }}
-    {{ c.group_by(by) }}
+    from {{ 'counts' if columns.weight else 'per_class' }}
+    {{ group_by(by) }}
 ),
 final as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
+{% for entry in entries %}
         (correct * s - sum_tp)
-            / nullif(sqrt(greatest((s * s - sum_pp) * (s * s - sum_tt), 0)), 0) as mcc,
+            / nullif(sqrt(greatest((s * s - sum_pp) * (s * s - sum_tt), 0)), 0) as {{ entry.alias }},
+{% endfor %}
         n_classes
     from sums
 )
 select * from final
-{{ c.order_by(by) }}
+{{ order_by(by) }}
+{%- endmacro %}

@@ -9,17 +9,16 @@
   Output: per slice, rows ordered by label, then prediction; columns label, prediction, count.
   Oracle: tests/oracle/multiclass.py::confusion
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/multiclass.sql" as mc with context %}
-with {{ mc.per_class() }},
+{% macro multiclass_confusion_matrix_kernel(relation, by, columns, options, entries) -%}
+with {{ multiclass_per_class(relation, by, columns) }},
 pairs as (
     select
-        {{ c.slice_cols(by) }}
+        {{ slice_cols(by) }}
         y,
         y_hat,
-        {{ mc.total('w', 'w_exp') }} as n
+        {{ multiclass_total('w', 'w_exp', columns.weight) }} as n
     from source
-    {{ c.group_by(by, ['y', 'y_hat']) }}
+    {{ group_by(by, ['y', 'y_hat']) }}
 ),
 grid as (
     select
@@ -45,4 +44,5 @@ final as (
         on {% for col in by %}g.slice_{{ loop.index0 }} is not distinct from p.slice_{{ loop.index0 }} and {% endfor %}g.y = p.y and g.y_hat = p.y_hat
 )
 select * from final
-order by {{ c.slice_cols(by) }}label, prediction
+order by {{ slice_cols(by) }}label, prediction
+{%- endmacro %}

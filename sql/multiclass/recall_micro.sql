@@ -10,5 +10,6 @@
   Output: one row per slice; columns recall_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('recall', 'micro', 'recall_micro') }}
+{% macro recall_micro_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'recall', 'micro', none) }}
+{%- endmacro %}

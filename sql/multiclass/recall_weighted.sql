@@ -12,5 +12,6 @@
   Output: one row per slice; columns recall_weighted, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% import "_macros/multiclass.sql" as mc with context %}
-{{ mc.averaged('recall', 'weighted', 'recall_weighted') }}
+{% macro recall_weighted_kernel(relation, by, columns, options, entries) -%}
+{{ multiclass_averaged(relation, by, columns, options, entries, 'recall', 'weighted', none) }}
+{%- endmacro %}

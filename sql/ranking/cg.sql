@@ -22,18 +22,14 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::cg
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{% set cg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain else 0 end', 'gain_exp') %}
+{% macro cg_group_columns(p, k, by, options) -%}
+{% set cg = exact_sum('case when ' ~ ranking_within(k) ~ ' then gain else 0 end', 'gain_exp') %}
 {{ cg }} as {{ p }}cg,
 {# exact_sum exponent of the mean, from the slice's largest per-group CG #}
-{{ c.sum_exponent(cg, by) }} as {{ p }}exp
+{{ sum_exponent(cg, by) }} as {{ p }}exp
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
+{% macro cg_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'cg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -23,18 +23,14 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::dcg
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{% set dcg = c.exact_sum('case when ' ~ r.within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
+{% macro dcg_group_columns(p, k, by, options) -%}
+{% set dcg = exact_sum('case when ' ~ ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
 {{ dcg }} as {{ p }}dcg,
 {# exact_sum exponent of the mean, from the slice's largest per-group DCG #}
-{{ c.sum_exponent(dcg, by) }} as {{ p }}exp
+{{ sum_exponent(dcg, by) }} as {{ p }}exp
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*)
+{% macro dcg_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'dcg', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

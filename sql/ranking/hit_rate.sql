@@ -23,19 +23,15 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::hit_rate
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
+{% macro hit_rate_group_columns(p, k, by, options) -%}
 1 - case
-        when sum(case when {{ r.within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
+        when sum(case when {{ ranking_within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
         {# |ln miss| <= ln n < 2^6: exponent 6 #}
-        else exp({{ c.exact_sum('case when ' ~ r.within(k) ~ ' then ln(case when miss > 0 then miss else 1.0 end) else 0 end', '6') }})
+        else exp({{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ln(case when miss > 0 then miss else 1.0 end) else 0 end', '6') }})
     end as {{ p }}success
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
+{% macro hit_rate_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'hit_rate', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

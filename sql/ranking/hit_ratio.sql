@@ -23,15 +23,11 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::hit_ratio
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{% macro hit_ratio_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
-{% macro value(p, k) -%}
+{% macro hit_ratio_value(p, k, options) -%}
 coalesce(sum(coalesce({{ p }}hits, 0)) / nullif(sum(n_rel), 0), 0)
 {%- endmacro %}
 
-{{ r.query([{'name': 'hit_ratio', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -23,22 +23,17 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::idcg
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
+{% macro idcg_group_columns(p, k, by, options) -%}
 {%- endmacro %}
 
-{% macro ideal_columns(p, k) -%}
-{% set idcg = c.exact_sum('case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') %}
-{% set has_qrels = qrels_relation is defined and qrels_relation is not none %}
+{% macro idcg_ideal_columns(p, k, by, options) -%}
+{% set idcg = exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') %}
 {{ idcg }} as {{ p }}idcg,
 {# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}
-{{ c.sum_exponent(idcg, by if not has_qrels else []) }} as {{ p }}exp
+{{ sum_exponent(idcg, by) }} as {{ p }}exp
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*)
+{% macro idcg_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'idcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

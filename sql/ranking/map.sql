@@ -26,25 +26,21 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::map
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then ap_term / pos else 0 end', '0') }} as {{ p }}ap_sum
-{%- if ap_denominator == 'hits' %},
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{% macro map_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ap_term / pos else 0 end', '0') }} as {{ p }}ap_sum
+{%- if options.ap_denominator == 'hits' %},
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endif %}
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{% if ap_denominator == 'hits' %}
+{% macro map_value(p, k, options) -%}
+{% if options.ap_denominator == 'hits' %}
 {% set den = p ~ 'hits' %}
-{% elif ap_denominator == 'min_k_relevant' and k is not none %}
+{% elif options.ap_denominator == 'min_k_relevant' and k is not none %}
 {% set den = 'least(' ~ k ~ ', n_rel)' %}
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-{{ c.exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
+{{ exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'map', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

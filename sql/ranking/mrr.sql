@@ -23,15 +23,11 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::mrr
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
+{% macro mrr_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
+{% macro mrr_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'mrr', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

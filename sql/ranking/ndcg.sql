@@ -28,19 +28,15 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::ndcg
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then gain * disc else 0 end', 'gain_exp') }} as {{ p }}dcg
+{% macro ndcg_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') }} as {{ p }}dcg
 {%- endmacro %}
 
-{% macro ideal_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') }} as {{ p }}idcg
+{% macro ndcg_ideal_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') }} as {{ p }}idcg
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
+{% macro ndcg_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'ndcg', 'k': k, 'group_columns': group_columns, 'value': value, 'ideal_columns': ideal_columns}]) }}

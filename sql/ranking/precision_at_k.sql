@@ -22,15 +22,11 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::precision_at_k
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
+{% macro precision_at_k_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} / {{ k if k is not none else 'count(*)' }} as {{ p }}precision
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
+{% macro precision_at_k_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'precision_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

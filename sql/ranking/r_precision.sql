@@ -21,15 +21,11 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::r_precision
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
+{% macro r_precision_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{% macro r_precision_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'r_precision', 'k': none, 'group_columns': group_columns, 'value': value}]) }}

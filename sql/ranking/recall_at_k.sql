@@ -22,15 +22,11 @@
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::recall_at_k
 #}
-{% import "_macros/common.sql" as c %}
-{% import "_macros/ranking.sql" as r with context %}
-
-{% macro group_columns(p, k) -%}
-{{ c.exact_sum('case when ' ~ r.within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{% macro recall_at_k_group_columns(p, k, by, options) -%}
+{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
-{% macro value(p, k) -%}
-{{ c.exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{% macro recall_at_k_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 
-{{ r.query([{'name': 'recall_at_k', 'k': k, 'group_columns': group_columns, 'value': value}]) }}

@@ -44,8 +44,8 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as m0_cg,
-nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as cg_cg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as cg_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -68,7 +68,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_cg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_cg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(cg_cg, 0)) * power(2.0, 80 - greatest(cg_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(cg_exp, -940)) - 80), sum(coalesce(cg_cg, 0))) / count(*) end
             as cg,
         count(*) as n_groups
     from kept

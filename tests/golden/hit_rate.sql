@@ -46,7 +46,7 @@ run_groups as (
         1 - case
         when sum(case when pos <= 10 and miss <= 0 then 1 else 0 end) > 0 then 0.0
         else exp(coalesce(cast(sum(cast(round((case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end) * power(2.0, 74)) as hugeint)) as double) * power(2.0, -74), sum(case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end)))
-    end as m0_success,
+    end as hit_rate_success,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_success, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_success, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(hit_rate_success, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(hit_rate_success, 0))) / count(*) end
             as hit_rate,
         count(*) as n_groups
     from kept

@@ -43,7 +43,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) as m0_hits,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) as hit_ratio_hits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(sum(coalesce(m0_hits, 0)) / nullif(sum(n_rel), 0), 0) end
+        case when count(*) > 0 then coalesce(sum(coalesce(hit_ratio_hits, 0)) / nullif(sum(n_rel), 0), 0) end
             as hit_ratio,
         count(*) as n_groups
     from kept

@@ -64,8 +64,8 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as m0_idcg,
-nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as m0_exp,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as idcg_idcg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as idcg_exp,
         grp
     from ideal
     group by slice_0, grp
@@ -89,7 +89,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_idcg, 0)) * power(2.0, 80 - greatest(m0_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(m0_exp, -940)) - 80), sum(coalesce(m0_idcg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(idcg_idcg, 0)) * power(2.0, 80 - greatest(idcg_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(idcg_exp, -940)) - 80), sum(coalesce(idcg_idcg, 0))) / count(*) end
             as idcg,
         count(*) as n_groups
     from kept

@@ -49,7 +49,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then ap_term / pos else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as m0_ap_sum,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then ap_term / pos else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as map_ap_sum,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -72,7 +72,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_ap_sum / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(map_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
             as map,
         count(*) as n_groups
     from kept

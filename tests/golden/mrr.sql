@@ -49,7 +49,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then p_first / pos else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then p_first / pos else 0 end)) as m0_rr,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then p_first / pos else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then p_first / pos else 0 end)) as mrr_rr,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -72,7 +72,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rr, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_rr, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(mrr_rr, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(mrr_rr, 0))) / count(*) end
             as mrr,
         count(*) as n_groups
     from kept

@@ -44,7 +44,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as m0_dcg,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +66,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as m0_idcg,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as ndcg_idcg,
         grp
     from ideal
     group by slice_0, grp
@@ -90,7 +90,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_dcg / nullif(m0_idcg, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_dcg / nullif(m0_idcg, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

@@ -43,7 +43,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) / 10 as m0_precision,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) / 10 as precision_at_k_precision,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_precision, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_precision, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(precision_at_k_precision, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(precision_at_k_precision, 0))) / count(*) end
             as precision_at_k,
         count(*) as n_groups
     from kept

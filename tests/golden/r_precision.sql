@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= n_rel then rel else 0 end)) as m0_rhits,
+        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= n_rel then rel else 0 end)) as r_precision_rhits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_rhits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_rhits / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(r_precision_rhits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(r_precision_rhits / nullif(n_rel, 0), 0))) / count(*) end
             as r_precision,
         count(*) as n_groups
     from kept

@@ -43,7 +43,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) as m0_hits,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then rel else 0 end)) as recall_at_k_hits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(m0_hits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(m0_hits / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(recall_at_k_hits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(recall_at_k_hits / nullif(n_rel, 0), 0))) / count(*) end
             as recall_at_k,
         count(*) as n_groups
     from kept

@@ -1,0 +1,170 @@
+"""The template contract (decision 0007): the files under ``sql/`` are one macro namespace, as
+in a dbt package: macros only, unique names, no dbt builtin shadowed, dialect differences
+through ``adapter.dispatch``."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+
+import jinja2
+import pytest
+
+from sqlmetrics._engine import entry, kernel_sql
+from sqlmetrics._literals import sql_double
+from sqlmetrics._templates import (
+    DBT_BUILTINS,
+    Adapter,
+    environment,
+    macro_names,
+    namespace_files,
+    render_macro,
+    sql_dir,
+    sql_files,
+)
+from sqlmetrics.errors import InvalidParameterError
+from sqlmetrics.registry import REGISTRY, MetricSpec
+
+
+def test_macro_names_are_unique_across_the_namespace() -> None:
+    counts = Counter(name for path in namespace_files() for name in macro_names(path))
+    assert [name for name, n in counts.items() if n > 1] == []
+
+
+def test_no_macro_shadows_a_dbt_builtin() -> None:
+    names = {name for path in sql_files() for name in macro_names(path)}
+    namespace = {name for path in namespace_files() for name in macro_names(path)}
+    assert namespace & DBT_BUILTINS == set()
+    assert {"ref", "source", "config", "var", "log", "run_query", "return"} <= DBT_BUILTINS
+    assert names  # the scan found macros at all
+
+
+@pytest.mark.parametrize("path", namespace_files())
+def test_namespace_files_hold_macros_only(path: str) -> None:
+    text = (sql_dir() / path).read_text()
+    code = re.sub(r"\{#.*?#\}", "", text, flags=re.S)
+    assert "import" not in code, path
+    assert "with context" not in code, path
+    # outside macro bodies: nothing but whitespace
+    outside = re.sub(r"\{%-?\s*macro\b.*?\{%-?\s*endmacro\s*-?%\}", "", code, flags=re.S)
+    assert outside.strip() == "", (path, outside.strip()[:80])
+
+
+def test_every_namespace_macro_is_loaded() -> None:
+    namespace = environment().globals["sqlmetrics"]
+    for path in namespace_files():
+        for name in macro_names(path):
+            assert name in namespace, (path, name)  # type: ignore[operator]
+
+
+def test_every_file_under_sql_is_in_the_namespace() -> None:
+    # no family is loaded the old way (per-file templates with imports) any more
+    assert namespace_files() == sql_files()
+    assert "_macros/common.sql" in sql_files() and "ranking/ndcg.sql" in sql_files()
+    for path in sql_files():
+        code = re.sub(r"\{#.*?#\}", "", (sql_dir() / path).read_text(), flags=re.S)
+        assert "import" not in code and "with context" not in code, path
+
+
+def test_dispatch_prefers_the_dialect_variant_over_the_default() -> None:
+    namespace = environment().globals["sqlmetrics"]
+    duckdb = Adapter(namespace, "duckdb")  # type: ignore[arg-type]
+    other = Adapter(namespace, "postgres")  # type: ignore[arg-type]
+    assert str(duckdb.dispatch("float_type", "sqlmetrics")()) == "double"
+    assert str(other.dispatch("float_type", "sqlmetrics")()) == "double precision"
+    assert str(duckdb.dispatch("exact_int")()) == "hugeint"
+    assert str(other.dispatch("exact_int")()) == "decimal(38, 0)"
+    with pytest.raises(jinja2.TemplateRuntimeError, match="default__no_such_macro"):
+        duckdb.dispatch("no_such_macro", "sqlmetrics")
+
+
+def test_dialect_dispatch_reaches_the_shared_macros() -> None:
+    assert "as hugeint" in render_macro("exact_sum", "x", "0")
+    assert render_macro("safe_div", "a", "b").strip() == (
+        "cast(a as double) / nullif(cast(b as double), 0)"
+    )
+
+
+def test_raise_compiler_error_is_our_error() -> None:
+    env = environment()
+    template = env.from_string("{{ exceptions.raise_compiler_error('bad k') }}")
+    with pytest.raises(InvalidParameterError, match="bad k"):
+        template.render()
+
+
+def test_a_file_breaking_the_contract_is_named() -> None:
+    from sqlmetrics._templates import _check_file
+
+    env = environment()
+    with pytest.raises(jinja2.TemplateSyntaxError, match=r"sql/my/bad\.sql breaks the"):
+        _check_file(env, "my/bad.sql", "{% macro ok() %}1{% endmacro %}\nselect 1\n")
+    _check_file(env, "my/good.sql", "{# header #}\n{% macro ok() %}1{% endmacro %}\n")
+
+
+# ----------------------------------------------------------------------------- kernels
+RANKING_COLUMNS: dict[str, str | None] = {
+    "group": '"g"', "item": '"i"', "score": '"s"', "label": '"y"'
+}
+
+
+def _ranking_sql(*specs: MetricSpec, **options: object) -> str:
+    entries = [entry(spec, f"m{i}", 10) for i, spec in enumerate(specs)]
+    return kernel_sql("ranking_kernel", '"t"', [], RANKING_COLUMNS, options, entries)
+
+
+def test_the_cumulative_window_follows_the_declared_needs() -> None:
+    mrr = REGISTRY["mrr"]
+    assert "cum" in mrr.needs
+    assert "cum_rel" in _ranking_sql(mrr)
+    # the same metric without the declaration: no cumulative window, whatever its text reads
+    undeclared = dataclasses.replace(mrr, needs=())
+    sql = _ranking_sql(undeclared)
+    assert "cum_rel" not in sql and "as ap_term" not in sql and "as p_first" not in sql
+    assert "cum_rel" not in _ranking_sql(REGISTRY["precision_at_k"])
+
+
+def test_gain_exponent_n_rel_and_ideal_follow_the_declared_needs() -> None:
+    ndcg = REGISTRY["ndcg"]
+    assert {"gain_exp", "ideal"} <= set(ndcg.needs)
+    sql = _ranking_sql(ndcg)
+    assert " as gain_exp," in sql.split("run_groups as")[0] and "ideal_groups as" in sql
+    bare = _ranking_sql(dataclasses.replace(ndcg, needs=()), gain="exponential")
+    assert " as gain_exp," not in bare.split("run_groups as")[0]
+    assert "ideal_groups as" not in bare
+    r_precision = REGISTRY["r_precision"]
+    assert "n_rel" in r_precision.needs
+    assert "over (partition by grp) as n_rel" in _ranking_sql(r_precision)
+    assert "as n_rel" not in _ranking_sql(REGISTRY["mrr"]).split("run_groups as")[0]
+
+
+def test_every_kernel_metric_defines_its_pieces() -> None:
+    namespace = environment().globals["sqlmetrics"]
+    for spec in REGISTRY.values():
+        if spec.kernel is None or spec.output != "scalar":
+            continue
+        assert spec.kernel in namespace, spec.name  # type: ignore[operator]
+        if spec.kernel == f"{spec.name}_kernel":
+            continue  # a family of its own: the kernel is the metric
+        pieces = ["_value"]
+        if spec.kernel == "ranking_kernel":
+            pieces.append("_group_columns")
+            if "ideal" in spec.needs:
+                pieces.append("_ideal_columns")
+        for piece in pieces:
+            assert spec.name + piece in namespace, (spec.name, piece)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("value", [0.5, 1, 0.0, 1e200, 1e-300, 0.1 + 0.2, -2.5, 123456789.125])
+def test_float_literal_is_the_exact_double_literal(value: float) -> None:
+    assert render_macro("float_literal", value).strip() == sql_double(value)
+
+
+def test_float_literal_refuses_non_finite_numbers() -> None:
+    with pytest.raises(InvalidParameterError, match="finite"):
+        render_macro("float_literal", float("inf"))
+
+
+def test_templates_use_no_filter_of_our_own() -> None:
+    # dbt's Jinja has only the builtin filters: ours would break every template there
+    assert set(environment().filters) == set(jinja2.Environment().filters)

@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._engine import check_params, normalize_by, render_sql
-from ._source import PARQUET_SUFFIXES, quote_literal, quote_table
+from ._source import (
+    CSV_SUFFIXES,
+    GLOB_CHARS,
+    PARQUET_SUFFIXES,
+    escape_glob,
+    literal_directories,
+    quote_literal,
+    quote_table,
+)
 from .errors import InvalidParameterError
 from .evaluate import compose_sql, make_plan, named_sql, parse_metric
 
@@ -31,11 +39,17 @@ def relation_of(caller: str, data: Any, arg: str = "data") -> str:
             f"(a DataFrame has no SQL name: register it on a connection and pass that name)"
         )
     path = os.fspath(data)
+    if not path.lower().endswith(PARQUET_SUFFIXES + CSV_SUFFIXES):
+        return quote_table(path)
+    # as the engine reads it: an existing file is exactly that file (DuckDB would glob
+    # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal
+    if os.path.isfile(path):
+        path = escape_glob(path)
+    elif any(ch in path for ch in GLOB_CHARS):
+        path = literal_directories(path)
     if path.lower().endswith(PARQUET_SUFFIXES):
         return f"read_parquet({quote_literal(path)})"
-    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        return f"read_csv({quote_literal(path)}, header = true)"
-    return quote_table(path)
+    return f"read_csv({quote_literal(path)}, header = true)"
 
 
 def render(

@@ -163,3 +163,20 @@ def test_render_qrels_for_a_classification_metric_is_refused() -> None:
     with pytest.raises(sqlmetrics.InvalidParameterError,
                        match=r"render: qrels= is used by ranking metrics only; 'auc' is not one"):
         sqlmetrics.render("auc", "events", qrels="judgments")
+
+
+# ----------------------------------------------------------------------------- file names
+def test_rendered_sql_reads_a_literal_file_name_as_the_engine_does(tmp_path: Path) -> None:
+    # DuckDB globs `data[1].parquet`: the rendered SQL used to read `data1.parquet` (0.111)
+    good = pd.DataFrame({"label": [1, 1, 1, 0, 0, 0], "score": [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]})
+    good.to_parquet(tmp_path / "data[1].parquet")
+    good.assign(score=1 - good["score"]).to_parquet(tmp_path / "data1.parquet")
+    good.to_csv(tmp_path / "log[1].txt", index=False)
+    good.assign(score=1 - good["score"]).to_csv(tmp_path / "log1.txt", index=False)
+    for name in ("data[1].parquet", "log[1].txt"):
+        path = tmp_path / name
+        expected = sqlmetrics.auc(path)
+        assert expected == sqlmetrics.auc(good)
+        assert run_sql(sqlmetrics.render("auc", path))["auc"].iloc[0] == expected
+        got = run_sql(sqlmetrics.render_evaluate(path, ["auc"]))
+        assert got["auc"].iloc[0] == expected

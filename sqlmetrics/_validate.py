@@ -149,7 +149,34 @@ def validate_data(
             f"{head} with values outside {{0, 1}} (e.g. {shown}); labels must be 0/1 or "
             f"booleans (for a graded or multiclass label, binarize it first)"
         )
+    for role, column in roles:
+        if role.kind == "weight":
+            check_weight_range(metric, source, column)
     return n_rows
+
+
+# Sums of weights are exact fixed-point sums with 80 bits below the slice's largest weight
+# (decision 0006): a weight 2^-40 of the largest keeps 40 bits (relative error <= 2^-41), a
+# weight below 2^-80 of it vanishes (a class of such weights would read as absent).
+WEIGHT_SPAN = 2.0**40
+
+
+def check_weight_range(metric: str, source: Source, column: str) -> None:
+    """Raise :class:`InvalidDataError` when the positive weights span more than 2^40."""
+    q = quote_ident(column)
+    row = source.con.execute(
+        f"select max({q}), min(case when {q} > 0 then {q} end) from {source.sql}"
+    ).fetchall()[0]
+    largest, smallest = row
+    if largest is None or smallest is None or float(largest) <= float(smallest) * WEIGHT_SPAN:
+        return
+    raise InvalidDataError(
+        f"{metric}: weight column {column!r} (weight=) spans from {float(smallest):.3g} to "
+        f"{float(largest):.3g}, more than a factor 2^40 (1.1e12); sums of weights are exact "
+        f"fixed-point sums relative to the largest weight, so the smallest would lose precision "
+        f"or vanish (a class of them would read as absent). Rescale or clip the weights, or "
+        f"drop the rows whose weight is negligible"
+    )
 
 
 def check_label_values(metric: str, source: Source, column: str, pos_label: Any) -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
+from sqlmetrics.errors import InvalidDataError
 
 EPS = float(np.finfo(np.float64).eps)
 
@@ -111,6 +112,40 @@ def test_weighted_auc_at_extreme_weight_scales(scale: float) -> None:
     assert sqlmetrics.auc(frame, weight="w") == pytest.approx(expected, rel=1e-12)
     table = sqlmetrics.evaluate(frame, ["auc"], weight="w")
     assert table["auc"][0] == pytest.approx(expected, rel=1e-12)
+    assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: sqlmetrics.auc(f, weight="w"),
+    lambda f: sqlmetrics.f1(f, weight="w"),
+    lambda f: sqlmetrics.average_precision(f, weight="w"),
+    lambda f: sqlmetrics.evaluate(f, ["auc", "f1"], weight="w"),
+])
+@pytest.mark.parametrize("tiny", [1e-30, 1e-13])
+def test_weights_spanning_more_than_2_40_are_rejected(call: object, tiny: float) -> None:
+    # the exact sums keep 80 bits below the largest weight: positives of weight 1e-30 among
+    # negatives of weight 1 vanished (auc and f1 NaN, "only one class present"; average
+    # precision a raw conversion error), and at a span of 1e20 they lost 7 digits
+    y = [1, 1, 1, 0, 0, 0]
+    s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
+    frame = pd.DataFrame({"label": y, "score": s, "w": [tiny] * 3 + [1.0] * 3})
+    with pytest.raises(InvalidDataError, match=r"weight column 'w' \(weight=\) spans from .* "
+                                               r"more than a factor 2\^40"):
+        call(frame)  # type: ignore[operator]
+
+
+def test_weights_spanning_up_to_2_40_match_scikit_learn() -> None:
+    from sklearn.metrics import average_precision_score, f1_score, roc_auc_score
+
+    y = np.array([1, 1, 1, 0, 0, 0, 1, 0])
+    s = np.array([0.9, 0.8, 0.3, 0.4, 0.2, 0.1, 0.6, 0.7])
+    w = np.array([1.3, 1.7, 1.1, 1e11, 1.9e11, 1.4e11, 0.0, 1.2e11])
+    frame = pd.DataFrame({"label": y, "score": s, "w": w})
+    assert sqlmetrics.auc(frame, weight="w") == pytest.approx(
+        roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+    assert sqlmetrics.f1(frame, weight="w") == pytest.approx(
+        f1_score(y, s >= 0.5, sample_weight=w), rel=1e-12)
     assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
         average_precision_score(y, s, sample_weight=w), rel=1e-12)
 

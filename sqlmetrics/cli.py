@@ -288,6 +288,9 @@ def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, .
         if role in params and params[role] is not None:
             params[role] = str(params[role])
     slices = list(by) or None
+    # metric names are case-insensitive on the command line, as for `eval`
+    metric = metric.lower() if metric else metric
+    metrics = tuple(m.lower() for m in metrics)
     if metrics:
         sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices,
                               **params)

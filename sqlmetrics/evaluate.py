@@ -75,7 +75,7 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
     if spec is None:
         forms = _request_forms(scalar_only)
         plain = [f.removesuffix("@k") for f in forms]
-        hint = difflib.get_close_matches(base, plain, n=1)
+        hint = difflib.get_close_matches(base.lower(), plain, n=1)  # 'AUC' -> 'auc'
         near = ""
         if at and _lookup(base, with_k=False) is not None:
             near = f"{base!r} takes no cut-off; write {base!r}. "

@@ -180,3 +180,20 @@ def test_rendered_sql_reads_a_literal_file_name_as_the_engine_does(tmp_path: Pat
         assert run_sql(sqlmetrics.render("auc", path))["auc"].iloc[0] == expected
         got = run_sql(sqlmetrics.render_evaluate(path, ["auc"]))
         assert got["auc"].iloc[0] == expected
+
+
+def test_metric_names_are_case_insensitive_in_render_and_suggested_in_python() -> None:
+    # `render AUC` and `render -m AUC` were unknown metrics with no suggestion, while
+    # `eval -m AUC` worked; in Python, evaluate(..., ["AUC"]) suggested nothing
+    runner = CliRunner()
+    lower = runner.invoke(cli.main, ["render", "ndcg@10"])
+    upper = runner.invoke(cli.main, ["render", "NDCG@10"])
+    assert upper.exit_code == 0, upper.output
+    assert upper.output == lower.output
+    several = runner.invoke(cli.main, ["render", "-m", "AUC", "-m", "F1"])
+    assert several.exit_code == 0, several.output
+    assert several.output == runner.invoke(cli.main, ["render", "-m", "auc", "-m", "f1"]).output
+    with pytest.raises(sqlmetrics.UnknownMetricError, match=r"did you mean 'auc'\?"):
+        sqlmetrics.evaluate(CTR, ["AUC"], label="click", score="pctr")
+    with pytest.raises(sqlmetrics.UnknownMetricError, match=r"did you mean 'ndcg@10'\?"):
+        sqlmetrics.render("NDCG@10")

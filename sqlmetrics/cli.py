@@ -145,6 +145,10 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}
     extra = {"qrels": judged} if judged is not None else {}
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
+    repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
+    if repeated:
+        raise InputError(f"--threshold {repeated[0]:g} is given twice; each threshold gives one "
+                         f"column (f1@t={repeated[0]:g}), so give it once")
     if thresholds and "threshold" in options:
         raise InputError("--threshold and --option threshold= both given; give thresholds "
                          "with --threshold only")

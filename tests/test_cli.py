@@ -299,6 +299,13 @@ def test_one_threshold_flag_keeps_plain_names() -> None:
     assert value == sqlmetrics.f1(CTR, label="click", score="pctr", threshold=0.3)
 
 
+def test_a_repeated_threshold_is_an_error() -> None:
+    # it gave two columns of the same name f1@t=0.3
+    line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
+                              "pctr", "--threshold", "0.3", "--threshold", "0.30"))
+    assert "--threshold 0.3 is given twice" in line
+
+
 def test_threshold_flag_and_option_together_is_an_error() -> None:
     line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
                               "pctr", "--threshold", "0.3", "--option", "threshold=0.5"))

@@ -123,19 +123,34 @@ def test_weighted_auc_at_extreme_weight_scales(scale: float) -> None:
     lambda f: sqlmetrics.evaluate(f, ["auc", "f1"], weight="w"),
 ])
 @pytest.mark.parametrize("tiny", [1e-30, 1e-13])
-def test_weights_spanning_more_than_2_40_are_rejected(call: object, tiny: float) -> None:
+def test_a_class_of_weights_below_2_40_of_the_largest_is_rejected(
+    call: object, tiny: float
+) -> None:
     # the exact sums keep 80 bits below the largest weight: positives of weight 1e-30 among
     # negatives of weight 1 vanished (auc and f1 NaN, "only one class present"; average
     # precision a raw conversion error), and at a span of 1e20 they lost 7 digits
     y = [1, 1, 1, 0, 0, 0]
     s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
     frame = pd.DataFrame({"label": y, "score": s, "w": [tiny] * 3 + [1.0] * 3})
-    with pytest.raises(InvalidDataError, match=r"weight column 'w' \(weight=\) spans from .* "
-                                               r"more than a factor 2\^40"):
+    with pytest.raises(InvalidDataError, match=r"weight column 'w' \(weight=\): the largest "
+                                               r"weight of label 1 is .*below 2\^-40"):
         call(frame)  # type: ignore[operator]
 
 
-def test_weights_spanning_up_to_2_40_match_scikit_learn() -> None:
+def test_average_precision_with_a_point_whose_weights_round_to_zero() -> None:
+    # the top score holds only a positive of weight 1e-30: below the exact sum's resolution
+    # its point had tp + fp = 0, and 0/0 reached the sum as NaN (a raw cast error to INT128)
+    from sklearn.metrics import average_precision_score
+
+    y = [1, 1, 1, 0, 0, 0]
+    s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
+    w = [1e-30, 1.0, 1.0, 1.0, 1.0, 1.0]
+    frame = pd.DataFrame({"label": y, "score": s, "w": w})
+    assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+
+
+def test_classes_of_weights_within_2_40_match_scikit_learn() -> None:
     from sklearn.metrics import average_precision_score, f1_score, roc_auc_score
 
     y = np.array([1, 1, 1, 0, 0, 0, 1, 0])

@@ -20,7 +20,7 @@ with {{ cv.points() }},
 per_slice as (
     select
         {{ c.slice_cols(by) }}
-        {{ c.exact_sum('w_pos * (cast(tp as double) / cast(tp + fp as double))', 'w_pos_exp') }}
+        {{ c.exact_sum('w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))', 'w_pos_exp') }}
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg

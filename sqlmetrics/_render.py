@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._engine import check_params, normalize_by, render_sql
-from ._source import data_kind, escape_glob, quote_literal, quote_table, reader_sql
+from ._source import (
+    GLOB_CHARS,
+    data_kind,
+    escape_glob,
+    literal_directories,
+    quote_literal,
+    quote_table,
+    reader_sql,
+)
 from .errors import InvalidParameterError
 from .evaluate import compose_sql, make_plan, named_sql
 from .names import parse_metric
@@ -39,7 +47,13 @@ def relation_of(caller: str, data: Any, arg: str = "data") -> str:
     kind = data_kind(path)
     if kind == "table":
         return quote_table(path)
-    return reader_sql(kind, quote_literal(escape_glob(path) if os.path.isfile(path) else path))
+    # as the engine reads it: an existing file is exactly that file (DuckDB would glob
+    # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal
+    if os.path.isfile(path):
+        path = escape_glob(path)
+    elif any(ch in path for ch in GLOB_CHARS):
+        path = literal_directories(path)
+    return reader_sql(kind, quote_literal(path))
 
 
 def render(

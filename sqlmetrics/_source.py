@@ -6,7 +6,8 @@ unique temporary name and unregistered afterwards, also when the query fails. No
 written to the user's database; a database given by path is opened ``read_only=True``.
 
 A path naming an existing file is that file, whatever characters its name holds; a path naming
-no file is a glob when it holds ``*``, ``?`` or ``[``. Table names are looked up in the catalog,
+no file is a glob when it holds ``*``, ``?`` or ``[`` (its leading directories that exist are
+taken literally). Table names are looked up in the catalog,
 never by a query that could fail (and so abort the user's open transaction).
 """
 
@@ -113,6 +114,22 @@ def escape_glob(path: str) -> str:
     return re.sub(r"[*?\[]", lambda m: f"[{m.group(0)}]", path)
 
 
+def literal_directories(pattern: str) -> str:
+    """``pattern`` with its longest leading run of existing directories taken literally.
+
+    ``exports[eu]/*.parquet`` is the Parquet files of the directory ``exports[eu]`` when that
+    directory exists (never those of ``exportse/`` or ``exportsu/``): the rule for file names,
+    applied to the directories a pattern walks through. A glob in a directory part that names no
+    directory stays a glob.
+    """
+    parts = pattern.split(os.sep)
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = os.sep.join(parts[:i])
+        if prefix and os.path.isdir(prefix):
+            return os.sep.join([glob.escape(prefix), *parts[i:]])
+    return pattern
+
+
 def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
     """``read_parquet``/``read_csv`` of the files ``paths`` name.
 
@@ -125,7 +142,7 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
         if os.path.isfile(p):
             hits = [p]
         elif any(ch in p for ch in GLOB_CHARS):
-            hits = [h for h in sorted(glob.glob(p)) if os.path.isfile(h)]
+            hits = [h for h in sorted(glob.glob(literal_directories(p))) if os.path.isfile(h)]
         else:
             hits = []
         if not hits:

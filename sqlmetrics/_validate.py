@@ -149,7 +149,40 @@ def validate_data(
             f"{head} with values outside {{0, 1}} (e.g. {shown}); labels must be 0/1 or "
             f"booleans (for a graded or multiclass label, binarize it first)"
         )
+    labels = [column for role, column in roles if role.name == "label"]
+    for role, column in roles:
+        if role.kind == "weight" and labels:
+            check_weight_range(metric, source, column, labels[0])
     return n_rows
+
+
+# Sums of weights are exact fixed-point sums with 80 bits below the slice's largest weight
+# (decision 0006). A class whose weights all lie below 2^-40 of the largest would keep fewer
+# than 40 bits, and below 2^-80 it vanishes (the class reads as absent: NaN, "only one class").
+WEIGHT_SPAN = 2.0**40
+
+
+def check_weight_range(metric: str, source: Source, column: str, label: str) -> None:
+    """Raise :class:`InvalidDataError` when a label class's largest weight is below 2^-40 of
+    the largest weight of all."""
+    w, y = quote_ident(column), quote_ident(label)
+    rows = source.con.execute(
+        f"select cast({y} as varchar), max({w}) from {source.sql} where {w} > 0 group by 1"
+    ).fetchall()
+    if len(rows) < 2:
+        return
+    largest = max(float(r[1]) for r in rows)
+    value, smallest = min(((r[0], float(r[1])) for r in rows), key=lambda r: r[1])
+    if largest <= smallest * WEIGHT_SPAN:
+        return
+    raise InvalidDataError(
+        f"{metric}: weight column {column!r} (weight=): the largest weight of label {value} is "
+        f"{smallest:.3g}, below 2^-40 (1/1.1e12) of the largest weight {largest:.3g}; sums of "
+        f"weights are exact fixed-point sums relative to the largest weight, so that class "
+        f"would lose precision or vanish (read as absent). Rescale the weights (AUC does not "
+        f"change when one class's weights are multiplied by a common factor), or drop the "
+        f"negligible rows"
+    )
 
 
 def check_label_values(metric: str, source: Source, column: str, pos_label: Any) -> None:

@@ -145,6 +145,10 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}
     extra = {"qrels": judged} if judged is not None else {}
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
+    repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
+    if repeated:
+        raise InputError(f"--threshold {repeated[0]:g} is given twice; each threshold gives one "
+                         f"column (f1@t={repeated[0]:g}), so give it once")
     if thresholds and "threshold" in options:
         raise InputError("--threshold and --option threshold= both given; give thresholds "
                          "with --threshold only")
@@ -159,8 +163,11 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
 
         if fmt == "trec":
             assert group is not None
-            text = format_trec(run([group]), run(None), group,
-                               counts(table, judged, con, group, item, label, options))
+            tallies = counts(table, judged, con, group, item, label, options)
+            per_topic = run([group])
+            if judged is not None:  # as trec_eval: only judged topics are evaluated
+                per_topic = per_topic[per_topic[group].astype(str).isin(tallies.index)]
+            text = format_trec(per_topic, run(None), group, tallies)
         else:
             frame = per_threshold(run, list(by), names, thresholds)
             text = format_frame(frame, fmt)
@@ -208,16 +215,21 @@ def counts(table: Any, qrels: Any, con: Any, group: str, item: str | None, label
             return frame.set_index("topic")
         i = quote_ident(item)
         with open_source(qrels, con, "eval", "qrels") as judged:
+            # trec_eval's topics are the judged ones: a run topic without judgments is not
+            # evaluated (nor counted), and a judged topic the run lacks (shown with -c, i.e.
+            # missing=zero) still has its num_rel
             frame = con.execute(
                 f"with r as (select {g} as g, {i} as i from {run.sql}), "
-                f"j as (select {g} as g, {i} as i from {judged.sql} where {lab} >= {level!r}), "
-                f"ret as (select cast(r.g as varchar) as topic, count(*) as num_ret, "
-                f"count(j.i) as num_rel_ret from r left join j on r.g = j.g and r.i = j.i "
-                f"group by 1), "
-                f"rel as (select cast(g as varchar) as topic, count(*) as num_rel from j "
-                f"group by 1) "
-                f"select ret.topic, ret.num_ret, coalesce(rel.num_rel, 0) as num_rel, "
-                f"ret.num_rel_ret from ret left join rel on ret.topic = rel.topic"
+                f"judged as (select {g} as g, {i} as i, {lab} as lab from {judged.sql}), "
+                f"j as (select g, i from judged where lab >= {level!r}), "
+                f"topics as (select distinct g from judged), "
+                f"ret as (select r.g, count(*) as num_ret, count(j.i) as num_rel_ret "
+                f"from r left join j on r.g = j.g and r.i = j.i group by 1), "
+                f"rel as (select g, count(*) as num_rel from j group by 1) "
+                f"select cast(t.g as varchar) as topic, coalesce(ret.num_ret, 0) as num_ret, "
+                f"coalesce(rel.num_rel, 0) as num_rel, "
+                f"coalesce(ret.num_rel_ret, 0) as num_rel_ret "
+                f"from topics as t left join ret on t.g = ret.g left join rel on t.g = rel.g"
             ).df()
     return frame.set_index("topic")
 
@@ -280,6 +292,9 @@ def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, .
         if role in params and params[role] is not None:
             params[role] = str(params[role])
     slices = list(by) or None
+    # metric names are case-insensitive on the command line, as for `eval`
+    metric = metric.lower() if metric else metric
+    metrics = tuple(m.lower() for m in metrics)
     if metrics:
         sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices,
                               **params)

@@ -101,7 +101,7 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
         # with a cut-off written, suggest a metric that takes one ('precison@5': 'precision@5')
         offered = [f for f in forms if f.endswith("@k")] if at else forms
         plain = [f.removesuffix("@k") for f in offered]
-        hint = difflib.get_close_matches(base, plain, n=1)
+        hint = difflib.get_close_matches(base.lower(), plain, n=1)  # 'AUC' -> 'auc'
         near = ""
         if at and _lookup(base, with_k=False) is not None:
             near = f"{base!r} takes no cut-off; write {base!r}. "

@@ -77,11 +77,12 @@ def _shown(value: Any) -> str:
 
 
 def _summary(name: str, data: Any, columns: dict[str, str | None], by: list[str],
-             con: Any) -> dict[tuple[Any, ...], float]:
+             con: Any, pos_label: Any = None) -> dict[tuple[Any, ...], float]:
     """The exact AUC / AP per slice (computed over every row, not the thinned curve)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        frame = compute(name, data, con=con, columns=columns, by=by or None)
+        frame = compute(name, data, con=con, columns=columns, by=by or None,
+                        params={"pos_label": pos_label})
     return {_key(row, by): float(row[name]) if pd.notna(row[name]) else math.nan
             for _, row in frame.iterrows()}
 
@@ -106,6 +107,7 @@ def roc(
     max_points: int | None = DEFAULT_MAX_POINTS,
     ax: Axes | None = None,
     con: Any = None,
+    pos_label: Any = None,
 ) -> Figure:
     """Draw the ROC curve (one per slice with ``by``), with the AUC in the legend.
 
@@ -128,6 +130,9 @@ def roc(
         Draw on these axes; by default a new figure is made.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
+    pos_label : optional
+        The positive class of a label column of two other values (``"spam"``), as in
+        :func:`sqlmetrics.roc_curve`.
 
     Returns
     -------
@@ -162,9 +167,9 @@ def roc(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         curve = roc_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
-                          max_points=max_points, con=con)
+                          max_points=max_points, con=con, pos_label=pos_label)
     aucs = _summary("auc", data, {"label": label, "score": score, "weight": weight}, by_cols,
-                    con)
+                    con, pos_label)
     figure, axes = _axes(ax, "ROC curve")
     for prefix, rows in _slices(curve, by_cols):
         key = _key(rows.iloc[0], by_cols)
@@ -186,6 +191,7 @@ def pr(
     max_points: int | None = DEFAULT_MAX_POINTS,
     ax: Axes | None = None,
     con: Any = None,
+    pos_label: Any = None,
 ) -> Figure:
     """Draw the precision-recall curve (one per slice with ``by``), with the AP in the legend.
 
@@ -207,6 +213,9 @@ def pr(
         Draw on these axes; by default a new figure is made.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.pr_curve`.
+    pos_label : optional
+        The positive class of a label column of two other values, as in
+        :func:`sqlmetrics.pr_curve`.
 
     Returns
     -------
@@ -241,9 +250,9 @@ def pr(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         curve = pr_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
-                         max_points=max_points, con=con)
+                         max_points=max_points, con=con, pos_label=pos_label)
     aps = _summary("average_precision", data,
-                   {"label": label, "score": score, "weight": weight}, by_cols, con)
+                   {"label": label, "score": score, "weight": weight}, by_cols, con, pos_label)
     figure, axes = _axes(ax, "Precision-recall curve")
     for prefix, rows in _slices(curve, by_cols):
         key = _key(rows.iloc[0], by_cols)

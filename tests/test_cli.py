@@ -299,6 +299,13 @@ def test_one_threshold_flag_keeps_plain_names() -> None:
     assert value == sqlmetrics.f1(CTR, label="click", score="pctr", threshold=0.3)
 
 
+def test_a_repeated_threshold_is_an_error() -> None:
+    # it gave two columns of the same name f1@t=0.3
+    line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
+                              "pctr", "--threshold", "0.3", "--threshold", "0.30"))
+    assert "--threshold 0.3 is given twice" in line
+
+
 def test_threshold_flag_and_option_together_is_an_error() -> None:
     line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
                               "pctr", "--threshold", "0.3", "--option", "threshold=0.5"))
@@ -346,3 +353,29 @@ def test_format_trec_needs_a_group_and_no_by() -> None:
 def test_messages_translate_every_kind_of_argument(args: list[str], message: str) -> None:
     line = one_line_error(run("eval", str(CTR), "--label", "click", "--score", "pctr", *args))
     assert re.search(message, line), line
+
+
+def _trec_lines(text: str) -> dict[tuple[str, str], str]:
+    return {(m.strip(), t): v for m, t, v in (line.split("\t") for line in text.splitlines())}
+
+
+def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Path) -> None:
+    # -c (missing=zero): topic 302, absent from results.trunc, has num_rel 77 (was 0, and the
+    # `all` num_rel 484 instead of 561); a run topic without judgments is not evaluated or
+    # counted by trec_eval (it was printed with map nan and added to num_ret)
+    run_file = tmp_path / "results.trunc.extra"
+    run_file.write_text((TREC / "results.trunc").read_text()
+                        + "999 Q0 doc-x 1 1.0 extra\n999 Q0 doc-y 2 0.5 extra\n")
+    result = CliRunner().invoke(cli.main, [
+        "eval", "--trec", str(run_file), "--qrels", str(TREC / "qrels.test"), "-m", "map",
+        "-m", "precision@10", "--option", "missing=zero", "--format", "trec"])
+    assert result.exit_code == 0, result.output
+    got = _trec_lines("\n".join(line for line in result.output.splitlines()
+                                if line.count("\t") == 2))
+    published = _trec_lines((TREC / "out.test.aqc").read_text())
+    assert {t for _m, t in got} == {"301", "302", "303", "all"}
+    for topic in ("301", "302", "303", "all"):
+        for ours, theirs in [("map", "map"), ("precision@10", "P_10"), ("num_ret", "num_ret"),
+                             ("num_rel", "num_rel"), ("num_rel_ret", "num_rel_ret")]:
+            assert got[(ours, topic)] == published[(theirs, topic)], (ours, topic)
+    assert got[("num_q", "all")] == published[("num_q", "all")]

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
+from sqlmetrics.errors import InvalidDataError
 
 EPS = float(np.finfo(np.float64).eps)
 
@@ -111,6 +112,55 @@ def test_weighted_auc_at_extreme_weight_scales(scale: float) -> None:
     assert sqlmetrics.auc(frame, weight="w") == pytest.approx(expected, rel=1e-12)
     table = sqlmetrics.evaluate(frame, ["auc"], weight="w")
     assert table["auc"][0] == pytest.approx(expected, rel=1e-12)
+    assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: sqlmetrics.auc(f, weight="w"),
+    lambda f: sqlmetrics.f1(f, weight="w"),
+    lambda f: sqlmetrics.average_precision(f, weight="w"),
+    lambda f: sqlmetrics.evaluate(f, ["auc", "f1"], weight="w"),
+])
+@pytest.mark.parametrize("tiny", [1e-30, 1e-13])
+def test_a_class_of_weights_below_2_40_of_the_largest_is_rejected(
+    call: object, tiny: float
+) -> None:
+    # the exact sums keep 80 bits below the largest weight: positives of weight 1e-30 among
+    # negatives of weight 1 vanished (auc and f1 NaN, "only one class present"; average
+    # precision a raw conversion error), and at a span of 1e20 they lost 7 digits
+    y = [1, 1, 1, 0, 0, 0]
+    s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
+    frame = pd.DataFrame({"label": y, "score": s, "w": [tiny] * 3 + [1.0] * 3})
+    with pytest.raises(InvalidDataError, match=r"weight column 'w' \(weight=\): the largest "
+                                               r"weight of label 1 is .*below 2\^-40"):
+        call(frame)  # type: ignore[operator]
+
+
+def test_average_precision_with_a_point_whose_weights_round_to_zero() -> None:
+    # the top score holds only a positive of weight 1e-30: below the exact sum's resolution
+    # its point had tp + fp = 0, and 0/0 reached the sum as NaN (a raw cast error to INT128)
+    from sklearn.metrics import average_precision_score
+
+    y = [1, 1, 1, 0, 0, 0]
+    s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
+    w = [1e-30, 1.0, 1.0, 1.0, 1.0, 1.0]
+    frame = pd.DataFrame({"label": y, "score": s, "w": w})
+    assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+
+
+def test_classes_of_weights_within_2_40_match_scikit_learn() -> None:
+    from sklearn.metrics import average_precision_score, f1_score, roc_auc_score
+
+    y = np.array([1, 1, 1, 0, 0, 0, 1, 0])
+    s = np.array([0.9, 0.8, 0.3, 0.4, 0.2, 0.1, 0.6, 0.7])
+    w = np.array([1.3, 1.7, 1.1, 1e11, 1.9e11, 1.4e11, 0.0, 1.2e11])
+    frame = pd.DataFrame({"label": y, "score": s, "w": w})
+    assert sqlmetrics.auc(frame, weight="w") == pytest.approx(
+        roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+    assert sqlmetrics.f1(frame, weight="w") == pytest.approx(
+        f1_score(y, s >= 0.5, sample_weight=w), rel=1e-12)
     assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
         average_precision_score(y, s, sample_weight=w), rel=1e-12)
 
@@ -222,6 +272,29 @@ def test_ranking_means_are_bit_identical_under_shuffles_with_two_threads(ties: s
             sqlmetrics.precision_at_k("t", k=7, **kw),
         ))
     assert len(results) == 1, results
+
+
+def test_every_ranking_metric_is_bit_identical_across_groups_under_shuffles() -> None:
+    # many small groups: the sum over groups is split between threads. hit_ratio with
+    # ties="average" summed the groups' fractional hits with a plain sum and moved in the
+    # last bit (0.05044501870410438 vs ...394) between shuffles
+    from sqlmetrics.registry import REGISTRY
+
+    names = sorted(n for n, s in REGISTRY.items() if s.family == "ranking")
+    rng = np.random.default_rng(1)
+    n = 200_000
+    frame = pd.DataFrame({"q": rng.integers(0, 3000, n), "doc": np.arange(n),
+                          "score": rng.integers(0, 20, n) / 7, "rel": rng.integers(0, 4, n)})
+    metrics = [f"{name}@5" if REGISTRY[name].takes_k else name for name in names]
+    results = set()
+    for seed in range(4):
+        con = duckdb.connect(config={"threads": 2})
+        con.register("t", frame.sample(frac=1.0, random_state=seed))
+        row = sqlmetrics.evaluate("t", metrics, group="q", item="doc", label="rel",
+                                  ties="average", con=con).iloc[0]
+        results.add(tuple(row[metrics]))
+    assert len(results) == 1, results
+    assert len(metrics) == 11 and "hit_ratio@5" in metrics  # every ranking metric
 
 
 @pytest.mark.parametrize("scale", [1.0, 1e160, 1e200, 1e-170])

@@ -155,3 +155,29 @@ def test_pr_legend_does_not_cover_the_curves(frame: pd.DataFrame) -> None:
     axes = fig.axes[0].get_window_extent()
     assert not legend.overlaps(axes)
     assert fig.bbox.contains(legend.x1 - 1, legend.y1 - 1)  # still inside the image
+
+
+def test_two_valued_labels_plot_with_pos_label(frame: pd.DataFrame, tmp_path: Path) -> None:
+    # the error told to pass pos_label=, which plot.roc/pr and `sqlmetrics plot` did not take
+    named = frame.assign(label=frame["label"].map({1: "spam", 0: "ham"}))
+    figure = sqlmetrics.plot.roc(named, pos_label="spam")
+    expected = sqlmetrics.auc(frame)
+    assert figure.axes[0].get_legend().get_texts()[0].get_text() == f"AUC {expected:.4f}"
+    figure = sqlmetrics.plot.pr(named, pos_label="spam")
+    expected = sqlmetrics.average_precision(frame)
+    assert figure.axes[0].get_legend().get_texts()[0].get_text() == f"AP {expected:.4f}"
+    data = tmp_path / "named.csv"
+    named.to_csv(data, index=False)
+    runner = CliRunner()
+    result = runner.invoke(plot_command, ["roc", str(data), "-o", str(tmp_path / "n.png")])
+    assert result.exit_code == 2 and "--option pos_label=" in result.stderr
+    for kind in ("roc", "pr"):
+        out = tmp_path / f"{kind}.png"
+        result = runner.invoke(plot_command, [kind, str(data), "--option", "pos_label=spam",
+                                              "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert_valid_image(out)
+    result = runner.invoke(plot_command, ["roc", str(data), "--option", "gain=linear",
+                                          "-o", str(tmp_path / "x.png")])
+    assert result.exit_code == 2
+    assert "--option gain= is not an option of a curve" in result.stderr

@@ -63,3 +63,11 @@ def test_python_blocks_run(monkeypatch) -> None:  # type: ignore[no-untyped-def]
             exec(compile(block, "README.md", "exec"), namespace)
     report = namespace["report"]
     assert list(report.columns[:2]) == ["country", "day"] and len(report) == 6
+
+
+def test_guarantees_section_covers_threads_memory_and_transactions() -> None:
+    # issue 15: the guarantees were only in a draft file beside the README
+    section = README.split("\n## Guarantees\n", 1)[1].split("\n## ", 1)[0]
+    for topic in ("Threads", "Memory limits", "Transactions", "Temporary files", "File names"):
+        assert f"**{topic}.**" in section, topic
+    assert not (ROOT / "GUARANTEES_DRAFT.md").exists()

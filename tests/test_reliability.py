@@ -208,6 +208,22 @@ def test_a_pattern_still_matches_files_with_glob_characters(tmp_path: Path) -> N
     assert sqlmetrics.auc(str(tmp_path / "part*.parquet")) == sqlmetrics.auc(both)
 
 
+def test_a_pattern_in_a_directory_with_glob_characters(tmp_path: Path) -> None:
+    # `exports[eu]/*.parquet` used to read `exportse/` (the bracket as a class): 0.111 not 0.458
+    (tmp_path / "exports[eu]").mkdir()
+    (tmp_path / "exportse").mkdir()
+    _write(tmp_path / "exports[eu]" / "p1.parquet", *GOOD)
+    _write(tmp_path / "exports[eu]" / "p2.parquet", *BAD)
+    _write(tmp_path / "exportse" / "p1.parquet", *BAD)
+    both = pd.concat(
+        [pd.read_parquet(p) for p in sorted((tmp_path / "exports[eu]").glob("*.parquet"))]
+    )
+    assert sqlmetrics.auc(str(tmp_path / "exports[eu]" / "*.parquet")) == sqlmetrics.auc(both)
+    # a directory part that names no directory is still a pattern
+    only = pd.read_parquet(tmp_path / "exportse" / "p1.parquet")
+    assert sqlmetrics.auc(str(tmp_path / "export[s]e" / "*.parquet")) == sqlmetrics.auc(only)
+
+
 # -------------------------------------------------------------------------- 3. transactions
 def test_a_failed_lookup_keeps_the_users_transaction() -> None:
     con = duckdb.connect()

@@ -163,3 +163,37 @@ def test_render_qrels_for_a_classification_metric_is_refused() -> None:
     with pytest.raises(sqlmetrics.InvalidParameterError,
                        match=r"render: qrels= is used by ranking metrics only; 'auc' is not one"):
         sqlmetrics.render("auc", "events", qrels="judgments")
+
+
+# ----------------------------------------------------------------------------- file names
+def test_rendered_sql_reads_a_literal_file_name_as_the_engine_does(tmp_path: Path) -> None:
+    # DuckDB globs `data[1].parquet`: the rendered SQL used to read `data1.parquet` (0.111)
+    good = pd.DataFrame({"label": [1, 1, 1, 0, 0, 0], "score": [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]})
+    good.to_parquet(tmp_path / "data[1].parquet")
+    good.assign(score=1 - good["score"]).to_parquet(tmp_path / "data1.parquet")
+    good.to_csv(tmp_path / "log[1].txt", index=False)
+    good.assign(score=1 - good["score"]).to_csv(tmp_path / "log1.txt", index=False)
+    for name in ("data[1].parquet", "log[1].txt"):
+        path = tmp_path / name
+        expected = sqlmetrics.auc(path)
+        assert expected == sqlmetrics.auc(good)
+        assert run_sql(sqlmetrics.render("auc", path))["auc"].iloc[0] == expected
+        got = run_sql(sqlmetrics.render_evaluate(path, ["auc"]))
+        assert got["auc"].iloc[0] == expected
+
+
+def test_metric_names_are_case_insensitive_in_render_and_suggested_in_python() -> None:
+    # `render AUC` and `render -m AUC` were unknown metrics with no suggestion, while
+    # `eval -m AUC` worked; in Python, evaluate(..., ["AUC"]) suggested nothing
+    runner = CliRunner()
+    lower = runner.invoke(cli.main, ["render", "ndcg@10"])
+    upper = runner.invoke(cli.main, ["render", "NDCG@10"])
+    assert upper.exit_code == 0, upper.output
+    assert upper.output == lower.output
+    several = runner.invoke(cli.main, ["render", "-m", "AUC", "-m", "F1"])
+    assert several.exit_code == 0, several.output
+    assert several.output == runner.invoke(cli.main, ["render", "-m", "auc", "-m", "f1"]).output
+    with pytest.raises(sqlmetrics.UnknownMetricError, match=r"did you mean 'auc'\?"):
+        sqlmetrics.evaluate(CTR, ["AUC"], label="click", score="pctr")
+    with pytest.raises(sqlmetrics.UnknownMetricError, match=r"did you mean 'ndcg@10'\?"):
+        sqlmetrics.render("NDCG@10")

@@ -19,7 +19,7 @@ with {{ curve_points(relation, by, columns, options) }},
 per_slice as (
     select
         {{ slice_cols(by) }}
-        {{ exact_sum('w_pos * (cast(tp as ' ~ float_type() ~ ') / cast(tp + fp as ' ~ float_type() ~ '))', 'w_pos_exp') }}
+        {{ exact_sum('w_pos * (cast(tp as ' ~ float_type() ~ ') / nullif(cast(tp + fp as ' ~ float_type() ~ '), 0))', 'w_pos_exp') }}
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg

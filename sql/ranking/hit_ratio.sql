@@ -4,6 +4,8 @@
   e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items gives 15 / 30 = 0.5.
   ties=average: hits@k is its expectation (each tied position holds r / n relevant).
   Empty groups add 0 to both sums (skip and zero give the same value; n_groups differs).
+  The sum of hits is an exact_sum (decision 0006): each group's hits is a multiple of 2^-80
+  below 2^47, so the sum over groups is exact and bit-identical under any row order.
   Per group (user, query): items ordered by score desc; equal scores by item desc
   (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
   the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
@@ -28,6 +30,6 @@
 {%- endmacro %}
 
 {% macro hit_ratio_value(p, k, options) -%}
-coalesce(sum(coalesce({{ p }}hits, 0)) / nullif(sum(n_rel), 0), 0)
+coalesce({{ exact_sum('coalesce(' ~ p ~ 'hits, 0)', '0') }} / nullif(sum(n_rel), 0), 0)
 {%- endmacro %}
 

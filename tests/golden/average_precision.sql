@@ -45,7 +45,7 @@ cumulated as (
 per_slice as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / cast(tp + fp as double))) * power(2.0, 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / cast(tp + fp as double))))
+        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))) * power(2.0, 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))))
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg

@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(sum(coalesce(hit_ratio_hits, 0)) / nullif(sum(n_rel), 0), 0) end
+        case when count(*) > 0 then coalesce(coalesce(cast(sum(cast(round((coalesce(hit_ratio_hits, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(hit_ratio_hits, 0))) / nullif(sum(n_rel), 0), 0) end
             as hit_ratio,
         count(*) as n_groups
     from kept

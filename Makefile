@@ -1,5 +1,6 @@
-# `make check` is exactly what CI runs (.ci/run): a fresh venv, the README's install, the tests.
-.PHONY: check test lint readme
+# `make check` is exactly what CI runs (.ci/run): a fresh venv, the README's install, then
+# format, lint, types and the tests. The other targets run one step in the current venv.
+.PHONY: check test lint format readme
 
 check:
 	bash .ci/run
@@ -8,8 +9,13 @@ test:
 	pytest
 
 lint:
+	ruff format --check sqlmetrics tests examples benchmarks
 	ruff check sqlmetrics tests examples benchmarks
 	mypy
+
+format:
+	ruff format sqlmetrics tests examples benchmarks
+	ruff check --fix sqlmetrics tests examples benchmarks
 
 readme:
 	python -m sqlmetrics._docs README.md

@@ -19,11 +19,15 @@ from typing import Any
 
 import duckdb
 
-TERM = ("w * -ln(greatest(least(case when label = 1 then score else 1 - score end, "
-        "1 - 2.220446049250313e-16), 2.220446049250313e-16))")
-EXP = ("nullif(least(ceil(ln(nullif(max(abs(x)) over ({part}), 0)) / ln(2.0)), 2000), 2000)")
-EXACT = ("coalesce(cast(sum(cast(round(x * power(2.0, 80 - greatest(e, -940))) as hugeint)) "
-         "as double) * power(2.0, max(greatest(e, -940)) - 80), sum(x))")
+TERM = (
+    "w * -ln(greatest(least(case when label = 1 then score else 1 - score end, "
+    "1 - 2.220446049250313e-16), 2.220446049250313e-16))"
+)
+EXP = "nullif(least(ceil(ln(nullif(max(abs(x)) over ({part}), 0)) / ln(2.0)), 2000), 2000)"
+EXACT = (
+    "coalesce(cast(sum(cast(round(x * power(2.0, 80 - greatest(e, -940))) as hugeint)) "
+    "as double) * power(2.0, max(greatest(e, -940)) - 80), sum(x))"
+)
 
 
 def generate(path: str, n: int) -> None:
@@ -79,8 +83,10 @@ def metric(path: str, limit: str, name: str) -> None:
     except Exception as error:  # the benchmark reports the error class (OOM before 0006)
         out = type(error).__name__
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{name:11s} limit={limit:6s} {time.perf_counter() - start:6.2f} s  "
-          f"peak RSS {rss:5.0f} MB  {out}")
+    print(
+        f"{name:11s} limit={limit:6s} {time.perf_counter() - start:6.2f} s  "
+        f"peak RSS {rss:5.0f} MB  {out}"
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,15 @@ def ctr(path: Path, rows: int, users: int, seed: int = 0) -> dict[str, object]:
     cumulative = np.cumsum(activity / activity.sum())
     cumulative[-1] = 1.0
     user_bias = rng.normal(0.0, 0.6, size=users)
-    schema = pa.schema([("user_id", pa.int64()), ("item_id", pa.int64()), ("label", pa.int8()),
-                        ("score", pa.float64()), ("score_r4", pa.float64())])
+    schema = pa.schema(
+        [
+            ("user_id", pa.int64()),
+            ("item_id", pa.int64()),
+            ("label", pa.int8()),
+            ("score", pa.float64()),
+            ("score_r4", pa.float64()),
+        ]
+    )
 
     def batches():  # type: ignore[no-untyped-def]
         done = 0
@@ -52,8 +59,16 @@ def ctr(path: Path, rows: int, users: int, seed: int = 0) -> dict[str, object]:
             logit = -2.7 + user_bias[user] + rng.normal(0.0, 0.5, size=n)
             label = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(np.int8)
             score = 1 / (1 + np.exp(-(logit + 1.2 * label + rng.normal(0.0, 1.0, size=n))))
-            yield pa.table({"user_id": user, "item_id": item, "label": label, "score": score,
-                            "score_r4": np.round(score, 4)}, schema=schema)
+            yield pa.table(
+                {
+                    "user_id": user,
+                    "item_id": item,
+                    "label": label,
+                    "score": score,
+                    "score_r4": np.round(score, 4),
+                },
+                schema=schema,
+            )
             done += n
 
     _write(path, batches(), schema)
@@ -63,8 +78,14 @@ def ctr(path: Path, rows: int, users: int, seed: int = 0) -> dict[str, object]:
 def ranking(path: Path, queries: int, items: int = 20, seed: int = 1) -> dict[str, object]:
     """Write the ranking table; return its description."""
     rng = np.random.default_rng(seed)
-    schema = pa.schema([("query_id", pa.int64()), ("item_id", pa.int64()), ("rel", pa.int8()),
-                        ("score", pa.float64())])
+    schema = pa.schema(
+        [
+            ("query_id", pa.int64()),
+            ("item_id", pa.int64()),
+            ("rel", pa.int8()),
+            ("score", pa.float64()),
+        ]
+    )
     per_chunk = max(1, CHUNK // items)
 
     def batches():  # type: ignore[no-untyped-def]
@@ -79,17 +100,24 @@ def ranking(path: Path, queries: int, items: int = 20, seed: int = 1) -> dict[st
             rel[none, rng.integers(0, items, size=int(none.sum()))] = 1
             rel = rel.ravel()
             score = 0.6 * rel + rng.normal(0.0, 1.0, size=q * items)
-            yield pa.table({"query_id": qid, "item_id": item, "rel": rel, "score": score},
-                           schema=schema)
+            yield pa.table(
+                {"query_id": qid, "item_id": item, "rel": rel, "score": score}, schema=schema
+            )
             done += q
 
     _write(path, batches(), schema)
-    return {"kind": "ranking", "rows": queries * items, "queries": queries, "items": items,
-            "seed": seed}
+    return {
+        "kind": "ranking",
+        "rows": queries * items,
+        "queries": queries,
+        "items": items,
+        "seed": seed,
+    }
 
 
-def ensure(data_dir: Path, rows: int, *, users_per_row: float = 0.05,
-           items: int = 20) -> tuple[Path, Path]:
+def ensure(
+    data_dir: Path, rows: int, *, users_per_row: float = 0.05, items: int = 20
+) -> tuple[Path, Path]:
     """Paths of the CTR log and ranking table with ``rows`` rows each; generated if missing.
 
     The defaults give 10M rows -> 500k users and 500k queries x 20 items.

@@ -28,8 +28,17 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "auc": ("ctr", {"label": "label", "score": "score"}),
     "auc_bounds": ("ctr", {"label": "label", "score": "score"}),
     "gauc": ("ctr", {"group": "user_id", "label": "label", "score": "score"}),
-    "ndcg": ("ranking", {"group": "query_id", "item": "item_id", "label": "rel",
-                         "score": "score", "k": 10, "gain": "linear"}),
+    "ndcg": (
+        "ranking",
+        {
+            "group": "query_id",
+            "item": "item_id",
+            "label": "rel",
+            "score": "score",
+            "k": 10,
+            "gain": "linear",
+        },
+    ),
 }
 
 
@@ -91,12 +100,17 @@ def profile(metric: str, size: int, repeats: int = 3, sql_file: Path | None = No
         start = time.perf_counter()
         expected = fn(path, **kwargs)
         best = min(best, time.perf_counter() - start)
-    sql = (sql_file.read_text().replace("{path}", path) if sql_file
-           else sqlmetrics.render(metric, path, **kwargs))
+    sql = (
+        sql_file.read_text().replace("{path}", path)
+        if sql_file
+        else sqlmetrics.render(metric, path, **kwargs)
+    )
     alone, ops = profile_sql(sql, repeats)
-    lines = [f"{metric}: function {best:.3f} s (best of {repeats}); its SQL alone "
-             f"{alone:.3f} s; input checks and overhead {best - alone:.3f} s",
-             "heaviest operators (CPU seconds summed over threads, rows out):"]
+    lines = [
+        f"{metric}: function {best:.3f} s (best of {repeats}); its SQL alone "
+        f"{alone:.3f} s; input checks and overhead {best - alone:.3f} s",
+        "heaviest operators (CPU seconds summed over threads, rows out):",
+    ]
     lines += [f"  {timing:8.3f}  {name:<72} {rows:>12,}" for timing, name, rows in ops[:6]]
     if sql_file is None:
         for alt in ALTERNATIVES.get(metric, []):
@@ -104,10 +118,16 @@ def profile(metric: str, size: int, repeats: int = 3, sql_file: Path | None = No
             con = duckdb.connect()
             value = con.execute(text).fetchall()[0][0]
             alt_time, _ = profile_sql(text, repeats)
-            same = "same value" if abs(float(value) - float(expected)) <= 1e-9 else (  # type: ignore[arg-type]
-                f"DIFFERENT value {value!r}")
-            lines.append(f"alternative benchmarks/alternatives/{alt}: SQL alone {alt_time:.3f} s "
-                         f"(current {alone:.3f} s), {same}")
+            same = (
+                "same value"
+                if abs(float(value) - float(expected)) <= 1e-9
+                # type: ignore[arg-type]
+                else (f"DIFFERENT value {value!r}")
+            )
+            lines.append(
+                f"alternative benchmarks/alternatives/{alt}: SQL alone {alt_time:.3f} s "
+                f"(current {alone:.3f} s), {same}"
+            )
     return "\n".join(lines)
 
 

@@ -51,12 +51,14 @@ class Outcome:
         return max(self.peak_rss) if self.peak_rss else 0
 
 
-def run_once(task: str, path: Path, opts: dict[str, Any], cap: int, timeout: float
-             ) -> dict[str, Any]:
+def run_once(
+    task: str, path: Path, opts: dict[str, Any], cap: int, timeout: float
+) -> dict[str, Any]:
     """One fresh process; returns the task's JSON, or {"killed": reason, "rss": bytes}."""
     cmd = [sys.executable, "-m", "benchmarks.tasks", task, str(path), json.dumps(opts)]
-    proc = subprocess.Popen(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        cmd, cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     watched = psutil.Process(proc.pid)
     start = time.monotonic()
     seen = 0
@@ -69,8 +71,11 @@ def run_once(task: str, path: Path, opts: dict[str, Any], cap: int, timeout: flo
         if seen > cap or elapsed > timeout:
             proc.kill()
             proc.wait()
-            why = (f"killed above the {cap / 2**30:.0f} GiB memory cap after {elapsed:.0f} s"
-                   if seen > cap else f"killed at the {timeout:.0f} s time limit")
+            why = (
+                f"killed above the {cap / 2**30:.0f} GiB memory cap after {elapsed:.0f} s"
+                if seen > cap
+                else f"killed at the {timeout:.0f} s time limit"
+            )
             return {"killed": why, "rss": seen}
         time.sleep(0.05)
     out, err = proc.communicate()
@@ -79,10 +84,19 @@ def run_once(task: str, path: Path, opts: dict[str, Any], cap: int, timeout: flo
     return dict(json.loads(out.strip().splitlines()[-1]))
 
 
-def measure(task: str, path: Path, *, repeats: int, expected: float | None = None,
-            opts: dict[str, Any] | None = None, cap_gb: float = 12.0,
-            timeout: float = 900.0, warmup: bool = True, label: str = "",
-            time_key: str = "") -> Outcome:
+def measure(
+    task: str,
+    path: Path,
+    *,
+    repeats: int,
+    expected: float | None = None,
+    opts: dict[str, Any] | None = None,
+    cap_gb: float = 12.0,
+    timeout: float = 900.0,
+    warmup: bool = True,
+    label: str = "",
+    time_key: str = "",
+) -> Outcome:
     """Warm-up run (value checked against ``expected``), then ``repeats`` timed runs."""
     opts = opts or {}
     outcome = Outcome(label or task)
@@ -103,18 +117,19 @@ def measure(task: str, path: Path, *, repeats: int, expected: float | None = Non
         if outcome.value is None:
             outcome.value, outcome.extra = value, result["extra"]
             if expected is not None and not abs(value - expected) <= TOL:
-                raise AssertionError(
-                    f"{task} gives {value!r}, sqlmetrics {expected!r}: not timed")
+                raise AssertionError(f"{task} gives {value!r}, sqlmetrics {expected!r}: not timed")
         elif value != outcome.value and not abs(value - outcome.value) <= TOL:
             raise AssertionError(f"{task} changed its value between runs")
         if warmup and i == 0:
             continue
-        outcome.seconds.append(float(result["extra"][time_key] if time_key
-                                     else result["seconds"]))
+        outcome.seconds.append(float(result["extra"][time_key] if time_key else result["seconds"]))
         outcome.peak_rss.append(int(result["peak_rss"]))
         outcome.extra = result["extra"]
-    print(f"  {outcome.tool}: median {outcome.median:.3f} s over {outcome.seconds}, "
-          f"peak RSS {outcome.rss / 2**20:.0f} MiB, value {outcome.value!r}", flush=True)
+    print(
+        f"  {outcome.tool}: median {outcome.median:.3f} s over {outcome.seconds}, "
+        f"peak RSS {outcome.rss / 2**20:.0f} MiB, value {outcome.value!r}",
+        flush=True,
+    )
     return outcome
 
 
@@ -180,8 +195,9 @@ LIMITS = {
 }
 
 
-def suite(size: int, repeats: int, data_dir: Path, only: set[str] | None,
-          cap_gb: float) -> list[Comparison]:
+def suite(
+    size: int, repeats: int, data_dir: Path, only: set[str] | None, cap_gb: float
+) -> list[Comparison]:
     import sqlmetrics
 
     ctr, ranking = generate.ensure(data_dir, size)
@@ -191,57 +207,104 @@ def suite(size: int, repeats: int, data_dir: Path, only: set[str] | None,
     def want(name: str) -> bool:
         return only is None or name in only
 
-    for score, kind in (("score", "distinct scores"), ("score_r4", "scores rounded to 4 "
-                                                                  "decimals (ties)")):
+    for score, kind in (
+        ("score", "distinct scores"),
+        ("score_r4", "scores rounded to 4 decimals (ties)"),
+    ):
         if not want("auc"):
             break
         print(f"AUC, {kind}", flush=True)
-        ours = measure("ours_auc", ctr, repeats=repeats, opts={"score": score},
-                       label="sqlmetrics.auc")
-        sk = measure("sklearn_auc", ctr, repeats=repeats, expected=ours.value,
-                     opts={"score": score}, label="pandas + sklearn roc_auc_score",
-                     cap_gb=cap_gb)
-        out.append(Comparison(f"Exact AUC, {size:,} rows, {kind}", ours, [sk],
-                              {sk.tool: 4.0} if score == "score" else {}, metric="auc"))
+        ours = measure(
+            "ours_auc", ctr, repeats=repeats, opts={"score": score}, label="sqlmetrics.auc"
+        )
+        sk = measure(
+            "sklearn_auc",
+            ctr,
+            repeats=repeats,
+            expected=ours.value,
+            opts={"score": score},
+            label="pandas + sklearn roc_auc_score",
+            cap_gb=cap_gb,
+        )
+        out.append(
+            Comparison(
+                f"Exact AUC, {size:,} rows, {kind}",
+                ours,
+                [sk],
+                {sk.tool: 4.0} if score == "score" else {},
+                metric="auc",
+            )
+        )
 
     if want("auc_bounds"):
         print("auc_bounds", flush=True)
         exact = measure("ours_auc", ctr, repeats=repeats, label="sqlmetrics.auc (exact)")
-        bounds = measure("ours_auc_bounds", ctr, repeats=repeats,
-                         label="sqlmetrics.auc_bounds (bins=65536)")
+        bounds = measure(
+            "ours_auc_bounds", ctr, repeats=repeats, label="sqlmetrics.auc_bounds (bins=65536)"
+        )
         b = bounds.extra
         if not b["lower"] <= exact.value <= b["upper"]:  # type: ignore[operator]
             raise AssertionError(f"exact AUC {exact.value} outside {b}")
-        out.append(Comparison(
-            f"Approximate AUC with bounds, {size:,} rows, distinct scores", bounds, [exact],
-            {exact.tool: 3.0},
-            [f"auc_bounds = {bounds.value:.9f}, bounds [{b['lower']:.9f}, {b['upper']:.9f}], "
-             f"half-width {b['half_width']:.2e}; exact AUC {exact.value:.9f} "
-             f"(|estimate - exact| = {abs(bounds.value - exact.value):.1e})"],  # type: ignore[operator]
-            metric="auc_bounds"))
+        out.append(
+            Comparison(
+                f"Approximate AUC with bounds, {size:,} rows, distinct scores",
+                bounds,
+                [exact],
+                {exact.tool: 3.0},
+                [
+                    f"auc_bounds = {bounds.value:.9f}, "
+                    f"bounds [{b['lower']:.9f}, {b['upper']:.9f}], "
+                    f"half-width {b['half_width']:.2e}; exact AUC {exact.value:.9f} "
+                    f"(|estimate - exact| = {abs(bounds.value - exact.value):.1e})"
+                ],  # type: ignore[operator]
+                metric="auc_bounds",
+            )
+        )
 
     if want("gauc"):
         print("GAUC", flush=True)
         ours = measure("ours_gauc", ctr, repeats=repeats, label="sqlmetrics.gauc")
-        vec = measure("pandas_gauc", ctr, repeats=repeats, expected=ours.value,
-                      label="pandas vectorized (groupby rank)", cap_gb=cap_gb)
+        vec = measure(
+            "pandas_gauc",
+            ctr,
+            repeats=repeats,
+            expected=ours.value,
+            label="pandas vectorized (groupby rank)",
+            cap_gb=cap_gb,
+        )
         every = 100
         import duckdb
 
-        subset = duckdb.sql(f"select user_id, label, score from read_parquet('{ctr}') "
-                            f"where user_id % {every} = 0").df()
+        subset = duckdb.sql(
+            f"select user_id, label, score from read_parquet('{ctr}') where user_id % {every} = 0"
+        ).df()
         expected_subset = sqlmetrics.gauc(subset, group="user_id")
-        loop = measure("loop_gauc", ctr, repeats=repeats, expected=expected_subset,
-                       opts={"every": every}, label="per-user loop + roc_auc_score",
-                       cap_gb=cap_gb, time_key="scaled_s")
+        loop = measure(
+            "loop_gauc",
+            ctr,
+            repeats=repeats,
+            expected=expected_subset,
+            opts={"every": every},
+            label="per-user loop + roc_auc_score",
+            cap_gb=cap_gb,
+            time_key="scaled_s",
+        )
         e = loop.extra
-        loop.note = (f"run on users with user_id % {every} = 0 ({e['subset_users']:,} of "
-                     f"{e['users']:,} users, {e['subset_rows']:,} rows), value checked against "
-                     f"sqlmetrics.gauc on that subset; time = full read + loop time x "
-                     f"{e['users'] / e['subset_users']:.1f} (scaled)")
-        out.append(Comparison(f"GAUC, {size:,} rows, {e['users']:,} users with rows",
-                              ours, [vec, loop],
-                              {vec.tool: 2.0, loop.tool: 100.0}, metric="gauc"))
+        loop.note = (
+            f"run on users with user_id % {every} = 0 ({e['subset_users']:,} of "
+            f"{e['users']:,} users, {e['subset_rows']:,} rows), value checked against "
+            f"sqlmetrics.gauc on that subset; time = full read + loop time x "
+            f"{e['users'] / e['subset_users']:.1f} (scaled)"
+        )
+        out.append(
+            Comparison(
+                f"GAUC, {size:,} rows, {e['users']:,} users with rows",
+                ours,
+                [vec, loop],
+                {vec.tool: 2.0, loop.tool: 100.0},
+                metric="gauc",
+            )
+        )
 
     if want("ndcg"):
         print("NDCG@10", flush=True)
@@ -249,70 +312,179 @@ def suite(size: int, repeats: int, data_dir: Path, only: set[str] | None,
         peers = []
         ours = None
         if hasattr(sqlmetrics, "ndcg"):
-            ours = measure("ours_ndcg", ranking, repeats=repeats, expected=ref.value,
-                           label="sqlmetrics.ndcg(k=10, gain='linear')")
+            ours = measure(
+                "ours_ndcg",
+                ranking,
+                repeats=repeats,
+                expected=ref.value,
+                label="sqlmetrics.ndcg(k=10, gain='linear')",
+            )
         expected = ours.value if ours else ref.value
-        peers.append(measure("pytrec_ndcg", ranking, repeats=repeats, expected=expected,
-                             label="pytrec_eval (dict input built from pandas)", cap_gb=cap_gb))
-        peers.append(measure("ranx_ndcg", ranking, repeats=repeats, expected=expected,
-                             label="ranx (Qrels/Run.from_df)", cap_gb=cap_gb))
+        peers.append(
+            measure(
+                "pytrec_ndcg",
+                ranking,
+                repeats=repeats,
+                expected=expected,
+                label="pytrec_eval (dict input built from pandas)",
+                cap_gb=cap_gb,
+            )
+        )
+        peers.append(
+            measure(
+                "ranx_ndcg",
+                ranking,
+                repeats=repeats,
+                expected=expected,
+                label="ranx (Qrels/Run.from_df)",
+                cap_gb=cap_gb,
+            )
+        )
         if ours is not None:
-            out.append(Comparison(f"NDCG@10, {size:,} rows ({size // 20:,} queries x 20)",
-                                  ours, peers, {peers[0].tool: 5.0, peers[1].tool: 30.0},
-                                  [f"numpy reference NDCG@10 = {ref.value!r}; every value "
-                                   f"checked against it before timing"], metric="ndcg"))
+            out.append(
+                Comparison(
+                    f"NDCG@10, {size:,} rows ({size // 20:,} queries x 20)",
+                    ours,
+                    peers,
+                    {peers[0].tool: 5.0, peers[1].tool: 30.0},
+                    [
+                        f"numpy reference NDCG@10 = {ref.value!r}; every value "
+                        f"checked against it before timing"
+                    ],
+                    metric="ndcg",
+                )
+            )
             if hasattr(sqlmetrics, "evaluate") and want("evaluate"):
                 print("evaluate", flush=True)
-                ev = measure("ours_evaluate", ranking, repeats=repeats, expected=ours.value,
-                             label="sqlmetrics.evaluate(5 metrics @10)")
-                out.append(Comparison(
-                    "evaluate: ndcg, map, mrr, recall, precision @10 vs NDCG@10 alone",
-                    ours, [ev], {ev.tool: -1.5},
-                    [f"evaluate values: {ev.extra.get('values')}"], metric="ndcg"))
+                ev = measure(
+                    "ours_evaluate",
+                    ranking,
+                    repeats=repeats,
+                    expected=ours.value,
+                    label="sqlmetrics.evaluate(5 metrics @10)",
+                )
+                out.append(
+                    Comparison(
+                        "evaluate: ndcg, map, mrr, recall, precision @10 vs NDCG@10 alone",
+                        ours,
+                        [ev],
+                        {ev.tool: -1.5},
+                        [f"evaluate values: {ev.extra.get('values')}"],
+                        metric="ndcg",
+                    )
+                )
     return out
 
 
-def scale(size: int, data_dir: Path, cap_gb: float, memory_limit: str, timeout: float
-          ) -> list[Comparison]:
+def scale(
+    size: int, data_dir: Path, cap_gb: float, memory_limit: str, timeout: float
+) -> list[Comparison]:
     """Exact AUC and NDCG@10 at ``size`` rows with DuckDB's memory_limit; peers once each."""
     import sqlmetrics
 
     ctr, ranking = generate.ensure(data_dir, size)
     tmp = data_dir / "duckdb_tmp"
     tmp.mkdir(exist_ok=True)
-    opts = {"memory_limit": memory_limit, "threads": os.cpu_count() or 1,
-            "temp_directory": str(tmp)}
+    opts = {
+        "memory_limit": memory_limit,
+        "threads": os.cpu_count() or 1,
+        "temp_directory": str(tmp),
+    }
     out = []
     print(f"scale: AUC {size:,}", flush=True)
-    ours = measure("ours_auc", ctr, repeats=1, warmup=False, opts=opts,
-                   label=f"sqlmetrics.auc, memory_limit={memory_limit}", timeout=timeout * 2)
-    sk = measure("sklearn_auc", ctr, repeats=1, warmup=False, expected=ours.value,
-                 label="pandas + sklearn roc_auc_score", cap_gb=cap_gb, timeout=timeout)
-    out.append(Comparison(f"Scale: exact AUC, {size:,} rows", ours, [sk], notes=[
-        f"sqlmetrics runs with `con=duckdb.connect(config={opts!r})`: DuckDB keeps its buffers "
-        f"under memory_limit and spills the sort to temp_directory. For reference, the issue "
-        f"quotes an earlier measurement of a one-window exact AUC over 100M rows: ~33 s at "
-        f"2.05 GB peak RSS (other machine state)."]))
+    ours = measure(
+        "ours_auc",
+        ctr,
+        repeats=1,
+        warmup=False,
+        opts=opts,
+        label=f"sqlmetrics.auc, memory_limit={memory_limit}",
+        timeout=timeout * 2,
+    )
+    sk = measure(
+        "sklearn_auc",
+        ctr,
+        repeats=1,
+        warmup=False,
+        expected=ours.value,
+        label="pandas + sklearn roc_auc_score",
+        cap_gb=cap_gb,
+        timeout=timeout,
+    )
+    out.append(
+        Comparison(
+            f"Scale: exact AUC, {size:,} rows",
+            ours,
+            [sk],
+            notes=[
+                f"sqlmetrics runs with `con=duckdb.connect(config={opts!r})`: DuckDB keeps its "
+                f"buffers under memory_limit and spills the sort to temp_directory. For reference, "
+                f"the issue "
+                f"quotes an earlier measurement of a one-window exact AUC over 100M rows: ~33 s at "
+                f"2.05 GB peak RSS (other machine state)."
+            ],
+        )
+    )
     if hasattr(sqlmetrics, "ndcg"):
         print(f"scale: NDCG@10 {size:,}", flush=True)
-        ref = measure("numpy_ndcg", ranking, repeats=0, label="numpy reference", cap_gb=cap_gb,
-                      timeout=timeout)
-        ours = measure("ours_ndcg", ranking, repeats=1, warmup=False, opts=opts,
-                       expected=ref.value, label=f"sqlmetrics.ndcg, memory_limit={memory_limit}",
-                       timeout=timeout * 2)
-        peers = [measure(t, ranking, repeats=1, warmup=False, expected=ours.value, label=lab,
-                         cap_gb=cap_gb, timeout=timeout)
-                 for t, lab in (("pytrec_ndcg", "pytrec_eval (dict input built from pandas)"),
-                                ("ranx_ndcg", "ranx (Qrels/Run.from_df)"))]
-        out.append(Comparison(f"Scale: NDCG@10, {size:,} rows", ours, peers, notes=[
-            f"numpy reference NDCG@10 = {ref.value!r} (sqlmetrics checked against it)"]))
+        ref = measure(
+            "numpy_ndcg",
+            ranking,
+            repeats=0,
+            label="numpy reference",
+            cap_gb=cap_gb,
+            timeout=timeout,
+        )
+        ours = measure(
+            "ours_ndcg",
+            ranking,
+            repeats=1,
+            warmup=False,
+            opts=opts,
+            expected=ref.value,
+            label=f"sqlmetrics.ndcg, memory_limit={memory_limit}",
+            timeout=timeout * 2,
+        )
+        peers = [
+            measure(
+                t,
+                ranking,
+                repeats=1,
+                warmup=False,
+                expected=ours.value,
+                label=lab,
+                cap_gb=cap_gb,
+                timeout=timeout,
+            )
+            for t, lab in (
+                ("pytrec_ndcg", "pytrec_eval (dict input built from pandas)"),
+                ("ranx_ndcg", "ranx (Qrels/Run.from_df)"),
+            )
+        ]
+        out.append(
+            Comparison(
+                f"Scale: NDCG@10, {size:,} rows",
+                ours,
+                peers,
+                notes=[f"numpy reference NDCG@10 = {ref.value!r} (sqlmetrics checked against it)"],
+            )
+        )
     return out
 
 
 # ----------------------------------------------------------------------------- report
 def versions() -> str:
-    names = ["sqlmetrics", "duckdb", "pandas", "numpy", "pyarrow", "scikit-learn",
-             "pytrec-eval-terrier", "ranx", "numba"]
+    names = [
+        "sqlmetrics",
+        "duckdb",
+        "pandas",
+        "numpy",
+        "pyarrow",
+        "scikit-learn",
+        "pytrec-eval-terrier",
+        "ranx",
+        "numba",
+    ]
     found = []
     for name in names:
         try:
@@ -331,20 +503,27 @@ def load(o: Outcome) -> str:
 
 
 def table(c: Comparison) -> list[str]:
-    lines = [f"### {c.title}", "",
-             "| tool | median s | runs | peak RSS | ratio (tool / sqlmetrics) | target | met "
-             "| load |",
-             "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |"]
+    lines = [
+        f"### {c.title}",
+        "",
+        "| tool | median s | runs | peak RSS | ratio (tool / sqlmetrics) | target | met | load |",
+        "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |",
+    ]
     if c.ours.killed:
-        lines.append(f"| {c.ours.tool} | ({c.ours.killed}) | 0 | > {fmt_rss(c.ours.rss)} | | | "
-                     f"| {load(c.ours)} |")
+        lines.append(
+            f"| {c.ours.tool} | ({c.ours.killed}) | 0 | > {fmt_rss(c.ours.rss)} | | | "
+            f"| {load(c.ours)} |"
+        )
     else:
-        lines.append(f"| {c.ours.tool} | {c.ours.median:.3f} | {len(c.ours.seconds)} | "
-                     f"{fmt_rss(c.ours.rss)} | 1 | | | {load(c.ours)} |")
+        lines.append(
+            f"| {c.ours.tool} | {c.ours.median:.3f} | {len(c.ours.seconds)} | "
+            f"{fmt_rss(c.ours.rss)} | 1 | | | {load(c.ours)} |"
+        )
     for p in c.peers:
         if p.killed:
-            lines.append(f"| {p.tool} | ({p.killed}) | 0 | > {fmt_rss(p.rss)} | - | | "
-                         f"| {load(p)} |")
+            lines.append(
+                f"| {p.tool} | ({p.killed}) | 0 | > {fmt_rss(p.rss)} | - | | | {load(p)} |"
+            )
             continue
         ratio = p.median / c.ours.median
         goal = c.targets.get(p.tool)
@@ -355,8 +534,10 @@ def table(c: Comparison) -> list[str]:
             target, met = f"<= {-goal:g}x", "yes" if ratio <= -goal else "**no**"
         else:
             target, met = f">= {goal:g}x", "yes" if ratio >= goal else "**no**"
-        lines.append(f"| {p.tool} | {p.median:.3f} | {len(p.seconds)} | {fmt_rss(p.rss)} | "
-                     f"{ratio:.2f} | {target} | {met} | {load(p)} |")
+        lines.append(
+            f"| {p.tool} | {p.median:.3f} | {len(p.seconds)} | {fmt_rss(p.rss)} | "
+            f"{ratio:.2f} | {target} | {met} | {load(p)} |"
+        )
     lines.append("")
     values = [f"{o.tool} = {o.value!r}" for o in (c.ours, *c.peers) if o.value is not None]
     lines.append("Values (checked equal within 1e-9 before timing): " + "; ".join(values) + ".")
@@ -376,26 +557,46 @@ def profiles(comparisons: list[Comparison], size: int) -> list[str]:
             continue
         done.add(c.metric)
         print(f"profiling {c.metric}", flush=True)
-        cmd = [sys.executable, "-m", "benchmarks.profile", c.metric, "--size", str(size),
-               "--repeats", "2"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "benchmarks.profile",
+            c.metric,
+            "--size",
+            str(size),
+            "--repeats",
+            "2",
+        ]
         done_run = subprocess.run(cmd, cwd=HERE.parent, capture_output=True, text=True)
         text = done_run.stdout.strip() or done_run.stderr.strip()[-2000:]
-        lines += [f"### {c.metric}: where the time goes (`python -m benchmarks.profile "
-                  f"{c.metric} --size {size:.0e}`)", "", "```", text, "```", "",
-                  LIMITS.get(c.metric, ""), ""]
+        lines += [
+            f"### {c.metric}: where the time goes (`python -m benchmarks.profile "
+            f"{c.metric} --size {size:.0e}`)",
+            "",
+            "```",
+            text,
+            "```",
+            "",
+            LIMITS.get(c.metric, ""),
+            "",
+        ]
     if lines:
         lines = ["## Targets missed: profile and limit", "", *lines]
     return lines
 
 
-def report(comparisons: list[Comparison], args: argparse.Namespace, load: list[str],
-           extra: list[str] | None = None) -> str:
+def report(
+    comparisons: list[Comparison],
+    args: argparse.Namespace,
+    load: list[str],
+    extra: list[str] | None = None,
+) -> str:
     mem = psutil.virtual_memory().total
     head = [
         "# sqlmetrics benchmarks",
         "",
         f"Reproduce: `{' '.join(['python -m benchmarks', *sys.argv[1:]])}` "
-        f"(after `pip install -e \".[bench]\"`). Data: seeded synthetic Parquet from "
+        f'(after `pip install -e ".[bench]"`). Data: seeded synthetic Parquet from '
         f"`benchmarks/generate.py`.",
         "",
         f"Machine: {os.cpu_count()} cores, {mem / 2**30:.1f} GiB RAM, {platform.platform()}. ",
@@ -414,8 +615,12 @@ def report(comparisons: list[Comparison], args: argparse.Namespace, load: list[s
         "(2 cores: above ~1 our parallel sorts lose cores, so ratios shrink).",
         "",
     ]
-    summary = ["## Targets", "", "| comparison | peer | ratio | target | met |",
-               "| --- | --- | ---: | --- | --- |"]
+    summary = [
+        "## Targets",
+        "",
+        "| comparison | peer | ratio | target | met |",
+        "| --- | --- | ---: | --- | --- |",
+    ]
     for c in comparisons:
         for p in c.peers:
             goal = c.targets.get(p.tool)
@@ -427,10 +632,10 @@ def report(comparisons: list[Comparison], args: argparse.Namespace, load: list[s
             ratio = p.median / c.ours.median
             ok = ratio <= -goal if goal < 0 else ratio >= goal
             target = f"<= {-goal:g}x" if goal < 0 else f">= {goal:g}x"
-            summary.append(f"| {c.title} | {p.tool} | {ratio:.2f}x | {target} | "
-                           f"{'yes' if ok else '**no**'} |")
-    body = [*summary, "", "## Measurements", "",
-            *[line for c in comparisons for line in table(c)]]
+            summary.append(
+                f"| {c.title} | {p.tool} | {ratio:.2f}x | {target} | {'yes' if ok else '**no**'} |"
+            )
+    body = [*summary, "", "## Measurements", "", *[line for c in comparisons for line in table(c)]]
     return "\n".join(head + body + (extra or [])) + "\n"
 
 
@@ -438,18 +643,28 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--size", type=float, default=1e7, help="rows per table (default 1e7)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per tool")
-    parser.add_argument("--scale", type=float, default=0,
-                        help="also run exact AUC and NDCG@10 at this many rows with DuckDB's "
-                             "memory_limit (e.g. 1e8); 0 skips")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=0,
+        help="also run exact AUC and NDCG@10 at this many rows with DuckDB's "
+        "memory_limit (e.g. 1e8); 0 skips",
+    )
     parser.add_argument("--memory-limit", default="2GB")
-    parser.add_argument("--cap-gb", type=float, default=12.0,
-                        help="kill a peer process above this resident memory")
-    parser.add_argument("--timeout", type=float, default=900.0,
-                        help="kill a peer run after this many seconds")
-    parser.add_argument("--only", default="",
-                        help="comma-separated subset: auc,auc_bounds,gauc,ndcg,evaluate")
-    parser.add_argument("--no-profile", action="store_true",
-                        help="skip profiling the metrics whose target is missed")
+    parser.add_argument(
+        "--cap-gb", type=float, default=12.0, help="kill a peer process above this resident memory"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=900.0, help="kill a peer run after this many seconds"
+    )
+    parser.add_argument(
+        "--only", default="", help="comma-separated subset: auc,auc_bounds,gauc,ndcg,evaluate"
+    )
+    parser.add_argument(
+        "--no-profile",
+        action="store_true",
+        help="skip profiling the metrics whose target is missed",
+    )
     parser.add_argument("--data-dir", type=Path, default=HERE / "data")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
     args = parser.parse_args(argv)
@@ -458,11 +673,11 @@ def main(argv: list[str] | None = None) -> None:
     comparisons = suite(int(args.size), args.repeats, args.data_dir, only, args.cap_gb)
     args.out.write_text(report(comparisons, args, [*load, "(scale part still running)"]))
     if args.scale:
-        comparisons += scale(int(args.scale), args.data_dir, args.cap_gb, args.memory_limit,
-                             args.timeout)
+        comparisons += scale(
+            int(args.scale), args.data_dir, args.cap_gb, args.memory_limit, args.timeout
+        )
     load.append(", ".join(f"{x:.2f}" for x in os.getloadavg()))
     args.out.write_text(report(comparisons, args, load))
     if not args.no_profile:
-        args.out.write_text(report(comparisons, args, load,
-                                   profiles(comparisons, int(args.size))))
+        args.out.write_text(report(comparisons, args, load, profiles(comparisons, int(args.size))))
     print(f"wrote {args.out}")

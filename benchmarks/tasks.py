@@ -31,8 +31,11 @@ def task(*modules: str) -> Callable[..., Any]:
 
 def _connection(opts: dict[str, Any]) -> Any:
     """A DuckDB connection with the user-chosen memory_limit / threads, or None (defaults)."""
-    config = {key: opts[key] for key in ("memory_limit", "threads", "temp_directory")
-              if opts.get(key) is not None}
+    config = {
+        key: opts[key]
+        for key in ("memory_limit", "threads", "temp_directory")
+        if opts.get(key) is not None
+    }
     if not config:
         return None
     import duckdb
@@ -49,8 +52,9 @@ def ours_auc(path: str, score: str = "score", **opts: Any) -> tuple[float, dict[
 
 
 @task("duckdb", "sqlmetrics")
-def ours_auc_bounds(path: str, score: str = "score", bins: int = 65536,
-                    **opts: Any) -> tuple[float, dict[str, Any]]:
+def ours_auc_bounds(
+    path: str, score: str = "score", bins: int = 65536, **opts: Any
+) -> tuple[float, dict[str, Any]]:
     import sqlmetrics
 
     b = sqlmetrics.auc_bounds(path, label="label", score=score, bins=bins, con=_connection(opts))
@@ -61,8 +65,9 @@ def ours_auc_bounds(path: str, score: str = "score", bins: int = 65536,
 def ours_gauc(path: str, **opts: Any) -> tuple[float, dict[str, Any]]:
     import sqlmetrics
 
-    value = sqlmetrics.gauc(path, group="user_id", label="label", score="score",
-                            con=_connection(opts))
+    value = sqlmetrics.gauc(
+        path, group="user_id", label="label", score="score", con=_connection(opts)
+    )
     return value, {}
 
 
@@ -70,8 +75,16 @@ def ours_gauc(path: str, **opts: Any) -> tuple[float, dict[str, Any]]:
 def ours_ndcg(path: str, **opts: Any) -> tuple[float, dict[str, Any]]:
     import sqlmetrics
 
-    value = sqlmetrics.ndcg(path, group="query_id", item="item_id", label="rel",  # type: ignore[attr-defined]
-                            score="score", k=10, gain="linear", con=_connection(opts))
+    value = sqlmetrics.ndcg(
+        path,
+        group="query_id",
+        item="item_id",
+        label="rel",  # type: ignore[attr-defined]
+        score="score",
+        k=10,
+        gain="linear",
+        con=_connection(opts),
+    )
     return float(value), {}
 
 
@@ -82,8 +95,16 @@ FIVE = ["ndcg@10", "map@10", "mrr@10", "recall@10", "precision@10"]
 def ours_evaluate(path: str, **opts: Any) -> tuple[float, dict[str, Any]]:
     import sqlmetrics
 
-    out = sqlmetrics.evaluate(path, FIVE, group="query_id", item="item_id",  # type: ignore[attr-defined]
-                              label="rel", score="score", gain="linear", con=_connection(opts))
+    out = sqlmetrics.evaluate(
+        path,
+        FIVE,
+        group="query_id",
+        item="item_id",  # type: ignore[attr-defined]
+        label="rel",
+        score="score",
+        gain="linear",
+        con=_connection(opts),
+    )
     values = _evaluate_values(out)
     return values["ndcg@10"], {"values": values}
 
@@ -147,9 +168,14 @@ def loop_gauc(path: str, every: int = 100, **_: Any) -> tuple[float, dict[str, A
         den += len(g)
     loop = time.perf_counter() - start - read
     sub_users = sub["user_id"].nunique()
-    return num / den, {"read_s": read, "loop_s": loop, "users": int(n_users),
-                       "subset_users": int(sub_users), "subset_rows": len(sub),
-                       "scaled_s": read + loop * n_users / sub_users}
+    return num / den, {
+        "read_s": read,
+        "loop_s": loop,
+        "users": int(n_users),
+        "subset_users": int(sub_users),
+        "subset_rows": len(sub),
+        "scaled_s": read + loop * n_users / sub_users,
+    }
 
 
 @task("pytrec_eval")
@@ -161,8 +187,13 @@ def pytrec_ndcg(path: str, **_: Any) -> tuple[float, dict[str, Any]]:
     df = pd.read_parquet(path, columns=["query_id", "item_id", "rel", "score"])
     qrels: dict[str, dict[str, int]] = {}
     run: dict[str, dict[str, float]] = {}
-    for q, d, r, s in zip(df["query_id"].astype(str), df["item_id"].astype(str),
-                          df["rel"].tolist(), df["score"].tolist(), strict=True):
+    for q, d, r, s in zip(
+        df["query_id"].astype(str),
+        df["item_id"].astype(str),
+        df["rel"].tolist(),
+        df["score"].tolist(),
+        strict=True,
+    ):
         qrels.setdefault(q, {})[d] = r
         run.setdefault(q, {})[d] = s
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)
@@ -221,11 +252,19 @@ def _warm_ranx() -> None:
 
     warnings.filterwarnings("ignore", module="ranx")
     warnings.filterwarnings("ignore", message=".*unsafe cast.*")
-    df = pd.DataFrame({"q": pd.Series(["1", "1", "2"], dtype=object),
-                       "d": pd.Series(["a", "b", "a"], dtype=object),
-                       "rel": [1, 0, 2], "score": [0.3, 0.2, 0.1]})
-    evaluate(Qrels.from_df(df, q_id_col="q", doc_id_col="d", score_col="rel"),
-             Run.from_df(df, q_id_col="q", doc_id_col="d", score_col="score"), "ndcg@10")
+    df = pd.DataFrame(
+        {
+            "q": pd.Series(["1", "1", "2"], dtype=object),
+            "d": pd.Series(["a", "b", "a"], dtype=object),
+            "rel": [1, 0, 2],
+            "score": [0.3, 0.2, 0.1],
+        }
+    )
+    evaluate(
+        Qrels.from_df(df, q_id_col="q", doc_id_col="d", score_col="rel"),
+        Run.from_df(df, q_id_col="q", doc_id_col="d", score_col="score"),
+        "ndcg@10",
+    )
 
 
 WARMUPS: dict[str, Callable[[], None]] = {"ranx_ndcg": _warm_ranx}

@@ -1,6 +1,6 @@
 """Regenerate the small example datasets in examples/data/ (seeded, so the files are stable).
 
-    python examples/make_example_data.py
+python examples/make_example_data.py
 """
 
 from __future__ import annotations

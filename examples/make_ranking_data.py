@@ -1,6 +1,6 @@
 """Regenerate the small search example examples/data/search.csv (seeded, so the file is stable).
 
-    python examples/make_ranking_data.py
+python examples/make_ranking_data.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Evaluate a CTR model on the example click log, straight from the CSV file.
 
-    python examples/quickstart.py
+python examples/quickstart.py
 """
 
 from __future__ import annotations

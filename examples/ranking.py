@@ -1,6 +1,6 @@
 """Evaluate a search ranking on the example results, straight from the CSV file.
 
-    python examples/ranking.py
+python examples/ranking.py
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ def main() -> dict[str, float]:
         "ndcg@10 (ties averaged)": sqlmetrics.ndcg(DATA, k=10, ties="average", **cols),
         "map@10": sqlmetrics.mean_average_precision(DATA, k=10, **cols),
         "map@10 (Spark's min(k, R))": sqlmetrics.mean_average_precision(
-            DATA, k=10, ap_denominator="min_k_relevant", **cols),
+            DATA, k=10, ap_denominator="min_k_relevant", **cols
+        ),
         "mrr": sqlmetrics.mrr(DATA, **cols),
         "precision@5": sqlmetrics.precision_at_k(DATA, k=5, **cols),
         "recall@5": sqlmetrics.recall_at_k(DATA, k=5, **cols),

@@ -29,14 +29,23 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 # Python argument -> what the command line calls it
 FLAGS = {
-    "label": "--label", "score": "--score", "group": "--group", "item": "--item",
-    "weight": "--weight", "prediction": "--prediction", "by": "--by", "qrels": "--qrels",
-    "data": "DATA", "con": "DATA (path/to/db.duckdb:table)", "threshold": "--threshold",
+    "label": "--label",
+    "score": "--score",
+    "group": "--group",
+    "item": "--item",
+    "weight": "--weight",
+    "prediction": "--prediction",
+    "by": "--by",
+    "qrels": "--qrels",
+    "data": "DATA",
+    "con": "DATA (path/to/db.duckdb:table)",
+    "threshold": "--threshold",
 }
 # whole phrases that only make sense in Python
-_PHRASES = ((", a table name with con=, or a DataFrame", " or path/to/db.duckdb:table"),
-            ("pass con= the connection that holds the table",
-             "name it as path/to/db.duckdb:table"))
+_PHRASES = (
+    (", a table name with con=, or a DataFrame", " or path/to/db.duckdb:table"),
+    ("pass con= the connection that holds the table", "name it as path/to/db.duckdb:table"),
+)
 _ARGUMENT = re.compile(r"(?<![\w-])([a-z_]+)=")
 
 
@@ -63,11 +72,18 @@ def as_flags(message: str) -> str:
 
     def flag(match: re.Match[str]) -> str:
         name = match.group(1)
-        rest = message[match.end():match.end() + 1]
+        rest = message[match.end() : match.end() + 1]
         if name in FLAGS:
             return FLAGS[name] + (" " if rest and rest not in " ),;:" else "")
-        if name in PARAMS or name in ("empty", "gain", "ties", "relevance_level", "pos_label",
-                                      "duplicates", "drop_intermediate"):
+        if name in PARAMS or name in (
+            "empty",
+            "gain",
+            "ties",
+            "relevance_level",
+            "pos_label",
+            "duplicates",
+            "drop_intermediate",
+        ):
             return f"--option {name}="
         return match.group(0)
 
@@ -75,15 +91,22 @@ def as_flags(message: str) -> str:
         message = message.replace(python, shell)
     translated = _ARGUMENT.sub(flag, message)
     return translated.replace("option --option", "--option").replace(
-        "option --threshold", "--threshold (or --option threshold=)")
+        "option --threshold", "--threshold (or --option threshold=)"
+    )
 
 
 def _plain_warnings() -> Callable[..., None]:
     """A ``warnings.showwarning`` that prints each distinct warning once, as one plain line."""
     seen: set[str] = set()
 
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
         text = as_flags(str(message)).strip().splitlines()
         shown = f"sqlmetrics: warning: {text[0] if text else category.__name__}"
         if shown not in seen:
@@ -95,7 +118,8 @@ def _plain_warnings() -> Callable[..., None]:
 
 def friendly(func: F) -> F:
     """Run a command: our errors, engine errors and I/O errors become one line and exit 2;
-    warnings become one plain ``sqlmetrics: warning: ...`` line each."""
+    warnings become one plain ``sqlmetrics: warning: ...`` line each.
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -131,10 +155,11 @@ def split_data(data: str) -> tuple[str, str | None]:
 def parquet_files(directory: str) -> list[str]:
     """Every Parquet file under ``directory`` (recursively, sorted): a warehouse export, with
     or without Hive partitions (``country=de/part-0.parquet``); DuckDB reads the partition
-    columns from the paths as it does for ``read_parquet('dir/**/*.parquet')``."""
+    columns from the paths as it does for ``read_parquet('dir/**/*.parquet')``.
+    """
     files = sorted(
-        path for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"),
-                                   recursive=True)
+        path
+        for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"), recursive=True)
         if os.path.isfile(path) and file_kind(path) == "parquet"
     )
     if not files:
@@ -153,8 +178,10 @@ def resolve_data(data: tuple[str, ...] | list[str] | str) -> tuple[Any, str | No
     """
     items = [data] if isinstance(data, str) else list(data)
     if not items:
-        raise InputError("missing DATA: pass a Parquet/CSV file, a glob, a directory of "
-                         "Parquet files or path/to/db.duckdb:table")
+        raise InputError(
+            "missing DATA: pass a Parquet/CSV file, a glob, a directory of "
+            "Parquet files or path/to/db.duckdb:table"
+        )
     if len(items) == 1:
         if os.path.isdir(items[0]):
             return parquet_files(items[0]), None
@@ -176,7 +203,8 @@ def resolve_data(data: tuple[str, ...] | list[str] | str) -> tuple[Any, str | No
 @contextmanager
 def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection (read-only on a database file) whose progress bar shows only when stdout
-    is a terminal."""
+    is a terminal.
+    """
     con = duckdb.connect(database or ":memory:", read_only=database is not None)
     try:
         interactive = sys.stdout.isatty()
@@ -189,18 +217,23 @@ def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 # --------------------------------------------------------------------------- output
-def check_output(ctx: click.Context | None, param: click.Parameter | None,
-                 value: str | None) -> str | None:
+def check_output(
+    ctx: click.Context | None, param: click.Parameter | None, value: str | None
+) -> str | None:
     """``--output`` callback: refuse a directory or a path in a missing directory up front."""
     if value is None:
         return None
     if os.path.isdir(value):
-        raise InputError(f"--output {value!r} is a directory; give a file name, e.g. "
-                         f"--output {os.path.join(value, 'metrics.csv')}")
+        raise InputError(
+            f"--output {value!r} is a directory; give a file name, e.g. "
+            f"--output {os.path.join(value, 'metrics.csv')}"
+        )
     parent = os.path.dirname(value)
     if parent and not os.path.isdir(parent):
-        raise InputError(f"--output {value!r}: directory {parent!r} does not exist; create it "
-                         f"first or write elsewhere")
+        raise InputError(
+            f"--output {value!r}: directory {parent!r} does not exist; create it "
+            f"first or write elsewhere"
+        )
     return value
 
 
@@ -209,8 +242,7 @@ def write_file(output: str, save: Callable[[str], None]) -> None:
     try:
         save(output)
     except OSError as exc:
-        raise InputError(f"--output {output!r} cannot be written: "
-                         f"{exc.strerror or exc}") from None
+        raise InputError(f"--output {output!r} cannot be written: {exc.strerror or exc}") from None
 
 
 def write(text: str, output: str | None) -> None:
@@ -229,11 +261,17 @@ def write(text: str, output: str | None) -> None:
 # --------------------------------------------------------------------------- usage errors
 class Group(click.Group):
     """A command group whose usage errors (a missing option, ``--output .``) are one line on
-    stderr with a pointer to ``--help``, exit status 2, like every other input error."""
+    stderr with a pointer to ``--help``, exit status 2, like every other input error.
+    """
 
-    def main(self, args: Any = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:

@@ -18,9 +18,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 
 
-def _draw(kind: str, data: tuple[str, ...], label: str, score: str, weight: str | None,
-          by: tuple[str, ...], max_points: int | None, output: str,
-          option_pairs: tuple[str, ...] = ()) -> None:
+def _draw(
+    kind: str,
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int | None,
+    output: str,
+    option_pairs: tuple[str, ...] = (),
+) -> None:
     if not output.lower().endswith(IMAGE_SUFFIXES):
         raise InputError(
             f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
@@ -32,13 +40,23 @@ def _draw(kind: str, data: tuple[str, ...], label: str, score: str, weight: str 
     options = parse_options(option_pairs)
     unknown = sorted(set(options) - {"pos_label"})
     if unknown:
-        raise InputError(f"plot {kind}: --option {unknown[0]}= is not an option of a curve; "
-                         f"the one it takes is --option pos_label=")
+        raise InputError(
+            f"plot {kind}: --option {unknown[0]}= is not an option of a curve; "
+            f"the one it takes is --option pos_label="
+        )
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.roc if kind == "roc" else plots.pr
-        figure = draw(table, label=label, score=score, weight=weight, by=list(by) or None,
-                      max_points=max_points, con=con, pos_label=options.get("pos_label"))
+        figure = draw(
+            table,
+            label=label,
+            score=score,
+            weight=weight,
+            by=list(by) or None,
+            max_points=max_points,
+            con=con,
+            pos_label=options.get("pos_label"),
+        )
     write_file(output, lambda path: figure.savefig(path, dpi=120))
     click.echo(f"wrote {output}", err=True)
 
@@ -50,12 +68,28 @@ def _options(func: F) -> F:
         click.option("--score", default="score", show_default=True, help="Score column."),
         click.option("--weight", default=None, help="Sample-weight column."),
         click.option("--by", multiple=True, help="Slice column (repeatable): one curve each."),
-        click.option("--max-points", default=2000, show_default=True,
-                     type=click.IntRange(min=2), help="Points per curve (score quantiles)."),
-        click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
-                     help="pos_label=VALUE: the positive class of a two-valued label column."),
-        click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
-                     callback=check_output, help="Image file to write (.png, .svg or .pdf)."),
+        click.option(
+            "--max-points",
+            default=2000,
+            show_default=True,
+            type=click.IntRange(min=2),
+            help="Points per curve (score quantiles).",
+        ),
+        click.option(
+            "--option",
+            "option_pairs",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="pos_label=VALUE: the positive class of a two-valued label column.",
+        ),
+        click.option(
+            "--output",
+            "-o",
+            required=True,
+            type=click.Path(dir_okay=False),
+            callback=check_output,
+            help="Image file to write (.png, .svg or .pdf).",
+        ),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -70,19 +104,34 @@ def plot() -> None:
 @plot.command("roc")
 @_options
 @friendly
-def roc_command(data: tuple[str, ...], label: str, score: str, weight: str | None,
-                by: tuple[str, ...], max_points: int, output: str,
-                option_pairs: tuple[str, ...]) -> None:
+def roc_command(
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int,
+    output: str,
+    option_pairs: tuple[str, ...],
+) -> None:
     """ROC curve of DATA (Parquet/CSV files or a glob, a directory of Parquet files, or
-    path/to/db.duckdb:table), AUC in the legend."""
+    path/to/db.duckdb:table), AUC in the legend.
+    """
     _draw("roc", data, label, score, weight, by, max_points, output, option_pairs)
 
 
 @plot.command("pr")
 @_options
 @friendly
-def pr_command(data: tuple[str, ...], label: str, score: str, weight: str | None,
-               by: tuple[str, ...], max_points: int, output: str,
-               option_pairs: tuple[str, ...]) -> None:
+def pr_command(
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int,
+    output: str,
+    option_pairs: tuple[str, ...],
+) -> None:
     """Precision-recall curve of DATA, average precision in the legend."""
     _draw("pr", data, label, score, weight, by, max_points, output, option_pairs)

@@ -1,6 +1,6 @@
 """The README's metric table, generated from the registry (a test keeps it up to date).
 
-    python -m sqlmetrics._docs README.md     # rewrite the table in place
+python -m sqlmetrics._docs README.md     # rewrite the table in place
 """
 
 from __future__ import annotations
@@ -27,9 +27,7 @@ def metrics_table() -> str:
         if spec.output != "scalar":
             shown += " (table)"
         function = spec.function
-        options = ", ".join(
-            f"`{p}={default_of(spec, p)!r}`" for p in spec.params if p != "k"
-        )
+        options = ", ".join(f"`{p}={default_of(spec, p)!r}`" for p in spec.params if p != "k")
         summary = spec.summary.replace("|", "\\|")
         undefined = spec.undefined.replace("|", "\\|")
         lines.append(f"| {shown} | `{function}` | {summary} | {options or '-'} | {undefined} |")

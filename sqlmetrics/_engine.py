@@ -83,7 +83,8 @@ def render_sql(
 
 def entry(spec: MetricSpec, alias: str, k: int | None) -> dict[str, Any]:
     """A kernel entry: the output column ``alias`` computes ``spec`` at cut-off ``k``, with
-    what the registry declares it needs from the kernel's shared work."""
+    what the registry declares it needs from the kernel's shared work.
+    """
     return {"alias": alias, "metric": spec.name, "k": k, "needs": list(spec.needs)}
 
 
@@ -107,8 +108,10 @@ def kernel_sql(
     # every option of the kernel's family, its defaults filled here (none lives in SQL)
     filled = {
         name: default_of(spec, name)
-        for spec in REGISTRY.values() if spec.kernel == kernel
-        for name in spec.params if name != "k"
+        for spec in REGISTRY.values()
+        if spec.kernel == kernel
+        for name in spec.params
+        if name != "k"
     }
     filled.update(options)
     for source_name, (source_sql, source_columns) in (extra or {}).items():
@@ -116,7 +119,11 @@ def kernel_sql(
         for role, col in source_columns.items():
             quoted[f"{source_name}_{role}"] = quote_ident(col) if col else None
     return render_macro(
-        kernel, relation, [quote_ident(b) for b in by], quoted, filled,
+        kernel,
+        relation,
+        [quote_ident(b) for b in by],
+        quoted,
+        filled,
         [dict(e) for e in entries],
     )
 
@@ -157,7 +164,9 @@ def open_checked(
                     (r.name, c) for r, c in used if r.name in unique
                 ]
                 check_unique(
-                    metric, source, keys,
+                    metric,
+                    source,
+                    keys,
                     fix="; or merge repeated impressions with duplicates='max' or 'sum'",
                 )
             extra: dict[str, tuple[str, dict[str, str | None]]] = {}
@@ -214,9 +223,7 @@ def engine_error(metric: str, labels: Sequence[str], exc: duckdb.Error) -> SqlMe
         )
     if isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)):
         return DataSourceError(f"{metric}: {where} cannot be read: {message}")
-    return EngineError(
-        f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}"
-    )
+    return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
 
 
 def compute(
@@ -254,13 +261,20 @@ def compute(
             raise InvalidParameterError(f"{spec.name}: {role.name}= is required")
         if col is not None and not (isinstance(col, str) and col):
             raise InvalidParameterError(
-                f"{spec.name}: {role.name}= must be a column name (a non-empty string); "
-                f"got {col!r}"
+                f"{spec.name}: {role.name}= must be a column name (a non-empty string); got {col!r}"
             )
     used = [(role, str(columns[role.name])) for role in spec.roles if columns.get(role.name)]
     with open_checked(
-        spec.name, data, con, columns, used, by_cols, unique, extra_sources,
-        pos_label=checked.get("pos_label"), duplicates=checked.get("duplicates", "error"),
+        spec.name,
+        data,
+        con,
+        columns,
+        used,
+        by_cols,
+        unique,
+        extra_sources,
+        pos_label=checked.get("pos_label"),
+        duplicates=checked.get("duplicates", "error"),
     ) as (connection, source, extra):
         if check is not None:
             check(connection, source, extra)
@@ -278,9 +292,7 @@ def undefined(spec_name: str, reason: str, value: float = math.nan, warn: bool =
     return value
 
 
-def scalar(
-    frame: pd.DataFrame, name: str, zero_division: float | str = "warn"
-) -> float:
+def scalar(frame: pd.DataFrame, name: str, zero_division: float | str = "warn") -> float:
     """The single value of column ``name``; NaN (with a warning) or ``zero_division`` if NULL."""
     value = frame[name].iloc[0]
     if value is None or pd.isna(value):

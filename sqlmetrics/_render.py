@@ -127,8 +127,9 @@ def render(
     relation = relation_of("render", data)
     extra = None
     if qrels is not None:
-        judged = {role: columns.get(role) or ROLE_DEFAULTS[role]
-                  for role in ("group", "item", "label")}
+        judged = {
+            role: columns.get(role) or ROLE_DEFAULTS[role] for role in ("group", "item", "label")
+        }
         extra = {"qrels": (relation_of("render", qrels, "qrels"), judged)}
         columns["label"] = None  # the run has no label: qrels judge it
     checked = check_params(spec, params)
@@ -194,8 +195,14 @@ def render_evaluate(
     >>> print(sql.splitlines()[1])
         slice_0 as "country",
     """
-    columns: dict[str, str | None] = {"label": label, "score": score, "weight": weight,
-                                      "group": group, "item": item, "prediction": prediction}
+    columns: dict[str, str | None] = {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data)
     judged = relation_of("render_evaluate", qrels, "qrels") if qrels is not None else None

@@ -93,7 +93,8 @@ def data_kind(data: Any) -> str:
     """How ``data=`` is read: ``"parquet"`` or ``"csv"`` (files: see :func:`is_path_like`),
     ``"table"`` (any other string: a table or view name) or ``"object"`` (a DataFrame, an
     Arrow table, a DuckDB relation, a list of paths). :func:`open_source` (running) and
-    ``render`` both use it, so a name is rendered the way it is read."""
+    ``render`` both use it, so a name is rendered the way it is read.
+    """
     if is_path_like(data):
         return file_kind(os.fspath(data))
     if isinstance(data, str):
@@ -103,7 +104,8 @@ def data_kind(data: Any) -> str:
 
 def reader_sql(kind: str, paths_sql: str) -> str:
     """The SQL reading files of ``kind`` (``"parquet"``/``"csv"``); ``paths_sql``: a quoted
-    path, glob or list of them."""
+    path, glob or list of them.
+    """
     if kind == "parquet":
         return f"read_parquet({paths_sql})"
     return f"read_csv({paths_sql}, header = true)"
@@ -171,7 +173,7 @@ _PRIVATE_GUARD = threading.Lock()
 
 
 def _private_database() -> duckdb.DuckDBPyConnection:
-    """sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated).
+    """Sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated).
 
     Created once, under a lock (two threads' first calls must not make two databases). It
     spills to :func:`spill_directory` (not DuckDB's default ``.tmp`` in the current directory)

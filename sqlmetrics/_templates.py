@@ -122,7 +122,9 @@ def _check_file(env: jinja2.Environment, path: str, text: str) -> None:
         raise jinja2.TemplateSyntaxError(
             f"sql/{path} breaks the template contract: only {{% macro %}} definitions and "
             f"{{# #}} comments may stand at its top level; found {type(node).__name__}",
-            getattr(node, "lineno", 1), path, path,
+            getattr(node, "lineno", 1),
+            path,
+            path,
         )
 
 

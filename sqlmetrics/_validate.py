@@ -103,8 +103,10 @@ def validate_data(
             checks.append(("nonfinite", role, column, f"not isfinite({q})"))
         if role.kind == "probability":
             checks.append(("probability", role, column, f"({q} < 0 or {q} > 1)"))
-        if role.kind == "binary" and sql_type != "BOOLEAN" and not (
-            role.name == "label" and pos_label is not None
+        if (
+            role.kind == "binary"
+            and sql_type != "BOOLEAN"
+            and not (role.name == "label" and pos_label is not None)
         ):
             checks.append(("binary", role, column, f"{q} not in (0, 1)"))
         if role.kind in ("weight", "relevance"):
@@ -116,9 +118,7 @@ def validate_data(
     assert row is not None
     n_rows = int(row[0])
     if n_rows == 0:
-        raise InvalidDataError(
-            f"{metric}: {where} has no rows; the metric needs at least one row"
-        )
+        raise InvalidDataError(f"{metric}: {where} has no rows; the metric needs at least one row")
     for (problem, role, column, expr), bad in zip(checks, row[1:]):
         bad = int(bad or 0)
         if not bad:
@@ -130,9 +130,7 @@ def validate_data(
                 f"(e.g. filter `{column} is not null`)"
             )
         if problem == "nonfinite":
-            raise InvalidDataError(
-                f"{head} NaN or infinite; {role.name}s must be finite numbers"
-            )
+            raise InvalidDataError(f"{head} NaN or infinite; {role.name}s must be finite numbers")
         if problem == "negative":
             raise InvalidDataError(f"{head} negative; {role.name}s must be >= 0")
         if problem == "probability":
@@ -164,7 +162,8 @@ WEIGHT_SPAN = 2.0**40
 
 def check_weight_range(metric: str, source: Source, column: str, label: str) -> None:
     """Raise :class:`InvalidDataError` when a label class's largest weight is below 2^-40 of
-    the largest weight of all."""
+    the largest weight of all.
+    """
     w, y = quote_ident(column), quote_ident(label)
     rows = source.con.execute(
         f"select cast({y} as varchar), max({w}) from {source.sql} where {w} > 0 group by 1"
@@ -187,19 +186,21 @@ def check_weight_range(metric: str, source: Source, column: str, label: str) -> 
 
 def check_label_values(metric: str, source: Source, column: str, pos_label: Any) -> None:
     """A label column must be 0/1 or boolean, or, with ``pos_label``, hold at most two values,
-    one of them ``pos_label`` (as scikit-learn); text labels without it name the fix."""
+    one of them ``pos_label`` (as scikit-learn); text labels without it name the fix.
+    """
     sql_type = source.columns[column]
     plain = sql_type == "BOOLEAN" or is_numeric(sql_type)
     if pos_label is None and plain:
         return
     q = quote_ident(column)
-    rows = source.con.execute(
-        f"select count(distinct {q}) from {source.sql}"
-    ).fetchall()[0]
+    rows = source.con.execute(f"select count(distinct {q}) from {source.sql}").fetchall()[0]
     n_values = int(rows[0] or 0)
-    sample = [r[0] for r in source.con.execute(
-        f"select distinct {q} from {source.sql} where {q} is not null order by 1 limit 5"
-    ).fetchall()]
+    sample = [
+        r[0]
+        for r in source.con.execute(
+            f"select distinct {q} from {source.sql} where {q} is not null order by 1 limit 5"
+        ).fetchall()
+    ]
     shown = ", ".join(repr(v) for v in sample) + (", ..." if n_values > len(sample) else "")
     head = f"{metric}: label column {column!r} (label=)"
     if pos_label is None:

@@ -74,7 +74,7 @@ def auc_bounds(
     pos_label: Any = None,
     con: Any = None,
 ) -> AucBounds:
-    """Approximate ROC AUC with lower and upper bounds that contain the exact AUC.
+    r"""Approximate ROC AUC with lower and upper bounds that contain the exact AUC.
 
     Scores are put into ``bins`` equal-width buckets between their minimum and maximum, and
     positives and negatives are counted per bucket in one aggregation: no sort of the rows.
@@ -137,13 +137,13 @@ def auc_bounds(
     Notes
     -----
     With :math:`p_b, n_b` the positives and negatives in bucket :math:`b`, :math:`P, N` their
-    totals and :math:`n_{<b} = \\sum_{c<b} n_c`,
+    totals and :math:`n_{<b} = \sum_{c<b} n_c`,
 
     .. math::
 
-        D = \\sum_b p_b n_{<b}, \\quad S = \\sum_b p_b n_b, \\quad
-        \\widehat{AUC} = \\frac{D + S/2}{PN}, \\quad
-        \\frac{D}{PN} \\le AUC \\le \\frac{D + S}{PN}.
+        D = \sum_b p_b n_{<b}, \quad S = \sum_b p_b n_b, \quad
+        \widehat{AUC} = \frac{D + S/2}{PN}, \quad
+        \frac{D}{PN} \le AUC \le \frac{D + S}{PN}.
 
     The half-width :math:`S / (2PN)` is the share of positive/negative pairs that fall in the
     same bucket, halved: about ``1 / bins`` times how concentrated the scores are, so it

@@ -105,7 +105,7 @@ def auc(
     pos_label: Any = None,
     con: Any = None,
 ) -> float:
-    """Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
+    r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
 
     AUC is the probability that a random positive row scores higher than a random negative
     row, a tied pair counting 1/2. It equals scikit-learn's ``roc_auc_score``, with and
@@ -159,7 +159,7 @@ def auc(
     With average ranks :math:`r_i` (tied scores share the mean of the ranks they span),
     :math:`P` positives and :math:`N` negatives,
 
-    .. math:: AUC = \\frac{\\sum_{i: y_i = 1} r_i - P (P + 1) / 2}{P N}.
+    .. math:: AUC = \frac{\sum_{i: y_i = 1} r_i - P (P + 1) / 2}{P N}.
 
     With weights, each positive/negative pair counts :math:`w_i w_j` and the denominator is
     :math:`W_+ W_-`. The SQL is ``sql/classification/auc.sql``; :func:`render` shows it.
@@ -178,7 +178,10 @@ def auc(
     0.7222
     """
     frame = compute(
-        "auc", data, con=con, columns={"label": label, "score": score, "weight": weight},
+        "auc",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label},
     )
     return scalar(frame, "auc")
@@ -194,7 +197,7 @@ def gauc(
     pos_label: Any = None,
     con: Any = None,
 ) -> float:
-    """Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
+    r"""Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
 
     GAUC measures how well a model orders items *for the same user*, which is what a
     recommender or CTR ranker is asked to do; a global AUC also rewards separating users.
@@ -238,7 +241,7 @@ def gauc(
 
     Notes
     -----
-    .. math:: GAUC = \\frac{\\sum_g v_g AUC_g}{\\sum_g v_g}
+    .. math:: GAUC = \frac{\sum_g v_g AUC_g}{\sum_g v_g}
 
     over the groups :math:`g` whose labels are not all equal (their AUC is undefined, so they
     are left out). :math:`AUC_g` uses average ranks for ties, as :func:`auc`.
@@ -268,8 +271,13 @@ def gauc(
 
 
 def _threshold_columns(
-    name: str, label: str, score: str, prediction: str | None, weight: str | None,
-    threshold: float | None, pos_label: Any = None,
+    name: str,
+    label: str,
+    score: str,
+    prediction: str | None,
+    weight: str | None,
+    threshold: float | None,
+    pos_label: Any = None,
 ) -> tuple[dict[str, str | None], dict[str, Any]]:
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
@@ -389,7 +397,8 @@ def _binary(
     con: Any,
 ) -> float:
     """The one body of the binary threshold metrics. ``options``: the metric's own options
-    (``zero_division``, ``beta``), checked with the others by the registry's ParamSpecs."""
+    (``zero_division``, ``beta``), checked with the others by the registry's ParamSpecs.
+    """
     columns, params = _threshold_columns(
         name, label, score, prediction, weight, threshold, pos_label
     )
@@ -413,7 +422,8 @@ def _averaged(
     con: Any,
 ) -> float | pd.Series:
     """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
-    multiclass path (:func:`sqlmetrics.multiclass.averaged`)."""
+    multiclass path (:func:`sqlmetrics.multiclass.averaged`).
+    """
     if check_average(name, average) == "binary":
         return _binary(
             name,
@@ -1235,4 +1245,3 @@ def fbeta(
         options={"beta": beta, "zero_division": zero_division},
         con=con,
     )
-

@@ -35,7 +35,7 @@ def parse_value(text: str) -> Any:
     for cast in (int, float):
         try:
             return cast(text)
-        except ValueError:
+        except ValueError:  # noqa: PERF203 (two tries at most)
             pass
     return text
 
@@ -67,8 +67,10 @@ def format_frame(frame: pd.DataFrame, fmt: str) -> str:
         return str(frame.to_csv(index=False, float_format="%.17g"))
     if fmt == "json":
         records = [
-            {k: (None if isinstance(v, float) and math.isnan(v) else _plain(v))
-             for k, v in row.items()}
+            {
+                k: (None if isinstance(v, float) and math.isnan(v) else _plain(v))
+                for k, v in row.items()
+            }
             for row in frame.to_dict(orient="records")
         ]
         return json.dumps(records, indent=2) + "\n"
@@ -89,8 +91,14 @@ def main() -> None:
 
 @main.command("eval")
 @click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
-@click.option("-m", "--metric", "metrics", multiple=True, required=True,
-              help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).")
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    required=True,
+    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
+)
 @click.option("--label", default="label", show_default=True, help="Label column.")
 @click.option("--score", default="score", show_default=True, help="Score column.")
 @click.option("--group", default=None, help="Group column (user, query) for GAUC and ranking.")
@@ -99,32 +107,68 @@ def main() -> None:
 @click.option("--prediction", default=None, help="0/1 prediction column (threshold metrics).")
 @click.option("--by", multiple=True, help="Slice column (repeatable): one row per slice.")
 @click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
-@click.option("--trec", is_flag=True,
-              help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
-                   "qrels file (qid iter docno rel); columns group, item, score, label. "
-                   "Options default to trec_eval's: empty=zero missing=skip gain=linear "
-                   "(--option missing=zero is trec_eval -c).")
-@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
-              help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).")
-@click.option("--threshold", "thresholds", multiple=True, type=float,
-              help="Decision threshold of the threshold metrics (f1, precision, ...). Repeat it "
-                   "for a column per threshold, named like f1@t=0.3; other metrics are "
-                   "unchanged. Each threshold is one more pass over the data.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "trec"]),
-              default="table", show_default=True,
-              help="Output format. trec: trec_eval -q layout (measure, topic, value; one block "
-                   "per --group topic, then 'all'), with num_q, num_ret, num_rel, num_rel_ret.")
-@click.option("--output", default=None, type=click.Path(dir_okay=False), callback=check_output,
-              help="Write to this file instead of stdout.")
+@click.option(
+    "--trec",
+    is_flag=True,
+    help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
+    "qrels file (qid iter docno rel); columns group, item, score, label. "
+    "Options default to trec_eval's: empty=zero missing=skip gain=linear "
+    "(--option missing=zero is trec_eval -c).",
+)
+@click.option(
+    "--option",
+    "option_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).",
+)
+@click.option(
+    "--threshold",
+    "thresholds",
+    multiple=True,
+    type=float,
+    help="Decision threshold of the threshold metrics (f1, precision, ...). Repeat it "
+    "for a column per threshold, named like f1@t=0.3; other metrics are "
+    "unchanged. Each threshold is one more pass over the data.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json", "trec"]),
+    default="table",
+    show_default=True,
+    help="Output format. trec: trec_eval -q layout (measure, topic, value; one block "
+    "per --group topic, then 'all'), with num_q, num_ret, num_rel, num_rel_ret.",
+)
+@click.option(
+    "--output",
+    default=None,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="Write to this file instead of stdout.",
+)
 @friendly
-def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, score: str,
-                 group: str | None, item: str | None, weight: str | None,
-                 prediction: str | None, by: tuple[str, ...], qrels: str | None, trec: bool,
-                 option_pairs: tuple[str, ...], thresholds: tuple[float, ...], fmt: str,
-                 output: str | None) -> None:
+def eval_command(
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    label: str,
+    score: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    trec: bool,
+    option_pairs: tuple[str, ...],
+    thresholds: tuple[float, ...],
+    fmt: str,
+    output: str | None,
+) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
     together), a directory of Parquet files (Hive partitions such as country=de/ become
-    columns), or path/to/db.duckdb:table."""
+    columns), or path/to/db.duckdb:table.
+    """
     from .evaluate import evaluate
     from .trec import read_trec_qrels, read_trec_run
 
@@ -147,17 +191,30 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
     repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
     if repeated:
-        raise InputError(f"--threshold {repeated[0]:g} is given twice; each threshold gives one "
-                         f"column (f1@t={repeated[0]:g}), so give it once")
+        raise InputError(
+            f"--threshold {repeated[0]:g} is given twice; each threshold gives one "
+            f"column (f1@t={repeated[0]:g}), so give it once"
+        )
     if thresholds and "threshold" in options:
-        raise InputError("--threshold and --option threshold= both given; give thresholds "
-                         "with --threshold only")
+        raise InputError(
+            "--threshold and --option threshold= both given; give thresholds with --threshold only"
+        )
     if fmt == "trec" and (group is None or by):
-        raise InputError("--format trec prints one block per topic: give the topic column "
-                         "with --group (and no --by)")
-    columns = dict(label=label, score=score, group=group, item=item, weight=weight,
-                   prediction=prediction, **extra)
+        raise InputError(
+            "--format trec prints one block per topic: give the topic column "
+            "with --group (and no --by)"
+        )
+    columns = dict(
+        label=label,
+        score=score,
+        group=group,
+        item=item,
+        weight=weight,
+        prediction=prediction,
+        **extra,
+    )
     with connection(database) as con:
+
         def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
             return evaluate(table, names, by=slices, con=con, **columns, **options, **more)
 
@@ -174,8 +231,9 @@ def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, 
     write(text, output)
 
 
-def per_threshold(run: Callable[..., pd.DataFrame], by: list[str], names: list[str],
-                  thresholds: tuple[float, ...]) -> pd.DataFrame:
+def per_threshold(
+    run: Callable[..., pd.DataFrame], by: list[str], names: list[str], thresholds: tuple[float, ...]
+) -> pd.DataFrame:
     """Evaluate once per threshold; threshold metrics get a column each (``f1@t=0.3``)."""
     from .names import parse_metric
 
@@ -196,10 +254,18 @@ def per_threshold(run: Callable[..., pd.DataFrame], by: list[str], names: list[s
     return result.merge(tail, on=by) if by else pd.concat([result, tail], axis=1)
 
 
-def counts(table: Any, qrels: Any, con: Any, group: str, item: str | None, label: str,
-           options: dict[str, Any]) -> pd.DataFrame:
+def counts(
+    table: Any,
+    qrels: Any,
+    con: Any,
+    group: str,
+    item: str | None,
+    label: str,
+    options: dict[str, Any],
+) -> pd.DataFrame:
     """trec_eval's counts per topic: num_ret (rows), num_rel (items with label >=
-    relevance_level, in qrels if given, else in the run), num_rel_ret (both)."""
+    relevance_level, in qrels if given, else in the run), num_rel_ret (both).
+    """
     from ._source import open_source, quote_ident
 
     level = float(options.get("relevance_level", 1))
@@ -234,12 +300,15 @@ def counts(table: Any, qrels: Any, con: Any, group: str, item: str | None, label
     return frame.set_index("topic")
 
 
-def format_trec(per_topic: pd.DataFrame, overall: pd.DataFrame, group: str,
-                tallies: pd.DataFrame) -> str:
+def format_trec(
+    per_topic: pd.DataFrame, overall: pd.DataFrame, group: str, tallies: pd.DataFrame
+) -> str:
     """trec_eval ``-q`` layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
-    counts as integers); per topic in topic order, then ``all``."""
-    measures = [c for c in overall.columns if c not in ("n_rows", "n_groups", "n_empty",
-                                                         "first_empty")]
+    counts as integers); per topic in topic order, then ``all``.
+    """
+    measures = [
+        c for c in overall.columns if c not in ("n_rows", "n_groups", "n_empty", "first_empty")
+    ]
     lines: list[str] = []
 
     def emit(measure: str, topic: str, value: Any) -> None:
@@ -262,20 +331,30 @@ def format_trec(per_topic: pd.DataFrame, overall: pd.DataFrame, group: str,
     return "\n".join(lines) + "\n"
 
 
-@main.command("render", context_settings={"ignore_unknown_options": True,
-                                          "allow_extra_args": True})
+@main.command("render", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("metric", required=False)
-@click.option("-m", "--metric", "metrics", multiple=True,
-              help="Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.")
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    help="Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.",
+)
 @click.option("--by", multiple=True, help="Slice column (repeatable).")
-@click.option("--data", default="source_table", show_default=True,
-              help="Table name or Parquet/CSV path to read from.")
+@click.option(
+    "--data",
+    default="source_table",
+    show_default=True,
+    help="Table name or Parquet/CSV path to read from.",
+)
 @click.pass_context
 @friendly
-def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, ...],
-                   by: tuple[str, ...], data: str) -> None:
+def render_command(
+    ctx: click.Context, metric: str | None, metrics: tuple[str, ...], by: tuple[str, ...], data: str
+) -> None:
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
-    for those metrics; pass columns, --qrels and options as --name value."""
+    for those metrics; pass columns, --qrels and options as --name value.
+    """
     from ._render import render, render_evaluate
 
     params: dict[str, Any] = {}
@@ -296,8 +375,7 @@ def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, .
     metric = metric.lower() if metric else metric
     metrics = tuple(m.lower() for m in metrics)
     if metrics:
-        sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices,
-                              **params)
+        sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices, **params)
     elif metric:
         sql = render(metric, data, by=slices, **params)
     else:
@@ -316,8 +394,9 @@ def list_command() -> None:
         click.echo(f"{shown:<22} {spec.summary}")
         options = [p for p in spec.params if p != "k"]
         if options:
-            click.echo(f"{'':<22} options: " + ", ".join(
-                f"{p}={default_of(spec, p)!r}" for p in options))
+            click.echo(
+                f"{'':<22} options: " + ", ".join(f"{p}={default_of(spec, p)!r}" for p in options)
+            )
 
 
 def _register_plot() -> None:

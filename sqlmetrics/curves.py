@@ -52,11 +52,7 @@ def _check_max_points(metric: str, name: str, value: Any) -> int | None:
 def _check_eps(metric: str, name: str, value: Any) -> float:
     if value == "auto":
         return DOUBLE_EPS
-    if (
-        isinstance(value, numbers.Real)
-        and not isinstance(value, bool)
-        and 0 < float(value) < 0.5
-    ):
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < float(value) < 0.5:
         return float(value)
     raise InvalidParameterError(
         f"{metric}: {name}= must be 'auto' (machine epsilon, {DOUBLE_EPS!r}, as scikit-learn) "
@@ -172,17 +168,27 @@ def _warn_nan(frame: pd.DataFrame, metric: str, column: str, reason: str) -> Non
 
 
 def _curve(
-    name: str, data: Any, label: str, score: str, weight: str | None,
-    drop_intermediate: bool, max_points: int | None, by: str | Sequence[str] | None,
-    con: Any, pos_label: Any = None,
+    name: str,
+    data: Any,
+    label: str,
+    score: str,
+    weight: str | None,
+    drop_intermediate: bool,
+    max_points: int | None,
+    by: str | Sequence[str] | None,
+    con: Any,
+    pos_label: Any = None,
 ) -> pd.DataFrame:
     return compute(
         name,
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"drop_intermediate": drop_intermediate, "max_points": max_points,
-                "pos_label": pos_label},
+        params={
+            "drop_intermediate": drop_intermediate,
+            "max_points": max_points,
+            "pos_label": pos_label,
+        },
         by=by,
     )
 
@@ -200,7 +206,7 @@ def roc_curve(
     pos_label: Any = None,
     con: Any = None,
 ) -> pd.DataFrame:
-    """Receiver operating characteristic (ROC) curve, computed in SQL.
+    r"""Receiver operating characteristic (ROC) curve, computed in SQL.
 
     One point per distinct score: predicted positive when ``score >= threshold``. The first
     point has threshold ``+inf`` (nothing predicted positive, ``fpr = tpr = 0``). Equal to
@@ -268,7 +274,7 @@ def roc_curve(
     Notes
     -----
     For a distinct score :math:`s`, :math:`tp(s)` and :math:`fp(s)` are the (weighted)
-    positives and negatives with score :math:`\\ge s`; :math:`tpr = tp / P`,
+    positives and negatives with score :math:`\ge s`; :math:`tpr = tp / P`,
     :math:`fpr = fp / N`, :math:`tn = N - fp`, :math:`fn = P - tp`. Tied scores are one
     threshold, so a tie is one diagonal step of the curve (never split into an optimistic or
     pessimistic order).
@@ -300,8 +306,9 @@ def roc_curve(
     4       0.35  0.666667  1.000000   3   2   1   0
     5       0.10  1.000000  1.000000   3   3   0   0
     """
-    frame = _curve("roc_curve", data, label, score, weight, drop_intermediate, max_points,
-                   by, con, pos_label)
+    frame = _curve(
+        "roc_curve", data, label, score, weight, drop_intermediate, max_points, by, con, pos_label
+    )
     _warn_nan(frame, "roc_curve", "fpr", "a slice has no negative label")
     _warn_nan(frame, "roc_curve", "tpr", "a slice has no positive label")
     return _counts(frame, ["tp", "fp", "tn", "fn"], weight is not None)
@@ -319,7 +326,7 @@ def pr_curve(
     pos_label: Any = None,
     con: Any = None,
 ) -> pd.DataFrame:
-    """Precision-recall curve, computed in SQL.
+    r"""Precision-recall curve, computed in SQL.
 
     One point per distinct score: predicted positive when ``score >= threshold``, in
     ascending threshold order, then a last point at threshold ``+inf`` with recall 0 and
@@ -375,7 +382,7 @@ def pr_curve(
     Notes
     -----
     :math:`precision = tp / (tp + fp)`, :math:`recall = tp / P`, :math:`fn = P - tp`, with
-    :math:`tp, fp` the (weighted) positives and negatives with score :math:`\\ge` threshold.
+    :math:`tp, fp` the (weighted) positives and negatives with score :math:`\ge` threshold.
     Ties are one threshold. The ``+inf`` point has ``tp = fp = 0``; its precision 0/0 is
     set to 1 by convention (scikit-learn's). ``tp + fp > 0`` at every other point.
 
@@ -398,8 +405,9 @@ def pr_curve(
     4       0.80   1.000000  0.333333   1   0   2
     5        inf   1.000000  0.000000   0   0   3
     """
-    frame = _curve("pr_curve", data, label, score, weight, drop_intermediate, max_points,
-                   by, con, pos_label)
+    frame = _curve(
+        "pr_curve", data, label, score, weight, drop_intermediate, max_points, by, con, pos_label
+    )
     _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
     return _counts(frame, ["tp", "fp", "fn"], weight is not None)
 
@@ -413,7 +421,7 @@ def average_precision(
     pos_label: Any = None,
     con: Any = None,
 ) -> float:
-    """Average precision (AP): the step-wise area under the precision-recall curve.
+    r"""Average precision (AP): the step-wise area under the precision-recall curve.
 
     Not interpolated: scikit-learn's ``average_precision_score``.
 
@@ -455,7 +463,7 @@ def average_precision(
 
     Notes
     -----
-    .. math:: AP = \\sum_n (R_n - R_{n-1}) P_n
+    .. math:: AP = \sum_n (R_n - R_{n-1}) P_n
 
     over the distinct scores in descending order (:math:`R_0 = 0`), with :math:`P_n, R_n`
     the precision and recall at threshold :math:`s_n`. Equivalently, the mean over the
@@ -477,7 +485,9 @@ def average_precision(
     0.7556
     """
     frame = compute(
-        "average_precision", data, con=con,
+        "average_precision",
+        data,
+        con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label},
     )
@@ -494,7 +504,7 @@ def log_loss(
     pos_label: Any = None,
     con: Any = None,
 ) -> float:
-    """Log loss (binary cross-entropy) of predicted probabilities, in nats.
+    r"""Log loss (binary cross-entropy) of predicted probabilities, in nats.
 
     Equal to scikit-learn's ``log_loss`` for a binary target.
 
@@ -546,9 +556,9 @@ def log_loss(
 
     Notes
     -----
-    .. math:: L = -\\frac{\\sum_i w_i [y_i \\ln q_i + (1 - y_i) \\ln(1 - q_i)]}{\\sum_i w_i}
+    .. math:: L = -\frac{\sum_i w_i [y_i \ln q_i + (1 - y_i) \ln(1 - q_i)]}{\sum_i w_i}
 
-    with :math:`q_i` the probability clipped to :math:`[\\epsilon, 1 - \\epsilon]` (for label
+    with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]` (for label
     0, :math:`1 - p_i` is clipped). No ties are involved; never undefined with rows of
     positive weight.
 
@@ -566,7 +576,9 @@ def log_loss(
     0.5459
     """
     frame = compute(
-        "log_loss", data, con=con,
+        "log_loss",
+        data,
+        con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"eps": eps, "pos_label": pos_label},
     )
@@ -582,7 +594,7 @@ def brier_score(
     pos_label: Any = None,
     con: Any = None,
 ) -> float:
-    """Brier score: the mean squared difference between probability and label.
+    r"""Brier score: the mean squared difference between probability and label.
 
     Equal to scikit-learn's ``brier_score_loss`` for a binary target.
 
@@ -627,7 +639,7 @@ def brier_score(
 
     Notes
     -----
-    .. math:: BS = \\frac{\\sum_i w_i (p_i - y_i)^2}{\\sum_i w_i}
+    .. math:: BS = \frac{\sum_i w_i (p_i - y_i)^2}{\sum_i w_i}
 
     No ties are involved; never undefined with rows of positive weight.
 
@@ -645,7 +657,9 @@ def brier_score(
     0.1888
     """
     frame = compute(
-        "brier_score", data, con=con,
+        "brier_score",
+        data,
+        con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label},
     )

@@ -124,21 +124,35 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
-    columns = {"label": label, "score": score, "weight": weight, "group": group, "item": item,
-               "prediction": prediction}
+    columns = {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     extra_sources = None
     if qrels is not None:
         extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
     with open_checked(
-        "evaluate", data, con, columns, plan.used, plan.by,
-        ("group", "item") if plan.ranking else (), extra_sources,
+        "evaluate",
+        data,
+        con,
+        columns,
+        plan.used,
+        plan.by,
+        ("group", "item") if plan.ranking else (),
+        extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (connection, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
-        if plan.ranking and plan.options.get("gain", "exponential") == "exponential" and any(
-            "gain" in req.spec.params for req in plan.requests
+        if (
+            plan.ranking
+            and plan.options.get("gain", "exponential") == "exponential"
+            and any("gain" in req.spec.params for req in plan.requests)
         ):
             check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
         sql, names = compose_sql(plan, source.sql, judged_sql)
@@ -146,8 +160,12 @@ def evaluate(
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     if plan.ranking:
-        check_groups("evaluate", frame, options.get("empty", "skip"),
-                     options.get("missing", "skip") if qrels is not None else "skip")
+        check_groups(
+            "evaluate",
+            frame,
+            options.get("empty", "skip"),
+            options.get("missing", "skip") if qrels is not None else "skip",
+        )
     frame = _finish(frame, plan.requests, names, len(plan.by), options)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 
@@ -168,9 +186,14 @@ class Plan:
     ranking: bool
 
 
-def make_plan(caller: str, metrics: Any, columns: dict[str, str | None],
-              by: str | Sequence[str] | None, has_qrels: bool,
-              options: dict[str, Any]) -> Plan:
+def make_plan(
+    caller: str,
+    metrics: Any,
+    columns: dict[str, str | None],
+    by: str | Sequence[str] | None,
+    has_qrels: bool,
+    options: dict[str, Any],
+) -> Plan:
     """Parse the metric names and check every argument that needs no data."""
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     if not texts:
@@ -208,12 +231,15 @@ def make_plan(caller: str, metrics: Any, columns: dict[str, str | None],
     return Plan(requests, by_cols, columns, dict(options), used, ranking)
 
 
-def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
-                ) -> tuple[str, dict[str, str]]:
+def compose_sql(
+    plan: Plan, relation: str, qrels_relation: str | None
+) -> tuple[str, dict[str, str]]:
     """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
-    and the map from those metric names to the requested ones."""
-    parts, names = _parts(plan.requests, relation, plan.columns, plan.by, plan.options,
-                          qrels_relation)
+    and the map from those metric names to the requested ones.
+    """
+    parts, names = _parts(
+        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation
+    )
     extra_slices = None
     group = plan.columns["group"]
     if qrels_relation and plan.options.get("missing") == "zero" and plan.by == [group]:
@@ -233,14 +259,18 @@ def compose_sql(plan: Plan, relation: str, qrels_relation: str | None
 
 def named_sql(plan: Plan, sql: str) -> str:
     """``sql`` (from :func:`compose_sql`) under the names ``evaluate`` returns: slices under
-    their own names, metrics as requested, ``zero_division`` applied, then the counts."""
+    their own names, metrics as requested, ``zero_division`` applied, then the counts.
+    """
     slices = [f"slice_{i}" for i in range(len(plan.by))]
     select = [f"{s} as {quote_ident(b)}" for s, b in zip(slices, plan.by)]
     zero_division = plan.options.get("zero_division", "warn")
     for i, req in enumerate(plan.requests):
         expr = f"m{i}"
-        if ("zero_division" in req.spec.params and zero_division != "warn"
-                and not math.isnan(zero_division)):
+        if (
+            "zero_division" in req.spec.params
+            and zero_division != "warn"
+            and not math.isnan(zero_division)
+        ):
             expr = f"coalesce(m{i}, {float(zero_division)!r})"
         select.append(f"{expr} as {quote_ident(req.text)}")
     select.append("n_rows")
@@ -258,14 +288,16 @@ def output_columns(requests: Sequence[Request]) -> list[str]:
     return [*(r.text for r in requests), "n_rows", *(["n_groups"] if counted else [])]
 
 
-def check_slice_names(by_cols: Sequence[str], requests: Sequence[Request],
-                      caller: str = "evaluate") -> None:
+def check_slice_names(
+    by_cols: Sequence[str], requests: Sequence[Request], caller: str = "evaluate"
+) -> None:
     """Refuse a slice column named like an output column (the result would hold it twice)."""
     outputs = output_columns(requests)
     for name in by_cols:
         if name in outputs:
             what = {"n_rows": "rows per slice", "n_groups": "groups in the means"}.get(
-                name, "a requested metric")
+                name, "a requested metric"
+            )
             raise InvalidParameterError(
                 f"{caller}: slice column {name!r} (by=) has the name of an output column "
                 f"({name}: {what}); the result would hold two columns {name!r}. Rename the "
@@ -287,7 +319,8 @@ def _role_column(
 
 def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
     """Every option is accepted by a requested metric, and its value passes the ParamSpec
-    check the functions use (the message names the first metric that takes it)."""
+    check the functions use (the message names the first metric that takes it).
+    """
     accepted = {p for r in requests for p in r.spec.params if p != "k"}
     for name, value in options.items():
         if name not in accepted:
@@ -302,10 +335,12 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
         PARAMS[name].validate(first.text, value)
 
 
-def _check_prediction(requests: list[Request], prediction: str | None,
-                      options: dict[str, Any]) -> None:
+def _check_prediction(
+    requests: list[Request], prediction: str | None, options: dict[str, Any]
+) -> None:
     """``prediction=`` replaces ``score >= threshold``: both at once is refused, as the
-    single-metric functions refuse it."""
+    single-metric functions refuse it.
+    """
     if prediction is None or "threshold" not in options:
         return
     users = ", ".join(r.text for r in requests if "threshold" in r.spec.params)
@@ -327,9 +362,7 @@ def _check_column_args(requests: list[Request], columns: dict[str, str | None]) 
                     f"evaluate: {req.text!r} needs {role.name}=, the {role.name} column"
                 )
     for arg in ("weight", "prediction", "item"):
-        if columns[arg] is not None and not any(
-            arg in r.spec.role_names for r in requests
-        ):
+        if columns[arg] is not None and not any(arg in r.spec.role_names for r in requests):
             raise InvalidParameterError(
                 f"evaluate: {arg}={columns[arg]!r} is used by none of the requested metrics "
                 f"({', '.join(r.text for r in requests)})"
@@ -354,7 +387,8 @@ def _parts(
     qrels_relation: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The composed statement's parts: one per family kernel, all its requested metrics in
-    one call (decision 0007)."""
+    one call (decision 0007).
+    """
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
     ranking = any(_is_ranking(r.spec) for r in requests)
@@ -363,17 +397,28 @@ def _parts(
         names[f"m{i}"] = req.text
         kernels.setdefault(str(req.spec.kernel), []).append(i)
     for kernel, indices in kernels.items():
-        part = _kernel_part(kernel, [requests[i] for i in indices], indices, relation,
-                            columns, by, options, qrels_relation, ranking)
+        part = _kernel_part(
+            kernel,
+            [requests[i] for i in indices],
+            indices,
+            relation,
+            columns,
+            by,
+            options,
+            qrels_relation,
+            ranking,
+        )
         parts.append(part)
         names.update({c["as"]: c["as"] for c in part["columns"] if c["as"] not in names})
     return parts, names
 
 
-def _count_columns(kernel: str, options: dict[str, Any], has_qrels: bool,
-                   ranking: bool) -> list[str]:
+def _count_columns(
+    kernel: str, options: dict[str, Any], has_qrels: bool, ranking: bool
+) -> list[str]:
     """The count columns a kernel's part hands to the composed statement (besides values):
-    ``n_groups`` from the ranking kernel, or from GAUC's when no ranking metric is asked."""
+    ``n_groups`` from the ranking kernel, or from GAUC's when no ranking metric is asked.
+    """
     if kernel == "gauc_kernel" and not ranking:
         return ["n_groups"]
     if kernel != "ranking_kernel":
@@ -400,7 +445,8 @@ def _kernel_part(
     ranking: bool = False,
 ) -> dict[str, Any]:
     """The requested metrics of one family: one call of its kernel, one entry per metric
-    (the ranking metrics share one sort, decision 0001)."""
+    (the ranking metrics share one sort, decision 0001).
+    """
     has_qrels = qrels_relation is not None
     roles: dict[str, str | None] = {}
     checked: dict[str, Any] = {}
@@ -411,8 +457,9 @@ def _kernel_part(
         checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
     extra = None
     if qrels_relation is not None:
-        extra = {"qrels": (qrels_relation, {role: columns[role]
-                                            for role in ("group", "item", "label")})}
+        extra = {
+            "qrels": (qrels_relation, {role: columns[role] for role in ("group", "item", "label")})
+        }
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
     sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra)
     selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)
@@ -423,8 +470,13 @@ def _kernel_part(
     }
 
 
-def _finish(frame: pd.DataFrame, requests: list[Request], names: dict[str, str],
-            n_slices: int, options: dict[str, Any]) -> pd.DataFrame:
+def _finish(
+    frame: pd.DataFrame,
+    requests: list[Request],
+    names: dict[str, str],
+    n_slices: int,
+    options: dict[str, Any],
+) -> pd.DataFrame:
     """Metric columns under their requested names, in the requested order; the counts last.
 
     ``frame`` still has the generated slice names (slice_0, ...), so no slice can collide.
@@ -449,4 +501,3 @@ def _finish(frame: pd.DataFrame, requests: list[Request], names: dict[str, str],
     if "n_groups" in frame.columns:
         frame["n_groups"] = frame["n_groups"].fillna(0).astype("int64")
     return frame.reset_index(drop=True)
-

@@ -116,9 +116,7 @@ def check_class_columns(metric: str, data: Any, con: Any, label: str, prediction
     """Label and prediction must hold comparable types (a class 1 never equals a class '1')."""
     if not (isinstance(label, str) and label and isinstance(prediction, str) and prediction):
         return  # compute() reports the bad argument
-    with open_connection(con, data) as connection, open_source(
-        data, connection, metric
-    ) as source:
+    with open_connection(con, data) as connection, open_source(data, connection, metric) as source:
         check_columns(metric, source, [("label", label), ("prediction", prediction)])
         t_label, t_pred = source.columns[label], source.columns[prediction]
     if _family(t_label) != _family(t_pred):
@@ -129,8 +127,9 @@ def check_class_columns(metric: str, data: Any, con: Any, label: str, prediction
         )
 
 
-def _columns(label: str, prediction: str | None, weight: str | None, metric: str,
-             average: str) -> dict[str, str | None]:
+def _columns(
+    label: str, prediction: str | None, weight: str | None, metric: str, average: str
+) -> dict[str, str | None]:
     if prediction is None:
         raise InvalidParameterError(
             f"{metric}: average={average!r} needs prediction= (a column of predicted classes); "
@@ -140,8 +139,16 @@ def _columns(label: str, prediction: str | None, weight: str | None, metric: str
 
 
 def averaged(
-    metric: str, data: Any, *, label: str, prediction: str | None, weight: str | None,
-    average: str | None, zero_division: float | str, beta: float | None, con: Any,
+    metric: str,
+    data: Any,
+    *,
+    label: str,
+    prediction: str | None,
+    weight: str | None,
+    average: str | None,
+    zero_division: float | str,
+    beta: float | None,
+    con: Any,
 ) -> float | pd.Series:
     """The multiclass path of precision / recall / f1 / fbeta (average != "binary")."""
     columns = _columns(label, prediction, weight, metric, str(average))
@@ -151,16 +158,26 @@ def averaged(
     check_class_columns(metric, data, con, label, str(prediction))
     column, why = _UNDEFINED[metric]
     if average is None:
-        report = compute("classification_report", data, con=con, columns=columns,
-                         params={"beta": 1.0 if beta is None else beta, **params})
+        report = compute(
+            "classification_report",
+            data,
+            con=con,
+            columns=columns,
+            params={"beta": 1.0 if beta is None else beta, **params},
+        )
         per_class = report[report["average"].isna()]
-        values = pd.Series(per_class[column].to_numpy(dtype=float),
-                           index=pd.Index(per_class["class"].tolist(), name="class"),
-                           name=metric)
+        values = pd.Series(
+            per_class[column].to_numpy(dtype=float),
+            index=pd.Index(per_class["class"].tolist(), name="class"),
+            name=metric,
+        )
         n_bad = int(values.isna().sum())
         if n_bad and zero_division == "warn":
-            undefined(metric, f"{n_bad} of {len(values)} classes are {why}; their value is "
-                              f"NaN (pass zero_division=0.0 for scikit-learn's default)")
+            undefined(
+                metric,
+                f"{n_bad} of {len(values)} classes are {why}; their value is "
+                f"NaN (pass zero_division=0.0 for scikit-learn's default)",
+            )
         return values
     name = f"{metric}_{average}"
     frame = compute(name, data, con=con, columns=columns, params=params)
@@ -169,9 +186,13 @@ def averaged(
     value = math.nan if value is None or pd.isna(value) else float(value)
     if zero_division == "warn" and (n_bad or math.isnan(value)):
         n_classes = int(frame["n_classes"].iloc[0])
-        undefined(metric, f"{n_bad} of {n_classes} classes are {why} and left out of the "
-                          f"{average} average (pass zero_division=0.0 to count them as 0, "
-                          f"scikit-learn's default)", value)
+        undefined(
+            metric,
+            f"{n_bad} of {n_classes} classes are {why} and left out of the "
+            f"{average} average (pass zero_division=0.0 to count them as 0, "
+            f"scikit-learn's default)",
+            value,
+        )
     return value
 
 
@@ -268,11 +289,14 @@ def classification_report(
     metric = "classification_report"
     columns = _columns(label, prediction, weight, metric, "report")
     check_class_columns(metric, data, con, label, prediction)
-    frame = compute(metric, data, con=con, columns=columns,
-                    params={"beta": 1.0, "zero_division": zero_division})
+    frame = compute(
+        metric, data, con=con, columns=columns, params={"beta": 1.0, "zero_division": zero_division}
+    )
     per_class = frame["average"].isna()
-    names = [*frame.loc[per_class, "class"].tolist(),
-             *(f"{a} avg" for a in frame.loc[~per_class, "average"])]
+    names = [
+        *frame.loc[per_class, "class"].tolist(),
+        *(f"{a} avg" for a in frame.loc[~per_class, "average"]),
+    ]
     out = pd.DataFrame(
         {
             "precision": frame["precision"].to_numpy(dtype=float),
@@ -382,7 +406,7 @@ def mcc(
     zero_division: float | str = "warn",
     con: Any = None,
 ) -> float:
-    """Matthews correlation coefficient (MCC), binary or multiclass.
+    r"""Matthews correlation coefficient (MCC), binary or multiclass.
 
     With ``prediction=``: the classes in ``label`` and ``prediction`` (any type, two or
     more), as scikit-learn's ``matthews_corrcoef``. Without: binary 0/1 labels, predicted 1
@@ -427,12 +451,12 @@ def mcc(
 
     Notes
     -----
-    .. math:: MCC = \\frac{c\\,s - \\sum_k t_k p_k}
-              {\\sqrt{(s^2 - \\sum_k p_k^2)(s^2 - \\sum_k t_k^2)}}
+    .. math:: MCC = \frac{c\,s - \sum_k t_k p_k}
+              {\sqrt{(s^2 - \sum_k p_k^2)(s^2 - \sum_k t_k^2)}}
 
     with :math:`t_k, p_k` the rows truly in / predicted as class :math:`k`, :math:`c` the
     rows predicted correctly and :math:`s` all rows (sums of weights with ``weight``). For
-    two classes: :math:`(tp\\,tn - fp\\,fn) / \\sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
+    two classes: :math:`(tp\,tn - fp\,fn) / \sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
     Undefined when one factor under the root is 0.
 
     References
@@ -465,9 +489,13 @@ def mcc(
         value = _binary_mcc(data, label, score, threshold, weight, zero_division, con)
     else:
         check_class_columns("mcc", data, con, label, prediction)
-        frame = compute("mcc", data, con=con,
-                        columns={"label": label, "prediction": prediction, "weight": weight},
-                        params={"zero_division": zero_division})
+        frame = compute(
+            "mcc",
+            data,
+            con=con,
+            columns={"label": label, "prediction": prediction, "weight": weight},
+            params={"zero_division": zero_division},
+        )
         raw = frame["mcc"].iloc[0]
         value = math.nan if raw is None or pd.isna(raw) else float(raw)
     if math.isnan(value):
@@ -478,14 +506,23 @@ def mcc(
     return value
 
 
-def _binary_mcc(data: Any, label: str, score: str, threshold: float | None,
-                weight: str | None, zero_division: float | str, con: Any) -> float:
+def _binary_mcc(
+    data: Any,
+    label: str,
+    score: str,
+    threshold: float | None,
+    weight: str | None,
+    zero_division: float | str,
+    con: Any,
+) -> float:
     from .registry import PARAMS
 
     PARAMS["zero_division"].validate("mcc", zero_division)
     try:
         frame = compute(
-            "confusion_matrix", data, con=con,
+            "confusion_matrix",
+            data,
+            con=con,
             columns={"label": label, "score": score, "prediction": None, "weight": weight},
             params={"threshold": 0.5 if threshold is None else threshold},
         )

@@ -67,7 +67,8 @@ def _slices(frame: pd.DataFrame, by: list[str]) -> list[tuple[str, pd.DataFrame]
 
 def _shown(value: Any) -> str:
     """A slice value for a legend: dates as ``2026-11-01`` (DuckDB's DATE arrives in pandas as
-    a midnight timestamp), timestamps without a ``T`` or nanoseconds, anything else as str."""
+    a midnight timestamp), timestamps without a ``T`` or nanoseconds, anything else as str.
+    """
     if isinstance(value, (pd.Timestamp, datetime.datetime)):
         stamp = pd.Timestamp(value)
         if stamp == stamp.normalize():
@@ -76,15 +77,24 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _summary(name: str, data: Any, columns: dict[str, str | None], by: list[str],
-             con: Any, pos_label: Any = None) -> dict[tuple[Any, ...], float]:
+def _summary(
+    name: str,
+    data: Any,
+    columns: dict[str, str | None],
+    by: list[str],
+    con: Any,
+    pos_label: Any = None,
+) -> dict[tuple[Any, ...], float]:
     """The exact AUC / AP per slice (computed over every row, not the thinned curve)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        frame = compute(name, data, con=con, columns=columns, by=by or None,
-                        params={"pos_label": pos_label})
-    return {_key(row, by): float(row[name]) if pd.notna(row[name]) else math.nan
-            for _, row in frame.iterrows()}
+        frame = compute(
+            name, data, con=con, columns=columns, by=by or None, params={"pos_label": pos_label}
+        )
+    return {
+        _key(row, by): float(row[name]) if pd.notna(row[name]) else math.nan
+        for _, row in frame.iterrows()
+    }
 
 
 def _key(row: Any, by: list[str]) -> tuple[Any, ...]:
@@ -166,10 +176,19 @@ def roc(
     by_cols = normalize_by("plot.roc", by)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        curve = roc_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
-                          max_points=max_points, con=con, pos_label=pos_label)
-    aucs = _summary("auc", data, {"label": label, "score": score, "weight": weight}, by_cols,
-                    con, pos_label)
+        curve = roc_curve(
+            data,
+            label=label,
+            score=score,
+            weight=weight,
+            by=by_cols or None,
+            max_points=max_points,
+            con=con,
+            pos_label=pos_label,
+        )
+    aucs = _summary(
+        "auc", data, {"label": label, "score": score, "weight": weight}, by_cols, con, pos_label
+    )
     figure, axes = _axes(ax, "ROC curve")
     for prefix, rows in _slices(curve, by_cols):
         key = _key(rows.iloc[0], by_cols)
@@ -249,15 +268,33 @@ def pr(
     by_cols = normalize_by("plot.pr", by)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        curve = pr_curve(data, label=label, score=score, weight=weight, by=by_cols or None,
-                         max_points=max_points, con=con, pos_label=pos_label)
-    aps = _summary("average_precision", data,
-                   {"label": label, "score": score, "weight": weight}, by_cols, con, pos_label)
+        curve = pr_curve(
+            data,
+            label=label,
+            score=score,
+            weight=weight,
+            by=by_cols or None,
+            max_points=max_points,
+            con=con,
+            pos_label=pos_label,
+        )
+    aps = _summary(
+        "average_precision",
+        data,
+        {"label": label, "score": score, "weight": weight},
+        by_cols,
+        con,
+        pos_label,
+    )
     figure, axes = _axes(ax, "Precision-recall curve")
     for prefix, rows in _slices(curve, by_cols):
         key = _key(rows.iloc[0], by_cols)
-        axes.plot(rows["recall"], rows["precision"], drawstyle="steps-post",
-                  label=_label(prefix, "AP", aps.get(key, math.nan)))
+        axes.plot(
+            rows["recall"],
+            rows["precision"],
+            drawstyle="steps-post",
+            label=_label(prefix, "AP", aps.get(key, math.nan)),
+        )
     axes.set_xlabel("recall")
     axes.set_ylabel("precision")
     # outside the axes, to the right: precision-recall curves fill any corner of the plot

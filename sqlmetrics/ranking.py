@@ -288,10 +288,10 @@ def _ranking(
         for role, col in (("group", group), ("item", item), ("label", label)):
             if not (isinstance(col, str) and col):
                 raise InvalidParameterError(
-                    f"{spec.name}: {role}= must be a column name (a non-empty string); "
-                    f"got {col!r}"
+                    f"{spec.name}: {role}= must be a column name (a non-empty string); got {col!r}"
                 )
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
+
     def gain_check(connection: Any, source: Any, sources: dict[str, Any]) -> None:
         if params.get("gain", "exponential") == "exponential":
             relation = sources["qrels"][0] if "qrels" in sources else source.sql
@@ -2065,4 +2065,3 @@ def ndcg(
             "duplicates": duplicates,
         },
     )
-

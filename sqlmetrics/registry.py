@@ -19,8 +19,15 @@ from typing import Any
 from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
-    "ALIASES", "PARAMS", "REGISTRY", "MetricSpec", "ParamSpec", "Role", "default_of",
-    "find_spec", "get_spec",
+    "ALIASES",
+    "PARAMS",
+    "REGISTRY",
+    "MetricSpec",
+    "ParamSpec",
+    "Role",
+    "default_of",
+    "find_spec",
+    "get_spec",
 ]
 
 
@@ -42,9 +49,7 @@ class Role:
 # --------------------------------------------------------------------------- parameters
 def _real(metric: str, name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a finite number; got {value!r}"
-        )
+        raise InvalidParameterError(f"{metric}: {name}= must be a finite number; got {value!r}")
     return float(value)
 
 
@@ -85,9 +90,12 @@ def check_choice(*allowed: str) -> Callable[[str, str, Any], str]:
 def check_zero_division(metric: str, name: str, value: Any) -> float | str:
     if value == "warn":
         return "warn"
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        if math.isnan(value) or value in (0, 1):
-            return float(value)
+    if (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool)
+        and (math.isnan(value) or value in (0, 1))
+    ):
+        return float(value)
     raise InvalidParameterError(
         f"{metric}: {name}= must be 'warn' (NaN with a warning), 0.0, 1.0 or "
         f"float('nan'); got {value!r}"
@@ -121,6 +129,7 @@ class ParamSpec:
     doc: str
 
     def validate(self, metric: str, value: Any) -> Any:
+        """Check ``value`` for ``metric``; return it normalised, or raise a clear error."""
         return self.check(metric, self.name, value)
 
 
@@ -217,11 +226,13 @@ class MetricSpec:
     needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """Default ``function`` to the metric's name."""
         if not self.function:
             object.__setattr__(self, "function", self.name)
 
     @property
     def role_names(self) -> tuple[str, ...]:
+        """The names of the column roles the metric reads, in order."""
         return tuple(r.name for r in self.roles)
 
 
@@ -249,7 +260,8 @@ def register(spec: MetricSpec) -> MetricSpec:
 
 def default_of(spec: MetricSpec, param: str) -> Any:
     """The default of option ``param`` for metric ``spec``: the metric's own (declared in
-    ``spec.defaults``, e.g. a curve's ``drop_intermediate``) or the shared one."""
+    ``spec.defaults``, e.g. a curve's ``drop_intermediate``) or the shared one.
+    """
     return spec.defaults.get(param, PARAMS[param].default)
 
 

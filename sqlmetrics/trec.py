@@ -62,8 +62,9 @@ def _lines(function: str, path: str | os.PathLike[str]) -> list[tuple[int, list[
     return rows
 
 
-def _number(function: str, path: str | os.PathLike[str], n: int, what: str, text: str,
-            kind: type) -> float | int:
+def _number(
+    function: str, path: str | os.PathLike[str], n: int, what: str, text: str, kind: type
+) -> float | int:
     try:
         return kind(text)  # type: ignore[no-any-return]
     except ValueError:
@@ -74,7 +75,7 @@ def _number(function: str, path: str | os.PathLike[str], n: int, what: str, text
 
 
 def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a TREC run file (``qid Q0 docno rank score run_name``).
+    r"""Read a TREC run file (``qid Q0 docno rank score run_name``).
 
     Parameters
     ----------
@@ -106,8 +107,8 @@ def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
     >>> import pathlib, tempfile
     >>> import sqlmetrics
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "run").write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.0 bm25\\n")
-    >>> _ = (folder / "qrels").write_text("q1 0 d2 1\\nq1 0 d3 0\\n")
+    >>> _ = (folder / "run").write_text("q1 Q0 d1 1 2.5 bm25\nq1 Q0 d2 2 1.0 bm25\n")
+    >>> _ = (folder / "qrels").write_text("q1 0 d2 1\nq1 0 d3 0\n")
     >>> run = sqlmetrics.read_trec_run(folder / "run")
     >>> list(run.columns)
     ['group', 'item', 'rank', 'score', 'run']
@@ -124,16 +125,22 @@ def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
                 f"line is 'qid Q0 docno rank score run_name'"
             )
         qid, _, docno, rank, score, run = fields[:6]
-        records.append((qid, docno, _number(function, path, n, "rank", rank, int),
-                        _number(function, path, n, "score", score, float), run))
+        records.append(
+            (
+                qid,
+                docno,
+                _number(function, path, n, "rank", rank, int),
+                _number(function, path, n, "score", score, float),
+                run,
+            )
+        )
     return pd.DataFrame(records, columns=["group", "item", "rank", "score", "run"]).astype(
-        {"group": "string", "item": "string", "rank": "int64", "score": "float64",
-         "run": "string"}
+        {"group": "string", "item": "string", "rank": "int64", "score": "float64", "run": "string"}
     )
 
 
 def read_trec_qrels(path: str | os.PathLike[str], *, negative: str = "zero") -> pd.DataFrame:
-    """Read a TREC qrels file (``qid iteration docno relevance``).
+    r"""Read a TREC qrels file (``qid iteration docno relevance``).
 
     Parameters
     ----------
@@ -170,7 +177,7 @@ def read_trec_qrels(path: str | os.PathLike[str], *, negative: str = "zero") -> 
     >>> import pathlib, tempfile
     >>> import sqlmetrics
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
-    >>> _ = path.write_text("301 0 FT1 2\\n301 0 FT2 -1\\n")
+    >>> _ = path.write_text("301 0 FT1 2\n301 0 FT2 -1\n")
     >>> sqlmetrics.read_trec_qrels(path)["label"].tolist()
     [2, 0]
     """

@@ -19,15 +19,16 @@ import sqlmetrics
 from sqlmetrics._engine import compute
 from sqlmetrics.bounds import AucBounds
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # few distinct values (ties are the rule), plus arbitrary finite floats, extremes included
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 ANY = st.floats(allow_nan=False, allow_infinity=False)
-SCORES = st.one_of(st.lists(TIED, min_size=1, max_size=40),
-                   st.lists(ANY, min_size=1, max_size=40),
-                   st.lists(st.floats(-3, 3), min_size=1, max_size=40))
+SCORES = st.one_of(
+    st.lists(TIED, min_size=1, max_size=40),
+    st.lists(ANY, min_size=1, max_size=40),
+    st.lists(st.floats(-3, 3), min_size=1, max_size=40),
+)
 BINS = st.one_of(st.integers(1, 70), st.sampled_from([2**j for j in range(17)]))
 
 
@@ -38,8 +39,9 @@ def frames(draw: st.DrawFn, weights: bool = False) -> pd.DataFrame:
     labels = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     frame = pd.DataFrame({"label": labels, "score": scores})
     if weights:
-        frame["w"] = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n,
-                                   max_size=n))
+        frame["w"] = draw(
+            st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)
+        )
     return frame
 
 
@@ -65,7 +67,7 @@ def test_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: int) -> Non
     assert got.lower <= exact <= got.upper
     assert got.lower <= quiet(sqlmetrics.auc, frame) <= got.upper
     assert got.lower <= got.estimate <= got.upper
-    assert 0.0 <= got.lower and got.upper <= 1.0
+    assert got.lower >= 0.0 and got.upper <= 1.0
     assert got.half_width == pytest.approx(got.estimate - got.lower, abs=1e-15)
     assert got.half_width == pytest.approx(got.upper - got.estimate, abs=1e-15)
 
@@ -147,7 +149,7 @@ def test_extreme_scores_do_not_overflow() -> None:
 
 def test_tied_scores_keep_an_irreducible_width() -> None:
     # a positive and a negative tied at 0.5: no number of bins separates them
-    frame = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    frame = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [0.1, 0.4, 0.35, 0.8, 0.5, 0.5]})
     b = sqlmetrics.auc_bounds(frame, bins=2**30)
     assert b.estimate == pytest.approx(sqlmetrics.auc(frame), abs=1e-15)
     assert b.half_width == pytest.approx(1 / 9 / 2, abs=1e-15)
@@ -157,19 +159,29 @@ def test_booleans_integers_and_decimals() -> None:
     import duckdb
 
     con = duckdb.connect()
-    con.execute("create table t as select * from (values (true, 9::decimal(4,2)), "
-                "(false, 1::decimal(4,2)), (true, 1::decimal(4,2))) v(label, score)")
+    con.execute(
+        "create table t as select * from (values (true, 9::decimal(4,2)), "
+        "(false, 1::decimal(4,2)), (true, 1::decimal(4,2))) v(label, score)"
+    )
     assert sqlmetrics.auc_bounds("t", con=con, bins=8) == AucBounds(0.75, 0.5, 1.0)
 
 
 def test_slices_are_bounded_independently_null_slice_included() -> None:
-    frame = pd.DataFrame({
-        "day": ["a", "a", "a", "b", "b", "b", None, None],
-        "label": [1, 0, 1, 0, 1, 0, 1, 0],
-        "score": [0.9, 0.1, 0.5, 10.0, 30.0, 20.0, -1.0, -2.0],
-    })
-    out = compute("auc_bounds", frame, con=None, by="day", params={"bins": 4},
-                  columns={"label": "label", "score": "score", "weight": None})
+    frame = pd.DataFrame(
+        {
+            "day": ["a", "a", "a", "b", "b", "b", None, None],
+            "label": [1, 0, 1, 0, 1, 0, 1, 0],
+            "score": [0.9, 0.1, 0.5, 10.0, 30.0, 20.0, -1.0, -2.0],
+        }
+    )
+    out = compute(
+        "auc_bounds",
+        frame,
+        con=None,
+        by="day",
+        params={"bins": 4},
+        columns={"label": "label", "score": "score", "weight": None},
+    )
     assert list(out.columns[:4]) == ["day", "auc_bounds", "lower", "upper"]
     assert len(out) == 3
     for _, row in out.iterrows():
@@ -182,8 +194,9 @@ def test_slices_are_bounded_independently_null_slice_included() -> None:
 # ----------------------------------------------------------------------------- errors
 def test_single_class_warns_and_returns_nan() -> None:
     frame = pd.DataFrame({"label": [1, 1, 1], "score": [0.1, 0.2, 0.3]})
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match="auc_bounds is undefined: only one class"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match="auc_bounds is undefined: only one class"
+    ):
         b = sqlmetrics.auc_bounds(frame)
     assert all(math.isnan(v) for v in b)
 
@@ -191,21 +204,26 @@ def test_single_class_warns_and_returns_nan() -> None:
 @pytest.mark.parametrize("bins", [0, -4, 1.5, True, "65536", None, 2**31])
 def test_bins_must_be_a_positive_integer(bins: object) -> None:
     frame = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2]})
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"auc_bounds: bins= must be an integer between 1 and 2147483647"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"auc_bounds: bins= must be an integer between 1 and 2147483647",
+    ):
         sqlmetrics.auc_bounds(frame, bins=bins)  # type: ignore[arg-type]
 
 
 def test_missing_column_and_bad_values() -> None:
     frame = pd.DataFrame({"label": [0, 1], "pctr": [0.1, 0.2]})
-    with pytest.raises(sqlmetrics.ColumnNotFoundError,
-                       match=r"auc_bounds: column 'score' \(score=\) not found.*label, pctr"):
+    with pytest.raises(
+        sqlmetrics.ColumnNotFoundError,
+        match=r"auc_bounds: column 'score' \(score=\) not found.*label, pctr",
+    ):
         sqlmetrics.auc_bounds(frame)
     with pytest.raises(sqlmetrics.InvalidDataError, match="NaN or infinite"):
         sqlmetrics.auc_bounds(pd.DataFrame({"label": [0, 1], "score": [0.1, np.inf]}))
     with pytest.raises(sqlmetrics.InvalidDataError, match="negative"):
-        sqlmetrics.auc_bounds(pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2],
-                                            "w": [1.0, -1.0]}), weight="w")
+        sqlmetrics.auc_bounds(
+            pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2], "w": [1.0, -1.0]}), weight="w"
+        )
 
 
 def test_hostile_column_name_is_quoted() -> None:

@@ -16,8 +16,7 @@ from sklearn import metrics as skm
 import sqlmetrics
 from sqlmetrics.registry import REGISTRY
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # scores from a small set, so that ties are the rule rather than the exception
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
@@ -31,8 +30,7 @@ def binary_frames(draw: st.DrawFn, min_size: int = 1, weights: bool = False) -> 
     frame = pd.DataFrame({"label": labels, "score": scores})
     frame["group"] = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
     if weights:
-        frame["w"] = draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n,
-                                   max_size=n))
+        frame["w"] = draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n))
     return frame
 
 
@@ -45,7 +43,7 @@ def test_auc_published_vectors() -> None:
     df = pd.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8], "w": [1, 2, 3, 4]})
     assert sqlmetrics.auc(df) == 0.75
     assert sqlmetrics.auc(df, weight="w") == pytest.approx(0.7142857142857143, abs=1e-15)
-    ties = pd.DataFrame({"label": [1, 0, 0, 1, 1, 0], "score": [.5, .5, .2, .9, .2, .1]})
+    ties = pd.DataFrame({"label": [1, 0, 0, 1, 1, 0], "score": [0.5, 0.5, 0.2, 0.9, 0.2, 0.1]})
     assert sqlmetrics.auc(ties) == pytest.approx(0.7777777777777778, abs=1e-15)
 
 
@@ -110,8 +108,10 @@ def test_auc_single_class_warns_nan() -> None:
 
 def test_auc_boolean_labels_and_decimal_scores() -> None:
     con = __import__("duckdb").connect()
-    con.execute("create table t as select * from (values (true, 0.9::decimal(4,2)), "
-                "(false, 0.1::decimal(4,2)), (true, 0.1::decimal(4,2))) v(label, score)")
+    con.execute(
+        "create table t as select * from (values (true, 0.9::decimal(4,2)), "
+        "(false, 0.1::decimal(4,2)), (true, 0.1::decimal(4,2))) v(label, score)"
+    )
     assert sqlmetrics.auc("t", con=con) == 0.75
 
 
@@ -134,15 +134,20 @@ def test_gauc_equals_oracle(frame: pd.DataFrame, weighting: str) -> None:
 
 
 def test_gauc_no_group_left_warns() -> None:
-    frame = pd.DataFrame({"group": [1, 1, 2], "label": [0, 0, 1], "score": [.1, .2, .3]})
+    frame = pd.DataFrame({"group": [1, 1, 2], "label": [0, 0, 1], "score": [0.1, 0.2, 0.3]})
     with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="no group has both"):
         assert math.isnan(sqlmetrics.gauc(frame, group="group"))
 
 
 def test_gauc_per_user_loop_matches_sklearn() -> None:
     rng = np.random.default_rng(1)
-    frame = pd.DataFrame({"user": rng.integers(0, 50, 3000), "label": rng.integers(0, 2, 3000),
-                          "score": rng.integers(0, 20, 3000) / 20})
+    frame = pd.DataFrame(
+        {
+            "user": rng.integers(0, 50, 3000),
+            "label": rng.integers(0, 2, 3000),
+            "score": rng.integers(0, 20, 3000) / 20,
+        }
+    )
     num = den = 0.0
     for _, g in frame.groupby("user"):
         if g["label"].nunique() == 2:
@@ -162,13 +167,14 @@ SKLEARN = {
     "accuracy": lambda y, p, w: skm.accuracy_score(y, p, sample_weight=w),
     "precision": lambda y, p, w: skm.precision_score(y, p, sample_weight=w, zero_division=np.nan),
     "recall": lambda y, p, w: skm.recall_score(y, p, sample_weight=w, zero_division=np.nan),
-    "specificity": lambda y, p, w: skm.recall_score(y, p, pos_label=0, sample_weight=w,
-                                                    zero_division=np.nan),
-    "fpr": lambda y, p, w: 1 - skm.recall_score(y, p, pos_label=0, sample_weight=w,
-                                                zero_division=np.nan),
+    "specificity": lambda y, p, w: skm.recall_score(
+        y, p, pos_label=0, sample_weight=w, zero_division=np.nan
+    ),
+    "fpr": lambda y, p, w: (
+        1 - skm.recall_score(y, p, pos_label=0, sample_weight=w, zero_division=np.nan)
+    ),
     "f1": lambda y, p, w: skm.f1_score(y, p, sample_weight=w, zero_division=np.nan),
-    "fbeta": lambda y, p, w: skm.fbeta_score(y, p, beta=2.0, sample_weight=w,
-                                             zero_division=np.nan),
+    "fbeta": lambda y, p, w: skm.fbeta_score(y, p, beta=2.0, sample_weight=w, zero_division=np.nan),
 }
 
 
@@ -178,8 +184,7 @@ def test_every_threshold_metric_is_tested() -> None:
 
 
 @SETTINGS
-@given(binary_frames(weights=True), TIED, st.sampled_from(THRESHOLD_METRICS),
-       st.booleans())
+@given(binary_frames(weights=True), TIED, st.sampled_from(THRESHOLD_METRICS), st.booleans())
 def test_threshold_metrics_equal_oracle_and_sklearn(
     frame: pd.DataFrame, threshold: float, name: str, weighted: bool
 ) -> None:
@@ -189,8 +194,9 @@ def test_threshold_metrics_equal_oracle_and_sklearn(
     expected = oc.threshold_metric(name, frame["label"], predicted, w, **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        got = getattr(sqlmetrics, name)(frame, threshold=threshold,
-                                        weight="w" if weighted else None, **kwargs)
+        got = getattr(sqlmetrics, name)(
+            frame, threshold=threshold, weight="w" if weighted else None, **kwargs
+        )
         sk = SKLEARN[name](frame["label"], predicted, w)
     assert oc.is_close(got, expected)
     assert oc.is_close(got, float(sk), tol=1e-12)
@@ -198,15 +204,15 @@ def test_threshold_metrics_equal_oracle_and_sklearn(
     with_pred = frame.assign(pred=predicted)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        from_pred = getattr(sqlmetrics, name)(with_pred, prediction="pred",
-                                              weight="w" if weighted else None, **kwargs)
+        from_pred = getattr(sqlmetrics, name)(
+            with_pred, prediction="pred", weight="w" if weighted else None, **kwargs
+        )
     assert oc.is_close(from_pred, got, tol=0)
 
 
 @SETTINGS
 @given(binary_frames(weights=True), TIED)
-def test_confusion_matrix_equals_oracle_and_sklearn(frame: pd.DataFrame, threshold: float
-                                                    ) -> None:
+def test_confusion_matrix_equals_oracle_and_sklearn(frame: pd.DataFrame, threshold: float) -> None:
     predicted = [1 if s >= threshold else 0 for s in frame["score"]]
     got = sqlmetrics.confusion_matrix(frame, threshold=threshold)
     assert got == {k: int(v) for k, v in oc.confusion(frame["label"], predicted).items()}
@@ -218,8 +224,9 @@ def test_confusion_matrix_equals_oracle_and_sklearn(frame: pd.DataFrame, thresho
 
 def test_zero_division_policies() -> None:
     frame = pd.DataFrame({"label": [1, 0], "score": [0.1, 0.2]})  # nothing predicted positive
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"precision is undefined: no predicted positive"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match=r"precision is undefined: no predicted positive"
+    ):
         assert math.isnan(sqlmetrics.precision(frame))
     with warnings.catch_warnings():
         warnings.simplefilter("error")

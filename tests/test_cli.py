@@ -20,20 +20,46 @@ from sqlmetrics import cli
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"
 TREC = ROOT / "tests" / "data" / "trec_eval"
-ARGS = ["-m", "auc", "-m", "gauc", "-m", "f1", "--label", "click", "--score", "pctr",
-        "--group", "user_id", "--by", "country", "--by", "day", "--option", "threshold=0.3"]
+ARGS = [
+    "-m",
+    "auc",
+    "-m",
+    "gauc",
+    "-m",
+    "f1",
+    "--label",
+    "click",
+    "--score",
+    "pctr",
+    "--group",
+    "user_id",
+    "--by",
+    "country",
+    "--by",
+    "day",
+    "--option",
+    "threshold=0.3",
+]
 
 
 def expected() -> pd.DataFrame:
-    frame = sqlmetrics.evaluate(CTR, ["auc", "gauc", "f1"], label="click", score="pctr",
-                                group="user_id", by=["country", "day"], threshold=0.3)
+    frame = sqlmetrics.evaluate(
+        CTR,
+        ["auc", "gauc", "f1"],
+        label="click",
+        score="pctr",
+        group="user_id",
+        by=["country", "day"],
+        threshold=0.3,
+    )
     assert pd.api.types.is_datetime64_any_dtype(frame["day"])  # DuckDB reads the CSV dates
     return frame.assign(day=frame["day"].dt.strftime("%Y-%m-%d"))
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sqlmetrics.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "sqlmetrics.cli", *args], capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def test_csv_round_trips_exactly() -> None:
@@ -45,14 +71,23 @@ def test_csv_round_trips_exactly() -> None:
 
 def test_json_round_trips_exactly(tmp_path: Path) -> None:
     out = tmp_path / "metrics.json"
-    result = CliRunner().invoke(cli.main, ["eval", str(CTR), *ARGS, "--format", "json",
-                                           "--output", str(out)])
+    result = CliRunner().invoke(
+        cli.main, ["eval", str(CTR), *ARGS, "--format", "json", "--output", str(out)]
+    )
     assert result.exit_code == 0 and result.output == ""
     records = json.loads(out.read_text())
     assert isinstance(records, list) and set(records[0]) == {
-        "country", "day", "auc", "gauc", "f1", "n_rows", "n_groups"}
-    pd.testing.assert_frame_equal(pd.DataFrame(records), expected(), check_dtype=False,
-                                  check_exact=True)
+        "country",
+        "day",
+        "auc",
+        "gauc",
+        "f1",
+        "n_rows",
+        "n_groups",
+    }
+    pd.testing.assert_frame_equal(
+        pd.DataFrame(records), expected(), check_dtype=False, check_exact=True
+    )
 
 
 def test_table_is_aligned() -> None:
@@ -69,24 +104,59 @@ def test_duckdb_table_argument(tmp_path: Path) -> None:
         con.execute(f"create table events as select * from read_csv('{CTR}')")
     result = CliRunner().invoke(cli.main, ["eval", f"{db}:events", *ARGS, "--format", "csv"])
     assert result.exit_code == 0, result.output
-    pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(result.output)), expected(),
-                                  check_dtype=False, check_exact=True)
+    pd.testing.assert_frame_equal(
+        pd.read_csv(io.StringIO(result.output)), expected(), check_dtype=False, check_exact=True
+    )
 
 
-@pytest.mark.parametrize("args,message", [
-    (["eval", "missing.parquet", "-m", "auc"],
-     r"DATA 'missing.parquet' matches no file; pass an existing Parquet or CSV path, a glob "
-     r"such as 'logs/\*.parquet' or path/to/db.duckdb:table$"),
-    (["eval", str(CTR), "-m", "auc"], r"column 'label' \(--label\) not found"),
-    (["eval", str(CTR), "-m", "acu", "--label", "click"], r"did you mean 'auc'\?"),
-    (["eval", str(CTR), "-m", "auc", "--label", "click", "--score", "pctr", "--option",
-      "gain=linear"], r"option gain= is accepted by none"),
-    (["eval", str(CTR), "-m", "f1", "--label", "click", "--score", "pctr", "--option",
-      "threshold"], r"--option 'threshold': write NAME=VALUE"),
-    (["eval", "nope.duckdb:events", "-m", "auc"], r"database file 'nope.duckdb' does not exist"),
-    (["render", "auc", "--label"], r"render: expected '--name value' pairs"),
-    (["render", "aucc"], r"did you mean 'auc'"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["eval", "missing.parquet", "-m", "auc"],
+            r"DATA 'missing.parquet' matches no file; pass an existing Parquet or CSV path, a glob "
+            r"such as 'logs/\*.parquet' or path/to/db.duckdb:table$",
+        ),
+        (["eval", str(CTR), "-m", "auc"], r"column 'label' \(--label\) not found"),
+        (["eval", str(CTR), "-m", "acu", "--label", "click"], r"did you mean 'auc'\?"),
+        (
+            [
+                "eval",
+                str(CTR),
+                "-m",
+                "auc",
+                "--label",
+                "click",
+                "--score",
+                "pctr",
+                "--option",
+                "gain=linear",
+            ],
+            r"option gain= is accepted by none",
+        ),
+        (
+            [
+                "eval",
+                str(CTR),
+                "-m",
+                "f1",
+                "--label",
+                "click",
+                "--score",
+                "pctr",
+                "--option",
+                "threshold",
+            ],
+            r"--option 'threshold': write NAME=VALUE",
+        ),
+        (
+            ["eval", "nope.duckdb:events", "-m", "auc"],
+            r"database file 'nope.duckdb' does not exist",
+        ),
+        (["render", "auc", "--label"], r"render: expected '--name value' pairs"),
+        (["render", "aucc"], r"did you mean 'auc'"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2, result.stderr
@@ -103,11 +173,14 @@ def test_usage_errors_exit_2() -> None:
 
 
 def test_render_prints_the_sql() -> None:
-    result = CliRunner().invoke(cli.main, ["render", "gauc", "--group", "user_id",
-                                           "--weighting", "uniform", "--data", "events"])
+    result = CliRunner().invoke(
+        cli.main,
+        ["render", "gauc", "--group", "user_id", "--weighting", "uniform", "--data", "events"],
+    )
     assert result.exit_code == 0
-    assert result.output == sqlmetrics.render("gauc", "events", group="user_id",
-                                              weighting="uniform")
+    assert result.output == sqlmetrics.render(
+        "gauc", "events", group="user_id", weighting="uniform"
+    )
 
 
 def test_list_shows_every_metric() -> None:
@@ -136,17 +209,36 @@ def test_piped_output_is_clean_csv() -> None:
     assert result.stdout.splitlines()[0] == "country,day,auc,gauc,f1,n_rows,n_groups"
 
 
-@pytest.mark.parametrize("text,value", [("10", 10), ("0.5", 0.5), ("none", None),
-                                        ("true", True), ("linear", "linear")])
+@pytest.mark.parametrize(
+    "text,value", [("10", 10), ("0.5", 0.5), ("none", None), ("true", True), ("linear", "linear")]
+)
 def test_option_values(text: str, value: object) -> None:
     assert cli.parse_value(text) == value
 
 
 def test_trec_files_reproduce_trec_eval() -> None:
-    result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / "qrels.test"),
-        "-m", "map", "-m", "ndcg", "-m", "precision@10", "-m", "mrr", "--option",
-        "gain=linear", "--format", "json"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "--trec",
+            str(TREC / "results.test"),
+            "--qrels",
+            str(TREC / "qrels.test"),
+            "-m",
+            "map",
+            "-m",
+            "ndcg",
+            "-m",
+            "precision@10",
+            "-m",
+            "mrr",
+            "--option",
+            "gain=linear",
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     published = {}
@@ -172,20 +264,28 @@ def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
 CTR_ARGS = ["-m", "auc", "--label", "click", "--score", "pctr"]
 
 
-@pytest.mark.parametrize("command,suffix", [(["eval", str(CTR), *CTR_ARGS], "x.csv"),
-                                            (["plot", "roc", str(CTR), "--label", "click",
-                                              "--score", "pctr"], "x.png")])
-def test_output_into_a_missing_directory(tmp_path: Path, command: list[str],
-                                         suffix: str) -> None:
+@pytest.mark.parametrize(
+    "command,suffix",
+    [
+        (["eval", str(CTR), *CTR_ARGS], "x.csv"),
+        (["plot", "roc", str(CTR), "--label", "click", "--score", "pctr"], "x.png"),
+    ],
+)
+def test_output_into_a_missing_directory(tmp_path: Path, command: list[str], suffix: str) -> None:
     target = tmp_path / "missing" / suffix
     line = one_line_error(run(*command, "--output", str(target)))
-    assert f"--output {str(target)!r}: directory {str(tmp_path / 'missing')!r} does not exist" \
-        in line
+    assert (
+        f"--output {str(target)!r}: directory {str(tmp_path / 'missing')!r} does not exist" in line
+    )
 
 
-@pytest.mark.parametrize("command", [["eval", str(CTR), *CTR_ARGS],
-                                     ["plot", "roc", str(CTR), "--label", "click",
-                                      "--score", "pctr"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", str(CTR), *CTR_ARGS],
+        ["plot", "roc", str(CTR), "--label", "click", "--score", "pctr"],
+    ],
+)
 def test_output_a_directory_is_one_line(command: list[str]) -> None:
     line = one_line_error(run(*command, "--output", "."))
     assert "'--output'" in line and "'.' is a directory" in line and "--help" in line
@@ -200,8 +300,9 @@ def test_usage_error_is_one_line() -> None:
 def test_trec_file_not_utf8(tmp_path: Path) -> None:
     bad = tmp_path / "run.txt"
     bad.write_bytes(b"301 Q0 doc1 1 0.5 r\n301 Q0 d\xff2 2 0.4 r\n")
-    line = one_line_error(run("eval", "--trec", str(bad), "--qrels",
-                              str(TREC / "qrels.test"), "-m", "map"))
+    line = one_line_error(
+        run("eval", "--trec", str(bad), "--qrels", str(TREC / "qrels.test"), "-m", "map")
+    )
     assert f"read_trec_run: line 2 of {str(bad)!r} is not UTF-8 text" in line
 
 
@@ -210,7 +311,7 @@ def test_several_files_as_the_shell_expands_a_glob(tmp_path: Path) -> None:
     frame = pd.read_csv(CTR)
     halves = [tmp_path / "part-1.csv", tmp_path / "part-2.csv"]
     frame.iloc[: len(frame) // 2].to_csv(halves[0], index=False)
-    frame.iloc[len(frame) // 2:].to_csv(halves[1], index=False)
+    frame.iloc[len(frame) // 2 :].to_csv(halves[1], index=False)
     result = run("eval", *map(str, halves), *CTR_ARGS, "--format", "json")
     assert result.returncode == 0, result.stderr
     (row,) = json.loads(result.stdout)
@@ -225,11 +326,14 @@ def test_directory_of_parquet_files(tmp_path: Path, hive: bool) -> None:
         folder = tmp_path / "export" / (f"country={country}" if hive else str(country))
         folder.mkdir(parents=True)
         part.drop(columns="country" if hive else []).to_parquet(folder / "part-0.parquet")
-    result = CliRunner().invoke(cli.main, ["eval", str(tmp_path / "export"), *CTR_ARGS,
-                                           "--by", "country", "--format", "json"])
+    result = CliRunner().invoke(
+        cli.main,
+        ["eval", str(tmp_path / "export"), *CTR_ARGS, "--by", "country", "--format", "json"],
+    )
     assert result.exit_code == 0, result.output
-    expected_rows = sqlmetrics.evaluate(CTR, ["auc"], label="click", score="pctr",
-                                        by="country").to_dict(orient="records")
+    expected_rows = sqlmetrics.evaluate(
+        CTR, ["auc"], label="click", score="pctr", by="country"
+    ).to_dict(orient="records")
     assert json.loads(result.output) == expected_rows
 
 
@@ -240,59 +344,149 @@ def test_directory_without_parquet_files(tmp_path: Path) -> None:
 
 
 def test_plot_reports_a_missing_database(tmp_path: Path) -> None:
-    line = one_line_error(run("plot", "roc", "nope.duckdb:events", "--output",
-                              str(tmp_path / "x.png")))
+    line = one_line_error(
+        run("plot", "roc", "nope.duckdb:events", "--output", str(tmp_path / "x.png"))
+    )
     assert "database file 'nope.duckdb' does not exist" in line
 
 
 # ----------------------------------------------------------------- flags, warnings, names
 def test_messages_name_flags_not_python_arguments() -> None:
-    line = one_line_error(run("eval", str(CTR), "-m", "gauc", "--label", "click",
-                              "--score", "pctr"))
+    line = one_line_error(
+        run("eval", str(CTR), "-m", "gauc", "--label", "click", "--score", "pctr")
+    )
     assert "'gauc' needs --group" in line and "group=" not in line
 
 
 def test_undefined_metric_warning_is_one_plain_line() -> None:
-    result = run("eval", str(CTR), "-m", "precision", "--label", "click", "--score", "pctr",
-                 "--threshold", "2", "--format", "csv")
+    result = run(
+        "eval",
+        str(CTR),
+        "-m",
+        "precision",
+        "--label",
+        "click",
+        "--score",
+        "pctr",
+        "--threshold",
+        "2",
+        "--format",
+        "csv",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
         "sqlmetrics: warning: evaluate: precision is undefined in 1 of 1 slice(s) (no predicted "
-        "positive (tp + fp = 0)); NaN there"]
+        "positive (tp + fp = 0)); NaN there"
+    ]
 
 
 def test_metric_names_are_case_insensitive() -> None:
-    upper = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "AUC", "-m", "GAuc",
-                                          "--label", "click", "--score", "pctr", "--group",
-                                          "user_id", "--format", "csv"])
-    lower = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "auc", "-m", "gauc",
-                                          "--label", "click", "--score", "pctr", "--group",
-                                          "user_id", "--format", "csv"])
+    upper = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(CTR),
+            "-m",
+            "AUC",
+            "-m",
+            "GAuc",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--group",
+            "user_id",
+            "--format",
+            "csv",
+        ],
+    )
+    lower = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(CTR),
+            "-m",
+            "auc",
+            "-m",
+            "gauc",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--group",
+            "user_id",
+            "--format",
+            "csv",
+        ],
+    )
     assert upper.exit_code == 0, upper.output
     assert upper.output == lower.output
 
 
 # ----------------------------------------------------------------- several thresholds
 def test_several_thresholds_give_a_column_each() -> None:
-    result = CliRunner().invoke(cli.main, [
-        "eval", str(CTR), "-m", "auc", "-m", "f1", "-m", "precision", "--label", "click",
-        "--score", "pctr", "--by", "country", "--threshold", "0.3", "--threshold", "0.5",
-        "--format", "csv"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(CTR),
+            "-m",
+            "auc",
+            "-m",
+            "f1",
+            "-m",
+            "precision",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--by",
+            "country",
+            "--threshold",
+            "0.3",
+            "--threshold",
+            "0.5",
+            "--format",
+            "csv",
+        ],
+    )
     assert result.exit_code == 0, result.output
     frame = pd.read_csv(io.StringIO(result.output))
-    assert list(frame.columns) == ["country", "auc", "f1@t=0.3", "precision@t=0.3", "f1@t=0.5",
-                                   "precision@t=0.5", "n_rows"]
+    assert list(frame.columns) == [
+        "country",
+        "auc",
+        "f1@t=0.3",
+        "precision@t=0.3",
+        "f1@t=0.5",
+        "precision@t=0.5",
+        "n_rows",
+    ]
     for t in (0.3, 0.5):
-        one = sqlmetrics.evaluate(CTR, ["f1", "precision"], label="click", score="pctr",
-                                  by="country", threshold=t)
+        one = sqlmetrics.evaluate(
+            CTR, ["f1", "precision"], label="click", score="pctr", by="country", threshold=t
+        )
         assert frame[f"f1@t={t}"].tolist() == one["f1"].tolist()
         assert frame[f"precision@t={t}"].tolist() == one["precision"].tolist()
 
 
 def test_one_threshold_flag_keeps_plain_names() -> None:
-    result = CliRunner().invoke(cli.main, ["eval", str(CTR), "-m", "f1", "--label", "click",
-                                           "--score", "pctr", "--threshold", "0.3",
-                                           "--format", "csv"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(CTR),
+            "-m",
+            "f1",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--threshold",
+            "0.3",
+            "--format",
+            "csv",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "f1,n_rows"
     value = float(result.output.splitlines()[1].split(",")[0])
@@ -301,22 +495,63 @@ def test_one_threshold_flag_keeps_plain_names() -> None:
 
 def test_a_repeated_threshold_is_an_error() -> None:
     # it gave two columns of the same name f1@t=0.3
-    line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
-                              "pctr", "--threshold", "0.3", "--threshold", "0.30"))
+    line = one_line_error(
+        run(
+            "eval",
+            str(CTR),
+            "-m",
+            "f1",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--threshold",
+            "0.3",
+            "--threshold",
+            "0.30",
+        )
+    )
     assert "--threshold 0.3 is given twice" in line
 
 
 def test_threshold_flag_and_option_together_is_an_error() -> None:
-    line = one_line_error(run("eval", str(CTR), "-m", "f1", "--label", "click", "--score",
-                              "pctr", "--threshold", "0.3", "--option", "threshold=0.5"))
+    line = one_line_error(
+        run(
+            "eval",
+            str(CTR),
+            "-m",
+            "f1",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--threshold",
+            "0.3",
+            "--option",
+            "threshold=0.5",
+        )
+    )
     assert "give thresholds with --threshold only" in line
 
 
 # ----------------------------------------------------------------- --format trec
 def test_format_trec_is_trec_eval_q_layout() -> None:
-    result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / "qrels.test"),
-        "-m", "map", "-m", "precision@10", "--format", "trec"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "--trec",
+            str(TREC / "results.test"),
+            "--qrels",
+            str(TREC / "qrels.test"),
+            "-m",
+            "map",
+            "-m",
+            "precision@10",
+            "--format",
+            "trec",
+        ],
+    )
     assert result.exit_code == 0, result.output
     ours = [line.split("\t") for line in result.output.splitlines()]
     assert all(len(fields) == 3 and len(fields[0]) >= 22 for fields in ours)
@@ -326,9 +561,13 @@ def test_format_trec_is_trec_eval_q_layout() -> None:
         measure, topic, value = line.split("\t")
         published[(measure.strip(), topic)] = value
     for topic in ("301", "302", "303", "all"):
-        for ours_name, theirs in [("map", "map"), ("precision@10", "P_10"),
-                                  ("num_ret", "num_ret"), ("num_rel", "num_rel"),
-                                  ("num_rel_ret", "num_rel_ret")]:
+        for ours_name, theirs in [
+            ("map", "map"),
+            ("precision@10", "P_10"),
+            ("num_ret", "num_ret"),
+            ("num_rel", "num_rel"),
+            ("num_rel_ret", "num_rel_ret"),
+        ]:
             assert got[(ours_name, topic)] == published[(theirs, topic)], (ours_name, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]
     # per topic first (in topic order), `all` last, as trec_eval -q prints
@@ -337,19 +576,27 @@ def test_format_trec_is_trec_eval_q_layout() -> None:
 
 
 def test_format_trec_needs_a_group_and_no_by() -> None:
-    line = one_line_error(run("eval", str(CTR), "-m", "auc", "--label", "click", "--score",
-                              "pctr", "--format", "trec"))
-    assert "--format trec prints one block per topic: give the topic column with --group" \
-        in line
+    line = one_line_error(
+        run(
+            "eval", str(CTR), "-m", "auc", "--label", "click", "--score", "pctr", "--format", "trec"
+        )
+    )
+    assert "--format trec prints one block per topic: give the topic column with --group" in line
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--threshold", "nan", "-m", "f1"], r"f1: --threshold must be a finite number; got nan$"),
-    (["--option", "threshold=0.3", "-m", "auc"],
-     r"evaluate: --threshold \(or --option threshold=\) is accepted by none of the requested "
-     r"metrics \(auc\)"),
-    (["--option", "gain=linear", "-m", "auc"], r"evaluate: --option gain= is accepted by none"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--threshold", "nan", "-m", "f1"], r"f1: --threshold must be a finite number; got nan$"),
+        (
+            ["--option", "threshold=0.3", "-m", "auc"],
+            r"evaluate: --threshold \(or --option threshold=\) is accepted by none of the "
+            r"requested "
+            r"metrics \(auc\)",
+        ),
+        (["--option", "gain=linear", "-m", "auc"], r"evaluate: --option gain= is accepted by none"),
+    ],
+)
 def test_messages_translate_every_kind_of_argument(args: list[str], message: str) -> None:
     line = one_line_error(run("eval", str(CTR), "--label", "click", "--score", "pctr", *args))
     assert re.search(message, line), line
@@ -364,18 +611,41 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
     # `all` num_rel 484 instead of 561); a run topic without judgments is not evaluated or
     # counted by trec_eval (it was printed with map nan and added to num_ret)
     run_file = tmp_path / "results.trunc.extra"
-    run_file.write_text((TREC / "results.trunc").read_text()
-                        + "999 Q0 doc-x 1 1.0 extra\n999 Q0 doc-y 2 0.5 extra\n")
-    result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(run_file), "--qrels", str(TREC / "qrels.test"), "-m", "map",
-        "-m", "precision@10", "--option", "missing=zero", "--format", "trec"])
+    run_file.write_text(
+        (TREC / "results.trunc").read_text()
+        + "999 Q0 doc-x 1 1.0 extra\n999 Q0 doc-y 2 0.5 extra\n"
+    )
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "--trec",
+            str(run_file),
+            "--qrels",
+            str(TREC / "qrels.test"),
+            "-m",
+            "map",
+            "-m",
+            "precision@10",
+            "--option",
+            "missing=zero",
+            "--format",
+            "trec",
+        ],
+    )
     assert result.exit_code == 0, result.output
-    got = _trec_lines("\n".join(line for line in result.output.splitlines()
-                                if line.count("\t") == 2))
+    got = _trec_lines(
+        "\n".join(line for line in result.output.splitlines() if line.count("\t") == 2)
+    )
     published = _trec_lines((TREC / "out.test.aqc").read_text())
     assert {t for _m, t in got} == {"301", "302", "303", "all"}
     for topic in ("301", "302", "303", "all"):
-        for ours, theirs in [("map", "map"), ("precision@10", "P_10"), ("num_ret", "num_ret"),
-                             ("num_rel", "num_rel"), ("num_rel_ret", "num_rel_ret")]:
+        for ours, theirs in [
+            ("map", "map"),
+            ("precision@10", "P_10"),
+            ("num_ret", "num_ret"),
+            ("num_rel", "num_rel"),
+            ("num_rel_ret", "num_rel_ret"),
+        ]:
             assert got[(ours, topic)] == published[(theirs, topic)], (ours, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]

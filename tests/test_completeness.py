@@ -20,8 +20,16 @@ from sqlmetrics.names import metric_form
 from sqlmetrics.registry import REGISTRY
 
 # exported functions that compute no registered metric (readers and helpers)
-NOT_METRICS = {"configure", "evaluate", "metric_names", "render", "render_evaluate",
-               "read_trec_qrels", "read_trec_run", "trec_eval_options"}
+NOT_METRICS = {
+    "configure",
+    "evaluate",
+    "metric_names",
+    "render",
+    "render_evaluate",
+    "read_trec_qrels",
+    "read_trec_run",
+    "trec_eval_options",
+}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -51,14 +59,16 @@ def test_name_dispatched_oracles_know_their_metric() -> None:
         assert not math.isnan(ORACLES[name](["a", "b", "a"], ["a", "b", "b"])), name
     rows = [(1, "a", 0.9, 1.0), (1, "b", 0.5, 0.0), (2, "a", 0.3, 2.0), (2, "b", 0.7, 0.0)]
     for name in (n for n, s in REGISTRY.items() if s.family == "ranking"):
-        assert not math.isnan(ORACLES[name](rows, **({"k": 2} if REGISTRY[name].takes_k
-                                                     else {}))), name
+        assert not math.isnan(
+            ORACLES[name](rows, **({"k": 2} if REGISTRY[name].takes_k else {}))
+        ), name
 
 
 def test_every_exported_metric_function_is_registered() -> None:
     functions = {spec.function for spec in REGISTRY.values()}
     exported = {
-        name for name in sqlmetrics.__all__
+        name
+        for name in sqlmetrics.__all__
         if inspect.isfunction(getattr(sqlmetrics, name)) and name not in NOT_METRICS
     }
     assert exported == functions

@@ -19,16 +19,22 @@ def test_configure_sets_and_reports(tmp_path: Path) -> None:
         frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
         assert sqlmetrics.auc(frame) == 0.875  # still computes under the limits
     finally:
-        sqlmetrics.configure(threads=int(before["threads"]), memory_limit=before["memory_limit"],
-                             temp_directory=before["temp_directory"] or None)
+        sqlmetrics.configure(
+            threads=int(before["threads"]),
+            memory_limit=before["memory_limit"],
+            temp_directory=before["temp_directory"] or None,
+        )
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"memory_limit": "lots"}, r"configure: memory_limit= must be a size with a unit"),
-    ({"memory_limit": 2}, r"memory_limit= .* got 2"),
-    ({"threads": 0}, r"configure: threads= must be an integer >= 1; got 0"),
-    ({"threads": 1.5}, r"threads= must be an integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"memory_limit": "lots"}, r"configure: memory_limit= must be a size with a unit"),
+        ({"memory_limit": 2}, r"memory_limit= .* got 2"),
+        ({"threads": 0}, r"configure: threads= must be an integer >= 1; got 0"),
+        ({"threads": 1.5}, r"threads= must be an integer"),
+    ],
+)
 def test_configure_errors(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(sqlmetrics.InvalidParameterError, match=message):
         sqlmetrics.configure(**kwargs)  # type: ignore[arg-type]

@@ -15,8 +15,7 @@ from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=30, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(SETTINGS, max_examples=15)
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 # binary fractions: sums of weights are exact, so float results compare exactly
@@ -26,12 +25,14 @@ WEIGHTS = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])
 @st.composite
 def frames(draw: st.DrawFn, min_size: int = 1) -> pd.DataFrame:
     n = draw(st.integers(min_size, 30))
-    return pd.DataFrame({
-        "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-        "score": draw(st.lists(TIED, min_size=n, max_size=n)),
-        "w": draw(st.lists(WEIGHTS, min_size=n, max_size=n)),
-        "group": draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
-    })
+    return pd.DataFrame(
+        {
+            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
+            "score": draw(st.lists(TIED, min_size=n, max_size=n)),
+            "w": draw(st.lists(WEIGHTS, min_size=n, max_size=n)),
+            "group": draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
+        }
+    )
 
 
 def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -42,15 +43,22 @@ def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
 
 def both_classes(frame: pd.DataFrame, w: str | None = None) -> bool:
     weights = frame[w] if w else pd.Series(1.0, index=frame.index)
-    return bool((weights[frame["label"] == 1] > 0).any() and
-                (weights[frame["label"] == 0] > 0).any())
+    return bool(
+        (weights[frame["label"] == 1] > 0).any() and (weights[frame["label"] == 0] > 0).any()
+    )
 
 
 def assert_frame_matches(got: pd.DataFrame, expected: list[dict[str, float]]) -> None:
     assert len(got) == len(expected)
     for col in expected[0]:
-        np.testing.assert_allclose(got[col].to_numpy(float), [r[col] for r in expected],
-                                   rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=col)
+        np.testing.assert_allclose(
+            got[col].to_numpy(float),
+            [r[col] for r in expected],
+            rtol=1e-12,
+            atol=1e-12,
+            equal_nan=True,
+            err_msg=col,
+        )
 
 
 # ----------------------------------------------------------------------------- published
@@ -81,8 +89,9 @@ def test_roc_curve_drop_intermediate_straight_run() -> None:
 # ----------------------------------------------------------------------------- properties
 @SETTINGS
 @given(frames(), st.booleans(), st.booleans())
-def test_roc_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool,
-                                             drop: bool) -> None:
+def test_roc_curve_equals_oracle_and_sklearn(
+    frame: pd.DataFrame, weighted: bool, drop: bool
+) -> None:
     w = "w" if weighted else None
     if weighted and not (frame["w"] > 0).any():
         return
@@ -90,8 +99,9 @@ def test_roc_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool
     assert list(got.columns) == ["threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"]
     weights = frame["w"] if weighted else None
     assert_frame_matches(got, ocv.roc_curve(frame["label"], frame["score"], weights, drop))
-    fpr, tpr, thr = quiet(skm.roc_curve, frame["label"], frame["score"],
-                          sample_weight=weights, drop_intermediate=drop)
+    fpr, tpr, thr = quiet(
+        skm.roc_curve, frame["label"], frame["score"], sample_weight=weights, drop_intermediate=drop
+    )
     if both_classes(frame, w):
         np.testing.assert_allclose(got["fpr"], fpr, rtol=1e-12)
         np.testing.assert_allclose(got["tpr"], tpr, rtol=1e-12)
@@ -100,8 +110,9 @@ def test_roc_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool
 
 @SETTINGS
 @given(frames(), st.booleans(), st.booleans())
-def test_pr_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool,
-                                            drop: bool) -> None:
+def test_pr_curve_equals_oracle_and_sklearn(
+    frame: pd.DataFrame, weighted: bool, drop: bool
+) -> None:
     w = "w" if weighted else None
     if weighted and not (frame["w"] > 0).any():
         return
@@ -109,9 +120,13 @@ def test_pr_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool,
     assert list(got.columns) == ["threshold", "precision", "recall", "tp", "fp", "fn"]
     weights = frame["w"] if weighted else None
     assert_frame_matches(got, ocv.pr_curve(frame["label"], frame["score"], weights, drop))
-    precision, recall, thr = quiet(skm.precision_recall_curve, frame["label"],
-                                   frame["score"], sample_weight=weights,
-                                   drop_intermediate=drop)
+    precision, recall, thr = quiet(
+        skm.precision_recall_curve,
+        frame["label"],
+        frame["score"],
+        sample_weight=weights,
+        drop_intermediate=drop,
+    )
     if both_classes(frame, w):
         np.testing.assert_allclose(got["precision"], precision, rtol=1e-12)
         np.testing.assert_allclose(got["recall"], recall, rtol=1e-12)
@@ -121,8 +136,7 @@ def test_pr_curve_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool,
 
 @SETTINGS
 @given(frames(), st.booleans())
-def test_average_precision_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool
-                                                     ) -> None:
+def test_average_precision_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool) -> None:
     w = "w" if weighted else None
     if weighted and not (frame["w"] > 0).any():
         return
@@ -144,8 +158,9 @@ def test_average_precision_equals_oracle_and_sklearn(frame: pd.DataFrame, weight
 
 @SETTINGS
 @given(frames(min_size=2), st.integers(2, 6), st.booleans(), st.sampled_from(["roc", "pr"]))
-def test_max_points_keeps_exact_points_at_quantiles(frame: pd.DataFrame, max_points: int,
-                                                    weighted: bool, kind: str) -> None:
+def test_max_points_keeps_exact_points_at_quantiles(
+    frame: pd.DataFrame, max_points: int, weighted: bool, kind: str
+) -> None:
     w = "w" if weighted else None
     if weighted and not (frame["w"] > 0).any():
         return
@@ -162,8 +177,9 @@ def test_max_points_keeps_exact_points_at_quantiles(frame: pd.DataFrame, max_poi
     assert len(merged) == len(thinned)
     for col in ("tp", "fp"):
         assert (merged[col] == merged[col + "_full"]).all()
-    assert_frame_matches(thinned, oracle(frame["label"], frame["score"], weights,
-                                         kind == "roc", max_points))
+    assert_frame_matches(
+        thinned, oracle(frame["label"], frame["score"], weights, kind == "roc", max_points)
+    )
 
 
 @FEW
@@ -218,49 +234,69 @@ def test_large_curve_thinned_matches_sklearn_points() -> None:
 # ----------------------------------------------------------------------------- undefined
 def test_single_class_curves_warn_and_give_nan() -> None:
     only_pos = pd.DataFrame({"label": [1, 1, 1], "score": [0.1, 0.2, 0.3]})
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"roc_curve: fpr is undefined \(a slice has no negative label\)"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"roc_curve: fpr is undefined \(a slice has no negative label\)",
+    ):
         roc = sqlmetrics.roc_curve(only_pos, drop_intermediate=False)
     assert roc["fpr"].isna().all() and roc["tpr"].tolist() == [0, 1 / 3, 2 / 3, 1]
     only_neg = only_pos.assign(label=0)
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"roc_curve: tpr is undefined \(a slice has no positive label\)"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"roc_curve: tpr is undefined \(a slice has no positive label\)",
+    ):
         assert sqlmetrics.roc_curve(only_neg)["tpr"].isna().all()
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"pr_curve: recall is undefined \(a slice has no positive label\)"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"pr_curve: recall is undefined \(a slice has no positive label\)",
+    ):
         assert sqlmetrics.pr_curve(only_neg)["recall"].isna().all()
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match="average_precision is undefined: no positive label"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match="average_precision is undefined: no positive label"
+    ):
         assert math.isnan(sqlmetrics.average_precision(only_neg))
 
 
 # ----------------------------------------------------------------------------- errors
 def test_bad_parameters_raise_clear_errors() -> None:
     df = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.9]})
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"roc_curve: max_points= must be an integer >= 2 .*got 1"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"roc_curve: max_points= must be an integer >= 2 .*got 1",
+    ):
         sqlmetrics.roc_curve(df, max_points=1)
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"pr_curve: max_points= must be an integer >= 2 .*got 2.5"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"pr_curve: max_points= must be an integer >= 2 .*got 2.5",
+    ):
         sqlmetrics.pr_curve(df, max_points=2.5)  # type: ignore[arg-type]
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"roc_curve: drop_intermediate= must be True or False; got 'yes'"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"roc_curve: drop_intermediate= must be True or False; got 'yes'",
+    ):
         sqlmetrics.roc_curve(df, drop_intermediate="yes")  # type: ignore[arg-type]
 
 
 def test_bad_data_raise_clear_errors() -> None:
     nulls = pd.DataFrame({"label": [0, 1, None], "score": [0.1, 0.9, 0.3]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"roc_curve: label column 'label' \(label=\) has 1 of 3 rows NULL"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"roc_curve: label column 'label' \(label=\) has 1 of 3 rows NULL",
+    ):
         sqlmetrics.roc_curve(nulls)
     graded = pd.DataFrame({"label": [0, 1, 2], "score": [0.1, 0.9, 0.3]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"pr_curve: label column 'label' .* values outside \{0, 1\}"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"pr_curve: label column 'label' .* values outside \{0, 1\}",
+    ):
         sqlmetrics.pr_curve(graded)
     nan = pd.DataFrame({"label": [0, 1], "score": [0.1, float("inf")]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"average_precision: score column 'score' .* NaN or infinite"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"average_precision: score column 'score' .* NaN or infinite",
+    ):
         sqlmetrics.average_precision(nan)
-    with pytest.raises(sqlmetrics.ColumnNotFoundError,
-                       match=r"roc_curve: column 'p' \(score=\) not found"):
+    with pytest.raises(
+        sqlmetrics.ColumnNotFoundError, match=r"roc_curve: column 'p' \(score=\) not found"
+    ):
         sqlmetrics.roc_curve(graded, score="p")

@@ -23,8 +23,7 @@ def test_documented_defaults_are_the_functions_defaults(name: str) -> None:
     function = getattr(sqlmetrics, spec.function)
     signature = inspect.signature(function).parameters
     shown = f"`{name.removesuffix('_at_k')}@k`" if spec.takes_k else f"`{name}`"
-    row = next(line for line in metrics_table().splitlines()
-               if line.startswith(f"| {shown} "))
+    row = next(line for line in metrics_table().splitlines() if line.startswith(f"| {shown} "))
     listed = CliRunner().invoke(cli.main, ["list"]).output
     for param in spec.params:
         if param == "k" or param not in signature:

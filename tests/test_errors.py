@@ -18,22 +18,36 @@ from sqlmetrics import (
     SqlMetricsError,
 )
 
-OK = pd.DataFrame({"label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.3, 0.2], "user": [1, 1, 2, 2],
-                   "w": [1.0, 2.0, 1.0, 1.0]})
+OK = pd.DataFrame(
+    {
+        "label": [0, 1, 0, 1],
+        "score": [0.1, 0.9, 0.3, 0.2],
+        "user": [1, 1, 2, 2],
+        "w": [1.0, 2.0, 1.0, 1.0],
+    }
+)
 
 
 def test_errors_are_value_errors() -> None:
-    for cls in (ColumnNotFoundError, DataSourceError, InvalidDataError, InvalidParameterError,
-                sqlmetrics.UnknownMetricError):
+    for cls in (
+        ColumnNotFoundError,
+        DataSourceError,
+        InvalidDataError,
+        InvalidParameterError,
+        sqlmetrics.UnknownMetricError,
+    ):
         assert issubclass(cls, SqlMetricsError) and issubclass(cls, ValueError)
     assert issubclass(sqlmetrics.UndefinedMetricWarning, UserWarning)
 
 
 def test_missing_column_lists_columns_present() -> None:
-    with pytest.raises(ColumnNotFoundError, match=(
-        r"auc: column 'click' \(label=\) not found in data=DataFrame; "
-        r"columns present: label, score, user, w"
-    )):
+    with pytest.raises(
+        ColumnNotFoundError,
+        match=(
+            r"auc: column 'click' \(label=\) not found in data=DataFrame; "
+            r"columns present: label, score, user, w"
+        ),
+    ):
         sqlmetrics.auc(OK, label="click")
     with pytest.raises(ColumnNotFoundError, match=r"gauc: column 'uid' \(group=\) not found"):
         sqlmetrics.gauc(OK, group="uid")
@@ -43,37 +57,53 @@ def test_missing_column_lists_columns_present() -> None:
 
 def test_labels_outside_binary_show_five_values() -> None:
     bad = pd.DataFrame({"label": [0, 1, 2, 3, 4, 5, 6, 7, -1], "score": [0.5] * 9})
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: label column 'label' \(label=\) has 7 of 9 rows with values outside \{0, 1\} "
-        r"\(e\.g\. -1, 2, 3, 4, 5\); labels must be 0/1 or booleans"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(
+            r"auc: label column 'label' \(label=\) has 7 of 9 rows with values outside \{0, 1\} "
+            r"\(e\.g\. -1, 2, 3, 4, 5\); labels must be 0/1 or booleans"
+        ),
+    ):
         sqlmetrics.auc(bad)
     with pytest.raises(InvalidDataError, match=r"precision: prediction column 'p'"):
         sqlmetrics.precision(OK.assign(p=[0, 1, 2, 1]), prediction="p")
 
 
 def test_text_labels_and_scores_are_rejected_by_type() -> None:
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: label column 'label' \(label=\) has type VARCHAR with values '0', '1'; name "
-        r"the positive class with pos_label=, e.g. pos_label='1'"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(
+            r"auc: label column 'label' \(label=\) has type VARCHAR with values '0', '1'; name "
+            r"the positive class with pos_label=, e.g. pos_label='1'"
+        ),
+    ):
         sqlmetrics.auc(OK.assign(label=["0", "1", "0", "1"]).astype({"label": object}))
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: score column 'score' has type VARCHAR; score= must name a numeric column"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(r"auc: score column 'score' has type VARCHAR; score= must name a numeric column"),
+    ):
         sqlmetrics.auc(OK.assign(score=["a", "b", "c", "d"]).astype({"score": object}))
 
 
-@pytest.mark.parametrize("column,argument", [
-    ("label", "label"), ("score", "score"), ("w", "weight"), ("user", "group"),
-])
+@pytest.mark.parametrize(
+    "column,argument",
+    [
+        ("label", "label"),
+        ("score", "score"),
+        ("w", "weight"),
+        ("user", "group"),
+    ],
+)
 def test_nulls_are_counted(column: str, argument: str) -> None:
     data = OK.astype({column: "object"})
     data.loc[[1, 2], column] = None
-    with pytest.raises(InvalidDataError, match=(
-        rf"(auc|gauc): {argument} column '{column}' \({argument}=\) has 2 of 4 rows NULL "
-        rf"\(missing, or NaN in a pandas DataFrame\); drop or fill them first"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(
+            rf"(auc|gauc): {argument} column '{column}' \({argument}=\) has 2 of 4 rows NULL "
+            rf"\(missing, or NaN in a pandas DataFrame\); drop or fill them first"
+        ),
+    ):
         if column == "user":
             sqlmetrics.gauc(data, group="user")
         else:
@@ -83,16 +113,24 @@ def test_nulls_are_counted(column: str, argument: str) -> None:
 @pytest.mark.parametrize("bad", [math.inf, -math.inf, "nan"])
 def test_non_finite_scores(bad: float | str) -> None:
     con = duckdb.connect()  # a real NaN (pandas NaN arrives as NULL, tested above)
-    con.execute(f"create table t as select * from (values (0, 0.1::double), (1, '{bad}'::double),"
-                " (0, 0.3), (1, 0.2)) v(label, score)")
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: score column 'score' \(score=\) has 1 of 4 rows NaN or infinite; scores must be "
-        r"finite"
-    )):
+    con.execute(
+        f"create table t as select * from (values (0, 0.1::double), (1, '{bad}'::double),"
+        " (0, 0.3), (1, 0.2)) v(label, score)"
+    )
+    with pytest.raises(
+        InvalidDataError,
+        match=(
+            r"auc: score column 'score' \(score=\) has 1 of 4 rows NaN or infinite; scores must be "
+            r"finite"
+        ),
+    ):
         sqlmetrics.auc("t", con=con)
     con.execute("create table u as select label, 0.5 as score, score as w from t")
-    with pytest.raises(InvalidDataError, match=r"auc: weight column 'w' \(weight=\) has 1 .*"
-                                                r"NaN or infinite; weights must be finite"):
+    with pytest.raises(
+        InvalidDataError,
+        match=r"auc: weight column 'w' \(weight=\) has 1 .*"
+        r"NaN or infinite; weights must be finite",
+    ):
         sqlmetrics.auc("u", con=con, weight="w")
 
 
@@ -102,23 +140,29 @@ def test_pandas_nan_is_reported_as_missing() -> None:
 
 
 def test_negative_weights() -> None:
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: weight column 'w' \(weight=\) has 1 of 4 rows negative; weights must be >= 0"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(
+            r"auc: weight column 'w' \(weight=\) has 1 of 4 rows negative; weights must be >= 0"
+        ),
+    ):
         sqlmetrics.auc(OK.assign(w=[1.0, -2.0, 1.0, 1.0]), weight="w")
 
 
 def test_empty_input() -> None:
-    with pytest.raises(InvalidDataError, match=(
-        r"auc: data=DataFrame has no rows; the metric needs at least one row"
-    )):
+    with pytest.raises(
+        InvalidDataError,
+        match=(r"auc: data=DataFrame has no rows; the metric needs at least one row"),
+    ):
         sqlmetrics.auc(OK.iloc[:0])
 
 
 @pytest.mark.parametrize("value", ["0.5", math.nan, math.inf, True])
 def test_threshold_must_be_finite(value: object) -> None:
-    with pytest.raises(InvalidParameterError,
-                       match=rf"precision: threshold= must be a finite number; got {value!r}"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=rf"precision: threshold= must be a finite number; got {value!r}",
+    ):
         sqlmetrics.precision(OK, threshold=value)  # type: ignore[arg-type]
 
 
@@ -129,26 +173,36 @@ def test_beta_must_be_positive(value: object) -> None:
 
 
 def test_weighting_choices_with_suggestion() -> None:
-    with pytest.raises(InvalidParameterError, match=(
-        r"gauc: weighting= must be one of 'samples', 'positives', 'uniform'; got 'sample'; "
-        r"did you mean 'samples'\?"
-    )):
+    with pytest.raises(
+        InvalidParameterError,
+        match=(
+            r"gauc: weighting= must be one of 'samples', 'positives', 'uniform'; got 'sample'; "
+            r"did you mean 'samples'\?"
+        ),
+    ):
         sqlmetrics.gauc(OK, group="user", weighting="sample")
 
 
 def test_zero_division_choices() -> None:
-    with pytest.raises(InvalidParameterError, match=(
-        r"recall: zero_division= must be 'warn' \(NaN with a warning\), 0.0, 1.0 or "
-        r"float\('nan'\); got 0.5"
-    )):
+    with pytest.raises(
+        InvalidParameterError,
+        match=(
+            r"recall: zero_division= must be 'warn' \(NaN with a warning\), 0.0, 1.0 or "
+            r"float\('nan'\); got 0.5"
+        ),
+    ):
         sqlmetrics.recall(OK, zero_division=0.5)
 
 
 def test_threshold_and_prediction_together() -> None:
-    with pytest.raises(InvalidParameterError, match=(
-        r"f1: threshold=0.3 and prediction='p' both given; pass a score column with threshold=, "
-        r"or a 0/1 prediction column, not both"
-    )):
+    with pytest.raises(
+        InvalidParameterError,
+        match=(
+            r"f1: threshold=0.3 and prediction='p' both given; pass a score column with "
+            r"threshold=, "
+            r"or a 0/1 prediction column, not both"
+        ),
+    ):
         sqlmetrics.f1(OK.assign(p=[0, 1, 0, 1]), threshold=0.3, prediction="p")
 
 
@@ -160,10 +214,13 @@ def test_column_argument_must_be_a_name() -> None:
 def test_unknown_table_lists_tables() -> None:
     con = duckdb.connect()
     con.execute("create table events as select 1 as label, 0.5 as score")
-    with pytest.raises(DataSourceError, match=(
-        r"auc: data='evnts' is neither an existing file nor a table or view in con; "
-        r"tables present: events"
-    )):
+    with pytest.raises(
+        DataSourceError,
+        match=(
+            r"auc: data='evnts' is neither an existing file nor a table or view in con; "
+            r"tables present: events"
+        ),
+    ):
         sqlmetrics.auc("evnts", con=con)
 
 
@@ -201,9 +258,10 @@ def test_bad_con(tmp_path: Path) -> None:
 
 
 def test_render_rejects_unknown_options_and_frames() -> None:
-    with pytest.raises(InvalidParameterError, match=(
-        r"auc: unexpected option threshold=; options it accepts: pos_label"
-    )):
+    with pytest.raises(
+        InvalidParameterError,
+        match=(r"auc: unexpected option threshold=; options it accepts: pos_label"),
+    ):
         sqlmetrics.render("auc", threshold=0.5)
     with pytest.raises(InvalidParameterError, match=r"render: data= must be a table name"):
         sqlmetrics.render("auc", OK)  # type: ignore[arg-type]
@@ -215,10 +273,10 @@ def test_by_errors() -> None:
     from sqlmetrics._engine import compute
 
     with pytest.raises(InvalidParameterError, match=r"auc: by= names a column twice"):
-        compute("auc", OK, con=None, columns={"label": "label", "score": "score"},
-                by=["user", "user"])
+        compute(
+            "auc", OK, con=None, columns={"label": "label", "score": "score"}, by=["user", "user"]
+        )
     with pytest.raises(ColumnNotFoundError, match=r"auc: column 'country' \(by=\) not found"):
-        compute("auc", OK, con=None, columns={"label": "label", "score": "score"},
-                by="country")
+        compute("auc", OK, con=None, columns={"label": "label", "score": "score"}, by="country")
     with pytest.raises(InvalidParameterError, match=r"auc: by= must be a column name"):
         compute("auc", OK, con=None, columns={"label": "label", "score": "score"}, by=[1])

@@ -8,18 +8,36 @@ import pytest
 
 import sqlmetrics
 
-DATA = pd.DataFrame({
-    "country": ["DE"] * 6 + ["FR"] * 6,
-    "q": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
-    "d": ["a", "b", "c"] * 4,
-    "s": [.9, .3, .5, .4, .2, .8, .7, .7, .1, .6, .5, .3],
-    "y": [1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0],
-})
+DATA = pd.DataFrame(
+    {
+        "country": ["DE"] * 6 + ["FR"] * 6,
+        "q": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+        "d": ["a", "b", "c"] * 4,
+        "s": [0.9, 0.3, 0.5, 0.4, 0.2, 0.8, 0.7, 0.7, 0.1, 0.6, 0.5, 0.3],
+        "y": [1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0],
+    }
+)
 COLS = {"label": "y", "score": "s", "group": "q", "item": "d"}
 QRELS = DATA[["q", "d", "y"]]
 # names the output or the composed SQL uses on its own
-NAMES = ["n_rows", "n_groups", "n_empty", "first_empty", "n_missing", "first_missing", "auc",
-         "ndcg@2", "f1", "m0", "p0", "slice_0", "slices", "ranking", "grp", "label"]
+NAMES = [
+    "n_rows",
+    "n_groups",
+    "n_empty",
+    "first_empty",
+    "n_missing",
+    "first_missing",
+    "auc",
+    "ndcg@2",
+    "f1",
+    "m0",
+    "p0",
+    "slice_0",
+    "slices",
+    "ranking",
+    "grp",
+    "label",
+]
 REQUESTS = [
     (["auc", "ndcg@2"], {}),
     (["ndcg@2"], {"empty": "error", "missing": "error", "qrels": QRELS}),
@@ -38,12 +56,15 @@ def test_slice_named_like_an_output_or_internal_column(
     name: str, metrics: list[str], options: dict[str, object]
 ) -> None:
     data = DATA.assign(**{name: DATA["country"]})
-    columns = {k: v for k, v in COLS.items()
-               if k in ("label", "score") or any("@" in m for m in metrics)}
+    columns = {
+        k: v for k, v in COLS.items() if k in ("label", "score") or any("@" in m for m in metrics)
+    }
     if name in _outputs(metrics):
-        with pytest.raises(sqlmetrics.InvalidParameterError,
-                           match=rf"evaluate: slice column '{name}' \(by=\) has the name of an "
-                                 rf"output column"):
+        with pytest.raises(
+            sqlmetrics.InvalidParameterError,
+            match=rf"evaluate: slice column '{name}' \(by=\) has the name of an "
+            rf"output column",
+        ):
             sqlmetrics.evaluate(data, metrics, by=name, **columns, **options)
         return
     got = sqlmetrics.evaluate(data, metrics, by=name, **columns, **options)
@@ -54,9 +75,11 @@ def test_slice_named_like_an_output_or_internal_column(
 # ----------------------------------------------------------------------------- issue 9 bugs
 @pytest.mark.parametrize("value", ["foo", 2.0, -1, True, None])
 def test_zero_division_is_checked_like_the_functions(value: object) -> None:
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"f1: zero_division= must be 'warn' \(NaN with a "
-                             r"warning\), 0\.0, 1\.0 or float\('nan'\); got "):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"f1: zero_division= must be 'warn' \(NaN with a "
+        r"warning\), 0\.0, 1\.0 or float\('nan'\); got ",
+    ):
         sqlmetrics.evaluate(DATA, ["auc", "f1"], label="y", score="s", zero_division=value)
     with pytest.raises(sqlmetrics.InvalidParameterError, match=r"f1: zero_division= must be"):
         sqlmetrics.f1(DATA, label="y", score="s", zero_division=value)
@@ -69,8 +92,10 @@ def test_zero_division_error_on_the_command_line(tmp_path: object) -> None:
 
     path = f"{tmp_path}/data.csv"
     DATA.to_csv(path, index=False)
-    result = CliRunner().invoke(cli.main, ["eval", path, "-m", "f1", "--label", "y", "--score",
-                                           "s", "--option", "zero_division=foo"])
+    result = CliRunner().invoke(
+        cli.main,
+        ["eval", path, "-m", "f1", "--label", "y", "--score", "s", "--option", "zero_division=foo"],
+    )
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "zero_division= must be 'warn'" in result.output
@@ -78,11 +103,14 @@ def test_zero_division_error_on_the_command_line(tmp_path: object) -> None:
 
 def test_threshold_with_prediction_raises_like_the_functions() -> None:
     data = DATA.assign(p=(DATA["s"] > 0.5).astype(int))
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"evaluate: threshold=0\.3 and prediction='p' both given; the "
-                             r"threshold metrics \(f1, precision\) use"):
-        sqlmetrics.evaluate(data, ["auc", "f1", "precision"], label="y", score="s",
-                            prediction="p", threshold=0.3)
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"evaluate: threshold=0\.3 and prediction='p' both given; the "
+        r"threshold metrics \(f1, precision\) use",
+    ):
+        sqlmetrics.evaluate(
+            data, ["auc", "f1", "precision"], label="y", score="s", prediction="p", threshold=0.3
+        )
     with pytest.raises(sqlmetrics.InvalidParameterError, match=r"both given"):
         sqlmetrics.f1(data, label="y", prediction="p", threshold=0.3)
 
@@ -92,15 +120,16 @@ def test_metric_columns_come_back_in_the_requested_order() -> None:
     out = sqlmetrics.evaluate(DATA, metrics, by="country", **COLS)
     assert list(out.columns) == ["country", *metrics, "n_rows", "n_groups"]
     for metric in metrics:
-        columns = {k: v for k, v in COLS.items() if k != "item" or "@" in metric or
-                   metric == "mrr"}
+        columns = {k: v for k, v in COLS.items() if k != "item" or "@" in metric or metric == "mrr"}
         alone = sqlmetrics.evaluate(DATA, [metric], by="country", **columns)
         pd.testing.assert_series_equal(out[metric], alone[metric])
 
 
 def test_missing_error_in_evaluate_names_the_group() -> None:
     qrels = pd.concat([QRELS, pd.DataFrame({"q": [9], "d": ["a"], "y": [1]})])
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"evaluate: 1 judged group\(s\) of qrels= have no row in the run, "
-                             r"e\.g\. group 9; with missing='error'"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"evaluate: 1 judged group\(s\) of qrels= have no row in the run, "
+        r"e\.g\. group 9; with missing='error'",
+    ):
         sqlmetrics.evaluate(DATA, ["ndcg@2"], qrels=qrels, by="country", missing="error", **COLS)

@@ -32,6 +32,10 @@ def test_example_data_is_reproducible(tmp_path: Path) -> None:
 
 
 def test_quickstart_as_a_script() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "quickstart.py")],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "quickstart.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.count("\n") == 5

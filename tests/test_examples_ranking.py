@@ -28,8 +28,13 @@ def test_ranking_example_prints_what_the_oracle_computes() -> None:
     assert results["ndcg@10"] == pytest.approx(orc.metric("ndcg", rows, k=10), abs=1e-12)
     assert results["map@10"] == pytest.approx(orc.metric("map", rows, k=10), abs=1e-12)
     assert results["r_precision (rel >= 2)"] == pytest.approx(
-        orc.metric("r_precision", rows, relevance_level=2), abs=1e-12)
+        orc.metric("r_precision", rows, relevance_level=2), abs=1e-12
+    )
     assert all(0 <= v <= 1 for v in results.values())
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "ranking.py")],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ranking.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "ndcg@10" in out and f"{results['mrr']:.4f}" in out

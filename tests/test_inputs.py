@@ -123,8 +123,7 @@ def test_slice_named_like_a_canonical_column() -> None:
     from sqlmetrics._engine import compute
 
     frame = FRAME.assign(score_copy=FRAME["score"])
-    out = compute("auc", frame, con=None, columns={"label": "label", "score": "score"},
-                  by=["user"])
+    out = compute("auc", frame, con=None, columns={"label": "label", "score": "score"}, by=["user"])
     assert list(out.columns[:1]) == ["user"]
     assert list(out["user"]) == ["a", "b", "c"]
     assert out["auc"].iloc[0] == 0.5
@@ -146,8 +145,10 @@ def test_render_is_what_runs(tmp_path: Path) -> None:
 
 def test_render_ranking_defaults_run() -> None:
     con = duckdb.connect()
-    con.execute("create table runs as select * from (values (1, 'a', 0.9, 1), (1, 'b', 0.5, 0),"
-                " (2, 'a', 0.1, 2), (2, 'c', 0.3, 0)) v(\"group\", item, score, label)")
+    con.execute(
+        "create table runs as select * from (values (1, 'a', 0.9, 1), (1, 'b', 0.5, 0),"
+        " (2, 'a', 0.1, 2), (2, 'c', 0.3, 0)) v(\"group\", item, score, label)"
+    )
     sql = sqlmetrics.render("ndcg", "runs", k=2, gain="linear")
     frame = con.execute(sql).df()
     assert frame["ndcg"].iloc[0] == sqlmetrics.ndcg("runs", con=con, k=2, gain="linear")

@@ -17,11 +17,14 @@ import sqlmetrics
 from sqlmetrics._engine import compute
 from sqlmetrics.registry import REGISTRY
 
-SETTINGS = settings(max_examples=20, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAN = float("nan")
-SK = {"precision": skm.precision_score, "recall": skm.recall_score, "f1": skm.f1_score,
-      "fbeta": skm.fbeta_score}
+SK = {
+    "precision": skm.precision_score,
+    "recall": skm.recall_score,
+    "f1": skm.f1_score,
+    "fbeta": skm.fbeta_score,
+}
 AVERAGED = [f"{m}_{a}" for m in SK for a in ("macro", "micro", "weighted")]
 
 
@@ -31,12 +34,14 @@ def frames(draw: st.DrawFn, kinds: tuple[str, ...] = ("int", "str")) -> pd.DataF
     pool = {"int": [3, 1, 7, 2], "str": ["dog", "cat", "pig", "émeu"]}[kind]
     n = draw(st.integers(1, 25))
     values = st.sampled_from(pool[: draw(st.integers(1, 4))])
-    return pd.DataFrame({
-        "y": draw(st.lists(values, min_size=n, max_size=n)),
-        "p": draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)),
-        "w": draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)),
-        "g": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-    })
+    return pd.DataFrame(
+        {
+            "y": draw(st.lists(values, min_size=n, max_size=n)),
+            "p": draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)),
+            "w": draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)),
+            "g": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
+        }
+    )
 
 
 def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -50,8 +55,12 @@ def close(a: float, b: float) -> bool:
 
 
 # ----------------------------------------------------------------------------- published
-ANIMALS = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-                        "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+ANIMALS = pd.DataFrame(
+    {
+        "y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+        "p": ["cat", "pig", "dog", "cat", "cat", "dog"],
+    }
+)
 
 
 def test_published_cat_dog_pig() -> None:
@@ -89,32 +98,60 @@ def test_every_multiclass_spec_is_tested() -> None:
 
 
 @SETTINGS
-@given(frames(), st.sampled_from(list(SK)), st.sampled_from(["macro", "micro", "weighted"]),
-       st.sampled_from(["warn", 0.0, 1.0]), st.booleans())
-def test_averages_equal_oracle_and_sklearn(frame: pd.DataFrame, metric: str, average: str,
-                                           zero_division: float | str, weighted: bool) -> None:
+@given(
+    frames(),
+    st.sampled_from(list(SK)),
+    st.sampled_from(["macro", "micro", "weighted"]),
+    st.sampled_from(["warn", 0.0, 1.0]),
+    st.booleans(),
+)
+def test_averages_equal_oracle_and_sklearn(
+    frame: pd.DataFrame, metric: str, average: str, zero_division: float | str, weighted: bool
+) -> None:
     w = frame["w"] if weighted else None
     extra = {"beta": 2.0} if metric == "fbeta" else {}
-    got = quiet(getattr(sqlmetrics, metric), frame, label="y", prediction="p",
-                average=average, zero_division=zero_division,
-                weight="w" if weighted else None, **extra)
+    got = quiet(
+        getattr(sqlmetrics, metric),
+        frame,
+        label="y",
+        prediction="p",
+        average=average,
+        zero_division=zero_division,
+        weight="w" if weighted else None,
+        **extra,
+    )
     assert isinstance(got, float)
     zd = NAN if zero_division == "warn" else float(zero_division)
     kind = "fbeta" if metric in ("f1", "fbeta") else metric
     expected = om.averaged(kind, average, frame["y"], frame["p"], w, extra.get("beta", 1.0), zd)
     assert close(got, expected)
-    sk = quiet(SK[metric], frame["y"], frame["p"], average=average, sample_weight=w,
-               zero_division=zd, **extra)
+    sk = quiet(
+        SK[metric],
+        frame["y"],
+        frame["p"],
+        average=average,
+        sample_weight=w,
+        zero_division=zd,
+        **extra,
+    )
     assert close(got, float(sk))
 
 
 @SETTINGS
 @given(frames(), st.sampled_from(list(SK)), st.sampled_from(["warn", 0.0]))
-def test_average_none_is_a_series_per_class(frame: pd.DataFrame, metric: str,
-                                            zero_division: float | str) -> None:
+def test_average_none_is_a_series_per_class(
+    frame: pd.DataFrame, metric: str, zero_division: float | str
+) -> None:
     extra = {"beta": 0.5} if metric == "fbeta" else {}
-    got = quiet(getattr(sqlmetrics, metric), frame, label="y", prediction="p", average=None,
-                zero_division=zero_division, **extra)
+    got = quiet(
+        getattr(sqlmetrics, metric),
+        frame,
+        label="y",
+        prediction="p",
+        average=None,
+        zero_division=zero_division,
+        **extra,
+    )
     assert isinstance(got, pd.Series)
     assert got.index.tolist() == om.classes(frame["y"], frame["p"])
     zd = NAN if zero_division == "warn" else 0.0
@@ -124,52 +161,61 @@ def test_average_none_is_a_series_per_class(frame: pd.DataFrame, metric: str,
 
 @SETTINGS
 @given(frames(), st.booleans())
-def test_report_confusion_and_mcc_equal_oracle_and_sklearn(frame: pd.DataFrame,
-                                                           weighted: bool) -> None:
+def test_report_confusion_and_mcc_equal_oracle_and_sklearn(
+    frame: pd.DataFrame, weighted: bool
+) -> None:
     w = frame["w"] if weighted else None
     wcol = "w" if weighted else None
-    report = quiet(sqlmetrics.classification_report, frame, label="y", prediction="p",
-                   weight=wcol)
+    report = quiet(sqlmetrics.classification_report, frame, label="y", prediction="p", weight=wcol)
     ks = om.classes(frame["y"], frame["p"])
     assert report.index.tolist() == [*ks, "micro avg", "macro avg", "weighted avg"]
-    sk = quiet(skm.precision_recall_fscore_support, frame["y"], frame["p"], labels=ks,
-               sample_weight=w, zero_division=NAN)
+    sk = quiet(
+        skm.precision_recall_fscore_support,
+        frame["y"],
+        frame["p"],
+        labels=ks,
+        sample_weight=w,
+        zero_division=NAN,
+    )
     for col, values in zip(["precision", "recall", "f1", "support"], sk):
-        np.testing.assert_allclose(report[col].iloc[: len(ks)], values, rtol=1e-12,
-                                   equal_nan=True)
+        np.testing.assert_allclose(report[col].iloc[: len(ks)], values, rtol=1e-12, equal_nan=True)
     for avg in ("micro", "macro", "weighted"):
         for col, kind in (("precision", "precision"), ("recall", "recall"), ("f1", "fbeta")):
-            assert close(report.loc[f"{avg} avg", col],
-                         om.averaged(kind, avg, frame["y"], frame["p"], w))
-    table = sqlmetrics.multiclass_confusion_matrix(frame, label="y", prediction="p",
-                                                   weight=wcol)
+            assert close(
+                report.loc[f"{avg} avg", col], om.averaged(kind, avg, frame["y"], frame["p"], w)
+            )
+    table = sqlmetrics.multiclass_confusion_matrix(frame, label="y", prediction="p", weight=wcol)
     assert list(table.columns) == ["label", "prediction", "count"]
     expected = om.confusion(frame["y"], frame["p"], w)
     assert {(a, b): c for a, b, c in table.itertuples(index=False)} == expected
     matrix = table.pivot(index="label", columns="prediction", values="count").to_numpy()
-    np.testing.assert_allclose(matrix, quiet(skm.confusion_matrix, frame["y"], frame["p"],
-                                             labels=ks, sample_weight=w))
+    np.testing.assert_allclose(
+        matrix, quiet(skm.confusion_matrix, frame["y"], frame["p"], labels=ks, sample_weight=w)
+    )
     got = quiet(sqlmetrics.mcc, frame, label="y", prediction="p", weight=wcol)
     expected_mcc = om.mcc(frame["y"], frame["p"], w)
     assert (math.isnan(got) and math.isnan(expected_mcc)) or abs(got - expected_mcc) < 1e-9
-    zero = quiet(sqlmetrics.mcc, frame, label="y", prediction="p", weight=wcol,
-                 zero_division=0.0)
+    zero = quiet(sqlmetrics.mcc, frame, label="y", prediction="p", weight=wcol, zero_division=0.0)
     sk_mcc = quiet(skm.matthews_corrcoef, frame["y"], frame["p"], sample_weight=w)
     assert zero == pytest.approx(sk_mcc, abs=1e-12)
 
 
 @SETTINGS
-@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.1, 0.5, 0.5, 0.9])),
-                min_size=1, max_size=20), st.sampled_from([0.1, 0.5, 0.9]))
-def test_binary_mcc_at_threshold_equals_sklearn(rows: list[tuple[int, float]],
-                                                threshold: float) -> None:
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.sampled_from([0.1, 0.5, 0.5, 0.9])), min_size=1, max_size=20
+    ),
+    st.sampled_from([0.1, 0.5, 0.9]),
+)
+def test_binary_mcc_at_threshold_equals_sklearn(
+    rows: list[tuple[int, float]], threshold: float
+) -> None:
     frame = pd.DataFrame(rows, columns=["label", "score"])
     predicted = (frame["score"] >= threshold).astype(int)
     got = sqlmetrics.mcc(frame, threshold=threshold, zero_division=0.0)
     sk = quiet(skm.matthews_corrcoef, frame["label"], predicted)
     assert got == pytest.approx(sk, abs=1e-12)
-    from_pred = sqlmetrics.mcc(frame.assign(pred=predicted), prediction="pred",
-                               zero_division=0.0)
+    from_pred = sqlmetrics.mcc(frame.assign(pred=predicted), prediction="pred", zero_division=0.0)
     assert from_pred == pytest.approx(got, abs=1e-12)
 
 
@@ -180,8 +226,9 @@ def test_slices_and_shuffles(frame: pd.DataFrame) -> None:
     sliced = quiet(compute, "f1_weighted", frame, con=None, columns=columns, by="g")
     assert list(sliced.columns[:2]) == ["g", "f1_weighted"]
     for g, part in frame.groupby("g"):
-        alone = quiet(sqlmetrics.f1, part, label="y", prediction="p", weight="w",
-                      average="weighted")
+        alone = quiet(
+            sqlmetrics.f1, part, label="y", prediction="p", weight="w", average="weighted"
+        )
         assert close(float(sliced.loc[sliced["g"] == g, "f1_weighted"].iloc[0]), alone)
     shuffled = frame.sample(frac=1.0, random_state=2)
     for name in ("precision_macro", "recall_weighted", "fbeta_micro", "mcc"):
@@ -195,26 +242,35 @@ def test_boolean_and_binary_labels_with_average() -> None:
     got = sqlmetrics.f1(df, label="y", prediction="p", average="macro")
     assert got == pytest.approx(skm.f1_score(df["y"], df["p"], average="macro"))
     assert sqlmetrics.f1(df, label="y", prediction="p") == pytest.approx(
-        skm.f1_score(df["y"], df["p"]))  # binary default unchanged
+        skm.f1_score(df["y"], df["p"])
+    )  # binary default unchanged
 
 
 # ----------------------------------------------------------------------------- warnings
 def test_undefined_classes_warn_and_are_left_out() -> None:
     # 'pig' is never predicted: its precision is 0/0
     df = pd.DataFrame({"y": ["cat", "pig", "cat"], "p": ["cat", "cat", "cat"]})
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"precision is undefined: 1 of 2 classes are never predicted"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"precision is undefined: 1 of 2 classes are never predicted",
+    ):
         assert sqlmetrics.precision(df, label="y", prediction="p", average="macro") == 2 / 3
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert sqlmetrics.precision(df, label="y", prediction="p", average="macro",
-                                    zero_division=0.0) == 1 / 3
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"precision is undefined: 1 of 2 classes are never predicted"):
+        assert (
+            sqlmetrics.precision(df, label="y", prediction="p", average="macro", zero_division=0.0)
+            == 1 / 3
+        )
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"precision is undefined: 1 of 2 classes are never predicted",
+    ):
         per_class = sqlmetrics.precision(df, label="y", prediction="p", average=None)
     assert per_class["cat"] == 2 / 3 and math.isnan(per_class["pig"])
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match=r"classification_report: precision is undefined for 1 class"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"classification_report: precision is undefined for 1 class",
+    ):
         sqlmetrics.classification_report(df, label="y", prediction="p")
     one = pd.DataFrame({"y": ["a", "a"], "p": ["a", "a"]})
     with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="mcc is undefined: one class"):
@@ -224,40 +280,56 @@ def test_undefined_classes_warn_and_are_left_out() -> None:
 # ----------------------------------------------------------------------------- errors
 def test_errors_name_metric_argument_and_fix() -> None:
     kw = {"label": "y", "prediction": "p"}
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"f1: average= must be one of 'binary', 'macro', 'micro', "
-                             r"'weighted'; got 'macr'; did you mean 'macro'\? \(or None"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"f1: average= must be one of 'binary', 'macro', 'micro', "
+        r"'weighted'; got 'macr'; did you mean 'macro'\? \(or None",
+    ):
         sqlmetrics.f1(ANIMALS, average="macr", **kw)
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"recall: average='macro' needs prediction="):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError, match=r"recall: average='macro' needs prediction="
+    ):
         sqlmetrics.recall(ANIMALS, label="y", average="macro")
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"precision: threshold=0.3 applies to average='binary' only"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"precision: threshold=0.3 applies to average='binary' only",
+    ):
         sqlmetrics.precision(ANIMALS, threshold=0.3, average="micro", **kw)
     mixed = pd.DataFrame({"y": [1, 2], "p": ["1", "2"]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"fbeta: label column 'y' has type BIGINT but prediction column "
-                             r"'p' has type VARCHAR; .* cast one of them"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"fbeta: label column 'y' has type BIGINT but prediction column "
+        r"'p' has type VARCHAR; .* cast one of them",
+    ):
         sqlmetrics.fbeta(mixed, beta=1.0, average="macro", **kw)
     nulls = pd.DataFrame({"y": ["a", None], "p": ["a", "b"]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"classification_report: label column 'y' \(label=\) has 1 of 2 "
-                             r"rows NULL"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"classification_report: label column 'y' \(label=\) has 1 of 2 "
+        r"rows NULL",
+    ):
         sqlmetrics.classification_report(nulls, **kw)
-    with pytest.raises(sqlmetrics.ColumnNotFoundError,
-                       match=r"multiclass_confusion_matrix: column 'q' \(prediction=\) not "
-                             r"found"):
+    with pytest.raises(
+        sqlmetrics.ColumnNotFoundError,
+        match=r"multiclass_confusion_matrix: column 'q' \(prediction=\) not "
+        r"found",
+    ):
         sqlmetrics.multiclass_confusion_matrix(ANIMALS, label="y", prediction="q")
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"mcc: threshold=0.5 and prediction='p' both given"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError, match=r"mcc: threshold=0.5 and prediction='p' both given"
+    ):
         sqlmetrics.mcc(ANIMALS, threshold=0.5, **kw)
     graded = pd.DataFrame({"label": [0, 2], "score": [0.1, 0.9]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"^mcc: label column 'label' .* values outside \{0, 1\}"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError, match=r"^mcc: label column 'label' .* values outside \{0, 1\}"
+    ):
         sqlmetrics.mcc(graded)
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"mcc: zero_division= must be 'warn'"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError, match=r"mcc: zero_division= must be 'warn'"
+    ):
         sqlmetrics.mcc(graded, zero_division=5)
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"classification_report: zero_division= must be 'warn'"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"classification_report: zero_division= must be 'warn'",
+    ):
         sqlmetrics.classification_report(ANIMALS, zero_division="zero", **kw)

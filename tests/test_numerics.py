@@ -58,9 +58,9 @@ def test_ordered_sums_spill_under_a_memory_limit(tmp_path: Path, memory_limited:
     loss = sqlmetrics.log_loss(str(path), weight="w")
     assert loss == pytest.approx(expected_loss, rel=1e-14)
     assert sqlmetrics.log_loss(str(path)) == pytest.approx(
-        math.fsum(-np.log(q)) / len(q), rel=1e-14)
-    assert sqlmetrics.brier_score(str(path), weight="w") == pytest.approx(
-        expected_brier, rel=1e-14)
+        math.fsum(-np.log(q)) / len(q), rel=1e-14
+    )
+    assert sqlmetrics.brier_score(str(path), weight="w") == pytest.approx(expected_brier, rel=1e-14)
     weighted_auc = sqlmetrics.auc(str(path), weight="w")
     assert 0.49 < weighted_auc < 0.51
     assert 0.45 < sqlmetrics.gauc(str(path), group="grp") < 0.55
@@ -71,28 +71,35 @@ def test_ordered_sums_spill_under_a_memory_limit(tmp_path: Path, memory_limited:
 def test_sums_are_bit_identical_under_shuffles_and_threads() -> None:
     rng = np.random.default_rng(7)
     n = 20_000
-    frame = pd.DataFrame({
-        "label": rng.integers(0, 2, n),
-        "score": rng.random(n),
-        "w": rng.random(n) * 10.0 ** rng.integers(-8, 8, n),
-        "grp": rng.integers(0, 300, n),
-        "slice": rng.integers(0, 3, n),
-    })
+    frame = pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, n),
+            "score": rng.random(n),
+            "w": rng.random(n) * 10.0 ** rng.integers(-8, 8, n),
+            "grp": rng.integers(0, 300, n),
+            "slice": rng.integers(0, 3, n),
+        }
+    )
     results = set()
     for seed in range(4):
         con = duckdb.connect(config={"threads": 2})
         shuffled = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
         con.register("t", shuffled)
-        results.add((
-            sqlmetrics.log_loss("t", weight="w", con=con),
-            sqlmetrics.brier_score("t", weight="w", con=con),
-            sqlmetrics.auc("t", weight="w", con=con),
-            sqlmetrics.average_precision("t", weight="w", con=con),
-            sqlmetrics.f1("t", weight="w", con=con),
-            sqlmetrics.gauc("t", group="grp", con=con),
-            tuple(sqlmetrics.evaluate("t", ["log_loss", "auc", "brier_score"], weight="w",
-                                      by="slice", con=con).itertuples(index=False)),
-        ))
+        results.add(
+            (
+                sqlmetrics.log_loss("t", weight="w", con=con),
+                sqlmetrics.brier_score("t", weight="w", con=con),
+                sqlmetrics.auc("t", weight="w", con=con),
+                sqlmetrics.average_precision("t", weight="w", con=con),
+                sqlmetrics.f1("t", weight="w", con=con),
+                sqlmetrics.gauc("t", group="grp", con=con),
+                tuple(
+                    sqlmetrics.evaluate(
+                        "t", ["log_loss", "auc", "brier_score"], weight="w", by="slice", con=con
+                    ).itertuples(index=False)
+                ),
+            )
+        )
     assert len(results) == 1
     loss = results.pop()[0]
     p, y, w = frame["score"].to_numpy(), frame["label"].to_numpy(), frame["w"].to_numpy()
@@ -113,15 +120,19 @@ def test_weighted_auc_at_extreme_weight_scales(scale: float) -> None:
     table = sqlmetrics.evaluate(frame, ["auc"], weight="w")
     assert table["auc"][0] == pytest.approx(expected, rel=1e-12)
     assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
-        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+        average_precision_score(y, s, sample_weight=w), rel=1e-12
+    )
 
 
-@pytest.mark.parametrize("call", [
-    lambda f: sqlmetrics.auc(f, weight="w"),
-    lambda f: sqlmetrics.f1(f, weight="w"),
-    lambda f: sqlmetrics.average_precision(f, weight="w"),
-    lambda f: sqlmetrics.evaluate(f, ["auc", "f1"], weight="w"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: sqlmetrics.auc(f, weight="w"),
+        lambda f: sqlmetrics.f1(f, weight="w"),
+        lambda f: sqlmetrics.average_precision(f, weight="w"),
+        lambda f: sqlmetrics.evaluate(f, ["auc", "f1"], weight="w"),
+    ],
+)
 @pytest.mark.parametrize("tiny", [1e-30, 1e-13])
 def test_a_class_of_weights_below_2_40_of_the_largest_is_rejected(
     call: object, tiny: float
@@ -132,8 +143,11 @@ def test_a_class_of_weights_below_2_40_of_the_largest_is_rejected(
     y = [1, 1, 1, 0, 0, 0]
     s = [0.9, 0.8, 0.3, 0.4, 0.2, 0.1]
     frame = pd.DataFrame({"label": y, "score": s, "w": [tiny] * 3 + [1.0] * 3})
-    with pytest.raises(InvalidDataError, match=r"weight column 'w' \(weight=\): the largest "
-                                               r"weight of label 1 is .*below 2\^-40"):
+    with pytest.raises(
+        InvalidDataError,
+        match=r"weight column 'w' \(weight=\): the largest "
+        r"weight of label 1 is .*below 2\^-40",
+    ):
         call(frame)  # type: ignore[operator]
 
 
@@ -147,7 +161,8 @@ def test_average_precision_with_a_point_whose_weights_round_to_zero() -> None:
     w = [1e-30, 1.0, 1.0, 1.0, 1.0, 1.0]
     frame = pd.DataFrame({"label": y, "score": s, "w": w})
     assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
-        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+        average_precision_score(y, s, sample_weight=w), rel=1e-12
+    )
 
 
 def test_classes_of_weights_within_2_40_match_scikit_learn() -> None:
@@ -158,23 +173,35 @@ def test_classes_of_weights_within_2_40_match_scikit_learn() -> None:
     w = np.array([1.3, 1.7, 1.1, 1e11, 1.9e11, 1.4e11, 0.0, 1.2e11])
     frame = pd.DataFrame({"label": y, "score": s, "w": w})
     assert sqlmetrics.auc(frame, weight="w") == pytest.approx(
-        roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+        roc_auc_score(y, s, sample_weight=w), rel=1e-12
+    )
     assert sqlmetrics.f1(frame, weight="w") == pytest.approx(
-        f1_score(y, s >= 0.5, sample_weight=w), rel=1e-12)
+        f1_score(y, s >= 0.5, sample_weight=w), rel=1e-12
+    )
     assert sqlmetrics.average_precision(frame, weight="w") == pytest.approx(
-        average_precision_score(y, s, sample_weight=w), rel=1e-12)
+        average_precision_score(y, s, sample_weight=w), rel=1e-12
+    )
 
 
-@pytest.mark.parametrize("call", [
-    lambda f: sqlmetrics.fbeta(f, beta=1e200),
-    lambda f: sqlmetrics.fbeta(f, beta=1e-200),
-    lambda f: sqlmetrics.fbeta(f.assign(prediction=f["label"] + 1), prediction="prediction",
-                               average="macro", beta=1e200),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: sqlmetrics.fbeta(f, beta=1e200),
+        lambda f: sqlmetrics.fbeta(f, beta=1e-200),
+        lambda f: sqlmetrics.fbeta(
+            f.assign(prediction=f["label"] + 1),
+            prediction="prediction",
+            average="macro",
+            beta=1e200,
+        ),
+    ],
+)
 def test_beta_whose_square_overflows_is_rejected(call: object) -> None:
     frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"beta=1e[-+]200 is out of range: beta\*\*2 must be a finite double"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"beta=1e[-+]200 is out of range: beta\*\*2 must be a finite double",
+    ):
         call(frame)  # type: ignore[operator]
 
 
@@ -185,7 +212,9 @@ def test_numbers_reach_sql_as_exact_double_literals() -> None:
     for value in [0.5, 0.1, 1e200, -2.5e-300, 0.30000000000000004, 5e-324, 3]:
         literal = sql_double(value)
         assert con.execute(f"select {literal}, typeof({literal})").fetchone() == (
-            float(value), "DOUBLE")
+            float(value),
+            "DOUBLE",
+        )
         inner = literal.removeprefix("cast(").removesuffix(" as double)")
         assert con.execute(f"select typeof({inner})").fetchone() == ("DOUBLE",)
     for bad in [math.inf, -math.inf, math.nan, "0.5", True]:
@@ -198,22 +227,33 @@ def test_numbers_reach_sql_as_exact_double_literals() -> None:
 
 
 def _graded(top: float) -> pd.DataFrame:
-    return pd.DataFrame({"q": [1, 1, 1, 2, 2, 2], "doc": [1, 2, 3, 1, 2, 3],
-                         "score": [0.9, 0.8, 0.7, 0.9, 0.8, 0.7],
-                         "rel": [top, 0, 2, 0, 0, 1]})
+    return pd.DataFrame(
+        {
+            "q": [1, 1, 1, 2, 2, 2],
+            "doc": [1, 2, 3, 1, 2, 3],
+            "score": [0.9, 0.8, 0.7, 0.9, 0.8, 0.7],
+            "rel": [top, 0, 2, 0, 0, 1],
+        }
+    )
 
 
-@pytest.mark.parametrize("call", [
-    lambda f: sqlmetrics.ndcg(f, group="q", item="doc", label="rel"),
-    lambda f: sqlmetrics.dcg(f, group="q", item="doc", label="rel", k=2),
-    lambda f: sqlmetrics.evaluate(f, ["ndcg@2", "map"], group="q", item="doc", label="rel"),
-    lambda f: sqlmetrics.ndcg(f.drop(columns="rel"), group="q", item="doc", label="rel",
-                              qrels=f[["q", "doc", "rel"]]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: sqlmetrics.ndcg(f, group="q", item="doc", label="rel"),
+        lambda f: sqlmetrics.dcg(f, group="q", item="doc", label="rel", k=2),
+        lambda f: sqlmetrics.evaluate(f, ["ndcg@2", "map"], group="q", item="doc", label="rel"),
+        lambda f: sqlmetrics.ndcg(
+            f.drop(columns="rel"), group="q", item="doc", label="rel", qrels=f[["q", "doc", "rel"]]
+        ),
+    ],
+)
 def test_exponential_gain_overflow_is_rejected(call: object) -> None:
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"label column 'rel' \(label=\) has 1 value\(s\) >= 960 "
-                             r"\(largest 1024.*gain='exponential'.*Pass gain='linear'"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"label column 'rel' \(label=\) has 1 value\(s\) >= 960 "
+        r"\(largest 1024.*gain='exponential'.*Pass gain='linear'",
+    ):
         call(_graded(1024))  # type: ignore[operator]
 
 
@@ -228,8 +268,14 @@ def test_integer_scores_above_2_53_keep_their_order() -> None:
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     big = 2**53
-    frame = pd.DataFrame({"label": [1, 0, 0, 1], "score": [big + 1, big, big + 3, big + 2],
-                          "g": [1, 1, 1, 1], "item": [1, 2, 3, 4]})
+    frame = pd.DataFrame(
+        {
+            "label": [1, 0, 0, 1],
+            "score": [big + 1, big, big + 3, big + 2],
+            "g": [1, 1, 1, 1],
+            "item": [1, 2, 3, 4],
+        }
+    )
     assert frame["score"].dtype == np.int64
     y, s = frame["label"].to_numpy(), frame["score"].to_numpy()
     expected_auc = roc_auc_score(y, s)  # 0.5 here; [1, 0] on big+1, big gives 1.0
@@ -237,7 +283,8 @@ def test_integer_scores_above_2_53_keep_their_order() -> None:
     assert sqlmetrics.auc(frame) == expected_auc
     assert sqlmetrics.gauc(frame.iloc[:2], group="g") == 1.0
     assert sqlmetrics.average_precision(frame) == pytest.approx(
-        average_precision_score(y, s), rel=1e-12)
+        average_precision_score(y, s), rel=1e-12
+    )
     assert len(sqlmetrics.roc_curve(frame, drop_intermediate=False)) == 5
     # ranking: item 3 (big + 3, not relevant) is ranked first, item 4 (big + 2) second
     assert sqlmetrics.mrr(frame, group="g", item="item") == 0.5
@@ -251,26 +298,30 @@ def test_ranking_means_are_bit_identical_under_shuffles_with_two_threads(ties: s
     # between threads; before exact_sum, MAP and NDCG moved in the last bit between seeds
     rng = np.random.default_rng(3)
     n_groups, size = 40, 3000
-    frame = pd.DataFrame({
-        "q": np.repeat(np.arange(n_groups), size),
-        "doc": np.tile(np.arange(size), n_groups),
-        "score": np.round(rng.random(n_groups * size), 2),
-        "rel": rng.integers(0, 4, n_groups * size),
-    })
+    frame = pd.DataFrame(
+        {
+            "q": np.repeat(np.arange(n_groups), size),
+            "doc": np.tile(np.arange(size), n_groups),
+            "score": np.round(rng.random(n_groups * size), 2),
+            "rel": rng.integers(0, 4, n_groups * size),
+        }
+    )
     results = set()
     for seed in range(8):
         con = duckdb.connect(config={"threads": 2})
         con.register("t", frame.sample(frac=1.0, random_state=seed))
         kw = {"group": "q", "item": "doc", "label": "rel", "ties": ties, "con": con}
-        results.add((
-            sqlmetrics.mean_average_precision("t", **kw),
-            sqlmetrics.ndcg("t", **kw),
-            sqlmetrics.ndcg("t", k=100, **kw),
-            sqlmetrics.dcg("t", k=10, **kw),
-            sqlmetrics.mrr("t", **kw),
-            sqlmetrics.hit_rate("t", k=1, **kw),
-            sqlmetrics.precision_at_k("t", k=7, **kw),
-        ))
+        results.add(
+            (
+                sqlmetrics.mean_average_precision("t", **kw),
+                sqlmetrics.ndcg("t", **kw),
+                sqlmetrics.ndcg("t", k=100, **kw),
+                sqlmetrics.dcg("t", k=10, **kw),
+                sqlmetrics.mrr("t", **kw),
+                sqlmetrics.hit_rate("t", k=1, **kw),
+                sqlmetrics.precision_at_k("t", k=7, **kw),
+            )
+        )
     assert len(results) == 1, results
 
 
@@ -283,15 +334,22 @@ def test_every_ranking_metric_is_bit_identical_across_groups_under_shuffles() ->
     names = sorted(n for n, s in REGISTRY.items() if s.family == "ranking")
     rng = np.random.default_rng(1)
     n = 200_000
-    frame = pd.DataFrame({"q": rng.integers(0, 3000, n), "doc": np.arange(n),
-                          "score": rng.integers(0, 20, n) / 7, "rel": rng.integers(0, 4, n)})
+    frame = pd.DataFrame(
+        {
+            "q": rng.integers(0, 3000, n),
+            "doc": np.arange(n),
+            "score": rng.integers(0, 20, n) / 7,
+            "rel": rng.integers(0, 4, n),
+        }
+    )
     metrics = [f"{name}@5" if REGISTRY[name].takes_k else name for name in names]
     results = set()
     for seed in range(4):
         con = duckdb.connect(config={"threads": 2})
         con.register("t", frame.sample(frac=1.0, random_state=seed))
-        row = sqlmetrics.evaluate("t", metrics, group="q", item="doc", label="rel",
-                                  ties="average", con=con).iloc[0]
+        row = sqlmetrics.evaluate(
+            "t", metrics, group="q", item="doc", label="rel", ties="average", con=con
+        ).iloc[0]
         results.add(tuple(row[metrics]))
     assert len(results) == 1, results
     assert len(metrics) == 11 and "hit_ratio@5" in metrics  # every ranking metric
@@ -312,4 +370,5 @@ def test_weighted_bounds_and_mcc_at_extreme_weight_scales(scale: float) -> None:
     # MCC does not change when every weight is scaled; scikit-learn itself overflows at 1e160
     # (NaN) and underflows at 1e-170 (0.0), so the reference uses the unscaled weights
     assert sqlmetrics.mcc(frame, label="label", prediction="p", weight="w") == pytest.approx(
-        matthews_corrcoef(y, p, sample_weight=w / scale), rel=1e-12)
+        matthews_corrcoef(y, p, sample_weight=w / scale), rel=1e-12
+    )

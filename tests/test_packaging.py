@@ -16,8 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(tmp_path / "dist"), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(ROOT),
+        ],
         check=True,
     )
     (wheel,) = (tmp_path / "dist").glob("sqlmetrics-*.whl")
@@ -34,7 +44,11 @@ def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
         "score='pctr'); print(json.dumps([sqlmetrics.__file__, str(sql_dir()), v]))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=elsewhere, check=True, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=elsewhere,
+        check=True,
+        capture_output=True,
+        text=True,
         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
     )
     module_file, templates_dir, value = json.loads(out.stdout)

@@ -23,8 +23,13 @@ def frame() -> pd.DataFrame:
     rng = np.random.default_rng(3)
     n = 400
     y = rng.integers(0, 2, n)
-    return pd.DataFrame({"label": y, "score": np.round(rng.normal(size=n) + y, 2),
-                         "country": rng.choice(["FR", "DE", "JP"], n)})
+    return pd.DataFrame(
+        {
+            "label": y,
+            "score": np.round(rng.normal(size=n) + y, 2),
+            "country": rng.choice(["FR", "DE", "JP"], n),
+        }
+    )
 
 
 def assert_valid_image(path: Path) -> None:
@@ -38,8 +43,10 @@ def assert_valid_image(path: Path) -> None:
 
 
 def test_import_sqlmetrics_does_not_import_matplotlib() -> None:
-    code = ("import sys, sqlmetrics, sqlmetrics.plot, sqlmetrics._cli_plot; "
-            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'")
+    code = (
+        "import sys, sqlmetrics, sqlmetrics.plot, sqlmetrics._cli_plot; "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -47,8 +54,10 @@ def test_roc_one_curve_per_slice_with_exact_auc(frame: pd.DataFrame, tmp_path: P
     fig = sqlmetrics.plot.roc(frame, by="country")
     ax = fig.axes[0]
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    expected = [f"country={c} (AUC {sqlmetrics.auc(g):.4f})"
-                for c, g in sorted(frame.groupby("country"), key=lambda kv: kv[0])]
+    expected = [
+        f"country={c} (AUC {sqlmetrics.auc(g):.4f})"
+        for c, g in sorted(frame.groupby("country"), key=lambda kv: kv[0])
+    ]
     assert labels == expected
     curve = sqlmetrics.roc_curve(frame[frame["country"] == "DE"], max_points=2000)
     line = ax.get_lines()[0]
@@ -63,7 +72,8 @@ def test_pr_plot_has_ap_and_renders(frame: pd.DataFrame, tmp_path: Path) -> None
     fig = sqlmetrics.plot.pr(frame, max_points=50)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        f"AP {sqlmetrics.average_precision(frame):.4f}"]
+        f"AP {sqlmetrics.average_precision(frame):.4f}"
+    ]
     assert len(ax.get_lines()[0].get_xdata()) <= 50
     path = tmp_path / "pr.png"
     fig.savefig(path)
@@ -84,8 +94,9 @@ def test_cli_writes_png(frame: pd.DataFrame, tmp_path: Path) -> None:
     data = tmp_path / "scores.parquet"
     frame.to_parquet(data)
     out = tmp_path / "roc.png"
-    result = CliRunner().invoke(plot_command, ["roc", str(data), "--by", "country",
-                                               "--output", str(out)])
+    result = CliRunner().invoke(
+        plot_command, ["roc", str(data), "--by", "country", "--output", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert_valid_image(out)
     out_pr = tmp_path / "pr.png"
@@ -98,32 +109,35 @@ def test_cli_bad_input_one_line_exit_2(frame: pd.DataFrame, tmp_path: Path) -> N
     data = tmp_path / "scores.csv"
     frame.to_csv(data, index=False)
     runner = CliRunner()
-    result = runner.invoke(plot_command, ["roc", str(data), "--score", "pctr",
-                                          "--output", str(tmp_path / "x.png")])
+    result = runner.invoke(
+        plot_command, ["roc", str(data), "--score", "pctr", "--output", str(tmp_path / "x.png")]
+    )
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith("sqlmetrics: error: roc_curve: column 'pctr' (--score) "
-                                    "not found")
+    assert result.stderr.startswith(
+        "sqlmetrics: error: roc_curve: column 'pctr' (--score) not found"
+    )
     result = runner.invoke(plot_command, ["pr", str(data), "--output", str(tmp_path / "x.txt")])
     assert result.exit_code == 2
     assert "plot pr: --output" in result.stderr and "must end in .png" in result.stderr
     graded = tmp_path / "graded.csv"
     frame.assign(label=frame["label"] * 2).to_csv(graded, index=False)
-    result = runner.invoke(plot_command, ["roc", str(graded), "--output",
-                                          str(tmp_path / "g.png")])
+    result = runner.invoke(plot_command, ["roc", str(graded), "--output", str(tmp_path / "g.png")])
     assert result.exit_code == 2
     assert "values outside {0, 1}" in result.stderr and result.stderr.count("\n") == 1
     assert not (tmp_path / "g.png").exists()
 
 
 def test_plot_by_validation_error(frame: pd.DataFrame) -> None:
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"plot.roc: by= names a column twice"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError, match=r"plot.roc: by= names a column twice"
+    ):
         sqlmetrics.plot.roc(frame, by=["country", "country"])
 
 
-def test_missing_matplotlib_says_how_to_install(frame: pd.DataFrame, tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_matplotlib_says_how_to_install(
+    frame: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes the import fail
     with pytest.raises(ImportError, match=r"needs matplotlib: pip install 'sqlmetrics\[plot\]'"):
         sqlmetrics.plot.roc(frame)
@@ -131,8 +145,9 @@ def test_missing_matplotlib_says_how_to_install(frame: pd.DataFrame, tmp_path: P
     frame.to_parquet(data)
     result = CliRunner().invoke(plot_command, ["pr", str(data), "-o", str(tmp_path / "p.png")])
     assert result.exit_code == 2
-    assert result.stderr == ("sqlmetrics: error: sqlmetrics.plot needs matplotlib: "
-                             "pip install 'sqlmetrics[plot]'\n")
+    assert result.stderr == (
+        "sqlmetrics: error: sqlmetrics.plot needs matplotlib: pip install 'sqlmetrics[plot]'\n"
+    )
 
 
 def test_date_slices_print_as_dates(frame: pd.DataFrame) -> None:
@@ -144,8 +159,9 @@ def test_date_slices_print_as_dates(frame: pd.DataFrame) -> None:
         assert [t.split(" (")[0] for t in texts] == ["day=2026-11-01", "day=2026-11-02"]
     stamped = frame.assign(at=pd.Timestamp("2026-11-01 12:30:00"))
     fig = sqlmetrics.plot.roc(stamped, by="at")
-    assert fig.axes[0].get_legend().get_texts()[0].get_text().startswith(
-        "at=2026-11-01 12:30:00 (AUC")
+    assert (
+        fig.axes[0].get_legend().get_texts()[0].get_text().startswith("at=2026-11-01 12:30:00 (AUC")
+    )
 
 
 def test_pr_legend_does_not_cover_the_curves(frame: pd.DataFrame) -> None:
@@ -173,11 +189,13 @@ def test_two_valued_labels_plot_with_pos_label(frame: pd.DataFrame, tmp_path: Pa
     assert result.exit_code == 2 and "--option pos_label=" in result.stderr
     for kind in ("roc", "pr"):
         out = tmp_path / f"{kind}.png"
-        result = runner.invoke(plot_command, [kind, str(data), "--option", "pos_label=spam",
-                                              "-o", str(out)])
+        result = runner.invoke(
+            plot_command, [kind, str(data), "--option", "pos_label=spam", "-o", str(out)]
+        )
         assert result.exit_code == 0, result.output
         assert_valid_image(out)
-    result = runner.invoke(plot_command, ["roc", str(data), "--option", "gain=linear",
-                                          "-o", str(tmp_path / "x.png")])
+    result = runner.invoke(
+        plot_command, ["roc", str(data), "--option", "gain=linear", "-o", str(tmp_path / "x.png")]
+    )
     assert result.exit_code == 2
     assert "--option gain= is not an option of a curve" in result.stderr

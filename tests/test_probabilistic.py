@@ -15,8 +15,7 @@ from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=40, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # 0 and 1 included on purpose: log loss must clip them as scikit-learn does
 PROBS = st.sampled_from([0.0, 1e-20, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 
@@ -24,12 +23,13 @@ PROBS = st.sampled_from([0.0, 1e-20, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 @st.composite
 def frames(draw: st.DrawFn) -> pd.DataFrame:
     n = draw(st.integers(1, 30))
-    return pd.DataFrame({
-        "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-        "p": draw(st.lists(PROBS, min_size=n, max_size=n)),
-        "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n,
-                           max_size=n)),
-    })
+    return pd.DataFrame(
+        {
+            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
+            "p": draw(st.lists(PROBS, min_size=n, max_size=n)),
+            "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)),
+        }
+    )
 
 
 def test_published_vectors() -> None:
@@ -53,13 +53,15 @@ def test_equal_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool) -> None:
     got_ll = sqlmetrics.log_loss(frame, score="p", weight=wcol)
     got_bs = sqlmetrics.brier_score(frame, score="p", weight=wcol)
     assert got_ll == pytest.approx(ocv.log_loss(frame["label"], frame["p"], w), rel=1e-12)
-    assert got_bs == pytest.approx(ocv.brier_score(frame["label"], frame["p"], w), rel=1e-12,
-                                   abs=1e-15)
+    assert got_bs == pytest.approx(
+        ocv.brier_score(frame["label"], frame["p"], w), rel=1e-12, abs=1e-15
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sk_ll = skm.log_loss(frame["label"], frame["p"], sample_weight=w, labels=[0, 1])
-        sk_bs = skm.brier_score_loss(frame["label"], frame["p"], sample_weight=w,
-                                     pos_label=1, labels=[0, 1])
+        sk_bs = skm.brier_score_loss(
+            frame["label"], frame["p"], sample_weight=w, pos_label=1, labels=[0, 1]
+        )
     assert got_ll == pytest.approx(sk_ll, rel=1e-12)
     assert got_bs == pytest.approx(sk_bs, rel=1e-12, abs=1e-15)
     shuffled = frame.sample(frac=1.0, random_state=4)
@@ -75,33 +77,44 @@ def test_eps_clips_confident_mistakes() -> None:
 
 def test_zero_weights_warn_nan() -> None:
     df = pd.DataFrame({"label": [1, 0], "p": [0.3, 0.4], "w": [0.0, 0.0]})
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match="log_loss is undefined: the weights sum to 0"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match="log_loss is undefined: the weights sum to 0"
+    ):
         assert math.isnan(sqlmetrics.log_loss(df, score="p", weight="w"))
-    with pytest.warns(sqlmetrics.UndefinedMetricWarning,
-                      match="brier_score is undefined: the weights sum to 0"):
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match="brier_score is undefined: the weights sum to 0"
+    ):
         assert math.isnan(sqlmetrics.brier_score(df, score="p", weight="w"))
 
 
 def test_bad_input_errors() -> None:
     out = pd.DataFrame({"label": [1, 0, 1], "p": [1.2, 0.5, -0.1]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"log_loss: score column 'p' \(score=\) has 2 of 3 rows outside "
-                             r"\[0, 1\]"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"log_loss: score column 'p' \(score=\) has 2 of 3 rows outside "
+        r"\[0, 1\]",
+    ):
         sqlmetrics.log_loss(out, score="p")
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"brier_score: score column 'p' \(score=\) has 2 of 3 rows "
-                             r"outside \[0, 1\]; .*sigmoid"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"brier_score: score column 'p' \(score=\) has 2 of 3 rows "
+        r"outside \[0, 1\]; .*sigmoid",
+    ):
         sqlmetrics.brier_score(out, score="p")
     nulls = duckdb.sql("select * from (values (1, 0.5), (0, null)) t(label, p)")
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"log_loss: score column 'p' \(score=\) has 1 of 2 rows NULL"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"log_loss: score column 'p' \(score=\) has 1 of 2 rows NULL",
+    ):
         sqlmetrics.log_loss(nulls, score="p")
     labels = pd.DataFrame({"label": [1, 3], "p": [0.5, 0.5]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"brier_score: label column 'label' .* outside \{0, 1\}"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError, match=r"brier_score: label column 'label' .* outside \{0, 1\}"
+    ):
         sqlmetrics.brier_score(labels, score="p")
     for bad in (0, 0.5, -1, "tiny", True):
-        with pytest.raises(sqlmetrics.InvalidParameterError,
-                           match=r"log_loss: eps= must be 'auto' .* 0 < eps < 0.5; got"):
+        with pytest.raises(
+            sqlmetrics.InvalidParameterError,
+            match=r"log_loss: eps= must be 'auto' .* 0 < eps < 0.5; got",
+        ):
             sqlmetrics.log_loss(labels.assign(label=1), score="p", eps=bad)  # type: ignore

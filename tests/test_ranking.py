@@ -21,12 +21,10 @@ from sqlmetrics._engine import entry, kernel_sql
 from sqlmetrics._source import quote_ident
 from sqlmetrics.registry import REGISTRY
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")
-FUNCTIONS = {name: getattr(sqlmetrics, REGISTRY[name].function)
-             for name in RANKING}
+FUNCTIONS = {name: getattr(sqlmetrics, REGISTRY[name].function) for name in RANKING}
 GAIN_METRICS = {"cg", "dcg", "idcg", "ndcg"}
 TIES = ["item_desc", "item_asc", "average"]
 COLS = {"group": "g", "item": "i", "score": "s", "label": "y"}
@@ -37,9 +35,14 @@ def rows_of(frame: pd.DataFrame) -> list[tuple[Any, Any, float, float]]:
     return list(zip(frame["g"], frame["i"], frame["s"], frame["y"]))
 
 
-def composed(frame: pd.DataFrame, metrics: list[tuple[str, int | None]],
-             qrels: pd.DataFrame | None = None, by: list[str] | None = None,
-             columns: dict[str, str] | None = None, **options: Any) -> pd.DataFrame:
+def composed(
+    frame: pd.DataFrame,
+    metrics: list[tuple[str, int | None]],
+    qrels: pd.DataFrame | None = None,
+    by: list[str] | None = None,
+    columns: dict[str, str] | None = None,
+    **options: Any,
+) -> pd.DataFrame:
     """Several ranking metrics in one statement, the way evaluate() composes them (0001)."""
     names = columns or COLS
     cols: dict[str, str | None] = {role: quote_ident(name) for role, name in names.items()}
@@ -64,8 +67,14 @@ def ranking_frames(draw: st.DrawFn, max_groups: int = 4, max_items: int = 6) -> 
     for g in range(draw(st.integers(1, max_groups))):
         n = draw(st.integers(1, max_items))
         for i in range(n):
-            records.append((g, f"d{i:02d}", draw(st.sampled_from([0.0, 0.5, 0.5, 1.0, 2.0])),
-                            float(draw(st.sampled_from([0, 0, 0, 1, 2, 3])))))
+            records.append(
+                (
+                    g,
+                    f"d{i:02d}",
+                    draw(st.sampled_from([0.0, 0.5, 0.5, 1.0, 2.0])),
+                    float(draw(st.sampled_from([0, 0, 0, 1, 2, 3]))),
+                )
+            )
     return pd.DataFrame(records, columns=["g", "i", "s", "y"])
 
 
@@ -77,8 +86,19 @@ def quiet(function: Any, *args: Any, **kwargs: Any) -> float:
 
 # ----------------------------------------------------------------------------- published
 def test_every_ranking_metric_is_tested_against_the_oracle() -> None:
-    assert set(RANKING) == {"hit_ratio", "hit_rate", "precision_at_k", "recall_at_k",
-                            "r_precision", "map", "mrr", "cg", "dcg", "idcg", "ndcg"}
+    assert set(RANKING) == {
+        "hit_ratio",
+        "hit_rate",
+        "precision_at_k",
+        "recall_at_k",
+        "r_precision",
+        "map",
+        "mrr",
+        "cg",
+        "dcg",
+        "idcg",
+        "ndcg",
+    }
 
 
 def test_hit_ratio_example_from_the_issue() -> None:
@@ -98,19 +118,21 @@ SK_TRUE = [10, 0, 0, 1, 5]
 @pytest.mark.parametrize(
     ("scores", "k", "metric", "expected"),
     [  # scikit-learn's dcg_score / ndcg_score docstring examples (linear gain, tie averaging)
-        ([.1, .2, .3, 4, 70], None, "dcg", 9.49),
-        ([.1, .2, .3, 4, 70], 2, "dcg", 5.63),
-        ([.1, .2, .3, 4, 70], None, "ndcg", 0.69),
-        ([.05, 1.1, 1., .5, .0], None, "ndcg", 0.49),
-        ([.05, 1.1, 1., .5, .0], 4, "ndcg", 0.35),
+        ([0.1, 0.2, 0.3, 4, 70], None, "dcg", 9.49),
+        ([0.1, 0.2, 0.3, 4, 70], 2, "dcg", 5.63),
+        ([0.1, 0.2, 0.3, 4, 70], None, "ndcg", 0.69),
+        ([0.05, 1.1, 1.0, 0.5, 0.0], None, "ndcg", 0.49),
+        ([0.05, 1.1, 1.0, 0.5, 0.0], 4, "ndcg", 0.35),
         ([10, 0, 0, 1, 5], 4, "ndcg", 1.0),
         ([1, 0, 0, 0, 1], 1, "ndcg", 0.75),
     ],
 )
-def test_scikit_learn_docstring_examples(scores: list[float], k: int | None, metric: str,
-                                         expected: float) -> None:
+def test_scikit_learn_docstring_examples(
+    scores: list[float], k: int | None, metric: str, expected: float
+) -> None:
     frame = pd.DataFrame({"g": 0, "i": range(5), "s": scores, "y": SK_TRUE}).astype(
-        {"s": float, "y": float})
+        {"s": float, "y": float}
+    )
     oracle = orc.metric(metric, rows_of(frame), k=k, gain="linear", ties="average")
     got = FUNCTIONS[metric](frame, k=k, gain="linear", ties="average", **COLS)
     assert math.floor(oracle * 100) / 100 == expected  # the docstrings truncate: 9.49...
@@ -118,7 +140,7 @@ def test_scikit_learn_docstring_examples(scores: list[float], k: int | None, met
 
 
 def test_ties_change_ndcg_as_scikit_learn_documents() -> None:
-    frame = pd.DataFrame({"g": 0, "i": range(5), "s": [1., 0, 0, 0, 1], "y": SK_TRUE})
+    frame = pd.DataFrame({"g": 0, "i": range(5), "s": [1.0, 0, 0, 0, 1], "y": SK_TRUE})
     frame["y"] = frame["y"].astype(float)
     # scikit-learn's ignore_ties=True gives 0.5 here (item 4 first), as item_desc does
     assert sqlmetrics.ndcg(frame, k=1, gain="linear", ties="item_desc", **COLS) == 0.5
@@ -128,47 +150,83 @@ def test_ties_change_ndcg_as_scikit_learn_documents() -> None:
 
 # ----------------------------------------------------------------------------- oracle
 @SETTINGS
-@given(ranking_frames(), st.sampled_from(TIES), st.sampled_from(["skip", "zero"]),
-       st.sampled_from([1, 2, 3, None]), st.sampled_from([1, 2]),
-       st.sampled_from(["exponential", "linear"]),
-       st.sampled_from(["relevant", "min_k_relevant", "hits"]))
-def test_every_metric_equals_oracle(frame: pd.DataFrame, ties: str, empty: str, k: int | None,
-                                    level: int, gain: str, ap_denominator: str) -> None:
+@given(
+    ranking_frames(),
+    st.sampled_from(TIES),
+    st.sampled_from(["skip", "zero"]),
+    st.sampled_from([1, 2, 3, None]),
+    st.sampled_from([1, 2]),
+    st.sampled_from(["exponential", "linear"]),
+    st.sampled_from(["relevant", "min_k_relevant", "hits"]),
+)
+def test_every_metric_equals_oracle(
+    frame: pd.DataFrame,
+    ties: str,
+    empty: str,
+    k: int | None,
+    level: int,
+    gain: str,
+    ap_denominator: str,
+) -> None:
     if ties == "average" and ap_denominator == "hits":
         ap_denominator = "relevant"
     wanted = [(name, None if name == "r_precision" else k) for name in RANKING]
-    out = composed(frame, wanted, ties=ties, empty=empty, relevance_level=level, gain=gain,
-                   ap_denominator=ap_denominator)
+    out = composed(
+        frame,
+        wanted,
+        ties=ties,
+        empty=empty,
+        relevance_level=level,
+        gain=gain,
+        ap_denominator=ap_denominator,
+    )
     for index, (name, kk) in enumerate(wanted):
-        expected = orc.metric(name, rows_of(frame), k=kk, ties=ties, gain=gain, empty=empty,
-                              relevance_level=level, ap_denominator=ap_denominator)
+        expected = orc.metric(
+            name,
+            rows_of(frame),
+            k=kk,
+            ties=ties,
+            gain=gain,
+            empty=empty,
+            relevance_level=level,
+            ap_denominator=ap_denominator,
+        )
         got = out[f"c{index}"].iloc[0]
         got = math.nan if got is None or pd.isna(got) else float(got)
         assert orc.is_close(got, expected), (name, kk, got, expected)
 
 
 @SETTINGS
-@given(ranking_frames(), st.sampled_from(TIES), st.sampled_from(["skip", "zero"]),
-       st.sampled_from(["skip", "zero"]), st.sampled_from([2, None]), st.data())
-def test_every_metric_with_qrels_equals_oracle(frame: pd.DataFrame, ties: str, empty: str,
-                                               missing: str, k: int | None,
-                                               data: st.DataObject) -> None:
+@given(
+    ranking_frames(),
+    st.sampled_from(TIES),
+    st.sampled_from(["skip", "zero"]),
+    st.sampled_from(["skip", "zero"]),
+    st.sampled_from([2, None]),
+    st.data(),
+)
+def test_every_metric_with_qrels_equals_oracle(
+    frame: pd.DataFrame, ties: str, empty: str, missing: str, k: int | None, data: st.DataObject
+) -> None:
     # judgments: a random part of the run's labels, plus judged items the run never scored and
     # a judged group the run does not have; run group 0 (if any) has no judgments at all
     keep = data.draw(st.lists(st.booleans(), min_size=len(frame), max_size=len(frame)))
     qrels = frame.loc[keep, ["g", "i", "y"]]
     qrels = qrels[qrels["g"] != 0]
-    extra = pd.DataFrame({"g": [1, 1, 99, 99], "i": ["x1", "x2", "d00", "d01"],
-                          "y": [2.0, 0.0, 1.0, 0.0]})
+    extra = pd.DataFrame(
+        {"g": [1, 1, 99, 99], "i": ["x1", "x2", "d00", "d01"], "y": [2.0, 0.0, 1.0, 0.0]}
+    )
     qrels = pd.concat([qrels, extra], ignore_index=True)
     run = frame.assign(y=-1.0)  # the run's labels must not be read
     wanted = [(name, None if name == "r_precision" else k) for name in RANKING]
-    out = composed(run[["g", "i", "s"]], wanted, qrels=qrels, ties=ties, empty=empty,
-                   missing=missing)
+    out = composed(
+        run[["g", "i", "s"]], wanted, qrels=qrels, ties=ties, empty=empty, missing=missing
+    )
     judged = list(zip(qrels["g"], qrels["i"], qrels["y"]))
     for index, (name, kk) in enumerate(wanted):
-        expected = orc.metric(name, rows_of(run), qrels=judged, k=kk, ties=ties, empty=empty,
-                              missing=missing)
+        expected = orc.metric(
+            name, rows_of(run), qrels=judged, k=kk, ties=ties, empty=empty, missing=missing
+        )
         got = out[f"c{index}"].iloc[0]
         got = math.nan if got is None or pd.isna(got) else float(got)
         assert orc.is_close(got, expected), (name, kk, got, expected)
@@ -218,8 +276,12 @@ def test_row_order_and_id_renaming_change_nothing(frame: pd.DataFrame, ties: str
 @given(ranking_frames(max_groups=5, max_items=8), st.sampled_from(TIES))
 def test_bounds_monotonicity_and_identities(frame: pd.DataFrame, ties: str) -> None:
     ks = [1, 2, 3, 5, 8]
-    wanted = ([("recall_at_k", k) for k in ks] + [("precision_at_k", k) for k in ks]
-              + [("hit_ratio", k) for k in ks] + [("ndcg", k) for k in ks])
+    wanted = (
+        [("recall_at_k", k) for k in ks]
+        + [("precision_at_k", k) for k in ks]
+        + [("hit_ratio", k) for k in ks]
+        + [("ndcg", k) for k in ks]
+    )
     out = composed(frame, wanted, ties=ties, empty="zero").iloc[0]
     values = [float(out[f"c{i}"]) for i in range(len(wanted))]
     recall, precision, hits = values[0:5], values[5:10], values[10:15]
@@ -252,9 +314,14 @@ def test_ndcg_and_dcg_equal_scikit_learn_with_ties() -> None:
     y = rng.integers(0, 4, size=(n_groups, n_items)).astype(float)
     s = rng.integers(0, 5, size=(n_groups, n_items)) / 4  # many ties
     y[:, 0] = np.maximum(y[:, 0], 1)  # every group has a relevant item
-    frame = pd.DataFrame({"g": np.repeat(np.arange(n_groups), n_items),
-                          "i": np.tile(np.arange(n_items), n_groups),
-                          "s": s.ravel(), "y": y.ravel()})
+    frame = pd.DataFrame(
+        {
+            "g": np.repeat(np.arange(n_groups), n_items),
+            "i": np.tile(np.arange(n_items), n_groups),
+            "s": s.ravel(),
+            "y": y.ravel(),
+        }
+    )
     for k in (None, 1, 3, 5):
         got = sqlmetrics.ndcg(frame, k=k, gain="linear", ties="average", **COLS)
         assert got == pytest.approx(skm.ndcg_score(y, s, k=k), abs=1e-12)
@@ -264,12 +331,20 @@ def test_ndcg_and_dcg_equal_scikit_learn_with_ties() -> None:
 
 # ----------------------------------------------------------------------------- semantics
 def test_empty_policies() -> None:
-    frame = pd.DataFrame({"g": [1, 1, 2, 2], "i": ["a", "b", "a", "b"], "s": [.9, .1, .5, .4],
-                          "y": [1.0, 0.0, 0.0, 0.0]})
+    frame = pd.DataFrame(
+        {
+            "g": [1, 1, 2, 2],
+            "i": ["a", "b", "a", "b"],
+            "s": [0.9, 0.1, 0.5, 0.4],
+            "y": [1.0, 0.0, 0.0, 0.0],
+        }
+    )
     assert sqlmetrics.mrr(frame, **COLS) == 1.0  # skip: group 2 left out
     assert sqlmetrics.mrr(frame, empty="zero", **COLS) == 0.5
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"mrr: 1 group\(s\) have no relevant item .*e\.g\. group 2"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"mrr: 1 group\(s\) have no relevant item .*e\.g\. group 2",
+    ):
         sqlmetrics.mrr(frame, empty="error", **COLS)
     none = frame.assign(y=0.0)
     with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="ndcg is undefined: no group"):
@@ -278,7 +353,7 @@ def test_empty_policies() -> None:
 
 
 def test_qrels_semantics() -> None:
-    run = pd.DataFrame({"g": ["q1", "q1", "q3"], "i": ["a", "b", "a"], "s": [.9, .1, .5]})
+    run = pd.DataFrame({"g": ["q1", "q1", "q3"], "i": ["a", "b", "a"], "s": [0.9, 0.1, 0.5]})
     qrels = pd.DataFrame({"g": ["q1", "q1", "q2"], "i": ["b", "z", "a"], "y": [1.0, 1.0, 1.0]})
     # q1: relevant b (retrieved at 2) and z (never retrieved); q2: judged, not in the run;
     # q3: in the run, not judged -> not evaluated
@@ -288,9 +363,11 @@ def test_qrels_semantics() -> None:
     assert sqlmetrics.recall_at_k(run, qrels=qrels, empty="zero", **COLS) == 0.5
     assert sqlmetrics.recall_at_k(run, qrels=qrels, empty="error", **COLS) == 0.5
     assert sqlmetrics.recall_at_k(run, qrels=qrels, missing="zero", **COLS) == 0.25
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"recall_at_k: 1 judged group\(s\) of qrels= have no row in the "
-                             r"run, e\.g\. group q2; with missing='error'"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"recall_at_k: 1 judged group\(s\) of qrels= have no row in the "
+        r"run, e\.g\. group q2; with missing='error'",
+    ):
         sqlmetrics.recall_at_k(run, qrels=qrels, missing="error", **COLS)
 
 

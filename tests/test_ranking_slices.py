@@ -25,12 +25,21 @@ COLS = {"group": "q", "item": "d", "score": "s", "label": "y"}
 # relevant item; q7 is in the run but not judged; q8 is judged but absent from the run
 RUN = pd.DataFrame(
     [
-        ("q1", "a", 0.9, 1, "A"), ("q1", "b", 0.8, 0, "A"), ("q1", "c", 0.8, 2, "A"),
-        ("q2", "a", 0.5, 0, "A"), ("q2", "b", 0.4, 1, "A"),
-        ("q3", "a", 0.7, 0, "A"), ("q3", "b", 0.7, 0, "A"), ("q3", "c", 0.1, 3, "A"),
-        ("q4", "a", 0.3, 2, "B"), ("q4", "b", 0.2, 0, "B"),
-        ("q5", "a", 0.6, 0, "B"), ("q5", "b", 0.5, 0, "B"),
-        ("q6", "a", 0.9, 0, "A"), ("q6", "b", 0.9, 1, "B"), ("q6", "c", 0.2, 1, "B"),
+        ("q1", "a", 0.9, 1, "A"),
+        ("q1", "b", 0.8, 0, "A"),
+        ("q1", "c", 0.8, 2, "A"),
+        ("q2", "a", 0.5, 0, "A"),
+        ("q2", "b", 0.4, 1, "A"),
+        ("q3", "a", 0.7, 0, "A"),
+        ("q3", "b", 0.7, 0, "A"),
+        ("q3", "c", 0.1, 3, "A"),
+        ("q4", "a", 0.3, 2, "B"),
+        ("q4", "b", 0.2, 0, "B"),
+        ("q5", "a", 0.6, 0, "B"),
+        ("q5", "b", 0.5, 0, "B"),
+        ("q6", "a", 0.9, 0, "A"),
+        ("q6", "b", 0.9, 1, "B"),
+        ("q6", "c", 0.2, 1, "B"),
         ("q7", "a", 0.4, 1, "B"),
     ],
     columns=["q", "d", "s", "y", "market"],
@@ -38,8 +47,10 @@ RUN = pd.DataFrame(
 QRELS = pd.concat(
     [
         RUN[RUN["q"] != "q7"][["q", "d", "y"]],
-        pd.DataFrame([("q2", "z", 2), ("q4", "z", 1), ("q8", "a", 1), ("q8", "b", 0)],
-                     columns=["q", "d", "y"]),
+        pd.DataFrame(
+            [("q2", "z", 2), ("q4", "z", 1), ("q8", "a", 1), ("q8", "b", 0)],
+            columns=["q", "d", "y"],
+        ),
     ],
     ignore_index=True,
 )
@@ -77,15 +88,19 @@ def _same(a: float, b: float) -> bool:
 
 
 # every option set from a DataFrame; files (Parquet run and qrels) for two of them
-CASES = [
-    pytest.param(options, by, judged, "frame", id=f"{i}-{by}-{'qrels' if judged else 'labels'}")
-    for i, options in enumerate(OPTION_SETS)
-    for by in ("market", "q")
-    for judged in (False, True)
-] + [
-    pytest.param(OPTION_SETS[i], "market", True, "file", id=f"{i}-market-qrels-file")
-    for i in (1, 2)
-] + [pytest.param(OPTION_SETS[1], "q", False, "file", id="1-q-labels-file")]
+CASES = (
+    [
+        pytest.param(options, by, judged, "frame", id=f"{i}-{by}-{'qrels' if judged else 'labels'}")
+        for i, options in enumerate(OPTION_SETS)
+        for by in ("market", "q")
+        for judged in (False, True)
+    ]
+    + [
+        pytest.param(OPTION_SETS[i], "market", True, "file", id=f"{i}-market-qrels-file")
+        for i in (1, 2)
+    ]
+    + [pytest.param(OPTION_SETS[1], "q", False, "file", id="1-q-labels-file")]
+)
 
 
 @pytest.mark.parametrize(("options", "by", "judged", "form"), CASES)
@@ -134,8 +149,9 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(
         assert _same(got, expected), (row[by], got, expected)
 
 
-def evaluate_quiet(data: Any, name: str, by: str, kwargs: dict[str, Any],
-                   options: dict[str, Any]) -> pd.DataFrame:
+def evaluate_quiet(
+    data: Any, name: str, by: str, kwargs: dict[str, Any], options: dict[str, Any]
+) -> pd.DataFrame:
     return _quiet(sqlmetrics.evaluate, data, [name], by=by, **kwargs, **options)
 
 
@@ -145,10 +161,12 @@ def test_the_issue_example_by_query_with_qrels_and_empty_zero() -> None:
     cols = {"group": "query_id", "item": "doc_id", "score": "score", "label": "rel"}
     judgments = search[["query_id", "doc_id", "rel"]]
     run = search.drop(columns=["rel"])
-    out = sqlmetrics.evaluate(run, ["ndcg@10"], qrels=judgments, by="query_id",
-                              empty="zero", **cols)
+    out = sqlmetrics.evaluate(
+        run, ["ndcg@10"], qrels=judgments, by="query_id", empty="zero", **cols
+    )
     first = out.iloc[0]
-    alone = sqlmetrics.ndcg(search[search["query_id"] == first["query_id"]], k=10,
-                            empty="zero", **cols)
+    alone = sqlmetrics.ndcg(
+        search[search["query_id"] == first["query_id"]], k=10, empty="zero", **cols
+    )
     assert first["ndcg@10"] == pytest.approx(alone)
     assert first["n_groups"] == 1

@@ -33,8 +33,13 @@ def test_main_job_output_is_what_the_readme_shows() -> None:
     command = bash_blocks()[0].split(" && ")[-1]
     argv = shlex.split(command)
     assert argv[0] == "sqlmetrics"
-    out = subprocess.run([sys.executable, "-m", "sqlmetrics.cli", *argv[1:]], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "sqlmetrics.cli", *argv[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     shown = re.search(r"The first command prints:\n\n```\n(.*?)```", README, flags=re.S)
     assert shown is not None
     assert out == shown.group(1)

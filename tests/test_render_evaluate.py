@@ -56,11 +56,16 @@ def test_render_accepts_the_names_evaluate_accepts(name: str) -> None:
 
 
 def test_render_name_with_k_and_k_option_is_refused() -> None:
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"render: metric 'ndcg@10' carries its cut-off; k=5 given too"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"render: metric 'ndcg@10' carries its cut-off; k=5 given too",
+    ):
         sqlmetrics.render("ndcg@10", "events", k=5)
-    with pytest.raises(sqlmetrics.UnknownMetricError, match=r"render: unknown metric 'ndgc@10'; "
-                                                            r"did you mean 'ndcg@10'\?"):
+    with pytest.raises(
+        sqlmetrics.UnknownMetricError,
+        match=r"render: unknown metric 'ndgc@10'; "
+        r"did you mean 'ndcg@10'\?",
+    ):
         sqlmetrics.render("ndgc@10", "events")
 
 
@@ -78,20 +83,34 @@ def test_render_with_qrels_runs_to_the_function_value(
     run, qrels = search_files
     spec = REGISTRY[name]
     options: dict[str, Any] = {"k": 5} if spec.takes_k else {}
-    sql = sqlmetrics.render(name, run, qrels=qrels, **SEARCH_COLS, **options, empty="zero",
-                            missing="zero")
+    sql = sqlmetrics.render(
+        name, run, qrels=qrels, **SEARCH_COLS, **options, empty="zero", missing="zero"
+    )
     got = run_sql(sql)[name].iloc[0]
     function = getattr(sqlmetrics, spec.function)
-    expected = function(run, qrels=qrels, **SEARCH_COLS, **options, empty="zero",
-                        missing="zero")
+    expected = function(run, qrels=qrels, **SEARCH_COLS, **options, empty="zero", missing="zero")
     assert got == pytest.approx(expected, rel=1e-12)
 
 
 def test_cli_render_with_qrels(search_files: tuple[Path, Path]) -> None:
     run, qrels = search_files
-    result = CliRunner().invoke(cli.main, [
-        "render", "map@10", "--data", str(run), "--qrels", str(qrels), "--group", "query_id",
-        "--item", "doc_id", "--label", "rel"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "render",
+            "map@10",
+            "--data",
+            str(run),
+            "--qrels",
+            str(qrels),
+            "--group",
+            "query_id",
+            "--item",
+            "doc_id",
+            "--label",
+            "rel",
+        ],
+    )
     assert result.exit_code == 0, result.output
     expected = sqlmetrics.mean_average_precision(run, qrels=qrels, k=10, **SEARCH_COLS)
     assert run_sql(result.output)["map"].iloc[0] == pytest.approx(expected, rel=1e-12)
@@ -99,21 +118,36 @@ def test_cli_render_with_qrels(search_files: tuple[Path, Path]) -> None:
 
 # ----------------------------------------------------------------------------- render_evaluate
 CASES = [
-    pytest.param(CTR, ["auc", "gauc", "f1", "precision", "log_loss"],
-                 {"label": "click", "score": "pctr", "group": "user_id", "threshold": 0.3,
-                  "zero_division": 0.0},
-                 ["country", "day"], id="ctr-by-country-day"),
-    pytest.param(CTR, ["precision", "auc"], {"label": "click", "score": "pctr"}, None,
-                 id="ctr-no-by"),
-    pytest.param(SEARCH, ["ndcg@10", "mrr", "map@5", "hit_ratio@3", "precision@3"],
-                 {**SEARCH_COLS, "ties": "average", "empty": "zero"}, "query_id",
-                 id="search-by-query"),
+    pytest.param(
+        CTR,
+        ["auc", "gauc", "f1", "precision", "log_loss"],
+        {
+            "label": "click",
+            "score": "pctr",
+            "group": "user_id",
+            "threshold": 0.3,
+            "zero_division": 0.0,
+        },
+        ["country", "day"],
+        id="ctr-by-country-day",
+    ),
+    pytest.param(
+        CTR, ["precision", "auc"], {"label": "click", "score": "pctr"}, None, id="ctr-no-by"
+    ),
+    pytest.param(
+        SEARCH,
+        ["ndcg@10", "mrr", "map@5", "hit_ratio@3", "precision@3"],
+        {**SEARCH_COLS, "ties": "average", "empty": "zero"},
+        "query_id",
+        id="search-by-query",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("data", "metrics", "kwargs", "by"), CASES)
-def test_render_evaluate_runs_to_evaluate(data: Path, metrics: list[str],
-                                          kwargs: dict[str, Any], by: Any) -> None:
+def test_render_evaluate_runs_to_evaluate(
+    data: Path, metrics: list[str], kwargs: dict[str, Any], by: Any
+) -> None:
     sql = sqlmetrics.render_evaluate(data, metrics, by=by, **kwargs)
     for col in [by] if isinstance(by, str) else by or []:
         assert f'as "{col}"' in sql  # slice columns keep their own names
@@ -126,21 +160,48 @@ def test_render_evaluate_with_qrels(search_files: tuple[Path, Path]) -> None:
     run, qrels = search_files
     metrics = ["ndcg@10", "recall@5", "map"]
     for by, options in [("market", {"empty": "zero"}), (None, {"missing": "zero"})]:
-        sql = sqlmetrics.render_evaluate(run, metrics, qrels=qrels, by=by, **SEARCH_COLS,
-                                         **options)
-        expected = sqlmetrics.evaluate(run, metrics, qrels=qrels, by=by, **SEARCH_COLS,
-                                       **options)
+        sql = sqlmetrics.render_evaluate(run, metrics, qrels=qrels, by=by, **SEARCH_COLS, **options)
+        expected = sqlmetrics.evaluate(run, metrics, qrels=qrels, by=by, **SEARCH_COLS, **options)
         pd.testing.assert_frame_equal(run_sql(sql), expected, check_dtype=False)
 
 
 def test_cli_render_several_metrics() -> None:
-    result = CliRunner().invoke(cli.main, [
-        "render", "-m", "auc", "-m", "gauc", "-m", "f1", "--by", "country", "--by", "day",
-        "--data", str(CTR), "--label", "click", "--score", "pctr", "--group", "user_id",
-        "--threshold", "0.3"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "render",
+            "-m",
+            "auc",
+            "-m",
+            "gauc",
+            "-m",
+            "f1",
+            "--by",
+            "country",
+            "--by",
+            "day",
+            "--data",
+            str(CTR),
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--group",
+            "user_id",
+            "--threshold",
+            "0.3",
+        ],
+    )
     assert result.exit_code == 0, result.output
-    expected = sqlmetrics.evaluate(CTR, ["auc", "gauc", "f1"], by=["country", "day"],
-                                   label="click", score="pctr", group="user_id", threshold=0.3)
+    expected = sqlmetrics.evaluate(
+        CTR,
+        ["auc", "gauc", "f1"],
+        by=["country", "day"],
+        label="click",
+        score="pctr",
+        group="user_id",
+        threshold=0.3,
+    )
     pd.testing.assert_frame_equal(run_sql(result.output), expected, check_dtype=False)
 
 
@@ -160,8 +221,10 @@ def test_cli_render_without_a_metric_is_one_line() -> None:
 
 
 def test_render_qrels_for_a_classification_metric_is_refused() -> None:
-    with pytest.raises(sqlmetrics.InvalidParameterError,
-                       match=r"render: qrels= is used by ranking metrics only; 'auc' is not one"):
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"render: qrels= is used by ranking metrics only; 'auc' is not one",
+    ):
         sqlmetrics.render("auc", "events", qrels="judgments")
 
 

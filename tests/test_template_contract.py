@@ -104,7 +104,10 @@ def test_a_file_breaking_the_contract_is_named() -> None:
 
 # ----------------------------------------------------------------------------- kernels
 RANKING_COLUMNS: dict[str, str | None] = {
-    "group": '"g"', "item": '"i"', "score": '"s"', "label": '"y"'
+    "group": '"g"',
+    "item": '"i"',
+    "score": '"s"',
+    "label": '"y"',
 }
 
 

@@ -72,15 +72,15 @@ def test_trec_eval_conformance(case: str) -> None:
     mismatches = []
     for topic in [*topics, "all"]:
         judged = qrels if topic == "all" else qrels[qrels["group"] == topic]
-        out = composed(run, wanted, qrels=judged, columns=TREC_COLUMNS, gain="linear",
-                       **options).iloc[0]
+        out = composed(
+            run, wanted, qrels=judged, columns=TREC_COLUMNS, gain="linear", **options
+        ).iloc[0]
         for index, measure in enumerate(measures):
             got, value = float(out[f"c{index}"]), expected[(measure, topic)]
             if abs(got - value) > 5e-5 + 1e-12:
                 mismatches.append((measure, topic, got, value))
     assert not mismatches, mismatches
-    for measure in ("map", "ndcg_cut_10", "P_5", "recall_100", "Rprec", "recip_rank",
-                    "success_5"):
+    for measure in ("map", "ndcg_cut_10", "P_5", "recall_100", "Rprec", "recip_rank", "success_5"):
         name, kwargs = MEASURES[measure]
         function = getattr(sqlmetrics, REGISTRY[name].function)
         if name in ("ndcg",):
@@ -115,7 +115,11 @@ def test_trec_readers_ignore_trailing_fields_and_blank_lines(tmp_path: Path) -> 
     (tmp_path / "run").write_text("1 Q0 a 1 2.0 r more junk\n\n1 Q0 b 2 1.0 r\n")
     run = sqlmetrics.read_trec_run(tmp_path / "run")
     assert run[["item", "rank", "score", "run"]].to_dict("list") == {
-        "item": ["a", "b"], "rank": [1, 2], "score": [2.0, 1.0], "run": ["r", "r"]}
+        "item": ["a", "b"],
+        "rank": [1, 2],
+        "score": [2.0, 1.0],
+        "run": ["r", "r"],
+    }
 
 
 def test_negative_relevance(tmp_path: Path) -> None:
@@ -124,8 +128,10 @@ def test_negative_relevance(tmp_path: Path) -> None:
     kept = sqlmetrics.read_trec_qrels(tmp_path / "qrels", negative="keep")
     assert kept["label"].tolist() == [-1, 2]
     run = pd.DataFrame({"group": ["1"], "item": ["a"], "score": [1.0]})
-    with pytest.raises(sqlmetrics.InvalidDataError,
-                       match=r"ndcg: label column 'label' \(label=\) has 1 of 2 rows negative"):
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"ndcg: label column 'label' \(label=\) has 1 of 2 rows negative",
+    ):
         sqlmetrics.ndcg(run, qrels=kept)
     with pytest.raises(sqlmetrics.InvalidParameterError, match="negative= must be 'zero' or"):
         sqlmetrics.read_trec_qrels(tmp_path / "qrels", negative="drop")
@@ -135,15 +141,19 @@ def test_negative_relevance(tmp_path: Path) -> None:
     ("reader", "text", "message"),
     [
         (sqlmetrics.read_trec_run, "1 Q0 a 1 2.0\n", r"line 1 of .* has 5 fields; a run line"),
-        (sqlmetrics.read_trec_run, "1 Q0 a 1 2.0 r\n1 Q0 b x 1 r\n",
-         r"line 2 of .*: rank 'x' is not an integer"),
+        (
+            sqlmetrics.read_trec_run,
+            "1 Q0 a 1 2.0 r\n1 Q0 b x 1 r\n",
+            r"line 2 of .*: rank 'x' is not an integer",
+        ),
         (sqlmetrics.read_trec_run, "1 Q0 a 1 high r\n", r"score 'high' is not a number"),
         (sqlmetrics.read_trec_qrels, "1 0 a\n", r"line 1 of .* has 3 fields; a qrels line"),
         (sqlmetrics.read_trec_qrels, "1 0 a 0.5\n", r"relevance '0.5' is not an integer"),
     ],
 )
-def test_malformed_trec_files(tmp_path: Path, reader: Callable[..., Any], text: str,
-                              message: str) -> None:
+def test_malformed_trec_files(
+    tmp_path: Path, reader: Callable[..., Any], text: str, message: str
+) -> None:
     (tmp_path / "f").write_text(text)
     with pytest.raises(sqlmetrics.InvalidDataError, match=message):
         reader(tmp_path / "f")
@@ -178,8 +188,9 @@ def _trec_cli(tmp_path: Path, *args: str) -> dict[str, Any]:
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text(ISSUE_RUN)
     qrels.write_text(ISSUE_QRELS)
-    result = CliRunner().invoke(cli.main, ["eval", "--trec", str(run), "--qrels", str(qrels),
-                                           "--format", "json", *args])
+    result = CliRunner().invoke(
+        cli.main, ["eval", "--trec", str(run), "--qrels", str(qrels), "--format", "json", *args]
+    )
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     return dict(row)
@@ -208,7 +219,8 @@ def test_python_split_reproduces_trec_eval_and_c(tmp_path: Path) -> None:
     qrels = sqlmetrics.read_trec_qrels(tmp_path / "qrels.txt")
     assert sqlmetrics.mean_average_precision(run, qrels=qrels, empty="zero") == pytest.approx(4 / 9)
     assert sqlmetrics.mean_average_precision(
-        run, qrels=qrels, empty="zero", missing="zero") == pytest.approx(1 / 3)
+        run, qrels=qrels, empty="zero", missing="zero"
+    ) == pytest.approx(1 / 3)
     assert sqlmetrics.mean_average_precision(run, qrels=qrels) == pytest.approx(2 / 3)
 
 
@@ -235,9 +247,20 @@ def test_trec_cli_reproduces_trec_eval_output_without_options(
     names.update({f"ndcg_cut_{k}": f"ndcg@{k}" for k in CUTS})
     wanted = {m: n for m, n in names.items() if m in published}
     assert "map" in wanted and "P_5" in wanted
-    result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(TREC / "results.test"), "--qrels", str(TREC / qrels_file),
-        *[a for n in wanted.values() for a in ("-m", n)], *args, "--format", "json"])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "--trec",
+            str(TREC / "results.test"),
+            "--qrels",
+            str(TREC / qrels_file),
+            *[a for n in wanted.values() for a in ("-m", n)],
+            *args,
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     for measure, name in wanted.items():
@@ -252,13 +275,34 @@ def test_trec_cli_per_topic_with_c_prints_the_missing_topic() -> None:
     from sqlmetrics import cli
 
     published = expected_values("out.test.aqc")
-    names = {"map": "map", "Rprec": "r_precision", "recip_rank": "mrr", "ndcg": "ndcg",
-             "P_5": "precision@5", "recall_100": "recall@100", "ndcg_cut_10": "ndcg@10",
-             "success_5": "hit_rate@5", "map_cut_20": "map@20"}
-    result = CliRunner().invoke(cli.main, [
-        "eval", "--trec", str(TREC / "results.trunc"), "--qrels", str(TREC / "qrels.test"),
-        *[a for n in names.values() for a in ("-m", n)], "--by", "group", "--option",
-        "missing=zero", "--format", "json"])
+    names = {
+        "map": "map",
+        "Rprec": "r_precision",
+        "recip_rank": "mrr",
+        "ndcg": "ndcg",
+        "P_5": "precision@5",
+        "recall_100": "recall@100",
+        "ndcg_cut_10": "ndcg@10",
+        "success_5": "hit_rate@5",
+        "map_cut_20": "map@20",
+    }
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "--trec",
+            str(TREC / "results.trunc"),
+            "--qrels",
+            str(TREC / "qrels.test"),
+            *[a for n in names.values() for a in ("-m", n)],
+            "--by",
+            "group",
+            "--option",
+            "missing=zero",
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = {row["group"]: row for row in json.loads(result.output)}
     assert sorted(rows) == ["301", "302", "303"]

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 NAN = float("nan")
 
 
-def auc(labels: Sequence[int], scores: Sequence[float], weights: Sequence[float] | None = None
-        ) -> float:
+def auc(
+    labels: Sequence[int], scores: Sequence[float], weights: Sequence[float] | None = None
+) -> float:
     """P(score of a random positive > score of a random negative), ties counting 1/2."""
     w = list(weights) if weights is not None else [1.0] * len(labels)
     num = 0.0
@@ -34,8 +35,12 @@ def auc(labels: Sequence[int], scores: Sequence[float], weights: Sequence[float]
     return num / den if den > 0 else NAN
 
 
-def gauc(groups: Sequence[object], labels: Sequence[int], scores: Sequence[float],
-         weighting: str = "samples") -> float:
+def gauc(
+    groups: Sequence[object],
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weighting: str = "samples",
+) -> float:
     """Weighted mean of per-group AUCs over groups that have both classes."""
     members: dict[object, list[int]] = {}
     for idx, g in enumerate(groups):
@@ -53,8 +58,9 @@ def gauc(groups: Sequence[object], labels: Sequence[int], scores: Sequence[float
     return num / den if den > 0 else NAN
 
 
-def confusion(labels: Sequence[int], predicted: Sequence[int],
-              weights: Sequence[float] | None = None) -> dict[str, float]:
+def confusion(
+    labels: Sequence[int], predicted: Sequence[int], weights: Sequence[float] | None = None
+) -> dict[str, float]:
     out = {"tp": 0.0, "fp": 0.0, "tn": 0.0, "fn": 0.0}
     w = list(weights) if weights is not None else [1.0] * len(labels)
     for y, p, wi in zip(labels, predicted, w):
@@ -67,8 +73,13 @@ def _ratio(num: float, den: float) -> float:
     return num / den if den != 0 else NAN
 
 
-def threshold_metric(name: str, labels: Sequence[int], predicted: Sequence[int],
-                     weights: Sequence[float] | None = None, beta: float = 1.0) -> float:
+def threshold_metric(
+    name: str,
+    labels: Sequence[int],
+    predicted: Sequence[int],
+    weights: Sequence[float] | None = None,
+    beta: float = 1.0,
+) -> float:
     c = confusion(labels, predicted, weights)
     tp, fp, tn, fn = c["tp"], c["fp"], c["tn"], c["fn"]
     if name == "accuracy":

@@ -18,8 +18,19 @@ from oracle import multiclass as om
 from oracle import ranking as orr
 
 _THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
-_RANKING = ("hit_ratio", "hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map",
-            "mrr", "cg", "dcg", "idcg", "ndcg")
+_RANKING = (
+    "hit_ratio",
+    "hit_rate",
+    "precision_at_k",
+    "recall_at_k",
+    "r_precision",
+    "map",
+    "mrr",
+    "cg",
+    "dcg",
+    "idcg",
+    "ndcg",
+)
 # multiclass f1 is fbeta with beta=1 (the oracle's per-class "fbeta" column)
 _AVERAGED = {"precision": "precision", "recall": "recall", "f1": "fbeta", "fbeta": "fbeta"}
 

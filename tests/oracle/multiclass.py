@@ -20,8 +20,9 @@ def classes(labels: Sequence[Hashable], preds: Sequence[Hashable]) -> list[Hasha
     return sorted(set(labels) | set(preds))  # type: ignore[type-var]
 
 
-def confusion(labels: Sequence[Hashable], preds: Sequence[Hashable],
-              weights: Sequence[float] | None = None) -> dict[tuple[Hashable, Hashable], float]:
+def confusion(
+    labels: Sequence[Hashable], preds: Sequence[Hashable], weights: Sequence[float] | None = None
+) -> dict[tuple[Hashable, Hashable], float]:
     """Every (label, prediction) pair of classes, zeros included."""
     ks = classes(labels, preds)
     w = list(weights) if weights is not None else [1.0] * len(labels)
@@ -31,9 +32,12 @@ def confusion(labels: Sequence[Hashable], preds: Sequence[Hashable],
     return matrix
 
 
-def per_class(labels: Sequence[Hashable], preds: Sequence[Hashable],
-              weights: Sequence[float] | None = None, beta: float = 1.0
-              ) -> dict[Hashable, dict[str, float]]:
+def per_class(
+    labels: Sequence[Hashable],
+    preds: Sequence[Hashable],
+    weights: Sequence[float] | None = None,
+    beta: float = 1.0,
+) -> dict[Hashable, dict[str, float]]:
     ks = classes(labels, preds)
     m = confusion(labels, preds, weights)
     out = {}
@@ -47,14 +51,26 @@ def per_class(labels: Sequence[Hashable], preds: Sequence[Hashable],
             f = 0.0
         else:  # harmonic form
             f = (1 + beta**2) * p * r / (beta**2 * p + r)
-        out[k] = {"precision": p, "recall": r, "fbeta": f, "support": n_true, "tp": tp,
-                  "n_pred": n_pred}
+        out[k] = {
+            "precision": p,
+            "recall": r,
+            "fbeta": f,
+            "support": n_true,
+            "tp": tp,
+            "n_pred": n_pred,
+        }
     return out
 
 
-def averaged(metric: str, average: str, labels: Sequence[Hashable],
-             preds: Sequence[Hashable], weights: Sequence[float] | None = None,
-             beta: float = 1.0, zero_division: float = NAN) -> float:
+def averaged(
+    metric: str,
+    average: str,
+    labels: Sequence[Hashable],
+    preds: Sequence[Hashable],
+    weights: Sequence[float] | None = None,
+    beta: float = 1.0,
+    zero_division: float = NAN,
+) -> float:
     """metric: precision | recall | fbeta; NaN class values are left out unless replaced."""
     rows = per_class(labels, preds, weights, beta)
     if average == "micro":
@@ -62,9 +78,11 @@ def averaged(metric: str, average: str, labels: Sequence[Hashable],
         n_pred = sum(r["n_pred"] for r in rows.values())
         n_true = sum(r["support"] for r in rows.values())
         p, rec = tp / n_pred, tp / n_true
-        return {"precision": p, "recall": rec,
-                "fbeta": 0.0 if tp == 0 else (1 + beta**2) * p * rec / (beta**2 * p + rec)
-                }[metric]
+        return {
+            "precision": p,
+            "recall": rec,
+            "fbeta": 0.0 if tp == 0 else (1 + beta**2) * p * rec / (beta**2 * p + rec),
+        }[metric]
     values = []
     for r in rows.values():
         v = r[metric]
@@ -82,8 +100,9 @@ def averaged(metric: str, average: str, labels: Sequence[Hashable],
     return sum(v * s for v, s in values) / total
 
 
-def mcc(labels: Sequence[Hashable], preds: Sequence[Hashable],
-        weights: Sequence[float] | None = None) -> float:
+def mcc(
+    labels: Sequence[Hashable], preds: Sequence[Hashable], weights: Sequence[float] | None = None
+) -> float:
     """Correlation of the one-hot encodings: sum_k cov(x_k, y_k) / sqrt(var(x) var(y))."""
     ks = classes(labels, preds)
     w = list(weights) if weights is not None else [1.0] * len(labels)

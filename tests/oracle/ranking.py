@@ -54,8 +54,15 @@ def dcg_list(labels: Sequence[float], k: int | None, gain: str) -> float:
     return total
 
 
-def per_list(name: str, ranked: Sequence[float], judged: Sequence[float], k: int | None,
-             level: float, gain: str, ap_denominator: str) -> tuple[float, float]:
+def per_list(
+    name: str,
+    ranked: Sequence[float],
+    judged: Sequence[float],
+    k: int | None,
+    level: float,
+    gain: str,
+    ap_denominator: str,
+) -> tuple[float, float]:
     """(numerator-style value, weight) of one group for one order of its items.
 
     For every metric but hit_ratio the first element is the group's value (0/0 -> 0) and the
@@ -83,8 +90,11 @@ def per_list(name: str, ranked: Sequence[float], judged: Sequence[float], k: int
             if r:
                 seen += 1
                 total += seen / i
-        den = {"relevant": n_rel, "hits": hits,
-               "min_k_relevant": n_rel if k is None else min(k, n_rel)}[ap_denominator]
+        den = {
+            "relevant": n_rel,
+            "hits": hits,
+            "min_k_relevant": n_rel if k is None else min(k, n_rel),
+        }[ap_denominator]
         return (total / den if den else 0.0), 1.0
     if name == "mrr":
         for i, r in enumerate(top, start=1):
@@ -134,8 +144,10 @@ def metric(
         for g, i, label in qrels:
             judged_by.setdefault(g, {})[i] = label
         groups = {
-            g: ([(i, s, judged_by[g].get(i, 0.0)) for i, s, _ in run.get(g, [])],
-                list(judged_by[g].values()))
+            g: (
+                [(i, s, judged_by[g].get(i, 0.0)) for i, s, _ in run.get(g, [])],
+                list(judged_by[g].values()),
+            )
             for g in judged_by
         }
     else:
@@ -155,8 +167,9 @@ def metric(
         if is_empty and empty == "error":
             raise ValueError("empty group")
         lists = orders(items, ties) if items else [[]]
-        parts = [per_list(name, lst, judged, k, relevance_level, gain, ap_denominator)
-                 for lst in lists]
+        parts = [
+            per_list(name, lst, judged, k, relevance_level, gain, ap_denominator) for lst in lists
+        ]
         values.append((sum(p[0] for p in parts) / len(parts), parts[0][1]))
     if not values:
         return NAN

@@ -116,18 +116,22 @@ def main() -> None:
                    "per --group topic, then 'all'), with num_q, num_ret, num_rel, num_rel_ret.")
 @click.option("--output", default=None, type=click.Path(dir_okay=False), callback=check_output,
               help="Write to this file instead of stdout.")
+@click.option("--metrics-dir", "metrics_dirs", multiple=True, metavar="DIR",
+              help="Register every *.sql file of DIR as a metric first (your own metrics, "
+                   "from each file's front matter; repeatable).")
 @friendly
 def eval_command(inputs: tuple[str, ...], metrics: tuple[str, ...], label: str, score: str,
                  group: str | None, item: str | None, weight: str | None,
                  prediction: str | None, by: tuple[str, ...], qrels: str | None, trec: bool,
                  option_pairs: tuple[str, ...], thresholds: tuple[float, ...], fmt: str,
-                 output: str | None) -> None:
+                 output: str | None, metrics_dirs: tuple[str, ...]) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
     together), a directory of Parquet files (Hive partitions such as country=de/ become
     columns), or path/to/db.duckdb:table."""
     from .evaluate import evaluate
     from .trec import read_trec_qrels, read_trec_run
 
+    load_dirs(metrics_dirs)
     table: Any
     judged: Any = qrels
     table, database = resolve_data(inputs)
@@ -270,14 +274,18 @@ def format_trec(per_topic: pd.DataFrame, overall: pd.DataFrame, group: str,
 @click.option("--by", multiple=True, help="Slice column (repeatable).")
 @click.option("--data", default="source_table", show_default=True,
               help="Table name or Parquet/CSV path to read from.")
+@click.option("--metrics-dir", "metrics_dirs", multiple=True, metavar="DIR",
+              help="Register every *.sql file of DIR as a metric first (your own metrics, "
+                   "from each file's front matter; repeatable).")
 @click.pass_context
 @friendly
 def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, ...],
-                   by: tuple[str, ...], data: str) -> None:
+                   by: tuple[str, ...], data: str, metrics_dirs: tuple[str, ...]) -> None:
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
     for those metrics; pass columns, --qrels and options as --name value."""
     from ._render import render, render_evaluate
 
+    load_dirs(metrics_dirs)
     params: dict[str, Any] = {}
     args = list(ctx.args)
     if metric is not None and metric.startswith("--"):  # an unknown --name taken as METRIC
@@ -306,11 +314,16 @@ def render_command(ctx: click.Context, metric: str | None, metrics: tuple[str, .
 
 
 @main.command("list")
-def list_command() -> None:
+@click.option("--metrics-dir", "metrics_dirs", multiple=True, metavar="DIR",
+              help="Register every *.sql file of DIR as a metric first (your own metrics, "
+                   "from each file's front matter; repeatable).")
+@friendly
+def list_command(metrics_dirs: tuple[str, ...]) -> None:
     """List every metric with its definition and options."""
     from .names import metric_form
     from .registry import REGISTRY, default_of
 
+    load_dirs(metrics_dirs)
     for spec in sorted(REGISTRY.values(), key=metric_form):
         shown = metric_form(spec)
         click.echo(f"{shown:<22} {spec.summary}")
@@ -318,6 +331,14 @@ def list_command() -> None:
         if options:
             click.echo(f"{'':<22} options: " + ", ".join(
                 f"{p}={default_of(spec, p)!r}" for p in options))
+
+
+def load_dirs(directories: tuple[str, ...]) -> None:
+    """Register the user metrics of every ``--metrics-dir``."""
+    from .user import load_metrics_dir
+
+    for directory in directories:
+        load_metrics_dir(directory)
 
 
 def _register_plot() -> None:

@@ -21,7 +21,8 @@ from sqlmetrics.registry import REGISTRY
 
 # exported functions that compute no registered metric (readers and helpers)
 NOT_METRICS = {"configure", "evaluate", "metric_names", "render", "render_evaluate",
-               "read_trec_qrels", "read_trec_run", "trec_eval_options"}
+               "read_trec_qrels", "read_trec_run", "trec_eval_options",
+               "register_sql", "registered_sql", "unregister_sql", "load_metrics_dir"}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -31,6 +31,7 @@ from .errors import (
     InvalidDataError,
     InvalidParameterError,
     SqlMetricsError,
+    TemplateContractError,
     UndefinedMetricWarning,
     UnknownMetricError,
 )
@@ -39,6 +40,7 @@ from .multiclass import *  # noqa: F403
 from .names import metric_names
 from .ranking import *  # noqa: F403
 from .trec import *  # noqa: F403
+from .user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 
 __version__ = "0.1.0"
 
@@ -49,6 +51,7 @@ __all__ = [
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",
+    "TemplateContractError",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",
@@ -60,12 +63,16 @@ __all__ = [
     "fbeta",
     "fpr",
     "gauc",
+    "load_metrics_dir",
     "metric_names",
     "precision",
+    "register_sql",
+    "registered_sql",
     "recall",
     "render",
     "render_evaluate",
     "specificity",
+    "unregister_sql",
     *bounds.__all__,
     *curves.__all__,
     *multiclass.__all__,

@@ -12,7 +12,8 @@ Before the module is made, ``env.globals`` gets what dbt provides too: ``adapter
 dict filled with every macro once the module exists (``sqlmetrics[metric ~ '_value']``).
 No file is rendered on its own: Python calls a family's kernel macro
 (:func:`render_macro`), and a file with anything but macros at its top level is refused with
-its name (a user's template file will go through the same check).
+its name. A user's template file (``sqlmetrics.register_sql``) goes through the same check
+and joins the module after ours (``USER_FILES``; the cached environment is rebuilt).
 """
 
 from __future__ import annotations
@@ -105,8 +106,23 @@ class Exceptions:
         raise InvalidParameterError(msg)
 
 
-def _check_file(env: jinja2.Environment, path: str, text: str) -> None:
-    """A namespace file holds macros only: no import, no top-level SQL (errors name the file)."""
+#: users' template files joined to the namespace (``sqlmetrics.register_sql``):
+#: metric -> (path, text as checked when it was registered)
+USER_FILES: dict[str, tuple[Path, str]] = {}
+
+
+def user_files_changed() -> None:
+    """Rebuild the namespace on next use: a user file was added or removed."""
+    environment.cache_clear()
+
+
+def _check_file(
+    env: jinja2.Environment, path: str, text: str, label: str | None = None
+) -> jinja2.nodes.Template:
+    """A namespace file holds macros only: no import, no top-level SQL (errors name the file,
+    ``label``: ``sql/<path>`` for ours, the path given for a user's file). Returns its tree.
+    """
+    label = label or f"sql/{path}"
     try:
         tree = env.parse(text, name=path, filename=path)
     except jinja2.TemplateSyntaxError as exc:
@@ -120,12 +136,13 @@ def _check_file(env: jinja2.Environment, path: str, text: str) -> None:
         ):
             continue
         raise jinja2.TemplateSyntaxError(
-            f"sql/{path} breaks the template contract: only {{% macro %}} definitions and "
+            f"{label} breaks the template contract: only {{% macro %}} definitions and "
             f"{{# #}} comments may stand at its top level; found {type(node).__name__}",
             getattr(node, "lineno", 1),
             path,
             path,
         )
+    return tree
 
 
 @cache
@@ -149,6 +166,8 @@ def environment(dialect: str = DIALECT) -> jinja2.Environment:
         text = (sql_dir() / path).read_text()
         _check_file(env, path, text)
         texts.append(text)
+    for _, user_text in USER_FILES.values():  # checked by register_sql before they get here
+        texts.append(user_text)
     module = env.from_string("\n".join(texts)).make_module()
     macros = {
         name: value

@@ -147,6 +147,14 @@ def main() -> None:
     callback=check_output,
     help="Write to this file instead of stdout.",
 )
+@click.option(
+    "--metrics-dir",
+    "metrics_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Register every *.sql file of DIR as a metric first (your own metrics, "
+    "from each file's front matter; repeatable).",
+)
 @friendly
 def eval_command(
     inputs: tuple[str, ...],
@@ -164,6 +172,7 @@ def eval_command(
     thresholds: tuple[float, ...],
     fmt: str,
     output: str | None,
+    metrics_dirs: tuple[str, ...],
 ) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
     together), a directory of Parquet files (Hive partitions such as country=de/ become
@@ -172,6 +181,7 @@ def eval_command(
     from .evaluate import evaluate
     from .trec import read_trec_qrels, read_trec_run
 
+    load_dirs(metrics_dirs)
     table: Any
     judged: Any = qrels
     table, database = resolve_data(inputs)
@@ -347,16 +357,30 @@ def format_trec(
     show_default=True,
     help="Table name or Parquet/CSV path to read from.",
 )
+@click.option(
+    "--metrics-dir",
+    "metrics_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Register every *.sql file of DIR as a metric first (your own metrics, "
+    "from each file's front matter; repeatable).",
+)
 @click.pass_context
 @friendly
 def render_command(
-    ctx: click.Context, metric: str | None, metrics: tuple[str, ...], by: tuple[str, ...], data: str
+    ctx: click.Context,
+    metric: str | None,
+    metrics: tuple[str, ...],
+    by: tuple[str, ...],
+    data: str,
+    metrics_dirs: tuple[str, ...],
 ) -> None:
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
     for those metrics; pass columns, --qrels and options as --name value.
     """
     from ._render import render, render_evaluate
 
+    load_dirs(metrics_dirs)
     params: dict[str, Any] = {}
     args = list(ctx.args)
     if metric is not None and metric.startswith("--"):  # an unknown --name taken as METRIC
@@ -384,11 +408,21 @@ def render_command(
 
 
 @main.command("list")
-def list_command() -> None:
+@click.option(
+    "--metrics-dir",
+    "metrics_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Register every *.sql file of DIR as a metric first (your own metrics, "
+    "from each file's front matter; repeatable).",
+)
+@friendly
+def list_command(metrics_dirs: tuple[str, ...]) -> None:
     """List every metric with its definition and options."""
     from .names import metric_form
     from .registry import REGISTRY, default_of
 
+    load_dirs(metrics_dirs)
     for spec in sorted(REGISTRY.values(), key=metric_form):
         shown = metric_form(spec)
         click.echo(f"{shown:<22} {spec.summary}")
@@ -397,6 +431,14 @@ def list_command() -> None:
             click.echo(
                 f"{'':<22} options: " + ", ".join(f"{p}={default_of(spec, p)!r}" for p in options)
             )
+
+
+def load_dirs(directories: tuple[str, ...]) -> None:
+    """Register the user metrics of every ``--metrics-dir``."""
+    from .user import load_metrics_dir
+
+    for directory in directories:
+        load_metrics_dir(directory)
 
 
 def _register_plot() -> None:

@@ -18,6 +18,7 @@ __all__ = [
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",
+    "TemplateContractError",
     "UndefinedMetricWarning",
     "UnknownMetricError",
 ]
@@ -29,6 +30,10 @@ class SqlMetricsError(ValueError):
 
 class InvalidParameterError(SqlMetricsError):
     """An argument (threshold, beta, k, weighting, ...) is outside its allowed values."""
+
+
+class TemplateContractError(InvalidParameterError):
+    """A user's metric template breaks the template contract (decision 0007); names the file."""
 
 
 class ColumnNotFoundError(SqlMetricsError):

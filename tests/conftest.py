@@ -12,3 +12,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(autouse=True)
+def _no_user_metrics_left() -> object:
+    """A user metric registered by a test (register_sql, --metrics-dir, the README) is removed
+    after it, so the registry-driven tests see the built-ins only."""
+    yield
+    from sqlmetrics import _templates, unregister_sql
+
+    for name in list(_templates.USER_FILES):
+        unregister_sql(name)

@@ -29,6 +29,10 @@ NOT_METRICS = {
     "read_trec_qrels",
     "read_trec_run",
     "trec_eval_options",
+    "register_sql",
+    "registered_sql",
+    "unregister_sql",
+    "load_metrics_dir",
 }
 
 

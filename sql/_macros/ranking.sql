@@ -203,6 +203,10 @@ ordered as (
             rows between unbounded preceding and current row
         ) as cum_rel,
 {% endif %}
+{% if need_gain %}
+        {{ sum_exponent(ranking_gain('label', gain_kind), by, ['grp'], 'score desc, ' ~ item_order) }}
+            as gain_exp,
+{% endif %}
         row_number() over ({{ part }} order by score desc, {{ item_order }}) as pos
     from labelled
 ),
@@ -218,7 +222,7 @@ ranked as (
         cast(relevant as {{ float_type() }}) as rel,
         gain,
 {% if need_gain %}
-        {{ sum_exponent('gain', by, ['grp']) }} as gain_exp,
+        gain_exp,
 {% endif %}
         ln(2.0) / ln(pos + 1.0) as disc,
 {% if need_cum %}
@@ -343,7 +347,7 @@ ideal as (
 {% endif %}
         grp,
         {{ ranking_gain('label', gain_kind) }} as gain,
-        {{ sum_exponent(ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp']) }}
+        {{ sum_exponent(ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp'], 'label desc, item') }}
             as gain_exp,
         row_number() over (
             {{ partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item

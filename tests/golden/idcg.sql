@@ -53,7 +53,7 @@ ideal as (
         slice_0,
         grp,
         (power(2.0, label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000)
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(2.0)), 2000), 2000)
             as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item

@@ -23,6 +23,8 @@ ordered as (
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
         (power(2.0, label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp order by score desc, item desc rows between unbounded preceding and unbounded following), 0)) / ln(2.0)), 2000), 2000)
+            as gain_exp,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
 ),
@@ -34,7 +36,7 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
-        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000) as gain_exp,
+        gain_exp,
         ln(2.0) / ln(pos + 1.0) as disc,
         1.0 - relevant as miss
     from ordered
@@ -55,7 +57,7 @@ ideal as (
         slice_0,
         grp,
         (power(2.0, label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp), 0)) / ln(2.0)), 2000), 2000)
+        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(2.0)), 2000), 2000)
             as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item

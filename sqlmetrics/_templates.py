@@ -18,6 +18,7 @@ and joins the module after ours (``USER_FILES``; the cached environment is rebui
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -145,6 +146,33 @@ def _check_file(
     return tree
 
 
+def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]]) -> jinja2.Template:
+    """The namespace module's template, compiled once per source text and Python version.
+
+    Compiling the joined files takes seconds, which every process (every CLI call) would pay;
+    Jinja's bytecode cache (its own per-user directory of the system temporary folder, checked
+    for ownership) keeps the compiled code keyed by the exact source. The files are checked
+    against the contract whenever they are compiled, so a changed file is always checked.
+    """
+    cache_dir: jinja2.BytecodeCache | None
+    try:
+        cache_dir = jinja2.FileSystemBytecodeCache()
+        bucket = cache_dir.get_bucket(env, "sqlmetrics-namespace", None, source)
+    except (OSError, RuntimeError):  # no usable temporary directory: compile every time
+        cache_dir, bucket = None, None
+    if bucket is not None and bucket.code is not None:
+        code = bucket.code
+    else:
+        for path, text in files:
+            _check_file(env, path, text)
+        code = env.compile(source, name="sqlmetrics-namespace")
+        if cache_dir is not None and bucket is not None:
+            bucket.code = code
+            with contextlib.suppress(OSError):
+                cache_dir.set_bucket(bucket)
+    return env.template_class.from_code(env, code, env.make_globals(None))
+
+
 @cache
 def environment(dialect: str = DIALECT) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -161,14 +189,10 @@ def environment(dialect: str = DIALECT) -> jinja2.Environment:
     env.globals.update(
         adapter=Adapter(namespace, dialect), exceptions=Exceptions(), sqlmetrics=namespace
     )
-    texts = []
-    for path in namespace_files():
-        text = (sql_dir() / path).read_text()
-        _check_file(env, path, text)
-        texts.append(text)
-    for _, user_text in USER_FILES.values():  # checked by register_sql before they get here
-        texts.append(user_text)
-    module = env.from_string("\n".join(texts)).make_module()
+    files = [(path, (sql_dir() / path).read_text()) for path in namespace_files()]
+    # users' files are checked by register_sql before they get here
+    source = "\n".join([text for _, text in files] + [t for _, t in USER_FILES.values()])
+    module = _compile(env, source, files).make_module()
     macros = {
         name: value
         for name, value in vars(module).items()

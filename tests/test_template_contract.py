@@ -171,3 +171,32 @@ def test_float_literal_refuses_non_finite_numbers() -> None:
 def test_templates_use_no_filter_of_our_own() -> None:
     # dbt's Jinja has only the builtin filters: ours would break every template there
     assert set(environment().filters) == set(jinja2.Environment().filters)
+
+
+def test_the_compiled_namespace_is_cached_and_a_changed_source_is_checked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Compiling the namespace costs seconds per process; the bytecode cache keeps it."""
+    from sqlmetrics import _templates
+
+    checked: list[str] = []
+    original = _templates._check_file
+
+    def counting(env: object, path: str, text: str, label: str | None = None) -> object:
+        checked.append(path)
+        return original(env, path, text, label)
+
+    monkeypatch.setattr(_templates, "_check_file", counting)
+    _templates.environment.cache_clear()
+    _templates.environment()  # compiled now or by an earlier process: cached either way
+    _templates.environment.cache_clear()
+    checked.clear()
+    _templates.environment()
+    assert checked == []  # same source: the cached code, no second compile or check
+    files = [
+        (p, t + "\n{# changed #}") for p, t in [("x.sql", "{% macro x_one() %}1{% endmacro %}")]
+    ]
+    env = _templates.environment()
+    _templates._compile(env, files[0][1], files)
+    assert checked == ["x.sql"]  # a source never compiled before is checked first
+    _templates.environment.cache_clear()

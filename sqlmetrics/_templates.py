@@ -19,6 +19,7 @@ and joins the module after ours (``USER_FILES``; the cached environment is rebui
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -157,7 +158,8 @@ def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]])
     cache_dir: jinja2.BytecodeCache | None
     try:
         cache_dir = jinja2.FileSystemBytecodeCache()
-        bucket = cache_dir.get_bucket(env, "sqlmetrics-namespace", None, source)
+        key = "sqlmetrics-" + hashlib.sha256(source.encode()).hexdigest()  # one entry per source
+        bucket = cache_dir.get_bucket(env, key, None, source)
     except (OSError, RuntimeError):  # no usable temporary directory: compile every time
         cache_dir, bucket = None, None
     if bucket is not None and bucket.code is not None:

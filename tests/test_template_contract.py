@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import uuid
 from collections import Counter
 
 import jinja2
@@ -193,9 +194,8 @@ def test_the_compiled_namespace_is_cached_and_a_changed_source_is_checked_again(
     checked.clear()
     _templates.environment()
     assert checked == []  # same source: the cached code, no second compile or check
-    files = [
-        (p, t + "\n{# changed #}") for p, t in [("x.sql", "{% macro x_one() %}1{% endmacro %}")]
-    ]
+    # a source no process has compiled before (the cache outlives the process)
+    files = [("x.sql", "{% macro x_one() %}1{% endmacro %}\n{# " + uuid.uuid4().hex + " #}")]
     env = _templates.environment()
     _templates._compile(env, files[0][1], files)
     assert checked == ["x.sql"]  # a source never compiled before is checked first

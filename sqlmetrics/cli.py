@@ -23,6 +23,17 @@ from ._cli_io import Group, InputError, check_output, connection, friendly, reso
 __all__ = ["InputError", "connection", "friendly", "main", "parse_value"]
 
 
+#: ``--metrics-dir`` on eval, render and list: users' own metric files, registered first
+metrics_dir_option = click.option(
+    "--metrics-dir",
+    "metrics_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Register every *.sql file of DIR as a metric first (your own metrics, "
+    "from each file's front matter; repeatable).",
+)
+
+
 def parse_value(text: str) -> Any:
     """``"10"`` -> 10, ``"0.5"`` -> 0.5, ``"none"`` -> None, ``"true"`` -> True, else text."""
     lowered = text.strip().lower()
@@ -147,14 +158,7 @@ def main() -> None:
     callback=check_output,
     help="Write to this file instead of stdout.",
 )
-@click.option(
-    "--metrics-dir",
-    "metrics_dirs",
-    multiple=True,
-    metavar="DIR",
-    help="Register every *.sql file of DIR as a metric first (your own metrics, "
-    "from each file's front matter; repeatable).",
-)
+@metrics_dir_option
 @friendly
 def eval_command(
     inputs: tuple[str, ...],
@@ -357,14 +361,7 @@ def format_trec(
     show_default=True,
     help="Table name or Parquet/CSV path to read from.",
 )
-@click.option(
-    "--metrics-dir",
-    "metrics_dirs",
-    multiple=True,
-    metavar="DIR",
-    help="Register every *.sql file of DIR as a metric first (your own metrics, "
-    "from each file's front matter; repeatable).",
-)
+@metrics_dir_option
 @click.pass_context
 @friendly
 def render_command(
@@ -408,14 +405,7 @@ def render_command(
 
 
 @main.command("list")
-@click.option(
-    "--metrics-dir",
-    "metrics_dirs",
-    multiple=True,
-    metavar="DIR",
-    help="Register every *.sql file of DIR as a metric first (your own metrics, "
-    "from each file's front matter; repeatable).",
-)
+@metrics_dir_option
 @friendly
 def list_command(metrics_dirs: tuple[str, ...]) -> None:
     """List every metric with its definition and options."""

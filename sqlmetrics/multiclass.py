@@ -524,10 +524,16 @@ def _binary_mcc(
             data,
             con=con,
             columns={"label": label, "score": score, "prediction": None, "weight": weight},
-            params={"threshold": 0.5 if threshold is None else threshold},
+            params={"threshold": PARAMS["threshold"].default if threshold is None else threshold},
         )
     except SqlMetricsError as exc:  # name the metric the user called
         raise type(exc)(str(exc).replace("confusion_matrix:", "mcc:", 1)) from None
-    tp, fp, tn, fn = (float(frame[k].iloc[0]) for k in ("tp", "fp", "tn", "fn"))
-    den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-    return (tp * tn - fp * fn) / math.sqrt(den) if den > 0 else math.nan
+    counts = [float(frame[k].iloc[0]) for k in ("tp", "fp", "tn", "fn")]
+    # MCC does not change when every count is scaled: divide by the largest, and take the root
+    # factor by factor, so that weights of 1e160 or 1e-170 neither overflow nor underflow
+    largest = max(counts)
+    tp, fp, tn, fn = (c / largest for c in counts) if largest > 0 else counts
+    factors = (tp + fp, tp + fn, tn + fp, tn + fn)
+    if min(factors) <= 0:
+        return math.nan
+    return (tp * tn - fp * fn) / math.prod(math.sqrt(f) for f in factors)

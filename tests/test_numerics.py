@@ -372,3 +372,17 @@ def test_weighted_bounds_and_mcc_at_extreme_weight_scales(scale: float) -> None:
     assert sqlmetrics.mcc(frame, label="label", prediction="p", weight="w") == pytest.approx(
         matthews_corrcoef(y, p, sample_weight=w / scale), rel=1e-12
     )
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e200, 1e-170])
+def test_binary_mcc_from_a_threshold_at_extreme_weight_scales(scale: float) -> None:
+    # was NaN with a false "one class only" warning: (tp + fp) ... overflowed in Python
+    df = pd.DataFrame(
+        {"label": [0, 0, 1, 1, 1, 0], "score": [0.1, 0.6, 0.35, 0.8, 0.5, 0.5]}
+    ).assign(w=[scale, 2 * scale, scale, 3 * scale, scale, scale])
+    from sklearn.metrics import matthews_corrcoef
+
+    expected = matthews_corrcoef(
+        df["label"], (df["score"] >= 0.5).astype(int), sample_weight=df["w"] / scale
+    )
+    assert sqlmetrics.mcc(df, weight="w", threshold=0.5) == pytest.approx(expected, rel=1e-12)

@@ -23,3 +23,22 @@ def _no_user_metrics_left() -> object:
 
     for name in list(_templates.USER_FILES):
         unregister_sql(name)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> object:
+    """A throwaway PostgreSQL server for the session (tests/pg_server.py); never skipped."""
+    import pg_server as server
+
+    with server.start() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def pg_engine(pg_server: object) -> object:
+    """A SQLAlchemy engine on the throwaway server."""
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(pg_server.url)  # type: ignore[attr-defined]
+    yield engine
+    engine.dispose()

@@ -1,0 +1,108 @@
+"""A throwaway PostgreSQL server for the tests: a cluster in a temporary directory, listening on
+127.0.0.1 only, on a free port, stopped and deleted at the end.
+
+The server binaries (``initdb``, ``pg_ctl``) are on every machine that runs the tests, CI
+included; when they are missing, :func:`start` raises (a parity test must not skip silently).
+``initdb`` refuses to run as root: then the cluster runs as the ``postgres`` system user
+(through ``runuser``), its directory handed over to that user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SEARCH_PATHS = ("/usr/local/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin")
+
+
+@dataclass(frozen=True)
+class Server:
+    host: str
+    port: int
+    user: str
+    database: str
+
+    @property
+    def url(self) -> str:
+        """A SQLAlchemy URL (psycopg 3 driver)."""
+        return f"postgresql+psycopg://{self.user}@{self.host}:{self.port}/{self.database}"
+
+    @property
+    def dsn(self) -> str:
+        return f"host={self.host} port={self.port} user={self.user} dbname={self.database}"
+
+
+def _binary(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    for folder in SEARCH_PATHS:
+        candidate = Path(folder) / name
+        if candidate.exists():
+            return str(candidate)
+    raise RuntimeError(
+        f"PostgreSQL server binary {name!r} not found on PATH or in {SEARCH_PATHS}: the "
+        f"PostgreSQL tests need the PostgreSQL 15 server binaries (initdb, pg_ctl)"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def start() -> Iterator[Server]:
+    """Start a server; yield where it listens; stop it and remove its files."""
+    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+    as_root = os.geteuid() == 0
+    prefix = [shutil.which("runuser") or "runuser", "-u", "postgres", "--"] if as_root else []
+    user = "postgres" if as_root else os.environ.get("USER", "postgres")
+    tmp = Path(tempfile.mkdtemp(prefix="sqlmetrics-pg-"))
+    data, log, sockets = tmp / "data", tmp / "server.log", tmp / "sock"
+    sockets.mkdir()
+    if as_root:
+        shutil.chown(tmp, "postgres")
+        shutil.chown(sockets, "postgres")
+    port = _free_port()
+    try:
+        subprocess.run(
+            [*prefix, initdb, "-D", str(data), "-U", user, "--auth=trust", "-E", "UTF8",
+             "--locale=C"],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {sockets} -c fsync=off"
+        subprocess.run(
+            [*prefix, pg_ctl, "-D", str(data), "-l", str(log), "-o", options, "-w", "start"],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        server = Server("127.0.0.1", port, user, "postgres")
+        deadline = time.monotonic() + 30
+        while True:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL did not start: {log.read_text()}")
+            time.sleep(0.1)
+        yield server
+    except subprocess.CalledProcessError as exc:
+        raise RuntimeError(
+            f"could not start PostgreSQL: {' '.join(exc.cmd)}: {exc.stderr or exc.stdout}"
+        ) from None
+    finally:
+        if (data / "postmaster.pid").exists():
+            subprocess.run(
+                [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
+                capture_output=True,
+            )
+        shutil.rmtree(tmp, ignore_errors=True)

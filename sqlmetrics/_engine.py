@@ -67,18 +67,20 @@ def render_sql(
     params: Mapping[str, Any],
     by: Sequence[str] = (),
     extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
+    *,
+    dialect: str = "duckdb",
 ) -> str:
-    """Render the metric's template; every user-supplied name is quoted here.
+    """Render the metric's template for ``dialect``; every user-supplied name is quoted here.
 
     ``extra`` maps the name of a second input (e.g. ``"qrels"``) to its relation SQL and its
     columns by role; the template sees ``<name>_relation`` and ``<name>_<role>`` (quoted).
     """
-    quoted = {role: (quote_ident(col) if col else None) for role, col in columns.items()}
+    quoted = {role: (quote_ident(col, dialect) if col else None) for role, col in columns.items()}
     if spec.kernel is None:
         raise SqlMetricsError(f"{spec.name}: the registry names no kernel macro for it")
     # a single metric is its kernel with one entry, its value under the metric's name
     entries = [entry(spec, spec.name, params.get("k"))] if spec.output == "scalar" else []
-    return kernel_sql(spec.kernel, relation, by, quoted, params, entries, extra)
+    return kernel_sql(spec.kernel, relation, by, quoted, params, entries, extra, dialect=dialect)
 
 
 def entry(spec: MetricSpec, alias: str, k: int | None) -> dict[str, Any]:
@@ -96,9 +98,12 @@ def kernel_sql(
     options: Mapping[str, Any],
     entries: Sequence[Mapping[str, Any]],
     extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
+    *,
+    dialect: str = "duckdb",
 ) -> str:
     """Call a family's kernel macro (decision 0007): one statement with the slice columns
-    ``slice_0..``, one column per entry alias and the family's count columns.
+    ``slice_0..``, one column per entry alias and the family's count columns, in ``dialect``
+    (its macros resolved by ``adapter.dispatch``; identifiers quoted its way).
 
     ``by`` holds the slice column names and ``extra`` (a second input such as ``"qrels"``) its
     relation and columns by role, unquoted; ``columns`` is already quoted (role -> identifier
@@ -117,14 +122,15 @@ def kernel_sql(
     for source_name, (source_sql, source_columns) in (extra or {}).items():
         quoted[f"{source_name}_relation"] = source_sql
         for role, col in source_columns.items():
-            quoted[f"{source_name}_{role}"] = quote_ident(col) if col else None
+            quoted[f"{source_name}_{role}"] = quote_ident(col, dialect) if col else None
     return render_macro(
         kernel,
         relation,
-        [quote_ident(b) for b in by],
+        [quote_ident(b, dialect) for b in by],
         quoted,
         filled,
         [dict(e) for e in entries],
+        dialect=dialect,
     )
 
 

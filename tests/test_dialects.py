@@ -298,3 +298,368 @@ def test_spark_matches_duckdb(
     expected = run_duckdb(duck, rendered(metric, kwargs, "duckdb"))
     got = spark.sql(rendered(metric, kwargs, "spark")).toPandas()
     assert_same(expected, got, f"spark {vid}")
+
+
+def test_map_average_ties_is_exact_on_spark(duck: duckdb.DuckDBPyConnection, spark: Any) -> None:
+    """The silent bug of issue 10: `1.0`/`0.0` were DECIMAL on Spark and map(ties='average')
+    lost digits (0.7538584125560539 for 0.7538583612429687); now every float is a double."""
+    kwargs = {"label": "rel", "k": 10, "ties": "average"}
+    expected = run_duckdb(duck, rendered("map", kwargs, "duckdb"))["map"].iloc[0]
+    got = spark.sql(rendered("map", kwargs, "spark")).toPandas()["map"].iloc[0]
+    assert got == pytest.approx(expected, rel=1e-14)
+
+
+# --------------------------------------------------------------------------- evaluate
+
+EVALUATE = [
+    ("mixed", ["auc", "gauc", "precision", "f1", "log_loss", "ndcg@10", "map", "mrr@5"]),
+    ("ranking", ["ndcg@10", "recall@5", "hit_rate@3", "r_precision"]),
+]
+
+
+def _evaluate_kwargs(metrics: list[str]) -> dict[str, Any]:
+    binary = {"label": "label", "score": "score"}
+    ranking_only = all("@" in m or m in ("map", "mrr", "r_precision") for m in metrics)
+    return {
+        **({"label": "rel"} if ranking_only else binary),
+        "group": "group",
+        "item": "item",
+        "by": ["country", "day"],
+        "zero_division": 0.0,
+    }
+
+
+@pytest.mark.parametrize(("name", "metrics"), EVALUATE, ids=[e[0] for e in EVALUATE])
+def test_render_evaluate_runs_everywhere(
+    duck: duckdb.DuckDBPyConnection,
+    pg_tables: Any,
+    spark: Any,
+    name: str,
+    metrics: list[str],
+) -> None:
+    """The composed statement (NULL-safe slice joins, NULL slices last) matches DuckDB."""
+    kwargs = _evaluate_kwargs(metrics)
+    expected = run_duckdb(duck, sqlmetrics.render_evaluate("t", metrics, **kwargs))
+    assert expected["country"].isna().any()  # the NULL slice is there, and last
+    assert expected["country"].iloc[-1] is None or pd.isna(expected["country"].iloc[-1])
+    sql = sqlmetrics.render_evaluate("t", metrics, dialect="postgres", **kwargs)
+    with pg_tables.connect() as connection:
+        result = connection.exec_driver_sql(sql)
+        got = pd.DataFrame(result.fetchall(), columns=list(result.keys()))
+    assert_same(expected, got, f"postgres evaluate {name}")
+    got = spark.sql(sqlmetrics.render_evaluate("t", metrics, dialect="spark", **kwargs))
+    assert_same(expected, got.toPandas(), f"spark evaluate {name}")
+    for dialect in RENDERED_ONLY:
+        sql = sqlmetrics.render_evaluate("t", metrics, dialect=dialect, **kwargs)
+        sqlglot.parse(sql, read=dialect, error_level=sqlglot.ErrorLevel.IMMEDIATE)
+
+
+# --------------------------------------------------------------------------- names and values
+
+ODD = {"label": 'la"b`el', "score": "sc'o\\re", "slice": "se g"}
+ODD_POS = "o'k\\"
+
+
+@pytest.fixture(scope="module")
+def odd_frame() -> pd.DataFrame:
+    frame = TABLES["t"]
+    return pd.DataFrame(
+        {
+            ODD["label"]: np.where(frame["label"] == 1, ODD_POS, "no"),
+            ODD["score"]: frame["score"],
+            ODD["slice"]: frame["country"],
+        }
+    )
+
+
+def test_hostile_names_and_labels_run_everywhere(
+    duck: duckdb.DuckDBPyConnection, pg_tables: Any, spark: Any, odd_frame: pd.DataFrame
+) -> None:
+    """Columns named with quotes, backticks and backslashes, and a positive label holding a
+    quote and a backslash, are quoted the dialect's way: the same result on every engine."""
+    kwargs = {"label": ODD["label"], "score": ODD["score"], "by": ODD["slice"]}
+    kwargs["pos_label"] = ODD_POS
+    duck.register("odd_frame", odd_frame)
+    duck.execute('create or replace table "odd t" as select * from odd_frame')
+    odd_frame.to_sql("odd t", pg_tables, if_exists="replace", index=False)
+    spark.createDataFrame(
+        odd_frame.astype(object).where(odd_frame.notna(), None)
+    ).createOrReplaceTempView("odd t")
+    try:
+        for metric in ("auc", "precision"):
+            expected = run_duckdb(duck, sqlmetrics.render(metric, "odd t", **kwargs))
+            assert expected[metric].notna().all()
+            sql = sqlmetrics.render(metric, "odd t", dialect="postgres", **kwargs)
+            with pg_tables.connect() as connection:
+                result = connection.exec_driver_sql(sql)
+                got = pd.DataFrame(result.fetchall(), columns=list(result.keys()))
+            assert_same(expected, got, f"postgres {metric}")
+            got = spark.sql(sqlmetrics.render(metric, "odd t", dialect="spark", **kwargs))
+            assert_same(expected, got.toPandas(), f"spark {metric}")
+            for dialect in RENDERED_ONLY:
+                sql = sqlmetrics.render(metric, "odd t", dialect=dialect, **kwargs)
+                (tree,) = sqlglot.parse(sql, read=dialect, error_level=sqlglot.ErrorLevel.IMMEDIATE)
+                assert tree is not None
+                names = {c.name for c in tree.find_all(sqlglot.exp.Column)}
+                assert {ODD["label"], ODD["score"], ODD["slice"]} <= names, dialect
+                assert ODD_POS in {
+                    s.this for s in tree.find_all(sqlglot.exp.Literal) if s.is_string
+                }
+    finally:
+        spark.catalog.dropTempView("odd t")
+        duck.execute('drop table "odd t"')
+
+
+@pytest.mark.parametrize(
+    ("dialect", "ident", "literal", "table"),
+    [
+        ("duckdb", '"a""b"', "'it''s \\'", '"db"."a""b"'),
+        ("postgres", '"a""b"', "'it''s \\'", '"db"."a""b"'),
+        ("trino", '"a""b"', "'it''s \\'", '"db"."a""b"'),
+        ("snowflake", '"a""b"', "'it\\'s \\\\'", '"db"."a""b"'),
+        ("spark", '`a"b`', "'it\\'s \\\\'", '`db`.`a"b`'),
+        ("bigquery", '`a"b`', "'it\\'s \\\\'", '`db`.`a"b`'),
+    ],
+)
+def test_quoting_per_dialect(dialect: str, ident: str, literal: str, table: str) -> None:
+    assert quote_ident('a"b', dialect) == ident
+    assert quote_literal("it's \\", dialect) == literal
+    assert quote_table('db.a"b', dialect) == table
+    parsed = sqlglot.parse_one(f"select {ident} from {table} where x = {literal}", read=dialect)
+    assert parsed.find(sqlglot.exp.Column).name == 'a"b'  # type: ignore[union-attr]
+    assert parsed.find(sqlglot.exp.Literal).this == "it's \\"  # type: ignore[union-attr]
+
+
+def test_backticks_in_names() -> None:
+    assert quote_ident("a`b", "spark") == "`a``b`"
+    assert quote_ident("a`b", "bigquery") == "`a\\`b`"
+    for dialect in ("spark", "bigquery"):
+        parsed = sqlglot.parse_one(f"select {quote_ident('a`b', dialect)} from t", read=dialect)
+        assert parsed.find(sqlglot.exp.Column).name == "a`b"  # type: ignore[union-attr]
+
+
+# dialect -> what a macro writes (sqlglot's style: one table per construct)
+MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
+    "float_type": (
+        (),
+        {
+            "duckdb": "double",
+            "postgres": "double precision",
+            "spark": "double",
+            "bigquery": "float64",
+            "snowflake": "float",
+            "trino": "double",
+        },
+    ),
+    "exact_int": (
+        (),
+        {
+            "duckdb": "hugeint",
+            "postgres": "decimal(38, 0)",
+            "spark": "decimal(38, 0)",
+            "bigquery": "bignumeric",
+            "snowflake": "number(38, 0)",
+            "trino": "decimal(38, 0)",
+        },
+    ),
+    "string_type": (
+        (),
+        {
+            "duckdb": "varchar",
+            "postgres": "varchar",
+            "spark": "string",
+            "bigquery": "string",
+            "snowflake": "varchar",
+            "trino": "varchar",
+        },
+    ),
+    "float_literal": (
+        (0.5,),
+        {
+            "duckdb": "cast(0.5e0 as double)",
+            "postgres": "cast(0.5e0 as double precision)",
+            "spark": "cast(0.5e0 as double)",
+            "bigquery": "cast(0.5e0 as float64)",
+            "snowflake": "cast(0.5e0 as float)",
+            "trino": "cast(0.5e0 as double)",
+        },
+    ),
+    "string_literal": (
+        ("it's \\",),
+        {
+            "duckdb": "'it''s \\'",
+            "postgres": "'it''s \\'",
+            "spark": "'it\\'s \\\\'",
+            "bigquery": "'it\\'s \\\\'",
+            "snowflake": "'it\\'s \\\\'",
+            "trino": "'it''s \\'",
+        },
+    ),
+    "as_boolean": (
+        ("x",),
+        {
+            "duckdb": "cast(x as boolean)",
+            "postgres": "cast(cast(x as varchar) as boolean)",
+            "spark": "cast(x as boolean)",
+            "bigquery": "cast(x as boolean)",
+            "snowflake": "cast(x as boolean)",
+            "trino": "cast(x as boolean)",
+        },
+    ),
+    "null_safe_equal": (
+        ("a", "b"),
+        {
+            "duckdb": "a is not distinct from b",
+            "postgres": "a is not distinct from b",
+            "spark": "a <=> b",
+            "bigquery": "a is not distinct from b",
+            "snowflake": "a is not distinct from b",
+            "trino": "a is not distinct from b",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MACROS))
+def test_dialect_macros(name: str) -> None:
+    args, expected = MACROS[name]
+    assert set(expected) == set(_templates.DIALECTS)
+    for dialect, sql in expected.items():
+        assert _templates.render_macro(name, *args, dialect=dialect).strip() == sql, dialect
+
+
+@pytest.mark.parametrize("dialect", _templates.DIALECTS)
+@pytest.mark.parametrize("value", [0.5, 1e-300, 123456.789, -2.0, 1e200])
+def test_float_literal_matches_python(dialect: str, value: float) -> None:
+    """The macro and Python's literal (zero_division in render_evaluate) agree per dialect."""
+    assert _templates.render_macro("float_literal", value, dialect=dialect).strip() == (
+        sql_double(value, dialect)
+    )
+    assert FLOAT_TYPES[dialect] == _templates.render_macro("float_type", dialect=dialect).strip()
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_reader_per_dialect() -> None:
+    assert reader_sql("parquet", "'p.parquet'") == "read_parquet('p.parquet')"
+    assert reader_sql("csv", "'p.csv'") == "read_csv('p.csv', header = true)"
+    assert reader_sql("parquet", "`p.parquet`", "spark") == "parquet.`p.parquet`"
+    for dialect in ("postgres", "bigquery", "snowflake", "trino"):
+        with pytest.raises(
+            InvalidParameterError, match=f"render a table name for dialect {dialect}"
+        ):
+            reader_sql("parquet", "'p.parquet'", dialect)
+    with pytest.raises(InvalidParameterError, match="Spark reads Parquet paths only"):
+        reader_sql("csv", "`p.csv`", "spark")
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "bigquery", "snowflake", "trino"])
+def test_file_paths_need_a_table_name(dialect: str) -> None:
+    with pytest.raises(
+        InvalidParameterError,
+        match=(
+            rf"render: data='events.parquet' is a Parquet file, which dialect '{dialect}' "
+            rf"cannot read in a query; render a table name for dialect {dialect}"
+        ),
+    ):
+        sqlmetrics.render("auc", "events.parquet", dialect=dialect)
+    with pytest.raises(InvalidParameterError, match="qrels='j.csv' is a CSV file"):
+        sqlmetrics.render_evaluate(
+            "t", ["ndcg@10"], group="g", item="i", qrels="j.csv", dialect=dialect
+        )
+
+
+def test_spark_csv_path_is_refused() -> None:
+    with pytest.raises(InvalidParameterError, match="Spark reads Parquet paths only"):
+        sqlmetrics.render("auc", "events.csv", dialect="spark")
+
+
+def test_spark_reads_a_parquet_path(
+    duck: duckdb.DuckDBPyConnection, spark: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "events`1.parquet"
+    TABLES["t"].to_parquet(path)
+    kwargs: dict[str, Any] = {"label": "label", "by": "country", "weight": "w"}
+    sql = sqlmetrics.render("auc", str(path), dialect="spark", **kwargs)
+    assert f"parquet.`{str(path).replace('`', '``')}`" in sql
+    expected = run_duckdb(duck, sqlmetrics.render("auc", "t", **kwargs))
+    assert_same(expected, spark.sql(sql).toPandas(), "spark parquet path")
+
+
+# --------------------------------------------------------------------------- errors, CLI
+
+
+@pytest.mark.parametrize(
+    ("given", "near"), [("postgress", "postgres"), ("Spark", "spark"), ("big_query", "bigquery")]
+)
+def test_unknown_dialect(given: str, near: str) -> None:
+    supported = "Supported dialects: duckdb, postgres, spark, bigquery, snowflake, trino"
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("auc", dialect=given)
+    assert str(info.value) == (
+        f"render: Unknown dialect {given!r} (dialect=). Did you mean {near!r}? {supported}"
+    )
+    with pytest.raises(InvalidParameterError, match=f"render_evaluate: Unknown dialect {given!r}"):
+        sqlmetrics.render_evaluate("t", ["auc"], dialect=given)
+
+
+def test_unknown_dialect_without_a_near_name() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("auc", dialect="oracle")
+    assert "Did you mean" not in str(info.value)
+    assert "Unknown dialect 'oracle' (dialect=). Supported dialects: duckdb," in str(info.value)
+
+
+def test_cli_render_dialect() -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    result = CliRunner().invoke(
+        cli.main, ["render", "ndcg@10", "--dialect", "spark", "--label", "rel"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output == sqlmetrics.render("ndcg@10", label="rel", dialect="spark")
+    result = CliRunner().invoke(
+        cli.main, ["render", "-m", "auc", "-m", "f1", "--dialect", "bigquery", "--by", "day"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output == sqlmetrics.render_evaluate(
+        "source_table", ["auc", "f1"], by=["day"], dialect="bigquery"
+    )
+    result = CliRunner().invoke(cli.main, ["render", "auc", "--dialect", "postgress"])
+    assert result.exit_code != 0
+    assert "Unknown dialect 'postgress' (dialect=). Did you mean 'postgres'?" in result.output
+
+
+# --------------------------------------------------------------------------- golden SQL
+
+GOLDEN_CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "auc": ("auc", {"weight": "w", "by": "country"}),
+    "ndcg": ("ndcg", {"k": 10, "by": "country"}),
+    "map_average": ("map", {"k": 10, "ties": "average"}),
+    "precision": ("precision", {"threshold": 0.3, "pos_label": "yes", "by": ["country", "day"]}),
+    "f1_macro": ("f1_macro", {"weight": "w", "by": "country", "zero_division": 1.0}),
+}
+
+
+@pytest.mark.parametrize("dialect", _templates.DIALECTS)
+@pytest.mark.parametrize("case", sorted(GOLDEN_CASES))
+def test_golden_sql_per_dialect(case: str, dialect: str) -> None:
+    """Reviewed like code; regenerate with SQLMETRICS_UPDATE_GOLDEN=1."""
+    import os
+
+    metric, kwargs = GOLDEN_CASES[case]
+    path = GOLDEN / dialect / f"{case}.sql"
+    sql = sqlmetrics.render(metric, "events", dialect=dialect, **kwargs)
+    if os.environ.get("SQLMETRICS_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(sql)
+    assert path.exists(), f"no golden SQL {path}: run with SQLMETRICS_UPDATE_GOLDEN=1"
+    assert sql == path.read_text()
+
+
+def test_no_stale_dialect_golden_files() -> None:
+    found = {(p.parent.name, p.stem) for p in GOLDEN.glob("*/*.sql")}
+    assert found == {(d, c) for d in _templates.DIALECTS for c in GOLDEN_CASES}

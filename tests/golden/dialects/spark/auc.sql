@@ -1,0 +1,76 @@
+with source as (
+    select
+        `country` as slice_0,
+        case when cast(`label` as boolean) then 1 else 0 end as label,
+        `score` as score,
+        cast(`w` as double) as w
+    from `events`
+),
+-- weights scaled by 2^-w_exp (exact), w_exp = ceil(log2 max w): scaled weights lie in [0, 1]
+scaled as (
+    select
+        slice_0,
+        label,
+        score,
+        w * power(cast(2.0e0 as double), floor((-w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (-w_exp) - floor((-w_exp) / cast(2.0e0 as double))) as w,
+        w_exp
+    from (
+        select
+            source.*,
+            coalesce(nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000), 0) as w_exp
+        from source
+    ) as exponents
+),
+per_score as (
+    select
+        slice_0,
+        score,
+        max(w_exp) as w_exp,
+        coalesce(cast(sum(cast(round((case when label = 1 then w else 0 end) * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(case when label = 1 then w else 0 end)) as w_pos,
+        coalesce(cast(sum(cast(round((case when label = 0 then w else 0 end) * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(case when label = 0 then w else 0 end)) as w_neg
+    from scaled
+    group by slice_0, score
+),
+cumulative as (
+    select
+        slice_0,
+        w_exp,
+        w_pos,
+        w_neg,
+        sum(w_neg) over (
+            partition by slice_0 order by score rows between unbounded preceding and current row
+        ) as w_neg_upto
+    from per_score
+),
+ranked as (
+    select
+        slice_0,
+        w_exp,
+        w_pos,
+        w_neg,
+        w_neg_upto - w_neg as w_neg_below,
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as pos_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w_neg)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as neg_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w_pos * w_neg_upto)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as pairs_exp
+    from cumulative
+),
+per_slice as (
+    select
+        slice_0,
+        max(w_exp) as w_exp,
+        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as double), 80 - greatest(pos_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as n_pos,
+        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as double), 80 - greatest(neg_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as n_neg,
+        coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
+    from ranked
+    group by slice_0
+),
+final as (
+    select
+        slice_0,
+        pairs / nullif(n_pos * n_neg, 0) as auc,
+        n_pos * power(cast(2.0e0 as double), floor((w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (w_exp) - floor((w_exp) / cast(2.0e0 as double))) as n_pos,
+        n_neg * power(cast(2.0e0 as double), floor((w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (w_exp) - floor((w_exp) / cast(2.0e0 as double))) as n_neg
+    from per_slice
+)
+select * from final
+order by slice_0 nulls last

@@ -501,7 +501,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "cast(x as boolean)",
             "postgres": "cast(cast(x as varchar) as boolean)",
             "spark": "cast(x as boolean)",
-            "bigquery": "cast(x as boolean)",
+            "bigquery": "cast(x as bool)",
             "snowflake": "cast(x as boolean)",
             "trino": "cast(x as boolean)",
         },

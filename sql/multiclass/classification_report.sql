@@ -52,7 +52,7 @@ final as (
     select
         {{ slice_cols(by) }}
         class,
-        cast(null as varchar) as average,
+        cast(null as {{ string_type() }}) as average,
         0 as row_order,
         precision, recall, fbeta,
         n_true as support

@@ -12,10 +12,12 @@ from functools import partial
 from typing import Any
 
 from oracle import bounds as ob
+from oracle import calibration as ocal
 from oracle import classification as oc
 from oracle import curves as ocv
 from oracle import multiclass as om
 from oracle import ranking as orr
+from oracle import separation as osep
 
 _THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
 _RANKING = (
@@ -54,4 +56,12 @@ ORACLES: dict[str, Callable[..., Any]] = {
         for average in ("macro", "micro", "weighted")
     },
     **{name: partial(orr.metric, name) for name in _RANKING},
+    "normalized_entropy": ocal.normalized_entropy,
+    "calibration_ratio": ocal.calibration_ratio,
+    "expected_calibration_error": ocal.expected_calibration_error,
+    "calibration_curve": ocal.calibration_curve,
+    "ks_statistic": osep.ks_statistic,
+    "ks_point": osep.ks_point,
+    "partial_auc": osep.partial_auc,
+    "lift_table": osep.lift_table,
 }

@@ -421,11 +421,11 @@ def lift_table(
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> sqlmetrics.lift_table(df, n_bins=3)[["bin", "n", "n_pos", "lift", "gain"]]
-       bin  n  n_pos  lift      gain
-    0    1  3      2  1.333333  0.666667
-    1    2  1      0  0.000000  0.666667
-    2    3  2      1  1.000000  1.000000
+    >>> sqlmetrics.lift_table(df, n_bins=3)[["bin", "n", "n_pos", "lift", "gain"]].round(4)
+       bin  n  n_pos    lift    gain
+    0    1  3      2  1.3333  0.6667
+    1    2  1      0  0.0000  0.6667
+    2    3  2      1  1.0000  1.0000
     """
     frame = compute(
         "lift_table",

@@ -53,9 +53,7 @@ def test_hand_computed_values() -> None:
     # 2 bins: [0, .5] holds 5 rows (mean p .37, 2 positives), (.5, 1] one (p .8, positive)
     ece = 5 / 6 * abs(0.4 - 0.37) + 1 / 6 * abs(1 - 0.8)
     assert sqlmetrics.expected_calibration_error(DF, n_bins=2) == pytest.approx(ece, rel=1e-14)
-    assert ocal.expected_calibration_error(DF["label"], DF["score"], n_bins=2) == pytest.approx(
-        ece
-    )
+    assert ocal.expected_calibration_error(DF["label"], DF["score"], n_bins=2) == pytest.approx(ece)
 
 
 def test_normalized_entropy_of_the_base_rate_is_one() -> None:
@@ -143,9 +141,7 @@ def test_calibration_curve_equals_scikit_learn(strategy: str, n_bins: int) -> No
     counts = np.bincount(binids, minlength=n_bins)
     counts = counts[counts > 0]
     ece = float(np.sum(counts / len(p) * np.abs(prob_true - prob_pred)))
-    got = sqlmetrics.expected_calibration_error(
-        frame, score="p", n_bins=n_bins, strategy=strategy
-    )
+    got = sqlmetrics.expected_calibration_error(frame, score="p", n_bins=n_bins, strategy=strategy)
     assert got == pytest.approx(ece, rel=1e-12, abs=1e-15)
 
 

@@ -110,7 +110,9 @@ def test_equal_scikit_learn_and_scipy(frame: pd.DataFrame, max_fpr: float) -> No
         if weighted and (frame["w"][y == 1].sum() == 0 or frame["w"][y == 0].sum() == 0):
             continue
         expected = skm.roc_auc_score(y, s, max_fpr=max_fpr, sample_weight=w)
-        got = sqlmetrics.partial_auc(frame, score="s", max_fpr=max_fpr, weight="w" if w is not None else None)
+        got = sqlmetrics.partial_auc(
+            frame, score="s", max_fpr=max_fpr, weight="w" if w is not None else None
+        )
         assert got == pytest.approx(expected, rel=1e-9)
 
 
@@ -200,7 +202,10 @@ def test_lift_n_bins_is_checked() -> None:
 
 def test_undefined_cases_warn_nan() -> None:
     one_class = pd.DataFrame({"label": [1, 1, 1], "score": [0.2, 0.9, 0.4]})
-    for fn, name in ((sqlmetrics.ks_statistic, "ks_statistic"), (sqlmetrics.partial_auc, "partial_auc")):
+    for fn, name in (
+        (sqlmetrics.ks_statistic, "ks_statistic"),
+        (sqlmetrics.partial_auc, "partial_auc"),
+    ):
         with pytest.warns(
             sqlmetrics.UndefinedMetricWarning,
             match=rf"{name} is undefined: no positive or no negative label",

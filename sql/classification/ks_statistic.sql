@@ -14,6 +14,8 @@
   UndefinedMetricWarning).
   Output: one row per slice; ks_statistic (or one column per entry alias), threshold, tpr,
   fpr.
+  ks_point: the same kernel called as a table (no entry): ks_statistic with its threshold,
+  tpr and fpr, one row per slice.
   Oracle: tests/oracle/separation.py::ks_statistic
 #}
 {% macro ks_statistic_kernel(relation, by, columns, options, entries) -%}

@@ -224,3 +224,16 @@ def test_undefined_cases_warn_nan() -> None:
     ):
         table = sqlmetrics.lift_table(negatives)
     assert table["lift"].isna().all() and (table["response_rate"] == 0).all()
+
+
+def test_auc_max_fpr_is_partial_auc() -> None:
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 500)
+    s = np.round(rng.normal(y, 1.0), 1)
+    frame = pd.DataFrame({"label": y, "score": s})
+    for max_fpr in (0.1, 0.35, 1.0):
+        got = sqlmetrics.auc(frame, max_fpr=max_fpr)
+        assert got == sqlmetrics.partial_auc(frame, max_fpr=max_fpr)
+        assert got == pytest.approx(skm.roc_auc_score(y, s, max_fpr=max_fpr), rel=1e-12)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"partial_auc: max_fpr= must be"):
+        sqlmetrics.auc(frame, max_fpr=0)

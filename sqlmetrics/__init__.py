@@ -6,10 +6,11 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
-from . import bounds, calibration, curves, multiclass, ranking, separation, trec
+from . import agreement, bounds, calibration, curves, multiclass, ranking, separation, trec
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
 from ._render import render, render_evaluate
+from .agreement import *  # noqa: F403
 from .bounds import *  # noqa: F403
 from .calibration import *  # noqa: F403
 from .classification import (
@@ -75,6 +76,7 @@ __all__ = [
     "render_evaluate",
     "specificity",
     "unregister_sql",
+    *agreement.__all__,
     *bounds.__all__,
     *calibration.__all__,
     *curves.__all__,

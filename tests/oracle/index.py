@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from oracle import agreement as oag
 from oracle import bounds as ob
 from oracle import calibration as ocal
 from oracle import classification as oc
@@ -64,4 +65,8 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "ks_point": osep.ks_point,
     "partial_auc": osep.partial_auc,
     "lift_table": osep.lift_table,
+    "balanced_accuracy": oag.balanced_accuracy,
+    "cohen_kappa": oag.cohen_kappa,
+    "hamming_loss": oag.hamming_loss,
+    **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
 }

@@ -6,8 +6,8 @@
      macro    = mean over classes of J_c
      weighted = sum_c n_true_c J_c / sum_c n_true_c
      micro    = sum_c tp_c / sum_c (n_true_c + n_pred_c - tp_c)
-  Classes: the union of the values of label and prediction in the slice, so every class has
-  n_true_c + n_pred_c > 0 and J_c is defined (scikit-learn's zero_division never applies).
+  Classes: the union of the values of label and prediction in the slice; a class whose rows
+  all have weight 0 has a union of 0 and J_c = 0 (scikit-learn's zero_division default).
   Ties: none. Float sums are exact_sums (decision 0006).
   Undefined: weighted with every support 0, or the weights sum to 0 -> NULL (NaN +
   UndefinedMetricWarning).
@@ -20,7 +20,7 @@ valued as (
     select
         per_class.*,
         n_true + n_pred - tp as n_union,
-        {{ safe_div('tp', 'n_true + n_pred - tp') }} as value
+        coalesce({{ safe_div('tp', 'n_true + n_pred - tp') }}, cast(0 as {{ float_type() }})) as value
     from per_class
 ),
 final as (
@@ -30,7 +30,7 @@ final as (
 {% if average == 'micro' %}
         {{ safe_div(multiclass_total('tp', 'tp_exp', columns.weight), multiclass_total('n_union', 'greatest(n_true_exp, n_pred_exp) + 1', columns.weight)) }} as {{ entry.alias }},
 {% elif average == 'macro' %}
-        {{ exact_sum('value', '0') }} / nullif(count(value), 0) as {{ entry.alias }},
+        case when max(n_union) > 0 then {{ exact_sum('value', '0') }} / nullif(count(*), 0) end as {{ entry.alias }},
 {% else %}
         {{ exact_sum('n_true * value', 'n_true_exp') }}
             / nullif(cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}), 0) as {{ entry.alias }},

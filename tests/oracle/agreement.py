@@ -90,7 +90,9 @@ def jaccard(
     union = [n_true[i] + n_pred[i] - tp[i] for i in range(k)]
     if average == "micro":
         return sum(tp) / sum(union) if sum(union) else NAN
-    values = [tp[i] / union[i] if union[i] else NAN for i in range(k)]
+    if not any(union):
+        return NAN
+    values = [tp[i] / union[i] if union[i] else 0.0 for i in range(k)]  # zero_division=0
     if average == "macro":
         return sum(values) / k
     return sum(n * v for n, v in zip(n_true, values)) / sum(n_true) if sum(n_true) else NAN

@@ -168,3 +168,29 @@ def test_undefined_cases_warn_nan() -> None:
         sqlmetrics.UndefinedMetricWarning, match=r"jaccard_macro is undefined: the weights sum"
     ):
         assert math.isnan(sqlmetrics.jaccard(zero, weight="w"))
+
+
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_confusion_matrix_normalize_equals_scikit_learn(normalize: str) -> None:
+    rng = np.random.default_rng(1)
+    y = rng.choice(["a", "b", "c"], 300)
+    p = rng.choice(["a", "b", "c", "d"], 300)  # "d" is never true: a zero row
+    w = rng.integers(0, 3, 300).astype(float)
+    frame = pd.DataFrame({"label": y, "prediction": p, "w": w})
+    table = sqlmetrics.multiclass_confusion_matrix(frame, weight="w", normalize=normalize)
+    wide = table.pivot(index="label", columns="prediction", values="fraction")
+    expected = skm.confusion_matrix(
+        y, p, labels=["a", "b", "c", "d"], sample_weight=w, normalize=normalize
+    )
+    np.testing.assert_allclose(wide.to_numpy(), expected, rtol=1e-12)
+    assert "fraction" not in sqlmetrics.multiclass_confusion_matrix(frame).columns
+
+
+def test_confusion_matrix_normalize_is_checked() -> None:
+    df = pd.DataFrame({"label": [0, 1], "prediction": [0, 0]})
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"multiclass_confusion_matrix: normalize= must be one of 'true', 'pred', 'all'; "
+        r"got 'rows' \(or None for counts\)",
+    ):
+        sqlmetrics.multiclass_confusion_matrix(df, normalize="rows")

@@ -6,7 +6,17 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
-from . import agreement, bounds, calibration, curves, multiclass, ranking, separation, trec
+from . import (
+    agreement,
+    bounds,
+    calibration,
+    curves,
+    multiclass,
+    multiclass_roc,
+    ranking,
+    separation,
+    trec,
+)
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
 from ._render import render, render_evaluate
@@ -39,6 +49,7 @@ from .errors import (
 )
 from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
+from .multiclass_roc import *  # noqa: F403
 from .names import metric_names
 from .ranking import *  # noqa: F403
 from .separation import *  # noqa: F403
@@ -81,6 +92,7 @@ __all__ = [
     *calibration.__all__,
     *curves.__all__,
     *multiclass.__all__,
+    *multiclass_roc.__all__,
     *ranking.__all__,
     *separation.__all__,
     *trec.__all__,

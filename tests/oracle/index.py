@@ -17,6 +17,7 @@ from oracle import calibration as ocal
 from oracle import classification as oc
 from oracle import curves as ocv
 from oracle import multiclass as om
+from oracle import multiclass_auc as omauc
 from oracle import ranking as orr
 from oracle import separation as osep
 
@@ -68,5 +69,6 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "balanced_accuracy": oag.balanced_accuracy,
     "cohen_kappa": oag.cohen_kappa,
     "hamming_loss": oag.hamming_loss,
+    "multiclass_auc": omauc.multiclass_auc,
     **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
 }

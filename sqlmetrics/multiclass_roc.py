@@ -1,0 +1,171 @@
+"""Multiclass and multilabel ROC AUC from a long table (one row per row id and class), as
+scikit-learn's ``roc_auc_score(y, scores, multi_class=, average=)``.
+
+Template: ``sql/multiclass/multiclass_auc.sql``. The long table is the one-hot form of the
+labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's score) and
+``label`` (1 where the class is a true class of the row). Multiclass data have one true class
+per row; multilabel data any number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._engine import compute, scalar
+from .errors import InvalidParameterError
+from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+
+__all__ = ["multiclass_auc"]
+
+declare_param(
+    ParamSpec(
+        "multi_class",
+        "ovr",
+        check_choice("ovr", "ovo"),
+        "multiclass AUC: one-vs-rest (ovr) or one-vs-one pairs (ovo, Hand & Till)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "auc_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multiclass AUC average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+
+
+def _check_combination(metric: str, params: dict[str, Any]) -> None:
+    if params["multi_class"] == "ovo" and params["auc_average"] not in ("macro", "weighted"):
+        raise InvalidParameterError(
+            f"{metric}: multi_class='ovo' averages pairs of classes with average='macro' or "
+            f"'weighted'; got average={params['auc_average']!r} (micro and samples are "
+            f"one-vs-rest averages: use multi_class='ovr')"
+        )
+
+
+register(
+    MetricSpec(
+        "multiclass_auc",
+        "multiclass/multiclass_auc.sql",
+        "multiclass",
+        "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
+        "samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("multi_class", "auc_average"),
+        undefined="a class, pair or row of the average without positives or negatives",
+        aliases=("roc_auc_multiclass",),
+        check_params=_check_combination,
+        kernel="multiclass_auc_kernel",
+    )
+)
+
+
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    multi_class: str = "ovr",
+    average: str = "macro",
+    con: Any = None,
+) -> float:
+    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores.
+
+    Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
+    average=average)``, with ``scores`` the wide matrix this table holds in long form.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class): the input, as in :func:`sqlmetrics.roc_curve`.
+    row_id : str
+        Column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for (any type). In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score (probability or any finite number).
+    label : str, default "label"
+        Column of 0/1 (or booleans): 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number).
+    multi_class : {"ovr", "ovo"}, default "ovr"
+        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+        multiclass data only.
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+        ``auc_average=``.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, no rows.
+    InvalidParameterError
+        ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
+        "samples".
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class, pair or row of the average has no positive or no negative (scikit-learn
+        raises there); NaN is returned.
+
+    See Also
+    --------
+    auc : the binary AUC.
+
+    Notes
+    -----
+    Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
+    1/2). One-vs-one, as Hand and Till (2001):
+
+    .. math:: AUC_{ovo} = \frac{1}{|pairs|} \sum_{a < b} \frac{A(a|b) + A(b|a)}{2}
+
+    with :math:`A(a|b)` the AUC of class :math:`a`'s score between the rows of true class
+    :math:`a` and those of true class :math:`b`. The wide form (one score column per class)
+    is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
+    class_col value score``.
+
+    References
+    ----------
+    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
+       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
+    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
+       estimation trees. CeDER Working Paper IS-00-04, NYU.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abca")))).astype(int)
+    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    0.8889
+    """
+    frame = compute(
+        "multiclass_auc",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params={"multi_class": multi_class, "auc_average": average},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "multiclass_auc")

@@ -1,0 +1,67 @@
+"""Deliberately naive reference for the multiclass / multilabel AUC: every binary AUC counted
+over all positive/negative pairs (a tie 1/2), the averages written out as scikit-learn
+documents them (the SQL uses average ranks). Rows: (row_id, class, score, label 0/1).
+Pinned to scikit-learn's roc_auc_score in tests/test_multiclass_auc.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+NAN = float("nan")
+
+
+def _pairs_auc(pos: list[float], neg: list[float]) -> float:
+    if not pos or not neg:
+        return NAN
+    won = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return won / (len(pos) * len(neg))
+
+
+def multiclass_auc(
+    rows: Sequence[tuple[Any, Any, float, int]],
+    multi_class: str = "ovr",
+    average: str = "macro",
+) -> float:
+    classes = sorted({c for _, c, _, _ in rows})
+    ids = sorted({r for r, _, _, _ in rows})
+    score = {(r, c): s for r, c, s, _ in rows}
+    label = {(r, c): y for r, c, _, y in rows}
+    if multi_class == "ovo":
+        truth = {r: c for (r, c), y in label.items() if y == 1}
+        values, weights = [], []
+        for a, b in combinations(classes, 2):
+            ra = [r for r in ids if truth.get(r) == a]
+            rb = [r for r in ids if truth.get(r) == b]
+            ab = _pairs_auc([score[r, a] for r in ra], [score[r, a] for r in rb])
+            ba = _pairs_auc([score[r, b] for r in rb], [score[r, b] for r in ra])
+            values.append((ab + ba) / 2)
+            weights.append(len(ra) + len(rb))
+    elif average == "micro":
+        pos = [score[k] for k, y in label.items() if y == 1]
+        neg = [score[k] for k, y in label.items() if y == 0]
+        return _pairs_auc(pos, neg)
+    elif average == "samples":
+        values = [
+            _pairs_auc(
+                [score[r, c] for c in classes if label[r, c] == 1],
+                [score[r, c] for c in classes if label[r, c] == 0],
+            )
+            for r in ids
+        ]
+        weights = [1] * len(values)
+    else:
+        values, weights = [], []
+        for c in classes:
+            pos = [score[r, c] for r in ids if label[r, c] == 1]
+            neg = [score[r, c] for r in ids if label[r, c] == 0]
+            values.append(_pairs_auc(pos, neg))
+            weights.append(len(pos))
+    if not values or any(v != v for v in values):
+        return NAN
+    if average == "weighted":
+        total = sum(weights)
+        return sum(w * v for w, v in zip(weights, values)) / total if total else NAN
+    return sum(values) / len(values)

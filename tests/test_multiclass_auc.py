@@ -1,0 +1,148 @@
+"""Multiclass and multilabel AUC from a long table: SQL == oracle == scikit-learn."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import multiclass_auc as omc
+from sklearn import metrics as skm
+
+import sqlmetrics
+
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CLASSES = ["a", "b", "c"]
+
+
+def long_table(scores: np.ndarray, labels: np.ndarray) -> pd.DataFrame:
+    """One row per (row, class) from a wide score matrix and a 0/1 label matrix."""
+    n, k = scores.shape
+    return pd.DataFrame(
+        {
+            "row": np.repeat(np.arange(n), k),
+            "cls": np.tile(CLASSES[:k] if k <= 3 else [f"k{i}" for i in range(k)], n),
+            "score": scores.reshape(-1),
+            "label": labels.reshape(-1).astype(int),
+        }
+    )
+
+
+def call(frame: pd.DataFrame, **kwargs: str) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
+        return sqlmetrics.multiclass_auc(frame, row_id="row", class_col="cls", **kwargs)
+
+
+def oracle(frame: pd.DataFrame, **kwargs: str) -> float:
+    rows = list(frame[["row", "cls", "score", "label"]].itertuples(index=False, name=None))
+    return omc.multiclass_auc(rows, **kwargs)
+
+
+def same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_multiclass_ovr_ovo_equal_scikit_learn_on_probabilities(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, k = 400, 3
+    y = rng.integers(0, k, n)
+    raw = rng.integers(1, 6, (n, k)).astype(float)
+    p = raw / raw.sum(1, keepdims=True)  # rows sum to 1 (scikit-learn requires it), ties
+    frame = long_table(p, np.eye(k)[y])
+    for multi_class in ("ovr", "ovo"):
+        for average in ("macro", "weighted"):
+            expected = skm.roc_auc_score(y, p, multi_class=multi_class, average=average)
+            assert call(frame, multi_class=multi_class, average=average) == pytest.approx(
+                expected, rel=1e-12
+            )
+
+
+def test_multilabel_equals_scikit_learn() -> None:
+    rng = np.random.default_rng(4)
+    n, k = 300, 4
+    labels = (rng.random((n, k)) < 0.4).astype(int)
+    labels[:, 0] = 1 - labels[:, 1]  # every row has a positive and a negative (samples)
+    scores = np.round(rng.random((n, k)), 1)
+    frame = long_table(scores, labels)
+    for average in ("macro", "weighted", "micro", "samples"):
+        expected = skm.roc_auc_score(labels, scores, average=average)
+        got = call(frame, average=average)
+        assert got == pytest.approx(expected, rel=1e-12), average
+        assert same(got, oracle(frame, average=average))
+
+
+@st.composite
+def multiclass_frames(draw: st.DrawFn) -> pd.DataFrame:
+    n = draw(st.integers(2, 12))
+    y = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
+    scores = np.array(
+        draw(st.lists(st.sampled_from([0.0, 0.1, 0.5, 0.5, 0.9]), min_size=3 * n, max_size=3 * n))
+    ).reshape(n, 3)
+    return long_table(scores, np.eye(3)[y])
+
+
+@SETTINGS
+@given(multiclass_frames(), st.sampled_from(["ovr", "ovo"]), st.sampled_from(["macro", "weighted"]))
+def test_equal_oracle_with_ties(frame: pd.DataFrame, multi_class: str, average: str) -> None:
+    got = call(frame, multi_class=multi_class, average=average)
+    assert same(got, oracle(frame, multi_class=multi_class, average=average))
+    shuffled = frame.sample(frac=1.0, random_state=1)
+    again = call(shuffled, multi_class=multi_class, average=average)
+    assert (math.isnan(got) and math.isnan(again)) or again == got
+
+
+def test_evaluate_and_slices() -> None:
+    rng = np.random.default_rng(9)
+    n = 300
+    y = rng.integers(0, 3, n)
+    frame = long_table(np.round(rng.random((n, 3)), 2), np.eye(3)[y])
+    frame["market"] = np.repeat(rng.choice(["x", "y"], n), 3)
+    out = sqlmetrics.evaluate(
+        frame,
+        ["multiclass_auc"],
+        group="row",
+        item="cls",
+        by="market",
+        multi_class="ovo",
+        auc_average="weighted",
+    )
+    for market, part in frame.groupby("market"):
+        row = out[out["market"] == market].iloc[0]
+        assert row["multiclass_auc"] == call(part, multi_class="ovo", average="weighted")
+
+
+def test_errors_and_undefined() -> None:
+    frame = long_table(np.array([[0.2, 0.8], [0.6, 0.4]]), np.array([[0, 1], [1, 0]]))
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"multiclass_auc: multi_class='ovo' averages pairs of classes with "
+        r"average='macro' or 'weighted'; got average='micro'",
+    ):
+        call(frame, multi_class="ovo", average="micro")
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"multiclass_auc: multi_class= must be one of 'ovr', 'ovo'; got 'ovx'",
+    ):
+        call(frame, multi_class="ovx")
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"multiclass_auc: auc_average= must be one of 'macro', 'weighted', 'micro', "
+        r"'samples'; got 'binary'",
+    ):
+        call(frame, average="binary")
+    twice = pd.concat([frame, frame.iloc[:1]])
+    with pytest.raises(sqlmetrics.InvalidDataError, match="multiclass_auc"):
+        call(twice)
+    one_class = frame.assign(label=np.where(frame["cls"] == "a", 1, 0))
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"multiclass_auc is undefined: a class, pair or row of the average without "
+        r"positives or negatives",
+    ):
+        assert math.isnan(sqlmetrics.multiclass_auc(one_class, row_id="row", class_col="cls"))

@@ -156,9 +156,9 @@ def multiclass_auc(
     >>> import sqlmetrics
     >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
     >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abca")))).astype(int)
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
     >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
-    0.8889
+    0.9583
     """
     frame = compute(
         "multiclass_auc",

@@ -15,7 +15,7 @@ from ._engine import compute, scalar
 from .errors import InvalidParameterError
 from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
 
-__all__ = ["multiclass_auc"]
+__all__ = ["multiclass_auc", "top_k_accuracy"]
 
 declare_param(
     ParamSpec(
@@ -62,6 +62,28 @@ register(
         aliases=("roc_auc_multiclass",),
         check_params=_check_combination,
         kernel="multiclass_auc_kernel",
+    )
+)
+
+
+register(
+    MetricSpec(
+        "top_k_accuracy",
+        "multiclass/top_k_accuracy.sql",
+        "multiclass",
+        "fraction of rows whose true class is among the k highest scores (ties: later class)",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+            Role("weight", "weight", required=False),
+        ),
+        params=("k",),
+        undefined="the weights sum to 0",
+        takes_k=True,
+        aliases=("top_k_accuracy_score",),
+        kernel="top_k_accuracy_kernel",
     )
 )
 
@@ -169,3 +191,90 @@ def multiclass_auc(
         unique=("group", "item"),
     )
     return scalar(frame, "multiclass_auc")
+
+
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    k: int = 2,
+    con: Any = None,
+) -> float:
+    r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
+
+    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k)``, from the long table
+    of :func:`multiclass_auc`.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`.
+    row_id : str
+        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score.
+    label : str, default "label"
+        Column of 0/1: 1 on the row's true class.
+    weight : str, optional
+        Column of the row's non-negative weight, repeated on each of its lines.
+    k : int, default 2
+        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+        a ranking metric without a cut-off does).
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+    InvalidParameterError
+        ``k`` not an integer >= 1.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+
+    Notes
+    -----
+    Classes of equal score are ordered by class, the later first, as scikit-learn's
+    reversed stable ``argsort`` orders its columns (sorted classes). A row with no class
+    labelled 1 counts as a miss.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
+    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    0.25
+    """
+    frame = compute(
+        "top_k_accuracy",
+        data,
+        con=con,
+        columns={
+            "group": row_id,
+            "item": class_col,
+            "score": score,
+            "label": label,
+            "weight": weight,
+        },
+        params={"k": k},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "top_k_accuracy")

@@ -146,3 +146,56 @@ def test_errors_and_undefined() -> None:
         r"positives or negatives",
     ):
         assert math.isnan(sqlmetrics.multiclass_auc(one_class, row_id="row", class_col="cls"))
+
+
+# ------------------------------------------------------------------------ top_k_accuracy
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_top_k_accuracy_equals_scikit_learn(k: int) -> None:
+    rng = np.random.default_rng(k)
+    n, m = 400, 5
+    y = rng.integers(0, m, n)
+    scores = np.round(rng.random((n, m)), 1)  # many ties within rows
+    frame = long_table(scores, np.eye(m)[y])
+    expected = skm.top_k_accuracy_score(y, scores, k=k, labels=np.arange(m))
+    got = sqlmetrics.top_k_accuracy(frame, row_id="row", class_col="cls", k=k)
+    assert got == pytest.approx(expected, rel=1e-12)
+    rows = list(frame[["row", "cls", "score", "label"]].itertuples(index=False, name=None))
+    assert got == pytest.approx(omc.top_k_accuracy(rows, k), rel=1e-12)
+    w = rng.integers(0, 4, n).astype(float)
+    weighted = frame.assign(w=np.repeat(w, m))
+    expected = skm.top_k_accuracy_score(y, scores, k=k, labels=np.arange(m), sample_weight=w)
+    got = sqlmetrics.top_k_accuracy(weighted, row_id="row", class_col="cls", weight="w", k=k)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+@SETTINGS
+@given(multiclass_frames(), st.integers(1, 3))
+def test_top_k_equal_oracle_with_ties(frame: pd.DataFrame, k: int) -> None:
+    rows = list(frame[["row", "cls", "score", "label"]].itertuples(index=False, name=None))
+    got = sqlmetrics.top_k_accuracy(frame, row_id="row", class_col="cls", k=k)
+    assert got == pytest.approx(omc.top_k_accuracy(rows, k), rel=1e-12)
+    shuffled = frame.sample(frac=1.0, random_state=2)
+    assert sqlmetrics.top_k_accuracy(shuffled, row_id="row", class_col="cls", k=k) == got
+
+
+def test_top_k_in_evaluate_and_errors() -> None:
+    frame = long_table(np.array([[0.2, 0.8, 0.0], [0.6, 0.3, 0.1]]), np.eye(3)[[0, 0]])
+    out = sqlmetrics.evaluate(
+        frame, ["top_k_accuracy@1", "top_k_accuracy@2", "top_k_accuracy"], group="row", item="cls"
+    )
+    assert list(out.iloc[0][["top_k_accuracy@1", "top_k_accuracy@2", "top_k_accuracy"]]) == [
+        0.5,
+        1.0,
+        1.0,
+    ]
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError, match=r"top_k_accuracy: k= must be an integer >= 1"
+    ):
+        sqlmetrics.top_k_accuracy(frame, row_id="row", class_col="cls", k=0)
+    zero = frame.assign(w=0.0)
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning, match=r"top_k_accuracy is undefined: the weights sum"
+    ):
+        assert math.isnan(
+            sqlmetrics.top_k_accuracy(zero, row_id="row", class_col="cls", weight="w")
+        )

@@ -70,5 +70,6 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "cohen_kappa": oag.cohen_kappa,
     "hamming_loss": oag.hamming_loss,
     "multiclass_auc": omauc.multiclass_auc,
+    "top_k_accuracy": omauc.top_k_accuracy,
     **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
 }

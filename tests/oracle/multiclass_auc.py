@@ -65,3 +65,27 @@ def multiclass_auc(
         total = sum(weights)
         return sum(w * v for w, v in zip(weights, values)) / total if total else NAN
     return sum(values) / len(values)
+
+
+def top_k_accuracy(
+    rows: Sequence[tuple[Any, Any, float, int]],
+    k: int | None = 2,
+    weights: dict[Any, float] | None = None,
+) -> float:
+    """Per row: the true class is a hit when fewer than k classes beat it (a higher score, or
+    an equal score and a later class); weights per row id."""
+    by_row: dict[Any, list[tuple[Any, float, int]]] = {}
+    for r, c, s, y in rows:
+        by_row.setdefault(r, []).append((c, s, y))
+    total = hits = 0.0
+    for r, lines in by_row.items():
+        w = 1.0 if weights is None else weights[r]
+        total += w
+        for c, s, y in lines:
+            if y != 1:
+                continue
+            beaten_by = sum(1 for c2, s2, _ in lines if s2 > s or (s2 == s and c2 > c))
+            if k is None or beaten_by < k:
+                hits += w
+                break
+    return hits / total if total else NAN

@@ -15,7 +15,7 @@ from ._engine import compute, scalar
 from .errors import InvalidParameterError
 from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
 
-__all__ = ["multiclass_auc", "top_k_accuracy"]
+__all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
 
 declare_param(
     ParamSpec(
@@ -84,6 +84,33 @@ register(
         takes_k=True,
         aliases=("top_k_accuracy_score",),
         kernel="top_k_accuracy_kernel",
+    )
+)
+
+
+declare_param(
+    ParamSpec(
+        "ap_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multilabel AP average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+register(
+    MetricSpec(
+        "multilabel_average_precision",
+        "multiclass/multilabel_average_precision.sql",
+        "multiclass",
+        "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("ap_average",),
+        undefined="a class, row or the pooled table of the average without a positive label",
+        kernel="multilabel_average_precision_kernel",
     )
 )
 
@@ -278,3 +305,91 @@ def top_k_accuracy(
         unique=("group", "item"),
     )
     return scalar(frame, "top_k_accuracy")
+
+
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    average: str = "macro",
+    con: Any = None,
+) -> float:
+    r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
+
+    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)`` with
+    ``Y`` and ``scores`` the wide matrices this long table holds.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`.
+    row_id : str
+        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score.
+    label : str, default "label"
+        Column of 0/1: 1 where the class is a true class of the row.
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+        row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+    InvalidParameterError
+        ``average`` unknown.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class (macro, weighted), a row (samples) or the whole table (micro) has no
+        positive label; NaN is returned.
+
+    See Also
+    --------
+    average_precision : the binary AP.
+
+    Notes
+    -----
+    .. math:: AP = \sum_t (R_t - R_{t'}) P_t
+
+    over the distinct scores as thresholds (rows of equal score form one step), as
+    scikit-learn's ``average_precision_score``.
+
+    References
+    ----------
+    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
+       University of Waterloo.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
+    ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
+    >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
+    0.9167
+    """
+    frame = compute(
+        "multilabel_average_precision",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params={"ap_average": average},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "multilabel_average_precision")

@@ -199,3 +199,52 @@ def test_top_k_in_evaluate_and_errors() -> None:
         assert math.isnan(
             sqlmetrics.top_k_accuracy(zero, row_id="row", class_col="cls", weight="w")
         )
+
+
+# ------------------------------------------------------------------------ multilabel AP
+def test_multilabel_average_precision_equals_scikit_learn() -> None:
+    rng = np.random.default_rng(6)
+    n, m = 300, 4
+    labels = (rng.random((n, m)) < 0.35).astype(int)
+    labels[:, 0] = 1 - labels[:, 1]  # every row has a positive (samples)
+    scores = np.round(rng.random((n, m)), 1)  # ties
+    frame = long_table(scores, labels)
+    rows = list(frame[["row", "cls", "score", "label"]].itertuples(index=False, name=None))
+    for average in ("macro", "weighted", "micro", "samples"):
+        expected = skm.average_precision_score(labels, scores, average=average)
+        got = sqlmetrics.multilabel_average_precision(
+            frame, row_id="row", class_col="cls", average=average
+        )
+        assert got == pytest.approx(expected, rel=1e-12), average
+        assert got == pytest.approx(omc.multilabel_average_precision(rows, average), rel=1e-12)
+        shuffled = frame.sample(frac=1.0, random_state=3)
+        assert (
+            sqlmetrics.multilabel_average_precision(
+                shuffled, row_id="row", class_col="cls", average=average
+            )
+            == got
+        )
+
+
+def test_multilabel_average_precision_errors() -> None:
+    frame = long_table(np.array([[0.2, 0.8], [0.6, 0.4]]), np.array([[0, 1], [0, 1]]))
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"multilabel_average_precision: ap_average= must be one of 'macro', 'weighted', "
+        r"'micro', 'samples'; got 'binary'",
+    ):
+        sqlmetrics.multilabel_average_precision(
+            frame, row_id="row", class_col="cls", average="binary"
+        )
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=r"multilabel_average_precision is undefined: a class, row or the pooled table",
+    ):
+        value = sqlmetrics.multilabel_average_precision(frame, row_id="row", class_col="cls")
+    assert math.isnan(value)  # class "a" has no positive label
+    out = sqlmetrics.evaluate(
+        frame, ["multilabel_average_precision"], group="row", item="cls", ap_average="micro"
+    )
+    assert out["multilabel_average_precision"].iloc[0] == pytest.approx(
+        skm.average_precision_score([0, 1, 0, 1], [0.2, 0.8, 0.6, 0.4])
+    )

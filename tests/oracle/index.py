@@ -71,5 +71,6 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "hamming_loss": oag.hamming_loss,
     "multiclass_auc": omauc.multiclass_auc,
     "top_k_accuracy": omauc.top_k_accuracy,
+    "multilabel_average_precision": omauc.multilabel_average_precision,
     **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
 }

@@ -89,3 +89,36 @@ def top_k_accuracy(
                 hits += w
                 break
     return hits / total if total else NAN
+
+
+def _ap(pairs: list[tuple[float, int]]) -> float:
+    """Binary AP: the mean over the positives of the precision at their own score (rows
+    scoring at least as high), the tie-group form of scikit-learn's step sum."""
+    positives = [s for s, y in pairs if y == 1]
+    if not positives:
+        return NAN
+    total = 0.0
+    for s in positives:
+        above = [y for s2, y in pairs if s2 >= s]
+        total += sum(above) / len(above)
+    return total / len(positives)
+
+
+def multilabel_average_precision(
+    rows: Sequence[tuple[Any, Any, float, int]], average: str = "macro"
+) -> float:
+    classes = sorted({c for _, c, _, _ in rows})
+    ids = sorted({r for r, _, _, _ in rows})
+    if average == "micro":
+        return _ap([(s, y) for _, _, s, y in rows])
+    if average == "samples":
+        values = [_ap([(s, y) for r2, _, s, y in rows if r2 == r]) for r in ids]
+        weights = [1] * len(values)
+    else:
+        values = [_ap([(s, y) for _, c2, s, y in rows if c2 == c]) for c in classes]
+        weights = [sum(y for _, c2, _, y in rows if c2 == c) for c in classes]
+    if not values or any(v != v for v in values):
+        return NAN
+    if average == "weighted":
+        return sum(w * v for w, v in zip(weights, values)) / sum(weights)
+    return sum(values) / len(values)

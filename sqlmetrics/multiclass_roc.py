@@ -48,7 +48,7 @@ register(
     MetricSpec(
         "multiclass_auc",
         "multiclass/multiclass_auc.sql",
-        "multiclass",
+        "multiclass_scores",
         "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
         "samples",
         (
@@ -70,7 +70,7 @@ register(
     MetricSpec(
         "top_k_accuracy",
         "multiclass/top_k_accuracy.sql",
-        "multiclass",
+        "multiclass_scores",
         "fraction of rows whose true class is among the k highest scores (ties: later class)",
         (
             Role("group", "key"),
@@ -100,7 +100,7 @@ register(
     MetricSpec(
         "multilabel_average_precision",
         "multiclass/multilabel_average_precision.sql",
-        "multiclass",
+        "multiclass_scores",
         "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
         (
             Role("group", "key"),

@@ -11,6 +11,7 @@
   Ties: none. Float sums are exact_sums (decision 0006).
   Undefined: weighted with every support 0, or the weights sum to 0 -> NULL (NaN +
   UndefinedMetricWarning).
+  jaccard_macro:, jaccard_micro:, jaccard_weighted: the three averages above, one kernel each.
   Output: one row per slice; one column per entry alias (jaccard_<average>), n_classes.
   Oracle: tests/oracle/agreement.py::jaccard
 #}

@@ -6,11 +6,23 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
-from . import bounds, curves, multiclass, ranking, trec
+from . import (
+    agreement,
+    bounds,
+    calibration,
+    curves,
+    multiclass,
+    multiclass_roc,
+    ranking,
+    separation,
+    trec,
+)
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
 from ._render import render, render_evaluate
+from .agreement import *  # noqa: F403
 from .bounds import *  # noqa: F403
+from .calibration import *  # noqa: F403
 from .classification import (
     accuracy,
     auc,
@@ -37,8 +49,10 @@ from .errors import (
 )
 from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
+from .multiclass_roc import *  # noqa: F403
 from .names import metric_names
 from .ranking import *  # noqa: F403
+from .separation import *  # noqa: F403
 from .trec import *  # noqa: F403
 from .user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 
@@ -73,9 +87,13 @@ __all__ = [
     "render_evaluate",
     "specificity",
     "unregister_sql",
+    *agreement.__all__,
     *bounds.__all__,
+    *calibration.__all__,
     *curves.__all__,
     *multiclass.__all__,
+    *multiclass_roc.__all__,
     *ranking.__all__,
+    *separation.__all__,
     *trec.__all__,
 ]

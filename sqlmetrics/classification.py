@@ -103,6 +103,7 @@ def auc(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    max_fpr: float | None = None,
     con: Any = None,
 ) -> float:
     r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
@@ -126,6 +127,10 @@ def auc(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    max_fpr : float, optional
+        The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
+        McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
+        :func:`partial_auc` (see there). None: the whole area.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -153,6 +158,7 @@ def auc(
     See Also
     --------
     gauc : AUC per group, then a weighted mean.
+    partial_auc : the area up to a false positive rate (``max_fpr=``).
 
     Notes
     -----
@@ -177,6 +183,18 @@ def auc(
     >>> round(sqlmetrics.auc(df), 4)
     0.7222
     """
+    if max_fpr is not None:
+        from .separation import partial_auc
+
+        return partial_auc(
+            data,
+            label=label,
+            score=score,
+            weight=weight,
+            max_fpr=max_fpr,
+            pos_label=pos_label,
+            con=con,
+        )
     frame = compute(
         "auc",
         data,

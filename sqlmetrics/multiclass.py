@@ -96,6 +96,30 @@ register(
 
 
 # --------------------------------------------------------------------------- helpers
+_check_normalize = check_choice("true", "pred", "all")
+
+
+def _check_normalize_arg(normalize: Any) -> str | None:
+    """``normalize`` checked: "true", "pred", "all" or None."""
+    if normalize is None:
+        return None
+    try:
+        return _check_normalize("multiclass_confusion_matrix", "normalize", normalize)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{exc} (or None for counts)") from None
+
+
+def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
+    """The counts of a long confusion table divided as scikit-learn's ``normalize=``."""
+    counts = frame["count"].astype(float)
+    if how == "all":
+        totals = pd.Series(counts.sum(), index=frame.index)
+    else:
+        key = frame["label" if how == "true" else "prediction"]
+        totals = counts.groupby(key).transform("sum")
+    return (counts / totals.where(totals != 0)).fillna(0.0)
+
+
 def check_average(metric: str, average: Any) -> str | None:
     """``average`` checked: one of binary, macro, micro, weighted, or None (per class)."""
     if average is None:
@@ -325,6 +349,7 @@ def multiclass_confusion_matrix(
     label: str = "label",
     prediction: str = "prediction",
     weight: str | None = None,
+    normalize: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     """Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.
@@ -343,6 +368,10 @@ def multiclass_confusion_matrix(
         Column of predicted classes, of a type comparable with ``label``.
     weight : str, optional
         Column of non-negative sample weights: each row counts its weight.
+    normalize : {"true", "pred", "all"}, optional
+        Add a column ``fraction``: the count divided by the row's true-class total
+        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
+        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`classification_report`.
 
@@ -389,9 +418,12 @@ def multiclass_confusion_matrix(
     """
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
+    how = _check_normalize_arg(normalize)
     check_class_columns(metric, data, con, label, prediction)
     frame = compute(metric, data, con=con, columns=columns)
     frame["count"] = frame["count"].astype(float if weight else "int64")
+    if how is not None:
+        frame["fraction"] = _normalized(frame, how)
     return frame
 
 

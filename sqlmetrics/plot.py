@@ -1,4 +1,5 @@
-"""ROC and precision-recall plots (optional extra: ``pip install 'sqlmetrics[plot]'``).
+"""ROC, precision-recall, calibration and gains plots (optional extra:
+``pip install 'sqlmetrics[plot]'``).
 
 The curves are computed in SQL (:func:`sqlmetrics.roc_curve`, :func:`sqlmetrics.pr_curve`),
 thinned to ``max_points`` exact points at score quantiles, then drawn with matplotlib, which
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["pr", "roc"]
+__all__ = ["calibration", "gains", "pr", "roc"]
 
 #: points per curve unless told otherwise: plenty for a figure, small for any table
 DEFAULT_MAX_POINTS = 2000
@@ -299,4 +300,204 @@ def pr(
     axes.set_ylabel("precision")
     # outside the axes, to the right: precision-recall curves fill any corner of the plot
     axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    return figure
+
+
+def calibration(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    by: str | Sequence[str] | None = None,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    ax: Axes | None = None,
+    con: Any = None,
+    pos_label: Any = None,
+) -> Figure:
+    """Draw the calibration (reliability) curve, one per slice, with the ECE in the legend.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`sqlmetrics.calibration_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of predicted probabilities, in [0, 1].
+    weight : str, optional
+        Column of non-negative sample weights.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination.
+    n_bins : int, default 10
+        Number of bins, as in :func:`sqlmetrics.calibration_curve`.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Bins of equal width or of equal mass, as in :func:`sqlmetrics.calibration_curve`.
+    ax : matplotlib.axes.Axes, optional
+        Draw on these axes; by default a new figure is made.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.calibration_curve`.
+    pos_label : optional
+        The positive class of a label column of two other values.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
+        As in :func:`sqlmetrics.calibration_curve`.
+
+    Notes
+    -----
+    Each point is a non-empty bin: its mean predicted probability (x) against its fraction of
+    positives (y); the diagonal is perfect calibration. The legend gives
+    :func:`sqlmetrics.expected_calibration_error` with the same bins.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics.plot
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> fig = sqlmetrics.plot.calibration(df, n_bins=2)
+    >>> fig.axes[0].get_legend().get_texts()[0].get_text()
+    'ECE 0.0583'
+    """
+    from .calibration import calibration_curve
+
+    by_cols = normalize_by("plot.calibration", by)
+    options = {"n_bins": n_bins, "strategy": strategy, "pos_label": pos_label}
+    columns: dict[str, str | None] = {"label": label, "score": score, "weight": weight}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        curve = calibration_curve(
+            data,
+            label=label,
+            score=score,
+            weight=weight,
+            by=by_cols or None,
+            n_bins=n_bins,
+            strategy=strategy,
+            pos_label=pos_label,
+            con=con,
+        )
+        errors = compute(
+            "expected_calibration_error",
+            data,
+            con=con,
+            columns=columns,
+            by=by_cols or None,
+            params=options,
+        )
+    eces = {
+        _key(row, by_cols): float(row["expected_calibration_error"])
+        if pd.notna(row["expected_calibration_error"])
+        else math.nan
+        for _, row in errors.iterrows()
+    }
+    figure, axes = _axes(ax, "Calibration curve")
+    for prefix, rows in _slices(curve, by_cols):
+        key = _key(rows.iloc[0], by_cols)
+        axes.plot(
+            rows["mean_predicted"],
+            rows["fraction_positive"],
+            marker="o",
+            label=_label(prefix, "ECE", eces.get(key, math.nan)),
+        )
+    axes.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=0.8)
+    axes.set_xlabel("mean predicted probability")
+    axes.set_ylabel("fraction of positives")
+    axes.legend(loc="upper left")
+    return figure
+
+
+def gains(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    by: str | Sequence[str] | None = None,
+    n_bins: int = 10,
+    ax: Axes | None = None,
+    con: Any = None,
+    pos_label: Any = None,
+) -> Figure:
+    """Draw the cumulative gains curve by score bins (deciles), one per slice.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`sqlmetrics.lift_table`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean.
+    score : str, default "score"
+        Column of finite numeric scores.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination.
+    n_bins : int, default 10
+        Number of score bins, as in :func:`sqlmetrics.lift_table`.
+    ax : matplotlib.axes.Axes, optional
+        Draw on these axes; by default a new figure is made.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.lift_table`.
+    pos_label : optional
+        The positive class of a label column of two other values.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
+        As in :func:`sqlmetrics.lift_table`.
+
+    Notes
+    -----
+    x: the share of rows targeted (``cumulative_n / n``, highest scores first), y: the share
+    of all positives they hold (``gain``), from (0, 0); the diagonal is a random order. The
+    legend gives the lift of the first bin (its response rate over the overall rate).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics.plot
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> fig = sqlmetrics.plot.gains(df, n_bins=3)
+    >>> fig.axes[0].get_legend().get_texts()[0].get_text()
+    'top-bin lift 1.3333'
+    """
+    from .separation import lift_table
+
+    by_cols = normalize_by("plot.gains", by)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        table = lift_table(
+            data,
+            label=label,
+            score=score,
+            by=by_cols or None,
+            n_bins=n_bins,
+            con=con,
+            pos_label=pos_label,
+        )
+    figure, axes = _axes(ax, "Cumulative gains")
+    for prefix, rows in _slices(table, by_cols):
+        total = float(rows["n"].sum())
+        x = [0.0, *(rows["cumulative_n"] / total)]
+        y = [0.0, *rows["gain"]]
+        lift = float(rows["lift"].iloc[0])
+        axes.plot(x, y, marker="o", label=_label(prefix, "top-bin lift", lift))
+    axes.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=0.8)
+    axes.set_xlabel("share of rows (highest scores first)")
+    axes.set_ylabel("share of positives (gain)")
+    axes.legend(loc="lower right")
     return figure

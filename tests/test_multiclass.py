@@ -92,9 +92,19 @@ def test_published_classification_report_and_mcc() -> None:
 
 
 # ----------------------------------------------------------------------------- properties
+JACCARD = {f"jaccard_{a}" for a in ("macro", "micro", "weighted")}
+
+
 def test_every_multiclass_spec_is_tested() -> None:
     family = {n for n, s in REGISTRY.items() if s.family == "multiclass"}
-    assert family == {*AVERAGED, "classification_report", "multiclass_confusion_matrix", "mcc"}
+    agreement = {"balanced_accuracy", "cohen_kappa", "hamming_loss", *JACCARD}  # test_agreement
+    assert family == {
+        *AVERAGED,
+        "classification_report",
+        "multiclass_confusion_matrix",
+        "mcc",
+        *agreement,
+    }
 
 
 @SETTINGS

@@ -199,3 +199,60 @@ def test_two_valued_labels_plot_with_pos_label(frame: pd.DataFrame, tmp_path: Pa
     )
     assert result.exit_code == 2
     assert "--option gain= is not an option of a curve" in result.stderr
+
+
+# ----------------------------------------------------------------- calibration and gains (hF)
+def test_calibration_plot_has_ece_and_renders(frame: pd.DataFrame, tmp_path: Path) -> None:
+    probs = frame.assign(pctr=frame["score"].rank(pct=True))
+    fig = sqlmetrics.plot.calibration(probs, score="pctr", by="country", n_bins=5)
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    for country, rows in probs.groupby("country"):
+        ece = sqlmetrics.expected_calibration_error(rows, score="pctr", n_bins=5)
+        assert f"country={country} (ECE {ece:.4f})" in texts
+    curve = sqlmetrics.calibration_curve(probs, score="pctr", n_bins=5)
+    single = sqlmetrics.plot.calibration(probs, score="pctr", n_bins=5)
+    xs, ys = single.axes[0].get_lines()[0].get_data()
+    assert list(xs) == list(curve["mean_predicted"])
+    assert list(ys) == list(curve["fraction_positive"])
+    out = tmp_path / "cal.png"
+    single.savefig(out)
+    assert_valid_image(out)
+
+
+def test_gains_plot_starts_at_origin_and_ends_at_one(frame: pd.DataFrame, tmp_path: Path) -> None:
+    fig = sqlmetrics.plot.gains(frame, n_bins=5)
+    xs, ys = fig.axes[0].get_lines()[0].get_data()
+    assert (xs[0], ys[0]) == (0.0, 0.0)
+    assert xs[-1] == pytest.approx(1.0) and ys[-1] == pytest.approx(1.0)
+    table = sqlmetrics.lift_table(frame, n_bins=5)
+    text = fig.axes[0].get_legend().get_texts()[0].get_text()
+    assert text == f"top-bin lift {table['lift'].iloc[0]:.4f}"
+    out = tmp_path / "gains.png"
+    fig.savefig(out)
+    assert_valid_image(out)
+
+
+def test_cli_calibration_and_gains(frame: pd.DataFrame, tmp_path: Path) -> None:
+    data = tmp_path / "d.parquet"
+    frame.assign(pctr=frame["score"].rank(pct=True)).to_parquet(data)
+    out = tmp_path / "c.png"
+    result = CliRunner().invoke(
+        plot_command,
+        ["calibration", str(data), "--score", "pctr", "--strategy", "quantile", "-o", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    assert_valid_image(out)
+    out = tmp_path / "g.svg"
+    result = CliRunner().invoke(plot_command, ["gains", str(data), "--n-bins", "4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0
+    result = CliRunner().invoke(
+        plot_command, ["gains", str(data), "--option", "n_bins=3", "-o", str(tmp_path / "x.png")]
+    )
+    assert result.exit_code == 2
+    assert "plot gains: --option n_bins= is not an option of this plot" in result.stderr
+    result = CliRunner().invoke(
+        plot_command, ["calibration", str(data), "-o", str(tmp_path / "x.txt")]
+    )
+    assert result.exit_code == 2
+    assert "plot calibration: --output" in result.stderr and "must end in .png" in result.stderr

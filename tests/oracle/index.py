@@ -11,11 +11,15 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from oracle import agreement as oag
 from oracle import bounds as ob
+from oracle import calibration as ocal
 from oracle import classification as oc
 from oracle import curves as ocv
 from oracle import multiclass as om
+from oracle import multiclass_auc as omauc
 from oracle import ranking as orr
+from oracle import separation as osep
 
 _THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
 _RANKING = (
@@ -54,4 +58,19 @@ ORACLES: dict[str, Callable[..., Any]] = {
         for average in ("macro", "micro", "weighted")
     },
     **{name: partial(orr.metric, name) for name in _RANKING},
+    "normalized_entropy": ocal.normalized_entropy,
+    "calibration_ratio": ocal.calibration_ratio,
+    "expected_calibration_error": ocal.expected_calibration_error,
+    "calibration_curve": ocal.calibration_curve,
+    "ks_statistic": osep.ks_statistic,
+    "ks_point": osep.ks_point,
+    "partial_auc": osep.partial_auc,
+    "lift_table": osep.lift_table,
+    "balanced_accuracy": oag.balanced_accuracy,
+    "cohen_kappa": oag.cohen_kappa,
+    "hamming_loss": oag.hamming_loss,
+    "multiclass_auc": omauc.multiclass_auc,
+    "top_k_accuracy": omauc.top_k_accuracy,
+    "multilabel_average_precision": omauc.multilabel_average_precision,
+    **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
 }

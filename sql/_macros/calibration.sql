@@ -1,0 +1,187 @@
+{#
+  Shared pieces of the calibration family (expected_calibration_error, calibration_curve).
+
+  calibration_source(relation, by, columns, options): the `source` CTE body: slices, the label
+  as 0/1 (binary_label), the probability p and the weight w (1 without a weight column).
+
+  calibration_binned_ctes(by, options, weighted): CTEs (each followed by a comma) ending in
+  `binned` (slices, label, p, w, bin, bin_lower, bin_upper), after a CTE `source`.
+  The bin edges are scikit-learn's calibration_curve's, exactly:
+    uniform:  e_i = i * (1 / n_bins) in double (numpy.linspace(0, 1, n_bins + 1)), e_0 = 0,
+              e_n = 1;
+    quantile: e_i = numpy.percentile(p, 100 q_i) (method "linear", unweighted) with
+              q_i = i * (1 / n_bins): v = q_i (n - 1), j = floor(v), g = v - j,
+              e_i = a + (b - a) g if g < 0.5 else b - (b - a)(1 - g), a, b the values at
+              sorted positions j, min(j + 1, n - 1) (numpy's _lerp); e_0 = min p, e_n = max p.
+  A row's bin is numpy.searchsorted(inner edges, p, "left") = #{1 <= i < n_bins : e_i < p}, so
+  p on an edge falls in the lower bin; bins are numbered 0 .. n_bins - 1. Repeated quantile
+  edges leave bins empty. The quantile edges read the value at a sorted position: rows tied on
+  p share that value, so the row order among ties cannot change it.
+#}
+{% macro calibration_source(relation, by, columns, options) -%}
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+    from {{ relation }}
+{%- endmacro %}
+
+{# numpy.linspace(0, 1, n + 1)[i] as SQL: i * (1 / n) in double #}
+{% macro calibration_uniform_edge(i, n_bins) -%}
+cast({{ i }} as {{ float_type() }}) * (cast(1 as {{ float_type() }}) / cast({{ n_bins }} as {{ float_type() }}))
+{%- endmacro %}
+
+{# numpy's _lerp(a, b, g) #}
+{% macro calibration_lerp(a, b, g) -%}
+case when {{ g }} >= {{ float_literal(0.5) }} then {{ b }} - ({{ b }} - {{ a }}) * (1 - {{ g }}) else {{ a }} + ({{ b }} - {{ a }}) * {{ g }} end
+{%- endmacro %}
+
+{% macro calibration_join_on(left, right, by) -%}
+{% if by %}{% for col in by %}{{ left }}.slice_{{ loop.index0 }} is not distinct from {{ right }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}1 = 1{% endif %}
+{%- endmacro %}
+
+{% macro calibration_binned_ctes(by, options) -%}
+{% set n = options.n_bins %}
+{% if options.strategy == 'uniform' %}
+candidate as (
+    select
+        source.*,
+        least(greatest(cast(floor(p * {{ n }}) as integer), 0), {{ n - 1 }}) as c
+    from source
+),
+binned as (
+    select
+        {{ slice_cols(by) }}
+        label,
+        p,
+        w,
+        bin,
+        case when bin = 0 then cast(0 as {{ float_type() }}) else {{ calibration_uniform_edge('bin', n) }} end as bin_lower,
+        case when bin = {{ n - 1 }} then cast(1 as {{ float_type() }}) else {{ calibration_uniform_edge('bin + 1', n) }} end as bin_upper
+    from (
+        select
+            candidate.*,
+            c
+                - case when c >= 1 and {{ calibration_uniform_edge('c', n) }} >= p then 1 else 0 end
+                + case when c + 1 <= {{ n - 1 }} and {{ calibration_uniform_edge('c + 1', n) }} < p then 1 else 0 end
+                as bin
+        from candidate
+    ) as assigned
+),
+{% else %}
+positioned as (
+    select
+        source.*,
+        row_number() over ({{ window(by, 'p') }}) - 1 as pos,
+        count(*) over ({{ partition_by(by) }}) as n_slice
+    from source
+),
+located as (
+    select
+        positioned.*,
+{% for i in range(1, n) %}
+{% set q = (i * (1.0 / n)) * 100 / 100 %}
+        {{ float_literal(q) }} * (n_slice - 1) as v_{{ i }}{{ ',' if not loop.last }}
+{% endfor %}
+{% if n == 1 %}
+        0 as no_inner_edge
+{% endif %}
+    from positioned
+),
+edges as (
+    select
+        {{ slice_cols(by) }}
+{% for i in range(1, n) %}
+        max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
+        max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
+{% endfor %}
+        min(p) as e_0,
+        max(p) as e_{{ n }}
+    from located
+    {{ group_by(by) }}
+),
+edge_values as (
+    select
+        {{ slice_cols(by) }}
+{% for i in range(1, n) %}
+        case when a_{{ i }} = b_{{ i }} then a_{{ i }} else {{ calibration_lerp('a_' ~ i, 'b_' ~ i, 'g_' ~ i) }} end as e_{{ i }},
+{% endfor %}
+        e_0,
+        e_{{ n }}
+    from edges
+),
+assigned as (
+    select
+        {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
+        source.label,
+        source.p,
+        source.w,
+        0{% for i in range(1, n) %} + case when edge_values.e_{{ i }} < source.p then 1 else 0 end{% endfor %} as bin,
+{% for i in range(0, n + 1) %}
+        edge_values.e_{{ i }}{{ ',' if not loop.last }}
+{% endfor %}
+    from source
+    inner join edge_values on {{ calibration_join_on('source', 'edge_values', by) }}
+),
+binned as (
+    select
+        {{ slice_cols(by) }}
+        label,
+        p,
+        w,
+        bin,
+        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i }}{% endfor %} end as bin_lower,
+        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i + 1 }}{% endfor %} end as bin_upper
+    from assigned
+),
+{% endif %}
+{%- endmacro %}
+
+{#
+  per_bin: sums per slice and bin, exact_sum for the float sums (decision 0006): w_sum, wp_sum
+  (sum w p), wy_sum (sum w label), n_rows; `weighted` false: w = 1, counts are integers and
+  p in [0, 1] needs no exponent window.
+#}
+{% macro calibration_per_bin_ctes(by, weighted) -%}
+{% if weighted %}
+scaled as (
+    select
+        binned.*,
+        w * p as wp,
+        w * label as wy,
+        {{ sum_exponent('w', by, ['bin']) }} as w_exp,
+        {{ sum_exponent('w * p', by, ['bin']) }} as wp_exp,
+        {{ sum_exponent('w * label', by, ['bin']) }} as wy_exp
+    from binned
+),
+per_bin as (
+    select
+        {{ slice_cols(by) }}
+        bin,
+        min(bin_lower) as bin_lower,
+        min(bin_upper) as bin_upper,
+        count(*) as n_rows,
+        {{ exact_sum('w', 'w_exp') }} as w_sum,
+        {{ exact_sum('wp', 'wp_exp') }} as wp_sum,
+        {{ exact_sum('wy', 'wy_exp') }} as wy_sum
+    from scaled
+    {{ group_by(by, ['bin']) }}
+),
+{% else %}
+per_bin as (
+    select
+        {{ slice_cols(by) }}
+        bin,
+        min(bin_lower) as bin_lower,
+        min(bin_upper) as bin_upper,
+        count(*) as n_rows,
+        cast(count(*) as {{ float_type() }}) as w_sum,
+        {{ exact_sum('p', 0) }} as wp_sum,
+        cast(sum(label) as {{ float_type() }}) as wy_sum
+    from binned
+    {{ group_by(by, ['bin']) }}
+),
+{% endif %}
+{%- endmacro %}

@@ -1,0 +1,38 @@
+{#
+  calibration_ratio: predicted over observed positives (He et al. 2014: "the ratio of the
+  average estimated CTR and the empirical CTR").
+     calibration_ratio = sum_i w_i p_i / sum_i w_i y_i
+  1 is calibrated on the whole; > 1 over-predicts. w_i = 1 without weight.
+  Ties: none. Float sums are exact_sums (decision 0006).
+  Undefined: no positive label with weight (sum_i w_i y_i = 0) -> NULL (NaN +
+  UndefinedMetricWarning).
+  Output: one row per slice; columns calibration_ratio, n (sum of weights).
+  Oracle: tests/oracle/calibration.py::calibration_ratio
+#}
+{% macro calibration_ratio_kernel(relation, by, columns, options, entries) -%}
+with source as (
+{{ calibration_source(relation, by, columns, options) }}
+),
+scaled as (
+    select
+        source.*,
+        w * p as wp,
+        w * label as wy,
+        {{ sum_exponent('w', by) }} as w_exp,
+        {{ sum_exponent('w * p', by) }} as wp_exp,
+        {{ sum_exponent('w * label', by) }} as wy_exp
+    from source
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('wp', 'wp_exp') }} / nullif({{ exact_sum('wy', 'wy_exp') }}, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ exact_sum('w', 'w_exp') }} as n
+    from scaled
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

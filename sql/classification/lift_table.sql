@@ -1,0 +1,83 @@
+{#
+  lift_table: the lift / cumulative gains table of a binary score by score quantile bins
+  (deciles by default), rows ordered by score, highest first.
+  Bin of a row: b = 1 + floor(n_bins * r / n), r = the number of rows of the slice with a
+  strictly higher score (rank() - 1), n = rows in the slice. Rows of equal score therefore
+  share a bin (ties are never split), the bins hold n / n_bins rows each when scores are
+  distinct, and a bin can be empty (left out) when ties are heavy.
+  Per bin b:
+     n_b, n_pos_b (rows with label 1), min_score, max_score
+     response_rate = n_pos_b / n_b
+     lift          = response_rate / (P / n)                    (P: positives in the slice)
+     cumulative_n, cumulative_pos: over bins 1 .. b
+     gain          = cumulative_pos / P                         (cumulative capture rate)
+     cumulative_lift = (cumulative_pos / cumulative_n) / (P / n)
+  Undefined: no positive label in the slice (P = 0) -> lift, gain and cumulative_lift NULL
+  (NaN + UndefinedMetricWarning).
+  Counts are integers (exact); the running sums run over the bins in order.
+  Output: one row per slice and non-empty bin, ordered by slices then bin: bin, n, n_pos,
+  min_score, max_score, response_rate, lift, cumulative_n, cumulative_pos, gain,
+  cumulative_lift.
+  Oracle: tests/oracle/separation.py::lift_table
+#}
+{% macro lift_table_kernel(relation, by, columns, options, entries) -%}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ float_type() }}) as s
+    from {{ relation }}
+),
+ranked as (
+    select
+        source.*,
+        rank() over ({{ window(by, 's desc') }}) - 1 as higher,
+        count(*) over ({{ partition_by(by) }}) as n_slice,
+        sum(label) over ({{ partition_by(by) }}) as p_slice
+    from source
+),
+binned as (
+    select
+        ranked.*,
+        1 + cast(floor(cast(higher * {{ options.n_bins }} as {{ float_type() }}) / cast(n_slice as {{ float_type() }})) as integer) as bin
+    from ranked
+),
+per_bin as (
+    select
+        {{ slice_cols(by) }}
+        bin,
+        count(*) as n,
+        sum(label) as n_pos,
+        min(s) as min_score,
+        max(s) as max_score,
+        max(n_slice) as n_slice,
+        max(p_slice) as p_slice
+    from binned
+    {{ group_by(by, ['bin']) }}
+),
+cumulated as (
+    select
+        per_bin.*,
+        sum(n) over ({{ window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_n,
+        sum(n_pos) over ({{ window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_pos
+    from per_bin
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+        bin,
+        n,
+        n_pos,
+        min_score,
+        max_score,
+        {{ safe_div('n_pos', 'n') }} as response_rate,
+        {{ safe_div('n_pos', 'n') }} / ({{ safe_div('p_slice', 'n_slice') }}) as lift,
+        cumulative_n,
+        cumulative_pos,
+        {{ safe_div('cumulative_pos', 'p_slice') }} as gain,
+        {{ safe_div('cumulative_pos', 'cumulative_n') }} / ({{ safe_div('p_slice', 'n_slice') }}) as cumulative_lift
+    from cumulated
+)
+select * from final
+order by {{ slice_cols(by) }}bin
+{%- endmacro %}

@@ -1,0 +1,108 @@
+{#
+  cohen_kappa: Cohen's kappa between label and prediction, as scikit-learn's
+  cohen_kappa_score(y, yhat, weights=).
+     kappa = 1 - sum_ij v_ij C_ij / sum_ij v_ij E_ij,   E_ij = t_i p_j / s
+  C_ij: (weighted) rows with label class i and prediction class j; t_i = sum_j C_ij,
+  p_j = sum_i C_ij, s = sum_ij C_ij; classes: the union of the values of label and
+  prediction in the slice, numbered 0, 1, ... in sorted order (scikit-learn's unique_labels).
+  Disagreement weights v_ij (`weights`): none -> 1 - [i = j]; linear -> |i - j|;
+  quadratic -> (i - j)^2 (ordinal classes: their sorted order is their scale).
+  Unweighted this is (p_o - p_e) / (1 - p_e).
+  Ties: none. Float sums are exact_sums (decision 0006).
+  Undefined: sum_ij v_ij E_ij = 0 (one class only in label and prediction alike, or the
+  same single class) -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; columns cohen_kappa, n_classes.
+  Oracle: tests/oracle/agreement.py::cohen_kappa
+#}
+{% macro cohen_kappa_disagreement(i, j, weights) -%}
+{% if weights == 'linear' %}
+cast(abs({{ i }} - {{ j }}) as {{ float_type() }})
+{%- elif weights == 'quadratic' %}
+cast(({{ i }} - {{ j }}) * ({{ i }} - {{ j }}) as {{ float_type() }})
+{%- else %}
+cast(case when {{ i }} = {{ j }} then 0 else 1 end as {{ float_type() }})
+{%- endif %}
+{%- endmacro %}
+
+{% macro cohen_kappa_kernel(relation, by, columns, options, entries) -%}
+with {{ multiclass_per_class(relation, by, columns) }},
+cells as (
+    select
+        {{ slice_cols(by) }}
+        y,
+        y_hat,
+        cast({{ multiclass_total('w', 'w_exp', columns.weight) }} as {{ float_type() }}) as c
+    from source
+    {{ group_by(by, ['y', 'y_hat']) }}
+),
+classes as (
+    select
+        {{ slice_cols(by) }}
+        class,
+        cast(n_true as {{ float_type() }}) as t,
+        cast(n_pred as {{ float_type() }}) as p,
+        row_number() over ({{ window(by, 'class') }}) - 1 as idx
+    from per_class
+),
+totals as (
+    select
+        {{ slice_cols(by) }}
+        cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}) as s,
+        count(*) as n_classes
+    from per_class
+    {{ group_by(by) }}
+),
+observed as (
+    select
+        {% for col in by %}cells.slice_{{ loop.index0 }}, {% endfor %}
+
+        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * cells.c as term
+    from cells
+    inner join classes as ci
+        on {{ calibration_join_on('cells', 'ci', by) }} and ci.class = cells.y
+    inner join classes as cj
+        on {{ calibration_join_on('cells', 'cj', by) }} and cj.class = cells.y_hat
+),
+expected as (
+    select
+        {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
+
+        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / totals.s as term
+    from classes as ci
+    inner join classes as cj on {{ calibration_join_on('ci', 'cj', by) }}
+    inner join totals on {{ calibration_join_on('ci', 'totals', by) }}
+),
+terms as (
+    select {{ slice_cols(by) }} term as o, cast(0 as {{ float_type() }}) as e from observed
+    union all
+    select {{ slice_cols(by) }} cast(0 as {{ float_type() }}) as o, term as e from expected
+),
+scaled_terms as (
+    select
+        terms.*,
+        {{ sum_exponent('o', by) }} as o_exp,
+        {{ sum_exponent('e', by) }} as e_exp
+    from terms
+),
+sums as (
+    select
+        {{ slice_cols(by) }}
+        {{ exact_sum('o', 'o_exp') }} as o_sum,
+        {{ exact_sum('e', 'e_exp') }} as e_sum
+    from scaled_terms
+    {{ group_by(by) }}
+),
+final as (
+    select
+        {% for col in by %}totals.slice_{{ loop.index0 }}, {% endfor %}
+
+{% for entry in entries %}
+        1 - sums.o_sum / nullif(sums.e_sum, 0) as {{ entry.alias }},
+{% endfor %}
+        totals.n_classes
+    from totals
+    left join sums on {{ calibration_join_on('totals', 'sums', by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

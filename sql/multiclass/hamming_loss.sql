@@ -1,0 +1,38 @@
+{#
+  hamming_loss: the (weighted) fraction of rows whose prediction differs from the label, as
+  scikit-learn's hamming_loss for multiclass targets (= 1 - accuracy).
+     hamming_loss = sum_i w_i [y_i != yhat_i] / sum_i w_i
+  Classes of any type (label and prediction compared with =). w_i = 1 without weight.
+  Ties: none. Float sums are exact_sums (decision 0006).
+  Undefined: the weights sum to 0 -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; columns hamming_loss, n (rows, or sum of weights).
+  Oracle: tests/oracle/agreement.py::hamming_loss
+#}
+{% macro hamming_loss_kernel(relation, by, columns, options, entries) -%}
+with source as (
+    select
+        {{ slice_source(by) }}
+        case when {{ columns.label }} = {{ columns.prediction }} then 0 else 1 end as miss,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+    from {{ relation }}
+),
+scaled as (
+    select
+        source.*,
+        w * miss as wmiss,
+        {{ sum_exponent('w', by) }} as w_exp
+    from source
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('wmiss', 'w_exp') }} / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ exact_sum('w', 'w_exp') }} as n
+    from scaled
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

@@ -1,0 +1,153 @@
+{#
+  multiclass_auc: ROC AUC of a multiclass or multilabel classifier from a long table, one row
+  per (row, class): the row id (role group), the class (role item), the score of that class
+  and a 0/1 label (1: the class is a true class of the row; multiclass: exactly one per row).
+  As scikit-learn's roc_auc_score(y, scores, multi_class=, average=).
+  A binary AUC below is the Mann-Whitney statistic with average ranks (a tied pair counts
+  1/2): AUC = (R_pos - P (P + 1) / 2) / (P N), R_pos the sum of the positives' average ranks.
+  multi_class = ovr (one-vs-rest; also every multilabel average):
+     A_c = the binary AUC of class c's score with label 1 against 0, over all rows
+     macro    = mean_c A_c
+     weighted = sum_c P_c A_c / sum_c P_c        (P_c: rows with class c true, the support)
+     micro    = the binary AUC of all (row, class) pairs pooled
+     samples  = mean over rows of the binary AUC of the row's classes (multilabel)
+  multi_class = ovo (Hand & Till 2001; multiclass only: t(r) = the row's one true class):
+     A(a|b) = the binary AUC of class a's score, positives the rows with t = a, negatives the
+              rows with t = b
+     S(a, b) = (A(a|b) + A(b|a)) / 2 over unordered pairs of classes
+     macro    = mean over pairs S(a, b)
+     weighted = sum (n_a + n_b) S(a, b) / sum (n_a + n_b)   (n_a: rows with t = a)
+  Ties: average ranks within the partition (class, pair or row); counts and rank sums are
+  integers or halves (exact in double), so row order cannot change the result.
+  Undefined: any binary AUC in the average undefined (a class, pair or row without positives
+  or without negatives), or no rows -> NULL (NaN + UndefinedMetricWarning); scikit-learn
+  raises there.
+  Output: one row per slice; one column per entry alias (multiclass_auc), n_parts (classes,
+  pairs or rows averaged; 1 for micro).
+  Oracle: tests/oracle/multiclass_auc.py::multiclass_auc
+#}
+{# the AUC of a partition from its positives' rank sum r, positives p and negatives n #}
+{% macro multiclass_auc_binary(r, p, n) -%}
+case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 2) / ({{ p }} * {{ n }}) end
+{%- endmacro %}
+
+{# the partition's sum of positives' average ranks, positives and negatives; `part`: partition columns #}
+{% macro multiclass_auc_ranked(source, by, part) -%}
+    select
+        {{ slice_cols(by) }}
+        {% for col in part %}{{ col }}, {% endfor %}
+
+        y,
+        cast(rank() over ({{ window(by, 's', part) }}) as {{ float_type() }})
+            + cast(count(*) over ({{ partition_by(by, part + ['s']) }}) - 1 as {{ float_type() }}) / 2 as avg_rank
+    from {{ source }}
+{%- endmacro %}
+
+{% macro multiclass_auc_per_part(by, part) -%}
+    select
+        {{ slice_cols(by) }}
+        {% for col in part %}{{ col }}, {% endfor %}
+
+        sum(case when y = 1 then avg_rank else 0 end) as r,
+        cast(sum(y) as {{ float_type() }}) as p,
+        cast(count(*) - sum(y) as {{ float_type() }}) as n
+    from ranked
+    {{ group_by(by, part) }}
+{%- endmacro %}
+
+{% macro multiclass_auc_kernel(relation, by, columns, options, entries) -%}
+{% set how = options.multi_class ~ '_' ~ options.auc_average %}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ columns.group }} as g,
+        {{ columns.item }} as c,
+        cast({{ columns.score }} as {{ float_type() }}) as s,
+        {{ binary_label(columns.label) }} as y
+    from {{ relation }}
+),
+{% if options.multi_class == 'ovo' %}
+truth as (
+    select
+        source.*,
+        max(case when y = 1 then c end) over ({{ partition_by(by, ['g']) }}) as t
+    from source
+),
+classes as (
+    select distinct {{ slice_cols(by) }} c as b from source
+),
+pairs as (
+    select {{ slice_cols(by) }} c as a, t as b, s, 0 as y
+    from truth
+    where t <> c
+    union all
+    select
+        {% for col in by %}truth.slice_{{ loop.index0 }}, {% endfor %}
+
+        truth.c as a,
+        classes.b,
+        truth.s,
+        1 as y
+    from truth
+    inner join classes
+        on {{ calibration_join_on('truth', 'classes', by) }} and classes.b <> truth.c
+    where truth.t = truth.c
+),
+ranked as (
+{{ multiclass_auc_ranked('pairs', by, ['a', 'b']) }}
+),
+per_part as (
+{{ multiclass_auc_per_part(by, ['a', 'b']) }}
+),
+per_pair as (
+    select
+        {% for col in by %}ab.slice_{{ loop.index0 }}, {% endfor %}
+
+        ab.a,
+        ab.b,
+        ({{ multiclass_auc_binary('ab.r', 'ab.p', 'ab.n') }} + {{ multiclass_auc_binary('ba.r', 'ba.p', 'ba.n') }}) / 2 as value,
+        ab.p + ab.n as n_ab
+    from per_part as ab
+    inner join per_part as ba
+        on {{ calibration_join_on('ab', 'ba', by) }} and ab.a = ba.b and ab.b = ba.a
+    where ab.a < ab.b
+),
+{% else %}
+ranked as (
+{{ multiclass_auc_ranked('source', by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+),
+per_part as (
+{{ multiclass_auc_per_part(by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+),
+per_pair as (
+    select
+        per_part.*,
+        {{ multiclass_auc_binary('r', 'p', 'n') }} as value,
+        p as n_ab
+    from per_part
+),
+{% endif %}
+scored as (
+    select
+        per_pair.*,
+        n_ab * value as wv,
+        {{ sum_exponent('n_ab * value', by) }} as wv_exp
+    from per_pair
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+{% if options.auc_average == 'weighted' %}
+        case when count(value) = count(*) then {{ exact_sum('wv', 'wv_exp') }} / nullif(sum(n_ab), 0) end as {{ entry.alias }},
+{% else %}
+        case when count(value) = count(*) then {{ exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
+{% endif %}
+{% endfor %}
+        count(*) as n_parts
+    from scored
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

@@ -1,0 +1,94 @@
+{#
+  multilabel_average_precision: average precision of a multilabel (or multiclass) classifier
+  from the long table of multiclass_auc (row id: role group, class: role item, score, 0/1
+  label: 1 where the class is a true class of the row), as scikit-learn's
+  average_precision_score(Y, scores, average=).
+  A binary AP over a partition (the step-wise area of the precision-recall curve):
+     AP = sum_t (R(t) - R(t')) P(t) = (1 / P) sum_t pos(t) tp(t) / n(t)
+  t over the distinct scores, descending (t' the previous one); pos(t): positives scoring t;
+  tp(t), n(t): positives and rows scoring >= t; P: positives of the partition.
+  ap_average:
+     macro    = mean over classes of AP_c
+     weighted = sum_c P_c AP_c / sum_c P_c
+     micro    = AP of all (row, class) pairs pooled
+     samples  = mean over rows of the AP of the row's classes
+  Ties: rows of equal score form one threshold (one step). Counts are integers (exact); the
+  terms are summed with exact_sum (decision 0006).
+  Undefined: a class, row or the pooled table without a positive label in the average (its
+  recall is 0/0) -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; one column per entry alias, n_parts.
+  Oracle: tests/oracle/multiclass_auc.py::multilabel_average_precision
+#}
+{% macro multilabel_average_precision_kernel(relation, by, columns, options, entries) -%}
+{% set part = [] if options.ap_average == 'micro' else (['g'] if options.ap_average == 'samples' else ['c']) %}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ columns.group }} as g,
+        {{ columns.item }} as c,
+        cast({{ columns.score }} as {{ float_type() }}) as s,
+        {{ binary_label(columns.label) }} as y
+    from {{ relation }}
+),
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        {% for col in part %}{{ col }}, {% endfor %}
+
+        s,
+        sum(y) as pos,
+        count(*) as cnt
+    from source
+    {{ group_by(by, part + ['s']) }}
+),
+cumulated as (
+    select
+        per_score.*,
+        sum(pos) over ({{ window(by, 's desc', part) }} rows between unbounded preceding and current row) as tp,
+        sum(cnt) over ({{ window(by, 's desc', part) }} rows between unbounded preceding and current row) as n_at
+    from per_score
+),
+terms as (
+    select
+        cumulated.*,
+        cast(pos as {{ float_type() }}) * tp / n_at as term
+    from cumulated
+),
+scaled as (
+    select
+        terms.*,
+        {{ sum_exponent('term', by, part) }} as term_exp
+    from terms
+),
+per_part as (
+    select
+        {{ slice_cols(by) }}
+        sum(pos) as p_total,
+        {{ exact_sum('term', 'term_exp') }} / nullif(cast(sum(pos) as {{ float_type() }}), 0) as value
+    from scaled
+    {{ group_by(by, part) }}
+),
+weighted as (
+    select
+        per_part.*,
+        p_total * value as wv,
+        {{ sum_exponent('p_total * value', by) }} as wv_exp
+    from per_part
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+{% if options.ap_average == 'weighted' %}
+        case when count(value) = count(*) then {{ exact_sum('wv', 'wv_exp') }} / nullif(cast(sum(p_total) as {{ float_type() }}), 0) end as {{ entry.alias }},
+{% else %}
+        case when count(value) = count(*) then {{ exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
+{% endif %}
+{% endfor %}
+        count(*) as n_parts
+    from weighted
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

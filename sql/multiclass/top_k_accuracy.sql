@@ -1,0 +1,64 @@
+{#
+  top_k_accuracy: the (weighted) fraction of rows whose true class is among the k classes of
+  highest score, as scikit-learn's top_k_accuracy_score, from the long table of
+  multiclass_auc (row id: role group, class: role item, score, 0/1 label marking the row's
+  true class).
+     top_k_accuracy = sum_r w_r [rank_r(t_r) <= k] / sum_r w_r
+  rank_r(c): the position of class c in row r's classes ordered by score desc, ties by class
+  desc (scikit-learn's reversed stable argsort puts the later of tied classes first).
+  k none (evaluate's name without @k): every class counts, as for the ranking metrics. A
+  row with no class labelled 1 counts as a miss. w_r: the row's weight (the weight column,
+  the same on every line of the row; 1 without one).
+  Ties: broken by class as above (a total order within a row). Float sums are exact_sums.
+  Undefined: the weights sum to 0 -> NULL (NaN + UndefinedMetricWarning).
+  Output: one row per slice; one column per entry alias (top_k_accuracy), n_rows (rows).
+  Oracle: tests/oracle/multiclass_auc.py::top_k_accuracy
+#}
+{% macro top_k_accuracy_kernel(relation, by, columns, options, entries) -%}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ columns.group }} as g,
+        {{ columns.item }} as c,
+        cast({{ columns.score }} as {{ float_type() }}) as s,
+        {{ binary_label(columns.label) }} as y,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+    from {{ relation }}
+),
+ranked as (
+    select
+        source.*,
+        row_number() over ({{ window(by, 's desc, c desc', ['g']) }}) as pos
+    from source
+),
+per_row as (
+    select
+        {{ slice_cols(by) }}
+        g,
+        max(w) as w,
+{% for entry in entries %}
+        max(case when y = 1{{ ' and pos <= ' ~ entry.k if entry.k is not none }} then 1 else 0 end) as hit_{{ loop.index0 }},
+{% endfor %}
+        count(*) as n_classes
+    from ranked
+    {{ group_by(by, ['g']) }}
+),
+scaled as (
+    select
+        per_row.*,
+        {{ sum_exponent('w', by) }} as w_exp
+    from per_row
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        {{ exact_sum('w * hit_' ~ loop.index0, 'w_exp') }} / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+{% endfor %}
+        count(*) as n_rows
+    from scaled
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

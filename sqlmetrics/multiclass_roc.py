@@ -1,0 +1,395 @@
+"""Multiclass and multilabel ROC AUC from a long table (one row per row id and class), as
+scikit-learn's ``roc_auc_score(y, scores, multi_class=, average=)``.
+
+Template: ``sql/multiclass/multiclass_auc.sql``. The long table is the one-hot form of the
+labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's score) and
+``label`` (1 where the class is a true class of the row). Multiclass data have one true class
+per row; multilabel data any number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._engine import compute, scalar
+from .errors import InvalidParameterError
+from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+
+__all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
+
+declare_param(
+    ParamSpec(
+        "multi_class",
+        "ovr",
+        check_choice("ovr", "ovo"),
+        "multiclass AUC: one-vs-rest (ovr) or one-vs-one pairs (ovo, Hand & Till)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "auc_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multiclass AUC average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+
+
+def _check_combination(metric: str, params: dict[str, Any]) -> None:
+    if params["multi_class"] == "ovo" and params["auc_average"] not in ("macro", "weighted"):
+        raise InvalidParameterError(
+            f"{metric}: multi_class='ovo' averages pairs of classes with average='macro' or "
+            f"'weighted'; got average={params['auc_average']!r} (micro and samples are "
+            f"one-vs-rest averages: use multi_class='ovr')"
+        )
+
+
+register(
+    MetricSpec(
+        "multiclass_auc",
+        "multiclass/multiclass_auc.sql",
+        "multiclass_scores",
+        "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
+        "samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("multi_class", "auc_average"),
+        undefined="a class, pair or row of the average without positives or negatives",
+        aliases=("roc_auc_multiclass",),
+        check_params=_check_combination,
+        kernel="multiclass_auc_kernel",
+    )
+)
+
+
+register(
+    MetricSpec(
+        "top_k_accuracy",
+        "multiclass/top_k_accuracy.sql",
+        "multiclass_scores",
+        "fraction of rows whose true class is among the k highest scores (ties: later class)",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+            Role("weight", "weight", required=False),
+        ),
+        params=("k",),
+        undefined="the weights sum to 0",
+        takes_k=True,
+        aliases=("top_k_accuracy_score",),
+        kernel="top_k_accuracy_kernel",
+    )
+)
+
+
+declare_param(
+    ParamSpec(
+        "ap_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multilabel AP average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+register(
+    MetricSpec(
+        "multilabel_average_precision",
+        "multiclass/multilabel_average_precision.sql",
+        "multiclass_scores",
+        "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("ap_average",),
+        undefined="a class, row or the pooled table of the average without a positive label",
+        kernel="multilabel_average_precision_kernel",
+    )
+)
+
+
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    multi_class: str = "ovr",
+    average: str = "macro",
+    con: Any = None,
+) -> float:
+    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores.
+
+    Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
+    average=average)``, with ``scores`` the wide matrix this table holds in long form.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class): the input, as in :func:`sqlmetrics.roc_curve`.
+    row_id : str
+        Column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for (any type). In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score (probability or any finite number).
+    label : str, default "label"
+        Column of 0/1 (or booleans): 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number).
+    multi_class : {"ovr", "ovo"}, default "ovr"
+        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+        multiclass data only.
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+        ``auc_average=``.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, no rows.
+    InvalidParameterError
+        ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
+        "samples".
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class, pair or row of the average has no positive or no negative (scikit-learn
+        raises there); NaN is returned.
+
+    See Also
+    --------
+    auc : the binary AUC.
+
+    Notes
+    -----
+    Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
+    1/2). One-vs-one, as Hand and Till (2001):
+
+    .. math:: AUC_{ovo} = \frac{1}{|pairs|} \sum_{a < b} \frac{A(a|b) + A(b|a)}{2}
+
+    with :math:`A(a|b)` the AUC of class :math:`a`'s score between the rows of true class
+    :math:`a` and those of true class :math:`b`. The wide form (one score column per class)
+    is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
+    class_col value score``.
+
+    References
+    ----------
+    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
+       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
+    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
+       estimation trees. CeDER Working Paper IS-00-04, NYU.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
+    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    0.9583
+    """
+    frame = compute(
+        "multiclass_auc",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params={"multi_class": multi_class, "auc_average": average},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "multiclass_auc")
+
+
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    k: int = 2,
+    con: Any = None,
+) -> float:
+    r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
+
+    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k)``, from the long table
+    of :func:`multiclass_auc`.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`.
+    row_id : str
+        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score.
+    label : str, default "label"
+        Column of 0/1: 1 on the row's true class.
+    weight : str, optional
+        Column of the row's non-negative weight, repeated on each of its lines.
+    k : int, default 2
+        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+        a ranking metric without a cut-off does).
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+    InvalidParameterError
+        ``k`` not an integer >= 1.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+
+    Notes
+    -----
+    Classes of equal score are ordered by class, the later first, as scikit-learn's
+    reversed stable ``argsort`` orders its columns (sorted classes). A row with no class
+    labelled 1 counts as a miss.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
+    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    0.25
+    """
+    frame = compute(
+        "top_k_accuracy",
+        data,
+        con=con,
+        columns={
+            "group": row_id,
+            "item": class_col,
+            "score": score,
+            "label": label,
+            "weight": weight,
+        },
+        params={"k": k},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "top_k_accuracy")
+
+
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str,
+    class_col: str,
+    score: str = "score",
+    label: str = "label",
+    average: str = "macro",
+    con: Any = None,
+) -> float:
+    r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
+
+    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)`` with
+    ``Y`` and ``scores`` the wide matrices this long table holds.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`.
+    row_id : str
+        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str
+        Column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Column of the class's score.
+    label : str, default "label"
+        Column of 0/1: 1 where the class is a true class of the row.
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+        row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    con : duckdb.DuckDBPyConnection or str, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+    InvalidParameterError
+        ``average`` unknown.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class (macro, weighted), a row (samples) or the whole table (micro) has no
+        positive label; NaN is returned.
+
+    See Also
+    --------
+    average_precision : the binary AP.
+
+    Notes
+    -----
+    .. math:: AP = \sum_t (R_t - R_{t'}) P_t
+
+    over the distinct scores as thresholds (rows of equal score form one step), as
+    scikit-learn's ``average_precision_score``.
+
+    References
+    ----------
+    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
+       University of Waterloo.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
+    ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
+    >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
+    0.9167
+    """
+    frame = compute(
+        "multilabel_average_precision",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params={"ap_average": average},
+        unique=("group", "item"),
+    )
+    return scalar(frame, "multilabel_average_precision")

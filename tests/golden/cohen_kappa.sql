@@ -1,0 +1,117 @@
+with source as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        1 as w
+    from "events"
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else 0 end as tp,
+        w as n_true,
+        0 as n_pred
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        0 as tp,
+        0 as n_true,
+        w as n_pred
+    from source
+),
+class_sums as (
+    select
+        slice_0,
+        class,
+        sum(tp) as tp,
+        sum(n_true) as n_true,
+        sum(n_pred) as n_pred
+    from contrib
+    group by slice_0, class
+),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
+),
+cells as (
+    select
+        slice_0,
+        y,
+        y_hat,
+        cast(sum(w) as double) as c
+    from source
+    group by slice_0, y, y_hat
+),
+classes as (
+    select
+        slice_0,
+        class,
+        cast(n_true as double) as t,
+        cast(n_pred as double) as p,
+        row_number() over (partition by slice_0 order by class) - 1 as idx
+    from per_class
+),
+totals as (
+    select
+        slice_0,
+        cast(sum(n_true) as double) as s,
+        count(*) as n_classes
+    from per_class
+    group by slice_0
+),
+observed as (
+    select
+cells.slice_0,
+        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * cells.c as term
+    from cells
+    inner join classes as ci
+        on cells.slice_0 is not distinct from ci.slice_0 and ci.class = cells.y
+    inner join classes as cj
+        on cells.slice_0 is not distinct from cj.slice_0 and cj.class = cells.y_hat
+),
+expected as (
+    select
+ci.slice_0,
+        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * ci.t * cj.p / totals.s as term
+    from classes as ci
+    inner join classes as cj on ci.slice_0 is not distinct from cj.slice_0
+    inner join totals on ci.slice_0 is not distinct from totals.slice_0
+),
+terms as (
+    select slice_0,  term as o, cast(0 as double) as e from observed
+    union all
+    select slice_0,  cast(0 as double) as o, term as e from expected
+),
+scaled_terms as (
+    select
+        terms.*,
+        nullif(least(ceil(ln(nullif(max(abs(o)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as o_exp,
+        nullif(least(ceil(ln(nullif(max(abs(e)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as e_exp
+    from terms
+),
+sums as (
+    select
+        slice_0,
+        coalesce(cast(sum(cast(round((o) * power(2.0, 80 - greatest(o_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(o_exp, -940)) - 80), sum(o)) as o_sum,
+        coalesce(cast(sum(cast(round((e) * power(2.0, 80 - greatest(e_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(e_exp, -940)) - 80), sum(e)) as e_sum
+    from scaled_terms
+    group by slice_0
+),
+final as (
+    select
+totals.slice_0,
+        1 - sums.o_sum / nullif(sums.e_sum, 0) as cohen_kappa,
+        totals.n_classes
+    from totals
+    left join sums on totals.slice_0 is not distinct from sums.slice_0
+)
+select * from final
+order by slice_0

@@ -1,0 +1,61 @@
+with source as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        1 as w
+    from "events"
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else 0 end as tp,
+        w as n_true,
+        0 as n_pred
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        0 as tp,
+        0 as n_true,
+        w as n_pred
+    from source
+),
+class_sums as (
+    select
+        slice_0,
+        class,
+        sum(tp) as tp,
+        sum(n_true) as n_true,
+        sum(n_pred) as n_pred
+    from contrib
+    group by slice_0, class
+),
+per_class as (
+    select
+        class_sums.*,
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+    from class_sums
+),
+valued as (
+    select
+        per_class.*,
+        n_true + n_pred - tp as n_union,
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as value
+    from per_class
+),
+final as (
+    select
+        slice_0,
+        coalesce(cast(sum(cast(round((n_true * value) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(n_true * value))
+            / nullif(cast(sum(n_true) as double), 0) as jaccard_weighted,
+        count(*) as n_classes
+    from valued
+    group by slice_0
+)
+select * from final
+order by slice_0

@@ -1,0 +1,52 @@
+with source as (
+    select
+        "country" as slice_0,
+        "group" as g,
+        "item" as c,
+        cast("score" as double) as s,
+        case when cast("label" as boolean) then 1 else 0 end as y
+    from "events"
+),
+ranked as (
+select
+        slice_0,
+c,
+        y,
+        cast(rank() over (partition by slice_0, c order by s) as double)
+            + cast(count(*) over (partition by slice_0, c, s) - 1 as double) / 2 as avg_rank
+    from source
+),
+per_part as (
+select
+        slice_0,
+c,
+        sum(case when y = 1 then avg_rank else 0 end) as r,
+        cast(sum(y) as double) as p,
+        cast(count(*) - sum(y) as double) as n
+    from ranked
+    group by slice_0, c
+),
+per_pair as (
+    select
+        per_part.*,
+        case when p > 0 and n > 0 then (r - p * (p + 1) / 2) / (p * n) end as value,
+        p as n_ab
+    from per_part
+),
+scored as (
+    select
+        per_pair.*,
+        n_ab * value as wv,
+        nullif(least(ceil(ln(nullif(max(abs(n_ab * value)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wv_exp
+    from per_pair
+),
+final as (
+    select
+        slice_0,
+        case when count(value) = count(*) then coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(*), 0) end as multiclass_auc,
+        count(*) as n_parts
+    from scored
+    group by slice_0
+)
+select * from final
+order by slice_0

@@ -1,0 +1,59 @@
+with source as (
+select
+        "country" as slice_0,
+        case when cast("label" as boolean) then 1 else 0 end as label,
+        cast("score" as double) as p,
+        cast(1 as double) as w
+    from "events"
+),
+per_row as (
+    select
+        slice_0,
+        w,
+        w * label as wy,
+        w * -ln(
+            case
+                when label = 1 then greatest(least(p, cast(0.9999999999999998e0 as double)), cast(2.220446049250313e-16 as double))
+                else greatest(least(1 - p, cast(0.9999999999999998e0 as double)), cast(2.220446049250313e-16 as double))
+            end
+        ) as wloss
+    from source
+),
+scaled as (
+    select
+        per_row.*,
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wy)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wy_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wloss_exp
+    from per_row
+),
+sums as (
+    select
+        slice_0,
+        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as w_sum,
+        coalesce(cast(sum(cast(round((wy) * power(2.0, 80 - greatest(wy_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wy_exp, -940)) - 80), sum(wy)) as wy_sum,
+        coalesce(cast(sum(cast(round((wloss) * power(2.0, 80 - greatest(wloss_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wloss_exp, -940)) - 80), sum(wloss)) as wloss_sum
+    from scaled
+    group by slice_0
+),
+rates as (
+    select
+        sums.*,
+        wy_sum / nullif(w_sum, 0) as base_rate
+    from sums
+),
+final as (
+    select
+        slice_0,
+        (wloss_sum / nullif(w_sum, 0)) / nullif(
+            case
+                when base_rate > 0 and base_rate < 1
+                    then -(base_rate * ln(base_rate) + (1 - base_rate) * ln(1 - base_rate))
+            end,
+            0
+        ) as normalized_entropy,
+        w_sum as n
+    from rates
+)
+select * from final
+order by slice_0

@@ -6,7 +6,7 @@ table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
 
 from __future__ import annotations
 
-from . import bounds, curves, multiclass, ranking, trec
+from . import beyond, bounds, correlation, curves, multiclass, ranking, retrieval, trec
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
 from ._render import render, render_evaluate
@@ -23,6 +23,8 @@ from .classification import (
     recall,
     specificity,
 )
+from .beyond import *  # noqa: F403
+from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
@@ -39,6 +41,7 @@ from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
 from .names import metric_names
 from .ranking import *  # noqa: F403
+from .retrieval import *  # noqa: F403
 from .trec import *  # noqa: F403
 from .user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 
@@ -73,9 +76,12 @@ __all__ = [
     "render_evaluate",
     "specificity",
     "unregister_sql",
+    *beyond.__all__,
     *bounds.__all__,
+    *correlation.__all__,
     *curves.__all__,
     *multiclass.__all__,
     *ranking.__all__,
+    *retrieval.__all__,
     *trec.__all__,
 ]

@@ -111,7 +111,7 @@ def render(
             )
         params["k"] = request.k
     qrels = params.pop("qrels", None)
-    if qrels is not None and spec.family != "ranking":
+    if qrels is not None and spec.kernel != "ranking_kernel":
         raise InvalidParameterError(
             f"render: qrels= is used by ranking metrics only; {metric!r} is not one"
         )

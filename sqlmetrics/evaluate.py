@@ -24,7 +24,8 @@ COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
 
 
 def _is_ranking(spec: MetricSpec) -> bool:
-    return spec.family == "ranking"
+    # the ranking kernel's metrics: family "ranking" and the retrieval extras (retrieval.py)
+    return spec.kernel == "ranking_kernel"
 
 
 def evaluate(

@@ -1,9 +1,11 @@
 """Retrieval extras: rank-biased precision, fall-out, bpref, interpolated precision at recall
 levels (and trec_eval's 11-point average), geometric-mean MAP.
 
-Each is a ranking metric (family ``ranking``): it reads the same ``group, item, score, label``
-rows (or a run plus ``qrels=``), takes the same options and shares the ranking kernel's one
-sort per group (``sql/_macros/ranking.sql``); its pieces are in ``sql/ranking/<name>.sql``.
+Each is a metric of the ranking kernel (registry family ``retrieval``, kernel
+``ranking_kernel``): it reads the same ``group, item, score, label`` rows (or a run plus
+``qrels=``), takes the same options and shares the kernel's one sort per group
+(``sql/_macros/ranking.sql``) with the ranking metrics in ``evaluate``; its pieces are in
+``sql/ranking/<name>.sql``, its tests in ``tests/test_retrieval.py``.
 ``success@k`` is trec_eval's name for :func:`sqlmetrics.hit_rate` (an alias).
 """
 
@@ -98,7 +100,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
         MetricSpec(
             _name,
             f"ranking/{_name}.sql",
-            "ranking",
+            "retrieval",
             _summary,
             (GROUP, ITEM, SCORE, LABEL),
             params=(("k",) if _uses_k else ()) + _own + _COMMON,

@@ -13,9 +13,11 @@ from typing import Any
 
 from oracle import bounds as ob
 from oracle import classification as oc
+from oracle import correlation as ocr
 from oracle import curves as ocv
 from oracle import multiclass as om
 from oracle import ranking as orr
+from oracle import retrieval as ort
 
 _THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
 _RANKING = (
@@ -31,6 +33,7 @@ _RANKING = (
     "idcg",
     "ndcg",
 )
+_RETRIEVAL = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")
 # multiclass f1 is fbeta with beta=1 (the oracle's per-class "fbeta" column)
 _AVERAGED = {"precision": "precision", "recall": "recall", "f1": "fbeta", "fbeta": "fbeta"}
 
@@ -54,4 +57,7 @@ ORACLES: dict[str, Callable[..., Any]] = {
         for average in ("macro", "micro", "weighted")
     },
     **{name: partial(orr.metric, name) for name in _RANKING},
+    "spearman": ocr.spearman,
+    "kendall_tau": ocr.kendall_tau,
+    **{name: partial(ort.metric, name) for name in _RETRIEVAL},
 }

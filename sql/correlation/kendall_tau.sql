@@ -19,7 +19,8 @@
   sort of them); groups with more than max_label_levels distinct labels are refused by the
   Python layer before the query (InvalidDataError), and give NULL here.
   All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), 2 n_1 = sum t (t - 1),
-  so no integer division); only the last division is floating point, clamped to [-1, 1].
+  so no integer division); only the last division is floating point (by sqrt of the product of the two
+  doubles: a perfect order gives exactly 1), clamped to [-1, 1].
   Undefined: n_0 = n_1 (all scores equal, or fewer than 2 rows) or n_0 = n_2 (all labels
   equal) -> the group is left out; no group left -> NULL (NaN + UndefinedMetricWarning).
   With group=: tau = mean_g tau_g, uniform over the groups left (n_groups of them).
@@ -120,9 +121,9 @@ per_group as (
                 and cast(t.n as {{ exact_int() }}) * (t.n - 1) > t.n_1x2
                 and cast(t.n as {{ exact_int() }}) * (t.n - 1) > l.n_2x2
             then greatest(cast(-1 as {{ float_type() }}), least(cast(1 as {{ float_type() }}),
-                cast(2 * coalesce(k.s, 0) as {{ float_type() }}) / (
-                    sqrt(cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - t.n_1x2 as {{ float_type() }}))
-                    * sqrt(cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - l.n_2x2 as {{ float_type() }}))
+                cast(2 * coalesce(k.s, 0) as {{ float_type() }}) / sqrt(
+                    cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - t.n_1x2 as {{ float_type() }})
+                    * cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - l.n_2x2 as {{ float_type() }})
                 )
             ))
         end as tau

@@ -8,7 +8,8 @@
   = the Pearson correlation of the ranks, scipy.stats.spearmanr. Doubled ranks are integers:
   2 rx_i = rank_lo + rank_hi (rank() plus the rows at or below), so every sum is an exact
   integer sum (exact_int(): any row order gives the same bits) and only the last division is
-  in floating point; rho is clamped to [-1, 1] against rounding.
+  in floating point (sxy / sqrt(sxx syy): a perfect order gives exactly 1); rho is
+  clamped to [-1, 1] against rounding.
   Undefined: a group whose scores or labels are all equal (a sum of squares 0) or with fewer
   than 2 rows -> left out of the mean; no group left -> NULL (NaN + UndefinedMetricWarning).
   With group=: rho = mean_g rho_g, uniform over the groups left (n_groups of them).
@@ -50,8 +51,8 @@ per_group as (
         case
             when sxx > 0 and syy > 0 then greatest(cast(-1 as {{ float_type() }}), least(
                 cast(1 as {{ float_type() }}),
-                cast(sxy as {{ float_type() }}) / (sqrt(cast(sxx as {{ float_type() }}))
-                    * sqrt(cast(syy as {{ float_type() }})))
+                cast(sxy as {{ float_type() }})
+                    / sqrt(cast(sxx as {{ float_type() }}) * cast(syy as {{ float_type() }}))
             ))
         end as rho
     from sums

@@ -10,6 +10,7 @@ from . import beyond, bounds, correlation, curves, multiclass, ranking, retrieva
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
 from ._config import configure
 from ._render import render, render_evaluate
+from .beyond import *  # noqa: F403
 from .bounds import *  # noqa: F403
 from .classification import (
     accuracy,
@@ -23,7 +24,6 @@ from .classification import (
     recall,
     specificity,
 )
-from .beyond import *  # noqa: F403
 from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
 from .errors import (

@@ -78,7 +78,8 @@ def render(
     **params
         Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
         ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
-        ``group``/``item``/``label`` columns) and the metric's options (``threshold=``,
+        ``group``/``item``/``label`` columns), ``train=`` (beyond-accuracy metrics: a table name
+        or path of interactions with the ``item`` column) and the metric's options (``threshold=``,
         ``weighting=``, ``k=``, ...).
 
     Returns
@@ -115,6 +116,11 @@ def render(
         raise InvalidParameterError(
             f"render: qrels= is used by ranking metrics only; {metric!r} is not one"
         )
+    train = params.pop("train", None)
+    if train is not None and spec.family != "beyond":
+        raise InvalidParameterError(
+            f"render: train= is used by the beyond-accuracy metrics only; {metric!r} is not one"
+        )
     columns: dict[str, str | None] = {}
     for role in spec.roles:
         conventional = role.required or role.name == "label"  # ranking: label or qrels
@@ -132,6 +138,9 @@ def render(
         }
         extra = {"qrels": (relation_of("render", qrels, "qrels"), judged)}
         columns["label"] = None  # the run has no label: qrels judge it
+    if train is not None:
+        item = columns.get("item") or ROLE_DEFAULTS["item"]
+        extra = {"train": (relation_of("render", train, "train"), {"item": item})}
     checked = check_params(spec, params)
     return render_sql(spec, relation, columns, checked, normalize_by(spec.name, by), extra)
 

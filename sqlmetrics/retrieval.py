@@ -27,7 +27,7 @@ def check_persistence(metric: str, name: str, value: Any) -> float:
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
         or not math.isfinite(value)
-        or not 0 < value < 1
+        or not 0 < float(value) < 1
     ):
         raise InvalidParameterError(
             f"{metric}: {name}= must be a number in (0, 1), the probability of looking at the "
@@ -41,7 +41,7 @@ def check_recall_level(metric: str, name: str, value: Any) -> float:
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
         or not math.isfinite(value)
-        or not 0 <= value <= 1
+        or not 0 <= float(value) <= 1
     ):
         raise InvalidParameterError(
             f"{metric}: {name}= must be a number in [0, 1] (a recall level, e.g. 0.5 for "

@@ -89,9 +89,7 @@ def test_larger_sample_with_many_ties_equals_scipy() -> None:
 # ----------------------------------------------------------------------------- properties
 @SETTINGS
 @given(frames(max_rows=40), st.sampled_from(sorted(FUNCTIONS)))
-def test_row_order_and_monotone_transforms_change_nothing(
-    frame: pd.DataFrame, name: str
-) -> None:
+def test_row_order_and_monotone_transforms_change_nothing(frame: pd.DataFrame, name: str) -> None:
     one = quiet(name, frame, group="g")
     shuffled = frame.sample(frac=1.0, random_state=1)
     assert same(one, quiet(name, shuffled, group="g"), 0.0)  # bit-identical

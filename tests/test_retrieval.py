@@ -4,6 +4,7 @@ scores, and every error message."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import warnings
@@ -24,9 +25,7 @@ from sqlmetrics.registry import REGISTRY
 TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 NAMES = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")
 NO_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg")
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LEVELS = ("0.00", "0.10", "0.20", "0.25", "0.30", "0.40", "0.50", "0.60", "0.70", "0.75",
           "0.80", "0.90", "1.00")  # fmt: skip
 
@@ -75,9 +74,7 @@ def test_trec_eval_conformance(case: str) -> None:
     run = sqlmetrics.read_trec_run(TREC / run_file)
     expected = expected_values(case)
     measures = sorted({m for m, _ in expected})
-    assert case.endswith("params") or {"bpref", "11pt_avg", "iprec_at_recall_0.50"} <= set(
-        measures
-    )
+    assert case.endswith("params") or {"bpref", "11pt_avg", "iprec_at_recall_0.50"} <= set(measures)
     got: dict[tuple[str, str], float] = {}
     for level in sorted({MEASURES[m][1] for m in measures}):
         asked = [m for m in measures if MEASURES[m][1] == level]
@@ -278,13 +275,13 @@ def test_bounds_and_monotonicity(frame: pd.DataFrame, ties: str) -> None:
     out = composed(frame, wanted, ties=ties, empty="zero").iloc[0]
     values = [float(out[f"c{i}"]) for i in range(len(wanted))]
     for series in (values[:5], values[5:]):  # never decrease in k; in [0, 1]
-        assert all(a <= b + 1e-12 for a, b in zip(series, series[1:]))
+        assert all(a <= b + 1e-12 for a, b in itertools.pairwise(series))
         assert all(-1e-12 <= v <= 1 + 1e-12 for v in series)
     levels = [("iprec_at_recall", None)]
     for level in (0.0, 0.3, 0.7, 1.0):  # interpolated precision never rises with the level
         got = composed(frame, levels, empty="zero", recall_level=level)["c0"].iloc[0]
         values.append(float(got))
-    assert all(a >= b - 1e-12 for a, b in zip(values[10:], values[11:]))
+    assert all(a >= b - 1e-12 for a, b in itertools.pairwise(values[10:]))
 
 
 @SETTINGS

@@ -50,7 +50,7 @@ def kendall_of(xs: Sequence[float], ys: Sequence[float]) -> float:
             elif dx * dy < 0:
                 discordant += 1
     n0 = n * (n - 1) // 2
-    if n0 == tied_x or n0 == tied_y:
+    if n0 in (tied_x, tied_y):
         return NAN
     return (concordant - discordant) / math.sqrt((n0 - tied_x) * (n0 - tied_y))
 

@@ -17,7 +17,7 @@ from ._source import (
     reader_sql,
 )
 from .errors import InvalidParameterError
-from .evaluate import compose_sql, make_plan, named_sql
+from .evaluate import check_train, compose_sql, make_plan, named_sql
 from .names import parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
@@ -157,6 +157,7 @@ def render_evaluate(
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     prediction: str | None = None,
+    train: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> str:
     """Return the one SQL statement that :func:`evaluate` runs, without running it.
@@ -177,6 +178,8 @@ def render_evaluate(
         As for :func:`evaluate`.
     qrels : str or path, optional
         Judgments for the ranking metrics: a table name or a Parquet/CSV path.
+    train : str or path, optional
+        Interactions for the beyond-accuracy metrics: a table name or a Parquet/CSV path.
 
     Returns
     -------
@@ -214,6 +217,8 @@ def render_evaluate(
     }
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data)
+    check_train(plan, train is not None, "render_evaluate")
     judged = relation_of("render_evaluate", qrels, "qrels") if qrels is not None else None
-    sql, _ = compose_sql(plan, relation, judged)
+    interactions = relation_of("render_evaluate", train, "train") if train is not None else None
+    sql, _ = compose_sql(plan, relation, judged, interactions)
     return named_sql(plan, sql)

@@ -148,3 +148,35 @@ def test_bad_inputs() -> None:
         sqlmetrics.catalog_coverage(
             pd.DataFrame({"item": ["a"]}), train=pd.DataFrame({"item": [1]})
         )
+
+
+def test_evaluate_and_render_evaluate_take_train() -> None:
+    rng = np.random.default_rng(8)
+    reco = pd.DataFrame({"user": rng.integers(0, 20, 100), "item": rng.integers(0, 15, 100)})
+    train = pd.DataFrame({"user": rng.integers(0, 30, 300), "item": rng.integers(0, 25, 300)})
+    names = ["catalog_coverage", "novelty", "gini_index", "distributional_coverage"]
+    out = sqlmetrics.evaluate(reco, names, item="item", train=train).iloc[0]
+    assert out["catalog_coverage"] == sqlmetrics.catalog_coverage(reco, train=train)
+    assert out["novelty"] == sqlmetrics.novelty(reco, train=train)
+    assert out["gini_index"] == sqlmetrics.gini_index(reco, train=train)
+    assert out["distributional_coverage"] == sqlmetrics.distributional_coverage(reco)
+    sql = sqlmetrics.render_evaluate("reco", names, item="item", train="train_t")
+    assert '"train_t"' in sql and "distinct" in sql
+
+
+def test_train_errors_in_evaluate() -> None:
+    reco = pd.DataFrame({"group": [1, 1], "item": ["a", "b"], "score": [1.0, 0.5], "label": [1, 0]})
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"evaluate: train= is used by the beyond-accuracy metrics only",
+    ):
+        sqlmetrics.evaluate(reco, ["auc"], train=reco)
+    with pytest.raises(
+        sqlmetrics.InvalidParameterError,
+        match=r"evaluate: train= and ranking metrics in one call.*two calls",
+    ):
+        sqlmetrics.evaluate(reco, ["novelty", "ndcg@2"], group="group", item="item", train=reco)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"render_evaluate: train= is used"):
+        sqlmetrics.render_evaluate("t", ["auc"], train="x")
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"render: train= is used by the"):
+        sqlmetrics.render("auc", "t", train="x")

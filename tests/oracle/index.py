@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from oracle import beyond as oby
 from oracle import bounds as ob
 from oracle import classification as oc
 from oracle import correlation as ocr
@@ -60,4 +61,8 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "spearman": ocr.spearman,
     "kendall_tau": ocr.kendall_tau,
     **{name: partial(ort.metric, name) for name in _RETRIEVAL},
+    "catalog_coverage": oby.catalog_coverage,
+    "distributional_coverage": oby.distributional_coverage,
+    "gini_index": oby.gini_index,
+    "novelty": oby.novelty,
 }

@@ -78,9 +78,9 @@ def main() -> None:
     args = parser.parse_args()
     with open("/proc/loadavg") as f:
         print("load before:", f.read().split()[:3])
-    for name, call in cases(args.data).items():
-        if args.only and name not in args.only:
-            continue
+    table = cases(args.data)
+    for name in args.only or list(table):  # in the order asked
+        call = table[name]
         runs = [run(call) for _ in range(args.repeats)]
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)

@@ -11,13 +11,14 @@
      S = sum_{rows i} sum_{levels u != y_i} sign(y_i - u) * below_u(x_i),
      below_u(x) = rows of label u with score < x,
   each concordant pair counted once from its higher-label row (u below it), each discordant
-  pair once from its lower-label row (u above it, scored lower). below_u is one running count
-  per level u over the rows in score order: the distinct (score, label) cells (with counts c)
-  are joined with the group's L levels and summed in a window partitioned by level, ordered by
-  score, then the level's own cell last (so a cell's running count excludes the level-u cell
-  of the same score), then label: a total order. Cost O(n log n + n L) (n L joined rows, one
-  sort of them); groups with more than max_label_levels distinct labels are refused by the
-  Python layer before the query (InvalidDataError), and give NULL here.
+  pair once from its lower-label row (u above it, scored lower). Every row is joined with the
+  group's L levels; per (group, level u) one window ordered by score gives below_u as the
+  level-u rows at or below x (RANGE frame: all rows of equal score at once) minus those at
+  exactly x, and t = the rows of score x (for n_1, counted in the partition of the first
+  level, where every row appears once). RANGE frames need no tie order: the result is the
+  same for any order of equal scores. Cost O(n log n + n L) (n L joined rows, one sort of
+  them); groups with more than max_label_levels distinct labels are refused by the Python
+  layer before the query (InvalidDataError), and give NULL here.
   All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), 2 n_1 = sum t (t - 1),
   so no integer division); only the last division is floating point (by sqrt of the product of the two
   doubles: a perfect order gives exactly 1), clamped to [-1, 1].
@@ -29,78 +30,66 @@
   scipy.stats.kendalltau in tests/test_correlation.py).
 #}
 {% macro kendall_tau_kernel(relation, by, columns, options, entries) -%}
+{% set keys = partition_by(by, ['grp']) %}
 with source as (
 {{ correlation_source(relation, by, columns) }}
-),
-cells as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        x,
-        y,
-        count(*) as c
-    from source
-    {{ group_by(by, ['grp', 'x', 'y']) }}
 ),
 levels as (
     select
         {{ slice_cols(by) }}
         grp,
         y as u,
-        sum(c) as n_u,
-        count(*) over ({{ partition_by(by, ['grp']) }}) as n_levels
-    from cells
+        count(*) as n_u,
+        count(*) over ({{ keys }}) as n_levels,
+        min(y) over ({{ keys }}) as u_first
+    from source
     {{ group_by(by, ['grp', 'y']) }}
 ),
--- every cell with every label level of its group (groups within max_label_levels only)
+-- every row with every label level of its group (groups within max_label_levels only)
 expanded as (
     select
-        {{ slice_cols_of('cells', by) }}
-        cells.grp,
-        cells.x,
-        cells.y,
-        cells.c,
-        levels.u
-    from cells
-    join levels
-        on {% for col in by %}cells.slice_{{ loop.index0 }} is not distinct from levels.slice_{{ loop.index0 }} and {% endfor %}cells.grp = levels.grp
-    where levels.n_levels <= {{ options.max_label_levels }}
+        {{ slice_cols_of('s', by) }}
+        s.grp,
+        s.x,
+        s.y,
+        l.u,
+        l.u_first
+    from source as s
+    join levels as l
+        on {% for col in by %}s.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}s.grp = l.grp
+    where l.n_levels <= {{ options.max_label_levels }}
 ),
+-- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
+-- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
 running as (
     select
         {{ slice_cols(by) }}
         grp,
-        c * case when y > u then 1 when y < u then -1 else 0 end * sum(
-            case when y = u then c else 0 end
-        ) over (
-            {{ partition_by(by, ['grp', 'u']) }}
-            order by x, case when y = u then 1 else 0 end, y
-            rows between unbounded preceding and current row
-        ) as s_term
+        case when y > u then 1 when y < u then -1 else 0 end * (
+            sum(case when y = u then 1 else 0 end) over (
+                {{ partition_by(by, ['grp', 'u']) }} order by x
+                range between unbounded preceding and current row
+            )
+            - sum(case when y = u then 1 else 0 end) over (
+                {{ partition_by(by, ['grp', 'u']) }} order by x
+                range between current row and current row
+            )
+        ) as s_term,
+        case when u = u_first then 1 else 0 end as first_copy,
+        case when u = u_first then count(*) over (
+            {{ partition_by(by, ['grp', 'u']) }} order by x
+            range between current row and current row
+        ) - 1 else 0 end as tied_x
     from expanded
 ),
-concordance as (
+counts as (
     select
         {{ slice_cols(by) }}
         grp,
-        sum(cast(s_term as {{ exact_int() }})) as s
+        sum(cast(s_term as {{ exact_int() }})) as s,
+        sum(cast(tied_x as {{ exact_int() }})) as n_1x2,
+        sum(first_copy) as n
     from running
-    {{ group_by(by, ['grp']) }}
-),
-score_ties as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        sum(cast(t as {{ exact_int() }}) * (t - 1)) as n_1x2,
-        sum(t) as n
-    from (
-        select
-            {{ slice_cols(by) }}
-            grp,
-            sum(c) as t
-        from cells
-        {{ group_by(by, ['grp', 'x']) }}
-    ) as by_score
     {{ group_by(by, ['grp']) }}
 ),
 label_ties as (
@@ -114,24 +103,22 @@ label_ties as (
 ),
 per_group as (
     select
-        {{ slice_cols_of('t', by) }}
-        t.grp,
+        {{ slice_cols_of('l', by) }}
+        l.grp,
         case
             when l.n_levels <= {{ options.max_label_levels }}
-                and cast(t.n as {{ exact_int() }}) * (t.n - 1) > t.n_1x2
-                and cast(t.n as {{ exact_int() }}) * (t.n - 1) > l.n_2x2
+                and cast(c.n as {{ exact_int() }}) * (c.n - 1) > c.n_1x2
+                and cast(c.n as {{ exact_int() }}) * (c.n - 1) > l.n_2x2
             then greatest(cast(-1 as {{ float_type() }}), least(cast(1 as {{ float_type() }}),
-                cast(2 * coalesce(k.s, 0) as {{ float_type() }}) / sqrt(
-                    cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - t.n_1x2 as {{ float_type() }})
-                    * cast(cast(t.n as {{ exact_int() }}) * (t.n - 1) - l.n_2x2 as {{ float_type() }})
+                cast(2 * c.s as {{ float_type() }}) / sqrt(
+                    cast(cast(c.n as {{ exact_int() }}) * (c.n - 1) - c.n_1x2 as {{ float_type() }})
+                    * cast(cast(c.n as {{ exact_int() }}) * (c.n - 1) - l.n_2x2 as {{ float_type() }})
                 )
             ))
         end as tau
-    from score_ties as t
-    join label_ties as l
-        on {% for col in by %}t.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}t.grp = l.grp
-    left join concordance as k
-        on {% for col in by %}t.slice_{{ loop.index0 }} is not distinct from k.slice_{{ loop.index0 }} and {% endfor %}t.grp = k.grp
+    from label_ties as l
+    left join counts as c
+        on {% for col in by %}l.slice_{{ loop.index0 }} is not distinct from c.slice_{{ loop.index0 }} and {% endfor %}l.grp = c.grp
 ),
 final as (
 {{ correlation_mean(by, 'tau', entries) }}

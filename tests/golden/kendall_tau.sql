@@ -6,75 +6,62 @@ select
         cast("label" as double) as y
     from "events"
 ),
-cells as (
-    select
-        slice_0,
-        grp,
-        x,
-        y,
-        count(*) as c
-    from source
-    group by slice_0, grp, x, y
-),
 levels as (
     select
         slice_0,
         grp,
         y as u,
-        sum(c) as n_u,
-        count(*) over (partition by slice_0, grp) as n_levels
-    from cells
+        count(*) as n_u,
+        count(*) over (partition by slice_0, grp) as n_levels,
+        min(y) over (partition by slice_0, grp) as u_first
+    from source
     group by slice_0, grp, y
 ),
--- every cell with every label level of its group (groups within max_label_levels only)
+-- every row with every label level of its group (groups within max_label_levels only)
 expanded as (
     select
-        cells.slice_0,
-        cells.grp,
-        cells.x,
-        cells.y,
-        cells.c,
-        levels.u
-    from cells
-    join levels
-        on cells.slice_0 is not distinct from levels.slice_0 and cells.grp = levels.grp
-    where levels.n_levels <= 1000
+        s.slice_0,
+        s.grp,
+        s.x,
+        s.y,
+        l.u,
+        l.u_first
+    from source as s
+    join levels as l
+        on s.slice_0 is not distinct from l.slice_0 and s.grp = l.grp
+    where l.n_levels <= 1000
 ),
+-- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
+-- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
 running as (
     select
         slice_0,
         grp,
-        c * case when y > u then 1 when y < u then -1 else 0 end * sum(
-            case when y = u then c else 0 end
-        ) over (
-            partition by slice_0, grp, u
-            order by x, case when y = u then 1 else 0 end, y
-            rows between unbounded preceding and current row
-        ) as s_term
+        case when y > u then 1 when y < u then -1 else 0 end * (
+            sum(case when y = u then 1 else 0 end) over (
+                partition by slice_0, grp, u order by x
+                range between unbounded preceding and current row
+            )
+            - sum(case when y = u then 1 else 0 end) over (
+                partition by slice_0, grp, u order by x
+                range between current row and current row
+            )
+        ) as s_term,
+        case when u = u_first then 1 else 0 end as first_copy,
+        case when u = u_first then count(*) over (
+            partition by slice_0, grp, u order by x
+            range between current row and current row
+        ) - 1 else 0 end as tied_x
     from expanded
 ),
-concordance as (
+counts as (
     select
         slice_0,
         grp,
-        sum(cast(s_term as hugeint)) as s
+        sum(cast(s_term as hugeint)) as s,
+        sum(cast(tied_x as hugeint)) as n_1x2,
+        sum(first_copy) as n
     from running
-    group by slice_0, grp
-),
-score_ties as (
-    select
-        slice_0,
-        grp,
-        sum(cast(t as hugeint) * (t - 1)) as n_1x2,
-        sum(t) as n
-    from (
-        select
-            slice_0,
-            grp,
-            sum(c) as t
-        from cells
-        group by slice_0, grp, x
-    ) as by_score
     group by slice_0, grp
 ),
 label_ties as (
@@ -88,24 +75,22 @@ label_ties as (
 ),
 per_group as (
     select
-        t.slice_0,
-        t.grp,
+        l.slice_0,
+        l.grp,
         case
             when l.n_levels <= 1000
-                and cast(t.n as hugeint) * (t.n - 1) > t.n_1x2
-                and cast(t.n as hugeint) * (t.n - 1) > l.n_2x2
+                and cast(c.n as hugeint) * (c.n - 1) > c.n_1x2
+                and cast(c.n as hugeint) * (c.n - 1) > l.n_2x2
             then greatest(cast(-1 as double), least(cast(1 as double),
-                cast(2 * coalesce(k.s, 0) as double) / sqrt(
-                    cast(cast(t.n as hugeint) * (t.n - 1) - t.n_1x2 as double)
-                    * cast(cast(t.n as hugeint) * (t.n - 1) - l.n_2x2 as double)
+                cast(2 * c.s as double) / sqrt(
+                    cast(cast(c.n as hugeint) * (c.n - 1) - c.n_1x2 as double)
+                    * cast(cast(c.n as hugeint) * (c.n - 1) - l.n_2x2 as double)
                 )
             ))
         end as tau
-    from score_ties as t
-    join label_ties as l
-        on t.slice_0 is not distinct from l.slice_0 and t.grp = l.grp
-    left join concordance as k
-        on t.slice_0 is not distinct from k.slice_0 and t.grp = k.grp
+    from label_ties as l
+    left join counts as c
+        on l.slice_0 is not distinct from c.slice_0 and l.grp = c.grp
 ),
 final as (
 select

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from . import (
     agreement,
+    beyond,
     bounds,
     calibration,
+    correlation,
     curves,
     multiclass,
     multiclass_roc,
     ranking,
+    retrieval,
     separation,
     trec,
 )
@@ -21,6 +24,7 @@ from . import plot as plot  # the submodule: matplotlib is imported only when pl
 from ._config import configure
 from ._render import render, render_evaluate
 from .agreement import *  # noqa: F403
+from .beyond import *  # noqa: F403
 from .bounds import *  # noqa: F403
 from .calibration import *  # noqa: F403
 from .classification import (
@@ -35,6 +39,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
@@ -52,6 +57,7 @@ from .multiclass import *  # noqa: F403
 from .multiclass_roc import *  # noqa: F403
 from .names import metric_names
 from .ranking import *  # noqa: F403
+from .retrieval import *  # noqa: F403
 from .separation import *  # noqa: F403
 from .trec import *  # noqa: F403
 from .user import load_metrics_dir, register_sql, registered_sql, unregister_sql
@@ -90,10 +96,13 @@ __all__ = [
     *agreement.__all__,
     *bounds.__all__,
     *calibration.__all__,
+    *beyond.__all__,
+    *correlation.__all__,
     *curves.__all__,
     *multiclass.__all__,
     *multiclass_roc.__all__,
     *ranking.__all__,
     *separation.__all__,
+    *retrieval.__all__,
     *trec.__all__,
 ]

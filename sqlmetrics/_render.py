@@ -19,7 +19,7 @@ from ._source import (
 )
 from ._templates import check_dialect
 from .errors import InvalidParameterError
-from .evaluate import compose_sql, make_plan, named_sql
+from .evaluate import check_train, compose_sql, make_plan, named_sql
 from .names import parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
@@ -99,7 +99,8 @@ def render(
     **params
         Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
         ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
-        ``group``/``item``/``label`` columns) and the metric's options (``threshold=``,
+        ``group``/``item``/``label`` columns), ``train=`` (beyond-accuracy metrics: a table name
+        or path of interactions with the ``item`` column) and the metric's options (``threshold=``,
         ``weighting=``, ``k=``, ...).
 
     Returns
@@ -138,9 +139,14 @@ def render(
             )
         params["k"] = request.k
     qrels = params.pop("qrels", None)
-    if qrels is not None and spec.family != "ranking":
+    if qrels is not None and spec.kernel != "ranking_kernel":
         raise InvalidParameterError(
             f"render: qrels= is used by ranking metrics only; {metric!r} is not one"
+        )
+    train = params.pop("train", None)
+    if train is not None and spec.family != "beyond":
+        raise InvalidParameterError(
+            f"render: train= is used by the beyond-accuracy metrics only; {metric!r} is not one"
         )
     columns: dict[str, str | None] = {}
     for role in spec.roles:
@@ -159,6 +165,9 @@ def render(
         }
         extra = {"qrels": (relation_of("render", qrels, "qrels", dialect), judged)}
         columns["label"] = None  # the run has no label: qrels judge it
+    if train is not None:
+        item = columns.get("item") or ROLE_DEFAULTS["item"]
+        extra = {"train": (relation_of("render", train, "train", dialect), {"item": item})}
     checked = check_params(spec, params)
     by_cols = normalize_by(spec.name, by)
     return render_sql(spec, relation, columns, checked, by_cols, extra, dialect=dialect)
@@ -176,6 +185,7 @@ def render_evaluate(
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     prediction: str | None = None,
+    train: str | os.PathLike[str] | None = None,
     dialect: str = "duckdb",
     **options: Any,
 ) -> str:
@@ -198,6 +208,8 @@ def render_evaluate(
         As for :func:`evaluate`.
     qrels : str or path, optional
         Judgments for the ranking metrics: a table name or a Parquet/CSV path.
+    train : str or path, optional
+        Interactions for the beyond-accuracy metrics: a table name or a Parquet/CSV path.
     dialect : str, default "duckdb"
         As for :func:`render`.
 
@@ -239,6 +251,10 @@ def render_evaluate(
     }
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data, dialect=dialect)
+    check_train(plan, train is not None, "render_evaluate")
     judged = relation_of("render_evaluate", qrels, "qrels", dialect) if qrels is not None else None
-    sql, _ = compose_sql(plan, relation, judged, dialect)
+    interactions = (
+        relation_of("render_evaluate", train, "train", dialect) if train is not None else None
+    )
+    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect)
     return named_sql(plan, sql, dialect)

@@ -25,7 +25,8 @@ COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
 
 
 def _is_ranking(spec: MetricSpec) -> bool:
-    return spec.family == "ranking"
+    # the ranking kernel's metrics: family "ranking" and the retrieval extras (retrieval.py)
+    return spec.kernel == "ranking_kernel"
 
 
 def evaluate(
@@ -40,6 +41,7 @@ def evaluate(
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     prediction: str | None = None,
+    train: Any = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -70,6 +72,10 @@ def evaluate(
         Sample-weight column, for the metrics that accept one.
     prediction : str, optional
         0/1 prediction column for the threshold metrics (instead of score >= threshold).
+    train : optional
+        Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
+        metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
+        ``gini_index``); not with ranking metrics in the same call.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path
         (opened read-only). Default: in-memory.
@@ -134,9 +140,12 @@ def evaluate(
         "prediction": prediction,
     }
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
-    extra_sources = None
+    check_train(plan, train is not None)
+    extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
-        extra_sources = {"qrels": (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])}
+        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])
+    if train is not None:
+        extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
     with open_checked(
         "evaluate",
         data,
@@ -156,7 +165,8 @@ def evaluate(
             and any("gain" in req.spec.params for req in plan.requests)
         ):
             check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
-        sql, names = compose_sql(plan, source.sql, judged_sql)
+        train_sql = extra["train"][0] if "train" in extra else None
+        sql, names = compose_sql(plan, source.sql, judged_sql, train_sql)
         frame = connection.execute(sql).df()
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
@@ -232,14 +242,43 @@ def make_plan(
     return Plan(requests, by_cols, columns, dict(options), used, ranking)
 
 
+def check_train(plan: Plan, has_train: bool, caller: str = "evaluate") -> None:
+    """``train=`` goes with the beyond-accuracy metrics only, and not with ranking metrics
+    (whose (group, item) uniqueness check would be applied to it).
+    """
+    if not has_train:
+        return
+    if not any(r.spec.family == "beyond" for r in plan.requests):
+        raise InvalidParameterError(
+            f"{caller}: train= is used by the beyond-accuracy metrics only (catalog_coverage, "
+            f"novelty, gini_index), and none is requested"
+        )
+    if plan.ranking:
+        raise InvalidParameterError(
+            f"{caller}: train= and ranking metrics in one call: train= repeats items by design, "
+            f"the ranking metrics' data must not; evaluate them in two calls"
+        )
+
+
 def compose_sql(
-    plan: Plan, relation: str, qrels_relation: str | None, dialect: str = "duckdb"
+    plan: Plan,
+    relation: str,
+    qrels_relation: str | None,
+    train_relation: str | None = None,
+    dialect: str = "duckdb",
 ) -> tuple[str, dict[str, str]]:
     """The one statement of a plan in ``dialect``, with generated column names (slice_0..,
     m0.., counts), and the map from those metric names to the requested ones.
     """
     parts, names = _parts(
-        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation, dialect
+        plan.requests,
+        relation,
+        plan.columns,
+        plan.by,
+        plan.options,
+        qrels_relation,
+        train_relation,
+        dialect,
     )
     extra_slices = None
     group = plan.columns["group"]
@@ -387,6 +426,7 @@ def _parts(
     by: list[str],
     options: dict[str, Any],
     qrels_relation: str | None = None,
+    train_relation: str | None = None,
     dialect: str = "duckdb",
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The composed statement's parts: one per family kernel, all its requested metrics in
@@ -410,6 +450,7 @@ def _parts(
             options,
             qrels_relation,
             ranking,
+            train_relation,
             dialect,
         )
         parts.append(part)
@@ -447,6 +488,7 @@ def _kernel_part(
     options: dict[str, Any],
     qrels_relation: str | None = None,
     ranking: bool = False,
+    train_relation: str | None = None,
     dialect: str = "duckdb",
 ) -> dict[str, Any]:
     """The requested metrics of one family: one call of its kernel, one entry per metric
@@ -465,6 +507,8 @@ def _kernel_part(
         extra = {
             "qrels": (qrels_relation, {role: columns[role] for role in ("group", "item", "label")})
         }
+    if train_relation is not None and requests[0].spec.family == "beyond":
+        extra = {"train": (train_relation, {"item": columns["item"]})}
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
     sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra, dialect=dialect)
     selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)

@@ -192,6 +192,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             params=_params,
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,
+            # trec_eval's name for it: success@10 = success_10
+            aliases=("success",) if _name == "hit_rate" else (),
             function="mean_average_precision" if _name == "map" else "",
             check_params=_check_map_params if _name == "map" else None,
             kernel="ranking_kernel",

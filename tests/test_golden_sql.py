@@ -22,6 +22,8 @@ UPDATE = os.environ.get("SQLMETRICS_UPDATE_GOLDEN") == "1"
 def rendered(name: str) -> str:
     spec = REGISTRY[name]
     params: dict[str, object] = {"k": 10} if spec.takes_k else {}
+    if spec.family == "beyond":  # the second input: interactions defining the catalog
+        params["train"] = "train_events"
     return sqlmetrics.render(name, "events", by=["country"], **params)
 
 

@@ -36,16 +36,20 @@ def _columns(form: str) -> dict[str, str]:
 def test_every_listed_name_renders(form: str) -> None:
     spec = parse_metric(_written(form), "render", scalar_only=False).spec
     assert metric_form(spec) == form
-    assert "select" in sqlmetrics.render(_written(form), "events")
+    extra = {"train": "train_events"} if spec.family == "beyond" else {}  # the interactions
+    assert "select" in sqlmetrics.render(_written(form), "events", **extra)
 
 
 @pytest.mark.parametrize("form", metric_names(scalar_only=True))
 def test_every_listed_scalar_name_is_evaluated(form: str) -> None:
     text = _written(form)
-    assert "select" in sqlmetrics.render_evaluate("events", [text], **_columns(form))
+    beyond = parse_metric(text).spec.family == "beyond"  # they take the interactions, train=
+    extra: dict[str, object] = {"train": "train_events"} if beyond else {}
+    assert "select" in sqlmetrics.render_evaluate("events", [text], **_columns(form), **extra)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        frame = sqlmetrics.evaluate(FRAME, [text], **_columns(form))
+        extra = {"train": FRAME} if beyond else {}
+        frame = sqlmetrics.evaluate(FRAME, [text], **_columns(form), **extra)
     assert text in frame.columns and frame[text].notna().all()
 
 

@@ -18,6 +18,9 @@
                  n_rel     n_rel on every `ranked` row (else only per group, in run_groups)
                  gain_exp  the group's gain exponent on every `ranked` row
                  ideal     the ideal ordering (CTEs ideal, ideal_groups)
+                 judged    cum_judged (judged items at positions <= pos: pos without qrels)
+                           and n_nonrel (the group's judged non-relevant items) on every
+                           `ranked` row; not with ties = 'average' (bpref)
   Each entry's metric file defines (p: the entry's column prefix `<alias>_`):
      <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
                     group, each aliased with the prefix p (e.g. `sum(...) as {{ p }}dcg`),
@@ -116,6 +119,7 @@
 {% set need_cum = 'cum' in needs %}
 {% set need_n_rel = 'n_rel' in needs %}
 {% set need_gain = 'gain_exp' in needs %}
+{% set need_judged = 'judged' in needs %}
 with {{ 'impressions' if merge else 'source' }} as (
     select
         {{ slice_source(by) }}
@@ -156,7 +160,10 @@ judged as (
 judged_groups as (
     select
         grp,
-        sum(case when label >= {{ level }} then 1 else 0 end) as n_rel
+        sum(case when label >= {{ level }} then 1 else 0 end) as n_rel{{ ',' if need_judged }}
+{% if need_judged %}
+        sum(case when label < {{ level }} then 1 else 0 end) as n_nonrel
+{% endif %}
     from judged
     group by grp
 ),
@@ -167,6 +174,10 @@ labelled as (
         s.item,
         s.score,
         coalesce(j.label, 0) as label,
+{% if need_judged %}
+        case when j.item is null then 0 else 1 end as judged,
+        g.n_nonrel,
+{% endif %}
         g.n_rel
     from source as s
     join judged_groups as g on g.grp = s.grp
@@ -179,7 +190,10 @@ labelled as (
         grp,
         item,
         score,
-        label{{ ',' if need_n_rel }}
+        label{{ ',' if need_n_rel or need_judged }}
+{% if need_judged %}
+        sum(case when label < {{ level }} then 1 else 0 end) over ({{ part }}) as n_nonrel{{ ',' if need_n_rel }}
+{% endif %}
 {% if need_n_rel %}
         sum(case when label >= {{ level }} then 1 else 0 end) over ({{ part }}) as n_rel
 {% endif %}
@@ -194,6 +208,15 @@ ordered as (
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
+{% if need_judged %}
+        n_nonrel,
+{% if has_qrels %}
+        sum(judged) over (
+            {{ part }} order by score desc, {{ item_order }}
+            rows between unbounded preceding and current row
+        ) as cum_judged,
+{% endif %}
 {% endif %}
         case when label >= {{ level }} then 1 else 0 end as relevant,
         {{ ranking_gain('label', gain_kind) }} as gain,
@@ -216,6 +239,10 @@ ranked as (
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
+{% if need_judged %}
+        n_nonrel,
+        {{ 'cum_judged' if has_qrels else 'pos as cum_judged' }},
 {% endif %}
         pos,
         relevant,

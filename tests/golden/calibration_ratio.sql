@@ -11,18 +11,18 @@ scaled as (
         source.*,
         w * p as wp,
         w * label as wy,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w * p)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w * label)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wy_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w * p)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w * label)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wy_exp
     from source
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((wp) * power(2.0, 80 - greatest(wp_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wp_exp, -940)) - 80), sum(wp)) / nullif(coalesce(cast(sum(cast(round((wy) * power(2.0, 80 - greatest(wy_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wy_exp, -940)) - 80), sum(wy)), 0) as calibration_ratio,
-        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
+        coalesce(cast(sum(cast(round((wp) * power(cast(2.0e0 as double), 80 - greatest(wp_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(wp_exp, -940)) - 80), sum(wp)) / nullif(coalesce(cast(sum(cast(round((wy) * power(cast(2.0e0 as double), 80 - greatest(wy_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(wy_exp, -940)) - 80), sum(wy)), 0) as calibration_ratio,
+        coalesce(cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(w)) as n
     from scaled
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

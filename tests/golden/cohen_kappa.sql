@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 cells as (
@@ -93,15 +93,15 @@ terms as (
 scaled_terms as (
     select
         terms.*,
-        nullif(least(ceil(ln(nullif(max(abs(o)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as o_exp,
-        nullif(least(ceil(ln(nullif(max(abs(e)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as e_exp
+        nullif(least(ceil(ln(nullif(max(abs(o)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as o_exp,
+        nullif(least(ceil(ln(nullif(max(abs(e)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as e_exp
     from terms
 ),
 sums as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((o) * power(2.0, 80 - greatest(o_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(o_exp, -940)) - 80), sum(o)) as o_sum,
-        coalesce(cast(sum(cast(round((e) * power(2.0, 80 - greatest(e_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(e_exp, -940)) - 80), sum(e)) as e_sum
+        coalesce(cast(sum(cast(round((o) * power(cast(2.0e0 as double), 80 - greatest(o_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(o_exp, -940)) - 80), sum(o)) as o_sum,
+        coalesce(cast(sum(cast(round((e) * power(cast(2.0e0 as double), 80 - greatest(e_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(e_exp, -940)) - 80), sum(e)) as e_sum
     from scaled_terms
     group by slice_0
 ),
@@ -114,4 +114,4 @@ totals.slice_0,
     left join sums on totals.slice_0 is not distinct from sums.slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

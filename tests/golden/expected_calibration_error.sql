@@ -39,7 +39,7 @@ per_bin as (
         min(bin_upper) as bin_upper,
         count(*) as n_rows,
         cast(count(*) as double) as w_sum,
-        coalesce(cast(sum(cast(round((p) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(p)) as wp_sum,
+        coalesce(cast(sum(cast(round((p) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(p)) as wp_sum,
         cast(sum(label) as double) as wy_sum
     from binned
     group by slice_0, bin
@@ -54,13 +54,13 @@ gaps as (
 scaled_gaps as (
     select
         gaps.*,
-        nullif(least(ceil(ln(nullif(max(abs(gap)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as gap_exp
+        nullif(least(ceil(ln(nullif(max(abs(gap)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as gap_exp
     from gaps
 ),
 per_slice as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((gap) * power(2.0, 80 - greatest(gap_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gap_exp, -940)) - 80), sum(gap)) as gap_sum
+        coalesce(cast(sum(cast(round((gap) * power(cast(2.0e0 as double), 80 - greatest(gap_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gap_exp, -940)) - 80), sum(gap)) as gap_sum
     from scaled_gaps
     group by slice_0
 ),
@@ -81,4 +81,4 @@ totals.slice_0,
     left join per_slice on totals.slice_0 is not distinct from per_slice.slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -9,16 +9,16 @@ scaled as (
     select
         source.*,
         w * miss as wmiss,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp
     from source
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((wmiss) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(wmiss)) / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)), 0) as hamming_loss,
-        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
+        coalesce(cast(sum(cast(round((wmiss) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(wmiss)) / nullif(coalesce(cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(w)), 0) as hamming_loss,
+        coalesce(cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(w)) as n
     from scaled
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 valued as (
@@ -51,11 +51,11 @@ valued as (
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((n_true * value) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(n_true * value))
+        coalesce(cast(sum(cast(round((n_true * value) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(n_true * value))
             / nullif(cast(sum(n_true) as double), 0) as jaccard_weighted,
         count(*) as n_classes
     from valued
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

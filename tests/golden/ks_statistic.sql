@@ -75,4 +75,4 @@ at_best.slice_0,
         and points.s = at_best.threshold
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -37,16 +37,16 @@ scored as (
     select
         per_pair.*,
         n_ab * value as wv,
-        nullif(least(ceil(ln(nullif(max(abs(n_ab * value)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wv_exp
+        nullif(least(ceil(ln(nullif(max(abs(n_ab * value)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
     from per_pair
 ),
 final as (
     select
         slice_0,
-        case when count(value) = count(*) then coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(*), 0) end as multiclass_auc,
+        case when count(value) = count(*) then coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(*), 0) end as multiclass_auc,
         count(*) as n_parts
     from scored
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

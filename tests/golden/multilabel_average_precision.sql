@@ -33,14 +33,14 @@ terms as (
 scaled as (
     select
         terms.*,
-        nullif(least(ceil(ln(nullif(max(abs(term)) over (partition by slice_0, c), 0)) / ln(2.0)), 2000), 2000) as term_exp
+        nullif(least(ceil(ln(nullif(max(abs(term)) over (partition by slice_0, c), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as term_exp
     from terms
 ),
 per_part as (
     select
         slice_0,
         sum(pos) as p_total,
-        coalesce(cast(sum(cast(round((term) * power(2.0, 80 - greatest(term_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(term_exp, -940)) - 80), sum(term)) / nullif(cast(sum(pos) as double), 0) as value
+        coalesce(cast(sum(cast(round((term) * power(cast(2.0e0 as double), 80 - greatest(term_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(term_exp, -940)) - 80), sum(term)) / nullif(cast(sum(pos) as double), 0) as value
     from scaled
     group by slice_0, c
 ),
@@ -48,16 +48,16 @@ weighted as (
     select
         per_part.*,
         p_total * value as wv,
-        nullif(least(ceil(ln(nullif(max(abs(p_total * value)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wv_exp
+        nullif(least(ceil(ln(nullif(max(abs(p_total * value)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
     from per_part
 ),
 final as (
     select
         slice_0,
-        case when count(value) = count(*) then coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(*), 0) end as multilabel_average_precision,
+        case when count(value) = count(*) then coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(*), 0) end as multilabel_average_precision,
         count(*) as n_parts
     from weighted
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

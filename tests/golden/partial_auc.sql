@@ -65,7 +65,7 @@ areas as (
         slice_0,
         max(p_total) as n_pos,
         max(n_total) as n_neg,
-        coalesce(cast(sum(cast(round((area) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(area)) as area
+        coalesce(cast(sum(cast(round((area) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(area)) as area
     from segments
     group by slice_0
 ),
@@ -78,4 +78,4 @@ final as (
     from areas
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

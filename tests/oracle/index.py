@@ -12,13 +12,16 @@ from functools import partial
 from typing import Any
 
 from oracle import agreement as oag
+from oracle import beyond as oby
 from oracle import bounds as ob
 from oracle import calibration as ocal
 from oracle import classification as oc
+from oracle import correlation as ocr
 from oracle import curves as ocv
 from oracle import multiclass as om
 from oracle import multiclass_auc as omauc
 from oracle import ranking as orr
+from oracle import retrieval as ort
 from oracle import separation as osep
 
 _THRESHOLD = ("accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta")
@@ -35,6 +38,7 @@ _RANKING = (
     "idcg",
     "ndcg",
 )
+_RETRIEVAL = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")
 # multiclass f1 is fbeta with beta=1 (the oracle's per-class "fbeta" column)
 _AVERAGED = {"precision": "precision", "recall": "recall", "f1": "fbeta", "fbeta": "fbeta"}
 
@@ -73,4 +77,11 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "top_k_accuracy": omauc.top_k_accuracy,
     "multilabel_average_precision": omauc.multilabel_average_precision,
     **{f"jaccard_{a}": partial(oag.jaccard, average=a) for a in ("macro", "micro", "weighted")},
+    "spearman": ocr.spearman,
+    "kendall_tau": ocr.kendall_tau,
+    **{name: partial(ort.metric, name) for name in _RETRIEVAL},
+    "catalog_coverage": oby.catalog_coverage,
+    "distributional_coverage": oby.distributional_coverage,
+    "gini_index": oby.gini_index,
+    "novelty": oby.novelty,
 }

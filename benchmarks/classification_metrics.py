@@ -1,6 +1,7 @@
 """Time the metrics of issue 14 (classification side) alone against AUC on the 10M-row CTR data.
 
-python -m benchmarks.new_metrics [PATH.parquet]   (default benchmarks/data/ctr_1e07.parquet)
+python -m benchmarks.classification_metrics [PATH.parquet]
+    (default benchmarks/data/ctr_1e07.parquet)
 
 One call per metric on a 2-thread DuckDB connection, CPU time of the process (DuckDB's threads
 included) and wall time; AUC timed first and last, the ratio taken against their mean. The

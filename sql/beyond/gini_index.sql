@@ -1,0 +1,85 @@
+{#
+  gini_index: Gini index of how often the catalog's items are recommended (Shani &
+  Gunawardana 2011, eq. 20): 0 when every item is recommended equally often, close to 1 when
+  a few items take every recommendation.
+     G = sum_{j=1}^{m} (2 j - m - 1) c_(j) / ((m - 1) n)
+  c_(1) <= ... <= c_(m): the items' recommendation counts in increasing order; m items: with
+  train=, the catalog (train's distinct items and any recommended item, those never
+  recommended with c = 0), without it the recommended items only; n = sum_j c_j = rows of
+  the slice. Equal counts are ordered by item (any order of equal c gives the same value).
+  The numerator is an exact integer sum (exact_int()); only the last division is floating
+  point.
+  Undefined: m = 1 (a single item: no inequality to measure) -> NULL (NaN +
+  UndefinedMetricWarning).
+  Output: one row per slice; column gini_index, n_items (m).
+  Oracle: tests/oracle/beyond.py::gini_index
+#}
+{% macro gini_index_kernel(relation, by, columns, options, entries) -%}
+{% set has_train = columns.train_relation is defined and columns.train_relation is not none %}
+with source as (
+{{ beyond_source(relation, by, columns) }}
+),
+item_counts as (
+{{ beyond_item_counts(by) }}
+),
+{% if has_train %}
+slices as (
+    select distinct
+        {{ slice_cols(by) }}
+        n
+    from item_counts
+),
+-- every catalog item in every slice: the recommended ones with their counts, the others 0
+catalog as (
+    select
+        {{ slice_cols_of('s', by) }}
+        t.item,
+        0 as c,
+        s.n
+    from slices as s
+    cross join (
+        select distinct
+            {{ columns.train_item }} as item
+        from {{ columns.train_relation }}
+    ) as t
+    union all
+    select
+        {{ slice_cols(by) }}
+        item,
+        c,
+        n
+    from item_counts
+),
+items as (
+    select
+        {{ slice_cols(by) }}
+        item,
+        max(c) as c,
+        max(n) as n
+    from catalog
+    {{ group_by(by, ['item']) }}
+),
+{% endif %}
+ordered as (
+    select
+        {{ slice_cols(by) }}
+        c,
+        n,
+        row_number() over ({{ window(by, 'c, item') }}) as j,
+        count(*) over ({{ partition_by(by) }}) as m
+    from {{ 'items' if has_train else 'item_counts' }}
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        cast(sum(cast(2 * j - m - 1 as {{ exact_int() }}) * c) as {{ float_type() }})
+            / nullif(cast(max(m) - 1 as {{ float_type() }}) * max(n), 0) as {{ entry.alias }},
+{% endfor %}
+        count(*) as n_items
+    from ordered
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}

@@ -1,0 +1,43 @@
+{#
+  iprec_at_recall: interpolated precision at a recall level, mean over groups (trec_eval
+  iprec_at_recall_<level>; the 11-point curve of Salton & McGill 1983).
+     iprec(L) = max { P@i : i a retrieved position with hits@i >= c },  0 if none
+     P@i = hits@i / i,   c = lround(L R)   (R = n_rel, retrieved or not)
+  i.e. the highest precision at or after the position where the list reaches recall c / R,
+  with the level L turned into a count of relevant items by rounding half away from zero as
+  trec_eval 10 does (lround(L * R) in double precision; written floor(x) + [x - floor(x) >=
+  0.5], exact, for x >= 0). L = recall_level (option, in [0, 1]; default 0.0). Precision only
+  rises at relevant positions, so the maximum is taken over them.
+  Per group (user, query): items ordered by score desc; equal scores by item desc
+  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"); ties="average" is refused (no closed form: the
+  Python layer raises, the macro raises a compiler error).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
+  per-group 0/0 counting 0 (trec_eval) | error = raise.
+  Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
+  trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
+  Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Output: one row per slice; columns iprec_at_recall, n_groups (groups in the mean), n_empty,
+  n_missing (qrels).
+  Oracle: tests/oracle/retrieval.py::iprec_at_recall
+#}
+{# max precision at the relevant positions from the c-th relevant item on, c = lround(L R) (none: 0) #}
+{% macro iprec_at_level(level) -%}
+{% set x = '(' ~ float_literal(level) ~ ' * cast(n_rel as ' ~ float_type() ~ '))' %}
+coalesce(max(case when relevant = 1 and ap_term >= floor({{ x }}) + case when {{ x }} - floor({{ x }}) >= {{ float_literal(0.5) }} then 1 else 0 end then cast(ap_term as {{ float_type() }}) / pos end), 0)
+{%- endmacro %}
+
+{% macro iprec_at_recall_group_columns(p, k, by, options) -%}
+{% if options.ties == 'average' %}
+{{ exceptions.raise_compiler_error("iprec_at_recall: ties='average' has no closed form; use 'item_desc' or 'item_asc'") }}
+{% endif %}
+{{ iprec_at_level(options.recall_level) }} as {{ p }}iprec
+{%- endmacro %}
+
+{% macro iprec_at_recall_value(p, k, options) -%}
+{{ exact_sum('coalesce(' ~ p ~ 'iprec, 0)', '0') }} / count(*)
+{%- endmacro %}

@@ -1,0 +1,286 @@
+"""Beyond-accuracy metrics of recommendations: catalog coverage, distributional coverage
+(entropy), the Gini index of item exposure, novelty.
+
+``data`` holds the recommendations, one row per recommended (user, item), e.g. each user's
+top k; only the ``item`` column enters these metrics. ``train=`` (a second input of any kind,
+like ``qrels=``) holds the interactions that define the catalog and the items' popularity.
+The definitions follow Microsoft Recommenders' ``python_evaluation`` (catalog_coverage,
+distributional_coverage, novelty) and Shani & Gunawardana (2011) for the Gini index; the SQL
+is ``sql/beyond/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._engine import compute, scalar
+from .errors import InvalidParameterError
+from .registry import MetricSpec, Role, register
+
+__all__ = ["catalog_coverage", "distributional_coverage", "gini_index", "novelty"]
+
+ITEM = Role("item", "key")
+
+_SPECS = {
+    # name: (summary, undefined)
+    "catalog_coverage": ("distinct recommended items / distinct items of train= (Recommenders)",
+                         "never"),
+    "distributional_coverage": ("entropy (bits) of the items' recommendation frequencies "
+                                "(Recommenders)", "never"),
+    "gini_index": ("Gini index of the items' recommendation counts, over train='s catalog if "
+                   "given", "a single item (no inequality to measure)"),
+    "novelty": ("mean -log2 popularity in train= of the recommended items (Recommenders)",
+                "never"),
+}  # fmt: skip
+
+for _name, (_summary, _undefined) in _SPECS.items():
+    register(
+        MetricSpec(
+            _name,
+            f"beyond/{_name}.sql",
+            "beyond",
+            _summary,
+            (ITEM,),
+            undefined=_undefined,
+            kernel=f"{_name}_kernel",
+        )
+    )
+
+
+def _beyond(name: str, data: Any, item: str, train: Any, con: Any, needs_train: bool) -> float:
+    if needs_train and train is None:
+        raise InvalidParameterError(
+            f"{name}: train= is required: the interactions (one row per user-item event, with "
+            f"the item column {item!r}) that define the catalog and the items' popularity"
+        )
+    extra = None if train is None else {"train": (train, [(ITEM, item)])}
+    frame = compute(name, data, con=con, columns={"item": item}, extra_sources=extra)
+    return scalar(frame, name)
+
+
+def catalog_coverage(data: Any, *, item: str = "item", train: Any, con: Any = None) -> float:
+    r"""Catalog coverage: the share of the catalog's items recommended at least once.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The recommendations: one row per recommended (user, item), e.g. every user's top k.
+    item : str, default "item"
+        The item column, in ``data`` and in ``train``. No NULL.
+    train : same kinds as ``data``
+        The interactions (e.g. the training set) whose distinct items are the catalog.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``train`` if they are table names, or a DuckDB database
+        path (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The coverage, in [0, 1] when every recommended item is in ``train``.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        The item column is missing from ``data`` or ``train``.
+    InvalidDataError
+        No rows; NULL items; item ids that are numbers on one side and text on the other.
+    InvalidParameterError
+        ``train`` not given.
+    DataSourceError
+        ``data`` or ``train`` names no existing table or file.
+
+    Notes
+    -----
+    .. math:: CC = \frac{|\{i : i \text{ recommended}\}|}{|\{i : i \in train\}|}
+
+    As Microsoft Recommenders' ``catalog_coverage``: a recommended item absent from ``train``
+    counts in the numerator. The SQL is ``sql/beyond/catalog_coverage.sql``.
+
+    References
+    ----------
+    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
+       Recommender Systems Handbook, 257-297.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
+    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    >>> sqlmetrics.catalog_coverage(reco, train=train)
+    0.6
+    """
+    return _beyond("catalog_coverage", data, item, train, con, needs_train=True)
+
+
+def distributional_coverage(data: Any, *, item: str = "item", con: Any = None) -> float:
+    r"""Distributional coverage: the entropy, in bits, of how often each item is recommended.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The recommendations: one row per recommended (user, item).
+    item : str, default "item"
+        The item column. No NULL.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The entropy, >= 0: 0 when one item takes every recommendation, :math:`\log_2 m`
+        when :math:`m` items are recommended equally often.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        The item column is missing.
+    InvalidDataError
+        No rows; NULL items.
+    DataSourceError
+        ``data`` names no existing table or file.
+
+    Notes
+    -----
+    .. math:: DC = -\sum_i p_i \log_2 p_i, \quad p_i = c_i / n
+
+    with :math:`c_i` the rows recommending item :math:`i` and :math:`n` all rows: Microsoft
+    Recommenders' ``distributional_coverage``. The SQL is
+    ``sql/beyond/distributional_coverage.sql``.
+
+    References
+    ----------
+    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
+       Recommender Systems Handbook, 257-297 (eq. 21).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
+    >>> round(sqlmetrics.distributional_coverage(reco), 4)
+    1.4591
+    """
+    return _beyond("distributional_coverage", data, item, None, con, needs_train=False)
+
+
+def gini_index(data: Any, *, item: str = "item", train: Any = None, con: Any = None) -> float:
+    r"""Gini index of item exposure: how unequally the recommendations spread over the items.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The recommendations: one row per recommended (user, item).
+    item : str, default "item"
+        The item column, in ``data`` and in ``train``. No NULL.
+    train : same kinds as ``data``, optional
+        Interactions whose distinct items complete the catalog: items never recommended
+        count with 0 recommendations. None: the recommended items only.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``train`` if they are table names, or a DuckDB database
+        path (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The index in [0, 1): 0 when every item is recommended equally often; NaN for a
+        single item.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        The item column is missing from ``data`` or ``train``.
+    InvalidDataError
+        No rows; NULL items; item ids that are numbers on one side and text on the other.
+    DataSourceError
+        ``data`` or ``train`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the catalog holds a single item; NaN is returned.
+
+    Notes
+    -----
+    .. math:: G = \frac{\sum_{j=1}^{m} (2j - m - 1)\, c_{(j)}}{(m - 1)\, n}
+
+    with :math:`c_{(1)} \le \dots \le c_{(m)}` the recommendation counts of the :math:`m`
+    items and :math:`n` their sum (Shani & Gunawardana, eq. 20). The SQL is
+    ``sql/beyond/gini_index.sql``.
+
+    References
+    ----------
+    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
+       Recommender Systems Handbook, 257-297 (eq. 20).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
+    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    >>> round(sqlmetrics.gini_index(reco), 4)
+    0.3333
+    >>> round(sqlmetrics.gini_index(reco, train=train), 4)
+    0.6667
+    """
+    return _beyond("gini_index", data, item, train, con, needs_train=False)
+
+
+def novelty(data: Any, *, item: str = "item", train: Any, con: Any = None) -> float:
+    r"""Novelty: the mean self-information of the recommended items under train's popularity.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The recommendations: one row per recommended (user, item).
+    item : str, default "item"
+        The item column, in ``data`` and in ``train``. No NULL.
+    train : same kinds as ``data``
+        The interactions, one row per event: an item's popularity is its share of the rows.
+    con : duckdb.DuckDBPyConnection or str, optional
+        Connection holding ``data``/``train`` if they are table names, or a DuckDB database
+        path (opened read-only). Default: a fresh in-memory connection.
+
+    Returns
+    -------
+    float
+        The novelty in bits, >= 0: higher for recommendations from the long tail.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        The item column is missing from ``data`` or ``train``.
+    InvalidDataError
+        No rows; NULL items; item ids that are numbers on one side and text on the other.
+    InvalidParameterError
+        ``train`` not given.
+    DataSourceError
+        ``data`` or ``train`` names no existing table or file.
+
+    Notes
+    -----
+    .. math:: novelty = \frac{1}{n} \sum_{r} -\log_2 \frac{t_{i_r}}{T}
+
+    over the :math:`n` recommendation rows :math:`r` of item :math:`i_r`, with :math:`t_i`
+    the rows of item :math:`i` in ``train`` and :math:`T` all its rows: Microsoft
+    Recommenders' ``novelty`` (Castells et al.'s choice model). A recommended item absent
+    from ``train`` adds 0 but counts in :math:`n`, as there. The SQL is
+    ``sql/beyond/novelty.sql``.
+
+    References
+    ----------
+    .. [1] Castells, P., Vargas, S. and Wang, J. (2011). Novelty and diversity metrics for
+       recommender systems: choice, discovery and relevance. ECIR 2011 workshop DDR.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
+    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    >>> round(sqlmetrics.novelty(reco, train=train), 4)
+    2.085
+    """
+    return _beyond("novelty", data, item, train, con, needs_train=True)

@@ -16,9 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, undefined
+from ._engine import check_params, compute, undefined
 from ._source import quote_ident
-from .errors import InvalidDataError, InvalidParameterError
+from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning
+from .errors import warn as warn_user
 from .registry import (
     MetricSpec,
     ParamSpec,
@@ -45,10 +46,11 @@ __all__ = [
 
 TIES = ("item_desc", "item_asc", "average")
 GAINS = ("exponential", "linear")
-EMPTY = ("skip", "zero", "error")
+EMPTY = ("skip", "zero", "one", "error")
 MISSING = ("skip", "zero", "error")
 AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
 DUPLICATES = ("error", "max", "sum")
+PRECISION_DENOMINATORS = ("k", "min_k_retrieved")
 
 
 def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
@@ -86,7 +88,8 @@ declare_param(
         "empty",
         "skip",
         check_choice(*EMPTY),
-        "groups with no relevant item: skip | zero (count 0; trec_eval) | error",
+        "groups with no relevant item: skip | zero (count 0; trec_eval) | one (count 1; "
+        "torchmetrics 'pos') | error",
     )
 )
 declare_param(
@@ -113,6 +116,33 @@ declare_param(
         check_choice(*DUPLICATES),
         "repeated (group, item) rows of the run: error | max (best score, highest label) | "
         "sum (best score, summed labels)",
+    )
+)
+
+
+def check_log_base(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 1
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 1 (the discount is "
+            f"1 / log_base(position + 1)); got {value!r}"
+        )
+    return float(value)
+
+
+declare_param(
+    ParamSpec("log_base", 2.0, check_log_base, "base of the DCG discount's logarithm (> 1)")
+)
+declare_param(
+    ParamSpec(
+        "precision_denominator",
+        "k",
+        check_choice(*PRECISION_DENOMINATORS),
+        "precision@k divisor: k (trec_eval) | min_k_retrieved (torchmetrics adaptive_k)",
     )
 )
 declare_param(
@@ -142,6 +172,17 @@ def _check_map_params(metric: str, params: dict[str, Any]) -> None:
             f"'item_asc', or ap_denominator='relevant' or 'min_k_relevant'"
         )
 
+
+def _check_hit_ratio_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("empty") == "one":
+        raise InvalidParameterError(
+            f"{metric}: empty='one' gives an empty group the value 1, but {metric} is a ratio of "
+            f"sums over groups with no per-group value; use empty='skip' or 'zero' (the same "
+            f"here), or hit_rate / recall_at_k"
+        )
+
+
+_CHECKS = {"map": _check_map_params, "hit_ratio": _check_hit_ratio_params}
 
 _SPECS = {
     # name: (summary, uses k, uses gain, undefined)
@@ -180,6 +221,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
         (("k",) if _uses_k else ())
         + (("gain",) if _uses_gain else ())
         + (("ap_denominator",) if _name == "map" else ())
+        + (("log_base",) if _name in ("dcg", "idcg", "ndcg") else ())
+        + (("precision_denominator",) if _name == "precision_at_k" else ())
         + _COMMON
     )
     register(
@@ -193,7 +236,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,
             function="mean_average_precision" if _name == "map" else "",
-            check_params=_check_map_params if _name == "map" else None,
+            check_params=_CHECKS.get(_name),
             kernel="ranking_kernel",
             needs=_NEEDS.get(_name, ()),
         )
@@ -260,6 +303,27 @@ def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> 
     )
 
 
+def warn_skipped(metric: str, frame: pd.DataFrame, empty: str) -> None:
+    """Warn once when the default ``empty="skip"`` left groups out of the mean.
+
+    Called only when neither ``empty=`` nor ``convention=`` was given: peers differ here
+    (trec_eval, scikit-learn and Spark count such a group as 0, torchmetrics as 0 or 1), so a
+    silent skip would make the numbers disagree without a word.
+    """
+    n_empty = int(frame["n_empty"].sum()) if "n_empty" in frame else 0
+    if empty != "skip" or n_empty == 0:
+        return
+    n_groups = int(frame["n_groups"].sum()) + n_empty
+    warn_user(
+        f"{metric}: {n_empty} of {n_groups} group(s) have no relevant item and were left out "
+        f"of the mean (empty='skip', the default). Pass empty='zero' to count them as 0 "
+        f"(trec_eval, scikit-learn, Spark), empty='one' to count them as 1 (torchmetrics "
+        f"'pos'), empty='skip' to keep this and silence the warning, or convention= to follow "
+        f"a tool",
+        SkippedGroupsWarning,
+    )
+
+
 def _ranking(
     name: str,
     data: Any,
@@ -273,6 +337,9 @@ def _ranking(
     params: dict[str, Any],
 ) -> float:
     spec = get_spec(name)
+    # the convention applied once, up front: the checks below read the resolved options
+    chosen = params.get("empty") is not None or params.get("convention") is not None
+    params = check_params(spec, params)
     columns: dict[str, str | None] = {
         "group": group,
         "item": item,
@@ -308,6 +375,8 @@ def _ranking(
         check=gain_check,
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
+    if not chosen:
+        warn_skipped(spec.name, frame, params["empty"])
     value = frame[spec.name].iloc[0]
     if value is None or pd.isna(value):
         return undefined(
@@ -329,10 +398,11 @@ def hit_ratio(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Hit ratio: relevant items in the top k over all relevant items.
@@ -369,11 +439,13 @@ def hit_ratio(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -388,6 +460,11 @@ def hit_ratio(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -472,6 +549,7 @@ def hit_ratio(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -486,10 +564,11 @@ def hit_rate(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Hit rate: the share of groups with a relevant item in the top k.
@@ -524,11 +603,13 @@ def hit_rate(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -543,6 +624,11 @@ def hit_rate(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -628,6 +714,7 @@ def hit_rate(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -642,10 +729,12 @@ def precision_at_k(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    precision_denominator: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Precision at k: relevant items in the top k over k, mean over groups.
@@ -679,11 +768,13 @@ def precision_at_k(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -698,6 +789,15 @@ def precision_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    precision_denominator : {"k", "min_k_retrieved"}, optional
+        Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
+        ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
+        ``adaptive_k=True``).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -784,6 +884,8 @@ def precision_at_k(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "precision_denominator": precision_denominator,
+            "convention": convention,
         },
     )
 
@@ -798,10 +900,11 @@ def recall_at_k(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
@@ -835,11 +938,13 @@ def recall_at_k(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -854,6 +959,11 @@ def recall_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -940,6 +1050,7 @@ def recall_at_k(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -953,10 +1064,11 @@ def r_precision(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""R-precision: precision at R, the number of relevant items of the group.
@@ -987,11 +1099,13 @@ def r_precision(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1006,6 +1120,11 @@ def r_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1089,6 +1208,7 @@ def r_precision(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1102,12 +1222,13 @@ def mean_average_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    ap_denominator: str = "relevant",
+    ap_denominator: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Mean average precision at k (MAP@k), registry name ``map``.
@@ -1147,11 +1268,13 @@ def mean_average_precision(
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008): not with
         ``ap_denominator='hits'``, which has no closed form.
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1166,6 +1289,11 @@ def mean_average_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1261,6 +1389,7 @@ def mean_average_precision(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1275,10 +1404,11 @@ def mrr(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Mean reciprocal rank of the first relevant item within the top k.
@@ -1311,11 +1441,13 @@ def mrr(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1330,6 +1462,11 @@ def mrr(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1414,6 +1551,7 @@ def mrr(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1427,12 +1565,13 @@ def cg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Cumulative gain of the top k, mean over groups.
@@ -1469,11 +1608,13 @@ def cg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1488,6 +1629,11 @@ def cg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1574,6 +1720,7 @@ def cg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1587,12 +1734,14 @@ def dcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Discounted cumulative gain at k, mean over groups.
@@ -1630,11 +1779,13 @@ def dcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1649,6 +1800,14 @@ def dcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). DCG scales by ln(2) / ln(log_base).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1736,6 +1895,8 @@ def dcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )
 
@@ -1749,12 +1910,14 @@ def idcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Ideal discounted cumulative gain at k, mean over groups.
@@ -1792,11 +1955,13 @@ def idcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1811,6 +1976,14 @@ def idcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). IDCG scales by ln(2) / ln(log_base).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1894,6 +2067,8 @@ def idcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )
 
@@ -1907,12 +2082,14 @@ def ndcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Normalised discounted cumulative gain at k, mean over groups.
@@ -1952,11 +2129,13 @@ def ndcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1971,6 +2150,15 @@ def ndcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). NDCG does not depend
+        on it (accepted for scikit-learn's signature).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -2063,5 +2251,7 @@ def ndcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )

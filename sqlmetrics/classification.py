@@ -6,7 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, scalar
+from ._engine import check_params, compute, scalar
+from .conventions import resolve
 from .errors import InvalidParameterError
 from .multiclass import averaged, check_average
 from .registry import REGISTRY, MetricSpec, Role, default_of, register
@@ -103,6 +104,7 @@ def auc(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
@@ -126,6 +128,11 @@ def auc(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -182,7 +189,7 @@ def auc(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "auc")
 
@@ -195,6 +202,7 @@ def gauc(
     score: str = "score",
     weighting: str = "samples",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
@@ -219,6 +227,11 @@ def gauc(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -265,7 +278,7 @@ def gauc(
         data,
         con=con,
         columns={"group": group, "label": label, "score": score},
-        params={"weighting": weighting, "pos_label": pos_label},
+        params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "gauc")
 
@@ -304,6 +317,7 @@ def confusion_matrix(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> dict[str, float]:
     """Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
@@ -329,6 +343,11 @@ def confusion_matrix(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -370,6 +389,7 @@ def confusion_matrix(
     columns, params = _threshold_columns(
         "confusion_matrix", label, score, prediction, weight, threshold, pos_label
     )
+    params["convention"] = convention
     frame = compute("confusion_matrix", data, con=con, columns=columns, params=params)
     cast = float if weight is not None else int
     return {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
@@ -403,8 +423,9 @@ def _binary(
         name, label, score, prediction, weight, threshold, pos_label
     )
     params.update(options)
+    params = check_params(REGISTRY[name], params)  # the convention applied (zero_division)
     frame = compute(name, data, con=con, columns=columns, params=params)
-    return scalar(frame, name, options.get("zero_division", "warn"))
+    return scalar(frame, name, params.get("zero_division", "warn"))
 
 
 def _averaged(
@@ -424,6 +445,7 @@ def _averaged(
     """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
     multiclass path (:func:`sqlmetrics.multiclass.averaged`).
     """
+    options = resolve(REGISTRY[name], options)  # the convention applied once
     if check_average(name, average) == "binary":
         return _binary(
             name,
@@ -445,7 +467,7 @@ def _averaged(
         prediction=prediction,
         weight=weight,
         average=average,
-        zero_division=options["zero_division"],
+        zero_division=options.get("zero_division", default_of(REGISTRY[name], "zero_division")),
         beta=options.get("beta"),
         con=con,
     )
@@ -460,6 +482,7 @@ def accuracy(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """Accuracy: the share of rows classified correctly.
@@ -487,6 +510,11 @@ def accuracy(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -536,7 +564,7 @@ def accuracy(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={},
+        options={"convention": convention},
         con=con,
     )
 
@@ -549,9 +577,10 @@ def precision(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """Precision (positive predictive value).
@@ -591,6 +620,11 @@ def precision(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -662,7 +696,7 @@ def precision(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -675,9 +709,10 @@ def recall(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """Recall: true positive rate (TPR, sensitivity).
@@ -717,6 +752,11 @@ def recall(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -787,7 +827,7 @@ def recall(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -800,8 +840,9 @@ def specificity(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """Specificity: true negative rate (TNR).
@@ -832,6 +873,11 @@ def specificity(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -887,7 +933,7 @@ def specificity(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -900,8 +946,9 @@ def fpr(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """False positive rate (fall-out): 1 - specificity.
@@ -932,6 +979,11 @@ def fpr(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -987,7 +1039,7 @@ def fpr(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -1000,9 +1052,10 @@ def f1(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """F1 score: the harmonic mean of precision and recall.
@@ -1042,6 +1095,11 @@ def f1(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -1113,7 +1171,7 @@ def f1(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -1127,9 +1185,10 @@ def fbeta(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """F-beta score: a weighted harmonic mean of precision and recall.
@@ -1171,6 +1230,11 @@ def fbeta(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -1242,6 +1306,6 @@ def fbeta(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"beta": beta, "zero_division": zero_division},
+        options={"beta": beta, "zero_division": zero_division, "convention": convention},
         con=con,
     )

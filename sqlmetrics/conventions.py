@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,8 @@ _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "
 class Convention:
     """What ``convention=<name>`` means.
 
-    name: the value users pass. tool: the tool and version it was checked against. metrics:
+    name: the value users pass. tool: the tool's name in messages. reference: what exactly
+    it reproduces (the tests check it against that tool or an oracle of its code). metrics:
     the registry names the tool defines. sets: option -> value, for every covered metric
     that takes the option. adjustable: option -> the values the tool can also produce with a
     switch of its own (``None``: any valid value), and the switch's name. notes: what the
@@ -43,6 +44,7 @@ class Convention:
 
     name: str
     tool: str
+    reference: str
     metrics: tuple[str, ...]
     sets: Mapping[str, Any]
     adjustable: Mapping[str, tuple[tuple[Any, ...] | None, str]] = field(default_factory=dict)
@@ -56,9 +58,7 @@ _TREC_SETS = {
     "ap_denominator": "relevant",
     "precision_denominator": "k",
 }
-_TREC_ADJUSTABLE: dict[str, tuple[tuple[Any, ...] | None, str]] = {
-    "relevance_level": (None, "-l")
-}
+_TREC_ADJUSTABLE: dict[str, tuple[tuple[Any, ...] | None, str]] = {"relevance_level": (None, "-l")}
 _SKLEARN_CLASSIFICATION = (
     "accuracy",
     "auc",
@@ -83,7 +83,8 @@ CONVENTIONS: dict[str, Convention] = {
     for c in (
         Convention(
             "trec_eval",
-            "trec_eval 9.0 (pytrec-eval-terrier), without -c",
+            "trec_eval",
+            "trec_eval 9.0 without -c (pytrec-eval-terrier)",
             _RANKING,
             {**_TREC_SETS, "missing": "skip"},
             _TREC_ADJUSTABLE,
@@ -91,7 +92,8 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "trec_eval_c",
-            "trec_eval 9.0 with -c (judged queries absent from the run count 0)",
+            "trec_eval -c",
+            "trec_eval 9.0 with -c: judged queries absent from the run count 0",
             _RANKING,
             {**_TREC_SETS, "missing": "zero"},
             _TREC_ADJUSTABLE,
@@ -99,7 +101,8 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "sklearn",
-            "scikit-learn 1.x metrics",
+            "scikit-learn",
+            "sklearn.metrics 1.x",
             (*_SKLEARN_CLASSIFICATION, "dcg", "ndcg"),
             {
                 "zero_division": 0.0,
@@ -118,7 +121,8 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "ranx",
-            "ranx 0.3 (Qrels/Run, evaluate)",
+            "ranx",
+            "ranx 0.3 evaluate(Qrels, Run)",
             _RANKING,
             {
                 "ties": "item_desc",
@@ -129,12 +133,12 @@ CONVENTIONS: dict[str, Convention] = {
                 "precision_denominator": "k",
             },
             {},
-            "ties: ranx sorts by score then by doc id descending; ndcg_burges = gain "
-            "exponential",
+            "ties: ranx sorts by score then by doc id descending; ndcg_burges = gain exponential",
         ),
         Convention(
             "torchmetrics",
-            "torchmetrics retrieval metrics (functional reference code)",
+            "torchmetrics",
+            "torchmetrics Retrieval* metrics (oracle of its reference code)",
             _RANKING,
             {
                 "ties": "average",
@@ -153,7 +157,8 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "recommenders",
-            "recommenders (python_evaluation.py)",
+            "recommenders",
+            "recommenders python_evaluation (oracle of its reference code)",
             ("precision_at_k", "recall_at_k", "map", "ndcg"),
             {
                 "gain": "linear",
@@ -168,7 +173,8 @@ CONVENTIONS: dict[str, Convention] = {
         ),
         Convention(
             "spark",
-            "Spark MLlib RankingMetrics",
+            "Spark",
+            "Spark MLlib RankingMetrics (oracle of its reference code)",
             ("precision_at_k", "recall_at_k", "map", "ndcg"),
             {
                 "gain": "exponential",
@@ -252,4 +258,35 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
             f"convention={convention.name!r}: {convention.tool} uses {option}={fixed!r}{can}. "
             f"Leave {option}= out to follow {convention.name}, or drop convention="
         )
+    return out
+
+
+def resolved(metric: str, option: str, value: Any, convention: str | None) -> Any:
+    """The value of one ``option`` of ``metric`` after :func:`resolve` (passed, the
+    convention's, or the default): for a body that reads an option itself.
+    """
+    from .registry import default_of, get_spec
+
+    spec = get_spec(metric)
+    out = resolve(spec, {option: value, "convention": convention})
+    return out[option] if out.get(option) is not None else default_of(spec, option)
+
+
+def fill(caller: str, specs: Sequence[MetricSpec], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``evaluate``'s ``**options`` with ``"convention"`` applied and removed.
+
+    Each requested metric is resolved as a single call would be (an uncovered metric or an
+    option the tool cannot produce is an error); the options the convention sets for them
+    and the caller left out are added, so every metric of one call sees the same values.
+    """
+    out = dict(options)
+    name = out.pop("convention", None)
+    if name is None:
+        return out
+    get_convention(caller, name)
+    for spec in specs:
+        given = {p: out.get(p) for p in spec.params if p != "k"}
+        for option, value in resolve(spec, {**given, "convention": name}).items():
+            if value is not None and option not in out:
+                out[option] = value
     return out

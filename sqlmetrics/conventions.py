@@ -125,15 +125,19 @@ CONVENTIONS: dict[str, Convention] = {
             "ranx 0.3 evaluate(Qrels, Run)",
             _RANKING,
             {
-                "ties": "item_desc",
                 "gain": "linear",
                 "empty": "zero",
                 "missing": "zero",
                 "ap_denominator": "relevant",
                 "precision_denominator": "k",
             },
-            {},
-            "ties: ranx sorts by score then by doc id descending; ndcg_burges = gain exponential",
+            {
+                "ties": (None, "the run's input order"),
+                "missing": (("error",), "make_comparable=False"),
+            },
+            "equal scores keep the run's input order in ranx (sort the run by item descending "
+            "for ties='item_desc'); a query missing from the run is an error there unless "
+            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'",
         ),
         Convention(
             "torchmetrics",

@@ -1802,7 +1802,7 @@ def dcg(
         position. ``qrels`` must never repeat a pair.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). DCG scales by ln(2) / ln(log_base).
+        ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1978,7 +1978,7 @@ def idcg(
         position. ``qrels`` must never repeat a pair.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). IDCG scales by ln(2) / ln(log_base).
+        ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's

@@ -51,6 +51,8 @@ def conventions_table() -> str:
     for name in sorted(CONVENTIONS):
         c = CONVENTIONS[name]
         sets = ", ".join(f"`{option}={value!r}`" for option, value in c.sets.items())
+        for metric, options in c.by_metric.items():
+            sets += ", " + ", ".join(f"`{o}={v!r}` for {metric}" for o, v in options.items())
         adjustable = ", ".join(
             f"`{option}` ({switch}"
             + (f": {', '.join(repr(v) for v in values)})" if values is not None else ": any)")

@@ -37,7 +37,8 @@ class Convention:
     name: the value users pass. tool: the tool's name in messages. reference: what exactly
     it reproduces (the tests check it against that tool or an oracle of its code). metrics:
     the registry names the tool defines. sets: option -> value, for every covered metric
-    that takes the option. adjustable: option -> the values the tool can also produce with a
+    that takes the option; by_metric: metric -> option -> value where one metric differs.
+    adjustable: option -> the values the tool can also produce with a
     switch of its own (``None``: any valid value), and the switch's name. notes: what the
     convention does not cover (shown in the README table).
     """
@@ -49,6 +50,11 @@ class Convention:
     sets: Mapping[str, Any]
     adjustable: Mapping[str, tuple[tuple[Any, ...] | None, str]] = field(default_factory=dict)
     notes: str = ""
+    by_metric: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def value(self, metric: str, option: str) -> Any:
+        """What the convention sets ``option`` to for ``metric`` (KeyError if nothing)."""
+        return self.by_metric.get(metric, {}).get(option, self.sets[option])
 
 
 _TREC_SETS = {
@@ -145,7 +151,7 @@ CONVENTIONS: dict[str, Convention] = {
             "torchmetrics Retrieval* metrics (oracle of its reference code)",
             _RANKING,
             {
-                "ties": "average",
+                "ties": "item_desc",
                 "gain": "linear",
                 "empty": "zero",
                 "missing": "skip",
@@ -155,9 +161,12 @@ CONVENTIONS: dict[str, Convention] = {
             {
                 "empty": (("skip", "zero", "one", "error"), "empty_target_action"),
                 "precision_denominator": (("k", "min_k_retrieved"), "adaptive_k"),
+                "ties": (None, "torch.topk's order of equal scores, unspecified"),
             },
-            "ties: ndcg averages them as torchmetrics does; its other metrics follow "
-            "torch.topk's unspecified order, so they agree only on untied scores",
+            "ndcg averages tied scores (ties='average', as torchmetrics); the other metrics "
+            "follow torch.topk's unspecified order of equal scores there, so they agree only "
+            "on untied scores; a query scores 0 when it has no positive score (preds > 0)",
+            by_metric={"ndcg": {"ties": "average"}},
         ),
         Convention(
             "recommenders",
@@ -248,7 +257,7 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
             if value is None and option in DEFINITIONAL and option in out:
                 out.pop(option)  # check_params fills the default
             continue
-        fixed = convention.sets[option]
+        fixed = convention.value(spec.name, option)
         if value is None:
             out[option] = fixed
             continue
@@ -288,9 +297,18 @@ def fill(caller: str, specs: Sequence[MetricSpec], options: Mapping[str, Any]) -
     if name is None:
         return out
     get_convention(caller, name)
+    filled: dict[str, tuple[str, Any]] = {}
     for spec in specs:
         given = {p: out.get(p) for p in spec.params if p != "k"}
         for option, value in resolve(spec, {**given, "convention": name}).items():
-            if value is not None and option not in out:
-                out[option] = value
+            if value is None or option in out:
+                continue
+            first, before = filled.setdefault(option, (spec.name, value))
+            if not _same(before, value):
+                raise InvalidParameterError(
+                    f"{caller}: convention={name!r} sets {option}={before!r} for {first} but "
+                    f"{option}={value!r} for {spec.name}, and the metrics of one call share "
+                    f"{option}=; compute them in separate calls, or pass {option}= yourself"
+                )
+    out.update({option: value for option, (_, value) in filled.items()})
     return out

@@ -232,17 +232,12 @@ def test_sklearn_ndcg_and_dcg_match_sklearn(seed: int) -> None:
     groups = [g for _, g in frame.groupby("group")]
     for k in (1, 3, None, 20):
         kwargs = {"k": k} if k is not None else {}
-        want = np.mean(
-            [skm.ndcg_score([g["label"]], [g["score"]], **kwargs) for g in groups]
-        )
+        want = np.mean([skm.ndcg_score([g["label"]], [g["score"]], **kwargs) for g in groups])
         got = sqlmetrics.ndcg(frame, k=k, convention="sklearn", **COLS)
         assert math.isclose(got, want, rel_tol=1e-12), (k, got, want)
         for base in (2, 10):
             want = np.mean(
-                [
-                    skm.dcg_score([g["label"]], [g["score"]], log_base=base, **kwargs)
-                    for g in groups
-                ]
+                [skm.dcg_score([g["label"]], [g["score"]], log_base=base, **kwargs) for g in groups]
             )
             got = sqlmetrics.dcg(frame, k=k, log_base=base, convention="sklearn", **COLS)
             assert math.isclose(got, want, rel_tol=1e-12), (k, base, got, want)
@@ -327,15 +322,14 @@ def test_torchmetrics_matches_its_reference_code(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_recommenders_matches_its_reference_code(seed: int) -> None:
     """rating_true = the relevant judged items, rating_pred = the run ranked item desc on
-    ties; users missing from either side are left out (empty and missing 'skip').
+    ties; users missing from either side are left out (empty and missing 'skip'); ndcg_at_k
+    with its default binary relevance (gain 1 for a relevant item).
     """
     run, qrels = judged_run(seed)
+    qrels = qrels.assign(label=qrels["label"].clip(0, 1))  # its default: binary relevance
     relevant = qrels[qrels["label"] >= 1]
     true = {str(g): set(map(str, f["item"])) for g, f in relevant.groupby("group")}
-    pred = {
-        g: [r[0] for r in rows]
-        for g, rows in ranked_lists(run.assign(label=0.0)).items()
-    }
+    pred = {g: [r[0] for r in rows] for g, rows in ranked_lists(run.assign(label=0.0)).items()}
     for name in ("precision_at_k", "recall_at_k", "map", "ndcg"):
         function = getattr(sqlmetrics, REGISTRY[name].function)
         for k in CUTS:
@@ -416,12 +410,28 @@ def test_unknown_convention_lists_the_known_ones() -> None:
 def test_a_value_the_tool_cannot_produce_is_an_error_naming_the_option() -> None:
     with pytest.raises(InvalidParameterError, match=r"ndcg: ties='average' cannot be reproduced"):
         sqlmetrics.ndcg(FRAME, convention="trec_eval", ties="average")
-    with pytest.raises(InvalidParameterError, match=r"empty_target_action allows"):
-        sqlmetrics.mrr(FRAME, convention="torchmetrics", empty="bogus")
+    with pytest.raises(InvalidParameterError, match=r"empty='one' cannot be reproduced"):
+        sqlmetrics.mrr(FRAME, convention="trec_eval", empty="one")
+    frame = FRAME.assign(label=FRAME["label"].clip(0, 1))
+    with pytest.raises(InvalidParameterError, match=r"zero_division= allows 0.0, 1.0, nan"):
+        sqlmetrics.precision(frame, convention="sklearn", zero_division="warn")
     with pytest.raises(InvalidParameterError, match=r"missing='skip' cannot be reproduced"):
         sqlmetrics.ndcg(FRAME, convention="ranx", missing="skip")
     with pytest.raises(InvalidParameterError, match=r"gain='exponential' cannot be reproduced"):
         sqlmetrics.evaluate(FRAME, ["ndcg@3"], convention="sklearn", gain="exponential", **COLS)
+
+
+def test_one_evaluate_call_cannot_mix_a_conventions_per_metric_values() -> None:
+    # torchmetrics averages ties in ndcg only; one call shares one order
+    with pytest.raises(InvalidParameterError, match=r"sets ties='item_desc' for map but"):
+        sqlmetrics.evaluate(FRAME, ["map@3", "ndcg@3"], convention="torchmetrics", **COLS)
+    out = sqlmetrics.evaluate(
+        FRAME, ["map@3", "ndcg@3"], convention="torchmetrics", ties="item_desc", **COLS
+    )
+    assert close(
+        out["map@3"].iloc[0],
+        sqlmetrics.mean_average_precision(FRAME, k=3, convention="torchmetrics"),
+    )
 
 
 def test_a_metric_the_tool_does_not_define_is_an_error() -> None:
@@ -434,7 +444,7 @@ def test_a_metric_the_tool_does_not_define_is_an_error() -> None:
 def test_render_and_render_evaluate_take_a_convention() -> None:
     plain = sqlmetrics.render("ndcg@3", "runs", group="g", item="i")
     trec = sqlmetrics.render("ndcg@3", "runs", group="g", item="i", convention="trec_eval")
-    assert plain != trec and "power(" not in trec  # linear gain
+    assert "power(2.0, label)" in plain and "power(2.0, label)" not in trec  # linear gain
     assert sqlmetrics.render_evaluate(
         "runs", ["ndcg@3"], group="g", item="i", convention="trec_eval"
     ) != sqlmetrics.render_evaluate("runs", ["ndcg@3"], group="g", item="i")

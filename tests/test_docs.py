@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 import sqlmetrics
 from sqlmetrics import cli
-from sqlmetrics.conventions import DEFINITIONAL
 from sqlmetrics._docs import metrics_table
+from sqlmetrics.conventions import DEFINITIONAL
 from sqlmetrics.registry import REGISTRY, default_of
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -1212,7 +1212,8 @@ def fbeta(
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     beta : float
-        Weight of recall against precision, > 0 (1 gives F1).
+        Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
+        scikit-learn's ``fbeta_score(beta=0)``).
     weight : str, optional
         Column of non-negative sample weights: each row counts its weight.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"

@@ -265,8 +265,10 @@ def test_sklearn_classification_matches_sklearn(seed: int) -> None:
             want = function(label, predicted)
             got = getattr(sqlmetrics, name)(frame, convention="sklearn")
             assert math.isclose(got, want, abs_tol=1e-12), (name, got, want)
-        want = skm.fbeta_score(label, predicted, beta=2.0)
-        assert math.isclose(sqlmetrics.fbeta(frame, beta=2.0, convention="sklearn"), want)
+        for beta in (2.0, 0.0):  # beta=0: precision
+            want = skm.fbeta_score(label, predicted, beta=beta)
+            got = sqlmetrics.fbeta(frame, beta=beta, convention="sklearn")
+            assert math.isclose(got, want, abs_tol=1e-12), (beta, got, want)
         classes = pd.DataFrame(
             {"y": rng.choice(["a", "b", "c"], n), "p": rng.choice(["a", "b"], n)}
         )
@@ -276,6 +278,11 @@ def test_sklearn_classification_matches_sklearn(seed: int) -> None:
                 classes, label="y", prediction="p", average=average, convention="sklearn"
             )
             assert math.isclose(got, want, abs_tol=1e-12), (average, got, want)
+            want = skm.fbeta_score(classes["y"], classes["p"], beta=0.0, average=average)
+            got = sqlmetrics.fbeta(
+                classes, label="y", prediction="p", beta=0.0, average=average, convention="sklearn"
+            )
+            assert math.isclose(got, want, abs_tol=1e-12), ("fbeta 0", average, got, want)
 
 
 # ----------------------------------------------------------------------------- torchmetrics

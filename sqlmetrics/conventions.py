@@ -122,8 +122,9 @@ CONVENTIONS: dict[str, Convention] = {
                 "log_base": (None, "dcg_score(log_base=)"),
                 "ties": (("average",), "ignore_ties=True is an arbitrary order"),
             },
-            "zero_division 0 without sklearn's warning; average_precision / pr_curve with no "
-            "positive stay NaN (sklearn: AP 0, recall 1); label-ranking AP is not provided",
+            "zero_division 0 without scikit-learn's warning (average_precision with no positive "
+            "too: AP 0); pr_curve with no positive keeps recall NaN (scikit-learn: 1); "
+            "label_ranking_average_precision_score is not provided",
         ),
         Convention(
             "ranx",

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import compute, scalar
+from .conventions import resolved
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 
@@ -118,7 +119,7 @@ register(
         "classification",
         "average precision: sum_n (R_n - R_{n-1}) P_n over distinct scores (step-wise)",
         (LABEL, SCORE, WEIGHT),
-        params=("pos_label",),
+        params=("zero_division", "pos_label"),
         undefined="no positive label (P = 0)",
         aliases=("average_precision_score",),
         kernel="average_precision_kernel",
@@ -453,6 +454,7 @@ def average_precision(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    zero_division: float | str | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float:
@@ -474,6 +476,9 @@ def average_precision(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
+        scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -529,9 +534,10 @@ def average_precision(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label, "convention": convention},
+        params={"pos_label": pos_label, "zero_division": zero_division, "convention": convention},
     )
-    return scalar(frame, "average_precision")
+    zero_division = resolved("average_precision", "zero_division", zero_division, convention)
+    return scalar(frame, "average_precision", zero_division)
 
 
 def log_loss(

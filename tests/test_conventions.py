@@ -265,6 +265,11 @@ def test_sklearn_classification_matches_sklearn(seed: int) -> None:
             want = function(label, predicted)
             got = getattr(sqlmetrics, name)(frame, convention="sklearn")
             assert math.isclose(got, want, abs_tol=1e-12), (name, got, want)
+        want = skm.average_precision_score(label, score)  # no positive: 0 (with a warning)
+        got = sqlmetrics.average_precision(frame, convention="sklearn")
+        assert math.isclose(got, want, abs_tol=1e-12), ("average_precision", got, want)
+        got = sqlmetrics.evaluate(frame, ["average_precision"], convention="sklearn")
+        assert math.isclose(got["average_precision"].iloc[0], want, abs_tol=1e-12)
         for beta in (2.0, 0.0):  # beta=0: precision
             want = skm.fbeta_score(label, predicted, beta=beta)
             got = sqlmetrics.fbeta(frame, beta=beta, convention="sklearn")

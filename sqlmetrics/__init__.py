@@ -23,6 +23,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .conventions import convention_names
 from .curves import *  # noqa: F403
 from .errors import (
     ColumnNotFoundError,
@@ -30,6 +31,7 @@ from .errors import (
     EngineError,
     InvalidDataError,
     InvalidParameterError,
+    SkippedGroupsWarning,
     SqlMetricsError,
     TemplateContractError,
     UndefinedMetricWarning,
@@ -52,6 +54,7 @@ __all__ = [
     "InvalidParameterError",
     "SqlMetricsError",
     "TemplateContractError",
+    "SkippedGroupsWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",
@@ -64,6 +67,7 @@ __all__ = [
     "fpr",
     "gauc",
     "load_metrics_dir",
+    "convention_names",
     "metric_names",
     "precision",
     "register_sql",

@@ -494,6 +494,9 @@ def hit_ratio(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -658,6 +661,9 @@ def hit_rate(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -827,6 +833,9 @@ def precision_at_k(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -993,6 +1002,9 @@ def recall_at_k(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1154,6 +1166,9 @@ def r_precision(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1324,6 +1339,9 @@ def mean_average_precision(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1496,6 +1514,9 @@ def mrr(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1663,6 +1684,9 @@ def cg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1837,6 +1861,9 @@ def dcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -2013,6 +2040,9 @@ def idcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -2188,6 +2218,9 @@ def ndcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------

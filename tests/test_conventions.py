@@ -480,6 +480,9 @@ def test_empty_one_counts_an_empty_group_as_one() -> None:
     assert close(sqlmetrics.ndcg(FRAME, k=2, empty="one"), (2 * skip + 1) / 3)
     out = sqlmetrics.evaluate(FRAME, ["ndcg@2", "mrr"], empty="one", **COLS)
     assert close(out["ndcg@2"].iloc[0], (2 * skip + 1) / 3) and out["n_groups"].iloc[0] == 3
+    sliced = sqlmetrics.evaluate(FRAME, ["ndcg@2", "mrr"], by="group", empty="one", **COLS)
+    assert sliced.loc[sliced["group"] == 3, ["ndcg@2", "mrr"]].to_numpy().tolist() == [[1, 1]]
+    assert sliced["n_groups"].tolist() == [1, 1, 1]
 
 
 def test_empty_one_is_refused_for_hit_ratio() -> None:

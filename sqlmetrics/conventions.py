@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidParameterError
-from .registry import PARAMS, MetricSpec
+from .registry import PARAMS, MetricSpec, default_of, get_spec
 
 __all__ = ["CONVENTIONS", "DEFINITIONAL", "Convention", "convention_names", "resolve"]
 
@@ -223,9 +223,9 @@ def get_convention(caller: str, name: Any) -> Convention:
         return CONVENTIONS[name]
     known = convention_names()
     hint = difflib.get_close_matches(str(name), known, n=1)
-    near = f"; did you mean {hint[0]!r}?" if hint else ""
+    near = f"did you mean {hint[0]!r}? " if hint else ""
     raise InvalidParameterError(
-        f"{caller}: unknown convention={name!r}{near} Known conventions: {', '.join(known)}"
+        f"{caller}: unknown convention={name!r}; {near}known conventions: {', '.join(known)}"
     )
 
 
@@ -279,8 +279,6 @@ def resolved(metric: str, option: str, value: Any, convention: str | None) -> An
     """The value of one ``option`` of ``metric`` after :func:`resolve` (passed, the
     convention's, or the default): for a body that reads an option itself.
     """
-    from .registry import default_of, get_spec
-
     spec = get_spec(metric)
     out = resolve(spec, {option: value, "convention": convention})
     return out[option] if out.get(option) is not None else default_of(spec, option)

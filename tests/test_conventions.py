@@ -415,7 +415,9 @@ def test_unknown_convention_lists_the_known_ones() -> None:
     with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.ndcg(FRAME, convention="trec")
     message = str(info.value)
-    assert "unknown convention='trec'; did you mean 'trec_eval'?" in message
+    assert "ndcg: unknown convention='trec'; did you mean 'trec_eval'? known conventions:" in (
+        message
+    )
     assert all(name in message for name in CONVENTIONS)
 
 

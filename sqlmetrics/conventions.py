@@ -291,7 +291,8 @@ def fill(caller: str, specs: Sequence[MetricSpec], options: Mapping[str, Any]) -
     option the tool cannot produce is an error); the options the convention sets for them
     and the caller left out are added, so every metric of one call sees the same values.
     """
-    out = dict(options)
+    # None for a definitional option is "not passed", as in the functions
+    out = {k: v for k, v in options.items() if not (v is None and k in DEFINITIONAL)}
     name = out.pop("convention", None)
     if name is None:
         return out

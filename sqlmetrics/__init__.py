@@ -39,6 +39,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .conventions import convention_names
 from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
 from .errors import (
@@ -47,6 +48,7 @@ from .errors import (
     EngineError,
     InvalidDataError,
     InvalidParameterError,
+    SkippedGroupsWarning,
     SqlMetricsError,
     TemplateContractError,
     UndefinedMetricWarning,
@@ -72,6 +74,7 @@ __all__ = [
     "InvalidParameterError",
     "SqlMetricsError",
     "TemplateContractError",
+    "SkippedGroupsWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",
@@ -84,6 +87,7 @@ __all__ = [
     "fpr",
     "gauc",
     "load_metrics_dir",
+    "convention_names",
     "metric_names",
     "precision",
     "register_sql",

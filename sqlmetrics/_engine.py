@@ -13,6 +13,7 @@ import pandas as pd
 from ._source import Source, engine_message, open_connection, open_source, quote_ident
 from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
+from .conventions import resolve
 from .errors import (
     DataSourceError,
     EngineError,
@@ -40,7 +41,12 @@ def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
 
 
 def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate ``params`` against the spec; fill defaults; reject options it does not take."""
+    """Validate ``params`` against the spec; fill defaults; reject options it does not take.
+
+    ``params`` may hold ``convention`` (:func:`sqlmetrics.conventions.resolve`, applied here
+    first); a definitional option given as None takes the convention's value or the default.
+    """
+    params = resolve(spec, params)
     for name in params:
         if name not in spec.params:
             allowed = ", ".join(spec.params) or "none"

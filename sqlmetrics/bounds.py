@@ -72,6 +72,7 @@ def auc_bounds(
     bins: int = 65536,
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> AucBounds:
     r"""Approximate ROC AUC with lower and upper bounds that contain the exact AUC.
@@ -101,6 +102,11 @@ def auc_bounds(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -181,7 +187,7 @@ def auc_bounds(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"bins": bins, "pos_label": pos_label},
+        params={"bins": bins, "pos_label": pos_label, "convention": convention},
     )
     row = frame.iloc[0]
     values = [row["auc_bounds"], row["lower"], row["upper"]]

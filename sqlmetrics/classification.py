@@ -6,7 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, scalar
+from ._engine import check_params, compute, scalar
+from .conventions import resolve
 from .errors import InvalidParameterError
 from .multiclass import averaged, check_average
 from .registry import REGISTRY, MetricSpec, Role, default_of, register
@@ -104,6 +105,7 @@ def auc(
     weight: str | None = None,
     pos_label: Any = None,
     max_fpr: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
@@ -131,6 +133,11 @@ def auc(
         The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
         McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
         :func:`partial_auc` (see there). None: the whole area.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -200,7 +207,7 @@ def auc(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "auc")
 
@@ -213,6 +220,7 @@ def gauc(
     score: str = "score",
     weighting: str = "samples",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
@@ -237,6 +245,11 @@ def gauc(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -283,7 +296,7 @@ def gauc(
         data,
         con=con,
         columns={"group": group, "label": label, "score": score},
-        params={"weighting": weighting, "pos_label": pos_label},
+        params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "gauc")
 
@@ -322,6 +335,7 @@ def confusion_matrix(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> dict[str, float]:
     """Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
@@ -347,6 +361,11 @@ def confusion_matrix(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`auc`.
 
@@ -388,6 +407,7 @@ def confusion_matrix(
     columns, params = _threshold_columns(
         "confusion_matrix", label, score, prediction, weight, threshold, pos_label
     )
+    params["convention"] = convention
     frame = compute("confusion_matrix", data, con=con, columns=columns, params=params)
     cast = float if weight is not None else int
     return {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
@@ -421,8 +441,9 @@ def _binary(
         name, label, score, prediction, weight, threshold, pos_label
     )
     params.update(options)
+    params = check_params(REGISTRY[name], params)  # the convention applied (zero_division)
     frame = compute(name, data, con=con, columns=columns, params=params)
-    return scalar(frame, name, options.get("zero_division", "warn"))
+    return scalar(frame, name, params.get("zero_division", "warn"))
 
 
 def _averaged(
@@ -442,6 +463,7 @@ def _averaged(
     """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
     multiclass path (:func:`sqlmetrics.multiclass.averaged`).
     """
+    options = resolve(REGISTRY[name], options)  # the convention applied once
     if check_average(name, average) == "binary":
         return _binary(
             name,
@@ -463,7 +485,7 @@ def _averaged(
         prediction=prediction,
         weight=weight,
         average=average,
-        zero_division=options["zero_division"],
+        zero_division=options.get("zero_division", default_of(REGISTRY[name], "zero_division")),
         beta=options.get("beta"),
         con=con,
     )
@@ -478,6 +500,7 @@ def accuracy(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """Accuracy: the share of rows classified correctly.
@@ -505,6 +528,11 @@ def accuracy(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -554,7 +582,7 @@ def accuracy(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={},
+        options={"convention": convention},
         con=con,
     )
 
@@ -567,9 +595,10 @@ def precision(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """Precision (positive predictive value).
@@ -609,6 +638,11 @@ def precision(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -680,7 +714,7 @@ def precision(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -693,9 +727,10 @@ def recall(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """Recall: true positive rate (TPR, sensitivity).
@@ -735,6 +770,11 @@ def recall(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -805,7 +845,7 @@ def recall(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -818,8 +858,9 @@ def specificity(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """Specificity: true negative rate (TNR).
@@ -850,6 +891,11 @@ def specificity(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -905,7 +951,7 @@ def specificity(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -918,8 +964,9 @@ def fpr(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     """False positive rate (fall-out): 1 - specificity.
@@ -950,6 +997,11 @@ def fpr(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -1005,7 +1057,7 @@ def fpr(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -1018,9 +1070,10 @@ def f1(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """F1 score: the harmonic mean of precision and recall.
@@ -1060,6 +1113,11 @@ def f1(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -1131,7 +1189,7 @@ def f1(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"zero_division": zero_division},
+        options={"zero_division": zero_division, "convention": convention},
         con=con,
     )
 
@@ -1145,9 +1203,10 @@ def fbeta(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
     """F-beta score: a weighted harmonic mean of precision and recall.
@@ -1171,7 +1230,8 @@ def fbeta(
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     beta : float
-        Weight of recall against precision, > 0 (1 gives F1).
+        Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
+        scikit-learn's ``fbeta_score(beta=0)``).
     weight : str, optional
         Column of non-negative sample weights: each row counts its weight.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
@@ -1189,6 +1249,11 @@ def fbeta(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -1260,6 +1325,6 @@ def fbeta(
         weight=weight,
         pos_label=pos_label,
         average=average,
-        options={"beta": beta, "zero_division": zero_division},
+        options={"beta": beta, "zero_division": zero_division, "convention": convention},
         con=con,
     )

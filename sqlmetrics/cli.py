@@ -19,6 +19,7 @@ import click
 import pandas as pd
 
 from ._cli_io import Group, InputError, check_output, connection, friendly, resolve_data, write
+from .conventions import convention_names
 
 __all__ = ["InputError", "connection", "friendly", "main", "parse_value"]
 
@@ -127,6 +128,13 @@ def main() -> None:
     "(--option missing=zero is trec_eval -c).",
 )
 @click.option(
+    "--convention",
+    default=None,
+    type=click.Choice(convention_names()),
+    help="Reproduce a tool's definitions (ties, gain, empty groups, ...): its values fill "
+    "the options not given with --option. --trec without it uses trec_eval's.",
+)
+@click.option(
     "--option",
     "option_pairs",
     multiple=True,
@@ -172,6 +180,7 @@ def eval_command(
     by: tuple[str, ...],
     qrels: str | None,
     trec: bool,
+    convention: str | None,
     option_pairs: tuple[str, ...],
     thresholds: tuple[float, ...],
     fmt: str,
@@ -197,7 +206,9 @@ def eval_command(
         judged = read_trec_qrels(qrels) if qrels is not None else None
         group, item = group or "group", item or "item"
     options = parse_options(option_pairs)
-    if trec:
+    if convention is not None:
+        options["convention"] = convention
+    elif trec:
         from .trec import trec_eval_options
 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import compute, scalar
+from .conventions import resolved
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 
@@ -118,7 +119,7 @@ register(
         "classification",
         "average precision: sum_n (R_n - R_{n-1}) P_n over distinct scores (step-wise)",
         (LABEL, SCORE, WEIGHT),
-        params=("pos_label",),
+        params=("zero_division", "pos_label"),
         undefined="no positive label (P = 0)",
         aliases=("average_precision_score",),
         kernel="average_precision_kernel",
@@ -178,6 +179,7 @@ def _curve(
     by: str | Sequence[str] | None,
     con: Any,
     pos_label: Any = None,
+    convention: str | None = None,
 ) -> pd.DataFrame:
     return compute(
         name,
@@ -188,6 +190,7 @@ def _curve(
             "drop_intermediate": drop_intermediate,
             "max_points": max_points,
             "pos_label": pos_label,
+            "convention": convention,
         },
         by=by,
     )
@@ -204,6 +207,7 @@ def roc_curve(
     max_points: int | None = None,
     by: str | Sequence[str] | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     r"""Receiver operating characteristic (ROC) curve, computed in SQL.
@@ -237,6 +241,11 @@ def roc_curve(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -307,7 +316,17 @@ def roc_curve(
     5       0.10  1.000000  1.000000   3   3   0   0
     """
     frame = _curve(
-        "roc_curve", data, label, score, weight, drop_intermediate, max_points, by, con, pos_label
+        "roc_curve",
+        data,
+        label,
+        score,
+        weight,
+        drop_intermediate,
+        max_points,
+        by,
+        con,
+        pos_label,
+        convention,
     )
     _warn_nan(frame, "roc_curve", "fpr", "a slice has no negative label")
     _warn_nan(frame, "roc_curve", "tpr", "a slice has no positive label")
@@ -324,6 +343,7 @@ def pr_curve(
     max_points: int | None = None,
     by: str | Sequence[str] | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     r"""Precision-recall curve, computed in SQL.
@@ -355,6 +375,11 @@ def pr_curve(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -406,7 +431,17 @@ def pr_curve(
     5        inf   1.000000  0.000000   0   0   3
     """
     frame = _curve(
-        "pr_curve", data, label, score, weight, drop_intermediate, max_points, by, con, pos_label
+        "pr_curve",
+        data,
+        label,
+        score,
+        weight,
+        drop_intermediate,
+        max_points,
+        by,
+        con,
+        pos_label,
+        convention,
     )
     _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
     return _counts(frame, ["tp", "fp", "fn"], weight is not None)
@@ -419,6 +454,8 @@ def average_precision(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    zero_division: float | str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Average precision (AP): the step-wise area under the precision-recall curve.
@@ -439,6 +476,14 @@ def average_precision(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
+        scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -489,9 +534,10 @@ def average_precision(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "zero_division": zero_division, "convention": convention},
     )
-    return scalar(frame, "average_precision")
+    zero_division = resolved("average_precision", "zero_division", zero_division, convention)
+    return scalar(frame, "average_precision", zero_division)
 
 
 def log_loss(
@@ -502,6 +548,7 @@ def log_loss(
     weight: str | None = None,
     eps: float | str = "auto",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Log loss (binary cross-entropy) of predicted probabilities, in nats.
@@ -527,6 +574,11 @@ def log_loss(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -580,7 +632,7 @@ def log_loss(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"eps": eps, "pos_label": pos_label},
+        params={"eps": eps, "pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "log_loss")
 
@@ -592,6 +644,7 @@ def brier_score(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Brier score: the mean squared difference between probability and label.
@@ -612,6 +665,11 @@ def brier_score(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`roc_curve`.
 
@@ -661,6 +719,6 @@ def brier_score(
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "brier_score")

@@ -17,6 +17,7 @@ __all__ = [
     "EngineError",
     "InvalidDataError",
     "InvalidParameterError",
+    "SkippedGroupsWarning",
     "SqlMetricsError",
     "TemplateContractError",
     "UndefinedMetricWarning",
@@ -61,6 +62,10 @@ class UndefinedMetricWarning(UserWarning):
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+class SkippedGroupsWarning(UserWarning):
+    """A ranking mean left out groups by the default policy (``empty="skip"``), not by choice."""
 
 
 def warn(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:

@@ -13,6 +13,7 @@ from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
 from ._literals import sql_double
 from ._source import quote_ident
 from ._templates import macro
+from .conventions import fill
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
@@ -82,7 +83,9 @@ def evaluate(
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
         ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
-        ...). Each applies to every requested metric that accepts it.
+        ...). Each applies to every requested metric that accepts it. ``convention=``
+        (``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ...) sets the options left out to that
+        tool's values for every requested metric (each must be one the tool defines).
 
     Returns
     -------
@@ -174,10 +177,10 @@ def evaluate(
         check_groups(
             "evaluate",
             frame,
-            options.get("empty", "skip"),
-            options.get("missing", "skip") if qrels is not None else "skip",
+            plan.options.get("empty", "skip"),
+            plan.options.get("missing", "skip") if qrels is not None else "skip",
         )
-    frame = _finish(frame, plan.requests, names, len(plan.by), options)
+    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 
 
@@ -210,6 +213,7 @@ def make_plan(
     if not texts:
         raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
     requests = [parse_metric(t, caller) for t in texts]
+    options = fill(caller, [r.spec for r in requests], options)  # convention= applied
     seen: set[str] = set()
     for req in requests:
         if req.text in seen:

@@ -19,6 +19,7 @@ import pandas as pd
 from ._engine import compute, undefined
 from ._source import open_connection, open_source
 from ._validate import check_columns, is_numeric
+from .conventions import resolved
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
 from .registry import MetricSpec, Role, check_choice, register
 
@@ -227,7 +228,8 @@ def classification_report(
     label: str = "label",
     prediction: str = "prediction",
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     """Per-class precision, recall, F1 and support, with micro, macro and weighted averages.
@@ -250,6 +252,11 @@ def classification_report(
         A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
         nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
         replace it and count in the averages (scikit-learn's ``zero_division``).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -310,6 +317,7 @@ def classification_report(
     macro avg        0.2222  0.3333  0.2667        6
     weighted avg     0.2222  0.3333  0.2667        6
     """
+    zero_division = resolved("classification_report", "zero_division", zero_division, convention)
     metric = "classification_report"
     columns = _columns(label, prediction, weight, metric, "report")
     check_class_columns(metric, data, con, label, prediction)
@@ -350,6 +358,7 @@ def multiclass_confusion_matrix(
     prediction: str = "prediction",
     weight: str | None = None,
     normalize: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     """Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.
@@ -372,6 +381,11 @@ def multiclass_confusion_matrix(
         Add a column ``fraction``: the count divided by the row's true-class total
         ("true"), its predicted-class total ("pred") or the grand total ("all"), as
         scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`classification_report`.
 
@@ -420,7 +434,7 @@ def multiclass_confusion_matrix(
     columns = _columns(label, prediction, weight, metric, "matrix")
     how = _check_normalize_arg(normalize)
     check_class_columns(metric, data, con, label, prediction)
-    frame = compute(metric, data, con=con, columns=columns)
+    frame = compute(metric, data, con=con, columns=columns, params={"convention": convention})
     frame["count"] = frame["count"].astype(float if weight else "int64")
     if how is not None:
         frame["fraction"] = _normalized(frame, how)
@@ -435,7 +449,8 @@ def mcc(
     threshold: float | None = None,
     prediction: str | None = None,
     weight: str | None = None,
-    zero_division: float | str = "warn",
+    zero_division: float | str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Matthews correlation coefficient (MCC), binary or multiclass.
@@ -461,6 +476,11 @@ def mcc(
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
         with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`classification_report`.
 
@@ -512,6 +532,7 @@ def mcc(
     >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
     0.0
     """
+    zero_division = resolved("mcc", "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"mcc: threshold={threshold!r} and prediction={prediction!r} both given; pass a "

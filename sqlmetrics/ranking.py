@@ -16,9 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, undefined
+from ._engine import check_params, compute, undefined
 from ._source import quote_ident
-from .errors import InvalidDataError, InvalidParameterError
+from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning
+from .errors import warn as warn_user
 from .registry import (
     MetricSpec,
     ParamSpec,
@@ -45,10 +46,11 @@ __all__ = [
 
 TIES = ("item_desc", "item_asc", "average")
 GAINS = ("exponential", "linear")
-EMPTY = ("skip", "zero", "error")
+EMPTY = ("skip", "zero", "one", "error")
 MISSING = ("skip", "zero", "error")
 AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
 DUPLICATES = ("error", "max", "sum")
+PRECISION_DENOMINATORS = ("k", "min_k_retrieved")
 
 
 def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
@@ -86,7 +88,8 @@ declare_param(
         "empty",
         "skip",
         check_choice(*EMPTY),
-        "groups with no relevant item: skip | zero (count 0; trec_eval) | error",
+        "groups with no relevant item: skip | zero (count 0; trec_eval) | one (count 1; "
+        "torchmetrics 'pos') | error",
     )
 )
 declare_param(
@@ -113,6 +116,33 @@ declare_param(
         check_choice(*DUPLICATES),
         "repeated (group, item) rows of the run: error | max (best score, highest label) | "
         "sum (best score, summed labels)",
+    )
+)
+
+
+def check_log_base(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 1
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 1 (the discount is "
+            f"1 / log_base(position + 1)); got {value!r}"
+        )
+    return float(value)
+
+
+declare_param(
+    ParamSpec("log_base", 2.0, check_log_base, "base of the DCG discount's logarithm (> 1)")
+)
+declare_param(
+    ParamSpec(
+        "precision_denominator",
+        "k",
+        check_choice(*PRECISION_DENOMINATORS),
+        "precision@k divisor: k (trec_eval) | min_k_retrieved (torchmetrics adaptive_k)",
     )
 )
 declare_param(
@@ -142,6 +172,17 @@ def _check_map_params(metric: str, params: dict[str, Any]) -> None:
             f"'item_asc', or ap_denominator='relevant' or 'min_k_relevant'"
         )
 
+
+def _check_hit_ratio_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("empty") == "one":
+        raise InvalidParameterError(
+            f"{metric}: empty='one' gives an empty group the value 1, but {metric} is a ratio of "
+            f"sums over groups with no per-group value; use empty='skip' or 'zero' (the same "
+            f"here), or hit_rate / recall_at_k"
+        )
+
+
+_CHECKS = {"map": _check_map_params, "hit_ratio": _check_hit_ratio_params}
 
 _SPECS = {
     # name: (summary, uses k, uses gain, undefined)
@@ -180,6 +221,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
         (("k",) if _uses_k else ())
         + (("gain",) if _uses_gain else ())
         + (("ap_denominator",) if _name == "map" else ())
+        + (("log_base",) if _name in ("dcg", "idcg", "ndcg") else ())
+        + (("precision_denominator",) if _name == "precision_at_k" else ())
         + _COMMON
     )
     register(
@@ -195,7 +238,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             # trec_eval's name for it: success@10 = success_10
             aliases=("success",) if _name == "hit_rate" else (),
             function="mean_average_precision" if _name == "map" else "",
-            check_params=_check_map_params if _name == "map" else None,
+            check_params=_CHECKS.get(_name),
             kernel="ranking_kernel",
             needs=_NEEDS.get(_name, ()),
         )
@@ -262,6 +305,27 @@ def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> 
     )
 
 
+def warn_skipped(metric: str, frame: pd.DataFrame, empty: str) -> None:
+    """Warn once when the default ``empty="skip"`` left groups out of the mean.
+
+    Called only when neither ``empty=`` nor ``convention=`` was given: peers differ here
+    (trec_eval, scikit-learn and Spark count such a group as 0, torchmetrics as 0 or 1), so a
+    silent skip would make the numbers disagree without a word.
+    """
+    n_empty = int(frame["n_empty"].sum()) if "n_empty" in frame else 0
+    if empty != "skip" or n_empty == 0:
+        return
+    n_groups = int(frame["n_groups"].sum()) + n_empty
+    warn_user(
+        f"{metric}: {n_empty} of {n_groups} group(s) have no relevant item and were left out "
+        f"of the mean (empty='skip', the default). Pass empty='zero' to count them as 0 "
+        f"(trec_eval, scikit-learn, Spark), empty='one' to count them as 1 (torchmetrics "
+        f"'pos'), empty='skip' to keep this and silence the warning, or convention= to follow "
+        f"a tool",
+        SkippedGroupsWarning,
+    )
+
+
 def _ranking(
     name: str,
     data: Any,
@@ -275,6 +339,9 @@ def _ranking(
     params: dict[str, Any],
 ) -> float:
     spec = get_spec(name)
+    # the convention applied once, up front: the checks below read the resolved options
+    chosen = params.get("empty") is not None or params.get("convention") is not None
+    params = check_params(spec, params)
     columns: dict[str, str | None] = {
         "group": group,
         "item": item,
@@ -310,6 +377,8 @@ def _ranking(
         check=gain_check,
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
+    if not chosen:
+        warn_skipped(spec.name, frame, params["empty"])
     value = frame[spec.name].iloc[0]
     if value is None or pd.isna(value):
         return undefined(
@@ -331,10 +400,11 @@ def hit_ratio(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Hit ratio: relevant items in the top k over all relevant items.
@@ -371,11 +441,13 @@ def hit_ratio(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -390,6 +462,11 @@ def hit_ratio(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -419,6 +496,9 @@ def hit_ratio(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -474,6 +554,7 @@ def hit_ratio(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -488,10 +569,11 @@ def hit_rate(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Hit rate: the share of groups with a relevant item in the top k.
@@ -526,11 +608,13 @@ def hit_rate(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -545,6 +629,11 @@ def hit_rate(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -574,6 +663,9 @@ def hit_rate(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -630,6 +722,7 @@ def hit_rate(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -644,10 +737,12 @@ def precision_at_k(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    precision_denominator: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Precision at k: relevant items in the top k over k, mean over groups.
@@ -681,11 +776,13 @@ def precision_at_k(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -700,6 +797,15 @@ def precision_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    precision_denominator : {"k", "min_k_retrieved"}, optional
+        Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
+        ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
+        ``adaptive_k=True``).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -729,6 +835,9 @@ def precision_at_k(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -786,6 +895,8 @@ def precision_at_k(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "precision_denominator": precision_denominator,
+            "convention": convention,
         },
     )
 
@@ -800,10 +911,11 @@ def recall_at_k(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
@@ -837,11 +949,13 @@ def recall_at_k(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -856,6 +970,11 @@ def recall_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -885,6 +1004,9 @@ def recall_at_k(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -942,6 +1064,7 @@ def recall_at_k(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -955,10 +1078,11 @@ def r_precision(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""R-precision: precision at R, the number of relevant items of the group.
@@ -989,11 +1113,13 @@ def r_precision(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1008,6 +1134,11 @@ def r_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1037,6 +1168,9 @@ def r_precision(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1091,6 +1225,7 @@ def r_precision(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1104,12 +1239,13 @@ def mean_average_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    ap_denominator: str = "relevant",
+    ap_denominator: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Mean average precision at k (MAP@k), registry name ``map``.
@@ -1149,11 +1285,13 @@ def mean_average_precision(
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008): not with
         ``ap_denominator='hits'``, which has no closed form.
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1168,6 +1306,11 @@ def mean_average_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1198,6 +1341,9 @@ def mean_average_precision(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1263,6 +1409,7 @@ def mean_average_precision(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1277,10 +1424,11 @@ def mrr(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Mean reciprocal rank of the first relevant item within the top k.
@@ -1313,11 +1461,13 @@ def mrr(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1332,6 +1482,11 @@ def mrr(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1361,6 +1516,9 @@ def mrr(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1416,6 +1574,7 @@ def mrr(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1429,12 +1588,13 @@ def cg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Cumulative gain of the top k, mean over groups.
@@ -1471,11 +1631,13 @@ def cg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1490,6 +1652,11 @@ def cg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1519,6 +1686,9 @@ def cg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1576,6 +1746,7 @@ def cg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -1589,12 +1760,14 @@ def dcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Discounted cumulative gain at k, mean over groups.
@@ -1632,11 +1805,13 @@ def dcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1651,6 +1826,14 @@ def dcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1680,6 +1863,9 @@ def dcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1738,6 +1924,8 @@ def dcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )
 
@@ -1751,12 +1939,14 @@ def idcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Ideal discounted cumulative gain at k, mean over groups.
@@ -1794,11 +1984,13 @@ def idcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1813,6 +2005,14 @@ def idcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -1842,6 +2042,9 @@ def idcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -1896,6 +2099,8 @@ def idcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )
 
@@ -1909,12 +2114,14 @@ def ndcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
-    gain: str = "exponential",
+    gain: str | None = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    log_base: float | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Normalised discounted cumulative gain at k, mean over groups.
@@ -1954,11 +2161,13 @@ def ndcg(
         Order of equal scores: by item descending (in the item column's own order; for text
         ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
         every order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
+    empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"error"`` raises.
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1973,6 +2182,15 @@ def ndcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). NDCG does not depend
+        on it (accepted for scikit-learn's signature).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -2002,6 +2220,9 @@ def ndcg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     See Also
     --------
@@ -2065,5 +2286,7 @@ def ndcg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "log_base": log_base,
+            "convention": convention,
         },
     )

@@ -59,12 +59,12 @@ def check_real(metric: str, name: str, value: Any) -> float:
 
 def check_beta(metric: str, name: str, value: Any) -> float:
     beta = _real(metric, name, value)
-    if beta <= 0:
+    if beta < 0:
         raise InvalidParameterError(
-            f"{metric}: {name}= must be a finite number > 0 (recall weighs beta times precision);"
-            f" got {value!r}"
+            f"{metric}: {name}= must be a finite number >= 0 (recall weighs beta times "
+            f"precision; 0 gives precision, as scikit-learn's fbeta_score); got {value!r}"
         )
-    if not 0 < beta * beta < math.inf:
+    if beta != 0 and not 0 < beta * beta < math.inf:
         raise InvalidParameterError(
             f"{metric}: {name}={value!r} is out of range: {name}**2 must be a finite double > 0,"
             f" so {name} must lie in [1.5e-154, 1.3e+154]"
@@ -142,7 +142,9 @@ def declare_param(spec: ParamSpec) -> ParamSpec:
 
 
 declare_param(ParamSpec("threshold", 0.5, check_real, "predicted 1 when score >= threshold"))
-declare_param(ParamSpec("beta", 1.0, check_beta, "weight of recall against precision (> 0)"))
+declare_param(
+    ParamSpec("beta", 1.0, check_beta, "weight of recall against precision (>= 0; 0: precision)")
+)
 declare_param(
     ParamSpec(
         "weighting",

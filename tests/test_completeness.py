@@ -22,6 +22,7 @@ from sqlmetrics.registry import REGISTRY
 # exported functions that compute no registered metric (readers and helpers)
 NOT_METRICS = {
     "configure",
+    "convention_names",
     "evaluate",
     "metric_names",
     "render",

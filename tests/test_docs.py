@@ -12,6 +12,7 @@ from click.testing import CliRunner
 import sqlmetrics
 from sqlmetrics import cli
 from sqlmetrics._docs import metrics_table
+from sqlmetrics.conventions import DEFINITIONAL
 from sqlmetrics.registry import REGISTRY, default_of
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -33,6 +34,8 @@ def test_documented_defaults_are_the_functions_defaults(name: str) -> None:
             continue  # a required argument of the function (evaluate's default applies)
         if param == "threshold" and default is None:
             default = 0.5  # None: 0.5 unless a prediction column is given
+        if param in DEFINITIONAL and default is None:
+            default = default_of(spec, param)  # not passed: the convention's value, or this
         assert default_of(spec, param) == default, (name, param)
         assert f"`{param}={default!r}`" in row
     assert listed

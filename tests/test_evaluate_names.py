@@ -73,7 +73,8 @@ def test_slice_named_like_an_output_or_internal_column(
 
 
 # ----------------------------------------------------------------------------- issue 9 bugs
-@pytest.mark.parametrize("value", ["foo", 2.0, -1, True, None])
+# None is "not passed" (a convention's value, else "warn"), in evaluate as in the functions
+@pytest.mark.parametrize("value", ["foo", 2.0, -1, True])
 def test_zero_division_is_checked_like_the_functions(value: object) -> None:
     with pytest.raises(
         sqlmetrics.InvalidParameterError,
@@ -83,6 +84,11 @@ def test_zero_division_is_checked_like_the_functions(value: object) -> None:
         sqlmetrics.evaluate(DATA, ["auc", "f1"], label="y", score="s", zero_division=value)
     with pytest.raises(sqlmetrics.InvalidParameterError, match=r"f1: zero_division= must be"):
         sqlmetrics.f1(DATA, label="y", score="s", zero_division=value)
+
+
+def test_zero_division_none_is_not_passed() -> None:
+    passed = sqlmetrics.evaluate(DATA, ["f1"], label="y", score="s", zero_division=None)
+    assert passed.equals(sqlmetrics.evaluate(DATA, ["f1"], label="y", score="s"))
 
 
 def test_zero_division_error_on_the_command_line(tmp_path: object) -> None:

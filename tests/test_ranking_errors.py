@@ -36,7 +36,10 @@ def frame(**changes: list[object]) -> pd.DataFrame:
         ),
         ({"ties": "averge"}, r"did you mean 'average'\?"),
         ({"gain": "exp"}, r"ndcg: gain= must be one of 'exponential', 'linear'; got 'exp'"),
-        ({"empty": "drop"}, r"ndcg: empty= must be one of 'skip', 'zero', 'error'; got 'drop'"),
+        (
+            {"empty": "drop"},
+            r"ndcg: empty= must be one of 'skip', 'zero', 'one', 'error'; got 'drop'",
+        ),
         (
             {"missing": "zero_c"},
             r"ndcg: missing= must be one of 'skip', 'zero', 'error'; "

@@ -6,7 +6,8 @@
     relation  the run (SQL after `from`); by: quoted slice identifiers (may be empty)
     columns   group, item, score, label (none when qrels is given); with judgments also
               qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label
-    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator: all
+    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator,
+              log_base, precision_denominator: all
               given (Python fills the defaults; none lives here). duplicates 'error': the
               Python layer has checked that (group, item) pairs do not repeat; 'max' | 'sum'
               merge repeated pairs of the run in `source` (highest score, highest | summed label)
@@ -64,7 +65,9 @@
        into several slices is a group of each, with that slice's rows; n_rel is always the
        whole group's (with qrels: the judged relevant items, retrieved or not).
      - empty group: n_rel = 0. `empty`: skip = left out | zero = kept (its 0/0 counts 0) |
-       error = the Python layer raises (first_empty names one).
+       one = counted with the value 1 (torchmetrics' empty_target_action='pos'): the mean of
+       the other groups, m, becomes (m * n_groups + n_empty) / (n_groups + n_empty) in
+       `final` | error = the Python layer raises (first_empty names one).
      - missing group (qrels only): judged, but no row in the run. `missing`: skip = left out
        (trec_eval) | zero = kept, every metric 0 for it except idcg, which is the judgments'
        own (trec_eval -c) | error = the Python layer raises (first_missing names one).
@@ -459,7 +462,7 @@ flagged as (
 kept as (
     select *
     from flagged
-{% if empty_policy == 'skip' %}
+{% if empty_policy in ('skip', 'one') %}
     where is_empty = 0
 {% endif %}
 ),
@@ -488,9 +491,20 @@ final as (
     select
         {{ slice_cols_of('counted', by) }}
 {% for m in entries %}
+{% if empty_policy == 'one' %}
+        -- empty='one': each empty group adds a value of 1 to the mean of the others
+        (coalesce(aggregated.{{ m.alias }}, 0) * coalesce(aggregated.n_groups, 0)
+            + cast(counted.n_empty as {{ float_type() }}))
+            / nullif(coalesce(aggregated.n_groups, 0) + counted.n_empty, 0) as {{ m.alias }},
+{% else %}
         aggregated.{{ m.alias }},
+{% endif %}
 {% endfor %}
+{% if empty_policy == 'one' %}
+        coalesce(aggregated.n_groups, 0) + counted.n_empty as n_groups,
+{% else %}
         coalesce(aggregated.n_groups, 0) as n_groups,
+{% endif %}
 {% if empty_policy == 'error' %}
         counted.first_empty,
 {% endif %}

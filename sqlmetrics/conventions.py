@@ -1,0 +1,314 @@
+"""Conventions: reproduce another tool's numbers by name (``convention="trec_eval"``).
+
+A convention is one row of :data:`CONVENTIONS`: the metrics the tool defines, the definitional
+options it fixes (tie order, gain, what an empty or missing group counts, the AP and precision
+divisors, ``zero_division``) and the options the tool itself lets its users change. Every
+public function, :func:`sqlmetrics.evaluate`, :func:`sqlmetrics.render` and the CLI take
+``convention=``; :func:`resolve` is the one place it is applied:
+
+- an option the caller did not pass (``None``) takes the convention's value, else the library
+  default;
+- an option the caller passed wins when the tool has a switch for it (trec_eval's ``-l``,
+  torchmetrics' ``empty_target_action``); passed with a value the tool cannot produce, it is an
+  error naming the option;
+- a metric the tool does not define is an error listing the conventions that define it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidParameterError
+from .registry import PARAMS, MetricSpec, default_of, get_spec
+
+__all__ = ["CONVENTIONS", "DEFINITIONAL", "Convention", "convention_names", "resolve"]
+
+_RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "mrr", "ndcg")
+
+
+@dataclass(frozen=True)
+class Convention:
+    """What ``convention=<name>`` means.
+
+    name: the value users pass. tool: the tool's name in messages. reference: what exactly
+    it reproduces (the tests check it against that tool or an oracle of its code). metrics:
+    the registry names the tool defines. sets: option -> value, for every covered metric
+    that takes the option; by_metric: metric -> option -> value where one metric differs.
+    adjustable: option -> the values the tool can also produce with a
+    switch of its own (``None``: any valid value), and the switch's name. notes: what the
+    convention does not cover (shown in the README table).
+    """
+
+    name: str
+    tool: str
+    reference: str
+    metrics: tuple[str, ...]
+    sets: Mapping[str, Any]
+    adjustable: Mapping[str, tuple[tuple[Any, ...] | None, str]] = field(default_factory=dict)
+    notes: str = ""
+    by_metric: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def value(self, metric: str, option: str) -> Any:
+        """What the convention sets ``option`` to for ``metric`` (KeyError if nothing)."""
+        return self.by_metric.get(metric, {}).get(option, self.sets[option])
+
+
+_TREC_SETS = {
+    "ties": "item_desc",
+    "gain": "linear",
+    "empty": "zero",
+    "ap_denominator": "relevant",
+    "precision_denominator": "k",
+}
+_TREC_ADJUSTABLE: dict[str, tuple[tuple[Any, ...] | None, str]] = {"relevance_level": (None, "-l")}
+_SKLEARN_CLASSIFICATION = (
+    "accuracy",
+    "auc",
+    "average_precision",
+    "brier_score",
+    "classification_report",
+    "confusion_matrix",
+    "f1",
+    "fbeta",
+    "log_loss",
+    "mcc",
+    "multiclass_confusion_matrix",
+    "pr_curve",
+    "precision",
+    "recall",
+    "roc_curve",
+)
+
+#: every convention, by name
+CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention(
+            "trec_eval",
+            "trec_eval",
+            "trec_eval 9.0 without -c (pytrec-eval-terrier)",
+            _RANKING,
+            {**_TREC_SETS, "missing": "skip"},
+            _TREC_ADJUSTABLE,
+            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there",
+        ),
+        Convention(
+            "trec_eval_c",
+            "trec_eval -c",
+            "trec_eval 9.0 with -c: judged queries absent from the run count 0",
+            _RANKING,
+            {**_TREC_SETS, "missing": "zero"},
+            _TREC_ADJUSTABLE,
+            "as trec_eval; ndcg of an absent query is 0",
+        ),
+        Convention(
+            "sklearn",
+            "scikit-learn",
+            "sklearn.metrics 1.x",
+            (*_SKLEARN_CLASSIFICATION, "dcg", "ndcg"),
+            {
+                "zero_division": 0.0,
+                "ties": "average",
+                "gain": "linear",
+                "empty": "zero",
+                "log_base": 2.0,
+            },
+            {
+                "zero_division": ((0.0, 1.0, math.nan), "zero_division="),
+                "log_base": (None, "dcg_score(log_base=)"),
+                "ties": (("average",), "ignore_ties=True is an arbitrary order"),
+            },
+            "zero_division 0 without scikit-learn's warning (average_precision with no positive "
+            "too: AP 0); pr_curve with no positive keeps recall NaN (scikit-learn: 1); "
+            "label_ranking_average_precision_score is not provided",
+        ),
+        Convention(
+            "ranx",
+            "ranx",
+            "ranx 0.3 evaluate(Qrels, Run)",
+            _RANKING,
+            {
+                "gain": "linear",
+                "empty": "zero",
+                "missing": "zero",
+                "ap_denominator": "relevant",
+                "precision_denominator": "k",
+            },
+            {
+                "ties": (None, "the run's input order"),
+                "missing": (("error",), "make_comparable=False"),
+            },
+            "equal scores keep the run's input order in ranx (sort the run by item descending "
+            "for ties='item_desc'); a query missing from the run is an error there unless "
+            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'",
+        ),
+        Convention(
+            "torchmetrics",
+            "torchmetrics",
+            "torchmetrics Retrieval* metrics (oracle of its reference code)",
+            _RANKING,
+            {
+                "ties": "item_desc",
+                "gain": "linear",
+                "empty": "zero",
+                "missing": "skip",
+                "ap_denominator": "hits",
+                "precision_denominator": "k",
+            },
+            {
+                "empty": (("skip", "zero", "one", "error"), "empty_target_action"),
+                "precision_denominator": (("k", "min_k_retrieved"), "adaptive_k"),
+                "ties": (None, "torch.topk's order of equal scores, unspecified"),
+            },
+            "ndcg averages tied scores (ties='average', as torchmetrics); the other metrics "
+            "follow torch.topk's unspecified order of equal scores there, so they agree only "
+            "on untied scores; a query scores 0 when it has no positive score (preds > 0)",
+            by_metric={"ndcg": {"ties": "average"}},
+        ),
+        Convention(
+            "recommenders",
+            "recommenders",
+            "recommenders python_evaluation (oracle of its reference code)",
+            ("precision_at_k", "recall_at_k", "map", "ndcg"),
+            {
+                "gain": "linear",
+                "empty": "skip",
+                "missing": "skip",
+                "ap_denominator": "min_k_relevant",
+                "precision_denominator": "k",
+            },
+            {"ties": (None, "the row order of its top-k sort")},
+            "relevant = any item of rating_true (label >= relevance_level here); ties follow "
+            "its sort's row order; r_precision_at_k is not provided",
+        ),
+        Convention(
+            "spark",
+            "Spark",
+            "Spark MLlib RankingMetrics (oracle of its reference code)",
+            ("precision_at_k", "recall_at_k", "map", "ndcg"),
+            {
+                "gain": "exponential",
+                "empty": "zero",
+                "ap_denominator": "min_k_relevant",
+                "precision_denominator": "k",
+            },
+            {
+                "ties": (None, "the order of the prediction array"),
+                "missing": (None, "how the (prediction, labels) rows are built"),
+            },
+            "graded ndcg: Spark's ideal DCG takes the labels in their given order, here "
+            "sorted by label",
+        ),
+    )
+}
+
+#: the options a convention may set: a function's ``None`` for them means "not passed"
+DEFINITIONAL = frozenset(
+    {option for c in CONVENTIONS.values() for option in (*c.sets, *c.adjustable)}
+)
+
+
+def convention_names() -> list[str]:
+    """The known convention names, sorted."""
+    return sorted(CONVENTIONS)
+
+
+def get_convention(caller: str, name: Any) -> Convention:
+    """The convention called ``name``, or an error listing the known ones."""
+    if isinstance(name, str) and name in CONVENTIONS:
+        return CONVENTIONS[name]
+    known = convention_names()
+    hint = difflib.get_close_matches(str(name), known, n=1)
+    near = f"did you mean {hint[0]!r}? " if hint else ""
+    raise InvalidParameterError(
+        f"{caller}: unknown convention={name!r}; {near}known conventions: {', '.join(known)}"
+    )
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b) and type(a) is not bool and type(b) is not bool
+
+
+def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with ``"convention"`` applied and removed (the one place it is applied).
+
+    A definitional option that is ``None`` (not passed) takes the convention's value, else the
+    metric's default; a passed value different from the convention's must be one the tool can
+    produce (:attr:`Convention.adjustable`), else :class:`InvalidParameterError` names it.
+    """
+    out = dict(params)
+    name = out.pop("convention", None)
+    convention = get_convention(spec.name, name) if name is not None else None
+    if convention is not None and spec.name not in convention.metrics:
+        having = [c.name for c in CONVENTIONS.values() if spec.name in c.metrics]
+        raise InvalidParameterError(
+            f"{spec.name}: convention={convention.name!r} does not define {spec.name} "
+            f"({convention.tool} has no such metric); conventions that define it: "
+            f"{', '.join(having) or 'none'}. Drop convention= or pick one of them"
+        )
+    for option in spec.params:
+        value = out.get(option)
+        if convention is None or option not in convention.sets:
+            if value is None and option in DEFINITIONAL and option in out:
+                out.pop(option)  # check_params fills the default
+            continue
+        fixed = convention.value(spec.name, option)
+        if value is None:
+            out[option] = fixed
+            continue
+        checked = PARAMS[option].validate(spec.name, value)
+        allowed, switch = convention.adjustable.get(option, ((), ""))
+        if _same(checked, fixed) or allowed is None or any(_same(checked, a) for a in allowed):
+            continue
+        can = f"; {switch} allows {', '.join(map(repr, allowed))}" if allowed else ""
+        raise InvalidParameterError(
+            f"{spec.name}: {option}={value!r} cannot be reproduced with "
+            f"convention={convention.name!r}: {convention.tool} uses {option}={fixed!r}{can}. "
+            f"Leave {option}= out to follow {convention.name}, or drop convention="
+        )
+    return out
+
+
+def resolved(metric: str, option: str, value: Any, convention: str | None) -> Any:
+    """The value of one ``option`` of ``metric`` after :func:`resolve` (passed, the
+    convention's, or the default): for a body that reads an option itself.
+    """
+    spec = get_spec(metric)
+    out = resolve(spec, {option: value, "convention": convention})
+    return out[option] if out.get(option) is not None else default_of(spec, option)
+
+
+def fill(caller: str, specs: Sequence[MetricSpec], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``evaluate``'s ``**options`` with ``"convention"`` applied and removed.
+
+    Each requested metric is resolved as a single call would be (an uncovered metric or an
+    option the tool cannot produce is an error); the options the convention sets for them
+    and the caller left out are added, so every metric of one call sees the same values.
+    """
+    # None for a definitional option is "not passed", as in the functions
+    out = {k: v for k, v in options.items() if not (v is None and k in DEFINITIONAL)}
+    name = out.pop("convention", None)
+    if name is None:
+        return out
+    get_convention(caller, name)
+    filled: dict[str, tuple[str, Any]] = {}
+    for spec in specs:
+        given = {p: out.get(p) for p in spec.params if p != "k"}
+        for option, value in resolve(spec, {**given, "convention": name}).items():
+            if value is None or option in out:
+                continue
+            first, before = filled.setdefault(option, (spec.name, value))
+            if not _same(before, value):
+                raise InvalidParameterError(
+                    f"{caller}: convention={name!r} sets {option}={before!r} for {first} but "
+                    f"{option}={value!r} for {spec.name}, and the metrics of one call share "
+                    f"{option}=; compute them in separate calls, or pass {option}= yourself"
+                )
+    out.update({option: value for option, (_, value) in filled.items()})
+    return out

@@ -1,0 +1,518 @@
+"""``convention=``: each named tool reproduced, against the tool itself where it installs here
+(pytrec-eval-terrier for trec_eval, ranx, scikit-learn) and against an oracle of its published
+reference code where it does not (torchmetrics, recommenders, Spark: tests/oracle/conventions.py).
+
+The random data hold everything the tools disagree on: tied scores, groups without a relevant
+item, relevant items the run never retrieved, judged groups missing from the run, run groups
+without judgments, and cut-offs beyond the list length.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+from click.testing import CliRunner
+from oracle import conventions as oracle
+from ranx import Qrels, Run
+from ranx import evaluate as ranx_evaluate
+from sklearn import metrics as skm
+from test_trec import MEASURES, TREC, expected_values
+
+import sqlmetrics
+from sqlmetrics import cli
+from sqlmetrics._docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
+from sqlmetrics.conventions import CONVENTIONS, DEFINITIONAL
+from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
+from sqlmetrics.registry import REGISTRY
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+COLS = {"group": "group", "item": "item", "score": "score", "label": "label"}
+CUTS = (1, 3, 5, 20)  # 20: beyond every list
+SEEDS = range(8)
+
+
+# ----------------------------------------------------------------------------- random data
+def judged_run(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(run, qrels): 8 judged queries (q6, q7 absent from the run; some with no relevant
+    item), one run query without judgments (q8), scores on a coarse grid (ties), judged
+    relevant documents the run never retrieved.
+    """
+    rnd = random.Random(seed)
+    docs = [f"d{i:02d}" for i in range(12)]
+    qrels, run = [], []
+    for q in range(8):
+        judged = rnd.sample(docs, rnd.randint(1, 8))
+        empty = rnd.random() < 0.25
+        for d in judged:
+            qrels.append((f"q{q}", d, 0 if empty else rnd.choice([0, 0, 1, 2])))
+    for q in [*range(6), 8]:
+        for d in rnd.sample(docs, rnd.randint(1, 8)):
+            run.append((f"q{q}", d, rnd.randint(0, 4) / 4 + 0.25))
+    return (
+        pd.DataFrame(run, columns=["group", "item", "score"]),
+        pd.DataFrame(qrels, columns=["group", "item", "label"]),
+    )
+
+
+def labelled(seed: int, ties: bool = True, graded: bool = True) -> pd.DataFrame:
+    """One table of group, item, score, label: 2..7 items per group, some groups empty."""
+    rnd = random.Random(seed)
+    rows = []
+    for g in range(9):
+        n = rnd.randint(2, 7)
+        empty = rnd.random() < 0.25
+        scores = (
+            [rnd.randint(0, 3) / 4 + 0.25 for _ in range(n)]
+            if ties
+            else rnd.sample([(i + 1) / 64 for i in range(60)], n)
+        )
+        for i in range(n):
+            label = 0 if empty else rnd.choice([0, 1, 2, 3] if graded else [0, 1])
+            rows.append((f"g{g}", f"i{i:02d}", scores[i], label))
+    return pd.DataFrame(rows, columns=["group", "item", "score", "label"])
+
+
+def ranked_lists(frame: pd.DataFrame) -> dict[str, list[tuple[Any, float, float]]]:
+    """group -> [(item, score, label)] in ties='item_desc' order (score desc, item desc)."""
+    out: dict[str, list[tuple[Any, float, float]]] = {}
+    for row in frame.sort_values(["score", "item"], ascending=False).itertuples():
+        out.setdefault(str(row.group), []).append((row.item, float(row.score), float(row.label)))
+    return out
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+# ----------------------------------------------------------------------------- trec_eval
+TREC_NAMES = {"map": "map", "ndcg": "ndcg", "Rprec": "r_precision", "recip_rank": "mrr"}
+for _k in CUTS:
+    TREC_NAMES.update(
+        {
+            f"P_{_k}": f"precision@{_k}",
+            f"recall_{_k}": f"recall@{_k}",
+            f"ndcg_cut_{_k}": f"ndcg@{_k}",
+            f"map_cut_{_k}": f"map@{_k}",
+            f"success_{_k}": f"hit_rate@{_k}",
+        }
+    )
+
+
+def pytrec(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """pytrec_eval per query: {query: {measure: value}} for the queries of both inputs."""
+    judged: dict[str, dict[str, int]] = {}
+    for r in qrels.itertuples():
+        judged.setdefault(str(r.group), {})[str(r.item)] = int(r.label)
+    scored: dict[str, dict[str, float]] = {}
+    for r in run.itertuples():
+        scored.setdefault(str(r.group), {})[str(r.item)] = float(r.score)
+    cuts = ",".join(map(str, CUTS))
+    measures = {"map", "ndcg", "Rprec", "recip_rank"} | {
+        f"{m}.{cuts}" for m in ("P", "recall", "ndcg_cut", "map_cut", "success")
+    }
+    return dict(pytrec_eval.RelevanceEvaluator(judged, measures).evaluate(scored))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_trec_eval_and_trec_eval_c_match_pytrec_eval(seed: int) -> None:
+    """trec_eval: mean over the judged queries the run holds (no relevant item: 0). trec_eval
+    -c (pytrec_eval has no -c switch): the same sums over every judged query, the absent ones
+    adding 0, which is what -c does (trec_eval's own -c output is checked below too).
+    """
+    run, qrels = judged_run(seed)
+    per_query = pytrec(run, qrels)
+    assert per_query and len(per_query) < qrels["group"].nunique()  # some judged queries absent
+    names = list(TREC_NAMES)
+    for convention, n_queries in (
+        ("trec_eval", len(per_query)),
+        ("trec_eval_c", qrels["group"].nunique()),
+    ):
+        got = sqlmetrics.evaluate(
+            run, [TREC_NAMES[m] for m in names], qrels=qrels, convention=convention, **COLS
+        ).iloc[0]
+        for m in names:
+            want = sum(v[m] for v in per_query.values()) / n_queries
+            assert close(got[TREC_NAMES[m]], want), (convention, m, got[TREC_NAMES[m]], want)
+    # the single functions agree with evaluate
+    assert close(
+        sqlmetrics.ndcg(run, k=5, qrels=qrels, convention="trec_eval", **COLS),
+        sum(v["ndcg_cut_5"] for v in per_query.values()) / len(per_query),
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "convention", "options"),
+    [
+        ("out.test.aq", "trec_eval", {}),
+        ("out.test.aql", "trec_eval", {"relevance_level": 2}),  # -l2: trec_eval's own switch
+        ("out.test.aqc", "trec_eval_c", {}),
+    ],
+)
+def test_trec_eval_conventions_reproduce_its_test_suite(
+    case: str, convention: str, options: dict[str, Any]
+) -> None:
+    qrels_file = {"out.test.aql": "qrels.rel_level"}.get(case, "qrels.test")
+    run_file = "results.trunc" if case == "out.test.aqc" else "results.test"
+    run = sqlmetrics.read_trec_run(TREC / run_file)
+    qrels = sqlmetrics.read_trec_qrels(TREC / qrels_file)
+    expected = expected_values(case)
+    wanted = {
+        m: f"{name.removesuffix('_at_k')}@{kw['k']}" if "k" in kw else name
+        for m, (name, kw) in MEASURES.items()
+    }
+    got = sqlmetrics.evaluate(
+        run, sorted(set(wanted.values())), qrels=qrels, convention=convention, **options, **COLS
+    ).iloc[0]
+    bad = [
+        (m, got[w], expected[(m, "all")])
+        for m, w in wanted.items()
+        if abs(got[w] - expected[(m, "all")]) > 5e-5 + 1e-12
+    ]
+    assert not bad, bad
+
+
+# ----------------------------------------------------------------------------- ranx
+RANX = {"map": "map", "ndcg": "ndcg", "mrr": "mrr", "r-precision": "r_precision"}
+for _k in CUTS:
+    RANX.update(
+        {
+            f"precision@{_k}": f"precision@{_k}",
+            f"recall@{_k}": f"recall@{_k}",
+            f"ndcg@{_k}": f"ndcg@{_k}",
+            f"map@{_k}": f"map@{_k}",
+            f"mrr@{_k}": f"mrr@{_k}",
+            f"hit_rate@{_k}": f"hit_rate@{_k}",
+        }
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ranx_matches_ranx(seed: int) -> None:
+    """ranx.evaluate(make_comparable=True): every judged query, absent ones 0; equal scores
+    in the run's input order, here item descending (ties='item_desc', the default).
+    """
+    run, qrels = judged_run(seed)
+    judged: dict[str, dict[str, int]] = {}
+    for r in qrels.itertuples():
+        judged.setdefault(str(r.group), {})[str(r.item)] = int(r.label)
+    ordered = run.sort_values(["group", "score", "item"], ascending=[True, False, False])
+    scored: dict[str, dict[str, float]] = {}
+    for r in ordered.itertuples():
+        scored.setdefault(str(r.group), {})[str(r.item)] = float(r.score)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = ranx_evaluate(Qrels(judged), Run(scored), list(RANX), make_comparable=True)
+    got = sqlmetrics.evaluate(
+        run, sorted(set(RANX.values())), qrels=qrels, convention="ranx", **COLS
+    ).iloc[0]
+    for metric, ours in RANX.items():
+        assert math.isclose(got[ours], want[metric], rel_tol=1e-9, abs_tol=1e-12), (
+            metric,
+            got[ours],
+            want[metric],
+        )
+
+
+# ----------------------------------------------------------------------------- scikit-learn
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sklearn_ndcg_and_dcg_match_sklearn(seed: int) -> None:
+    """ndcg_score / dcg_score row by row (one row per group), averaged: tied scores averaged
+    (ignore_ties=False), linear gain, an all-zero row counts 0, k beyond the row, log_base.
+    """
+    frame = labelled(seed)
+    groups = [g for _, g in frame.groupby("group")]
+    for k in (1, 3, None, 20):
+        kwargs = {"k": k} if k is not None else {}
+        want = np.mean([skm.ndcg_score([g["label"]], [g["score"]], **kwargs) for g in groups])
+        got = sqlmetrics.ndcg(frame, k=k, convention="sklearn", **COLS)
+        assert math.isclose(got, want, rel_tol=1e-12), (k, got, want)
+        for base in (2, 10):
+            want = np.mean(
+                [skm.dcg_score([g["label"]], [g["score"]], log_base=base, **kwargs) for g in groups]
+            )
+            got = sqlmetrics.dcg(frame, k=k, log_base=base, convention="sklearn", **COLS)
+            assert math.isclose(got, want, rel_tol=1e-12), (k, base, got, want)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sklearn_classification_matches_sklearn(seed: int) -> None:
+    """zero_division: scikit-learn's 0 where a class has no predicted / no true positive."""
+    rng = np.random.default_rng(seed)
+    n = 12
+    label = rng.integers(0, 2, n) if seed % 3 else np.zeros(n, dtype=int)
+    score = rng.integers(0, 4, n) / 4 if seed % 2 else np.full(n, 0.25)
+    frame = pd.DataFrame({"label": label, "score": score})
+    predicted = (score >= 0.5).astype(int)
+    pairs = {
+        "precision": skm.precision_score,
+        "recall": skm.recall_score,
+        "f1": skm.f1_score,
+        "accuracy": skm.accuracy_score,
+        "mcc": skm.matthews_corrcoef,
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, function in pairs.items():
+            want = function(label, predicted)
+            got = getattr(sqlmetrics, name)(frame, convention="sklearn")
+            assert math.isclose(got, want, abs_tol=1e-12), (name, got, want)
+        want = skm.average_precision_score(label, score)  # no positive: 0 (with a warning)
+        got = sqlmetrics.average_precision(frame, convention="sklearn")
+        assert math.isclose(got, want, abs_tol=1e-12), ("average_precision", got, want)
+        got = sqlmetrics.evaluate(frame, ["average_precision"], convention="sklearn")
+        assert math.isclose(got["average_precision"].iloc[0], want, abs_tol=1e-12)
+        for beta in (2.0, 0.0):  # beta=0: precision
+            want = skm.fbeta_score(label, predicted, beta=beta)
+            got = sqlmetrics.fbeta(frame, beta=beta, convention="sklearn")
+            assert math.isclose(got, want, abs_tol=1e-12), (beta, got, want)
+        classes = pd.DataFrame(
+            {"y": rng.choice(["a", "b", "c"], n), "p": rng.choice(["a", "b"], n)}
+        )
+        for average in ("macro", "weighted", "micro"):
+            want = skm.f1_score(classes["y"], classes["p"], average=average)
+            got = sqlmetrics.f1(
+                classes, label="y", prediction="p", average=average, convention="sklearn"
+            )
+            assert math.isclose(got, want, abs_tol=1e-12), (average, got, want)
+            want = skm.fbeta_score(classes["y"], classes["p"], beta=0.0, average=average)
+            got = sqlmetrics.fbeta(
+                classes, label="y", prediction="p", beta=0.0, average=average, convention="sklearn"
+            )
+            assert math.isclose(got, want, abs_tol=1e-12), ("fbeta 0", average, got, want)
+
+
+# ----------------------------------------------------------------------------- torchmetrics
+TM_METRICS = ("precision_at_k", "recall_at_k", "map", "mrr", "hit_rate", "r_precision")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_torchmetrics_matches_its_reference_code(seed: int) -> None:
+    """Untied scores (torchmetrics' topk order is unspecified for ties), binary targets;
+    ndcg also on tied, graded data (torchmetrics averages ties like scikit-learn).
+    empty_target_action neg / pos / skip = empty zero (the convention) / one / skip.
+    """
+    frame = labelled(seed, ties=False, graded=False)
+    queries = list(ranked_lists(frame).values())
+    for action, empty in (("neg", None), ("pos", "one"), ("skip", "skip")):
+        extra = {"empty": empty} if empty else {}
+        for name in TM_METRICS:
+            function = getattr(sqlmetrics, REGISTRY[name].function)
+            for k in (None, 1, 3, 20) if REGISTRY[name].takes_k else (None,):
+                kw = {"k": k} if REGISTRY[name].takes_k else {}
+                want = oracle.torchmetrics(name, queries, k, empty_target_action=action)
+                got = function(frame, convention="torchmetrics", **kw, **extra, **COLS)
+                assert close(got, want), (name, action, k, got, want)
+        for k in (1, 3, 20):  # adaptive_k=True
+            want = oracle.torchmetrics("precision_at_k", queries, k, action, adaptive_k=True)
+            got = sqlmetrics.precision_at_k(
+                frame,
+                k=k,
+                precision_denominator="min_k_retrieved",
+                convention="torchmetrics",
+                **extra,
+                **COLS,
+            )
+            assert close(got, want), ("adaptive", action, k, got, want)
+    graded = labelled(seed)
+    tied = list(ranked_lists(graded).values())
+    for k in (None, 1, 3, 20):
+        want = oracle.torchmetrics("ndcg", tied, k)
+        got = sqlmetrics.ndcg(graded, k=k, convention="torchmetrics", **COLS)
+        assert close(got, want), ("ndcg", k, got, want)
+
+
+# ----------------------------------------------------------------------------- recommenders
+@pytest.mark.parametrize("seed", SEEDS)
+def test_recommenders_matches_its_reference_code(seed: int) -> None:
+    """rating_true = the relevant judged items, rating_pred = the run ranked item desc on
+    ties; users missing from either side are left out (empty and missing 'skip'); ndcg_at_k
+    with its default binary relevance (gain 1 for a relevant item).
+    """
+    run, qrels = judged_run(seed)
+    qrels = qrels.assign(label=qrels["label"].clip(0, 1))  # its default: binary relevance
+    relevant = qrels[qrels["label"] >= 1]
+    true = {str(g): set(map(str, f["item"])) for g, f in relevant.groupby("group")}
+    pred = {g: [r[0] for r in rows] for g, rows in ranked_lists(run.assign(label=0.0)).items()}
+    for name in ("precision_at_k", "recall_at_k", "map", "ndcg"):
+        function = getattr(sqlmetrics, REGISTRY[name].function)
+        for k in CUTS:
+            want = oracle.recommenders(name, true, pred, k)
+            got = function(run, k=k, qrels=qrels, convention="recommenders", **COLS)
+            assert close(got, want), (name, k, got, want)
+
+
+# ----------------------------------------------------------------------------- Spark
+@pytest.mark.parametrize("seed", SEEDS)
+def test_spark_matches_its_reference_code(seed: int) -> None:
+    """One (predictions, labels[, relevance]) row per group: the group's items in ranked
+    order, its relevant items; binary (no relevance) and graded (relevance given, labels in
+    descending relevance so that Spark's ideal DCG is the ideal one).
+    """
+    frame = labelled(seed)
+    lists = ranked_lists(frame)
+    binary, graded = [], []
+    for rows in lists.values():
+        pred = [r[0] for r in rows]
+        lab = sorted((r for r in rows if r[2] >= 1), key=lambda r: (-r[2], r[0]))
+        binary.append((pred, [r[0] for r in lab], None))
+        graded.append((pred, [r[0] for r in lab], [r[2] for r in lab]))
+    as_binary = frame.assign(label=(frame["label"] >= 1).astype(int))
+    for k in CUTS:
+        for name in ("precision_at_k", "recall_at_k", "map"):
+            function = getattr(sqlmetrics, REGISTRY[name].function)
+            want = oracle.spark(name, binary, k)
+            assert close(function(frame, k=k, convention="spark", **COLS), want), (name, k)
+        got = sqlmetrics.ndcg(as_binary, k=k, convention="spark", **COLS)
+        assert close(got, oracle.spark("ndcg", binary, k)), ("ndcg binary", k)
+        got = sqlmetrics.ndcg(frame, k=k, convention="spark", **COLS)
+        assert close(got, oracle.spark("ndcg", graded, k)), ("ndcg graded", k)
+
+
+# ----------------------------------------------------------------------------- resolution
+FRAME = pd.DataFrame(
+    {
+        "group": [1, 1, 1, 2, 2, 2, 3, 3],
+        "item": ["a", "b", "c", "a", "b", "c", "a", "b"],
+        "score": [0.9, 0.8, 0.1, 0.3, 0.7, 0.5, 0.2, 0.1],
+        "label": [1, 0, 2, 0, 0, 1, 0, 0],
+    }
+)
+
+
+def test_a_convention_fills_only_what_was_not_passed() -> None:
+    # trec_eval: gain linear, empty zero; -l is trec_eval's own switch, so it may be passed
+    assert sqlmetrics.ndcg(FRAME, k=2, convention="trec_eval") == sqlmetrics.ndcg(
+        FRAME, k=2, gain="linear", empty="zero", ties="item_desc"
+    )
+    assert sqlmetrics.ndcg(FRAME, k=2, convention="trec_eval", relevance_level=2) == (
+        sqlmetrics.ndcg(FRAME, k=2, gain="linear", empty="zero", relevance_level=2)
+    )
+    # torchmetrics' empty_target_action: an explicit empty= wins
+    assert sqlmetrics.mrr(FRAME, convention="torchmetrics", empty="one") == (1 + 0.5 + 1) / 3
+
+
+def test_every_convention_option_is_a_declared_option_with_a_valid_value() -> None:
+    from sqlmetrics.registry import PARAMS
+
+    for convention in CONVENTIONS.values():
+        for option, value in convention.sets.items():
+            assert PARAMS[option].validate("test", value) == value or math.isnan(value)
+        for metric in convention.metrics:
+            assert metric in REGISTRY, (convention.name, metric)
+    assert {"ties", "gain", "empty", "missing", "ap_denominator"} <= DEFINITIONAL
+
+
+def test_unknown_convention_lists_the_known_ones() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.ndcg(FRAME, convention="trec")
+    message = str(info.value)
+    assert "ndcg: unknown convention='trec'; did you mean 'trec_eval'? known conventions:" in (
+        message
+    )
+    assert all(name in message for name in CONVENTIONS)
+
+
+def test_a_value_the_tool_cannot_produce_is_an_error_naming_the_option() -> None:
+    with pytest.raises(InvalidParameterError, match=r"ndcg: ties='average' cannot be reproduced"):
+        sqlmetrics.ndcg(FRAME, convention="trec_eval", ties="average")
+    with pytest.raises(InvalidParameterError, match=r"empty='one' cannot be reproduced"):
+        sqlmetrics.mrr(FRAME, convention="trec_eval", empty="one")
+    frame = FRAME.assign(label=FRAME["label"].clip(0, 1))
+    with pytest.raises(InvalidParameterError, match=r"zero_division= allows 0.0, 1.0, nan"):
+        sqlmetrics.precision(frame, convention="sklearn", zero_division="warn")
+    with pytest.raises(InvalidParameterError, match=r"missing='skip' cannot be reproduced"):
+        sqlmetrics.ndcg(FRAME, convention="ranx", missing="skip")
+    with pytest.raises(InvalidParameterError, match=r"gain='exponential' cannot be reproduced"):
+        sqlmetrics.evaluate(FRAME, ["ndcg@3"], convention="sklearn", gain="exponential", **COLS)
+
+
+def test_one_evaluate_call_cannot_mix_a_conventions_per_metric_values() -> None:
+    # torchmetrics averages ties in ndcg only; one call shares one order
+    with pytest.raises(InvalidParameterError, match=r"sets ties='item_desc' for map but"):
+        sqlmetrics.evaluate(FRAME, ["map@3", "ndcg@3"], convention="torchmetrics", **COLS)
+    out = sqlmetrics.evaluate(
+        FRAME, ["map@3", "ndcg@3"], convention="torchmetrics", ties="item_desc", **COLS
+    )
+    assert close(
+        out["map@3"].iloc[0],
+        sqlmetrics.mean_average_precision(FRAME, k=3, convention="torchmetrics"),
+    )
+
+
+def test_a_metric_the_tool_does_not_define_is_an_error() -> None:
+    with pytest.raises(InvalidParameterError, match=r"does not define auc.*: sklearn"):
+        sqlmetrics.auc(FRAME.assign(label=FRAME["label"].clip(0, 1)), convention="trec_eval")
+    with pytest.raises(InvalidParameterError, match=r"convention='sklearn' does not define map"):
+        sqlmetrics.evaluate(FRAME, ["ndcg@3", "map@3"], convention="sklearn", **COLS)
+
+
+def test_render_and_render_evaluate_take_a_convention() -> None:
+    plain = sqlmetrics.render("ndcg@3", "runs", group="g", item="i")
+    trec = sqlmetrics.render("ndcg@3", "runs", group="g", item="i", convention="trec_eval")
+    assert "power(2.0, label)" in plain and "power(2.0, label)" not in trec  # linear gain
+    assert sqlmetrics.render_evaluate(
+        "runs", ["ndcg@3"], group="g", item="i", convention="trec_eval"
+    ) != sqlmetrics.render_evaluate("runs", ["ndcg@3"], group="g", item="i")
+
+
+def test_cli_convention(tmp_path: Path) -> None:
+    path = tmp_path / "run.csv"
+    FRAME.to_csv(path, index=False)
+    base = ["eval", str(path), "-m", "ndcg@2", "--group", "group", "--item", "item"]
+    out = CliRunner().invoke(cli.main, [*base, "--convention", "trec_eval", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    want = sqlmetrics.ndcg(FRAME, k=2, convention="trec_eval")
+    assert str(round(want, 6))[:6] in out.output
+    bad = CliRunner().invoke(cli.main, [*base, "--convention", "trec"])
+    assert bad.exit_code != 0 and "trec_eval" in bad.output
+
+
+# ----------------------------------------------------------------------------- new options
+def test_empty_one_counts_an_empty_group_as_one() -> None:
+    skip = sqlmetrics.ndcg(FRAME, k=2, empty="skip")
+    assert close(sqlmetrics.ndcg(FRAME, k=2, empty="one"), (2 * skip + 1) / 3)
+    out = sqlmetrics.evaluate(FRAME, ["ndcg@2", "mrr"], empty="one", **COLS)
+    assert close(out["ndcg@2"].iloc[0], (2 * skip + 1) / 3) and out["n_groups"].iloc[0] == 3
+    sliced = sqlmetrics.evaluate(FRAME, ["ndcg@2", "mrr"], by="group", empty="one", **COLS)
+    assert sliced.loc[sliced["group"] == 3, ["ndcg@2", "mrr"]].to_numpy().tolist() == [[1, 1]]
+    assert sliced["n_groups"].tolist() == [1, 1, 1]
+
+
+def test_empty_one_is_refused_for_hit_ratio() -> None:
+    with pytest.raises(InvalidParameterError, match=r"hit_ratio: empty='one'.*no per-group"):
+        sqlmetrics.hit_ratio(FRAME, empty="one")
+
+
+def test_new_option_values_are_checked() -> None:
+    with pytest.raises(InvalidParameterError, match=r"dcg: log_base= must be a finite number > 1"):
+        sqlmetrics.dcg(FRAME, log_base=1)
+    with pytest.raises(InvalidParameterError, match=r"precision_denominator= must be one of"):
+        sqlmetrics.precision_at_k(FRAME, k=2, precision_denominator="n")
+
+
+def test_skipped_groups_warn_unless_chosen() -> None:
+    with pytest.warns(SkippedGroupsWarning, match=r"ndcg: 1 of 3 group\(s\) have no relevant"):
+        sqlmetrics.ndcg(FRAME, k=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SkippedGroupsWarning)
+        sqlmetrics.ndcg(FRAME, k=2, empty="skip")
+        sqlmetrics.ndcg(FRAME, k=2, convention="recommenders")
+        sqlmetrics.ndcg(FRAME.assign(label=1), k=2)  # nothing skipped
+
+
+# ----------------------------------------------------------------------------- README
+def test_readme_conventions_table_is_generated() -> None:
+    table = README.split(CONVENTIONS_START)[1].split(CONVENTIONS_END)[0].strip()
+    assert table == conventions_table().strip(), (
+        "README conventions table is stale: run `python -m sqlmetrics._docs README.md`"
+    )
+    assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", README)

@@ -203,6 +203,7 @@ def spark() -> Iterator[Any]:
         .appName("sqlmetrics-dialects")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.ansi.enabled", "true")
         .config("spark.sql.session.timeZone", "UTC")
         .getOrCreate()

@@ -40,7 +40,14 @@ class SQLAlchemyBackend(Backend):
         self.errors = (sqlalchemy.exc.SQLAlchemyError,)
         self.interrupts = ()
         self.owned = isinstance(con, sqlalchemy.engine.Engine)
-        self.connection = con.connect() if self.owned else con
+        try:
+            self.connection = con.connect() if self.owned else con
+        except sqlalchemy.exc.SQLAlchemyError as exc:
+            message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+            raise DataSourceError(
+                f"con= (a SQLAlchemy {self.name} engine) cannot connect: {message}; check the "
+                f"URL, that the server runs and that the user may log in"
+            ) from None
         self.preparer = self.connection.dialect.identifier_preparer
         self._inspector: Any = None
         self._resolved: dict[str, tuple[str | None, str]] = {}  # relation SQL -> (schema, name)

@@ -392,7 +392,7 @@ def counts(
             # trec_eval's topics are the judged ones: a run topic without judgments is not
             # evaluated (nor counted), and a judged topic the run lacks (shown with -c, i.e.
             # missing=zero) still has its num_rel
-            frame = con.execute(
+            frame = backend.query(
                 f"with r as (select {g} as g, {i} as i from {run.sql}), "
                 f"judged as (select {g} as g, {i} as i, {lab} as lab from {judged.sql}), "
                 f"j as (select g, i from judged where lab >= {level!r}), "

@@ -99,7 +99,9 @@ def base_type(sql_type: str) -> str | None:
     None for a list, array, struct or map (``DOUBLE[]``, ``STRUCT(a DOUBLE)``, ``array<int>``).
     """
     upper = sql_type.strip().upper()
-    match = re.fullmatch(r"([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*)(\(\s*\d+(\s*,\s*\d+)?\s*\))?", upper)
+    match = re.fullmatch(
+        r"([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*)(\(\s*\d+(\s*,\s*\d+)?\s*\))?", upper
+    )
     return match.group(1) if match else None
 
 
@@ -197,17 +199,22 @@ class Backend(abc.ABC):
         on the inputs ``labels`` (``["data='events'"]``): the engine's name and message kept.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional hook: most backends open nothing)
         """Release what the backend opened for this call (not the user's connection)."""
 
 
-def engine_failed(backend: Backend, metric: str, labels: Sequence[str], exc: BaseException) -> EngineError:
-    """The generic wrap: ``<metric>: the engine (<name>) failed on <inputs>: <class>: <message>``."""
+def engine_failed(
+    backend: Backend, metric: str, labels: Sequence[str], exc: BaseException
+) -> EngineError:
+    """The generic wrap: ``<metric>: the engine failed on <inputs> on <engine>: <class>:
+    <message>``, the message's first line (a driver's query excerpt left out).
+    """
     where = " / ".join(labels) or "data"
-    message = " ".join(str(exc).split())
-    return EngineError(
-        f"{metric}: the engine ({backend.name}) failed on {where}: {type(exc).__name__}: {message}"
-    )
+    if f" on {backend.name}" not in where:
+        where += f" on {backend.name}"
+    lines = str(exc).strip().splitlines()
+    message = lines[0].strip() if lines else ""
+    return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
 
 
 # --------------------------------------------------------------------------- DuckDB

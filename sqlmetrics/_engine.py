@@ -15,9 +15,6 @@ from ._source import Source, open_source, quote_ident
 from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import (
-    DataSourceError,
-    EngineError,
-    InvalidDataError,
     InvalidParameterError,
     SqlMetricsError,
     UndefinedMetricWarning,

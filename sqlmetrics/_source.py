@@ -355,7 +355,9 @@ def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iter
             source = Source(backend, found, repr(data) + on)
         else:
             label = type(data).__name__ + on
-            source = Source(backend, stack.enter_context(backend.register(data, metric, arg)), label)
+            source = Source(
+                backend, stack.enter_context(backend.register(data, metric, arg)), label
+            )
         if not source.columns:
             try:
                 source.describe()

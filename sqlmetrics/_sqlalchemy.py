@@ -84,7 +84,8 @@ class SQLAlchemyBackend(Backend):
 
     def _find(self, schema: str | None, name: str) -> tuple[str | None, str] | None:
         """``(schema, table)`` as the catalog spells them: exact match first, else the one
-        name equal ignoring case (PostgreSQL folds unquoted names to lower case)."""
+        name equal ignoring case (PostgreSQL folds unquoted names to lower case).
+        """
         try:
             names = self._relations(schema)
         except Exception as exc:  # an unknown schema
@@ -123,11 +124,14 @@ class SQLAlchemyBackend(Backend):
         found = self._resolved_of(relation)
         out: dict[str, str] = {}
         for column in self.inspector.get_columns(found[1], schema=found[0]):
-            try:
-                out[str(column["name"])] = str(column["type"].compile(self.connection.dialect))
-            except Exception:  # a type SQLAlchemy cannot spell
-                out[str(column["name"])] = type(column["type"]).__name__.upper()
+            out[str(column["name"])] = self._type_name(column["type"])
         return out
+
+    def _type_name(self, sql_type: Any) -> str:
+        try:
+            return str(sql_type.compile(self.connection.dialect))
+        except Exception:  # a type SQLAlchemy cannot spell
+            return type(sql_type).__name__.upper()
 
     def _resolved_of(self, relation: str) -> tuple[str | None, str]:
         if relation not in self._resolved:

@@ -1,10 +1,10 @@
 """Check columns and values before any metric SQL runs.
 
 Every check is a query on the engine that holds the data (its backend, ``_backends``): no
-table is pulled into Python. One aggregate query per call counts what would make a metric wrong or meaningless (no rows,
-NULLs, NaN or infinite scores, labels outside {0, 1}, negative weights or relevance), so the
-user gets a clear :class:`InvalidDataError` naming the argument and the value instead of a raw
-engine error or, worse, a silently wrong number.
+table is pulled into Python. One aggregate query per call counts what would make a metric wrong
+or meaningless (no rows, NULLs, NaN or infinite scores, labels outside {0, 1}, negative weights
+or relevance), so the user gets a clear :class:`InvalidDataError` naming the argument and the
+value instead of a raw engine error or, worse, a silently wrong number.
 """
 
 from __future__ import annotations

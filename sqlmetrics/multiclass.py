@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, undefined
 from ._backends import backend_for
+from ._engine import compute, undefined
 from ._source import open_source
 from ._validate import check_columns, is_numeric
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn

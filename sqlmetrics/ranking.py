@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._engine import compute, undefined
 from ._backends import Backend
+from ._engine import compute, undefined
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import (
     MetricSpec,

@@ -48,14 +48,14 @@ class SQLAlchemyBackend(Backend):
                 f"con= (a SQLAlchemy {self.name} engine) cannot connect: {message}; check the "
                 f"URL, that the server runs and that the user may log in"
             ) from None
-        self.preparer = self.connection.dialect.identifier_preparer
         self._inspector: Any = None
         self._resolved: dict[str, tuple[str | None, str]] = {}  # relation SQL -> (schema, name)
 
     # ---------------------------------------------------------------- running statements
     def _execute(self, sql: str) -> Any:
-        # the statement goes to the driver as it is (no bind-parameter parsing of ':' or '%')
-        return self.connection.exec_driver_sql(sql.replace("%", "%%"))
+        # the statement goes to the driver as it is: no parameters, so neither SQLAlchemy nor
+        # the driver parses ':name' or '%s' placeholders (a '%' in a name stays a '%')
+        return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
 
     def query(self, sql: str) -> pd.DataFrame:
         result = self._execute(sql)
@@ -98,7 +98,7 @@ class SQLAlchemyBackend(Backend):
         return (schema, folded[0]) if len(folded) == 1 else None
 
     def _quote(self, *parts: str | None) -> str:
-        return ".".join(self.preparer.quote_identifier(p) for p in parts if p is not None)
+        return ".".join(self.ident(p) for p in parts if p is not None)
 
     def resolve_table(self, name: str) -> str | None:
         default = self.inspector.default_schema_name

@@ -379,7 +379,7 @@ def test_cli_eval_with_db_url(pg: sqlalchemy.engine.Engine) -> None:
     assert row["auc"] == pytest.approx(sqlmetrics.auc(EVENTS), rel=1e-12)
     result = CliRunner().invoke(cli.main, ["eval", "evnts", "--db-url", url, "-m", "auc"])
     assert result.exit_code == 2
-    assert "data='evnts' is not a table or view in con (postgres)" in result.output
+    assert "DATA 'evnts' is not a table or view in con (postgres)" in result.output
 
 
 def test_cli_db_url_refuses_bad_urls_and_several_inputs() -> None:

@@ -29,7 +29,9 @@ import sqlglot
 
 import sqlmetrics
 from sqlmetrics import _templates
-from sqlmetrics._source import quote_ident
+from sqlmetrics._literals import FLOAT_TYPES, sql_double
+from sqlmetrics._source import quote_ident, quote_literal, quote_table, reader_sql
+from sqlmetrics.errors import InvalidParameterError
 from sqlmetrics.registry import PARAMS, REGISTRY, MetricSpec
 
 RENDERED_ONLY = ("bigquery", "snowflake", "trino")

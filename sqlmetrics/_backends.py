@@ -331,15 +331,24 @@ def _duckdb_like(con: Any) -> Any:
     """The DuckDB connection behind ``con``, ``con`` itself if it only behaves as one (has
     ``execute``, ``register`` and ``unregister``), or None.
 
-    dbt-duckdb hands a Python model a cursor wrapper (``DuckDBCursorWrapper``) that keeps the
-    real cursor in ``_cursor``; the real one is used when it can be found.
+    dbt-duckdb hands a Python model a cursor wrapper (``DuckDBCursorWrapper``, itself inside a
+    ``DuckDBConnectionWrapper``) that keeps the real cursor in ``_cursor``; the real one is
+    used when it can be found, a few wrappers deep.
     """
-    if isinstance(con, duckdb.DuckDBPyConnection):
-        return con
-    for attribute in ("_cursor", "_conn", "cursor_", "connection", "_connection"):
-        inner = getattr(con, attribute, None)
+    inner = con
+    for _ in range(4):
         if isinstance(inner, duckdb.DuckDBPyConnection):
             return inner
+        inner = next(
+            (
+                found
+                for attribute in ("_cursor", "_conn", "_connection", "connection")
+                if (found := getattr(inner, attribute, None)) is not None
+            ),
+            None,
+        )
+        if inner is None:
+            break
     if all(callable(getattr(con, m, None)) for m in ("execute", "register", "unregister")):
         return con
     return None

@@ -322,6 +322,7 @@ def engine_connection(
             from pyspark.sql import SparkSession
         except ImportError:
             raise InputError("--spark needs pyspark: pip install 'sqlmetrics[spark]'") from None
+        running = SparkSession.getActiveSession()  # a session of the caller's: not ours to stop
         session = (
             SparkSession.builder.master(spark_master)
             .appName("sqlmetrics")
@@ -332,7 +333,8 @@ def engine_connection(
         try:
             yield session
         finally:
-            session.stop()
+            if running is None:
+                session.stop()
         return
     with connection(database) as con:
         yield con

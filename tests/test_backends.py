@@ -125,3 +125,64 @@ def test_duckdb_backend_check_expressions() -> None:
     assert backend.rows(f"select {backend.tuple_text(['1', chr(39) + 'a' + chr(39)])}") == [
         ("(1, a)",)
     ]
+
+
+def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
+    """`--spark MASTER` runs eval on Spark over a Parquet file; a session already running (the
+    test's) is used and left running."""
+    import json
+
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    path = tmp_path / "scored.parquet"
+    FRAME.to_parquet(path)
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(path),
+            "--spark",
+            "local[2]",
+            "-m",
+            "auc",
+            "-m",
+            "log_loss",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)[0]
+    assert row["auc"] == pytest.approx(sqlmetrics.auc(FRAME), rel=1e-12)
+    assert row["log_loss"] == pytest.approx(sqlmetrics.log_loss(FRAME), rel=1e-12)
+    assert spark.sql("select 1").collect()[0][0] == 1  # still running
+
+
+def test_cli_refuses_two_engines_and_trec_with_one() -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "t",
+            "--db-url",
+            "postgresql+psycopg://x@h/db",
+            "--spark",
+            "local[2]",
+            "-m",
+            "auc",
+        ],
+    )
+    assert result.exit_code == 2 and "--db-url and --spark both given" in result.output
+    result = CliRunner().invoke(
+        cli.main, ["eval", "--trec", "run.txt", "--spark", "local[2]", "-m", "map"]
+    )
+    assert result.exit_code == 2
+    assert "--trec reads run and qrels files into DuckDB; it does not combine with --spark" in (
+        result.output
+    )

@@ -1,14 +1,18 @@
 """Turn whatever the user calls ``data`` into something a SQL ``from`` clause can read.
 
-Accepted: a table or view name in ``con``; a path, glob or list of Parquet / CSV files; a pandas
-DataFrame; a pyarrow Table; a DuckDB relation. Objects are registered on the connection under a
-unique temporary name and unregistered afterwards, also when the query fails. Nothing is ever
-written to the user's database; a database given by path is opened ``read_only=True``.
+:func:`open_source` resolves ``data`` on a backend (``_backends``: DuckDB, a SQLAlchemy
+database, Spark), which decides what it accepts. On DuckDB: a table or view name in ``con``; a
+path, glob or list of Parquet / CSV files; a pandas DataFrame; a pyarrow Table; a DuckDB
+relation. Objects are registered under a unique temporary name and unregistered afterwards,
+also when the query fails. Nothing is ever written to the user's database; a database given by
+path is opened ``read_only=True``.
 
 A path naming an existing file is that file, whatever characters its name holds; a path naming
 no file is a glob when it holds ``*``, ``?`` or ``[`` (its leading directories that exist are
-taken literally). Table names are looked up in the catalog,
+taken literally). Table names are looked up in the catalog, on every engine,
 never by a query that could fail (and so abort the user's open transaction).
+The DuckDB-specific pieces (its catalog query, its private in-memory database, the read-only
+opening of a database file, the locks of shared connections) live here too.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@
 {%- else -%}'{{ value | replace('\\', '\\\\') | replace("'", "\\'") }}'
 {%- endif -%}
 {%- elif value is mapping -%}{
-{%- for key, item in value.items() -%}{{ sqlmetrics_repr(key) }}: {{ sqlmetrics_repr(item) }}{{ ', ' if not loop.last }}{%- endfor -%}}
+{%- for key, item in value.items() -%}{{ sqlmetrics.sqlmetrics_repr(key) }}: {{ sqlmetrics.sqlmetrics_repr(item) }}{{ ', ' if not loop.last }}{%- endfor -%}}
 {%- elif value is iterable -%}[
-{%- for item in value -%}{{ sqlmetrics_repr(item) }}{{ ', ' if not loop.last }}{%- endfor -%}]
+{%- for item in value -%}{{ sqlmetrics.sqlmetrics_repr(item) }}{{ ', ' if not loop.last }}{%- endfor -%}]
 {%- else -%}{{ value }}
 {%- endif -%}
 {%- endmacro %}
@@ -42,8 +42,8 @@
 {%- endfor -%}
 {%- if best.size == 0 -%}0
 {%- else -%}
-{%- set left = sqlmetrics_matching(a, b, alo, best.i, blo, best.j) | trim | int -%}
-{%- set right = sqlmetrics_matching(a, b, best.i + best.size, ahi, best.j + best.size, bhi) | trim | int -%}
+{%- set left = sqlmetrics.sqlmetrics_matching(a, b, alo, best.i, blo, best.j) | trim | int -%}
+{%- set right = sqlmetrics.sqlmetrics_matching(a, b, best.i + best.size, ahi, best.j + best.size, bhi) | trim | int -%}
 {{ best.size + left + right }}
 {%- endif -%}
 {%- endmacro %}
@@ -53,7 +53,7 @@
 {%- set best = namespace(score=-1.0, choice='') -%}
 {%- for choice in choices -%}
 {%- set total = (choice | length) + (word | length) -%}
-{%- set matched = sqlmetrics_matching(choice, word, 0, choice | length, 0, word | length) | trim | int -%}
+{%- set matched = sqlmetrics.sqlmetrics_matching(choice, word, 0, choice | length, 0, word | length) | trim | int -%}
 {%- set score = 2.0 * matched / total if total else 1.0 -%}
 {%- if score >= 0.6 and (score > best.score or (score == best.score and choice > best.choice)) -%}
 {%- set best.score, best.choice = score, choice -%}

@@ -30,10 +30,10 @@ import duckdb
 
 from ._source import quote_ident
 from ._templates import macro_names, sql_dir, sql_files
+from .bounds import MAX_BINS
 from .curves import DOUBLE_EPS
 from .names import metric_form, metric_names
 from .registry import ALIASES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
-from .bounds import MAX_BINS
 
 __all__ = ["check", "generated_files", "main", "package_dir", "write"]
 
@@ -85,7 +85,9 @@ def jinja_literal(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = [f"{pad}{jinja_literal(k)}: {jinja_literal(v, indent + 1)}" for k, v in value.items()]
+        items = [
+            f"{pad}{jinja_literal(k)}: {jinja_literal(v, indent + 1)}" for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + f"\n{end}}}"
     if isinstance(value, (list, tuple)):
         if not value:
@@ -121,7 +123,7 @@ def _table_columns(spec: MetricSpec) -> dict[str, list[str]]:
 
     con = duckdb.connect()
     con.execute(
-        'create table t (label integer, score double, prediction integer, weight double, '
+        "create table t (label integer, score double, prediction integer, weight double, "
         '"group" integer, item integer)'
     )
     out: dict[str, list[str]] = {}
@@ -144,7 +146,9 @@ def registry_facts() -> dict[str, Any]:
     for spec in sorted(REGISTRY.values(), key=lambda s: s.name):
         check = spec.check_params
         if check is not None and check.__name__ not in CROSS_CHECKS:
-            raise RuntimeError(f"{spec.name}: cross-option check {check.__name__} has no Jinja twin")
+            raise RuntimeError(
+                f"{spec.name}: cross-option check {check.__name__} has no Jinja twin"
+            )
         facts: dict[str, Any] = {
             "form": metric_form(spec),
             "family": spec.family,
@@ -274,7 +278,11 @@ def check(root: Path | None = None) -> list[str]:
     """The generated files that are missing, stale or left over, relative to ``dbt/``."""
     root = root or package_dir()
     wanted = generated_files()
-    stale = [p for p, text in wanted.items() if not (root / p).is_file() or (root / p).read_text() != text]
+    stale = [
+        p
+        for p, text in wanted.items()
+        if not (root / p).is_file() or (root / p).read_text() != text
+    ]
     extra = sorted(_generated_on_disk(root) - set(wanted))
     return sorted(stale) + extra
 

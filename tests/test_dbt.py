@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "dbt"
 EXAMPLE = ROOT / "examples" / "dbt"
 DBT = Path(sys.executable).parent / "dbt"
-SCHEMA = "sqlmetrics_ci"
+SCHEMA = "sqlmetrics_example"  # examples/dbt/profiles.yml
 
 
 # --------------------------------------------------------------------------- generated files
@@ -137,9 +137,7 @@ def _names_module() -> Any:
     namespace: dict[str, Any] = {}
     env.globals["sqlmetrics"] = namespace
     module = env.from_string((PACKAGE / "macros" / "core" / "names.sql").read_text()).module
-    namespace.update(
-        {k: v for k, v in vars(module).items() if isinstance(v, jinja2.runtime.Macro)}
-    )
+    namespace.update({k: v for k, v in vars(module).items() if isinstance(v, jinja2.runtime.Macro)})
     return namespace
 
 
@@ -185,9 +183,15 @@ class Project:
 
     root: Path
     target: str
+    env: dict[str, str]
 
     def dbt(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        env = dict(os.environ, DBT_PROFILES_DIR=str(self.root), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        env = dict(
+            os.environ,
+            DBT_PROFILES_DIR=str(self.root / "project"),  # the example's own profiles.yml
+            DBT_SEND_ANONYMOUS_USAGE_STATS="false",
+            **self.env,
+        )
         env.pop("DBT_TARGET_PATH", None)
         command = [str(DBT), *args, "--target", self.target, "--log-path", str(self.root / "logs")]
         if args[0] != "deps":
@@ -263,16 +267,24 @@ def write_parity_models(project: Path) -> None:
     )
 
 
-def make_project(tmp: Path, target: str, profile: str, package: str) -> Project:
+def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> Project:
+    """A copy of the example project under ``tmp`` with its own profiles.yml, ``package``
+    (a packages.yml entry) and the parity models; ``env`` fills the profile's variables.
+    """
     root = tmp / target
     project = root / "project"
-    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns("dbt_packages", "target", "logs"))
+    shutil.copytree(
+        EXAMPLE,
+        project,
+        ignore=shutil.ignore_patterns(
+            "dbt_packages", "target", "logs", "example.duckdb", "package-lock.yml", ".user.yml"
+        ),
+    )
     # the seeds are the Python examples' CSV files (seed-paths: ../data)
     shutil.copytree(ROOT / "examples" / "data", root / "data")
     (project / "packages.yml").write_text(f"packages:\n{package}")
-    (root / "profiles.yml").write_text(profile)
     write_parity_models(project)
-    return Project(root, target)
+    return Project(root, target, env)
 
 
 def git_package(tmp: Path) -> str:
@@ -302,12 +314,9 @@ def _build(project: Project) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def duckdb_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     tmp = tmp_path_factory.mktemp("dbt_duckdb")
-    path = tmp / "duckdb" / "example.duckdb"
-    profile = (
-        "sqlmetrics_example:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n"
-        f"      path: '{path}'\n      schema: {SCHEMA}\n      threads: 2\n"
-    )
-    project = make_project(tmp, "duckdb", profile, f"  - local: '{PACKAGE}'\n")
+    path = tmp / "example.duckdb"
+    env = {"SQLMETRICS_DUCKDB_PATH": str(path)}
+    project = make_project(tmp, "duckdb", env, f"  - local: '{PACKAGE}'\n")
     build = _build(project)
 
     def read(name: str) -> pd.DataFrame:
@@ -318,15 +327,18 @@ def duckdb_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
 
 
 @pytest.fixture(scope="module")
-def postgres_build(tmp_path_factory: pytest.TempPathFactory, pg_server: Any, pg_engine: Any) -> Iterator[Built]:
+def postgres_build(
+    tmp_path_factory: pytest.TempPathFactory, pg_server: Any, pg_engine: Any
+) -> Iterator[Built]:
     tmp = tmp_path_factory.mktemp("dbt_postgres")
-    profile = (
-        "sqlmetrics_example:\n  target: postgres\n  outputs:\n    postgres:\n"
-        f"      type: postgres\n      host: {pg_server.host}\n      port: {pg_server.port}\n"
-        f"      user: {pg_server.user}\n      password: ''\n      dbname: {pg_server.database}\n"
-        f"      schema: {SCHEMA}\n      threads: 2\n"
-    )
-    project = make_project(tmp, "postgres", profile, git_package(tmp))
+    env = {
+        "PGHOST": pg_server.host,
+        "PGPORT": str(pg_server.port),
+        "PGUSER": pg_server.user,
+        "PGPASSWORD": "",
+        "PGDATABASE": pg_server.database,
+    }
+    project = make_project(tmp, "postgres", env, git_package(tmp))
     build = _build(project)
 
     def read(name: str) -> pd.DataFrame:
@@ -365,7 +377,9 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
 
 @pytest.mark.parametrize("name", SCALARS)
 @pytest.mark.parametrize("build", BUILDS)
-def test_every_scalar_metric_equals_python(name: str, build: str, request: pytest.FixtureRequest) -> None:
+def test_every_scalar_metric_equals_python(
+    name: str, build: str, request: pytest.FixtureRequest
+) -> None:
     built: Built = request.getfixturevalue(build)
     spec = REGISTRY[name]
     relation, _, by, form = parity_call(spec)
@@ -421,7 +435,9 @@ def test_tables_equal_python(build: str, request: pytest.FixtureRequest) -> None
 
 
 @pytest.mark.parametrize("build", BUILDS)
-def test_failing_threshold_test_names_the_slices(build: str, request: pytest.FixtureRequest) -> None:
+def test_failing_threshold_test_names_the_slices(
+    build: str, request: pytest.FixtureRequest
+) -> None:
     built: Built = request.getfixturevalue(build)
     done = built.project.dbt("test", "--select", "tag:deliberately_failing", check=False)
     out = done.stdout

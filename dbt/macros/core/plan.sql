@@ -162,14 +162,15 @@
 {%- set extra_slices = 'select q.' ~ g ~ ' as slice_0\nfrom ' ~ qrels ~ ' as q\nwhere not exists (select 1 from ' ~ relation ~ ' as r where r.' ~ g ~ ' = q.' ~ g ~ ')\ngroup by q.' ~ g -%}
 {%- endif -%}
 {%- set composed = sqlmetrics.evaluate_compose(relation ~ '', quoted_by, parts, extra_slices) -%}
-{# named_sql: slices under their own names, metrics as requested, zero_division applied #}
+{# named_sql: slices under their own names, metrics as requested, zero_division applied,
+   rows in slice order with NULL slices last on every engine #}
 {%- set select = [] -%}
 {%- for col in by -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
 {%- set zero_division = options.get('zero_division', 'warn') -%}
 {%- for req in requests -%}
 {%- set expr = 'm' ~ loop.index0 -%}
 {%- if 'zero_division' in facts.metrics[req.name].params and zero_division != 'warn' and zero_division == zero_division -%}
-{%- set expr = 'coalesce(' ~ expr ~ ', ' ~ (zero_division | float) ~ ')' -%}
+{%- set expr = 'coalesce(' ~ expr ~ ', ' ~ sqlmetrics.float_literal(zero_division) ~ ')' -%}
 {%- endif -%}
 {%- do select.append(expr ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(names[loop.index0])) -%}
 {%- endfor -%}
@@ -183,7 +184,7 @@ select
 from (
 {{ composed | trim | indent(4, true) }}
 ) as evaluated
-{% if slices %}order by {{ slices | join(', ') }}{% endif %}
+{% if slices %}order by {{ slices | join(' nulls last, ') }} nulls last{% endif %}
 {%- endset -%}
 {{ return(sql) }}
 {%- endmacro %}

@@ -347,6 +347,41 @@ def postgres_build(
     yield Built(project, read, build)
 
 
+@pytest.fixture(scope="module")
+def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    """The example's click-log models on dbt-spark (method: session, local pyspark); tables are
+    Parquet files of ./spark-warehouse, read back with DuckDB.
+    """
+    tmp = tmp_path_factory.mktemp("dbt_spark")
+    project = make_project(tmp, "spark", {}, f"  - local: '{PACKAGE}'\n")
+    project.dbt("deps")
+    project.dbt("seed", "--select", "ctr")
+    build = project.dbt(
+        "run", "--select", "predictions", "auc_by_country", "ctr_metrics_by_country"
+    )
+    warehouse = project.root / "project" / "spark-warehouse" / f"{SCHEMA}.db"
+
+    def read(name: str) -> pd.DataFrame:
+        return duckdb.sql(f"select * from read_parquet('{warehouse / name}/*.parquet')").df()
+
+    yield Built(project, read, build)
+
+
+def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
+    frame = spark_build.read("predictions")
+    got = spark_build.read("auc_by_country").sort_values("country", ignore_index=True)
+    want = sqlmetrics.evaluate(frame, ["auc"], by="country", **BINARY)
+    assert list(got["country"]) == list(want["country"]) == ["DE", "FR", "US"]
+    assert all(_same(a, b) for a, b in zip(got["auc"], want["auc"]))
+    metrics = ["auc", "gauc", "log_loss", "precision", "recall"]
+    got = spark_build.read("ctr_metrics_by_country").sort_values("country", ignore_index=True)
+    want = sqlmetrics.evaluate(
+        frame, metrics, by="country", group="user_id", threshold=0.3, **BINARY
+    )
+    for column in metrics:
+        assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
+
+
 BUILDS = ["duckdb_build", "postgres_build"]
 
 

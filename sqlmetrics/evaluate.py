@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
+from ._literals import sql_double
 from ._source import quote_ident
 from ._templates import macro
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
@@ -147,16 +148,16 @@ def evaluate(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
-    ) as (connection, source, extra):
+    ) as (backend, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking
             and plan.options.get("gain", "exponential") == "exponential"
             and any("gain" in req.spec.params for req in plan.requests)
         ):
-            check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
-        sql, names = compose_sql(plan, source.sql, judged_sql)
-        frame = connection.execute(sql).df()
+            check_gain("evaluate", backend, judged_sql or source.sql, str(columns["label"]))
+        sql, names = compose_sql(plan, source.sql, judged_sql, dialect=backend.dialect)
+        frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     if plan.ranking:
@@ -232,37 +233,38 @@ def make_plan(
 
 
 def compose_sql(
-    plan: Plan, relation: str, qrels_relation: str | None
+    plan: Plan, relation: str, qrels_relation: str | None, dialect: str = "duckdb"
 ) -> tuple[str, dict[str, str]]:
-    """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
-    and the map from those metric names to the requested ones.
+    """The one statement of a plan in ``dialect``, with generated column names (slice_0..,
+    m0.., counts), and the map from those metric names to the requested ones.
     """
     parts, names = _parts(
-        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation
+        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation, dialect
     )
     extra_slices = None
     group = plan.columns["group"]
     if qrels_relation and plan.options.get("missing") == "zero" and plan.by == [group]:
         # sliced by the group: a judged group absent from the run is a slice of its own
         # (n_rows 0), as trec_eval -q -c prints a line for it
-        g = quote_ident(str(group))
+        g = quote_ident(str(group), dialect)
         extra_slices = (
             f"select q.{g} as slice_0\nfrom {qrels_relation} as q\n"
             f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
             f"group by q.{g}"
         )
-    sql = macro("evaluate_compose")(
-        relation, [quote_ident(b) for b in plan.by], parts, extra_slices
+    sql = macro("evaluate_compose", dialect)(
+        relation, [quote_ident(b, dialect) for b in plan.by], parts, extra_slices
     )
     return str(sql), names
 
 
-def named_sql(plan: Plan, sql: str) -> str:
+def named_sql(plan: Plan, sql: str, dialect: str = "duckdb") -> str:
     """``sql`` (from :func:`compose_sql`) under the names ``evaluate`` returns: slices under
-    their own names, metrics as requested, ``zero_division`` applied, then the counts.
+    their own names, metrics as requested, ``zero_division`` applied, then the counts; rows
+    in slice order, NULL slices last on every engine.
     """
     slices = [f"slice_{i}" for i in range(len(plan.by))]
-    select = [f"{s} as {quote_ident(b)}" for s, b in zip(slices, plan.by)]
+    select = [f"{s} as {quote_ident(b, dialect)}" for s, b in zip(slices, plan.by)]
     zero_division = plan.options.get("zero_division", "warn")
     for i, req in enumerate(plan.requests):
         expr = f"m{i}"
@@ -271,13 +273,13 @@ def named_sql(plan: Plan, sql: str) -> str:
             and zero_division != "warn"
             and not math.isnan(zero_division)
         ):
-            expr = f"coalesce(m{i}, {float(zero_division)!r})"
-        select.append(f"{expr} as {quote_ident(req.text)}")
+            expr = f"coalesce(m{i}, {sql_double(zero_division, dialect)})"
+        select.append(f"{expr} as {quote_ident(req.text, dialect)}")
     select.append("n_rows")
     if "n_groups" in output_columns(plan.requests):
         select.append("coalesce(n_groups, 0) as n_groups")
     inner = "\n".join(f"    {line}" if line else line for line in sql.strip().splitlines())
-    order = f"\norder by {', '.join(slices)}" if slices else ""
+    order = f"\norder by {', '.join(s + ' nulls last' for s in slices)}" if slices else ""
     columns = ",\n    ".join(select)
     return f"select\n    {columns}\nfrom (\n{inner}\n) as evaluated{order}\n"
 
@@ -385,6 +387,7 @@ def _parts(
     by: list[str],
     options: dict[str, Any],
     qrels_relation: str | None = None,
+    dialect: str = "duckdb",
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The composed statement's parts: one per family kernel, all its requested metrics in
     one call (decision 0007).
@@ -407,6 +410,7 @@ def _parts(
             options,
             qrels_relation,
             ranking,
+            dialect,
         )
         parts.append(part)
         names.update({c["as"]: c["as"] for c in part["columns"] if c["as"] not in names})
@@ -443,6 +447,7 @@ def _kernel_part(
     options: dict[str, Any],
     qrels_relation: str | None = None,
     ranking: bool = False,
+    dialect: str = "duckdb",
 ) -> dict[str, Any]:
     """The requested metrics of one family: one call of its kernel, one entry per metric
     (the ranking metrics share one sort, decision 0001).
@@ -453,7 +458,7 @@ def _kernel_part(
     for req in requests:
         for role in req.spec.roles:
             col = _role_column(req.spec, role, columns, has_qrels)
-            roles[role.name] = quote_ident(col) if col else None
+            roles[role.name] = quote_ident(col, dialect) if col else None
         checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
     extra = None
     if qrels_relation is not None:
@@ -461,7 +466,7 @@ def _kernel_part(
             "qrels": (qrels_relation, {role: columns[role] for role in ("group", "item", "label")})
         }
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
-    sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra)
+    sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra, dialect=dialect)
     selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)
     return {
         "alias": "ranking" if kernel == "ranking_kernel" else f"p{indices[0]}",

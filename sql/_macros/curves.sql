@@ -26,7 +26,7 @@ source as (
         {{ columns.score }} as score,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
-        {{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
+        {{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 {% if columns.weight %}

@@ -44,7 +44,7 @@ with source as (
         cast({{ columns.score }} as {{ float_type() }}) as score{{ ',' if columns.weight }}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ float_type() }}) as w,
-        coalesce({{ sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }}, 0) as w_exp
+        coalesce({{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }}, 0) as w_exp
 {% endif %}
     from {{ relation }}
 ),

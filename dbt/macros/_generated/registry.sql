@@ -1703,6 +1703,7 @@
 {% macro sqlmetrics_template_macros() -%}
 {%- if false -%}
 {{ sqlmetrics.accuracy_value() }}
+{{ sqlmetrics.as_boolean() }}
 {{ sqlmetrics.auc_bounds_extent_group_by() }}
 {{ sqlmetrics.auc_bounds_extent_slices() }}
 {{ sqlmetrics.auc_bounds_kernel() }}
@@ -1710,6 +1711,10 @@
 {{ sqlmetrics.auc_mann_whitney() }}
 {{ sqlmetrics.auc_rank_sums() }}
 {{ sqlmetrics.average_precision_kernel() }}
+{{ sqlmetrics.bigquery__exact_int() }}
+{{ sqlmetrics.bigquery__float_type() }}
+{{ sqlmetrics.bigquery__string_literal() }}
+{{ sqlmetrics.bigquery__string_type() }}
 {{ sqlmetrics.binary_label() }}
 {{ sqlmetrics.brier_score_kernel() }}
 {{ sqlmetrics.cg_group_columns() }}
@@ -1724,8 +1729,11 @@
 {{ sqlmetrics.curve_totals() }}
 {{ sqlmetrics.dcg_group_columns() }}
 {{ sqlmetrics.dcg_value() }}
+{{ sqlmetrics.default__as_boolean() }}
 {{ sqlmetrics.default__exact_int() }}
 {{ sqlmetrics.default__float_type() }}
+{{ sqlmetrics.default__null_safe_equal() }}
+{{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
@@ -1770,8 +1778,10 @@
 {{ sqlmetrics.ndcg_group_columns() }}
 {{ sqlmetrics.ndcg_ideal_columns() }}
 {{ sqlmetrics.ndcg_value() }}
+{{ sqlmetrics.null_safe_equal() }}
 {{ sqlmetrics.order_by() }}
 {{ sqlmetrics.partition_by() }}
+{{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}
@@ -1795,10 +1805,22 @@
 {{ sqlmetrics.safe_div() }}
 {{ sqlmetrics.slice_cols() }}
 {{ sqlmetrics.slice_cols_of() }}
+{{ sqlmetrics.slice_order() }}
 {{ sqlmetrics.slice_source() }}
+{{ sqlmetrics.snowflake__exact_int() }}
+{{ sqlmetrics.snowflake__float_type() }}
+{{ sqlmetrics.snowflake__string_literal() }}
+{{ sqlmetrics.source_sum_exponent() }}
+{{ sqlmetrics.spark__float_type() }}
+{{ sqlmetrics.spark__null_safe_equal() }}
+{{ sqlmetrics.spark__string_literal() }}
+{{ sqlmetrics.spark__string_type() }}
 {{ sqlmetrics.specificity_value() }}
+{{ sqlmetrics.string_literal() }}
 {{ sqlmetrics.string_type() }}
 {{ sqlmetrics.sum_exponent() }}
+{{ sqlmetrics.sum_exponent_over() }}
+{{ sqlmetrics.trino__float_type() }}
 {{ sqlmetrics.window() }}
 {%- endif -%}
 {%- endmacro %}

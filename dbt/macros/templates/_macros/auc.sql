@@ -29,7 +29,7 @@ rank_sums as (
         {{ sqlmetrics.slice_cols(by) }}
         cast(sum(label) as {{ sqlmetrics.float_type() }}) as n_pos,
         cast(count(*) - sum(label) as {{ sqlmetrics.float_type() }}) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+        sum(case when label = 1 then (rank_lo + rank_hi) / {{ sqlmetrics.float_literal(2) }} else 0 end) as rank_sum_pos
     from ranked
     {{ sqlmetrics.group_by(by, groups) }}
 )

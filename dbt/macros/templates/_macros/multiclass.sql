@@ -30,7 +30,7 @@ source as (
         {{ columns.prediction }} as y_hat,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
-        {{ sqlmetrics.sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
+        {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 ),
@@ -38,9 +38,9 @@ contrib as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         y as class,
-        case when y = y_hat then w else {{ '0.0' if columns.weight else '0' }} end as tp,
+        case when y = y_hat then w else {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} end as tp,
         w as n_true,
-        {{ '0.0' if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp
 {% endif %}
@@ -49,8 +49,8 @@ contrib as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         y_hat as class,
-        {{ '0.0' if columns.weight else '0' }} as tp,
-        {{ '0.0' if columns.weight else '0' }} as n_true,
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as tp,
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_true,
         w as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp

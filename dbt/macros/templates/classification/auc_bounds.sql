@@ -45,7 +45,7 @@ with source as (
         cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as score{{ ',' if columns.weight }}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w,
-        coalesce({{ sqlmetrics.sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }}, 0) as w_exp
+        coalesce({{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }}, 0) as w_exp
 {% endif %}
     from {{ relation }}
 ),

@@ -51,7 +51,7 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         threshold,
-        coalesce({{ sqlmetrics.safe_div('tp', 'tp + fp') }}, 1.0) as precision,
+        coalesce({{ sqlmetrics.safe_div('tp', 'tp + fp') }}, {{ sqlmetrics.float_literal(1) }}) as precision,
         {{ sqlmetrics.safe_div('tp', 'n_pos') }} as recall,
         tp,
         fp,
@@ -59,5 +59,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ sqlmetrics.slice_cols(by) }}threshold, fp desc, tp desc
+order by {{ sqlmetrics.slice_order(by) }}threshold, fp desc, tp desc
 {%- endmacro %}

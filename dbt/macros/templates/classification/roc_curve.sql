@@ -60,5 +60,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ sqlmetrics.slice_cols(by) }}threshold desc, fp, tp
+order by {{ sqlmetrics.slice_order(by) }}threshold desc, fp, tp
 {%- endmacro %}

@@ -72,5 +72,5 @@ final as (
 )
 select {{ sqlmetrics.slice_cols(by) }} class, average, precision, recall, fbeta, support
 from final
-order by {{ sqlmetrics.slice_cols(by) }}row_order, class
+order by {{ sqlmetrics.slice_order(by) }}row_order, class
 {%- endmacro %}

@@ -185,7 +185,9 @@ class Project:
     target: str
     env: dict[str, str]
 
-    def dbt(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def dbt(
+        self, *args: str, check: bool = True, timeout: int = 900
+    ) -> subprocess.CompletedProcess[str]:
         env = dict(
             os.environ,
             DBT_PROFILES_DIR=str(self.root / "project"),  # the example's own profiles.yml
@@ -202,7 +204,7 @@ class Project:
             env=env,
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=timeout,
         )
         if check and done.returncode != 0:
             raise AssertionError(f"dbt {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
@@ -355,9 +357,17 @@ def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     tmp = tmp_path_factory.mktemp("dbt_spark")
     project = make_project(tmp, "spark", {}, f"  - local: '{PACKAGE}'\n")
     project.dbt("deps")
-    project.dbt("seed", "--select", "ctr")
+    # one process (Spark starts once, the seed stays in its catalog): seed and models, no tests
     build = project.dbt(
-        "run", "--select", "predictions", "auc_by_country", "ctr_metrics_by_country"
+        "build",
+        "--select",
+        "ctr",
+        "predictions",
+        "auc_by_country",
+        "ctr_metrics_by_country",
+        "--indirect-selection",
+        "empty",
+        timeout=2400,
     )
     warehouse = project.root / "project" / "spark-warehouse" / f"{SCHEMA}.db"
 

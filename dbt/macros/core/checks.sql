@@ -1,0 +1,112 @@
+{#
+  The option checks of sqlmetrics/registry.py (and ranking.py, curves.py, bounds.py), one
+  per ParamSpec check, with the same messages. sqlmetrics_check_option(metric, name, value)
+  returns the value normalised as Python's check returns it (eps 'auto' -> machine epsilon,
+  relevance_level 2.0 -> 2, ...) or raises a compiler error. Which check an option uses,
+  its default and its allowed values come from the generated registry facts
+  (macros/_generated/registry.sql); the generator refuses an option whose check has no
+  twin here.
+#}
+
+{% macro sqlmetrics_fail(message) -%}
+{{ exceptions.raise_compiler_error(message) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_is_real(value) -%}
+{{ return(value is number and value is not boolean and value | abs <= 1.7976931348623157e308) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_check_option(metric, name, value) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set kind = facts.params[name].check -%}
+{%- set got = '; got ' ~ sqlmetrics.sqlmetrics_repr(value) -%}
+{%- set real = sqlmetrics.sqlmetrics_is_real(value) -%}
+{%- if kind == 'choice' -%}
+{%- set allowed = facts.params[name].allowed -%}
+{%- if value not in allowed or value is not string -%}
+{%- set hint = sqlmetrics.sqlmetrics_close_match(value ~ '', allowed) | trim -%}
+{%- set quoted = [] -%}
+{%- for item in allowed -%}{%- do quoted.append(sqlmetrics.sqlmetrics_repr(item)) -%}{%- endfor -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be one of ' ~ quoted | join(', ') ~ got ~ ('; did you mean ' ~ sqlmetrics.sqlmetrics_repr(hint) ~ '?' if hint else '')) }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'real' -%}
+{%- if not real -%}{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number' ~ got) }}{%- endif -%}
+{{ return(value | float) }}
+{%- elif kind == 'beta' -%}
+{%- if not real -%}{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number' ~ got) }}{%- endif -%}
+{%- if value <= 0 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number > 0 (recall weighs beta times precision)' ~ got) }}
+{%- endif -%}
+{%- set square = (value | float) * (value | float) -%}
+{%- if not (0 < square <= 1.7976931348623157e308) -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '=' ~ sqlmetrics.sqlmetrics_repr(value) ~ ' is out of range: ' ~ name ~ '**2 must be a finite double > 0, so ' ~ name ~ ' must lie in [1.5e-154, 1.3e+154]') }}
+{%- endif -%}
+{{ return(value | float) }}
+{%- elif kind == 'zero_division' -%}
+{%- if value is string and value == 'warn' -%}{{ return('warn') }}{%- endif -%}
+{%- if value is number and value is not boolean and (value != value or value == 0 or value == 1) -%}{{ return(value | float) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be 'warn' (NaN with a warning), 0.0, 1.0 or float('nan')" ~ got) }}
+{%- elif kind == 'k' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- if value is not integer or value < 1 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be an integer >= 1, or None for the whole list' ~ got) }}
+{%- endif -%}
+{%- if value > facts.k_max -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be <= ' ~ facts.k_max ~ got ~ '; pass None for the whole list') }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'pos_label' -%}
+{%- if value is none or value is string or value is boolean -%}{{ return(value) }}{%- endif -%}
+{%- if real -%}{{ return(value | int if (value | float) == (value | int) else value | float) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a string, a finite number or a boolean (the label value of the positive class), or None for 0/1 or boolean labels' ~ got) }}
+{%- elif kind == 'bins' -%}
+{%- if value is not integer or value < 1 or value > facts.max_bins -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be an integer between 1 and ' ~ facts.max_bins ~ ' (a power of two, e.g. 65536, makes the bounds nest as it grows)' ~ got) }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'drop_intermediate' -%}
+{%- if value is none or value is boolean -%}{{ return(value) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be True or False' ~ got) }}
+{%- elif kind == 'max_points' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- if value is not integer or value < 2 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be an integer >= 2 (the curve's two ends), or None for every point" ~ got) }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'eps' -%}
+{%- if value is string and value == 'auto' -%}{{ return(facts.double_eps) }}{%- endif -%}
+{%- if real and 0 < value < 0.5 -%}{{ return(value | float) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be 'auto' (machine epsilon, " ~ facts.double_eps ~ ', as scikit-learn) or a number with 0 < eps < 0.5' ~ got) }}
+{%- elif kind == 'relevance_level' -%}
+{%- if not real or value <= 0 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a finite number > 0 (an item is relevant when label >= " ~ name ~ "; trec_eval's -l)" ~ got) }}
+{%- endif -%}
+{{ return(value | int if (value | float) == (value | int) else value | float) }}
+{%- else -%}
+{{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option ' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}
+{%- endif -%}
+{%- endmacro %}
+
+{#
+  check_params (sqlmetrics/_engine.py): every option the metric takes, checked, defaults
+  filled; an option it does not take is refused; then the cross-option check.
+#}
+{% macro sqlmetrics_check_params(name, params) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set spec = facts.metrics[name] -%}
+{%- for option in params -%}
+{%- if option not in spec.params -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': unexpected option ' ~ option ~ '=; options it accepts: ' ~ (spec.params | join(', ') or 'none')) }}
+{%- endif -%}
+{%- endfor -%}
+{%- set checked = {} -%}
+{%- for option in spec.params -%}
+{%- set value = sqlmetrics.sqlmetrics_check_option(name, option, params[option] if option in params else spec.defaults[option]) -%}
+{%- do checked.update({option: spec.defaults[option] if value is none else value}) -%}
+{%- endfor -%}
+{%- if spec.cross_check == 'map_ties_hits' and checked.get('ties') == 'average' and checked.get('ap_denominator') == 'hits' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form with ap_denominator='hits' (the expectation of a ratio of two random counts); use ties='item_desc' or 'item_asc', or ap_denominator='relevant' or 'min_k_relevant'") }}
+{%- endif -%}
+{{ return(checked) }}
+{%- endmacro %}

@@ -1,0 +1,190 @@
+{#
+  The path from a macro call to SQL, as sqlmetrics/evaluate.py takes it for evaluate and
+  render_evaluate: check the request, then one call of each family's kernel (the macros of
+  macros/templates/, copied from sql/) with one entry per metric, composed by
+  evaluate_compose, named by the final select of evaluate.named_sql. Nothing here computes
+  a metric: the kernels do, exactly as for the Python API.
+
+  sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels, names)
+    requests  [{text, name, k}] (sqlmetrics_parse_metric)
+    columns   role -> the user's column name or none (label, score, weight, group, item,
+              prediction)
+    by        slice column names (a list)
+    options   the options as given (checked per metric here)
+    qrels     a relation of judgments (ranking metrics) or none
+    names     output column name per request (evaluate: the text as written)
+  Returns the SQL: slices under their own names, one column per request, n_rows and, when
+  GAUC or a ranking metric is asked, n_groups; ordered by the slices.
+#}
+
+{# normalize_by (sqlmetrics/_engine.py): a column name or a list of them #}
+{% macro sqlmetrics_normalize_by(who, by) -%}
+{%- if by is none -%}{{ return([]) }}{%- endif -%}
+{%- set cols = [by] if by is string else by -%}
+{%- set ok = namespace(value=cols is iterable and cols is not mapping) -%}
+{%- if ok.value -%}
+{%- for col in cols -%}{%- if col is not string or not col -%}{%- set ok.value = false -%}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{%- if not ok.value -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': by= must be a column name or a list of column names; got ' ~ sqlmetrics.sqlmetrics_repr(by)) }}
+{%- endif -%}
+{%- set cols = cols | list -%}
+{%- if (cols | unique | list | length) != (cols | length) -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': by= names a column twice: ' ~ sqlmetrics.sqlmetrics_repr(cols)) }}
+{%- endif -%}
+{{ return(cols) }}
+{%- endmacro %}
+
+{#
+  Where dbt lets us see the relation's columns (a ref or source, at execution time), a
+  missing column is refused before the warehouse sees the query, with Python's message
+  (ColumnNotFoundError): `<metric>: column 'x' (label=) not found in data=<relation>;
+  columns present: a, b`.
+#}
+{% macro sqlmetrics_check_columns(who, relation, wanted, arg='data') -%}
+{%- if execute and relation is not string and relation.identifier is defined -%}
+{%- set present = [] -%}
+{%- for column in adapter.get_columns_in_relation(relation) -%}{%- do present.append(column.name) -%}{%- endfor -%}
+{%- for pair in wanted -%}
+{%- if pair[1] not in present -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': column ' ~ sqlmetrics.sqlmetrics_repr(pair[1]) ~ ' (' ~ pair[0] ~ '=) not found in ' ~ arg ~ '=' ~ relation ~ '; columns present: ' ~ present | join(', ')) }}
+{%- endif -%}
+{%- endfor -%}
+{%- endif -%}
+{%- endmacro %}
+
+{# _role_column (evaluate.py): the column a request reads for a role, or none #}
+{% macro sqlmetrics_role_column(spec, role, columns, has_qrels) -%}
+{%- if has_qrels and spec.family == 'ranking' and role.name == 'label' -%}{{ return(none) }}{%- endif -%}
+{%- if role.name == 'score' and columns.get('prediction') and 'threshold' in spec.params -%}{{ return(none) }}{%- endif -%}
+{{ return(columns.get(role.name)) }}
+{%- endmacro %}
+
+{# options the Python layer checks on the data, which a dbt model cannot raise on #}
+{% macro sqlmetrics_refuse_data_checks(who, options) -%}
+{%- for option in ['empty', 'missing'] -%}
+{%- if options.get(option) == 'error' -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": " ~ option ~ "='error' makes the Python layer raise after reading the data; a dbt model cannot: pass " ~ option ~ "='skip' or 'zero' (n_groups counts the groups in the means)") }}
+{%- endif -%}
+{%- endfor -%}
+{%- endmacro %}
+
+{% macro sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels=none, names=none) -%}
+{%- if false -%}{{ sqlmetrics.sqlmetrics_template_macros() }}{%- endif -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set names = names or requests | map(attribute='text') | list -%}
+{%- set has_qrels = qrels is not none -%}
+{%- set ns = namespace(ranking=false, counted=false) -%}
+{%- for req in requests -%}
+{%- set spec = facts.metrics[req.name] -%}
+{%- if spec.family == 'ranking' -%}{%- set ns.ranking = true -%}{%- endif -%}
+{%- if spec.family == 'ranking' or req.name == 'gauc' -%}{%- set ns.counted = true -%}{%- endif -%}
+{%- endfor -%}
+{# check_slice_names #}
+{%- set outputs = names + ['n_rows'] + (['n_groups'] if ns.counted else []) -%}
+{%- for name in by -%}
+{%- if name in outputs -%}
+{%- set what = {'n_rows': 'rows per slice', 'n_groups': 'groups in the means'}.get(name, 'a requested metric') -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': slice column ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' (by=) has the name of an output column (' ~ name ~ ': ' ~ what ~ '); the result would hold two columns ' ~ sqlmetrics.sqlmetrics_repr(name) ~ '. Rename the column in the data (e.g. select ' ~ name ~ ' as ' ~ name ~ '_slice) or leave it out of by=') }}
+{%- endif -%}
+{%- endfor -%}
+{%- if has_qrels and not ns.ranking -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': qrels= is used by ranking metrics only, and none is requested') }}
+{%- endif -%}
+{%- if has_qrels and options.get('missing') == 'zero' and by and by != [columns.group] -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": missing='zero' with by=" ~ sqlmetrics.sqlmetrics_repr(by) ~ ": a judged group absent from the run has no slice value (slice columns are read from the run's rows), so it cannot be counted in any slice. Slice by the group column alone (by=" ~ sqlmetrics.sqlmetrics_repr(columns.group) ~ "), leave by= out, or pass missing='skip'") }}
+{%- endif -%}
+{{ sqlmetrics.sqlmetrics_refuse_data_checks(who, options) }}
+{# the columns read, checked against the relation where dbt can see it #}
+{%- set wanted = [] -%}
+{%- for req in requests -%}
+{%- for role in facts.metrics[req.name].roles -%}
+{%- set col = sqlmetrics.sqlmetrics_role_column(facts.metrics[req.name], role, columns, has_qrels) -%}
+{%- if col is not none and [role.name, col] not in wanted -%}{%- do wanted.append([role.name, col]) -%}{%- endif -%}
+{%- endfor -%}
+{%- endfor -%}
+{%- for col in by -%}{%- do wanted.append(['by', col]) -%}{%- endfor -%}
+{{ sqlmetrics.sqlmetrics_check_columns(who, relation, wanted) }}
+{%- if has_qrels -%}
+{{ sqlmetrics.sqlmetrics_check_columns(who, qrels, [['group', columns.group], ['item', columns.item], ['label', columns.label]], 'qrels') }}
+{%- endif -%}
+{# one part per family kernel (evaluate._parts / _kernel_part) #}
+{%- set kernels = {} -%}
+{%- set order = [] -%}
+{%- for req in requests -%}
+{%- set kernel = facts.metrics[req.name].kernel -%}
+{%- if kernel not in kernels -%}{%- do kernels.update({kernel: []}) -%}{%- do order.append(kernel) -%}{%- endif -%}
+{%- do kernels[kernel].append(loop.index0) -%}
+{%- endfor -%}
+{%- set quoted_by = [] -%}
+{%- for col in by -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set parts = [] -%}
+{%- for kernel in order -%}
+{%- set roles = {} -%}
+{%- set filled = {} -%}
+{%- do filled.update(facts.kernel_defaults[kernel]) -%}
+{%- set entries = [] -%}
+{%- for i in kernels[kernel] -%}
+{%- set req = requests[i] -%}
+{%- set spec = facts.metrics[req.name] -%}
+{%- for role in spec.roles -%}
+{%- set col = sqlmetrics.sqlmetrics_role_column(spec, role, columns, has_qrels) -%}
+{%- do roles.update({role.name: sqlmetrics.sqlmetrics_quote(col) if col else none}) -%}
+{%- endfor -%}
+{%- set params = {} -%}
+{%- for option in spec.params -%}
+{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
+{%- endfor -%}
+{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, params) -%}
+{%- for option, value in checked.items() -%}{%- if option != 'k' -%}{%- do filled.update({option: value}) -%}{%- endif -%}{%- endfor -%}
+{%- do entries.append({'alias': 'm' ~ i, 'metric': req.name, 'k': req.k, 'needs': spec.needs}) -%}
+{%- endfor -%}
+{%- if has_qrels -%}
+{%- do roles.update({'qrels_relation': qrels ~ ''}) -%}
+{%- for role in ['group', 'item', 'label'] -%}{%- do roles.update({'qrels_' ~ role: sqlmetrics.sqlmetrics_quote(columns[role])}) -%}{%- endfor -%}
+{%- endif -%}
+{%- set sql = sqlmetrics[kernel](relation ~ '', quoted_by, roles, filled, entries) -%}
+{%- set selected = [] -%}
+{%- for i in kernels[kernel] -%}{%- do selected.append('m' ~ i) -%}{%- endfor -%}
+{%- if kernel == 'gauc_kernel' and not ns.ranking -%}{%- do selected.append('n_groups') -%}{%- endif -%}
+{%- if kernel == 'ranking_kernel' -%}
+{%- do selected.extend(['n_groups', 'n_empty']) -%}
+{%- if has_qrels -%}{%- do selected.append('n_missing') -%}{%- endif -%}
+{%- endif -%}
+{%- set part_columns = [] -%}
+{%- for col in selected -%}{%- do part_columns.append({'column': col, 'as': col}) -%}{%- endfor -%}
+{%- do parts.append({'alias': 'ranking' if kernel == 'ranking_kernel' else 'p' ~ kernels[kernel][0], 'sql': sql | trim, 'columns': part_columns}) -%}
+{%- endfor -%}
+{%- set extra_slices = none -%}
+{%- if has_qrels and options.get('missing') == 'zero' and by == [columns.group] -%}
+{%- set g = sqlmetrics.sqlmetrics_quote(columns.group) -%}
+{%- set extra_slices = 'select q.' ~ g ~ ' as slice_0\nfrom ' ~ qrels ~ ' as q\nwhere not exists (select 1 from ' ~ relation ~ ' as r where r.' ~ g ~ ' = q.' ~ g ~ ')\ngroup by q.' ~ g -%}
+{%- endif -%}
+{%- set composed = sqlmetrics.evaluate_compose(relation ~ '', quoted_by, parts, extra_slices) -%}
+{# named_sql: slices under their own names, metrics as requested, zero_division applied,
+   rows in slice order with NULL slices last on every engine #}
+{%- set select = [] -%}
+{%- for col in by -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set zero_division = options.get('zero_division', 'warn') -%}
+{%- for req in requests -%}
+{%- set expr = 'm' ~ loop.index0 -%}
+{%- if 'zero_division' in facts.metrics[req.name].params and zero_division != 'warn' and zero_division == zero_division -%}
+{%- set expr = 'coalesce(' ~ expr ~ ', ' ~ sqlmetrics.float_literal(zero_division) ~ ')' -%}
+{%- endif -%}
+{%- do select.append(expr ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(names[loop.index0])) -%}
+{%- endfor -%}
+{%- do select.append('n_rows') -%}
+{%- if ns.counted -%}{%- do select.append('coalesce(n_groups, 0) as n_groups') -%}{%- endif -%}
+{%- set slices = [] -%}
+{%- for col in by -%}{%- do slices.append('slice_' ~ loop.index0) -%}{%- endfor -%}
+{%- set sql -%}
+select
+    {{ select | join(',\n    ') }}
+from (
+{{ composed | trim | indent(4, true) }}
+) as evaluated
+{% if slices %}order by {{ slices | join(' nulls last, ') }} nulls last{% endif %}
+{%- endset -%}
+{{ return(sql) }}
+{%- endmacro %}

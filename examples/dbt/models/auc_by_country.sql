@@ -1,0 +1,1 @@
+{{ sqlmetrics.auc(ref('predictions'), label='click', score='pctr', by=['country']) }}

@@ -1,0 +1,581 @@
+"""The dbt package (``dbt/``, decision 0009) and the example project (``examples/dbt/``).
+
+dbt runs as users run it: the venv's ``dbt`` executable in a subprocess, on a copy of the
+example project in a temporary folder, with ``DBT_PROFILES_DIR``, ``--target-path`` and
+``--log-path`` there too (nothing is written into the repository or the home folder).
+DuckDB and the throwaway PostgreSQL server of ``tests/pg_server.py`` are both run; the
+PostgreSQL project installs the package from a git URL with ``subdirectory: dbt``.
+Every scalar metric's value from its dbt macro is compared with the Python API's on the
+same rows (1e-9).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import jinja2
+import pandas as pd
+import pytest
+
+import sqlmetrics
+from sqlmetrics import _dbt, _templates
+from sqlmetrics._engine import check_params
+from sqlmetrics.errors import SqlMetricsError
+from sqlmetrics.names import metric_form, parse_metric
+from sqlmetrics.registry import REGISTRY, MetricSpec, get_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "dbt"
+EXAMPLE = ROOT / "examples" / "dbt"
+DBT = Path(sys.executable).parent / "dbt"
+SCHEMA = "sqlmetrics_example"  # examples/dbt/profiles.yml
+
+
+# --------------------------------------------------------------------------- generated files
+def test_generated_files_are_fresh() -> None:
+    stale = _dbt.check()
+    assert stale == [], f"run `python -m sqlmetrics._dbt`: stale {stale}"
+
+
+def test_check_names_a_stale_file(tmp_path: Path) -> None:
+    shutil.copytree(PACKAGE, tmp_path / "dbt")
+    target = tmp_path / "dbt" / "macros" / "templates" / "classification" / "auc.sql"
+    target.write_text(target.read_text() + "\n{# edited by hand #}\n")
+    (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").write_text("")
+    assert _dbt.check(tmp_path / "dbt") == [
+        "macros/templates/classification/auc.sql",
+        "macros/metrics/gone.sql",
+    ]
+    _dbt.write(tmp_path / "dbt")
+    assert _dbt.check(tmp_path / "dbt") == []
+    assert not (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").exists()
+
+
+def test_main_check_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _dbt.main(["--check"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_every_template_and_metric_is_in_the_package() -> None:
+    files = _dbt.generated_files()
+    for path in _templates.sql_files():
+        assert f"macros/templates/{path}" in files
+    for name in REGISTRY:
+        assert f"macros/metrics/{name}.sql" in files
+    assert set(_dbt.registry_facts()["metrics"]) == set(REGISTRY)
+
+
+def test_qualify_only_touches_calls_in_jinja_tags() -> None:
+    text = (
+        "{% macro slice_cols(by) -%}x{%- endmacro %}\n"
+        "select slice_cols(a) from t -- SQL text is left alone\n"
+        "{{ slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
+        "{% set x = slice_cols (by) %}"
+    )
+    assert _dbt.qualify(text, {"slice_cols"}) == (
+        "{% macro slice_cols(by) -%}x{%- endmacro %}\n"
+        "select slice_cols(a) from t -- SQL text is left alone\n"
+        "{{ sqlmetrics.slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
+        "{% set x = sqlmetrics.slice_cols(by) %}"
+    )
+
+
+def test_jinja_literal_round_trips() -> None:
+    value = {"a": [1, 2.5, None, True, "it's"], "b": {}, "c": [], "d": [{"e": False}]}
+    env = jinja2.Environment()
+    assert env.from_string("{{ x == " + _dbt.jinja_literal(value) + " }}").render(x=value) == "True"
+    with pytest.raises(ValueError, match="no Jinja literal"):
+        _dbt.jinja_literal(math.inf)
+    with pytest.raises(TypeError, match="no Jinja literal"):
+        _dbt.jinja_literal(object())
+
+
+def _variants(spec: MetricSpec) -> list[dict[str, Any]]:
+    """Renders of a metric covering its weighted / sliced / option branches."""
+    roles = {r.name: r.name for r in spec.roles if r.required or r.name == "label"}
+    out = [dict(roles), dict(roles, by=["country", "day"])]
+    if "weight" in spec.role_names:
+        out.append(dict(roles, weight="w"))
+    if spec.takes_k:
+        out.append(dict(roles, k=5))
+    return out
+
+
+def test_qualified_copies_render_the_same_sql(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's copies of the templates (calls qualified for dbt) render, in the Python
+    environment, exactly the SQL that sql/ renders: same source, one meaning.
+    """
+    cases = [(spec, params) for spec in REGISTRY.values() for params in _variants(spec)]
+    expected = [sqlmetrics.render(spec.name, "t", **params) for spec, params in cases]
+    copies = PACKAGE / "macros" / "templates"
+    monkeypatch.setattr(_templates, "sql_dir", lambda: copies)
+    _templates.environment.cache_clear()
+    try:
+        got = [sqlmetrics.render(spec.name, "t", **params) for spec, params in cases]
+    finally:
+        monkeypatch.undo()
+        _templates.environment.cache_clear()
+    assert len(cases) > 100
+    for (spec, params), want, have in zip(cases, expected, got):
+        assert have == want, (spec.name, params)
+
+
+# --------------------------------------------------------------------------- Jinja helpers
+def _names_module() -> Any:
+    """dbt/macros/core/names.sql in a plain Jinja environment (its writing macros only)."""
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace: dict[str, Any] = {}
+    env.globals["sqlmetrics"] = namespace
+    module = env.from_string((PACKAGE / "macros" / "core" / "names.sql").read_text()).module
+    namespace.update({k: v for k, v in vars(module).items() if isinstance(v, jinja2.runtime.Macro)})
+    return namespace
+
+
+WORDS = [
+    "aucc", "AUC", "ndgc", "ncdg", "precison", "recal", "f_1", "map_", "mrrr", "gaux", "averag",
+    "item_dsc", "exponentail", "lineer", "ski", "zeroo", "relevent", "hits_", "sampels",
+    "positive", "logloss", "brier", "hitrate", "hit_rat", "r_prec", "xyz", "", "a", "cg_", "dgc",
+    "roc_curv", "precision_at", "recall_k", "f1_macr", "mc", "spec", "fbet", "accuracy",
+]  # fmt: skip
+
+
+def test_close_match_is_difflibs() -> None:
+    macros = _names_module()
+    pools = [
+        sqlmetrics.metric_names(),
+        [f.removesuffix("@k") for f in sqlmetrics.metric_names(scalar_only=True)],
+        ["item_desc", "item_asc", "average"],
+        ["exponential", "linear"],
+        ["skip", "zero", "error"],
+        ["relevant", "min_k_relevant", "hits"],
+        ["samples", "positives", "uniform"],
+    ]
+    checked = 0
+    for pool in pools:
+        for word in WORDS:
+            hint = difflib.get_close_matches(word, pool, n=1)
+            assert str(macros["sqlmetrics_close_match"](word, pool)) == (hint[0] if hint else "")
+            checked += 1
+    assert checked == len(pools) * len(WORDS)
+
+
+@pytest.mark.parametrize(
+    "value", ["auc", "it's", 'say "x"', 0.5, 10, True, False, None, ["a", 1], {"k": 2.5}]
+)
+def test_repr_is_pythons(value: Any) -> None:
+    assert str(_names_module()["sqlmetrics_repr"](value)) == repr(value)
+
+
+# --------------------------------------------------------------------------- running dbt
+@dataclass
+class Project:
+    """A copy of the example project with its profile, ready for dbt commands."""
+
+    root: Path
+    target: str
+    env: dict[str, str]
+
+    def dbt(
+        self, *args: str, check: bool = True, timeout: int = 900
+    ) -> subprocess.CompletedProcess[str]:
+        env = dict(
+            os.environ,
+            DBT_PROFILES_DIR=str(self.root / "project"),  # the example's own profiles.yml
+            DBT_SEND_ANONYMOUS_USAGE_STATS="false",
+            **self.env,
+        )
+        env.pop("DBT_TARGET_PATH", None)
+        command = [str(DBT), *args, "--target", self.target, "--log-path", str(self.root / "logs")]
+        if args[0] != "deps":
+            command += ["--target-path", str(self.root / "target")]
+        done = subprocess.run(
+            command,
+            cwd=self.root / "project",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"dbt {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+        return done
+
+
+#: the columns each family reads in the example data
+BINARY = {"label": "click", "score": "pctr"}
+RANKING = {"group": "query_id", "item": "doc_id", "label": "rel", "score": "score"}
+MULTICLASS = {"label": "segment", "prediction": "segment_predicted"}
+
+
+def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
+    """(model relation, the call's arguments, the slice column, the metric as evaluate takes
+    it) for one scalar metric's parity model; weighted where the metric takes weights.
+    """
+    roles = spec.role_names
+    if spec.family == "ranking":
+        args: dict[str, Any] = dict(RANKING)
+        if spec.takes_k:
+            args["k"] = 5
+        form = metric_form(spec).replace("@k", "@5")
+        return "search_runs", args, "half", form
+    if spec.family == "multiclass":
+        args = dict(MULTICLASS)
+    else:
+        args = dict(BINARY)
+        if "group" in roles:
+            args["group"] = "user_id"
+        if "threshold" in spec.params:
+            args["threshold"] = 0.3
+        if "bins" in spec.params:
+            args["bins"] = 64
+    if "weight" in roles:
+        args["weight"] = "weight"
+    return "predictions", args, "country", spec.name
+
+
+def _jinja_args(args: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in args.items())
+
+
+SCALARS = sorted(name for name, spec in REGISTRY.items() if spec.output == "scalar")
+EVALUATED = [
+    "auc", "gauc", "accuracy", "precision", "recall", "specificity", "fpr", "f1", "fbeta",
+    "log_loss", "brier_score", "average_precision", "auc_bounds",
+]  # fmt: skip
+
+
+def write_parity_models(project: Path) -> None:
+    """One model per scalar metric (its own macro, sliced) and one evaluate model."""
+    folder = project / "models" / "parity"
+    folder.mkdir()
+    for name in SCALARS:
+        relation, args, by, _ = parity_call(REGISTRY[name])
+        (folder / f"m_{name}.sql").write_text(
+            f"{{{{ sqlmetrics.{name}(ref('{relation}'), {_jinja_args(args)}, by='{by}') }}}}\n"
+        )
+    (folder / "evaluated.sql").write_text(
+        f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={EVALUATED!r}, label='click', "
+        f"score='pctr', group='user_id', threshold=0.3, bins=64, by=['country']) }}}}\n"
+    )
+
+
+def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> Project:
+    """A copy of the example project under ``tmp`` with its own profiles.yml, ``package``
+    (a packages.yml entry) and the parity models; ``env`` fills the profile's variables.
+    """
+    root = tmp / target
+    project = root / "project"
+    shutil.copytree(
+        EXAMPLE,
+        project,
+        ignore=shutil.ignore_patterns(
+            "dbt_packages", "target", "logs", "example.duckdb", "package-lock.yml", ".user.yml"
+        ),
+    )
+    # the seeds are the Python examples' CSV files (seed-paths: ../data)
+    shutil.copytree(ROOT / "examples" / "data", root / "data")
+    (project / "packages.yml").write_text(f"packages:\n{package}")
+    write_parity_models(project)
+    return Project(root, target, env)
+
+
+def git_package(tmp: Path) -> str:
+    """A git repository holding the package under dbt/, as a user's packages.yml names it."""
+    repo = tmp / "repo"
+    shutil.copytree(PACKAGE, repo / "dbt")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")  # fmt: skip
+    for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "pkg"]):
+        subprocess.run(["git", *command], cwd=repo, env=env, check=True)
+    return f'  - git: "file://{repo}"\n    revision: main\n    subdirectory: dbt\n'
+
+
+@dataclass
+class Built:
+    project: Project
+    read: Any  # relation name -> DataFrame
+    build: subprocess.CompletedProcess[str]
+
+
+def _build(project: Project) -> subprocess.CompletedProcess[str]:
+    project.dbt("deps")
+    # the Python model runs in its own test (test_python_model_runs_the_api_on_dbt_duckdb)
+    return project.dbt("build", "--exclude", "tag:deliberately_failing", "auc_python")
+
+
+@pytest.fixture(scope="module")
+def duckdb_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    tmp = tmp_path_factory.mktemp("dbt_duckdb")
+    path = tmp / "example.duckdb"
+    env = {"SQLMETRICS_DUCKDB_PATH": str(path)}
+    project = make_project(tmp, "duckdb", env, f"  - local: '{PACKAGE}'\n")
+    build = _build(project)
+
+    def read(name: str) -> pd.DataFrame:
+        with duckdb.connect(str(path), read_only=True) as con:
+            return con.execute(f'select * from {SCHEMA}."{name}"').df()
+
+    yield Built(project, read, build)
+
+
+@pytest.fixture(scope="module")
+def postgres_build(
+    tmp_path_factory: pytest.TempPathFactory, pg_server: Any, pg_engine: Any
+) -> Iterator[Built]:
+    tmp = tmp_path_factory.mktemp("dbt_postgres")
+    env = {
+        "PGHOST": pg_server.host,
+        "PGPORT": str(pg_server.port),
+        "PGUSER": pg_server.user,
+        "PGPASSWORD": "",
+        "PGDATABASE": pg_server.database,
+    }
+    project = make_project(tmp, "postgres", env, git_package(tmp))
+    build = _build(project)
+
+    def read(name: str) -> pd.DataFrame:
+        return pd.read_sql(f'select * from {SCHEMA}."{name}"', pg_engine)
+
+    yield Built(project, read, build)
+
+
+@pytest.fixture(scope="module")
+def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    """The example's click-log models on dbt-spark (method: session, local pyspark); tables are
+    Parquet files of ./spark-warehouse, read back with DuckDB.
+    """
+    tmp = tmp_path_factory.mktemp("dbt_spark")
+    project = make_project(tmp, "spark", {}, f"  - local: '{PACKAGE}'\n")
+    project.dbt("deps")
+    # one process (Spark starts once, the seed stays in its catalog): seed and models, no tests
+    build = project.dbt(
+        "build",
+        "--select",
+        "ctr",
+        "predictions",
+        "auc_by_country",
+        "ctr_metrics_by_country",
+        "--indirect-selection",
+        "empty",
+        timeout=2400,
+    )
+    warehouse = project.root / "project" / "spark-warehouse" / f"{SCHEMA}.db"
+
+    def read(name: str) -> pd.DataFrame:
+        return duckdb.sql(f"select * from read_parquet('{warehouse / name}/*.parquet')").df()
+
+    yield Built(project, read, build)
+
+
+def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
+    frame = spark_build.read("predictions")
+    got = spark_build.read("auc_by_country").sort_values("country", ignore_index=True)
+    want = sqlmetrics.evaluate(frame, ["auc"], by="country", **BINARY)
+    assert list(got["country"]) == list(want["country"]) == ["DE", "FR", "US"]
+    assert all(_same(a, b) for a, b in zip(got["auc"], want["auc"]))
+    metrics = ["auc", "gauc", "log_loss", "precision", "recall"]
+    got = spark_build.read("ctr_metrics_by_country").sort_values("country", ignore_index=True)
+    want = sqlmetrics.evaluate(
+        frame, metrics, by="country", group="user_id", threshold=0.3, **BINARY
+    )
+    for column in metrics:
+        assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
+
+
+BUILDS = ["duckdb_build", "postgres_build"]
+
+
+def _same(got: Any, want: Any) -> bool:
+    if want is None or (isinstance(want, float) and math.isnan(want)):
+        return got is None or (isinstance(got, float) and math.isnan(got))
+    return math.isclose(float(got), float(want), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _python(spec: MetricSpec, frame: pd.DataFrame) -> pd.DataFrame:
+    """The Python API's value per slice on the same rows (evaluate with one request)."""
+    _, args, by, form = parity_call(spec)
+    args = {k: v for k, v in args.items() if k != "k"}
+    return sqlmetrics.evaluate(frame, [form], by=by, **args)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureRequest) -> None:
+    built: Built = request.getfixturevalue(build)
+    out = built.build.stdout
+    assert "Completed successfully" in out
+    for model in ("ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points"):
+        assert f"OK created sql table model {SCHEMA}.{model}" in out
+    assert out.count("PASS sqlmetrics_metric_threshold") == 2
+    assert out.count("PASS sqlmetrics_champion_challenger") == 1
+    assert "deliberately" not in out and "0_7__pctr" not in out  # not in the main selection
+
+
+@pytest.mark.parametrize("name", SCALARS)
+@pytest.mark.parametrize("build", BUILDS)
+def test_every_scalar_metric_equals_python(
+    name: str, build: str, request: pytest.FixtureRequest
+) -> None:
+    built: Built = request.getfixturevalue(build)
+    spec = REGISTRY[name]
+    relation, _, by, form = parity_call(spec)
+    got = built.read(f"m_{name}")
+    want = _python(spec, built.read(relation))
+    assert list(got.columns) == [by, name, "n_rows", *(["n_groups"] if "n_groups" in want else [])]
+    assert list(got[by]) == list(want[by])
+    assert len(got) >= 2
+    for have, expected in zip(got[name], want[form]):
+        assert _same(have, expected), (name, have, expected)
+    assert list(got["n_rows"]) == list(want["n_rows"])
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_evaluate_equals_python(build: str, request: pytest.FixtureRequest) -> None:
+    built: Built = request.getfixturevalue(build)
+    got = built.read("evaluated")
+    want = sqlmetrics.evaluate(
+        built.read("predictions"), EVALUATED, label="click", score="pctr", group="user_id",
+        threshold=0.3, bins=64, by=["country"],
+    )  # fmt: skip
+    assert list(got.columns) == list(want.columns)
+    for column in EVALUATED:
+        for have, expected in zip(got[column], want[column]):
+            assert _same(have, expected), (column, have, expected)
+    # the example's own models
+    ranked = built.read("search_metrics")
+    want = sqlmetrics.evaluate(
+        built.read("search_runs"), ["ndcg@10", "map", "mrr", "precision@5"], by="half", **RANKING
+    )
+    assert list(ranked.columns) == list(want.columns)
+    for column in ["ndcg@10", "map", "mrr", "precision@5"]:
+        assert all(_same(a, b) for a, b in zip(ranked[column], want[column]))
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_tables_equal_python(build: str, request: pytest.FixtureRequest) -> None:
+    built: Built = request.getfixturevalue(build)
+    frame = built.read("predictions")
+    roc = built.read("roc_points").sort_values(["country", "fpr", "tpr"], ignore_index=True)
+    want = sqlmetrics.roc_curve(frame, by="country", max_points=50, **BINARY)
+    want = want.sort_values(["country", "fpr", "tpr"], ignore_index=True)
+    assert list(roc.columns) == list(want.columns)
+    assert len(roc) == len(want)
+    for column in ("fpr", "tpr", "threshold"):
+        assert all(_same(a, b) for a, b in zip(roc[column], want[column])), column
+    report = built.read("segment_report")
+    expected = sqlmetrics.classification_report(frame, **MULTICLASS)
+    assert list(report.columns) == list(expected.reset_index().columns) or len(report) == len(
+        expected
+    )
+    assert len(report) == len(expected)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_failing_threshold_test_names_the_slices(
+    build: str, request: pytest.FixtureRequest
+) -> None:
+    built: Built = request.getfixturevalue(build)
+    done = built.project.dbt("test", "--select", "tag:deliberately_failing", check=False)
+    out = done.stdout
+    assert done.returncode == 1, out
+    assert "FAIL 2 sqlmetrics_metric_threshold" in out
+    auc = built.read("auc_by_country").set_index("country")["auc"]
+    assert auc["DE"] >= 0.7 > max(auc["FR"], auc["US"])  # so FR and US fail, DE passes
+    assert "metric_threshold failed in slice country='FR': metric auc" in out
+    assert "metric_threshold failed in slice country='US': metric auc" in out
+    assert "metric_threshold failed in slice country='DE'" not in out
+    assert "reason below min 0.7" in out
+    assert "FAIL 3 sqlmetrics_champion_challenger" in out
+    assert "champion_challenger failed in slice country='DE': metric auc" in out
+
+
+def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
+    """examples/dbt/models/auc_python.py: sqlmetrics.auc(dbt.ref(...), con=session)."""
+    done = duckdb_build.project.dbt("run", "--select", "auc_python", check=False)
+    assert f"OK created python table model {SCHEMA}.auc_python" in done.stdout, done.stdout
+    got = duckdb_build.read("auc_python")["auc"].iloc[0]
+    assert _same(got, sqlmetrics.auc(duckdb_build.read("predictions"), **BINARY))
+
+
+# --------------------------------------------------------------------------- compile errors
+def _python_error(call: Any) -> str:
+    with pytest.raises(SqlMetricsError) as info:
+        call()
+    return str(info.value)
+
+
+ERRORS = {
+    "unknown metric": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['aucc'], label='click', score='pctr')",
+        lambda: parse_metric("aucc", "evaluate"),
+    ),
+    "unknown metric with k": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['ndgc@10'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("ndgc@10", "evaluate"),
+    ),
+    "bad cut-off in a name": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['ndcg@0'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("ndcg@0", "evaluate"),
+    ),
+    "unknown option": (
+        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', threshold=0.3)",
+        lambda: check_params(get_spec("auc"), {"threshold": 0.3}),
+    ),
+    "bad k": (
+        "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', k=0)",
+        lambda: check_params(get_spec("ndcg"), {"k": 0}),
+    ),
+    "bad choice": (
+        "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', ties='averag')",
+        lambda: check_params(get_spec("ndcg"), {"ties": "averag"}),
+    ),
+    "evaluate option": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', score='pctr', "
+        "gain='linear')",
+        lambda: sqlmetrics.render_evaluate("t", ["auc"], gain="linear"),
+    ),
+    "table metric in evaluate": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
+        "score='pctr')",
+        lambda: parse_metric("roc_curve", "evaluate"),
+    ),
+}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_compile_errors_have_pythons_message(case: str, duckdb_build: Built) -> None:
+    call, python = ERRORS[case]
+    message = _python_error(python).replace("render_evaluate:", "evaluate:")
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+
+
+def test_missing_column_is_a_compile_error(duckdb_build: Built) -> None:
+    done = duckdb_build.project.dbt(
+        "compile",
+        "--inline",
+        "{{ sqlmetrics.auc(ref('predictions'), label='clicks', score='pctr') }}",
+        check=False,
+    )
+    assert done.returncode != 0
+    out = _one_line(done.stdout)
+    assert "auc: column 'clicks' (label=) not found in data=" in out
+    assert "predictions" in out and "columns present: user_id, item_id, country" in out

@@ -147,16 +147,16 @@ def evaluate(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
-    ) as (connection, source, extra):
+    ) as (backend, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking
             and plan.options.get("gain", "exponential") == "exponential"
             and any("gain" in req.spec.params for req in plan.requests)
         ):
-            check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
-        sql, names = compose_sql(plan, source.sql, judged_sql)
-        frame = connection.execute(sql).df()
+            check_gain("evaluate", backend, judged_sql or source.sql, str(columns["label"]))
+        sql, names = compose_sql(plan, source.sql, judged_sql, dialect=backend.dialect)
+        frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     if plan.ranking:
@@ -232,27 +232,27 @@ def make_plan(
 
 
 def compose_sql(
-    plan: Plan, relation: str, qrels_relation: str | None
+    plan: Plan, relation: str, qrels_relation: str | None, dialect: str = "duckdb"
 ) -> tuple[str, dict[str, str]]:
     """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
     and the map from those metric names to the requested ones.
     """
     parts, names = _parts(
-        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation
+        plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation, dialect
     )
     extra_slices = None
     group = plan.columns["group"]
     if qrels_relation and plan.options.get("missing") == "zero" and plan.by == [group]:
         # sliced by the group: a judged group absent from the run is a slice of its own
         # (n_rows 0), as trec_eval -q -c prints a line for it
-        g = quote_ident(str(group))
+        g = quote_ident(str(group), dialect)
         extra_slices = (
             f"select q.{g} as slice_0\nfrom {qrels_relation} as q\n"
             f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
             f"group by q.{g}"
         )
-    sql = macro("evaluate_compose")(
-        relation, [quote_ident(b) for b in plan.by], parts, extra_slices
+    sql = macro("evaluate_compose", dialect)(
+        relation, [quote_ident(b, dialect) for b in plan.by], parts, extra_slices
     )
     return str(sql), names
 
@@ -385,6 +385,7 @@ def _parts(
     by: list[str],
     options: dict[str, Any],
     qrels_relation: str | None = None,
+    dialect: str = "duckdb",
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The composed statement's parts: one per family kernel, all its requested metrics in
     one call (decision 0007).
@@ -407,6 +408,7 @@ def _parts(
             options,
             qrels_relation,
             ranking,
+            dialect,
         )
         parts.append(part)
         names.update({c["as"]: c["as"] for c in part["columns"] if c["as"] not in names})
@@ -443,6 +445,7 @@ def _kernel_part(
     options: dict[str, Any],
     qrels_relation: str | None = None,
     ranking: bool = False,
+    dialect: str = "duckdb",
 ) -> dict[str, Any]:
     """The requested metrics of one family: one call of its kernel, one entry per metric
     (the ranking metrics share one sort, decision 0001).
@@ -453,7 +456,7 @@ def _kernel_part(
     for req in requests:
         for role in req.spec.roles:
             col = _role_column(req.spec, role, columns, has_qrels)
-            roles[role.name] = quote_ident(col) if col else None
+            roles[role.name] = quote_ident(col, dialect) if col else None
         checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
     extra = None
     if qrels_relation is not None:
@@ -461,7 +464,7 @@ def _kernel_part(
             "qrels": (qrels_relation, {role: columns[role] for role in ("group", "item", "label")})
         }
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
-    sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra)
+    sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra, dialect=dialect)
     selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)
     return {
         "alias": "ranking" if kernel == "ranking_kernel" else f"p{indices[0]}",

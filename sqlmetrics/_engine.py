@@ -68,9 +68,10 @@ def render_sql(
     params: Mapping[str, Any],
     by: Sequence[str] = (),
     extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
+    *,
     dialect: str = "duckdb",
 ) -> str:
-    """Render the metric's template; every user-supplied name is quoted here.
+    """Render the metric's template for ``dialect``; every user-supplied name is quoted here.
 
     ``extra`` maps the name of a second input (e.g. ``"qrels"``) to its relation SQL and its
     columns by role; the template sees ``<name>_relation`` and ``<name>_<role>`` (quoted).
@@ -98,10 +99,12 @@ def kernel_sql(
     options: Mapping[str, Any],
     entries: Sequence[Mapping[str, Any]],
     extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None,
+    *,
     dialect: str = "duckdb",
 ) -> str:
     """Call a family's kernel macro (decision 0007): one statement with the slice columns
-    ``slice_0..``, one column per entry alias and the family's count columns.
+    ``slice_0..``, one column per entry alias and the family's count columns, in ``dialect``
+    (its macros resolved by ``adapter.dispatch``; identifiers quoted its way).
 
     ``by`` holds the slice column names and ``extra`` (a second input such as ``"qrels"``) its
     relation and columns by role, unquoted; ``columns`` is already quoted (role -> identifier

@@ -8,11 +8,23 @@ from typing import Any
 
 from .errors import InvalidParameterError
 
-__all__ = ["sql_double"]
+__all__ = ["FLOAT_TYPES", "sql_double"]
+
+#: the binary64 type per dialect, as ``float_type()`` in sql/_macros/dialect.sql writes it
+#: (a test compares the two)
+FLOAT_TYPES = {
+    "duckdb": "double",
+    "postgres": "double precision",
+    "spark": "double",
+    "bigquery": "float64",
+    "snowflake": "float",
+    "trino": "double",
+}
 
 
-def sql_double(value: Any) -> str:
-    """``value`` as a SQL literal of type DOUBLE on every engine, e.g. ``cast(0.5e0 as double)``.
+def sql_double(value: Any, dialect: str = "duckdb") -> str:
+    """``value`` as a SQL literal of type DOUBLE on every engine, e.g. ``cast(0.5e0 as double)``
+    (the float type of ``dialect``, as the macro ``float_type()`` writes it).
 
     The shortest repr that reads back to the same double, always in exponent form (``0.5``
     alone is DECIMAL in DuckDB, Spark and PostgreSQL), inside a cast. Raises
@@ -20,8 +32,8 @@ def sql_double(value: Any) -> str:
 
     >>> sql_double(0.5)
     'cast(0.5e0 as double)'
-    >>> sql_double(1e200)
-    'cast(1e+200 as double)'
+    >>> sql_double(1e200, "bigquery")
+    'cast(1e+200 as float64)'
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidParameterError(
@@ -36,4 +48,4 @@ def sql_double(value: Any) -> str:
     text = repr(number)
     if "e" not in text:
         text += "e0"
-    return f"cast({text} as double)"
+    return f"cast({text} as {FLOAT_TYPES[dialect]})"

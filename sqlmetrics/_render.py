@@ -12,10 +12,12 @@ from ._source import (
     data_kind,
     escape_glob,
     literal_directories,
+    quote_ident,
     quote_literal,
     quote_table,
     reader_sql,
 )
+from ._templates import check_dialect
 from .errors import InvalidParameterError
 from .evaluate import compose_sql, make_plan, named_sql
 from .names import parse_metric
@@ -32,11 +34,14 @@ ROLE_DEFAULTS = {
 }
 
 
-def relation_of(caller: str, data: Any, arg: str = "data") -> str:
-    """The SQL after ``from`` for a table name or a Parquet/CSV path or glob (no data is read).
+def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckdb") -> str:
+    """The SQL after ``from`` for a table name or a Parquet/CSV path or glob (no data is read),
+    in ``dialect``.
 
     Tables and files are told apart, and Parquet from CSV, by ``_source.data_kind``, as when
-    the metric runs; an existing file whose name holds glob characters is escaped as there.
+    the metric runs; an existing file whose name holds glob characters is escaped as there
+    (DuckDB). Spark reads a Parquet path as ``parquet.`path```; the other dialects read no
+    file in a query, and a path is refused with the fix (a table name).
     """
     if not isinstance(data, (str, os.PathLike)):
         raise InvalidParameterError(
@@ -46,7 +51,17 @@ def relation_of(caller: str, data: Any, arg: str = "data") -> str:
     path = os.fspath(data)
     kind = data_kind(path)
     if kind == "table":
-        return quote_table(path)
+        return quote_table(path, dialect)
+    if dialect == "spark" and kind == "parquet":
+        return reader_sql(kind, quote_ident(path, dialect), dialect)
+    if dialect != "duckdb":
+        spark = "; Spark reads Parquet paths only" if dialect == "spark" else ""
+        what = {"csv": "CSV", "parquet": "Parquet"}[kind]
+        raise InvalidParameterError(
+            f"{caller}: {arg}={path!r} is a {what} file, which dialect {dialect!r} cannot "
+            f"read in a query; render a table name for "
+            f"dialect {dialect} (load the file into a table first){spark}"
+        )
     # as the engine reads it: an existing file is exactly that file (DuckDB would glob
     # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal
     if os.path.isfile(path):
@@ -61,9 +76,10 @@ def render(
     data: str | os.PathLike[str] = "source_table",
     *,
     by: str | list[str] | None = None,
+    dialect: str = "duckdb",
     **params: Any,
 ) -> str:
-    """Return the SQL that ``metric`` runs, without running it.
+    """Return the SQL that ``metric`` runs, without running it, in the SQL of ``dialect``.
 
     Parameters
     ----------
@@ -75,6 +91,11 @@ def render(
         ``read_parquet`` / ``read_csv``).
     by : str or list of str, optional
         Slice columns: one output row per distinct combination.
+    dialect : {"duckdb", "postgres", "spark", "bigquery", "snowflake", "trino"}, default "duckdb"
+        The SQL dialect written: its float and exact integer types, identifier quoting and
+        file reader (``sql/_macros/dialect.sql``). DuckDB, PostgreSQL and Spark SQL run in
+        the tests; BigQuery, Snowflake and Trino are rendered and parsed back only. A file
+        path renders for DuckDB (any file) and Spark (Parquet) only.
     **params
         Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
         ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
@@ -92,7 +113,9 @@ def render(
     UnknownMetricError
         ``metric`` is not registered (the message suggests the nearest name).
     InvalidParameterError
-        An option the metric does not accept, or a value out of range.
+        An option the metric does not accept, or a value out of range; an unknown
+        ``dialect`` (the message names the nearest one), a file path for a dialect that
+        reads no file.
 
     Examples
     --------
@@ -100,7 +123,11 @@ def render(
     >>> print(sqlmetrics.render("precision", "events", label="click", threshold=0.3))
     ... # doctest: +ELLIPSIS
     with source as (...
+    >>> "cast(0.3e0 as float64)" in sqlmetrics.render("precision", "events", threshold=0.3,
+    ...                                                dialect="bigquery")
+    True
     """
+    dialect = check_dialect(dialect, "render")
     request = parse_metric(metric, "render", scalar_only=False)
     spec = request.spec
     if request.k is not None:
@@ -124,16 +151,17 @@ def render(
         columns[role.name] = value
     if "prediction" in columns and columns["prediction"] is None and columns.get("score") is None:
         columns["score"] = "score"
-    relation = relation_of("render", data)
+    relation = relation_of("render", data, dialect=dialect)
     extra = None
     if qrels is not None:
         judged = {
             role: columns.get(role) or ROLE_DEFAULTS[role] for role in ("group", "item", "label")
         }
-        extra = {"qrels": (relation_of("render", qrels, "qrels"), judged)}
+        extra = {"qrels": (relation_of("render", qrels, "qrels", dialect), judged)}
         columns["label"] = None  # the run has no label: qrels judge it
     checked = check_params(spec, params)
-    return render_sql(spec, relation, columns, checked, normalize_by(spec.name, by), extra)
+    by_cols = normalize_by(spec.name, by)
+    return render_sql(spec, relation, columns, checked, by_cols, extra, dialect=dialect)
 
 
 def render_evaluate(
@@ -148,9 +176,11 @@ def render_evaluate(
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     prediction: str | None = None,
+    dialect: str = "duckdb",
     **options: Any,
 ) -> str:
-    """Return the one SQL statement that :func:`evaluate` runs, without running it.
+    """Return the one SQL statement that :func:`evaluate` runs, without running it, in the
+    SQL of ``dialect``.
 
     Built by the same code as :func:`evaluate` (the same checks of names and options, the
     same composition), then wrapped in a final ``select`` that gives the columns
@@ -168,6 +198,8 @@ def render_evaluate(
         As for :func:`evaluate`.
     qrels : str or path, optional
         Judgments for the ranking metrics: a table name or a Parquet/CSV path.
+    dialect : str, default "duckdb"
+        As for :func:`render`.
 
     Returns
     -------
@@ -177,7 +209,8 @@ def render_evaluate(
     Raises
     ------
     UnknownMetricError, InvalidParameterError
-        As :func:`evaluate`, for everything that can be checked without the data.
+        As :func:`evaluate`, for everything that can be checked without the data; an unknown
+        ``dialect``.
 
     Notes
     -----
@@ -195,6 +228,7 @@ def render_evaluate(
     >>> print(sql.splitlines()[1])
         slice_0 as "country",
     """
+    dialect = check_dialect(dialect, "render_evaluate")
     columns: dict[str, str | None] = {
         "label": label,
         "score": score,
@@ -204,7 +238,7 @@ def render_evaluate(
         "prediction": prediction,
     }
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
-    relation = relation_of("render_evaluate", data)
-    judged = relation_of("render_evaluate", qrels, "qrels") if qrels is not None else None
-    sql, _ = compose_sql(plan, relation, judged)
-    return named_sql(plan, sql)
+    relation = relation_of("render_evaluate", data, dialect=dialect)
+    judged = relation_of("render_evaluate", qrels, "qrels", dialect) if qrels is not None else None
+    sql, _ = compose_sql(plan, relation, judged, dialect)
+    return named_sql(plan, sql, dialect)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from .errors import DataSourceError
+from .errors import DataSourceError, InvalidParameterError
 
 if TYPE_CHECKING:
     from ._backends import Backend
@@ -36,25 +36,44 @@ CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
 GLOB_CHARS = ("*", "?", "[")
 
 
+#: dialects whose identifiers are quoted with backticks (the others: double quotes)
+_BACKTICK_DIALECTS = ("spark", "bigquery")
+#: dialects whose string literals read a backslash as an escape character
+_BACKSLASH_DIALECTS = ("spark", "bigquery", "snowflake")
+
+
 def quote_ident(name: str, dialect: str = "duckdb") -> str:
-    """Quote one SQL identifier: double quotes around it, embedded double quotes doubled
-    (backticks, doubled inside, for Spark and BigQuery).
+    """Quote one SQL identifier for ``dialect``: double quotes around it, embedded double quotes
+    doubled; backticks on Spark (embedded backticks doubled) and BigQuery (backslash-escaped).
+
+    >>> print(quote_ident('a"b'), quote_ident("a`b", "spark"))
+    "a""b" `a``b`
     """
     if not isinstance(name, str) or name == "":
         raise TypeError(f"an identifier must be a non-empty string, got {name!r}")
-    if dialect in ("spark", "bigquery"):
+    if dialect == "bigquery":
+        return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+    if dialect in _BACKTICK_DIALECTS:
         return "`" + name.replace("`", "``") + "`"
     return '"' + name.replace('"', '""') + '"'
 
 
-def quote_literal(value: str) -> str:
-    """Quote a SQL string literal: single quotes around it, embedded single quotes doubled."""
+def quote_literal(value: str, dialect: str = "duckdb") -> str:
+    """Quote a SQL string literal for ``dialect``: single quotes around it, embedded single
+    quotes doubled; where a backslash escapes (Spark, BigQuery, Snowflake), backslashes
+    doubled and quotes escaped with one.
+
+    >>> quote_literal("it's")
+    "'it''s'"
+    """
+    if dialect in _BACKSLASH_DIALECTS:
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     return "'" + value.replace("'", "''") + "'"
 
 
-def quote_table(name: str) -> str:
+def quote_table(name: str, dialect: str = "duckdb") -> str:
     """Quote a possibly qualified table name ``db.schema.table``, part by part."""
-    return ".".join(quote_ident(part) for part in name.split("."))
+    return ".".join(quote_ident(part, dialect) for part in name.split("."))
 
 
 @dataclass
@@ -107,13 +126,26 @@ def data_kind(data: Any) -> str:
     return "object"
 
 
-def reader_sql(kind: str, paths_sql: str) -> str:
-    """The SQL reading files of ``kind`` (``"parquet"``/``"csv"``); ``paths_sql``: a quoted
-    path, glob or list of them.
+def reader_sql(kind: str, paths_sql: str, dialect: str = "duckdb") -> str:
+    """The SQL reading files of ``kind`` (``"parquet"``/``"csv"``) in ``dialect``.
+
+    ``paths_sql``: the path as ``dialect`` names a file, a quoted string literal (or a list
+    of them) for DuckDB (``read_parquet('p')``), a quoted identifier for Spark (``parquet.`p```,
+    Parquet only: Spark's CSV source reads no header this way). Other dialects read no file
+    in SQL: :class:`~sqlmetrics.errors.InvalidParameterError` asks for a table name.
     """
-    if kind == "parquet":
-        return f"read_parquet({paths_sql})"
-    return f"read_csv({paths_sql}, header = true)"
+    if dialect == "duckdb":
+        if kind == "parquet":
+            return f"read_parquet({paths_sql})"
+        return f"read_csv({paths_sql}, header = true)"
+    if dialect == "spark" and kind == "parquet":
+        return f"parquet.{paths_sql}"
+    what = "a CSV file" if kind == "csv" else "a Parquet file"
+    raise InvalidParameterError(
+        f"render: data= is {what}, which dialect {dialect!r} cannot read in a query; render a "
+        f"table name for dialect {dialect} (load the file into a table first)"
+        + ("; Spark reads Parquet paths only" if dialect == "spark" else "")
+    )
 
 
 def escape_glob(path: str) -> str:

@@ -19,6 +19,7 @@ and joins the module after ours (``USER_FILES``; the cached environment is rebui
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import re
 from collections.abc import Callable, Mapping
@@ -32,8 +33,29 @@ from .errors import InvalidParameterError
 
 _HERE = Path(__file__).resolve().parent
 
-#: the dialect Python renders for (dbt passes its own adapter)
+#: the dialect Python renders for by default (dbt passes its own adapter)
 DIALECT = "duckdb"
+
+#: the dialects ``render(..., dialect=)`` writes (sql/_macros/dialect.sql); DuckDB, PostgreSQL
+#: and Spark SQL run in the tests, BigQuery, Snowflake and Trino are rendered and parsed only
+DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino")
+
+
+def check_dialect(dialect: Any, caller: str = "render") -> str:
+    """``dialect`` if it is one of :data:`DIALECTS`, else an error naming the nearest one.
+
+    >>> check_dialect("postgres")
+    'postgres'
+    """
+    if isinstance(dialect, str) and dialect in DIALECTS:
+        return dialect
+    hint = difflib.get_close_matches(str(dialect).lower(), DIALECTS, n=1)
+    near = f" Did you mean {hint[0]!r}?" if hint else ""
+    raise InvalidParameterError(
+        f"{caller}: Unknown dialect {dialect!r} (dialect=).{near} Supported dialects: "
+        f"{', '.join(DIALECTS)}"
+    )
+
 
 #: names dbt's Jinja context defines; a package macro must not shadow them
 DBT_BUILTINS = frozenset(
@@ -177,6 +199,10 @@ def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]])
 
 @cache
 def environment(dialect: str = DIALECT) -> jinja2.Environment:
+    """The Jinja environment whose ``adapter.dispatch`` resolves macros for ``dialect`` (an
+    unknown dialect raises, and a raise is not cached).
+    """
+    check_dialect(dialect)
     env = jinja2.Environment(
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -456,6 +456,12 @@ def format_trec(
     show_default=True,
     help="Table name or Parquet/CSV path to read from.",
 )
+@click.option(
+    "--dialect",
+    default="duckdb",
+    show_default=True,
+    help="SQL dialect written: duckdb, postgres, spark, bigquery, snowflake or trino.",
+)
 @metrics_dir_option
 @click.pass_context
 @friendly
@@ -465,6 +471,7 @@ def render_command(
     metrics: tuple[str, ...],
     by: tuple[str, ...],
     data: str,
+    dialect: str,
     metrics_dirs: tuple[str, ...],
 ) -> None:
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
@@ -491,9 +498,11 @@ def render_command(
     metric = metric.lower() if metric else metric
     metrics = tuple(m.lower() for m in metrics)
     if metrics:
-        sql = render_evaluate(data, [*([metric] if metric else []), *metrics], by=slices, **params)
+        sql = render_evaluate(
+            data, [*([metric] if metric else []), *metrics], by=slices, dialect=dialect, **params
+        )
     elif metric:
-        sql = render(metric, data, by=slices, **params)
+        sql = render(metric, data, by=slices, dialect=dialect, **params)
     else:
         raise InputError("render: name a metric (render ndcg@10) or several with -m")
     click.echo(sql, nl=False)

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
+from ._literals import sql_double
 from ._source import quote_ident
 from ._templates import macro
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
@@ -234,8 +235,8 @@ def make_plan(
 def compose_sql(
     plan: Plan, relation: str, qrels_relation: str | None, dialect: str = "duckdb"
 ) -> tuple[str, dict[str, str]]:
-    """The one statement of a plan, with generated column names (slice_0.., m0.., counts),
-    and the map from those metric names to the requested ones.
+    """The one statement of a plan in ``dialect``, with generated column names (slice_0..,
+    m0.., counts), and the map from those metric names to the requested ones.
     """
     parts, names = _parts(
         plan.requests, relation, plan.columns, plan.by, plan.options, qrels_relation, dialect
@@ -257,12 +258,13 @@ def compose_sql(
     return str(sql), names
 
 
-def named_sql(plan: Plan, sql: str) -> str:
+def named_sql(plan: Plan, sql: str, dialect: str = "duckdb") -> str:
     """``sql`` (from :func:`compose_sql`) under the names ``evaluate`` returns: slices under
-    their own names, metrics as requested, ``zero_division`` applied, then the counts.
+    their own names, metrics as requested, ``zero_division`` applied, then the counts; rows
+    in slice order, NULL slices last on every engine.
     """
     slices = [f"slice_{i}" for i in range(len(plan.by))]
-    select = [f"{s} as {quote_ident(b)}" for s, b in zip(slices, plan.by)]
+    select = [f"{s} as {quote_ident(b, dialect)}" for s, b in zip(slices, plan.by)]
     zero_division = plan.options.get("zero_division", "warn")
     for i, req in enumerate(plan.requests):
         expr = f"m{i}"
@@ -271,13 +273,13 @@ def named_sql(plan: Plan, sql: str) -> str:
             and zero_division != "warn"
             and not math.isnan(zero_division)
         ):
-            expr = f"coalesce(m{i}, {float(zero_division)!r})"
-        select.append(f"{expr} as {quote_ident(req.text)}")
+            expr = f"coalesce(m{i}, {sql_double(zero_division, dialect)})"
+        select.append(f"{expr} as {quote_ident(req.text, dialect)}")
     select.append("n_rows")
     if "n_groups" in output_columns(plan.requests):
         select.append("coalesce(n_groups, 0) as n_groups")
     inner = "\n".join(f"    {line}" if line else line for line in sql.strip().splitlines())
-    order = f"\norder by {', '.join(slices)}" if slices else ""
+    order = f"\norder by {', '.join(s + ' nulls last' for s in slices)}" if slices else ""
     columns = ",\n    ".join(select)
     return f"select\n    {columns}\nfrom (\n{inner}\n) as evaluated{order}\n"
 

@@ -28,7 +28,7 @@ rank_sums as (
         {{ slice_cols(by) }}
         cast(sum(label) as {{ float_type() }}) as n_pos,
         cast(count(*) - sum(label) as {{ float_type() }}) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+        sum(case when label = 1 then (rank_lo + rank_hi) / {{ float_literal(2) }} else 0 end) as rank_sum_pos
     from ranked
     {{ group_by(by, groups) }}
 )

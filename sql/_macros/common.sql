@@ -25,6 +25,11 @@
 {% if cols %}group by {{ cols | join(', ') }}{% endif %}
 {%- endmacro %}
 
+{# `slice_0 nulls last, slice_1 nulls last, `: the slices leading a longer order by #}
+{% macro slice_order(by) -%}
+{% for col in by %}slice_{{ loop.index0 }} nulls last, {% endfor %}
+{%- endmacro %}
+
 {# `partition by slice_0, <extra>` or nothing: for window clauses #}
 {% macro partition_by(by, extra=[]) -%}
 {% set cols = [] %}
@@ -33,9 +38,10 @@
 {% if cols %}partition by {{ cols | join(', ') }}{% endif %}
 {%- endmacro %}
 
-{# `order by slice_0, slice_1` (total: slices are unique in a final CTE) or nothing #}
+{# `order by slice_0 nulls last, ...` (total: slices are unique in a final CTE; a NULL slice
+   last on every engine) or nothing #}
 {% macro order_by(by) -%}
-{% if by %}order by {% for col in by %}slice_{{ loop.index0 }}{{ ', ' if not loop.last }}{% endfor %}{% endif %}
+{% if by %}order by {% for col in by %}slice_{{ loop.index0 }} nulls last{{ ', ' if not loop.last }}{% endfor %}{% endif %}
 {%- endmacro %}
 
 {# `partition by <slices, extra> order by <order>`: the inside of an over (...) clause #}
@@ -65,7 +71,7 @@
 {# (the frame is still the whole partition; measured -15 % CPU for ndcg@10 on 10M rows) #}
 {% macro sum_exponent(expr, by, extra=[], order=none) -%}
 {% set frame = ' order by ' ~ order ~ ' rows between unbounded preceding and unbounded following' if order else '' %}
-nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}{{ frame }}), 0)) / ln(2.0)), 2000), 2000)
+nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra) }}{{ frame }}), 0)) / ln({{ float_literal(2) }})), 2000), 2000)
 {%- endmacro %}
 
 {#
@@ -80,12 +86,12 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ partition_by(by, extra
 {% set up = '80 - greatest(' ~ e ~ ', -940)' %}
 {% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
 {% endif %}
-coalesce(cast(sum(cast(round(({{ expr }}) * power(2.0, {{ up }})) as {{ exact_int() }})) as {{ float_type() }}) * power(2.0, {{ down }}), sum({{ expr }}))
+coalesce(cast(sum(cast(round(({{ expr }}) * power({{ float_literal(2) }}, {{ up }})) as {{ exact_int() }})) as {{ float_type() }}) * power({{ float_literal(2) }}, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}
 {% macro ldexp(x, k) -%}
-{{ x }} * power(2.0, floor(({{ k }}) / 2.0)) * power(2.0, ({{ k }}) - floor(({{ k }}) / 2.0))
+{{ x }} * power({{ float_literal(2) }}, floor(({{ k }}) / {{ float_literal(2) }})) * power({{ float_literal(2) }}, ({{ k }}) - floor(({{ k }}) / {{ float_literal(2) }}))
 {%- endmacro %}
 
 {# Division that yields NULL (-> NaN + UndefinedMetricWarning in Python) on a zero denominator #}

@@ -1,19 +1,39 @@
 {#
-  The one home of dialect differences (decision 0007). Each construct that differs between
-  engines is a dispatcher macro called by the other templates, with its `default__` body and
-  the per-dialect variants side by side, as dbt's `adapter.dispatch` resolves them: the
-  macro `<dialect>__<name>` if it is defined, else `default__<name>`. Python renders with
-  dialect "duckdb"; dbt resolves the same calls with its own adapter.
+  The one home of dialect differences (decisions 0007, 0008). Each construct that differs
+  between engines is a dispatcher macro called by the other templates, with its `default__`
+  body and the per-dialect variants side by side, as dbt's `adapter.dispatch` resolves them:
+  the macro `<dialect>__<name>` if it is defined, else `default__<name>`. Python renders with
+  the dialect given to `render(..., dialect=)` (duckdb, postgres, spark, bigquery, snowflake,
+  trino); dbt resolves the same calls with its own adapter.
 
   float_type(): the binary64 float type every value is computed in.
-  exact_int(): the integer type exact_sum accumulates in (at least 128 bits: n < 2^46 terms
-               of at most 2^80 each).
+  exact_int(): the integer type exact_sum accumulates in (at least 128 bits, or 38 decimal
+               digits: n < 2^46 terms of at most 2^80 each stay below 2^126 < 10^38).
   string_type(): the text type an id is cast to when a query names one (first_empty, ...).
-  float_literal(x): a number checked by Python (threshold, beta^2, eps, zero_division) as an
-               exact literal of float_type(): the shortest repr that reads back to the same
-               double, always with an exponent (`0.5` alone is DECIMAL in DuckDB, Spark and
-               PostgreSQL), inside a cast: `cast(0.5e0 as double)`. NaN and infinities have no
-               literal: a compiler error.
+  float_literal(x): a number as an exact literal of float_type(): the shortest repr that
+               reads back to the same double, always with an exponent, inside a cast:
+               `cast(0.5e0 as double)`. Every non-integer number in the SQL is written this
+               way, the constants of the templates (`float_literal(1)`, `float_literal(2)`)
+               as the numbers checked by Python (threshold, beta^2, eps, zero_division): a
+               bare `0.5` or `1.0` is DECIMAL in DuckDB, Spark, PostgreSQL, Trino and
+               Snowflake, and DECIMAL arithmetic loses scale (Spark's `1.0 - x`).
+               NaN and infinities have no literal: a compiler error.
+  string_literal(s): a text literal; Spark, BigQuery and Snowflake read `\` as an escape.
+  as_boolean(x): a 0/1 number or a boolean column as a boolean.
+  null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
+
+  Portable as written, checked on every dialect (tests/test_dialects.py), so not dispatched:
+  `ln`, `exp`, `power`, `abs`, `round`, `ceil`, `floor`, `nullif`, `coalesce`, window
+  functions with explicit frames. `greatest` / `least` skip NULLs on DuckDB, PostgreSQL and
+  Spark but return NULL on BigQuery, Snowflake and Trino: the templates call them only where
+  both give the same result (sum_exponent, exact_sum: a NULL exponent falls back to the
+  plain sum either way; map's least(k, n_rel): neither is NULL). No template divides two
+  integers (`/` truncates on PostgreSQL and Trino): a division has a float operand or goes
+  through safe_div. NULL ordering differs (Spark puts NULLs first ascending, PostgreSQL
+  last ascending and first descending): every `order by` over a column that can hold NULL
+  (the slices) says `nulls last`; the other sort keys (scores, items, labels, positions)
+  are never NULL. Reading files: `read_parquet('p')` on DuckDB, parquet.`p` on Spark, a
+  table name elsewhere (sqlmetrics/_source.py::reader_sql, outside the templates).
 #}
 {% macro float_type() -%}
 {{ adapter.dispatch('float_type', 'sqlmetrics')() }}
@@ -24,6 +44,22 @@ double precision
 {%- endmacro %}
 
 {% macro duckdb__float_type() -%}
+double
+{%- endmacro %}
+
+{% macro spark__float_type() -%}
+double
+{%- endmacro %}
+
+{% macro bigquery__float_type() -%}
+float64
+{%- endmacro %}
+
+{% macro snowflake__float_type() -%}
+float
+{%- endmacro %}
+
+{% macro trino__float_type() -%}
 double
 {%- endmacro %}
 
@@ -39,6 +75,15 @@ decimal(38, 0)
 hugeint
 {%- endmacro %}
 
+{# BigQuery's numeric(38, 0) is refused (NUMERIC has 29 integer digits); bignumeric has 38 #}
+{% macro bigquery__exact_int() -%}
+bignumeric
+{%- endmacro %}
+
+{% macro snowflake__exact_int() -%}
+number(38, 0)
+{%- endmacro %}
+
 {% macro string_type() -%}
 {{ adapter.dispatch('string_type', 'sqlmetrics')() }}
 {%- endmacro %}
@@ -47,10 +92,63 @@ hugeint
 varchar
 {%- endmacro %}
 
+{% macro spark__string_type() -%}
+string
+{%- endmacro %}
+
+{% macro bigquery__string_type() -%}
+string
+{%- endmacro %}
+
 {% macro float_literal(value) -%}
 {% set text = (value | float) ~ '' %}
 {% if text in ['nan', 'inf', '-inf'] %}
 {{ exceptions.raise_compiler_error('a number written into SQL must be finite; got ' ~ text) }}
 {% endif %}
 cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
+{%- endmacro %}
+
+{% macro string_literal(value) -%}
+{{ adapter.dispatch('string_literal', 'sqlmetrics')(value) }}
+{%- endmacro %}
+
+{% macro default__string_literal(value) -%}
+'{{ value | replace("'", "''") }}'
+{%- endmacro %}
+
+{% macro spark__string_literal(value) -%}
+'{{ value | replace("\\", "\\\\") | replace("'", "\\'") }}'
+{%- endmacro %}
+
+{% macro bigquery__string_literal(value) -%}
+{{ spark__string_literal(value) }}
+{%- endmacro %}
+
+{% macro snowflake__string_literal(value) -%}
+{{ spark__string_literal(value) }}
+{%- endmacro %}
+
+{% macro as_boolean(expr) -%}
+{{ adapter.dispatch('as_boolean', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__as_boolean(expr) -%}
+cast({{ expr }} as boolean)
+{%- endmacro %}
+
+{# PostgreSQL casts neither bigint nor double to boolean; '1', '0', 'true', 'false' read back #}
+{% macro postgres__as_boolean(expr) -%}
+cast(cast({{ expr }} as varchar) as boolean)
+{%- endmacro %}
+
+{% macro null_safe_equal(a, b) -%}
+{{ adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b) }}
+{%- endmacro %}
+
+{% macro default__null_safe_equal(a, b) -%}
+{{ a }} is not distinct from {{ b }}
+{%- endmacro %}
+
+{% macro spark__null_safe_equal(a, b) -%}
+{{ a }} <=> {{ b }}
 {%- endmacro %}

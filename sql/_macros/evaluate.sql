@@ -12,12 +12,12 @@
               group column); they get n_rows = 0
   Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice
   of the data (`slices`, with n_rows) and per extra slice, metrics joined on the slice columns with
-  `is not distinct from`, so a NULL slice value is a slice like any other.
+  `null_safe_equal` (is not distinct from), so a NULL slice value is a slice like any other.
   Output: slice_0.., the parts' columns under their `as` names, n_rows.
 #}
 
 {% macro evaluate_join_on(alias, by) -%}
-{% if by %}{% for col in by %}{{ 'slices.slice_' ~ loop.index0 }} is not distinct from {{ alias }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
+{% if by %}{% for col in by %}{{ null_safe_equal('slices.slice_' ~ loop.index0, alias ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
 {% macro evaluate_compose(relation, by, parts, extra_slices=none) -%}
@@ -59,6 +59,6 @@ from slices
 left join {{ part.alias }} on {{ evaluate_join_on(part.alias, by) }}
 {% endfor %}
 {% if by %}
-order by {% for col in by %}slices.slice_{{ loop.index0 }}{{ ', ' if not loop.last }}{% endfor %}
+order by {% for col in by %}slices.slice_{{ loop.index0 }} nulls last{{ ', ' if not loop.last }}{% endfor %}
 {% endif %}
 {%- endmacro %}

@@ -2,7 +2,7 @@
   binary_label(column, pos_label): a binary label column as the integer 1 (positive) or 0.
 
   pos_label none: the column holds 0/1 numbers or booleans (a CSV's yes/no and true/false
-  are read as booleans); `cast(... as boolean)` maps both, and a `case` (not a cast to integer)
+  are read as booleans); `as_boolean` (a cast) maps both, and a `case` (not a cast to integer)
   keeps DuckDB from pushing an integer conversion into its CSV reader.
   pos_label given (as scikit-learn's pos_label): 1 where the column equals it, else 0; a
   string is compared with the column as text. The Python layer has checked that the column
@@ -10,12 +10,12 @@
 #}
 {% macro binary_label(column, pos_label=none) -%}
 {%- if pos_label is none -%}
-case when cast({{ column }} as boolean) then 1 else 0 end
+case when {{ as_boolean(column) }} then 1 else 0 end
 {%- elif pos_label is boolean -%}
-case when cast({{ column }} as boolean) = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
+case when {{ as_boolean(column) }} = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
 {%- elif pos_label is string -%}
-case when cast({{ column }} as {{ string_type() }}) = '{{ pos_label | replace("'", "''") }}' then 1 else 0 end
+case when cast({{ column }} as {{ string_type() }}) = {{ string_literal(pos_label) }} then 1 else 0 end
 {%- else -%}
-case when {{ column }} = {{ pos_label }} then 1 else 0 end
+case when {{ column }} = {{ pos_label if pos_label is integer else float_literal(pos_label) }} then 1 else 0 end
 {%- endif -%}
 {%- endmacro %}

@@ -37,9 +37,9 @@ contrib as (
     select
         {{ slice_cols(by) }}
         y as class,
-        case when y = y_hat then w else {{ '0.0' if columns.weight else '0' }} end as tp,
+        case when y = y_hat then w else {{ float_literal(0) if columns.weight else '0' }} end as tp,
         w as n_true,
-        {{ '0.0' if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
+        {{ float_literal(0) if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp
 {% endif %}
@@ -48,8 +48,8 @@ contrib as (
     select
         {{ slice_cols(by) }}
         y_hat as class,
-        {{ '0.0' if columns.weight else '0' }} as tp,
-        {{ '0.0' if columns.weight else '0' }} as n_true,
+        {{ float_literal(0) if columns.weight else '0' }} as tp,
+        {{ float_literal(0) if columns.weight else '0' }} as n_true,
         w as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp

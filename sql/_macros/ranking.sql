@@ -83,7 +83,7 @@
 
 {# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear #}
 {% macro ranking_gain(expr, kind) -%}
-{% if kind == 'linear' %}{{ expr }}{% else %}(power(2.0, {{ expr }}) - 1){% endif %}
+{% if kind == 'linear' %}{{ expr }}{% else %}(power({{ float_literal(2) }}, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
 {# slice columns qualified by a table alias: `s.slice_0, s.slice_1, ` #}
@@ -198,7 +198,7 @@ ordered as (
         case when label >= {{ level }} then 1 else 0 end as relevant,
         {{ ranking_gain('label', gain_kind) }} as gain,
 {% if need_cum %}
-        sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
+        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
             {{ part }} order by score desc, {{ item_order }}
             rows between unbounded preceding and current row
         ) as cum_rel,
@@ -224,12 +224,12 @@ ranked as (
 {% if need_gain %}
         gain_exp,
 {% endif %}
-        ln(2.0) / ln(pos + 1.0) as disc,
+        ln({{ float_literal(2) }}) / ln(pos + {{ float_literal(1) }}) as disc,
 {% if need_cum %}
         relevant * cum_rel as ap_term,
-        case when relevant = 1 and cum_rel = 1 then 1.0 else 0.0 end as p_first,
+        case when relevant = 1 and cum_rel = 1 then {{ float_literal(1) }} else {{ float_literal(0) }} end as p_first,
 {% endif %}
-        1.0 - relevant as miss
+        {{ float_literal(1) }} - relevant as miss
     from ordered
 ),
 {% else %}
@@ -245,11 +245,11 @@ tied as (
         case when label >= {{ level }} then 1 else 0 end as relevant,
         row_number() over ({{ part }} order by score desc, item desc) as pos,
         count(*) over ({{ part }} order by score desc) as upto,
-        sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
+        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
             {{ part }} order by score desc
         ) as rel_upto,
         count(*) over ({{ partition_by(by, ['grp', 'score']) }}) as tie_n,
-        sum(case when label >= {{ level }} then 1.0 else 0.0 end) over (
+        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
             {{ partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
@@ -293,14 +293,14 @@ ranked as (
 {% if need_gain %}
         {{ sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
 {% endif %}
-        ln(2.0) / ln(pos + 1.0) as disc,
+        ln({{ float_literal(2) }}) / ln(pos + {{ float_literal(1) }}) as disc,
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
             as ap_term,
         case
             when rel_above = 0 and tie_r > 0 and coalesce(zero_before, 0) = 0
                 then exp(coalesce(ln_miss_before, 0)) * tie_r / (tie_n - t)
-            else 0.0
+            else {{ float_literal(0) }}
         end as p_first,
         miss
     from (
@@ -310,7 +310,7 @@ ranked as (
         -- window, it also hands each group's rows to run_groups in position order, so the
         -- per-group float sums are the same whatever the input order.
         select
-            sum(ln(case when miss > 0 then miss else 1.0 end)) over (
+            sum(ln(case when miss > 0 then miss else {{ float_literal(1) }} end)) over (
                 {{ part }} order by pos rows between unbounded preceding and 1 preceding
             ) as ln_miss_before,
             sum(case when miss <= 0 then 1 else 0 end) over (

@@ -50,7 +50,7 @@ final as (
     select
         {{ slice_cols(by) }}
         threshold,
-        coalesce({{ safe_div('tp', 'tp + fp') }}, 1.0) as precision,
+        coalesce({{ safe_div('tp', 'tp + fp') }}, {{ float_literal(1) }}) as precision,
         {{ safe_div('tp', 'n_pos') }} as recall,
         tp,
         fp,
@@ -58,5 +58,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ slice_cols(by) }}threshold, fp desc, tp desc
+order by {{ slice_order(by) }}threshold, fp desc, tp desc
 {%- endmacro %}

@@ -59,5 +59,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ slice_cols(by) }}threshold desc, fp, tp
+order by {{ slice_order(by) }}threshold desc, fp, tp
 {%- endmacro %}

@@ -71,5 +71,5 @@ final as (
 )
 select {{ slice_cols(by) }} class, average, precision, recall, fbeta, support
 from final
-order by {{ slice_cols(by) }}row_order, class
+order by {{ slice_order(by) }}row_order, class
 {%- endmacro %}

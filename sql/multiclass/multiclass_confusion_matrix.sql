@@ -29,7 +29,7 @@ grid as (
         b.class as y_hat
     from per_class as a
     join per_class as b
-        on {% for col in by %}a.slice_{{ loop.index0 }} is not distinct from b.slice_{{ loop.index0 }} and {% endfor %}1 = 1
+        on {% for col in by %}{{ null_safe_equal('a.slice_' ~ loop.index0, 'b.slice_' ~ loop.index0) }} and {% endfor %}1 = 1
 ),
 final as (
     select
@@ -41,8 +41,8 @@ final as (
         coalesce(p.n, 0) as count
     from grid as g
     left join pairs as p
-        on {% for col in by %}g.slice_{{ loop.index0 }} is not distinct from p.slice_{{ loop.index0 }} and {% endfor %}g.y = p.y and g.y_hat = p.y_hat
+        on {% for col in by %}{{ null_safe_equal('g.slice_' ~ loop.index0, 'p.slice_' ~ loop.index0) }} and {% endfor %}g.y = p.y and g.y_hat = p.y_hat
 )
 select * from final
-order by {{ slice_cols(by) }}label, prediction
+order by {{ slice_order(by) }}label, prediction
 {%- endmacro %}

@@ -25,9 +25,9 @@
 #}
 {% macro hit_rate_group_columns(p, k, by, options) -%}
 1 - case
-        when sum(case when {{ ranking_within(k) }} and miss <= 0 then 1 else 0 end) > 0 then 0.0
+        when sum(case when {{ ranking_within(k) }} and miss <= 0 then 1 else 0 end) > 0 then {{ float_literal(0) }}
         {# |ln miss| <= ln n < 2^6: exponent 6 #}
-        else exp({{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ln(case when miss > 0 then miss else 1.0 end) else 0 end', '6') }})
+        else exp({{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ln(case when miss > 0 then miss else ' ~ float_literal(1) ~ ' end) else 0 end', '6') }})
     end as {{ p }}success
 {%- endmacro %}
 

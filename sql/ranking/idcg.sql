@@ -27,7 +27,7 @@
 {%- endmacro %}
 
 {% macro idcg_ideal_columns(p, k, by, options) -%}
-{% set idcg = exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') %}
+{% set idcg = exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ float_literal(2) ~ ') / ln(ipos + ' ~ float_literal(1) ~ ') else 0 end', 'gain_exp') %}
 {{ idcg }} as {{ p }}idcg,
 {# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}
 {{ sum_exponent(idcg, by) }} as {{ p }}exp

@@ -33,7 +33,7 @@
 {%- endmacro %}
 
 {% macro ndcg_ideal_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(2.0) / ln(ipos + 1.0) else 0 end', 'gain_exp') }} as {{ p }}idcg
+{{ exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ float_literal(2) ~ ') / ln(ipos + ' ~ float_literal(1) ~ ') else 0 end', 'gain_exp') }} as {{ p }}idcg
 {%- endmacro %}
 
 {% macro ndcg_value(p, k, options) -%}

@@ -18,7 +18,7 @@ rank_sums as (
         slice_0,
         cast(sum(label) as double) as n_pos,
         cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+        sum(case when label = 1 then (rank_lo + rank_hi) / cast(2.0e0 as double) else 0 end) as rank_sum_pos
     from ranked
     group by slice_0
 ),
@@ -31,4 +31,4 @@ final as (
     from rank_sums
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

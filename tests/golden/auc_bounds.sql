@@ -70,4 +70,4 @@ final as (
     from per_slice
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

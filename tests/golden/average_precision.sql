@@ -39,13 +39,13 @@ cumulated as (
         fp,
         max(tp) over (partition by slice_0) as n_pos,
         max(fp) over (partition by slice_0) as n_neg,
-        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 per_slice as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))) * power(2.0, 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))))
+        coalesce(cast(sum(cast(round((w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))) * power(cast(2.0e0 as double), 80 - greatest(w_pos_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_pos_exp, -940)) - 80), sum(w_pos * (cast(tp as double) / nullif(cast(tp + fp as double), 0))))
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
@@ -61,4 +61,4 @@ final as (
     from per_slice
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

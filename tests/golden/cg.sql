@@ -22,8 +22,8 @@ ordered as (
         slice_0,
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(2.0, label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp order by score desc, item desc rows between unbounded preceding and unbounded following), 0)) / ln(2.0)), 2000), 2000)
+        (power(cast(2.0e0 as double), label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as double), label) - 1))) over (partition by slice_0, grp order by score desc, item desc rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
             as gain_exp,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
@@ -37,8 +37,8 @@ ranked as (
         cast(relevant as double) as rel,
         gain,
         gain_exp,
-        ln(2.0) / ln(pos + 1.0) as disc,
-        1.0 - relevant as miss
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -46,8 +46,8 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as cg_cg,
-nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as cg_exp,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as cg_cg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as cg_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -70,7 +70,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(cg_cg, 0)) * power(2.0, 80 - greatest(cg_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(cg_exp, -940)) - 80), sum(coalesce(cg_cg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(cg_cg, 0)) * power(cast(2.0e0 as double), 80 - greatest(cg_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(cg_exp, -940)) - 80), sum(coalesce(cg_cg, 0))) / count(*) end
             as cg,
         count(*) as n_groups
     from kept
@@ -93,4 +93,4 @@ final as (
     left join aggregated using (slice_0)
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 valued as (
@@ -60,25 +60,25 @@ averages as (
     select
         slice_0,
         cast(sum(tp) as double) / nullif(cast(sum(n_pred) as double), 0) as micro_precision,
-        coalesce(cast(sum(cast(round((precision) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(precision)) / nullif(count(precision), 0) as macro_precision,
+        coalesce(cast(sum(cast(round((precision) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(precision)) / nullif(count(precision), 0) as macro_precision,
         coalesce(
-            coalesce(cast(sum(cast(round((case when precision is not null then n_true * precision end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when precision is not null then n_true * precision end))
+            coalesce(cast(sum(cast(round((case when precision is not null then n_true * precision end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when precision is not null then n_true * precision end))
                 / nullif(sum(case when precision is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((precision) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(precision)) / nullif(count(precision), 0)
+            coalesce(cast(sum(cast(round((precision) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(precision)) / nullif(count(precision), 0)
         ) as weighted_precision,
         cast(sum(tp) as double) / nullif(cast(sum(n_true) as double), 0) as micro_recall,
-        coalesce(cast(sum(cast(round((recall) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(recall)) / nullif(count(recall), 0) as macro_recall,
+        coalesce(cast(sum(cast(round((recall) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(recall)) / nullif(count(recall), 0) as macro_recall,
         coalesce(
-            coalesce(cast(sum(cast(round((case when recall is not null then n_true * recall end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when recall is not null then n_true * recall end))
+            coalesce(cast(sum(cast(round((case when recall is not null then n_true * recall end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when recall is not null then n_true * recall end))
                 / nullif(sum(case when recall is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((recall) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(recall)) / nullif(count(recall), 0)
+            coalesce(cast(sum(cast(round((recall) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(recall)) / nullif(count(recall), 0)
         ) as weighted_recall,
         cast((1 + cast(1.0e0 as double)) * sum(tp) as double) / nullif(cast(cast(1.0e0 as double) * sum(n_true) + sum(n_pred) as double), 0) as micro_fbeta,
-        coalesce(cast(sum(cast(round((fbeta) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(fbeta)) / nullif(count(fbeta), 0) as macro_fbeta,
+        coalesce(cast(sum(cast(round((fbeta) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(fbeta)) / nullif(count(fbeta), 0) as macro_fbeta,
         coalesce(
-            coalesce(cast(sum(cast(round((case when fbeta is not null then n_true * fbeta end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when fbeta is not null then n_true * fbeta end))
+            coalesce(cast(sum(cast(round((case when fbeta is not null then n_true * fbeta end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when fbeta is not null then n_true * fbeta end))
                 / nullif(sum(case when fbeta is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((fbeta) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(fbeta)) / nullif(count(fbeta), 0)
+            coalesce(cast(sum(cast(round((fbeta) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(fbeta)) / nullif(count(fbeta), 0)
         ) as weighted_fbeta,
         sum(n_true) as support
     from valued
@@ -123,4 +123,4 @@ final as (
 )
 select slice_0,  class, average, precision, recall, fbeta, support
 from final
-order by slice_0, row_order, class
+order by slice_0 nulls last, row_order, class

@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 valued as (
@@ -64,4 +64,4 @@ final as (
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

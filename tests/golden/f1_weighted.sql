@@ -36,9 +36,9 @@ class_sums as (
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
 ),
 valued as (
@@ -58,9 +58,9 @@ final as (
     select
         slice_0,
         coalesce(
-            coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(2.0, 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
+            coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
                 / nullif(sum(case when value is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((value) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(value)) / nullif(count(value), 0)
+            coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(value), 0)
         ) as f1_weighted,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined
@@ -68,4 +68,4 @@ final as (
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

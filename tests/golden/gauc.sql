@@ -19,7 +19,7 @@ rank_sums as (
         slice_0,
         cast(sum(label) as double) as n_pos,
         cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / 2.0 else 0 end) as rank_sum_pos
+        sum(case when label = 1 then (rank_lo + rank_hi) / cast(2.0e0 as double) else 0 end) as rank_sum_pos
     from ranked
     group by slice_0, grp
 ),
@@ -27,7 +27,7 @@ scored as (
     select
         slice_0,
         n_pos + n_neg as v,
-        nullif(least(ceil(ln(nullif(max(abs(n_pos + n_neg)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as v_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pos + n_neg)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as v_exp,
         (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
@@ -35,10 +35,10 @@ scored as (
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((v * auc) * power(2.0, 80 - greatest(v_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(v_exp, -940)) - 80), sum(v * auc)) / nullif(sum(v), 0) as gauc,
+        coalesce(cast(sum(cast(round((v * auc) * power(cast(2.0e0 as double), 80 - greatest(v_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(v_exp, -940)) - 80), sum(v * auc)) / nullif(sum(v), 0) as gauc,
         count(*) as n_groups
     from scored
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -22,7 +22,7 @@ ordered as (
         slice_0,
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(2.0, label) - 1) as gain,
+        (power(cast(2.0e0 as double), label) - 1) as gain,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
 ),
@@ -34,8 +34,8 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
-        ln(2.0) / ln(pos + 1.0) as disc,
-        1.0 - relevant as miss
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -44,8 +44,8 @@ run_groups as (
         grp,
         sum(relevant) as n_rel,
         1 - case
-        when sum(case when pos <= 10 and miss <= 0 then 1 else 0 end) > 0 then 0.0
-        else exp(coalesce(cast(sum(cast(round((case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end) * power(2.0, 74)) as hugeint)) as double) * power(2.0, -74), sum(case when pos <= 10 then ln(case when miss > 0 then miss else 1.0 end) else 0 end)))
+        when sum(case when pos <= 10 and miss <= 0 then 1 else 0 end) > 0 then cast(0.0e0 as double)
+        else exp(coalesce(cast(sum(cast(round((case when pos <= 10 then ln(case when miss > 0 then miss else cast(1.0e0 as double) end) else 0 end) * power(cast(2.0e0 as double), 74)) as hugeint)) as double) * power(cast(2.0e0 as double), -74), sum(case when pos <= 10 then ln(case when miss > 0 then miss else cast(1.0e0 as double) end) else 0 end)))
     end as hit_rate_success,
         count(*) as n_ret
     from ranked
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(hit_rate_success, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(hit_rate_success, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(hit_rate_success, 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(hit_rate_success, 0))) / count(*) end
             as hit_rate,
         count(*) as n_groups
     from kept
@@ -92,4 +92,4 @@ final as (
     left join aggregated using (slice_0)
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

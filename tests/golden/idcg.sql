@@ -22,7 +22,7 @@ ordered as (
         slice_0,
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(2.0, label) - 1) as gain,
+        (power(cast(2.0e0 as double), label) - 1) as gain,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
 ),
@@ -34,8 +34,8 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
-        ln(2.0) / ln(pos + 1.0) as disc,
-        1.0 - relevant as miss
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -52,8 +52,8 @@ ideal as (
     select
         slice_0,
         grp,
-        (power(2.0, label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(2.0, label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(2.0)), 2000), 2000)
+        (power(cast(2.0e0 as double), label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as double), label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
             as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item
@@ -64,8 +64,8 @@ ideal as (
 ideal_groups as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)) as idcg_idcg,
-nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end) * power(2.0, 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(2.0) / ln(ipos + 1.0) else 0 end)))) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as idcg_exp,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)) as idcg_idcg,
+nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)))) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as idcg_exp,
         grp
     from ideal
     group by slice_0, grp
@@ -89,7 +89,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(idcg_idcg, 0)) * power(2.0, 80 - greatest(idcg_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(idcg_exp, -940)) - 80), sum(coalesce(idcg_idcg, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(idcg_idcg, 0)) * power(cast(2.0e0 as double), 80 - greatest(idcg_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(idcg_exp, -940)) - 80), sum(coalesce(idcg_idcg, 0))) / count(*) end
             as idcg,
         count(*) as n_groups
     from kept
@@ -112,4 +112,4 @@ final as (
     left join aggregated using (slice_0)
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

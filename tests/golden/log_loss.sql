@@ -21,18 +21,18 @@ per_row as (
 scaled as (
     select
         per_row.*,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_exp,
-        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as wloss_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wloss_exp
     from per_row
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((wloss) * power(2.0, 80 - greatest(wloss_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(wloss_exp, -940)) - 80), sum(wloss))
-            / nullif(coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)), 0) as log_loss,
-        coalesce(cast(sum(cast(round((w) * power(2.0, 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(2.0, max(greatest(w_exp, -940)) - 80), sum(w)) as n
+        coalesce(cast(sum(cast(round((wloss) * power(cast(2.0e0 as double), 80 - greatest(wloss_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(wloss_exp, -940)) - 80), sum(wloss))
+            / nullif(coalesce(cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(w)), 0) as log_loss,
+        coalesce(cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(w)) as n
     from scaled
     group by slice_0
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

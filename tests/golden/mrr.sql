@@ -22,8 +22,8 @@ ordered as (
         slice_0,
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(2.0, label) - 1) as gain,
-        sum(case when label >= 1 then 1.0 else 0.0 end) over (
+        (power(cast(2.0e0 as double), label) - 1) as gain,
+        sum(case when label >= 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end) over (
             partition by slice_0, grp order by score desc, item desc
             rows between unbounded preceding and current row
         ) as cum_rel,
@@ -38,10 +38,10 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
-        ln(2.0) / ln(pos + 1.0) as disc,
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
         relevant * cum_rel as ap_term,
-        case when relevant = 1 and cum_rel = 1 then 1.0 else 0.0 end as p_first,
-        1.0 - relevant as miss
+        case when relevant = 1 and cum_rel = 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end as p_first,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -49,7 +49,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then p_first / pos else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= 10 then p_first / pos else 0 end)) as mrr_rr,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then p_first / pos else 0 end) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(case when pos <= 10 then p_first / pos else 0 end)) as mrr_rr,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -72,7 +72,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(mrr_rr, 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(mrr_rr, 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(mrr_rr, 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(mrr_rr, 0))) / count(*) end
             as mrr,
         count(*) as n_groups
     from kept
@@ -95,4 +95,4 @@ final as (
     left join aggregated using (slice_0)
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -39,7 +39,7 @@ cumulated as (
         fp,
         max(tp) over (partition by slice_0) as n_pos,
         max(fp) over (partition by slice_0) as n_neg,
-        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 neighbours as (
@@ -84,7 +84,7 @@ final as (
     select
         slice_0,
         threshold,
-        coalesce(cast(tp as double) / nullif(cast(tp + fp as double), 0), 1.0) as precision,
+        coalesce(cast(tp as double) / nullif(cast(tp + fp as double), 0), cast(1.0e0 as double)) as precision,
         cast(tp as double) / nullif(cast(n_pos as double), 0) as recall,
         tp,
         fp,
@@ -92,4 +92,4 @@ final as (
     from curve
 )
 select * from final
-order by slice_0, threshold, fp desc, tp desc
+order by slice_0 nulls last, threshold, fp desc, tp desc

@@ -24,7 +24,7 @@ ordered as (
         grp,
         n_rel,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(2.0, label) - 1) as gain,
+        (power(cast(2.0e0 as double), label) - 1) as gain,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
 ),
@@ -37,8 +37,8 @@ ranked as (
         relevant,
         cast(relevant as double) as rel,
         gain,
-        ln(2.0) / ln(pos + 1.0) as disc,
-        1.0 - relevant as miss
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(case when pos <= n_rel then rel else 0 end)) as r_precision_rhits,
+        coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(case when pos <= n_rel then rel else 0 end)) as r_precision_rhits,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -69,7 +69,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(r_precision_rhits / nullif(n_rel, 0), 0)) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(coalesce(r_precision_rhits / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(r_precision_rhits / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(r_precision_rhits / nullif(n_rel, 0), 0))) / count(*) end
             as r_precision,
         count(*) as n_groups
     from kept
@@ -92,4 +92,4 @@ final as (
     left join aggregated using (slice_0)
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -39,7 +39,7 @@ cumulated as (
         fp,
         max(tp) over (partition by slice_0) as n_pos,
         max(fp) over (partition by slice_0) as n_neg,
-        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(2.0)), 2000), 2000) as w_pos_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_pos_exp
     from cumulative
 ),
 neighbours as (
@@ -98,4 +98,4 @@ final as (
     from curve
 )
 select * from final
-order by slice_0, threshold desc, fp, tp
+order by slice_0 nulls last, threshold desc, fp, tp

@@ -24,4 +24,4 @@ final as (
     from counts
 )
 select * from final
-order by slice_0
+order by slice_0 nulls last

@@ -77,7 +77,7 @@ case when {{ q }}[{{ mid - 1 }}] < {{ value }} then {{ auc_bucket_search(q, valu
 
 {# `slice_0 is not distinct from p_slice_0 and ...` (a NULL slice is a slice) #}
 {% macro auc_join_slices(by, prefix) -%}
-{% for col in by %}slice_{{ loop.index0 }} is not distinct from {{ prefix }}slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}
+{% for col in by %}{{ null_safe_equal("slice_" ~ loop.index0, prefix ~ "slice_" ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
 {%- endmacro %}
 
 {% macro auc_prefixed(table, by, sums, maxes=[], firsts=[], order='asc') -%}
@@ -113,7 +113,7 @@ bucket_totals as (
         sum({{ c }}) as {{ c }}_b,
 {% endfor %}
 {% for m in maxes %}
-        max(abs({{ m }})) as {{ m }}_b,
+        max(abs({{ m }})) as {{ m }}_b_max,
 {% endfor %}
 {% for f in firsts %}
         {{ 'max_by' if order == 'desc' else 'min_by' }}({{ f }}, score) as {{ f }}_first,
@@ -134,7 +134,7 @@ bucket_prefix as (
         sum({{ c }}_b) over ({{ partition_by(by) }}) as {{ c }}_total,
 {% endfor %}
 {% for m in maxes %}
-        max({{ m }}_b) over ({{ partition_by(by) }}) as {{ m }}_max,
+        max({{ m }}_b_max) over ({{ partition_by(by) }}) as {{ m }}_max,
 {% endfor %}
 {% for f in firsts %}
         lead({{ f }}_first) over ({{ window(by, bucket_order) }}) as {{ f }}_next,

@@ -2,8 +2,12 @@
 
 For every registered metric (and the option branches that change its SQL shape: weights,
 ``by=``, ``max_points``, ``drop_intermediate``), the SQL rendered for Spark is planned (not run)
-on a ~10k-row temporary view, with Spark's defaults (adaptive execution on), and its physical
-plan is read.
+on a ~10k-row temporary view, with Spark's defaults (adaptive execution on) except one: no
+join is broadcast unless the SQL asks for it (``spark.sql.autoBroadcastJoinThreshold=-1``).
+On 10k rows Spark would broadcast any side of a join, the row-level one included, and so hide
+a join that on real data shuffles every row of a slice into one partition; the templates hint
+the broadcast of their small per-slice and per-bucket tables (``auc_broadcast``), which Spark
+follows at any size. The physical plan is read without running the query.
 
 What is checked, precisely. A *gathering exchange* is an exchange after which some partition
 holds every row of a slice (or of everything):
@@ -186,7 +190,10 @@ def events(spark: Any) -> str:
     )
     name = "__plan_events"
     spark.createDataFrame(frame).createOrReplaceTempView(name)
+    threshold = spark.conf.get("spark.sql.autoBroadcastJoinThreshold")
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
     yield name
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", threshold)
     spark.catalog.dropTempView(name)
 
 

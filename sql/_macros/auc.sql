@@ -95,7 +95,7 @@ bucket_bounds as (
     {{ group_by(by) }}
 ),
 bucketed as (
-    select
+    select {{ auc_broadcast('bucket_bounds') }}
         {{ table }}.*,
         {{ auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
     from {{ table }}
@@ -143,7 +143,7 @@ bucket_prefix as (
     from bucket_totals
 ),
 prefixed as (
-    select
+    select {{ auc_broadcast('bucket_prefix') }}
         bucketed.*,
 {% for c in sums %}
         {{ c }}_before_bucket + coalesce(sum({{ c }}) over (
@@ -162,6 +162,22 @@ prefixed as (
     join bucket_prefix
         on {{ auc_join_slices(by, 'p_') }}{{ ' and ' if by }}bucket = p_bucket
 )
+{%- endmacro %}
+
+{#
+  auc_broadcast(name): on Spark a broadcast hint for the small per-slice or per-bucket table
+  `name` joined to row-level data: joined by a shuffle on the slice columns instead, every row
+  of a slice would meet in one partition. Empty elsewhere.
+#}
+{% macro auc_broadcast(name) -%}
+{{ adapter.dispatch('auc_broadcast', 'sqlmetrics')(name) }}
+{%- endmacro %}
+
+{% macro default__auc_broadcast(name) -%}
+{%- endmacro %}
+
+{% macro spark__auc_broadcast(name) -%}
+/*+ BROADCAST({{ name }}) */
 {%- endmacro %}
 
 {# the exponent sum_exponent computes, of an aggregate already taken (no window): ceil(log2 x) #}

@@ -195,7 +195,7 @@ exponents as (
     {{ group_by(by) }}
 ),
 per_score as (
-    select
+    select {{ auc_broadcast('exponents') }}
         {{ slice_cols(by) }}
         score,
         max(e) as e,
@@ -282,7 +282,7 @@ thin_last as (
     {{ group_by(by, ['thin_bucket']) }}
 ),
 thinned as (
-    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ auc_broadcast('thin_last') }} {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from thin_points
     join thin_last
         on {{ auc_join_slices(by, 't_') }}{{ ' and ' if by }}thin_bucket = t_bucket and score = t_score

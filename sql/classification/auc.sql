@@ -182,7 +182,7 @@ exponents as (
 ),
 -- weights scaled by 2^-w_exp (exact): scaled weights lie in [0, 1]
 scaled as (
-    select
+    select {{ auc_broadcast('exponents') }}
         {{ slice_cols(by) }}
         label,
         score,

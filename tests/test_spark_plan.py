@@ -90,7 +90,7 @@ def _bracketed(text: str, start: str) -> list[str]:
     i += len(start)
     depth, item, items = 0, "", []
     for ch in text[i:]:
-        if ch in "([" :
+        if ch in "([":
             depth += 1
         elif ch in ")]":
             if depth == 0:
@@ -230,7 +230,9 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
         out.append(("weight+by", {**base, "weight": "weight", "by": "country"}))
     if "max_points" in spec.params:
         out.append(("max_points", {**base, "max_points": 50}))
-        out.append(("max_points+weight+by", {**base, "max_points": 7, "weight": "weight", "by": "country"}))
+        out.append(
+            ("max_points+weight+by", {**base, "max_points": 7, "weight": "weight", "by": "country"})
+        )
     if "drop_intermediate" in spec.params:
         out.append(("drop_intermediate", {**base, "drop_intermediate": True}))
     return out

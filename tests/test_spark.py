@@ -283,3 +283,53 @@ def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> Non
     for name in ("auc", "average_precision"):
         spec = REGISTRY[name]
         assert run(spec, sdf, spark, weight="weight") == run(spec, shuffled, spark, weight="weight")
+
+
+# --------------------------------------------------------------------------- CLI
+CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli import main; main()"]
+
+
+def test_cli_spark_master_end_to_end(parquet: str, frame: pd.DataFrame) -> None:
+    """``sqlmetrics eval PARQUET --spark local[2]`` in a fresh process: its own session."""
+    import subprocess
+
+    result = subprocess.run(
+        [
+            *CLI,
+            "eval",
+            parquet,
+            "--metric",
+            "auc",
+            "--metric",
+            "average_precision",
+            "--format",
+            "csv",
+            "--spark",
+            "local[2]",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    from io import StringIO
+
+    got = pd.read_csv(StringIO(result.stdout))
+    want = sqlmetrics.evaluate(frame, ["auc", "average_precision"])
+    for name in ("auc", "average_precision"):
+        assert abs(float(got[name].iloc[0]) - float(want[name].iloc[0])) <= TOL
+
+
+def test_cli_spark_missing_table_names_spark() -> None:
+    import subprocess
+
+    result = subprocess.run(
+        [*CLI, "eval", "no_such_table", "--metric", "auc", "--spark", "local[1]"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "no_such_table" in result.stderr and "spark" in result.stderr

@@ -116,8 +116,10 @@ def assert_same(got: Any, want: Any, what: str) -> None:
         for a, b in zip(g[column], w[column], strict=True):
             if isinstance(b, float) or isinstance(a, float):
                 fa, fb = float(a), float(b)
-                assert (math.isnan(fa) and math.isnan(fb)) or abs(fa - fb) <= TOL * max(
-                    1.0, abs(fb)
+                assert (
+                    fa == fb
+                    or (math.isnan(fa) and math.isnan(fb))
+                    or abs(fa - fb) <= TOL * max(1.0, abs(fb))
                 ), f"{what}: {column}: {a} != {b}"
             else:
                 assert (pd.isna(a) and pd.isna(b)) or a == b, f"{what}: {column}: {a!r} != {b!r}"

@@ -85,6 +85,13 @@ def main() -> None:
     events.count()
     events.createOrReplaceTempView("bench_events")
     rows: list[tuple[str, float, Any]] = []
+    print(f"rows={args.rows} master={args.master} repeats={args.repeats}", flush=True)
+    print(f"load (1, 5, 15 min) at start {load_start}", flush=True)
+
+    def measured(name: str, fn: Callable[[], Any]) -> tuple[Any, float]:
+        value, seconds = timed(fn, args.repeats)
+        print(f"  {name}: {seconds:.1f} s, value {value!r}", flush=True)
+        return value, seconds
 
     # ------------------------------------------------------------------ AUC
     auc_sql = sqlmetrics.render("auc", "bench_events", dialect="spark")
@@ -97,13 +104,15 @@ def main() -> None:
         [{"alias": "auc", "metric": "auc", "k": None, "needs": []}],
         dialect="spark",
     )
-    ours, t_ours = timed(lambda: sqlmetrics.auc("bench_events", con=spark), args.repeats)
-    sql_only, t_sql = timed(lambda: spark.sql(auc_sql).collect()[0]["auc"], args.repeats)
-    window, t_window = timed(lambda: spark.sql(one_window_sql).collect()[0]["auc"], args.repeats)
+    ours, t_ours = measured("sqlmetrics.auc", lambda: sqlmetrics.auc("bench_events", con=spark))
+    sql_only, t_sql = measured("kernel SQL", lambda: spark.sql(auc_sql).collect()[0]["auc"])
+    window, t_window = measured(
+        "one-window SQL", lambda: spark.sql(one_window_sql).collect()[0]["auc"]
+    )
     evaluator = BinaryClassificationEvaluator(
         rawPredictionCol="score", labelCol="label_d", metricName="areaUnderROC"
     )
-    mllib, t_mllib = timed(lambda: evaluator.evaluate(events), args.repeats)
+    mllib, t_mllib = measured("MLlib AUC", lambda: evaluator.evaluate(events))
     assert ours == sql_only == window, (ours, sql_only, window)
     assert abs(ours - mllib) < 1e-3, (ours, mllib)
     rows += [
@@ -141,17 +150,15 @@ def main() -> None:
         )
         return float(RankingEvaluator(metricName="ndcgAtK", k=10, labelCol="label").evaluate(data))
 
-    ndcg, t_ndcg = timed(ours_ndcg, args.repeats)
-    mllib_n, t_mllib_n = timed(mllib_ndcg, args.repeats)
+    ndcg, t_ndcg = measured("sqlmetrics.ndcg", ours_ndcg)
+    mllib_n, t_mllib_n = measured("MLlib NDCG", mllib_ndcg)
     assert abs(ndcg - mllib_n) < 1e-9, (ndcg, mllib_n)
     rows += [
         ("sqlmetrics.ndcg(k=10)", t_ndcg, ndcg),
         ("MLlib RankingEvaluator ndcgAtK (input built + evaluated)", t_mllib_n, mllib_n),
     ]
 
-    load_end = os.getloadavg()
-    print(f"rows={args.rows} master={args.master} repeats={args.repeats}")
-    print(f"load (1, 5, 15 min) start {load_start} end {load_end}")
+    print(f"load (1, 5, 15 min) at end {os.getloadavg()}")
     print("| call | seconds | value |")
     print("| --- | ---: | ---: |")
     for name, seconds, value in rows:

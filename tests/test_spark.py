@@ -272,7 +272,7 @@ def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> Non
     """Repartitioned and reordered: every value the same bits (exact integer or fixed-point
     sums, total orders)."""
     shuffled = sdf.repartition(7).orderBy(sdf["item"].desc()).repartition(3)
-    metrics = ["auc", "average_precision", "gauc", "auc_bounds", "ndcg@5", "map@5", "log_loss"]
+    metrics = ["auc", "average_precision", "gauc", "auc_bounds", "ndcg@5", "map@5"]
     kwargs = {**evaluate_kwargs(), "weight": None}
     a = sqlmetrics.evaluate(sdf, metrics, con=spark, **kwargs)
     b = sqlmetrics.evaluate(shuffled, metrics, con=spark, **kwargs)
@@ -282,9 +282,10 @@ def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> Non
         x = run(spec, sdf, spark, weight="weight", by="country")
         y = run(spec, shuffled, spark, weight="weight", by="country")
         pd.testing.assert_frame_equal(x, y, check_exact=True)
-    for name in ("auc", "average_precision"):
+    for name in ("auc", "average_precision", "log_loss", "auc_bounds"):
         spec = REGISTRY[name]
-        assert run(spec, sdf, spark, weight="weight") == run(spec, shuffled, spark, weight="weight")
+        x, y = run(spec, sdf, spark, weight="weight"), run(spec, shuffled, spark, weight="weight")
+        assert x == y or (math.isnan(x) and math.isnan(y)), name
 
 
 # --------------------------------------------------------------------------- CLI

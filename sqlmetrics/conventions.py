@@ -109,7 +109,9 @@ CONVENTIONS: dict[str, Convention] = {
             (*_RANKING, *_TREC_MORE),
             {**_TREC_SETS, "missing": "skip"},
             _TREC_ADJUSTABLE,
-            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there",
+            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there; "
+            "iprec_at_recall / 11pt_avg are not covered (trec_eval reaches recall level p at "
+            "(long)(p * R + 0.9) relevant items, here at recall >= p); trec_eval has no rbp",
         ),
         Convention(
             "trec_eval_c",
@@ -137,9 +139,11 @@ CONVENTIONS: dict[str, Convention] = {
                 "log_base": (None, "dcg_score(log_base=)"),
                 "ties": (("average",), "ignore_ties=True is an arbitrary order"),
             },
-            "zero_division 0 without scikit-learn's warning (average_precision with no positive "
-            "too: AP 0); pr_curve with no positive keeps recall NaN (scikit-learn: 1); "
-            "label_ranking_average_precision_score is not provided",
+            "zero_division 0 without scikit-learn's warning (its zero_division='warn'; "
+            "average_precision with no positive too: AP 0); pr_curve with no positive: recall 1 "
+            "(0 at the +inf point), as scikit-learn; label_ranking_average_precision_score "
+            "(every tied label ranked first, pessimistic) is not reproducible: no tie order "
+            "here counts a tie that way",
         ),
         Convention(
             "ranx",
@@ -159,7 +163,9 @@ CONVENTIONS: dict[str, Convention] = {
             },
             "equal scores keep the run's input order in ranx (sort the run by item descending "
             "for ties='item_desc'); a query missing from the run is an error there unless "
-            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'",
+            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'; ranx's "
+            "rbp weighs each item by its graded label (equal here on 0/1 labels) and its bpref "
+            "differs from trec_eval's: neither is covered",
         ),
         Convention(
             "torchmetrics",

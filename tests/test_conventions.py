@@ -596,9 +596,7 @@ def test_sklearn_issue_14_metrics_match_sklearn(seed: int) -> None:
     p = np.where(rng.random(n) < 0.6, y, rng.choice(["a", "b", "c"], n))
     classes = pd.DataFrame({"label": y, "prediction": p})
     sk = {"convention": "sklearn"}
-    assert close(
-        sqlmetrics.balanced_accuracy(classes, **sk), skm.balanced_accuracy_score(y, p)
-    )
+    assert close(sqlmetrics.balanced_accuracy(classes, **sk), skm.balanced_accuracy_score(y, p))
     assert close(
         sqlmetrics.balanced_accuracy(classes, adjusted=True, **sk),
         skm.balanced_accuracy_score(y, p, adjusted=True),
@@ -658,3 +656,24 @@ def test_issue_14_metrics_a_tool_lacks_name_the_conventions_that_define_them() -
         sqlmetrics.bpref(frame, convention="ranx", **COLS)
     with pytest.raises(InvalidParameterError, match=r"unknown convention='sklern'.*'sklearn'"):
         sqlmetrics.novelty(frame, train=frame, convention="sklern")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sklearn_pr_curve_without_a_positive_is_sklearns(seed: int) -> None:
+    """No positive label: scikit-learn's recall 1 at every threshold (0 at the end), precision
+    0, both with a warning; without the convention the recall stays NaN.
+    """
+    rng = np.random.default_rng(seed)
+    score = rng.integers(0, 5, 10) / 5
+    label = np.zeros(10, dtype=int)
+    frame = pd.DataFrame({"label": label, "score": score})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        precision, recall, thresholds = skm.precision_recall_curve(label, score)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="no positive"):
+        got = sqlmetrics.pr_curve(frame, convention="sklearn")
+    assert np.array_equal(got["threshold"].iloc[:-1], thresholds)
+    assert np.array_equal(got["precision"], precision)
+    assert np.array_equal(got["recall"], recall)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning):
+        assert sqlmetrics.pr_curve(frame)["recall"].isna().all()

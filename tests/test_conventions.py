@@ -459,7 +459,7 @@ def test_a_metric_the_tool_does_not_define_is_an_error() -> None:
 def test_render_and_render_evaluate_take_a_convention() -> None:
     plain = sqlmetrics.render("ndcg@3", "runs", group="g", item="i")
     trec = sqlmetrics.render("ndcg@3", "runs", group="g", item="i", convention="trec_eval")
-    assert "power(2.0, label)" in plain and "power(2.0, label)" not in trec  # linear gain
+    assert "label as gain," in trec and "label as gain," not in plain  # linear gain
     assert sqlmetrics.render_evaluate(
         "runs", ["ndcg@3"], group="g", item="i", convention="trec_eval"
     ) != sqlmetrics.render_evaluate("runs", ["ndcg@3"], group="g", item="i")

@@ -125,6 +125,7 @@ def balanced_accuracy(
     prediction: str = "prediction",
     weight: str | None = None,
     adjusted: bool = False,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Balanced accuracy: the mean recall over the classes of the label.
@@ -144,6 +145,11 @@ def balanced_accuracy(
     adjusted : bool, default False
         Rescale so that a chance-level prediction scores 0 and a perfect one 1:
         ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -195,7 +201,7 @@ def balanced_accuracy(
         data,
         con=con,
         columns=_columns(label, prediction, weight),
-        params={"adjusted": adjusted},
+        params={"adjusted": adjusted, "convention": convention},
     )
     return scalar(frame, "balanced_accuracy")
 
@@ -207,6 +213,7 @@ def cohen_kappa(
     prediction: str = "prediction",
     weight: str | None = None,
     weights: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Cohen's kappa: agreement between label and prediction beyond chance.
@@ -228,6 +235,11 @@ def cohen_kappa(
         Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
         weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
         order (ordinal classes).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -283,7 +295,7 @@ def cohen_kappa(
         data,
         con=con,
         columns=_columns(label, prediction, weight),
-        params={"weights": weights},
+        params={"weights": weights, "convention": convention},
     )
     return scalar(frame, "cohen_kappa")
 
@@ -294,6 +306,7 @@ def hamming_loss(
     label: str = "label",
     prediction: str = "prediction",
     weight: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Hamming loss: the fraction of rows whose predicted class differs from the label.
@@ -310,6 +323,11 @@ def hamming_loss(
         Column of predicted classes, of a type comparable with ``label``'s.
     weight : str, optional
         Column of non-negative sample weights; None weighs every row 1.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -351,6 +369,7 @@ def hamming_loss(
         data,
         con=con,
         columns=_columns(label, prediction, weight),
+        params={"convention": convention},
     )
     return scalar(frame, "hamming_loss")
 
@@ -362,6 +381,7 @@ def jaccard(
     prediction: str = "prediction",
     weight: str | None = None,
     average: str = "macro",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Jaccard index (intersection over union) per class, averaged over the classes.
@@ -383,6 +403,11 @@ def jaccard(
         "macro": the mean of the per-class indices; "weighted": their mean weighted by the
         classes' support; "micro": the index of the summed counts. In ``evaluate``:
         ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -427,5 +452,11 @@ def jaccard(
     check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
     check_class_columns("jaccard", data, con, label, prediction)
     name = f"jaccard_{average}"
-    frame = compute(name, data, con=con, columns=_columns(label, prediction, weight))
+    frame = compute(
+        name,
+        data,
+        con=con,
+        columns=_columns(label, prediction, weight),
+        params={"convention": convention},
+    )
     return scalar(frame, name)

@@ -47,18 +47,35 @@ for _name, (_summary, _undefined) in _SPECS.items():
     )
 
 
-def _beyond(name: str, data: Any, item: str, train: Any, con: Any, needs_train: bool) -> float:
+def _beyond(
+    name: str,
+    data: Any,
+    item: str,
+    train: Any,
+    con: Any,
+    needs_train: bool,
+    convention: str | None,
+) -> float:
     if needs_train and train is None:
         raise InvalidParameterError(
             f"{name}: train= is required: the interactions (one row per user-item event, with "
             f"the item column {item!r}) that define the catalog and the items' popularity"
         )
     extra = None if train is None else {"train": (train, [(ITEM, item)])}
-    frame = compute(name, data, con=con, columns={"item": item}, extra_sources=extra)
+    frame = compute(
+        name,
+        data,
+        con=con,
+        columns={"item": item},
+        params={"convention": convention},
+        extra_sources=extra,
+    )
     return scalar(frame, name)
 
 
-def catalog_coverage(data: Any, *, item: str = "item", train: Any, con: Any = None) -> float:
+def catalog_coverage(
+    data: Any, *, item: str = "item", train: Any, convention: str | None = None, con: Any = None
+) -> float:
     r"""Catalog coverage: the share of the catalog's items recommended at least once.
 
     Parameters
@@ -69,6 +86,11 @@ def catalog_coverage(data: Any, *, item: str = "item", train: Any, con: Any = No
         The item column, in ``data`` and in ``train``. No NULL.
     train : same kinds as ``data``
         The interactions (e.g. the training set) whose distinct items are the catalog.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``train`` if they are table names, or a DuckDB database
         path (opened read-only). Default: a fresh in-memory connection.
@@ -110,10 +132,14 @@ def catalog_coverage(data: Any, *, item: str = "item", train: Any, con: Any = No
     >>> sqlmetrics.catalog_coverage(reco, train=train)
     0.6
     """
-    return _beyond("catalog_coverage", data, item, train, con, needs_train=True)
+    return _beyond(
+        "catalog_coverage", data, item, train, con, needs_train=True, convention=convention
+    )
 
 
-def distributional_coverage(data: Any, *, item: str = "item", con: Any = None) -> float:
+def distributional_coverage(
+    data: Any, *, item: str = "item", convention: str | None = None, con: Any = None
+) -> float:
     r"""Distributional coverage: the entropy, in bits, of how often each item is recommended.
 
     Parameters
@@ -122,6 +148,11 @@ def distributional_coverage(data: Any, *, item: str = "item", con: Any = None) -
         The recommendations: one row per recommended (user, item).
     item : str, default "item"
         The item column. No NULL.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -162,10 +193,19 @@ def distributional_coverage(data: Any, *, item: str = "item", con: Any = None) -
     >>> round(sqlmetrics.distributional_coverage(reco), 4)
     1.4591
     """
-    return _beyond("distributional_coverage", data, item, None, con, needs_train=False)
+    return _beyond(
+        "distributional_coverage", data, item, None, con, needs_train=False, convention=convention
+    )
 
 
-def gini_index(data: Any, *, item: str = "item", train: Any = None, con: Any = None) -> float:
+def gini_index(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any = None,
+    convention: str | None = None,
+    con: Any = None,
+) -> float:
     r"""Gini index of item exposure: how unequally the recommendations spread over the items.
 
     Parameters
@@ -177,6 +217,11 @@ def gini_index(data: Any, *, item: str = "item", train: Any = None, con: Any = N
     train : same kinds as ``data``, optional
         Interactions whose distinct items complete the catalog: items never recommended
         count with 0 recommendations. None: the recommended items only.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``train`` if they are table names, or a DuckDB database
         path (opened read-only). Default: a fresh in-memory connection.
@@ -225,10 +270,12 @@ def gini_index(data: Any, *, item: str = "item", train: Any = None, con: Any = N
     >>> round(sqlmetrics.gini_index(reco, train=train), 4)
     0.6667
     """
-    return _beyond("gini_index", data, item, train, con, needs_train=False)
+    return _beyond("gini_index", data, item, train, con, needs_train=False, convention=convention)
 
 
-def novelty(data: Any, *, item: str = "item", train: Any, con: Any = None) -> float:
+def novelty(
+    data: Any, *, item: str = "item", train: Any, convention: str | None = None, con: Any = None
+) -> float:
     r"""Novelty: the mean self-information of the recommended items under train's popularity.
 
     Parameters
@@ -239,6 +286,11 @@ def novelty(data: Any, *, item: str = "item", train: Any, con: Any = None) -> fl
         The item column, in ``data`` and in ``train``. No NULL.
     train : same kinds as ``data``
         The interactions, one row per event: an item's popularity is its share of the rows.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``train`` if they are table names, or a DuckDB database
         path (opened read-only). Default: a fresh in-memory connection.
@@ -283,4 +335,4 @@ def novelty(data: Any, *, item: str = "item", train: Any, con: Any = None) -> fl
     >>> round(sqlmetrics.novelty(reco, train=train), 4)
     2.085
     """
-    return _beyond("novelty", data, item, train, con, needs_train=True)
+    return _beyond("novelty", data, item, train, con, needs_train=True, convention=convention)

@@ -133,6 +133,7 @@ def normalized_entropy(
     weight: str | None = None,
     eps: float | str = "auto",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Normalized entropy (NE): log loss divided by the entropy of the base rate.
@@ -155,6 +156,11 @@ def normalized_entropy(
         Clipping of the probabilities, as in :func:`sqlmetrics.log_loss`.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -208,7 +214,7 @@ def normalized_entropy(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"eps": eps, "pos_label": pos_label},
+        params={"eps": eps, "pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "normalized_entropy")
 
@@ -220,6 +226,7 @@ def calibration_ratio(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Calibration ratio: the sum of predicted probabilities over the number of positives.
@@ -236,6 +243,11 @@ def calibration_ratio(
         Column of non-negative sample weights; None weighs every row 1.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -284,7 +296,7 @@ def calibration_ratio(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "calibration_ratio")
 
@@ -298,6 +310,7 @@ def expected_calibration_error(
     n_bins: int = 10,
     strategy: str = "uniform",
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Expected calibration error (ECE) of predicted probabilities over probability bins.
@@ -322,6 +335,11 @@ def expected_calibration_error(
         ``calibration_curve``'s.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -373,7 +391,12 @@ def expected_calibration_error(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"n_bins": n_bins, "strategy": strategy, "pos_label": pos_label},
+        params={
+            "n_bins": n_bins,
+            "strategy": strategy,
+            "pos_label": pos_label,
+            "convention": convention,
+        },
     )
     return scalar(frame, "expected_calibration_error")
 
@@ -388,6 +411,7 @@ def calibration_curve(
     strategy: str = "uniform",
     pos_label: Any = None,
     by: str | Sequence[str] | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     r"""Calibration (reliability) curve: fraction of positives and mean probability per bin.
@@ -414,6 +438,11 @@ def calibration_curve(
         The label value of the positive class; None: 0/1 or boolean labels.
     by : str or list of str, optional
         Slice columns: one curve per slice, the slice columns first.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -469,7 +498,12 @@ def calibration_curve(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"n_bins": n_bins, "strategy": strategy, "pos_label": pos_label},
+        params={
+            "n_bins": n_bins,
+            "strategy": strategy,
+            "pos_label": pos_label,
+            "convention": convention,
+        },
         by=by,
     )
     frame["n"] = frame["n"].astype("int64")

@@ -200,6 +200,7 @@ def auc(
             weight=weight,
             max_fpr=max_fpr,
             pos_label=pos_label,
+            convention=convention,
             con=con,
         )
     frame = compute(

@@ -28,6 +28,9 @@ from .registry import PARAMS, MetricSpec, default_of, get_spec
 __all__ = ["CONVENTIONS", "DEFINITIONAL", "Convention", "convention_names", "resolve"]
 
 _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "mrr", "ndcg")
+#: trec_eval's measures beyond _RANKING that it computes as here (iprec_at_recall and 11pt_avg
+#: are not: trec_eval reaches recall level p at (long)(p * R + 0.9) relevant items)
+_TREC_MORE = ("bpref", "gm_map")
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,18 @@ _SKLEARN_CLASSIFICATION = (
     "precision",
     "recall",
     "roc_curve",
+    # issue 14's metrics scikit-learn defines (no definitional option among their parameters)
+    "balanced_accuracy",  # balanced_accuracy_score(adjusted=)
+    "calibration_curve",  # sklearn.calibration.calibration_curve
+    "cohen_kappa",  # cohen_kappa_score(weights=)
+    "hamming_loss",
+    "jaccard_macro",  # jaccard_score(average=)
+    "jaccard_micro",
+    "jaccard_weighted",
+    "multiclass_auc",  # roc_auc_score(multi_class=, average=)
+    "multilabel_average_precision",  # average_precision_score(average=) on indicator matrices
+    "partial_auc",  # roc_auc_score(max_fpr=)
+    "top_k_accuracy",  # top_k_accuracy_score(k=)
 )
 
 #: every convention, by name
@@ -91,16 +106,18 @@ CONVENTIONS: dict[str, Convention] = {
             "trec_eval",
             "trec_eval",
             "trec_eval 9.0 without -c (pytrec-eval-terrier)",
-            _RANKING,
+            (*_RANKING, *_TREC_MORE),
             {**_TREC_SETS, "missing": "skip"},
             _TREC_ADJUSTABLE,
-            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there",
+            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there; "
+            "iprec_at_recall / 11pt_avg are not covered (trec_eval reaches recall level p at "
+            "(long)(p * R + 0.9) relevant items, here at recall >= p); trec_eval has no rbp",
         ),
         Convention(
             "trec_eval_c",
             "trec_eval -c",
             "trec_eval 9.0 with -c: judged queries absent from the run count 0",
-            _RANKING,
+            (*_RANKING, *_TREC_MORE),
             {**_TREC_SETS, "missing": "zero"},
             _TREC_ADJUSTABLE,
             "as trec_eval; ndcg of an absent query is 0",
@@ -122,9 +139,11 @@ CONVENTIONS: dict[str, Convention] = {
                 "log_base": (None, "dcg_score(log_base=)"),
                 "ties": (("average",), "ignore_ties=True is an arbitrary order"),
             },
-            "zero_division 0 without scikit-learn's warning (average_precision with no positive "
-            "too: AP 0); pr_curve with no positive keeps recall NaN (scikit-learn: 1); "
-            "label_ranking_average_precision_score is not provided",
+            "zero_division 0 without scikit-learn's warning (its zero_division='warn'; "
+            "average_precision with no positive too: AP 0); pr_curve with no positive: recall 1 "
+            "(0 at the +inf point), as scikit-learn; label_ranking_average_precision_score "
+            "(every tied label ranked first, pessimistic) is not reproducible: no tie order "
+            "here counts a tie that way",
         ),
         Convention(
             "ranx",
@@ -144,7 +163,9 @@ CONVENTIONS: dict[str, Convention] = {
             },
             "equal scores keep the run's input order in ranx (sort the run by item descending "
             "for ties='item_desc'); a query missing from the run is an error there unless "
-            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'",
+            "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'; ranx's "
+            "rbp weighs each item by its graded label (equal here on 0/1 labels) and its bpref "
+            "differs from trec_eval's: neither is covered",
         ),
         Convention(
             "torchmetrics",

@@ -116,6 +116,7 @@ def spearman(
     label: str = "label",
     score: str = "score",
     group: str | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Spearman's rank correlation coefficient rho between score and label.
@@ -136,6 +137,11 @@ def spearman(
     group : str, optional
         Column identifying groups (query, user): rho per group, then the uniform mean over the
         groups where it is defined. None: one rho over all rows.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -197,6 +203,7 @@ def spearman(
         data,
         con=con,
         columns={"label": label, "score": score, "group": group},
+        params={"convention": convention},
     )
     return scalar(frame, "spearman")
 
@@ -208,6 +215,7 @@ def kendall_tau(
     score: str = "score",
     group: str | None = None,
     max_label_levels: int = MAX_LABEL_LEVELS,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Kendall's rank correlation tau-b between score and label.
@@ -232,6 +240,11 @@ def kendall_tau(
     max_label_levels : int, default 1000
         The most distinct labels a group (or the data, without ``group``) may have: the cost
         is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
@@ -298,7 +311,7 @@ def kendall_tau(
         data,
         con=con,
         columns={"label": label, "score": score, "group": group},
-        params={"max_label_levels": max_label_levels},
+        params={"max_label_levels": max_label_levels, "convention": convention},
         by=normalize_by("kendall_tau", by),
         check=levels_check,
     )

@@ -397,7 +397,8 @@ def pr_curve(
     Warns
     -----
     UndefinedMetricWarning
-        When a slice has no positive label: its recall is NaN (scikit-learn sets it to 1).
+        When a slice has no positive label: its recall is NaN, or with
+        ``convention="sklearn"`` 1 (0 at the ``+inf`` point), as scikit-learn.
 
     See Also
     --------
@@ -444,6 +445,9 @@ def pr_curve(
         convention,
     )
     _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
+    if convention == "sklearn":  # recall 1 where no positive (0 at the +inf point)
+        empty = frame["recall"].isna()
+        frame.loc[empty, "recall"] = (frame.loc[empty, "fp"] > 0).astype(float)
     return _counts(frame, ["tp", "fp", "fn"], weight is not None)
 
 

@@ -124,6 +124,7 @@ def multiclass_auc(
     label: str = "label",
     multi_class: str = "ovr",
     average: str = "macro",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores.
@@ -154,6 +155,11 @@ def multiclass_auc(
         (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
         classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
         ``auc_average=``.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -214,7 +220,7 @@ def multiclass_auc(
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params={"multi_class": multi_class, "auc_average": average},
+        params={"multi_class": multi_class, "auc_average": average, "convention": convention},
         unique=("group", "item"),
     )
     return scalar(frame, "multiclass_auc")
@@ -229,6 +235,7 @@ def top_k_accuracy(
     label: str = "label",
     weight: str | None = None,
     k: int = 2,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
@@ -254,6 +261,11 @@ def top_k_accuracy(
         How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
         ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
         a ranking metric without a cut-off does).
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -301,7 +313,7 @@ def top_k_accuracy(
             "label": label,
             "weight": weight,
         },
-        params={"k": k},
+        params={"k": k, "convention": convention},
         unique=("group", "item"),
     )
     return scalar(frame, "top_k_accuracy")
@@ -315,6 +327,7 @@ def multilabel_average_precision(
     score: str = "score",
     label: str = "label",
     average: str = "macro",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
@@ -338,6 +351,11 @@ def multilabel_average_precision(
         "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
         "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
         row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -389,7 +407,7 @@ def multilabel_average_precision(
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params={"ap_average": average},
+        params={"ap_average": average, "convention": convention},
         unique=("group", "item"),
     )
     return scalar(frame, "multilabel_average_precision")

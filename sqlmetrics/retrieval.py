@@ -131,10 +131,11 @@ def rbp(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Rank-biased precision at k, mean over groups.
@@ -174,6 +175,11 @@ def rbp(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -245,6 +251,7 @@ def rbp(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -259,10 +266,11 @@ def fallout(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
@@ -299,6 +307,11 @@ def fallout(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -368,6 +381,7 @@ def fallout(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -381,10 +395,11 @@ def bpref(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
@@ -419,6 +434,11 @@ def bpref(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -487,6 +507,7 @@ def bpref(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -501,10 +522,11 @@ def iprec_at_recall(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
@@ -541,6 +563,11 @@ def iprec_at_recall(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -609,6 +636,7 @@ def iprec_at_recall(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -622,10 +650,11 @@ def iprec_11pt_avg(
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
@@ -660,6 +689,11 @@ def iprec_11pt_avg(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -727,6 +761,7 @@ def iprec_11pt_avg(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )
 
@@ -735,17 +770,18 @@ def gm_map(
     data: Any,
     *,
     k: int | None = None,
-    ap_denominator: str = "relevant",
+    ap_denominator: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
     relevance_level: float = 1,
-    ties: str = "item_desc",
-    empty: str = "skip",
-    missing: str = "skip",
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
     duplicates: str = "error",
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
@@ -784,6 +820,11 @@ def gm_map(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
@@ -852,5 +893,6 @@ def gm_map(
             "empty": empty,
             "missing": missing,
             "duplicates": duplicates,
+            "convention": convention,
         },
     )

@@ -115,6 +115,7 @@ def ks_statistic(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Kolmogorov-Smirnov statistic: the largest gap between TPR and FPR over thresholds.
@@ -131,6 +132,11 @@ def ks_statistic(
         Column of non-negative sample weights; None weighs every row 1.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -180,7 +186,7 @@ def ks_statistic(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "ks_statistic")
 
@@ -193,6 +199,7 @@ def ks_point(
     weight: str | None = None,
     pos_label: Any = None,
     by: str | Sequence[str] | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     r"""The KS statistic with the threshold where it occurs, per slice.
@@ -211,6 +218,11 @@ def ks_point(
         The label value of the positive class; None: 0/1 or boolean labels.
     by : str or list of str, optional
         Slice columns: one row per slice, the slice columns first.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -254,7 +266,7 @@ def ks_point(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"pos_label": pos_label},
+        params={"pos_label": pos_label, "convention": convention},
         by=by,
     )
     if frame["ks_statistic"].isna().any():
@@ -274,6 +286,7 @@ def partial_auc(
     weight: str | None = None,
     max_fpr: float = 1.0,
     pos_label: Any = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Partial ROC AUC up to a false positive rate, McClish-standardised.
@@ -295,6 +308,11 @@ def partial_auc(
         plain ROC AUC.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -346,7 +364,7 @@ def partial_auc(
         data,
         con=con,
         columns=_columns(label, score, weight),
-        params={"max_fpr": max_fpr, "pos_label": pos_label},
+        params={"max_fpr": max_fpr, "pos_label": pos_label, "convention": convention},
     )
     return scalar(frame, "partial_auc")
 
@@ -359,6 +377,7 @@ def lift_table(
     n_bins: int = 10,
     pos_label: Any = None,
     by: str | Sequence[str] | None = None,
+    convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
     r"""Lift and cumulative gains per score bin (deciles by default), highest scores first.
@@ -377,6 +396,11 @@ def lift_table(
         The label value of the positive class; None: 0/1 or boolean labels.
     by : str or list of str, optional
         Slice columns: one table per slice, the slice columns first.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb.DuckDBPyConnection or str, optional
         As in :func:`sqlmetrics.roc_curve`.
 
@@ -432,7 +456,7 @@ def lift_table(
         data,
         con=con,
         columns={"label": label, "score": score},
-        params={"n_bins": n_bins, "pos_label": pos_label},
+        params={"n_bins": n_bins, "pos_label": pos_label, "convention": convention},
         by=by,
     )
     for col in ("bin", "n", "n_pos", "cumulative_n", "cumulative_pos"):

@@ -9,6 +9,7 @@ without judgments, and cut-offs beyond the list length.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import re
@@ -458,8 +459,7 @@ def test_a_metric_the_tool_does_not_define_is_an_error() -> None:
 def test_render_and_render_evaluate_take_a_convention() -> None:
     plain = sqlmetrics.render("ndcg@3", "runs", group="g", item="i")
     trec = sqlmetrics.render("ndcg@3", "runs", group="g", item="i", convention="trec_eval")
-    gain = "power(cast(2.0e0 as double), label)"  # exponential gain
-    assert gain in plain and gain not in trec  # trec_eval: linear gain
+    assert "label as gain," in trec and "label as gain," not in plain  # linear gain
     assert sqlmetrics.render_evaluate(
         "runs", ["ndcg@3"], group="g", item="i", convention="trec_eval"
     ) != sqlmetrics.render_evaluate("runs", ["ndcg@3"], group="g", item="i")
@@ -517,3 +517,163 @@ def test_readme_conventions_table_is_generated() -> None:
         "README conventions table is stale: run `python -m sqlmetrics._docs README.md`"
     )
     assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", README)
+
+
+# ----------------------------------------------------------------------------- issue 14 metrics
+def test_every_metric_function_takes_convention() -> None:
+    """Every registered metric's function, and every exported function taking ``con=``, has a
+    keyword-only ``convention=None`` just before ``con``: a new metric cannot forget it.
+    """
+    functions = {spec.function for spec in REGISTRY.values()}
+    functions |= {
+        name
+        for name in sqlmetrics.__all__
+        if inspect.isfunction(getattr(sqlmetrics, name))
+        and "con" in inspect.signature(getattr(sqlmetrics, name)).parameters
+        and name != "evaluate"  # takes convention= among **options (tested above)
+    }
+    assert {"jaccard", "multiclass_auc", "rbp", "novelty", "spearman"} <= functions
+    missing = []
+    for name in sorted(functions):
+        parameters = list(inspect.signature(getattr(sqlmetrics, name)).parameters.values())
+        names = [p.name for p in parameters]
+        ok = "convention" in names and names[names.index("convention") + 1 :] == ["con"]
+        if ok:
+            p = parameters[names.index("convention")]
+            ok = p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
+        if not ok:
+            missing.append(name)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_trec_eval_bpref_and_gm_map_match_pytrec_eval(seed: int) -> None:
+    """bpref and gm_map (AP floored at 1e-5, geometric mean) as trec_eval and trec_eval -c."""
+    run, qrels = judged_run(seed)
+    judged: dict[str, dict[str, int]] = {}
+    for r in qrels.itertuples():
+        judged.setdefault(str(r.group), {})[str(r.item)] = int(r.label)
+    scored: dict[str, dict[str, float]] = {}
+    for r in run.itertuples():
+        scored.setdefault(str(r.group), {})[str(r.item)] = float(r.score)
+    per_query = pytrec_eval.RelevanceEvaluator(judged, {"bpref", "map"}).evaluate(scored)
+    for convention, n_queries in (
+        ("trec_eval", len(per_query)),
+        ("trec_eval_c", qrels["group"].nunique()),
+    ):
+        want = sum(v["bpref"] for v in per_query.values()) / n_queries
+        got = sqlmetrics.bpref(run, qrels=qrels, convention=convention, **COLS)
+        assert close(got, want), (convention, got, want)
+        aps = [v["map"] for v in per_query.values()] + [0.0] * (n_queries - len(per_query))
+        want = math.exp(sum(math.log(max(ap, 1e-5)) for ap in aps) / n_queries)
+        got = sqlmetrics.gm_map(run, qrels=qrels, convention=convention, **COLS)
+        assert math.isclose(got, want, rel_tol=1e-9), (convention, got, want)
+        got = sqlmetrics.evaluate(
+            run, ["bpref", "gm_map"], qrels=qrels, convention=convention, **COLS
+        ).iloc[0]
+        assert math.isclose(got["gm_map"], want, rel_tol=1e-9)
+
+
+def test_trec_eval_iprec_is_not_covered() -> None:
+    """trec_eval reaches recall level p at (long)(p R + 0.9) relevant items, not at recall p:
+    iprec_at_recall / 11pt_avg are not in its convention, and asking says which define them.
+    """
+    for function in (sqlmetrics.iprec_at_recall, sqlmetrics.iprec_11pt_avg, sqlmetrics.rbp):
+        with pytest.raises(InvalidParameterError, match=r"does not define .*conventions that"):
+            function(labelled(0), convention="trec_eval", **COLS)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sklearn_issue_14_metrics_match_sklearn(seed: int) -> None:
+    """The agreement, multiclass-score, partial AUC and calibration metrics under
+    convention="sklearn" equal scikit-learn on random data with ties.
+    """
+    from sklearn.calibration import calibration_curve
+
+    rng = np.random.default_rng(seed)
+    n = 30
+    y = rng.choice(["a", "b", "c"], n)
+    p = np.where(rng.random(n) < 0.6, y, rng.choice(["a", "b", "c"], n))
+    classes = pd.DataFrame({"label": y, "prediction": p})
+    sk = {"convention": "sklearn"}
+    assert close(sqlmetrics.balanced_accuracy(classes, **sk), skm.balanced_accuracy_score(y, p))
+    assert close(
+        sqlmetrics.balanced_accuracy(classes, adjusted=True, **sk),
+        skm.balanced_accuracy_score(y, p, adjusted=True),
+    )
+    assert close(sqlmetrics.cohen_kappa(classes, **sk), skm.cohen_kappa_score(y, p))
+    assert close(sqlmetrics.hamming_loss(classes, **sk), skm.hamming_loss(y, p))
+    for average in ("macro", "micro", "weighted"):
+        want = skm.jaccard_score(y, p, average=average)
+        assert close(sqlmetrics.jaccard(classes, average=average, **sk), want), average
+    # binary scores with ties: partial AUC (also through auc(max_fpr=)), calibration curve
+    label = rng.integers(0, 2, n)
+    score = rng.integers(0, 8, n) / 8 + 0.0625
+    binary = pd.DataFrame({"label": label, "score": score})
+    want = skm.roc_auc_score(label, score, max_fpr=0.3)
+    assert close(sqlmetrics.partial_auc(binary, max_fpr=0.3, **sk), want)
+    assert close(sqlmetrics.auc(binary, max_fpr=0.3, **sk), want)
+    fraction, mean = calibration_curve(label, score, n_bins=4)
+    curve = sqlmetrics.calibration_curve(binary, n_bins=4, **sk)
+    assert np.allclose(curve["fraction_positive"].dropna(), fraction, rtol=1e-12)
+    assert np.allclose(curve["mean_predicted"].dropna(), mean, rtol=1e-12)
+    # multiclass scores, long form (row, class, score, 0/1 label); tied scores
+    scores = rng.integers(1, 5, (n, 3)).astype(float)
+    scores /= scores.sum(axis=1, keepdims=True)
+    truth = rng.integers(0, 3, n)
+    truth[:3] = [0, 1, 2]
+    onehot = np.eye(3, dtype=int)[truth]
+    long = pd.DataFrame(
+        {
+            "row": np.repeat(np.arange(n), 3),
+            "cls": np.tile(["a", "b", "c"], n),
+            "score": scores.reshape(-1),
+            "label": onehot.reshape(-1),
+        }
+    )
+    cols = {"row_id": "row", "class_col": "cls"}
+    for multi_class in ("ovr", "ovo"):
+        want = skm.roc_auc_score(truth, scores, multi_class=multi_class)
+        got = sqlmetrics.multiclass_auc(long, multi_class=multi_class, **cols, **sk)
+        assert close(got, want), multi_class
+    for k in (1, 2):
+        want = skm.top_k_accuracy_score(truth, scores, k=k)
+        assert close(sqlmetrics.top_k_accuracy(long, k=k, **cols, **sk), want), k
+    multilabel = np.where(rng.random((n, 3)) < 0.4, 1, onehot)
+    long["label"] = multilabel.reshape(-1)
+    want = skm.average_precision_score(multilabel, scores, average="macro")
+    got = sqlmetrics.multilabel_average_precision(long, **cols, **sk)
+    assert close(got, want)
+
+
+def test_issue_14_metrics_a_tool_lacks_name_the_conventions_that_define_them() -> None:
+    frame = labelled(0)
+    with pytest.raises(InvalidParameterError, match=r"conventions that define it: none"):
+        sqlmetrics.spearman(frame, convention="sklearn")
+    with pytest.raises(InvalidParameterError, match=r"define it: sklearn\b"):
+        sqlmetrics.partial_auc(frame, max_fpr=0.5, convention="ranx")
+    with pytest.raises(InvalidParameterError, match=r"define it: trec_eval, trec_eval_c\b"):
+        sqlmetrics.bpref(frame, convention="ranx", **COLS)
+    with pytest.raises(InvalidParameterError, match=r"unknown convention='sklern'.*'sklearn'"):
+        sqlmetrics.novelty(frame, train=frame, convention="sklern")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sklearn_pr_curve_without_a_positive_is_sklearns(seed: int) -> None:
+    """No positive label: scikit-learn's recall 1 at every threshold (0 at the end), precision
+    0, both with a warning; without the convention the recall stays NaN.
+    """
+    rng = np.random.default_rng(seed)
+    score = rng.integers(0, 5, 10) / 5
+    label = np.zeros(10, dtype=int)
+    frame = pd.DataFrame({"label": label, "score": score})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        precision, recall, thresholds = skm.precision_recall_curve(label, score)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="no positive"):
+        got = sqlmetrics.pr_curve(frame, convention="sklearn")
+    assert np.array_equal(got["threshold"].iloc[:-1], thresholds)
+    assert np.array_equal(got["precision"], precision)
+    assert np.array_equal(got["recall"], recall)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning):
+        assert sqlmetrics.pr_curve(frame)["recall"].isna().all()

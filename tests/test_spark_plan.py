@@ -212,6 +212,8 @@ def columns_for(name: str) -> dict[str, str]:
     out: dict[str, str] = {}
     if spec.family == "ranking":
         out.update(group="query", item="item", label="rel")
+    elif spec.family == "multiclass_scores":  # planned only: row id, class, score, 0/1 label
+        out.update(group="query", item="cls", score="score", label="label")
     elif spec.family == "multiclass":
         out.update(label="cls")
         if "prediction" in roles:
@@ -243,6 +245,16 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
         )
     if "drop_intermediate" in spec.params:
         out.append(("drop_intermediate", {**base, "drop_intermediate": True}))
+    # issue 14's options that change the SQL's shape
+    for param, values in {
+        "strategy": ["quantile"],
+        "max_fpr": [0.5],
+        "multi_class": ["ovo"],
+        "auc_average": ["weighted", "micro", "samples"],
+        "ap_average": ["weighted", "micro", "samples"],
+    }.items():
+        if param in spec.params:
+            out.extend((f"{param}={v}", {**base, param: v}) for v in values)
     return out
 
 

@@ -307,6 +307,46 @@ KNOWN_GATHERING: dict[tuple[str, str], str] = {
     },
 }  # fmt: skip
 
+#: issue 14's classification metrics (hF's templates), as measured here: not yet distributed
+_ALL4 = ("plain", "by", *_WEIGHTED)
+KNOWN_GATHERING.update(
+    {
+        **{("balanced_accuracy", v): _ROWS.format("sql/_macros/multiclass.sql") for v in _WEIGHTED},
+        ("calibration_curve", "strategy=quantile"): (
+            "the quantile edges read sorted positions: `row_number() over (partition by slice "
+            "order by p)` and `count(*) over (partition by slice)` over the rows "
+            "(sql/_macros/calibration.sql); the fix: approximate-percentile buckets, exact "
+            "positions inside each bucket, as auc_prefixed"
+        ),
+        **{
+            ("calibration_ratio", v): "sum_exponent of `w`, `w * p`, `w * label`: a window over "
+            "the whole slice of the rows (sql/calibration/calibration_ratio.sql)"
+            for v in _ALL4
+        },
+        **{
+            ("hamming_loss", v): "sum_exponent of `w`: a window over the whole slice of the rows "
+            "(sql/multiclass/hamming_loss.sql)"
+            for v in _ALL4
+        },
+        **{
+            ("cohen_kappa", v): "sum_exponent of the observed / expected terms: a window over the "
+            "whole slice of the per-cell table (classes x classes rows: small unless there are "
+            "very many classes; sql/multiclass/cohen_kappa.sql)"
+            + ("; with weights also over the rows" if "weight" in v else "")
+            for v in _ALL4
+        },
+        **{
+            ("expected_calibration_error", v): "sum_exponent of the per-bin gaps: a window over "
+            "the whole slice of the per-(slice, bin) table (n_bins rows per slice, small, but "
+            "`bin` is not a bucket key of the checker), and the per-bin sums' exponents over "
+            "the rows of each bin (sql/calibration/expected_calibration_error.sql, "
+            "sql/_macros/calibration.sql)"
+            + ("; quantile edges: row positions over the whole slice" if "quantile" in v else "")
+            for v in (*_ALL4, "strategy=quantile")
+        },
+    }
+)
+
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]
 
 

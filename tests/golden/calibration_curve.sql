@@ -39,7 +39,7 @@ per_bin as (
         min(bin_upper) as bin_upper,
         count(*) as n_rows,
         cast(count(*) as double) as w_sum,
-        coalesce(cast(sum(cast(round((p) * power(2.0, 80)) as hugeint)) as double) * power(2.0, -80), sum(p)) as wp_sum,
+        coalesce(cast(sum(cast(round((p) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(p)) as wp_sum,
         cast(sum(label) as double) as wy_sum
     from binned
     group by slice_0, bin
@@ -57,4 +57,4 @@ final as (
     from per_bin
 )
 select * from final
-order by slice_0, bin
+order by slice_0 nulls last, bin

@@ -47,6 +47,8 @@ def _columns(spec: MetricSpec) -> dict[str, str]:
         return {"label": "rel"}
     if spec.family == "multiclass":
         return {"label": "y", "prediction": "y_hat"}
+    if spec.family == "multiclass_scores":  # the long table of class scores (table "s")
+        return {"group": "row_id", "item": "cls", "score": "score", "label": "label"}
     if any(r.name == "score" and r.kind == "probability" for r in spec.roles):
         return {"label": "label", "score": "prob"}
     return {"label": "label"}
@@ -88,11 +90,17 @@ def _variants() -> list[tuple[str, str, dict[str, Any]]]:
             "drop_intermediate": [False],
             "eps": [1e-6],
             "relevance_level": [2],
+            "adjusted": [True],
+            "weights": ["linear", "quadratic"],
+            "max_fpr": [0.5],
+            "n_bins": [3],
         }
         for param, values in extras.items():
             if param in spec.params:
                 for value in values:
                     add(f"{param}={value}", **base, **k, **{param: value})
+        if "multi_class" in spec.params:
+            add("ovo-weighted-by", **base, multi_class="ovo", auc_average="weighted", by="country")
         if "pos_label" in spec.params:
             add("pos_label", **{**base, "label": "lab_s"}, pos_label="pos")
         if spec.family == "ranking":
@@ -118,6 +126,8 @@ def test_every_metric_has_variants() -> None:
 
 
 def rendered(metric: str, kwargs: dict[str, Any], dialect: str, table: str = "t") -> str:
+    if REGISTRY[metric].family == "multiclass_scores" and table == "t":
+        table = "s"
     return sqlmetrics.render(metric, table, dialect=dialect, **kwargs)
 
 
@@ -168,7 +178,24 @@ def make_tables(n: int = 2000, seed: int = 7) -> dict[str, pd.DataFrame]:
         }
     )
     qrels = pd.concat([judged, extra]).drop_duplicates(["group", "item"]).reset_index(drop=True)
-    return {"t": frame, "qrels": qrels}
+    # class scores in long form (row id, class, score, 0/1 label): one true class per row
+    rows = 400
+    truth = rng.integers(0, 3, rows)
+    one_hot = np.arange(3) == truth[:, None]
+    scores = pd.DataFrame(
+        {
+            "row_id": np.repeat(np.arange(rows), 3).astype(np.int64),
+            "cls": np.tile(classes, rows),
+            "score": np.round(rng.random((rows, 3)) + 0.3 * one_hot, 1).ravel(),
+            "label": one_hot.astype(np.int64).ravel(),
+            "w": np.repeat(np.round(rng.uniform(0.1, 3.0, rows), 2), 3),
+            "country": np.repeat(
+                np.array(["de", "fr", "us", None], dtype=object)[rng.integers(0, 4, rows)], 3
+            ),
+            "day": np.repeat(rng.integers(1, 4, rows), 3).astype(np.int64),
+        }
+    )
+    return {"t": frame, "qrels": qrels, "s": scores}
 
 
 TABLES = make_tables()

@@ -77,7 +77,23 @@ def _tables() -> dict[str, pd.DataFrame]:
         }
     )
     qrels = pd.concat([judged, extra], ignore_index=True)
-    return {"parity_run": run, "parity_qrels": qrels}
+    # class scores in long form: 300 rows x 4 classes, one true class per row, tied scores
+    n_rows = 300
+    truth = rng.integers(0, 4, n_rows)
+    raw = np.round(rng.random((n_rows, 4)) + 0.4 * (np.arange(4) == truth[:, None]), 1)
+    scores = pd.DataFrame(
+        {
+            "row_id": np.repeat(np.arange(n_rows), 4).astype("int64"),
+            "cls": np.tile(classes, n_rows),
+            "score": raw.ravel(),
+            "label": (np.arange(4) == truth[:, None]).astype("int64").ravel(),
+            "w": np.repeat(np.round(rng.random(n_rows) * 2 + 0.05, 3), 4),
+            "country": np.repeat(
+                np.array(["de", "fr", None], dtype=object)[np.arange(n_rows) % 3], 4
+            ),
+        }
+    )
+    return {"parity_run": run, "parity_qrels": qrels, "parity_scores": scores}
 
 
 TABLES = _tables()
@@ -104,19 +120,30 @@ VALUES: dict[str, list[Any]] = {
     "eps": [1e-7],
     "drop_intermediate": [True, False],
     "pos_label": ["yes"],
+    # issue 14's classification metrics
+    "adjusted": [True],
+    "weights": ["linear", "quadratic"],
+    "max_fpr": [0.5, 0.05],
+    "n_bins": [3, 20],
+    "strategy": ["quantile"],
+    "multi_class": ["ovo"],
+    "auc_average": ["weighted", "micro", "samples"],
+    "ap_average": ["weighted", "micro", "samples"],
 }
 
 FAMILY_COLUMNS = {
     "binary": {"label": "label", "score": "score", "group": "g"},
     "ranking": {"label": "rel", "score": "score", "group": "g", "item": "item"},
     "multiclass": {"label": "cls", "prediction": "pcls"},
+    # the long table of class scores (parity_scores): row id, class, score, 0/1 label
+    "multiclass_scores": {"group": "row_id", "item": "cls", "score": "score", "label": "label"},
 }
 
 
 def _family(spec: MetricSpec) -> str:
     roles = {r.name: r.kind for r in spec.roles}
-    if spec.family == "ranking":
-        return "ranking"
+    if spec.family in ("ranking", "multiclass_scores"):
+        return spec.family
     if roles.get("label") == "key":
         return "multiclass"
     return "binary"
@@ -252,6 +279,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
         columns.pop("label", None)
         columns["label"] = "rel"
     by = "country" if case.by else None
+    table = "parity_scores" if case.family == "multiclass_scores" else "parity_run"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -260,15 +288,13 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
                 roles = {r.name: columns.get(r.name) for r in spec.roles}
                 if case.prediction:
                     roles["score"] = None
-                return compute(
-                    spec.name, "parity_run", con=con, columns=roles, params=options, by=by
-                )
+                return compute(spec.name, table, con=con, columns=roles, params=options, by=by)
             metrics = list(case.metrics)
             k = options.pop("k", None)
             if k is not None:  # evaluate takes the cut-off in the name
                 metrics = [f"{m}@{k}" for m in metrics]
             return sqlmetrics.evaluate(
-                "parity_run", metrics, con=con, by=by, qrels=qrels, **columns, **options
+                table, metrics, con=con, by=by, qrels=qrels, **columns, **options
             )
     except SqlMetricsError as exc:
         return ("error", type(exc).__name__, str(exc)[:300])

@@ -212,6 +212,8 @@ def columns_for(name: str) -> dict[str, str]:
     out: dict[str, str] = {}
     if spec.family == "ranking":
         out.update(group="query", item="item", label="rel")
+    elif spec.family == "multiclass_scores":  # planned only: row id, class, score, 0/1 label
+        out.update(group="query", item="cls", score="score", label="label")
     elif spec.family == "multiclass":
         out.update(label="cls")
         if "prediction" in roles:
@@ -243,6 +245,16 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
         )
     if "drop_intermediate" in spec.params:
         out.append(("drop_intermediate", {**base, "drop_intermediate": True}))
+    # issue 14's options that change the SQL's shape
+    for param, values in {
+        "strategy": ["quantile"],
+        "max_fpr": [0.5],
+        "multi_class": ["ovo"],
+        "auc_average": ["weighted", "micro", "samples"],
+        "ap_average": ["weighted", "micro", "samples"],
+    }.items():
+        if param in spec.params:
+            out.extend((f"{param}={v}", {**base, param: v}) for v in values)
     return out
 
 
@@ -294,6 +306,79 @@ KNOWN_GATHERING: dict[tuple[str, str], str] = {
         for v in ("plain", "by", *_WEIGHTED)
     },
 }  # fmt: skip
+
+#: issue 14's classification metrics (hF's templates), as measured here: not yet distributed
+_ALL4 = ("plain", "by", *_WEIGHTED)
+KNOWN_GATHERING.update(
+    {
+        **{("balanced_accuracy", v): _ROWS.format("sql/_macros/multiclass.sql") for v in _WEIGHTED},
+        ("calibration_curve", "strategy=quantile"): (
+            "the quantile edges read sorted positions: `row_number() over (partition by slice "
+            "order by p)` and `count(*) over (partition by slice)` over the rows "
+            "(sql/_macros/calibration.sql); the fix: approximate-percentile buckets, exact "
+            "positions inside each bucket, as auc_prefixed"
+        ),
+        **{
+            ("calibration_ratio", v): "sum_exponent of `w`, `w * p`, `w * label`: a window over "
+            "the whole slice of the rows (sql/calibration/calibration_ratio.sql)"
+            for v in _ALL4
+        },
+        **{
+            ("hamming_loss", v): "sum_exponent of `w`: a window over the whole slice of the rows "
+            "(sql/multiclass/hamming_loss.sql)"
+            for v in _ALL4
+        },
+        **{
+            ("cohen_kappa", v): "sum_exponent of the observed / expected terms: a window over the "
+            "whole slice of the per-cell table (classes x classes rows: small unless there are "
+            "very many classes; sql/multiclass/cohen_kappa.sql)"
+            + ("; with weights also over the rows" if "weight" in v else "")
+            for v in _ALL4
+        },
+        **{
+            ("expected_calibration_error", v): "sum_exponent of the per-bin gaps: a window over "
+            "the whole slice of the per-(slice, bin) table (n_bins rows per slice, small, but "
+            "`bin` is not a bucket key of the checker), and the per-bin sums' exponents over "
+            "the rows of each bin (sql/calibration/expected_calibration_error.sql, "
+            "sql/_macros/calibration.sql)"
+            + ("; quantile edges: row positions over the whole slice" if "quantile" in v else "")
+            for v in (*_ALL4, "strategy=quantile")
+        },
+    }
+)
+
+_MEASURED = (
+    "measured gathering on Spark (a window over the whole slice: sum_exponent over the rows, or "
+    "the cumulative / max windows of sql/_macros/score_points.sql over the slice's scores) in "
+    "{}; not yet distributed (issue 10, hH's report)"
+)
+KNOWN_GATHERING.update(
+    {
+        **{
+            (m, v): _MEASURED.format(m)
+            for m in ("jaccard_macro", "jaccard_micro")
+            for v in _WEIGHTED
+        },
+        **{
+            (m, v): _MEASURED.format(m)
+            for m in ("jaccard_weighted", "ks_point", "ks_statistic", "normalized_entropy",
+                      "partial_auc", "top_k_accuracy")
+            for v in _ALL4
+        },
+        ("partial_auc", "max_fpr=0.5"): _MEASURED.format("partial_auc"),
+        **{("lift_table", v): _MEASURED.format("lift_table") for v in ("plain", "by")},
+        **{
+            ("multiclass_auc", f"auc_average={v}"): _MEASURED.format("multiclass_auc")
+            for v in ("weighted", "micro")
+        },
+        **{
+            ("multilabel_average_precision", f"ap_average={v}"): _MEASURED.format(
+                "multilabel_average_precision"
+            )
+            for v in ("weighted", "micro")
+        },
+    }
+)  # fmt: skip
 
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]
 

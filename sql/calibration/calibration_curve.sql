@@ -33,5 +33,5 @@ final as (
     from per_bin
 )
 select * from final
-order by {{ slice_cols(by) }}bin
+order by {{ slice_order(by) }}bin
 {%- endmacro %}

@@ -79,5 +79,5 @@ final as (
     from cumulated
 )
 select * from final
-order by {{ slice_cols(by) }}bin
+order by {{ slice_order(by) }}bin
 {%- endmacro %}

@@ -57,4 +57,4 @@ final as (
     from per_bin
 )
 select * from final
-order by slice_0, bin
+order by slice_0 nulls last, bin

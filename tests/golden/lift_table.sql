@@ -56,4 +56,4 @@ final as (
     from cumulated
 )
 select * from final
-order by slice_0, bin
+order by slice_0 nulls last, bin

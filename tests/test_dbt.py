@@ -217,17 +217,35 @@ RANKING = {"group": "query_id", "item": "doc_id", "label": "rel", "score": "scor
 MULTICLASS = {"label": "segment", "prediction": "segment_predicted"}
 
 
+#: the long table of class scores (examples/dbt/models/segment_scores.sql): one group per
+#: prediction row, one item per class
+CLASS_SCORES = {"group": "row_id", "item": "class", "score": "class_score", "label": "is_true"}
+#: beyond-accuracy metrics: the recommendations' item column; train= is the click log seed
+BEYOND = {"item": "item_id"}
+TRAIN = "ctr"
+
+
 def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
     """(model relation, the call's arguments, the slice column, the metric as evaluate takes
     it) for one scalar metric's parity model; weighted where the metric takes weights.
+    ``train`` in the arguments is the name of a model or seed (``ref`` in dbt).
     """
     roles = spec.role_names
-    if spec.family == "ranking":
+    if spec.kernel == "ranking_kernel":  # the ranking metrics and the retrieval extras
         args: dict[str, Any] = dict(RANKING)
         if spec.takes_k:
             args["k"] = 5
         form = metric_form(spec).replace("@k", "@5")
         return "search_runs", args, "half", form
+    if spec.family == "beyond":
+        return "predictions", dict(BEYOND, train=TRAIN), "country", spec.name
+    if spec.family == "multiclass_scores":
+        args = dict(CLASS_SCORES)
+        if spec.takes_k:
+            args["k"] = 2
+        if "weight" in roles:
+            args["weight"] = "weight"
+        return "segment_scores", args, "country", metric_form(spec).replace("@k", "@2")
     if spec.family == "multiclass":
         args = dict(MULTICLASS)
     else:
@@ -244,7 +262,9 @@ def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
 
 
 def _jinja_args(args: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in args.items())
+    return ", ".join(
+        f"{k}=ref({v!r})" if k == "train" else f"{k}={v!r}" for k, v in args.items()
+    )
 
 
 SCALARS = sorted(name for name, spec in REGISTRY.items() if spec.output == "scalar")
@@ -401,10 +421,12 @@ def _same(got: Any, want: Any) -> bool:
     return math.isclose(float(got), float(want), rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _python(spec: MetricSpec, frame: pd.DataFrame) -> pd.DataFrame:
+def _python(spec: MetricSpec, frame: pd.DataFrame, train: pd.DataFrame | None) -> pd.DataFrame:
     """The Python API's value per slice on the same rows (evaluate with one request)."""
     _, args, by, form = parity_call(spec)
     args = {k: v for k, v in args.items() if k != "k"}
+    if "train" in args:
+        args["train"] = train
     return sqlmetrics.evaluate(frame, [form], by=by, **args)
 
 
@@ -427,9 +449,10 @@ def test_every_scalar_metric_equals_python(
 ) -> None:
     built: Built = request.getfixturevalue(build)
     spec = REGISTRY[name]
-    relation, _, by, form = parity_call(spec)
+    relation, args, by, form = parity_call(spec)
     got = built.read(f"m_{name}")
-    want = _python(spec, built.read(relation))
+    train = built.read(args["train"]) if "train" in args else None
+    want = _python(spec, built.read(relation), train)
     assert list(got.columns) == [by, name, "n_rows", *(["n_groups"] if "n_groups" in want else [])]
     assert list(got[by]) == list(want[by])
     assert len(got) >= 2

@@ -262,9 +262,7 @@ def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
 
 
 def _jinja_args(args: dict[str, Any]) -> str:
-    return ", ".join(
-        f"{k}=ref({v!r})" if k == "train" else f"{k}={v!r}" for k, v in args.items()
-    )
+    return ", ".join(f"{k}=ref({v!r})" if k == "train" else f"{k}={v!r}" for k, v in args.items())
 
 
 SCALARS = sorted(name for name, spec in REGISTRY.items() if spec.output == "scalar")
@@ -536,6 +534,8 @@ def _python_error(call: Any) -> str:
     return str(info.value)
 
 
+_TINY = pd.DataFrame({"label": [0, 1], "score": [0.2, 0.8], "item": [1, 2]})
+
 ERRORS = {
     "unknown metric": (
         "sqlmetrics.evaluate(ref('predictions'), metrics=['aucc'], label='click', score='pctr')",
@@ -570,6 +570,73 @@ ERRORS = {
         "gain='linear')",
         lambda: sqlmetrics.render_evaluate("t", ["auc"], gain="linear"),
     ),
+    # the option checks and cross-option checks of issue 14 (their Jinja twins)
+    "bad log_base": (
+        "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', log_base=1)",
+        lambda: check_params(get_spec("ndcg"), {"log_base": 1}),
+    ),
+    "bad max_fpr": (
+        "sqlmetrics.partial_auc(ref('predictions'), label='click', score='pctr', max_fpr=0)",
+        lambda: check_params(get_spec("partial_auc"), {"max_fpr": 0}),
+    ),
+    "bad n_bins": (
+        "sqlmetrics.expected_calibration_error(ref('predictions'), label='click', "
+        "score='pctr', n_bins=0)",
+        lambda: check_params(get_spec("expected_calibration_error"), {"n_bins": 0}),
+    ),
+    "too many n_bins": (
+        "sqlmetrics.expected_calibration_error(ref('predictions'), label='click', "
+        "score='pctr', n_bins=5000)",
+        lambda: check_params(get_spec("expected_calibration_error"), {"n_bins": 5000}),
+    ),
+    "bad persistence": (
+        "sqlmetrics.rbp(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', persistence=1)",
+        lambda: check_params(get_spec("rbp"), {"persistence": 1}),
+    ),
+    "bad recall_level": (
+        "sqlmetrics.iprec_at_recall(ref('search_runs'), group='query_id', item='doc_id', "
+        "label='rel', score='score', recall_level=2)",
+        lambda: check_params(get_spec("iprec_at_recall"), {"recall_level": 2}),
+    ),
+    "bad kappa weights": (
+        "sqlmetrics.cohen_kappa(ref('predictions'), label='segment', "
+        "prediction='segment_predicted', weights='quad')",
+        lambda: check_params(get_spec("cohen_kappa"), {"weights": "quad"}),
+    ),
+    "bad adjusted": (
+        "sqlmetrics.balanced_accuracy(ref('predictions'), label='segment', "
+        "prediction='segment_predicted', adjusted='yes')",
+        lambda: check_params(get_spec("balanced_accuracy"), {"adjusted": "yes"}),
+    ),
+    "bad max_label_levels": (
+        "sqlmetrics.kendall_tau(ref('predictions'), label='click', score='pctr', "
+        "max_label_levels=1)",
+        lambda: check_params(get_spec("kendall_tau"), {"max_label_levels": 1}),
+    ),
+    "bpref without tie average": (
+        "sqlmetrics.bpref(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', ties='average')",
+        lambda: check_params(get_spec("bpref"), {"ties": "average"}),
+    ),
+    "hit_ratio empty one": (
+        "sqlmetrics.hit_ratio(ref('search_runs'), group='query_id', item='doc_id', "
+        "label='rel', score='score', k=5, empty='one')",
+        lambda: check_params(get_spec("hit_ratio"), {"k": 5, "empty": "one"}),
+    ),
+    "multiclass_auc ovo micro": (
+        "sqlmetrics.multiclass_auc(ref('segment_scores'), group='row_id', item='class', "
+        "score='class_score', label='is_true', multi_class='ovo', auc_average='micro')",
+        lambda: check_params(
+            get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "micro"}
+        ),
+    ),
+    "train without a beyond metric": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', "
+        "score='pctr', train=ref('ctr'))",
+        lambda: sqlmetrics.evaluate(_TINY, ["auc"], train=_TINY),
+    ),
     "table metric in evaluate": (
         "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
         "score='pctr')",
@@ -602,3 +669,22 @@ def test_missing_column_is_a_compile_error(duckdb_build: Built) -> None:
     out = _one_line(done.stdout)
     assert "auc: column 'clicks' (label=) not found in data=" in out
     assert "predictions" in out and "columns present: user_id, item_id, country" in out
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', convention='sklearn')",
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', score='pctr', "
+        "convention='sklearn')",
+    ],
+)
+def test_convention_is_refused_in_dbt(call: str, duckdb_build: Built) -> None:
+    """convention= is applied by the Python layer only (sqlmetrics/conventions.py): the dbt
+    macros refuse it at compile time instead of ignoring it.
+    """
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    out = _one_line(done.stdout)
+    assert "convention='sklearn' is not supported in dbt yet" in out
+    assert "pass the options it sets yourself" in out

@@ -130,7 +130,7 @@
 {%- if real and 0 < value <= 1 -%}{{ return(value | float) }}{%- endif -%}
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC)' ~ got) }}
 {%- else -%}
-{{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option '' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}
+{{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option ' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}
 {%- endif -%}
 {%- endmacro %}
 

@@ -31,6 +31,7 @@ import duckdb
 from ._source import quote_ident
 from ._templates import macro_names, sql_dir, sql_files
 from .bounds import MAX_BINS
+from .calibration import N_BINS_MAX
 from .curves import DOUBLE_EPS
 from .names import metric_form, metric_names
 from .registry import ALIASES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
@@ -55,10 +56,23 @@ CHECKS = {
     "_check_eps": "eps",
     "check_relevance_level": "relevance_level",
     "check": "choice",  # check_choice(*allowed)
+    "_check_adjusted": "adjusted",
+    "_check_kappa_weights": "kappa_weights",
+    "_check_n_bins": "n_bins",
+    "check_max_label_levels": "max_label_levels",
+    "check_log_base": "log_base",
+    "check_persistence": "persistence",
+    "check_recall_level": "recall_level",
+    "_check_max_fpr": "max_fpr",
 }
 
 #: a cross-option check -> its Jinja name
-CROSS_CHECKS = {"_check_map_params": "map_ties_hits"}
+CROSS_CHECKS = {
+    "_check_map_params": "map_ties_hits",
+    "_check_ties": "no_tie_average",
+    "_check_hit_ratio_params": "hit_ratio_empty",
+    "_check_combination": "ovo_average",
+}
 
 
 def package_dir() -> Path:
@@ -182,6 +196,7 @@ def registry_facts() -> dict[str, Any]:
         "double_eps": DOUBLE_EPS,
         "k_max": K_MAX,
         "max_bins": MAX_BINS,
+        "n_bins_max": N_BINS_MAX,
     }
 
 

@@ -111,17 +111,26 @@ def _variants(spec: MetricSpec) -> list[dict[str, Any]]:
     return out
 
 
+def _render(spec: MetricSpec, params: dict[str, Any]) -> str:
+    """render(), or for a beyond-accuracy metric (which needs train=, a second input render
+    does not take) render_evaluate with train=.
+    """
+    if spec.family == "beyond":
+        return sqlmetrics.render_evaluate("t", [spec.name], train="train_t", **params)
+    return sqlmetrics.render(spec.name, "t", **params)
+
+
 def test_qualified_copies_render_the_same_sql(monkeypatch: pytest.MonkeyPatch) -> None:
     """The package's copies of the templates (calls qualified for dbt) render, in the Python
     environment, exactly the SQL that sql/ renders: same source, one meaning.
     """
     cases = [(spec, params) for spec in REGISTRY.values() for params in _variants(spec)]
-    expected = [sqlmetrics.render(spec.name, "t", **params) for spec, params in cases]
+    expected = [_render(spec, params) for spec, params in cases]
     copies = PACKAGE / "macros" / "templates"
     monkeypatch.setattr(_templates, "sql_dir", lambda: copies)
     _templates.environment.cache_clear()
     try:
-        got = [sqlmetrics.render(spec.name, "t", **params) for spec, params in cases]
+        got = [_render(spec, params) for spec, params in cases]
     finally:
         monkeypatch.undo()
         _templates.environment.cache_clear()
@@ -217,17 +226,35 @@ RANKING = {"group": "query_id", "item": "doc_id", "label": "rel", "score": "scor
 MULTICLASS = {"label": "segment", "prediction": "segment_predicted"}
 
 
+#: the long table of class scores (examples/dbt/models/segment_scores.sql): one group per
+#: prediction row, one item per class
+CLASS_SCORES = {"group": "row_id", "item": "class", "score": "class_score", "label": "is_true"}
+#: beyond-accuracy metrics: the recommendations' item column; train= is the click log seed
+BEYOND = {"item": "item_id"}
+TRAIN = "ctr"
+
+
 def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
     """(model relation, the call's arguments, the slice column, the metric as evaluate takes
     it) for one scalar metric's parity model; weighted where the metric takes weights.
+    ``train`` in the arguments is the name of a model or seed (``ref`` in dbt).
     """
     roles = spec.role_names
-    if spec.family == "ranking":
+    if spec.kernel == "ranking_kernel":  # the ranking metrics and the retrieval extras
         args: dict[str, Any] = dict(RANKING)
         if spec.takes_k:
             args["k"] = 5
         form = metric_form(spec).replace("@k", "@5")
         return "search_runs", args, "half", form
+    if spec.family == "beyond":
+        return "predictions", dict(BEYOND, train=TRAIN), "country", spec.name
+    if spec.family == "multiclass_scores":
+        args = dict(CLASS_SCORES)
+        if spec.takes_k:
+            args["k"] = 2
+        if "weight" in roles:
+            args["weight"] = "weight"
+        return "segment_scores", args, "country", metric_form(spec).replace("@k", "@2")
     if spec.family == "multiclass":
         args = dict(MULTICLASS)
     else:
@@ -244,7 +271,7 @@ def parity_call(spec: MetricSpec) -> tuple[str, dict[str, Any], str, str]:
 
 
 def _jinja_args(args: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in args.items())
+    return ", ".join(f"{k}=ref({v!r})" if k == "train" else f"{k}={v!r}" for k, v in args.items())
 
 
 SCALARS = sorted(name for name, spec in REGISTRY.items() if spec.output == "scalar")
@@ -401,10 +428,12 @@ def _same(got: Any, want: Any) -> bool:
     return math.isclose(float(got), float(want), rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _python(spec: MetricSpec, frame: pd.DataFrame) -> pd.DataFrame:
+def _python(spec: MetricSpec, frame: pd.DataFrame, train: pd.DataFrame | None) -> pd.DataFrame:
     """The Python API's value per slice on the same rows (evaluate with one request)."""
     _, args, by, form = parity_call(spec)
     args = {k: v for k, v in args.items() if k != "k"}
+    if "train" in args:
+        args["train"] = train
     return sqlmetrics.evaluate(frame, [form], by=by, **args)
 
 
@@ -427,9 +456,10 @@ def test_every_scalar_metric_equals_python(
 ) -> None:
     built: Built = request.getfixturevalue(build)
     spec = REGISTRY[name]
-    relation, _, by, form = parity_call(spec)
+    relation, args, by, form = parity_call(spec)
     got = built.read(f"m_{name}")
-    want = _python(spec, built.read(relation))
+    train = built.read(args["train"]) if "train" in args else None
+    want = _python(spec, built.read(relation), train)
     assert list(got.columns) == [by, name, "n_rows", *(["n_groups"] if "n_groups" in want else [])]
     assert list(got[by]) == list(want[by])
     assert len(got) >= 2
@@ -513,6 +543,8 @@ def _python_error(call: Any) -> str:
     return str(info.value)
 
 
+_TINY = pd.DataFrame({"label": [0, 1], "score": [0.2, 0.8], "item": [1, 2]})
+
 ERRORS = {
     "unknown metric": (
         "sqlmetrics.evaluate(ref('predictions'), metrics=['aucc'], label='click', score='pctr')",
@@ -547,6 +579,73 @@ ERRORS = {
         "gain='linear')",
         lambda: sqlmetrics.render_evaluate("t", ["auc"], gain="linear"),
     ),
+    # the option checks and cross-option checks of issue 14 (their Jinja twins)
+    "bad log_base": (
+        "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', log_base=1)",
+        lambda: check_params(get_spec("ndcg"), {"log_base": 1}),
+    ),
+    "bad max_fpr": (
+        "sqlmetrics.partial_auc(ref('predictions'), label='click', score='pctr', max_fpr=0)",
+        lambda: check_params(get_spec("partial_auc"), {"max_fpr": 0}),
+    ),
+    "bad n_bins": (
+        "sqlmetrics.expected_calibration_error(ref('predictions'), label='click', "
+        "score='pctr', n_bins=0)",
+        lambda: check_params(get_spec("expected_calibration_error"), {"n_bins": 0}),
+    ),
+    "too many n_bins": (
+        "sqlmetrics.expected_calibration_error(ref('predictions'), label='click', "
+        "score='pctr', n_bins=5000)",
+        lambda: check_params(get_spec("expected_calibration_error"), {"n_bins": 5000}),
+    ),
+    "bad persistence": (
+        "sqlmetrics.rbp(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', persistence=1)",
+        lambda: check_params(get_spec("rbp"), {"persistence": 1}),
+    ),
+    "bad recall_level": (
+        "sqlmetrics.iprec_at_recall(ref('search_runs'), group='query_id', item='doc_id', "
+        "label='rel', score='score', recall_level=2)",
+        lambda: check_params(get_spec("iprec_at_recall"), {"recall_level": 2}),
+    ),
+    "bad kappa weights": (
+        "sqlmetrics.cohen_kappa(ref('predictions'), label='segment', "
+        "prediction='segment_predicted', weights='quad')",
+        lambda: check_params(get_spec("cohen_kappa"), {"weights": "quad"}),
+    ),
+    "bad adjusted": (
+        "sqlmetrics.balanced_accuracy(ref('predictions'), label='segment', "
+        "prediction='segment_predicted', adjusted='yes')",
+        lambda: check_params(get_spec("balanced_accuracy"), {"adjusted": "yes"}),
+    ),
+    "bad max_label_levels": (
+        "sqlmetrics.kendall_tau(ref('predictions'), label='click', score='pctr', "
+        "max_label_levels=1)",
+        lambda: check_params(get_spec("kendall_tau"), {"max_label_levels": 1}),
+    ),
+    "bpref without tie average": (
+        "sqlmetrics.bpref(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
+        "score='score', ties='average')",
+        lambda: check_params(get_spec("bpref"), {"ties": "average"}),
+    ),
+    "hit_ratio empty one": (
+        "sqlmetrics.hit_ratio(ref('search_runs'), group='query_id', item='doc_id', "
+        "label='rel', score='score', k=5, empty='one')",
+        lambda: check_params(get_spec("hit_ratio"), {"k": 5, "empty": "one"}),
+    ),
+    "multiclass_auc ovo micro": (
+        "sqlmetrics.multiclass_auc(ref('segment_scores'), group='row_id', item='class', "
+        "score='class_score', label='is_true', multi_class='ovo', auc_average='micro')",
+        lambda: check_params(
+            get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "micro"}
+        ),
+    ),
+    "train without a beyond metric": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', "
+        "score='pctr', train=ref('ctr'))",
+        lambda: sqlmetrics.evaluate(_TINY, ["auc"], train=_TINY),
+    ),
     "table metric in evaluate": (
         "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
         "score='pctr')",
@@ -579,3 +678,22 @@ def test_missing_column_is_a_compile_error(duckdb_build: Built) -> None:
     out = _one_line(done.stdout)
     assert "auc: column 'clicks' (label=) not found in data=" in out
     assert "predictions" in out and "columns present: user_id, item_id, country" in out
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', convention='sklearn')",
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', score='pctr', "
+        "convention='sklearn')",
+    ],
+)
+def test_convention_is_refused_in_dbt(call: str, duckdb_build: Built) -> None:
+    """convention= is applied by the Python layer only (sqlmetrics/conventions.py): the dbt
+    macros refuse it at compile time instead of ignoring it.
+    """
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    out = _one_line(done.stdout)
+    assert "convention='sklearn' is not supported in dbt yet" in out
+    assert "pass the options it sets yourself" in out

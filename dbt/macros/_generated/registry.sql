@@ -125,14 +125,86 @@
                     'required': false
                 }
             ],
-            'params': ['pos_label'],
+            'params': ['zero_division', 'pos_label'],
             'defaults': {
+                'zero_division': 'warn',
                 'pos_label': none
             },
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (P = 0)',
             'cross_check': none
+        },
+        'balanced_accuracy': {
+            'form': 'balanced_accuracy',
+            'family': 'multiclass',
+            'kernel': 'balanced_accuracy_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['adjusted'],
+            'defaults': {
+                'adjusted': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no class in the label with weight; adjusted with one class',
+            'cross_check': none
+        },
+        'bpref': {
+            'form': 'bpref',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': false,
+            'needs': ['cum', 'n_rel', 'judged'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
         },
         'brier_score': {
             'form': 'brier_score',
@@ -163,6 +235,93 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'cross_check': none
+        },
+        'calibration_curve': {
+            'form': 'calibration_curve',
+            'family': 'calibration',
+            'kernel': 'calibration_curve_kernel',
+            'output': 'table',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'probability',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['n_bins', 'strategy', 'pos_label'],
+            'defaults': {
+                'n_bins': 5,
+                'strategy': 'uniform',
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'a bin whose weights sum to 0',
+            'cross_check': none,
+            'columns': {
+                'plain': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive'],
+                'weighted': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive']
+            }
+        },
+        'calibration_ratio': {
+            'form': 'calibration_ratio',
+            'family': 'calibration',
+            'kernel': 'calibration_ratio_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'probability',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['pos_label'],
+            'defaults': {
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive label (with weight)',
+            'cross_check': none
+        },
+        'catalog_coverage': {
+            'form': 'catalog_coverage',
+            'family': 'beyond',
+            'kernel': 'catalog_coverage_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'never',
             'cross_check': none
         },
         'cg': {
@@ -243,6 +402,37 @@
                 'weighted': ['class', 'average', 'precision', 'recall', 'fbeta', 'support']
             }
         },
+        'cohen_kappa': {
+            'form': 'cohen_kappa',
+            'family': 'multiclass',
+            'kernel': 'cohen_kappa_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['weights'],
+            'defaults': {
+                'weights': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no expected disagreement (one class in label and prediction alike)',
+            'cross_check': none
+        },
         'confusion_matrix': {
             'form': 'confusion_matrix',
             'family': 'classification',
@@ -311,10 +501,11 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -324,6 +515,58 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
+        },
+        'distributional_coverage': {
+            'form': 'distributional_coverage',
+            'family': 'beyond',
+            'kernel': 'distributional_coverage_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'never',
+            'cross_check': none
+        },
+        'expected_calibration_error': {
+            'form': 'expected_calibration_error',
+            'family': 'calibration',
+            'kernel': 'expected_calibration_error_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'probability',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['n_bins', 'strategy', 'pos_label'],
+            'defaults': {
+                'n_bins': 10,
+                'strategy': 'uniform',
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
             'cross_check': none
         },
         'f1': {
@@ -455,6 +698,47 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'cross_check': none
+        },
+        'fallout': {
+            'form': 'fallout@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'k': none,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': true,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
             'cross_check': none
         },
         'fbeta': {
@@ -662,6 +946,96 @@
             'undefined': 'no group has both a positive and a negative label',
             'cross_check': none
         },
+        'gini_index': {
+            'form': 'gini_index',
+            'family': 'beyond',
+            'kernel': 'gini_index_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'a single item (no inequality to measure)',
+            'cross_check': none
+        },
+        'gm_map': {
+            'form': 'gm_map@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'k': none,
+                'ap_denominator': 'relevant',
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': true,
+            'needs': ['cum'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'map_ties_hits'
+        },
+        'hamming_loss': {
+            'form': 'hamming_loss',
+            'family': 'multiclass',
+            'kernel': 'hamming_loss_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
+            'cross_check': none
+        },
         'hit_rate': {
             'form': 'hit_rate@k',
             'family': 'ranking',
@@ -742,7 +1116,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': 'hit_ratio_empty'
         },
         'idcg': {
             'form': 'idcg@k',
@@ -771,10 +1145,11 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -785,6 +1160,302 @@
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'cross_check': none
+        },
+        'iprec_11pt_avg': {
+            'form': 'iprec_11pt_avg',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': false,
+            'needs': ['cum', 'n_rel'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
+        },
+        'iprec_at_recall': {
+            'form': 'iprec_at_recall',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'recall_level': 0.0,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': false,
+            'needs': ['cum', 'n_rel'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
+        },
+        'jaccard_macro': {
+            'form': 'jaccard_macro',
+            'family': 'multiclass',
+            'kernel': 'jaccard_macro_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
+            'cross_check': none
+        },
+        'jaccard_micro': {
+            'form': 'jaccard_micro',
+            'family': 'multiclass',
+            'kernel': 'jaccard_micro_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
+            'cross_check': none
+        },
+        'jaccard_weighted': {
+            'form': 'jaccard_weighted',
+            'family': 'multiclass',
+            'kernel': 'jaccard_weighted_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'prediction',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
+            'cross_check': none
+        },
+        'kendall_tau': {
+            'form': 'kendall_tau',
+            'family': 'correlation',
+            'kernel': 'kendall_tau_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': false
+                }
+            ],
+            'params': ['max_label_levels'],
+            'defaults': {
+                'max_label_levels': 1000
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'cross_check': none
+        },
+        'ks_point': {
+            'form': 'ks_point',
+            'family': 'classification',
+            'kernel': 'ks_statistic_kernel',
+            'output': 'table',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['pos_label'],
+            'defaults': {
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive or no negative label',
+            'cross_check': none,
+            'columns': {
+                'plain': ['ks_statistic', 'threshold', 'tpr', 'fpr'],
+                'weighted': ['ks_statistic', 'threshold', 'tpr', 'fpr']
+            }
+        },
+        'ks_statistic': {
+            'form': 'ks_statistic',
+            'family': 'classification',
+            'kernel': 'ks_statistic_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['pos_label'],
+            'defaults': {
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive or no negative label',
+            'cross_check': none
+        },
+        'lift_table': {
+            'form': 'lift_table',
+            'family': 'classification',
+            'kernel': 'lift_table_kernel',
+            'output': 'table',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                }
+            ],
+            'params': ['n_bins', 'pos_label'],
+            'defaults': {
+                'n_bins': 10,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'lift and gain when no positive label',
+            'cross_check': none,
+            'columns': {
+                'plain': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift'],
+                'weighted': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift']
+            }
         },
         'log_loss': {
             'form': 'log_loss',
@@ -932,6 +1603,43 @@
             'undefined': 'no group has a relevant item (all groups empty)',
             'cross_check': none
         },
+        'multiclass_auc': {
+            'form': 'multiclass_auc',
+            'family': 'multiclass_scores',
+            'kernel': 'multiclass_auc_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                }
+            ],
+            'params': ['multi_class', 'auc_average'],
+            'defaults': {
+                'multi_class': 'ovr',
+                'auc_average': 'macro'
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'a class, pair or row of the average without positives or negatives',
+            'cross_check': 'ovo_average'
+        },
         'multiclass_confusion_matrix': {
             'form': 'multiclass_confusion_matrix',
             'family': 'multiclass',
@@ -965,6 +1673,42 @@
                 'weighted': ['label', 'prediction', 'count']
             }
         },
+        'multilabel_average_precision': {
+            'form': 'multilabel_average_precision',
+            'family': 'multiclass_scores',
+            'kernel': 'multilabel_average_precision_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                }
+            ],
+            'params': ['ap_average'],
+            'defaults': {
+                'ap_average': 'macro'
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'a class, row or the pooled table of the average without a positive label',
+            'cross_check': none
+        },
         'ndcg': {
             'form': 'ndcg@k',
             'family': 'ranking',
@@ -992,10 +1736,11 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -1005,6 +1750,89 @@
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
+        },
+        'normalized_entropy': {
+            'form': 'normalized_entropy',
+            'family': 'calibration',
+            'kernel': 'normalized_entropy_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'probability',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['eps', 'pos_label'],
+            'defaults': {
+                'eps': 'auto',
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'the weights sum to 0, or one class only (base rate 0 or 1)',
+            'cross_check': none
+        },
+        'novelty': {
+            'form': 'novelty',
+            'family': 'beyond',
+            'kernel': 'novelty_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'never',
+            'cross_check': none
+        },
+        'partial_auc': {
+            'form': 'partial_auc',
+            'family': 'classification',
+            'kernel': 'partial_auc_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['max_fpr', 'pos_label'],
+            'defaults': {
+                'max_fpr': 1.0,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive or no negative label',
             'cross_check': none
         },
         'pr_curve': {
@@ -1109,9 +1937,10 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
             'defaults': {
                 'k': none,
+                'precision_denominator': 'k',
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -1253,6 +2082,48 @@
             },
             'takes_k': false,
             'needs': ['n_rel'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
+        },
+        'rbp': {
+            'form': 'rbp@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'persistence', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'defaults': {
+                'k': none,
+                'persistence': 0.9,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error'
+            },
+            'takes_k': true,
+            'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'cross_check': none
         },
@@ -1465,6 +2336,35 @@
                 'weighted': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn']
             }
         },
+        'spearman': {
+            'form': 'spearman',
+            'family': 'correlation',
+            'kernel': 'spearman_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': false
+                }
+            ],
+            'params': [],
+            'defaults': {},
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'cross_check': none
+        },
         'specificity': {
             'form': 'specificity',
             'family': 'classification',
@@ -1502,17 +2402,70 @@
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
             'cross_check': none
+        },
+        'top_k_accuracy': {
+            'form': 'top_k_accuracy@k',
+            'family': 'multiclass_scores',
+            'kernel': 'top_k_accuracy_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['k'],
+            'defaults': {
+                'k': none
+            },
+            'takes_k': true,
+            'needs': [],
+            'undefined': 'the weights sum to 0',
+            'cross_check': none
         }
     },
     'aliases': {
+        '11pt_avg': 'iprec_11pt_avg',
         'average_precision_score': 'average_precision',
+        'balanced_accuracy_score': 'balanced_accuracy',
         'brier_score_loss': 'brier_score',
+        'cohen_kappa_score': 'cohen_kappa',
         'cross_entropy': 'log_loss',
+        'ece': 'expected_calibration_error',
+        'gains_table': 'lift_table',
+        'kendall': 'kendall_tau',
+        'ks': 'ks_statistic',
         'matthews_corrcoef': 'mcc',
+        'ne': 'normalized_entropy',
         'precision_recall_curve': 'pr_curve',
         'roc_auc': 'auc',
+        'roc_auc_multiclass': 'multiclass_auc',
         'sensitivity': 'recall',
+        'spearman_rho': 'spearman',
+        'success': 'hit_rate',
         'tnr': 'specificity',
+        'top_k_accuracy_score': 'top_k_accuracy',
         'tpr': 'recall'
     },
     'params': {
@@ -1541,6 +2494,14 @@
             'default': none,
             'check': 'pos_label'
         },
+        'adjusted': {
+            'default': false,
+            'check': 'adjusted'
+        },
+        'weights': {
+            'default': none,
+            'check': 'kappa_weights'
+        },
         'bins': {
             'default': 65536,
             'check': 'bins'
@@ -1557,6 +2518,34 @@
             'default': 'auto',
             'check': 'eps'
         },
+        'n_bins': {
+            'default': 10,
+            'check': 'n_bins'
+        },
+        'strategy': {
+            'default': 'uniform',
+            'check': 'choice',
+            'allowed': ['uniform', 'quantile']
+        },
+        'max_label_levels': {
+            'default': 1000,
+            'check': 'max_label_levels'
+        },
+        'multi_class': {
+            'default': 'ovr',
+            'check': 'choice',
+            'allowed': ['ovr', 'ovo']
+        },
+        'auc_average': {
+            'default': 'macro',
+            'check': 'choice',
+            'allowed': ['macro', 'weighted', 'micro', 'samples']
+        },
+        'ap_average': {
+            'default': 'macro',
+            'check': 'choice',
+            'allowed': ['macro', 'weighted', 'micro', 'samples']
+        },
         'ties': {
             'default': 'item_desc',
             'check': 'choice',
@@ -1570,7 +2559,7 @@
         'empty': {
             'default': 'skip',
             'check': 'choice',
-            'allowed': ['skip', 'zero', 'error']
+            'allowed': ['skip', 'zero', 'one', 'error']
         },
         'missing': {
             'default': 'skip',
@@ -1586,40 +2575,37 @@
             'check': 'choice',
             'allowed': ['error', 'max', 'sum']
         },
+        'log_base': {
+            'default': 2.0,
+            'check': 'log_base'
+        },
+        'precision_denominator': {
+            'default': 'k',
+            'check': 'choice',
+            'allowed': ['k', 'min_k_retrieved']
+        },
         'ap_denominator': {
             'default': 'relevant',
             'check': 'choice',
             'allowed': ['relevant', 'min_k_relevant', 'hits']
+        },
+        'persistence': {
+            'default': 0.9,
+            'check': 'persistence'
+        },
+        'recall_level': {
+            'default': 0.0,
+            'check': 'recall_level'
+        },
+        'max_fpr': {
+            'default': 1.0,
+            'check': 'max_fpr'
         }
     },
-    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'brier_score', 'cg@k', 'classification_report', 'confusion_matrix', 'dcg@k', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_confusion_matrix', 'ndcg@k', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'specificity'],
-    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'brier_score', 'cg@k', 'dcg@k', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'ndcg@k', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'specificity'],
-    'known': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'brier_score', 'brier_score_loss', 'cg', 'classification_report', 'confusion_matrix', 'cross_entropy', 'dcg', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'hit_rate', 'hit_ratio', 'idcg', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_confusion_matrix', 'ndcg', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_curve', 'sensitivity', 'specificity', 'tnr', 'tpr'],
+    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
-        'auc_bounds_kernel': {
-            'bins': 65536,
-            'pos_label': none
-        },
-        'roc_curve_kernel': {
-            'drop_intermediate': true,
-            'max_points': none,
-            'pos_label': none
-        },
-        'pr_curve_kernel': {
-            'drop_intermediate': false,
-            'max_points': none,
-            'pos_label': none
-        },
-        'average_precision_kernel': {
-            'pos_label': none
-        },
-        'log_loss_kernel': {
-            'eps': 'auto',
-            'pos_label': none
-        },
-        'brier_score_kernel': {
-            'pos_label': none
-        },
         'precision_macro_kernel': {
             'zero_division': 'warn'
         },
@@ -1667,14 +2653,97 @@
         'mcc_kernel': {
             'zero_division': 'warn'
         },
+        'balanced_accuracy_kernel': {
+            'adjusted': false
+        },
+        'cohen_kappa_kernel': {
+            'weights': none
+        },
+        'hamming_loss_kernel': {},
+        'jaccard_macro_kernel': {},
+        'jaccard_micro_kernel': {},
+        'jaccard_weighted_kernel': {},
+        'catalog_coverage_kernel': {},
+        'distributional_coverage_kernel': {},
+        'gini_index_kernel': {},
+        'novelty_kernel': {},
+        'auc_bounds_kernel': {
+            'bins': 65536,
+            'pos_label': none
+        },
+        'roc_curve_kernel': {
+            'drop_intermediate': true,
+            'max_points': none,
+            'pos_label': none
+        },
+        'pr_curve_kernel': {
+            'drop_intermediate': false,
+            'max_points': none,
+            'pos_label': none
+        },
+        'average_precision_kernel': {
+            'zero_division': 'warn',
+            'pos_label': none
+        },
+        'log_loss_kernel': {
+            'eps': 'auto',
+            'pos_label': none
+        },
+        'brier_score_kernel': {
+            'pos_label': none
+        },
+        'normalized_entropy_kernel': {
+            'eps': 'auto',
+            'pos_label': none
+        },
+        'calibration_ratio_kernel': {
+            'pos_label': none
+        },
+        'expected_calibration_error_kernel': {
+            'n_bins': 10,
+            'strategy': 'uniform',
+            'pos_label': none
+        },
+        'calibration_curve_kernel': {
+            'n_bins': 5,
+            'strategy': 'uniform',
+            'pos_label': none
+        },
+        'spearman_kernel': {},
+        'kendall_tau_kernel': {
+            'max_label_levels': 1000
+        },
+        'multiclass_auc_kernel': {
+            'multi_class': 'ovr',
+            'auc_average': 'macro'
+        },
+        'top_k_accuracy_kernel': {},
+        'multilabel_average_precision_kernel': {
+            'ap_average': 'macro'
+        },
         'ranking_kernel': {
             'relevance_level': 1,
             'ties': 'item_desc',
             'empty': 'skip',
             'missing': 'skip',
             'duplicates': 'error',
+            'precision_denominator': 'k',
             'ap_denominator': 'relevant',
-            'gain': 'exponential'
+            'gain': 'exponential',
+            'log_base': 2.0,
+            'persistence': 0.9,
+            'recall_level': 0.0
+        },
+        'ks_statistic_kernel': {
+            'pos_label': none
+        },
+        'partial_auc_kernel': {
+            'max_fpr': 1.0,
+            'pos_label': none
+        },
+        'lift_table_kernel': {
+            'n_bins': 10,
+            'pos_label': none
         },
         'auc_kernel': {
             'pos_label': none
@@ -1692,7 +2761,8 @@
     },
     'double_eps': 2.220446049250313e-16,
     'k_max': 2147483647,
-    'max_bins': 2147483647
+    'max_bins': 2147483647,
+    'n_bins_max': 1000
 }) }}
 {%- endmacro %}
 
@@ -1707,44 +2777,80 @@
 {{ sqlmetrics.auc_bounds_extent_group_by() }}
 {{ sqlmetrics.auc_bounds_extent_slices() }}
 {{ sqlmetrics.auc_bounds_kernel() }}
+{{ sqlmetrics.auc_broadcast() }}
+{{ sqlmetrics.auc_bucket_search() }}
+{{ sqlmetrics.auc_exponent() }}
+{{ sqlmetrics.auc_join_slices() }}
 {{ sqlmetrics.auc_kernel() }}
 {{ sqlmetrics.auc_mann_whitney() }}
+{{ sqlmetrics.auc_n_buckets() }}
+{{ sqlmetrics.auc_prefixed() }}
 {{ sqlmetrics.auc_rank_sums() }}
 {{ sqlmetrics.average_precision_kernel() }}
+{{ sqlmetrics.balanced_accuracy_kernel() }}
+{{ sqlmetrics.beyond_item_counts() }}
+{{ sqlmetrics.beyond_needs_train() }}
+{{ sqlmetrics.beyond_source() }}
+{{ sqlmetrics.bigquery__as_boolean() }}
 {{ sqlmetrics.bigquery__exact_int() }}
 {{ sqlmetrics.bigquery__float_type() }}
 {{ sqlmetrics.bigquery__string_literal() }}
 {{ sqlmetrics.bigquery__string_type() }}
 {{ sqlmetrics.binary_label() }}
+{{ sqlmetrics.bpref_group_columns() }}
+{{ sqlmetrics.bpref_value() }}
 {{ sqlmetrics.brier_score_kernel() }}
+{{ sqlmetrics.calibration_binned_ctes() }}
+{{ sqlmetrics.calibration_curve_kernel() }}
+{{ sqlmetrics.calibration_join_on() }}
+{{ sqlmetrics.calibration_lerp() }}
+{{ sqlmetrics.calibration_per_bin_ctes() }}
+{{ sqlmetrics.calibration_ratio_kernel() }}
+{{ sqlmetrics.calibration_source() }}
+{{ sqlmetrics.calibration_uniform_edge() }}
+{{ sqlmetrics.catalog_coverage_kernel() }}
 {{ sqlmetrics.cg_group_columns() }}
 {{ sqlmetrics.cg_value() }}
 {{ sqlmetrics.classification_report_kernel() }}
+{{ sqlmetrics.cohen_kappa_disagreement() }}
+{{ sqlmetrics.cohen_kappa_kernel() }}
 {{ sqlmetrics.confusion_counts() }}
 {{ sqlmetrics.confusion_kernel() }}
 {{ sqlmetrics.confusion_total() }}
+{{ sqlmetrics.correlation_mean() }}
+{{ sqlmetrics.correlation_source() }}
 {{ sqlmetrics.curve_neighbours() }}
 {{ sqlmetrics.curve_points() }}
 {{ sqlmetrics.curve_thinned() }}
 {{ sqlmetrics.curve_totals() }}
+{{ sqlmetrics.curve_units() }}
 {{ sqlmetrics.dcg_group_columns() }}
 {{ sqlmetrics.dcg_value() }}
 {{ sqlmetrics.default__as_boolean() }}
+{{ sqlmetrics.default__auc_broadcast() }}
+{{ sqlmetrics.default__auc_kernel() }}
+{{ sqlmetrics.default__curve_neighbours() }}
+{{ sqlmetrics.default__curve_points() }}
+{{ sqlmetrics.default__curve_thinned() }}
 {{ sqlmetrics.default__exact_int() }}
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
+{{ sqlmetrics.distributional_coverage_kernel() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
 {{ sqlmetrics.evaluate_compose() }}
 {{ sqlmetrics.evaluate_join_on() }}
 {{ sqlmetrics.exact_int() }}
 {{ sqlmetrics.exact_sum() }}
+{{ sqlmetrics.expected_calibration_error_kernel() }}
 {{ sqlmetrics.f1_macro_kernel() }}
 {{ sqlmetrics.f1_micro_kernel() }}
 {{ sqlmetrics.f1_value() }}
 {{ sqlmetrics.f1_weighted_kernel() }}
+{{ sqlmetrics.fallout_group_columns() }}
+{{ sqlmetrics.fallout_value() }}
 {{ sqlmetrics.fbeta_macro_kernel() }}
 {{ sqlmetrics.fbeta_micro_kernel() }}
 {{ sqlmetrics.fbeta_value() }}
@@ -1753,7 +2859,11 @@
 {{ sqlmetrics.float_type() }}
 {{ sqlmetrics.fpr_value() }}
 {{ sqlmetrics.gauc_kernel() }}
+{{ sqlmetrics.gini_index_kernel() }}
+{{ sqlmetrics.gm_map_group_columns() }}
+{{ sqlmetrics.gm_map_value() }}
 {{ sqlmetrics.group_by() }}
+{{ sqlmetrics.hamming_loss_kernel() }}
 {{ sqlmetrics.hit_rate_group_columns() }}
 {{ sqlmetrics.hit_rate_value() }}
 {{ sqlmetrics.hit_ratio_group_columns() }}
@@ -1761,13 +2871,29 @@
 {{ sqlmetrics.idcg_group_columns() }}
 {{ sqlmetrics.idcg_ideal_columns() }}
 {{ sqlmetrics.idcg_value() }}
+{{ sqlmetrics.iprec_11pt_avg_group_columns() }}
+{{ sqlmetrics.iprec_11pt_avg_value() }}
+{{ sqlmetrics.iprec_at_level() }}
+{{ sqlmetrics.iprec_at_recall_group_columns() }}
+{{ sqlmetrics.iprec_at_recall_value() }}
+{{ sqlmetrics.jaccard_averaged() }}
+{{ sqlmetrics.jaccard_macro_kernel() }}
+{{ sqlmetrics.jaccard_micro_kernel() }}
+{{ sqlmetrics.jaccard_weighted_kernel() }}
+{{ sqlmetrics.kendall_tau_kernel() }}
+{{ sqlmetrics.ks_statistic_kernel() }}
 {{ sqlmetrics.ldexp() }}
+{{ sqlmetrics.lift_table_kernel() }}
 {{ sqlmetrics.log_loss_kernel() }}
 {{ sqlmetrics.map_group_columns() }}
 {{ sqlmetrics.map_value() }}
 {{ sqlmetrics.mcc_kernel() }}
 {{ sqlmetrics.mrr_group_columns() }}
 {{ sqlmetrics.mrr_value() }}
+{{ sqlmetrics.multiclass_auc_binary() }}
+{{ sqlmetrics.multiclass_auc_kernel() }}
+{{ sqlmetrics.multiclass_auc_per_part() }}
+{{ sqlmetrics.multiclass_auc_ranked() }}
 {{ sqlmetrics.multiclass_averaged() }}
 {{ sqlmetrics.multiclass_class_value() }}
 {{ sqlmetrics.multiclass_confusion_matrix_kernel() }}
@@ -1775,11 +2901,15 @@
 {{ sqlmetrics.multiclass_per_class() }}
 {{ sqlmetrics.multiclass_policy() }}
 {{ sqlmetrics.multiclass_total() }}
+{{ sqlmetrics.multilabel_average_precision_kernel() }}
 {{ sqlmetrics.ndcg_group_columns() }}
 {{ sqlmetrics.ndcg_ideal_columns() }}
 {{ sqlmetrics.ndcg_value() }}
+{{ sqlmetrics.normalized_entropy_kernel() }}
+{{ sqlmetrics.novelty_kernel() }}
 {{ sqlmetrics.null_safe_equal() }}
 {{ sqlmetrics.order_by() }}
+{{ sqlmetrics.partial_auc_kernel() }}
 {{ sqlmetrics.partition_by() }}
 {{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.pr_curve_kernel() }}
@@ -1795,6 +2925,8 @@
 {{ sqlmetrics.ranking_kernel() }}
 {{ sqlmetrics.ranking_keys() }}
 {{ sqlmetrics.ranking_within() }}
+{{ sqlmetrics.rbp_group_columns() }}
+{{ sqlmetrics.rbp_value() }}
 {{ sqlmetrics.recall_at_k_group_columns() }}
 {{ sqlmetrics.recall_at_k_value() }}
 {{ sqlmetrics.recall_macro_kernel() }}
@@ -1803,6 +2935,7 @@
 {{ sqlmetrics.recall_weighted_kernel() }}
 {{ sqlmetrics.roc_curve_kernel() }}
 {{ sqlmetrics.safe_div() }}
+{{ sqlmetrics.score_points_ctes() }}
 {{ sqlmetrics.slice_cols() }}
 {{ sqlmetrics.slice_cols_of() }}
 {{ sqlmetrics.slice_order() }}
@@ -1811,15 +2944,22 @@
 {{ sqlmetrics.snowflake__float_type() }}
 {{ sqlmetrics.snowflake__string_literal() }}
 {{ sqlmetrics.source_sum_exponent() }}
+{{ sqlmetrics.spark__auc_broadcast() }}
+{{ sqlmetrics.spark__auc_kernel() }}
+{{ sqlmetrics.spark__curve_neighbours() }}
+{{ sqlmetrics.spark__curve_points() }}
+{{ sqlmetrics.spark__curve_thinned() }}
 {{ sqlmetrics.spark__float_type() }}
 {{ sqlmetrics.spark__null_safe_equal() }}
 {{ sqlmetrics.spark__string_literal() }}
 {{ sqlmetrics.spark__string_type() }}
+{{ sqlmetrics.spearman_kernel() }}
 {{ sqlmetrics.specificity_value() }}
 {{ sqlmetrics.string_literal() }}
 {{ sqlmetrics.string_type() }}
 {{ sqlmetrics.sum_exponent() }}
 {{ sqlmetrics.sum_exponent_over() }}
+{{ sqlmetrics.top_k_accuracy_kernel() }}
 {{ sqlmetrics.trino__float_type() }}
 {{ sqlmetrics.window() }}
 {%- endif -%}

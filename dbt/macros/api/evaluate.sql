@@ -17,7 +17,7 @@
   duplicate (group, item) pairs: test them with dbt's own tests), empty='error' and
   missing='error' (refused), the UndefinedMetricWarning (an undefined value is NULL).
 #}
-{% macro evaluate(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none) -%}
+{% macro evaluate(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none) -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set caller_name = 'evaluate' -%}
 {%- set texts = [metrics] if metrics is string else metrics -%}
@@ -34,6 +34,7 @@
 {%- do seen.append(req.text) -%}
 {%- do requests.append(req) -%}
 {%- endfor -%}
+{{ sqlmetrics.sqlmetrics_refuse_convention(caller_name, kwargs) }}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(caller_name, by) -%}
 {%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
 {# _check_options: every option is taken by a requested metric, and passes its check #}
@@ -56,7 +57,7 @@
 {# _check_column_args #}
 {%- for req in requests -%}
 {%- set spec = facts.metrics[req.name] -%}
-{%- set roles = spec.roles + ([{'name': 'label', 'kind': 'relevance', 'required': true}] if spec.family == 'ranking' else []) -%}
+{%- set roles = spec.roles + ([{'name': 'label', 'kind': 'relevance', 'required': true}] if spec.kernel == 'ranking_kernel' else []) -%}
 {%- for role in roles -%}
 {%- if role.required and columns.get(role.name) is none -%}
 {{ sqlmetrics.sqlmetrics_fail("evaluate: " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " needs " ~ role.name ~ "=, the " ~ role.name ~ " column") }}
@@ -70,5 +71,5 @@
 {{ sqlmetrics.sqlmetrics_fail("evaluate: " ~ arg ~ "=" ~ sqlmetrics.sqlmetrics_repr(columns[arg]) ~ " is used by none of the requested metrics (" ~ requests | map(attribute='text') | join(', ') ~ ")") }}
 {%- endif -%}
 {%- endfor -%}
-{{ return(sqlmetrics.sqlmetrics_plan_sql(caller_name, relation, requests, columns, by_cols, kwargs, qrels)) }}
+{{ return(sqlmetrics.sqlmetrics_plan_sql(caller_name, relation, requests, columns, by_cols, kwargs, qrels, none, train)) }}
 {%- endmacro %}

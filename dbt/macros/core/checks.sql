@@ -83,6 +83,52 @@
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a finite number > 0 (an item is relevant when label >= " ~ name ~ "; trec_eval's -l)" ~ got) }}
 {%- endif -%}
 {{ return(value | int if (value | float) == (value | int) else value | float) }}
+{%- elif kind == 'adjusted' -%}
+{%- if value is boolean -%}{{ return(value) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be True or False' ~ got) }}
+{%- elif kind == 'kappa_weights' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- set allowed = ['linear', 'quadratic'] -%}
+{%- if value not in allowed or value is not string -%}
+{%- set hint = sqlmetrics.sqlmetrics_close_match(value ~ '', allowed) | trim -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be one of 'linear', 'quadratic'" ~ got ~ ('; did you mean ' ~ sqlmetrics.sqlmetrics_repr(hint) ~ '?' if hint else '') ~ ' (or None for unweighted kappa)') }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'n_bins' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- if value is not integer or value is boolean or value < 1 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be an integer >= 1 (the number of bins)' ~ got) }}
+{%- endif -%}
+{%- if value > facts.n_bins_max -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be <= ' ~ facts.n_bins_max ~ ' (each bin edge is a column of the query)' ~ got) }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'max_label_levels' -%}
+{%- if value is not integer or value is boolean or value < 2 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be an integer >= 2 (the most distinct label values a group may have; the cost grows as rows x label values)' ~ got) }}
+{%- endif -%}
+{%- if value > 2147483647 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be <= 2147483647' ~ got) }}
+{%- endif -%}
+{{ return(value) }}
+{%- elif kind == 'log_base' -%}
+{%- if not real or value <= 1 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number > 1 (the discount is 1 / log_base(position + 1))' ~ got) }}
+{%- endif -%}
+{{ return(value | float) }}
+{%- elif kind == 'persistence' -%}
+{%- if not real or not (0 < value < 1) -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in (0, 1), the probability of looking at the next item (trec_eval's default 0.9)" ~ got) }}
+{%- endif -%}
+{{ return(value | float) }}
+{%- elif kind == 'recall_level' -%}
+{%- if not real or not (0 <= value <= 1) -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval's iprec_at_recall_0.50)" ~ got) }}
+{%- endif -%}
+{{ return(value | float) }}
+{%- elif kind == 'max_fpr' -%}
+{%- if real and 0 < value <= 1 -%}{{ return(value | float) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC)' ~ got) }}
 {%- else -%}
 {{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option ' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}
 {%- endif -%}
@@ -107,6 +153,15 @@
 {%- endfor -%}
 {%- if spec.cross_check == 'map_ties_hits' and checked.get('ties') == 'average' and checked.get('ap_denominator') == 'hits' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form with ap_denominator='hits' (the expectation of a ratio of two random counts); use ties='item_desc' or 'item_asc', or ap_denominator='relevant' or 'min_k_relevant'") }}
+{%- endif -%}
+{%- if spec.cross_check == 'no_tie_average' and checked.get('ties') == 'average' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form for " ~ name ~ " (it is not linear in the positions of the tied items); use ties='item_desc' (trec_eval) or 'item_asc'") }}
+{%- endif -%}
+{%- if spec.cross_check == 'hit_ratio_empty' and checked.get('empty') == 'one' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": empty='one' gives an empty group the value 1, but " ~ name ~ " is a ratio of sums over groups with no per-group value; use empty='skip' or 'zero' (the same here), or hit_rate / recall_at_k") }}
+{%- endif -%}
+{%- if spec.cross_check == 'ovo_average' and checked.get('multi_class') == 'ovo' and checked.get('auc_average') not in ('macro', 'weighted') -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": multi_class='ovo' averages pairs of classes with average='macro' or 'weighted'; got average=" ~ sqlmetrics.sqlmetrics_repr(checked.get('auc_average')) ~ " (micro and samples are one-vs-rest averages: use multi_class='ovr')") }}
 {%- endif -%}
 {{ return(checked) }}
 {%- endmacro %}

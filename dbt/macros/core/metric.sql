@@ -42,10 +42,14 @@
 {%- set roles = spec.roles | map(attribute='name') | list -%}
 {%- set options = {} -%}
 {%- for key, value in kwargs.items() -%}
-{%- if key not in roles and key != 'qrels' -%}{%- do options.update({key: value}) -%}{%- endif -%}
+{%- if key not in roles and key not in ('qrels', 'train') -%}{%- do options.update({key: value}) -%}{%- endif -%}
 {%- endfor -%}
-{%- if 'qrels' in kwargs and spec.family != 'ranking' -%}
+{%- if 'qrels' in kwargs and spec.kernel != 'ranking_kernel' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': qrels= is used by ranking metrics only; ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' is not one') }}
+{%- endif -%}
+{{ sqlmetrics.sqlmetrics_refuse_convention(name, kwargs) }}
+{%- if 'train' in kwargs and spec.family != 'beyond' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': train= is used by the beyond-accuracy metrics only (catalog_coverage, novelty, gini_index); ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' is not one') }}
 {%- endif -%}
 {%- do sqlmetrics.sqlmetrics_check_params(name, options) -%}
 {{ return(options) }}
@@ -61,7 +65,7 @@
 {%- set passed = {} -%}
 {%- for key, value in options.items() -%}{%- if key != 'k' -%}{%- do passed.update({key: value}) -%}{%- endif -%}{%- endfor -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(name, by) -%}
-{{ return(sqlmetrics.sqlmetrics_plan_sql(name, relation, [{'text': name, 'name': name, 'k': k}], columns, by_cols, passed, qrels, [name])) }}
+{{ return(sqlmetrics.sqlmetrics_plan_sql(name, relation, [{'text': name, 'name': name, 'k': k}], columns, by_cols, passed, qrels, [name], kwargs.get('train'))) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_table(name, relation, by, kwargs) -%}
@@ -97,4 +101,14 @@ from (
 ) as {{ name }}
 {%- endset -%}
 {{ return(result) }}
+{%- endmacro %}
+
+{#
+  convention= (sqlmetrics/conventions.py) is not applied by the dbt package yet: refused at
+  compile time rather than ignored, naming the options to pass instead.
+#}
+{% macro sqlmetrics_refuse_convention(who, kwargs) -%}
+{%- if 'convention' in kwargs -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': convention=' ~ sqlmetrics.sqlmetrics_repr(kwargs.convention) ~ ' is not supported in dbt yet (the Python API applies it); pass the options it sets yourself (ties=, gain=, empty=, ap_denominator=, precision_denominator=, zero_division=, ...: see the README table of conventions)') }}
+{%- endif -%}
 {%- endmacro %}

@@ -12,6 +12,8 @@
     by        slice column names (a list)
     options   the options as given (checked per metric here)
     qrels     a relation of judgments (ranking metrics) or none
+    train     a relation of interactions (beyond-accuracy metrics: train=) or none; its item
+              column has the name of the run's
     names     output column name per request (evaluate: the text as written)
   Returns the SQL: slices under their own names, one column per request, n_rows and, when
   GAUC or a ranking metric is asked, n_groups; ordered by the slices.
@@ -55,7 +57,7 @@
 
 {# _role_column (evaluate.py): the column a request reads for a role, or none #}
 {% macro sqlmetrics_role_column(spec, role, columns, has_qrels) -%}
-{%- if has_qrels and spec.family == 'ranking' and role.name == 'label' -%}{{ return(none) }}{%- endif -%}
+{%- if has_qrels and spec.kernel == 'ranking_kernel' and role.name == 'label' -%}{{ return(none) }}{%- endif -%}
 {%- if role.name == 'score' and columns.get('prediction') and 'threshold' in spec.params -%}{{ return(none) }}{%- endif -%}
 {{ return(columns.get(role.name)) }}
 {%- endmacro %}
@@ -69,7 +71,7 @@
 {%- endfor -%}
 {%- endmacro %}
 
-{% macro sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels=none, names=none) -%}
+{% macro sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels=none, names=none, train=none) -%}
 {%- if false -%}{{ sqlmetrics.sqlmetrics_template_macros() }}{%- endif -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set names = names or requests | map(attribute='text') | list -%}
@@ -77,8 +79,8 @@
 {%- set ns = namespace(ranking=false, counted=false) -%}
 {%- for req in requests -%}
 {%- set spec = facts.metrics[req.name] -%}
-{%- if spec.family == 'ranking' -%}{%- set ns.ranking = true -%}{%- endif -%}
-{%- if spec.family == 'ranking' or req.name == 'gauc' -%}{%- set ns.counted = true -%}{%- endif -%}
+{%- if spec.kernel == 'ranking_kernel' -%}{%- set ns.ranking = true -%}{%- endif -%}
+{%- if spec.kernel == 'ranking_kernel' or req.name == 'gauc' -%}{%- set ns.counted = true -%}{%- endif -%}
 {%- endfor -%}
 {# check_slice_names #}
 {%- set outputs = names + ['n_rows'] + (['n_groups'] if ns.counted else []) -%}
@@ -94,6 +96,17 @@
 {%- if has_qrels and options.get('missing') == 'zero' and by and by != [columns.group] -%}
 {{ sqlmetrics.sqlmetrics_fail(who ~ ": missing='zero' with by=" ~ sqlmetrics.sqlmetrics_repr(by) ~ ": a judged group absent from the run has no slice value (slice columns are read from the run's rows), so it cannot be counted in any slice. Slice by the group column alone (by=" ~ sqlmetrics.sqlmetrics_repr(columns.group) ~ "), leave by= out, or pass missing='skip'") }}
 {%- endif -%}
+{# check_train (evaluate.py) #}
+{%- if train is not none -%}
+{%- set beyond = namespace(value=false) -%}
+{%- for req in requests -%}{%- if facts.metrics[req.name].family == 'beyond' -%}{%- set beyond.value = true -%}{%- endif -%}{%- endfor -%}
+{%- if not beyond.value -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': train= is used by the beyond-accuracy metrics only (catalog_coverage, novelty, gini_index), and none is requested') }}
+{%- endif -%}
+{%- if ns.ranking -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": train= and ranking metrics in one call: train= repeats items by design, the ranking metrics' data must not; evaluate them in two calls") }}
+{%- endif -%}
+{%- endif -%}
 {{ sqlmetrics.sqlmetrics_refuse_data_checks(who, options) }}
 {# the columns read, checked against the relation where dbt can see it #}
 {%- set wanted = [] -%}
@@ -107,6 +120,9 @@
 {{ sqlmetrics.sqlmetrics_check_columns(who, relation, wanted) }}
 {%- if has_qrels -%}
 {{ sqlmetrics.sqlmetrics_check_columns(who, qrels, [['group', columns.group], ['item', columns.item], ['label', columns.label]], 'qrels') }}
+{%- endif -%}
+{%- if train is not none -%}
+{{ sqlmetrics.sqlmetrics_check_columns(who, train, [['item', columns.item]], 'train') }}
 {%- endif -%}
 {# one part per family kernel (evaluate._parts / _kernel_part) #}
 {%- set kernels = {} -%}
@@ -143,6 +159,9 @@
 {%- if has_qrels -%}
 {%- do roles.update({'qrels_relation': qrels ~ ''}) -%}
 {%- for role in ['group', 'item', 'label'] -%}{%- do roles.update({'qrels_' ~ role: sqlmetrics.sqlmetrics_quote(columns[role])}) -%}{%- endfor -%}
+{%- endif -%}
+{%- if train is not none and facts.metrics[requests[kernels[kernel][0]].name].family == 'beyond' -%}
+{%- do roles.update({'train_relation': train ~ '', 'train_item': sqlmetrics.sqlmetrics_quote(columns['item'])}) -%}
 {%- endif -%}
 {%- set sql = sqlmetrics[kernel](relation ~ '', quoted_by, roles, filled, entries) -%}
 {%- set selected = [] -%}

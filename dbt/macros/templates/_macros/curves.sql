@@ -17,9 +17,25 @@
                 the slice.
   Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
   distinct scores in a total order, so shuffled input gives bit-identical results.
+
+  Spark (spark__curve_points, spark__curve_neighbours, spark__curve_thinned): the same CTEs
+  with no window over a whole slice. Per-score sums are integers (counts; with weights, fixed
+  point: units of 2^(e - 80), e = greatest(w_exp, -940), exactly the terms exact_sum adds),
+  tp and fp are running sums of them over score buckets (auc_prefixed, sql/_macros/auc.sql),
+  exact, then converted to double once; the neighbours of a point come from the same sums
+  (prev = sums over the higher scores, next = this point plus the next score's sums, the next
+  bucket's first score at a bucket's end), and thinning keeps the lowest score of each
+  quantile bucket through an aggregate. Without weights every value equals the default's;
+  with weights tp and fp are the exact running sums where the default adds doubles in score
+  order (they agree to about 1e-16 relative; a drop_intermediate test of equal steps can
+  differ where the default's running sum rounds, e.g. weights of 0.1).
 #}
 
 {% macro curve_points(relation, by, columns, options) -%}
+{{ adapter.dispatch('curve_points', 'sqlmetrics')(relation, by, columns, options) }}
+{%- endmacro %}
+
+{% macro default__curve_points(relation, by, columns, options) -%}
 source as (
     select
         {{ sqlmetrics.slice_source(by) }}
@@ -82,6 +98,10 @@ cumulated as (
   (NULL at the ends), for the drop_intermediate rules.
 #}
 {% macro curve_neighbours(by) -%}
+{{ adapter.dispatch('curve_neighbours', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__curve_neighbours(by) -%}
 neighbours as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -104,6 +124,10 @@ neighbours as (
   positive) is always kept. Without slots (max_points = none) `thinned` is `kept`.
 #}
 {% macro curve_thinned(by, slots) -%}
+{{ adapter.dispatch('curve_thinned', 'sqlmetrics')(by, slots) }}
+{%- endmacro %}
+
+{% macro default__curve_thinned(by, slots) -%}
 {% if slots is none %}
 thinned as (
     select * from kept
@@ -140,4 +164,129 @@ totals as (
     from cumulated
     {{ sqlmetrics.group_by(by) }}
 )
+{%- endmacro %}
+
+
+{# a running sum in per-score units as a double: units of 2^(e - 80) with weights #}
+{% macro curve_units(x, weighted) -%}
+{% if weighted %}cast({{ x }} as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, e - 80){% else %}{{ x }}{% endif %}
+{%- endmacro %}
+
+{% macro spark__curve_points(relation, by, columns, options) -%}
+{% set weighted = columns.weight is not none %}
+source as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if weighted else '1' }} as w
+    from {{ relation }}
+{% if weighted %}
+    where {{ columns.weight }} > 0
+{% endif %}
+),
+{% if weighted %}
+-- e = the slice's sum_exponent of the weights: an aggregate joined back
+exponents as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        greatest({{ sqlmetrics.auc_exponent('max(abs(w))') }}, -940) as e
+    from source
+    {{ sqlmetrics.group_by(by) }}
+),
+per_score as (
+    select {{ sqlmetrics.auc_broadcast('exponents') }}
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        max(e) as e,
+        sum(cast(round(case when label = 1 then w else 0 end * power({{ sqlmetrics.float_literal(2) }}, 80 - e)) as {{ sqlmetrics.exact_int() }})) as pos,
+        sum(cast(round(case when label = 0 then w else 0 end * power({{ sqlmetrics.float_literal(2) }}, 80 - e)) as {{ sqlmetrics.exact_int() }})) as neg
+    from source
+{% if by %}
+    join exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
+{% else %}
+    cross join exponents
+{% endif %}
+    {{ sqlmetrics.group_by(by, ['score']) }}
+),
+{% else %}
+per_score as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg
+    from source
+    {{ sqlmetrics.group_by(by, ['score']) }}
+),
+{% endif %}
+{{ sqlmetrics.auc_prefixed('per_score', by, ['pos', 'neg'], ['pos'], ['pos', 'neg'], 'desc') }},
+cumulated as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        {{ sqlmetrics.curve_units('pos', weighted) }} as w_pos,
+        {{ sqlmetrics.curve_units('neg', weighted) }} as w_neg,
+        {{ sqlmetrics.curve_units('pos_before + pos', weighted) }} as tp,
+        {{ sqlmetrics.curve_units('neg_before + neg', weighted) }} as fp,
+        {{ sqlmetrics.curve_units('pos_total', weighted) }} as n_pos,
+        {{ sqlmetrics.curve_units('neg_total', weighted) }} as n_neg,
+        {{ sqlmetrics.auc_exponent(sqlmetrics.curve_units('pos_max', weighted)) }} as w_pos_exp,
+        -- the neighbouring points in descending score order (NULL at the ends)
+        case when not is_first then {{ sqlmetrics.curve_units('pos_before', weighted) }} end as prev_tp,
+        case when not is_first then {{ sqlmetrics.curve_units('neg_before', weighted) }} end as prev_fp,
+        {{ sqlmetrics.curve_units('pos_before + pos + next_pos', weighted) }} as next_tp,
+        {{ sqlmetrics.curve_units('neg_before + neg + next_neg', weighted) }} as next_fp
+    from (
+        select
+            prefixed.*,
+            not has_prev_bucket and lag(score) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}) is null
+                as is_first,
+            coalesce(lead(pos) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}), pos_next) as next_pos,
+            coalesce(lead(neg) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}), neg_next) as next_neg
+        from prefixed
+    ) as edges
+)
+{%- endmacro %}
+
+{% macro spark__curve_neighbours(by) -%}
+neighbours as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg, prev_tp, next_tp, prev_fp, next_fp
+    from cumulated
+)
+{%- endmacro %}
+
+{# as default__curve_thinned: the last point (lowest score) of each quantile bucket, found by an aggregate #}
+{% macro spark__curve_thinned(by, slots) -%}
+{% if slots is none %}
+thinned as (
+    select * from kept
+)
+{% else %}
+thin_points as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg,
+        ceil(cast(tp + fp as {{ sqlmetrics.float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ sqlmetrics.float_type() }})) as thin_bucket
+    from kept
+),
+thin_last as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as t_slice_{{ loop.index0 }}, {% endfor %}
+
+        thin_bucket as t_bucket,
+        min(score) as t_score
+    from thin_points
+    {{ sqlmetrics.group_by(by, ['thin_bucket']) }}
+),
+thinned as (
+    select {{ sqlmetrics.auc_broadcast('thin_last') }} {{ sqlmetrics.slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    from thin_points
+    join thin_last
+        on {{ sqlmetrics.auc_join_slices(by, 't_') }}{{ ' and ' if by }}thin_bucket = t_bucket and score = t_score
+)
+{% endif %}
 {%- endmacro %}

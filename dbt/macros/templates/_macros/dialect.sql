@@ -137,6 +137,10 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ sqlmetrics.float_type() }}
 cast({{ expr }} as boolean)
 {%- endmacro %}
 
+{% macro bigquery__as_boolean(expr) -%}
+cast({{ expr }} as bool)
+{%- endmacro %}
+
 {# PostgreSQL casts neither bigint nor double to boolean; '1', '0', 'true', 'false' read back #}
 {% macro postgres__as_boolean(expr) -%}
 cast(cast({{ expr }} as varchar) as boolean)

@@ -7,7 +7,8 @@
     relation  the run (SQL after `from`); by: quoted slice identifiers (may be empty)
     columns   group, item, score, label (none when qrels is given); with judgments also
               qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label
-    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator: all
+    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator,
+              log_base, precision_denominator: all
               given (Python fills the defaults; none lives here). duplicates 'error': the
               Python layer has checked that (group, item) pairs do not repeat; 'max' | 'sum'
               merge repeated pairs of the run in `source` (highest score, highest | summed label)
@@ -19,6 +20,9 @@
                  n_rel     n_rel on every `ranked` row (else only per group, in run_groups)
                  gain_exp  the group's gain exponent on every `ranked` row
                  ideal     the ideal ordering (CTEs ideal, ideal_groups)
+                 judged    cum_judged (judged items at positions <= pos: pos without qrels)
+                           and n_nonrel (the group's judged non-relevant items) on every
+                           `ranked` row; not with ties = 'average' (bpref)
   Each entry's metric file defines (p: the entry's column prefix `<alias>_`):
      <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
                     group, each aliased with the prefix p (e.g. `sum(...) as {{ p }}dcg`),
@@ -62,7 +66,9 @@
        into several slices is a group of each, with that slice's rows; n_rel is always the
        whole group's (with qrels: the judged relevant items, retrieved or not).
      - empty group: n_rel = 0. `empty`: skip = left out | zero = kept (its 0/0 counts 0) |
-       error = the Python layer raises (first_empty names one).
+       one = counted with the value 1 (torchmetrics' empty_target_action='pos'): the mean of
+       the other groups, m, becomes (m * n_groups + n_empty) / (n_groups + n_empty) in
+       `final` | error = the Python layer raises (first_empty names one).
      - missing group (qrels only): judged, but no row in the run. `missing`: skip = left out
        (trec_eval) | zero = kept, every metric 0 for it except idcg, which is the judgments'
        own (trec_eval -c) | error = the Python layer raises (first_missing names one).
@@ -117,6 +123,7 @@
 {% set need_cum = 'cum' in needs %}
 {% set need_n_rel = 'n_rel' in needs %}
 {% set need_gain = 'gain_exp' in needs %}
+{% set need_judged = 'judged' in needs %}
 with {{ 'impressions' if merge else 'source' }} as (
     select
         {{ sqlmetrics.slice_source(by) }}
@@ -157,7 +164,10 @@ judged as (
 judged_groups as (
     select
         grp,
-        sum(case when label >= {{ level }} then 1 else 0 end) as n_rel
+        sum(case when label >= {{ level }} then 1 else 0 end) as n_rel{{ ',' if need_judged }}
+{% if need_judged %}
+        sum(case when label < {{ level }} then 1 else 0 end) as n_nonrel
+{% endif %}
     from judged
     group by grp
 ),
@@ -168,6 +178,10 @@ labelled as (
         s.item,
         s.score,
         coalesce(j.label, 0) as label,
+{% if need_judged %}
+        case when j.item is null then 0 else 1 end as judged,
+        g.n_nonrel,
+{% endif %}
         g.n_rel
     from source as s
     join judged_groups as g on g.grp = s.grp
@@ -180,7 +194,10 @@ labelled as (
         grp,
         item,
         score,
-        label{{ ',' if need_n_rel }}
+        label{{ ',' if need_n_rel or need_judged }}
+{% if need_judged %}
+        sum(case when label < {{ level }} then 1 else 0 end) over ({{ part }}) as n_nonrel{{ ',' if need_n_rel }}
+{% endif %}
 {% if need_n_rel %}
         sum(case when label >= {{ level }} then 1 else 0 end) over ({{ part }}) as n_rel
 {% endif %}
@@ -195,6 +212,15 @@ ordered as (
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
+{% if need_judged %}
+        n_nonrel,
+{% if has_qrels %}
+        sum(judged) over (
+            {{ part }} order by score desc, {{ item_order }}
+            rows between unbounded preceding and current row
+        ) as cum_judged,
+{% endif %}
 {% endif %}
         case when label >= {{ level }} then 1 else 0 end as relevant,
         {{ sqlmetrics.ranking_gain('label', gain_kind) }} as gain,
@@ -217,6 +243,10 @@ ranked as (
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
+{% endif %}
+{% if need_judged %}
+        n_nonrel,
+        {{ 'cum_judged' if has_qrels else 'pos as cum_judged' }},
 {% endif %}
         pos,
         relevant,
@@ -433,7 +463,7 @@ flagged as (
 kept as (
     select *
     from flagged
-{% if empty_policy == 'skip' %}
+{% if empty_policy in ('skip', 'one') %}
     where is_empty = 0
 {% endif %}
 ),
@@ -462,9 +492,20 @@ final as (
     select
         {{ sqlmetrics.slice_cols_of('counted', by) }}
 {% for m in entries %}
+{% if empty_policy == 'one' %}
+        -- empty='one': each empty group adds a value of 1 to the mean of the others
+        (coalesce(aggregated.{{ m.alias }}, 0) * coalesce(aggregated.n_groups, 0)
+            + cast(counted.n_empty as {{ sqlmetrics.float_type() }}))
+            / nullif(coalesce(aggregated.n_groups, 0) + counted.n_empty, 0) as {{ m.alias }},
+{% else %}
         aggregated.{{ m.alias }},
+{% endif %}
 {% endfor %}
+{% if empty_policy == 'one' %}
+        coalesce(aggregated.n_groups, 0) + counted.n_empty as n_groups,
+{% else %}
         coalesce(aggregated.n_groups, 0) as n_groups,
+{% endif %}
 {% if empty_policy == 'error' %}
         counted.first_empty,
 {% endif %}

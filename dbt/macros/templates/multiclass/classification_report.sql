@@ -53,7 +53,7 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         class,
-        cast(null as varchar) as average,
+        cast(null as {{ sqlmetrics.string_type() }}) as average,
         0 as row_order,
         precision, recall, fbeta,
         n_true as support

@@ -18,6 +18,8 @@
   With by= the group column, a kept missing group is a slice of its own; with other slices it
   has no slice value and enters none (sql/_macros/ranking.sql).
   Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
+  log_base: the discount is 1 / log_b(i + 1) = ln(b) / ln(i + 1): the value with base 2
+  times ln(b) / ln(2) (scikit-learn's dcg_score(log_base=); default 2).
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
   Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
   Output: one row per slice; columns idcg, n_groups (groups in the mean), n_empty,
@@ -35,6 +37,7 @@
 {%- endmacro %}
 
 {% macro idcg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
+    * (ln({{ sqlmetrics.float_literal(options.log_base) }}) / ln(cast(2 as {{ sqlmetrics.float_type() }}))){% endif %}
 {%- endmacro %}
 

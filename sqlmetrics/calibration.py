@@ -161,7 +161,7 @@ def normalized_entropy(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -248,7 +248,7 @@ def calibration_ratio(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -340,7 +340,7 @@ def expected_calibration_error(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -443,7 +443,7 @@ def calibration_curve(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns

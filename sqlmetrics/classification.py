@@ -138,9 +138,11 @@ def auc(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -251,7 +253,7 @@ def gauc(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`auc`.
 
     Returns
@@ -367,7 +369,7 @@ def confusion_matrix(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`auc`.
 
     Returns
@@ -534,9 +536,11 @@ def accuracy(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -644,9 +648,11 @@ def precision(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -776,9 +782,11 @@ def recall(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -897,9 +905,11 @@ def specificity(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -1003,9 +1013,11 @@ def fpr(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -1119,9 +1131,11 @@ def f1(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -1255,9 +1269,11 @@ def fbeta(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
         read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------

@@ -77,7 +77,7 @@ def evaluate(
         Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
         metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
         ``gini_index``); not with ranking metrics in the same call.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path
         (opened read-only). Default: in-memory.
     **options

@@ -139,7 +139,7 @@ def roc(
         draws every distinct score.
     ax : matplotlib.axes.Axes, optional
         Draw on these axes; by default a new figure is made.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
     pos_label : optional
         The positive class of a label column of two other values (``"spam"``), as in
@@ -231,7 +231,7 @@ def pr(
         Points per curve, chosen at score quantiles; None draws every distinct score.
     ax : matplotlib.axes.Axes, optional
         Draw on these axes; by default a new figure is made.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.pr_curve`.
     pos_label : optional
         The positive class of a label column of two other values, as in
@@ -336,7 +336,7 @@ def calibration(
         Bins of equal width or of equal mass, as in :func:`sqlmetrics.calibration_curve`.
     ax : matplotlib.axes.Axes, optional
         Draw on these axes; by default a new figure is made.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.calibration_curve`.
     pos_label : optional
         The positive class of a label column of two other values.
@@ -443,7 +443,7 @@ def gains(
         Number of score bins, as in :func:`sqlmetrics.lift_table`.
     ax : matplotlib.axes.Axes, optional
         Draw on these axes; by default a new figure is made.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.lift_table`.
     pos_label : optional
         The positive class of a label column of two other values.

@@ -180,9 +180,11 @@ def rbp(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -312,9 +314,11 @@ def fallout(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -439,9 +443,11 @@ def bpref(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -568,9 +574,11 @@ def iprec_at_recall(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -694,9 +702,11 @@ def iprec_11pt_avg(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------
@@ -825,9 +835,11 @@ def gm_map(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
         (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
 
     Returns
     -------

@@ -137,7 +137,7 @@ def ks_statistic(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -223,7 +223,7 @@ def ks_point(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -313,7 +313,7 @@ def partial_auc(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns
@@ -401,7 +401,7 @@ def lift_table(
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb.DuckDBPyConnection or str, optional
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         As in :func:`sqlmetrics.roc_curve`.
 
     Returns

@@ -34,5 +34,5 @@ final as (
     from per_bin
 )
 select * from final
-order by {{ sqlmetrics.slice_cols(by) }}bin
+order by {{ sqlmetrics.slice_order(by) }}bin
 {%- endmacro %}

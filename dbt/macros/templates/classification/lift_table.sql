@@ -80,5 +80,5 @@ final as (
     from cumulated
 )
 select * from final
-order by {{ sqlmetrics.slice_cols(by) }}bin
+order by {{ sqlmetrics.slice_order(by) }}bin
 {%- endmacro %}

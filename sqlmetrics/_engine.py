@@ -10,13 +10,11 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from ._source import Source, engine_message, open_connection, open_source, quote_ident
+from ._backends import Backend, DuckDBBackend, backend_for
+from ._source import Source, open_source, quote_ident
 from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .errors import (
-    DataSourceError,
-    EngineError,
-    InvalidDataError,
     InvalidParameterError,
     SqlMetricsError,
     UndefinedMetricWarning,
@@ -154,13 +152,16 @@ def open_checked(
     each extra source (``"qrels"``), its columns, values, uniqueness and that the key roles it
     shares with ``columns`` have comparable types. Yields ``(connection, source, extra)``,
     ``extra`` mapping each extra source's name to its relation SQL and columns by role.
+    ``connection`` is the :class:`~sqlmetrics._backends.Backend` running on ``con``; an error of
+    its engine is wrapped by its ``wrap_error`` (the engine's name and message, the metric).
     Everything registered is removed on exit, also after an error.
     """
     labels: list[str] = []
+    backend: Backend | None = None
     try:
         with ExitStack() as stack:
-            connection = stack.enter_context(open_connection(con, data))
-            source = stack.enter_context(open_source(data, connection, metric))
+            backend = stack.enter_context(backend_for(con, data))
+            source = stack.enter_context(open_source(data, backend, metric))
             labels.append(f"data={source.label}")
             check_columns(metric, source, [(r.name, c) for r, c in used])
             check_columns(metric, source, [("by", c) for c in by_cols])
@@ -177,9 +178,7 @@ def open_checked(
                 )
             extra: dict[str, tuple[str, dict[str, str | None]]] = {}
             for source_name, (source_data, source_roles) in (extra_sources or {}).items():
-                other = stack.enter_context(
-                    open_source(source_data, connection, metric, arg=source_name)
-                )
+                other = stack.enter_context(open_source(source_data, backend, metric, source_name))
                 pairs = [(r.name, c) for r, c in source_roles]
                 labels.append(f"{source_name}={other.label}")
                 check_columns(metric, other, pairs, arg=source_name)
@@ -195,41 +194,23 @@ def open_checked(
                 ]
                 check_join_types(metric, source, other, shared, source_name)
                 extra[source_name] = (other.sql, {r.name: c for r, c in source_roles})
-            yield connection, source, extra
-    except duckdb.InterruptException:
+            yield backend, source, extra
+    except SqlMetricsError:
         raise
-    except duckdb.Error as exc:
-        raise engine_error(metric, labels, exc) from None
+    except Exception as exc:
+        if backend is None or not isinstance(exc, backend.errors):
+            raise
+        if isinstance(exc, backend.interrupts):
+            raise
+        raise backend.wrap_error(metric, labels, exc) from None
 
 
 def engine_error(metric: str, labels: Sequence[str], exc: duckdb.Error) -> SqlMetricsError:
-    """Our error for an engine error raised while checking or computing ``metric``.
-
-    The engine's message is kept (it names the file and the column); the class and the advice
-    depend on what failed: a value that cannot be cast, files of one glob with different
-    columns, a file that cannot be read, anything else.
+    """Our error for a DuckDB error raised while checking or computing ``metric`` (the
+    engine's message kept; the class and the advice depend on what failed): see
+    :meth:`sqlmetrics._backends.DuckDBBackend.wrap_error`, which each backend has its own of.
     """
-    where = " / ".join(labels) or "data"
-    message = engine_message(exc)
-    if isinstance(exc, (duckdb.ConversionException, duckdb.OutOfRangeException)):
-        fix = (
-            "the column type was detected from the first rows of the CSV: fix or drop that "
-            "value, or load the file into a table with explicit column types and pass the table"
-            if "CSV Error" in message
-            else "fix or drop that value, or give the column one type in every file (e.g. load "
-            "the files into a table with the column cast, and pass the table)"
-        )
-        return InvalidDataError(
-            f"{metric}: {where} holds a value of the wrong type: {message}; {fix}"
-        )
-    if isinstance(exc, duckdb.InvalidInputException) and "schema mismatch" in message:
-        return InvalidDataError(
-            f"{metric}: {where}: the files do not have the same columns: {message}. Pass only "
-            f"files with the same columns, or load them into one table first"
-        )
-    if isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)):
-        return DataSourceError(f"{metric}: {where} cannot be read: {message}")
-    return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
+    return DuckDBBackend(None).wrap_error(metric, labels, exc)
 
 
 def compute(
@@ -256,7 +237,7 @@ def compute(
     connection, its columns and values are checked like ``data``'s (errors say ``qrels=``),
     combinations of its ``unique`` roles must not repeat, a key role it shares with ``data``
     must have a comparable type, and the template gets ``qrels_relation`` and ``qrels_<role>``.
-    ``check(connection, source, extra)``: a further data check run before the metric's query.
+    ``check(backend, source, extra)``: a further data check run before the metric's query.
     """
     spec = get_spec(name)
     checked = check_params(spec, params or {})
@@ -281,12 +262,12 @@ def compute(
         extra_sources,
         pos_label=checked.get("pos_label"),
         duplicates=checked.get("duplicates", "error"),
-    ) as (connection, source, extra):
+    ) as (backend, source, extra):
         if check is not None:
-            check(connection, source, extra)
+            check(backend, source, extra)
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
-        sql = render_sql(spec, source.sql, roles, checked, by_cols, extra)
-        result = connection.execute(sql).df()
+        sql = render_sql(spec, source.sql, roles, checked, by_cols, extra, dialect=backend.dialect)
+        result = backend.query(sql)
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]
     return result
 

@@ -1,14 +1,18 @@
 """Turn whatever the user calls ``data`` into something a SQL ``from`` clause can read.
 
-Accepted: a table or view name in ``con``; a path, glob or list of Parquet / CSV files; a pandas
-DataFrame; a pyarrow Table; a DuckDB relation. Objects are registered on the connection under a
-unique temporary name and unregistered afterwards, also when the query fails. Nothing is ever
-written to the user's database; a database given by path is opened ``read_only=True``.
+:func:`open_source` resolves ``data`` on a backend (``_backends``: DuckDB, a SQLAlchemy
+database, Spark), which decides what it accepts. On DuckDB: a table or view name in ``con``; a
+path, glob or list of Parquet / CSV files; a pandas DataFrame; a pyarrow Table; a DuckDB
+relation. Objects are registered under a unique temporary name and unregistered afterwards,
+also when the query fails. Nothing is ever written to the user's database; a database given by
+path is opened ``read_only=True``.
 
 A path naming an existing file is that file, whatever characters its name holds; a path naming
 no file is a glob when it holds ``*``, ``?`` or ``[`` (its leading directories that exist are
-taken literally). Table names are looked up in the catalog,
+taken literally). Table names are looked up in the catalog, on every engine,
 never by a query that could fail (and so abort the user's open transaction).
+The DuckDB-specific pieces (its catalog query, its private in-memory database, the read-only
+opening of a database file, the locks of shared connections) live here too.
 """
 
 from __future__ import annotations
@@ -18,16 +22,18 @@ import os
 import re
 import tempfile
 import threading
-import uuid
 import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from .errors import DataSourceError, InvalidParameterError
+
+if TYPE_CHECKING:
+    from ._backends import Backend
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz")
@@ -76,16 +82,15 @@ def quote_table(name: str, dialect: str = "duckdb") -> str:
 
 @dataclass
 class Source:
-    """A readable relation: the SQL text to put after ``from`` and what it holds."""
+    """A readable relation on a backend: the SQL text to put after ``from`` and what it holds."""
 
-    con: duckdb.DuckDBPyConnection
+    backend: Backend
     sql: str
     label: str
     columns: dict[str, str] = field(default_factory=dict)
 
     def describe(self) -> None:
-        rows = self.con.execute(f"describe select * from {self.sql}").fetchall()
-        self.columns = {str(r[0]): str(r[1]) for r in rows}
+        self.columns = self.backend.columns(self.sql)
 
 
 def is_path_like(data: Any) -> bool:
@@ -223,56 +228,21 @@ def _private_database() -> duckdb.DuckDBPyConnection:
         return _PRIVATE[0]
 
 
-_LOCKS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, threading.RLock] = (
-    weakref.WeakKeyDictionary()
-)
-_LOCKS_GUARD = threading.Lock()
-
-
-def _lock_of(con: duckdb.DuckDBPyConnection) -> threading.RLock:
-    with _LOCKS_GUARD:
-        lock = _LOCKS.get(con)
-        if lock is None:
-            lock = _LOCKS[con] = threading.RLock()
-        return lock
+# the lock of each user connection, held for a whole call (see _backends.backend_for): a
+# DuckDB connection runs one statement at a time and a result belongs to the connection, so
+# two threads sharing it would fetch each other's results. A cursor would be thread-safe but
+# is a separate connection: it sees neither the connection's temporary views and registered
+# DataFrames nor its uncommitted rows (see docs/decisions).
+_LOCKS: weakref.WeakKeyDictionary[Any, threading.RLock] = weakref.WeakKeyDictionary()
 
 
 @contextmanager
-def open_connection(
-    con: duckdb.DuckDBPyConnection | str | os.PathLike[str] | None, data: Any = None
-) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Yield a connection: the user's own, a database file opened read-only, or in-memory.
+def open_connection(con: Any, data: Any = None) -> Iterator[Backend]:
+    """The backend running on ``con`` for one call (:func:`sqlmetrics._backends.backend_for`)."""
+    from ._backends import backend_for
 
-    The user's connection (and DuckDB's default connection, where ``duckdb.sql(...)`` creates
-    the relations given without ``con``) is held under a lock of its own for the whole call:
-    a DuckDB connection runs one statement at a time and a result belongs to the connection, so
-    two threads sharing it would fetch each other's results. A cursor would be thread-safe
-    but is a separate connection: it sees neither the connection's temporary views and
-    registered DataFrames nor its uncommitted rows (see docs/decisions). sqlmetrics' own
-    database gives each call a cursor of its own.
-    """
-    if isinstance(con, duckdb.DuckDBPyConnection):
-        with _lock_of(con):
-            yield con
-        return
-    if con is None and isinstance(data, duckdb.DuckDBPyRelation):
-        default = duckdb.default_connection()
-        with _lock_of(default):
-            yield default
-        return
-    if con is None:
-        own = _private_database().cursor()
-    elif isinstance(con, (str, os.PathLike)):
-        own = _open_database_file(os.fspath(con))
-    else:
-        raise DataSourceError(
-            f"con= must be a duckdb connection, a database file path or None; "
-            f"got {type(con).__name__}"
-        )
-    try:
-        yield own
-    finally:
-        own.close()
+    with backend_for(con, data) as backend:
+        yield backend
 
 
 def _open_database_file(path: str) -> duckdb.DuckDBPyConnection:
@@ -353,57 +323,59 @@ def table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 @contextmanager
-def open_source(
-    data: Any, con: duckdb.DuckDBPyConnection, metric: str, arg: str = "data"
-) -> Iterator[Source]:
-    """Resolve ``data`` into a :class:`Source` on ``con``; clean up whatever was registered."""
-    registered: str | None = None
-    try:
+def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iterator[Source]:
+    """Resolve ``data`` into a :class:`Source` on ``backend`` (a DuckDB connection is taken as
+    one); clean up whatever was registered, also after an error.
+    """
+    from ._backends import Backend, DuckDBBackend
+
+    if not isinstance(backend, Backend):
+        backend = DuckDBBackend(backend)
+    on = "" if backend.name == "duckdb" else f" on {backend.name}"
+    with ExitStack() as stack:
         if is_path_like(data):
-            source = Source(con, _file_sql(metric, arg, [os.fspath(data)]), repr(os.fspath(data)))
+            path = os.fspath(data)
+            source = Source(backend, backend.files(metric, arg, [path]), repr(path) + on)
         elif isinstance(data, (list, tuple)) and data and all(is_path_like(d) for d in data):
             paths = [os.fspath(d) for d in data]
-            source = Source(con, _file_sql(metric, arg, paths), repr(paths))
+            source = Source(backend, backend.files(metric, arg, paths), repr(paths) + on)
         elif isinstance(data, str):
-            found = resolve_table(con, data)
+            found = backend.resolve_table(data)
             if found is None:
+                present = ", ".join(backend.table_names()) or "(none)"
+                if backend.name == "duckdb":
+                    raise DataSourceError(
+                        f"{metric}: {arg}={data!r} is neither an existing file nor a table or "
+                        f"view in con; tables present: {present}. Pass con= the connection "
+                        f"that holds the table, or a path to a Parquet or CSV file (a dotted "
+                        f"name is a table of that exact name if there is one, else "
+                        f"schema.table, database.table or database.schema.table)"
+                    )
                 raise DataSourceError(
-                    f"{metric}: {arg}={data!r} is neither an existing file nor a table or view "
-                    f"in con; tables present: {', '.join(table_names(con)) or '(none)'}. Pass "
-                    f"con= the connection that holds the table, or a path to a Parquet or CSV "
-                    f"file (a dotted name is a table of that exact name if there is one, else "
-                    f"schema.table, database.table or database.schema.table)"
+                    f"{metric}: {arg}={data!r} is not a table or view in con ({backend.name}); "
+                    f"tables present: {present}. Pass the name of a table or view of that "
+                    f"database (schema.table for another schema)"
                 )
-            source = Source(con, found, repr(data))
+            source = Source(backend, found, repr(data) + on)
         else:
-            if not isinstance(data, duckdb.DuckDBPyRelation) and not _is_frame(data):
-                raise DataSourceError(
-                    f"{metric}: {arg}= must be a table name, a Parquet/CSV path or glob, a pandas "
-                    f"DataFrame, a pyarrow Table or a DuckDB relation; got {type(data).__name__}"
-                )
-            label = type(data).__name__
-            data = _readable_many_times(metric, arg, data)
-            registered = f"__sqlmetrics_{uuid.uuid4().hex}"
-            try:
-                con.register(registered, data)
-            except duckdb.InvalidInputException as exc:
-                registered = None
-                raise DataSourceError(
-                    f"{metric}: {arg}= is a DuckDB relation of another connection; pass that "
-                    f"connection as con= ({exc})"
-                ) from None
-            source = Source(con, quote_ident(registered), label)
+            label = type(data).__name__ + on
+            source = Source(
+                backend, stack.enter_context(backend.register(data, metric, arg)), label
+            )
         if not source.columns:
             try:
                 source.describe()
-            except duckdb.Error as exc:
+            except backend.errors as exc:
+                if isinstance(exc, backend.interrupts):
+                    raise
+                if backend.name == "duckdb":
+                    message = engine_message(exc)
+                else:
+                    message = " ".join(str(getattr(exc, "orig", None) or exc).split())
                 raise DataSourceError(
-                    f"{metric}: {arg}={source.label} cannot be read: {engine_message(exc)}"
+                    f"{metric}: {arg}={source.label} cannot be read: {message}"
                 ) from None
         yield source
-    finally:
-        if registered is not None:
-            con.unregister(registered)
 
 
 def _readable_many_times(metric: str, arg: str, data: Any) -> Any:

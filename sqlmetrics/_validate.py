@@ -1,50 +1,34 @@
 """Check columns and values before any metric SQL runs.
 
-One aggregate query per call counts what would make a metric wrong or meaningless (no rows,
-NULLs, NaN or infinite scores, labels outside {0, 1}, negative weights or relevance), so the
-user gets a clear :class:`InvalidDataError` naming the argument and the value instead of a raw
-engine error or, worse, a silently wrong number.
+Every check is a query on the engine that holds the data (its backend, ``_backends``): no
+table is pulled into Python. One aggregate query per call counts what would make a metric wrong
+or meaningless (no rows, NULLs, NaN or infinite scores, labels outside {0, 1}, negative weights
+or relevance), so the user gets a clear :class:`InvalidDataError` naming the argument and the
+value instead of a raw engine error or, worse, a silently wrong number.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from ._source import Source, quote_ident
+from ._backends import type_family
+from ._source import Source
 from .errors import ColumnNotFoundError, InvalidDataError
 from .registry import Role
 
-_NUMERIC = (
-    "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-    "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL",
-)  # fmt: skip
-_FLOATING = ("FLOAT", "DOUBLE", "REAL")
+__all__ = ["is_numeric", "type_family"]
 
 
 def is_numeric(sql_type: str) -> bool:
-    """A number type: ``DECIMAL(18,3)`` yes; a list, array, struct or map of numbers no."""
-    upper = sql_type.upper()
-    return re.fullmatch(r"[A-Z]+(\(\d+,\s*\d+\))?", upper) is not None and (
-        upper.split("(")[0] in _NUMERIC
-    )
+    """A number type of any engine: ``DECIMAL(18,3)``, ``double precision`` yes; a list,
+    array, struct or map of numbers no.
+    """
+    return type_family(sql_type) == "number"
 
 
-def type_family(sql_type: str) -> str:
-    """What a key of this type compares with: numbers, text, booleans, dates and times..."""
-    upper = sql_type.upper()
-    if is_numeric(upper):
-        return "number"
-    if upper in ("VARCHAR", "STRING", "TEXT") or upper.startswith(("VARCHAR(", "ENUM(")):
-        return "text"
-    if upper.startswith(("TIMESTAMP", "DATE", "TIME")):
-        return "date/time"
-    return upper
-
-
-def _is_floating(sql_type: str) -> bool:
-    return sql_type.upper() in _FLOATING
+def _is_boolean(source: Source, sql_type: str) -> bool:
+    return source.backend.family(sql_type) == "boolean"
 
 
 def check_columns(
@@ -88,33 +72,34 @@ def validate_data(
             )
         if role.kind == "binary" and role.name == "label" and pos_label is not None:
             continue  # any type: check_label_values has checked the values
-        if role.kind == "binary" and not (sql_type == "BOOLEAN" or is_numeric(sql_type)):
+        if role.kind == "binary" and not (_is_boolean(source, sql_type) or is_numeric(sql_type)):
             raise InvalidDataError(
                 f"{metric}: {role.name} column {column!r} has type {sql_type}; {role.name}= must "
                 f"name a column of 0/1 values or booleans"
             )
 
+    backend = source.backend
     checks: list[tuple[str, Role, str, str]] = []  # (problem, role, column, count expression)
     for role, column in roles:
-        q = quote_ident(column)
+        q = source.backend.ident(column)
         sql_type = source.columns[column]
         checks.append(("null", role, column, f"{q} is null"))
-        if role.kind in ("score", "weight", "relevance", "probability") and _is_floating(sql_type):
-            checks.append(("nonfinite", role, column, f"not isfinite({q})"))
+        if role.kind in ("score", "weight", "relevance", "probability") and backend.is_floating(
+            sql_type
+        ):
+            checks.append(("nonfinite", role, column, backend.is_not_finite(q)))
         if role.kind == "probability":
             checks.append(("probability", role, column, f"({q} < 0 or {q} > 1)"))
         if (
             role.kind == "binary"
-            and sql_type != "BOOLEAN"
+            and not _is_boolean(source, sql_type)
             and not (role.name == "label" and pos_label is not None)
         ):
             checks.append(("binary", role, column, f"{q} not in (0, 1)"))
         if role.kind in ("weight", "relevance"):
             checks.append(("negative", role, column, f"{q} < 0"))
     counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
-    row = source.con.execute(
-        f"select count(*){', ' + counts if counts else ''} from {source.sql}"
-    ).fetchall()[0]
+    row = backend.rows(f"select count(*){', ' + counts if counts else ''} from {source.sql}")[0]
     assert row is not None
     n_rows = int(row[0])
     if n_rows == 0:
@@ -138,10 +123,10 @@ def validate_data(
                 f"{head} outside [0, 1]; {role.name}= must hold probabilities (apply a sigmoid "
                 f"or softmax to raw scores first)"
             )
-        sample = source.con.execute(
-            f"select distinct {quote_ident(column)} from {source.sql} "
+        sample = backend.rows(
+            f"select distinct {source.backend.ident(column)} from {source.sql} "
             f"where {expr} order by 1 limit 5"
-        ).fetchall()
+        )
         shown = ", ".join(repr(r[0]) for r in sample)
         raise InvalidDataError(
             f"{head} with values outside {{0, 1}} (e.g. {shown}); labels must be 0/1 or "
@@ -164,10 +149,11 @@ def check_weight_range(metric: str, source: Source, column: str, label: str) -> 
     """Raise :class:`InvalidDataError` when a label class's largest weight is below 2^-40 of
     the largest weight of all.
     """
-    w, y = quote_ident(column), quote_ident(label)
-    rows = source.con.execute(
-        f"select cast({y} as varchar), max({w}) from {source.sql} where {w} > 0 group by 1"
-    ).fetchall()
+    w, y = source.backend.ident(column), source.backend.ident(label)
+    text = source.backend.as_text(y)
+    rows = source.backend.rows(
+        f"select {text}, max({w}) from {source.sql} where {w} > 0 group by {text}"
+    )
     if len(rows) < 2:
         return
     largest = max(float(r[1]) for r in rows)
@@ -189,17 +175,17 @@ def check_label_values(metric: str, source: Source, column: str, pos_label: Any)
     one of them ``pos_label`` (as scikit-learn); text labels without it name the fix.
     """
     sql_type = source.columns[column]
-    plain = sql_type == "BOOLEAN" or is_numeric(sql_type)
+    plain = _is_boolean(source, sql_type) or is_numeric(sql_type)
     if pos_label is None and plain:
         return
-    q = quote_ident(column)
-    rows = source.con.execute(f"select count(distinct {q}) from {source.sql}").fetchall()[0]
+    q = source.backend.ident(column)
+    rows = source.backend.rows(f"select count(distinct {q}) from {source.sql}")[0]
     n_values = int(rows[0] or 0)
     sample = [
         r[0]
-        for r in source.con.execute(
+        for r in source.backend.rows(
             f"select distinct {q} from {source.sql} where {q} is not null order by 1 limit 5"
-        ).fetchall()
+        )
     ]
     shown = ", ".join(repr(v) for v in sample) + (", ..." if n_values > len(sample) else "")
     head = f"{metric}: label column {column!r} (label=)"
@@ -233,11 +219,12 @@ def check_unique(
     ``keys`` are ``(argument, column)`` pairs, e.g. ``[("group", "query_id"), ("item", "doc")]``.
     The message gives the number of repeated combinations and one of them.
     """
-    cols = ", ".join(quote_ident(c) for _, c in keys)
-    row = source.con.execute(
-        f"select count(*), min(cast(row({cols}) as varchar)) from ("
+    cols = ", ".join(source.backend.ident(c) for _, c in keys)
+    shown = source.backend.tuple_text([source.backend.ident(c) for _, c in keys])
+    row = source.backend.rows(
+        f"select count(*), min({shown}) from ("
         f"select {cols} from {source.sql} group by {cols} having count(*) > 1) as dup"
-    ).fetchall()[0]
+    )[0]
     assert row is not None
     if int(row[0] or 0):
         named = ", ".join(f"{c!r} ({a}=)" for a, c in keys)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -158,6 +159,21 @@ def main() -> None:
     callback=check_output,
     help="Write to this file instead of stdout.",
 )
+@click.option(
+    "--db-url",
+    default=None,
+    metavar="URL",
+    help="Run on the database of this SQLAlchemy URL (e.g. postgresql+psycopg://user@host/db); "
+    "DATA is then a table or view name there (schema.table allowed). Needs sqlmetrics[postgres].",
+)
+@click.option(
+    "--spark",
+    "spark_master",
+    default=None,
+    metavar="MASTER",
+    help="Run on Spark with this master (local[2], spark://host:7077, yarn); DATA is then a "
+    "table or view of its catalog or a Parquet path. Needs sqlmetrics[spark].",
+)
 @metrics_dir_option
 @friendly
 def eval_command(
@@ -176,11 +192,13 @@ def eval_command(
     thresholds: tuple[float, ...],
     fmt: str,
     output: str | None,
+    db_url: str | None,
+    spark_master: str | None,
     metrics_dirs: tuple[str, ...],
 ) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
     together), a directory of Parquet files (Hive partitions such as country=de/ become
-    columns), or path/to/db.duckdb:table.
+    columns), or path/to/db.duckdb:table; with --db-url or --spark, a table of that engine.
     """
     from .evaluate import evaluate
     from .trec import read_trec_qrels, read_trec_run
@@ -188,7 +206,11 @@ def eval_command(
     load_dirs(metrics_dirs)
     table: Any
     judged: Any = qrels
-    table, database = resolve_data(inputs)
+    remote = _remote_engine_option(inputs, db_url, spark_master, trec)
+    if remote:
+        table, database = inputs[0], None
+    else:
+        table, database = resolve_data(inputs)
     if trec and len(inputs) > 1:
         raise InputError(f"--trec reads one run file; got {len(inputs)}: {' '.join(inputs)}")
     data = inputs[0]
@@ -227,7 +249,7 @@ def eval_command(
         prediction=prediction,
         **extra,
     )
-    with connection(database) as con:
+    with engine_connection(database, db_url, spark_master) as con:
 
         def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
             return evaluate(table, names, by=slices, con=con, **columns, **options, **more)
@@ -243,6 +265,79 @@ def eval_command(
             frame = per_threshold(run, list(by), names, thresholds)
             text = format_frame(frame, fmt)
     write(text, output)
+
+
+def _remote_engine_option(
+    inputs: tuple[str, ...], db_url: str | None, spark_master: str | None, trec: bool
+) -> bool:
+    """Whether DATA is read by another engine (``--db-url`` / ``--spark``); its checks."""
+    if db_url is None and spark_master is None:
+        return False
+    flag = "--db-url" if db_url is not None else "--spark"
+    if db_url is not None and spark_master is not None:
+        raise InputError("--db-url and --spark both given; pass one engine")
+    if trec:
+        raise InputError(
+            f"--trec reads run and qrels files into DuckDB; it does not combine with {flag}: "
+            f"load them into tables of that engine and pass the table names"
+        )
+    if len(inputs) != 1:
+        raise InputError(
+            f"with {flag}, DATA is one table (or view) name of that engine; got {len(inputs)}: "
+            f"{' '.join(inputs)}"
+        )
+    return True
+
+
+@contextmanager
+def engine_connection(
+    database: str | None, db_url: str | None, spark_master: str | None
+) -> Iterator[Any]:
+    """What ``con=`` gets: a SQLAlchemy engine (``--db-url``), a Spark session (``--spark``)
+    or a DuckDB connection (on the database file of ``path/to/db.duckdb:table``, else
+    in-memory); closed at the end.
+    """
+    if db_url is not None:
+        try:
+            import sqlalchemy
+        except ImportError:
+            raise InputError(
+                "--db-url needs SQLAlchemy and a driver: pip install 'sqlmetrics[postgres]'"
+            ) from None
+        try:
+            engine = sqlalchemy.create_engine(db_url)
+        except (sqlalchemy.exc.ArgumentError, ImportError) as exc:
+            raise InputError(
+                f"--db-url {db_url!r} is not a usable SQLAlchemy URL ({exc}); write "
+                f"dialect+driver://user@host:port/database, e.g. "
+                f"postgresql+psycopg://user@localhost:5432/analytics"
+            ) from None
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+        return
+    if spark_master is not None:
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise InputError("--spark needs pyspark: pip install 'sqlmetrics[spark]'") from None
+        running = SparkSession.getActiveSession()  # a session of the caller's: not ours to stop
+        session = (
+            SparkSession.builder.master(spark_master)
+            .appName("sqlmetrics")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .getOrCreate()
+        )
+        try:
+            yield session
+        finally:
+            if running is None:
+                session.stop()
+        return
+    with connection(database) as con:
+        yield con
 
 
 def per_threshold(
@@ -280,25 +375,26 @@ def counts(
     """trec_eval's counts per topic: num_ret (rows), num_rel (items with label >=
     relevance_level, in qrels if given, else in the run), num_rel_ret (both).
     """
-    from ._source import open_source, quote_ident
+    from ._backends import backend_for
+    from ._source import open_source
 
     level = float(options.get("relevance_level", 1))
-    g, lab = quote_ident(group), quote_ident(label)
-    with open_source(table, con, "eval") as run:
+    with backend_for(con) as backend, open_source(table, backend, "eval") as run:
+        g, lab = backend.ident(group), backend.ident(label)
         if qrels is None or item is None:
-            frame = con.execute(
-                f"select cast({g} as varchar) as topic, count(*) as num_ret, "
+            frame = backend.query(
+                f"select {backend.as_text(g)} as topic, count(*) as num_ret, "
                 f"sum(case when {lab} >= {level!r} then 1 else 0 end) as num_rel, "
                 f"sum(case when {lab} >= {level!r} then 1 else 0 end) as num_rel_ret "
-                f"from {run.sql} group by 1"
-            ).df()
+                f"from {run.sql} group by {g}"
+            )
             return frame.set_index("topic")
-        i = quote_ident(item)
-        with open_source(qrels, con, "eval", "qrels") as judged:
+        i = backend.ident(item)
+        with open_source(qrels, backend, "eval", "qrels") as judged:
             # trec_eval's topics are the judged ones: a run topic without judgments is not
             # evaluated (nor counted), and a judged topic the run lacks (shown with -c, i.e.
             # missing=zero) still has its num_rel
-            frame = con.execute(
+            frame = backend.query(
                 f"with r as (select {g} as g, {i} as i from {run.sql}), "
                 f"judged as (select {g} as g, {i} as i, {lab} as lab from {judged.sql}), "
                 f"j as (select g, i from judged where lab >= {level!r}), "
@@ -306,11 +402,12 @@ def counts(
                 f"ret as (select r.g, count(*) as num_ret, count(j.i) as num_rel_ret "
                 f"from r left join j on r.g = j.g and r.i = j.i group by 1), "
                 f"rel as (select g, count(*) as num_rel from j group by 1) "
-                f"select cast(t.g as varchar) as topic, coalesce(ret.num_ret, 0) as num_ret, "
+                f"select {backend.as_text('t.g')} as topic, "
+                f"coalesce(ret.num_ret, 0) as num_ret, "
                 f"coalesce(rel.num_rel, 0) as num_rel, "
                 f"coalesce(ret.num_rel_ret, 0) as num_rel_ret "
                 f"from topics as t left join ret on t.g = ret.g left join rel on t.g = rel.g"
-            ).df()
+            )
     return frame.set_index("topic")
 
 

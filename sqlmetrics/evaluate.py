@@ -157,17 +157,17 @@ def evaluate(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
-    ) as (connection, source, extra):
+    ) as (backend, source, extra):
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking
             and plan.options.get("gain", "exponential") == "exponential"
             and any("gain" in req.spec.params for req in plan.requests)
         ):
-            check_gain("evaluate", connection, judged_sql or source.sql, str(columns["label"]))
+            check_gain("evaluate", backend, judged_sql or source.sql, str(columns["label"]))
         train_sql = extra["train"][0] if "train" in extra else None
-        sql, names = compose_sql(plan, source.sql, judged_sql, train_sql)
-        frame = connection.execute(sql).df()
+        sql, names = compose_sql(plan, source.sql, judged_sql, train_sql, dialect=backend.dialect)
+        frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     if plan.ranking:

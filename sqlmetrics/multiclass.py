@@ -16,8 +16,9 @@ from typing import Any
 
 import pandas as pd
 
+from ._backends import backend_for
 from ._engine import compute, undefined
-from ._source import open_connection, open_source
+from ._source import open_source
 from ._validate import check_columns, is_numeric
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
 from .registry import MetricSpec, Role, check_choice, register
@@ -131,7 +132,7 @@ def check_average(metric: str, average: Any) -> str | None:
 
 
 def _family(sql_type: str) -> str:
-    if is_numeric(sql_type) or sql_type.upper() == "BOOLEAN":
+    if is_numeric(sql_type) or sql_type.upper() in ("BOOLEAN", "BOOL"):
         return "number"
     return sql_type.upper()
 
@@ -140,7 +141,7 @@ def check_class_columns(metric: str, data: Any, con: Any, label: str, prediction
     """Label and prediction must hold comparable types (a class 1 never equals a class '1')."""
     if not (isinstance(label, str) and label and isinstance(prediction, str) and prediction):
         return  # compute() reports the bad argument
-    with open_connection(con, data) as connection, open_source(data, connection, metric) as source:
+    with backend_for(con, data) as backend, open_source(data, backend, metric) as source:
         check_columns(metric, source, [("label", label), ("prediction", prediction)])
         t_label, t_pred = source.columns[label], source.columns[prediction]
     if _family(t_label) != _family(t_pred):

@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from ._backends import Backend
 from ._engine import compute, undefined
-from ._source import quote_ident
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import (
     MetricSpec,
@@ -208,7 +208,7 @@ GAIN_OVERFLOW_LABEL = 960
 
 
 def check_gain(
-    metric: str, connection: Any, relation: str, column: str, label_arg: str = "label"
+    metric: str, backend: Backend, relation: str, column: str, label_arg: str = "label"
 ) -> None:
     """Raise before the metric's query when ``gain="exponential"`` would overflow.
 
@@ -217,11 +217,11 @@ def check_gain(
     for label >= 1024, and a group's DCG (up to 2^63 items of gain < 2^960) stays finite only
     below 960; an overflow would turn DCG and IDCG into inf and NDCG into NaN.
     """
-    q = quote_ident(column)
-    row = connection.execute(
+    q = backend.ident(column)
+    row = backend.rows(
         f"select max({q}), sum(case when {q} >= {GAIN_OVERFLOW_LABEL} then 1 else 0 end) "
         f"from {relation}"
-    ).fetchall()[0]
+    )[0]
     if row[1]:
         raise InvalidDataError(
             f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
@@ -294,10 +294,10 @@ def _ranking(
                 )
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
 
-    def gain_check(connection: Any, source: Any, sources: dict[str, Any]) -> None:
+    def gain_check(backend: Backend, source: Any, sources: dict[str, Any]) -> None:
         if params.get("gain", "exponential") == "exponential":
             relation = sources["qrels"][0] if "qrels" in sources else source.sql
-            check_gain(spec.name, connection, relation, label)
+            check_gain(spec.name, backend, relation, label)
 
     frame = compute(
         spec.name,

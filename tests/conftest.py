@@ -42,3 +42,32 @@ def pg_engine(pg_server: object) -> object:
     engine = sqlalchemy.create_engine(pg_server.url)  # type: ignore[attr-defined]
     yield engine
     engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def spark() -> object:
+    """One local Spark session for the test session: local[2], 4 shuffle partitions, no UI,
+    UTC; never skipped (pyspark and Java 17 are part of the dev setup)."""
+    import os
+    import shutil
+
+    from pyspark.sql import SparkSession
+
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        raise RuntimeError(
+            "the Spark tests need a Java 17 runtime (java on PATH or JAVA_HOME set); "
+            "install one (e.g. openjdk-17-jre-headless): these tests never skip"
+        )
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("sqlmetrics-tests")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "4")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.memory", "1g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

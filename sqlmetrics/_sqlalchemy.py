@@ -1,0 +1,205 @@
+"""The SQLAlchemy backend: metrics run on the database behind an ``Engine`` or ``Connection``.
+
+PostgreSQL is tested (``tests/test_postgres.py``, ``tests/test_parity.py``); Snowflake,
+BigQuery, Trino and DuckDB engines map to their render dialect and run the same way, untested.
+``data`` is a table or view name (``schema.table`` allowed), looked up with SQLAlchemy's
+inspector (catalog queries only). Nothing is written: no temporary table, no view. An
+``Engine`` gets a connection of its own for the call, its transaction rolled back at the end; a
+``Connection`` the user passes runs our read-only statements inside its open transaction.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+
+from ._backends import SQLALCHEMY_DIALECTS, Backend, engine_failed
+from .errors import DataSourceError, InvalidDataError, SqlMetricsError
+
+
+class SQLAlchemyBackend(Backend):
+    """A database reached through SQLAlchemy (``con=`` an ``Engine`` or ``Connection``)."""
+
+    def __init__(self, con: Any) -> None:
+        import sqlalchemy
+
+        dialect_name = str(con.dialect.name)
+        if dialect_name not in SQLALCHEMY_DIALECTS:
+            supported = ", ".join(sorted(SQLALCHEMY_DIALECTS))
+            raise DataSourceError(
+                f"con= is a SQLAlchemy {type(con).__name__} of dialect {dialect_name!r}, which "
+                f"sqlmetrics cannot render for; supported SQLAlchemy dialects: {supported} "
+                f"(postgresql tested, the others untested)"
+            )
+        self.dialect = SQLALCHEMY_DIALECTS[dialect_name]
+        self.name = "postgres" if self.dialect == "postgres" else dialect_name
+        self.errors = (sqlalchemy.exc.SQLAlchemyError,)
+        self.interrupts = ()
+        self.owned = isinstance(con, sqlalchemy.engine.Engine)
+        try:
+            self.connection = con.connect() if self.owned else con
+        except sqlalchemy.exc.SQLAlchemyError as exc:
+            message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+            raise DataSourceError(
+                f"con= (a SQLAlchemy {self.name} engine) cannot connect: {message}; check the "
+                f"URL, that the server runs and that the user may log in"
+            ) from None
+        self._inspector: Any = None
+        self._resolved: dict[str, tuple[str | None, str]] = {}  # relation SQL -> (schema, name)
+
+    # ---------------------------------------------------------------- running statements
+    def _execute(self, sql: str) -> Any:
+        # the statement goes to the driver as it is: no parameters, so neither SQLAlchemy nor
+        # the driver parses ':name' or '%s' placeholders (a '%' in a name stays a '%')
+        return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
+
+    def query(self, sql: str) -> pd.DataFrame:
+        result = self._execute(sql)
+        frame = pd.DataFrame(result.fetchall(), columns=list(result.keys()))
+        for column in frame.columns:
+            values = frame[column].dropna()
+            if len(values) and all(isinstance(v, decimal.Decimal) for v in values):
+                frame[column] = frame[column].astype(float)
+        return frame
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._execute(sql).fetchall()]
+
+    # ---------------------------------------------------------------- relations and types
+    @property
+    def inspector(self) -> Any:
+        import sqlalchemy
+
+        if self._inspector is None:
+            self._inspector = sqlalchemy.inspect(self.connection)
+        return self._inspector
+
+    def _relations(self, schema: str | None) -> list[str]:
+        inspector = self.inspector
+        return [*inspector.get_table_names(schema=schema), *inspector.get_view_names(schema=schema)]
+
+    def _find(self, schema: str | None, name: str) -> tuple[str | None, str] | None:
+        """``(schema, table)`` as the catalog spells them: exact match first, else the one
+        name equal ignoring case (PostgreSQL folds unquoted names to lower case).
+        """
+        try:
+            names = self._relations(schema)
+        except Exception as exc:  # an unknown schema
+            if isinstance(exc, self.errors):
+                return None
+            raise
+        if name in names:
+            return schema, name
+        folded = [n for n in names if n.lower() == name.lower()]
+        return (schema, folded[0]) if len(folded) == 1 else None
+
+    def _quote(self, *parts: str | None) -> str:
+        return ".".join(self.ident(p) for p in parts if p is not None)
+
+    def resolve_table(self, name: str) -> str | None:
+        default = self.inspector.default_schema_name
+        found = self._find(default, name)
+        if found is None and "." in name:
+            schema, _, table = name.partition(".")
+            schemas = self.inspector.get_schema_names()
+            exact = [s for s in schemas if s == schema] or [
+                s for s in schemas if s.lower() == schema.lower()
+            ]
+            if len(exact) == 1:
+                found = self._find(exact[0], table)
+        if found is None:
+            return None
+        relation = self._quote(*found)
+        self._resolved[relation] = found
+        return relation
+
+    def table_names(self) -> list[str]:
+        return sorted(n for n in self._relations(None) if not n.startswith("__sqlmetrics_"))
+
+    def columns(self, relation: str) -> dict[str, str]:
+        found = self._resolved_of(relation)
+        out: dict[str, str] = {}
+        for column in self.inspector.get_columns(found[1], schema=found[0]):
+            out[str(column["name"])] = self._type_name(column["type"])
+        return out
+
+    def _type_name(self, sql_type: Any) -> str:
+        try:
+            return str(sql_type.compile(self.connection.dialect))
+        except Exception:  # a type SQLAlchemy cannot spell
+            return type(sql_type).__name__.upper()
+
+    def _resolved_of(self, relation: str) -> tuple[str | None, str]:
+        if relation not in self._resolved:
+            raise DataSourceError(f"{self.name}: {relation} is not a table resolved here")
+        return self._resolved[relation]
+
+    def is_floating(self, sql_type: str) -> bool:
+        # PostgreSQL's numeric holds NaN and, from version 14, infinities
+        return super().is_floating(sql_type) or (
+            self.dialect == "postgres" and sql_type.upper().startswith(("NUMERIC", "DECIMAL"))
+        )
+
+    @contextmanager
+    def register(self, obj: Any, metric: str, arg: str) -> Iterator[str]:
+        raise DataSourceError(
+            f"{metric}: {arg}= is a {type(obj).__name__}; with con= a SQLAlchemy "
+            f"{self.name} engine, {arg}= must be the name of a table or view in that database "
+            f"(schema.table allowed): sqlmetrics writes nothing there. Load the data into a "
+            f"table first, or leave con= out to compute on an in-memory DuckDB database"
+        )
+        yield ""  # pragma: no cover
+
+    def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        raise DataSourceError(
+            f"{metric}: {arg}={list(paths)!r} names files; with con= a SQLAlchemy {self.name} "
+            f"engine, {arg}= must be the name of a table or view in that database (schema.table "
+            f"allowed). Load the files into a table first, or leave con= out to read them with "
+            f"DuckDB"
+        )
+
+    # ---------------------------------------------------------------- check expressions
+    def is_not_finite(self, expr: str) -> str:
+        if self.dialect == "bigquery":
+            return f"(is_nan({expr}) or is_inf({expr}))"
+        if self.dialect == "trino":
+            return f"(is_nan({expr}) or is_infinite({expr}))"
+        if self.dialect == "duckdb":
+            return f"not isfinite({expr})"
+        f8 = "double precision" if self.dialect == "postgres" else "double"
+        values = ", ".join(f"cast('{v}' as {f8})" for v in ("NaN", "Infinity", "-Infinity"))
+        return f"cast({expr} as {f8}) in ({values})"
+
+    def as_text(self, expr: str) -> str:
+        target = {"postgres": "text", "bigquery": "string"}.get(self.dialect, "varchar")
+        return f"cast({expr} as {target})"
+
+    def tuple_text(self, exprs: Sequence[str]) -> str:
+        if self.dialect == "postgres":
+            return f"cast(row({', '.join(exprs)}) as text)"
+        parts = " || ', ' || ".join(f"coalesce({self.as_text(e)}, 'NULL')" for e in exprs)
+        return f"'(' || {parts} || ')'"
+
+    # ---------------------------------------------------------------- errors
+    def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
+        orig = getattr(exc, "orig", None) or exc
+        state = str(getattr(orig, "sqlstate", "") or getattr(orig, "pgcode", "") or "")
+        if state in ("22P02", "22003", "22018"):  # bad text for a type, out of range
+            where = " / ".join(labels) or "data"
+            message = " ".join(str(orig).split())
+            return InvalidDataError(
+                f"{metric}: {where} on {self.name} holds a value of the wrong type: {message}; "
+                f"fix or drop that value, or cast the column in a view and pass the view"
+            )
+        return engine_failed(self, metric, labels, orig)
+
+    def close(self) -> None:
+        if self.owned:
+            try:
+                self.connection.rollback()
+            finally:
+                self.connection.close()

@@ -1,0 +1,188 @@
+"""The backend layer (sqlmetrics/_backends.py): which engine ``con=`` selects, objects that
+behave as a DuckDB connection (dbt-duckdb's cursor wrapper), and the type families the checks
+use across engines' type names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+
+import sqlmetrics
+from sqlmetrics._backends import DuckDBBackend, backend_for, base_type, type_family
+from sqlmetrics.errors import DataSourceError
+
+FRAME = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.2, 0.4, 0.4]})
+
+
+def test_con_none_path_and_connection_are_duckdb(tmp_path: Any) -> None:
+    path = tmp_path / "w.duckdb"
+    duckdb.connect(str(path)).close()
+    own = duckdb.connect()
+    for con in (None, str(path), path, own):
+        with backend_for(con) as backend:
+            assert isinstance(backend, DuckDBBackend)
+            assert (backend.name, backend.dialect) == ("duckdb", "duckdb")
+    with backend_for(own) as backend:
+        assert isinstance(backend, DuckDBBackend)
+        assert backend.con is own  # the user's own connection, not a copy
+    own.execute("select 1").fetchall()  # and it is left open
+
+
+def test_dbt_duckdb_cursor_wrapper_is_unwrapped() -> None:
+    """Issue 11, item 5: `sqlmetrics.ndcg(dbt.ref("t"), con=session)` in a dbt Python model."""
+    from dbt.adapters.duckdb.environments.local import (
+        DuckDBConnectionWrapper,
+        DuckDBCursorWrapper,
+    )
+
+    con = duckdb.connect()
+    con.execute("create table t as select * from (values (1, 0.9), (0, 0.1)) as v(label, score)")
+    cursor = DuckDBCursorWrapper(con)
+    with backend_for(cursor) as backend:
+        assert isinstance(backend, DuckDBBackend) and backend.con is con
+    assert sqlmetrics.auc("t", con=cursor) == 1.0
+    relation = con.sql("select * from t")
+    assert sqlmetrics.auc(relation, con=cursor) == 1.0
+    wrapped = DuckDBConnectionWrapper(con, env=None)
+    with backend_for(wrapped) as backend:
+        assert backend.con is con  # two wrappers deep
+
+
+class _BehavesAsDuckDB:
+    """Has DuckDB's execute / register / unregister and nothing that exposes a connection."""
+
+    def __init__(self) -> None:
+        self.__db = duckdb.connect()
+        self.calls: list[str] = []
+
+    def execute(self, sql: str) -> Any:
+        self.calls.append("execute")
+        return self.__db.execute(sql)
+
+    def register(self, name: str, obj: Any) -> Any:
+        self.calls.append("register")
+        return self.__db.register(name, obj)
+
+    def unregister(self, name: str) -> Any:
+        self.calls.append("unregister")
+        return self.__db.unregister(name)
+
+
+def test_an_object_with_duckdbs_api_is_used_as_one() -> None:
+    con = _BehavesAsDuckDB()
+    assert sqlmetrics.auc(FRAME, con=con) == pytest.approx(sqlmetrics.auc(FRAME))
+    assert con.calls[0] == "register" and con.calls[-1] == "unregister"
+
+
+@pytest.mark.parametrize("con", [42, {"url": "x"}, object()])
+def test_unsupported_con_names_the_supported_ones(con: Any) -> None:
+    with pytest.raises(
+        DataSourceError,
+        match=r"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
+        rf"Engine or Connection, or a pyspark.sql.SparkSession; got {type(con).__name__}$",
+    ):
+        sqlmetrics.auc(FRAME, con=con)
+
+
+@pytest.mark.parametrize(
+    ("sql_type", "base", "family"),
+    [
+        ("DOUBLE", "DOUBLE", "number"),
+        ("double precision", "DOUBLE PRECISION", "number"),
+        ("NUMERIC(10, 2)", "NUMERIC", "number"),
+        ("decimal(10,2)", "DECIMAL", "number"),
+        ("bigint", "BIGINT", "number"),
+        ("int", "INT", "number"),
+        ("character varying(20)", "CHARACTER VARYING", "text"),
+        ("string", "STRING", "text"),
+        ("TEXT", "TEXT", "text"),
+        ("timestamp without time zone", "TIMESTAMP WITHOUT TIME ZONE", "date/time"),
+        ("integer[]", None, "INTEGER[]"),
+        ("array<int>", None, "ARRAY<INT>"),
+        ("STRUCT(a DOUBLE)", None, "STRUCT(A DOUBLE)"),
+        ("boolean", "BOOLEAN", "BOOLEAN"),
+    ],
+)
+def test_type_names_of_every_engine(sql_type: str, base: str | None, family: str) -> None:
+    assert base_type(sql_type) == base
+    assert type_family(sql_type) == family
+
+
+def test_duckdb_backend_check_expressions() -> None:
+    backend = DuckDBBackend(duckdb.connect())
+    rows = backend.rows(
+        "select "
+        + ", ".join(
+            backend.is_not_finite(v)
+            for v in ("1.5::double", "'nan'::double", "'inf'::double", "'-inf'::double")
+        )
+    )
+    assert rows == [(False, True, True, True)]
+    assert backend.rows(f"select {backend.tuple_text(['1', chr(39) + 'a' + chr(39)])}") == [
+        ("(1, a)",)
+    ]
+
+
+def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
+    """`--spark MASTER` runs eval on Spark over a Parquet file; a session already running (the
+    test's) is used and left running."""
+    import json
+
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    path = tmp_path / "scored.parquet"
+    FRAME.to_parquet(path)
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            str(path),
+            "--spark",
+            "local[2]",
+            "-m",
+            "auc",
+            "-m",
+            "log_loss",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)[0]
+    assert row["auc"] == pytest.approx(sqlmetrics.auc(FRAME), rel=1e-12)
+    assert row["log_loss"] == pytest.approx(sqlmetrics.log_loss(FRAME), rel=1e-12)
+    assert spark.sql("select 1").collect()[0][0] == 1  # still running
+
+
+def test_cli_refuses_two_engines_and_trec_with_one() -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "eval",
+            "t",
+            "--db-url",
+            "postgresql+psycopg://x@h/db",
+            "--spark",
+            "local[2]",
+            "-m",
+            "auc",
+        ],
+    )
+    assert result.exit_code == 2 and "--db-url and --spark both given" in result.output
+    result = CliRunner().invoke(
+        cli.main, ["eval", "--trec", "run.txt", "--spark", "local[2]", "-m", "map"]
+    )
+    assert result.exit_code == 2
+    assert "--trec reads run and qrels files into DuckDB; it does not combine with --spark" in (
+        result.output
+    )

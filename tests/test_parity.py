@@ -1,0 +1,361 @@
+"""Parity: every registered metric, with each of its option variants, gives the same rows in
+the same order and the same values (1e-9 relative) on DuckDB, PostgreSQL and Spark local[2].
+
+The data (about 2,000 rows, scores rounded so that many tie) is loaded once per engine as
+tables of the test's own (DuckDB: a fresh connection; PostgreSQL: the throwaway server of
+``pg_engine``; Spark: temporary views of the session of ``spark``), and every case runs by table
+name through ``con=``. Scalar metrics are batched through :func:`sqlmetrics.evaluate` (one
+statement per option variant, which keeps Spark's run time down); curves and reports run through
+their own function's kernel. A case whose DuckDB outcome is an error (``empty="error"`` with
+empty groups) must raise the same error class on the other engines.
+
+Nothing here skips: without a PostgreSQL server or a Java runtime the fixtures fail, and so
+does the suite.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+import sqlmetrics
+from sqlmetrics._engine import compute
+from sqlmetrics.errors import SqlMetricsError
+from sqlmetrics.registry import REGISTRY, MetricSpec, default_of
+
+RTOL = 1e-9
+ENGINES = ("duckdb", "postgres", "spark")
+
+
+# --------------------------------------------------------------------------- data
+def _tables() -> dict[str, pd.DataFrame]:
+    rng = np.random.default_rng(20261123)
+    n_groups, per_group = 100, 20
+    n = n_groups * per_group
+    g = np.repeat(np.arange(n_groups), per_group)
+    rel = rng.integers(0, 4, n) * (rng.random(n) < 0.4)
+    rel[g < 5] = 0  # five groups without a relevant item: the `empty` policies matter
+    score = np.round(rng.random(n) * 0.6 + rel * 0.1, 2)  # ~70 distinct values: ties
+    label = (rng.random(n) < 0.25 + 0.5 * score).astype("int64")
+    classes = np.array(["a", "b", "c", "d"])
+    cls = classes[rng.integers(0, 4, n)]
+    noise = rng.random(n) < 0.35
+    pcls = np.where(noise, classes[rng.integers(0, 3, n)], cls)  # "d" is never predicted
+    pcls = np.where(pcls == "d", "c", pcls)
+    country = np.array(["de", "fr", None], dtype=object)[g % 3]  # a NULL slice
+    run = pd.DataFrame(
+        {
+            "g": g.astype("int64"),
+            "item": (np.arange(n) * 7919 % 100_003).astype("int64"),
+            "score": score,
+            "rel": rel.astype("int64"),
+            "label": label,
+            "label_txt": np.where(label == 1, "yes", "no"),
+            "pred": (score >= 0.4).astype("int64"),
+            "w": np.round(rng.random(n) * 2 + 0.05, 3),
+            "cls": cls,
+            "pcls": pcls,
+            "country": country,
+        }
+    )
+    # judgments: the run's relevant items, some judged items the run lacks, and three judged
+    # groups the run does not hold at all (the `missing` policies matter)
+    judged = run.loc[run["rel"] > 0, ["g", "item", "rel"]]
+    extra = pd.DataFrame(
+        {
+            "g": np.r_[np.arange(10, 30), [1000, 1001, 1002]].astype("int64"),
+            "item": np.r_[np.arange(20) + 200_000, [1, 2, 3]].astype("int64"),
+            "rel": np.r_[np.ones(20), [2, 1, 3]].astype("int64"),
+        }
+    )
+    qrels = pd.concat([judged, extra], ignore_index=True)
+    return {"parity_run": run, "parity_qrels": qrels}
+
+
+TABLES = _tables()
+
+
+# --------------------------------------------------------------------------- cases
+#: the values each option is run with, besides its default; every option of every registered
+#: metric must be here (test_every_option_has_variants)
+VALUES: dict[str, list[Any]] = {
+    "k": [1, 5],
+    "ties": ["item_asc", "average"],
+    "gain": ["linear"],
+    "empty": ["zero", "error"],
+    "missing": ["zero", "error"],
+    "ap_denominator": ["min_k_relevant", "hits"],
+    "relevance_level": [2],
+    "duplicates": ["max", "sum"],
+    "max_points": [5, 2],
+    "zero_division": [0.0, 1.0],
+    "threshold": [0.3],
+    "beta": [0.5, 2.0],
+    "weighting": ["positives", "uniform"],
+    "bins": [16],
+    "eps": [1e-7],
+    "drop_intermediate": [True, False],
+    "pos_label": ["yes"],
+}
+
+FAMILY_COLUMNS = {
+    "binary": {"label": "label", "score": "score", "group": "g"},
+    "ranking": {"label": "rel", "score": "score", "group": "g", "item": "item"},
+    "multiclass": {"label": "cls", "prediction": "pcls"},
+}
+
+
+def _family(spec: MetricSpec) -> str:
+    roles = {r.name: r.kind for r in spec.roles}
+    if spec.family == "ranking":
+        return "ranking"
+    if roles.get("label") == "key":
+        return "multiclass"
+    return "binary"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call: ``evaluate(metrics, **options)`` or ``compute(metric, **options)``."""
+
+    id: str
+    family: str
+    metrics: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+    weight: bool = False
+    by: bool = False
+    qrels: bool = False
+    prediction: bool = False
+    table: bool = False  # a table output (a curve, a report): through compute
+
+
+def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str, bool]]]:
+    """(variant name, options, flags) of one metric: its defaults, weights, a NULL slice with
+    weights, each option value, and qrels for `missing`."""
+    has_weight = any(r.name == "weight" for r in spec.roles)
+    yield "default", {}, {}
+    if has_weight:
+        yield "weight", {}, {"weight": True}
+    yield "by", {}, {"by": True, "weight": has_weight}
+    if any(r.name == "prediction" and r.kind == "binary" for r in spec.roles):
+        yield "prediction", {}, {"prediction": True}
+    for param in spec.params:
+        for value in VALUES[param]:
+            if value == default_of(spec, param):
+                continue
+            options: dict[str, Any] = {param: value}
+            flags: dict[str, bool] = {}
+            if param in ("missing",):
+                flags["qrels"] = True
+            if param == "ap_denominator" and value == "min_k_relevant":
+                options["k"] = 5  # min(k, R) needs a k
+            yield f"{param}={value}", options, flags
+    if spec.family == "ranking":
+        yield "qrels", {}, {"qrels": True}
+
+
+def _cases() -> list[Case]:
+    """Scalar metrics of one family and one variant share one evaluate call."""
+    batches: dict[tuple[Any, ...], list[str]] = {}
+    tables: list[Case] = []
+    for spec in REGISTRY.values():
+        family = _family(spec)
+        for name, options, flags in _variants(spec):
+            key = (family, tuple(sorted(options.items())), tuple(sorted(flags.items())))
+            if spec.output == "table":
+                tables.append(
+                    Case(
+                        f"{spec.name}[{name}]",
+                        family,
+                        (spec.name,),
+                        tuple(sorted(options.items())),
+                        table=True,
+                        **flags,
+                    )
+                )
+            else:
+                batches.setdefault(key, []).append(spec.name)
+    cases = [
+        Case(
+            f"{family}[{','.join(f'{k}={v}' for k, v in options) or 'default'}"
+            f"{''.join(f',{k}' for k, v in flags if v)}]",
+            family,
+            tuple(metrics),
+            options,
+            **dict(flags),
+        )
+        for (family, options, flags), metrics in batches.items()
+    ]
+    return cases + tables
+
+
+CASES = _cases()
+
+
+# --------------------------------------------------------------------------- engines
+@pytest.fixture(scope="module")
+def duckdb_con() -> Iterator[duckdb.DuckDBPyConnection]:
+    con = duckdb.connect()
+    for name, frame in TABLES.items():
+        con.register("frame", frame)
+        con.execute(f"create table {name} as select * from frame")
+        con.unregister("frame")
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def pg_tables(pg_engine: Any) -> Any:
+    for name, frame in TABLES.items():
+        frame.to_sql(name, pg_engine, index=False, if_exists="replace")
+    return pg_engine
+
+
+@pytest.fixture(scope="module")
+def spark_tables(spark: Any) -> Iterator[Any]:
+    for name, frame in TABLES.items():
+        spark.createDataFrame(
+            frame.astype(object).where(frame.notna(), None)
+        ).createOrReplaceTempView(name)
+    yield spark
+    for name in TABLES:
+        spark.catalog.dropTempView(name)
+
+
+def _con(engine: str, request: pytest.FixtureRequest) -> Any:
+    fixture = {"duckdb": "duckdb_con", "postgres": "pg_tables", "spark": "spark_tables"}[engine]
+    return request.getfixturevalue(fixture)
+
+
+def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
+    """The case's result frame, or ``("error", class name, message)`` when it raises our error
+    (outcomes compare by class: the message names the engine)."""
+    options = dict(case.options)
+    columns = dict(FAMILY_COLUMNS[case.family])
+    if options.get("pos_label") is not None:
+        columns["label"] = "label_txt"
+    if case.weight:
+        columns["weight"] = "w"
+    if case.prediction:
+        columns["prediction"] = "pred"
+        columns.pop("score", None)
+    qrels = "parity_qrels" if case.qrels else None
+    if qrels is not None:
+        columns.pop("label", None)
+        columns["label"] = "rel"
+    by = "country" if case.by else None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if case.table:
+                spec = REGISTRY[case.metrics[0]]
+                roles = {r.name: columns.get(r.name) for r in spec.roles}
+                if case.prediction:
+                    roles["score"] = None
+                return compute(
+                    spec.name, "parity_run", con=con, columns=roles, params=options, by=by
+                )
+            metrics = list(case.metrics)
+            k = options.pop("k", None)
+            if k is not None:  # evaluate takes the cut-off in the name
+                metrics = [f"{m}@{k}" for m in metrics]
+            return sqlmetrics.evaluate(
+                "parity_run", metrics, con=con, by=by, qrels=qrels, **columns, **options
+            )
+    except SqlMetricsError as exc:
+        return ("error", type(exc).__name__, str(exc)[:300])
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            x, y = float(a), float(b)
+        except (TypeError, ValueError):
+            return False
+        if math.isnan(x) or math.isnan(y):
+            return math.isnan(x) and math.isnan(y)
+        return math.isclose(x, y, rel_tol=RTOL, abs_tol=1e-300)
+    if a is None or (isinstance(a, float) and math.isnan(a)):
+        return b is None or (isinstance(b, float) and math.isnan(b))
+    return bool(a == b) or str(a) == str(b)
+
+
+def _normal(value: Any) -> Any:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (np.floating, float)):
+        return None if math.isnan(float(value)) else float(value)
+    if isinstance(value, (np.integer, bool, np.bool_)):
+        return int(value)
+    return value
+
+
+def assert_same(expected: Any, got: Any, where: str) -> None:
+    """Same outcome: the same error class, or the same columns, rows and order, values to 1e-9."""
+    if isinstance(expected, tuple) or isinstance(got, tuple):
+        same = isinstance(expected, tuple) and isinstance(got, tuple) and expected[:2] == got[:2]
+        shown = [o if isinstance(o, tuple) else "a result" for o in (expected, got)]
+        assert same, f"{where}: {shown[0]} on duckdb, {shown[1]} here"
+        return
+    assert list(expected.columns) == list(got.columns), f"{where}: columns differ"
+    assert len(expected) == len(got), f"{where}: {len(expected)} rows vs {len(got)}"
+    for column in expected.columns:
+        for i, (a, b) in enumerate(zip(expected[column], got[column])):
+            a, b = _normal(a), _normal(b)
+            ok = (a is None and b is None) or (a is not None and b is not None and _same(a, b))
+            assert ok, f"{where}: column {column!r} row {i}: {a!r} (duckdb) vs {b!r}"
+
+
+# --------------------------------------------------------------------------- tests
+def test_every_registered_metric_is_covered() -> None:
+    covered = {m for case in CASES for m in case.metrics}
+    assert covered == set(REGISTRY), f"forgotten: {sorted(set(REGISTRY) - covered)}"
+
+
+def test_every_option_has_variants() -> None:
+    options = {p for spec in REGISTRY.values() for p in spec.params}
+    assert options <= set(VALUES), f"no variants for: {sorted(options - set(VALUES))}"
+    for spec in REGISTRY.values():
+        for param in spec.params:
+            values = [v for v in VALUES[param] if v != default_of(spec, param)]
+            assert values, (spec.name, param)
+            for value in values:
+                assert any(
+                    spec.name in case.metrics and (param, value) in case.options for case in CASES
+                ), (spec.name, param, value)
+
+
+def test_each_variant_runs_on_duckdb(duckdb_con: duckdb.DuckDBPyConnection) -> None:
+    """The reference side: every case gives a result, except the variants meant to raise."""
+    for case in CASES:
+        outcome = run_case(case, duckdb_con)
+        expected_error = ("empty", "error") in case.options or ("missing", "error") in case.options
+        if isinstance(outcome, tuple):
+            assert expected_error, f"{case.id}: {outcome}"
+        else:
+            assert len(outcome) >= 1, case.id
+
+
+_REFERENCE: dict[str, Any] = {}
+
+
+@pytest.mark.parametrize("engine", ENGINES[1:])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_parity(
+    case: Case,
+    engine: str,
+    duckdb_con: duckdb.DuckDBPyConnection,
+    request: pytest.FixtureRequest,
+) -> None:
+    if case.id not in _REFERENCE:
+        _REFERENCE[case.id] = run_case(case, duckdb_con)
+    got = run_case(case, _con(engine, request))
+    assert_same(_REFERENCE[case.id], got, f"{case.id} on {engine}")

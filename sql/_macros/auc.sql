@@ -37,3 +37,150 @@ rank_sums as (
 {% macro auc_mann_whitney() -%}
 (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0)
 {%- endmacro %}
+
+{#
+  Distributed running sums over the distinct scores of a slice (the spark__ kernels of auc,
+  auc_bounds, the curves and average_precision). On Spark a window without `partition by`
+  moves every row into one partition; these macros never do that with row-level data:
+    1. the caller aggregates per (slice, score) first: a partitioned aggregate, ties collapse;
+    2. `bucket_bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of the distinct
+       scores (percentile_approx, itself a partial + final aggregate); `bucketed`: each
+       distinct score gets bucket = number of bounds below it (a binary search written out
+       as nested `case`, log2(buckets) comparisons), non-decreasing in the score, so tied
+       scores share a bucket and a bucket holds a run of consecutive scores;
+    3. `bucket_totals`: the sums per (slice, bucket): at most auc_n_buckets() rows per slice;
+       `bucket_prefix`: running sums over those buckets (a window over the small table);
+    4. `prefixed`: the caller's rows plus, for each column c of `sums`,
+          c_before = sum of c over the scores strictly before this one in the order
+                   = (sum over the earlier buckets) + (running sum inside the bucket,
+                     `partition by slices, bucket`),
+          c_total  = sum of c over the slice,
+       for each column m of `maxes`, m_max = max |m| over the slice, and for each column f of
+       `firsts`, f_next = f of the first score of the next non-empty bucket (NULL for the
+       last bucket), has_prev_bucket = whether an earlier non-empty bucket exists.
+  The bounds only decide where the work is split, never a value: every `sums` column must
+  be an integer (counts, or weights in fixed point), so the sums are exact, and the results
+  are the same whatever the bounds, the partitioning or the row order.
+  `table` must hold one row per (slice, score); `order`: 'asc' or 'desc'.
+#}
+{% macro auc_n_buckets() -%}
+64
+{%- endmacro %}
+
+{# count of q[lo..hi-1] (0-based, sorted) strictly below `value`, known to lie in [lo, hi] #}
+{% macro auc_bucket_search(q, value, lo, hi) -%}
+{% if lo == hi %}{{ lo }}{% else %}
+{% set mid = (lo + hi + 1) // 2 %}
+case when {{ q }}[{{ mid - 1 }}] < {{ value }} then {{ auc_bucket_search(q, value, mid, hi) }} else {{ auc_bucket_search(q, value, lo, mid - 1) }} end
+{%- endif %}
+{%- endmacro %}
+
+{# `slice_0 is not distinct from p_slice_0 and ...` (a NULL slice is a slice) #}
+{% macro auc_join_slices(by, prefix) -%}
+{% for col in by %}{{ null_safe_equal("slice_" ~ loop.index0, prefix ~ "slice_" ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
+{%- endmacro %}
+
+{% macro auc_prefixed(table, by, sums, maxes=[], firsts=[], order='asc') -%}
+{% set n = auc_n_buckets() | int %}
+{% set bucket_order = 'bucket ' ~ order %}
+bucket_bounds as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
+
+        percentile_approx(
+            score,
+            array({% for i in range(1, n) %}{{ float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %})
+        ) as q
+    from {{ table }}
+    {{ group_by(by) }}
+),
+bucketed as (
+    select {{ auc_broadcast('bucket_bounds') }}
+        {{ table }}.*,
+        {{ auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
+    from {{ table }}
+{% if by %}
+    join bucket_bounds on {{ auc_join_slices(by, 'q_') }}
+{% else %}
+    cross join bucket_bounds
+{% endif %}
+),
+bucket_totals as (
+    select
+        {{ slice_cols(by) }}
+        bucket,
+{% for c in sums %}
+        sum({{ c }}) as {{ c }}_b,
+{% endfor %}
+{% for m in maxes %}
+        max(abs({{ m }})) as {{ m }}_b_max,
+{% endfor %}
+{% for f in firsts %}
+        {{ 'max_by' if order == 'desc' else 'min_by' }}({{ f }}, score) as {{ f }}_first,
+{% endfor %}
+        count(*) as n_scores
+    from bucketed
+    {{ group_by(by, ['bucket']) }}
+),
+bucket_prefix as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as p_slice_{{ loop.index0 }}, {% endfor %}
+
+        bucket as p_bucket,
+{% for c in sums %}
+        coalesce(sum({{ c }}_b) over (
+            {{ window(by, bucket_order) }} rows between unbounded preceding and 1 preceding
+        ), 0) as {{ c }}_before_bucket,
+        sum({{ c }}_b) over ({{ partition_by(by) }}) as {{ c }}_total,
+{% endfor %}
+{% for m in maxes %}
+        max({{ m }}_b_max) over ({{ partition_by(by) }}) as {{ m }}_max,
+{% endfor %}
+{% for f in firsts %}
+        lead({{ f }}_first) over ({{ window(by, bucket_order) }}) as {{ f }}_next,
+{% endfor %}
+        lag(bucket) over ({{ window(by, bucket_order) }}) is not null as has_prev_bucket
+    from bucket_totals
+),
+prefixed as (
+    select {{ auc_broadcast('bucket_prefix') }}
+        bucketed.*,
+{% for c in sums %}
+        {{ c }}_before_bucket + coalesce(sum({{ c }}) over (
+            {{ window(by, 'score ' ~ order, ['bucket']) }} rows between unbounded preceding and 1 preceding
+        ), 0) as {{ c }}_before,
+        {{ c }}_total,
+{% endfor %}
+{% for m in maxes %}
+        {{ m }}_max,
+{% endfor %}
+{% for f in firsts %}
+        {{ f }}_next,
+{% endfor %}
+        has_prev_bucket
+    from bucketed
+    join bucket_prefix
+        on {{ auc_join_slices(by, 'p_') }}{{ ' and ' if by }}bucket = p_bucket
+)
+{%- endmacro %}
+
+{#
+  auc_broadcast(name): on Spark a broadcast hint for the small per-slice or per-bucket table
+  `name` joined to row-level data: joined by a shuffle on the slice columns instead, every row
+  of a slice would meet in one partition. Empty elsewhere.
+#}
+{% macro auc_broadcast(name) -%}
+{{ adapter.dispatch('auc_broadcast', 'sqlmetrics')(name) }}
+{%- endmacro %}
+
+{% macro default__auc_broadcast(name) -%}
+{%- endmacro %}
+
+{% macro spark__auc_broadcast(name) -%}
+/*+ BROADCAST({{ name }}) */
+{%- endmacro %}
+
+{# the exponent sum_exponent computes, of an aggregate already taken (no window): ceil(log2 x) #}
+{% macro auc_exponent(x) -%}
+nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2000)
+{%- endmacro %}

@@ -16,9 +16,25 @@
                 the slice.
   Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
   distinct scores in a total order, so shuffled input gives bit-identical results.
+
+  Spark (spark__curve_points, spark__curve_neighbours, spark__curve_thinned): the same CTEs
+  with no window over a whole slice. Per-score sums are integers (counts; with weights, fixed
+  point: units of 2^(e - 80), e = greatest(w_exp, -940), exactly the terms exact_sum adds),
+  tp and fp are running sums of them over score buckets (auc_prefixed, sql/_macros/auc.sql),
+  exact, then converted to double once; the neighbours of a point come from the same sums
+  (prev = sums over the higher scores, next = this point plus the next score's sums, the next
+  bucket's first score at a bucket's end), and thinning keeps the lowest score of each
+  quantile bucket through an aggregate. Without weights every value equals the default's;
+  with weights tp and fp are the exact running sums where the default adds doubles in score
+  order (they agree to about 1e-16 relative; a drop_intermediate test of equal steps can
+  differ where the default's running sum rounds, e.g. weights of 0.1).
 #}
 
 {% macro curve_points(relation, by, columns, options) -%}
+{{ adapter.dispatch('curve_points', 'sqlmetrics')(relation, by, columns, options) }}
+{%- endmacro %}
+
+{% macro default__curve_points(relation, by, columns, options) -%}
 source as (
     select
         {{ slice_source(by) }}
@@ -81,6 +97,10 @@ cumulated as (
   (NULL at the ends), for the drop_intermediate rules.
 #}
 {% macro curve_neighbours(by) -%}
+{{ adapter.dispatch('curve_neighbours', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__curve_neighbours(by) -%}
 neighbours as (
     select
         {{ slice_cols(by) }}
@@ -103,6 +123,10 @@ neighbours as (
   positive) is always kept. Without slots (max_points = none) `thinned` is `kept`.
 #}
 {% macro curve_thinned(by, slots) -%}
+{{ adapter.dispatch('curve_thinned', 'sqlmetrics')(by, slots) }}
+{%- endmacro %}
+
+{% macro default__curve_thinned(by, slots) -%}
 {% if slots is none %}
 thinned as (
     select * from kept
@@ -139,4 +163,129 @@ totals as (
     from cumulated
     {{ group_by(by) }}
 )
+{%- endmacro %}
+
+
+{# a running sum in per-score units as a double: units of 2^(e - 80) with weights #}
+{% macro curve_units(x, weighted) -%}
+{% if weighted %}cast({{ x }} as {{ float_type() }}) * power({{ float_literal(2) }}, e - 80){% else %}{{ x }}{% endif %}
+{%- endmacro %}
+
+{% macro spark__curve_points(relation, by, columns, options) -%}
+{% set weighted = columns.weight is not none %}
+source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if weighted else '1' }} as w
+    from {{ relation }}
+{% if weighted %}
+    where {{ columns.weight }} > 0
+{% endif %}
+),
+{% if weighted %}
+-- e = the slice's sum_exponent of the weights: an aggregate joined back
+exponents as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        greatest({{ auc_exponent('max(abs(w))') }}, -940) as e
+    from source
+    {{ group_by(by) }}
+),
+per_score as (
+    select {{ auc_broadcast('exponents') }}
+        {{ slice_cols(by) }}
+        score,
+        max(e) as e,
+        sum(cast(round(case when label = 1 then w else 0 end * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as pos,
+        sum(cast(round(case when label = 0 then w else 0 end * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as neg
+    from source
+{% if by %}
+    join exponents on {{ auc_join_slices(by, 'e_') }}
+{% else %}
+    cross join exponents
+{% endif %}
+    {{ group_by(by, ['score']) }}
+),
+{% else %}
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg
+    from source
+    {{ group_by(by, ['score']) }}
+),
+{% endif %}
+{{ auc_prefixed('per_score', by, ['pos', 'neg'], ['pos'], ['pos', 'neg'], 'desc') }},
+cumulated as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        {{ curve_units('pos', weighted) }} as w_pos,
+        {{ curve_units('neg', weighted) }} as w_neg,
+        {{ curve_units('pos_before + pos', weighted) }} as tp,
+        {{ curve_units('neg_before + neg', weighted) }} as fp,
+        {{ curve_units('pos_total', weighted) }} as n_pos,
+        {{ curve_units('neg_total', weighted) }} as n_neg,
+        {{ auc_exponent(curve_units('pos_max', weighted)) }} as w_pos_exp,
+        -- the neighbouring points in descending score order (NULL at the ends)
+        case when not is_first then {{ curve_units('pos_before', weighted) }} end as prev_tp,
+        case when not is_first then {{ curve_units('neg_before', weighted) }} end as prev_fp,
+        {{ curve_units('pos_before + pos + next_pos', weighted) }} as next_tp,
+        {{ curve_units('neg_before + neg + next_neg', weighted) }} as next_fp
+    from (
+        select
+            prefixed.*,
+            not has_prev_bucket and lag(score) over ({{ window(by, 'score desc', ['bucket']) }}) is null
+                as is_first,
+            coalesce(lead(pos) over ({{ window(by, 'score desc', ['bucket']) }}), pos_next) as next_pos,
+            coalesce(lead(neg) over ({{ window(by, 'score desc', ['bucket']) }}), neg_next) as next_neg
+        from prefixed
+    ) as edges
+)
+{%- endmacro %}
+
+{% macro spark__curve_neighbours(by) -%}
+neighbours as (
+    select
+        {{ slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg, prev_tp, next_tp, prev_fp, next_fp
+    from cumulated
+)
+{%- endmacro %}
+
+{# as default__curve_thinned: the last point (lowest score) of each quantile bucket, found by an aggregate #}
+{% macro spark__curve_thinned(by, slots) -%}
+{% if slots is none %}
+thinned as (
+    select * from kept
+)
+{% else %}
+thin_points as (
+    select
+        {{ slice_cols(by) }}
+        score, tp, fp, n_pos, n_neg,
+        ceil(cast(tp + fp as {{ float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ float_type() }})) as thin_bucket
+    from kept
+),
+thin_last as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as t_slice_{{ loop.index0 }}, {% endfor %}
+
+        thin_bucket as t_bucket,
+        min(score) as t_score
+    from thin_points
+    {{ group_by(by, ['thin_bucket']) }}
+),
+thinned as (
+    select {{ auc_broadcast('thin_last') }} {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    from thin_points
+    join thin_last
+        on {{ auc_join_slices(by, 't_') }}{{ ' and ' if by }}thin_bucket = t_bucket and score = t_score
+)
+{% endif %}
 {%- endmacro %}

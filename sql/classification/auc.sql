@@ -10,6 +10,12 @@
   with every weight first divided by 2^E, E = ceil(log2 max w) of the slice: an exact scaling
   that cancels in the ratio and keeps W_pos W_neg finite for weights from 1e-300 to 1e300.
   Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
+  Spark (spark__auc_kernel): the same numbers without a window over a whole slice: per
+  (slice, score) counts, then the negatives scored below each score as distributed running
+  sums over score buckets (auc_prefixed, sql/_macros/auc.sql):
+     2U = sum_s pos_s (2 neg_below_s + neg_s)     AUC = U / (P N)
+  exact integers, so AUC is the same correctly rounded quotient as the rank formulation; with
+  weights the running sums are fixed-point integers (weights scaled to [0, 1], units 2^-80).
   Weighted sums are exact_sums (fixed point, decision 0006): shuffled input and any thread
   count give bit-identical results.
   Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
@@ -18,6 +24,10 @@
   Oracle: tests/oracle/classification.py::auc
 #}
 {% macro auc_kernel(relation, by, columns, options, entries) -%}
+{{ adapter.dispatch('auc_kernel', 'sqlmetrics')(relation, by, columns, options, entries) }}
+{%- endmacro %}
+
+{% macro default__auc_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
         {{ slice_source(by) }}
@@ -97,6 +107,126 @@ per_slice as (
         max(w_exp) as w_exp,
         {{ exact_sum('w_pos', 'pos_exp') }} as n_pos,
         {{ exact_sum('w_neg', 'neg_exp') }} as n_neg,
+        {{ exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
+    from ranked
+    {{ group_by(by) }}
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
+{% endfor %}
+        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ ldexp('n_neg', 'w_exp') }} as n_neg
+    from per_slice
+)
+{% endif %}
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}
+
+
+{% macro spark__auc_kernel(relation, by, columns, options, entries) -%}
+{% set two80 = 'power(' ~ float_literal(2) ~ ', 80)' %}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score{{ ',' if columns.weight }}
+{% if columns.weight %}
+        cast({{ columns.weight }} as {{ float_type() }}) as w
+{% endif %}
+    from {{ relation }}
+),
+{% if not columns.weight %}
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg
+    from source
+    {{ group_by(by, ['score']) }}
+),
+{{ auc_prefixed('per_score', by, ['neg']) }},
+per_slice as (
+    select
+        {{ slice_cols(by) }}
+        cast(sum(pos) as {{ float_type() }}) as n_pos,
+        cast(sum(neg) as {{ float_type() }}) as n_neg,
+        -- twice the Mann-Whitney U: an exact integer
+        cast(sum(pos * (2 * neg_before + neg)) as {{ float_type() }}) as u2
+    from prefixed
+    {{ group_by(by) }}
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+{% for entry in entries %}
+        u2 / 2 / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
+{% endfor %}
+        n_pos,
+        n_neg
+    from per_slice
+)
+{% else %}
+-- w_exp = ceil(log2 max w) per slice: an aggregate joined back (no window over the slice)
+exponents as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        coalesce({{ auc_exponent('max(abs(w))') }}, 0) as w_exp
+    from source
+    {{ group_by(by) }}
+),
+-- weights scaled by 2^-w_exp (exact): scaled weights lie in [0, 1]
+scaled as (
+    select {{ auc_broadcast('exponents') }}
+        {{ slice_cols(by) }}
+        label,
+        score,
+        {{ ldexp('w', '-w_exp') }} as w,
+        w_exp
+    from source
+{% if by %}
+    join exponents on {{ auc_join_slices(by, 'e_') }}
+{% else %}
+    cross join exponents
+{% endif %}
+),
+-- per score: scaled weights in fixed point, integer units of 2^-80 (as exact_sum(., 0))
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        max(w_exp) as w_exp,
+        sum(cast(round(case when label = 1 then w else 0 end * {{ two80 }}) as {{ exact_int() }})) as pos,
+        sum(cast(round(case when label = 0 then w else 0 end * {{ two80 }}) as {{ exact_int() }})) as neg
+    from scaled
+    {{ group_by(by, ['score']) }}
+),
+{{ auc_prefixed('per_score', by, ['neg', 'pos']) }},
+ranked as (
+    select
+        {{ slice_cols(by) }}
+        w_exp,
+        cast(pos as {{ float_type() }}) / {{ two80 }} as w_pos,
+        cast(neg as {{ float_type() }}) / {{ two80 }} as w_neg,
+        cast(neg_before as {{ float_type() }}) / {{ two80 }} as w_neg_below,
+        cast(pos_total as {{ float_type() }}) / {{ two80 }} as n_pos,
+        cast(neg_total as {{ float_type() }}) / {{ two80 }} as n_neg,
+        -- each term w_pos (w_neg_below + w_neg / 2) <= n_pos n_neg
+        {{ auc_exponent('cast(pos_total as ' ~ float_type() ~ ') / ' ~ two80) }}
+            + {{ auc_exponent('cast(neg_total as ' ~ float_type() ~ ') / ' ~ two80) }} as pairs_exp
+    from prefixed
+),
+per_slice as (
+    select
+        {{ slice_cols(by) }}
+        max(w_exp) as w_exp,
+        max(n_pos) as n_pos,
+        max(n_neg) as n_neg,
         {{ exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
     {{ group_by(by) }}

@@ -43,8 +43,7 @@ with source as (
         {{ binary_label(columns.label, options.pos_label) }} as label,
         cast({{ columns.score }} as {{ float_type() }}) as score{{ ',' if columns.weight }}
 {% if columns.weight %}
-        cast({{ columns.weight }} as {{ float_type() }}) as w,
-        coalesce({{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }}, 0) as w_exp
+        cast({{ columns.weight }} as {{ float_type() }}) as w
 {% endif %}
     from {{ relation }}
 ),
@@ -54,12 +53,16 @@ extent as (
     select
         {{ auc_bounds_extent_slices(by) }}
         min(cast({{ columns.score }} as {{ float_type() }})) / 2 as lo_half,
-        max(cast({{ columns.score }} as {{ float_type() }})) / 2 - min(cast({{ columns.score }} as {{ float_type() }})) / 2 as width_half
+        max(cast({{ columns.score }} as {{ float_type() }})) / 2 - min(cast({{ columns.score }} as {{ float_type() }})) / 2 as width_half{{ ',' if columns.weight }}
+{% if columns.weight %}
+        -- w_exp = ceil(log2 max w) of the slice: an aggregate here, not a window over the rows
+        coalesce({{ auc_exponent('max(abs(cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')))') }}, 0) as w_exp
+{% endif %}
     from {{ relation }}
     {{ auc_bounds_extent_group_by(by) }}
 ),
 bucketed as (
-    select
+    select {{ auc_broadcast('extent') }}
         {{ slice_cols(by) }}
         label,
 {% if columns.weight %}

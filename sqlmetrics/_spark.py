@@ -1,0 +1,188 @@
+"""The Spark backend: metrics run as Spark SQL on a ``pyspark.sql.SparkSession`` (``con=``).
+
+``data`` is a table or view of the session's catalog (``db.table`` and ``catalog.db.table``
+allowed, looked up with ``spark.catalog``), a Spark DataFrame (registered as a temporary view
+named ``__sqlmetrics_<hex>`` and dropped afterwards, also after an error: the one thing
+sqlmetrics ever creates in a user's catalog) or a Parquet path, glob or directory (read with
+``parquet.`path```). Templates render with dialect ``spark``; the metrics whose plain SQL
+would gather a slice into one partition (AUC, the curves, average precision) have
+distributed ``spark__`` kernels (``sql/_macros/auc.sql``, ``auc_prefixed``). Results come back
+with ``toPandas()``: one row per slice (per curve point for the curves), never the data.
+"""
+
+from __future__ import annotations
+
+import decimal
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+
+from ._backends import PREFIX, Backend, unique_name
+from ._source import CSV_SUFFIXES, PARQUET_SUFFIXES, quote_ident
+from .errors import (
+    ColumnNotFoundError,
+    DataSourceError,
+    EngineError,
+    InvalidDataError,
+    SqlMetricsError,
+)
+
+#: Spark error conditions and the error class sqlmetrics raises for them (as on DuckDB)
+_CONDITIONS: dict[str, type[SqlMetricsError]] = {
+    "TABLE_OR_VIEW_NOT_FOUND": DataSourceError,
+    "PATH_NOT_FOUND": DataSourceError,
+    "UNABLE_TO_INFER_SCHEMA": DataSourceError,
+    "UNRESOLVED_COLUMN": ColumnNotFoundError,
+    "CAST_INVALID_INPUT": InvalidDataError,
+    "CAST_OVERFLOW": InvalidDataError,
+    "ARITHMETIC_OVERFLOW": InvalidDataError,
+}
+
+
+def spark_message(exc: BaseException) -> str:
+    """The engine's message without the JVM stack trace and the query excerpt, on one line."""
+    text = str(exc)
+    for marker in ("\n\nJVM stacktrace:", "JVM stacktrace:", "\n== SQL", "== SQL"):
+        text = text.split(marker)[0]
+    return " ".join(text.split()).rstrip(". ;")
+
+
+def spark_condition(exc: BaseException) -> str:
+    """The error condition of a Spark error (``TABLE_OR_VIEW_NOT_FOUND``), or ``""``."""
+    for getter in ("getCondition", "getErrorClass"):
+        method = getattr(exc, getter, None)
+        if callable(method):
+            try:
+                value = method()
+            except Exception:  # an error without a condition
+                value = None
+            if value:
+                return str(value).split(".")[0]
+    return ""
+
+
+class SparkBackend(Backend):
+    """Spark SQL on the ``pyspark.sql.SparkSession`` passed as ``con=``."""
+
+    name = "spark"
+    dialect = "spark"
+
+    def __init__(self, spark: Any) -> None:
+        from py4j.protocol import Py4JError
+        from pyspark.errors import PySparkException
+
+        self.spark = spark
+        self.errors = (PySparkException, Py4JError)
+        self.interrupts = ()
+
+    # ---------------------------------------------------------------- running statements
+    def query(self, sql: str) -> pd.DataFrame:
+        frame = self.spark.sql(sql).toPandas()
+        for column in frame.columns:  # decimal results (exact sums) as floats, as on DuckDB
+            values = frame[column].dropna()
+            if len(values) and all(isinstance(v, decimal.Decimal) for v in values):
+                frame[column] = frame[column].astype(float)
+        return frame
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self.spark.sql(sql).collect()]
+
+    # ---------------------------------------------------------------- relations and types
+    def columns(self, relation: str) -> dict[str, str]:
+        schema = self.spark.sql(f"select * from {relation}").schema
+        return {field.name: field.dataType.simpleString() for field in schema.fields}
+
+    def resolve_table(self, name: str) -> str | None:
+        catalog = self.spark.catalog
+        try:
+            if not catalog.tableExists(name):
+                return None
+            table = catalog.getTable(name)
+        except self.errors:  # a name Spark cannot parse as a table name
+            return None
+        parts = [str(p) for p in (table.namespace or [])]
+        if not table.isTemporary and table.catalog:
+            parts.insert(0, str(table.catalog))
+        return ".".join(quote_ident(p, self.dialect) for p in [*parts, str(table.name)])
+
+    def table_names(self) -> list[str]:
+        names = {str(t.name) for t in self.spark.catalog.listTables()}
+        return sorted(n for n in names if not n.startswith(PREFIX))
+
+    @contextmanager
+    def register(self, obj: Any, metric: str, arg: str) -> Iterator[str]:
+        from pyspark.sql import DataFrame
+
+        if not isinstance(obj, DataFrame):
+            raise DataSourceError(
+                f"{metric}: {arg}= is a {type(obj).__name__}; with con= a SparkSession, {arg}= "
+                f"must be a Spark DataFrame, the name of a table or view of its catalog, or a "
+                f"Parquet path (spark). Turn a pandas DataFrame into a Spark one with "
+                f"spark.createDataFrame(frame), or leave con= out to compute with DuckDB"
+            )
+        if obj.sparkSession is not self.spark and not (
+            obj.sparkSession._jsparkSession.equals(self.spark._jsparkSession)
+        ):
+            raise DataSourceError(
+                f"{metric}: {arg}= is a DataFrame of another SparkSession than con= (spark); "
+                f"pass the session that made it as con="
+            )
+        name = unique_name()
+        obj.createOrReplaceTempView(name)
+        try:
+            yield quote_ident(name, self.dialect)
+        finally:
+            self.spark.catalog.dropTempView(name)
+
+    def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        for path in paths:
+            lower = path.lower()
+            if lower.endswith(CSV_SUFFIXES) or not (
+                lower.endswith(PARQUET_SUFFIXES) or os.path.isdir(path) or "*" in path
+            ):
+                raise DataSourceError(
+                    f"{metric}: {arg}={path!r}: with con= a SparkSession, files must be Parquet "
+                    f"(a .parquet file, a directory of them or a glob); read other formats with "
+                    f"spark.read (e.g. spark.read.csv(path, header=True, inferSchema=True)) "
+                    f"and pass the DataFrame"
+                )
+        readers = [f"select * from parquet.{quote_ident(p, self.dialect)}" for p in paths]
+        if len(readers) == 1:
+            return f"parquet.{quote_ident(paths[0], self.dialect)}"
+        return "(" + " union all ".join(readers) + f") as {PREFIX}files"
+
+    # ---------------------------------------------------------------- check expressions
+    def is_not_finite(self, expr: str) -> str:
+        return f"(isnan({expr}) or abs({expr}) = cast('Infinity' as double))"
+
+    def as_text(self, expr: str) -> str:
+        return f"cast({expr} as string)"
+
+    def tuple_text(self, exprs: Sequence[str]) -> str:
+        parts = ", ".join(f"coalesce({self.as_text(e)}, 'NULL')" for e in exprs)
+        return f"concat('(', concat_ws(', ', {parts}), ')')"
+
+    # ---------------------------------------------------------------- errors
+    def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
+        where = " / ".join(labels) or "data"
+        condition = spark_condition(exc)
+        message = spark_message(exc)
+        kind = _CONDITIONS.get(condition)
+        if kind is ColumnNotFoundError:
+            return ColumnNotFoundError(
+                f"{metric}: {where}: a column is missing on spark: {message}; pass the "
+                f"column names the data have"
+            )
+        if kind is DataSourceError:
+            return DataSourceError(f"{metric}: {where} cannot be read on spark: {message}")
+        if kind is InvalidDataError:
+            return InvalidDataError(
+                f"{metric}: {where} on spark holds a value of the wrong type: {message}; fix or "
+                f"drop that value, or cast the column in a view and pass the view"
+            )
+        return EngineError(
+            f"{metric}: the engine (spark) failed on {where}: {type(exc).__name__}: {message}"
+        )

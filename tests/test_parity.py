@@ -81,6 +81,16 @@ def _tables() -> dict[str, pd.DataFrame]:
 
 
 TABLES = _tables()
+# beyond-accuracy metrics: train= interactions (items repeat: popularity), some recommended
+# items absent, some train items never recommended
+_ITEMS = TABLES["parity_run"]["item"].to_numpy()
+TABLES["parity_train"] = pd.DataFrame(
+    {
+        "item": np.r_[
+            np.repeat(_ITEMS[::3], 1 + np.arange(len(_ITEMS[::3])) % 5), np.arange(50) + 300_000
+        ].astype("int64")
+    }
+)
 
 
 # --------------------------------------------------------------------------- cases
@@ -104,19 +114,23 @@ VALUES: dict[str, list[Any]] = {
     "eps": [1e-7],
     "drop_intermediate": [True, False],
     "pos_label": ["yes"],
+    "persistence": [0.5],
+    "recall_level": [0.5],
+    "max_label_levels": [4],
 }
 
 FAMILY_COLUMNS = {
     "binary": {"label": "label", "score": "score", "group": "g"},
     "ranking": {"label": "rel", "score": "score", "group": "g", "item": "item"},
     "multiclass": {"label": "cls", "prediction": "pcls"},
+    "beyond": {"item": "item"},
 }
 
 
 def _family(spec: MetricSpec) -> str:
     roles = {r.name: r.kind for r in spec.roles}
-    if spec.family == "ranking":
-        return "ranking"
+    if spec.family in ("ranking", "beyond"):
+        return spec.family
     if roles.get("label") == "key":
         return "multiclass"
     return "binary"
@@ -248,6 +262,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
         columns["prediction"] = "pred"
         columns.pop("score", None)
     qrels = "parity_qrels" if case.qrels else None
+    train = {"train": "parity_train"} if case.family == "beyond" else {}
     if qrels is not None:
         columns.pop("label", None)
         columns["label"] = "rel"
@@ -268,7 +283,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
             if k is not None:  # evaluate takes the cut-off in the name
                 metrics = [f"{m}@{k}" for m in metrics]
             return sqlmetrics.evaluate(
-                "parity_run", metrics, con=con, by=by, qrels=qrels, **columns, **options
+                "parity_run", metrics, con=con, by=by, qrels=qrels, **columns, **options, **train
             )
     except SqlMetricsError as exc:
         return ("error", type(exc).__name__, str(exc)[:300])

@@ -210,6 +210,8 @@ def columns_for(name: str) -> dict[str, str]:
     spec = REGISTRY[name]
     roles = {r.name for r in spec.roles}
     out: dict[str, str] = {}
+    if spec.family == "beyond":  # train= interactions: the events themselves
+        return {"item": "item", "train": "__plan_events"}
     if spec.family == "ranking":
         out.update(group="query", item="item", label="rel")
     elif spec.family == "multiclass":

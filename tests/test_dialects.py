@@ -28,12 +28,12 @@ import pytest
 import sqlglot
 
 import sqlmetrics
-from sqlmetrics.retrieval import NO_TIE_AVERAGE
 from sqlmetrics import _templates
 from sqlmetrics._literals import FLOAT_TYPES, sql_double
 from sqlmetrics._source import quote_ident, quote_literal, quote_table, reader_sql
 from sqlmetrics.errors import InvalidParameterError
 from sqlmetrics.registry import PARAMS, REGISTRY, MetricSpec
+from sqlmetrics.retrieval import NO_TIE_AVERAGE
 
 RENDERED_ONLY = ("bigquery", "snowflake", "trino")
 RUN = ("postgres", "spark")

@@ -295,6 +295,14 @@ KNOWN_GATHERING: dict[tuple[str, str], str] = {
         for m in ("log_loss", "brier_score")
         for v in ("plain", "by", *_WEIGHTED)
     },
+    # issue 14's beyond-accuracy metrics (hI: measured, not fixed in time)
+    **{
+        (m, v): "a window over the whole slice of the per-item counts (`sum(c) over ()` for "
+        f"the total, in sql/beyond/{m}.sql / sql/_macros/beyond.sql): one row per item, not "
+        "small; the fix: the slice total as an aggregate joined back (broadcast)"
+        for m in ("distributional_coverage", "gini_index", "novelty")
+        for v in ("plain", "by")
+    },
 }  # fmt: skip
 
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]

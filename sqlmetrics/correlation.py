@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._engine import compute, normalize_by, scalar
-from ._source import Source, quote_ident
+from ._source import Source
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 
@@ -94,12 +94,12 @@ def check_label_levels(
     Kendall's tau joins every row with its group's label values (n L rows); this check runs
     one aggregate before the query so that a continuous label column fails fast and clearly.
     """
-    keys = [quote_ident(c) for c in (*by, *([group] if group else []))]
+    keys = [connection.ident(c) for c in (*by, *([group] if group else []))]
     grouped = f" group by {', '.join(keys)}" if keys else ""
-    row = connection.execute(
-        f"select max(n), count(*) from (select count(distinct {quote_ident(label)}) as n "
+    row = connection.rows(
+        f"select max(n), count(*) from (select count(distinct {connection.ident(label)}) as n "
         f"from {relation}{grouped}) as levels where n > {limit}"
-    ).fetchall()[0]
+    )[0]
     if row[1]:
         where = "a group" if group else "a slice" if by else "the data"
         raise InvalidDataError(

@@ -30,6 +30,7 @@ import sqlmetrics
 from sqlmetrics._engine import compute
 from sqlmetrics.errors import SqlMetricsError
 from sqlmetrics.registry import REGISTRY, MetricSpec, default_of
+from sqlmetrics.retrieval import NO_TIE_AVERAGE
 
 RTOL = 1e-9
 ENGINES = ("duckdb", "postgres", "spark")
@@ -97,6 +98,16 @@ def _tables() -> dict[str, pd.DataFrame]:
 
 
 TABLES = _tables()
+# beyond-accuracy metrics: train= interactions (items repeat: popularity), some recommended
+# items absent, some train items never recommended
+_ITEMS = TABLES["parity_run"]["item"].to_numpy()
+TABLES["parity_train"] = pd.DataFrame(
+    {
+        "item": np.r_[
+            np.repeat(_ITEMS[::3], 1 + np.arange(len(_ITEMS[::3])) % 5), np.arange(50) + 300_000
+        ].astype("int64")
+    }
+)
 
 
 # --------------------------------------------------------------------------- cases
@@ -106,7 +117,7 @@ VALUES: dict[str, list[Any]] = {
     "k": [1, 5],
     "ties": ["item_asc", "average"],
     "gain": ["linear"],
-    "empty": ["zero", "error"],
+    "empty": ["zero", "error", "one"],
     "missing": ["zero", "error"],
     "ap_denominator": ["min_k_relevant", "hits"],
     "relevance_level": [2],
@@ -129,6 +140,12 @@ VALUES: dict[str, list[Any]] = {
     "multi_class": ["ovo"],
     "auc_average": ["weighted", "micro", "samples"],
     "ap_average": ["weighted", "micro", "samples"],
+    "persistence": [0.5],
+    "recall_level": [0.5],
+    "max_label_levels": [4],
+    # issue 13's options
+    "log_base": [10.0],
+    "precision_denominator": ["min_k_retrieved"],
 }
 
 FAMILY_COLUMNS = {
@@ -137,13 +154,16 @@ FAMILY_COLUMNS = {
     "multiclass": {"label": "cls", "prediction": "pcls"},
     # the long table of class scores (parity_scores): row id, class, score, 0/1 label
     "multiclass_scores": {"group": "row_id", "item": "cls", "score": "score", "label": "label"},
+    "beyond": {"item": "item"},
 }
 
 
 def _family(spec: MetricSpec) -> str:
     roles = {r.name: r.kind for r in spec.roles}
-    if spec.family in ("ranking", "multiclass_scores"):
+    if spec.family in ("ranking", "multiclass_scores", "beyond"):
         return spec.family
+    if spec.kernel == "ranking_kernel":  # the retrieval extras share the ranking kernel
+        return "ranking"
     if roles.get("label") == "key":
         return "multiclass"
     return "binary"
@@ -189,6 +209,10 @@ def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str,
         yield "qrels", {}, {"qrels": True}
 
 
+#: option values a metric refuses by design (an error on every engine, compared by class)
+REFUSED = {(m, "ties", "average") for m in NO_TIE_AVERAGE} | {("hit_ratio", "empty", "one")}
+
+
 def _cases() -> list[Case]:
     """Scalar metrics of one family and one variant share one evaluate call."""
     batches: dict[tuple[Any, ...], list[str]] = {}
@@ -197,7 +221,18 @@ def _cases() -> list[Case]:
         family = _family(spec)
         for name, options, flags in _variants(spec):
             key = (family, tuple(sorted(options.items())), tuple(sorted(flags.items())))
-            if spec.output == "table":
+            refused = any((spec.name, p, v) in REFUSED for p, v in options.items())
+            if refused:  # refused by design: alone, so its error does not hide the others
+                tables.append(
+                    Case(
+                        f"{spec.name}[{name}]",
+                        family,
+                        (spec.name,),
+                        tuple(sorted(options.items())),
+                        **flags,
+                    )
+                )
+            elif spec.output == "table":
                 tables.append(
                     Case(
                         f"{spec.name}[{name}]",
@@ -275,6 +310,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
         columns["prediction"] = "pred"
         columns.pop("score", None)
     qrels = "parity_qrels" if case.qrels else None
+    train = {"train": "parity_train"} if case.family == "beyond" else {}
     if qrels is not None:
         columns.pop("label", None)
         columns["label"] = "rel"
@@ -294,7 +330,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
             if k is not None:  # evaluate takes the cut-off in the name
                 metrics = [f"{m}@{k}" for m in metrics]
             return sqlmetrics.evaluate(
-                table, metrics, con=con, by=by, qrels=qrels, **columns, **options
+                table, metrics, con=con, by=by, qrels=qrels, **columns, **options, **train
             )
     except SqlMetricsError as exc:
         return ("error", type(exc).__name__, str(exc)[:300])
@@ -363,7 +399,11 @@ def test_each_variant_runs_on_duckdb(duckdb_con: duckdb.DuckDBPyConnection) -> N
     """The reference side: every case gives a result, except the variants meant to raise."""
     for case in CASES:
         outcome = run_case(case, duckdb_con)
-        expected_error = ("empty", "error") in case.options or ("missing", "error") in case.options
+        expected_error = (
+            ("empty", "error") in case.options
+            or ("missing", "error") in case.options
+            or any((m, p, v) in REFUSED for m in case.metrics for p, v in case.options)
+        )
         if isinstance(outcome, tuple):
             assert expected_error, f"{case.id}: {outcome}"
         else:

@@ -210,6 +210,8 @@ def columns_for(name: str) -> dict[str, str]:
     spec = REGISTRY[name]
     roles = {r.name for r in spec.roles}
     out: dict[str, str] = {}
+    if spec.family == "beyond":  # train= interactions: the events themselves
+        return {"item": "item", "train": "__plan_events"}
     if spec.family == "ranking":
         out.update(group="query", item="item", label="rel")
     elif spec.family == "multiclass_scores":  # planned only: row id, class, score, 0/1 label
@@ -304,6 +306,14 @@ KNOWN_GATHERING: dict[tuple[str, str], str] = {
         f"whole slice of the rows (sql/classification/{m}.sql)"
         for m in ("log_loss", "brier_score")
         for v in ("plain", "by", *_WEIGHTED)
+    },
+    # issue 14's beyond-accuracy metrics (hI: measured, not fixed in time)
+    **{
+        (m, v): "a window over the whole slice of the per-item counts (`sum(c) over ()` for "
+        f"the total, in sql/beyond/{m}.sql / sql/_macros/beyond.sql): one row per item, not "
+        "small; the fix: the slice total as an aggregate joined back (broadcast)"
+        for m in ("distributional_coverage", "gini_index", "novelty")
+        for v in ("plain", "by")
     },
 }  # fmt: skip
 

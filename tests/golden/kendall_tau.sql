@@ -29,7 +29,7 @@ expanded as (
     from source as s
     join levels as l
         on s.slice_0 is not distinct from l.slice_0 and s.grp = l.grp
-    where l.n_levels <= 1000
+    where l.n_levels > 2 and l.n_levels <= 1000
 ),
 -- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
 -- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
@@ -73,7 +73,79 @@ label_ties as (
     from levels
     group by slice_0, grp
 ),
+-- fast path (<= 2 labels in the group): counts per (group, score, label) cell
+cells as (
+    select
+        slice_0,
+        grp,
+        x,
+        y,
+        count(*) as c
+    from source
+    group by slice_0, grp, x, y
+),
+cell_levels as (
+    select
+        slice_0,
+        grp,
+        x,
+        y,
+        c,
+        min(y) over (partition by slice_0, grp) as lo,
+        max(y) over (partition by slice_0, grp) as hi
+    from cells
+),
+cell_running as (
+    select
+        slice_0,
+        grp,
+        y,
+        c,
+        lo,
+        hi,
+        sum(case when y = lo then c else 0 end) over (
+            partition by slice_0, grp order by x range between unbounded preceding and current row
+        ) as lo_le,
+        sum(case when y = lo then c else 0 end) over (
+            partition by slice_0, grp order by x range between current row and current row
+        ) as lo_eq,
+        sum(c) over (
+            partition by slice_0, grp order by x range between current row and current row
+        ) as t,
+        sum(case when y = lo then c else 0 end) over (partition by slice_0, grp) as n_lo
+    from cell_levels
+),
+binary_counts as (
+    select
+        slice_0,
+        grp,
+        sum(case when y = hi and hi > lo
+            then cast(c as hugeint) * (2 * lo_le - lo_eq - n_lo) else 0 end) as s,
+        sum(cast(c as hugeint) * (t - 1)) as n_1x2,
+        sum(cast(c as hugeint)) as n,
+        max(cast(n_lo as hugeint)) as n_lo,
+        sum(case when y > lo and y < hi then 1 else 0 end) as n_middle
+    from cell_running
+    group by slice_0, grp
+),
 per_group as (
+    select
+        slice_0,
+        grp,
+        case
+            when n * (n - 1) > n_1x2
+                and n * (n - 1) > n_lo * (n_lo - 1) + (n - n_lo) * (n - n_lo - 1)
+            then greatest(cast(-1 as double), least(cast(1 as double),
+                cast(2 * s as double) / sqrt(
+                    cast(n * (n - 1) - n_1x2 as double)
+                    * cast(n * (n - 1) - n_lo * (n_lo - 1) - (n - n_lo) * (n - n_lo - 1)
+                        as double)
+                )
+            ))
+        end as tau
+    from binary_counts
+    where n_middle = 0
+    union all
     select
         l.slice_0,
         l.grp,
@@ -91,6 +163,7 @@ per_group as (
     from label_ties as l
     left join counts as c
         on l.slice_0 is not distinct from c.slice_0 and l.grp = c.grp
+    where l.n_levels > 2
 ),
 final as (
 select

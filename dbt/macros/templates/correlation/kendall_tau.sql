@@ -23,6 +23,16 @@
   All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), 2 n_1 = sum t (t - 1),
   so no integer division); only the last division is floating point (by sqrt of the product of the two
   doubles: a perfect order gives exactly 1), clamped to [-1, 1].
+  Fast path for groups with at most 2 distinct labels (binary labels: the common case), exact
+  and with no row x level join: the rows are first counted per (group, score, label) cell;
+  one window per group ordered by score gives, for each cell, the low-label rows at or below
+  its score (RANGE frame) and at its score, and the group's low-label total n_lo, so that
+     S = sum over high-label cells of c * (lo_below - lo_above)
+       = sum c * (2 lo_le - lo_eq - n_lo)
+  (= P N (2 AUC - 1), AUC's rank-sum identity), 2 n_1 = sum over cells c (t - 1) with t the
+  rows of the cell's score, 2 n_2 = n_lo (n_lo - 1) + n_hi (n_hi - 1). Groups with 3 or more
+  labels take the general formulation above. Both are exact integer counts, so the two paths
+  give the same bits for the same group.
   Undefined: n_0 = n_1 (all scores equal, or fewer than 2 rows) or n_0 = n_2 (all labels
   equal) -> the group is left out; no group left -> NULL (NaN + UndefinedMetricWarning).
   With group=: tau = mean_g tau_g, uniform over the groups left (n_groups of them).
@@ -58,7 +68,7 @@ expanded as (
     from source as s
     join levels as l
         on {% for col in by %}s.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}s.grp = l.grp
-    where l.n_levels <= {{ options.max_label_levels }}
+    where l.n_levels > 2 and l.n_levels <= {{ options.max_label_levels }}
 ),
 -- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
 -- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
@@ -102,7 +112,79 @@ label_ties as (
     from levels
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
+-- fast path (<= 2 labels in the group): counts per (group, score, label) cell
+cells as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        x,
+        y,
+        count(*) as c
+    from source
+    {{ sqlmetrics.group_by(by, ['grp', 'x', 'y']) }}
+),
+cell_levels as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        x,
+        y,
+        c,
+        min(y) over ({{ keys }}) as lo,
+        max(y) over ({{ keys }}) as hi
+    from cells
+),
+cell_running as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        y,
+        c,
+        lo,
+        hi,
+        sum(case when y = lo then c else 0 end) over (
+            {{ keys }} order by x range between unbounded preceding and current row
+        ) as lo_le,
+        sum(case when y = lo then c else 0 end) over (
+            {{ keys }} order by x range between current row and current row
+        ) as lo_eq,
+        sum(c) over (
+            {{ keys }} order by x range between current row and current row
+        ) as t,
+        sum(case when y = lo then c else 0 end) over ({{ keys }}) as n_lo
+    from cell_levels
+),
+binary_counts as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        sum(case when y = hi and hi > lo
+            then cast(c as {{ sqlmetrics.exact_int() }}) * (2 * lo_le - lo_eq - n_lo) else 0 end) as s,
+        sum(cast(c as {{ sqlmetrics.exact_int() }}) * (t - 1)) as n_1x2,
+        sum(cast(c as {{ sqlmetrics.exact_int() }})) as n,
+        max(cast(n_lo as {{ sqlmetrics.exact_int() }})) as n_lo,
+        sum(case when y > lo and y < hi then 1 else 0 end) as n_middle
+    from cell_running
+    {{ sqlmetrics.group_by(by, ['grp']) }}
+),
 per_group as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        case
+            when n * (n - 1) > n_1x2
+                and n * (n - 1) > n_lo * (n_lo - 1) + (n - n_lo) * (n - n_lo - 1)
+            then greatest(cast(-1 as {{ sqlmetrics.float_type() }}), least(cast(1 as {{ sqlmetrics.float_type() }}),
+                cast(2 * s as {{ sqlmetrics.float_type() }}) / sqrt(
+                    cast(n * (n - 1) - n_1x2 as {{ sqlmetrics.float_type() }})
+                    * cast(n * (n - 1) - n_lo * (n_lo - 1) - (n - n_lo) * (n - n_lo - 1)
+                        as {{ sqlmetrics.float_type() }})
+                )
+            ))
+        end as tau
+    from binary_counts
+    where n_middle = 0
+    union all
     select
         {{ sqlmetrics.slice_cols_of('l', by) }}
         l.grp,
@@ -120,6 +202,7 @@ per_group as (
     from label_ties as l
     left join counts as c
         on {% for col in by %}l.slice_{{ loop.index0 }} is not distinct from c.slice_{{ loop.index0 }} and {% endfor %}l.grp = c.grp
+    where l.n_levels > 2
 ),
 final as (
 {{ sqlmetrics.correlation_mean(by, 'tau', entries) }}

@@ -154,7 +154,7 @@ def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    row = json.loads(result.output)[0]
+    row = json.loads(result.stdout)[0]  # stderr: warnings (pyspark on pandas 3)
     assert row["auc"] == pytest.approx(sqlmetrics.auc(FRAME), rel=1e-12)
     assert row["log_loss"] == pytest.approx(sqlmetrics.log_loss(FRAME), rel=1e-12)
     assert spark.sql("select 1").collect()[0][0] == 1  # still running

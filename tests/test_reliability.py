@@ -388,6 +388,7 @@ def test_con_path_already_open_read_write(tmp_path: Path) -> None:
 
 def test_a_consumed_record_batch_reader() -> None:
     import pyarrow as pa
+
     table = pa.table({"label": [1, 0], "score": [0.9, 0.1]})
     reader = table.to_reader()
     assert sqlmetrics.auc(reader) == 1.0

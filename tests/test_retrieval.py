@@ -116,6 +116,7 @@ def test_trec_eval_names_through_evaluate() -> None:
 
 def test_pytrec_eval_on_random_runs() -> None:
     import pytrec_eval
+
     rng = np.random.default_rng(14)
     run: dict[str, dict[str, float]] = {}
     qrel: dict[str, dict[str, int]] = {}

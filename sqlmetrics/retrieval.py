@@ -234,7 +234,7 @@ def rbp(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.rbp(df, **cols), 4)
-    0.24
+    0.1355
     """
     return _ranking(
         "rbp",
@@ -367,7 +367,7 @@ def fallout(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
-    0.3333
+    0.25
     """
     return _ranking(
         "fallout",
@@ -496,7 +496,7 @@ def bpref(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.bpref(df, **cols), 4)
-    0.5
+    0.25
     """
     return _ranking(
         "bpref",
@@ -626,7 +626,7 @@ def iprec_at_recall(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
-    0.5
+    0.75
     """
     return _ranking(
         "iprec_at_recall",
@@ -754,7 +754,7 @@ def iprec_11pt_avg(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
-    0.5455
+    0.7045
     """
     return _ranking(
         "iprec_11pt_avg",
@@ -886,7 +886,7 @@ def gm_map(
     ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.gm_map(df, **cols), 4)
-    0.5
+    0.6455
     """
     return _ranking(
         "gm_map",

@@ -21,7 +21,7 @@ BINARY = sorted(
     for name, spec in REGISTRY.items()
     if any(r.name == "label" and r.kind == "binary" for r in spec.roles)
     and spec.output == "scalar"
-    and spec.family != "multiclass"
+    and spec.family not in ("multiclass", "multiclass_scores")
 )
 
 

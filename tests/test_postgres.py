@@ -58,6 +58,22 @@ def _events() -> pd.DataFrame:
 
 EVENTS = _events()
 
+
+def _class_scores() -> pd.DataFrame:
+    """Long-form class scores: 60 rows x 3 classes, one true class per row, tied scores."""
+    rng = np.random.default_rng(11)
+    n, classes = 60, ["a", "b", "c"]
+    truth = rng.integers(0, 3, n)
+    rows = [
+        (r, c, float(np.round(rng.random() * 0.6 + 0.3 * (j == truth[r]), 1)), int(j == truth[r]))
+        for r in range(n)
+        for j, c in enumerate(classes)
+    ]
+    return pd.DataFrame(rows, columns=["rid", "cls", "score", "label"])
+
+
+CLASS_SCORES = _class_scores()
+
 RANKING = {"group": "g", "item": "item", "label": "rel"}
 #: every public function that takes con=, with the arguments it is called with here
 CALLS: dict[str, list[dict[str, Any]]] = {
@@ -94,6 +110,35 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "r_precision": [{**RANKING}],
     "mean_average_precision": [{**RANKING, "ties": "average"}],
     "mrr": [{**RANKING}],
+    "balanced_accuracy": [{"label": "cls", "prediction": "pcls"}],
+    "cohen_kappa": [{"label": "cls", "prediction": "pcls", "weight": "w"}],
+    "hamming_loss": [{"label": "cls", "prediction": "pcls"}],
+    "jaccard": [{"label": "cls", "prediction": "pcls", "average": "weighted"}],
+    "calibration_curve": [{"n_bins": 4}, {"strategy": "quantile", "by": "country"}],
+    "calibration_ratio": [{"weight": "w"}],
+    "expected_calibration_error": [{"n_bins": 5}],
+    "normalized_entropy": [{}],
+    "catalog_coverage": [{"item": "item", "train": "events"}],
+    "distributional_coverage": [{"item": "rel"}],
+    "gini_index": [{"item": "rel"}],
+    "novelty": [{"item": "item", "train": "events"}],
+    "kendall_tau": [{"label": "rel"}, {"label": "rel", "group": "g"}],
+    "spearman": [{"label": "rel", "group": "g"}],
+    "multiclass_auc": [{"_table": "class_scores", "row_id": "rid", "class_col": "cls"}],
+    "multilabel_average_precision": [
+        {"_table": "class_scores", "row_id": "rid", "class_col": "cls"}
+    ],
+    "top_k_accuracy": [{"_table": "class_scores", "row_id": "rid", "class_col": "cls", "k": 2}],
+    "ks_point": [{}],
+    "ks_statistic": [{"weight": "w"}],
+    "lift_table": [{"n_bins": 4}],
+    "partial_auc": [{"max_fpr": 0.3}],
+    "bpref": [{**RANKING}],
+    "fallout": [{**RANKING, "k": 5}],
+    "gm_map": [{**RANKING}],
+    "iprec_11pt_avg": [{**RANKING}],
+    "iprec_at_recall": [{**RANKING, "recall_level": 0.3}],
+    "rbp": [{**RANKING, "persistence": 0.8}],
     "evaluate": [
         {"metrics": ["auc", "log_loss", "f1", "gauc"], "group": "g", "by": "country"},
         {"metrics": ["ndcg@10", "map", "mrr"], **RANKING, "by": "country"},
@@ -104,6 +149,7 @@ CALLS: dict[str, list[dict[str, Any]]] = {
 @pytest.fixture(scope="module")
 def pg(pg_engine: sqlalchemy.engine.Engine) -> sqlalchemy.engine.Engine:
     EVENTS.to_sql("events", pg_engine, index=False, if_exists="replace")
+    CLASS_SCORES.to_sql("class_scores", pg_engine, index=False, if_exists="replace")
     with pg_engine.begin() as c:
         c.exec_driver_sql("create schema if not exists analytics")
         c.exec_driver_sql("drop view if exists analytics.scored")
@@ -165,12 +211,18 @@ def test_every_public_function_is_called() -> None:
 def test_function_on_postgres_equals_duckdb(
     pg: sqlalchemy.engine.Engine, name: str, i: int
 ) -> None:
-    kwargs = CALLS[name][i]
+    kwargs = dict(CALLS[name][i])
+    table = kwargs.pop("_table", "events")
+    frame = {"events": EVENTS, "class_scores": CLASS_SCORES}[table]
+    if kwargs.get("train") == "events":  # a second input: a DataFrame here, a table there
+        expected_kwargs = {**kwargs, "train": EVENTS}
+    else:
+        expected_kwargs = kwargs
     function = getattr(sqlmetrics, name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = function(EVENTS, **kwargs)
-        got = function("events", con=pg, **kwargs)
+        expected = function(frame, **expected_kwargs)
+        got = function(table, con=pg, **kwargs)
     _same(expected, got)
 
 
@@ -205,7 +257,7 @@ def test_missing_table_names_postgres_and_the_tables(pg: sqlalchemy.engine.Engin
     with pytest.raises(
         DataSourceError,
         match=r"auc: data='evnts' is not a table or view in con \(postgres\); tables present: "
-        r"events",
+        r"class_scores, events",
     ):
         sqlmetrics.auc("evnts", con=pg)
 

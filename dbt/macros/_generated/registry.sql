@@ -2772,6 +2772,7 @@
    (sqlmetrics[metric ~ '_value'], sqlmetrics[kernel]). #}
 {% macro sqlmetrics_template_macros() -%}
 {%- if false -%}
+{{ sqlmetrics._mod_p() }}
 {{ sqlmetrics.accuracy_value() }}
 {{ sqlmetrics.as_boolean() }}
 {{ sqlmetrics.auc_bounds_extent_group_by() }}
@@ -2794,6 +2795,7 @@
 {{ sqlmetrics.bigquery__as_boolean() }}
 {{ sqlmetrics.bigquery__exact_int() }}
 {{ sqlmetrics.bigquery__float_type() }}
+{{ sqlmetrics.bigquery__key_hash() }}
 {{ sqlmetrics.bigquery__string_literal() }}
 {{ sqlmetrics.bigquery__string_type() }}
 {{ sqlmetrics.binary_label() }}
@@ -2834,12 +2836,14 @@
 {{ sqlmetrics.default__curve_thinned() }}
 {{ sqlmetrics.default__exact_int() }}
 {{ sqlmetrics.default__float_type() }}
+{{ sqlmetrics.default__key_hash() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
+{{ sqlmetrics.duckdb__key_hash() }}
 {{ sqlmetrics.evaluate_compose() }}
 {{ sqlmetrics.evaluate_join_on() }}
 {{ sqlmetrics.exact_int() }}
@@ -2881,6 +2885,7 @@
 {{ sqlmetrics.jaccard_micro_kernel() }}
 {{ sqlmetrics.jaccard_weighted_kernel() }}
 {{ sqlmetrics.kendall_tau_kernel() }}
+{{ sqlmetrics.key_hash() }}
 {{ sqlmetrics.ks_statistic_kernel() }}
 {{ sqlmetrics.ldexp() }}
 {{ sqlmetrics.lift_table_kernel() }}
@@ -2911,6 +2916,7 @@
 {{ sqlmetrics.order_by() }}
 {{ sqlmetrics.partial_auc_kernel() }}
 {{ sqlmetrics.partition_by() }}
+{{ sqlmetrics.poisson1() }}
 {{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
@@ -2933,15 +2939,19 @@
 {{ sqlmetrics.recall_micro_kernel() }}
 {{ sqlmetrics.recall_value() }}
 {{ sqlmetrics.recall_weighted_kernel() }}
+{{ sqlmetrics.replicate_uniform() }}
 {{ sqlmetrics.roc_curve_kernel() }}
+{{ sqlmetrics.row_key() }}
 {{ sqlmetrics.safe_div() }}
 {{ sqlmetrics.score_points_ctes() }}
+{{ sqlmetrics.sign_flip() }}
 {{ sqlmetrics.slice_cols() }}
 {{ sqlmetrics.slice_cols_of() }}
 {{ sqlmetrics.slice_order() }}
 {{ sqlmetrics.slice_source() }}
 {{ sqlmetrics.snowflake__exact_int() }}
 {{ sqlmetrics.snowflake__float_type() }}
+{{ sqlmetrics.snowflake__key_hash() }}
 {{ sqlmetrics.snowflake__string_literal() }}
 {{ sqlmetrics.source_sum_exponent() }}
 {{ sqlmetrics.spark__auc_broadcast() }}
@@ -2950,6 +2960,7 @@
 {{ sqlmetrics.spark__curve_points() }}
 {{ sqlmetrics.spark__curve_thinned() }}
 {{ sqlmetrics.spark__float_type() }}
+{{ sqlmetrics.spark__key_hash() }}
 {{ sqlmetrics.spark__null_safe_equal() }}
 {{ sqlmetrics.spark__string_literal() }}
 {{ sqlmetrics.spark__string_type() }}
@@ -2961,6 +2972,7 @@
 {{ sqlmetrics.sum_exponent_over() }}
 {{ sqlmetrics.top_k_accuracy_kernel() }}
 {{ sqlmetrics.trino__float_type() }}
+{{ sqlmetrics.trino__key_hash() }}
 {{ sqlmetrics.window() }}
 {%- endif -%}
 {%- endmacro %}

@@ -44,7 +44,8 @@ def replicate_uniform(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> 
     x1 = (a * 48271 + b * 69621 + 12345) % P
     x2 = (x1 * x1 + b + 1) % P
     x3 = (x2 * 48271 + a) % P
-    return x3.astype(np.float64) / float(P)
+    result: np.ndarray = x3.astype(np.float64) / float(P)
+    return result
 
 
 def poisson1(u: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 {#
-  The one home of dialect differences (decisions 0007, 0008). Each construct that differs
+  The one home of dialect differences (decisions 0007, 0010). Each construct that differs
   between engines is a dispatcher macro called by the other templates, with its `default__`
   body and the per-dialect variants side by side, as dbt's `adapter.dispatch` resolves them:
   the macro `<dialect>__<name>` if it is defined, else `default__<name>`. Python renders with

@@ -86,6 +86,46 @@ def test_larger_sample_with_many_ties_equals_scipy() -> None:
     )
 
 
+@SETTINGS
+@given(st.data(), st.sampled_from([None, "g"]))
+def test_many_label_levels_general_path_equals_scipy(
+    data: st.DataObject, group: str | None
+) -> None:
+    """More than 8 distinct labels in the slice: the row x level formulation (the wide path
+    takes slices with at most 8); exact against scipy either way."""
+    n = data.draw(st.integers(10, 40))
+    rest = n - 9
+    groups = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    labels = list(range(9)) + data.draw(st.lists(st.integers(0, 11), min_size=rest, max_size=rest))
+    scores = st.sampled_from([0.0, 0.5, 0.5, 1.0, 2.0, 3.0])
+    frame = pd.DataFrame(
+        {"g": groups, "y": labels, "s": data.draw(st.lists(scores, min_size=n, max_size=n))}
+    )
+    got = quiet("kendall_tau", frame, group=group, max_label_levels=12)
+    if group is None:
+        expected = scipy_value("kendall_tau", frame["s"], frame["y"])
+    else:
+        values = [scipy_value("kendall_tau", p["s"], p["y"]) for _, p in frame.groupby("g")]
+        defined = [v for v in values if not math.isnan(v)]
+        expected = sum(defined) / len(defined) if defined else math.nan
+    assert same(got, expected, 1e-12), (got, expected)
+
+
+def test_slices_on_either_path_equal_the_metric_on_the_slice_alone() -> None:
+    rng = np.random.default_rng(3)
+    few = pd.DataFrame({"y": rng.integers(0, 3, 300), "s": rng.integers(0, 40, 300), "part": "few"})
+    many = pd.DataFrame(
+        {"y": rng.integers(0, 20, 300), "s": rng.integers(0, 40, 300), "part": "many"}
+    )
+    frame = pd.concat([few, many], ignore_index=True)
+    out = sqlmetrics.evaluate(frame, ["kendall_tau"], label="y", score="s", by="part",
+                              max_label_levels=20)  # fmt: skip
+    for part, alone in [("few", few), ("many", many)]:
+        value = out.loc[out["part"] == part, "kendall_tau"].iloc[0]
+        assert value == sqlmetrics.kendall_tau(alone, label="y", score="s", max_label_levels=20)
+        assert value == pytest.approx(stats.kendalltau(alone["s"], alone["y"]).statistic, abs=1e-13)
+
+
 # ----------------------------------------------------------------------------- properties
 @SETTINGS
 @given(frames(max_rows=40), st.sampled_from(sorted(FUNCTIONS)))

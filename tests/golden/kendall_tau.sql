@@ -12,56 +12,65 @@ levels as (
         grp,
         y as u,
         count(*) as n_u,
-        count(*) over (partition by slice_0, grp) as n_levels,
-        min(y) over (partition by slice_0, grp) as u_first
+        count(*) over (partition by slice_0, grp) as n_levels
     from source
     group by slice_0, grp, y
 ),
--- every row with every label level of its group (groups within max_label_levels only)
-expanded as (
-    select
-        s.slice_0,
-        s.grp,
-        s.x,
-        s.y,
-        l.u,
-        l.u_first
-    from source as s
-    join levels as l
-        on s.slice_0 is not distinct from l.slice_0 and s.grp = l.grp
-    where l.n_levels > 2 and l.n_levels <= 1000
-),
--- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
--- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
-running as (
+-- per row: a = rows of the group scored lower, le = rows scored at most as high, e = rows
+-- of its own label scored lower (rank() counts ties once: no tie order is needed)
+ranked as (
     select
         slice_0,
         grp,
-        case when y > u then 1 when y < u then -1 else 0 end * (
-            sum(case when y = u then 1 else 0 end) over (
-                partition by slice_0, grp, u order by x
-                range between unbounded preceding and current row
-            )
-            - sum(case when y = u then 1 else 0 end) over (
-                partition by slice_0, grp, u order by x
-                range between current row and current row
-            )
-        ) as s_term,
-        case when u = u_first then 1 else 0 end as first_copy,
-        case when u = u_first then count(*) over (
-            partition by slice_0, grp, u order by x
-            range between current row and current row
-        ) - 1 else 0 end as tied_x
-    from expanded
+        x,
+        y,
+        rank() over (partition by slice_0, grp order by x) - 1 as a,
+        count(*) over (partition by slice_0, grp order by x) as le,
+        rank() over (partition by slice_0, grp, y order by x) - 1 as e,
+        min(y) over (partition by slice_0, grp) as lo
+    from source
 ),
 counts as (
     select
         slice_0,
         grp,
-        sum(cast(s_term as hugeint)) as s,
-        sum(cast(tied_x as hugeint)) as n_1x2,
-        sum(first_copy) as n
-    from running
+        sum(cast(case when y > lo then a - e else e - a end as hugeint)) as s_two,
+        sum(cast(a + e as hugeint)) as a_plus_e,
+        sum(cast(le - a - 1 as hugeint)) as n_1x2,
+        count(*) as n
+    from ranked
+    group by slice_0, grp
+),
+-- groups of more than two labels: each row in every set "label <= u" it belongs to
+expanded as (
+    select
+        r.slice_0,
+        r.grp,
+        r.x,
+        r.y,
+        l.u
+    from ranked as r
+    join levels as l
+        on r.slice_0 is not distinct from l.slice_0 and r.grp = l.grp
+        and l.u >= r.y
+    where l.n_levels > 2 and l.n_levels <= 1000
+),
+set_ranks as (
+    select
+        slice_0,
+        grp,
+        y,
+        u,
+        rank() over (partition by slice_0, grp, u order by x) as r
+    from expanded
+),
+set_counts as (
+    select
+        slice_0,
+        grp,
+        sum(cast(2 * r - 2 as hugeint)) as two_r
+    from set_ranks
+    where u = y
     group by slice_0, grp
 ),
 label_ties as (
@@ -73,97 +82,36 @@ label_ties as (
     from levels
     group by slice_0, grp
 ),
--- fast path (<= 2 labels in the group): counts per (group, score, label) cell
-cells as (
+per_group_counts as (
     select
-        slice_0,
-        grp,
-        x,
-        y,
-        count(*) as c
-    from source
-    group by slice_0, grp, x, y
-),
-cell_levels as (
-    select
-        slice_0,
-        grp,
-        x,
-        y,
-        c,
-        min(y) over (partition by slice_0, grp) as lo,
-        max(y) over (partition by slice_0, grp) as hi
-    from cells
-),
-cell_running as (
-    select
-        slice_0,
-        grp,
-        y,
-        c,
-        lo,
-        hi,
-        sum(case when y = lo then c else 0 end) over (
-            partition by slice_0, grp order by x range between unbounded preceding and current row
-        ) as lo_le,
-        sum(case when y = lo then c else 0 end) over (
-            partition by slice_0, grp order by x range between current row and current row
-        ) as lo_eq,
-        sum(c) over (
-            partition by slice_0, grp order by x range between current row and current row
-        ) as t,
-        sum(case when y = lo then c else 0 end) over (partition by slice_0, grp) as n_lo
-    from cell_levels
-),
-binary_counts as (
-    select
-        slice_0,
-        grp,
-        sum(case when y = hi and hi > lo
-            then cast(c as hugeint) * (2 * lo_le - lo_eq - n_lo) else 0 end) as s,
-        sum(cast(c as hugeint) * (t - 1)) as n_1x2,
-        sum(cast(c as hugeint)) as n,
-        max(cast(n_lo as hugeint)) as n_lo,
-        sum(case when y > lo and y < hi then 1 else 0 end) as n_middle
-    from cell_running
-    group by slice_0, grp
+        c.slice_0,
+        c.grp,
+        case when l.n_levels <= 2 then c.s_two else g.two_r - c.a_plus_e end as s,
+        c.n_1x2,
+        l.n_2x2,
+        cast(c.n as hugeint) * (c.n - 1) as n_0x2,
+        l.n_levels
+    from counts as c
+    join label_ties as l
+        on c.slice_0 is not distinct from l.slice_0 and c.grp = l.grp
+    left join set_counts as g
+        on c.slice_0 is not distinct from g.slice_0 and c.grp = g.grp
 ),
 per_group as (
     select
         slice_0,
         grp,
         case
-            when n * (n - 1) > n_1x2
-                and n * (n - 1) > n_lo * (n_lo - 1) + (n - n_lo) * (n - n_lo - 1)
+            when n_levels <= 1000
+                and n_0x2 > n_1x2 and n_0x2 > n_2x2
             then greatest(cast(-1 as double), least(cast(1 as double),
                 cast(2 * s as double) / sqrt(
-                    cast(n * (n - 1) - n_1x2 as double)
-                    * cast(n * (n - 1) - n_lo * (n_lo - 1) - (n - n_lo) * (n - n_lo - 1)
-                        as double)
+                    cast(n_0x2 - n_1x2 as double)
+                    * cast(n_0x2 - n_2x2 as double)
                 )
             ))
         end as tau
-    from binary_counts
-    where n_middle = 0
-    union all
-    select
-        l.slice_0,
-        l.grp,
-        case
-            when l.n_levels <= 1000
-                and cast(c.n as hugeint) * (c.n - 1) > c.n_1x2
-                and cast(c.n as hugeint) * (c.n - 1) > l.n_2x2
-            then greatest(cast(-1 as double), least(cast(1 as double),
-                cast(2 * c.s as double) / sqrt(
-                    cast(cast(c.n as hugeint) * (c.n - 1) - c.n_1x2 as double)
-                    * cast(cast(c.n as hugeint) * (c.n - 1) - l.n_2x2 as double)
-                )
-            ))
-        end as tau
-    from label_ties as l
-    left join counts as c
-        on l.slice_0 is not distinct from c.slice_0 and l.grp = c.grp
-    where l.n_levels > 2
+    from per_group_counts
 ),
 final as (
 select

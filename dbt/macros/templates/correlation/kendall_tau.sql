@@ -8,31 +8,27 @@
                 tied in either counts in neither)
      n_0 = n (n - 1) / 2, n_1 = sum over tied score values of t (t - 1) / 2,
      n_2 = the same over tied label values.
-  No O(n^2) pair list: with L the distinct labels of the group, S = n_c - n_d is
-     S = sum_{rows i} sum_{levels u != y_i} sign(y_i - u) * below_u(x_i),
-     below_u(x) = rows of label u with score < x,
-  each concordant pair counted once from its higher-label row (u below it), each discordant
-  pair once from its lower-label row (u above it, scored lower). Every row is joined with the
-  group's L levels; per (group, level u) one window ordered by score gives below_u as the
-  level-u rows at or below x (RANGE frame: all rows of equal score at once) minus those at
-  exactly x, and t = the rows of score x (for n_1, counted in the partition of the first
-  level, where every row appears once). RANGE frames need no tie order: the result is the
-  same for any order of equal scores. Cost O(n log n + n L) (n L joined rows, one sort of
-  them); groups with more than max_label_levels distinct labels are refused by the Python
-  layer before the query (InvalidDataError), and give NULL here.
-  All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), 2 n_1 = sum t (t - 1),
-  so no integer division); only the last division is floating point (by sqrt of the product of the two
-  doubles: a perfect order gives exactly 1), clamped to [-1, 1].
-  Fast path for groups with at most 2 distinct labels (binary labels: the common case), exact
-  and with no row x level join: the rows are first counted per (group, score, label) cell;
-  one window per group ordered by score gives, for each cell, the low-label rows at or below
-  its score (RANGE frame) and at its score, and the group's low-label total n_lo, so that
-     S = sum over high-label cells of c * (lo_below - lo_above)
-       = sum c * (2 lo_le - lo_eq - n_lo)
-  (= P N (2 AUC - 1), AUC's rank-sum identity), 2 n_1 = sum over cells c (t - 1) with t the
-  rows of the cell's score, 2 n_2 = n_lo (n_lo - 1) + n_hi (n_hi - 1). Groups with 3 or more
-  labels take the general formulation above. Both are exact integer counts, so the two paths
-  give the same bits for the same group.
+  No O(n^2) pair list, from rank windows as AUC's. Per row i of label y_i:
+     a_i = rows of the group scored strictly lower (rank() - 1 by score),
+     e_i = rows of its own label scored strictly lower (rank() - 1 by score within the label),
+     R_i = rank() by score among the rows with label <= y_i (so R_i - 1 - e_i = rows of a
+           lower label scored lower: the concordant pairs counted from i),
+  and a_i - e_i - (R_i - 1 - e_i) = rows of a higher label scored lower (discordant from i):
+     S = n_c - n_d = sum_i (2 R_i - 2 - e_i - a_i),
+  each pair counted once, from its row of the higher score. For a group with at most two
+  labels R_i needs no extra window (R_i = e_i + 1 for its lower label, a_i + 1 for its
+  higher): S = sum over high-label rows of (a_i - e_i) - sum over low-label rows of (a_i - e_i).
+  With L > 2 labels, R_i comes from the rows joined with the label levels u >= y_i of their
+  group (set "label <= u", about n L / 2 rows) and one rank() per (group, u) by score.
+  2 n_1 = sum over rows of (t_i - 1), t_i the rows of equal score (count(*) up to the row's
+  score, RANGE frame, minus a_i); 2 n_2 = sum over the group's labels of n_u (n_u - 1).
+  Cost O(n log n) sorts plus the n L / 2 joined rows for groups of more than two labels;
+  groups with more than max_label_levels distinct labels are refused by the Python layer
+  before the query (InvalidDataError), and give NULL here.
+  All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), so no integer
+  division); only the last division is floating point (by sqrt of the product of the two
+  doubles: a perfect order gives exactly 1), clamped to [-1, 1]. Both cases give the same
+  bits for the same group (exact integer S).
   Undefined: n_0 = n_1 (all scores equal, or fewer than 2 rows) or n_0 = n_2 (all labels
   equal) -> the group is left out; no group left -> NULL (NaN + UndefinedMetricWarning).
   With group=: tau = mean_g tau_g, uniform over the groups left (n_groups of them).
@@ -51,56 +47,65 @@ levels as (
         grp,
         y as u,
         count(*) as n_u,
-        count(*) over ({{ keys }}) as n_levels,
-        min(y) over ({{ keys }}) as u_first
+        count(*) over ({{ keys }}) as n_levels
     from source
     {{ sqlmetrics.group_by(by, ['grp', 'y']) }}
 ),
--- every row with every label level of its group (groups within max_label_levels only)
-expanded as (
-    select
-        {{ sqlmetrics.slice_cols_of('s', by) }}
-        s.grp,
-        s.x,
-        s.y,
-        l.u,
-        l.u_first
-    from source as s
-    join levels as l
-        on {% for col in by %}s.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}s.grp = l.grp
-    where l.n_levels > 2 and l.n_levels <= {{ options.max_label_levels }}
-),
--- one sort per (group, level) by score; RANGE frames take all rows of equal score at once,
--- so no tie order is needed: below = level-u rows scored lower, t = rows of equal score
-running as (
+-- per row: a = rows of the group scored lower, le = rows scored at most as high, e = rows
+-- of its own label scored lower (rank() counts ties once: no tie order is needed)
+ranked as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
-        case when y > u then 1 when y < u then -1 else 0 end * (
-            sum(case when y = u then 1 else 0 end) over (
-                {{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x
-                range between unbounded preceding and current row
-            )
-            - sum(case when y = u then 1 else 0 end) over (
-                {{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x
-                range between current row and current row
-            )
-        ) as s_term,
-        case when u = u_first then 1 else 0 end as first_copy,
-        case when u = u_first then count(*) over (
-            {{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x
-            range between current row and current row
-        ) - 1 else 0 end as tied_x
-    from expanded
+        x,
+        y,
+        rank() over ({{ keys }} order by x) - 1 as a,
+        count(*) over ({{ keys }} order by x) as le,
+        rank() over ({{ sqlmetrics.partition_by(by, ['grp', 'y']) }} order by x) - 1 as e,
+        min(y) over ({{ keys }}) as lo
+    from source
 ),
 counts as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
-        sum(cast(s_term as {{ sqlmetrics.exact_int() }})) as s,
-        sum(cast(tied_x as {{ sqlmetrics.exact_int() }})) as n_1x2,
-        sum(first_copy) as n
-    from running
+        sum(cast(case when y > lo then a - e else e - a end as {{ sqlmetrics.exact_int() }})) as s_two,
+        sum(cast(a + e as {{ sqlmetrics.exact_int() }})) as a_plus_e,
+        sum(cast(le - a - 1 as {{ sqlmetrics.exact_int() }})) as n_1x2,
+        count(*) as n
+    from ranked
+    {{ sqlmetrics.group_by(by, ['grp']) }}
+),
+-- groups of more than two labels: each row in every set "label <= u" it belongs to
+expanded as (
+    select
+        {{ sqlmetrics.slice_cols_of('r', by) }}
+        r.grp,
+        r.x,
+        r.y,
+        l.u
+    from ranked as r
+    join levels as l
+        on {% for col in by %}r.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}r.grp = l.grp
+        and l.u >= r.y
+    where l.n_levels > 2 and l.n_levels <= {{ options.max_label_levels }}
+),
+set_ranks as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        y,
+        u,
+        rank() over ({{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x) as r
+    from expanded
+),
+set_counts as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        sum(cast(2 * r - 2 as {{ sqlmetrics.exact_int() }})) as two_r
+    from set_ranks
+    where u = y
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
 label_ties as (
@@ -112,97 +117,36 @@ label_ties as (
     from levels
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
--- fast path (<= 2 labels in the group): counts per (group, score, label) cell
-cells as (
+per_group_counts as (
     select
-        {{ sqlmetrics.slice_cols(by) }}
-        grp,
-        x,
-        y,
-        count(*) as c
-    from source
-    {{ sqlmetrics.group_by(by, ['grp', 'x', 'y']) }}
-),
-cell_levels as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        grp,
-        x,
-        y,
-        c,
-        min(y) over ({{ keys }}) as lo,
-        max(y) over ({{ keys }}) as hi
-    from cells
-),
-cell_running as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        grp,
-        y,
-        c,
-        lo,
-        hi,
-        sum(case when y = lo then c else 0 end) over (
-            {{ keys }} order by x range between unbounded preceding and current row
-        ) as lo_le,
-        sum(case when y = lo then c else 0 end) over (
-            {{ keys }} order by x range between current row and current row
-        ) as lo_eq,
-        sum(c) over (
-            {{ keys }} order by x range between current row and current row
-        ) as t,
-        sum(case when y = lo then c else 0 end) over ({{ keys }}) as n_lo
-    from cell_levels
-),
-binary_counts as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        grp,
-        sum(case when y = hi and hi > lo
-            then cast(c as {{ sqlmetrics.exact_int() }}) * (2 * lo_le - lo_eq - n_lo) else 0 end) as s,
-        sum(cast(c as {{ sqlmetrics.exact_int() }}) * (t - 1)) as n_1x2,
-        sum(cast(c as {{ sqlmetrics.exact_int() }})) as n,
-        max(cast(n_lo as {{ sqlmetrics.exact_int() }})) as n_lo,
-        sum(case when y > lo and y < hi then 1 else 0 end) as n_middle
-    from cell_running
-    {{ sqlmetrics.group_by(by, ['grp']) }}
+        {{ sqlmetrics.slice_cols_of('c', by) }}
+        c.grp,
+        case when l.n_levels <= 2 then c.s_two else g.two_r - c.a_plus_e end as s,
+        c.n_1x2,
+        l.n_2x2,
+        cast(c.n as {{ sqlmetrics.exact_int() }}) * (c.n - 1) as n_0x2,
+        l.n_levels
+    from counts as c
+    join label_ties as l
+        on {% for col in by %}c.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}c.grp = l.grp
+    left join set_counts as g
+        on {% for col in by %}c.slice_{{ loop.index0 }} is not distinct from g.slice_{{ loop.index0 }} and {% endfor %}c.grp = g.grp
 ),
 per_group as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         case
-            when n * (n - 1) > n_1x2
-                and n * (n - 1) > n_lo * (n_lo - 1) + (n - n_lo) * (n - n_lo - 1)
+            when n_levels <= {{ options.max_label_levels }}
+                and n_0x2 > n_1x2 and n_0x2 > n_2x2
             then greatest(cast(-1 as {{ sqlmetrics.float_type() }}), least(cast(1 as {{ sqlmetrics.float_type() }}),
                 cast(2 * s as {{ sqlmetrics.float_type() }}) / sqrt(
-                    cast(n * (n - 1) - n_1x2 as {{ sqlmetrics.float_type() }})
-                    * cast(n * (n - 1) - n_lo * (n_lo - 1) - (n - n_lo) * (n - n_lo - 1)
-                        as {{ sqlmetrics.float_type() }})
+                    cast(n_0x2 - n_1x2 as {{ sqlmetrics.float_type() }})
+                    * cast(n_0x2 - n_2x2 as {{ sqlmetrics.float_type() }})
                 )
             ))
         end as tau
-    from binary_counts
-    where n_middle = 0
-    union all
-    select
-        {{ sqlmetrics.slice_cols_of('l', by) }}
-        l.grp,
-        case
-            when l.n_levels <= {{ options.max_label_levels }}
-                and cast(c.n as {{ sqlmetrics.exact_int() }}) * (c.n - 1) > c.n_1x2
-                and cast(c.n as {{ sqlmetrics.exact_int() }}) * (c.n - 1) > l.n_2x2
-            then greatest(cast(-1 as {{ sqlmetrics.float_type() }}), least(cast(1 as {{ sqlmetrics.float_type() }}),
-                cast(2 * c.s as {{ sqlmetrics.float_type() }}) / sqrt(
-                    cast(cast(c.n as {{ sqlmetrics.exact_int() }}) * (c.n - 1) - c.n_1x2 as {{ sqlmetrics.float_type() }})
-                    * cast(cast(c.n as {{ sqlmetrics.exact_int() }}) * (c.n - 1) - l.n_2x2 as {{ sqlmetrics.float_type() }})
-                )
-            ))
-        end as tau
-    from label_ties as l
-    left join counts as c
-        on {% for col in by %}l.slice_{{ loop.index0 }} is not distinct from c.slice_{{ loop.index0 }} and {% endfor %}l.grp = c.grp
-    where l.n_levels > 2
+    from per_group_counts
 ),
 final as (
 {{ sqlmetrics.correlation_mean(by, 'tau', entries) }}

@@ -9,7 +9,7 @@ import pandas as pd
 from ._engine import check_params, compute, scalar
 from .conventions import resolve
 from .errors import InvalidParameterError
-from .multiclass import averaged, check_average
+from .multiclass import averaged, check_average, check_normalize_arg
 from .registry import REGISTRY, MetricSpec, Role, default_of, register
 
 __all__ = [
@@ -338,6 +338,7 @@ def confusion_matrix(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    normalize: str | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> dict[str, float]:
@@ -364,6 +365,12 @@ def confusion_matrix(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    normalize : {"true", "pred", "all"}, optional
+        Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
+        ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
+        and fp by the negatives), ``"pred"`` by each predicted class (tp and fp by the
+        predicted positives, tn and fn by the predicted negatives), ``"all"`` by all rows
+        (weights with ``weight``). A zero total gives 0, as there. None: counts.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -375,7 +382,8 @@ def confusion_matrix(
     Returns
     -------
     dict
-        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight``.
+        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight`` or
+        ``normalize``.
 
     Raises
     ------
@@ -406,14 +414,31 @@ def confusion_matrix(
     >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
     >>> sqlmetrics.confusion_matrix(df)
     {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
+    >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
+    >>> {key: round(value, 4) for key, value in fractions.items()}
+    {'tp': 0.6667, 'fp': 0.6667, 'tn': 0.3333, 'fn': 0.3333}
     """
+    how = check_normalize_arg(normalize, "confusion_matrix")
     columns, params = _threshold_columns(
         "confusion_matrix", label, score, prediction, weight, threshold, pos_label
     )
     params["convention"] = convention
     frame = compute("confusion_matrix", data, con=con, columns=columns, params=params)
     cast = float if weight is not None else int
-    return {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
+    counts = {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
+    if how is None:
+        return counts
+    # the total each cell is divided by, as scikit-learn's rows (true), columns (pred), all
+    by = {
+        "true": {"tp": "tp+fn", "fn": "tp+fn", "tn": "tn+fp", "fp": "tn+fp"},
+        "pred": {"tp": "tp+fp", "fp": "tp+fp", "tn": "tn+fn", "fn": "tn+fn"},
+        "all": dict.fromkeys(counts, "tp+fp+tn+fn"),
+    }[how]
+    out = {}
+    for key, value in counts.items():
+        total = sum(counts[part] for part in by[key].split("+"))
+        out[key] = float(value) / total if total else 0.0
+    return out
 
 
 def _no_threshold(name: str, average: str | None, threshold: float | None) -> None:

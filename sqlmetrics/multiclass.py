@@ -101,12 +101,12 @@ register(
 _check_normalize = check_choice("true", "pred", "all")
 
 
-def _check_normalize_arg(normalize: Any) -> str | None:
+def check_normalize_arg(normalize: Any, metric: str = "multiclass_confusion_matrix") -> str | None:
     """``normalize`` checked: "true", "pred", "all" or None."""
     if normalize is None:
         return None
     try:
-        return _check_normalize("multiclass_confusion_matrix", "normalize", normalize)
+        return _check_normalize(metric, "normalize", normalize)
     except InvalidParameterError as exc:
         raise InvalidParameterError(f"{exc} (or None for counts)") from None
 
@@ -435,7 +435,7 @@ def multiclass_confusion_matrix(
     """
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
-    how = _check_normalize_arg(normalize)
+    how = check_normalize_arg(normalize)
     check_class_columns(metric, data, con, label, prediction)
     frame = compute(metric, data, con=con, columns=columns, params={"convention": convention})
     frame["count"] = frame["count"].astype(float if weight else "int64")

@@ -82,6 +82,31 @@ def labelled(seed: int, ties: bool = True, graded: bool = True) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["group", "item", "score", "label"])
 
 
+def test_the_random_data_hold_every_case() -> None:
+    """What the tests below claim to cover is in their data: in every seed, judged queries
+    absent from the run, a run query without judgments, relevant judged documents the run
+    never retrieved, a retrieved judged query without a relevant document, tied scores in a
+    query, lists shorter than the largest cut-off; labelled(): ties, short lists, and groups
+    without a relevant item in some seeds.
+    """
+    empty_seen = 0
+    for seed in SEEDS:
+        run, qrels = judged_run(seed)
+        judged, ran = set(qrels["group"]), set(run["group"])
+        assert judged - ran and ran - judged, seed
+        relevant = qrels[qrels["label"] >= 1]
+        retrieved = set(zip(run["group"], run["item"]))
+        assert any((g, i) not in retrieved for g, i in zip(relevant["group"], relevant["item"]))
+        assert run.duplicated(["group", "score"]).any(), seed
+        assert run.groupby("group").size().max() < max(CUTS), seed
+        assert (judged - set(relevant["group"])) & ran, seed  # judged, retrieved, no relevant
+        frame = labelled(seed)
+        assert frame.duplicated(["group", "score"]).any()
+        assert frame.groupby("group").size().max() < max(CUTS)
+        empty_seen += (frame.groupby("group")["label"].max() == 0).sum()
+    assert empty_seen >= 1
+
+
 def ranked_lists(frame: pd.DataFrame) -> dict[str, list[tuple[Any, float, float]]]:
     """group -> [(item, score, label)] in ties='item_desc' order (score desc, item desc)."""
     out: dict[str, list[tuple[Any, float, float]]] = {}
@@ -461,6 +486,38 @@ def test_spark_matches_its_reference_code(seed: int) -> None:
         assert close(got, oracle.spark("ndcg", binary, k)), ("ndcg binary", k)
         got = sqlmetrics.ndcg(frame, k=k, convention="spark", **COLS)
         assert close(got, oracle.spark("ndcg", graded, k)), ("ndcg graded", k)
+
+
+@pytest.mark.parametrize("seed", range(1))
+def test_spark_binary_matches_pyspark_ranking_metrics(seed: int, spark: Any) -> None:
+    """The real tool where it runs here: pyspark's ``RankingMetrics`` (local[2]) on one
+    (ranked items, relevant items) row per group, groups without a relevant item included
+    (Spark: 0), k beyond every list; binary relevance (pyspark's Python wrapper gave the
+    binary values for rows with a relevance array too, when checked, so graded ndcg is
+    tested against the oracle of RankingMetrics.scala above).
+    """
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    frame = labelled(seed)
+    rows = [
+        ([str(r[0]) for r in ranked], [str(r[0]) for r in ranked if r[2] >= 1])
+        for ranked in ranked_lists(frame).values()
+    ]
+    assert any(not lab for _, lab in rows)  # an empty ground truth
+    metrics = RankingMetrics(spark.sparkContext.parallelize(rows, 2))
+    as_binary = frame.assign(label=(frame["label"] >= 1).astype(int))
+    for k in CUTS:
+        for name, want in (
+            ("precision_at_k", metrics.precisionAt(k)),
+            ("recall_at_k", metrics.recallAt(k)),
+            ("map", metrics.meanAveragePrecisionAt(k)),
+            ("ndcg", metrics.ndcgAt(k)),
+        ):
+            function = getattr(sqlmetrics, REGISTRY[name].function)
+            got = function(as_binary, k=k, convention="spark", **COLS)
+            assert close(got, want), (name, k, got, want)
+            rows_oracle = [(p, lab, None) for p, lab in rows]
+            assert close(oracle.spark(name, rows_oracle, k), want), ("oracle", name, k)
 
 
 # ----------------------------------------------------------------------------- resolution

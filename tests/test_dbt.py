@@ -617,6 +617,10 @@ ERRORS = {
         "score='score', k=0)",
         lambda: check_params(get_spec("ndcg"), {"k": 0}),
     ),
+    "negative beta": (
+        "sqlmetrics.fbeta(ref('predictions'), label='click', score='pctr', beta=-1)",
+        lambda: check_params(get_spec("fbeta"), {"beta": -1}),
+    ),
     "bad choice": (
         "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
         "score='score', ties='averag')",

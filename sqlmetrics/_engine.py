@@ -14,7 +14,7 @@ from ._backends import Backend, DuckDBBackend, backend_for
 from ._source import Source, open_source, quote_ident
 from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
-from .conventions import resolve
+from .conventions import resolve, warns_zero
 from .errors import (
     InvalidParameterError,
     SqlMetricsError,
@@ -292,5 +292,7 @@ def scalar(frame: pd.DataFrame, name: str, zero_division: float | str = "warn") 
         spec = get_spec(name)
         if zero_division == "warn":
             return undefined(spec.name, spec.undefined)
+        if warns_zero(zero_division):  # scikit-learn's zero_division="warn"
+            return undefined(spec.name, spec.undefined, 0.0)
         return float(zero_division)
     return float(value)

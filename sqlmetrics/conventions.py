@@ -25,12 +25,57 @@ from typing import Any
 from .errors import InvalidParameterError
 from .registry import PARAMS, MetricSpec, default_of, get_spec
 
-__all__ = ["CONVENTIONS", "DEFINITIONAL", "Convention", "convention_names", "resolve"]
+__all__ = [
+    "CONVENTIONS",
+    "DEFINITIONAL",
+    "SKLEARN_WARN",
+    "Convention",
+    "SklearnWarn",
+    "convention_names",
+    "resolve",
+    "warns_zero",
+]
 
 _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "mrr", "ndcg")
 #: trec_eval's measures beyond _RANKING that it computes as here (iprec_at_recall and 11pt_avg
 #: are not: trec_eval reaches recall level p at (long)(p * R + 0.9) relevant items)
 _TREC_MORE = ("bpref", "gm_map")
+
+
+class SklearnWarn(float):
+    """scikit-learn's ``zero_division="warn"``: 0.0 where a value is 0/0, *with* an
+    :class:`~sqlmetrics.UndefinedMetricWarning` (scikit-learn's default; its
+    ``zero_division=0`` gives the same 0.0 silently).
+
+    A float equal to 0.0, so every place that reads a number (the SQL ``coalesce``, the
+    multiclass averages, the dbt package) counts an undefined value as 0; where the value is
+    read back in Python (:func:`sqlmetrics._engine.scalar`, ``evaluate``, the multiclass
+    averages, ``mcc``) :func:`warns_zero` says to warn. Its repr is ``'warn'``: under
+    ``convention="sklearn"``, ``zero_division="warn"`` means what scikit-learn means by it.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls) -> SklearnWarn:
+        """The value 0.0."""
+        return super().__new__(cls, 0.0)
+
+    def __repr__(self) -> str:
+        """``'warn'``, scikit-learn's name for it (messages, the README table)."""
+        return "'warn'"
+
+    def __reduce__(self) -> tuple[type[SklearnWarn], tuple[()]]:
+        """Pickled as itself (a plain 0.0 would lose the warning)."""
+        return (SklearnWarn, ())
+
+
+#: the one instance (``zero_division`` under ``convention="sklearn"``)
+SKLEARN_WARN = SklearnWarn()
+
+
+def warns_zero(zero_division: Any) -> bool:
+    """True for scikit-learn's ``"warn"`` (:data:`SKLEARN_WARN`): 0.0 with a warning."""
+    return isinstance(zero_division, SklearnWarn)
 
 
 @dataclass(frozen=True)
@@ -43,7 +88,8 @@ class Convention:
     that takes the option; by_metric: metric -> option -> value where one metric differs.
     adjustable: option -> the values the tool can also produce with a
     switch of its own (``None``: any valid value), and the switch's name. notes: what the
-    convention does not cover (shown in the README table).
+    convention does not cover (shown in the README table). spelled: option -> the tool's own
+    spelling of a value -> what it means here (scikit-learn's ``zero_division="warn"``).
     """
 
     name: str
@@ -54,6 +100,7 @@ class Convention:
     adjustable: Mapping[str, tuple[tuple[Any, ...] | None, str]] = field(default_factory=dict)
     notes: str = ""
     by_metric: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    spelled: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
 
     def value(self, metric: str, option: str) -> Any:
         """What the convention sets ``option`` to for ``metric`` (KeyError if nothing)."""
@@ -128,7 +175,7 @@ CONVENTIONS: dict[str, Convention] = {
             "sklearn.metrics 1.x",
             (*_SKLEARN_CLASSIFICATION, "dcg", "ndcg"),
             {
-                "zero_division": 0.0,
+                "zero_division": SKLEARN_WARN,
                 "ties": "average",
                 "gain": "linear",
                 "empty": "zero",
@@ -139,11 +186,15 @@ CONVENTIONS: dict[str, Convention] = {
                 "log_base": (None, "dcg_score(log_base=)"),
                 "ties": (("average",), "ignore_ties=True is an arbitrary order"),
             },
-            "zero_division 0 without scikit-learn's warning (its zero_division='warn'; "
-            "average_precision with no positive too: AP 0); pr_curve with no positive: recall 1 "
-            "(0 at the +inf point), as scikit-learn; label_ranking_average_precision_score "
-            "(every tied label ranked first, pessimistic) is not reproducible: no tie order "
-            "here counts a tie that way",
+            "zero_division='warn' is scikit-learn's: 0 with an UndefinedMetricWarning where a "
+            "value is 0/0 (precision, recall, f1, fbeta, fpr, average_precision with no "
+            "positive, the multiclass averages; mcc is 0 silently, as there; "
+            "classification_report's cells are 0 without the warning), zero_division=0.0 the "
+            "same 0 silently; pr_curve with no positive: "
+            "recall 1 (0 at the +inf point), as scikit-learn; "
+            "label_ranking_average_precision_score (every tied label ranked first, "
+            "pessimistic) is not reproducible: no tie order here counts a tie that way",
+            spelled={"zero_division": {"warn": SKLEARN_WARN}},
         ),
         Convention(
             "ranx",
@@ -187,7 +238,8 @@ CONVENTIONS: dict[str, Convention] = {
             },
             "ndcg averages tied scores (ties='average', as torchmetrics); the other metrics "
             "follow torch.topk's unspecified order of equal scores there, so they agree only "
-            "on untied scores; a query scores 0 when it has no positive score (preds > 0)",
+            "on untied scores; precision, recall, map and mrr there never count an item "
+            "scored <= 0 as relevant (target where preds > 0): equal on positive scores",
             by_metric={"ndcg": {"ties": "average"}},
         ),
         Convention(
@@ -202,9 +254,19 @@ CONVENTIONS: dict[str, Convention] = {
                 "ap_denominator": "min_k_relevant",
                 "precision_denominator": "k",
             },
-            {"ties": (None, "the row order of its top-k sort")},
+            {
+                "ties": (None, "the row order of its top-k sort"),
+                "ap_denominator": (("relevant",), "map() instead of map_at_k()"),
+                "gain": (("exponential",), "ndcg_at_k(score_type='exp')"),
+            },
             "relevant = any item of rating_true (label >= relevance_level here); ties follow "
-            "its sort's row order; r_precision_at_k is not provided",
+            "its sort's row order; ndcg_at_k counts a user of rating_true absent from "
+            "rating_pred as 0 (missing='zero' for ndcg), the other metrics leave such users "
+            "out; gain='linear' is score_type='raw' (= its default 'binary' on 0/1 labels); "
+            "r_precision_at_k is not covered: its code averages only over the users with a "
+            "hit in the top min(k, R) (the others are NaN, dropped by Series.mean) and "
+            "divides by R, not by min(k, R) as its docstring says",
+            by_metric={"ndcg": {"missing": "zero"}},
         ),
         Convention(
             "spark",
@@ -260,8 +322,9 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     """``params`` with ``"convention"`` applied and removed (the one place it is applied).
 
     A definitional option that is ``None`` (not passed) takes the convention's value, else the
-    metric's default; a passed value different from the convention's must be one the tool can
-    produce (:attr:`Convention.adjustable`), else :class:`InvalidParameterError` names it.
+    metric's default; a value in the tool's own spelling (:attr:`Convention.spelled`) means
+    what it means there; a passed value different from the convention's must be one the tool
+    can produce (:attr:`Convention.adjustable`), else :class:`InvalidParameterError` names it.
     """
     out = dict(params)
     name = out.pop("convention", None)
@@ -282,6 +345,10 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
         fixed = convention.value(spec.name, option)
         if value is None:
             out[option] = fixed
+            continue
+        spelled = convention.spelled.get(option, {})
+        if isinstance(value, str) and value in spelled:  # the tool's own word for a value
+            out[option] = spelled[value]
             continue
         checked = PARAMS[option].validate(spec.name, value)
         allowed, switch = convention.adjustable.get(option, ((), ""))

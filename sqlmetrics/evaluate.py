@@ -13,7 +13,7 @@ from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
 from ._literals import sql_double
 from ._source import quote_ident
 from ._templates import macro
-from .conventions import fill
+from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
@@ -545,6 +545,13 @@ def _finish(
             continue
         if "zero_division" in req.spec.params and zero_division != "warn":
             frame[req.text] = values.fillna(float(zero_division))
+            if warns_zero(zero_division):  # scikit-learn's zero_division="warn"
+                warn(
+                    f"evaluate: {req.text} is undefined in {int(missing.sum())} of "
+                    f"{len(frame)} slice(s) ({req.spec.undefined}); 0.0 there "
+                    f"(scikit-learn's zero_division='warn')",
+                    UndefinedMetricWarning,
+                )
             continue
         warn(
             f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "

@@ -20,7 +20,7 @@ from ._backends import backend_for
 from ._engine import compute, undefined
 from ._source import open_source
 from ._validate import check_columns, is_numeric
-from .conventions import resolved
+from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
 from .registry import MetricSpec, Role, check_choice, register
 
@@ -217,6 +217,14 @@ def averaged(
             f"{n_bad} of {n_classes} classes are {why} and left out of the "
             f"{average} average (pass zero_division=0.0 to count them as 0, "
             f"scikit-learn's default)",
+            value,
+        )
+    elif warns_zero(zero_division) and n_bad:  # scikit-learn's zero_division="warn"
+        n_classes = int(frame["n_classes"].iloc[0])
+        undefined(
+            metric,
+            f"{n_bad} of {n_classes} classes are {why} and count as 0 in the {average} "
+            f"average (scikit-learn's zero_division='warn')",
             value,
         )
     return value

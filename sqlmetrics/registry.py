@@ -95,7 +95,8 @@ def check_zero_division(metric: str, name: str, value: Any) -> float | str:
         and not isinstance(value, bool)
         and (math.isnan(value) or value in (0, 1))
     ):
-        return float(value)
+        # a float subclass (conventions.SklearnWarn: 0.0 with a warning) is kept as it is
+        return value if isinstance(value, float) else float(value)
     raise InvalidParameterError(
         f"{metric}: {name}= must be 'warn' (NaN with a warning), 0.0, 1.0 or "
         f"float('nan'); got {value!r}"

@@ -82,6 +82,31 @@ def labelled(seed: int, ties: bool = True, graded: bool = True) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["group", "item", "score", "label"])
 
 
+def test_the_random_data_hold_every_case() -> None:
+    """What the tests below claim to cover is in their data: in every seed, judged queries
+    absent from the run, a run query without judgments, relevant judged documents the run
+    never retrieved, a retrieved judged query without a relevant document, tied scores in a
+    query, lists shorter than the largest cut-off; labelled(): ties, short lists, and groups
+    without a relevant item in some seeds.
+    """
+    empty_seen = 0
+    for seed in SEEDS:
+        run, qrels = judged_run(seed)
+        judged, ran = set(qrels["group"]), set(run["group"])
+        assert judged - ran and ran - judged, seed
+        relevant = qrels[qrels["label"] >= 1]
+        retrieved = set(zip(run["group"], run["item"]))
+        assert any((g, i) not in retrieved for g, i in zip(relevant["group"], relevant["item"]))
+        assert run.duplicated(["group", "score"]).any(), seed
+        assert run.groupby("group").size().max() < max(CUTS), seed
+        assert (judged - set(relevant["group"])) & ran, seed  # judged, retrieved, no relevant
+        frame = labelled(seed)
+        assert frame.duplicated(["group", "score"]).any()
+        assert frame.groupby("group").size().max() < max(CUTS)
+        empty_seen += (frame.groupby("group")["label"].max() == 0).sum()
+    assert empty_seen >= 1
+
+
 def ranked_lists(frame: pd.DataFrame) -> dict[str, list[tuple[Any, float, float]]]:
     """group -> [(item, score, label)] in ties='item_desc' order (score desc, item desc)."""
     out: dict[str, list[tuple[Any, float, float]]] = {}
@@ -291,6 +316,55 @@ def test_sklearn_classification_matches_sklearn(seed: int) -> None:
             assert math.isclose(got, want, abs_tol=1e-12), ("fbeta 0", average, got, want)
 
 
+def test_sklearn_zero_division_warn_is_zero_with_a_warning() -> None:
+    """scikit-learn's default zero_division="warn": 0.0 with an UndefinedMetricWarning where
+    the value is 0/0; zero_division=0 the same value silently; mcc 0 silently. Under
+    convention="sklearn", zero_division="warn" means that too (without it: NaN + warning).
+    """
+    label = np.array([0, 1, 0, 1, 0])
+    frame = pd.DataFrame({"label": label, "score": [0.1, 0.2, 0.3, 0.2, 0.1]})  # none >= 0.5
+    predicted = np.zeros(5, dtype=int)
+    sk = {"convention": "sklearn"}
+    for name in ("precision", "recall", "f1", "fbeta"):
+        kwargs = {"beta": 2.0} if name == "fbeta" else {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            want = getattr(skm, f"{name}_score")(label, predicted, **kwargs)
+        warned = any(
+            issubclass(w.category, skm._classification.UndefinedMetricWarning) for w in caught
+        )
+        assert warned == (name == "precision"), name  # f1 = 2tp / (2tp + fp + fn): fn > 0
+        for passed in ({}, {"zero_division": "warn"}):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = getattr(sqlmetrics, name)(frame, **kwargs, **passed, **sk)
+            ours = [w for w in caught if issubclass(w.category, sqlmetrics.UndefinedMetricWarning)]
+            assert got == want == 0.0 and bool(ours) == warned, (name, passed, got, ours)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", sqlmetrics.UndefinedMetricWarning)
+            assert getattr(sqlmetrics, name)(frame, zero_division=0.0, **kwargs, **sk) == 0.0
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning):
+        assert math.isnan(sqlmetrics.precision(frame))  # no convention: NaN
+    no_positive = frame.assign(label=0)
+    with pytest.warns(skm._classification.UndefinedMetricWarning):
+        want = skm.recall_score(no_positive["label"], predicted)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match="recall is undefined"):
+        assert sqlmetrics.recall(no_positive, **sk) == want == 0.0
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=r"precision is undefined in 1"):
+        out = sqlmetrics.evaluate(frame, ["precision", "recall"], **sk)
+    assert out["precision"].iloc[0] == 0.0 and out["recall"].iloc[0] == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sqlmetrics.UndefinedMetricWarning)
+        assert sqlmetrics.mcc(frame, **sk) == skm.matthews_corrcoef(label, predicted) == 0.0
+    # multiclass: a class never predicted counts 0 in the macro average, with the warning
+    classes = pd.DataFrame({"y": ["a", "b", "c", "a"], "p": ["a", "a", "b", "a"]})
+    with pytest.warns(skm._classification.UndefinedMetricWarning):
+        want = skm.precision_score(classes["y"], classes["p"], average="macro")
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=r"count as 0 in the macro"):
+        got = sqlmetrics.precision(classes, label="y", prediction="p", average="macro", **sk)
+    assert close(got, want)
+
+
 # ----------------------------------------------------------------------------- torchmetrics
 TM_METRICS = ("precision_at_k", "recall_at_k", "map", "mrr", "hit_rate", "r_precision")
 
@@ -334,21 +408,57 @@ def test_torchmetrics_matches_its_reference_code(seed: int) -> None:
 # ----------------------------------------------------------------------------- recommenders
 @pytest.mark.parametrize("seed", SEEDS)
 def test_recommenders_matches_its_reference_code(seed: int) -> None:
-    """rating_true = the relevant judged items, rating_pred = the run ranked item desc on
-    ties; users missing from either side are left out (empty and missing 'skip'); ndcg_at_k
-    with its default binary relevance (gain 1 for a relevant item).
+    """rating_true = the relevant judged items with their labels, rating_pred = the run ranked
+    item desc on ties: judged queries without a relevant item, run queries without
+    judgments, judged queries absent from the run (left out, except by ndcg_at_k, where they
+    count 0), relevant items never retrieved and k beyond every list. ndcg_at_k with
+    score_type binary (0/1 labels), raw (graded, gain='linear') and exp
+    (gain='exponential'); map() (ap_denominator='relevant') besides map_at_k.
     """
     run, qrels = judged_run(seed)
-    qrels = qrels.assign(label=qrels["label"].clip(0, 1))  # its default: binary relevance
     relevant = qrels[qrels["label"] >= 1]
-    true = {str(g): set(map(str, f["item"])) for g, f in relevant.groupby("group")}
+    true = {
+        str(g): {str(i): float(r) for i, r in zip(f["item"], f["label"])}
+        for g, f in relevant.groupby("group")
+    }
+    binary = {g: dict.fromkeys(items, 1.0) for g, items in true.items()}
+    qrels01 = qrels.assign(label=qrels["label"].clip(0, 1))
     pred = {g: [r[0] for r in rows] for g, rows in ranked_lists(run.assign(label=0.0)).items()}
-    for name in ("precision_at_k", "recall_at_k", "map", "ndcg"):
-        function = getattr(sqlmetrics, REGISTRY[name].function)
-        for k in CUTS:
-            want = oracle.recommenders(name, true, pred, k)
-            got = function(run, k=k, qrels=qrels, convention="recommenders", **COLS)
+    assert set(pred) - set(true) and (seed != 0 or set(true) - set(pred))  # missing users
+    rec = {"convention": "recommenders", **COLS}
+    for k in CUTS:
+        for name in ("precision_at_k", "recall_at_k", "map", "ndcg"):
+            function = getattr(sqlmetrics, REGISTRY[name].function)
+            want = oracle.recommenders(name, binary, pred, k)
+            got = function(run, k=k, qrels=qrels01, **rec)
             assert close(got, want), (name, k, got, want)
+        want = oracle.recommenders("map_full", binary, pred, k)
+        got = sqlmetrics.mean_average_precision(
+            run, k=k, qrels=qrels, ap_denominator="relevant", **rec
+        )
+        assert close(got, want), ("map()", k, got, want)
+        for score_type, gain in (("raw", None), ("exp", "exponential")):
+            want = oracle.recommenders("ndcg", true, pred, k, score_type=score_type)
+            got = sqlmetrics.ndcg(run, k=k, qrels=qrels, gain=gain, **rec)
+            assert close(got, want), (score_type, k, got, want)
+        # one evaluate call: precision, recall and map share missing='skip'
+        out = sqlmetrics.evaluate(run, [f"precision@{k}", f"map@{k}"], qrels=qrels01, **rec)
+        assert close(out[f"map@{k}"].iloc[0], oracle.recommenders("map", binary, pred, k))
+
+
+def test_recommenders_r_precision_at_k_is_not_covered() -> None:
+    """Its code averages over the users with a hit in the top min(k, R) only and divides by R
+    (its docstring says R is capped at k): no option here leaves those users out, so
+    r_precision is outside the convention. The oracle shows the difference on data where a
+    user has relevant items but no early hit.
+    """
+    true = {"u1": {"a": 1.0, "b": 1.0}, "u2": {"c": 1.0}, "u3": {"d": 1.0, "e": 1.0, "f": 1.0}}
+    pred = {"u1": ["a", "x", "b"], "u2": ["y", "c"], "u3": ["d", "e", "f"]}
+    # u1: 1 of R=2 within rank 2; u2: no hit within rank 1 (left out); u3 with k=2: the top 2
+    # holds 2 hits, divided by R = 3 (not min(k, R) = 2)
+    assert close(oracle.recommenders("r_precision_at_k", true, pred, 2), (1 / 2 + 2 / 3) / 2)
+    with pytest.raises(InvalidParameterError, match=r"does not define r_precision"):
+        sqlmetrics.r_precision(labelled(0), convention="recommenders", **COLS)
 
 
 # ----------------------------------------------------------------------------- Spark
@@ -376,6 +486,38 @@ def test_spark_matches_its_reference_code(seed: int) -> None:
         assert close(got, oracle.spark("ndcg", binary, k)), ("ndcg binary", k)
         got = sqlmetrics.ndcg(frame, k=k, convention="spark", **COLS)
         assert close(got, oracle.spark("ndcg", graded, k)), ("ndcg graded", k)
+
+
+@pytest.mark.parametrize("seed", range(1))
+def test_spark_binary_matches_pyspark_ranking_metrics(seed: int, spark: Any) -> None:
+    """The real tool where it runs here: pyspark's ``RankingMetrics`` (local[2]) on one
+    (ranked items, relevant items) row per group, groups without a relevant item included
+    (Spark: 0), k beyond every list; binary relevance (pyspark's Python wrapper gave the
+    binary values for rows with a relevance array too, when checked, so graded ndcg is
+    tested against the oracle of RankingMetrics.scala above).
+    """
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    frame = labelled(seed)
+    rows = [
+        ([str(r[0]) for r in ranked], [str(r[0]) for r in ranked if r[2] >= 1])
+        for ranked in ranked_lists(frame).values()
+    ]
+    assert any(not lab for _, lab in rows)  # an empty ground truth
+    metrics = RankingMetrics(spark.sparkContext.parallelize(rows, 2))
+    as_binary = frame.assign(label=(frame["label"] >= 1).astype(int))
+    for k in CUTS:
+        for name, want in (
+            ("precision_at_k", metrics.precisionAt(k)),
+            ("recall_at_k", metrics.recallAt(k)),
+            ("map", metrics.meanAveragePrecisionAt(k)),
+            ("ndcg", metrics.ndcgAt(k)),
+        ):
+            function = getattr(sqlmetrics, REGISTRY[name].function)
+            got = function(as_binary, k=k, convention="spark", **COLS)
+            assert close(got, want), (name, k, got, want)
+            rows_oracle = [(p, lab, None) for p, lab in rows]
+            assert close(oracle.spark(name, rows_oracle, k), want), ("oracle", name, k)
 
 
 # ----------------------------------------------------------------------------- resolution
@@ -428,8 +570,8 @@ def test_a_value_the_tool_cannot_produce_is_an_error_naming_the_option() -> None
     with pytest.raises(InvalidParameterError, match=r"empty='one' cannot be reproduced"):
         sqlmetrics.mrr(FRAME, convention="trec_eval", empty="one")
     frame = FRAME.assign(label=FRAME["label"].clip(0, 1))
-    with pytest.raises(InvalidParameterError, match=r"zero_division= allows 0.0, 1.0, nan"):
-        sqlmetrics.precision(frame, convention="sklearn", zero_division="warn")
+    with pytest.raises(InvalidParameterError, match=r"empty='skip' cannot be reproduced"):
+        sqlmetrics.ndcg(frame, convention="sklearn", empty="skip")
     with pytest.raises(InvalidParameterError, match=r"missing='skip' cannot be reproduced"):
         sqlmetrics.ndcg(FRAME, convention="ranx", missing="skip")
     with pytest.raises(InvalidParameterError, match=r"gain='exponential' cannot be reproduced"):

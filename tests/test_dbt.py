@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ import pytest
 import sqlmetrics
 from sqlmetrics import _dbt, _templates
 from sqlmetrics._engine import check_params
+from sqlmetrics.conventions import fill, resolve
 from sqlmetrics.errors import SqlMetricsError
 from sqlmetrics.names import metric_form, parse_metric
 from sqlmetrics.registry import REGISTRY, MetricSpec, get_spec
@@ -281,6 +283,50 @@ EVALUATED = [
 ]  # fmt: skip
 
 
+_RANKING_ARGS = "group='query_id', item='doc_id', label='rel', score='score'"
+_RANKED = ["ndcg@10", "map@10", "mrr", "precision@5", "recall@5", "hit_rate@5", "r_precision"]
+
+#: model -> (the dbt call with convention=, the Python call on the model's relation)
+CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
+    "conv_ndcg_trec_eval": (
+        f"ndcg(ref('search_runs'), {_RANKING_ARGS}, k=5, convention='trec_eval')",
+        lambda read: sqlmetrics.ndcg(
+            read("search_runs"), k=5, convention="trec_eval", **RANKING
+        ),
+    ),
+    "conv_map_trec_eval_by": (
+        f"map(ref('search_runs'), {_RANKING_ARGS}, k=10, "
+        "convention='trec_eval', relevance_level=2, by='half')",
+        lambda read: sqlmetrics.evaluate(
+            read("search_runs"), ["map@10"], by="half", convention="trec_eval",
+            relevance_level=2, **RANKING,
+        ).rename(columns={"map@10": "map"}),
+    ),
+    "conv_evaluate_ranx": (
+        f"evaluate(ref('search_runs'), metrics={_RANKED!r}, {_RANKING_ARGS}, by='half', "
+        "convention='ranx')",
+        lambda read: sqlmetrics.evaluate(
+            read("search_runs"), _RANKED, by="half", convention="ranx", **RANKING
+        ),
+    ),
+    "conv_mrr_torchmetrics": (
+        f"mrr(ref('search_runs'), {_RANKING_ARGS}, k=3, convention='torchmetrics', "
+        "empty='one')",
+        lambda read: sqlmetrics.mrr(
+            read("search_runs"), k=3, convention="torchmetrics", empty="one", **RANKING
+        ),
+    ),
+    "conv_evaluate_sklearn": (
+        "evaluate(ref('predictions'), metrics=['precision', 'recall', 'f1'], label='click', "
+        "score='pctr', threshold=0.98, by='country', convention='sklearn')",
+        lambda read: sqlmetrics.evaluate(
+            read("predictions"), ["precision", "recall", "f1"], label="click", score="pctr",
+            threshold=0.98, by="country", convention="sklearn",
+        ),
+    ),
+}  # fmt: skip
+
+
 def write_parity_models(project: Path) -> None:
     """One model per scalar metric (its own macro, sliced) and one evaluate model."""
     folder = project / "models" / "parity"
@@ -294,6 +340,8 @@ def write_parity_models(project: Path) -> None:
         f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={EVALUATED!r}, label='click', "
         f"score='pctr', group='user_id', threshold=0.3, bins=64, by=['country']) }}}}\n"
     )
+    for model, (call, _) in CONVENTION_MODELS.items():
+        (folder / f"{model}.sql").write_text(f"{{{{ sqlmetrics.{call} }}}}\n")
 
 
 def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> Project:
@@ -569,6 +617,10 @@ ERRORS = {
         "score='score', k=0)",
         lambda: check_params(get_spec("ndcg"), {"k": 0}),
     ),
+    "negative beta": (
+        "sqlmetrics.fbeta(ref('predictions'), label='click', score='pctr', beta=-1)",
+        lambda: check_params(get_spec("fbeta"), {"beta": -1}),
+    ),
     "bad choice": (
         "sqlmetrics.ndcg(ref('search_runs'), group='query_id', item='doc_id', label='rel', "
         "score='score', ties='averag')",
@@ -680,20 +732,89 @@ def test_missing_column_is_a_compile_error(duckdb_build: Built) -> None:
     assert "predictions" in out and "columns present: user_id, item_id, country" in out
 
 
-@pytest.mark.parametrize(
-    "call",
-    [
-        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', convention='sklearn')",
-        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', score='pctr', "
-        "convention='sklearn')",
-    ],
-)
-def test_convention_is_refused_in_dbt(call: str, duckdb_build: Built) -> None:
-    """convention= is applied by the Python layer only (sqlmetrics/conventions.py): the dbt
-    macros refuse it at compile time instead of ignoring it.
+@pytest.mark.parametrize("build", BUILDS)
+def test_convention_equals_python(build: str, request: pytest.FixtureRequest) -> None:
+    """convention= in a dbt macro sets what it sets in Python (the same generated table):
+    trec_eval's ndcg@5 equals sqlmetrics.ndcg(..., convention='trec_eval'), and so on for
+    trec_eval with its -l switch and slices, ranx through evaluate, torchmetrics with an
+    explicit empty=, scikit-learn's zero_division (0 where undefined, in dbt without the
+    warning).
     """
+    built: Built = request.getfixturevalue(build)
+    for model, (_, python) in CONVENTION_MODELS.items():
+        got = built.read(model)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
+            want = python(built.read)
+        if isinstance(want, float):
+            assert len(got) == 1, model
+            column = next(c for c in got.columns if c not in ("n_rows", "n_groups"))
+            assert _same(got[column].iloc[0], want), (model, got[column].iloc[0], want)
+            continue
+        assert list(got.columns) == list(want.columns), model
+        for column in want.columns:
+            if column in ("half", "country"):  # the slices
+                assert list(got[column]) == list(want[column]), model
+                continue
+            assert all(_same(a, b) for a, b in zip(got[column], want[column])), (model, column)
+    # the conventions change the values on this data (empty queries, ties, precision 0/0)
+    search = built.read("search_runs")
+    assert not _same(
+        built.read("conv_ndcg_trec_eval")["ndcg"].iloc[0],
+        sqlmetrics.ndcg(search, k=5, empty="skip", **RANKING),
+    )
+    sklearn = built.read("conv_evaluate_sklearn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
+        plain = sqlmetrics.evaluate(
+            built.read("predictions"), ["precision"], label="click", score="pctr",
+            threshold=0.98, by="country",
+        )  # fmt: skip
+    assert plain["precision"].isna().any() and not sklearn["precision"].isna().any()
+
+
+CONVENTION_ERRORS = {
+    "unknown convention": (
+        f"sqlmetrics.ndcg(ref('search_runs'), {_RANKING_ARGS}, convention='trec')",
+        lambda: resolve(get_spec("ndcg"), {"convention": "trec"}),
+    ),
+    "value the tool cannot produce": (
+        f"sqlmetrics.ndcg(ref('search_runs'), {_RANKING_ARGS}, convention='trec_eval', "
+        "ties='average')",
+        lambda: resolve(get_spec("ndcg"), {"convention": "trec_eval", "ties": "average"}),
+    ),
+    "value the tool cannot produce, its switch named": (
+        f"sqlmetrics.ndcg(ref('search_runs'), {_RANKING_ARGS}, convention='ranx', missing='skip')",
+        lambda: resolve(get_spec("ndcg"), {"convention": "ranx", "missing": "skip"}),
+    ),
+    "metric the tool does not define": (
+        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', convention='trec_eval')",
+        lambda: resolve(get_spec("auc"), {"convention": "trec_eval"}),
+    ),
+    "evaluate: unknown convention": (
+        "sqlmetrics.evaluate(ref('predictions'), metrics=['auc'], label='click', "
+        "score='pctr', convention='sklern')",
+        lambda: fill("evaluate", [get_spec("auc")], {"convention": "sklern"}),
+    ),
+    "evaluate: one call, two values": (
+        f"sqlmetrics.evaluate(ref('search_runs'), metrics=['map@3', 'ndcg@3'], "
+        f"{_RANKING_ARGS}, convention='torchmetrics')",
+        lambda: fill(
+            "evaluate", [get_spec("map"), get_spec("ndcg")], {"convention": "torchmetrics"}
+        ),
+    ),
+    "evaluate: metric the tool does not define": (
+        f"sqlmetrics.evaluate(ref('search_runs'), metrics=['ndcg@3', 'map@3'], "
+        f"{_RANKING_ARGS}, convention='sklearn')",
+        lambda: fill("evaluate", [get_spec("ndcg"), get_spec("map")], {"convention": "sklearn"}),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONVENTION_ERRORS))
+def test_convention_errors_have_pythons_message(case: str, duckdb_build: Built) -> None:
+    call, python = CONVENTION_ERRORS[case]
+    message = _python_error(python)
     done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
     assert done.returncode != 0
-    out = _one_line(done.stdout)
-    assert "convention='sklearn' is not supported in dbt yet" in out
-    assert "pass the options it sets yourself" in out
+    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)

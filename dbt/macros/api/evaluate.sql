@@ -13,6 +13,7 @@
   with the same messages. Output: the slice columns under their own names, one column per
   metric named as requested, n_rows and, when GAUC or a ranking metric is requested,
   n_groups; one row per slice, ordered by the slices (one row without by).
+  convention= (a tool's name) sets the options as in Python (conventions.fill).
   Not done here (Python does it on the data): the data checks (NULLs, label domain,
   duplicate (group, item) pairs: test them with dbt's own tests), empty='error' and
   missing='error' (refused), the UndefinedMetricWarning (an undefined value is NULL).
@@ -34,13 +35,14 @@
 {%- do seen.append(req.text) -%}
 {%- do requests.append(req) -%}
 {%- endfor -%}
-{{ sqlmetrics.sqlmetrics_refuse_convention(caller_name, kwargs) }}
+{# convention= applied as conventions.fill applies it (macros/core/conventions.sql) #}
+{%- set options = sqlmetrics.sqlmetrics_fill_convention(caller_name, requests, kwargs) -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(caller_name, by) -%}
 {%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
 {# _check_options: every option is taken by a requested metric, and passes its check #}
 {%- set accepted = [] -%}
 {%- for req in requests -%}{%- for p in facts.metrics[req.name].params -%}{%- if p != 'k' and p not in accepted -%}{%- do accepted.append(p) -%}{%- endif -%}{%- endfor -%}{%- endfor -%}
-{%- for name, value in kwargs.items() -%}
+{%- for name, value in options.items() -%}
 {%- if name not in accepted -%}
 {{ sqlmetrics.sqlmetrics_fail("evaluate: option " ~ name ~ "= is accepted by none of the requested metrics (" ~ requests | map(attribute='text') | join(', ') ~ ")" ~ (" (write the cut-off into the name, e.g. 'ndcg@10')" if name == 'k' else '') ~ "; options they accept: " ~ (accepted | sort | join(', ') or 'none')) }}
 {%- endif -%}
@@ -49,10 +51,10 @@
 {%- do sqlmetrics.sqlmetrics_check_option(first.text, name, value) -%}
 {%- endfor -%}
 {# _check_prediction #}
-{%- if prediction is not none and 'threshold' in kwargs -%}
+{%- if prediction is not none and 'threshold' in options -%}
 {%- set users = [] -%}
 {%- for req in requests -%}{%- if 'threshold' in facts.metrics[req.name].params -%}{%- do users.append(req.text) -%}{%- endif -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_fail("evaluate: threshold=" ~ sqlmetrics.sqlmetrics_repr(kwargs.threshold) ~ " and prediction=" ~ sqlmetrics.sqlmetrics_repr(prediction) ~ " both given; the threshold metrics (" ~ users | join(', ') ~ ") use the prediction column with prediction=, or score >= threshold without it: pass one of them, not both") }}
+{{ sqlmetrics.sqlmetrics_fail("evaluate: threshold=" ~ sqlmetrics.sqlmetrics_repr(options.threshold) ~ " and prediction=" ~ sqlmetrics.sqlmetrics_repr(prediction) ~ " both given; the threshold metrics (" ~ users | join(', ') ~ ") use the prediction column with prediction=, or score >= threshold without it: pass one of them, not both") }}
 {%- endif -%}
 {# _check_column_args #}
 {%- for req in requests -%}
@@ -71,5 +73,5 @@
 {{ sqlmetrics.sqlmetrics_fail("evaluate: " ~ arg ~ "=" ~ sqlmetrics.sqlmetrics_repr(columns[arg]) ~ " is used by none of the requested metrics (" ~ requests | map(attribute='text') | join(', ') ~ ")") }}
 {%- endif -%}
 {%- endfor -%}
-{{ return(sqlmetrics.sqlmetrics_plan_sql(caller_name, relation, requests, columns, by_cols, kwargs, qrels, none, train)) }}
+{{ return(sqlmetrics.sqlmetrics_plan_sql(caller_name, relation, requests, columns, by_cols, options, qrels, none, train)) }}
 {%- endmacro %}

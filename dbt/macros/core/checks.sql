@@ -35,11 +35,11 @@
 {{ return(value | float) }}
 {%- elif kind == 'beta' -%}
 {%- if not real -%}{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number' ~ got) }}{%- endif -%}
-{%- if value <= 0 -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a finite number > 0 (recall weighs beta times precision)' ~ got) }}
+{%- if value < 0 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a finite number >= 0 (recall weighs beta times precision; 0 gives precision, as scikit-learn's fbeta_score)" ~ got) }}
 {%- endif -%}
 {%- set square = (value | float) * (value | float) -%}
-{%- if not (0 < square <= 1.7976931348623157e308) -%}
+{%- if value != 0 and not (0 < square <= 1.7976931348623157e308) -%}
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '=' ~ sqlmetrics.sqlmetrics_repr(value) ~ ' is out of range: ' ~ name ~ '**2 must be a finite double > 0, so ' ~ name ~ ' must lie in [1.5e-154, 1.3e+154]') }}
 {%- endif -%}
 {{ return(value | float) }}

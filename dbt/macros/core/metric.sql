@@ -47,10 +47,11 @@
 {%- if 'qrels' in kwargs and spec.kernel != 'ranking_kernel' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': qrels= is used by ranking metrics only; ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' is not one') }}
 {%- endif -%}
-{{ sqlmetrics.sqlmetrics_refuse_convention(name, kwargs) }}
 {%- if 'train' in kwargs and spec.family != 'beyond' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': train= is used by the beyond-accuracy metrics only (catalog_coverage, novelty, gini_index); ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' is not one') }}
 {%- endif -%}
+{# convention= applied as conventions.resolve applies it (macros/core/conventions.sql) #}
+{%- set options = sqlmetrics.sqlmetrics_resolve_convention(name, options) -%}
 {%- do sqlmetrics.sqlmetrics_check_params(name, options) -%}
 {{ return(options) }}
 {%- endmacro %}
@@ -101,14 +102,4 @@ from (
 ) as {{ name }}
 {%- endset -%}
 {{ return(result) }}
-{%- endmacro %}
-
-{#
-  convention= (sqlmetrics/conventions.py) is not applied by the dbt package yet: refused at
-  compile time rather than ignored, naming the options to pass instead.
-#}
-{% macro sqlmetrics_refuse_convention(who, kwargs) -%}
-{%- if 'convention' in kwargs -%}
-{{ sqlmetrics.sqlmetrics_fail(who ~ ': convention=' ~ sqlmetrics.sqlmetrics_repr(kwargs.convention) ~ ' is not supported in dbt yet (the Python API applies it); pass the options it sets yourself (ties=, gain=, empty=, ap_denominator=, precision_denominator=, zero_division=, ...: see the README table of conventions)') }}
-{%- endif -%}
 {%- endmacro %}

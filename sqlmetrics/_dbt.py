@@ -34,7 +34,7 @@ from .bounds import MAX_BINS
 from .calibration import N_BINS_MAX
 from .curves import DOUBLE_EPS
 from .names import metric_form, metric_names
-from .registry import ALIASES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
+from .registry import ALIASES, CI_PARAM_NAMES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
 
 __all__ = ["check", "generated_files", "main", "package_dir", "write"]
 
@@ -188,7 +188,8 @@ def registry_facts() -> dict[str, Any]:
     return {
         "metrics": metrics,
         "aliases": dict(sorted(ALIASES.items())),
-        "params": {name: _param_facts(name) for name in PARAMS},
+        # the interval options (ci=, ...) are the Python layer's; the dbt macros take none
+        "params": {name: _param_facts(name) for name in PARAMS if name not in CI_PARAM_NAMES},
         "forms": metric_names(),
         "scalar_forms": metric_names(scalar_only=True),
         "known": sorted([*REGISTRY, *ALIASES]),

@@ -59,7 +59,7 @@ def test_every_scalar_function_takes_the_interval_options(name: str) -> None:
         assert params[option].kind is inspect.Parameter.KEYWORD_ONLY
         assert params[option].default == PARAMS[option].default
         assert f"\n    {option} :" in (fn.__doc__ or ""), (name, option)
-    assert getattr(getattr(sqlmetrics, "__dict__")[name], "__sqlmetrics_ci__", False)
+    assert getattr(sqlmetrics.__dict__[name], "__sqlmetrics_ci__", False)
 
 
 def test_no_scalar_function_was_forgotten() -> None:

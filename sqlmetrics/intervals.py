@@ -624,3 +624,64 @@ def _row_bootstrap(call: Call, by: list[str], request: CiRequest) -> pd.DataFram
 def ci_columns(metric: str) -> tuple[str, str]:
     """``evaluate``'s column names of a metric's interval: ``<metric>_lo``, ``<metric>_hi``."""
     return f"{metric}_lo", f"{metric}_hi"
+
+
+def add_intervals(
+    frame: pd.DataFrame,
+    plan: Any,
+    data: Any,
+    inputs: Mapping[str, Any],
+    con: Any,
+    request: CiRequest,
+) -> pd.DataFrame:
+    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
+
+    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
+    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
+    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
+    """
+    import warnings
+
+    import sqlmetrics
+
+    out = frame.copy()
+    by = list(plan.by)
+    for req in plan.requests:
+        fn = getattr(sqlmetrics, req.spec.function)
+        fn = getattr(fn, "__wrapped__", fn)
+        names = inspect.signature(fn).parameters
+        kwargs: dict[str, Any] = {
+            name: value
+            for name, value in {**inputs, **plan.options}.items()
+            if name in names and value is not None
+        }
+        if "k" in names:
+            kwargs["k"] = req.k
+        if "average" in names and req.spec.average is not None:
+            kwargs["average"] = req.spec.average
+        one = CiRequest(
+            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
+        )
+        token = _REQUEST.set(one)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                fn(data, con=con, **kwargs)
+        finally:
+            _REQUEST.reset(token)
+        for w in caught:  # the point value's own warnings are evaluate's already
+            if "interval" in str(w.message):
+                warn_user(str(w.message), UndefinedMetricWarning)
+        if one.result is None:
+            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
+        lo_name, hi_name = ci_columns(req.text)
+        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
+        if by:
+            keys = out[by].reset_index(drop=True)
+            merged = keys.merge(bounds, on=by, how="left")
+        else:
+            merged = bounds
+        at = list(out.columns).index(req.text) + 1
+        out.insert(at, lo_name, merged[lo_name].to_numpy(dtype=float))
+        out.insert(at + 1, hi_name, merged[hi_name].to_numpy(dtype=float))
+    return out

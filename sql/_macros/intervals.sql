@@ -124,9 +124,10 @@ select
 from (
 {{ inner }}
 ) as boot
-{% if n_by %}group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}
-{% endif %}
-{% if n_by %}order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.last }}{% endfor %}
+{% if n_by %}
+group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}
+
+order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.last }}{% endfor %}
 {% endif %}
 {%- endmacro %}
 

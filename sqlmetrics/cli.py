@@ -305,9 +305,18 @@ def eval_command(
     with engine_connection(database, db_url, spark_master) as con:
 
         def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
-            intervals = dict(ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed)
             return evaluate(
-                table, names, by=slices, con=con, **columns, **intervals, **options, **more
+                table,
+                names,
+                by=slices,
+                con=con,
+                ci=ci,
+                ci_method=ci_method,
+                n_boot=n_boot,
+                seed=seed,
+                **columns,
+                **options,
+                **more,
             )
 
         if fmt == "trec":

@@ -15,9 +15,9 @@ from ._source import quote_ident
 from ._templates import macro
 from .conventions import fill
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .intervals import add_intervals, check_ci, check_method
 from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
-from .intervals import add_intervals, check_ci, check_method
 from .registry import PARAMS, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -178,7 +178,7 @@ def evaluate(
 
 
 def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.DataFrame:
-    """evaluate's one statement for a checked plan."""
+    """Run the one statement of a checked plan (evaluate without intervals)."""
     columns = plan.columns
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:

@@ -97,8 +97,8 @@ def test_cli_eval_ci(tmp_path: Path) -> None:
         abs(printed["auc_lo"].iloc[0] - iv.lo) < 1e-6
         and abs(printed["auc_hi"].iloc[0] - iv.hi) < 1e-6
     )
-    boot = runner.invoke(main, ["eval", str(path), "-m", "auc", "--ci", "0.9", "--ci-method",
-                                "bootstrap", "--n-boot", "20", "--seed", "4", "--format", "csv"])  # fmt: skip
+    args = ["-m", "auc", "--ci", "0.9", "--ci-method", "bootstrap", "--n-boot", "20", "--seed", "4"]
+    boot = runner.invoke(main, ["eval", str(path), *args, "--format", "csv"])
     assert boot.exit_code == 0, boot.output
     iv = sqlmetrics.auc(df, ci=0.9, ci_method="bootstrap", n_boot=20, seed=4)
     assert abs(pd.read_csv(pd.io.common.StringIO(boot.output))["auc_lo"].iloc[0] - iv.lo) < 1e-6

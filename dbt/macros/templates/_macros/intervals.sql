@@ -455,14 +455,23 @@ uniforms as (
     from bucketed
     cross join {{ sqlmetrics.ci_replicates(n_boot) }}
 ),
+counts as (
+    select
+        {{ slices }}
+        bucket,
+        b,
+        label,
+        {{ sqlmetrics.poisson1('u') }} as n
+    from uniforms
+),
 drawn as (
     select
         {{ slices }}
         bucket,
         b,
-        sum(case when label = 1 then {{ sqlmetrics.poisson1('u') }} else 0 end) as pb,
-        sum(case when label = 0 then {{ sqlmetrics.poisson1('u') }} else 0 end) as qb
-    from uniforms
+        sum(label * n) as pb,
+        sum(n) - sum(label * n) as qb
+    from counts
     {{ sqlmetrics.group_by(by, ['bucket', 'b']) }}
 ),
 joined as (

@@ -301,14 +301,16 @@ def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
     """The :class:`Interval` of a finished ``ci=`` call (its value and the served request)."""
     if not isinstance(value, float):
         raise InvalidParameterError(
-            f"{metric}: ci= applies to a single value; this call returns a "
-            f"{type(value).__name__} (e.g. average=None gives one value per class): pass an "
-            f"average that gives one number, or drop ci="
+            f"{metric}: ci= applies to a single value; this call returns "
+            f"{type(value).__name__}, not one number (e.g. average=None gives one value per "
+            f"class, auc_bounds two bounds): pass an average that gives one number, or drop ci="
         )
     frame = request.result
     if frame is None or len(frame) != 1:
         raise InvalidParameterError(
-            f"{metric}: ci= is not available for this call (no single interval was computed)"
+            f"{metric}: ci= is not available for this call: its value is computed in Python "
+            f"from another metric's counts (e.g. binary mcc at a threshold); for mcc pass "
+            f"prediction= (0/1 predictions), or drop ci="
         )
     lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
     if math.isnan(value):

@@ -388,7 +388,10 @@ def test_a_method_that_does_not_apply_names_those_that_do() -> None:
 
 def test_ci_on_a_per_class_result_is_an_error() -> None:
     df = pd.DataFrame({"label": [0, 1, 2, 1], "pred": [0, 1, 1, 2]})
-    with pytest.raises(InvalidParameterError, match="precision: ci= applies to a single value"):
+    with pytest.raises(
+        InvalidParameterError,
+        match="precision: ci= applies to a single value; this call returns Series",
+    ):
         sqlmetrics.precision(df, prediction="pred", average=None, ci=0.9)
 
 
@@ -396,3 +399,79 @@ def test_no_warning_for_a_defined_interval() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sqlmetrics.auc(binary_frame(), ci=0.95)
+
+
+# --------------------------------------------------------------------------- README
+def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    from sqlmetrics._docs import INTERVALS_END, INTERVALS_START, intervals_table
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    section = readme.split("\n## How sure is the number?\n", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
+    shown = re.search(r"prints:\n\n```\n(.*?)```", section, flags=re.S)
+    assert code is not None and shown is not None
+    monkeypatch.chdir(root)
+    out = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+        warnings.simplefilter("error")
+        exec(compile(code.group(1), "README.md", "exec"), {})
+    assert out.getvalue() == shown.group(1)
+    table = readme.split(INTERVALS_START)[1].split(INTERVALS_END)[0].strip()
+    assert table == intervals_table().strip(), "run `python -m sqlmetrics._docs README.md`"
+
+
+# --------------------------------------------------------------------------- every metric
+def _smoke_cases() -> list[tuple[str, dict]]:
+    from test_postgres import CALLS  # every public function with the arguments it takes
+
+    return [
+        (name, kwargs)
+        for name, calls in CALLS.items()
+        if name in SCALAR_FUNCTIONS
+        for kwargs in calls
+        if kwargs.get("average", "binary") is not None
+    ]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), _smoke_cases())
+@pytest.mark.parametrize("method", [None, "bootstrap"])
+def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: str | None) -> None:
+    from test_postgres import CLASS_SCORES, EVENTS
+
+    kwargs = dict(kwargs)
+    data = CLASS_SCORES if kwargs.pop("_table", None) == "class_scores" else EVENTS
+    if kwargs.get("train") == "events":
+        kwargs["train"] = EVENTS
+    fn = getattr(sqlmetrics, name)
+    if name in ("auc_bounds", "mcc") and "prediction" not in kwargs:  # the two known gaps
+        match = "returns AucBounds, not one number" if name == "auc_bounds" else "binary mcc"
+        with pytest.raises(InvalidParameterError, match=match):
+            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the point value's own warnings (skipped groups)
+        plain = fn(data, **kwargs)
+        iv = fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+    assert isinstance(iv, sqlmetrics.Interval)
+    columns = {"weight": kwargs.get("weight"), "group": kwargs.get("group")}
+    default = intervals.default_method(REGISTRY[iv_spec(name, kwargs)], columns)
+    assert iv.method == (method or default)
+    assert iv.value == plain or (math.isnan(iv.value) and math.isnan(plain))
+    if not math.isnan(iv.lo):
+        assert iv.lo <= iv.hi
+
+
+def iv_spec(function: str, kwargs: dict) -> str:
+    """The registry name a call of ``function`` computes (precision with average= macro ->
+    precision_macro)."""
+    average = kwargs.get("average", "binary")
+    name = {"mean_average_precision": "map", "jaccard": "jaccard"}.get(function, function)
+    if average not in ("binary", None):
+        name = f"{name}_{average}"
+    return name

@@ -13,6 +13,7 @@ from . import (
     calibration,
     correlation,
     curves,
+    intervals,
     multiclass,
     multiclass_roc,
     ranking,
@@ -55,6 +56,7 @@ from .errors import (
     UnknownMetricError,
 )
 from .evaluate import evaluate
+from .intervals import Interval
 from .multiclass import *  # noqa: F403
 from .multiclass_roc import *  # noqa: F403
 from .names import metric_names
@@ -70,6 +72,7 @@ __all__ = [
     "ColumnNotFoundError",
     "DataSourceError",
     "EngineError",
+    "Interval",
     "InvalidDataError",
     "InvalidParameterError",
     "SqlMetricsError",
@@ -110,3 +113,6 @@ __all__ = [
     *retrieval.__all__,
     *trec.__all__,
 ]
+
+# every scalar metric function takes ci=, ci_method=, n_boot=, seed= (sqlmetrics/intervals.py)
+intervals.install(globals())

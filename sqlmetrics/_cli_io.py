@@ -40,6 +40,10 @@ FLAGS = {
     "data": "DATA",
     "con": "DATA (path/to/db.duckdb:table)",
     "threshold": "--threshold",
+    "ci": "--ci",
+    "ci_method": "--ci-method",
+    "n_boot": "--n-boot",
+    "seed": "--seed",
 }
 # whole phrases that only make sense in Python
 _PHRASES = (

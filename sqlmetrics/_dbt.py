@@ -35,7 +35,7 @@ from .calibration import N_BINS_MAX
 from .conventions import CONVENTIONS, DEFINITIONAL
 from .curves import DOUBLE_EPS
 from .names import metric_form, metric_names
-from .registry import ALIASES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
+from .registry import ALIASES, CI_PARAM_NAMES, K_MAX, PARAMS, REGISTRY, MetricSpec, default_of
 
 __all__ = ["check", "generated_files", "main", "package_dir", "write"]
 
@@ -227,7 +227,8 @@ def registry_facts() -> dict[str, Any]:
     return {
         "metrics": metrics,
         "aliases": dict(sorted(ALIASES.items())),
-        "params": {name: _param_facts(name) for name in PARAMS},
+        # the interval options (ci=, ...) are the Python layer's; the dbt macros take none
+        "params": {name: _param_facts(name) for name in PARAMS if name not in CI_PARAM_NAMES},
         "forms": metric_names(),
         "scalar_forms": metric_names(scalar_only=True),
         "known": sorted([*REGISTRY, *ALIASES]),

@@ -273,7 +273,14 @@ def compute(
             check(backend, source, extra)
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra, dialect=backend.dialect)
-        result = backend.query(sql)
+        from .intervals import Call, active, serve  # intervals builds on this module
+
+        request = active()
+        if request is not None and spec.output == "scalar":  # ci=: the interval too
+            call = Call(spec, backend, source.sql, roles, checked, by_cols, extra)
+            result = serve(request, call, sql)
+        else:
+            result = backend.query(sql)
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]
     return result
 

@@ -102,6 +102,43 @@ def main() -> None:
     """Evaluate classification, CTR and ranking models in SQL, where the data lives."""
 
 
+def ci_options(command: Any) -> Any:
+    """The interval options of a command: --ci, --ci-method, --n-boot, --seed."""
+    for option in reversed(
+        [
+            click.option(
+                "--ci",
+                type=float,
+                default=None,
+                help="Confidence level in (0, 1), e.g. 0.95: add <metric>_lo and <metric>_hi "
+                "columns after each metric.",
+            ),
+            click.option(
+                "--ci-method",
+                default=None,
+                help="Interval method: wilson, delong, t or bootstrap (default: each "
+                "metric's own).",
+            ),
+            click.option(
+                "--n-boot",
+                type=int,
+                default=200,
+                show_default=True,
+                help="Bootstrap replicates (>= 10).",
+            ),
+            click.option(
+                "--seed",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Seed of the bootstrap's hashed weights.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 @main.command("eval")
 @click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
 @click.option(
@@ -182,6 +219,7 @@ def main() -> None:
     help="Run on Spark with this master (local[2], spark://host:7077, yarn); DATA is then a "
     "table or view of its catalog or a Parquet path. Needs sqlmetrics[spark].",
 )
+@ci_options
 @metrics_dir_option
 @friendly
 def eval_command(
@@ -203,6 +241,10 @@ def eval_command(
     output: str | None,
     db_url: str | None,
     spark_master: str | None,
+    ci: float | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
     metrics_dirs: tuple[str, ...],
 ) -> None:
     """Compute METRICs over DATA: Parquet/CSV files or a glob (several files are read
@@ -263,7 +305,19 @@ def eval_command(
     with engine_connection(database, db_url, spark_master) as con:
 
         def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
-            return evaluate(table, names, by=slices, con=con, **columns, **options, **more)
+            return evaluate(
+                table,
+                names,
+                by=slices,
+                con=con,
+                ci=ci,
+                ci_method=ci_method,
+                n_boot=n_boot,
+                seed=seed,
+                **columns,
+                **options,
+                **more,
+            )
 
         if fmt == "trec":
             assert group is not None

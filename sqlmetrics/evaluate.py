@@ -15,6 +15,7 @@ from ._source import quote_ident
 from ._templates import macro
 from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .intervals import add_intervals, check_ci, check_method
 from .names import Request, parse_metric
 from .ranking import QRELS_ROLES, check_gain, check_groups
 from .registry import PARAMS, MetricSpec, Role
@@ -43,6 +44,10 @@ def evaluate(
     weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -77,6 +82,17 @@ def evaluate(
         Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
         metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
         ``gini_index``); not with ranking metrics in the same call.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
+        ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
+        metric's own function gives with ``ci=`` on the slice's rows (README, "How sure is
+        the number?"). None (default): no interval columns.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The method for every metric; None: each metric's default.
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10).
+    seed : int, default 0
+        Seed of the bootstrap's hashed weights, in [0, 2^31).
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path
         (opened read-only). Default: in-memory.
@@ -144,6 +160,26 @@ def evaluate(
     }
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)
+    request = None
+    if ci is not None or ci_method is not None:
+        if ci is None:
+            raise InvalidParameterError(
+                f"evaluate: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+            )
+        request = check_ci("evaluate", ci, ci_method, n_boot, seed)
+        if request.method is not None:
+            for req in plan.requests:
+                check_method(req.spec, request.method)
+    frame = _evaluate(plan, data, qrels, train, con)
+    if request is None:
+        return frame
+    inputs = {**columns, "qrels": qrels, "train": train}
+    return add_intervals(frame, plan, data, inputs, con, request)
+
+
+def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.DataFrame:
+    """Run the one statement of a checked plan (evaluate without intervals)."""
+    columns = plan.columns
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
         extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])

@@ -20,6 +20,8 @@ from .errors import InvalidParameterError, UnknownMetricError
 
 __all__ = [
     "ALIASES",
+    "CI_METHODS",
+    "CI_PARAM_NAMES",
     "PARAMS",
     "REGISTRY",
     "MetricSpec",
@@ -185,6 +187,83 @@ declare_param(
         "label value of the positive class (e.g. 'spam'); None: labels are 0/1 or booleans",
     )
 )
+
+
+# --------------------------------------------------------------------------- intervals
+#: the interval options every scalar metric function takes (sqlmetrics/intervals.py)
+CI_PARAM_NAMES = ("ci", "ci_method", "n_boot", "seed")
+#: the interval methods of ``ci_method=``
+CI_METHODS = ("bootstrap", "delong", "t", "wilson")
+
+
+def check_level(metric: str, name: str, value: Any) -> float | None:
+    """``ci=``: None, or a level strictly between 0 and 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) < 1:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a confidence level strictly between 0 and 1 (e.g. "
+            f"0.95), or None for no interval; got {value!r}"
+        )
+    return float(value)
+
+
+def check_ci_method(metric: str, name: str, value: Any) -> str | None:
+    """``ci_method=``: None (the metric's default) or one of :data:`CI_METHODS`."""
+    if value is None or value in CI_METHODS:
+        return value  # type: ignore[no-any-return]
+    hint = difflib.get_close_matches(str(value), CI_METHODS, n=1)
+    near = f"; did you mean {hint[0]!r}?" if hint else ""
+    raise InvalidParameterError(
+        f"{metric}: {name}= must be one of {', '.join(map(repr, CI_METHODS))} or None (the "
+        f"metric's default); got {value!r}{near}"
+    )
+
+
+def check_n_boot(metric: str, name: str, value: Any) -> int:
+    """``n_boot=``: an integer >= 10."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 10:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be an integer >= 10 (bootstrap replicates; 200 is the "
+            f"default, 1000 or more for a 99% interval); got {value!r}"
+        )
+    if value > 100_000:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be <= 100000 (each replicate is a pass over the data); "
+            f"got {value!r}"
+        )
+    return int(value)
+
+
+def check_seed(metric: str, name: str, value: Any) -> int:
+    """``seed=``: an integer in [0, 2^31)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not 0 <= int(value) < 2**31
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be an integer in [0, 2^31) (the bootstrap's hash seed); "
+            f"got {value!r}"
+        )
+    return int(value)
+
+
+declare_param(
+    ParamSpec(
+        "ci", None, check_level, "confidence level in (0, 1): return an Interval; None: a float"
+    )
+)
+declare_param(
+    ParamSpec(
+        "ci_method",
+        None,
+        check_ci_method,
+        "interval method: wilson | delong | t | bootstrap; None: the metric's default",
+    )
+)
+declare_param(ParamSpec("n_boot", 200, check_n_boot, "bootstrap replicates (integer >= 10)"))
+declare_param(ParamSpec("seed", 0, check_seed, "seed of the bootstrap's hashed weights, [0, 2^31)"))
 
 
 # --------------------------------------------------------------------------- metrics

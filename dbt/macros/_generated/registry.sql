@@ -3003,6 +3003,16 @@
 {{ sqlmetrics.catalog_coverage_kernel() }}
 {{ sqlmetrics.cg_group_columns() }}
 {{ sqlmetrics.cg_value() }}
+{{ sqlmetrics.ci_auc_bootstrap() }}
+{{ sqlmetrics.ci_delong() }}
+{{ sqlmetrics.ci_delong_running() }}
+{{ sqlmetrics.ci_group_query() }}
+{{ sqlmetrics.ci_group_weights() }}
+{{ sqlmetrics.ci_percentile() }}
+{{ sqlmetrics.ci_replicate_percentiles() }}
+{{ sqlmetrics.ci_replicates() }}
+{{ sqlmetrics.ci_rows_relation() }}
+{{ sqlmetrics.ci_squared_weights() }}
 {{ sqlmetrics.classification_report_kernel() }}
 {{ sqlmetrics.cohen_kappa_disagreement() }}
 {{ sqlmetrics.cohen_kappa_kernel() }}
@@ -3021,6 +3031,9 @@
 {{ sqlmetrics.default__as_boolean() }}
 {{ sqlmetrics.default__auc_broadcast() }}
 {{ sqlmetrics.default__auc_kernel() }}
+{{ sqlmetrics.default__ci_delong_running() }}
+{{ sqlmetrics.default__ci_percentile() }}
+{{ sqlmetrics.default__ci_replicates() }}
 {{ sqlmetrics.default__curve_neighbours() }}
 {{ sqlmetrics.default__curve_points() }}
 {{ sqlmetrics.default__curve_thinned() }}
@@ -3031,6 +3044,8 @@
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
+{{ sqlmetrics.duckdb__ci_percentile() }}
+{{ sqlmetrics.duckdb__ci_replicates() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
 {{ sqlmetrics.duckdb__key_hash() }}
@@ -3146,6 +3161,9 @@
 {{ sqlmetrics.source_sum_exponent() }}
 {{ sqlmetrics.spark__auc_broadcast() }}
 {{ sqlmetrics.spark__auc_kernel() }}
+{{ sqlmetrics.spark__ci_delong_running() }}
+{{ sqlmetrics.spark__ci_percentile() }}
+{{ sqlmetrics.spark__ci_replicates() }}
 {{ sqlmetrics.spark__curve_neighbours() }}
 {{ sqlmetrics.spark__curve_points() }}
 {{ sqlmetrics.spark__curve_thinned() }}

@@ -1,0 +1,531 @@
+{#
+  Confidence intervals (issue 12): the SQL of every interval method. Python
+  (sqlmetrics/intervals.py) picks the method, renders one of the queries below around the
+  metric's own kernel, and does only per-slice arithmetic on the small result (a normal or t
+  quantile, Wilson's formula). Resampling weights come from sql/_macros/resample.sql: the
+  weight of a row (or group) in replicate b is poisson1(replicate_uniform(key, b, seed)), so
+  the same seed gives the same interval on every engine and under any row order.
+  Replicates are b = 1..n_boot. Percentile intervals are linear-interpolation quantiles
+  (type 7: numpy's default) of the replicate values that are defined (NULL ones are left out;
+  n_valid counts the others).
+
+  ci_replicates(n)            a relation of one bigint column b = 1..n
+  ci_percentile(x, q)         the type-7 q-quantile of x (an aggregate)
+  ci_rows_relation(...)       row bootstrap: the user's relation with every row repeated per
+                              replicate (column __sqlm_b) and its Poisson count, either as a
+                              weight (__sqlm_w, times the user's weight) or as copies
+  ci_replicate_percentiles(inner, n_by, alias, level)
+                              lo/hi per slice over the replicate values of `inner` (a kernel
+                              query sliced by the user's slices and then __sqlm_b)
+  ci_group_query(...)         per-group values (a kernel query sliced by the slices and then
+                              the group) -> t sums or a cluster bootstrap
+  ci_delong(...)              AUC with DeLong's variance from placement values
+  ci_auc_bootstrap(...)       AUC's row bootstrap over one shared sort (score buckets)
+#}
+
+{% macro ci_replicates(n) -%}
+{{ adapter.dispatch('ci_replicates', 'sqlmetrics')(n) }}
+{%- endmacro %}
+
+{% macro default__ci_replicates(n) -%}
+(select cast(b as bigint) as b from generate_series(1, {{ n }}) as g(b)) as replicates
+{%- endmacro %}
+
+{% macro duckdb__ci_replicates(n) -%}
+(select cast(range as bigint) as b from range(1, {{ n + 1 }})) as replicates
+{%- endmacro %}
+
+{% macro spark__ci_replicates(n) -%}
+(select cast(b as bigint) as b from (select explode(sequence(1, {{ n }})) as b) as g) as replicates
+{%- endmacro %}
+
+{% macro ci_percentile(x, q) -%}
+{{ adapter.dispatch('ci_percentile', 'sqlmetrics')(x, q) }}
+{%- endmacro %}
+
+{% macro default__ci_percentile(x, q) -%}
+percentile_cont({{ float_literal(q) }}) within group (order by {{ x }})
+{%- endmacro %}
+
+{% macro duckdb__ci_percentile(x, q) -%}
+quantile_cont({{ x }}, {{ float_literal(q) }})
+{%- endmacro %}
+
+{% macro spark__ci_percentile(x, q) -%}
+percentile({{ x }}, {{ float_literal(q) }})
+{%- endmacro %}
+
+{#
+  ci_rows_relation(relation, by, order, key, n_boot, seed, weight, mode, group):
+    relation  the user's relation (SQL after `from`); by: quoted slice identifiers
+    order     quoted columns the metric reads: the row key is the row's position in this
+              order within its slice (row_key); rows equal in all of them are interchangeable
+    key       none (row key), or a quoted key column (a sample id, e.g. the group of a
+              multiclass score table): its key_hash, so all rows of a sample share a weight
+    weight    'weight': __sqlm_w = count (times the user's weight column `user_weight`)
+              'copies': each row repeated count times; a `group` column is renamed apart per
+              copy (__sqlm_g = group || '~' || copy), so copies of one sample stay two samples
+  Rows drawn 0 times are left out.
+#}
+{% macro ci_rows_relation(relation, by, order, key, n_boot, seed, mode, user_weight=none, group=none) -%}
+(
+    select
+        drawn.*,
+{% if mode == 'weight' %}
+        {{ 'cast(' ~ user_weight ~ ' as ' ~ float_type() ~ ') * ' if user_weight }}cast(__sqlm_n as {{ float_type() }}) as __sqlm_w
+{% else %}
+        copies.copy as __sqlm_copy{{ ',' if group }}
+{% if group %}
+        cast({{ group }} as {{ string_type() }}) || '~' || cast(copies.copy as {{ string_type() }}) as __sqlm_g
+{% endif %}
+{% endif %}
+    from (
+        select
+            uniforms.*,
+            {{ poisson1('__sqlm_u') }} as __sqlm_n
+        from (
+            select
+                keyed.*,
+                replicates.b as __sqlm_b,
+                {{ replicate_uniform('keyed.__sqlm_key', 'replicates.b', seed) }} as __sqlm_u
+            from (
+                select
+                    t.*,
+{% if key %}
+                    {{ key_hash('t.' ~ key) }} as __sqlm_key
+{% else %}
+                    {{ row_key(order, by) }} as __sqlm_key
+{% endif %}
+                from {{ relation }} as t
+            ) as keyed
+            cross join {{ ci_replicates(n_boot) }}
+        ) as uniforms
+    ) as drawn
+{% if mode == 'copies' %}
+    join (
+{%- for c in range(1, 9) %}
+        select {{ c }} as copy{{ ' union all' if not loop.last }}
+{%- endfor %}
+    ) as copies
+        on copies.copy <= drawn.__sqlm_n
+{% else %}
+    where drawn.__sqlm_n > 0
+{% endif %}
+)
+{%- endmacro %}
+
+{% macro ci_replicate_percentiles(inner, n_by, alias, level) -%}
+select
+    {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+    {{ ci_percentile(alias, (1 - level) / 2) }} as lo,
+    {{ ci_percentile(alias, (1 + level) / 2) }} as hi,
+    count({{ alias }}) as n_valid
+from (
+{{ inner }}
+) as boot
+{% if n_by %}
+group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}
+
+order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.last }}{% endfor %}
+{% endif %}
+{%- endmacro %}
+
+{#
+  ci_group_query(inner, n_by, alias, method, n_boot, seed, level, aggregate, weights):
+    inner     the metric's kernel sliced by the user's slices and then the group column
+              (slice_<n_by> = the group): one row per group, its value in column `alias`
+              (NULL when undefined for the group: left out, as the metric's mean does)
+    weights   none (every group 1), or a query of the group weights v_g:
+              columns slice_0.. (the same slices), grp, v
+    aggregate 'mean' (sum_g v_g x_g / sum_g v_g) | 'geometric' (exp of the mean of ln x_g)
+    method    't': per slice n, sum v, sum v x, sum v^2, sum v^2 x, sum v^2 x^2 (Python
+              turns them into the weighted mean and its standard error)
+              'bootstrap': group g's weight in replicate b is
+              poisson1(replicate_uniform(key_hash(g), b, seed)); the replicate value is the
+              aggregate with weights v_g times it; lo/hi are percentiles over replicates.
+  One pass over the per-group values per replicate: the groups' rows are never re-sorted.
+#}
+{% macro ci_group_query(inner, n_by, alias, method, n_boot, seed, level, aggregate, weights=none) -%}
+{% set slices %}{% for i in range(n_by) %}slice_{{ i }}, {% endfor %}{% endset %}
+{% set x = 'ln(' ~ alias ~ ')' if aggregate == 'geometric' else alias %}
+with per_group as (
+    select
+        {% for i in range(n_by) %}g.slice_{{ i }}, {% endfor %}
+
+        g.slice_{{ n_by }} as grp,
+        cast({{ x }} as {{ float_type() }}) as x,
+        {{ 'cast(wt.v as ' ~ float_type() ~ ')' if weights else float_literal(1) }} as v
+    from (
+{{ inner }}
+    ) as g
+{% if weights %}
+    join (
+{{ weights }}
+    ) as wt
+        on {% for i in range(n_by) %}{{ null_safe_equal('g.slice_' ~ i, 'wt.slice_' ~ i) }} and {% endfor %}g.slice_{{ n_by }} = wt.grp
+{% endif %}
+    where g.{{ alias }} is not null
+),
+-- exponents of exact_sum (decision 0006): the sums below do not depend on the row order
+scaled as (
+    select
+        per_group.*,
+        {{ sum_exponent('v * x', range(n_by)) }} + 3 as e_vx,
+        {{ sum_exponent('v * v * x', range(n_by)) }} as e_v2x,
+        {{ sum_exponent('v * v * x * x', range(n_by)) }} as e_v2x2
+    from per_group
+),
+{% if method == 't' %}
+final as (
+    select
+        {{ slices }}
+        count(*) as n,
+        sum(v) as sv,
+        {{ exact_sum('v * x', 'e_vx') }} as svx,
+        sum(v * v) as sv2,
+        {{ exact_sum('v * v * x', 'e_v2x') }} as sv2x,
+        {{ exact_sum('v * v * x * x', 'e_v2x2') }} as sv2x2
+    from scaled
+    {% if n_by %}group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}{% endif %}
+
+)
+select * from final
+{% else %}
+keyed as (
+    select
+        scaled.*,
+        {{ key_hash('grp') }} as gkey
+    from scaled
+),
+uniforms as (
+    select
+        {{ slices }}
+        keyed.x,
+        keyed.v,
+        keyed.e_vx,
+        replicates.b,
+        {{ replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
+    from keyed
+    cross join {{ ci_replicates(n_boot) }}
+),
+drawn as (
+    select
+        {{ slices }}
+        b,
+        x,
+        e_vx,
+        v * {{ poisson1('u') }} as vb
+    from uniforms
+),
+replicate_values as (
+    select
+        {{ slices }}
+        b,
+{% if aggregate == 'geometric' %}
+        exp({{ exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0)) as x
+{% else %}
+        {{ exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0) as x
+{% endif %}
+    from drawn
+    group by {{ slices }}b
+),
+final as (
+    select
+        {{ slices }}
+        {{ ci_percentile('x', (1 - level) / 2) }} as lo,
+        {{ ci_percentile('x', (1 + level) / 2) }} as hi,
+        count(x) as n_valid
+    from replicate_values
+    {% if n_by %}group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}{% endif %}
+
+)
+select * from final
+{% endif %}
+{% if n_by %}order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.last }}{% endfor %}
+{% endif %}
+{%- endmacro %}
+
+{#
+  ci_group_weights(relation, by, group, kind, label, options): v_g per (slice, group):
+    rows      rows of the group (gauc weighting='samples')
+    positives its positive rows (gauc weighting='positives')
+    relevant  its relevant rows, label >= relevance_level (hit_ratio: relevant items)
+#}
+{% macro ci_group_weights(relation, by, group, kind, label, options) -%}
+select
+    {{ slice_source(by) }}
+    {{ group }} as grp,
+{% if kind == 'rows' %}
+    count(*) as v
+{% elif kind == 'positives' %}
+    sum({{ binary_label(label, options.pos_label) }}) as v
+{% else %}
+    sum(case when {{ label }} >= {{ float_literal(options.relevance_level) }} then 1 else 0 end) as v
+{% endif %}
+from {{ relation }}
+group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
+{%- endmacro %}
+
+{#
+  ci_delong(relation, by, columns, options): AUC and DeLong's variance (DeLong, DeLong &
+  Clarke-Pearson 1988) from placement values, over one sort of the distinct scores (Sun & Xu
+  2014: the placements are the positives' and negatives' counts below/above, read from the
+  same running sums that give the AUC):
+     per distinct score s: pos_s, neg_s, neg_below_s, pos_above_s
+     V10(s) = (neg_below_s + neg_s / 2) / N     placement of a positive scored s
+     V01(s) = (pos_above_s + pos_s / 2) / P     placement of a negative scored s
+     AUC    = sum_s pos_s V10(s) / P            (the Mann-Whitney U / (P N), exactly)
+     S10    = (sum_s pos_s V10(s)^2 - P AUC^2) / (P - 1)
+     S01    = (sum_s neg_s V01(s)^2 - N AUC^2) / (N - 1)
+     var    = S10 / P + S01 / N
+  Unweighted only (Python refuses weight= for this method). Undefined: P < 2 or N < 2 ->
+  var NULL; P = 0 or N = 0 -> auc NULL.
+  Output: slice_0.., auc, var, n_pos, n_neg.
+#}
+{% macro ci_delong(relation, by, columns, options) -%}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score
+    from {{ relation }}
+),
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg
+    from source
+    {{ group_by(by, ['score']) }}
+),
+{{ ci_delong_running(by) }},
+placements as (
+    select
+        {{ slice_cols(by) }}
+        cast(pos as {{ float_type() }}) as pos,
+        cast(neg as {{ float_type() }}) as neg,
+        (neg_below + neg / {{ float_literal(2) }}) / nullif(neg_total, 0) as v10,
+        (pos_total - pos_below - pos + pos / {{ float_literal(2) }}) / nullif(pos_total, 0) as v01,
+        -- twice the Mann-Whitney terms: exact integers
+        pos * (2 * neg_below + neg) as u2
+    from running
+),
+per_slice as (
+    select
+        {{ slice_cols(by) }}
+        sum(pos) as n_pos,
+        sum(neg) as n_neg,
+        cast(sum(u2) as {{ float_type() }}) as u2,
+        sum(pos * v10 * v10) as s10,
+        sum(neg * v01 * v01) as s01
+    from placements
+    {{ group_by(by) }}
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+        u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
+        (s10 - n_pos * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_pos - 1, 0) / nullif(n_pos, 0)
+            + (s01 - n_neg * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_neg - 1, 0) / nullif(n_neg, 0)
+            as var,
+        n_pos,
+        n_neg
+    from per_slice
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}
+
+{# running (per slice, per distinct score ascending): pos, neg, neg_below, pos_below, totals #}
+{% macro ci_delong_running(by) -%}
+{{ adapter.dispatch('ci_delong_running', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__ci_delong_running(by) -%}
+running as (
+    select
+        {{ slice_cols(by) }}
+        pos,
+        neg,
+        cast(sum(neg) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - neg as {{ float_type() }}) as neg_below,
+        cast(sum(pos) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - pos as {{ float_type() }}) as pos_below,
+        cast(sum(neg) over ({{ partition_by(by) }}) as {{ float_type() }}) as neg_total,
+        cast(sum(pos) over ({{ partition_by(by) }}) as {{ float_type() }}) as pos_total
+    from per_score
+)
+{%- endmacro %}
+
+{# Spark: the distributed running sums of sql/_macros/auc.sql (no window over a whole slice) #}
+{% macro spark__ci_delong_running(by) -%}
+{{ auc_prefixed('per_score', by, ['neg', 'pos']) }},
+running as (
+    select
+        {{ slice_cols(by) }}
+        pos,
+        neg,
+        cast(neg_before as {{ float_type() }}) as neg_below,
+        cast(pos_before as {{ float_type() }}) as pos_below,
+        cast(neg_total as {{ float_type() }}) as neg_total,
+        cast(pos_total as {{ float_type() }}) as pos_total
+    from prefixed
+)
+{%- endmacro %}
+
+{#
+  ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets): the
+  percentile interval of AUC's row bootstrap with one sort shared by all replicates.
+  One window sort per slice orders the rows by (score, label): row_key = position in it (the
+  rows' bootstrap keys, as ci_rows_relation), rank_lo = 1 + rows scored strictly below.
+  Rows are cut into score buckets k = floor((rank_lo - 1) / size), size = ceil(n / n_buckets):
+  tied scores always share a bucket. Per bucket, from the full sample: P_k, N_k and U_k, the
+  Mann-Whitney count of the bucket's own positive/negative pairs (average ranks within the
+  bucket), c_k = U_k / (P_k N_k). Per replicate b, with P_kb, N_kb the Poisson counts of the
+  bucket's positives and negatives:
+     U_b = sum_k P_kb (N_b(<k) + c_k N_kb),    AUC_b = U_b / (P_b N_b)
+  Pairs in different buckets are ordered by their buckets exactly. APPROXIMATION: the
+  replicate's pairs inside bucket k count c_k each, the full sample's share of concordant
+  pairs there, instead of their own. Exact (equal to the row bootstrap of auc) whenever every
+  bucket holds one distinct score, i.e. when a slice has at most n_buckets rows or distinct
+  scores spread one per bucket; else the pairs it approximates are at most a 1/n_buckets
+  share of all pairs. Cost: the one sort, then rows x replicates integer arithmetic and a
+  hash aggregate to (bucket, replicate); never a sort per replicate.
+  Output: slice_0.., lo, hi, n_valid.
+#}
+{% macro ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets) -%}
+{% set slices = slice_cols(by) %}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ columns.score }} as score
+    from {{ relation }}
+),
+ranked as (
+    select
+        {{ slices }}
+        label,
+        row_number() over ({{ window(by, 'score, label') }}) as row_key,
+        rank() over ({{ window(by, 'score') }}) as rank_lo,
+        count(*) over ({{ window(by, 'score') }}) as rank_hi,
+        count(*) over ({{ partition_by(by) }}) as n
+    from source
+),
+bucketed as (
+    select
+        {{ slices }}
+        label,
+        row_key,
+        (rank_lo + rank_hi) / {{ float_literal(2) }} as avg_rank,
+        cast(floor((rank_lo - 1) / ceil(n / {{ float_literal(n_buckets) }})) as bigint) as bucket
+    from ranked
+),
+buckets as (
+    select
+        {{ slices }}
+        bucket,
+        cast(sum(label) as {{ float_type() }}) as p,
+        cast(count(*) - sum(label) as {{ float_type() }}) as q,
+        sum(case when label = 1 then avg_rank else 0 end) as rank_sum_pos
+    from bucketed
+    {{ group_by(by, ['bucket']) }}
+),
+-- c_k: the bucket's own pairs, Mann-Whitney with ranks counted from the bucket's start
+concordance as (
+    select
+        {{ slices }}
+        bucket,
+        (rank_sum_pos - p * (min_rank_before) - p * (p + 1) / 2) / nullif(p * q, 0) as c
+    from (
+        select
+            buckets.*,
+            coalesce(sum(p + q) over ({{ window(by, 'bucket') }} rows between unbounded preceding and 1 preceding), 0) as min_rank_before
+        from buckets
+    ) as b
+),
+uniforms as (
+    select
+        {{ slices }}
+        bucketed.bucket,
+        bucketed.label,
+        replicates.b,
+        {{ replicate_uniform('bucketed.row_key', 'replicates.b', seed) }} as u
+    from bucketed
+    cross join {{ ci_replicates(n_boot) }}
+),
+counts as (
+    select
+        {{ slices }}
+        bucket,
+        b,
+        label,
+        {{ poisson1('u') }} as n
+    from uniforms
+),
+drawn as (
+    select
+        {{ slices }}
+        bucket,
+        b,
+        sum(label * n) as pb,
+        sum(n) - sum(label * n) as qb
+    from counts
+    {{ group_by(by, ['bucket', 'b']) }}
+),
+joined as (
+    select
+        drawn.*,
+        coalesce(concordance.c, 0) as c
+    from drawn
+    join concordance
+        on {% for col in by %}{{ null_safe_equal('drawn.slice_' ~ loop.index0, 'concordance.slice_' ~ loop.index0) }} and {% endfor %}drawn.bucket = concordance.bucket
+),
+replicate_pairs as (
+    select
+        {{ slices }}
+        b,
+        cast(pb as {{ float_type() }}) as pb,
+        cast(qb as {{ float_type() }}) as qb,
+        c,
+        cast(coalesce(sum(qb) over ({{ window(by, 'bucket', ['b']) }} rows between unbounded preceding and 1 preceding), 0) as {{ float_type() }}) as q_before
+    from joined
+),
+-- each term pb (q_before + c qb) <= P_b N_b: one exponent per (slice, replicate), exact_sum
+replicate_terms as (
+    select
+        replicate_pairs.*,
+        pb * (q_before + c * qb) as pairs,
+        {{ sum_exponent('pb * (q_before + qb)', by, ['b']) }} as e_pairs
+    from replicate_pairs
+),
+replicate_values as (
+    select
+        {{ slices }}
+        b,
+        {{ exact_sum('pairs', 'e_pairs') }} / nullif(sum(pb) * sum(qb), 0) as auc
+    from replicate_terms
+    {{ group_by(by, ['b']) }}
+),
+final as (
+    select
+        {{ slices }}
+        {{ ci_percentile('auc', (1 - level) / 2) }} as lo,
+        {{ ci_percentile('auc', (1 + level) / 2) }} as hi,
+        count(auc) as n_valid
+    from replicate_values
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}
+
+{# the relation with a column __sqlm_w2 = weight^2 (Kish's effective n for Wilson intervals) #}
+{% macro ci_squared_weights(relation, weight) -%}
+(
+    select
+        t.*,
+        cast({{ weight }} as {{ float_type() }}) * cast({{ weight }} as {{ float_type() }}) as __sqlm_w2
+    from {{ relation }} as t
+) as squared
+{%- endmacro %}

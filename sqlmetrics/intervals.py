@@ -1,0 +1,689 @@
+"""Confidence intervals on every scalar metric (``ci=``): the one path from a call to
+``(value, lo, hi)``.
+
+Every scalar metric function is wrapped once, from the registry (:func:`install`, run by
+``sqlmetrics/__init__.py``): the wrapper takes ``ci``, ``ci_method``, ``n_boot`` and ``seed``
+(declared in :data:`sqlmetrics.registry.PARAMS`), checks them, and runs the function with a
+:class:`CiRequest` set in a context variable. The function's own call of
+:func:`sqlmetrics._engine.compute` then serves the request (:func:`serve`) on the same
+connection, over the same checked data, with the metric's own kernel: the SQL is in
+``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
+t quantile from :mod:`sqlmetrics._stats`, Wilson's formula). With ``ci=None`` nothing changes.
+
+Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
+
+``"wilson"``
+    Wilson's score interval of a proportion: accuracy, precision, recall, specificity, fpr (at a
+    threshold or from a prediction column) and hit_rate (the share of groups with a hit). With
+    ``weight=`` the proportion is the weighted one and n is Kish's effective sample size
+    ``(sum w)^2 / sum w^2`` of the rows in its denominator.
+``"delong"``
+    AUC only, unweighted: DeLong et al. (1988)'s variance from placement values, read from the
+    same single sort of the distinct scores that gives the AUC (Sun & Xu 2014); a normal
+    interval clipped to [0, 1].
+``"t"``
+    Metrics that are (weighted) means over groups (ranking and retrieval metrics, gauc,
+    spearman / kendall_tau with ``group=``): mean +- t_{n-1} * SE over the per-group values,
+    SE^2 = n / (n - 1) * sum_g v_g^2 (x_g - mean)^2 / (sum_g v_g)^2 (the plain s / sqrt(n) when
+    every v_g = 1).
+``"bootstrap"``
+    Every scalar metric. A Poisson(1) bootstrap with ``n_boot`` replicates, percentile interval.
+    Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
+    per replicate); everything else resamples rows (a row's key: its position within its slice
+    in the order of the columns the metric reads; a sample id for the multiclass score tables).
+    AUC without weights shares one sort between all replicates (score buckets; see
+    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the exact approximation).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import pandas as pd
+
+from ._source import quote_ident
+from ._stats import normal_quantile, t_quantile
+from ._templates import render_macro
+from .errors import InvalidParameterError, UndefinedMetricWarning
+from .errors import warn as warn_user
+from .registry import CI_METHODS as METHODS
+from .registry import CI_PARAM_NAMES as CI_PARAMS
+from .registry import PARAMS, REGISTRY, MetricSpec
+
+__all__ = ["CI_PARAMS", "METHODS", "Interval", "default_method", "methods_for"]
+
+#: score buckets of AUC's shared-sort bootstrap (exact up to this many distinct scores)
+AUC_BOOT_BUCKETS = 4096
+
+_WILSON = {
+    # metric: (successes, trials) as confusion counts
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "specificity": (("tn",), ("tn", "fp")),
+    "fpr": (("fp",), ("fp", "tn")),
+}
+
+
+class Interval(NamedTuple):
+    """A metric's value with a two-sided confidence interval (``ci=`` of any scalar metric).
+
+    Attributes
+    ----------
+    value : float
+        The metric, exactly as without ``ci=``.
+    lo, hi : float
+        The interval's bounds (NaN when undefined, with :class:`UndefinedMetricWarning`).
+    level : float
+        The confidence level, ``ci``.
+    method : str
+        ``"wilson"``, ``"delong"``, ``"t"`` or ``"bootstrap"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> iv = sqlmetrics.accuracy(df, ci=0.95)
+    >>> iv.method, round(iv.value, 4), round(iv.lo, 4), round(iv.hi, 4)
+    ('wilson', 0.6667, 0.3, 0.9032)
+    """
+
+    value: float
+    lo: float
+    hi: float
+    level: float
+    method: str
+
+
+# --------------------------------------------------------------------------- which methods
+def group_mean(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str | None:
+    """How ``spec`` aggregates per-group values, or None when it is not a mean over groups:
+    ``"mean"`` or ``"geometric"`` (gm_map). spearman / kendall_tau are group means only with
+    a ``group`` column (``columns``; None: assume one).
+    """
+    if spec.name == "gm_map":
+        return "geometric"
+    if spec.kernel == "ranking_kernel" or spec.name == "gauc":
+        return "mean"
+    if spec.family == "correlation":
+        return "mean" if columns is None or columns.get("group") else None
+    return None
+
+
+def methods_for(
+    spec: MetricSpec, columns: Mapping[str, str | None] | None = None
+) -> tuple[str, ...]:
+    """The interval methods that apply to ``spec`` (given its ``columns``, if known), default
+    first.
+
+    >>> from sqlmetrics.registry import get_spec
+    >>> methods_for(get_spec("auc")), methods_for(get_spec("ndcg"))
+    (('delong', 'bootstrap'), ('t', 'bootstrap'))
+    """
+    weighted = bool(columns and columns.get("weight"))
+    if spec.name == "auc":
+        return ("bootstrap",) if weighted else ("delong", "bootstrap")
+    if spec.name in _WILSON:
+        return ("wilson", "bootstrap")
+    if spec.name == "hit_rate":
+        return ("wilson", "t", "bootstrap")
+    if spec.name == "hit_ratio" or group_mean(spec, columns) == "geometric":
+        return ("bootstrap",)
+    if group_mean(spec, columns):
+        return ("t", "bootstrap")
+    return ("bootstrap",)
+
+
+def default_method(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str:
+    """The method ``ci_method=None`` uses for ``spec``: delong for auc (bootstrap with
+    ``weight=``), wilson for the proportions, t for means over groups, bootstrap otherwise.
+
+    >>> from sqlmetrics.registry import get_spec
+    >>> default_method(get_spec("recall")), default_method(get_spec("log_loss"))
+    ('wilson', 'bootstrap')
+    """
+    return methods_for(spec, columns)[0]
+
+
+# --------------------------------------------------------------------------- the request
+@dataclass
+class CiRequest:
+    """What a ``ci=`` call asks of :func:`serve`, and where the answer goes.
+
+    ``by``: the slices of the interval (evaluate's ``by``), None for one overall interval.
+    ``result``: filled by :func:`serve`: the slice columns, ``lo``, ``hi`` (and ``value`` for a
+    method whose query also gives the value), one row per slice. ``method``: the method used.
+    """
+
+    metric: str
+    level: float
+    method: str | None
+    n_boot: int
+    seed: int
+    by: list[str] | None = None
+    result: pd.DataFrame | None = None
+    used: str = ""
+    served: list[str] = field(default_factory=list)
+
+
+_REQUEST: ContextVar[CiRequest | None] = ContextVar("sqlmetrics_ci_request", default=None)
+
+
+def active() -> CiRequest | None:
+    """The ``ci=`` request of the running call, if any (read by ``compute``)."""
+    return _REQUEST.get()
+
+
+def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> CiRequest:
+    """Check the four interval options (their ParamSpecs) and ``ci_method`` against the
+    methods that apply to ``metric``; return the request.
+    """
+    level = PARAMS["ci"].validate(metric, ci)
+    method = PARAMS["ci_method"].validate(metric, ci_method)
+    boots = PARAMS["n_boot"].validate(metric, n_boot)
+    seed_value = PARAMS["seed"].validate(metric, seed)
+    spec = REGISTRY.get(metric)
+    if spec is not None and method is not None:
+        check_method(spec, method)
+    return CiRequest(metric, level, method, boots, seed_value)
+
+
+def check_method(
+    spec: MetricSpec, method: str, columns: Mapping[str, str | None] | None = None
+) -> None:
+    """Raise when ``method`` does not apply to ``spec`` (with these ``columns``), naming those
+    that do.
+    """
+    allowed = methods_for(spec, columns)
+    if method in allowed:
+        return
+    why = ""
+    if method == "delong" and spec.name == "auc":
+        why = " (DeLong's variance here is unweighted; with weight= use the bootstrap)"
+    elif method == "t" and spec.family == "correlation":
+        why = " (t needs per-group values: pass group=)"
+    raise InvalidParameterError(
+        f"{spec.name}: ci_method={method!r} does not apply to {spec.name}{why}; methods that "
+        f"do: {', '.join(map(repr, allowed))} (None = {allowed[0]!r})"
+    )
+
+
+# --------------------------------------------------------------------------- the wrapper
+_CI_DOC = """\
+ci : float, optional
+    Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+    ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+ci_method : {{"wilson", "delong", "t", "bootstrap"}}, optional
+    The interval's method; None: this metric's default ({methods}; README, "How sure is the
+    number?").
+n_boot : int, default 200
+    Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+seed : int, default 0
+    Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+    interval on every engine and under any row order.
+"""
+
+
+def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
+    """``doc`` with the shared block of the four interval options in its Parameters section
+    (before ``con``, or at the section's end).
+    """
+    if not doc:
+        return doc
+    methods = ", ".join(methods_for(spec)).replace(", ", " | ", 0)
+    block = _CI_DOC.format(methods=f"{methods_for(spec)[0]}; also: {methods}")
+    lines = doc.splitlines()
+    indent = ""
+    for line in lines:
+        if line.strip() == "Parameters":
+            indent = line[: len(line) - len(line.lstrip())]
+            break
+    text = "\n".join(indent + x if x else x for x in block.splitlines())
+    for i, line in enumerate(lines):
+        if line.startswith(indent + "con :"):
+            return "\n".join([*lines[:i], text, *lines[i:]])
+    for i, line in enumerate(lines):
+        if line.strip() == "Returns":
+            return "\n".join([*lines[:i], text, "", *lines[i:]])
+    return doc
+
+
+def with_ci(fn: Callable[..., Any], spec: MetricSpec) -> Callable[..., Any]:
+    """``fn`` (the public function of scalar metric ``spec``) taking the interval options."""
+
+    @functools.wraps(fn)
+    def wrapper(
+        *args: Any,
+        ci: float | None = None,
+        ci_method: str | None = None,
+        n_boot: int = 200,
+        seed: int = 0,
+        **kwargs: Any,
+    ) -> Any:
+        if ci is None:
+            if ci_method is not None:
+                raise InvalidParameterError(
+                    f"{spec.name}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+                )
+            return fn(*args, **kwargs)
+        request = check_ci(spec.name, ci, ci_method, n_boot, seed)
+        token = _REQUEST.set(request)
+        try:
+            value = fn(*args, **kwargs)
+        finally:
+            _REQUEST.reset(token)
+        return to_interval(spec.name, value, request)
+
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=PARAMS[name].default)
+        for name in CI_PARAMS
+    ]
+    at = next((i for i, p in enumerate(params) if p.name == "con"), len(params))
+    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=[*params[:at], *extra, *params[at:]],
+        return_annotation="float | Interval",
+    )
+    wrapper.__doc__ = _doc_with_ci(fn.__doc__, spec)
+    wrapper.__sqlmetrics_ci__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
+    """The :class:`Interval` of a finished ``ci=`` call (its value and the served request)."""
+    if not isinstance(value, float):
+        raise InvalidParameterError(
+            f"{metric}: ci= applies to a single value; this call returns "
+            f"{type(value).__name__}, not one number (e.g. average=None gives one value per "
+            f"class, auc_bounds two bounds): pass an average that gives one number, or drop ci="
+        )
+    frame = request.result
+    if frame is None or len(frame) != 1:
+        raise InvalidParameterError(
+            f"{metric}: ci= is not available for this call: its value is computed in Python "
+            f"from another metric's counts (e.g. binary mcc at a threshold); for mcc pass "
+            f"prediction= (0/1 predictions), or drop ci="
+        )
+    lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
+    if math.isnan(value):
+        lo = hi = math.nan
+    return Interval(value, lo, hi, request.level, request.used)
+
+
+def install(namespace: dict[str, Any]) -> None:
+    """Wrap every scalar metric's public function with :func:`with_ci`, in its own module and
+    in ``namespace`` (the package's), once.
+    """
+    import sys
+
+    seen: set[str] = set()
+    for spec in REGISTRY.values():
+        if spec.output != "scalar" or spec.function in seen:
+            continue
+        fn = namespace.get(spec.function)
+        if fn is None or getattr(fn, "__sqlmetrics_ci__", False):
+            continue
+        seen.add(spec.function)
+        primary = REGISTRY.get(spec.function, spec)
+        wrapped = with_ci(fn, primary)
+        namespace[spec.function] = wrapped
+        module = sys.modules[fn.__module__]
+        if getattr(module, fn.__name__, None) is fn:
+            setattr(module, fn.__name__, wrapped)
+
+
+# --------------------------------------------------------------------------- serving
+def _quantile_q(level: float) -> float:
+    return (1.0 + level) / 2.0
+
+
+def wilson(successes: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson's score interval of ``successes`` out of ``n`` (n may be an effective size).
+
+    >>> [round(x, 4) for x in wilson(4, 6, 0.95)]
+    [0.3, 0.9032]
+    """
+    if not n > 0:
+        return math.nan, math.nan
+    z = normal_quantile(_quantile_q(level))
+    p = min(max(successes / n, 0.0), 1.0)
+    denom = 1.0 + z * z / n
+    center = (p + z * z / (2.0 * n)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n))
+    return max(center - half, 0.0), min(center + half, 1.0)
+
+
+def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
+    """The t interval of a weighted mean over groups from the sums of ``ci_group_query``."""
+    n = float(row["n"])
+    if not n >= 2:
+        return math.nan, math.nan
+    sv, svx = float(row["sv"]), float(row["svx"])
+    mean = svx / sv
+    ss = float(row["sv2x2"]) - 2.0 * mean * float(row["sv2x"]) + mean * mean * float(row["sv2"])
+    se = math.sqrt(max(ss, 0.0) * n / (n - 1.0)) / sv
+    half = t_quantile(_quantile_q(level), n - 1.0) * se
+    return mean - half, mean + half
+
+
+@dataclass
+class Call:
+    """What ``compute`` hands to :func:`serve`: the checked call, ready to render."""
+
+    spec: MetricSpec
+    backend: Any
+    relation: str
+    columns: Mapping[str, str | None]  # role -> user column (unquoted) or None
+    params: Mapping[str, Any]
+    by: list[str]
+    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None
+
+    @property
+    def dialect(self) -> str:
+        return str(self.backend.dialect)
+
+    def q(self, name: str) -> str:
+        return quote_ident(name, self.dialect)
+
+    def quoted(self, **override: str | None) -> dict[str, str | None]:
+        cols = {r: (self.q(c) if c else None) for r, c in self.columns.items()}
+        cols.update({r: (self.q(c) if c else None) for r, c in override.items()})
+        return cols
+
+    def macro(self, name: str, *args: Any) -> str:
+        return render_macro(name, *args, dialect=self.dialect)
+
+    def kernel(
+        self,
+        relation: str,
+        by: Sequence[str],
+        columns: Mapping[str, str | None],
+        alias: str,
+    ) -> str:
+        from ._engine import entry, kernel_sql
+
+        return kernel_sql(
+            str(self.spec.kernel),
+            relation,
+            by,
+            columns,
+            self.params,
+            [entry(self.spec, alias, self.params.get("k"))],
+            self.extra,
+            dialect=self.dialect,
+        )
+
+
+def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
+    """Compute the interval ``request`` asks for ``call`` (stored in ``request.result``) and
+    return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
+    """
+    spec = call.spec
+    method = request.method or default_method(spec, call.columns)
+    check_method(spec, method, call.columns)
+    request.used = method
+    request.served.append(spec.name)
+    by = list(call.by if request.by is None else request.by)
+    n_by = len(by)
+    frame: pd.DataFrame | None = None
+    if method == "delong":
+        sql = call.macro(
+            "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
+        )
+        out = call.backend.query(sql)
+        z = normal_quantile(_quantile_q(request.level))
+        var = pd.to_numeric(out["var"], errors="coerce")
+        auc = pd.to_numeric(out["auc"], errors="coerce")
+        half = z * var.clip(lower=0) ** 0.5
+        lo, hi = (auc - half).clip(0.0, 1.0), (auc + half).clip(0.0, 1.0)
+        result = out.iloc[:, :n_by].copy()
+        result["lo"], result["hi"] = lo.to_numpy(), hi.to_numpy()
+        if request.by is None:
+            frame = out.drop(columns=["var"])
+    elif method == "wilson" and spec.name in _WILSON:
+        result = _wilson_frame(call, by, spec.name, request.level)
+    elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
+        out = _group_query(call, by, request, "t")
+        result = out.iloc[:, :n_by].copy()
+        bounds = [
+            t_interval(row, request.level)
+            if method == "t"
+            else wilson(float(row["svx"]), float(row["n"]), request.level)
+            for _, row in out.iterrows()
+        ]
+        result["lo"] = [b[0] for b in bounds]
+        result["hi"] = [b[1] for b in bounds]
+    elif group_mean(spec, call.columns) or spec.name == "hit_ratio":
+        result = _group_query(call, by, request, "bootstrap")
+    elif spec.name == "auc" and not call.columns.get("weight"):
+        sql = call.macro(
+            "ci_auc_bootstrap",
+            call.relation,
+            [call.q(b) for b in by],
+            call.quoted(),
+            call.params,
+            request.n_boot,
+            request.seed,
+            request.level,
+            AUC_BOOT_BUCKETS,
+        )
+        result = call.backend.query(sql)
+    else:
+        result = _row_bootstrap(call, by, request)
+    result = result.iloc[:, : n_by + 2] if "n_valid" in result else result
+    result.columns = [*by, "lo", "hi"]
+    request.result = result
+    if frame is None:
+        frame = call.backend.query(metric_sql)
+    undefined = result["lo"].isna() | result["hi"].isna()
+    values = pd.to_numeric(frame[spec.name], errors="coerce") if request.by is None else None
+    if undefined.any() and (values is None or values.notna().all()):
+        warn_user(
+            f"{spec.name}: the {method} interval is undefined in {int(undefined.sum())} "
+            f"slice(s) (too few rows, groups or classes, or no defined bootstrap replicate); "
+            f"lo and hi are NaN there",
+            UndefinedMetricWarning,
+        )
+    return frame
+
+
+def _wilson_frame(call: Call, by: list[str], metric: str, level: float) -> pd.DataFrame:
+    """Wilson intervals per slice from the confusion counts (and, with weights, the counts of
+    squared weights: Kish's effective n = (sum w)^2 / sum w^2 of the denominator's rows).
+    """
+    n_by = len(by)
+    counts = call.backend.query(
+        call.macro("confusion_kernel", call.relation, [call.q(b) for b in by], call.quoted(),
+                   call.params, [])
+    )  # fmt: skip
+    weight = call.columns.get("weight")
+    squares = None
+    if weight:
+        relation = call.macro("ci_squared_weights", call.relation, call.q(weight))
+        squares = call.backend.query(
+            call.macro("confusion_kernel", relation, [call.q(b) for b in by],
+                       call.quoted(weight="__sqlm_w2"), call.params, [])
+        )  # fmt: skip
+    num, den = _WILSON[metric]
+    result = counts.iloc[:, :n_by].copy()
+    los, his = [], []
+    for i in range(len(counts)):
+        s = sum(float(counts[c].iloc[i]) for c in num)
+        n = sum(float(counts[c].iloc[i]) for c in den)
+        n_eff = n
+        if squares is not None:
+            n2 = sum(float(squares[c].iloc[i]) for c in den)
+            n_eff = n * n / n2 if n2 > 0 else math.nan
+        lo, hi = wilson(s * n_eff / n if n > 0 else math.nan, n_eff, level) if n > 0 else (
+            math.nan, math.nan)  # fmt: skip
+        los.append(lo)
+        his.append(hi)
+    result["lo"], result["hi"] = los, his
+    return result
+
+
+def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> pd.DataFrame:
+    spec = call.spec
+    group = call.columns.get("group")
+    if not group:
+        raise InvalidParameterError(f"{spec.name}: this interval needs group= (per-group values)")
+    if call.extra and call.params.get("missing") == "zero" and by:
+        raise InvalidParameterError(
+            f"{spec.name}: ci= with qrels=, missing='zero' and slices is not supported (a "
+            f"missing group has no slice); drop by= or pass missing='skip'"
+        )
+    inner = call.kernel(call.relation, [*by, group], call.quoted(), "ci_value")
+    weights = None
+    kind = (
+        "relevant"
+        if spec.name == "hit_ratio"
+        else {"samples": "rows", "positives": "positives"}.get(str(call.params.get("weighting")))
+        if spec.name == "gauc"
+        else None
+    )
+    if kind is not None:
+        relation, label = call.relation, call.q(str(call.columns.get("label")))
+        if call.extra and "qrels" in call.extra:
+            relation, qcols = call.extra["qrels"]
+            label = call.q(str(qcols["label"]))
+            if by:
+                raise InvalidParameterError(
+                    f"{spec.name}: ci= with qrels= and slices is not supported for "
+                    f"{spec.name}; drop by="
+                )
+            group_q = call.q(str(qcols["group"]))
+        else:
+            group_q = call.q(group)
+        weights = call.macro(
+            "ci_group_weights",
+            relation,
+            [call.q(b) for b in by] if relation == call.relation else [],
+            group_q,
+            kind,
+            label,
+            {**call.params, "relevance_level": call.params.get("relevance_level", 1)},
+        )
+    aggregate = group_mean(spec, call.columns) or "mean"
+    sql = call.macro(
+        "ci_group_query",
+        inner,
+        len(by),
+        "ci_value",
+        method,
+        request.n_boot,
+        request.seed,
+        request.level,
+        aggregate,
+        weights,
+    )
+    return call.backend.query(sql)
+
+
+def _row_bootstrap(call: Call, by: list[str], request: CiRequest) -> pd.DataFrame:
+    spec = call.spec
+    roles = {r.name for r in spec.roles}
+    has_weight = "weight" in roles
+    group = call.columns.get("group")
+    key = call.q(group) if group else None  # a sample id (multiclass score tables)
+    # the row key's order: score first, the other columns in the registry's role order,
+    # the weight last (ci_auc_bootstrap's order too: its keys are the same)
+    rank = {"score": 0, "weight": 2}
+    order = [
+        call.q(c) for r, c in sorted(call.columns.items(), key=lambda rc: rank.get(rc[0], 1)) if c
+    ]
+    mode = "weight" if has_weight else "copies"
+    relation = call.macro(
+        "ci_rows_relation",
+        call.relation,
+        [call.q(b) for b in by],
+        order,
+        key,
+        request.n_boot,
+        request.seed,
+        mode,
+        call.q(str(call.columns["weight"])) if has_weight and call.columns.get("weight") else None,
+        key if mode == "copies" else None,
+    )
+    relation = f"{relation} as resampled"
+    override: dict[str, str | None] = {}
+    if has_weight:
+        override["weight"] = "__sqlm_w"
+    if mode == "copies" and group:
+        override["group"] = "__sqlm_g"
+    inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
+    sql = call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)
+    return call.backend.query(sql)
+
+
+def ci_columns(metric: str) -> tuple[str, str]:
+    """``evaluate``'s column names of a metric's interval: ``<metric>_lo``, ``<metric>_hi``."""
+    return f"{metric}_lo", f"{metric}_hi"
+
+
+def add_intervals(
+    frame: pd.DataFrame,
+    plan: Any,
+    data: Any,
+    inputs: Mapping[str, Any],
+    con: Any,
+    request: CiRequest,
+) -> pd.DataFrame:
+    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
+
+    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
+    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
+    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
+    """
+    import warnings
+
+    import sqlmetrics
+
+    out = frame.copy()
+    by = list(plan.by)
+    for req in plan.requests:
+        fn = getattr(sqlmetrics, req.spec.function)
+        fn = getattr(fn, "__wrapped__", fn)
+        names = inspect.signature(fn).parameters
+        kwargs: dict[str, Any] = {
+            name: value
+            for name, value in {**inputs, **plan.options}.items()
+            if name in names and value is not None
+        }
+        if "k" in names:
+            kwargs["k"] = req.k
+        if "average" in names and req.spec.average is not None:
+            kwargs["average"] = req.spec.average
+        one = CiRequest(
+            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
+        )
+        token = _REQUEST.set(one)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                fn(data, con=con, **kwargs)
+        finally:
+            _REQUEST.reset(token)
+        for w in caught:  # the point value's own warnings are evaluate's already
+            if "interval" in str(w.message):
+                warn_user(str(w.message), UndefinedMetricWarning)
+        if one.result is None:
+            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
+        lo_name, hi_name = ci_columns(req.text)
+        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
+        if by:
+            keys = out[by].reset_index(drop=True)
+            merged = keys.merge(bounds, on=by, how="left")
+        else:
+            merged = bounds
+        at = list(out.columns).index(req.text) + 1
+        out.insert(at, lo_name, merged[lo_name].to_numpy(dtype=float))
+        out.insert(at + 1, hi_name, merged[hi_name].to_numpy(dtype=float))
+    return out

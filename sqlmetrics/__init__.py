@@ -54,6 +54,7 @@ from .errors import (
     UndefinedMetricWarning,
     UnknownMetricError,
 )
+from .compare import compare
 from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
 from .multiclass_roc import *  # noqa: F403
@@ -79,6 +80,7 @@ __all__ = [
     "UnknownMetricError",
     "accuracy",
     "auc",
+    "compare",
     "configure",
     "confusion_matrix",
     "evaluate",

@@ -939,7 +939,7 @@ def _boot(row: Any, ci: float) -> dict[str, Any]:
         a, b = _num(row[f"{name}_a"]), _num(row[f"{name}_b"])
         frac = h - math.floor(h)
         bounds.append(a if math.isnan(b) or frac == 0 else a + frac * (b - a))
-    p = min(1.0, 2.0 * min(int(row["n_le"]), int(row["n_ge"])) / n)
+    p = min(1.0, 2.0 * (1 + min(int(row["n_le"]), int(row["n_ge"]))) / (n + 1))
     return {"lo": bounds[0], "hi": bounds[1], "p": p}
 
 

@@ -39,6 +39,17 @@ TESTS: dict[str, tuple[str, ...]] = {
     "threshold": ("bootstrap",),
 }
 ALL_TESTS = ("t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap")
+#: names other libraries give the tests (ranx: "student", "fisher")
+_SYNONYMS = {
+    "ttest": "t",
+    "t-test": "t",
+    "t_test": "t",
+    "student": "t",
+    "paired_t": "t",
+    "fisher": "randomization",
+    "permutation": "randomization",
+    "signed_rank": "wilcoxon",
+}
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: below this many discordant pairs McNemar's test is the exact binomial test
 MCNEMAR_EXACT_BELOW = 25
@@ -299,7 +310,8 @@ def _check_settings(
     test: Any, correction: Any, ci: Any, n_boot: Any, n_permutations: Any, seed: Any
 ) -> None:
     if test is not None and test not in ALL_TESTS:
-        hint = difflib.get_close_matches(str(test), ALL_TESTS, n=1)
+        hint = [_SYNONYMS[test]] if isinstance(test, str) and test in _SYNONYMS else []
+        hint = hint or difflib.get_close_matches(str(test), ALL_TESTS, n=1)
         near = f"; did you mean {hint[0]!r}?" if hint else ""
         raise InvalidParameterError(
             f"compare: unknown test={test!r}; tests: {', '.join(map(repr, ALL_TESTS))}, or "
@@ -310,11 +322,7 @@ def _check_settings(
             f"compare: correction= must be one of {', '.join(map(repr, CORRECTIONS))}; "
             f"got {correction!r}"
         )
-    if (
-        isinstance(ci, bool)
-        or not isinstance(ci, numbers.Real)
-        or not (0 < float(ci) < 1)
-    ):
+    if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not (0 < float(ci) < 1):
         raise InvalidParameterError(
             f"compare: ci= must be a number in (0, 1), e.g. 0.95; got {ci!r}"
         )
@@ -323,14 +331,8 @@ def _check_settings(
             raise InvalidParameterError(
                 f"compare: {name}= must be an integer >= 10 (e.g. 200 or 1000); got {value!r}"
             )
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, numbers.Integral)
-        or not 0 <= seed < SEED_MAX
-    ):
-        raise InvalidParameterError(
-            f"compare: seed= must be an integer in [0, 2^31); got {seed!r}"
-        )
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < SEED_MAX:
+        raise InvalidParameterError(f"compare: seed= must be an integer in [0, 2^31); got {seed!r}")
 
 
 def _models(arg: str, names: Any, baseline: str | None) -> list[str]:
@@ -488,7 +490,9 @@ def _run_table(
         by = [quote_ident(b, dialect) for b in plan.by]
         qrels_sql = extra["qrels"][0] if "qrels" in extra else None
         _check_gain(plan, backend, qrels_sql or source.sql)
-        frames["rows"] = backend.query(render_macro("compare_slice_rows", source.sql, by, dialect=dialect))
+        frames["rows"] = backend.query(
+            render_macro("compare_slice_rows", source.sql, by, dialect=dialect)
+        )
         scores = [quote_ident(m, dialect) for m in models]
         for key, group_tasks in _group_batches(tasks).items():
             weights = None
@@ -567,7 +571,14 @@ def _run_row_tests(
     entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in threshold]
     frames["confusion"] = backend.query(
         render_macro(
-            "compare_confusion", source.sql, by, columns, options, entries, len(scores), dialect=dialect
+            "compare_confusion",
+            source.sql,
+            by,
+            columns,
+            options,
+            entries,
+            len(scores),
+            dialect=dialect,
         )
     )
     boot = [t for t in threshold if t.test == "bootstrap"]
@@ -694,7 +705,9 @@ def _run_runs(
     return frames
 
 
-def _check_same_groups(backend: Any, models: Sequence[str], relations: Sequence[str], g: str) -> None:
+def _check_same_groups(
+    backend: Any, models: Sequence[str], relations: Sequence[str], g: str
+) -> None:
     base = relations[0]
     for name, relation in zip(models[1:], relations[1:]):
         row = backend.rows(
@@ -710,9 +723,13 @@ def _check_same_groups(backend: Any, models: Sequence[str], relations: Sequence[
         if lacks or extra:
             parts = []
             if lacks:
-                parts.append(f"run {name!r} lacks {lacks} of the {n_base} groups of run {models[0]!r}")
+                parts.append(
+                    f"run {name!r} lacks {lacks} of the {n_base} groups of run {models[0]!r}"
+                )
             if extra:
-                parts.append(f"run {name!r} has {extra} of its {n_run} groups that run {models[0]!r} lacks")
+                parts.append(
+                    f"run {name!r} has {extra} of its {n_run} groups that run {models[0]!r} lacks"
+                )
             raise InvalidDataError(
                 f"compare: {' and '.join(parts)}; runs are paired on their groups, so every "
                 f"run must rank the same groups: keep the groups common to all runs (or add the "
@@ -884,7 +901,9 @@ def _assemble(
                     p = mcnemar_p(n10, n01)
                     put(key, task.index, j, value=value, diff=d, lo=d - q * se, hi=d + q * se, p=p)
                 else:
-                    put(key, task.index, j, value=value, **_boot(boot.get((key, task.index, j)), ci))
+                    put(
+                        key, task.index, j, value=value, **_boot(boot.get((key, task.index, j)), ci)
+                    )
     for key in list(slice_rows):
         out.setdefault(key, {})
     return _frame(plan, tasks, models, out, slice_rows, correction)
@@ -900,7 +919,9 @@ def _delong(row: Any, n_models: int, ci: float, z: Any) -> list[dict[str, Any]]:
     for k in range(1, n_models):
         d = auc[k] - auc[0]
         if p_count < 2 or n_count < 2:
-            results.append({"value": auc[k], "diff": d, "lo": math.nan, "hi": math.nan, "p": math.nan})
+            results.append(
+                {"value": auc[k], "diff": d, "lo": math.nan, "hi": math.nan, "p": math.nan}
+            )
             continue
 
         def cov(sxy: float, sx: float, sy: float, m: int, scale: float) -> float:

@@ -86,9 +86,7 @@ def test_value_equals_evaluate() -> None:
 @pytest.mark.parametrize("weighting", ["samples", "uniform", "positives"])
 def test_gauc_weighted_t(weighting: str) -> None:
     df = binary_data()
-    out = sqlmetrics.compare(
-        df, "gauc", scores=["a", "b"], group="q", weighting=weighting
-    )
+    out = sqlmetrics.compare(df, "gauc", scores=["a", "b"], group="q", weighting=weighting)
     base, other = oq.group_aucs(df, "a"), oq.group_aucs(df, "b")
     positives = df.groupby("q")["label"].sum()
     groups = [g for g in base if not math.isnan(base[g][0])]
@@ -104,7 +102,9 @@ def test_gauc_weighted_t(weighting: str) -> None:
     assert (got["diff"], got["diff_lo"], got["diff_hi"]) == pytest.approx((d, lo, hi), abs=TOL)
     assert got["p_value"] == pytest.approx(p, rel=1e-8)
     if weighting == "uniform":
-        _, lo_s, hi_s, p_s = oq.paired_t([base[g][0] for g in groups], [other[g][0] for g in groups])
+        _, lo_s, hi_s, p_s = oq.paired_t(
+            [base[g][0] for g in groups], [other[g][0] for g in groups]
+        )
         assert got["p_value"] == pytest.approx(p_s, rel=1e-8)
         assert got["diff_lo"] == pytest.approx(lo_s, abs=TOL)
 
@@ -112,8 +112,14 @@ def test_gauc_weighted_t(weighting: str) -> None:
 def test_randomization_matches_python_loop() -> None:
     df = ranking_data(n_groups=20)
     out = sqlmetrics.compare(
-        df, "ndcg@5", scores=["a", "b"], group="q", item="doc", test="randomization",
-        n_permutations=300, seed=11,
+        df,
+        "ndcg@5",
+        scores=["a", "b"],
+        group="q",
+        item="doc",
+        test="randomization",
+        n_permutations=300,
+        seed=11,
     )
     base, other = oq.group_values("ndcg", df, "a", 5), oq.group_values("ndcg", df, "b", 5)
     groups = sorted(g for g in base if not math.isnan(base[g]))
@@ -138,7 +144,11 @@ def test_randomization_same_seed_same_p_other_seed_other_draws() -> None:
 def test_wilcoxon_matches_scipy() -> None:
     df = ranking_data(n_groups=40)
     out = sqlmetrics.compare(
-        df, ["ndcg@5", "precision@3"], scores=["a", "b", "c"], group="q", item="doc",
+        df,
+        ["ndcg@5", "precision@3"],
+        scores=["a", "b", "c"],
+        group="q",
+        item="doc",
         test="wilcoxon",
     )
     for metric, name, k in (("ndcg@5", "ndcg", 5), ("precision@3", "precision_at_k", 3)):
@@ -161,9 +171,7 @@ def test_delong_matches_structural_components() -> None:
         assert (got["diff"], got["diff_lo"], got["diff_hi"]) == pytest.approx((d, lo, hi), abs=TOL)
         assert got["p_value"] == pytest.approx(p, rel=1e-8)
         assert got["test"] == "delong" and got["n_rows"] == len(df)
-    assert row(out, "auc", "b")["value"] == pytest.approx(
-        sqlmetrics.auc(df, score="b"), abs=1e-12
-    )
+    assert row(out, "auc", "b")["value"] == pytest.approx(sqlmetrics.auc(df, score="b"), abs=1e-12)
 
 
 @pytest.mark.parametrize(("n", "threshold"), [(30, 0.5), (400, 0.6)])
@@ -226,7 +234,11 @@ def test_shuffled_input_gives_identical_output() -> None:
 def test_corrections(correction: str) -> None:
     df = ranking_data()
     out = sqlmetrics.compare(
-        df, ["ndcg@5", "mrr", "map"], scores=["a", "b", "c"], group="q", item="doc",
+        df,
+        ["ndcg@5", "mrr", "map"],
+        scores=["a", "b", "c"],
+        group="q",
+        item="doc",
         correction=correction,
     )
     rest = out[out["model"] != "a"]
@@ -255,8 +267,17 @@ def test_baseline_and_output_layout() -> None:
     df = binary_data()
     out = sqlmetrics.compare(df, ["auc", "f1"], scores=["a", "b", "c"], baseline="b", n_boot=20)
     assert list(out.columns) == [
-        "metric", "model", "value", "diff", "diff_lo", "diff_hi", "p_value", "p_adjusted",
-        "test", "n_rows", "n_groups",
+        "metric",
+        "model",
+        "value",
+        "diff",
+        "diff_lo",
+        "diff_hi",
+        "p_value",
+        "p_adjusted",
+        "test",
+        "n_rows",
+        "n_groups",
     ]
     assert list(out["model"]) == ["b", "a", "c"] * 2
     assert list(out["metric"]) == ["auc"] * 3 + ["f1"] * 3
@@ -324,10 +345,10 @@ def test_ranx_agrees_on_the_t_test() -> None:
         ("mrr", "mrr", "exponential"),
     ):
         report = ranx_compare(qrels, [run_a, run_b], metrics=[ranx_name], stat_test="student")
-        ours = sqlmetrics.compare(
-            df, ours_name, scores=["a", "b"], group="q", item="doc", gain=gain
-        ) if gain == "linear" else sqlmetrics.compare(
-            df, ours_name, scores=["a", "b"], group="q", item="doc"
+        ours = (
+            sqlmetrics.compare(df, ours_name, scores=["a", "b"], group="q", item="doc", gain=gain)
+            if gain == "linear"
+            else sqlmetrics.compare(df, ours_name, scores=["a", "b"], group="q", item="doc")
         )
         p = report.comparisons[("a", "b")][ranx_name]["p_value"]
         got = row(ours, ours_name, "b")
@@ -345,7 +366,10 @@ def test_runs_equal_the_one_table_form() -> None:
     one = sqlmetrics.compare(df, ["ndcg@5", "mrr"], scores=["a", "b", "c"], group="q", item="doc")
     many = sqlmetrics.compare(metrics=["ndcg@5", "mrr"], runs=runs_of(df), group="q", item="doc")
     pd.testing.assert_frame_equal(
-        one.drop(columns="n_rows"), many.drop(columns="n_rows"), check_exact=False, atol=1e-12,
+        one.drop(columns="n_rows"),
+        many.drop(columns="n_rows"),
+        check_exact=False,
+        atol=1e-12,
         rtol=0,
     )
     assert many["n_rows"].isna().all()

@@ -87,9 +87,7 @@ def randomization(
 def wilcoxon(d: Sequence[float]) -> float:
     """scipy's signed-rank p (zero_method='wilcox', no continuity correction, normal approx)."""
     x = np.round(np.asarray(d, float), 12)
-    return float(
-        stats.wilcoxon(x, zero_method="wilcox", correction=False, method="approx").pvalue
-    )
+    return float(stats.wilcoxon(x, zero_method="wilcox", correction=False, method="approx").pvalue)
 
 
 def delong(

@@ -331,7 +331,11 @@ def _check_settings(
             raise InvalidParameterError(
                 f"compare: {name}= must be an integer >= 10 (e.g. 200 or 1000); got {value!r}"
             )
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < SEED_MAX:
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, numbers.Integral)
+        or not 0 <= int(seed) < SEED_MAX
+    ):
         raise InvalidParameterError(f"compare: seed= must be an integer in [0, 2^31); got {seed!r}")
 
 

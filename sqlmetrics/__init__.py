@@ -39,6 +39,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .compare import compare
 from .conventions import convention_names
 from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
@@ -54,7 +55,6 @@ from .errors import (
     UndefinedMetricWarning,
     UnknownMetricError,
 )
-from .compare import compare
 from .evaluate import evaluate
 from .multiclass import *  # noqa: F403
 from .multiclass_roc import *  # noqa: F403

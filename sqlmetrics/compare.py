@@ -932,16 +932,17 @@ def _delong(row: Any, n_models: int, ci: float, z: Any) -> list[dict[str, Any]]:
             return (sxy - sx * sy / m) / (m - 1) / (scale * scale)
 
         sa0, sak = _num(row["sa0"]), _num(row[f"sa{k}"])
-        sc0, sck = _num(row["sc0"]), _num(row[f"sc{k}"])
+        # over the negatives: x = n_pos - c has the covariances of c (the SQL's one sort)
+        sc0, sck = _num(row["sx0"]), _num(row[f"sx{k}"])
         v10 = (
             cov(_num(row["saa0"]), sa0, sa0, p_count, n_count)
             + cov(_num(row[f"saa{k}"]), sak, sak, p_count, n_count)
             - 2 * cov(_num(row[f"sa0{k}"]), sa0, sak, p_count, n_count)
         )
         v01 = (
-            cov(_num(row["scc0"]), sc0, sc0, n_count, p_count)
-            + cov(_num(row[f"scc{k}"]), sck, sck, n_count, p_count)
-            - 2 * cov(_num(row[f"sc0{k}"]), sc0, sck, n_count, p_count)
+            cov(_num(row["sxx0"]), sc0, sc0, n_count, p_count)
+            + cov(_num(row[f"sxx{k}"]), sck, sck, n_count, p_count)
+            - 2 * cov(_num(row[f"sx0{k}"]), sc0, sck, n_count, p_count)
         )
         var = max(v10 / p_count + v01 / n_count, 0.0)
         se = math.sqrt(var)

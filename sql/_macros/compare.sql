@@ -6,6 +6,9 @@
 
   compare_replicates(n, start=1): the integers start..n as column b, from cross-joined digit
   tables (portable: no generate_series / range).
+  compare_slice_rows(relation, by): rows per slice (n_rows).
+  compare_group_weights(relation, by, columns, options): GAUC's weight of each group
+  (options.weighting: samples = its rows, positives = its positives, uniform = 1).
 
   compare_groups(parts, by, n_metrics, weights, rows, test, n_permutations, seed): tests over
   per-group values (ranking metrics, GAUC).
@@ -30,11 +33,13 @@
 
   compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
   correlated ROC curves. Placement values, one window sort per model (ties count 1/2):
-     a_i = #{negatives j: s_j < s_i} + #{s_j = s_i} / 2      (positive i; V10 = a_i / n_neg)
-     c_j = #{positives i: s_i > s_j} + #{s_i = s_j} / 2      (negative j; V01 = c_j / n_pos)
-  Output per slice: n_rows, n_pos, n_neg and per model k: sa_k, sc_k (sums), and for k and the
-  baseline 0: saa_k = sum a_k^2, sa0_k = sum a_0 a_k, scc_k, sc0_k (over positives /
-  negatives); AUC_k = sa_k / (n_pos n_neg).
+     a_i = #{negatives j: s_j < s_i} + #{negatives: s_j = s_i} / 2    (positive i; V10 = a_i / n_neg)
+     c_j = #{positives i: s_i > s_j} + #{positives: s_i = s_j} / 2    (negative j; V01 = c_j / n_pos)
+  c_j is written x_j = n_pos - c_j = #{positives: s_i <= s_j} - #{positives: s_i = s_j} / 2, a
+  count over the same ascending order as a_i (one sort, not two); covariances of c equal those
+  of x. Output per slice: n_rows, n_pos, n_neg and per model k: sa_k (sum over positives of
+  a_k; AUC_k = sa_k / (n_pos n_neg)), saa_k = sum a_k^2, sa0_k = sum a_0 a_k, and over the
+  negatives sx_k, sxx_k = sum x_k^2, sx0_k = sum x_0 x_k.
 
   compare_confusion(relation, by, columns, options, entries, n_models): per slice and model:
   n_rows, tp, fp, tn, fn (sums of weights with weight=), the metrics of `entries`
@@ -258,15 +263,17 @@ with source as (
 {% endfor %}
     from {{ relation }}
 ),
--- placement counts, one window sort per model; ties count 1/2
+-- placement counts, one sort per model (every window of a model shares its order; the peers
+-- frame `range between current row and current row` is the row's tie group)
 placed as (
     select
         {{ slice_cols(by) }}
 {% for k in range(n_models) %}
-        sum(1 - label) over ({{ window(by, 's' ~ k) }} range between unbounded preceding and current row)
-            - cast(sum(1 - label) over ({{ partition_by(by, ['s' ~ k]) }}) as {{ float_type() }}) / {{ float_literal(2) }} as a{{ k }},
-        sum(label) over ({{ window(by, 's' ~ k) }} range between current row and unbounded following)
-            - cast(sum(label) over ({{ partition_by(by, ['s' ~ k]) }}) as {{ float_type() }}) / {{ float_literal(2) }} as c{{ k }},
+{% set w = window(by, 's' ~ k) %}
+        sum(1 - label) over ({{ w }} range between unbounded preceding and current row)
+            - cast(sum(1 - label) over ({{ w }} range between current row and current row) as {{ float_type() }}) / {{ float_literal(2) }} as a{{ k }},
+        sum(label) over ({{ w }} range between unbounded preceding and current row)
+            - cast(sum(label) over ({{ w }} range between current row and current row) as {{ float_type() }}) / {{ float_literal(2) }} as x{{ k }},
 {% endfor %}
         label
     from source
@@ -279,11 +286,11 @@ final as (
         count(*) - sum(label) as n_neg,
 {% for k in range(n_models) %}
         sum(case when label = 1 then a{{ k }} else {{ float_literal(0) }} end) as sa{{ k }},
-        sum(case when label = 0 then c{{ k }} else {{ float_literal(0) }} end) as sc{{ k }},
+        sum(case when label = 0 then x{{ k }} else {{ float_literal(0) }} end) as sx{{ k }},
         sum(case when label = 1 then a{{ k }} * a{{ k }} else {{ float_literal(0) }} end) as saa{{ k }},
         sum(case when label = 1 then a0 * a{{ k }} else {{ float_literal(0) }} end) as sa0{{ k }},
-        sum(case when label = 0 then c{{ k }} * c{{ k }} else {{ float_literal(0) }} end) as scc{{ k }},
-        sum(case when label = 0 then c0 * c{{ k }} else {{ float_literal(0) }} end) as sc0{{ k }}{{ ',' if not loop.last }}
+        sum(case when label = 0 then x{{ k }} * x{{ k }} else {{ float_literal(0) }} end) as sxx{{ k }},
+        sum(case when label = 0 then x0 * x{{ k }} else {{ float_literal(0) }} end) as sx0{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from placed
     {{ group_by(by) }}

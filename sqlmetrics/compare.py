@@ -240,11 +240,11 @@ def compare(
     ...                    "b": [.9, .1, .8, .2, .7, .3, .6, .4]})
     >>> out = sqlmetrics.compare(df, ["auc", "accuracy"], scores=["a", "b"])
     >>> out[["metric", "model", "value", "diff", "test"]]
-         metric model  value  diff     test
-    0       auc     a  0.625 0.000   delong
-    1       auc     b  1.000 0.375   delong
-    2  accuracy     a  0.625 0.000  mcnemar
-    3  accuracy     b  0.750 0.125  mcnemar
+         metric model  value   diff     test
+    0       auc     a  0.625  0.000   delong
+    1       auc     b  1.000  0.375   delong
+    2  accuracy     a  0.625  0.000  mcnemar
+    3  accuracy     b  1.000  0.375  mcnemar
     """
     _check_settings(test, correction, ci, n_boot, n_permutations, seed)
     if "zero_division" in options:

@@ -210,6 +210,24 @@ def test_paired_bootstrap_replays_in_numpy(metric: str) -> None:
         assert got["test"] == "bootstrap"
 
 
+def test_weighted_bootstrap_replays_in_numpy() -> None:
+    df = binary_data(n=120)
+    df["w"] = np.round(np.random.default_rng(2).random(len(df)) * 3, 1)
+    out = sqlmetrics.compare(
+        df, ["precision", "recall"], scores=["a", "b"], weight="w", n_boot=40, seed=9
+    )
+    preds = [(df[m] >= 0.5).astype(int).to_numpy() for m in ("a", "b")]
+    for metric in ("precision", "recall"):
+        ((lo, hi, p),) = oq.paired_bootstrap(
+            metric, df["label"].to_numpy(), preds, 40, 9, weights=df["w"].to_numpy()
+        )
+        got = row(out, metric, "b")
+        assert (got["diff_lo"], got["diff_hi"]) == pytest.approx((lo, hi), abs=TOL)
+        assert got["p_value"] == pytest.approx(p, abs=1e-12)
+        expected = sqlmetrics.evaluate(df, metric, score="b", weight="w")[metric][0]
+        assert got["value"] == pytest.approx(expected, abs=1e-12)
+
+
 def test_shuffled_input_gives_identical_output() -> None:
     df = ranking_data(n_groups=15)
     df["label01"] = (df["label"] > 0).astype(int)

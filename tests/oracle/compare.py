@@ -153,20 +153,23 @@ def paired_bootstrap(
     n_boot: int,
     seed: int,
     ci: float = 0.95,
+    weights: Sequence[float] | None = None,
 ) -> list[tuple[float, float, float]]:
     """(lo, hi, p) per non-baseline model, replaying the SQL's row keys and Poisson weights.
 
-    Row key: the 1-based position in the order of (label, predictions...); weight of a row in
-    replicate b: poisson_weight(key, b, seed), the same for every model.
+    Row key: the 1-based position in the order of (label, predictions..., weight); weight of a
+    row in replicate b: its weight (1 without) times poisson_weight(key, b, seed), the same for
+    every model.
     """
     y = np.asarray(labels)
     preds = [np.asarray(p) for p in predictions]
-    order = np.lexsort(tuple(reversed([y, *preds])))  # by label, then p0, p1, ...
+    sample = np.ones(len(y)) if weights is None else np.asarray(weights, float)
+    order = np.lexsort(tuple(reversed([y, *preds, sample])))  # by label, p0, p1, ..., weight
     key = np.empty(len(y), dtype=np.int64)
     key[order] = np.arange(1, len(y) + 1)
     diffs: list[list[float]] = [[] for _ in preds[1:]]
     for b in range(1, n_boot + 1):
-        w = R.poisson_weight(key, b, seed).astype(float)
+        w = sample * R.poisson_weight(key, b, seed).astype(float)
         values = []
         for p in preds:
             tp = float((w * ((y == 1) & (p == 1))).sum())

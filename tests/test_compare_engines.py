@@ -77,3 +77,15 @@ def test_spark_equals_duckdb(spark: Any, metrics: Any, kwargs: dict[str, Any]) -
     expected = sqlmetrics.compare(DATA, metrics, scores=["a", "b", "c"], **kwargs)
     got = sqlmetrics.compare("compare_data", metrics, scores=["a", "b", "c"], con=spark, **kwargs)
     _same(got, expected)
+
+
+@pytest.mark.spark_engine
+def test_spark_runs(spark: Any) -> None:
+    runs = {m: DATA[["q", "doc", "label", m]].rename(columns={m: "score"}) for m in "abc"}
+    for name, run in runs.items():
+        spark.createDataFrame(run).createOrReplaceTempView(f"compare_run_{name}")
+    expected = sqlmetrics.compare(metrics="ndcg@5", runs=runs, **RANK)
+    got = sqlmetrics.compare(
+        metrics="ndcg@5", runs={m: f"compare_run_{m}" for m in "abc"}, con=spark, **RANK
+    )
+    _same(got, expected)

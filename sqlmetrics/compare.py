@@ -24,7 +24,7 @@ from ._stats import normal_quantile, t_quantile, t_two_sided_p
 from ._templates import render_macro
 from ._validate import check_columns, validate_data
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
-from .evaluate import make_plan
+from .evaluate import Plan, make_plan
 from .names import Request
 from .ranking import QRELS_ROLES, check_gain
 from .registry import MetricSpec, Role
@@ -416,7 +416,7 @@ def _group_sql(
     tasks: Sequence[_Task],
     relations: Sequence[str],
     score_columns: Sequence[str],
-    plan: Any,
+    plan: Plan,
     qrels_sql: str | None,
     settings: _Settings,
     dialect: str,
@@ -451,7 +451,6 @@ def _group_sql(
         [quote_ident(b, dialect) for b in plan.by],
         len(requests),
         weights,
-        None,
         tasks[0].test,
         settings.n_permutations,
         settings.seed,
@@ -460,7 +459,7 @@ def _group_sql(
 
 
 def _run_table(
-    plan: Any,
+    plan: Plan,
     tasks: Sequence[_Task],
     models: Sequence[str],
     data: Any,
@@ -538,7 +537,7 @@ def _group_batches(tasks: Sequence[_Task]) -> dict[str, list[_Task]]:
 
 
 def _run_row_tests(
-    plan: Any,
+    plan: Plan,
     tasks: Sequence[_Task],
     backend: Any,
     source: Source,
@@ -629,7 +628,7 @@ def _check_nulls(backend: Any, source: Source, models: Sequence[str]) -> None:
         )
 
 
-def _check_gain(plan: Any, backend: Any, relation: str) -> None:
+def _check_gain(plan: Plan, backend: Any, relation: str) -> None:
     if (
         plan.ranking
         and plan.options.get("gain", "exponential") == "exponential"
@@ -639,7 +638,7 @@ def _check_gain(plan: Any, backend: Any, relation: str) -> None:
 
 
 def _run_runs(
-    plan: Any,
+    plan: Plan,
     tasks: Sequence[_Task],
     models: Sequence[str],
     runs: dict[str, Any],
@@ -835,7 +834,7 @@ def _slice_key(row: Any, nb: int) -> tuple[Any, ...]:
 
 
 def _assemble(
-    plan: Any,
+    plan: Plan,
     tasks: Sequence[_Task],
     models: Sequence[str],
     frames: dict[str, Any],
@@ -970,7 +969,7 @@ def _boot(row: Any, ci: float) -> dict[str, Any]:
 
 
 def _frame(
-    plan: Any,
+    plan: Plan,
     tasks: Sequence[_Task],
     models: Sequence[str],
     out: dict[tuple[Any, ...], dict[tuple[int, int], dict[str, Any]]],

@@ -11,14 +11,13 @@
   compare_group_weights(relation, by, columns, options): GAUC's weight of each group
   (options.weighting: samples = its rows, positives = its positives, uniform = 1).
 
-  compare_groups(parts, by, n_metrics, weights, rows, test, n_permutations, seed): tests over
+  compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed): tests over
   per-group values (ranking metrics, GAUC).
      parts    one rendered kernel statement per model, sliced by the user's slices and the
               group (slice_0..slice_{nb-1}, slice_{nb} = the group), one column m<i> per metric:
               that group's value (NULL where undefined: an empty group, a one-class group)
      weights  optional statement: slice_0.., grp, w (the group's weight in the mean, GAUC's
               weighting); none: every group weighs 1
-     rows     optional statement: slice_0.., n_rows
      A group enters the test of (metric i, model j) when both its baseline and its model-j
      value are defined; d_g = v_g(model j) - v_g(baseline), w_g its weight.
         n, sw = sum w_g, base = sum w v_base / sw, value = sum w v_j / sw, d = sum w d_g / sw,
@@ -30,7 +29,7 @@
         differences tie on every engine): n_nz, w_plus = sum of the average ranks of |d_g| over
         the positive d_g, tie = sum over tie groups of (t^3 - t)
   Output: slice_0.., metric, model (1..), n, sw, base, value, d, ss, sabs, n_extreme, n_nz,
-  w_plus, tie, n_rows.
+  w_plus, tie.
 
   compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
   correlated ROC curves. Placement values, one window sort per model (ties count 1/2):
@@ -77,7 +76,7 @@ where b <= {{ n }}
 {{ conds | join(' and ') if conds else '1 = 1' }}
 {%- endmacro %}
 
-{% macro compare_groups(parts, by, n_metrics, weights, rows, test, n_permutations, seed) -%}
+{% macro compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed) -%}
 {% set nb = by | length %}
 {% set part = sqlmetrics.partition_by(by, ['metric', 'model']) %}
 with
@@ -216,11 +215,6 @@ wilcoxon as (
     {{ sqlmetrics.group_by(by, ['metric', 'model']) }}
 ),
 {% endif %}
-{% if rows %}
-slice_rows as (
-{{ rows | indent(4, true) }}
-),
-{% endif %}
 final as (
     select
         {{ sqlmetrics.slice_cols_of('moments', by) }}
@@ -236,8 +230,7 @@ final as (
         {{ 'permuted.n_extreme' if test == 'randomization' else 'cast(null as bigint)' }} as n_extreme,
         {{ 'coalesce(wilcoxon.n_nz, 0)' if test == 'wilcoxon' else 'cast(null as bigint)' }} as n_nz,
         {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as w_plus,
-        {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as tie,
-        {{ 'slice_rows.n_rows' if rows else 'cast(null as bigint)' }} as n_rows
+        {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as tie
     from moments
     join spread on {{ sqlmetrics.compare_join_on('moments', 'spread', by, ['metric', 'model']) }}
 {% if test == 'randomization' %}
@@ -245,9 +238,6 @@ final as (
 {% endif %}
 {% if test == 'wilcoxon' %}
     left join wilcoxon on {{ sqlmetrics.compare_join_on('moments', 'wilcoxon', by, ['metric', 'model']) }}
-{% endif %}
-{% if rows %}
-    left join slice_rows on {{ sqlmetrics.compare_join_on('moments', 'slice_rows', by) }}
 {% endif %}
 )
 select * from final

@@ -40,6 +40,7 @@ from .classification import (
     recall,
     specificity,
 )
+from .compare import compare
 from .conventions import convention_names
 from .correlation import *  # noqa: F403
 from .curves import *  # noqa: F403
@@ -82,6 +83,7 @@ __all__ = [
     "UnknownMetricError",
     "accuracy",
     "auc",
+    "compare",
     "configure",
     "confusion_matrix",
     "evaluate",

@@ -2,6 +2,7 @@
 
     sqlmetrics eval DATA -m auc -m gauc -m ndcg@10 --label click --score pctr --group user_id
     sqlmetrics render auc --label click
+    sqlmetrics compare DATA -m auc -m ndcg@10 --score model_a --score model_b --group user_id
     sqlmetrics list
 
 Bad input (a missing file, an unknown column, metric or option) prints one line on stderr and
@@ -600,6 +601,150 @@ def load_dirs(directories: tuple[str, ...]) -> None:
 
     for directory in directories:
         load_metrics_dir(directory)
+
+
+@main.command("compare")
+@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    required=True,
+    help="Metric to compare, e.g. auc, accuracy, ndcg@10 (repeatable).",
+)
+@click.option(
+    "--score",
+    "scores",
+    multiple=True,
+    required=True,
+    help="Score column of one model (repeat for each model, at least two).",
+)
+@click.option(
+    "--baseline", default=None, help="The model compared to (default: the first --score)."
+)
+@click.option(
+    "--test",
+    default=None,
+    type=click.Choice(["t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap"]),
+    help="Paired test for every metric (default: each metric's own).",
+)
+@click.option("--label", default="label", show_default=True, help="Label column.")
+@click.option("--group", default=None, help="Group column (user, query) for GAUC and ranking.")
+@click.option("--item", default=None, help="Item (document) column for ranking metrics.")
+@click.option("--weight", default=None, help="Sample-weight column (bootstrap test only).")
+@click.option("--by", multiple=True, help="Slice column (repeatable): one comparison per slice.")
+@click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
+@click.option(
+    "--correction",
+    default="holm",
+    show_default=True,
+    type=click.Choice(["holm", "bonferroni", "none"]),
+    help="Multiple-comparison correction.",
+)
+@click.option("--ci", default=0.95, show_default=True, type=float, help="Level of the interval.")
+@click.option("--n-boot", default=200, show_default=True, type=int, help="Bootstrap replicates.")
+@click.option(
+    "--n-permutations",
+    default=1000,
+    show_default=True,
+    type=int,
+    help="Sign-flip permutations of the randomization test.",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the resampling.")
+@click.option(
+    "--option",
+    "option_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--output",
+    default=None,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="Write to this file instead of stdout.",
+)
+@click.option(
+    "--db-url",
+    default=None,
+    metavar="URL",
+    help="Run on the database of this SQLAlchemy URL; DATA is then a table name there.",
+)
+@click.option(
+    "--spark",
+    "spark_master",
+    default=None,
+    metavar="MASTER",
+    help="Run on Spark with this master; DATA is then a table or a Parquet path.",
+)
+@friendly
+def compare_command(
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    scores: tuple[str, ...],
+    baseline: str | None,
+    test: str | None,
+    label: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    correction: str,
+    ci: float,
+    n_boot: int,
+    n_permutations: int,
+    seed: int,
+    option_pairs: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    db_url: str | None,
+    spark_master: str | None,
+) -> None:
+    """Compare models scored in DATA (one --score column per model) to a baseline: per
+    metric and model the value, the difference, its interval and a paired test's p-value
+    (Holm-corrected by default); DATA as for `eval`.
+    """
+    from .compare import compare
+
+    if _remote_engine_option(inputs, db_url, spark_master, False):
+        table, database = inputs[0], None
+    else:
+        table, database = resolve_data(inputs)
+    with engine_connection(database, db_url, spark_master) as con:
+        frame = compare(
+            table,
+            [m.lower() for m in metrics],
+            scores=list(scores),
+            baseline=baseline,
+            label=label,
+            group=group,
+            item=item,
+            weight=weight,
+            qrels=qrels,
+            by=list(by) or None,
+            test=test,
+            correction=correction,
+            ci=ci,
+            n_boot=n_boot,
+            n_permutations=n_permutations,
+            seed=seed,
+            con=con,
+            **parse_options(option_pairs),
+        )
+    for col in ("n_rows", "n_groups"):  # nullable counts: None (JSON null) where NA
+        frame[col] = pd.Series([None if pd.isna(v) else int(v) for v in frame[col]], dtype=object)
+    write(format_frame(frame, fmt), output)
 
 
 def _register_plot() -> None:

@@ -21,6 +21,7 @@ from sqlmetrics.registry import REGISTRY
 
 # exported functions that compute no registered metric (readers and helpers)
 NOT_METRICS = {
+    "compare",
     "configure",
     "convention_names",
     "evaluate",

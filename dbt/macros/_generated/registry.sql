@@ -3016,6 +3016,16 @@
 {{ sqlmetrics.classification_report_kernel() }}
 {{ sqlmetrics.cohen_kappa_disagreement() }}
 {{ sqlmetrics.cohen_kappa_kernel() }}
+{{ sqlmetrics.compare_bootstrap() }}
+{{ sqlmetrics.compare_confusion() }}
+{{ sqlmetrics.compare_delong() }}
+{{ sqlmetrics.compare_group_weights() }}
+{{ sqlmetrics.compare_groups() }}
+{{ sqlmetrics.compare_join_on() }}
+{{ sqlmetrics.compare_long_counts() }}
+{{ sqlmetrics.compare_predictions() }}
+{{ sqlmetrics.compare_replicates() }}
+{{ sqlmetrics.compare_slice_rows() }}
 {{ sqlmetrics.confusion_counts() }}
 {{ sqlmetrics.confusion_kernel() }}
 {{ sqlmetrics.confusion_total() }}

@@ -1,0 +1,513 @@
+{#
+  Paired comparison of models (sqlmetrics.compare, issue 12): the statistics every test needs,
+  computed where the data live; Python turns the few numbers per (slice, metric, model) into
+  p-values and intervals (t and normal distributions, Holm).
+  Models are numbered 0..n_models-1, model 0 the baseline; metrics 0..n_metrics-1.
+
+  compare_replicates(n, start=1): the integers start..n as column b, from cross-joined digit
+  tables (portable: no generate_series / range).
+  compare_slice_rows(relation, by): rows per slice (n_rows).
+  compare_group_weights(relation, by, columns, options): GAUC's weight of each group
+  (options.weighting: samples = its rows, positives = its positives, uniform = 1).
+
+  compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed): tests over
+  per-group values (ranking metrics, GAUC).
+     parts    one rendered kernel statement per model, sliced by the user's slices and the
+              group (slice_0..slice_{nb-1}, slice_{nb} = the group), one column m<i> per metric:
+              that group's value (NULL where undefined: an empty group, a one-class group)
+     weights  optional statement: slice_0.., grp, w (the group's weight in the mean, GAUC's
+              weighting); none: every group weighs 1
+     A group enters the test of (metric i, model j) when both its baseline and its model-j
+     value are defined; d_g = v_g(model j) - v_g(baseline), w_g its weight.
+        n, sw = sum w_g, base = sum w v_base / sw, value = sum w v_j / sw, d = sum w d_g / sw,
+        ss = sum w_g^2 (d_g - d)^2        (paired t: se^2 = n / (n - 1) ss / sw^2, df = n - 1)
+     randomization: s_b = sum_g w_g d_g sign_flip(key_hash(group), b, seed), b = 1..n_permutations;
+        n_extreme = #{b : |s_b| >= |s_obs| - 1e-9 sum_g |w_g d_g|} (the slack absorbs the
+        rounding of float sums taken in another order; p = (1 + n_extreme) / (1 + n_permutations))
+     wilcoxon: over the groups with d_g != 0 (after rounding |d_g| to 1e-12, so that equal
+        differences tie on every engine): n_nz, w_plus = sum of the average ranks of |d_g| over
+        the positive d_g, tie = sum over tie groups of (t^3 - t)
+  Output: slice_0.., metric, model (1..), n, sw, base, value, d, ss, sabs, n_extreme, n_nz,
+  w_plus, tie.
+
+  compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
+  correlated ROC curves. Placement values, one window sort per model (ties count 1/2):
+     a_i = #{negatives j: s_j < s_i} + #{negatives: s_j = s_i} / 2    (positive i; V10 = a_i / n_neg)
+     c_j = #{positives i: s_i > s_j} + #{positives: s_i = s_j} / 2    (negative j; V01 = c_j / n_pos)
+  c_j is written x_j = n_pos - c_j = #{positives: s_i <= s_j} - #{positives: s_i = s_j} / 2, a
+  count over the same ascending order as a_i (one sort, not two); covariances of c equal those
+  of x. Output per slice: n_rows, n_pos, n_neg and per model k: sa_k (sum over positives of
+  a_k; AUC_k = sa_k / (n_pos n_neg)), saa_k = sum a_k^2, sa0_k = sum a_0 a_k, and over the
+  negatives sx_k, sxx_k = sum x_k^2, sx0_k = sum x_0 x_k.
+
+  compare_confusion(relation, by, columns, options, entries, n_models): per slice and model:
+  n_rows, tp, fp, tn, fn (sums of weights with weight=), the metrics of `entries`
+  (`<metric>_value(options)` of the confusion family) and McNemar's discordant counts against
+  the baseline: n10 = rows the baseline classifies right and the model wrong, n01 the reverse.
+
+  compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci):
+  paired Poisson bootstrap of the threshold metrics. A row's key is its position in the order
+  of (slices, label, predictions, weight) (row_key: equal rows are interchangeable), its
+  weight in replicate b is poisson1(replicate_uniform(key, b, seed)), the same for every model,
+  so each replicate is one resample of rows scored by all models. Per replicate: weighted
+  counts per model, the metric, the difference to the baseline (NULL if either is undefined).
+  Output per (slice, metric, model 1..): n_def (replicates defined), n_le / n_ge (differences
+  <= 0 / >= 0), and the order statistics around the (1 - ci) / 2 and (1 + ci) / 2 quantiles
+  (0-based i = floor((n_def - 1) q) and i + 1: lo_a, lo_b, hi_a, hi_b) for a linear
+  interpolation (numpy's default percentile) in Python.
+#}
+
+{% macro compare_replicates(n, start=1) -%}
+{% set digits = (n | string) | length %}
+select b from (
+    select {% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}{{ start }} as b
+    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
+
+) as digits
+where b <= {{ n }}
+{%- endmacro %}
+
+{# `a.slice_0 <=> b.slice_0 and ...` or a true condition #}
+{% macro compare_join_on(left, right, by, extra=[]) -%}
+{% set conds = [] %}
+{% for col in by %}{% do conds.append(null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0)) %}{% endfor %}
+{% for col in extra %}{% do conds.append(left ~ '.' ~ col ~ ' = ' ~ right ~ '.' ~ col) %}{% endfor %}
+{{ conds | join(' and ') if conds else '1 = 1' }}
+{%- endmacro %}
+
+{% macro compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed) -%}
+{% set nb = by | length %}
+{% set part = partition_by(by, ['metric', 'model']) %}
+with
+{% for sql in parts %}
+model_{{ loop.index0 }} as (
+{{ sql | indent(4, true) }}
+),
+{% endfor %}
+{% if weights %}
+group_weights as (
+{{ weights | indent(4, true) }}
+),
+{% endif %}
+paired as (
+    select
+        {% for col in by %}model_0.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
+
+        model_0.slice_{{ nb }} as grp,
+{% for sql in parts %}
+{% set j = loop.index0 %}
+{% for i in range(n_metrics) %}
+        model_{{ j }}.m{{ i }} as v{{ i }}_{{ j }},
+{% endfor %}
+{% endfor %}
+        {{ 'cast(group_weights.w as ' ~ float_type() ~ ')' if weights else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+    from model_0
+{% for sql in parts[1:] %}
+    join model_{{ loop.index }} on {{ compare_join_on('model_0', 'model_' ~ loop.index, by) }} and model_0.slice_{{ nb }} = model_{{ loop.index }}.slice_{{ nb }}
+{% endfor %}
+{% if weights %}
+    join group_weights on {{ compare_join_on('model_0', 'group_weights', by) }} and model_0.slice_{{ nb }} = group_weights.grp
+{% endif %}
+),
+diffs as (
+{% for i in range(n_metrics) %}
+{% set outer = loop %}
+{% for sql in parts[1:] %}
+    select
+        {{ slice_cols(by) }}
+        grp,
+        w,
+        {{ i }} as metric,
+        {{ loop.index }} as model,
+        cast(v{{ i }}_0 as {{ float_type() }}) as base,
+        cast(v{{ i }}_{{ loop.index }} as {{ float_type() }}) as val,
+        cast(v{{ i }}_{{ loop.index }} as {{ float_type() }}) - cast(v{{ i }}_0 as {{ float_type() }}) as d
+    from paired
+    where v{{ i }}_0 is not null and v{{ i }}_{{ loop.index }} is not null
+{{ '    union all' if not (loop.last and outer.last) }}
+{% endfor %}
+{% endfor %}
+),
+moments as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        count(*) as n,
+        sum(w) as sw,
+        sum(w * base) / sum(w) as base,
+        sum(w * val) / sum(w) as value,
+        sum(w * d) as s_obs,
+        sum(abs(w * d)) as sabs
+    from diffs
+    {{ group_by(by, ['metric', 'model']) }}
+),
+spread as (
+    select
+        {{ slice_cols_of('diffs', by) }}
+        diffs.metric,
+        diffs.model,
+        sum(diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw)) as ss
+    from diffs
+    join moments on {{ compare_join_on('diffs', 'moments', by, ['metric', 'model']) }}
+    group by {{ slice_cols_of('diffs', by) }}diffs.metric, diffs.model
+),
+{% if test == 'randomization' %}
+flipped as (
+    select
+        {{ slice_cols_of('keyed', by) }}
+        keyed.metric,
+        keyed.model,
+        replicates.b,
+        sum(keyed.w * keyed.d * {{ sign_flip('keyed.gkey', 'replicates.b', seed) }}) as s_b
+    from (
+        select {{ slice_cols(by) }} metric, model, w, d, {{ key_hash('grp') }} as gkey
+        from diffs
+    ) as keyed
+    cross join (
+{{ compare_replicates(n_permutations) | indent(8, true) }}
+    ) as replicates
+    group by {{ slice_cols_of('keyed', by) }}keyed.metric, keyed.model, replicates.b
+),
+permuted as (
+    select
+        {{ slice_cols_of('flipped', by) }}
+        flipped.metric,
+        flipped.model,
+        sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
+    from flipped
+    join moments on {{ compare_join_on('flipped', 'moments', by, ['metric', 'model']) }}
+    group by {{ slice_cols_of('flipped', by) }}flipped.metric, flipped.model
+),
+{% endif %}
+{% if test == 'wilcoxon' %}
+signed as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        d,
+        round(abs(d) * {{ float_literal(1e12) }}) as a
+    from diffs
+    where round(abs(d) * {{ float_literal(1e12) }}) > 0
+),
+signed_ranks as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        d,
+        rank() over ({{ part }} order by a)
+            + cast(count(*) over ({{ partition_by(by, ['metric', 'model', 'a']) }}) - 1 as {{ float_type() }}) / {{ float_literal(2) }} as r,
+        count(*) over ({{ partition_by(by, ['metric', 'model', 'a']) }}) as t
+    from signed
+),
+wilcoxon as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        count(*) as n_nz,
+        sum(case when d > 0 then r else {{ float_literal(0) }} end) as w_plus,
+        sum(cast(t * t - 1 as {{ float_type() }})) as tie
+    from signed_ranks
+    {{ group_by(by, ['metric', 'model']) }}
+),
+{% endif %}
+final as (
+    select
+        {{ slice_cols_of('moments', by) }}
+        moments.metric,
+        moments.model,
+        moments.n,
+        moments.sw,
+        moments.base,
+        moments.value,
+        moments.s_obs / moments.sw as d,
+        spread.ss,
+        moments.sabs,
+        {{ 'permuted.n_extreme' if test == 'randomization' else 'cast(null as bigint)' }} as n_extreme,
+        {{ 'coalesce(wilcoxon.n_nz, 0)' if test == 'wilcoxon' else 'cast(null as bigint)' }} as n_nz,
+        {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as w_plus,
+        {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as tie
+    from moments
+    join spread on {{ compare_join_on('moments', 'spread', by, ['metric', 'model']) }}
+{% if test == 'randomization' %}
+    left join permuted on {{ compare_join_on('moments', 'permuted', by, ['metric', 'model']) }}
+{% endif %}
+{% if test == 'wilcoxon' %}
+    left join wilcoxon on {{ compare_join_on('moments', 'wilcoxon', by, ['metric', 'model']) }}
+{% endif %}
+)
+select * from final
+order by {{ slice_order(by) }}metric, model
+{%- endmacro %}
+
+{% macro compare_delong(relation, by, columns, options, n_models) -%}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+{% for score in columns.scores %}
+        {{ score }} as s{{ loop.index0 }}{{ ',' if not loop.last }}
+{% endfor %}
+    from {{ relation }}
+),
+-- placement counts, one sort per model (every window of a model shares its order; the peers
+-- frame `range between current row and current row` is the row's tie group)
+placed as (
+    select
+        {{ slice_cols(by) }}
+{% for k in range(n_models) %}
+{% set w = window(by, 's' ~ k) %}
+        sum(1 - label) over ({{ w }} range between unbounded preceding and current row)
+            - cast(sum(1 - label) over ({{ w }} range between current row and current row) as {{ float_type() }}) / {{ float_literal(2) }} as a{{ k }},
+        sum(label) over ({{ w }} range between unbounded preceding and current row)
+            - cast(sum(label) over ({{ w }} range between current row and current row) as {{ float_type() }}) / {{ float_literal(2) }} as x{{ k }},
+{% endfor %}
+        label
+    from source
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+        count(*) as n_rows,
+        sum(label) as n_pos,
+        count(*) - sum(label) as n_neg,
+{% for k in range(n_models) %}
+        sum(case when label = 1 then a{{ k }} else {{ float_literal(0) }} end) as sa{{ k }},
+        sum(case when label = 0 then x{{ k }} else {{ float_literal(0) }} end) as sx{{ k }},
+        sum(case when label = 1 then a{{ k }} * a{{ k }} else {{ float_literal(0) }} end) as saa{{ k }},
+        sum(case when label = 1 then a0 * a{{ k }} else {{ float_literal(0) }} end) as sa0{{ k }},
+        sum(case when label = 0 then x{{ k }} * x{{ k }} else {{ float_literal(0) }} end) as sxx{{ k }},
+        sum(case when label = 0 then x0 * x{{ k }} else {{ float_literal(0) }} end) as sx0{{ k }}{{ ',' if not loop.last }}
+{% endfor %}
+    from placed
+    {{ group_by(by) }}
+)
+select * from final
+{{ order_by(by) }}
+{%- endmacro %}
+
+{# the source of the threshold tests: slices, label, one 0/1 prediction per model, weight #}
+{% macro compare_predictions(relation, by, columns, options) -%}
+source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+{% for score in columns.scores %}
+        case when {{ score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
+{% endfor %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+    from {{ relation }}
+)
+{%- endmacro %}
+
+{# one row per (slice[, b], model) with tp, fp, tn, fn out of the wide `counts` CTE #}
+{% macro compare_long_counts(by, n_models, extra=[]) -%}
+{% for k in range(n_models) %}
+    select
+        {{ slice_cols(by) }}
+        {% for col in extra %}{{ col }}, {% endfor %}{{ k }} as model,
+        tp{{ k }} as tp,
+        fp{{ k }} as fp,
+        tn{{ k }} as tn,
+        fn{{ k }} as fn
+    from counts
+{{ '    union all' if not loop.last }}
+{% endfor %}
+{%- endmacro %}
+
+{% macro compare_confusion(relation, by, columns, options, entries, n_models) -%}
+with {{ compare_predictions(relation, by, columns, options) }},
+counts as (
+    select
+        {{ slice_cols(by) }}
+        count(*) as n_rows,
+{% for k in range(n_models) %}
+        sum(case when label = 1 and p{{ k }} = 1 then w else {{ float_literal(0) }} end) as tp{{ k }},
+        sum(case when label = 0 and p{{ k }} = 1 then w else {{ float_literal(0) }} end) as fp{{ k }},
+        sum(case when label = 0 and p{{ k }} = 0 then w else {{ float_literal(0) }} end) as tn{{ k }},
+        sum(case when label = 1 and p{{ k }} = 0 then w else {{ float_literal(0) }} end) as fn{{ k }},
+        sum(case when p0 = label and p{{ k }} <> label then 1 else 0 end) as n10_{{ k }},
+        sum(case when p0 <> label and p{{ k }} = label then 1 else 0 end) as n01_{{ k }}{{ ',' if not loop.last }}
+{% endfor %}
+    from source
+    {{ group_by(by) }}
+),
+long_counts as (
+{% for k in range(n_models) %}
+    select
+        {{ slice_cols(by) }}
+        {{ k }} as model,
+        n_rows,
+        n10_{{ k }} as n10,
+        n01_{{ k }} as n01,
+        tp{{ k }} as tp,
+        fp{{ k }} as fp,
+        tn{{ k }} as tn,
+        fn{{ k }} as fn
+    from counts
+{{ '    union all' if not loop.last }}
+{% endfor %}
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+        model,
+        n_rows,
+        n10,
+        n01,
+{% for entry in entries %}
+        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as {{ entry.alias }},
+{% endfor %}
+        tp, fp, tn, fn
+    from long_counts
+)
+select * from final
+order by {{ slice_order(by) }}model
+{%- endmacro %}
+
+{% macro compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci) -%}
+{% set order = ['label'] %}
+{% for k in range(n_models) %}{% do order.append('p' ~ k) %}{% endfor %}
+{% do order.append('w') %}
+{% set slice_names = [] %}
+{% for col in by %}{% do slice_names.append('slice_' ~ loop.index0) %}{% endfor %}
+{% set part = partition_by(by, ['metric', 'model']) %}
+with {{ compare_predictions(relation, by, columns, options) }},
+keyed as (
+    select
+        source.*,
+        {{ row_key(order, slice_names) }} as rk
+    from source
+),
+replicated as (
+    select
+        {{ slice_cols_of('keyed', by) }}
+        keyed.label,
+{% for k in range(n_models) %}
+        keyed.p{{ k }},
+{% endfor %}
+        keyed.w,
+        replicates.b,
+        {{ replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
+    from keyed
+    cross join (
+{{ compare_replicates(n_boot) | indent(8, true) }}
+    ) as replicates
+),
+weighted as (
+    select
+        {{ slice_cols(by) }}
+        b,
+        label,
+{% for k in range(n_models) %}
+        p{{ k }},
+{% endfor %}
+        w * {{ poisson1('u') }} as wb
+    from replicated
+),
+counts as (
+    select
+        {{ slice_cols(by) }}
+        b,
+{% for k in range(n_models) %}
+        sum(case when label = 1 and p{{ k }} = 1 then wb else {{ float_literal(0) }} end) as tp{{ k }},
+        sum(case when label = 0 and p{{ k }} = 1 then wb else {{ float_literal(0) }} end) as fp{{ k }},
+        sum(case when label = 0 and p{{ k }} = 0 then wb else {{ float_literal(0) }} end) as tn{{ k }},
+        sum(case when label = 1 and p{{ k }} = 0 then wb else {{ float_literal(0) }} end) as fn{{ k }}{{ ',' if not loop.last }}
+{% endfor %}
+    from weighted
+    {{ group_by(by, ['b']) }}
+),
+long_counts as (
+{{ compare_long_counts(by, n_models, ['b']) }}
+),
+replicate_values as (
+    select
+        {{ slice_cols(by) }}
+        b,
+        model,
+{% for entry in entries %}
+        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as v{{ loop.index0 }}{{ ',' if not loop.last }}
+{% endfor %}
+    from long_counts
+),
+replicate_diffs as (
+{% for entry in entries %}
+{% set outer = loop %}
+    select
+        {{ slice_cols_of('m', by) }}
+        m.b,
+        {{ outer.index0 }} as metric,
+        m.model,
+        m.v{{ outer.index0 }} - base.v{{ outer.index0 }} as d
+    from replicate_values as m
+    join replicate_values as base on {{ compare_join_on('m', 'base', by, ['b']) }} and base.model = 0
+    where m.model > 0 and m.v{{ outer.index0 }} is not null and base.v{{ outer.index0 }} is not null
+{{ '    union all' if not loop.last }}
+{% endfor %}
+),
+ordered as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        d,
+        row_number() over ({{ part }} order by d, b) - 1 as i,
+        count(*) over ({{ part }}) as n_def
+    from replicate_diffs
+),
+final as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        max(n_def) as n_def,
+        sum(case when d <= 0 then 1 else 0 end) as n_le,
+        sum(case when d >= 0 then 1 else 0 end) as n_ge,
+{% for name, q in [('lo', (1 - ci) / 2), ('hi', (1 + ci) / 2)] %}
+        max(case when i = cast(floor((n_def - 1) * {{ float_literal(q) }}) as bigint) then d end) as {{ name }}_a,
+        max(case when i = cast(floor((n_def - 1) * {{ float_literal(q) }}) as bigint) + 1 then d end) as {{ name }}_b{{ ',' if not loop.last }}
+{% endfor %}
+    from ordered
+    {{ group_by(by, ['metric', 'model']) }}
+)
+select * from final
+order by {{ slice_order(by) }}metric, model
+{%- endmacro %}
+
+{# rows per slice (n_rows of the output) #}
+{% macro compare_slice_rows(relation, by) -%}
+select
+    {{ slice_cols(by) }}
+    count(*) as n_rows
+from (
+    select {{ slice_source(by) }} 1 as one
+    from {{ relation }}
+) as sliced
+{{ group_by(by) }}
+{%- endmacro %}
+
+{# GAUC's weight of each group (options.weighting): rows | positives | 1 #}
+{% macro compare_group_weights(relation, by, columns, options) -%}
+select
+    {{ slice_cols(by) }}
+    grp,
+{% if options.weighting == 'samples' %}
+    count(*) as w
+{% elif options.weighting == 'positives' %}
+    sum(label) as w
+{% else %}
+    1 as w
+{% endif %}
+from (
+    select
+        {{ slice_source(by) }}
+        {{ columns.group }} as grp,
+        {{ binary_label(columns.label, options.pos_label) }} as label
+    from {{ relation }}
+) as labelled
+{{ group_by(by, ['grp']) }}
+{%- endmacro %}

@@ -247,7 +247,7 @@ def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
             break
     text = "\n".join(indent + x if x else x for x in block.splitlines())
     for i, line in enumerate(lines):
-        if line.startswith(indent + "con :"):
+        if line.startswith((indent + "convention :", indent + "con :")):
             return "\n".join([*lines[:i], text, *lines[i:]])
     for i, line in enumerate(lines):
         if line.strip() == "Returns":
@@ -287,7 +287,8 @@ def with_ci(fn: Callable[..., Any], spec: MetricSpec) -> Callable[..., Any]:
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=PARAMS[name].default)
         for name in CI_PARAMS
     ]
-    at = next((i for i, p in enumerate(params) if p.name == "con"), len(params))
+    # before convention= and con=, which close every metric's signature
+    at = next((i for i, p in enumerate(params) if p.name in ("convention", "con")), len(params))
     wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
         parameters=[*params[:at], *extra, *params[at:]],
         return_annotation="float | Interval",

@@ -2962,7 +2962,6 @@
    (sqlmetrics[metric ~ '_value'], sqlmetrics[kernel]). #}
 {% macro sqlmetrics_template_macros() -%}
 {%- if false -%}
-{{ sqlmetrics._mod_p() }}
 {{ sqlmetrics.accuracy_value() }}
 {{ sqlmetrics.as_boolean() }}
 {{ sqlmetrics.auc_bounds_extent_group_by() }}
@@ -3155,6 +3154,7 @@
 {{ sqlmetrics.recall_value() }}
 {{ sqlmetrics.recall_weighted_kernel() }}
 {{ sqlmetrics.replicate_uniform() }}
+{{ sqlmetrics.resample_mod_p() }}
 {{ sqlmetrics.roc_curve_kernel() }}
 {{ sqlmetrics.row_key() }}
 {{ sqlmetrics.safe_div() }}

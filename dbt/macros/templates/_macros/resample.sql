@@ -59,15 +59,15 @@ row_number() over (
 {%- if partition_by %} partition by {{ partition_by | join(', ') }}{% endif %} order by {{ order_by | join(', ') }})
 {%- endmacro %}
 
-{% macro _mod_p(expr) -%}
+{% macro resample_mod_p(expr) -%}
 mod({{ expr }}, cast(2147483647 as bigint))
 {%- endmacro %}
 
 {% macro replicate_uniform(key, b, seed) -%}
-{%- set a = sqlmetrics._mod_p(sqlmetrics._mod_p('cast(' ~ key ~ ' as bigint)') ~ ' + ' ~ sqlmetrics._mod_p('cast(' ~ seed ~ ' as bigint)') ~ ' * 16807') -%}
-{%- set x1 = sqlmetrics._mod_p(a ~ ' * 48271 + cast(' ~ b ~ ' as bigint) * 69621 + 12345') -%}
-{%- set x2 = sqlmetrics._mod_p(x1 ~ ' * ' ~ x1 ~ ' + cast(' ~ b ~ ' as bigint) + 1') -%}
-{%- set x3 = sqlmetrics._mod_p(x2 ~ ' * 48271 + ' ~ a) -%}
+{%- set a = sqlmetrics.resample_mod_p(sqlmetrics.resample_mod_p('cast(' ~ key ~ ' as bigint)') ~ ' + ' ~ sqlmetrics.resample_mod_p('cast(' ~ seed ~ ' as bigint)') ~ ' * 16807') -%}
+{%- set x1 = sqlmetrics.resample_mod_p(a ~ ' * 48271 + cast(' ~ b ~ ' as bigint) * 69621 + 12345') -%}
+{%- set x2 = sqlmetrics.resample_mod_p(x1 ~ ' * ' ~ x1 ~ ' + cast(' ~ b ~ ' as bigint) + 1') -%}
+{%- set x3 = sqlmetrics.resample_mod_p(x2 ~ ' * 48271 + ' ~ a) -%}
 cast({{ x3 }} as {{ sqlmetrics.float_type() }}) / {{ sqlmetrics.float_literal(2147483647) }}
 {%- endmacro %}
 

@@ -475,3 +475,40 @@ def iv_spec(function: str, kwargs: dict) -> str:
     if average not in ("binary", None):
         name = f"{name}_{average}"
     return name
+
+
+def test_hit_ratio_with_qrels_and_slices_is_refused() -> None:
+    run = ranking_frame(seed=2).assign(country=lambda d: np.where(d.item % 2 == 0, "DE", "FR"))
+    qrels = run[["group", "item", "label"]]
+    with pytest.raises(
+        InvalidParameterError,
+        match="hit_ratio: ci= with qrels= and slices is not supported for hit_ratio; drop by=",
+    ):
+        sqlmetrics.evaluate(
+            run.drop(columns="label"), ["hit_ratio@3"], group="group", item="item",
+            qrels=qrels, by="country", ci=0.9, ci_method="bootstrap",
+        )  # fmt: skip
+
+
+def test_hit_ratio_cluster_bootstrap_weighs_groups_by_their_relevant_items() -> None:
+    df = ranking_frame(seed=6)
+    groups, values, weights = [], [], []
+    for g, rows in df.groupby("group", sort=True):
+        n_rel = int((rows.label >= 1).sum())
+        value = ORK.metric("hit_ratio", list(rows.itertuples(index=False, name=None)), k=3)
+        if n_rel and not math.isnan(value):
+            groups.append(str(g))
+            values.append(value)
+            weights.append(n_rel)
+    iv = sqlmetrics.hit_ratio(df, k=3, empty="skip", ci=LEVEL, n_boot=30, seed=8)
+    assert iv.method == "bootstrap"
+    assert close(iv, O.cluster_bootstrap(groups, values, 30, 8, LEVEL, weights))
+
+
+def test_gm_map_cluster_bootstrap_is_geometric() -> None:
+    df = ranking_frame(seed=12)
+    groups, values = per_group("map", df, k=5)
+    floored = [max(v, 1e-5) for v in values]  # gm_map's floor (trec_eval)
+    iv = sqlmetrics.gm_map(df, k=5, empty="skip", ci=LEVEL, n_boot=25, seed=3)
+    assert iv.method == "bootstrap"
+    assert close(iv, O.cluster_bootstrap(groups, floored, 25, 3, LEVEL, geometric=True))

@@ -77,9 +77,11 @@ def data() -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def pg_table(pg_engine: Any, data: pd.DataFrame) -> str:
+def pg_table(pg_engine: Any, data: pd.DataFrame) -> Any:
     data.to_sql("ci_events", pg_engine, index=False, if_exists="replace")
-    return "ci_events"
+    yield "ci_events"
+    with pg_engine.begin() as c:  # the session's server is shared: leave no table behind
+        c.exec_driver_sql("drop table ci_events")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

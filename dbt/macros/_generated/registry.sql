@@ -2812,6 +2812,7 @@
 {{ sqlmetrics.calibration_uniform_edge() }}
 {{ sqlmetrics.catalog_coverage_kernel() }}
 {{ sqlmetrics.cg_group_columns() }}
+{{ sqlmetrics.cg_mean_exponent() }}
 {{ sqlmetrics.cg_value() }}
 {{ sqlmetrics.classification_report_kernel() }}
 {{ sqlmetrics.cohen_kappa_disagreement() }}
@@ -2827,6 +2828,7 @@
 {{ sqlmetrics.curve_totals() }}
 {{ sqlmetrics.curve_units() }}
 {{ sqlmetrics.dcg_group_columns() }}
+{{ sqlmetrics.dcg_mean_exponent() }}
 {{ sqlmetrics.dcg_value() }}
 {{ sqlmetrics.default__as_boolean() }}
 {{ sqlmetrics.default__auc_broadcast() }}
@@ -2874,6 +2876,7 @@
 {{ sqlmetrics.hit_ratio_value() }}
 {{ sqlmetrics.idcg_group_columns() }}
 {{ sqlmetrics.idcg_ideal_columns() }}
+{{ sqlmetrics.idcg_mean_exponent() }}
 {{ sqlmetrics.idcg_value() }}
 {{ sqlmetrics.iprec_11pt_avg_group_columns() }}
 {{ sqlmetrics.iprec_11pt_avg_value() }}
@@ -2974,5 +2977,6 @@
 {{ sqlmetrics.trino__float_type() }}
 {{ sqlmetrics.trino__key_hash() }}
 {{ sqlmetrics.window() }}
+{{ sqlmetrics.with_slice_exponents() }}
 {%- endif -%}
 {%- endmacro %}

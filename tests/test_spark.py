@@ -72,21 +72,46 @@ def temp_views(spark: Any) -> list[str]:
     return [t.name for t in spark.catalog.listTables() if t.name.startswith("__sqlmetrics_")]
 
 
+def make_class_scores(seed: int = 6, n_rows: int = 150) -> pd.DataFrame:
+    """Class scores in long form (one row per (row, class); one true class per row, ties)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, n_rows)
+    raw = np.round(rng.random((n_rows, 3)) + 0.4 * (np.arange(3) == truth[:, None]), 1)
+    return pd.DataFrame(
+        {
+            "row_id": np.repeat(np.arange(n_rows), 3).astype("int64"),
+            "cls": np.tile(np.array(["a", "b", "c"]), n_rows),
+            "score": raw.ravel(),
+            "label": (np.arange(3) == truth[:, None]).astype("int64").ravel(),
+        }
+    )
+
+
+#: values of the options a public function requires (no default)
+REQUIRED = {"beta": 2.0}
+
+
 def arguments(spec: MetricSpec) -> dict[str, Any]:
     """The public function's column arguments (and average / k) for ``spec`` on the events."""
-    roles = {r.name for r in spec.roles}
+    roles = {r.name: r.kind for r in spec.roles}
+    required = {p: REQUIRED[p] for p in _required(spec)}
+    if spec.family == "beyond":  # the train= interactions are passed by run()
+        return {"item": "item"}
+    if spec.family == "multiclass_scores":  # the long table of class scores
+        return {"row_id": "row_id", "class_col": "cls", "score": "score", "label": "label"}
     if spec.family == "ranking":
         out: dict[str, Any] = {"group": "query", "item": "item", "label": "rel", "score": "score"}
         if "k" in _params(spec):
             out["k"] = 5
         return out
     if spec.family == "multiclass":
-        out = {"label": "cls", "prediction": "pred"}
+        out = {"label": "cls", "prediction": "pred", **required}
     else:
-        out = {
-            "label": "label",
-            "score": "prob" if spec.name in ("log_loss", "brier_score") else "score",
-        }
+        probability = roles.get("score") == "probability" or spec.name in (
+            "log_loss",
+            "brier_score",
+        )
+        out = {"label": "label", "score": "prob" if probability else "score", **required}
         if "group" in roles:
             out["group"] = "query"
     if spec.average is not None:
@@ -98,6 +123,18 @@ def _params(spec: MetricSpec) -> list[str]:
     import inspect
 
     return list(inspect.signature(getattr(sqlmetrics, spec.function)).parameters)
+
+
+def _required(spec: MetricSpec) -> list[str]:
+    """The keyword-only options of the public function without a default (``beta``)."""
+    import inspect
+
+    parameters = inspect.signature(getattr(sqlmetrics, spec.function)).parameters.values()
+    return [
+        p.name
+        for p in parameters
+        if p.kind is p.KEYWORD_ONLY and p.default is p.empty and p.name in REQUIRED
+    ]
 
 
 def as_frame(value: Any) -> pd.DataFrame:
@@ -126,6 +163,10 @@ def assert_same(got: Any, want: Any, what: str) -> None:
 
 
 def run(spec: MetricSpec, data: Any, con: Any, **extra: Any) -> Any:
+    """``spec``'s public function on ``data``; a beyond-accuracy metric takes the same events
+    as its ``train=`` interactions."""
+    if spec.family == "beyond" and "train" in _params(spec):
+        extra = {"train": data, **extra}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return getattr(sqlmetrics, spec.function)(data, con=con, **arguments(spec), **extra)
@@ -139,11 +180,21 @@ def test_every_function_is_covered() -> None:
     assert set(FUNCTIONS) == set(REGISTRY)
 
 
+@pytest.fixture(scope="module")
+def scores_table(spark: Any) -> Any:
+    name = "spark_class_scores"
+    spark.createDataFrame(make_class_scores()).createOrReplaceTempView(name)
+    yield name
+    spark.catalog.dropTempView(name)
+
+
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_function_on_a_spark_table_equals_duckdb(
-    spark: Any, table: str, frame: pd.DataFrame, name: str
+    spark: Any, table: str, frame: pd.DataFrame, scores_table: str, name: str
 ) -> None:
     spec = REGISTRY[name]
+    if spec.family == "multiclass_scores":
+        table, frame = scores_table, make_class_scores()
     got = run(spec, table, spark)
     want = run(spec, frame, None)
     assert_same(got, want, f"{name} on spark")

@@ -85,6 +85,42 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {%- endmacro %}
 
 {#
+  with_slice_exponents(name, relation, by, exps): two CTEs; `name` holds the rows of `relation`
+  and, for each (column, expr) of exps, the column sum_exponent(expr, by) would give (the
+  slice's ceil(log2 max|expr|)), computed as a per-slice aggregate joined back on the slices
+  (null-safe; a cross join without slices) rather than as a window over the whole slice:
+  on Spark such a window (`partition by <slices>`, or `over ()`) moves every row of a slice
+  into one partition, the join broadcasts the small per-slice table (auc_broadcast). Same
+  values as the window, so exact_sum gives the same bits.
+#}
+{% macro with_slice_exponents(name, relation, by, exps) -%}
+{{ name }}_exponents as (
+    select
+{% for col in by %}
+        slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }},
+{% endfor %}
+{% for col, expr in exps %}
+        {{ auc_exponent('max(abs(' ~ expr ~ '))') }} as {{ col }}{{ ',' if not loop.last }}
+{% endfor %}
+    from {{ relation }}
+    {{ group_by(by) }}
+),
+{{ name }} as (
+    select {{ auc_broadcast(name ~ '_exponents') }}
+        {{ relation }}.*,
+{% for col, expr in exps %}
+        {{ name }}_exponents.{{ col }}{{ ',' if not loop.last }}
+{% endfor %}
+    from {{ relation }}
+{% if by %}
+    join {{ name }}_exponents on {{ auc_join_slices(by, 'e_') }}
+{% else %}
+    cross join {{ name }}_exponents
+{% endif %}
+)
+{%- endmacro %}
+
+{#
   Order-independent sum of expr. e: a column (or literal) constant within the group with
   |expr| <= 2^e, usually sum_exponent(expr); `0` for terms in [-1, 1]; `a_exp + b_exp` for a
   product of a and b.

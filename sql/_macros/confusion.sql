@@ -21,7 +21,7 @@
 {%- endmacro %}
 
 {% macro confusion_counts(relation, by, columns, options) -%}
-source as (
+{{ 'source_rows' if columns.weight else 'source' }} as (
     select
         {{ slice_source(by) }}
         {{ binary_label(columns.label, options.pos_label) }} as label,
@@ -30,12 +30,13 @@ source as (
 {% else %}
         case when {{ columns.score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
-{% if columns.weight %}
-        {{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
-{% endif %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}
 ),
+{% if columns.weight %}
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
+{% endif %}
 counts as (
     select
         {{ slice_cols(by) }}

@@ -32,8 +32,10 @@
                     it may read its own columns and n_rel, n_ret (see below); it must count a
                     per-group 0/0 as 0 (empty="zero" keeps such groups; "skip" never sees one).
                     Float sums over groups are exact_sum: with exponent 0 for values in
-                    [0, 1]; otherwise group_columns also emits {p}exp, sum_exponent of its
-                    per-group column over the slice's grouped rows (dcg, cg, idcg)
+                    [0, 1]; otherwise the file defines <metric>_mean_exponent(p), the name
+                    of its per-group column, and the kernel joins back {p}exp, that column's
+                    sum_exponent over the slice's kept groups (dcg, cg, idcg; a per-slice
+                    aggregate, not a window: with_slice_exponents, sql/_macros/common.sql)
      <metric>_ideal_columns(p, k, by, options)  (metrics that need `ideal`): aggregates over
                     the `ideal` rows of one group (ipos, gain, gain_exp), e.g. the ideal DCG;
                     `by` is the slicing of `ideal` (none with qrels: judgments have no slice)
@@ -459,13 +461,23 @@ flagged as (
         case when n_rel = 0 then 1 else 0 end as is_empty
     from per_group
 ),
-kept as (
+{% set exps = [] %}
+{% for m in entries %}
+{% if (m.metric ~ '_mean_exponent') in sqlmetrics %}
+{% do exps.append((m.alias ~ '_exp', sqlmetrics[m.metric ~ '_mean_exponent'](m.alias ~ '_') | trim)) %}
+{% endif %}
+{% endfor %}
+{{ 'kept_rows' if exps else 'kept' }} as (
     select *
     from flagged
 {% if empty_policy in ('skip', 'one') %}
     where is_empty = 0
 {% endif %}
 ),
+{% if exps %}
+-- {p}exp: the slice's largest per-group value's exponent (<metric>_mean_exponent)
+{{ with_slice_exponents('kept', 'kept_rows', by, exps) }},
+{% endif %}
 aggregated as (
     select
         {{ slice_cols(by) }}

@@ -33,14 +33,8 @@ per_row as (
         ) as wloss
     from source
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sum_exponent('w', by) }} as w_exp,
-        {{ sum_exponent('wy', by) }} as wy_exp,
-        {{ sum_exponent('wloss', by) }} as wloss_exp
-    from per_row
-),
+-- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wy_exp', 'wy'), ('wloss_exp', 'wloss')]) }},
 sums as (
     select
         {{ slice_cols(by) }}

@@ -26,13 +26,8 @@ per_row as (
         w * (p - label) * (p - label) as wsq
     from source
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sum_exponent('w', by) }} as w_exp,
-        {{ sum_exponent('wsq', by) }} as wsq_exp
-    from per_row
-),
+-- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wsq_exp', 'wsq')]) }},
 final as (
     select
         {{ slice_cols(by) }}

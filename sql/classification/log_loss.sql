@@ -36,13 +36,8 @@ per_row as (
         ) as wloss
     from source
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sum_exponent('w', by) }} as w_exp,
-        {{ sum_exponent('wloss', by) }} as wloss_exp
-    from per_row
-),
+-- the slice's exponents of w and wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wloss_exp', 'wloss')]) }},
 final as (
     select
         {{ slice_cols(by) }}

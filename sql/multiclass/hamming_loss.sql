@@ -16,13 +16,14 @@ with source as (
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
     from {{ relation }}
 ),
-scaled as (
+scaled_rows as (
     select
         source.*,
-        w * miss as wmiss,
-        {{ sum_exponent('w', by) }} as w_exp
+        w * miss as wmiss
     from source
 ),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w')]) }},
 final as (
     select
         {{ slice_cols(by) }}

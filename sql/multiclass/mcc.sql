@@ -32,14 +32,8 @@ scaled as (
         from per_class
     ) as exponents
 ),
-counts as (
-    select
-        scaled.*,
-        {{ sum_exponent('tp', by) }} as tp_exp,
-        {{ sum_exponent('n_true', by) }} as n_true_exp,
-        {{ sum_exponent('n_pred', by) }} as n_pred_exp
-    from scaled
-),
+-- the slice's exponents of the scaled per-class sums: aggregates joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('counts', 'scaled', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }},
 {% endif %}
 sums as (
     select

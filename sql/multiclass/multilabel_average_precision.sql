@@ -68,13 +68,14 @@ per_part as (
     from scaled
     {{ group_by(by, part) }}
 ),
-weighted as (
+weighted_rows as (
     select
         per_part.*,
-        p_total * value as wv,
-        {{ sum_exponent('p_total * value', by) }} as wv_exp
+        p_total * value as wv
     from per_part
 ),
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('weighted', 'weighted_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select
         {{ slice_cols(by) }}

@@ -43,12 +43,8 @@ per_row as (
     from ranked
     {{ group_by(by, ['g']) }}
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sum_exponent('w', by) }} as w_exp
-    from per_row
-),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w')]) }},
 final as (
     select
         {{ slice_cols(by) }}

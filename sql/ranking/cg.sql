@@ -24,9 +24,13 @@
 #}
 {% macro cg_group_columns(p, k, by, options) -%}
 {% set cg = exact_sum('case when ' ~ ranking_within(k) ~ ' then gain else 0 end', 'gain_exp') %}
-{{ cg }} as {{ p }}cg,
-{# exact_sum exponent of the mean, from the slice's largest per-group CG #}
-{{ sum_exponent(cg, by) }} as {{ p }}exp
+{{ cg }} as {{ p }}cg
+{%- endmacro %}
+
+{# the per-group column whose slice exponent the kernel joins back as {p}exp (the exact_sum
+   exponent of the mean: the slice's largest per-group CG) #}
+{% macro cg_mean_exponent(p) -%}
+{{ p }}cg
 {%- endmacro %}
 
 {% macro cg_value(p, k, options) -%}

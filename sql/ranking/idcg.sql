@@ -30,9 +30,13 @@
 
 {% macro idcg_ideal_columns(p, k, by, options) -%}
 {% set idcg = exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ float_literal(2) ~ ') / ln(ipos + ' ~ float_literal(1) ~ ') else 0 end', 'gain_exp') %}
-{{ idcg }} as {{ p }}idcg,
-{# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}
-{{ sum_exponent(idcg, by) }} as {{ p }}exp
+{{ idcg }} as {{ p }}idcg
+{%- endmacro %}
+
+{# the per-group column whose slice exponent the kernel joins back as {p}exp (the exact_sum
+   exponent of the mean: the slice's largest per-group IDCG) #}
+{% macro idcg_mean_exponent(p) -%}
+{{ p }}idcg
 {%- endmacro %}
 
 {% macro idcg_value(p, k, options) -%}

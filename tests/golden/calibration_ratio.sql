@@ -6,15 +6,31 @@ select
         cast(1 as double) as w
     from "events"
 ),
-scaled as (
+scaled_rows as (
     select
         source.*,
         w * p as wp,
-        w * label as wy,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w * p)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w * label)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wy_exp
+        w * label as wy
     from source
+),
+-- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/common.sql)
+scaled_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wp)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wy)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wy_exp
+    from scaled_rows
+    group by slice_0
+),
+scaled as (
+    select
+        scaled_rows.*,
+        scaled_exponents.w_exp,
+        scaled_exponents.wp_exp,
+        scaled_exponents.wy_exp
+    from scaled_rows
+    join scaled_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

@@ -47,7 +47,6 @@ run_groups as (
         grp,
         sum(relevant) as n_rel,
         coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)) as cg_cg,
-nullif(least(ceil(ln(nullif(max(abs(coalesce(cast(sum(cast(round((case when pos <= 10 then gain else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain else 0 end)))) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as cg_exp,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -62,10 +61,25 @@ flagged as (
         case when n_rel = 0 then 1 else 0 end as is_empty
     from per_group
 ),
-kept as (
+kept_rows as (
     select *
     from flagged
     where is_empty = 0
+),
+-- {p}exp: the slice's largest per-group value's exponent (<metric>_mean_exponent)
+kept_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(cg_cg)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as cg_exp
+    from kept_rows
+    group by slice_0
+),
+kept as (
+    select
+        kept_rows.*,
+        kept_exponents.cg_exp
+    from kept_rows
+    join kept_exponents on slice_0 is not distinct from e_slice_0
 ),
 aggregated as (
     select

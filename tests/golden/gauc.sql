@@ -23,14 +23,28 @@ rank_sums as (
     from ranked
     group by slice_0, grp
 ),
-scored as (
+scored_rows as (
     select
         slice_0,
         n_pos + n_neg as v,
-        nullif(least(ceil(ln(nullif(max(abs(n_pos + n_neg)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as v_exp,
         (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
+),
+-- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/common.sql)
+scored_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(v)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as v_exp
+    from scored_rows
+    group by slice_0
+),
+scored as (
+    select
+        scored_rows.*,
+        scored_exponents.v_exp
+    from scored_rows
+    join scored_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

@@ -5,12 +5,26 @@ with source as (
         cast(1 as double) as w
     from "events"
 ),
-scaled as (
+scaled_rows as (
     select
         source.*,
-        w * miss as wmiss,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp
+        w * miss as wmiss
     from source
+),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+scaled_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp
+    from scaled_rows
+    group by slice_0
+),
+scaled as (
+    select
+        scaled_rows.*,
+        scaled_exponents.w_exp
+    from scaled_rows
+    join scaled_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

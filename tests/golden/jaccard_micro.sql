@@ -33,13 +33,24 @@ class_sums as (
     from contrib
     group by slice_0, class
 ),
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+per_class_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
+    from class_sums
+    group by slice_0
+),
 per_class as (
     select
         class_sums.*,
-        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
+        per_class_exponents.tp_exp,
+        per_class_exponents.n_true_exp,
+        per_class_exponents.n_pred_exp
     from class_sums
+    join per_class_exponents on slice_0 is not distinct from e_slice_0
 ),
 valued as (
     select

@@ -18,12 +18,22 @@ per_row as (
         ) as wloss
     from source
 ),
+-- the slice's exponents of w and wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+scaled_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
+        nullif(least(ceil(ln(nullif(max(abs(wloss)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wloss_exp
+    from per_row
+    group by slice_0
+),
 scaled as (
     select
         per_row.*,
-        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp,
-        nullif(least(ceil(ln(nullif(max(abs(wloss)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wloss_exp
+        scaled_exponents.w_exp,
+        scaled_exponents.wloss_exp
     from per_row
+    join scaled_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

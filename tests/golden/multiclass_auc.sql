@@ -33,12 +33,26 @@ per_pair as (
         p as n_ab
     from per_part
 ),
-scored as (
+scored_rows as (
     select
         per_pair.*,
-        n_ab * value as wv,
-        nullif(least(ceil(ln(nullif(max(abs(n_ab * value)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
+        n_ab * value as wv
     from per_pair
+),
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+scored_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(wv)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
+    from scored_rows
+    group by slice_0
+),
+scored as (
+    select
+        scored_rows.*,
+        scored_exponents.wv_exp
+    from scored_rows
+    join scored_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

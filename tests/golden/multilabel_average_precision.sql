@@ -44,12 +44,26 @@ per_part as (
     from scaled
     group by slice_0, c
 ),
-weighted as (
+weighted_rows as (
     select
         per_part.*,
-        p_total * value as wv,
-        nullif(least(ceil(ln(nullif(max(abs(p_total * value)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
+        p_total * value as wv
     from per_part
+),
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+weighted_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(wv)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as wv_exp
+    from weighted_rows
+    group by slice_0
+),
+weighted as (
+    select
+        weighted_rows.*,
+        weighted_exponents.wv_exp
+    from weighted_rows
+    join weighted_exponents on slice_0 is not distinct from e_slice_0
 ),
 final as (
     select

@@ -3001,6 +3001,7 @@
 {{ sqlmetrics.calibration_uniform_edge() }}
 {{ sqlmetrics.catalog_coverage_kernel() }}
 {{ sqlmetrics.cg_group_columns() }}
+{{ sqlmetrics.cg_mean_exponent() }}
 {{ sqlmetrics.cg_value() }}
 {{ sqlmetrics.ci_auc_bootstrap() }}
 {{ sqlmetrics.ci_delong() }}
@@ -3036,6 +3037,7 @@
 {{ sqlmetrics.curve_totals() }}
 {{ sqlmetrics.curve_units() }}
 {{ sqlmetrics.dcg_group_columns() }}
+{{ sqlmetrics.dcg_mean_exponent() }}
 {{ sqlmetrics.dcg_value() }}
 {{ sqlmetrics.default__as_boolean() }}
 {{ sqlmetrics.default__auc_broadcast() }}
@@ -3088,6 +3090,7 @@
 {{ sqlmetrics.hit_ratio_value() }}
 {{ sqlmetrics.idcg_group_columns() }}
 {{ sqlmetrics.idcg_ideal_columns() }}
+{{ sqlmetrics.idcg_mean_exponent() }}
 {{ sqlmetrics.idcg_value() }}
 {{ sqlmetrics.iprec_11pt_avg_group_columns() }}
 {{ sqlmetrics.iprec_11pt_avg_value() }}
@@ -3192,5 +3195,6 @@
 {{ sqlmetrics.trino__float_type() }}
 {{ sqlmetrics.trino__key_hash() }}
 {{ sqlmetrics.window() }}
+{{ sqlmetrics.with_slice_exponents() }}
 {%- endif -%}
 {%- endmacro %}

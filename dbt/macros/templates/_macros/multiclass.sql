@@ -23,17 +23,18 @@
 {%- endmacro %}
 
 {% macro multiclass_per_class(relation, by, columns) -%}
-source as (
+{{ 'source_rows' if columns.weight else 'source' }} as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.label }} as y,
         {{ columns.prediction }} as y_hat,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
-{% if columns.weight %}
-        {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
-{% endif %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}
 ),
+{% if columns.weight %}
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
+{% endif %}
 contrib as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -67,14 +68,8 @@ class_sums as (
     from contrib
     {{ sqlmetrics.group_by(by, ['class']) }}
 ),
-per_class as (
-    select
-        class_sums.*,
-        {{ sqlmetrics.sum_exponent('tp', by) }} as tp_exp,
-        {{ sqlmetrics.sum_exponent('n_true', by) }} as n_true_exp,
-        {{ sqlmetrics.sum_exponent('n_pred', by) }} as n_pred_exp
-    from class_sums
-)
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('per_class', 'class_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
 {%- endmacro %}
 
 {# per-class value of `metric` (precision | recall | fbeta); NULL when its denominator is 0 #}

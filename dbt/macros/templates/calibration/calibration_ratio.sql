@@ -14,16 +14,15 @@
 with source as (
 {{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
-scaled as (
+scaled_rows as (
     select
         source.*,
         w * p as wp,
-        w * label as wy,
-        {{ sqlmetrics.sum_exponent('w', by) }} as w_exp,
-        {{ sqlmetrics.sum_exponent('w * p', by) }} as wp_exp,
-        {{ sqlmetrics.sum_exponent('w * label', by) }} as wy_exp
+        w * label as wy
     from source
 ),
+-- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w'), ('wp_exp', 'wp'), ('wy_exp', 'wy')]) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}

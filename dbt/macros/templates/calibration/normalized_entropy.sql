@@ -34,14 +34,8 @@ per_row as (
         ) as wloss
     from source
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sqlmetrics.sum_exponent('w', by) }} as w_exp,
-        {{ sqlmetrics.sum_exponent('wy', by) }} as wy_exp,
-        {{ sqlmetrics.sum_exponent('wloss', by) }} as wloss_exp
-    from per_row
-),
+-- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wy_exp', 'wy'), ('wloss_exp', 'wloss')]) }},
 sums as (
     select
         {{ sqlmetrics.slice_cols(by) }}

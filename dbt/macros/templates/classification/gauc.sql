@@ -25,7 +25,7 @@ with source as (
     from {{ relation }}
 ),
 {{ sqlmetrics.auc_rank_sums(by, ['grp']) }},
-scored as (
+scored_rows as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% if options.weighting == 'samples' %}
@@ -36,11 +36,12 @@ scored as (
 {% set v = 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' %}
 {% endif %}
         {{ v }} as v,
-        {{ sqlmetrics.sum_exponent(v, by) }} as v_exp,
         {{ sqlmetrics.auc_mann_whitney() }} as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
+-- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('v_exp', 'v')]) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}

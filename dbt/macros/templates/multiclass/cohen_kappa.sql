@@ -78,13 +78,8 @@ terms as (
     union all
     select {{ sqlmetrics.slice_cols(by) }} cast(0 as {{ sqlmetrics.float_type() }}) as o, term as e from expected
 ),
-scaled_terms as (
-    select
-        terms.*,
-        {{ sqlmetrics.sum_exponent('o', by) }} as o_exp,
-        {{ sqlmetrics.sum_exponent('e', by) }} as e_exp
-    from terms
-),
+-- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scaled_terms', 'terms', by, [('o_exp', 'o'), ('e_exp', 'e')]) }},
 sums as (
     select
         {{ sqlmetrics.slice_cols(by) }}

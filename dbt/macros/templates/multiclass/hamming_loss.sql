@@ -17,13 +17,14 @@ with source as (
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
-scaled as (
+scaled_rows as (
     select
         source.*,
-        w * miss as wmiss,
-        {{ sqlmetrics.sum_exponent('w', by) }} as w_exp
+        w * miss as wmiss
     from source
 ),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w')]) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}

@@ -33,14 +33,8 @@ scaled as (
         from per_class
     ) as exponents
 ),
-counts as (
-    select
-        scaled.*,
-        {{ sqlmetrics.sum_exponent('tp', by) }} as tp_exp,
-        {{ sqlmetrics.sum_exponent('n_true', by) }} as n_true_exp,
-        {{ sqlmetrics.sum_exponent('n_pred', by) }} as n_pred_exp
-    from scaled
-),
+-- the slice's exponents of the scaled per-class sums: aggregates joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('counts', 'scaled', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }},
 {% endif %}
 sums as (
     select

@@ -128,13 +128,14 @@ per_pair as (
     from per_part
 ),
 {% endif %}
-scored as (
+scored_rows as (
     select
         per_pair.*,
-        n_ab * value as wv,
-        {{ sqlmetrics.sum_exponent('n_ab * value', by) }} as wv_exp
+        n_ab * value as wv
     from per_pair
 ),
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}

@@ -44,12 +44,8 @@ per_row as (
     from ranked
     {{ sqlmetrics.group_by(by, ['g']) }}
 ),
-scaled as (
-    select
-        per_row.*,
-        {{ sqlmetrics.sum_exponent('w', by) }} as w_exp
-    from per_row
-),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w')]) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}

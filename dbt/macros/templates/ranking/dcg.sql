@@ -28,9 +28,13 @@
 #}
 {% macro dcg_group_columns(p, k, by, options) -%}
 {% set dcg = sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
-{{ dcg }} as {{ p }}dcg,
-{# exact_sum exponent of the mean, from the slice's largest per-group DCG #}
-{{ sqlmetrics.sum_exponent(dcg, by) }} as {{ p }}exp
+{{ dcg }} as {{ p }}dcg
+{%- endmacro %}
+
+{# the per-group column whose slice exponent the kernel joins back as {p}exp (the exact_sum
+   exponent of the mean: the slice's largest per-group DCG) #}
+{% macro dcg_mean_exponent(p) -%}
+{{ p }}dcg
 {%- endmacro %}
 
 {% macro dcg_value(p, k, options) -%}

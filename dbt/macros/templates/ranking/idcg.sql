@@ -31,9 +31,13 @@
 
 {% macro idcg_ideal_columns(p, k, by, options) -%}
 {% set idcg = sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ sqlmetrics.float_literal(2) ~ ') / ln(ipos + ' ~ sqlmetrics.float_literal(1) ~ ') else 0 end', 'gain_exp') %}
-{{ idcg }} as {{ p }}idcg,
-{# exact_sum exponent of the mean, from the largest per-group IDCG (of the slice; with qrels, of all) #}
-{{ sqlmetrics.sum_exponent(idcg, by) }} as {{ p }}exp
+{{ idcg }} as {{ p }}idcg
+{%- endmacro %}
+
+{# the per-group column whose slice exponent the kernel joins back as {p}exp (the exact_sum
+   exponent of the mean: the slice's largest per-group IDCG) #}
+{% macro idcg_mean_exponent(p) -%}
+{{ p }}idcg
 {%- endmacro %}
 
 {% macro idcg_value(p, k, options) -%}

@@ -118,6 +118,7 @@ def compare(
     n_boot: int = 200,
     n_permutations: int = 1000,
     seed: int = 0,
+    convention: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -167,6 +168,9 @@ def compare(
     seed : int, default 0
         Seed of the bootstrap weights and sign flips, in [0, 2^31): the same seed gives the
         same p-value on every engine and under any row order.
+    convention : str, optional
+        Reproduce a tool's definitions (``"trec_eval"``, ``"ranx"``, ...), as in
+        :func:`evaluate`: its values fill the options not given.
     con : optional
         A DuckDB connection, a SQLAlchemy engine or connection, or a Spark session.
     **options
@@ -274,6 +278,8 @@ def compare(
         "item": item,
         "prediction": None,
     }
+    if convention is not None:
+        options = {**options, "convention": convention}
     plan = make_plan("compare", metrics, columns, by, qrels is not None, options)
     tasks = _tasks(plan.requests, test)
     if weight is not None:

@@ -73,6 +73,17 @@ def test_paired_t_matches_scipy(metric: str, name: str, k: int | None) -> None:
     assert baseline["diff"] == 0 and math.isnan(baseline["p_value"])
 
 
+def test_convention_as_in_evaluate() -> None:
+    df = ranking_data()
+    out = sqlmetrics.compare(
+        df, "ndcg@5", scores=["a", "b"], group="q", item="doc", convention="trec_eval"
+    )
+    ev = sqlmetrics.evaluate(df, "ndcg@5", score="b", group="q", item="doc", convention="trec_eval")
+    assert row(out, "ndcg@5", "b")["value"] == pytest.approx(ev["ndcg@5"][0], abs=1e-12)
+    plain = sqlmetrics.compare(df, "ndcg@5", scores=["a", "b"], group="q", item="doc")
+    assert row(plain, "ndcg@5", "b")["value"] != row(out, "ndcg@5", "b")["value"]
+
+
 def test_value_equals_evaluate() -> None:
     df = ranking_data()
     out = sqlmetrics.compare(df, ["ndcg@5", "map"], scores=["a", "b"], group="q", item="doc")

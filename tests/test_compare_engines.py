@@ -36,6 +36,18 @@ CASES: list[tuple[Any, dict[str, Any]]] = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _drop_pg_tables(request: pytest.FixtureRequest) -> Any:
+    """The PostgreSQL tables made here are dropped after each test: other test files list the
+    server's tables in their messages."""
+    yield
+    if "pg_engine" in request.fixturenames:
+        engine = request.getfixturevalue("pg_engine")
+        with engine.begin() as c:
+            for name in ("compare_data", "compare_run_a", "compare_run_b", "compare_run_c"):
+                c.execute(sqlalchemy.text(f"drop table if exists {name}"))
+
+
 def _same(got: pd.DataFrame, expected: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(
         got.reset_index(drop=True),

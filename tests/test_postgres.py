@@ -143,6 +143,10 @@ CALLS: dict[str, list[dict[str, Any]]] = {
         {"metrics": ["auc", "log_loss", "f1", "gauc"], "group": "g", "by": "country"},
         {"metrics": ["ndcg@10", "map", "mrr"], **RANKING, "by": "country"},
     ],
+    "compare": [
+        {"metrics": ["auc", "gauc", "accuracy"], "scores": ["score", "w"], "group": "g"},
+        {"metrics": ["ndcg@10", "mrr"], "scores": ["score", "w"], **RANKING, "by": "country"},
+    ],
 }
 
 
@@ -187,8 +191,10 @@ def _same(a: Any, b: Any) -> None:
         assert (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-9), (x, y)
     elif hasattr(a, "_asdict"):
         _same(a._asdict(), b._asdict())
+    elif pd.isna(a) or pd.isna(b):  # pd.NA has no truth value: compare missingness first
+        assert pd.isna(a) and pd.isna(b), (a, b)
     else:
-        assert a == b or (pd.isna(a) and pd.isna(b)), (a, b)
+        assert a == b, (a, b)
 
 
 CASES = [(name, i) for name, calls in CALLS.items() for i in range(len(calls))]

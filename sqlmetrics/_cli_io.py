@@ -128,7 +128,9 @@ def friendly(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with warnings.catch_warnings():
-            warnings.simplefilter("always")
+            # every warning that is shown at all prints as one line; ours are always shown,
+            # other libraries' keep Python's filters (a ResourceWarning stays silent)
+            warnings.simplefilter("always", UserWarning)
             warnings.showwarning = _plain_warnings()
             try:
                 return func(*args, **kwargs)

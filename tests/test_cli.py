@@ -240,7 +240,7 @@ def test_trec_files_reproduce_trec_eval() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)
+    (row,) = json.loads(result.stdout)
     published = {}
     for line in (TREC / "out.test.a").read_text().splitlines():
         measure, _topic, value = line.split()
@@ -334,7 +334,7 @@ def test_directory_of_parquet_files(tmp_path: Path, hive: bool) -> None:
     expected_rows = sqlmetrics.evaluate(
         CTR, ["auc"], label="click", score="pctr", by="country"
     ).to_dict(orient="records")
-    assert json.loads(result.output) == expected_rows
+    assert json.loads(result.stdout) == expected_rows
 
 
 def test_directory_without_parquet_files(tmp_path: Path) -> None:

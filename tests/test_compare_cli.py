@@ -105,7 +105,7 @@ def test_json_baseline_and_test(tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(cli.main, args)
     assert result.exit_code == 0, result.output
-    records = json.loads(result.output)
+    records = json.loads(result.stdout)
     assert [r["model"] for r in records] == ["model_b", "model_a"]
     assert records[0]["p_value"] is None and records[1]["test"] == "randomization"
     assert records[1]["n_groups"] == 20

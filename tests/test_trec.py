@@ -192,7 +192,7 @@ def _trec_cli(tmp_path: Path, *args: str) -> dict[str, Any]:
         cli.main, ["eval", "--trec", str(run), "--qrels", str(qrels), "--format", "json", *args]
     )
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)
+    (row,) = json.loads(result.stdout)
     return dict(row)
 
 
@@ -262,7 +262,7 @@ def test_trec_cli_reproduces_trec_eval_output_without_options(
         ],
     )
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)
+    (row,) = json.loads(result.stdout)
     for measure, name in wanted.items():
         assert f"{row[name]:.4f}" == f"{published[measure]:.4f}", measure
 
@@ -304,7 +304,7 @@ def test_trec_cli_per_topic_with_c_prints_the_missing_topic() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    rows = {row["group"]: row for row in json.loads(result.output)}
+    rows = {row["group"]: row for row in json.loads(result.stdout)}
     assert sorted(rows) == ["301", "302", "303"]
     assert rows["302"]["n_rows"] == 0
     for topic, row in rows.items():

@@ -55,6 +55,7 @@ def generate(path: str, rows: int) -> float:
     start = time.perf_counter()
     tmp = path + ".tmp"
     con = duckdb.connect()
+    con.execute("set enable_progress_bar = false")
     con.execute("set preserve_insertion_order = true")
     con.execute(
         f"""

@@ -94,7 +94,7 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
   values as the window, so exact_sum gives the same bits.
 #}
 {% macro with_slice_exponents(name, relation, by, exps) -%}
-{{ name }}_exponents as (
+{{ name }}_exponents as {{ materialized() }}(
     select
 {% for col in by %}
         slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }},

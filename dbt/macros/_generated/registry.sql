@@ -2976,6 +2976,7 @@
 {{ sqlmetrics.auc_n_buckets() }}
 {{ sqlmetrics.auc_prefixed() }}
 {{ sqlmetrics.auc_rank_sums() }}
+{{ sqlmetrics.auc_row_buckets() }}
 {{ sqlmetrics.average_precision_kernel() }}
 {{ sqlmetrics.balanced_accuracy_kernel() }}
 {{ sqlmetrics.beyond_item_counts() }}
@@ -3051,6 +3052,7 @@
 {{ sqlmetrics.default__exact_int() }}
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__key_hash() }}
+{{ sqlmetrics.default__materialized() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
@@ -3109,6 +3111,7 @@
 {{ sqlmetrics.log_loss_kernel() }}
 {{ sqlmetrics.map_group_columns() }}
 {{ sqlmetrics.map_value() }}
+{{ sqlmetrics.materialized() }}
 {{ sqlmetrics.mcc_kernel() }}
 {{ sqlmetrics.mrr_group_columns() }}
 {{ sqlmetrics.mrr_value() }}
@@ -3135,6 +3138,7 @@
 {{ sqlmetrics.partition_by() }}
 {{ sqlmetrics.poisson1() }}
 {{ sqlmetrics.postgres__as_boolean() }}
+{{ sqlmetrics.postgres__materialized() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}

@@ -185,3 +185,38 @@ prefixed as (
 {% macro auc_exponent(x) -%}
 nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ sqlmetrics.float_literal(2) }})), 2000), 2000)
 {%- endmacro %}
+
+{#
+  auc_row_buckets(table, by): the rows of `table` (slice_.., score, ...) cut into score
+  buckets without a window over a slice (the row-level form of auc_prefixed's step 2):
+    `row_bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of the rows' scores;
+    `row_bucketed`: every row of `table` plus bucket = number of bounds strictly below its
+    score (non-decreasing in the score: tied scores share a bucket, a bucket holds a run of
+    consecutive scores, and every score of bucket k is above every score of bucket k - 1).
+  The bounds only decide where the work is split, never a value.
+#}
+{% macro auc_row_buckets(table, by) -%}
+{% set n = sqlmetrics.auc_n_buckets() | int %}
+row_bounds as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
+
+        percentile_approx(
+            score,
+            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %})
+        ) as q
+    from {{ table }}
+    {{ sqlmetrics.group_by(by) }}
+),
+row_bucketed as (
+    select {{ sqlmetrics.auc_broadcast('row_bounds') }}
+        {{ table }}.*,
+        {{ sqlmetrics.auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
+    from {{ table }}
+{% if by %}
+    join row_bounds on {{ sqlmetrics.auc_join_slices(by, 'q_') }}
+{% else %}
+    cross join row_bounds
+{% endif %}
+)
+{%- endmacro %}

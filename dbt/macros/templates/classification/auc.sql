@@ -11,12 +11,17 @@
   with every weight first divided by 2^E, E = ceil(log2 max w) of the slice: an exact scaling
   that cancels in the ratio and keeps W_pos W_neg finite for weights from 1e-300 to 1e300.
   Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
-  Spark (spark__auc_kernel): the same numbers without a window over a whole slice: per
-  (slice, score) counts, then the negatives scored below each score as distributed running
-  sums over score buckets (auc_prefixed, sql/_macros/auc.sql):
-     2U = sum_s pos_s (2 neg_below_s + neg_s)     AUC = U / (P N)
-  exact integers, so AUC is the same correctly rounded quotient as the rank formulation; with
-  weights the running sums are fixed-point integers (weights scaled to [0, 1], units 2^-80).
+  Spark (spark__auc_kernel): the same numbers without a window over a whole slice. Unweighted:
+  the rows are cut into score buckets (approximate quantiles, auc_row_buckets in
+  sql/_macros/auc.sql; tied scores share a bucket), average ranks inside each bucket from one
+  sort per (slice, bucket) partition, and per bucket k
+     2U_k = sum_{pos in k} (rank_lo + rank_hi) - P_k (P_k + 1)
+     2U = sum_k (2U_k + 2 P_k N_{<k})           AUC = U / (P N)
+  (N_{<k}: negatives of the earlier buckets, a running sum over the small bucket table);
+  exact integers, so AUC is the same correctly rounded quotient as the rank formulation.
+  Weighted: per (slice, score) fixed-point sums (weights scaled to [0, 1], units 2^-80), the
+  negatives scored below each score as distributed running sums over score buckets
+  (auc_prefixed).
   Weighted sums are exact_sums (fixed point, decision 0006): shuffled input and any thread
   count give bit-identical results.
   Scores are ranked in their own type (never cast): integers above 2^53 keep their order.
@@ -141,24 +146,46 @@ with source as (
     from {{ relation }}
 ),
 {% if not columns.weight %}
-per_score as (
+{{ sqlmetrics.auc_row_buckets('source', by) }},
+-- rank2: twice the average rank of the row's score among its bucket's rows (rank_lo + rank_hi),
+-- one sort per (slice, bucket) partition
+ranked as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-        score,
-        sum(label) as pos,
-        count(*) - sum(label) as neg
-    from source
-    {{ sqlmetrics.group_by(by, ['score']) }}
+        bucket,
+        label,
+        rank() over ({{ sqlmetrics.window(by, 'score', ['bucket']) }})
+            + count(*) over (
+                {{ sqlmetrics.window(by, 'score', ['bucket']) }} range between unbounded preceding and current row
+            ) as rank2
+    from row_bucketed
 ),
-{{ sqlmetrics.auc_prefixed('per_score', by, ['neg']) }},
+per_bucket as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        bucket,
+        sum(label) as pos,
+        count(*) - sum(label) as neg,
+        -- twice the bucket's own Mann-Whitney U: an exact integer
+        sum(case when label = 1 then rank2 else 0 end) - sum(label) * (sum(label) + 1) as u2_in
+    from ranked
+    {{ sqlmetrics.group_by(by, ['bucket']) }}
+),
+-- the negatives of the earlier buckets: every one scored below every row of this bucket
 per_slice as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         cast(sum(pos) as {{ sqlmetrics.float_type() }}) as n_pos,
         cast(sum(neg) as {{ sqlmetrics.float_type() }}) as n_neg,
-        -- twice the Mann-Whitney U: an exact integer
-        cast(sum(pos * (2 * neg_before + neg)) as {{ sqlmetrics.float_type() }}) as u2
-    from prefixed
+        cast(sum(u2_in + 2 * pos * neg_before) as {{ sqlmetrics.float_type() }}) as u2
+    from (
+        select
+            per_bucket.*,
+            coalesce(sum(neg) over (
+                {{ sqlmetrics.window(by, 'bucket') }} rows between unbounded preceding and 1 preceding
+            ), 0) as neg_before
+        from per_bucket
+    ) as prefixed
     {{ sqlmetrics.group_by(by) }}
 ),
 final as (

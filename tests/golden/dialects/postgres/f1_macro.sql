@@ -7,7 +7,7 @@ with source_rows as (
     from "events"
 ),
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-source_exponents as (
+source_exponents as materialized (
     select
         slice_0 as e_slice_0,
         nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as w_exp
@@ -51,7 +51,7 @@ class_sums as (
     group by slice_0, class
 ),
 -- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
-per_class_exponents as (
+per_class_exponents as materialized (
     select
         slice_0 as e_slice_0,
         nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as tp_exp,

@@ -3052,10 +3052,10 @@
 {{ sqlmetrics.default__exact_int() }}
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__key_hash() }}
-{{ sqlmetrics.default__materialized() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
+{{ sqlmetrics.default__with_slice_exponents() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
 {{ sqlmetrics.duckdb__ci_percentile() }}
 {{ sqlmetrics.duckdb__ci_replicates() }}
@@ -3111,7 +3111,6 @@
 {{ sqlmetrics.log_loss_kernel() }}
 {{ sqlmetrics.map_group_columns() }}
 {{ sqlmetrics.map_value() }}
-{{ sqlmetrics.materialized() }}
 {{ sqlmetrics.mcc_kernel() }}
 {{ sqlmetrics.mrr_group_columns() }}
 {{ sqlmetrics.mrr_value() }}
@@ -3138,7 +3137,8 @@
 {{ sqlmetrics.partition_by() }}
 {{ sqlmetrics.poisson1() }}
 {{ sqlmetrics.postgres__as_boolean() }}
-{{ sqlmetrics.postgres__materialized() }}
+{{ sqlmetrics.postgres__null_safe_equal() }}
+{{ sqlmetrics.postgres__with_slice_exponents() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}

@@ -86,16 +86,26 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {%- endmacro %}
 
 {#
-  with_slice_exponents(name, relation, by, exps): two CTEs; `name` holds the rows of `relation`
-  and, for each (column, expr) of exps, the column sum_exponent(expr, by) would give (the
-  slice's ceil(log2 max|expr|)), computed as a per-slice aggregate joined back on the slices
-  (null-safe; a cross join without slices) rather than as a window over the whole slice:
-  on Spark such a window (`partition by <slices>`, or `over ()`) moves every row of a slice
-  into one partition, the join broadcasts the small per-slice table (auc_broadcast). Same
-  values as the window, so exact_sum gives the same bits.
+  with_slice_exponents(name, relation, by, exps): the CTE(s) ending in `name`, which holds the
+  rows of `relation` and, for each (column, expr) of exps, the column sum_exponent(expr, by)
+  would give (the slice's ceil(log2 max|expr|)). Same values on every dialect, so exact_sum
+  gives the same bits; the formulation differs:
+  - default: a per-slice aggregate joined back on the slices (null-safe; a cross join without
+    slices) rather than a window over the whole slice: on Spark such a window (`partition by
+    <slices>`, or `over ()`) moves every row of a slice into one partition, the join
+    broadcasts the small per-slice table (auc_broadcast);
+  - PostgreSQL: the window. Its planner cannot hash a null-safe join (`is not distinct
+    from`), so the join back is a nested loop, O(rows x slices): compare's per-group slices
+    (50,000 groups) ran for minutes; and a CTE it under-estimates (1 row for 50,000) was
+    inlined into a nested loop that recomputed the aggregate per row (idcg on 1M rows: over
+    10 min). PostgreSQL runs on one node: the window costs one sort.
 #}
 {% macro with_slice_exponents(name, relation, by, exps) -%}
-{{ name }}_exponents as {{ sqlmetrics.materialized() }}(
+{{ adapter.dispatch('with_slice_exponents', 'sqlmetrics')(name, relation, by, exps) }}
+{%- endmacro %}
+
+{% macro default__with_slice_exponents(name, relation, by, exps) -%}
+{{ name }}_exponents as (
     select
 {% for col in by %}
         slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }},
@@ -118,6 +128,17 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {% else %}
     cross join {{ name }}_exponents
 {% endif %}
+)
+{%- endmacro %}
+
+{% macro postgres__with_slice_exponents(name, relation, by, exps) -%}
+{{ name }} as (
+    select
+        {{ relation }}.*,
+{% for col, expr in exps %}
+        {{ sqlmetrics.sum_exponent(expr, by) }} as {{ col }}{{ ',' if not loop.last }}
+{% endfor %}
+    from {{ relation }}
 )
 {%- endmacro %}
 

@@ -7,19 +7,11 @@ with source_rows as (
     from "events"
 ),
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-source_exponents as materialized (
-    select
-        slice_0 as e_slice_0,
-        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as w_exp
-    from source_rows
-    group by slice_0
-),
 source as (
     select
         source_rows.*,
-        source_exponents.w_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as w_exp
     from source_rows
-    join source_exponents on slice_0 is not distinct from e_slice_0
 ),
 contrib as (
     select
@@ -51,23 +43,13 @@ class_sums as (
     group by slice_0, class
 ),
 -- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
-per_class_exponents as materialized (
-    select
-        slice_0 as e_slice_0,
-        nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as n_pred_exp
-    from class_sums
-    group by slice_0
-),
 per_class as (
     select
         class_sums.*,
-        per_class_exponents.tp_exp,
-        per_class_exponents.n_true_exp,
-        per_class_exponents.n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double precision))), 2000), 2000) as n_pred_exp
     from class_sums
-    join per_class_exponents on slice_0 is not distinct from e_slice_0
 ),
 valued as (
     select

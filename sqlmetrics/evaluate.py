@@ -197,6 +197,17 @@ def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.Dat
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, extra):
+        if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
+            from .multiclass import check_labels, check_labels_type
+
+            listed = check_labels("evaluate", "labels", plan.options["labels"])
+            for req in plan.requests:
+                if "labels" in req.spec.params:  # classes: in item= for a table of scores
+                    role = "item" if req.spec.family == "multiclass_scores" else "label"
+                    column = str(columns[role])
+                    sql_type = source.columns[column]
+                    family = backend.family(sql_type)
+                    check_labels_type(req.text, listed, column, sql_type, family)
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking
@@ -454,8 +465,12 @@ def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
     params = {name: options[name] for name in req.spec.params if name in options}
     if req.spec.takes_k:
         params["k"] = req.k
-    if "zero_division" in params:
-        params.pop("zero_division")  # applied to the result in Python, as the functions do
+    if "zero_division" in params and not (
+        req.spec.family == "multiclass" and req.spec.average in ("macro", "weighted")
+    ):
+        # applied to the result in Python, as the functions do; the macro and weighted
+        # averages apply it to each class in SQL (a 0/0 class counts as the value given)
+        params.pop("zero_division")
     return check_params(req.spec, params)
 
 

@@ -100,8 +100,8 @@ _check_average = check_choice(*AVERAGES)
 _UNDEFINED = {
     "precision": ("precision", "never predicted: tp + fp = 0"),
     "recall": ("recall", "never true: tp + fn = 0"),
-    "f1": ("fbeta", ""),
-    "fbeta": ("fbeta", ""),
+    "f1": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
+    "fbeta": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
 }
 
 for _metric in ("precision", "recall", "f1", "fbeta"):
@@ -309,6 +309,14 @@ def averaged(
     value = frame[name].iloc[0]
     n_bad = int(frame["n_undefined"].iloc[0])
     value = math.nan if value is None or pd.isna(value) else float(value)
+    if average == "micro" and math.isnan(value):  # 0/0 summed over the classes of labels=
+        reason = (
+            f"the counts summed over the classes of labels={list(labels or [])!r} are 0/0 "
+            f"(all {why.split(' (')[0].split(':')[0]})"
+        )
+        if zero_division == "warn" or math.isnan(float(zero_division)):
+            return undefined(metric, reason, warn=zero_division == "warn")
+        return undefined(metric, reason, float(zero_division), warn=warns_zero(zero_division))
     if zero_division == "warn" and (n_bad or math.isnan(value)):
         n_classes = int(frame["n_classes"].iloc[0])
         undefined(
@@ -460,6 +468,10 @@ def classification_report(
         },
         index=pd.Index(names, name="class", dtype=object),
     )
+    if zero_division != "warn" and not math.isnan(float(zero_division)):
+        # the micro row is 0/0 only when no listed class (labels=) is true or predicted
+        cols = ["precision", "recall", "f1"]
+        out.loc["micro avg", cols] = out.loc["micro avg", cols].fillna(float(zero_division))
     if zero_division == "warn":
         head = out.iloc[: int(per_class.sum())]
         bad_p, bad_r = int(head["precision"].isna().sum()), int(head["recall"].isna().sum())

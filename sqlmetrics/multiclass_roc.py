@@ -9,10 +9,14 @@ per row; multilabel data any number.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._engine import compute, scalar
-from .errors import InvalidParameterError
+from ._source import quote_ident
+from ._templates import macro
+from .errors import InvalidDataError, InvalidParameterError
+from .multiclass import check_labels, check_labels_type
 from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
 
 __all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
@@ -79,7 +83,7 @@ register(
             Role("label", "binary"),
             Role("weight", "weight", required=False),
         ),
-        params=("k",),
+        params=("k", "labels"),
         undefined="the weights sum to 0",
         takes_k=True,
         aliases=("top_k_accuracy_score",),
@@ -113,6 +117,37 @@ register(
         kernel="multilabel_average_precision_kernel",
     )
 )
+
+
+def listed_classes(
+    metric: str, class_col: str, labels: Any
+) -> Callable[[Any, Any, dict[str, Any]], None] | None:
+    """The data check of ``labels=`` on a table of scores: the classes are of the column's
+    kind, and every class of ``class_col`` is listed (scikit-learn's ``labels`` index every
+    score column); None without ``labels``.
+    """
+    listed = check_labels(metric, "labels", labels)
+    if listed is None:
+        return None
+
+    def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
+        sql_type = source.columns[class_col]
+        check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
+        col = quote_ident(class_col, backend.dialect)
+        inside = macro("class_in", backend.dialect)(col, list(listed))
+        frame = backend.query(
+            f"select distinct {col} as c from {source.sql} as t where not ({inside}) "
+            f"order by 1 limit 5"
+        )
+        if len(frame):
+            shown = ", ".join(repr(v) for v in frame["c"].tolist())
+            raise InvalidDataError(
+                f"{metric}: column {class_col!r} (class_col=) holds classes not in "
+                f"labels={list(listed)!r}: {shown}{' ...' if len(frame) == 5 else ''}; list "
+                f"every class of the data (the labels index the scores), or pass labels=None"
+            )
+
+    return check
 
 
 def multiclass_auc(
@@ -235,6 +270,7 @@ def top_k_accuracy(
     label: str = "label",
     weight: str | None = None,
     k: int = 2,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float:
@@ -261,6 +297,11 @@ def top_k_accuracy(
         How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
         ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
         a ranking metric without a cut-off does).
+    labels : list, optional
+        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+        of equal score are ordered by their position here, the later first. Every class of
+        ``class_col`` must be listed. Strings, numbers or booleans, as ``class_col``'s type.
+        None: the classes in sorted order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -289,8 +330,9 @@ def top_k_accuracy(
     Notes
     -----
     Classes of equal score are ordered by class, the later first, as scikit-learn's
-    reversed stable ``argsort`` orders its columns (sorted classes). A row with no class
-    labelled 1 counts as a miss.
+    reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
+    scikit-learn requires it sorted, any order is taken here). A row with no class labelled
+    1 counts as a miss.
 
     Examples
     --------
@@ -313,8 +355,9 @@ def top_k_accuracy(
             "label": label,
             "weight": weight,
         },
-        params={"k": k, "convention": convention},
+        params={"k": k, "labels": labels, "convention": convention},
         unique=("group", "item"),
+        check=listed_classes("top_k_accuracy", class_col, labels),
     )
     return scalar(frame, "top_k_accuracy")
 

@@ -12,8 +12,8 @@
   position in the list (the scale of linear and quadratic weights); rows whose label or
   prediction is not listed are left out, as scikit-learn's cohen_kappa_score(labels=).
   Ties: none. Float sums are exact_sums (decision 0006).
-  Undefined: sum_ij v_ij E_ij = 0 (one class only in label and prediction alike, or the
-  same single class) -> NULL (NaN + UndefinedMetricWarning).
+  Undefined: sum_ij v_ij E_ij = 0 or s = 0 (one class only in label and prediction alike, the
+  same single class, or no listed row: labels=) -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns cohen_kappa, n_classes.
   Oracle: tests/oracle/agreement.py::cohen_kappa
 #}
@@ -74,7 +74,7 @@ expected as (
     select
         {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / totals.s as term
+        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on {{ calibration_join_on('ci', 'cj', by) }}
     inner join totals on {{ calibration_join_on('ci', 'totals', by) }}

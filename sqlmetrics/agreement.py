@@ -108,7 +108,7 @@ for _average in JACCARD_AVERAGES:
             f"Jaccard index tp / (tp + fp + fn) per class, {_average}-averaged",
             ROLES,
             params=("labels",),
-            undefined="the weights sum to 0",
+            undefined="the weights sum to 0, or no class of labels= true or predicted",
             function="jaccard",
             average=_average,
             kernel=f"jaccard_{_average}_kernel",

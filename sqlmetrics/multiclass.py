@@ -119,7 +119,9 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 f"multiclass {_metric}, {_average}-averaged over the classes",
                 (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
                 params=_params,
-                undefined="every class undefined" if _average != "micro" else "never",
+                undefined="every class undefined"
+                if _average != "micro"
+                else "no class of labels= true or predicted (0/0 summed over them)",
                 function=_metric,
                 average=_average,
                 kernel=f"{_metric}_{_average}_kernel",

@@ -9,15 +9,23 @@ per row; multilabel data any number.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._engine import compute, scalar
+from ._engine import check_params, compute, entry, kernel_sql, open_checked, scalar
 from ._source import quote_ident
 from ._templates import macro
 from .errors import InvalidDataError, InvalidParameterError
 from .multiclass import check_labels, check_labels_type
-from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+from .registry import (
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    get_spec,
+    register,
+)
 
 __all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
 
@@ -150,13 +158,141 @@ def listed_classes(
     return check
 
 
+def _score_columns(
+    metric: str, scores: Any, labels: Any
+) -> tuple[list[str], tuple[Any, ...] | None]:
+    """``scores=`` (a list of columns, or a mapping class -> column) and ``labels=`` checked:
+    the score columns and the classes they are for (None: read from the data, sorted).
+    """
+    if isinstance(scores, Mapping):
+        if labels is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores= is a mapping (class -> column) and labels={labels!r} is "
+                f"given too; the mapping names the classes: leave labels= out"
+            )
+        listed = check_labels(metric, "scores", list(scores))
+        columns = list(scores.values())
+    elif isinstance(scores, (list, tuple)) and not isinstance(scores, str):
+        columns = list(scores)
+        listed = check_labels(metric, "labels", labels)
+    else:
+        raise InvalidParameterError(
+            f"{metric}: scores= must be a list of score columns, one per class (with labels=, "
+            f"the class of each), or a mapping class -> column; got {scores!r}"
+        )
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise InvalidParameterError(
+            f"{metric}: scores= must name one score column (a non-empty string) per class, at "
+            f"least two; got {scores!r}"
+        )
+    if len(columns) < 2:
+        raise InvalidParameterError(
+            f"{metric}: scores= names one column ({columns[0]!r}); a multiclass AUC needs a "
+            f"score column per class, at least two (for one class use sqlmetrics.auc)"
+        )
+    if len(set(columns)) != len(columns):
+        twice = next(c for c in columns if columns.count(c) > 1)
+        raise InvalidParameterError(
+            f"{metric}: scores= names column {twice!r} twice; each class has its own column"
+        )
+    if listed is not None and len(listed) != len(columns):
+        raise InvalidParameterError(
+            f"{metric}: labels= lists {len(listed)} classes but scores= names {len(columns)} "
+            f"columns; give the class of each score column, in the same order"
+        )
+    return columns, listed
+
+
+def _wide_auc(
+    data: Any,
+    label: str,
+    scores: Any,
+    labels: Any,
+    params: dict[str, Any],
+    con: Any,
+) -> float:
+    """multiclass_auc from wide score columns: the long table built by
+    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the same kernel.
+    """
+    metric = "multiclass_auc"
+    spec = get_spec(metric)
+    checked = check_params(spec, params)
+    if checked["auc_average"] == "samples":
+        raise InvalidParameterError(
+            f"{metric}: average='samples' averages over the rows of multilabel data; wide "
+            f"scores= hold one true class per row: use 'macro', 'weighted' or 'micro'"
+        )
+    columns, listed = _score_columns(metric, scores, labels)
+    if not (isinstance(label, str) and label):
+        raise InvalidParameterError(
+            f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
+        )
+    used = [(Role("label", "key"), label), *((Role("score", "score"), c) for c in columns)]
+    with open_checked(metric, data, con, {"label": label}, used, []) as (backend, source, _):
+        dialect = backend.dialect
+        sql_type = source.columns[label]
+        quoted = quote_ident(label, dialect)
+        if listed is None:
+            found = backend.query(
+                f"select distinct {quoted} as c from {source.sql} as t order by 1"
+            )["c"].tolist()
+            if len(found) != len(columns):
+                raise InvalidDataError(
+                    f"{metric}: label column {label!r} holds {len(found)} classes "
+                    f"({', '.join(map(repr, found[:10]))}{' ...' if len(found) > 10 else ''}) "
+                    f"but scores= names {len(columns)} columns; pass labels= (the class of "
+                    f"each score column, in order) or scores={{class: column}}"
+                )
+            listed = check_labels(metric, "labels", found)
+        assert listed is not None
+        check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
+        inside = macro("class_in", dialect)(quoted, list(listed))
+        unknown = backend.query(
+            f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
+            f"order by 1 limit 5"
+        )
+        if len(unknown):
+            shown = ", ".join(repr(v) for v in unknown["c"].tolist())
+            raise InvalidDataError(
+                f"{metric}: label column {label!r} holds classes without a score column: "
+                f"{shown}; give each class a column in scores= (and labels=)"
+            )
+        relation = str(
+            macro("multiclass_wide_scores", dialect)(
+                source.sql,
+                [],
+                quoted,
+                [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)],
+            )
+        )
+        roles = {
+            "group": quote_ident("sqlmetrics_truth", dialect),
+            "item": quote_ident("sqlmetrics_class", dialect),
+            "score": quote_ident("sqlmetrics_score", dialect),
+            "label": quote_ident("sqlmetrics_label", dialect),
+        }
+        sql = kernel_sql(
+            str(spec.kernel),
+            relation,
+            [],
+            roles,
+            checked,
+            [entry(spec, metric, None)],
+            dialect=dialect,
+        )
+        frame = backend.query(sql)
+    return scalar(frame, metric)
+
+
 def multiclass_auc(
     data: Any,
     *,
-    row_id: str,
-    class_col: str,
+    row_id: str | None = None,
+    class_col: str | None = None,
     score: str = "score",
     label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
     multi_class: str = "ovr",
     average: str = "macro",
     convention: str | None = None,
@@ -250,12 +386,31 @@ def multiclass_auc(
     >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
     0.9583
     """
+    params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
+    if scores is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        return _wide_auc(data, label, scores, labels, params, con)
+    if labels is not None:
+        raise InvalidParameterError(
+            f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
+            f"scores= (wide form); the long form reads them from class_col="
+        )
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            "multiclass_auc: give the scores as scores= (a column per class, with the true "
+            "class in label=) or as a long table with row_id= and class_col= (a row per "
+            "class, label= 0/1)"
+        )
     frame = compute(
         "multiclass_auc",
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params={"multi_class": multi_class, "auc_average": average, "convention": convention},
+        params=params,
         unique=("group", "item"),
     )
     return scalar(frame, "multiclass_auc")

@@ -25,7 +25,7 @@ case when {{ column }} = {{ pos_label if pos_label is integer else float_literal
   ints) or all booleans, of the family of the label column. Each value goes into SQL as a
   literal of its kind (string_literal, an integer, float_literal, true/false), never raw.
   class_literal(value): one class as a literal.
-  class_list(labels): a relation (idx, class): the classes with their 0-based position.
+  class_rows(labels): a relation (idx, class): the classes with their 0-based position.
   class_in(expr, labels): `expr in (<the classes>)`.
 #}
 {% macro class_literal(value) -%}
@@ -40,7 +40,7 @@ case when {{ column }} = {{ pos_label if pos_label is integer else float_literal
 {%- endif -%}
 {%- endmacro %}
 
-{% macro class_list(labels) -%}
+{% macro class_rows(labels) -%}
 {% for value in labels %}
 select {{ loop.index0 }} as idx, {{ class_literal(value) }} as class{{ '\n    union all' if not loop.last }}
 {% endfor %}

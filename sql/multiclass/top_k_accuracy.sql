@@ -36,7 +36,7 @@ listed_source as (
         listed.idx
     from source
     inner join (
-    {{ class_list(options.labels) }}
+    {{ class_rows(options.labels) }}
     ) as listed on listed.class = source.c
 ),
 {% endif %}

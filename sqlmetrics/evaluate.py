@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ def evaluate(
     weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int = 200,
@@ -82,6 +83,10 @@ def evaluate(
         Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
         metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
         ``gini_index``); not with ranking metrics in the same call.
+    scores : list of str or dict, optional
+        Wide class scores for ``multiclass_auc`` alone: a score column per class (with
+        ``labels=`` the class of each, else the sorted classes of ``label``), or a mapping
+        class -> column; ``label`` holds the true class. See :func:`multiclass_auc`.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
         ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
@@ -150,6 +155,29 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    if scores is not None:  # wide class scores: multiclass_auc (multiclass_roc.py)
+        from .multiclass_roc import evaluate_wide
+
+        others = {
+            "group": group,
+            "item": item,
+            "weight": weight,
+            "prediction": prediction,
+            "qrels": qrels,
+            "train": train,
+            "ci": ci,
+            "ci_method": ci_method,
+        }
+        return evaluate_wide(
+            data,
+            metrics,
+            label=label,
+            scores=scores,
+            by=by,
+            others=others,
+            options=options,
+            con=con,
+        )
     columns = {
         "label": label,
         "score": score,

@@ -12,10 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._engine import check_params, compute, entry, kernel_sql, open_checked, scalar
+import pandas as pd
+
+from ._engine import (
+    check_params,
+    compute,
+    entry,
+    kernel_sql,
+    normalize_by,
+    open_checked,
+    scalar,
+)
 from ._source import quote_ident
 from ._templates import macro
-from .errors import InvalidDataError, InvalidParameterError
+from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
 from .multiclass import check_labels, check_labels_type
 from .registry import (
     MetricSpec,
@@ -211,8 +221,25 @@ def _wide_auc(
     params: dict[str, Any],
     con: Any,
 ) -> float:
-    """multiclass_auc from wide score columns: the long table built by
-    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the same kernel.
+    """multiclass_auc from wide score columns (one value)."""
+    frame = wide_frame("multiclass_auc", data, label, scores, labels, params, [], con)
+    return scalar(frame, "multiclass_auc")
+
+
+def wide_frame(
+    caller: str,
+    data: Any,
+    label: str,
+    scores: Any,
+    labels: Any,
+    params: dict[str, Any],
+    by: Sequence[str],
+    con: Any,
+) -> pd.DataFrame:
+    """multiclass_auc from wide score columns, per slice of ``by``: the long table built by
+    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the same kernel. Returns the
+    slice columns under their names, ``multiclass_auc``, ``n_parts`` and ``n_rows`` (rows of
+    ``data`` in the slice).
     """
     metric = "multiclass_auc"
     spec = get_spec(metric)
@@ -227,8 +254,9 @@ def _wide_auc(
         raise InvalidParameterError(
             f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
         )
+    by_cols = normalize_by(caller, by)
     used = [(Role("label", "key"), label), *((Role("score", "score"), c) for c in columns)]
-    with open_checked(metric, data, con, {"label": label}, used, []) as (backend, source, _):
+    with open_checked(caller, data, con, {"label": label}, used, by_cols) as (backend, source, _):
         dialect = backend.dialect
         sql_type = source.columns[label]
         quoted = quote_ident(label, dialect)
@@ -257,10 +285,11 @@ def _wide_auc(
                 f"{metric}: label column {label!r} holds classes without a score column: "
                 f"{shown}; give each class a column in scores= (and labels=)"
             )
+        quoted_by = [quote_ident(b, dialect) for b in by_cols]
         relation = str(
             macro("multiclass_wide_scores", dialect)(
                 source.sql,
-                [],
+                quoted_by,
                 quoted,
                 [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)],
             )
@@ -274,14 +303,81 @@ def _wide_auc(
         sql = kernel_sql(
             str(spec.kernel),
             relation,
-            [],
+            by_cols,
             roles,
             checked,
             [entry(spec, metric, None)],
             dialect=dialect,
         )
         frame = backend.query(sql)
-    return scalar(frame, metric)
+        groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
+        slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
+        counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
+    keys = [f"slice_{i}" for i in range(len(by_cols))]
+    if keys:  # NULL slices join as equal (a slice of their own)
+        frame = frame.merge(counts, on=keys, how="left")
+    else:
+        frame["n_rows"] = counts["n_rows"].iloc[0]
+    frame = frame.rename(columns=dict(zip(keys, by_cols)))
+    return frame
+
+
+def evaluate_wide(
+    data: Any,
+    metrics: Any,
+    *,
+    label: str,
+    scores: Any,
+    by: Any,
+    others: Mapping[str, Any],
+    options: dict[str, Any],
+    con: Any,
+) -> pd.DataFrame:
+    """``evaluate(..., scores=)``: multiclass_auc from wide score columns, per slice; the
+    columns evaluate returns (slices, the metric as requested, n_rows).
+    """
+    from .names import parse_metric
+
+    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+    requests = [parse_metric(t, "evaluate") for t in texts]
+    if len(requests) != 1 or requests[0].spec.name != "multiclass_auc":
+        raise InvalidParameterError(
+            f"evaluate: scores= (a score column per class) feeds multiclass_auc only; got "
+            f"metrics={texts!r}: evaluate the other metrics in a separate call"
+        )
+    given = sorted(name for name, value in others.items() if value is not None)
+    if given:
+        raise InvalidParameterError(
+            f"evaluate: scores= (wide class scores) with {', '.join(n + '=' for n in given)}: "
+            f"the wide form reads label= (the true class) and scores= only"
+        )
+    options = dict(options)
+    labels = options.pop("labels", None)
+    params = {"convention": options.pop("convention", None)}
+    for name in ("multi_class", "auc_average"):
+        if name in options:
+            params[name] = options.pop(name)
+    if options:
+        raise InvalidParameterError(
+            f"evaluate: option {sorted(options)[0]}= is accepted by none of the requested "
+            f"metrics ({texts[0]}); options it accepts: multi_class, auc_average, labels"
+        )
+    by_cols = normalize_by("evaluate", by)
+    frame = wide_frame("evaluate", data, label, scores, labels, params, by_cols, con)
+    text = requests[0].text
+    frame = frame.rename(columns={"multiclass_auc": text})[[*by_cols, text, "n_rows"]]
+    missing = int(frame[text].isna().sum())
+    if missing:
+        warn(
+            f"evaluate: {text} is undefined in {missing} of {len(frame)} slice(s) "
+            f"({requests[0].spec.undefined}); NaN there",
+            UndefinedMetricWarning,
+        )
+    frame[text] = frame[text].astype(float)
+    frame["n_rows"] = frame["n_rows"].astype("int64")
+    if by_cols:
+        frame = frame.sort_values(by_cols, na_position="last", kind="stable")
+    return frame.reset_index(drop=True)
 
 
 def multiclass_auc(

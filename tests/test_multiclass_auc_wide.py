@@ -214,3 +214,71 @@ def test_nan_score_is_refused() -> None:
     frame = wide_frame(np.array([[0.6, math.nan, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]]), CLASSES)
     with pytest.raises(sqlmetrics.InvalidDataError, match=r"multiclass_auc: .*'p_b'"):
         sqlmetrics.multiclass_auc(frame, label="y", scores=SCORES)
+
+
+def test_evaluate_and_cli_take_wide_scores(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    rng = np.random.default_rng(3)
+    n = 240
+    raw = rng.integers(1, 5, (n, 3)).astype(float)
+    frame = wide_frame(raw / raw.sum(1, keepdims=True), list(rng.choice(CLASSES, n)))
+    frame["g"] = rng.choice(["u", "v", None], n)
+    kw = {"multi_class": "ovo", "auc_average": "weighted"}
+    out = sqlmetrics.evaluate(frame, ["multiclass_auc"], label="y", scores=SCORES, by="g", **kw)
+    assert list(out.columns) == ["g", "multiclass_auc", "n_rows"]
+    assert out["g"].tolist()[:2] == ["u", "v"] and pd.isna(out["g"].iloc[2])
+    for _, row in out.iterrows():
+        part = frame[frame["g"].isna()] if pd.isna(row["g"]) else frame[frame["g"] == row["g"]]
+        assert row["n_rows"] == len(part)
+        assert row["multiclass_auc"] == sqlmetrics.multiclass_auc(
+            part, label="y", scores=SCORES, multi_class="ovo", average="weighted"
+        )
+    mapping = dict(zip(CLASSES, SCORES))
+    whole = sqlmetrics.evaluate(frame, "roc_auc_multiclass", label="y", scores=mapping)
+    assert whole["roc_auc_multiclass"].iloc[0] == sqlmetrics.multiclass_auc(
+        frame, label="y", scores=SCORES
+    )
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    args = ["eval", str(path), "-m", "multiclass_auc", "--label", "y", "--format", "json"]
+    pairs = [arg for c, col in mapping.items() for arg in ("--class-score", f"{c}={col}")]
+    result = CliRunner().invoke(cli.main, [*args, *pairs, "--option", "multi_class=ovo"])
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.stdout)
+    expected = sqlmetrics.multiclass_auc(frame, label="y", scores=mapping, multi_class="ovo")
+    assert got[0]["multiclass_auc"] == pytest.approx(expected, rel=1e-12)
+    bad = CliRunner().invoke(cli.main, [*args, "--class-score", "a"])
+    assert bad.exit_code != 0
+    assert "--class-score 'a': write CLASS=COLUMN, e.g. --class-score cat=p_cat" in bad.output
+    twice = CliRunner().invoke(cli.main, [*args, *pairs, "--class-score", "a=p_b"])
+    assert "--class-score: class 'a' is given twice" in twice.output
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"metrics": ["multiclass_auc", "auc"]},
+            r"evaluate: scores= \(a score column per class\) feeds multiclass_auc only; got "
+            r"metrics=\['multiclass_auc', 'auc'\]",
+        ),
+        (
+            {"metrics": ["multiclass_auc"], "group": "g"},
+            r"evaluate: scores= \(wide class scores\) with group=: the wide form reads label=",
+        ),
+        (
+            {"metrics": ["multiclass_auc"], "gain": "linear"},
+            r"evaluate: option gain= is accepted by none of the requested metrics "
+            r"\(multiclass_auc\); options it accepts: multi_class, auc_average, labels",
+        ),
+    ],
+)
+def test_evaluate_wide_errors(kwargs: dict[str, Any], message: str) -> None:
+    frame = wide_frame(np.array([[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]]), CLASSES)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=message):
+        sqlmetrics.evaluate(frame, label="y", scores=SCORES, **kwargs)

@@ -671,7 +671,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'f1_weighted': {
@@ -849,7 +849,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'fbeta_weighted': {
@@ -1279,7 +1279,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'jaccard_micro': {
@@ -1310,7 +1310,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'jaccard_weighted': {
@@ -1341,7 +1341,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'kendall_tau': {
@@ -2030,7 +2030,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'precision_weighted': {
@@ -2287,7 +2287,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'recall_weighted': {
@@ -3177,6 +3177,7 @@
 {{ sqlmetrics.multiclass_per_class() }}
 {{ sqlmetrics.multiclass_policy() }}
 {{ sqlmetrics.multiclass_total() }}
+{{ sqlmetrics.multiclass_wide_scores() }}
 {{ sqlmetrics.multilabel_average_precision_kernel() }}
 {{ sqlmetrics.ndcg_group_columns() }}
 {{ sqlmetrics.ndcg_ideal_columns() }}

@@ -198,3 +198,31 @@ final as (
 select * from final
 {{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
+
+{#
+  multiclass_wide_scores(relation, by, label, scores): the long table of multiclass_auc made
+  from wide score columns (scikit-learn's y_score matrix): one select per class, glued with
+  union all, so every engine runs it. `label`: the quoted column of true classes; `scores`:
+  a list of [class, quoted score column] pairs (classes checked in Python, written as
+  literals by class_literal). Output columns: the slice columns by their names,
+  sqlmetrics_class, sqlmetrics_score (double), sqlmetrics_label (1 where the class is the
+  row's true class, else 0) and sqlmetrics_truth (the row's true class: multiclass_auc's
+  one-vs-one pairs partition by it, as they would by a row id).
+#}
+{% macro multiclass_wide_scores(relation, by, label, scores) -%}
+(
+{% for pair in scores %}
+    select
+        {% for col in by %}{{ col }}, {% endfor %}
+
+        {{ sqlmetrics.class_literal(pair[0]) }} as sqlmetrics_class,
+        cast({{ pair[1] }} as {{ sqlmetrics.float_type() }}) as sqlmetrics_score,
+        case when {{ label }} = {{ sqlmetrics.class_literal(pair[0]) }} then 1 else 0 end as sqlmetrics_label,
+        {{ label }} as sqlmetrics_truth
+    from {{ relation }}
+{% if not loop.last %}
+    union all
+{% endif %}
+{% endfor %}
+) as wide_scores
+{%- endmacro %}

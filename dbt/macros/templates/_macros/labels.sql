@@ -26,7 +26,8 @@ case when {{ column }} = {{ pos_label if pos_label is integer else sqlmetrics.fl
   ints) or all booleans, of the family of the label column. Each value goes into SQL as a
   literal of its kind (string_literal, an integer, float_literal, true/false), never raw.
   class_literal(value): one class as a literal.
-  class_rows(labels): a relation (idx, class): the classes with their 0-based position.
+  class_rows(labels): a relation (idx, class): the classes with their 0-based position, one
+    VALUES list (Spark 4 fails to ship a union of constant selects to its tasks).
   class_in(expr, labels): `expr in (<the classes>)`.
 #}
 {% macro class_literal(value) -%}
@@ -42,9 +43,8 @@ case when {{ column }} = {{ pos_label if pos_label is integer else sqlmetrics.fl
 {%- endmacro %}
 
 {% macro class_rows(labels) -%}
-{% for value in labels %}
-select {{ loop.index0 }} as idx, {{ sqlmetrics.class_literal(value) }} as class{{ '\n    union all' if not loop.last }}
-{% endfor %}
+select idx, class
+    from (values {% for value in labels %}({{ loop.index0 }}, {{ sqlmetrics.class_literal(value) }}){{ ', ' if not loop.last }}{% endfor %}) as listed_values (idx, class)
 {%- endmacro %}
 
 {% macro class_in(expr, labels) -%}

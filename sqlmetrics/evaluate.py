@@ -236,6 +236,12 @@ def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.Dat
                     sql_type = source.columns[column]
                     family = backend.family(sql_type)
                     check_labels_type(req.text, listed, column, sql_type, family)
+                    if role == "item":  # every class of the table must be listed
+                        from .multiclass_roc import listed_classes
+
+                        check = listed_classes(req.text, column, listed)
+                        assert check is not None
+                        check(backend, source, extra)
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking

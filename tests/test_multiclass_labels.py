@@ -344,6 +344,12 @@ def test_top_k_accuracy_labels_order_the_ties() -> None:
     ):
         sqlmetrics.top_k_accuracy(long, labels=["a", "b"], **args)
     with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"top_k_accuracy@2: column 'cls' \(class_col=\) holds classes not in "
+        r"labels=\['a', 'c'\]: 'b', 'd'",
+    ):
+        sqlmetrics.evaluate(long, ["top_k_accuracy@2"], group="row", item="cls", labels=["a", "c"])
+    with pytest.raises(
         sqlmetrics.InvalidParameterError,
         match=r"top_k_accuracy: labels=\[1, 2\] holds number classes but label column 'cls'",
     ):

@@ -6,28 +6,28 @@
      n_c, n_d = pairs ordered the same way / the opposite way by score and by label (a pair
                 tied in either counts in neither)
      n_0 = n (n - 1) / 2, n_1 = sum over tied score values of t (t - 1) / 2,
-     n_2 = the same over tied label values, n_3 = the same over tied (score, label) cells.
-  Every pair is concordant, discordant, or tied in score or label (n_1 + n_2 - n_3 of them),
-  so  S = n_c - n_d = 2 n_c - n_0 + n_1 + n_2 - n_3:  only n_c needs an order; n_1, n_2,
-  n_3 are counts of cells (hash aggregates, no sort).
-  No O(n^2) pair list. k_i = the position of row i's label among its group's labels (1..L).
-  n_c = sum_i C_i, C_i = rows of the group with a lower label scored strictly lower:
-  window path (groups of at most `window_levels` + 1 labels): the group's rows in one sort by
-  (score asc, k desc) and, per level t, a running count of the rows with k <= t so far
-  (ROWS frame); C_i is the count for t = k_i - 1 at row i. The rows of i's score that come
-  before it have a higher k (excluded); rows of equal score and k are interchangeable (not
-  counted), so the count does not depend on how such rows are ordered among themselves.
-  many-label path (more labels, at most max_label_levels): R_i = rank() by score among the
-  rows with label <= y_i (each row joined with its group's levels u >= y_i, about n L / 2
-  rows), a_i = rank() - 1 by score in the group, e_i = the same within the label:
-  S = sum_i (2 R_i - 2 - e_i - a_i).
-  Groups with more than max_label_levels distinct labels are refused by the Python layer
+     n_2 = the same over tied label values.
+  No O(n^2) pair list, from rank windows as AUC's. Per row i of label y_i:
+     a_i = rows of the group scored strictly lower (rank() - 1 by score),
+     e_i = rows of its own label scored strictly lower (rank() - 1 by score within the label),
+     R_i = rank() by score among the rows with label <= y_i (so R_i - 1 - e_i = rows of a
+           lower label scored lower: the concordant pairs counted from i),
+  and a_i - e_i - (R_i - 1 - e_i) = rows of a higher label scored lower (discordant from i):
+     S = n_c - n_d = sum_i (2 R_i - 2 - e_i - a_i),
+  each pair counted once, from its row of the higher score. For a group with at most two
+  labels R_i needs no extra window (R_i = e_i + 1 for its lower label, a_i + 1 for its
+  higher): S = sum over high-label rows of (a_i - e_i) - sum over low-label rows of (a_i - e_i).
+  With L > 2 labels, R_i comes from the rows joined with the label levels u >= y_i of their
+  group (set "label <= u", about n L / 2 rows) and one rank() per (group, u) by score.
+  2 n_1 = sum over rows of (t_i - 1), t_i the rows of equal score (count(*) up to the row's
+  score, RANGE frame, minus a_i); 2 n_2 = sum over the group's labels of n_u (n_u - 1).
+  Cost O(n log n) sorts plus the n L / 2 joined rows for groups of more than two labels;
+  groups with more than max_label_levels distinct labels are refused by the Python layer
   before the query (InvalidDataError), and give NULL here.
-  Cost: one sort of n rows (window path) plus hash aggregates; the many-label path adds the
-  n L / 2 joined rows and their sort for its groups only.
   All counts are exact integers (pair counts doubled: 2 n_0 = n (n - 1), so no integer
   division); only the last division is floating point (by sqrt of the product of the two
-  doubles: a perfect order gives exactly 1), clamped to [-1, 1].
+  doubles: a perfect order gives exactly 1), clamped to [-1, 1]. Both cases give the same
+  bits for the same group (exact integer S).
   Undefined: n_0 = n_1 (all scores equal, or fewer than 2 rows) or n_0 = n_2 (all labels
   equal) -> the group is left out; no group left -> NULL (NaN + UndefinedMetricWarning).
   With group=: tau = mean_g tau_g, uniform over the groups left (n_groups of them).
@@ -37,8 +37,6 @@
 #}
 {% macro kendall_tau_kernel(relation, by, columns, options, entries) -%}
 {% set keys = partition_by(by, ['grp']) %}
-{% set window_levels = 7 %}
-{% set on_slices %}{% for col in by %}{{ '{0}' }}.slice_{{ loop.index0 }} is not distinct from {{ '{1}' }}.slice_{{ loop.index0 }} and {% endfor %}{% endset %}
 with source as (
 {{ correlation_source(relation, by, columns) }}
 ),
@@ -48,86 +46,12 @@ levels as (
         grp,
         y as u,
         count(*) as n_u,
-        count(*) over ({{ keys }}) as n_levels,
-        row_number() over ({{ keys }} order by y) as k
+        count(*) over ({{ keys }}) as n_levels
     from source
     {{ group_by(by, ['grp', 'y']) }}
 ),
-leveled as (
-    select
-        {{ slice_cols_of('s', by) }}
-        s.grp,
-        s.x,
-        s.y,
-        l.k,
-        l.n_levels
-    from source as s
-    join levels as l
-        on {{ on_slices.format('s', 'l') }}s.grp = l.grp and s.y = l.u
-),
--- window path: per row, running counts of the rows with k <= t in (score asc, k desc) order
-running as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        case k
-{% for t in range(1, window_levels + 1) %}
-            when {{ t + 1 }} then sum(case when k <= {{ t }} then 1 else 0 end) over (
-                {{ keys }} order by x, k desc rows between unbounded preceding and current row)
-{% endfor %}
-            else 0
-        end as c
-    from leveled
-    where n_levels <= {{ window_levels + 1 }}
-),
-concordant as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        sum(cast(c as {{ exact_int() }})) as n_c
-    from running
-    {{ group_by(by, ['grp']) }}
-),
--- ties: (score, label) cells, then score cells from them
-xy_cells as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        x,
-        count(*) as t
-    from source
-    {{ group_by(by, ['grp', 'x', 'y']) }}
-),
-x_cells as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        sum(cast(t as {{ exact_int() }})) as t,
-        sum(cast(t as {{ exact_int() }}) * (t - 1)) as n_3x2
-    from xy_cells
-    {{ group_by(by, ['grp', 'x']) }}
-),
-ties as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        sum(t * (t - 1)) as n_1x2,
-        sum(n_3x2) as n_3x2
-    from x_cells
-    {{ group_by(by, ['grp']) }}
-),
-label_ties as (
-    select
-        {{ slice_cols(by) }}
-        grp,
-        sum(cast(n_u as {{ exact_int() }}) * (n_u - 1)) as n_2x2,
-        sum(cast(n_u as {{ exact_int() }})) as n,
-        max(n_levels) as n_levels
-    from levels
-    {{ group_by(by, ['grp']) }}
-),
--- many-label path (groups of more than window_levels + 1 labels): rank windows and the rows
--- joined with the group's levels u >= y (sets "label <= u")
+-- per row: a = rows of the group scored lower, le = rows scored at most as high, e = rows
+-- of its own label scored lower (rank() counts ties once: no tie order is needed)
 ranked as (
     select
         {{ slice_cols(by) }}
@@ -135,18 +59,23 @@ ranked as (
         x,
         y,
         rank() over ({{ keys }} order by x) - 1 as a,
-        rank() over ({{ partition_by(by, ['grp', 'y']) }} order by x) - 1 as e
-    from leveled
-    where n_levels > {{ window_levels + 1 }} and n_levels <= {{ options.max_label_levels }}
+        count(*) over ({{ keys }} order by x) as le,
+        rank() over ({{ partition_by(by, ['grp', 'y']) }} order by x) - 1 as e,
+        min(y) over ({{ keys }}) as lo
+    from source
 ),
-many_counts as (
+counts as (
     select
         {{ slice_cols(by) }}
         grp,
-        sum(cast(a + e as {{ exact_int() }})) as a_plus_e
+        sum(cast(case when y > lo then a - e else e - a end as {{ exact_int() }})) as s_two,
+        sum(cast(a + e as {{ exact_int() }})) as a_plus_e,
+        sum(cast(le - a - 1 as {{ exact_int() }})) as n_1x2,
+        count(*) as n
     from ranked
     {{ group_by(by, ['grp']) }}
 ),
+-- groups of more than two labels: each row in every set "label <= u" it belongs to
 expanded as (
     select
         {{ slice_cols_of('r', by) }}
@@ -156,8 +85,9 @@ expanded as (
         l.u
     from ranked as r
     join levels as l
-        on {{ on_slices.format('r', 'l') }}r.grp = l.grp
+        on {% for col in by %}r.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}r.grp = l.grp
         and l.u >= r.y
+    where l.n_levels > 2 and l.n_levels <= {{ options.max_label_levels }}
 ),
 set_ranks as (
     select
@@ -177,28 +107,29 @@ set_counts as (
     where u = y
     {{ group_by(by, ['grp']) }}
 ),
+label_ties as (
+    select
+        {{ slice_cols(by) }}
+        grp,
+        sum(cast(n_u as {{ exact_int() }}) * (n_u - 1)) as n_2x2,
+        max(n_levels) as n_levels
+    from levels
+    {{ group_by(by, ['grp']) }}
+),
 per_group_counts as (
     select
-        {{ slice_cols_of('l', by) }}
-        l.grp,
-        case
-            when l.n_levels <= {{ window_levels + 1 }}
-            then 4 * coalesce(c.n_c, 0) - l.n * (l.n - 1) + t.n_1x2 + l.n_2x2 - t.n_3x2
-            else 2 * (g.two_r - m.a_plus_e)
-        end as two_s,
-        t.n_1x2,
+        {{ slice_cols_of('c', by) }}
+        c.grp,
+        case when l.n_levels <= 2 then c.s_two else g.two_r - c.a_plus_e end as s,
+        c.n_1x2,
         l.n_2x2,
-        l.n * (l.n - 1) as n_0x2,
+        cast(c.n as {{ exact_int() }}) * (c.n - 1) as n_0x2,
         l.n_levels
-    from label_ties as l
-    join ties as t
-        on {{ on_slices.format('l', 't') }}l.grp = t.grp
-    left join concordant as c
-        on {{ on_slices.format('l', 'c') }}l.grp = c.grp
-    left join many_counts as m
-        on {{ on_slices.format('l', 'm') }}l.grp = m.grp
+    from counts as c
+    join label_ties as l
+        on {% for col in by %}c.slice_{{ loop.index0 }} is not distinct from l.slice_{{ loop.index0 }} and {% endfor %}c.grp = l.grp
     left join set_counts as g
-        on {{ on_slices.format('l', 'g') }}l.grp = g.grp
+        on {% for col in by %}c.slice_{{ loop.index0 }} is not distinct from g.slice_{{ loop.index0 }} and {% endfor %}c.grp = g.grp
 ),
 per_group as (
     select
@@ -208,7 +139,7 @@ per_group as (
             when n_levels <= {{ options.max_label_levels }}
                 and n_0x2 > n_1x2 and n_0x2 > n_2x2
             then greatest(cast(-1 as {{ float_type() }}), least(cast(1 as {{ float_type() }}),
-                cast(two_s as {{ float_type() }}) / sqrt(
+                cast(2 * s as {{ float_type() }}) / sqrt(
                     cast(n_0x2 - n_1x2 as {{ float_type() }})
                     * cast(n_0x2 - n_2x2 as {{ float_type() }})
                 )

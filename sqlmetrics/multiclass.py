@@ -573,6 +573,8 @@ def multiclass_confusion_matrix(
     cat           2    0    0
     dog           1    0    1
     pig           0    2    0
+    >>> sqlmetrics.multiclass_confusion_matrix(df, labels=["pig", "cat", "cow"])["count"].tolist()
+    [0, 0, 0, 0, 2, 0, 0, 0, 0]
     """
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")

@@ -394,25 +394,42 @@ def multiclass_auc(
     convention: str | None = None,
     con: Any = None,
 ) -> float:
-    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores.
+    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
+    from a score column per class.
 
     Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
-    average=average)``, with ``scores`` the wide matrix this table holds in long form.
+    average=average)``: ``scores`` the wide matrix, given as its columns (``scores=``, with
+    ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
+    ``class_col=``, ``score=``, ``label`` 0/1).
 
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class): the input, as in :func:`sqlmetrics.roc_curve`.
-    row_id : str
-        Column identifying the classified row (each class once per row id). In
+        The input, as in :func:`sqlmetrics.roc_curve`: one row per (row id, class) in the
+        long form, one row per classified row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row (each class once per row id). In
         :func:`sqlmetrics.evaluate`: ``group=``.
-    class_col : str
-        Column of the class the score is for (any type). In ``evaluate``: ``item=``.
+    class_col : str, optional
+        Long form: column of the class the score is for (any type). In ``evaluate``:
+        ``item=``.
     score : str, default "score"
-        Column of the class's score (probability or any finite number).
+        Long form: column of the class's score (probability or any finite number).
     label : str, default "label"
-        Column of 0/1 (or booleans): 1 where the class is a true class of the row
-        (multiclass: exactly one per row id; multilabel: any number).
+        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns; their classes are ``labels`` in the same order (default: the sorted classes
+        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+        Every class of ``label`` needs a column. Multiclass only (one true class per row): not
+        with ``average="samples"``. In ``evaluate``: ``scores=``; on the command line:
+        ``--class-score CLASS=COLUMN`` per class.
+    labels : list, optional
+        With ``scores=`` as a list: the class of each score column (scikit-learn's
+        ``labels``, which must be sorted there; any order here). A listed class that is never
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there.
     multi_class : {"ovr", "ovo"}, default "ovr"
         "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
         multiclass data only.
@@ -438,10 +455,13 @@ def multiclass_auc(
     Raises
     ------
     InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, no rows.
+        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
+        ``label`` without a score column, or (without ``labels``) as many classes as columns.
     InvalidParameterError
         ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
-        "samples".
+        "samples"; ``scores`` not a list or mapping of two or more distinct columns,
+        ``labels`` of another length, repeated, or not of the label column's type; both forms
+        (``scores`` and ``row_id``/``class_col``) or neither.
 
     Warns
     -----
@@ -480,6 +500,12 @@ def multiclass_auc(
     >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
     >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
     >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    0.9583
+    >>> wide["y"] = list("abcb")  # the same scores, a column per class
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
+    0.9583
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
+    ...                                 multi_class="ovo"), 4)
     0.9583
     """
     params = {"multi_class": multi_class, "auc_average": average, "convention": convention}

@@ -180,6 +180,8 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "evaluate": [
         {"metrics": ["auc", "log_loss", "f1", "gauc"], "group": "g", "by": "country"},
         {"metrics": ["ndcg@10", "map", "mrr"], **RANKING, "by": "country"},
+        {"metrics": ["f1_macro", "cohen_kappa", "jaccard_micro"], **LISTED, "by": "country"},
+        {**WIDE, "metrics": ["multiclass_auc"], "labels": ["a", "b", "c"], "auc_average": "micro"},
     ],
     "compare": [
         {"metrics": ["auc", "gauc", "accuracy"], "scores": ["score", "w"], "group": "g"},

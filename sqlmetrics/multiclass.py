@@ -16,6 +16,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ._backends import backend_for
@@ -51,12 +52,16 @@ def check_labels(metric: str, name: str, value: Any) -> tuple[Any, ...] | None:
     """
     if value is None:
         return None
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, pd.Index)):
+    one_dim = isinstance(value, (list, tuple, pd.Index, pd.Series)) or (
+        isinstance(value, np.ndarray) and value.ndim == 1
+    )
+    if isinstance(value, (str, bytes)) or not one_dim:
         raise InvalidParameterError(
             f"{metric}: {name}= must be a list of classes (e.g. ['cat', 'dog']), or None for "
             f"the classes in the data; got {value!r}"
         )
-    values = list(value)
+    # numpy scalars (an array's items) as Python values
+    values = [v.item() if isinstance(v, np.generic) else v for v in value]
     if not values:
         raise InvalidParameterError(
             f"{metric}: {name}= is an empty list; list at least one class, or pass None for "

@@ -221,6 +221,12 @@ def test_numeric_and_boolean_classes_and_slices() -> None:
     flags = pd.DataFrame({"y": [True, False, True, True], "p": [True, True, False, True]})
     table = sqlmetrics.multiclass_confusion_matrix(flags, labels=[True, False], **KW)
     assert table["count"].tolist() == [2, 1, 1, 0]
+    # numpy arrays, as scikit-learn users pass them
+    as_array = sqlmetrics.multiclass_confusion_matrix(flags, labels=np.array([True, False]), **KW)
+    assert as_array["count"].tolist() == [2, 1, 1, 0]
+    assert sqlmetrics.f1(frame, average="macro", labels=np.array(listed), **KW) == (
+        sqlmetrics.f1(frame, average="macro", labels=listed, **KW)
+    )
 
 
 def test_micro_over_absent_classes_is_undefined() -> None:

@@ -65,6 +65,7 @@ CHECKS = {
     "check_persistence": "persistence",
     "check_recall_level": "recall_level",
     "_check_max_fpr": "max_fpr",
+    "check_labels": "labels",
 }
 
 #: a cross-option check -> its Jinja name

@@ -9,6 +9,7 @@ comparable types (checked as for :func:`sqlmetrics.mcc`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ._engine import compute, scalar
@@ -81,7 +82,7 @@ register(
         "multiclass",
         "Cohen's kappa 1 - sum v_ij C_ij / sum v_ij E_ij (weights: None, linear, quadratic)",
         ROLES,
-        params=("weights",),
+        params=("weights", "labels"),
         undefined="no expected disagreement (one class in label and prediction alike)",
         aliases=("cohen_kappa_score",),
         kernel="cohen_kappa_kernel",
@@ -106,7 +107,8 @@ for _average in JACCARD_AVERAGES:
             "multiclass",
             f"Jaccard index tp / (tp + fp + fn) per class, {_average}-averaged",
             ROLES,
-            undefined="the weights sum to 0",
+            params=("labels",),
+            undefined="the weights sum to 0, or no class of labels= true or predicted",
             function="jaccard",
             average=_average,
             kernel=f"jaccard_{_average}_kernel",
@@ -213,6 +215,7 @@ def cohen_kappa(
     prediction: str = "prediction",
     weight: str | None = None,
     weights: str | None = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float:
@@ -234,7 +237,13 @@ def cohen_kappa(
     weights : {None, "linear", "quadratic"}, default None
         Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
         weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
-        order (ordinal classes).
+        order (ordinal classes), or in ``labels``' order when given.
+    labels : list, optional
+        The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
+        whose label or prediction is not listed are left out; a listed class absent from the
+        data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
+        numbers or booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -289,13 +298,13 @@ def cohen_kappa(
     >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
     0.75
     """
-    check_class_columns("cohen_kappa", data, con, label, prediction)
+    check_class_columns("cohen_kappa", data, con, label, prediction, labels)
     frame = compute(
         "cohen_kappa",
         data,
         con=con,
         columns=_columns(label, prediction, weight),
-        params={"weights": weights, "convention": convention},
+        params={"weights": weights, "labels": labels, "convention": convention},
     )
     return scalar(frame, "cohen_kappa")
 
@@ -381,6 +390,7 @@ def jaccard(
     prediction: str = "prediction",
     weight: str | None = None,
     average: str = "macro",
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float:
@@ -403,6 +413,12 @@ def jaccard(
         "macro": the mean of the per-class indices; "weighted": their mean weighted by the
         classes' support; "micro": the index of the summed counts. In ``evaluate``:
         ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
+    labels : list, optional
+        The classes to average (scikit-learn's ``labels``); counts come from every row (a
+        class left out still counts as the listed classes' false positives or negatives); a
+        listed class absent from the data has the index 0 (scikit-learn's zero_division
+        default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
+        label column's type. None: every class of ``label`` or ``prediction``.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -450,13 +466,13 @@ def jaccard(
     0.2
     """
     check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
-    check_class_columns("jaccard", data, con, label, prediction)
+    check_class_columns("jaccard", data, con, label, prediction, labels)
     name = f"jaccard_{average}"
     frame = compute(
         name,
         data,
         con=con,
         columns=_columns(label, prediction, weight),
-        params={"convention": convention},
+        params={"labels": labels, "convention": convention},
     )
     return scalar(frame, name)

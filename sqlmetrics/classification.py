@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -484,6 +485,7 @@ def _averaged(
     prediction: str | None,
     weight: str | None,
     pos_label: Any,
+    labels: Sequence[Any] | None,
     options: dict[str, Any],
     average: str | None,
     con: Any,
@@ -493,6 +495,12 @@ def _averaged(
     """
     options = resolve(REGISTRY[name], options)  # the convention applied once
     if check_average(name, average) == "binary":
+        if labels is not None:
+            raise InvalidParameterError(
+                f"{name}: labels={labels!r} selects classes to average; with "
+                f"average='binary' pass pos_label= (the positive class) instead, or a "
+                f"multiclass average ('macro', 'micro', 'weighted' or None)"
+            )
         return _binary(
             name,
             data,
@@ -515,6 +523,7 @@ def _averaged(
         average=average,
         zero_division=options.get("zero_division", default_of(REGISTRY[name], "zero_division")),
         beta=options.get("beta"),
+        labels=labels,
         con=con,
     )
 
@@ -628,6 +637,7 @@ def precision(
     zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
@@ -668,6 +678,13 @@ def precision(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    labels : list, optional
+        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
+        in their order for ``average=None``. A listed class absent from the data counts with
+        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
+        still counts in the other classes' counts (e.g. as their false positives); "micro"
+        sums the listed classes only. Strings, numbers or booleans, as the label column's
+        type. Not with ``average="binary"`` (use ``pos_label``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -745,6 +762,7 @@ def precision(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
+        labels=labels,
         average=average,
         options={"zero_division": zero_division, "convention": convention},
         con=con,
@@ -762,6 +780,7 @@ def recall(
     zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
@@ -802,6 +821,13 @@ def recall(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    labels : list, optional
+        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
+        in their order for ``average=None``. A listed class absent from the data counts with
+        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
+        still counts in the other classes' counts (e.g. as their false positives); "micro"
+        sums the listed classes only. Strings, numbers or booleans, as the label column's
+        type. Not with ``average="binary"`` (use ``pos_label``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -878,6 +904,7 @@ def recall(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
+        labels=labels,
         average=average,
         options={"zero_division": zero_division, "convention": convention},
         con=con,
@@ -1111,6 +1138,7 @@ def f1(
     zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
@@ -1151,6 +1179,13 @@ def f1(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    labels : list, optional
+        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
+        in their order for ``average=None``. A listed class absent from the data counts with
+        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
+        still counts in the other classes' counts (e.g. as their false positives); "micro"
+        sums the listed classes only. Strings, numbers or booleans, as the label column's
+        type. Not with ``average="binary"`` (use ``pos_label``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1228,6 +1263,7 @@ def f1(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
+        labels=labels,
         average=average,
         options={"zero_division": zero_division, "convention": convention},
         con=con,
@@ -1246,6 +1282,7 @@ def fbeta(
     zero_division: float | str | None = None,
     average: str | None = "binary",
     pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float | pd.Series:
@@ -1289,6 +1326,13 @@ def fbeta(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    labels : list, optional
+        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
+        in their order for ``average=None``. A listed class absent from the data counts with
+        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
+        still counts in the other classes' counts (e.g. as their false positives); "micro"
+        sums the listed classes only. Strings, numbers or booleans, as the label column's
+        type. Not with ``average="binary"`` (use ``pos_label``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1366,6 +1410,7 @@ def fbeta(
         prediction=prediction,
         weight=weight,
         pos_label=pos_label,
+        labels=labels,
         average=average,
         options={"beta": beta, "zero_division": zero_division, "convention": convention},
         con=con,

@@ -159,6 +159,14 @@ def ci_options(command: Any) -> Any:
 @click.option("--by", multiple=True, help="Slice column (repeatable): one row per slice.")
 @click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
 @click.option(
+    "--class-score",
+    "class_scores",
+    multiple=True,
+    metavar="CLASS=COLUMN",
+    help="Wide class scores for multiclass_auc: the score column of a class, e.g. "
+    "--class-score cat=p_cat (repeat per class); --label holds the true class.",
+)
+@click.option(
     "--trec",
     is_flag=True,
     help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
@@ -234,6 +242,7 @@ def eval_command(
     prediction: str | None,
     by: tuple[str, ...],
     qrels: str | None,
+    class_scores: tuple[str, ...],
     trec: bool,
     convention: str | None,
     option_pairs: tuple[str, ...],
@@ -277,7 +286,7 @@ def eval_command(
         from .trec import trec_eval_options
 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}
-    extra = {"qrels": judged} if judged is not None else {}
+    extra: dict[str, Any] = {"qrels": judged} if judged is not None else {}
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
     repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
     if repeated:
@@ -294,6 +303,19 @@ def eval_command(
             "--format trec prints one block per topic: give the topic column "
             "with --group (and no --by)"
         )
+    if class_scores:  # wide class scores (multiclass_auc): class -> column
+        wide: dict[Any, str] = {}
+        for pair in class_scores:
+            cls, eq, column = pair.partition("=")
+            if not eq or not cls.strip() or not column.strip():
+                raise InputError(
+                    f"--class-score {pair!r}: write CLASS=COLUMN, e.g. --class-score cat=p_cat"
+                )
+            value = parse_value(cls.strip())
+            if value in wide:
+                raise InputError(f"--class-score: class {cls.strip()!r} is given twice")
+            wide[value] = column.strip()
+        extra["scores"] = wide
     columns = dict(
         label=label,
         score=score,

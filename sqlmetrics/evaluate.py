@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ def evaluate(
     weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int = 200,
@@ -82,6 +83,10 @@ def evaluate(
         Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
         metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
         ``gini_index``); not with ranking metrics in the same call.
+    scores : list of str or dict, optional
+        Wide class scores for ``multiclass_auc`` alone: a score column per class (with
+        ``labels=`` the class of each, else the sorted classes of ``label``), or a mapping
+        class -> column; ``label`` holds the true class. See :func:`multiclass_auc`.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
         ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
@@ -150,6 +155,29 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    if scores is not None:  # wide class scores: multiclass_auc (multiclass_roc.py)
+        from .multiclass_roc import evaluate_wide
+
+        others = {
+            "group": group,
+            "item": item,
+            "weight": weight,
+            "prediction": prediction,
+            "qrels": qrels,
+            "train": train,
+            "ci": ci,
+            "ci_method": ci_method,
+        }
+        return evaluate_wide(
+            data,
+            metrics,
+            label=label,
+            scores=scores,
+            by=by,
+            others=others,
+            options=options,
+            con=con,
+        )
     columns = {
         "label": label,
         "score": score,
@@ -197,6 +225,23 @@ def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.Dat
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, extra):
+        if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
+            from .multiclass import check_labels, check_labels_type
+
+            listed = check_labels("evaluate", "labels", plan.options["labels"])
+            for req in plan.requests:
+                if "labels" in req.spec.params:  # classes: in item= for a table of scores
+                    role = "item" if req.spec.family == "multiclass_scores" else "label"
+                    column = str(columns[role])
+                    sql_type = source.columns[column]
+                    family = backend.family(sql_type)
+                    check_labels_type(req.text, listed, column, sql_type, family)
+                    if role == "item":  # every class of the table must be listed
+                        from .multiclass_roc import listed_classes
+
+                        check = listed_classes(req.text, column, listed)
+                        assert check is not None
+                        check(backend, source, extra)
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         if (
             plan.ranking
@@ -454,8 +499,12 @@ def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
     params = {name: options[name] for name in req.spec.params if name in options}
     if req.spec.takes_k:
         params["k"] = req.k
-    if "zero_division" in params:
-        params.pop("zero_division")  # applied to the result in Python, as the functions do
+    if "zero_division" in params and not (
+        req.spec.family == "multiclass" and req.spec.average in ("macro", "weighted")
+    ):
+        # applied to the result in Python, as the functions do; the macro and weighted
+        # averages apply it to each class in SQL (a 0/0 class counts as the value given)
+        params.pop("zero_division")
     return check_params(req.spec, params)
 
 

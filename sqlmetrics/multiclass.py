@@ -12,8 +12,11 @@ scikit-learn's scorer names. See docs/decisions/0003-multiclass.md.
 from __future__ import annotations
 
 import math
+import numbers
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ._backends import backend_for
@@ -22,7 +25,7 @@ from ._source import open_source
 from ._validate import check_columns, is_numeric
 from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
-from .registry import MetricSpec, Role, check_choice, register
+from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
 
 __all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
 
@@ -31,19 +34,88 @@ CLASS_PREDICTION = Role("prediction", "key")
 WEIGHT = Role("weight", "weight", required=False)
 
 AVERAGES = ("binary", "macro", "micro", "weighted")
+
+
+def _label_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, numbers.Real) and math.isfinite(value):
+        return "number"
+    return ""
+
+
+def check_labels(metric: str, name: str, value: Any) -> tuple[Any, ...] | None:
+    """``labels=``: None, or a non-empty list of distinct classes of one kind (strings,
+    finite numbers or booleans); integral numbers become ints (``2.0`` is the class ``2``).
+    """
+    if value is None:
+        return None
+    one_dim = isinstance(value, (list, tuple, pd.Index, pd.Series)) or (
+        isinstance(value, np.ndarray) and value.ndim == 1
+    )
+    if isinstance(value, (str, bytes)) or not one_dim:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a list of classes (e.g. ['cat', 'dog']), or None for "
+            f"the classes in the data; got {value!r}"
+        )
+    # numpy scalars (an array's items) as Python values
+    values = [v.item() if isinstance(v, np.generic) else v for v in value]
+    if not values:
+        raise InvalidParameterError(
+            f"{metric}: {name}= is an empty list; list at least one class, or pass None for "
+            f"the classes in the data"
+        )
+    kinds = [_label_kind(v) for v in values]
+    for v, kind in zip(values, kinds):
+        if not kind:
+            raise InvalidParameterError(
+                f"{metric}: {name}= holds {v!r}; a class must be a string, a finite number or a "
+                f"boolean"
+            )
+    if len(set(kinds)) > 1:
+        raise InvalidParameterError(
+            f"{metric}: {name}= mixes kinds of classes ({', '.join(sorted(set(kinds)))}): "
+            f"{values!r}; list classes of the label column's one type"
+        )
+    if kinds[0] == "number":
+        values = [int(v) if float(v).is_integer() else float(v) for v in values]
+    seen: set[Any] = set()
+    for v in values:
+        if v in seen:  # 1 and 1.0 (and True and 1) are the same class
+            raise InvalidParameterError(
+                f"{metric}: {name}= lists class {v!r} twice: {values!r}; list each class once"
+            )
+        seen.add(v)
+    return tuple(values)
+
+
+declare_param(
+    ParamSpec(
+        "labels",
+        None,
+        check_labels,
+        "the classes to include and their order (scikit-learn's labels); None: those in the data",
+    )
+)
 _check_average = check_choice(*AVERAGES)
 
 # metric -> (column of the per-class report, why a class is undefined)
 _UNDEFINED = {
     "precision": ("precision", "never predicted: tp + fp = 0"),
     "recall": ("recall", "never true: tp + fn = 0"),
-    "f1": ("fbeta", ""),
-    "fbeta": ("fbeta", ""),
+    "f1": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
+    "fbeta": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
 }
 
 for _metric in ("precision", "recall", "f1", "fbeta"):
     for _average in ("macro", "micro", "weighted"):
-        _params = ("beta", "zero_division") if _metric == "fbeta" else ("zero_division",)
+        _params = (
+            ("beta", "zero_division", "labels")
+            if _metric == "fbeta"
+            else ("zero_division", "labels")
+        )
         register(
             MetricSpec(
                 f"{_metric}_{_average}",
@@ -52,7 +124,9 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 f"multiclass {_metric}, {_average}-averaged over the classes",
                 (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
                 params=_params,
-                undefined="every class undefined" if _average != "micro" else "never",
+                undefined="every class undefined"
+                if _average != "micro"
+                else "no class of labels= true or predicted (0/0 summed over them)",
                 function=_metric,
                 average=_average,
                 kernel=f"{_metric}_{_average}_kernel",
@@ -65,7 +139,7 @@ register(
         "multiclass",
         "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
         (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("beta", "zero_division"),
+        params=("beta", "zero_division", "labels"),
         undefined="precision of a class never predicted, recall of a class never true",
         output="table",
         kernel="classification_report_kernel",
@@ -78,6 +152,7 @@ register(
         "multiclass",
         "count of rows for every (label, prediction) pair of classes, as a long table",
         (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+        params=("labels",),
         output="table",
         kernel="multiclass_confusion_matrix_kernel",
     )
@@ -138,18 +213,48 @@ def _family(sql_type: str) -> str:
     return sql_type.upper()
 
 
-def check_class_columns(metric: str, data: Any, con: Any, label: str, prediction: str) -> None:
-    """Label and prediction must hold comparable types (a class 1 never equals a class '1')."""
+def check_class_columns(
+    metric: str, data: Any, con: Any, label: str, prediction: str, labels: Any = None
+) -> None:
+    """Label and prediction must hold comparable types (a class 1 never equals a class '1'),
+    and the classes of ``labels=`` (checked by :func:`check_labels`) must be of their kind.
+    """
     if not (isinstance(label, str) and label and isinstance(prediction, str) and prediction):
         return  # compute() reports the bad argument
+    listed = check_labels(metric, "labels", labels)
     with backend_for(con, data) as backend, open_source(data, backend, metric) as source:
         check_columns(metric, source, [("label", label), ("prediction", prediction)])
         t_label, t_pred = source.columns[label], source.columns[prediction]
+        family = backend.family(t_label)
     if _family(t_label) != _family(t_pred):
         raise InvalidDataError(
             f"{metric}: label column {label!r} has type {t_label} but prediction column "
             f"{prediction!r} has type {t_pred}; classes must compare equal across the two, so "
             f"cast one of them (e.g. cast({prediction} as {t_label}))"
+        )
+    check_labels_type(metric, listed, label, t_label, family)
+
+
+def check_labels_type(
+    metric: str, listed: tuple[Any, ...] | None, column: str, sql_type: str, family: str
+) -> None:
+    """The classes of ``labels=`` must be of the label column's kind: strings for a text
+    column, numbers for a numeric one, booleans for a boolean one.
+    """
+    if listed is None:
+        return
+    kind = _label_kind(listed[0])
+    if family not in ("text", "number", "boolean"):
+        raise InvalidParameterError(
+            f"{metric}: labels= needs a text, numeric or boolean label column; column "
+            f"{column!r} has type {sql_type}: cast it (e.g. cast({column} as varchar)) or pass "
+            f"labels=None"
+        )
+    if kind != family:
+        example = {"text": "'a'", "number": "1", "boolean": "True"}[family]
+        raise InvalidParameterError(
+            f"{metric}: labels={list(listed)!r} holds {kind} classes but label column "
+            f"{column!r} has type {sql_type}; list {family} classes (e.g. [{example}, ...])"
         )
 
 
@@ -175,13 +280,14 @@ def averaged(
     zero_division: float | str,
     beta: float | None,
     con: Any,
+    labels: Any = None,
 ) -> float | pd.Series:
     """The multiclass path of precision / recall / f1 / fbeta (average != "binary")."""
     columns = _columns(label, prediction, weight, metric, str(average))
-    params: dict[str, Any] = {"zero_division": zero_division}
+    params: dict[str, Any] = {"zero_division": zero_division, "labels": labels}
     if beta is not None:
         params["beta"] = beta
-    check_class_columns(metric, data, con, label, str(prediction))
+    check_class_columns(metric, data, con, label, str(prediction), labels)
     column, why = _UNDEFINED[metric]
     if average is None:
         report = compute(
@@ -210,6 +316,14 @@ def averaged(
     value = frame[name].iloc[0]
     n_bad = int(frame["n_undefined"].iloc[0])
     value = math.nan if value is None or pd.isna(value) else float(value)
+    if average == "micro" and math.isnan(value):  # 0/0 summed over the classes of labels=
+        reason = (
+            f"the counts summed over the classes of labels={list(labels or [])!r} are 0/0 "
+            f"(all {why.split(' (')[0].split(':')[0]})"
+        )
+        if zero_division == "warn" or math.isnan(float(zero_division)):
+            return undefined(metric, reason, warn=zero_division == "warn")
+        return undefined(metric, reason, float(zero_division), warn=warns_zero(zero_division))
     if zero_division == "warn" and (n_bad or math.isnan(value)):
         n_classes = int(frame["n_classes"].iloc[0])
         undefined(
@@ -238,6 +352,7 @@ def classification_report(
     prediction: str = "prediction",
     weight: str | None = None,
     zero_division: float | str | None = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
@@ -261,6 +376,13 @@ def classification_report(
         A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
         nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
         replace it and count in the averages (scikit-learn's ``zero_division``).
+    labels : list, optional
+        The classes to report and average, in this order (scikit-learn's ``labels``). A
+        listed class absent from the data has support 0 and precision and recall 0/0; the
+        rows of a class left out still count in the listed classes' counts (e.g. as their
+        false positives); the averages run over the listed classes only, their support is
+        the listed classes' total. Strings, numbers or booleans, as the label column's type.
+        None: every class of ``label`` or ``prediction``, sorted.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -331,9 +453,13 @@ def classification_report(
     zero_division = resolved("classification_report", "zero_division", zero_division, convention)
     metric = "classification_report"
     columns = _columns(label, prediction, weight, metric, "report")
-    check_class_columns(metric, data, con, label, prediction)
+    check_class_columns(metric, data, con, label, prediction, labels)
     frame = compute(
-        metric, data, con=con, columns=columns, params={"beta": 1.0, "zero_division": zero_division}
+        metric,
+        data,
+        con=con,
+        columns=columns,
+        params={"beta": 1.0, "zero_division": zero_division, "labels": labels},
     )
     per_class = frame["average"].isna()
     names = [
@@ -349,6 +475,10 @@ def classification_report(
         },
         index=pd.Index(names, name="class", dtype=object),
     )
+    if zero_division != "warn" and not math.isnan(float(zero_division)):
+        # the micro row is 0/0 only when no listed class (labels=) is true or predicted
+        cols = ["precision", "recall", "f1"]
+        out.loc["micro avg", cols] = out.loc["micro avg", cols].fillna(float(zero_division))
     if zero_division == "warn":
         head = out.iloc[: int(per_class.sum())]
         bad_p, bad_r = int(head["precision"].isna().sum()), int(head["recall"].isna().sum())
@@ -369,6 +499,7 @@ def multiclass_confusion_matrix(
     prediction: str = "prediction",
     weight: str | None = None,
     normalize: str | None = None,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
@@ -392,6 +523,12 @@ def multiclass_confusion_matrix(
         Add a column ``fraction``: the count divided by the row's true-class total
         ("true"), its predicted-class total ("pred") or the grand total ("all"), as
         scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
+    labels : list, optional
+        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
+        absent from the data gets a row and a column of zeros; rows whose label or prediction
+        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
+        booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -404,7 +541,8 @@ def multiclass_confusion_matrix(
     -------
     pandas.DataFrame
         Columns label, prediction, count (int, or float with ``weight``); K * K rows for K
-        classes, ordered by label, then prediction.
+        classes, ordered by label, then prediction (with ``labels``: by their positions in
+        the list).
 
     Raises
     ------
@@ -440,12 +578,16 @@ def multiclass_confusion_matrix(
     cat           2    0    0
     dog           1    0    1
     pig           0    2    0
+    >>> sqlmetrics.multiclass_confusion_matrix(df, labels=["pig", "cat", "cow"])["count"].tolist()
+    [0, 0, 0, 0, 2, 0, 0, 0, 0]
     """
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
     how = check_normalize_arg(normalize)
-    check_class_columns(metric, data, con, label, prediction)
-    frame = compute(metric, data, con=con, columns=columns, params={"convention": convention})
+    check_class_columns(metric, data, con, label, prediction, labels)
+    frame = compute(
+        metric, data, con=con, columns=columns, params={"convention": convention, "labels": labels}
+    )
     frame["count"] = frame["count"].astype(float if weight else "int64")
     if how is not None:
         frame["fraction"] = _normalized(frame, how)

@@ -9,11 +9,33 @@ per row; multilabel data any number.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._engine import compute, scalar
-from .errors import InvalidParameterError
-from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+import pandas as pd
+
+from ._engine import (
+    check_params,
+    compute,
+    entry,
+    kernel_sql,
+    normalize_by,
+    open_checked,
+    scalar,
+)
+from ._source import quote_ident
+from ._templates import macro
+from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
+from .multiclass import check_labels, check_labels_type
+from .registry import (
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    get_spec,
+    register,
+)
 
 __all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
 
@@ -79,7 +101,7 @@ register(
             Role("label", "binary"),
             Role("weight", "weight", required=False),
         ),
-        params=("k",),
+        params=("k", "labels"),
         undefined="the weights sum to 0",
         takes_k=True,
         aliases=("top_k_accuracy_score",),
@@ -115,37 +137,299 @@ register(
 )
 
 
+def listed_classes(
+    metric: str, class_col: str, labels: Any
+) -> Callable[[Any, Any, dict[str, Any]], None] | None:
+    """The data check of ``labels=`` on a table of scores: the classes are of the column's
+    kind, and every class of ``class_col`` is listed (scikit-learn's ``labels`` index every
+    score column); None without ``labels``.
+    """
+    listed = check_labels(metric, "labels", labels)
+    if listed is None:
+        return None
+
+    def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
+        sql_type = source.columns[class_col]
+        check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
+        col = quote_ident(class_col, backend.dialect)
+        inside = macro("class_in", backend.dialect)(col, list(listed))
+        frame = backend.query(
+            f"select distinct {col} as c from {source.sql} as t where not ({inside}) "
+            f"order by 1 limit 5"
+        )
+        if len(frame):
+            shown = ", ".join(repr(v) for v in frame["c"].tolist())
+            raise InvalidDataError(
+                f"{metric}: column {class_col!r} (class_col=) holds classes not in "
+                f"labels={list(listed)!r}: {shown}{' ...' if len(frame) == 5 else ''}; list "
+                f"every class of the data (the labels index the scores), or pass labels=None"
+            )
+
+    return check
+
+
+def _score_columns(
+    metric: str, scores: Any, labels: Any
+) -> tuple[list[str], tuple[Any, ...] | None]:
+    """``scores=`` (a list of columns, or a mapping class -> column) and ``labels=`` checked:
+    the score columns and the classes they are for (None: read from the data, sorted).
+    """
+    if isinstance(scores, Mapping):
+        if labels is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores= is a mapping (class -> column) and labels={labels!r} is "
+                f"given too; the mapping names the classes: leave labels= out"
+            )
+        listed = check_labels(metric, "scores", list(scores))
+        columns = list(scores.values())
+    elif isinstance(scores, (list, tuple)) and not isinstance(scores, str):
+        columns = list(scores)
+        listed = check_labels(metric, "labels", labels)
+    else:
+        raise InvalidParameterError(
+            f"{metric}: scores= must be a list of score columns, one per class (with labels=, "
+            f"the class of each), or a mapping class -> column; got {scores!r}"
+        )
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise InvalidParameterError(
+            f"{metric}: scores= must name one score column (a non-empty string) per class, at "
+            f"least two; got {scores!r}"
+        )
+    if len(columns) < 2:
+        raise InvalidParameterError(
+            f"{metric}: scores= names one column ({columns[0]!r}); a multiclass AUC needs a "
+            f"score column per class, at least two (for one class use sqlmetrics.auc)"
+        )
+    if len(set(columns)) != len(columns):
+        twice = next(c for c in columns if columns.count(c) > 1)
+        raise InvalidParameterError(
+            f"{metric}: scores= names column {twice!r} twice; each class has its own column"
+        )
+    if listed is not None and len(listed) != len(columns):
+        raise InvalidParameterError(
+            f"{metric}: labels= lists {len(listed)} classes but scores= names {len(columns)} "
+            f"columns; give the class of each score column, in the same order"
+        )
+    return columns, listed
+
+
+def _wide_auc(
+    data: Any,
+    label: str,
+    scores: Any,
+    labels: Any,
+    params: dict[str, Any],
+    con: Any,
+) -> float:
+    """multiclass_auc from wide score columns (one value)."""
+    frame = wide_frame("multiclass_auc", data, label, scores, labels, params, [], con)
+    return scalar(frame, "multiclass_auc")
+
+
+def wide_frame(
+    caller: str,
+    data: Any,
+    label: str,
+    scores: Any,
+    labels: Any,
+    params: dict[str, Any],
+    by: Sequence[str],
+    con: Any,
+) -> pd.DataFrame:
+    """multiclass_auc from wide score columns, per slice of ``by``: the long table built by
+    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the same kernel. Returns the
+    slice columns under their names, ``multiclass_auc``, ``n_parts`` and ``n_rows`` (rows of
+    ``data`` in the slice).
+    """
+    metric = "multiclass_auc"
+    spec = get_spec(metric)
+    checked = check_params(spec, params)
+    if checked["auc_average"] == "samples":
+        raise InvalidParameterError(
+            f"{metric}: average='samples' averages over the rows of multilabel data; wide "
+            f"scores= hold one true class per row: use 'macro', 'weighted' or 'micro'"
+        )
+    columns, listed = _score_columns(metric, scores, labels)
+    if not (isinstance(label, str) and label):
+        raise InvalidParameterError(
+            f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
+        )
+    by_cols = normalize_by(caller, by)
+    used = [(Role("label", "key"), label), *((Role("score", "score"), c) for c in columns)]
+    with open_checked(caller, data, con, {"label": label}, used, by_cols) as (backend, source, _):
+        dialect = backend.dialect
+        sql_type = source.columns[label]
+        quoted = quote_ident(label, dialect)
+        if listed is None:
+            found = backend.query(
+                f"select distinct {quoted} as c from {source.sql} as t order by 1"
+            )["c"].tolist()
+            if len(found) != len(columns):
+                raise InvalidDataError(
+                    f"{metric}: label column {label!r} holds {len(found)} classes "
+                    f"({', '.join(map(repr, found[:10]))}{' ...' if len(found) > 10 else ''}) "
+                    f"but scores= names {len(columns)} columns; pass labels= (the class of "
+                    f"each score column, in order) or scores={{class: column}}"
+                )
+            listed = check_labels(metric, "labels", found)
+        assert listed is not None
+        check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
+        inside = macro("class_in", dialect)(quoted, list(listed))
+        unknown = backend.query(
+            f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
+            f"order by 1 limit 5"
+        )
+        if len(unknown):
+            shown = ", ".join(repr(v) for v in unknown["c"].tolist())
+            raise InvalidDataError(
+                f"{metric}: label column {label!r} holds classes without a score column: "
+                f"{shown}; give each class a column in scores= (and labels=)"
+            )
+        quoted_by = [quote_ident(b, dialect) for b in by_cols]
+        relation = str(
+            macro("multiclass_wide_scores", dialect)(
+                source.sql,
+                quoted_by,
+                quoted,
+                [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)],
+            )
+        )
+        roles = {
+            "group": quote_ident("sqlmetrics_truth", dialect),
+            "item": quote_ident("sqlmetrics_class", dialect),
+            "score": quote_ident("sqlmetrics_score", dialect),
+            "label": quote_ident("sqlmetrics_label", dialect),
+        }
+        sql = kernel_sql(
+            str(spec.kernel),
+            relation,
+            by_cols,
+            roles,
+            checked,
+            [entry(spec, metric, None)],
+            dialect=dialect,
+        )
+        frame = backend.query(sql)
+        groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
+        slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
+        counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
+    keys = [f"slice_{i}" for i in range(len(by_cols))]
+    if keys:  # NULL slices join as equal (a slice of their own)
+        frame = frame.merge(counts, on=keys, how="left")
+    else:
+        frame["n_rows"] = counts["n_rows"].iloc[0]
+    frame = frame.rename(columns=dict(zip(keys, by_cols)))
+    return frame
+
+
+def evaluate_wide(
+    data: Any,
+    metrics: Any,
+    *,
+    label: str,
+    scores: Any,
+    by: Any,
+    others: Mapping[str, Any],
+    options: dict[str, Any],
+    con: Any,
+) -> pd.DataFrame:
+    """``evaluate(..., scores=)``: multiclass_auc from wide score columns, per slice; the
+    columns evaluate returns (slices, the metric as requested, n_rows).
+    """
+    from .names import parse_metric
+
+    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+    requests = [parse_metric(t, "evaluate") for t in texts]
+    if len(requests) != 1 or requests[0].spec.name != "multiclass_auc":
+        raise InvalidParameterError(
+            f"evaluate: scores= (a score column per class) feeds multiclass_auc only; got "
+            f"metrics={texts!r}: evaluate the other metrics in a separate call"
+        )
+    given = sorted(name for name, value in others.items() if value is not None)
+    if given:
+        raise InvalidParameterError(
+            f"evaluate: scores= (wide class scores) with {', '.join(n + '=' for n in given)}: "
+            f"the wide form reads label= (the true class) and scores= only"
+        )
+    options = dict(options)
+    labels = options.pop("labels", None)
+    params = {"convention": options.pop("convention", None)}
+    for name in ("multi_class", "auc_average"):
+        if name in options:
+            params[name] = options.pop(name)
+    if options:
+        raise InvalidParameterError(
+            f"evaluate: option {sorted(options)[0]}= is accepted by none of the requested "
+            f"metrics ({texts[0]}); options it accepts: multi_class, auc_average, labels"
+        )
+    by_cols = normalize_by("evaluate", by)
+    frame = wide_frame("evaluate", data, label, scores, labels, params, by_cols, con)
+    text = requests[0].text
+    frame = frame.rename(columns={"multiclass_auc": text})[[*by_cols, text, "n_rows"]]
+    missing = int(frame[text].isna().sum())
+    if missing:
+        warn(
+            f"evaluate: {text} is undefined in {missing} of {len(frame)} slice(s) "
+            f"({requests[0].spec.undefined}); NaN there",
+            UndefinedMetricWarning,
+        )
+    frame[text] = frame[text].astype(float)
+    frame["n_rows"] = frame["n_rows"].astype("int64")
+    if by_cols:
+        frame = frame.sort_values(by_cols, na_position="last", kind="stable")
+    return frame.reset_index(drop=True)
+
+
 def multiclass_auc(
     data: Any,
     *,
-    row_id: str,
-    class_col: str,
+    row_id: str | None = None,
+    class_col: str | None = None,
     score: str = "score",
     label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
     multi_class: str = "ovr",
     average: str = "macro",
     convention: str | None = None,
     con: Any = None,
 ) -> float:
-    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores.
+    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
+    from a score column per class.
 
     Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
-    average=average)``, with ``scores`` the wide matrix this table holds in long form.
+    average=average)``: ``scores`` the wide matrix, given as its columns (``scores=``, with
+    ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
+    ``class_col=``, ``score=``, ``label`` 0/1).
 
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class): the input, as in :func:`sqlmetrics.roc_curve`.
-    row_id : str
-        Column identifying the classified row (each class once per row id). In
+        The input, as in :func:`sqlmetrics.roc_curve`: one row per (row id, class) in the
+        long form, one row per classified row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row (each class once per row id). In
         :func:`sqlmetrics.evaluate`: ``group=``.
-    class_col : str
-        Column of the class the score is for (any type). In ``evaluate``: ``item=``.
+    class_col : str, optional
+        Long form: column of the class the score is for (any type). In ``evaluate``:
+        ``item=``.
     score : str, default "score"
-        Column of the class's score (probability or any finite number).
+        Long form: column of the class's score (probability or any finite number).
     label : str, default "label"
-        Column of 0/1 (or booleans): 1 where the class is a true class of the row
-        (multiclass: exactly one per row id; multilabel: any number).
+        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns; their classes are ``labels`` in the same order (default: the sorted classes
+        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+        Every class of ``label`` needs a column. Multiclass only (one true class per row): not
+        with ``average="samples"``. In ``evaluate``: ``scores=``; on the command line:
+        ``--class-score CLASS=COLUMN`` per class.
+    labels : list, optional
+        With ``scores=`` as a list: the class of each score column (scikit-learn's
+        ``labels``, which must be sorted there; any order here). A listed class that is never
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there.
     multi_class : {"ovr", "ovo"}, default "ovr"
         "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
         multiclass data only.
@@ -171,10 +455,13 @@ def multiclass_auc(
     Raises
     ------
     InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, no rows.
+        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
+        ``label`` without a score column, or (without ``labels``) as many classes as columns.
     InvalidParameterError
         ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
-        "samples".
+        "samples"; ``scores`` not a list or mapping of two or more distinct columns,
+        ``labels`` of another length, repeated, or not of the label column's type; both forms
+        (``scores`` and ``row_id``/``class_col``) or neither.
 
     Warns
     -----
@@ -214,13 +501,38 @@ def multiclass_auc(
     >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
     >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
     0.9583
+    >>> wide["y"] = list("abcb")  # the same scores, a column per class
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
+    0.9583
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
+    ...                                 multi_class="ovo"), 4)
+    0.9583
     """
+    params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
+    if scores is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        return _wide_auc(data, label, scores, labels, params, con)
+    if labels is not None:
+        raise InvalidParameterError(
+            f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
+            f"scores= (wide form); the long form reads them from class_col="
+        )
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            "multiclass_auc: give the scores as scores= (a column per class, with the true "
+            "class in label=) or as a long table with row_id= and class_col= (a row per "
+            "class, label= 0/1)"
+        )
     frame = compute(
         "multiclass_auc",
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params={"multi_class": multi_class, "auc_average": average, "convention": convention},
+        params=params,
         unique=("group", "item"),
     )
     return scalar(frame, "multiclass_auc")
@@ -235,6 +547,7 @@ def top_k_accuracy(
     label: str = "label",
     weight: str | None = None,
     k: int = 2,
+    labels: Sequence[Any] | None = None,
     convention: str | None = None,
     con: Any = None,
 ) -> float:
@@ -261,6 +574,11 @@ def top_k_accuracy(
         How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
         ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
         a ranking metric without a cut-off does).
+    labels : list, optional
+        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+        of equal score are ordered by their position here, the later first. Every class of
+        ``class_col`` must be listed. Strings, numbers or booleans, as ``class_col``'s type.
+        None: the classes in sorted order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -289,8 +607,9 @@ def top_k_accuracy(
     Notes
     -----
     Classes of equal score are ordered by class, the later first, as scikit-learn's
-    reversed stable ``argsort`` orders its columns (sorted classes). A row with no class
-    labelled 1 counts as a miss.
+    reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
+    scikit-learn requires it sorted, any order is taken here). A row with no class labelled
+    1 counts as a miss.
 
     Examples
     --------
@@ -313,8 +632,9 @@ def top_k_accuracy(
             "label": label,
             "weight": weight,
         },
-        params={"k": k, "convention": convention},
+        params={"k": k, "labels": labels, "convention": convention},
         unique=("group", "item"),
+        check=listed_classes("top_k_accuracy", class_col, labels),
     )
     return scalar(frame, "top_k_accuracy")
 

@@ -105,6 +105,8 @@ def _variants() -> list[tuple[str, str, dict[str, Any]]]:
             "weights": ["linear", "quadratic"],
             "max_fpr": [0.5],
             "n_bins": [3],
+            # scikit-learn's labels=: the classes reordered, and "x", absent from the data
+            "labels": [["c", "x", "a", "b"]],
         }
         for param, values in extras.items():
             if param in spec.params:

@@ -143,6 +143,9 @@ VALUES: dict[str, list[Any]] = {
     "persistence": [0.5],
     "recall_level": [0.5],
     "max_label_levels": [4],
+    # scikit-learn's labels=: every class of the parity tables (top_k_accuracy needs them all)
+    # in another order, and "x", absent from the data
+    "labels": [("d", "b", "x", "a", "c")],
     # issue 13's options
     "log_base": [10.0],
     "precision_denominator": ["min_k_retrieved"],

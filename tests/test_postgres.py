@@ -73,6 +73,16 @@ def _class_scores() -> pd.DataFrame:
 
 
 CLASS_SCORES = _class_scores()
+#: the same scores wide: a column per class (s_a, s_b, s_c) and the true class (truth)
+CLASS_WIDE = (
+    CLASS_SCORES.pivot(index="rid", columns="cls", values="score")
+    .add_prefix("s_")
+    .rename_axis(columns=None)
+    .assign(truth=CLASS_SCORES[CLASS_SCORES["label"] == 1].set_index("rid")["cls"])
+    .reset_index()
+)
+WIDE = {"_table": "class_wide", "label": "truth", "scores": ["s_a", "s_b", "s_c"]}
+LISTED = {"label": "cls", "prediction": "pcls", "labels": ["c", "a", "x"]}
 
 RANKING = {"group": "g", "item": "item", "label": "rel"}
 #: every public function that takes con=, with the arguments it is called with here
@@ -81,8 +91,16 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "gauc": [{"group": "g"}, {"group": "g", "weighting": "uniform"}],
     "accuracy": [{}, {"prediction": "pred"}],
     "confusion_matrix": [{"threshold": 0.4, "weight": "w"}],
-    "precision": [{}, {"label": "cls", "prediction": "pcls", "average": "macro"}],
-    "recall": [{}, {"label": "cls", "prediction": "pcls", "average": None}],
+    "precision": [
+        {},
+        {"label": "cls", "prediction": "pcls", "average": "macro"},
+        {**LISTED, "average": "macro", "zero_division": 0.0},
+    ],
+    "recall": [
+        {},
+        {"label": "cls", "prediction": "pcls", "average": None},
+        {**LISTED, "average": None},
+    ],
     "f1": [{"threshold": 0.3}, {"label": "cls", "prediction": "pcls", "average": "weighted"}],
     "fbeta": [
         {"beta": 2.0},
@@ -97,8 +115,14 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "log_loss": [{"weight": "w"}],
     "roc_curve": [{}, {"by": "country", "max_points": 4}],
     "pr_curve": [{}, {"weight": "w", "drop_intermediate": True}],
-    "classification_report": [{"label": "cls", "prediction": "pcls", "weight": "w"}],
-    "multiclass_confusion_matrix": [{"label": "cls", "prediction": "pcls"}],
+    "classification_report": [
+        {"label": "cls", "prediction": "pcls", "weight": "w"},
+        {**LISTED, "weight": "w", "zero_division": 1.0},
+    ],
+    "multiclass_confusion_matrix": [
+        {"label": "cls", "prediction": "pcls"},
+        {**LISTED, "normalize": "true"},
+    ],
     "cg": [{**RANKING, "k": 5}],
     "dcg": [{**RANKING, "k": 5, "gain": "linear"}],
     "idcg": [{**RANKING}],
@@ -111,9 +135,15 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "mean_average_precision": [{**RANKING, "ties": "average"}],
     "mrr": [{**RANKING}],
     "balanced_accuracy": [{"label": "cls", "prediction": "pcls"}],
-    "cohen_kappa": [{"label": "cls", "prediction": "pcls", "weight": "w"}],
+    "cohen_kappa": [
+        {"label": "cls", "prediction": "pcls", "weight": "w"},
+        {**LISTED, "weights": "quadratic"},
+    ],
     "hamming_loss": [{"label": "cls", "prediction": "pcls"}],
-    "jaccard": [{"label": "cls", "prediction": "pcls", "average": "weighted"}],
+    "jaccard": [
+        {"label": "cls", "prediction": "pcls", "average": "weighted"},
+        {**LISTED, "average": "micro"},
+    ],
     "calibration_curve": [{"n_bins": 4}, {"strategy": "quantile", "by": "country"}],
     "calibration_ratio": [{"weight": "w"}],
     "expected_calibration_error": [{"n_bins": 5}],
@@ -124,11 +154,19 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "novelty": [{"item": "item", "train": "events"}],
     "kendall_tau": [{"label": "rel"}, {"label": "rel", "group": "g"}],
     "spearman": [{"label": "rel", "group": "g"}],
-    "multiclass_auc": [{"_table": "class_scores", "row_id": "rid", "class_col": "cls"}],
+    "multiclass_auc": [
+        {"_table": "class_scores", "row_id": "rid", "class_col": "cls"},
+        {**WIDE, "labels": ["a", "b", "c"], "average": "weighted"},
+        {**WIDE, "multi_class": "ovo"},
+        {**WIDE, "scores": {"c": "s_c", "a": "s_a", "b": "s_b"}, "average": "micro"},
+    ],
     "multilabel_average_precision": [
         {"_table": "class_scores", "row_id": "rid", "class_col": "cls"}
     ],
-    "top_k_accuracy": [{"_table": "class_scores", "row_id": "rid", "class_col": "cls", "k": 2}],
+    "top_k_accuracy": [
+        {"_table": "class_scores", "row_id": "rid", "class_col": "cls", "k": 2},
+        {"_table": "class_scores", "row_id": "rid", "class_col": "cls", "labels": ["c", "a", "b"]},
+    ],
     "ks_point": [{}],
     "ks_statistic": [{"weight": "w"}],
     "lift_table": [{"n_bins": 4}],
@@ -142,6 +180,8 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "evaluate": [
         {"metrics": ["auc", "log_loss", "f1", "gauc"], "group": "g", "by": "country"},
         {"metrics": ["ndcg@10", "map", "mrr"], **RANKING, "by": "country"},
+        {"metrics": ["f1_macro", "cohen_kappa", "jaccard_micro"], **LISTED, "by": "country"},
+        {**WIDE, "metrics": ["multiclass_auc"], "labels": ["a", "b", "c"], "auc_average": "micro"},
     ],
     "compare": [
         {"metrics": ["auc", "gauc", "accuracy"], "scores": ["score", "w"], "group": "g"},
@@ -154,6 +194,7 @@ CALLS: dict[str, list[dict[str, Any]]] = {
 def pg(pg_engine: sqlalchemy.engine.Engine) -> sqlalchemy.engine.Engine:
     EVENTS.to_sql("events", pg_engine, index=False, if_exists="replace")
     CLASS_SCORES.to_sql("class_scores", pg_engine, index=False, if_exists="replace")
+    CLASS_WIDE.to_sql("class_wide", pg_engine, index=False, if_exists="replace")
     with pg_engine.begin() as c:
         c.exec_driver_sql("create schema if not exists analytics")
         c.exec_driver_sql("drop view if exists analytics.scored")
@@ -219,7 +260,7 @@ def test_function_on_postgres_equals_duckdb(
 ) -> None:
     kwargs = dict(CALLS[name][i])
     table = kwargs.pop("_table", "events")
-    frame = {"events": EVENTS, "class_scores": CLASS_SCORES}[table]
+    frame = {"events": EVENTS, "class_scores": CLASS_SCORES, "class_wide": CLASS_WIDE}[table]
     if kwargs.get("train") == "events":  # a second input: a DataFrame here, a table there
         expected_kwargs = {**kwargs, "train": EVENTS}
     else:

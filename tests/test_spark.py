@@ -201,6 +201,65 @@ def test_function_on_a_spark_table_equals_duckdb(
     assert temp_views(spark) == []
 
 
+#: wide class scores and labels= (issue 14): function -> arguments, on the events or on the
+#: class scores made wide (s_a, s_b, s_c and the true class in truth)
+WIDE_AND_LISTED = [
+    ("multiclass_auc", {"label": "truth", "scores": ["s_a", "s_b", "s_c"], "multi_class": "ovo"}),
+    (
+        "multiclass_auc",
+        {"label": "truth", "scores": {"c": "s_c", "a": "s_a", "b": "s_b"}, "average": "weighted"},
+    ),
+    (
+        "precision",
+        {"label": "cls", "prediction": "pred", "average": "macro", "labels": [2, 0, 9]},
+    ),
+    ("classification_report", {"label": "cls", "prediction": "pred", "labels": [1, 9, 0]}),
+    (
+        "multiclass_confusion_matrix",
+        {"label": "cls", "prediction": "pred", "labels": [2, 9, 0]},
+    ),
+    (
+        "cohen_kappa",
+        {"label": "cls", "prediction": "pred", "labels": [2, 0, 1], "weights": "linear"},
+    ),
+    ("jaccard", {"label": "cls", "prediction": "pred", "average": "micro", "labels": [0, 9]}),
+    ("top_k_accuracy", {"row_id": "row_id", "class_col": "cls", "k": 1, "labels": ["c", "b", "a"]}),
+]
+
+
+def make_class_wide() -> pd.DataFrame:
+    long = make_class_scores()
+    wide = long.pivot(index="row_id", columns="cls", values="score").add_prefix("s_")
+    truth = long[long["label"] == 1].set_index("row_id")["cls"]
+    return wide.rename_axis(columns=None).assign(truth=truth).reset_index()
+
+
+@pytest.mark.parametrize(("name", "kwargs"), WIDE_AND_LISTED, ids=[n for n, _ in WIDE_AND_LISTED])
+def test_wide_scores_and_labels_on_spark_equal_duckdb(
+    spark: Any,
+    table: str,
+    frame: pd.DataFrame,
+    scores_table: str,
+    name: str,
+    kwargs: dict[str, Any],
+) -> None:
+    if "scores" in kwargs:
+        wide = make_class_wide()
+        spark.createDataFrame(wide).createOrReplaceTempView("spark_class_wide")
+        table, frame = "spark_class_wide", wide
+    elif "class_col" in kwargs:
+        table, frame = scores_table, make_class_scores()
+    function = getattr(sqlmetrics, name)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got, want = function(table, con=spark, **kwargs), function(frame, **kwargs)
+    finally:
+        spark.catalog.dropTempView("spark_class_wide")
+    assert_same(got, want, f"{name} on spark")
+    assert temp_views(spark) == []
+
+
 @pytest.mark.parametrize(
     "name", ["auc", "average_precision", "roc_curve", "pr_curve", "auc_bounds"]
 )

@@ -14,6 +14,12 @@
   exponents of the slice's largest of each (sum_exponent, for exact_sums over classes). Float
   sums of weights are
   exact_sums (decision 0006): bit-identical under any row order and thread count.
+  labels (scikit-learn's `labels=`, a list checked in Python; none: the union above): the
+  classes of every slice are exactly the listed ones, in their order (per_class gains `idx`,
+  the 0-based position); a listed class absent from the slice has tp = n_true = n_pred = 0.
+  restrict false: the counts still come from every row (precision, recall, F-beta, Jaccard:
+  scikit-learn's multilabel_confusion_matrix(labels=)); restrict true: only the rows whose
+  label and prediction are both listed count (confusion_matrix(labels=), cohen_kappa).
 #}
 
 {# exact integer counts, or order-independent sums of weights (e: see exact_sum) #}
@@ -21,7 +27,7 @@
 {{ exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
-{% macro multiclass_per_class(relation, by, columns) -%}
+{% macro multiclass_per_class(relation, by, columns, labels=none, restrict=false) -%}
 {{ 'source_rows' if columns.weight else 'source' }} as (
     select
         {{ slice_source(by) }}
@@ -29,6 +35,10 @@
         {{ columns.prediction }} as y_hat,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}
+{% if labels is not none and restrict %}
+    -- only rows whose label and prediction are both listed (labels=)
+    where {{ class_in(columns.label, labels) }} and {{ class_in(columns.prediction, labels) }}
+{% endif %}
 ),
 {% if columns.weight %}
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
@@ -67,8 +77,39 @@ class_sums as (
     from contrib
     {{ group_by(by, ['class']) }}
 ),
+{% if labels is not none %}
+-- labels=: the listed classes in every slice of the data (slices read before any row filter)
+listed_slices as (
+    select distinct {{ slice_source(by) }}1 as one
+    from {{ relation }}
+),
+listed as (
+    select
+        {% for col in by %}s.slice_{{ loop.index0 }}, {% endfor %}
+
+        l.idx,
+        l.class
+    from listed_slices as s
+    cross join (
+    {{ class_rows(labels) }}
+    ) as l
+),
+listed_sums as (
+    select
+        {% for col in by %}listed.slice_{{ loop.index0 }}, {% endfor %}
+
+        listed.idx,
+        listed.class,
+        coalesce(c.tp, 0) as tp,
+        coalesce(c.n_true, 0) as n_true,
+        coalesce(c.n_pred, 0) as n_pred
+    from listed
+    left join class_sums as c
+        on {{ calibration_join_on('listed', 'c', by) }} and c.class = listed.class
+),
+{% endif %}
 -- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('per_class', 'class_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
+{{ with_slice_exponents('per_class', 'class_sums' if labels is none else 'listed_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
 {%- endmacro %}
 
 {# per-class value of `metric` (precision | recall | fbeta); NULL when its denominator is 0 #}
@@ -118,7 +159,7 @@ coalesce({{ expr }}, {{ float_literal(zero_division) }})
   Output columns: `name`, n_classes, n_undefined (classes whose v_c was 0/0).
 #}
 {% macro multiclass_averaged(relation, by, columns, options, entries, metric, average, beta) -%}
-with {{ multiclass_per_class(relation, by, columns) }},
+with {{ multiclass_per_class(relation, by, columns, options.labels) }},
 valued as (
     select
         {{ slice_cols(by) }}
@@ -155,4 +196,32 @@ final as (
 )
 select * from final
 {{ order_by(by) }}
+{%- endmacro %}
+
+{#
+  multiclass_wide_scores(relation, by, label, scores): the long table of multiclass_auc made
+  from wide score columns (scikit-learn's y_score matrix): one select per class, glued with
+  union all, so every engine runs it. `label`: the quoted column of true classes; `scores`:
+  a list of [class, quoted score column] pairs (classes checked in Python, written as
+  literals by class_literal). Output columns: the slice columns by their names,
+  sqlmetrics_class, sqlmetrics_score (double), sqlmetrics_label (1 where the class is the
+  row's true class, else 0) and sqlmetrics_truth (the row's true class: multiclass_auc's
+  one-vs-one pairs partition by it, as they would by a row id).
+#}
+{% macro multiclass_wide_scores(relation, by, label, scores) -%}
+(
+{% for pair in scores %}
+    select
+        {% for col in by %}{{ col }}, {% endfor %}
+
+        {{ class_literal(pair[0]) }} as sqlmetrics_class,
+        cast({{ pair[1] }} as {{ float_type() }}) as sqlmetrics_score,
+        case when {{ label }} = {{ class_literal(pair[0]) }} then 1 else 0 end as sqlmetrics_label,
+        {{ label }} as sqlmetrics_truth
+    from {{ relation }}
+{% if not loop.last %}
+    union all
+{% endif %}
+{% endfor %}
+) as wide_scores
 {%- endmacro %}

@@ -8,9 +8,12 @@
   Disagreement weights v_ij (`weights`): none -> 1 - [i = j]; linear -> |i - j|;
   quadratic -> (i - j)^2 (ordinal classes: their sorted order is their scale).
   Unweighted this is (p_o - p_e) / (1 - p_e).
+  labels (scikit-learn's labels=): the classes are the listed ones, numbered by their
+  position in the list (the scale of linear and quadratic weights); rows whose label or
+  prediction is not listed are left out, as scikit-learn's cohen_kappa_score(labels=).
   Ties: none. Float sums are exact_sums (decision 0006).
-  Undefined: sum_ij v_ij E_ij = 0 (one class only in label and prediction alike, or the
-  same single class) -> NULL (NaN + UndefinedMetricWarning).
+  Undefined: sum_ij v_ij E_ij = 0 or s = 0 (one class only in label and prediction alike, the
+  same single class, or no listed row: labels=) -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns cohen_kappa, n_classes.
   Oracle: tests/oracle/agreement.py::cohen_kappa
 #}
@@ -25,7 +28,7 @@ cast(case when {{ i }} = {{ j }} then 0 else 1 end as {{ float_type() }})
 {%- endmacro %}
 
 {% macro cohen_kappa_kernel(relation, by, columns, options, entries) -%}
-with {{ multiclass_per_class(relation, by, columns) }},
+with {{ multiclass_per_class(relation, by, columns, options.labels, true) }},
 cells as (
     select
         {{ slice_cols(by) }}
@@ -41,7 +44,11 @@ classes as (
         class,
         cast(n_true as {{ float_type() }}) as t,
         cast(n_pred as {{ float_type() }}) as p,
+{% if options.labels is not none %}
+        idx
+{% else %}
         row_number() over ({{ window(by, 'class') }}) - 1 as idx
+{% endif %}
     from per_class
 ),
 totals as (
@@ -67,7 +74,7 @@ expected as (
     select
         {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / totals.s as term
+        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on {{ calibration_join_on('ci', 'cj', by) }}
     inner join totals on {{ calibration_join_on('ci', 'totals', by) }}

@@ -8,6 +8,8 @@
      micro    = sum_c tp_c / sum_c (n_true_c + n_pred_c - tp_c)
   Classes: the union of the values of label and prediction in the slice; a class whose rows
   all have weight 0 has a union of 0 and J_c = 0 (scikit-learn's zero_division default).
+  labels (scikit-learn's labels=): the classes averaged are the listed ones, counts from every
+  row; a listed class absent from the slice has J_c = 0 (see sql/_macros/multiclass.sql).
   Ties: none. Float sums are exact_sums (decision 0006).
   Undefined: weighted with every support 0, or the weights sum to 0 -> NULL (NaN +
   UndefinedMetricWarning).
@@ -15,8 +17,8 @@
   Output: one row per slice; one column per entry alias (jaccard_<average>), n_classes.
   Oracle: tests/oracle/agreement.py::jaccard
 #}
-{% macro jaccard_averaged(relation, by, columns, entries, average) -%}
-with {{ multiclass_per_class(relation, by, columns) }},
+{% macro jaccard_averaged(relation, by, columns, entries, average, labels=none) -%}
+with {{ multiclass_per_class(relation, by, columns, labels) }},
 valued as (
     select
         per_class.*,
@@ -46,13 +48,13 @@ select * from final
 {%- endmacro %}
 
 {% macro jaccard_macro_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'macro') }}
+{{ jaccard_averaged(relation, by, columns, entries, 'macro', options.labels) }}
 {%- endmacro %}
 
 {% macro jaccard_micro_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'micro') }}
+{{ jaccard_averaged(relation, by, columns, entries, 'micro', options.labels) }}
 {%- endmacro %}
 
 {% macro jaccard_weighted_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'weighted') }}
+{{ jaccard_averaged(relation, by, columns, entries, 'weighted', options.labels) }}
 {%- endmacro %}

@@ -6,6 +6,9 @@
      top_k_accuracy = sum_r w_r [rank_r(t_r) <= k] / sum_r w_r
   rank_r(c): the position of class c in row r's classes ordered by score desc, ties by class
   desc (scikit-learn's reversed stable argsort puts the later of tied classes first).
+  labels (scikit-learn's labels=, the classes that index the scores): ties by the class's
+  position in the list, the later first (the Python layer has checked that every class of
+  the data is listed).
   k none (evaluate's name without @k): every class counts, as for the ranking metrics. A
   row with no class labelled 1 counts as a miss. w_r: the row's weight (the weight column,
   the same on every line of the row; 1 without one).
@@ -25,11 +28,23 @@ with source as (
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
     from {{ relation }}
 ),
-ranked as (
+{% if options.labels is not none %}
+-- labels=: each class's position in the list, the tie-break
+listed_source as (
     select
         source.*,
-        row_number() over ({{ window(by, 's desc, c desc', ['g']) }}) as pos
+        listed.idx
     from source
+    inner join (
+    {{ class_rows(options.labels) }}
+    ) as listed on listed.class = source.c
+),
+{% endif %}
+ranked as (
+    select
+        {{ 'listed_source' if options.labels is not none else 'source' }}.*,
+        row_number() over ({{ window(by, 's desc, ' ~ ('idx desc' if options.labels is not none else 'c desc'), ['g']) }}) as pos
+    from {{ 'listed_source' if options.labels is not none else 'source' }}
 ),
 per_row as (
     select

@@ -91,7 +91,7 @@ cells.slice_0,
 expected as (
     select
 ci.slice_0,
-        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * ci.t * cj.p / totals.s as term
+        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on ci.slice_0 is not distinct from cj.slice_0
     inner join totals on ci.slice_0 is not distinct from totals.slice_0

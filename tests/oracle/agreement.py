@@ -13,15 +13,23 @@ NAN = float("nan")
 
 
 def _matrix(
-    labels: Sequence[Any], predicted: Sequence[Any], weights: Sequence[float] | None
+    labels: Sequence[Any],
+    predicted: Sequence[Any],
+    weights: Sequence[float] | None,
+    listed: Sequence[Any] | None = None,
 ) -> tuple[list[Any], list[list[float]]]:
-    classes = sorted(set(labels) | set(predicted))
+    classes = sorted(set(labels) | set(predicted) | set(listed or []))
     index = {c: i for i, c in enumerate(classes)}
     w = list(weights) if weights is not None else [1.0] * len(labels)
     m = [[0.0] * len(classes) for _ in classes]
     for y, p, wi in zip(labels, predicted, w):
         m[index[y]][index[p]] += float(wi)
     return classes, m
+
+
+def _pick(classes: list[Any], listed: Sequence[Any]) -> list[int]:
+    """The positions of the ``listed`` classes (scikit-learn's labels=), in their order."""
+    return [classes.index(c) for c in listed]
 
 
 def hamming_loss(
@@ -57,8 +65,12 @@ def cohen_kappa(
     predicted: Sequence[Any],
     weights: Sequence[float] | None = None,
     kappa_weights: str | None = None,
+    listed: Sequence[Any] | None = None,
 ) -> float:
-    _, m = _matrix(labels, predicted, weights)
+    classes, m = _matrix(labels, predicted, weights, listed)
+    if listed is not None:  # the listed rows and columns only, in their order
+        idx = _pick(classes, listed)
+        m = [[m[i][j] for j in idx] for i in idx]
     k = len(m)
     rows = [sum(r) for r in m]
     cols = [sum(m[i][j] for i in range(k)) for j in range(k)]
@@ -81,12 +93,17 @@ def jaccard(
     predicted: Sequence[Any],
     weights: Sequence[float] | None = None,
     average: str = "macro",
+    listed: Sequence[Any] | None = None,
 ) -> float:
-    _, m = _matrix(labels, predicted, weights)
+    classes, m = _matrix(labels, predicted, weights, listed)
     k = len(m)
     tp = [m[i][i] for i in range(k)]
     n_true = [sum(m[i]) for i in range(k)]
     n_pred = [sum(m[i][j] for i in range(k)) for j in range(k)]
+    if listed is not None:  # counts from every row, then the listed classes only
+        idx = _pick(classes, listed)
+        tp, n_true, n_pred = ([v[i] for i in idx] for v in (tp, n_true, n_pred))
+        k = len(idx)
     union = [n_true[i] + n_pred[i] - tp[i] for i in range(k)]
     if average == "micro":
         return sum(tp) / sum(union) if sum(union) else NAN

@@ -21,14 +21,20 @@ def classes(labels: Sequence[Hashable], preds: Sequence[Hashable]) -> list[Hasha
 
 
 def confusion(
-    labels: Sequence[Hashable], preds: Sequence[Hashable], weights: Sequence[float] | None = None
+    labels: Sequence[Hashable],
+    preds: Sequence[Hashable],
+    weights: Sequence[float] | None = None,
+    listed: Sequence[Hashable] | None = None,
 ) -> dict[tuple[Hashable, Hashable], float]:
-    """Every (label, prediction) pair of classes, zeros included."""
-    ks = classes(labels, preds)
+    """Every (label, prediction) pair of classes, zeros included; with ``listed``
+    (scikit-learn's labels=) the pairs of listed classes, in their order, other rows skipped.
+    """
+    ks = classes(labels, preds) if listed is None else list(listed)
     w = list(weights) if weights is not None else [1.0] * len(labels)
     matrix = {(a, b): 0.0 for a in ks for b in ks}
     for y, p, wi in zip(labels, preds, w):
-        matrix[(y, p)] += wi
+        if (y, p) in matrix:
+            matrix[(y, p)] += wi
     return matrix
 
 
@@ -37,17 +43,24 @@ def per_class(
     preds: Sequence[Hashable],
     weights: Sequence[float] | None = None,
     beta: float = 1.0,
+    listed: Sequence[Hashable] | None = None,
 ) -> dict[Hashable, dict[str, float]]:
-    ks = classes(labels, preds)
-    m = confusion(labels, preds, weights)
+    """Per-class counts and values; with ``listed`` the listed classes, in their order, their
+    counts still read off every row (the full matrix over the data's and the listed classes).
+    """
+    everything = sorted(set(classes(labels, preds)) | set(listed or []))  # type: ignore[type-var]
+    ks = everything if listed is None else list(listed)
+    m = confusion(labels, preds, weights, everything)
     out = {}
     for k in ks:
         tp = m[(k, k)]
-        n_true = sum(m[(k, b)] for b in ks)
-        n_pred = sum(m[(a, k)] for a in ks)
+        n_true = sum(m[(k, b)] for b in everything)
+        n_pred = sum(m[(a, k)] for a in everything)
         p = tp / n_pred if n_pred else NAN
         r = tp / n_true if n_true else NAN
-        if tp == 0:
+        if n_true + n_pred == 0:  # a listed class absent from the data (labels=): 0/0
+            f = NAN
+        elif tp == 0:
             f = 0.0
         else:  # harmonic form
             f = (1 + beta**2) * p * r / (beta**2 * p + r)
@@ -70,14 +83,20 @@ def averaged(
     weights: Sequence[float] | None = None,
     beta: float = 1.0,
     zero_division: float = NAN,
+    listed: Sequence[Hashable] | None = None,
 ) -> float:
     """metric: precision | recall | fbeta; NaN class values are left out unless replaced."""
-    rows = per_class(labels, preds, weights, beta)
+    rows = per_class(labels, preds, weights, beta, listed)
     if average == "micro":
         tp = sum(r["tp"] for r in rows.values())
         n_pred = sum(r["n_pred"] for r in rows.values())
         n_true = sum(r["support"] for r in rows.values())
-        p, rec = tp / n_pred, tp / n_true
+        if (metric == "precision" and n_pred == 0) or (metric == "recall" and n_true == 0):
+            return zero_division
+        if metric == "fbeta" and n_pred + n_true == 0:
+            return zero_division
+        p = tp / n_pred if n_pred else 0.0
+        rec = tp / n_true if n_true else 0.0
         return {
             "precision": p,
             "recall": rec,

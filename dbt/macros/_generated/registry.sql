@@ -389,10 +389,11 @@
                     'required': false
                 }
             ],
-            'params': ['beta', 'zero_division'],
+            'params': ['beta', 'zero_division', 'labels'],
             'defaults': {
                 'beta': 1.0,
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -425,9 +426,10 @@
                     'required': false
                 }
             ],
-            'params': ['weights'],
+            'params': ['weights', 'labels'],
             'defaults': {
-                'weights': none
+                'weights': none,
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -630,9 +632,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -661,13 +664,14 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'f1_weighted': {
@@ -692,9 +696,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -803,10 +808,11 @@
                     'required': false
                 }
             ],
-            'params': ['beta', 'zero_division'],
+            'params': ['beta', 'zero_division', 'labels'],
             'defaults': {
                 'beta': 1.0,
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -835,14 +841,15 @@
                     'required': false
                 }
             ],
-            'params': ['beta', 'zero_division'],
+            'params': ['beta', 'zero_division', 'labels'],
             'defaults': {
                 'beta': 1.0,
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'fbeta_weighted': {
@@ -867,10 +874,11 @@
                     'required': false
                 }
             ],
-            'params': ['beta', 'zero_division'],
+            'params': ['beta', 'zero_division', 'labels'],
             'defaults': {
                 'beta': 1.0,
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -1265,11 +1273,13 @@
                     'required': false
                 }
             ],
-            'params': [],
-            'defaults': {},
+            'params': ['labels'],
+            'defaults': {
+                'labels': none
+            },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'jaccard_micro': {
@@ -1294,11 +1304,13 @@
                     'required': false
                 }
             ],
-            'params': [],
-            'defaults': {},
+            'params': ['labels'],
+            'defaults': {
+                'labels': none
+            },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'jaccard_weighted': {
@@ -1323,11 +1335,13 @@
                     'required': false
                 }
             ],
-            'params': [],
-            'defaults': {},
+            'params': ['labels'],
+            'defaults': {
+                'labels': none
+            },
             'takes_k': false,
             'needs': [],
-            'undefined': 'the weights sum to 0',
+            'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
         },
         'kendall_tau': {
@@ -1663,8 +1677,10 @@
                     'required': false
                 }
             ],
-            'params': [],
-            'defaults': {},
+            'params': ['labels'],
+            'defaults': {
+                'labels': none
+            },
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
@@ -1975,9 +1991,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -2006,13 +2023,14 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'precision_weighted': {
@@ -2037,9 +2055,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -2229,9 +2248,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -2260,13 +2280,14 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'cross_check': none
         },
         'recall_weighted': {
@@ -2291,9 +2312,10 @@
                     'required': false
                 }
             ],
-            'params': ['zero_division'],
+            'params': ['zero_division', 'labels'],
             'defaults': {
-                'zero_division': 'warn'
+                'zero_division': 'warn',
+                'labels': none
             },
             'takes_k': false,
             'needs': [],
@@ -2436,9 +2458,10 @@
                     'required': false
                 }
             ],
-            'params': ['k'],
+            'params': ['k', 'labels'],
             'defaults': {
-                'k': none
+                'k': none,
+                'labels': none
             },
             'takes_k': true,
             'needs': [],
@@ -2494,6 +2517,10 @@
         'pos_label': {
             'default': none,
             'check': 'pos_label'
+        },
+        'labels': {
+            'default': none,
+            'check': 'labels'
         },
         'adjusted': {
             'default': false,
@@ -2608,49 +2635,64 @@
     'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
         'precision_macro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'precision_micro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'precision_weighted_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'recall_macro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'recall_micro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'recall_weighted_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'f1_macro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'f1_micro_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'f1_weighted_kernel': {
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'fbeta_macro_kernel': {
             'beta': 1.0,
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'fbeta_micro_kernel': {
             'beta': 1.0,
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'fbeta_weighted_kernel': {
             'beta': 1.0,
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
         'classification_report_kernel': {
             'beta': 1.0,
-            'zero_division': 'warn'
+            'zero_division': 'warn',
+            'labels': none
         },
-        'multiclass_confusion_matrix_kernel': {},
+        'multiclass_confusion_matrix_kernel': {
+            'labels': none
+        },
         'mcc_kernel': {
             'zero_division': 'warn'
         },
@@ -2658,12 +2700,19 @@
             'adjusted': false
         },
         'cohen_kappa_kernel': {
-            'weights': none
+            'weights': none,
+            'labels': none
         },
         'hamming_loss_kernel': {},
-        'jaccard_macro_kernel': {},
-        'jaccard_micro_kernel': {},
-        'jaccard_weighted_kernel': {},
+        'jaccard_macro_kernel': {
+            'labels': none
+        },
+        'jaccard_micro_kernel': {
+            'labels': none
+        },
+        'jaccard_weighted_kernel': {
+            'labels': none
+        },
         'catalog_coverage_kernel': {},
         'distributional_coverage_kernel': {},
         'gini_index_kernel': {},
@@ -2718,7 +2767,9 @@
             'multi_class': 'ovr',
             'auc_average': 'macro'
         },
-        'top_k_accuracy_kernel': {},
+        'top_k_accuracy_kernel': {
+            'labels': none
+        },
         'multilabel_average_precision_kernel': {
             'ap_average': 'macro'
         },
@@ -3014,6 +3065,9 @@
 {{ sqlmetrics.ci_replicates() }}
 {{ sqlmetrics.ci_rows_relation() }}
 {{ sqlmetrics.ci_squared_weights() }}
+{{ sqlmetrics.class_in() }}
+{{ sqlmetrics.class_literal() }}
+{{ sqlmetrics.class_rows() }}
 {{ sqlmetrics.classification_report_kernel() }}
 {{ sqlmetrics.cohen_kappa_disagreement() }}
 {{ sqlmetrics.cohen_kappa_kernel() }}
@@ -3125,6 +3179,7 @@
 {{ sqlmetrics.multiclass_per_class() }}
 {{ sqlmetrics.multiclass_policy() }}
 {{ sqlmetrics.multiclass_total() }}
+{{ sqlmetrics.multiclass_wide_scores() }}
 {{ sqlmetrics.multilabel_average_precision_kernel() }}
 {{ sqlmetrics.ndcg_group_columns() }}
 {{ sqlmetrics.ndcg_ideal_columns() }}

@@ -129,6 +129,31 @@
 {%- elif kind == 'max_fpr' -%}
 {%- if real and 0 < value <= 1 -%}{{ return(value | float) }}{%- endif -%}
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC)' ~ got) }}
+{%- elif kind == 'labels' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- if value is string or value is mapping or value is not iterable -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a list of classes (e.g. ['cat', 'dog']), or None for the classes in the data" ~ got) }}
+{%- endif -%}
+{%- if value | length == 0 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= is an empty list; list at least one class, or pass None for the classes in the data') }}
+{%- endif -%}
+{%- set kinds = [] -%}
+{%- set out = [] -%}
+{%- for v in value -%}
+{%- if v is boolean -%}{%- do kinds.append('boolean') -%}{%- do out.append(v) -%}
+{%- elif v is string -%}{%- do kinds.append('text') -%}{%- do out.append(v) -%}
+{%- elif sqlmetrics.sqlmetrics_is_real(v) -%}{%- do kinds.append('number') -%}{%- do out.append(v | int if (v | float) == (v | int) else v | float) -%}
+{%- else -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= holds ' ~ sqlmetrics.sqlmetrics_repr(v) ~ '; a class must be a string, a finite number or a boolean') }}
+{%- endif -%}
+{%- endfor -%}
+{%- if kinds | unique | list | length > 1 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= mixes kinds of classes (' ~ kinds | unique | sort | join(', ') ~ '): ' ~ sqlmetrics.sqlmetrics_repr(value) ~ "; list classes of the label column's one type") }}
+{%- endif -%}
+{%- if out | unique | list | length < out | length -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= lists a class twice: ' ~ sqlmetrics.sqlmetrics_repr(value) ~ '; list each class once') }}
+{%- endif -%}
+{{ return(out) }}
 {%- else -%}
 {{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option ' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}
 {%- endif -%}

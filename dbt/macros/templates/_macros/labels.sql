@@ -20,3 +20,33 @@ case when cast({{ column }} as {{ sqlmetrics.string_type() }}) = {{ sqlmetrics.s
 case when {{ column }} = {{ pos_label if pos_label is integer else sqlmetrics.float_literal(pos_label) }} then 1 else 0 end
 {%- endif -%}
 {%- endmacro %}
+{#
+  Class lists (scikit-learn's `labels=`): the Python layer has checked that `labels` is a
+  non-empty list without repeats, all strings, all finite numbers (integral ones as Python
+  ints) or all booleans, of the family of the label column. Each value goes into SQL as a
+  literal of its kind (string_literal, an integer, float_literal, true/false), never raw.
+  class_literal(value): one class as a literal.
+  class_rows(labels): a relation (idx, class): the classes with their 0-based position, one
+    VALUES list (Spark 4 fails to ship a union of constant selects to its tasks).
+  class_in(expr, labels): `expr in (<the classes>)`.
+#}
+{% macro class_literal(value) -%}
+{%- if value is boolean -%}
+{{ 'true' if value else 'false' }}
+{%- elif value is string -%}
+{{ sqlmetrics.string_literal(value) }}
+{%- elif value is integer -%}
+{{ value }}
+{%- else -%}
+{{ sqlmetrics.float_literal(value) }}
+{%- endif -%}
+{%- endmacro %}
+
+{% macro class_rows(labels) -%}
+select idx, class
+    from (values {% for value in labels %}({{ loop.index0 }}, {{ sqlmetrics.class_literal(value) }}){{ ', ' if not loop.last }}{% endfor %}) as listed_values (idx, class)
+{%- endmacro %}
+
+{% macro class_in(expr, labels) -%}
+{{ expr }} in ({% for value in labels %}{{ sqlmetrics.class_literal(value) }}{{ ', ' if not loop.last }}{% endfor %})
+{%- endmacro %}

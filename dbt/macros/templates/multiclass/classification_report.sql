@@ -11,17 +11,23 @@
   Undefined: precision_c when c is never predicted, recall_c when c is never true -> NULL
   (NaN; left out of macro and weighted), or the zero_division value 0.0 / 1.0 (included).
   Ties: none. Float sums are exact_sums (decision 0006).
-  Output: per slice, one row per class ordered by class, then micro, macro, weighted;
-  columns class, average, precision, recall, fbeta, support.
+  labels (scikit-learn's labels=): the classes reported and averaged are the listed ones, in
+  their order; counts come from every row; a listed class absent from the slice has support 0
+  and precision and recall 0/0 (see sql/_macros/multiclass.sql).
+  Output: per slice, one row per class ordered by class (labels: in the listed order), then
+  micro, macro, weighted; columns class, average, precision, recall, fbeta, support.
   Oracle: tests/oracle/multiclass.py::report
 #}
 {% macro classification_report_kernel(relation, by, columns, options, entries) -%}
 {% set metrics = ['precision', 'recall', 'fbeta'] %}
-with {{ sqlmetrics.multiclass_per_class(relation, by, columns) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels) }},
 valued as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         class,
+{% if options.labels is not none %}
+        idx,
+{% endif %}
         tp,
         n_true,
         n_pred,
@@ -54,7 +60,7 @@ final as (
         {{ sqlmetrics.slice_cols(by) }}
         class,
         cast(null as {{ sqlmetrics.string_type() }}) as average,
-        0 as row_order,
+        {{ 'idx' if options.labels is not none else '0' }} as row_order,
         precision, recall, fbeta,
         n_true as support
     from valued
@@ -64,7 +70,7 @@ final as (
         {{ sqlmetrics.slice_cols(by) }}
         null as class,
         '{{ avg }}' as average,
-        {{ loop.index }} as row_order,
+        {{ loop.index ~ (' + ' ~ (options.labels | length) if options.labels is not none else '') }} as row_order,
         {{ avg }}_precision, {{ avg }}_recall, {{ avg }}_fbeta,
         support
     from averages

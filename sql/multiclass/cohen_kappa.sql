@@ -17,13 +17,16 @@
   Output: one row per slice; columns cohen_kappa, n_classes.
   Oracle: tests/oracle/agreement.py::cohen_kappa
 #}
-{% macro cohen_kappa_disagreement(i, j, weights) -%}
+{# v_ij of the classes aliased a and b; unweighted by the classes themselves, so that no
+   class numbering (a window over a slice's classes, gathered in one partition on Spark) is
+   computed when it is not needed #}
+{% macro cohen_kappa_disagreement(a, b, weights) -%}
 {% if weights == 'linear' %}
-cast(abs({{ i }} - {{ j }}) as {{ float_type() }})
+cast(abs({{ a }}.idx - {{ b }}.idx) as {{ float_type() }})
 {%- elif weights == 'quadratic' %}
-cast(({{ i }} - {{ j }}) * ({{ i }} - {{ j }}) as {{ float_type() }})
+cast(({{ a }}.idx - {{ b }}.idx) * ({{ a }}.idx - {{ b }}.idx) as {{ float_type() }})
 {%- else %}
-cast(case when {{ i }} = {{ j }} then 0 else 1 end as {{ float_type() }})
+cast(case when {{ a }}.class = {{ b }}.class then 0 else 1 end as {{ float_type() }})
 {%- endif %}
 {%- endmacro %}
 
@@ -43,8 +46,9 @@ classes as (
         {{ slice_cols(by) }}
         class,
         cast(n_true as {{ float_type() }}) as t,
-        cast(n_pred as {{ float_type() }}) as p,
-{% if options.labels is not none %}
+        cast(n_pred as {{ float_type() }}) as p{{ ',' if options.weights in ('linear', 'quadratic') }}
+{% if options.weights not in ('linear', 'quadratic') %}
+{% elif options.labels is not none %}
         idx
 {% else %}
         row_number() over ({{ window(by, 'class') }}) - 1 as idx
@@ -63,7 +67,7 @@ observed as (
     select
         {% for col in by %}cells.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * cells.c as term
+        {{ cohen_kappa_disagreement('ci', 'cj', options.weights) }} * cells.c as term
     from cells
     inner join classes as ci
         on {{ calibration_join_on('cells', 'ci', by) }} and ci.class = cells.y
@@ -74,7 +78,7 @@ expected as (
     select
         {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
+        {{ cohen_kappa_disagreement('ci', 'cj', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on {{ calibration_join_on('ci', 'cj', by) }}
     inner join totals on {{ calibration_join_on('ci', 'totals', by) }}

@@ -70,38 +70,7 @@ binned as (
     ) as assigned
 ),
 {% else %}
-positioned as (
-    select
-        source.*,
-        row_number() over ({{ window(by, 'p') }}) - 1 as pos,
-        count(*) over ({{ partition_by(by) }}) as n_slice
-    from source
-),
-located as (
-    select
-        positioned.*,
-{% for i in range(1, n) %}
-{% set q = (i * (1.0 / n)) * 100 / 100 %}
-        {{ float_literal(q) }} * (n_slice - 1) as v_{{ i }}{{ ',' if not loop.last }}
-{% endfor %}
-{% if n == 1 %}
-        0 as no_inner_edge
-{% endif %}
-    from positioned
-),
-edges as (
-    select
-        {{ slice_cols(by) }}
-{% for i in range(1, n) %}
-        max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
-        max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
-        max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
-{% endfor %}
-        min(p) as e_0,
-        max(p) as e_{{ n }}
-    from located
-    {{ group_by(by) }}
-),
+{{ calibration_quantile_edges(by, n) }},
 edge_values as (
     select
         {{ slice_cols(by) }}
@@ -113,7 +82,7 @@ edge_values as (
     from edges
 ),
 assigned as (
-    select
+    select {{ auc_broadcast('edge_values') }}
         {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
         source.label,
         source.p,
@@ -184,4 +153,78 @@ per_bin as (
     {{ group_by(by, ['bin']) }}
 ),
 {% endif %}
+{%- endmacro %}
+
+
+{% macro calibration_quantile_edges(by, n) -%}
+{{ adapter.dispatch('calibration_quantile_edges', 'sqlmetrics')(by, n) }}
+{%- endmacro %}
+
+{% macro default__calibration_quantile_edges(by, n) -%}
+positioned as (
+    select
+        source.*,
+        row_number() over ({{ window(by, 'p') }}) - 1 as pos,
+        count(*) over ({{ partition_by(by) }}) as n_slice
+    from source
+),
+located as (
+    select
+        positioned.*,
+{% for i in range(1, n) %}
+{% set q = (i * (1.0 / n)) * 100 / 100 %}
+        {{ float_literal(q) }} * (n_slice - 1) as v_{{ i }}{{ ',' if not loop.last }}
+{% endfor %}
+{% if n == 1 %}
+        0 as no_inner_edge
+{% endif %}
+    from positioned
+),
+edges as (
+    select
+        {{ slice_cols(by) }}
+{% for i in range(1, n) %}
+        max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
+        max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
+{% endfor %}
+        min(p) as e_0,
+        max(p) as e_{{ n }}
+    from located
+    {{ group_by(by) }}
+)
+{%- endmacro %}
+
+{% macro spark__calibration_quantile_edges(by, n) -%}
+per_value as (
+    select
+        {{ slice_cols(by) }}
+        p as score,
+        count(*) as cnt
+    from source
+    {{ group_by(by, ['p']) }}
+),
+{{ auc_prefixed('per_value', by, ['cnt']) }},
+located as (
+    select
+        prefixed.*{% for i in range(1, n) %},
+{% set q = (i * (1.0 / n)) * 100 / 100 %}
+        {{ float_literal(q) }} * (cnt_total - 1) as v_{{ i }}
+{%- endfor %}
+
+    from prefixed
+),
+edges as (
+    select
+        {{ slice_cols(by) }}
+{% for i in range(1, n) %}
+        max(case when least(floor(v_{{ i }}), cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as a_{{ i }},
+        max(case when least(floor(v_{{ i }}) + 1, cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as b_{{ i }},
+        max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
+{% endfor %}
+        min(score) as e_0,
+        max(score) as e_{{ n }}
+    from located
+    {{ group_by(by) }}
+)
 {%- endmacro %}

@@ -8,6 +8,8 @@
   sup_x |F_pos(x) - F_neg(x)| of the empirical distribution functions (scipy.stats.ks_2samp)
   for unit weights. The threshold reported is the largest score t where the maximum is
   reached (predict 1 for score >= t), with TPR(t) and FPR(t) there.
+  tpr and fpr at the threshold: the smallest of those of the largest gap's points (both
+  decrease as the threshold rises), so no join back to the points.
   The gap is compared as |tp N - fp P| (integers without weights: exact, so two thresholds
   of equal gap are recognised as equal), KS = max gap / (P N).
   Ties: rows of equal score form one threshold. w_i = 1 without weight.
@@ -27,36 +29,45 @@ gaps as (
         abs(tp * n_total - fp * p_total) as gap
     from points
 ),
-best as (
+max_gaps as (
     select
-        gaps.*,
-        max(gap) over ({{ sqlmetrics.partition_by(by) }}) as max_gap
+        {% for col in by %}slice_{{ loop.index0 }} as g_slice_{{ loop.index0 }}, {% endfor %}
+
+        max(gap) as max_gap
     from gaps
+    {{ sqlmetrics.group_by(by) }}
 ),
+-- the slice's largest gap as an aggregate joined back (broadcast), not a window over the
+-- slice's scores: on Spark such a window moves every score of a slice into one partition.
+-- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
+-- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back.
 at_best as (
-    select
+    select {{ sqlmetrics.auc_broadcast('max_gaps') }}
         {{ sqlmetrics.slice_cols(by) }}
         max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
-        max(case when gap = max_gap then s end) as threshold
-    from best
+        max(case when gap = max_gap then s end) as threshold,
+        min(case when gap = max_gap then tpr end) as tpr,
+        min(case when gap = max_gap then fpr end) as fpr
+    from gaps
+{% if by %}
+    join max_gaps on {{ sqlmetrics.auc_join_slices(by, 'g_') }}
+{% else %}
+    cross join max_gaps
+{% endif %}
     {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {% for col in by %}at_best.slice_{{ loop.index0 }}, {% endfor %}
-
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        at_best.ks as {{ entry.alias }},
+        ks as {{ entry.alias }},
 {% else %}
-        at_best.ks as ks_statistic,
+        ks as ks_statistic,
 {% endfor %}
-        at_best.threshold,
-        points.tpr,
-        points.fpr
+        threshold,
+        tpr,
+        fpr
     from at_best
-    left join points
-        on {{ sqlmetrics.calibration_join_on('at_best', 'points', by) }}
-        and points.s = at_best.threshold
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}

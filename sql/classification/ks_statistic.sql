@@ -8,7 +8,9 @@
   for unit weights. The threshold reported is the largest score t where the maximum is
   reached (predict 1 for score >= t), with TPR(t) and FPR(t) there.
   tpr and fpr at the threshold: the smallest of those of the largest gap's points (both
-  decrease as the threshold rises), so no join back to the points.
+  decrease as the threshold rises), so no join back to the points. The slice's largest gap
+  is a window over its points; on Spark (spark__ks_statistic_at_best) an aggregate joined
+  back (broadcast): such a window moves every point of a slice into one partition there.
   The gap is compared as |tp N - fp P| (integers without weights: exact, so two thresholds
   of equal gap are recognised as equal), KS = max gap / (P N).
   Ties: rows of equal score form one threshold. w_i = 1 without weight.
@@ -28,33 +30,7 @@ gaps as (
         abs(tp * n_total - fp * p_total) as gap
     from points
 ),
-max_gaps as (
-    select
-        {% for col in by %}slice_{{ loop.index0 }} as g_slice_{{ loop.index0 }}, {% endfor %}
-
-        max(gap) as max_gap
-    from gaps
-    {{ group_by(by) }}
-),
--- the slice's largest gap as an aggregate joined back (broadcast), not a window over the
--- slice's scores: on Spark such a window moves every score of a slice into one partition.
--- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
--- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back.
-at_best as (
-    select {{ auc_broadcast('max_gaps') }}
-        {{ slice_cols(by) }}
-        max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
-        max(case when gap = max_gap then s end) as threshold,
-        min(case when gap = max_gap then tpr end) as tpr,
-        min(case when gap = max_gap then fpr end) as fpr
-    from gaps
-{% if by %}
-    join max_gaps on {{ auc_join_slices(by, 'g_') }}
-{% else %}
-    cross join max_gaps
-{% endif %}
-    {{ group_by(by) }}
-),
+{{ ks_statistic_at_best(by) }},
 final as (
     select
         {{ slice_cols(by) }}
@@ -70,4 +46,59 @@ final as (
 )
 select * from final
 {{ order_by(by) }}
+{%- endmacro %}
+
+
+{# the `at_best` CTE (and those it needs) of ks_statistic, after `gaps`: per slice ks, threshold, tpr, fpr #}
+{% macro ks_statistic_at_best(by) -%}
+{{ adapter.dispatch('ks_statistic_at_best', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__ks_statistic_at_best(by) -%}
+best as (
+    select
+        gaps.*,
+        max(gap) over ({{ partition_by(by) }}) as max_gap
+    from gaps
+),
+-- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
+-- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back
+at_best as (
+    select
+        {{ slice_cols(by) }}
+        max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
+        max(case when gap = max_gap then s end) as threshold,
+        min(case when gap = max_gap then tpr end) as tpr,
+        min(case when gap = max_gap then fpr end) as fpr
+    from best
+    {{ group_by(by) }}
+)
+{%- endmacro %}
+
+{% macro spark__ks_statistic_at_best(by) -%}
+-- the slice's largest gap: an aggregate joined back (broadcast), no window over the slice
+max_gaps as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as g_slice_{{ loop.index0 }}, {% endfor %}
+
+        max(gap) as max_gap
+    from gaps
+    {{ group_by(by) }}
+),
+-- tpr, fpr at the threshold: the smallest of the largest gap's points (no join back)
+at_best as (
+    select {{ auc_broadcast('max_gaps') }}
+        {{ slice_cols(by) }}
+        max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
+        max(case when gap = max_gap then s end) as threshold,
+        min(case when gap = max_gap then tpr end) as tpr,
+        min(case when gap = max_gap then fpr end) as fpr
+    from gaps
+{% if by %}
+    join max_gaps on {{ auc_join_slices(by, 'g_') }}
+{% else %}
+    cross join max_gaps
+{% endif %}
+    {{ group_by(by) }}
+)
 {%- endmacro %}

@@ -48,17 +48,14 @@ gaps as (
         abs(tp * n_total - fp * p_total) as gap
     from points
 ),
-max_gaps as (
+best as (
     select
-slice_0 as g_slice_0,
-        max(gap) as max_gap
+        gaps.*,
+        max(gap) over (partition by slice_0) as max_gap
     from gaps
-    group by slice_0
 ),
--- the slice's largest gap as an aggregate joined back (broadcast), not a window over the
--- slice's scores: on Spark such a window moves every score of a slice into one partition.
 -- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
--- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back.
+-- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back
 at_best as (
     select
         slice_0,
@@ -66,8 +63,7 @@ at_best as (
         max(case when gap = max_gap then s end) as threshold,
         min(case when gap = max_gap then tpr end) as tpr,
         min(case when gap = max_gap then fpr end) as fpr
-    from gaps
-    join max_gaps on slice_0 is not distinct from g_slice_0
+    from best
     group by slice_0
 ),
 final as (

@@ -3061,6 +3061,7 @@
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__gini_index_final() }}
 {{ sqlmetrics.default__key_hash() }}
+{{ sqlmetrics.default__ks_statistic_at_best() }}
 {{ sqlmetrics.default__lift_table_per_bin() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__score_points_ctes() }}
@@ -3116,6 +3117,7 @@
 {{ sqlmetrics.jaccard_weighted_kernel() }}
 {{ sqlmetrics.kendall_tau_kernel() }}
 {{ sqlmetrics.key_hash() }}
+{{ sqlmetrics.ks_statistic_at_best() }}
 {{ sqlmetrics.ks_statistic_kernel() }}
 {{ sqlmetrics.ldexp() }}
 {{ sqlmetrics.lift_table_kernel() }}
@@ -3203,6 +3205,7 @@
 {{ sqlmetrics.spark__float_type() }}
 {{ sqlmetrics.spark__gini_index_final() }}
 {{ sqlmetrics.spark__key_hash() }}
+{{ sqlmetrics.spark__ks_statistic_at_best() }}
 {{ sqlmetrics.spark__lift_table_per_bin() }}
 {{ sqlmetrics.spark__null_safe_equal() }}
 {{ sqlmetrics.spark__score_points_ctes() }}

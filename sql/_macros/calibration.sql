@@ -112,19 +112,15 @@ binned as (
   per_bin: sums per slice and bin, exact_sum for the float sums (decision 0006): w_sum, wp_sum
   (sum w p), wy_sum (sum w label), n_rows; `weighted` false: w = 1, counts are integers and
   p in [0, 1] needs no exponent window.
+  calibration_bin_exponents(by): the CTE `scaled` of the weighted per_bin: binned plus wp,
+  wy and the exponents of w, wp, wy per (slice, bin). The default takes them by windows
+  over the rows of each bin; on Spark (where such a window moves every row of a bin into
+  one partition) they are a per-(slice, bin) aggregate joined back (broadcast, at most
+  n_bins rows per slice): the same exponents, so the same bits.
 #}
 {% macro calibration_per_bin_ctes(by, weighted) -%}
 {% if weighted %}
-scaled as (
-    select
-        binned.*,
-        w * p as wp,
-        w * label as wy,
-        {{ sum_exponent('w', by, ['bin']) }} as w_exp,
-        {{ sum_exponent('w * p', by, ['bin']) }} as wp_exp,
-        {{ sum_exponent('w * label', by, ['bin']) }} as wy_exp
-    from binned
-),
+{{ calibration_bin_exponents(by) }},
 per_bin as (
     select
         {{ slice_cols(by) }}
@@ -226,5 +222,49 @@ edges as (
         max(score) as e_{{ n }}
     from located
     {{ group_by(by) }}
+)
+{%- endmacro %}
+
+
+{% macro calibration_bin_exponents(by) -%}
+{{ adapter.dispatch('calibration_bin_exponents', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__calibration_bin_exponents(by) -%}
+scaled as (
+    select
+        binned.*,
+        w * p as wp,
+        w * label as wy,
+        {{ sum_exponent('w', by, ['bin']) }} as w_exp,
+        {{ sum_exponent('w * p', by, ['bin']) }} as wp_exp,
+        {{ sum_exponent('w * label', by, ['bin']) }} as wy_exp
+    from binned
+)
+{%- endmacro %}
+
+{% macro spark__calibration_bin_exponents(by) -%}
+bin_exponents as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        bin as e_bin,
+        {{ auc_exponent('max(abs(w))') }} as w_exp,
+        {{ auc_exponent('max(abs(w * p))') }} as wp_exp,
+        {{ auc_exponent('max(abs(w * label))') }} as wy_exp
+    from binned
+    {{ group_by(by, ['bin']) }}
+),
+scaled as (
+    select {{ auc_broadcast('bin_exponents') }}
+        binned.*,
+        w * p as wp,
+        w * label as wy,
+        w_exp,
+        wp_exp,
+        wy_exp
+    from binned
+    join bin_exponents
+        on {{ auc_join_slices(by, 'e_') }}{{ ' and ' if by }}bin = e_bin
 )
 {%- endmacro %}

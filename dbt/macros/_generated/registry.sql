@@ -2993,6 +2993,7 @@
 {{ sqlmetrics.bpref_group_columns() }}
 {{ sqlmetrics.bpref_value() }}
 {{ sqlmetrics.brier_score_kernel() }}
+{{ sqlmetrics.calibration_bin_exponents() }}
 {{ sqlmetrics.calibration_binned_ctes() }}
 {{ sqlmetrics.calibration_curve_kernel() }}
 {{ sqlmetrics.calibration_join_on() }}
@@ -3049,6 +3050,7 @@
 {{ sqlmetrics.default__auc_pooled_rank_sums() }}
 {{ sqlmetrics.default__beyond_item_counts() }}
 {{ sqlmetrics.default__beyond_popularity() }}
+{{ sqlmetrics.default__calibration_bin_exponents() }}
 {{ sqlmetrics.default__calibration_quantile_edges() }}
 {{ sqlmetrics.default__ci_delong_running() }}
 {{ sqlmetrics.default__ci_percentile() }}
@@ -3194,6 +3196,7 @@
 {{ sqlmetrics.spark__auc_pooled_rank_sums() }}
 {{ sqlmetrics.spark__beyond_item_counts() }}
 {{ sqlmetrics.spark__beyond_popularity() }}
+{{ sqlmetrics.spark__calibration_bin_exponents() }}
 {{ sqlmetrics.spark__calibration_quantile_edges() }}
 {{ sqlmetrics.spark__ci_delong_running() }}
 {{ sqlmetrics.spark__ci_percentile() }}

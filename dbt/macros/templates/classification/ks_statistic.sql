@@ -10,8 +10,9 @@
   reached (predict 1 for score >= t), with TPR(t) and FPR(t) there.
   tpr and fpr at the threshold: the smallest of those of the largest gap's points (both
   decrease as the threshold rises), so no join back to the points. The slice's largest gap
-  is a window over its points; on Spark (spark__ks_statistic_at_best) an aggregate joined
-  back (broadcast): such a window moves every point of a slice into one partition there.
+  is a window over its points; on Spark (spark__ks_statistic_at_best), where such a window
+  moves every point of a slice into one partition, one aggregate: the largest
+  (gap, threshold) struct of the slice, which carries its tpr and fpr.
   The gap is compared as |tp N - fp P| (integers without weights: exact, so two thresholds
   of equal gap are recognised as equal), KS = max gap / (P N).
   Ties: rows of equal score form one threshold. w_i = 1 without weight.
@@ -77,29 +78,24 @@ at_best as (
 {%- endmacro %}
 
 {% macro spark__ks_statistic_at_best(by) -%}
--- the slice's largest gap: an aggregate joined back (broadcast), no window over the slice
-max_gaps as (
+-- one aggregate, no window over the slice and no join back: the largest (gap, s) of a slice
+-- is its largest gap at the largest threshold reaching it (structs compare field by field)
+best_points as (
     select
-        {% for col in by %}slice_{{ loop.index0 }} as g_slice_{{ loop.index0 }}, {% endfor %}
-
-        max(gap) as max_gap
+        {{ sqlmetrics.slice_cols(by) }}
+        max(named_struct('gap', gap, 's', s, 'tpr', tpr, 'fpr', fpr)) as best,
+        max(p_total) as p_total,
+        max(n_total) as n_total
     from gaps
     {{ sqlmetrics.group_by(by) }}
 ),
--- tpr, fpr at the threshold: the smallest of the largest gap's points (no join back)
 at_best as (
-    select {{ sqlmetrics.auc_broadcast('max_gaps') }}
+    select
         {{ sqlmetrics.slice_cols(by) }}
-        max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
-        max(case when gap = max_gap then s end) as threshold,
-        min(case when gap = max_gap then tpr end) as tpr,
-        min(case when gap = max_gap then fpr end) as fpr
-    from gaps
-{% if by %}
-    join max_gaps on {{ sqlmetrics.auc_join_slices(by, 'g_') }}
-{% else %}
-    cross join max_gaps
-{% endif %}
-    {{ sqlmetrics.group_by(by) }}
+        best.gap / nullif(p_total * n_total, 0) as ks,
+        best.s as threshold,
+        best.tpr as tpr,
+        best.fpr as fpr
+    from best_points
 )
 {%- endmacro %}

@@ -20,7 +20,9 @@ partition, per slice or per (slice, bucket). A plan node is small when it is
 - an aggregate (``HashAggregate``, ``ObjectHashAggregate``, ``SortAggregate``) whose grouping
   keys are only slice columns and bucket numbers (``bucket``: the score buckets of
   ``auc_prefixed`` and of ``auc_bounds``' histogram, ``thin_bucket``: a curve's ``max_points``
-  quantiles), or no key at all (a partial aggregate: one row per partition);
+  quantiles, ``bin``: the ``n_bins`` probability or score bins of the calibration family's
+  ``per_bin`` and of ``lift_table``, at most ``n_bins`` rows per slice), or no key at all (a
+  partial aggregate: one row per partition);
 - a one-row relation (``Scan OneRowRelation``, the source of a scalar subquery's result);
 - any other node all of whose inputs are small (a projection, filter, sort or window keeps
   the row count; a join or union of small inputs is small).
@@ -46,7 +48,7 @@ import pytest
 import sqlmetrics
 from sqlmetrics.registry import REGISTRY
 
-SMALL_KEYS = re.compile(r"^(?:[a-z]_)?slice_\d+$|^(?:[a-z]_)?(?:thin_)?bucket$")
+SMALL_KEYS = re.compile(r"^(?:[a-z]_)?slice_\d+$|^(?:[a-z]_)?(?:thin_)?bucket$|^bin$")
 SLICE_KEY = re.compile(r"^(?:[a-z]_)?slice_\d+$")
 AGGREGATES = ("HashAggregate", "ObjectHashAggregate", "SortAggregate")
 
@@ -265,17 +267,12 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
 #: became per-slice aggregates joined back (with_slice_exponents, sql/_macros/common.sql) in the
 #: confusion and multiclass kernels, log_loss, brier_score, gauc, the DCG family,
 #: calibration_ratio, normalized_entropy, hamming_loss, mcc, top_k_accuracy and the weighted
-#: averages; what is left needs a formulation of its own (bucketed positions, per-item totals).
+#: averages. Positions and running sums over a slice's sorted values (ks_statistic, ks_point,
+#: partial_auc, lift_table, the quantile bins of the calibration family, the pooled (micro)
+#: multiclass AUC and multilabel AP, gini_index's item positions) run over score buckets
+#: (auc_prefixed, sql/_macros/auc.sql); the slice totals of the beyond-accuracy metrics are
+#: aggregates joined back (sql/_macros/beyond.sql).
 KNOWN_GATHERING: dict[tuple[str, str], str] = {
-    **{
-        ("calibration_curve", v): (
-            "the quantile edges read sorted positions: `row_number() over (partition by slice"
-            " order by p)` and `count(*) over (partition by slice)` over the rows "
-            "(sql/_macros/calibration.sql); the fix: approximate-percentile buckets, exact "
-            "positions inside each bucket, as auc_prefixed"
-        )
-        for v in ["strategy=quantile"]
-    },
     **{
         ("cohen_kappa", v): (
             "the slice's exponents of the observed / expected terms are joined back now "
@@ -284,100 +281,6 @@ KNOWN_GATHERING: dict[tuple[str, str], str] = {
             "rows per slice)"
         )
         for v in ["by", "plain", "weight", "weight+by"]
-    },
-    **{
-        ("distributional_coverage", v): (
-            "a window over the whole slice of the per-item counts (`sum(c) over ()` for the "
-            "total, in sql/beyond/distributional_coverage.sql / sql/_macros/beyond.sql): one "
-            "row per item, not small; the fix: the slice total as an aggregate joined back "
-            "(broadcast)"
-        )
-        for v in ["by", "plain"]
-    },
-    **{
-        ("expected_calibration_error", v): (
-            "sum_exponent of the per-bin gaps: a window over the whole slice of the "
-            "per-(slice, bin) table (n_bins rows per slice, small, but `bin` is not a bucket "
-            "key of the checker), and the per-bin sums' exponents over the rows of each bin "
-            "(sql/calibration/expected_calibration_error.sql, sql/_macros/calibration.sql)"
-        )
-        for v in ["by", "plain", "weight", "weight+by"]
-    },
-    **{
-        ("expected_calibration_error", v): (
-            "sum_exponent of the per-bin gaps: a window over the whole slice of the "
-            "per-(slice, bin) table (n_bins rows per slice, small, but `bin` is not a bucket "
-            "key of the checker), and the per-bin sums' exponents over the rows of each bin "
-            "(sql/calibration/expected_calibration_error.sql, sql/_macros/calibration.sql); "
-            "quantile edges: row positions over the whole slice"
-        )
-        for v in ["strategy=quantile"]
-    },
-    **{
-        ("gini_index", v): (
-            "a window over the whole slice of the per-item counts (`sum(c) over ()` for the "
-            "total, in sql/beyond/gini_index.sql / sql/_macros/beyond.sql): one row per item,"
-            " not small; the fix: the slice total as an aggregate joined back (broadcast)"
-        )
-        for v in ["by", "plain"]
-    },
-    **{
-        ("ks_point", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in ks_point; not yet distributed (issue 10, hH's report)"
-        )
-        for v in ["by", "plain", "weight", "weight+by"]
-    },
-    **{
-        ("ks_statistic", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in ks_statistic; not yet distributed (issue 10, hH's report)"
-        )
-        for v in ["by", "plain", "weight", "weight+by"]
-    },
-    **{
-        ("lift_table", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in lift_table; not yet distributed (issue 10, hH's report)"
-        )
-        for v in ["by", "plain"]
-    },
-    **{
-        ("multiclass_auc", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in multiclass_auc; not yet distributed (issue 10, hH's "
-            "report)"
-        )
-        for v in ["auc_average=micro"]
-    },
-    **{
-        ("multilabel_average_precision", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in multilabel_average_precision; not yet distributed (issue "
-            "10, hH's report)"
-        )
-        for v in ["ap_average=micro"]
-    },
-    **{
-        ("novelty", v): (
-            "a window over the whole slice of the per-item counts (`sum(c) over ()` for the "
-            "total, in sql/beyond/novelty.sql / sql/_macros/beyond.sql): one row per item, "
-            "not small; the fix: the slice total as an aggregate joined back (broadcast)"
-        )
-        for v in ["by", "plain"]
-    },
-    **{
-        ("partial_auc", v): (
-            "measured gathering on Spark (a window over the whole slice: sum_exponent over "
-            "the rows, or the cumulative / max windows of sql/_macros/score_points.sql over "
-            "the slice's scores) in partial_auc; not yet distributed (issue 10, hH's report)"
-        )
-        for v in ["by", "max_fpr=0.5", "plain", "weight", "weight+by"]
     },
 }
 

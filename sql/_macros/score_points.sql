@@ -9,8 +9,21 @@
   Rows of equal score form one point (a threshold cannot separate them). The running sums run
   over distinct scores in descending order (a total order within a slice); the per-score sums
   of weights are exact_sums, counts are integers: shuffled input gives identical bits.
+
+  Spark (spark__score_points_ctes): no window over a whole slice. The running sums are those
+  of the curves (spark__curve_points, sql/_macros/curves.sql): per-score integers (counts;
+  with weights fixed point, units of 2^(e - 80), e = the slice's greatest(sum_exponent(w),
+  -940), exactly exact_sum's terms) summed over score buckets (auc_prefixed,
+  sql/_macros/auc.sql), exact, converted to double once; P, N are the slice totals and the
+  previous point's rates come from the sums over the higher scores. Without weights every
+  value equals the default's; with weights tp and fp are the exact running sums where the
+  default adds doubles in score order (they agree to about 1e-16 relative).
 #}
 {% macro score_points_ctes(relation, by, columns, options) -%}
+{{ adapter.dispatch('score_points_ctes', 'sqlmetrics')(relation, by, columns, options) }}
+{%- endmacro %}
+
+{% macro default__score_points_ctes(relation, by, columns, options) -%}
 points_source as (
     select
         {{ slice_source(by) }}
@@ -76,4 +89,87 @@ points as (
         coalesce(lag(fpr) over ({{ window(by, 's desc') }}), cast(0 as {{ float_type() }})) as prev_fpr
     from rates
 ),
+{%- endmacro %}
+
+
+{% macro spark__score_points_ctes(relation, by, columns, options) -%}
+{% set weighted = columns.weight is not none %}
+points_source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ float_type() }}) as s
+        {{- ', cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ') as w' if weighted }}
+    from {{ relation }}
+),
+{% if weighted %}
+-- e = the slice's sum_exponent of the weights: an aggregate joined back
+points_exponents as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        greatest({{ auc_exponent('max(abs(w))') }}, -940) as e
+    from points_source
+    {{ group_by(by) }}
+),
+per_score as (
+    select {{ auc_broadcast('points_exponents') }}
+        {{ slice_cols(by) }}
+        s as score,
+        max(e) as e,
+        sum(cast(round(w * label * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as pos,
+        sum(cast(round(w * (1 - label) * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as neg
+    from points_source
+{% if by %}
+    join points_exponents on {{ auc_join_slices(by, 'e_') }}
+{% else %}
+    cross join points_exponents
+{% endif %}
+    {{ group_by(by, ['s']) }}
+),
+{% else %}
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        s as score,
+        sum(label) as pos,
+        sum(1 - label) as neg
+    from points_source
+    {{ group_by(by, ['s']) }}
+),
+{% endif %}
+{{ auc_prefixed('per_score', by, ['pos', 'neg'], [], [], 'desc') }},
+totals as (
+    select
+        {{ slice_cols(by) }}
+        score as s,
+        {{ points_units('pos', weighted) }} as pos,
+        {{ points_units('neg', weighted) }} as neg,
+        {{ points_units('pos_before + pos', weighted) }} as tp,
+        {{ points_units('neg_before + neg', weighted) }} as fp,
+        {{ points_units('pos_before', weighted) }} as tp_before,
+        {{ points_units('neg_before', weighted) }} as fp_before,
+        {{ points_units('pos_total', weighted) }} as p_total,
+        {{ points_units('neg_total', weighted) }} as n_total
+    from prefixed
+),
+rates as (
+    select
+        totals.*,
+        tp / nullif(p_total, 0) as tpr,
+        fp / nullif(n_total, 0) as fpr
+    from totals
+),
+points as (
+    select
+        rates.*,
+        coalesce(tp_before / nullif(p_total, 0), cast(0 as {{ float_type() }})) as prev_tpr,
+        coalesce(fp_before / nullif(n_total, 0), cast(0 as {{ float_type() }})) as prev_fpr
+    from rates
+),
+{%- endmacro %}
+
+{# a running sum of spark__score_points_ctes as a double (units of 2^(e - 80) with weights) #}
+{% macro points_units(x, weighted) -%}
+{% if weighted %}{{ curve_units(x, true) }}{% else %}cast({{ x }} as {{ float_type() }}){% endif %}
 {%- endmacro %}

@@ -17,12 +17,7 @@ with source as (
 {{ beyond_source(relation, by, columns) }}
 ),
 popularity as (
-    select
-        {{ columns.train_item }} as item,
-        -ln(cast(count(*) as {{ float_type() }}) / sum(count(*)) over ())
-            / ln(cast(2 as {{ float_type() }})) as novelty
-    from {{ columns.train_relation }}
-    group by {{ columns.train_item }}
+{{ beyond_popularity(columns) }}
 ),
 scored as (
     select

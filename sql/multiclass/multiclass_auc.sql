@@ -113,12 +113,16 @@ per_pair as (
     where ab.a < ab.b
 ),
 {% else %}
+{% if options.auc_average == 'micro' %}
+{{ auc_pooled_rank_sums('source', by) }},
+{% else %}
 ranked as (
-{{ multiclass_auc_ranked('source', by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+{{ multiclass_auc_ranked('source', by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
 per_part as (
-{{ multiclass_auc_per_part(by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+{{ multiclass_auc_per_part(by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
+{% endif %}
 per_pair as (
     select
         per_part.*,

@@ -41,6 +41,7 @@ per_score as (
     from source
     {{ group_by(by, part + ['s']) }}
 ),
+{% if part %}
 cumulated as (
     select
         per_score.*,
@@ -60,6 +61,9 @@ scaled as (
         {{ sum_exponent('term', by, part) }} as term_exp
     from terms
 ),
+{% else %}
+{{ curve_pooled_ap_terms(by) }},
+{% endif %}
 per_part as (
     select
         {{ slice_cols(by) }}

@@ -54,25 +54,26 @@ best as (
         max(gap) over (partition by slice_0) as max_gap
     from gaps
 ),
+-- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
+-- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back
 at_best as (
     select
         slice_0,
         max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
-        max(case when gap = max_gap then s end) as threshold
+        max(case when gap = max_gap then s end) as threshold,
+        min(case when gap = max_gap then tpr end) as tpr,
+        min(case when gap = max_gap then fpr end) as fpr
     from best
     group by slice_0
 ),
 final as (
     select
-at_best.slice_0,
-        at_best.ks as ks_statistic,
-        at_best.threshold,
-        points.tpr,
-        points.fpr
+        slice_0,
+        ks as ks_statistic,
+        threshold,
+        tpr,
+        fpr
     from at_best
-    left join points
-        on at_best.slice_0 is not distinct from points.slice_0
-        and points.s = at_best.threshold
 )
 select * from final
 order by slice_0 nulls last

@@ -40,6 +40,51 @@ rank_sums as (
 {%- endmacro %}
 
 {#
+  auc_pooled_rank_sums(source, by): the CTEs `ranked` and `per_part` of multiclass_auc's
+  pooled (micro) AUC over `source` (slices, s, y 0/1): per slice r = the sum of the
+  positives' average ranks in ascending s (ties: the mean of their positions), p, n = the
+  positive and negative rows, as doubles (multiclass_auc_ranked / multiclass_auc_per_part
+  with no partition column, sql/multiclass/multiclass_auc.sql).
+  Spark: the rows of a score s hold positions cnt_before + 1 .. cnt_before + cnt, average
+  (2 cnt_before + cnt + 1) / 2, cnt_before = rows of lower score: a running count over
+  score buckets (auc_prefixed); 2 r is an exact integer sum, so r is the default's value.
+#}
+{% macro auc_pooled_rank_sums(source, by) -%}
+{{ adapter.dispatch('auc_pooled_rank_sums', 'sqlmetrics')(source, by) }}
+{%- endmacro %}
+
+{% macro default__auc_pooled_rank_sums(source, by) -%}
+ranked as (
+{{ sqlmetrics.multiclass_auc_ranked(source, by, []) }}
+),
+per_part as (
+{{ sqlmetrics.multiclass_auc_per_part(by, []) }}
+)
+{%- endmacro %}
+
+{% macro spark__auc_pooled_rank_sums(source, by) -%}
+pooled_scores as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        s as score,
+        sum(y) as pos,
+        count(*) as cnt
+    from {{ source }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
+),
+{{ sqlmetrics.auc_prefixed('pooled_scores', by, ['cnt']) }},
+per_part as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        cast(sum(cast(pos as {{ sqlmetrics.exact_int() }}) * (2 * cnt_before + cnt + 1)) as {{ sqlmetrics.float_type() }}) / 2 as r,
+        cast(sum(pos) as {{ sqlmetrics.float_type() }}) as p,
+        cast(sum(cnt) - sum(pos) as {{ sqlmetrics.float_type() }}) as n
+    from prefixed
+    {{ sqlmetrics.group_by(by) }}
+)
+{%- endmacro %}
+
+{#
   Distributed running sums over the distinct scores of a slice (the spark__ kernels of auc,
   auc_bounds, the curves and average_precision). On Spark a window without `partition by`
   moves every row into one partition; these macros never do that with row-level data:

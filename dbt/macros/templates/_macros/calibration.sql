@@ -71,6 +71,93 @@ binned as (
     ) as assigned
 ),
 {% else %}
+{{ sqlmetrics.calibration_quantile_edges(by, n) }},
+edge_values as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+{% for i in range(1, n) %}
+        case when a_{{ i }} = b_{{ i }} then a_{{ i }} else {{ sqlmetrics.calibration_lerp('a_' ~ i, 'b_' ~ i, 'g_' ~ i) }} end as e_{{ i }},
+{% endfor %}
+        e_0,
+        e_{{ n }}
+    from edges
+),
+assigned as (
+    select {{ sqlmetrics.auc_broadcast('edge_values') }}
+        {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
+        source.label,
+        source.p,
+        source.w,
+        0{% for i in range(1, n) %} + case when edge_values.e_{{ i }} < source.p then 1 else 0 end{% endfor %} as bin,
+{% for i in range(0, n + 1) %}
+        edge_values.e_{{ i }}{{ ',' if not loop.last }}
+{% endfor %}
+    from source
+    inner join edge_values on {{ sqlmetrics.calibration_join_on('source', 'edge_values', by) }}
+),
+binned as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        label,
+        p,
+        w,
+        bin,
+        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i }}{% endfor %} end as bin_lower,
+        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i + 1 }}{% endfor %} end as bin_upper
+    from assigned
+),
+{% endif %}
+{%- endmacro %}
+
+{#
+  per_bin: sums per slice and bin, exact_sum for the float sums (decision 0006): w_sum, wp_sum
+  (sum w p), wy_sum (sum w label), n_rows; `weighted` false: w = 1, counts are integers and
+  p in [0, 1] needs no exponent window.
+  calibration_bin_exponents(by): the CTE `scaled` of the weighted per_bin: binned plus wp,
+  wy and the exponents of w, wp, wy per (slice, bin). The default takes them by windows
+  over the rows of each bin; on Spark (where such a window moves every row of a bin into
+  one partition) they are a per-(slice, bin) aggregate joined back (broadcast, at most
+  n_bins rows per slice): the same exponents, so the same bits.
+#}
+{% macro calibration_per_bin_ctes(by, weighted) -%}
+{% if weighted %}
+{{ sqlmetrics.calibration_bin_exponents(by) }},
+per_bin as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        bin,
+        min(bin_lower) as bin_lower,
+        min(bin_upper) as bin_upper,
+        count(*) as n_rows,
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
+        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} as wp_sum,
+        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum
+    from scaled
+    {{ sqlmetrics.group_by(by, ['bin']) }}
+),
+{% else %}
+per_bin as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        bin,
+        min(bin_lower) as bin_lower,
+        min(bin_upper) as bin_upper,
+        count(*) as n_rows,
+        cast(count(*) as {{ sqlmetrics.float_type() }}) as w_sum,
+        {{ sqlmetrics.exact_sum('p', 0) }} as wp_sum,
+        cast(sum(label) as {{ sqlmetrics.float_type() }}) as wy_sum
+    from binned
+    {{ sqlmetrics.group_by(by, ['bin']) }}
+),
+{% endif %}
+{%- endmacro %}
+
+
+{% macro calibration_quantile_edges(by, n) -%}
+{{ adapter.dispatch('calibration_quantile_edges', 'sqlmetrics')(by, n) }}
+{%- endmacro %}
+
+{% macro default__calibration_quantile_edges(by, n) -%}
 positioned as (
     select
         source.*,
@@ -102,51 +189,49 @@ edges as (
         max(p) as e_{{ n }}
     from located
     {{ sqlmetrics.group_by(by) }}
+)
+{%- endmacro %}
+
+{% macro spark__calibration_quantile_edges(by, n) -%}
+per_value as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        p as score,
+        count(*) as cnt
+    from source
+    {{ sqlmetrics.group_by(by, ['p']) }}
 ),
-edge_values as (
+{{ sqlmetrics.auc_prefixed('per_value', by, ['cnt']) }},
+located as (
+    select
+        prefixed.*{% for i in range(1, n) %},
+{% set q = (i * (1.0 / n)) * 100 / 100 %}
+        {{ sqlmetrics.float_literal(q) }} * (cnt_total - 1) as v_{{ i }}
+{%- endfor %}
+
+    from prefixed
+),
+edges as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
-        case when a_{{ i }} = b_{{ i }} then a_{{ i }} else {{ sqlmetrics.calibration_lerp('a_' ~ i, 'b_' ~ i, 'g_' ~ i) }} end as e_{{ i }},
+        max(case when least(floor(v_{{ i }}), cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as a_{{ i }},
+        max(case when least(floor(v_{{ i }}) + 1, cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as b_{{ i }},
+        max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
 {% endfor %}
-        e_0,
-        e_{{ n }}
-    from edges
-),
-assigned as (
-    select
-        {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
-        source.label,
-        source.p,
-        source.w,
-        0{% for i in range(1, n) %} + case when edge_values.e_{{ i }} < source.p then 1 else 0 end{% endfor %} as bin,
-{% for i in range(0, n + 1) %}
-        edge_values.e_{{ i }}{{ ',' if not loop.last }}
-{% endfor %}
-    from source
-    inner join edge_values on {{ sqlmetrics.calibration_join_on('source', 'edge_values', by) }}
-),
-binned as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        label,
-        p,
-        w,
-        bin,
-        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i }}{% endfor %} end as bin_lower,
-        case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i + 1 }}{% endfor %} end as bin_upper
-    from assigned
-),
-{% endif %}
+        min(score) as e_0,
+        max(score) as e_{{ n }}
+    from located
+    {{ sqlmetrics.group_by(by) }}
+)
 {%- endmacro %}
 
-{#
-  per_bin: sums per slice and bin, exact_sum for the float sums (decision 0006): w_sum, wp_sum
-  (sum w p), wy_sum (sum w label), n_rows; `weighted` false: w = 1, counts are integers and
-  p in [0, 1] needs no exponent window.
-#}
-{% macro calibration_per_bin_ctes(by, weighted) -%}
-{% if weighted %}
+
+{% macro calibration_bin_exponents(by) -%}
+{{ adapter.dispatch('calibration_bin_exponents', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__calibration_bin_exponents(by) -%}
 scaled as (
     select
         binned.*,
@@ -156,33 +241,31 @@ scaled as (
         {{ sqlmetrics.sum_exponent('w * p', by, ['bin']) }} as wp_exp,
         {{ sqlmetrics.sum_exponent('w * label', by, ['bin']) }} as wy_exp
     from binned
-),
-per_bin as (
+)
+{%- endmacro %}
+
+{% macro spark__calibration_bin_exponents(by) -%}
+bin_exponents as (
     select
-        {{ sqlmetrics.slice_cols(by) }}
-        bin,
-        min(bin_lower) as bin_lower,
-        min(bin_upper) as bin_upper,
-        count(*) as n_rows,
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
-        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} as wp_sum,
-        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum
-    from scaled
-    {{ sqlmetrics.group_by(by, ['bin']) }}
-),
-{% else %}
-per_bin as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        bin,
-        min(bin_lower) as bin_lower,
-        min(bin_upper) as bin_upper,
-        count(*) as n_rows,
-        cast(count(*) as {{ sqlmetrics.float_type() }}) as w_sum,
-        {{ sqlmetrics.exact_sum('p', 0) }} as wp_sum,
-        cast(sum(label) as {{ sqlmetrics.float_type() }}) as wy_sum
+        {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
+
+        bin as e_bin,
+        {{ sqlmetrics.auc_exponent('max(abs(w))') }} as w_exp,
+        {{ sqlmetrics.auc_exponent('max(abs(w * p))') }} as wp_exp,
+        {{ sqlmetrics.auc_exponent('max(abs(w * label))') }} as wy_exp
     from binned
     {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
-{% endif %}
+scaled as (
+    select {{ sqlmetrics.auc_broadcast('bin_exponents') }}
+        binned.*,
+        w * p as wp,
+        w * label as wy,
+        w_exp,
+        wp_exp,
+        wy_exp
+    from binned
+    join bin_exponents
+        on {{ sqlmetrics.auc_join_slices(by, 'e_') }}{{ ' and ' if by }}bin = e_bin
+)
 {%- endmacro %}

@@ -290,3 +290,60 @@ thinned as (
 )
 {% endif %}
 {%- endmacro %}
+
+{#
+  curve_pooled_ap_terms(by): the CTEs `cumulated`, `terms`, `scaled` of
+  multilabel_average_precision's pooled (micro) AP, after its `per_score` (slices, s, pos,
+  cnt): tp, n_at = positives and rows scoring >= s, term = pos tp / n_at, term_exp = the
+  slice's sum_exponent of term.
+  Spark: tp and n_at are running sums over score buckets (auc_prefixed, exact integers, so
+  the same terms), term_exp a per-slice aggregate joined back (with_slice_exponents): no
+  window over a whole slice.
+#}
+{% macro curve_pooled_ap_terms(by) -%}
+{{ adapter.dispatch('curve_pooled_ap_terms', 'sqlmetrics')(by) }}
+{%- endmacro %}
+
+{% macro default__curve_pooled_ap_terms(by) -%}
+cumulated as (
+    select
+        per_score.*,
+        sum(pos) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as tp,
+        sum(cnt) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as n_at
+    from per_score
+),
+terms as (
+    select
+        cumulated.*,
+        cast(pos as {{ sqlmetrics.float_type() }}) * tp / n_at as term
+    from cumulated
+),
+scaled as (
+    select
+        terms.*,
+        {{ sqlmetrics.sum_exponent('term', by) }} as term_exp
+    from terms
+)
+{%- endmacro %}
+
+{% macro spark__curve_pooled_ap_terms(by) -%}
+pooled_scores as (
+    select
+        per_score.*,
+        s as score
+    from per_score
+),
+{{ sqlmetrics.auc_prefixed('pooled_scores', by, ['pos', 'cnt'], [], [], 'desc') }},
+terms as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        s,
+        pos,
+        cnt,
+        pos_before + pos as tp,
+        cnt_before + cnt as n_at,
+        cast(pos as {{ sqlmetrics.float_type() }}) * (pos_before + pos) / (cnt_before + cnt) as term
+    from prefixed
+),
+{{ sqlmetrics.with_slice_exponents('scaled', 'terms', by, [('term_exp', 'term')]) }}
+{%- endmacro %}

@@ -13,6 +13,12 @@
   Undefined: m = 1 (a single item: no inequality to measure) -> NULL (NaN +
   UndefinedMetricWarning).
   Output: one row per slice; column gini_index, n_items (m).
+  On Spark (spark__gini_index_final) the positions j are not numbered row by row (a window
+  over a slice's items moves them into one partition): items of equal count c form a block
+  j = J_c + 1 .. J_c + k_c (k_c items of count c, J_c items of smaller count), whose terms
+  add up to c k_c (2 J_c + k_c - m); J_c is a running sum of k_c over the slice's distinct
+  counts in increasing order, distributed by count buckets (auc_prefixed,
+  sql/_macros/auc.sql). The same integers, so the same value.
   Oracle: tests/oracle/beyond.py::gini_index
 #}
 {% macro gini_index_kernel(relation, by, columns, options, entries) -%}
@@ -61,6 +67,18 @@ items as (
     {{ sqlmetrics.group_by(by, ['item']) }}
 ),
 {% endif %}
+{{ sqlmetrics.gini_index_final(by, entries, 'items' if has_train else 'item_counts') }}
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+
+{# the `ordered` / `final` CTEs of gini_index over `items` (slices, item, c, n) #}
+{% macro gini_index_final(by, entries, items) -%}
+{{ adapter.dispatch('gini_index_final', 'sqlmetrics')(by, entries, items) }}
+{%- endmacro %}
+
+{% macro default__gini_index_final(by, entries, items) -%}
 ordered as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -68,7 +86,7 @@ ordered as (
         n,
         row_number() over ({{ sqlmetrics.window(by, 'c, item') }}) as j,
         count(*) over ({{ sqlmetrics.partition_by(by) }}) as m
-    from {{ 'items' if has_train else 'item_counts' }}
+    from {{ items }}
 ),
 final as (
     select
@@ -81,6 +99,28 @@ final as (
     from ordered
     {{ sqlmetrics.group_by(by) }}
 )
-select * from final
-{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{% macro spark__gini_index_final(by, entries, items) -%}
+per_count as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        c as score,
+        count(*) as k,
+        max(n) as n
+    from {{ items }}
+    {{ sqlmetrics.group_by(by, ['c']) }}
+),
+{{ sqlmetrics.auc_prefixed('per_count', by, ['k']) }},
+final as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+{% for entry in entries %}
+        cast(sum(cast(score as {{ sqlmetrics.exact_int() }}) * k * (2 * k_before + k - k_total)) as {{ sqlmetrics.float_type() }})
+            / nullif(cast(max(k_total) - 1 as {{ sqlmetrics.float_type() }}) * max(n), 0) as {{ entry.alias }},
+{% endfor %}
+        max(k_total) as n_items
+    from prefixed
+    {{ sqlmetrics.group_by(by) }}
+)
 {%- endmacro %}

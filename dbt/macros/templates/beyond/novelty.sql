@@ -18,12 +18,7 @@ with source as (
 {{ sqlmetrics.beyond_source(relation, by, columns) }}
 ),
 popularity as (
-    select
-        {{ columns.train_item }} as item,
-        -ln(cast(count(*) as {{ sqlmetrics.float_type() }}) / sum(count(*)) over ())
-            / ln(cast(2 as {{ sqlmetrics.float_type() }})) as novelty
-    from {{ columns.train_relation }}
-    group by {{ columns.train_item }}
+{{ sqlmetrics.beyond_popularity(columns) }}
 ),
 scored as (
     select

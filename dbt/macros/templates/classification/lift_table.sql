@@ -16,6 +16,10 @@
   Undefined: no positive label in the slice (P = 0) -> lift, gain and cumulative_lift NULL
   (NaN + UndefinedMetricWarning).
   Counts are integers (exact); the running sums run over the bins in order.
+  On Spark (spark__lift_table_per_bin) r is not a rank over the slice's rows (a window that
+  moves every row of a slice into one partition): r = rows of higher score, a running count
+  over the slice's distinct scores in descending order, distributed by score buckets
+  (auc_prefixed, sql/_macros/auc.sql); the same integers, so the same bins and values.
   Output: one row per slice and non-empty bin, ordered by slices then bin: bin, n, n_pos,
   min_score, max_score, response_rate, lift, cumulative_n, cumulative_pos, gain,
   cumulative_lift.
@@ -29,6 +33,41 @@ with source as (
         cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
     from {{ relation }}
 ),
+{{ sqlmetrics.lift_table_per_bin(by, options) }},
+cumulated as (
+    select
+        per_bin.*,
+        sum(n) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_n,
+        sum(n_pos) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_pos
+    from per_bin
+),
+final as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        bin,
+        n,
+        n_pos,
+        min_score,
+        max_score,
+        {{ sqlmetrics.safe_div('n_pos', 'n') }} as response_rate,
+        {{ sqlmetrics.safe_div('n_pos', 'n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as lift,
+        cumulative_n,
+        cumulative_pos,
+        {{ sqlmetrics.safe_div('cumulative_pos', 'p_slice') }} as gain,
+        {{ sqlmetrics.safe_div('cumulative_pos', 'cumulative_n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as cumulative_lift
+    from cumulated
+)
+select * from final
+order by {{ sqlmetrics.slice_order(by) }}bin
+{%- endmacro %}
+
+
+{# the `per_bin` CTE (and those before it) of lift_table, after `source` #}
+{% macro lift_table_per_bin(by, options) -%}
+{{ adapter.dispatch('lift_table_per_bin', 'sqlmetrics')(by, options) }}
+{%- endmacro %}
+
+{% macro default__lift_table_per_bin(by, options) -%}
 ranked as (
     select
         source.*,
@@ -55,30 +94,37 @@ per_bin as (
         max(p_slice) as p_slice
     from binned
     {{ sqlmetrics.group_by(by, ['bin']) }}
-),
-cumulated as (
+)
+{%- endmacro %}
+
+{% macro spark__lift_table_per_bin(by, options) -%}
+per_score as (
     select
-        per_bin.*,
-        sum(n) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_n,
-        sum(n_pos) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_pos
-    from per_bin
+        {{ sqlmetrics.slice_cols(by) }}
+        s as score,
+        count(*) as cnt,
+        sum(label) as pos
+    from source
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
-final as (
+{{ sqlmetrics.auc_prefixed('per_score', by, ['cnt', 'pos'], [], [], 'desc') }},
+binned as (
+    select
+        prefixed.*,
+        1 + cast(floor(cast(cnt_before * {{ options.n_bins }} as {{ sqlmetrics.float_type() }}) / cast(cnt_total as {{ sqlmetrics.float_type() }})) as integer) as bin
+    from prefixed
+),
+per_bin as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         bin,
-        n,
-        n_pos,
-        min_score,
-        max_score,
-        {{ sqlmetrics.safe_div('n_pos', 'n') }} as response_rate,
-        {{ sqlmetrics.safe_div('n_pos', 'n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as lift,
-        cumulative_n,
-        cumulative_pos,
-        {{ sqlmetrics.safe_div('cumulative_pos', 'p_slice') }} as gain,
-        {{ sqlmetrics.safe_div('cumulative_pos', 'cumulative_n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as cumulative_lift
-    from cumulated
+        sum(cnt) as n,
+        sum(pos) as n_pos,
+        min(score) as min_score,
+        max(score) as max_score,
+        max(cnt_total) as n_slice,
+        max(pos_total) as p_slice
+    from binned
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 )
-select * from final
-order by {{ sqlmetrics.slice_order(by) }}bin
 {%- endmacro %}

@@ -114,12 +114,16 @@ per_pair as (
     where ab.a < ab.b
 ),
 {% else %}
+{% if options.auc_average == 'micro' %}
+{{ sqlmetrics.auc_pooled_rank_sums('source', by) }},
+{% else %}
 ranked as (
-{{ sqlmetrics.multiclass_auc_ranked('source', by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+{{ sqlmetrics.multiclass_auc_ranked('source', by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
 per_part as (
-{{ sqlmetrics.multiclass_auc_per_part(by, [] if options.auc_average == 'micro' else (['g'] if options.auc_average == 'samples' else ['c'])) }}
+{{ sqlmetrics.multiclass_auc_per_part(by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
+{% endif %}
 per_pair as (
     select
         per_part.*,

@@ -42,6 +42,7 @@ per_score as (
     from source
     {{ sqlmetrics.group_by(by, part + ['s']) }}
 ),
+{% if part %}
 cumulated as (
     select
         per_score.*,
@@ -61,6 +62,9 @@ scaled as (
         {{ sqlmetrics.sum_exponent('term', by, part) }} as term_exp
     from terms
 ),
+{% else %}
+{{ sqlmetrics.curve_pooled_ap_terms(by) }},
+{% endif %}
 per_part as (
     select
         {{ sqlmetrics.slice_cols(by) }}

@@ -273,15 +273,6 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
 #: (auc_prefixed, sql/_macros/auc.sql); the slice totals of the beyond-accuracy metrics are
 #: aggregates joined back (sql/_macros/beyond.sql).
 KNOWN_GATHERING: dict[tuple[str, str], str] = {
-    **{
-        ("cohen_kappa", v): (
-            "the slice's exponents of the observed / expected terms are joined back now "
-            "(with_slice_exponents), yet the plan still gathers a slice: measured, not yet "
-            "traced (sql/multiclass/cohen_kappa.sql: the per-cell table, classes x classes "
-            "rows per slice)"
-        )
-        for v in ["by", "plain", "weight", "weight+by"]
-    },
 }
 
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]

@@ -66,8 +66,7 @@ classes as (
         slice_0,
         class,
         cast(n_true as double) as t,
-        cast(n_pred as double) as p,
-        row_number() over (partition by slice_0 order by class) - 1 as idx
+        cast(n_pred as double) as p
     from per_class
 ),
 totals as (
@@ -81,7 +80,7 @@ totals as (
 observed as (
     select
 cells.slice_0,
-        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * cells.c as term
+        cast(case when ci.class = cj.class then 0 else 1 end as double) * cells.c as term
     from cells
     inner join classes as ci
         on cells.slice_0 is not distinct from ci.slice_0 and ci.class = cells.y
@@ -91,7 +90,7 @@ cells.slice_0,
 expected as (
     select
 ci.slice_0,
-        cast(case when ci.idx = cj.idx then 0 else 1 end as double) * ci.t * cj.p / nullif(totals.s, 0) as term
+        cast(case when ci.class = cj.class then 0 else 1 end as double) * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on ci.slice_0 is not distinct from cj.slice_0
     inner join totals on ci.slice_0 is not distinct from totals.slice_0

@@ -18,13 +18,16 @@
   Output: one row per slice; columns cohen_kappa, n_classes.
   Oracle: tests/oracle/agreement.py::cohen_kappa
 #}
-{% macro cohen_kappa_disagreement(i, j, weights) -%}
+{# v_ij of the classes aliased a and b; unweighted by the classes themselves, so that no
+   class numbering (a window over a slice's classes, gathered in one partition on Spark) is
+   computed when it is not needed #}
+{% macro cohen_kappa_disagreement(a, b, weights) -%}
 {% if weights == 'linear' %}
-cast(abs({{ i }} - {{ j }}) as {{ sqlmetrics.float_type() }})
+cast(abs({{ a }}.idx - {{ b }}.idx) as {{ sqlmetrics.float_type() }})
 {%- elif weights == 'quadratic' %}
-cast(({{ i }} - {{ j }}) * ({{ i }} - {{ j }}) as {{ sqlmetrics.float_type() }})
+cast(({{ a }}.idx - {{ b }}.idx) * ({{ a }}.idx - {{ b }}.idx) as {{ sqlmetrics.float_type() }})
 {%- else %}
-cast(case when {{ i }} = {{ j }} then 0 else 1 end as {{ sqlmetrics.float_type() }})
+cast(case when {{ a }}.class = {{ b }}.class then 0 else 1 end as {{ sqlmetrics.float_type() }})
 {%- endif %}
 {%- endmacro %}
 
@@ -44,8 +47,9 @@ classes as (
         {{ sqlmetrics.slice_cols(by) }}
         class,
         cast(n_true as {{ sqlmetrics.float_type() }}) as t,
-        cast(n_pred as {{ sqlmetrics.float_type() }}) as p,
-{% if options.labels is not none %}
+        cast(n_pred as {{ sqlmetrics.float_type() }}) as p{{ ',' if options.weights in ('linear', 'quadratic') }}
+{% if options.weights not in ('linear', 'quadratic') %}
+{% elif options.labels is not none %}
         idx
 {% else %}
         row_number() over ({{ sqlmetrics.window(by, 'class') }}) - 1 as idx
@@ -64,7 +68,7 @@ observed as (
     select
         {% for col in by %}cells.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ sqlmetrics.cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * cells.c as term
+        {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * cells.c as term
     from cells
     inner join classes as ci
         on {{ sqlmetrics.calibration_join_on('cells', 'ci', by) }} and ci.class = cells.y
@@ -75,7 +79,7 @@ expected as (
     select
         {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ sqlmetrics.cohen_kappa_disagreement('ci.idx', 'cj.idx', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
+        {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
     inner join classes as cj on {{ sqlmetrics.calibration_join_on('ci', 'cj', by) }}
     inner join totals on {{ sqlmetrics.calibration_join_on('ci', 'totals', by) }}

@@ -31,8 +31,11 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
     per replicate); everything else resamples rows (a row's key: its position within its slice
     in the order of the columns the metric reads; a sample id for the multiclass score tables).
-    AUC without weights shares one sort between all replicates (score buckets; see
-    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the exact approximation).
+    AUC without weights draws no per-row weights: one sort of the distinct scores gives score
+    buckets, and each bucket's replicate count of positives (negatives), a sum of Poisson(1)
+    row weights, is drawn at once as one Poisson(n) count (exact in law when every bucket
+    holds one distinct score, i.e. up to 4096 distinct scores per slice; see
+    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the approximation beyond).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from .registry import PARAMS, REGISTRY, MetricSpec
 
 __all__ = ["CI_PARAMS", "METHODS", "Interval", "default_method", "methods_for"]
 
-#: score buckets of AUC's shared-sort bootstrap (exact up to this many distinct scores)
+#: score buckets of AUC's bucket bootstrap (exact in law up to this many distinct scores)
 AUC_BOOT_BUCKETS = 4096
 
 _WILSON = {
@@ -476,7 +479,10 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             request.level,
             AUC_BOOT_BUCKETS,
         )
-        result = call.backend.query(sql)
+        out = call.backend.query(sql)
+        result = out.drop(columns=["auc", "n_pos", "n_neg"])
+        if request.by is None:  # the query's AUC is the metric's, bit for bit
+            frame = out.drop(columns=["lo", "hi", "n_valid"])
     else:
         result = _row_bootstrap(call, by, request)
     result = result.iloc[:, : n_by + 2] if "n_valid" in result else result

@@ -227,13 +227,14 @@ def test_gauc_t_and_cluster_bootstrap_with_group_weights() -> None:
 
 
 # --------------------------------------------------------------------------- row bootstrap
-def test_auc_bootstrap_replays_the_row_weights() -> None:
+def test_auc_bootstrap_replays_the_bucket_draws() -> None:
+    # 12 distinct scores: one bucket per score, the draws exact in law
     df = binary_frame(n=200, seed=6)
     y, s = df.label.to_numpy(), df.score.to_numpy()
-    keys = O.row_keys([s, y])
-    expected = O.row_bootstrap(keys, lambda w: O.auc_weighted(y, s, w), 40, 5, LEVEL)
+    expected = O.auc_bucket_bootstrap(y, s, intervals.AUC_BOOT_BUCKETS, 40, 5, LEVEL)
     iv = sqlmetrics.auc(df, ci=LEVEL, ci_method="bootstrap", n_boot=40, seed=5)
     assert close(iv, expected)
+    assert iv.value == sqlmetrics.auc(df)  # the bootstrap query's AUC is the metric's
 
 
 def test_auc_oracle_of_the_replay_is_the_pairwise_auc() -> None:
@@ -243,12 +244,28 @@ def test_auc_oracle_of_the_replay_is_the_pairwise_auc() -> None:
     assert math.isclose(O.auc_weighted(df.label.to_numpy(), df.score.to_numpy(), w), pairwise)
 
 
-def test_auc_shared_sort_approximation_equals_its_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    df = binary_frame(n=180, seed=9, n_scores=40)
+def test_auc_bucket_approximation_equals_its_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    df = binary_frame(n=180, seed=9, n_scores=40)  # 40 distinct scores in 7 row buckets
     monkeypatch.setattr(intervals, "AUC_BOOT_BUCKETS", 7)
     iv = sqlmetrics.auc(df, ci=LEVEL, ci_method="bootstrap", n_boot=30, seed=4)
     y, s = df.label.to_numpy(), df.score.to_numpy()
     assert close(iv, O.auc_bucket_bootstrap(y, s, 7, 30, 4, LEVEL))
+
+
+def test_auc_bucket_draws_have_the_law_of_the_row_bootstrap() -> None:
+    # one distinct score per bucket: a bucket's Poisson(P_k) count is the sum of its rows'
+    # Poisson(1) weights in law, so the replicate AUCs of both have the same distribution
+    df = binary_frame(n=150, seed=3, n_scores=15)
+    y, s = df.label.to_numpy(), df.score.to_numpy()
+    buckets = np.array(O.auc_bucket_replicates(y, s, 4096, 1500, 1))
+    keys = O.row_keys([s, y])
+    rows = np.array([O.auc_weighted(y, s, R.poisson_weight(keys, b, 1).astype(float))
+                     for b in range(1, 1501)])  # fmt: skip
+    # standard errors of the mean / sd over 1500 replicates: ~sd / 39, ~sd / 55
+    sd = rows.std()
+    assert abs(buckets.mean() - rows.mean()) < 0.1 * sd
+    assert abs(buckets.std() - sd) < 0.1 * sd
+    assert np.abs(np.percentile(buckets, [5, 50, 95]) - np.percentile(rows, [5, 50, 95])).max() < 0.2 * sd
 
 
 def test_weighted_auc_bootstrap_replays_weight_times_count() -> None:

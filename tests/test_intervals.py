@@ -288,6 +288,47 @@ def test_accuracy_bootstrap_replays_the_row_weights() -> None:
     assert close(iv, expected)
 
 
+def _binary_mcc(y: np.ndarray, pred: np.ndarray, w: np.ndarray) -> float:
+    tp, fp = (w * (pred == 1) * (y == 1)).sum(), (w * (pred == 1) * (y == 0)).sum()
+    tn, fn = (w * (pred == 0) * (y == 0)).sum(), (w * (pred == 0) * (y == 1)).sum()
+    den = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return float((tp * tn - fp * fn) / den) if den > 0 else math.nan
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binary_mcc_at_a_threshold_bootstraps_its_confusion_rows(weighted: bool) -> None:
+    df = binary_frame(n=160, seed=12)
+    y, s, w = df.label.to_numpy(), df.score.to_numpy(), df.w.to_numpy()
+    pred = (s >= 0.4).astype(int)
+    keys = O.row_keys([s, y, w] if weighted else [s, y])  # score first, the weight last
+    base = w if weighted else np.ones(len(y))
+    expected = O.row_bootstrap(keys, lambda c: _binary_mcc(y, pred, base * c), 40, 2, LEVEL)
+    iv = sqlmetrics.mcc(df, threshold=0.4, weight="w" if weighted else None, ci=LEVEL,
+                        n_boot=40, seed=2)  # fmt: skip
+    assert iv.method == "bootstrap"
+    assert iv.value == sqlmetrics.mcc(df, threshold=0.4, weight="w" if weighted else None)
+    assert math.isclose(iv.value, _binary_mcc(y, pred, base), abs_tol=1e-12)
+    assert close(iv, expected)
+
+
+def test_binary_mcc_interval_undefined_with_one_predicted_class() -> None:
+    df = binary_frame(n=80, seed=1)
+    with pytest.warns(UndefinedMetricWarning):
+        iv = sqlmetrics.mcc(df, threshold=5.0, ci=0.9, n_boot=20)
+    assert math.isnan(iv.value) and math.isnan(iv.lo) and math.isnan(iv.hi)
+
+
+def test_binary_mcc_refuses_a_method_that_does_not_apply() -> None:
+    with pytest.raises(InvalidParameterError, match="ci_method='wilson' does not apply to mcc"):
+        sqlmetrics.mcc(binary_frame(), ci=0.9, ci_method="wilson")
+
+
+def test_auc_bounds_docstring_says_ci_is_refused() -> None:
+    assert "returns two bounds" in str(sqlmetrics.auc_bounds.__doc__)
+    with pytest.raises(InvalidParameterError, match="auc_bounds: ci= applies to a single value"):
+        sqlmetrics.auc_bounds(binary_frame(), ci=0.9)
+
+
 def test_copies_for_a_metric_without_weights() -> None:
     # spearman without group= has no weight role: rows are repeated count times
     df = binary_frame(n=80, seed=12)
@@ -466,8 +507,8 @@ def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: 
     if kwargs.get("train") == "events":
         kwargs["train"] = EVENTS
     fn = getattr(sqlmetrics, name)
-    if name in ("auc_bounds", "mcc") and "prediction" not in kwargs:  # the two known gaps
-        match = "returns AucBounds, not one number" if name == "auc_bounds" else "binary mcc"
+    if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
+        match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):
             fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
         return

@@ -14,6 +14,7 @@
   ci_rows_relation(...)       row bootstrap: the user's relation with every row repeated per
                               replicate (column __sqlm_b) and its Poisson count, either as a
                               weight (__sqlm_w, times the user's weight) or as copies
+  ci_binary_mcc(inner, n_by)  binary MCC per replicate from confusion counts (mcc at a threshold)
   ci_replicate_percentiles(inner, n_by, alias, level)
                               lo/hi per slice over the replicate values of `inner` (a kernel
                               query sliced by the user's slices and then __sqlm_b)
@@ -112,6 +113,34 @@ percentile({{ x }}, {{ float_literal(q) }})
     where drawn.__sqlm_n > 0
 {% endif %}
 )
+{%- endmacro %}
+
+{#
+  ci_binary_mcc(inner, n_by): binary MCC per (slice, replicate) from the confusion counts of
+  `inner` (confusion_kernel sliced by the slices and then the replicate, slice_<n_by>):
+  (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), counts first divided by their
+  sum and the root taken factor by factor (weights far from 1 neither overflow nor
+  underflow); NULL when a factor is 0 (as the metric's NaN). Column ci_value.
+#}
+{% macro ci_binary_mcc(inner, n_by) -%}
+{% set keys %}{% for i in range(n_by + 1) %}slice_{{ i }}, {% endfor %}{% endset %}
+select
+    {{ keys }}
+    (tp * tn - fp * fn) / nullif(sqrt(tp + fp) * sqrt(tp + fn) * sqrt(tn + fp) * sqrt(tn + fn), 0) as ci_value
+from (
+    select
+        {{ keys }}
+        cast(tp as {{ float_type() }}) / total as tp,
+        cast(fp as {{ float_type() }}) / total as fp,
+        cast(tn as {{ float_type() }}) / total as tn,
+        cast(fn as {{ float_type() }}) / total as fn
+    from (
+        select counts.*, nullif(cast(tp + fp + tn + fn as {{ float_type() }}), 0) as total
+        from (
+{{ inner }}
+        ) as counts
+    ) as totals
+) as scaled
 {%- endmacro %}
 
 {% macro ci_replicate_percentiles(inner, n_by, alias, level) -%}

@@ -3004,6 +3004,7 @@
 {{ sqlmetrics.cg_mean_exponent() }}
 {{ sqlmetrics.cg_value() }}
 {{ sqlmetrics.ci_auc_bootstrap() }}
+{{ sqlmetrics.ci_binary_mcc() }}
 {{ sqlmetrics.ci_delong() }}
 {{ sqlmetrics.ci_delong_running() }}
 {{ sqlmetrics.ci_group_query() }}
@@ -3052,6 +3053,7 @@
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__key_hash() }}
 {{ sqlmetrics.default__null_safe_equal() }}
+{{ sqlmetrics.default__poisson_cdf_table() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
@@ -3134,6 +3136,10 @@
 {{ sqlmetrics.partial_auc_kernel() }}
 {{ sqlmetrics.partition_by() }}
 {{ sqlmetrics.poisson1() }}
+{{ sqlmetrics.poisson_cdf_table() }}
+{{ sqlmetrics.poisson_counts() }}
+{{ sqlmetrics.poisson_horner() }}
+{{ sqlmetrics.poisson_normal_quantile() }}
 {{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
@@ -3156,6 +3162,7 @@
 {{ sqlmetrics.recall_micro_kernel() }}
 {{ sqlmetrics.recall_value() }}
 {{ sqlmetrics.recall_weighted_kernel() }}
+{{ sqlmetrics.replicate_int() }}
 {{ sqlmetrics.replicate_uniform() }}
 {{ sqlmetrics.resample_mod_p() }}
 {{ sqlmetrics.roc_curve_kernel() }}

@@ -3011,7 +3011,6 @@
 {{ sqlmetrics.ci_group_weights() }}
 {{ sqlmetrics.ci_percentile() }}
 {{ sqlmetrics.ci_replicate_percentiles() }}
-{{ sqlmetrics.ci_replicates() }}
 {{ sqlmetrics.ci_rows_relation() }}
 {{ sqlmetrics.ci_squared_weights() }}
 {{ sqlmetrics.classification_report_kernel() }}
@@ -3025,7 +3024,6 @@
 {{ sqlmetrics.compare_join_on() }}
 {{ sqlmetrics.compare_long_counts() }}
 {{ sqlmetrics.compare_predictions() }}
-{{ sqlmetrics.compare_replicates() }}
 {{ sqlmetrics.compare_slice_rows() }}
 {{ sqlmetrics.confusion_counts() }}
 {{ sqlmetrics.confusion_kernel() }}
@@ -3045,7 +3043,6 @@
 {{ sqlmetrics.default__auc_kernel() }}
 {{ sqlmetrics.default__ci_delong_running() }}
 {{ sqlmetrics.default__ci_percentile() }}
-{{ sqlmetrics.default__ci_replicates() }}
 {{ sqlmetrics.default__curve_neighbours() }}
 {{ sqlmetrics.default__curve_points() }}
 {{ sqlmetrics.default__curve_thinned() }}
@@ -3058,7 +3055,6 @@
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
 {{ sqlmetrics.duckdb__ci_percentile() }}
-{{ sqlmetrics.duckdb__ci_replicates() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
 {{ sqlmetrics.duckdb__key_hash() }}
@@ -3164,6 +3160,7 @@
 {{ sqlmetrics.recall_weighted_kernel() }}
 {{ sqlmetrics.replicate_int() }}
 {{ sqlmetrics.replicate_uniform() }}
+{{ sqlmetrics.replicates() }}
 {{ sqlmetrics.resample_mod_p() }}
 {{ sqlmetrics.roc_curve_kernel() }}
 {{ sqlmetrics.row_key() }}
@@ -3183,7 +3180,6 @@
 {{ sqlmetrics.spark__auc_kernel() }}
 {{ sqlmetrics.spark__ci_delong_running() }}
 {{ sqlmetrics.spark__ci_percentile() }}
-{{ sqlmetrics.spark__ci_replicates() }}
 {{ sqlmetrics.spark__curve_neighbours() }}
 {{ sqlmetrics.spark__curve_points() }}
 {{ sqlmetrics.spark__curve_thinned() }}

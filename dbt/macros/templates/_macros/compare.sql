@@ -5,8 +5,8 @@
   p-values and intervals (t and normal distributions, Holm).
   Models are numbered 0..n_models-1, model 0 the baseline; metrics 0..n_metrics-1.
 
-  compare_replicates(n, start=1): the integers start..n as column b, from cross-joined digit
-  tables (portable: no generate_series / range).
+  (the replicates b = 1..n of the randomization test and the bootstrap: replicates(n) of
+  sql/_macros/resample.sql, shared with the intervals)
   compare_slice_rows(relation, by): rows per slice (n_rows).
   compare_group_weights(relation, by, columns, options): GAUC's weight of each group
   (options.weighting: samples = its rows, positives = its positives, uniform = 1).
@@ -57,16 +57,6 @@
   (0-based i = floor((n_def - 1) q) and i + 1: lo_a, lo_b, hi_a, hi_b) for a linear
   interpolation (numpy's default percentile) in Python.
 #}
-
-{% macro compare_replicates(n, start=1) -%}
-{% set digits = (n | string) | length %}
-select b from (
-    select {% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}{{ start }} as b
-    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
-
-) as digits
-where b <= {{ n }}
-{%- endmacro %}
 
 {# `a.slice_0 <=> b.slice_0 and ...` or a true condition #}
 {% macro compare_join_on(left, right, by, extra=[]) -%}
@@ -166,7 +156,7 @@ flipped as (
         from diffs
     ) as keyed
     cross join (
-{{ sqlmetrics.compare_replicates(n_permutations) | indent(8, true) }}
+{{ sqlmetrics.replicates(n_permutations) | indent(8, true) }}
     ) as replicates
     group by {{ sqlmetrics.slice_cols_of('keyed', by) }}keyed.metric, keyed.model, replicates.b
 ),
@@ -395,7 +385,7 @@ replicated as (
         {{ sqlmetrics.replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
     from keyed
     cross join (
-{{ sqlmetrics.compare_replicates(n_boot) | indent(8, true) }}
+{{ sqlmetrics.replicates(n_boot) | indent(8, true) }}
     ) as replicates
 ),
 weighted as (

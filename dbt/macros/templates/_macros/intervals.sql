@@ -3,14 +3,14 @@
   Confidence intervals (issue 12): the SQL of every interval method. Python
   (sqlmetrics/intervals.py) picks the method, renders one of the queries below around the
   metric's own kernel, and does only per-slice arithmetic on the small result (a normal or t
-  quantile, Wilson's formula). Resampling weights come from sql/_macros/resample.sql: the
+  quantile, Wilson's formula). Resampling weights, and the replicates b = 1..n_boot
+  (replicates(n)), come from sql/_macros/resample.sql: the
   weight of a row (or group) in replicate b is poisson1(replicate_uniform(key, b, seed)), so
   the same seed gives the same interval on every engine and under any row order.
   Replicates are b = 1..n_boot. Percentile intervals are linear-interpolation quantiles
   (type 7: numpy's default) of the replicate values that are defined (NULL ones are left out;
   n_valid counts the others).
 
-  ci_replicates(n)            a relation of one bigint column b = 1..n
   ci_percentile(x, q)         the type-7 q-quantile of x (an aggregate)
   ci_rows_relation(...)       row bootstrap: the user's relation with every row repeated per
                               replicate (column __sqlm_b) and its Poisson count, either as a
@@ -24,22 +24,6 @@
   ci_delong(...)              AUC with DeLong's variance from placement values
   ci_auc_bootstrap(...)       AUC's row bootstrap over one shared sort (score buckets)
 #}
-
-{% macro ci_replicates(n) -%}
-{{ adapter.dispatch('ci_replicates', 'sqlmetrics')(n) }}
-{%- endmacro %}
-
-{% macro default__ci_replicates(n) -%}
-(select cast(b as bigint) as b from generate_series(1, {{ n }}) as g(b)) as replicates
-{%- endmacro %}
-
-{% macro duckdb__ci_replicates(n) -%}
-(select cast(range as bigint) as b from range(1, {{ n + 1 }})) as replicates
-{%- endmacro %}
-
-{% macro spark__ci_replicates(n) -%}
-(select cast(b as bigint) as b from (select explode(sequence(1, {{ n }})) as b) as g) as replicates
-{%- endmacro %}
 
 {% macro ci_percentile(x, q) -%}
 {{ adapter.dispatch('ci_percentile', 'sqlmetrics')(x, q) }}
@@ -100,7 +84,9 @@ percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {% endif %}
                 from {{ relation }} as t
             ) as keyed
-            cross join {{ sqlmetrics.ci_replicates(n_boot) }}
+            cross join (
+{{ sqlmetrics.replicates(n_boot) }}
+    ) as replicates
         ) as uniforms
     ) as drawn
 {% if mode == 'copies' %}
@@ -237,7 +223,9 @@ uniforms as (
         replicates.b,
         {{ sqlmetrics.replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
     from keyed
-    cross join {{ sqlmetrics.ci_replicates(n_boot) }}
+    cross join (
+{{ sqlmetrics.replicates(n_boot) }}
+    ) as replicates
 ),
 drawn as (
     select
@@ -499,7 +487,9 @@ draws as (
         cast(cells.lam as bigint) as lam,
         {{ sqlmetrics.replicate_int('cells.cell_key', 'replicates.b', seed) }} as x
     from cells
-    cross join {{ sqlmetrics.ci_replicates(n_boot) }}
+    cross join (
+{{ sqlmetrics.replicates(n_boot) }}
+    ) as replicates
 ),
 counts as (
 {%- set keys = [] %}{% for col in by %}{% do keys.append('slice_' ~ loop.index0) %}{% endfor %}{% do keys.extend(['bucket', 'cls', 'b']) %}

@@ -9,6 +9,9 @@
                md5 of the value cast to text. Integers and strings cast to the same text on
                every engine; a float key does not (`0.1` prints differently): hash a group or
                row id, never a float.
+  replicates(n): the select statement of the integers 1..n as a bigint column b (the
+               replicates or permutations of every bootstrap and randomization test), from
+               cross-joined digit tables: portable, no generate_series / range / explode.
   row_key(order_by, partition_by): a row key with no id column: the row's position in a total
                order of the columns it is resampled on (`row_number() over (... order by
                score, label, weight)`). Rows equal in every ordered column are
@@ -70,6 +73,16 @@ to_number(substr(md5(cast({{ expr }} as {{ sqlmetrics.string_type() }})), 1, 8),
 
 {% macro trino__key_hash(expr) -%}
 from_base(substr(to_hex(md5(to_utf8(cast({{ expr }} as {{ sqlmetrics.string_type() }})))), 1, 8), 16)
+{%- endmacro %}
+
+{% macro replicates(n) -%}
+{% set digits = (n | string) | length %}
+select b from (
+    select cast({% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}1 as bigint) as b
+    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
+
+) as digits
+where b <= {{ n }}
 {%- endmacro %}
 
 {% macro row_key(order_by, partition_by=[]) -%}

@@ -3012,6 +3012,7 @@
 {{ sqlmetrics.ci_percentile() }}
 {{ sqlmetrics.ci_replicate_percentiles() }}
 {{ sqlmetrics.ci_rows_relation() }}
+{{ sqlmetrics.ci_score_placements() }}
 {{ sqlmetrics.ci_squared_weights() }}
 {{ sqlmetrics.classification_report_kernel() }}
 {{ sqlmetrics.cohen_kappa_disagreement() }}
@@ -3051,6 +3052,7 @@
 {{ sqlmetrics.default__key_hash() }}
 {{ sqlmetrics.default__null_safe_equal() }}
 {{ sqlmetrics.default__poisson_cdf_table() }}
+{{ sqlmetrics.default__resample_fence() }}
 {{ sqlmetrics.default__string_literal() }}
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
@@ -3137,6 +3139,7 @@
 {{ sqlmetrics.poisson_horner() }}
 {{ sqlmetrics.poisson_normal_quantile() }}
 {{ sqlmetrics.postgres__as_boolean() }}
+{{ sqlmetrics.postgres__resample_fence() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}
@@ -3161,6 +3164,7 @@
 {{ sqlmetrics.replicate_int() }}
 {{ sqlmetrics.replicate_uniform() }}
 {{ sqlmetrics.replicates() }}
+{{ sqlmetrics.resample_fence() }}
 {{ sqlmetrics.resample_mod_p() }}
 {{ sqlmetrics.roc_curve_kernel() }}
 {{ sqlmetrics.row_key() }}

@@ -302,42 +302,16 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
   Output: slice_0.., auc, var, n_pos, n_neg.
 #}
 {% macro ci_delong(relation, by, columns, options) -%}
-with source as (
-    select
-        {{ sqlmetrics.slice_source(by) }}
-        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score
-    from {{ relation }}
-),
-per_score as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        score,
-        sum(label) as pos,
-        count(*) - sum(label) as neg
-    from source
-    {{ sqlmetrics.group_by(by, ['score']) }}
-),
-{{ sqlmetrics.ci_delong_running(by) }},
-placements as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-        cast(pos as {{ sqlmetrics.float_type() }}) as pos,
-        cast(neg as {{ sqlmetrics.float_type() }}) as neg,
-        (neg_below + neg / {{ sqlmetrics.float_literal(2) }}) / nullif(neg_total, 0) as v10,
-        (pos_total - pos_below - pos + pos / {{ sqlmetrics.float_literal(2) }}) / nullif(pos_total, 0) as v01,
-        -- twice the Mann-Whitney terms: exact integers
-        pos * (2 * neg_below + neg) as u2
-    from running
-),
+with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, columns.score, options.pos_label) }},
 per_slice as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         sum(pos) as n_pos,
         sum(neg) as n_neg,
-        cast(sum(u2) as {{ sqlmetrics.float_type() }}) as u2,
-        sum(pos * v10 * v10) as s10,
-        sum(neg * v01 * v01) as s01
+        -- twice the Mann-Whitney terms: exact integers
+        cast(sum(pos * (2 * neg_below + neg)) as {{ sqlmetrics.float_type() }}) as u2,
+        sum(pos * (a / nullif(neg_total, 0)) * (a / nullif(neg_total, 0))) as s10,
+        sum(neg * ((pos_total - x) / nullif(pos_total, 0)) * ((pos_total - x) / nullif(pos_total, 0))) as s01
     from placements
     {{ sqlmetrics.group_by(by) }}
 ),
@@ -356,6 +330,53 @@ select * from final
 {{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
+{#
+  ci_score_placements(relation, by, label, score, pos_label, scores=false): the CTEs source,
+  per_score, running and placements (no leading `with`): one row per (slice, distinct score)
+  of one model, ascending, with pos, neg (floats), neg_below, pos_below, neg_total, pos_total
+  and the placement counts
+     a = neg_below + neg / 2   (of a positive scored `score`: negatives below, ties 1/2)
+     x = pos_below + pos / 2   (of a negative: positives below, ties 1/2; its placement among
+                                the positives above is pos_total - x)
+  (with scores=true, running also has scores_below and n_scores). One sort of the distinct
+  scores (distributed on Spark): DeLong's interval (ci_delong), AUC's bucket bootstrap
+  (ci_auc_bootstrap) and compare's DeLong test (compare_delong, once per model) read it.
+#}
+{% macro ci_score_placements(relation, by, label, score, pos_label, scores=false) -%}
+source as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(label, pos_label) }} as label,
+        {{ score }} as score
+    from {{ relation }}
+),
+per_score as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg,
+        1 as one
+    from source
+    {{ sqlmetrics.group_by(by, ['score']) }}
+),
+{{ sqlmetrics.ci_delong_running(by, scores) }},
+placements as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        cast(pos as {{ sqlmetrics.float_type() }}) as pos,
+        cast(neg as {{ sqlmetrics.float_type() }}) as neg,
+        neg_below,
+        pos_below,
+        neg_total,
+        pos_total,
+        neg_below + neg / {{ sqlmetrics.float_literal(2) }} as a,
+        pos_below + pos / {{ sqlmetrics.float_literal(2) }} as x
+    from running
+)
+{%- endmacro %}
+
 {# running (per slice, per distinct score ascending): pos, neg, neg_below, pos_below, totals;
    with scores=true also scores_below (distinct scores below) and n_scores (the slice's), from
    a column `one` = 1 of per_score #}
@@ -367,6 +388,7 @@ select * from final
 running as (
     select
         {{ sqlmetrics.slice_cols(by) }}
+        score,
         pos,
         neg,
 {% if scores %}
@@ -387,6 +409,7 @@ running as (
 running as (
     select
         {{ sqlmetrics.slice_cols(by) }}
+        score,
         pos,
         neg,
 {% if scores %}
@@ -429,24 +452,7 @@ running as (
 #}
 {% macro ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets) -%}
 {% set slices = sqlmetrics.slice_cols(by) %}
-with source as (
-    select
-        {{ sqlmetrics.slice_source(by) }}
-        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score
-    from {{ relation }}
-),
-per_score as (
-    select
-        {{ slices }}
-        score,
-        sum(label) as pos,
-        count(*) - sum(label) as neg,
-        1 as one
-    from source
-    {{ sqlmetrics.group_by(by, ['score']) }}
-),
-{{ sqlmetrics.ci_delong_running(by, true) }},
+with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, columns.score, options.pos_label, true) }},
 scored as (
     select
         {{ slices }}

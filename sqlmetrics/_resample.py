@@ -24,8 +24,8 @@ __all__ = [
     "AS241_B",
     "AS241_C",
     "AS241_D",
-    "P",
     "POISSON_EXACT_MAX",
+    "P",
     "key_hash",
     "normal_quantile",
     "poisson1",
@@ -210,9 +210,7 @@ def poisson_count(lam: np.ndarray | int, x: np.ndarray | int) -> np.ndarray:
     ``u = (x + 1/2) / P``, ``z = AS241(u)``:
     ``n = floor(lam + z sqrt(lam) + (z^2 - 1) / 6 + (z - z^3) / (72 sqrt(lam)) + 1/2)``, >= 0.
     """
-    lam_a, x_a = np.broadcast_arrays(
-        np.asarray(lam, dtype=np.int64), np.asarray(x, dtype=np.int64)
-    )
+    lam_a, x_a = np.broadcast_arrays(np.asarray(lam, dtype=np.int64), np.asarray(x, dtype=np.int64))
     out = np.zeros(lam_a.shape, dtype=np.int64)
     for m in np.unique(lam_a[(lam_a > 0) & (lam_a <= POISSON_EXACT_MAX)]):
         at = lam_a == m

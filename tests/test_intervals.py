@@ -265,7 +265,10 @@ def test_auc_bucket_draws_have_the_law_of_the_row_bootstrap() -> None:
     sd = rows.std()
     assert abs(buckets.mean() - rows.mean()) < 0.1 * sd
     assert abs(buckets.std() - sd) < 0.1 * sd
-    assert np.abs(np.percentile(buckets, [5, 50, 95]) - np.percentile(rows, [5, 50, 95])).max() < 0.2 * sd
+    assert (
+        np.abs(np.percentile(buckets, [5, 50, 95]) - np.percentile(rows, [5, 50, 95])).max()
+        < 0.2 * sd
+    )
 
 
 def test_weighted_auc_bootstrap_replays_weight_times_count() -> None:

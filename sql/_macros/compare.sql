@@ -394,6 +394,7 @@ replicated as (
     cross join (
 {{ replicates(n_boot) | indent(8, true) }}
     ) as replicates
+    {{ resample_fence() }}
 ),
 weighted as (
     select

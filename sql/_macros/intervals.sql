@@ -86,6 +86,7 @@ percentile({{ x }}, {{ float_literal(q) }})
             cross join (
 {{ replicates(n_boot) }}
     ) as replicates
+            {{ resample_fence() }}
         ) as uniforms
     ) as drawn
 {% if mode == 'copies' %}
@@ -225,6 +226,7 @@ uniforms as (
     cross join (
 {{ replicates(n_boot) }}
     ) as replicates
+    {{ resample_fence() }}
 ),
 drawn as (
     select

@@ -395,6 +395,7 @@ replicated as (
     cross join (
 {{ sqlmetrics.replicates(n_boot) | indent(8, true) }}
     ) as replicates
+    {{ sqlmetrics.resample_fence() }}
 ),
 weighted as (
     select

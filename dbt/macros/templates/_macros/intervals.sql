@@ -87,6 +87,7 @@ percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
             cross join (
 {{ sqlmetrics.replicates(n_boot) }}
     ) as replicates
+            {{ sqlmetrics.resample_fence() }}
         ) as uniforms
     ) as drawn
 {% if mode == 'copies' %}
@@ -226,6 +227,7 @@ uniforms as (
     cross join (
 {{ sqlmetrics.replicates(n_boot) }}
     ) as replicates
+    {{ sqlmetrics.resample_fence() }}
 ),
 drawn as (
     select

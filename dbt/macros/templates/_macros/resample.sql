@@ -27,7 +27,8 @@
   poisson1(u): a Poisson(1) count from u in [0, 1) by its inverse CDF (0..8; P(>8) < 1.2e-6
                is folded into 8).
   (poisson1 names u eight times: select replicate_uniform(...) as a column first, then
-  poisson1(that column) one level up, or the engine may hash eight times.)
+  poisson1(that column) one level up, or the engine may hash eight times; end the level that
+  computes u with resample_fence(), or PostgreSQL inlines it and does.)
   sign_flip(key, b, seed): +1 or -1 with probability 1/2 each (paired randomization tests).
   poisson_counts(draws, keys): a Poisson(lam) count for each row of the relation `draws`
                (columns `keys`, lam: a bigint mean >= 0, x: replicate_int(...) of the row):
@@ -172,8 +173,9 @@ case
 end
 {%- endmacro %}
 
-{# PostgreSQL pulls a subquery up into its parent and then evaluates a column once per use
-   (AS241's r ~16 times, z 6 times: 60 us a draw); `offset 0` keeps each level computed once #}
+{# PostgreSQL pulls a subquery (or a CTE read once) up into its parent and then evaluates a
+   column once per use (poisson1(u): the hash 8 times; AS241's r ~16 times, z 6 times: 60 us a
+   draw); `offset 0` at the end of the subquery keeps each level computed once #}
 {% macro resample_fence() -%}
 {{ adapter.dispatch('resample_fence', 'sqlmetrics')() }}
 {%- endmacro %}

@@ -1,6 +1,7 @@
 """Time confidence intervals (issue 12) against the metric alone, in fresh processes.
 
     python -m benchmarks.intervals --rows 10000000 [--groups 500000] [--repeats 1]
+    python -m benchmarks.intervals --rows 1000000 --groups 50000 --engine postgres  (or spark)
 
 Data (seeded, written once per size under benchmarks/data/): a CTR log of ``rows`` rows
 (binary label, a float score with ~1e6 distinct values) and a ranking table of ``rows`` rows
@@ -8,6 +9,12 @@ in ``groups`` groups (graded labels 0-3). Cases: auc alone, auc + DeLong interva
 200-replicate bootstrap interval, ndcg@10 alone, ndcg@10 + a 200-replicate cluster bootstrap.
 Each case runs in a new process; wall and CPU time (user + system of the process, all DuckDB
 threads) are reported, with ratios to the metric alone.
+
+``--engine postgres``: a throwaway server (tests/pg_server.py) with the two tables loaded
+once; ``--engine spark``: a local[2] session per case (4 shuffle partitions), the Parquet files
+read into cached temporary views before the clock starts. On these engines the work runs in
+the server or the JVM, not in the timed Python process: only wall time is a fair figure there
+(CPU is reported as the Python process's, for the record).
 """
 
 from __future__ import annotations
@@ -47,13 +54,14 @@ def make_data(rows: int, groups: int) -> tuple[str, str]:
     return ctr, rank
 
 
-def cases(ctr: str, rank: str, n_boot: int) -> dict[str, str]:
+def cases(ctr: str, rank: str, n_boot: int, con: str = "") -> dict[str, str]:
     ranking = "group='query_id', item='item_id', label='rel', score='score', k=10, empty='zero'"
+    ranking += con
     return {
-        "auc": f"sqlmetrics.auc({ctr!r})",
-        "auc + delong": f"sqlmetrics.auc({ctr!r}, ci=0.95).hi",
+        "auc": f"sqlmetrics.auc({ctr!r}{con})",
+        "auc + delong": f"sqlmetrics.auc({ctr!r}{con}, ci=0.95).hi",
         f"auc + bootstrap({n_boot})": (
-            f"sqlmetrics.auc({ctr!r}, ci=0.95, ci_method='bootstrap', n_boot={n_boot}).hi"
+            f"sqlmetrics.auc({ctr!r}{con}, ci=0.95, ci_method='bootstrap', n_boot={n_boot}).hi"
         ),
         "ndcg@10": f"sqlmetrics.ndcg({rank!r}, {ranking})",
         "ndcg@10 + t": f"sqlmetrics.ndcg({rank!r}, {ranking}, ci=0.95).hi",
@@ -66,6 +74,7 @@ def cases(ctr: str, rank: str, n_boot: int) -> dict[str, str]:
 
 CODE = (
     "import resource, time, sqlmetrics\n"
+    "{setup}\n"
     "def cpu():\n"
     "    u = resource.getrusage(resource.RUSAGE_SELF)\n"
     "    return u.ru_utime + u.ru_stime\n"
@@ -74,10 +83,44 @@ CODE = (
     "print(time.perf_counter() - t, cpu() - c, float(v))\n"
 )
 
+SPARK_SETUP = (
+    "from pyspark.sql import SparkSession\n"
+    "spark = (SparkSession.builder.master('local[2]').appName('ci-bench')\n"
+    "         .config('spark.sql.shuffle.partitions', '4').config('spark.ui.enabled', 'false')\n"
+    "         .config('spark.driver.memory', '3g').config('spark.sql.session.timeZone', 'UTC')\n"
+    "         .getOrCreate())\n"
+    "spark.sparkContext.setLogLevel('ERROR')\n"
+    "for name, path in (('ci_ctr', {ctr!r}), ('ci_rank', {rank!r})):\n"
+    "    frame = spark.read.parquet(path).cache()\n"
+    "    frame.count()\n"
+    "    frame.createOrReplaceTempView(name)\n"
+)
 
-def run(call: str) -> tuple[float, float, float]:
+
+def load_postgres(url: str, ctr: str, rank: str) -> None:
+    """Copy the two Parquet files into tables ci_ctr and ci_rank of the server at ``url``."""
+    import duckdb
+    import psycopg
+
+    dsn = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True) as pg:
+        pg.execute("drop table if exists ci_ctr; drop table if exists ci_rank")
+        pg.execute("create table ci_ctr (label integer, score double precision)")
+        pg.execute(
+            "create table ci_rank (query_id bigint, item_id bigint, rel integer, "
+            "score double precision)"
+        )
+        for table, path in (("ci_ctr", ctr), ("ci_rank", rank)):
+            rows = duckdb.sql(f"select * from read_parquet('{path}')").fetchall()
+            with pg.cursor().copy(f"copy {table} from stdin") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        pg.execute("analyze ci_ctr; analyze ci_rank")
+
+
+def run(call: str, setup: str = "") -> tuple[float, float, float]:
     out = subprocess.run(
-        [sys.executable, "-c", CODE.format(call=call)],
+        [sys.executable, "-c", CODE.format(call=call, setup=setup)],
         check=True,
         capture_output=True,
         text=True,
@@ -93,14 +136,34 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=500_000)
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--engine", choices=["duckdb", "postgres", "spark"], default="duckdb")
     args = parser.parse_args()
     ctr, rank = make_data(args.rows, args.groups)
+    if args.engine == "postgres":
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+        import pg_server
+
+        with pg_server.start() as server:
+            load_postgres(server.url, ctr, rank)
+            setup = f"import sqlalchemy\nengine = sqlalchemy.create_engine({server.url!r})"
+            measure(args, cases("ci_ctr", "ci_rank", args.n_boot, ", con=engine"), setup)
+    elif args.engine == "spark":
+        setup = SPARK_SETUP.format(ctr=ctr, rank=rank)
+        measure(args, cases("ci_ctr", "ci_rank", args.n_boot, ", con=spark"), setup)
+    else:
+        measure(args, cases(ctr, rank, args.n_boot), "")
+
+
+def measure(args: argparse.Namespace, calls: dict[str, str], setup: str) -> None:
+    """Run each call ``args.repeats`` times in fresh processes; print a Markdown table."""
     times: dict[str, tuple[float, float]] = {}
-    print(f"rows={args.rows} groups={args.groups} n_boot={args.n_boot}")
+    load = os.getloadavg()
+    print(f"engine={args.engine} rows={args.rows} groups={args.groups} n_boot={args.n_boot}")
+    print(f"load average at start: {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}")
     print("| case | wall s | CPU s | value | wall / alone | CPU / alone |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for name, call in cases(ctr, rank, args.n_boot).items():
-        runs = [run(call) for _ in range(args.repeats)]
+    for name, call in calls.items():
+        runs = [run(call, setup) for _ in range(args.repeats)]
         wall = sorted(r[0] for r in runs)[len(runs) // 2]
         cpu = sorted(r[1] for r in runs)[len(runs) // 2]
         times[name] = (wall, cpu)
@@ -110,6 +173,8 @@ def main() -> None:
             f"{cpu / base[1]:.2f} |",
             flush=True,
         )
+    load = os.getloadavg()
+    print(f"load average at end: {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}")
 
 
 if __name__ == "__main__":

@@ -276,7 +276,10 @@ def compute(
         from .intervals import Call, active, serve  # intervals builds on this module
 
         request = active()
-        if request is not None and spec.output == "scalar":  # ci=: the interval too
+        # ci=: the interval too (binary mcc: its confusion counts, from mcc's own call)
+        if request is not None and (
+            spec.output == "scalar" or (spec.name, request.metric) == ("confusion_matrix", "mcc")
+        ):
             call = Call(spec, backend, source.sql, roles, checked, by_cols, extra)
             result = serve(request, call, sql)
         else:

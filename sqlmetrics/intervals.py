@@ -31,8 +31,11 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
     per replicate); everything else resamples rows (a row's key: its position within its slice
     in the order of the columns the metric reads; a sample id for the multiclass score tables).
-    AUC without weights shares one sort between all replicates (score buckets; see
-    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the exact approximation).
+    AUC without weights draws no per-row weights: one sort of the distinct scores gives score
+    buckets, and each bucket's replicate count of positives (negatives), a sum of Poisson(1)
+    row weights, is drawn at once as one Poisson(n) count (exact in law when every bucket
+    holds one distinct score, i.e. up to 4096 distinct scores per slice; see
+    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the approximation beyond).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from .registry import PARAMS, REGISTRY, MetricSpec
 
 __all__ = ["CI_PARAMS", "METHODS", "Interval", "default_method", "methods_for"]
 
-#: score buckets of AUC's shared-sort bootstrap (exact up to this many distinct scores)
+#: score buckets of AUC's bucket bootstrap (exact in law up to this many distinct scores)
 AUC_BOOT_BUCKETS = 4096
 
 _WILSON = {
@@ -231,6 +234,20 @@ seed : int, default 0
 """
 
 
+_CI_REFUSED = """\
+ci : float, optional
+    Not available here: this function returns two bounds (:class:`~sqlmetrics.AucBounds`),
+    not one number, so ``ci=`` raises InvalidParameterError (the bounds already are guaranteed
+    error bounds of the binned AUC; for an interval of the exact AUC: ``auc(..., ci=0.95)``).
+ci_method : str, optional
+    Not available here (see ``ci``).
+n_boot : int, default 200
+    Not available here (see ``ci``).
+seed : int, default 0
+    Not available here (see ``ci``).
+"""
+
+
 def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
     """``doc`` with the shared block of the four interval options in its Parameters section
     (before ``con``, or at the section's end).
@@ -239,6 +256,8 @@ def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
         return doc
     methods = ", ".join(methods_for(spec)).replace(", ", " | ", 0)
     block = _CI_DOC.format(methods=f"{methods_for(spec)[0]}; also: {methods}")
+    if spec.name == "auc_bounds":
+        block = _CI_REFUSED
     lines = doc.splitlines()
     indent = ""
     for line in lines:
@@ -309,9 +328,8 @@ def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
     frame = request.result
     if frame is None or len(frame) != 1:
         raise InvalidParameterError(
-            f"{metric}: ci= is not available for this call: its value is computed in Python "
-            f"from another metric's counts (e.g. binary mcc at a threshold); for mcc pass "
-            f"prediction= (0/1 predictions), or drop ci="
+            f"{metric}: ci= is not available for this call: no interval was computed for it; "
+            f"drop ci="
         )
     lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
     if math.isnan(value):
@@ -428,14 +446,17 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
     """
     spec = call.spec
-    method = request.method or default_method(spec, call.columns)
-    check_method(spec, method, call.columns)
+    binary_mcc = spec.name == "confusion_matrix"  # mcc at a threshold: its confusion counts
+    method = request.method or ("bootstrap" if binary_mcc else default_method(spec, call.columns))
+    check_method(REGISTRY["mcc"] if binary_mcc else spec, method, call.columns)
     request.used = method
     request.served.append(spec.name)
     by = list(call.by if request.by is None else request.by)
     n_by = len(by)
     frame: pd.DataFrame | None = None
-    if method == "delong":
+    if binary_mcc:
+        result = _row_bootstrap(call, by, request)
+    elif method == "delong":
         sql = call.macro(
             "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
         )
@@ -476,7 +497,10 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             request.level,
             AUC_BOOT_BUCKETS,
         )
-        result = call.backend.query(sql)
+        out = call.backend.query(sql)
+        result = out.drop(columns=["auc", "n_pos", "n_neg"])
+        if request.by is None:  # the query's AUC is the metric's, bit for bit
+            frame = out.drop(columns=["lo", "hi", "n_valid"])
     else:
         result = _row_bootstrap(call, by, request)
     result = result.iloc[:, : n_by + 2] if "n_valid" in result else result
@@ -485,7 +509,11 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     if frame is None:
         frame = call.backend.query(metric_sql)
     undefined = result["lo"].isna() | result["hi"].isna()
-    values = pd.to_numeric(frame[spec.name], errors="coerce") if request.by is None else None
+    values = (
+        pd.to_numeric(frame[spec.name], errors="coerce")
+        if request.by is None and spec.name in frame
+        else None
+    )
     if undefined.any() and (values is None or values.notna().all()):
         warn_user(
             f"{spec.name}: the {method} interval is undefined in {int(undefined.sum())} "
@@ -619,7 +647,12 @@ def _row_bootstrap(call: Call, by: list[str], request: CiRequest) -> pd.DataFram
         override["weight"] = "__sqlm_w"
     if mode == "copies" and group:
         override["group"] = "__sqlm_g"
-    inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
+    if spec.name == "confusion_matrix":  # binary mcc at a threshold, from the counts
+        counts = call.macro("confusion_kernel", relation, [*(call.q(b) for b in by), "__sqlm_b"],
+                            call.quoted(**override), call.params, [])  # fmt: skip
+        inner = call.macro("ci_binary_mcc", counts, len(by))
+    else:
+        inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
     sql = call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)
     return call.backend.query(sql)
 

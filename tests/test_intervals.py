@@ -227,13 +227,14 @@ def test_gauc_t_and_cluster_bootstrap_with_group_weights() -> None:
 
 
 # --------------------------------------------------------------------------- row bootstrap
-def test_auc_bootstrap_replays_the_row_weights() -> None:
+def test_auc_bootstrap_replays_the_bucket_draws() -> None:
+    # 12 distinct scores: one bucket per score, the draws exact in law
     df = binary_frame(n=200, seed=6)
     y, s = df.label.to_numpy(), df.score.to_numpy()
-    keys = O.row_keys([s, y])
-    expected = O.row_bootstrap(keys, lambda w: O.auc_weighted(y, s, w), 40, 5, LEVEL)
+    expected = O.auc_bucket_bootstrap(y, s, intervals.AUC_BOOT_BUCKETS, 40, 5, LEVEL)
     iv = sqlmetrics.auc(df, ci=LEVEL, ci_method="bootstrap", n_boot=40, seed=5)
     assert close(iv, expected)
+    assert iv.value == sqlmetrics.auc(df)  # the bootstrap query's AUC is the metric's
 
 
 def test_auc_oracle_of_the_replay_is_the_pairwise_auc() -> None:
@@ -243,12 +244,31 @@ def test_auc_oracle_of_the_replay_is_the_pairwise_auc() -> None:
     assert math.isclose(O.auc_weighted(df.label.to_numpy(), df.score.to_numpy(), w), pairwise)
 
 
-def test_auc_shared_sort_approximation_equals_its_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    df = binary_frame(n=180, seed=9, n_scores=40)
+def test_auc_bucket_approximation_equals_its_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    df = binary_frame(n=180, seed=9, n_scores=40)  # 40 distinct scores in 7 row buckets
     monkeypatch.setattr(intervals, "AUC_BOOT_BUCKETS", 7)
     iv = sqlmetrics.auc(df, ci=LEVEL, ci_method="bootstrap", n_boot=30, seed=4)
     y, s = df.label.to_numpy(), df.score.to_numpy()
     assert close(iv, O.auc_bucket_bootstrap(y, s, 7, 30, 4, LEVEL))
+
+
+def test_auc_bucket_draws_have_the_law_of_the_row_bootstrap() -> None:
+    # one distinct score per bucket: a bucket's Poisson(P_k) count is the sum of its rows'
+    # Poisson(1) weights in law, so the replicate AUCs of both have the same distribution
+    df = binary_frame(n=150, seed=3, n_scores=15)
+    y, s = df.label.to_numpy(), df.score.to_numpy()
+    buckets = np.array(O.auc_bucket_replicates(y, s, 4096, 1500, 1))
+    keys = O.row_keys([s, y])
+    rows = np.array([O.auc_weighted(y, s, R.poisson_weight(keys, b, 1).astype(float))
+                     for b in range(1, 1501)])  # fmt: skip
+    # standard errors of the mean / sd over 1500 replicates: ~sd / 39, ~sd / 55
+    sd = rows.std()
+    assert abs(buckets.mean() - rows.mean()) < 0.1 * sd
+    assert abs(buckets.std() - sd) < 0.1 * sd
+    assert (
+        np.abs(np.percentile(buckets, [5, 50, 95]) - np.percentile(rows, [5, 50, 95])).max()
+        < 0.2 * sd
+    )
 
 
 def test_weighted_auc_bootstrap_replays_weight_times_count() -> None:
@@ -269,6 +289,47 @@ def test_accuracy_bootstrap_replays_the_row_weights() -> None:
     expected = O.row_bootstrap(keys, lambda w: float((w * correct).sum() / w.sum()), 40, 3, LEVEL)
     iv = sqlmetrics.accuracy(df, ci=LEVEL, ci_method="bootstrap", n_boot=40, seed=3)
     assert close(iv, expected)
+
+
+def _binary_mcc(y: np.ndarray, pred: np.ndarray, w: np.ndarray) -> float:
+    tp, fp = (w * (pred == 1) * (y == 1)).sum(), (w * (pred == 1) * (y == 0)).sum()
+    tn, fn = (w * (pred == 0) * (y == 0)).sum(), (w * (pred == 0) * (y == 1)).sum()
+    den = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return float((tp * tn - fp * fn) / den) if den > 0 else math.nan
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binary_mcc_at_a_threshold_bootstraps_its_confusion_rows(weighted: bool) -> None:
+    df = binary_frame(n=160, seed=12)
+    y, s, w = df.label.to_numpy(), df.score.to_numpy(), df.w.to_numpy()
+    pred = (s >= 0.4).astype(int)
+    keys = O.row_keys([s, y, w] if weighted else [s, y])  # score first, the weight last
+    base = w if weighted else np.ones(len(y))
+    expected = O.row_bootstrap(keys, lambda c: _binary_mcc(y, pred, base * c), 40, 2, LEVEL)
+    iv = sqlmetrics.mcc(df, threshold=0.4, weight="w" if weighted else None, ci=LEVEL,
+                        n_boot=40, seed=2)  # fmt: skip
+    assert iv.method == "bootstrap"
+    assert iv.value == sqlmetrics.mcc(df, threshold=0.4, weight="w" if weighted else None)
+    assert math.isclose(iv.value, _binary_mcc(y, pred, base), abs_tol=1e-12)
+    assert close(iv, expected)
+
+
+def test_binary_mcc_interval_undefined_with_one_predicted_class() -> None:
+    df = binary_frame(n=80, seed=1)
+    with pytest.warns(UndefinedMetricWarning):
+        iv = sqlmetrics.mcc(df, threshold=5.0, ci=0.9, n_boot=20)
+    assert math.isnan(iv.value) and math.isnan(iv.lo) and math.isnan(iv.hi)
+
+
+def test_binary_mcc_refuses_a_method_that_does_not_apply() -> None:
+    with pytest.raises(InvalidParameterError, match="ci_method='wilson' does not apply to mcc"):
+        sqlmetrics.mcc(binary_frame(), ci=0.9, ci_method="wilson")
+
+
+def test_auc_bounds_docstring_says_ci_is_refused() -> None:
+    assert "returns two bounds" in str(sqlmetrics.auc_bounds.__doc__)
+    with pytest.raises(InvalidParameterError, match="auc_bounds: ci= applies to a single value"):
+        sqlmetrics.auc_bounds(binary_frame(), ci=0.9)
 
 
 def test_copies_for_a_metric_without_weights() -> None:
@@ -449,8 +510,8 @@ def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: 
     if kwargs.get("train") == "events":
         kwargs["train"] = EVENTS
     fn = getattr(sqlmetrics, name)
-    if name in ("auc_bounds", "mcc") and "prediction" not in kwargs:  # the two known gaps
-        match = "returns AucBounds, not one number" if name == "auc_bounds" else "binary mcc"
+    if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
+        match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):
             fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
         return

@@ -37,6 +37,12 @@ CASES: dict[str, Callable[..., Any]] = {
     "auc_weighted_bootstrap": lambda d, con: sqlmetrics.auc(
         d, weight="w", con=con, ci=0.9, n_boot=20, seed=1
     ),
+    "auc_bootstrap_by_slice": lambda d, con: sqlmetrics.evaluate(
+        d, ["auc"], by="country", con=con, ci=0.9, ci_method="bootstrap", n_boot=25, seed=3
+    ),
+    "mcc_threshold_bootstrap": lambda d, con: sqlmetrics.mcc(
+        d, threshold=0.45, weight="w", con=con, ci=0.9, n_boot=20, seed=4
+    ),
     "accuracy_wilson_weighted": lambda d, con: sqlmetrics.accuracy(d, weight="w", con=con, ci=0.9),
     "recall_bootstrap": lambda d, con: sqlmetrics.recall(
         d, con=con, ci=0.9, ci_method="bootstrap", n_boot=20
@@ -65,7 +71,10 @@ CASES: dict[str, Callable[..., Any]] = {
 }
 
 
-def assert_same(got: sqlmetrics.Interval, expected: sqlmetrics.Interval) -> None:
+def assert_same(got: Any, expected: Any) -> None:
+    if isinstance(expected, pd.DataFrame):  # evaluate's frame
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, atol=1e-9)
+        return
     assert got.method == expected.method
     for a, b in ((got.value, expected.value), (got.lo, expected.lo), (got.hi, expected.hi)):
         assert (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-9, (got, expected)
@@ -109,7 +118,8 @@ def spark_table(spark: Any, data: pd.DataFrame) -> Any:
 
 
 @pytest.mark.spark_engine  # deselected by default; run with -m spark_engine (passed 2026-11-23)
-@pytest.mark.parametrize("case", ["auc_delong", "auc_bootstrap", "accuracy_wilson_weighted",
+@pytest.mark.parametrize("case", ["auc_delong", "auc_bootstrap", "auc_bootstrap_by_slice",
+                                  "mcc_threshold_bootstrap", "accuracy_wilson_weighted",
                                   "ndcg_t", "ndcg_bootstrap"])  # fmt: skip
 def test_spark_gives_the_duckdb_interval(
     case: str, spark: Any, spark_table: str, data: pd.DataFrame

@@ -2,18 +2,19 @@
   Confidence intervals (issue 12): the SQL of every interval method. Python
   (sqlmetrics/intervals.py) picks the method, renders one of the queries below around the
   metric's own kernel, and does only per-slice arithmetic on the small result (a normal or t
-  quantile, Wilson's formula). Resampling weights come from sql/_macros/resample.sql: the
+  quantile, Wilson's formula). Resampling weights, and the replicates b = 1..n_boot
+  (replicates(n)), come from sql/_macros/resample.sql: the
   weight of a row (or group) in replicate b is poisson1(replicate_uniform(key, b, seed)), so
   the same seed gives the same interval on every engine and under any row order.
   Replicates are b = 1..n_boot. Percentile intervals are linear-interpolation quantiles
   (type 7: numpy's default) of the replicate values that are defined (NULL ones are left out;
   n_valid counts the others).
 
-  ci_replicates(n)            a relation of one bigint column b = 1..n
   ci_percentile(x, q)         the type-7 q-quantile of x (an aggregate)
   ci_rows_relation(...)       row bootstrap: the user's relation with every row repeated per
                               replicate (column __sqlm_b) and its Poisson count, either as a
                               weight (__sqlm_w, times the user's weight) or as copies
+  ci_binary_mcc(inner, n_by)  binary MCC per replicate from confusion counts (mcc at a threshold)
   ci_replicate_percentiles(inner, n_by, alias, level)
                               lo/hi per slice over the replicate values of `inner` (a kernel
                               query sliced by the user's slices and then __sqlm_b)
@@ -22,22 +23,6 @@
   ci_delong(...)              AUC with DeLong's variance from placement values
   ci_auc_bootstrap(...)       AUC's row bootstrap over one shared sort (score buckets)
 #}
-
-{% macro ci_replicates(n) -%}
-{{ adapter.dispatch('ci_replicates', 'sqlmetrics')(n) }}
-{%- endmacro %}
-
-{% macro default__ci_replicates(n) -%}
-(select cast(b as bigint) as b from generate_series(1, {{ n }}) as g(b)) as replicates
-{%- endmacro %}
-
-{% macro duckdb__ci_replicates(n) -%}
-(select cast(range as bigint) as b from range(1, {{ n + 1 }})) as replicates
-{%- endmacro %}
-
-{% macro spark__ci_replicates(n) -%}
-(select cast(b as bigint) as b from (select explode(sequence(1, {{ n }})) as b) as g) as replicates
-{%- endmacro %}
 
 {% macro ci_percentile(x, q) -%}
 {{ adapter.dispatch('ci_percentile', 'sqlmetrics')(x, q) }}
@@ -98,7 +83,10 @@ percentile({{ x }}, {{ float_literal(q) }})
 {% endif %}
                 from {{ relation }} as t
             ) as keyed
-            cross join {{ ci_replicates(n_boot) }}
+            cross join (
+{{ replicates(n_boot) }}
+    ) as replicates
+            {{ resample_fence() }}
         ) as uniforms
     ) as drawn
 {% if mode == 'copies' %}
@@ -112,6 +100,34 @@ percentile({{ x }}, {{ float_literal(q) }})
     where drawn.__sqlm_n > 0
 {% endif %}
 )
+{%- endmacro %}
+
+{#
+  ci_binary_mcc(inner, n_by): binary MCC per (slice, replicate) from the confusion counts of
+  `inner` (confusion_kernel sliced by the slices and then the replicate, slice_<n_by>):
+  (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), counts first divided by their
+  sum and the root taken factor by factor (weights far from 1 neither overflow nor
+  underflow); NULL when a factor is 0 (as the metric's NaN). Column ci_value.
+#}
+{% macro ci_binary_mcc(inner, n_by) -%}
+{% set keys %}{% for i in range(n_by + 1) %}slice_{{ i }}, {% endfor %}{% endset %}
+select
+    {{ keys }}
+    (tp * tn - fp * fn) / nullif(sqrt(tp + fp) * sqrt(tp + fn) * sqrt(tn + fp) * sqrt(tn + fn), 0) as ci_value
+from (
+    select
+        {{ keys }}
+        cast(tp as {{ float_type() }}) / total as tp,
+        cast(fp as {{ float_type() }}) / total as fp,
+        cast(tn as {{ float_type() }}) / total as tn,
+        cast(fn as {{ float_type() }}) / total as fn
+    from (
+        select counts.*, nullif(cast(tp + fp + tn + fn as {{ float_type() }}), 0) as total
+        from (
+{{ inner }}
+        ) as counts
+    ) as totals
+) as scaled
 {%- endmacro %}
 
 {% macro ci_replicate_percentiles(inner, n_by, alias, level) -%}
@@ -207,7 +223,10 @@ uniforms as (
         replicates.b,
         {{ replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
     from keyed
-    cross join {{ ci_replicates(n_boot) }}
+    cross join (
+{{ replicates(n_boot) }}
+    ) as replicates
+    {{ resample_fence() }}
 ),
 drawn as (
     select
@@ -284,42 +303,16 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
   Output: slice_0.., auc, var, n_pos, n_neg.
 #}
 {% macro ci_delong(relation, by, columns, options) -%}
-with source as (
-    select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score
-    from {{ relation }}
-),
-per_score as (
-    select
-        {{ slice_cols(by) }}
-        score,
-        sum(label) as pos,
-        count(*) - sum(label) as neg
-    from source
-    {{ group_by(by, ['score']) }}
-),
-{{ ci_delong_running(by) }},
-placements as (
-    select
-        {{ slice_cols(by) }}
-        cast(pos as {{ float_type() }}) as pos,
-        cast(neg as {{ float_type() }}) as neg,
-        (neg_below + neg / {{ float_literal(2) }}) / nullif(neg_total, 0) as v10,
-        (pos_total - pos_below - pos + pos / {{ float_literal(2) }}) / nullif(pos_total, 0) as v01,
-        -- twice the Mann-Whitney terms: exact integers
-        pos * (2 * neg_below + neg) as u2
-    from running
-),
+with {{ ci_score_placements(relation, by, columns.label, columns.score, options.pos_label) }},
 per_slice as (
     select
         {{ slice_cols(by) }}
         sum(pos) as n_pos,
         sum(neg) as n_neg,
-        cast(sum(u2) as {{ float_type() }}) as u2,
-        sum(pos * v10 * v10) as s10,
-        sum(neg * v01 * v01) as s01
+        -- twice the Mann-Whitney terms: exact integers
+        cast(sum(pos * (2 * neg_below + neg)) as {{ float_type() }}) as u2,
+        sum(pos * (a / nullif(neg_total, 0)) * (a / nullif(neg_total, 0))) as s10,
+        sum(neg * ((pos_total - x) / nullif(pos_total, 0)) * ((pos_total - x) / nullif(pos_total, 0))) as s01
     from placements
     {{ group_by(by) }}
 ),
@@ -338,17 +331,71 @@ select * from final
 {{ order_by(by) }}
 {%- endmacro %}
 
-{# running (per slice, per distinct score ascending): pos, neg, neg_below, pos_below, totals #}
-{% macro ci_delong_running(by) -%}
-{{ adapter.dispatch('ci_delong_running', 'sqlmetrics')(by) }}
+{#
+  ci_score_placements(relation, by, label, score, pos_label, scores=false): the CTEs source,
+  per_score, running and placements (no leading `with`): one row per (slice, distinct score)
+  of one model, ascending, with pos, neg (floats), neg_below, pos_below, neg_total, pos_total
+  and the placement counts
+     a = neg_below + neg / 2   (of a positive scored `score`: negatives below, ties 1/2)
+     x = pos_below + pos / 2   (of a negative: positives below, ties 1/2; its placement among
+                                the positives above is pos_total - x)
+  (with scores=true, running also has scores_below and n_scores). One sort of the distinct
+  scores (distributed on Spark): DeLong's interval (ci_delong), AUC's bucket bootstrap
+  (ci_auc_bootstrap) and compare's DeLong test (compare_delong, once per model) read it.
+#}
+{% macro ci_score_placements(relation, by, label, score, pos_label, scores=false) -%}
+source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(label, pos_label) }} as label,
+        {{ score }} as score
+    from {{ relation }}
+),
+per_score as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        sum(label) as pos,
+        count(*) - sum(label) as neg,
+        1 as one
+    from source
+    {{ group_by(by, ['score']) }}
+),
+{{ ci_delong_running(by, scores) }},
+placements as (
+    select
+        {{ slice_cols(by) }}
+        score,
+        cast(pos as {{ float_type() }}) as pos,
+        cast(neg as {{ float_type() }}) as neg,
+        neg_below,
+        pos_below,
+        neg_total,
+        pos_total,
+        neg_below + neg / {{ float_literal(2) }} as a,
+        pos_below + pos / {{ float_literal(2) }} as x
+    from running
+)
 {%- endmacro %}
 
-{% macro default__ci_delong_running(by) -%}
+{# running (per slice, per distinct score ascending): pos, neg, neg_below, pos_below, totals;
+   with scores=true also scores_below (distinct scores below) and n_scores (the slice's), from
+   a column `one` = 1 of per_score #}
+{% macro ci_delong_running(by, scores=false) -%}
+{{ adapter.dispatch('ci_delong_running', 'sqlmetrics')(by, scores) }}
+{%- endmacro %}
+
+{% macro default__ci_delong_running(by, scores=false) -%}
 running as (
     select
         {{ slice_cols(by) }}
+        score,
         pos,
         neg,
+{% if scores %}
+        row_number() over ({{ window(by, 'score') }}) - 1 as scores_below,
+        count(*) over ({{ partition_by(by) }}) as n_scores,
+{% endif %}
         cast(sum(neg) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - neg as {{ float_type() }}) as neg_below,
         cast(sum(pos) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - pos as {{ float_type() }}) as pos_below,
         cast(sum(neg) over ({{ partition_by(by) }}) as {{ float_type() }}) as neg_total,
@@ -358,13 +405,18 @@ running as (
 {%- endmacro %}
 
 {# Spark: the distributed running sums of sql/_macros/auc.sql (no window over a whole slice) #}
-{% macro spark__ci_delong_running(by) -%}
-{{ auc_prefixed('per_score', by, ['neg', 'pos']) }},
+{% macro spark__ci_delong_running(by, scores=false) -%}
+{{ auc_prefixed('per_score', by, ['neg', 'pos', 'one'] if scores else ['neg', 'pos']) }},
 running as (
     select
         {{ slice_cols(by) }}
+        score,
         pos,
         neg,
+{% if scores %}
+        one_before as scores_below,
+        one_total as n_scores,
+{% endif %}
         cast(neg_before as {{ float_type() }}) as neg_below,
         cast(pos_before as {{ float_type() }}) as pos_below,
         cast(neg_total as {{ float_type() }}) as neg_total,
@@ -374,112 +426,99 @@ running as (
 {%- endmacro %}
 
 {#
-  ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets): the
-  percentile interval of AUC's row bootstrap with one sort shared by all replicates.
-  One window sort per slice orders the rows by (score, label): row_key = position in it (the
-  rows' bootstrap keys, as ci_rows_relation), rank_lo = 1 + rows scored strictly below.
-  Rows are cut into score buckets k = floor((rank_lo - 1) / size), size = ceil(n / n_buckets):
-  tied scores always share a bucket. Per bucket, from the full sample: P_k, N_k and U_k, the
-  Mann-Whitney count of the bucket's own positive/negative pairs (average ranks within the
-  bucket), c_k = U_k / (P_k N_k). Per replicate b, with P_kb, N_kb the Poisson counts of the
-  bucket's positives and negatives:
+  ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets): AUC and the
+  percentile interval of its Poisson row bootstrap, from one sort of the distinct scores
+  (the running sums of ci_delong) and draws per score bucket, never per row.
+  Buckets: per slice, when it has at most n_buckets distinct scores, one bucket per distinct
+  score (k = distinct scores below); else k = floor(rows scored below / ceil(n / n_buckets))
+  (runs of consecutive scores of about n / n_buckets rows; tied scores share a bucket). Per
+  bucket, from the full sample: P_k, N_k and U_k, the Mann-Whitney count of the bucket's own
+  positive/negative pairs (ties 1/2), c_k = U_k / (P_k N_k).
+  Replicate b: in the row bootstrap, the bucket's count of positives is a sum of P_k iid
+  Poisson(1) row weights, i.e. Poisson(P_k) (likewise N_k): drawn directly, once per (bucket,
+  class, replicate), by poisson_counts (sql/_macros/resample.sql) from
+  x = replicate_int(key_hash(2 k + class), b, seed): P_kb, N_kb. Then
      U_b = sum_k P_kb (N_b(<k) + c_k N_kb),    AUC_b = U_b / (P_b N_b)
-  Pairs in different buckets are ordered by their buckets exactly. APPROXIMATION: the
-  replicate's pairs inside bucket k count c_k each, the full sample's share of concordant
-  pairs there, instead of their own. Exact (equal to the row bootstrap of auc) whenever every
-  bucket holds one distinct score, i.e. when a slice has at most n_buckets rows or distinct
-  scores spread one per bucket; else the pairs it approximates are at most a 1/n_buckets
-  share of all pairs. Cost: the one sort, then rows x replicates integer arithmetic and a
-  hash aggregate to (bucket, replicate); never a sort per replicate.
-  Output: slice_0.., lo, hi, n_valid.
+  Pairs in different buckets are ordered by their buckets exactly. With one distinct score
+  per bucket (c_k = 1/2 for ties), the replicate AUCs have exactly the law of the row
+  bootstrap's (the rows of one class and score are interchangeable). APPROXIMATION with more
+  distinct scores than n_buckets: a replicate's pairs inside bucket k count c_k each, the
+  full sample's share of concordant pairs there, instead of their own: at most a
+  ~1/n_buckets share of all pairs; and poisson_counts' Cornish-Fisher draw for a mean above
+  20 (never more than 1 off the exact Poisson quantile of its uniform).
+  Cost: the hash aggregate per distinct score, a window over the distinct scores, then
+  buckets x 2 x n_boot draws: no per-row work per replicate.
+  The AUC is the exact Mann-Whitney U / (P N) of the same running sums (bit-equal to auc's).
+  Output: slice_0.., auc, n_pos, n_neg, lo, hi, n_valid.
 #}
 {% macro ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets) -%}
 {% set slices = slice_cols(by) %}
-with source as (
-    select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score
-    from {{ relation }}
-),
-ranked as (
+with {{ ci_score_placements(relation, by, columns.label, columns.score, options.pos_label, true) }},
+scored as (
     select
         {{ slices }}
-        label,
-        row_number() over ({{ window(by, 'score, label') }}) as row_key,
-        rank() over ({{ window(by, 'score') }}) as rank_lo,
-        count(*) over ({{ window(by, 'score') }}) as rank_hi,
-        count(*) over ({{ partition_by(by) }}) as n
-    from source
+        pos,
+        neg,
+        neg_below,
+        pos_total,
+        neg_total,
+        case
+            when n_scores <= {{ n_buckets }} then cast(scores_below as bigint)
+            else cast(floor((neg_below + pos_below) / ceil((pos_total + neg_total) / {{ float_literal(n_buckets) }})) as bigint)
+        end as bucket
+    from running
 ),
-bucketed as (
-    select
-        {{ slices }}
-        label,
-        row_key,
-        (rank_lo + rank_hi) / {{ float_literal(2) }} as avg_rank,
-        cast(floor((rank_lo - 1) / ceil(n / {{ float_literal(n_buckets) }})) as bigint) as bucket
-    from ranked
-),
+-- per bucket: P_k, N_k, twice its own Mann-Whitney count, the slice's twice-U terms
 buckets as (
     select
         {{ slices }}
         bucket,
-        cast(sum(label) as {{ float_type() }}) as p,
-        cast(count(*) - sum(label) as {{ float_type() }}) as q,
-        sum(case when label = 1 then avg_rank else 0 end) as rank_sum_pos
-    from bucketed
+        sum(pos) as p,
+        sum(neg) as q,
+        sum(pos * (2 * neg_below + neg)) - 2 * sum(pos) * min(neg_below) as u2_own,
+        sum(pos * (2 * neg_below + neg)) as u2
+    from scored
     {{ group_by(by, ['bucket']) }}
 ),
--- c_k: the bucket's own pairs, Mann-Whitney with ranks counted from the bucket's start
-concordance as (
-    select
-        {{ slices }}
-        bucket,
-        (rank_sum_pos - p * (min_rank_before) - p * (p + 1) / 2) / nullif(p * q, 0) as c
-    from (
-        select
-            buckets.*,
-            coalesce(sum(p + q) over ({{ window(by, 'bucket') }} rows between unbounded preceding and 1 preceding), 0) as min_rank_before
-        from buckets
-    ) as b
+cells as (
+    select {{ slices }}bucket, 1 as cls, p as lam, {{ key_hash('2 * bucket + 1') }} as cell_key from buckets where p > 0
+    union all
+    select {{ slices }}bucket, 0 as cls, q as lam, {{ key_hash('2 * bucket') }} as cell_key from buckets where q > 0
 ),
-uniforms as (
+draws as (
     select
         {{ slices }}
-        bucketed.bucket,
-        bucketed.label,
+        cells.bucket,
+        cells.cls,
         replicates.b,
-        {{ replicate_uniform('bucketed.row_key', 'replicates.b', seed) }} as u
-    from bucketed
-    cross join {{ ci_replicates(n_boot) }}
+        cast(cells.lam as bigint) as lam,
+        {{ replicate_int('cells.cell_key', 'replicates.b', seed) }} as x
+    from cells
+    cross join (
+{{ replicates(n_boot) }}
+    ) as replicates
 ),
 counts as (
-    select
-        {{ slices }}
-        bucket,
-        b,
-        label,
-        {{ poisson1('u') }} as n
-    from uniforms
+{%- set keys = [] %}{% for col in by %}{% do keys.append('slice_' ~ loop.index0) %}{% endfor %}{% do keys.extend(['bucket', 'cls', 'b']) %}
+{{ poisson_counts('draws', keys) | indent(4, true) }}
 ),
 drawn as (
     select
         {{ slices }}
         bucket,
         b,
-        sum(label * n) as pb,
-        sum(n) - sum(label * n) as qb
+        sum(case when cls = 1 then n else 0 end) as pb,
+        sum(case when cls = 0 then n else 0 end) as qb
     from counts
     {{ group_by(by, ['bucket', 'b']) }}
 ),
 joined as (
     select
         drawn.*,
-        coalesce(concordance.c, 0) as c
+        coalesce(buckets.u2_own / {{ float_literal(2) }} / nullif(cast(buckets.p as {{ float_type() }}) * buckets.q, 0), 0) as c
     from drawn
-    join concordance
-        on {% for col in by %}{{ null_safe_equal('drawn.slice_' ~ loop.index0, 'concordance.slice_' ~ loop.index0) }} and {% endfor %}drawn.bucket = concordance.bucket
+    join buckets
+        on {% for col in by %}{{ null_safe_equal('drawn.slice_' ~ loop.index0, 'buckets.slice_' ~ loop.index0) }} and {% endfor %}drawn.bucket = buckets.bucket
 ),
 replicate_pairs as (
     select
@@ -507,7 +546,7 @@ replicate_values as (
     from replicate_terms
     {{ group_by(by, ['b']) }}
 ),
-final as (
+intervals as (
     select
         {{ slices }}
         {{ ci_percentile('auc', (1 - level) / 2) }} as lo,
@@ -515,6 +554,29 @@ final as (
         count(auc) as n_valid
     from replicate_values
     {{ group_by(by) }}
+),
+totals as (
+    select
+        {{ slices }}
+        cast(sum(u2) as {{ float_type() }}) / 2 / nullif(cast(sum(p) as {{ float_type() }}) * sum(q), 0) as auc,
+        cast(sum(p) as {{ float_type() }}) as n_pos,
+        cast(sum(q) as {{ float_type() }}) as n_neg
+    from buckets
+    {{ group_by(by) }}
+),
+final as (
+    select
+        {% for col in by %}totals.slice_{{ loop.index0 }}, {% endfor %}
+
+        totals.auc,
+        totals.n_pos,
+        totals.n_neg,
+        intervals.lo,
+        intervals.hi,
+        coalesce(intervals.n_valid, 0) as n_valid
+    from totals
+    left join intervals
+        on {% for col in by %}{{ null_safe_equal('totals.slice_' ~ loop.index0, 'intervals.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
 )
 select * from final
 {{ order_by(by) }}

@@ -5,7 +5,8 @@
 - Wilson and t intervals by their textbook formulas (scipy.stats checks them in the tests);
 - the bootstrap by replaying the SQL's hashed Poisson weights (sqlmetrics._resample) in numpy:
   row keys are 1-based positions in the order of the columns the metric reads (score first),
-  group keys key_hash(group); percentile = numpy's linear interpolation (type 7).
+  group keys key_hash(group); percentile = numpy's linear interpolation (type 7). AUC's
+  unweighted bootstrap draws per score bucket and class (auc_bucket_replicates), not per row.
 """
 
 from __future__ import annotations
@@ -119,6 +120,46 @@ def auc_weighted(labels: np.ndarray, scores: np.ndarray, w: np.ndarray) -> float
     return float(u / (wp.sum() * wn.sum()))
 
 
+def auc_buckets(scores: np.ndarray, n_buckets: int) -> np.ndarray:
+    """ci_auc_bootstrap's bucket of each row: the index of its distinct score when there are
+    at most ``n_buckets``, else (rows scored below) // ceil(n / n_buckets).
+    """
+    distinct = np.unique(scores)
+    if len(distinct) <= n_buckets:
+        return np.searchsorted(distinct, scores)
+    below = np.array([(scores < s).sum() for s in scores])
+    return below // math.ceil(len(scores) / n_buckets)
+
+
+def auc_bucket_replicates(
+    labels: np.ndarray, scores: np.ndarray, n_buckets: int, n_boot: int, seed: int
+) -> list[float]:
+    """ci_auc_bootstrap's replicate AUCs, written out: per bucket k the full sample's P_k, N_k
+    and within-bucket concordance c_k; per replicate the bucket's counts drawn as
+    Poisson(P_k) and Poisson(N_k) from replicate_int(key_hash(2 k + class), b, seed).
+    """
+    bucket = auc_buckets(scores, n_buckets)
+    ks = np.unique(bucket)
+    p = np.array([((bucket == k) & (labels == 1)).sum() for k in ks])
+    q = np.array([((bucket == k) & (labels == 0)).sum() for k in ks])
+    c = []
+    for k in ks:
+        inb = bucket == k
+        ck = auc_weighted(labels[inb], scores[inb], np.ones(inb.sum()))
+        c.append(0.0 if math.isnan(ck) else ck)
+    key_pos = np.array([R.key_hash(2 * int(k) + 1) for k in ks], dtype=np.int64)
+    key_neg = np.array([R.key_hash(2 * int(k)) for k in ks], dtype=np.int64)
+    out = []
+    for b in range(1, n_boot + 1):
+        pb = R.poisson_count(p, R.replicate_int(key_pos, b, seed)).astype(float)
+        qb = R.poisson_count(q, R.replicate_int(key_neg, b, seed)).astype(float)
+        q_before = np.concatenate([[0.0], np.cumsum(qb)[:-1]])
+        u = float((pb * (q_before + np.asarray(c) * qb)).sum())
+        total = pb.sum() * qb.sum()
+        out.append(u / total if total > 0 else math.nan)
+    return out
+
+
 def auc_bucket_bootstrap(
     labels: np.ndarray,
     scores: np.ndarray,
@@ -127,31 +168,5 @@ def auc_bucket_bootstrap(
     seed: int,
     level: float,
 ) -> tuple[float, float]:
-    """The shared-sort approximation of ci_auc_bootstrap, written out: buckets of
-    ceil(n / n_buckets) rank positions (rank_lo = 1 + rows scored below), the full sample's
-    within-bucket concordance c_k, replicate counts per bucket and class.
-    """
-    n = len(labels)
-    keys = row_keys([scores, labels])
-    rank_lo = np.array([1 + (scores < s).sum() for s in scores])
-    size = math.ceil(n / n_buckets)
-    bucket = (rank_lo - 1) // size
-    ks = np.unique(bucket)
-    c = {}
-    for k in ks:
-        inb = bucket == k
-        c[k] = auc_weighted(labels[inb], scores[inb], np.ones(inb.sum()))
-        c[k] = 0.0 if math.isnan(c[k]) else c[k]
-    out = []
-    for b in range(1, n_boot + 1):
-        w = R.poisson_weight(keys, b, seed).astype(float)
-        u, q_before = 0.0, 0.0
-        for k in ks:
-            inb = bucket == k
-            pb = (w * inb * (labels == 1)).sum()
-            qb = (w * inb * (labels == 0)).sum()
-            u += pb * (q_before + c[k] * qb)
-            q_before += qb
-        p_all, q_all = (w * (labels == 1)).sum(), (w * (labels == 0)).sum()
-        out.append(u / (p_all * q_all) if p_all * q_all > 0 else math.nan)
-    return percentile(out, level)
+    """The percentile interval of :func:`auc_bucket_replicates`."""
+    return percentile(auc_bucket_replicates(labels, scores, n_buckets, n_boot, seed), level)

@@ -5,8 +5,8 @@
   p-values and intervals (t and normal distributions, Holm).
   Models are numbered 0..n_models-1, model 0 the baseline; metrics 0..n_metrics-1.
 
-  compare_replicates(n, start=1): the integers start..n as column b, from cross-joined digit
-  tables (portable: no generate_series / range).
+  (the replicates b = 1..n of the randomization test and the bootstrap: replicates(n) of
+  sql/_macros/resample.sql, shared with the intervals)
   compare_slice_rows(relation, by): rows per slice (n_rows).
   compare_group_weights(relation, by, columns, options): GAUC's weight of each group
   (options.weighting: samples = its rows, positives = its positives, uniform = 1).
@@ -32,12 +32,13 @@
   w_plus, tie.
 
   compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
-  correlated ROC curves. Placement values, one window sort per model (ties count 1/2):
+  correlated ROC curves. Placement values per model from ci_score_placements (the one-model
+  placements of sql/_macros/intervals.sql, shared with ci_delong; ties count 1/2):
      a_i = #{negatives j: s_j < s_i} + #{negatives: s_j = s_i} / 2    (positive i; V10 = a_i / n_neg)
      c_j = #{positives i: s_i > s_j} + #{positives: s_i = s_j} / 2    (negative j; V01 = c_j / n_pos)
   c_j is written x_j = n_pos - c_j = #{positives: s_i <= s_j} - #{positives: s_i = s_j} / 2, a
-  count over the same ascending order as a_i (one sort, not two); covariances of c equal those
-  of x. Output per slice: n_rows, n_pos, n_neg and per model k: sa_k (sum over positives of
+  count over the same ascending order as a_i (one sort of the distinct scores per model, joined
+  back to the rows); covariances of c equal those of x. Output per slice: n_rows, n_pos, n_neg and per model k: sa_k (sum over positives of
   a_k; AUC_k = sa_k / (n_pos n_neg)), saa_k = sum a_k^2, sa0_k = sum a_0 a_k, and over the
   negatives sx_k, sxx_k = sum x_k^2, sx0_k = sum x_0 x_k.
 
@@ -57,16 +58,6 @@
   (0-based i = floor((n_def - 1) q) and i + 1: lo_a, lo_b, hi_a, hi_b) for a linear
   interpolation (numpy's default percentile) in Python.
 #}
-
-{% macro compare_replicates(n, start=1) -%}
-{% set digits = (n | string) | length %}
-select b from (
-    select {% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}{{ start }} as b
-    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
-
-) as digits
-where b <= {{ n }}
-{%- endmacro %}
 
 {# `a.slice_0 <=> b.slice_0 and ...` or a true condition #}
 {% macro compare_join_on(left, right, by, extra=[]) -%}
@@ -166,7 +157,7 @@ flipped as (
         from diffs
     ) as keyed
     cross join (
-{{ sqlmetrics.compare_replicates(n_permutations) | indent(8, true) }}
+{{ sqlmetrics.replicates(n_permutations) | indent(8, true) }}
     ) as replicates
     group by {{ sqlmetrics.slice_cols_of('keyed', by) }}keyed.metric, keyed.model, replicates.b
 ),
@@ -245,7 +236,7 @@ order by {{ sqlmetrics.slice_order(by) }}metric, model
 {%- endmacro %}
 
 {% macro compare_delong(relation, by, columns, options, n_models) -%}
-with source as (
+with rows_in as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
@@ -254,20 +245,27 @@ with source as (
 {% endfor %}
     from {{ relation }}
 ),
--- placement counts, one sort per model (every window of a model shares its order; the peers
--- frame `range between current row and current row` is the row's tie group)
+-- placement counts per model: ci_score_placements (sql/_macros/intervals.sql), one sort of
+-- the model's distinct scores, joined back to the rows on (slice, score)
+{% for score in columns.scores %}
+placed_{{ loop.index0 }} as (
+    with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, score, options.pos_label) | indent(4) }}
+    select {{ sqlmetrics.slice_cols(by) }}score, a, x from placements
+),
+{% endfor %}
 placed as (
     select
-        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.slice_cols_of('rows_in', by) }}
 {% for k in range(n_models) %}
-{% set w = sqlmetrics.window(by, 's' ~ k) %}
-        sum(1 - label) over ({{ w }} range between unbounded preceding and current row)
-            - cast(sum(1 - label) over ({{ w }} range between current row and current row) as {{ sqlmetrics.float_type() }}) / {{ sqlmetrics.float_literal(2) }} as a{{ k }},
-        sum(label) over ({{ w }} range between unbounded preceding and current row)
-            - cast(sum(label) over ({{ w }} range between current row and current row) as {{ sqlmetrics.float_type() }}) / {{ sqlmetrics.float_literal(2) }} as x{{ k }},
+        p{{ k }}.a as a{{ k }},
+        p{{ k }}.x as x{{ k }},
 {% endfor %}
-        label
-    from source
+        rows_in.label
+    from rows_in
+{% for k in range(n_models) %}
+    join placed_{{ k }} as p{{ k }}
+        on {{ sqlmetrics.compare_join_on('rows_in', 'p' ~ k, by) }} and rows_in.s{{ k }} = p{{ k }}.score
+{% endfor %}
 ),
 final as (
     select
@@ -395,8 +393,9 @@ replicated as (
         {{ sqlmetrics.replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
     from keyed
     cross join (
-{{ sqlmetrics.compare_replicates(n_boot) | indent(8, true) }}
+{{ sqlmetrics.replicates(n_boot) | indent(8, true) }}
     ) as replicates
+    {{ sqlmetrics.resample_fence() }}
 ),
 weighted as (
     select

@@ -272,8 +272,7 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
 #: multiclass AUC and multilabel AP, gini_index's item positions) run over score buckets
 #: (auc_prefixed, sql/_macros/auc.sql); the slice totals of the beyond-accuracy metrics are
 #: aggregates joined back (sql/_macros/beyond.sql).
-KNOWN_GATHERING: dict[tuple[str, str], str] = {
-}
+KNOWN_GATHERING: dict[tuple[str, str], str] = {}
 
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]
 

@@ -566,7 +566,9 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
         ("a", "b"),
         {
             "duckdb": "a is not distinct from b",
-            "postgres": "a is not distinct from b",
+            # two hashable equalities: PostgreSQL joins on `is not distinct from` by nested loop
+            "postgres": "((a) is null) = ((b) is null) and "
+            "coalesce(cast(a as text), '') = coalesce(cast(b as text), '')",
             "spark": "a <=> b",
             "bigquery": "a is not distinct from b",
             "snowflake": "a is not distinct from b",

@@ -222,6 +222,14 @@ def _wide_auc(
     con: Any,
 ) -> float:
     """multiclass_auc from wide score columns (one value)."""
+    from .intervals import active  # intervals builds on the engine this module uses
+
+    if active() is not None:
+        raise InvalidParameterError(
+            "multiclass_auc: ci= is not available with wide scores= yet (its bootstrap needs a "
+            "row id per sample); pass the long table (row_id=, class_col=, score=) for an "
+            "interval, or drop ci="
+        )
     frame = wide_frame("multiclass_auc", data, label, scores, labels, params, [], con)
     return scalar(frame, "multiclass_auc")
 

@@ -503,13 +503,18 @@ def _smoke_cases() -> list[tuple[str, dict]]:
 @pytest.mark.parametrize(("name", "kwargs"), _smoke_cases())
 @pytest.mark.parametrize("method", [None, "bootstrap"])
 def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: str | None) -> None:
-    from test_postgres import CLASS_SCORES, EVENTS
+    from test_postgres import CLASS_SCORES, CLASS_WIDE, EVENTS
 
     kwargs = dict(kwargs)
-    data = CLASS_SCORES if kwargs.pop("_table", None) == "class_scores" else EVENTS
+    tables = {"events": EVENTS, "class_scores": CLASS_SCORES, "class_wide": CLASS_WIDE}
+    data = tables[kwargs.pop("_table", "events")]
     if kwargs.get("train") == "events":
         kwargs["train"] = EVENTS
     fn = getattr(sqlmetrics, name)
+    if name == "multiclass_auc" and "scores" in kwargs:  # wide form: refused, not guessed
+        with pytest.raises(InvalidParameterError, match="not available with wide scores= yet"):
+            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+        return
     if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
         match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):

@@ -43,6 +43,9 @@ def cases(data: str) -> dict[str, str]:
         out[f"{name} (per query)"] = (
             f"sqlmetrics.{name}({rank!r}, group='query_id', label='rel', score='score')"
         )
+        out[f"evaluate(5) + {name}"] = (
+            f"sqlmetrics.evaluate({rank!r}, {[*FIVE, name]!r}, {RANKING_ARGS}).iloc[0, 0]"
+        )
     return out
 
 

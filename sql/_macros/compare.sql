@@ -58,14 +58,6 @@
   interpolation (numpy's default percentile) in Python.
 #}
 
-{# `a.slice_0 <=> b.slice_0 and ...` or a true condition #}
-{% macro compare_join_on(left, right, by, extra=[]) -%}
-{% set conds = [] %}
-{% for col in by %}{% do conds.append(null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0)) %}{% endfor %}
-{% for col in extra %}{% do conds.append(left ~ '.' ~ col ~ ' = ' ~ right ~ '.' ~ col) %}{% endfor %}
-{{ conds | join(' and ') if conds else '1 = 1' }}
-{%- endmacro %}
-
 {% macro compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed) -%}
 {% set nb = by | length %}
 {% set part = partition_by(by, ['metric', 'model']) %}
@@ -94,10 +86,10 @@ paired as (
         {{ 'cast(group_weights.w as ' ~ float_type() ~ ')' if weights else 'cast(1 as ' ~ float_type() ~ ')' }} as w
     from model_0
 {% for sql in parts[1:] %}
-    join model_{{ loop.index }} on {{ compare_join_on('model_0', 'model_' ~ loop.index, by) }} and model_0.slice_{{ nb }} = model_{{ loop.index }}.slice_{{ nb }}
+    join model_{{ loop.index }} on {{ join_on_slices('model_0', 'model_' ~ loop.index, by) }} and model_0.slice_{{ nb }} = model_{{ loop.index }}.slice_{{ nb }}
 {% endfor %}
 {% if weights %}
-    join group_weights on {{ compare_join_on('model_0', 'group_weights', by) }} and model_0.slice_{{ nb }} = group_weights.grp
+    join group_weights on {{ join_on_slices('model_0', 'group_weights', by) }} and model_0.slice_{{ nb }} = group_weights.grp
 {% endif %}
 ),
 diffs as (
@@ -140,7 +132,7 @@ spread as (
         diffs.model,
         sum(diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw)) as ss
     from diffs
-    join moments on {{ compare_join_on('diffs', 'moments', by, ['metric', 'model']) }}
+    join moments on {{ join_on_slices('diffs', 'moments', by, ['metric', 'model']) }}
     group by {{ slice_cols_of('diffs', by) }}diffs.metric, diffs.model
 ),
 {% if test == 'randomization' %}
@@ -167,7 +159,7 @@ permuted as (
         flipped.model,
         sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
     from flipped
-    join moments on {{ compare_join_on('flipped', 'moments', by, ['metric', 'model']) }}
+    join moments on {{ join_on_slices('flipped', 'moments', by, ['metric', 'model']) }}
     group by {{ slice_cols_of('flipped', by) }}flipped.metric, flipped.model
 ),
 {% endif %}
@@ -222,12 +214,12 @@ final as (
         {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as w_plus,
         {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as tie
     from moments
-    join spread on {{ compare_join_on('moments', 'spread', by, ['metric', 'model']) }}
+    join spread on {{ join_on_slices('moments', 'spread', by, ['metric', 'model']) }}
 {% if test == 'randomization' %}
-    left join permuted on {{ compare_join_on('moments', 'permuted', by, ['metric', 'model']) }}
+    left join permuted on {{ join_on_slices('moments', 'permuted', by, ['metric', 'model']) }}
 {% endif %}
 {% if test == 'wilcoxon' %}
-    left join wilcoxon on {{ compare_join_on('moments', 'wilcoxon', by, ['metric', 'model']) }}
+    left join wilcoxon on {{ join_on_slices('moments', 'wilcoxon', by, ['metric', 'model']) }}
 {% endif %}
 )
 select * from final
@@ -263,7 +255,7 @@ placed as (
     from rows_in
 {% for k in range(n_models) %}
     join placed_{{ k }} as p{{ k }}
-        on {{ compare_join_on('rows_in', 'p' ~ k, by) }} and rows_in.s{{ k }} = p{{ k }}.score
+        on {{ join_on_slices('rows_in', 'p' ~ k, by) }} and rows_in.s{{ k }} = p{{ k }}.score
 {% endfor %}
 ),
 final as (
@@ -443,7 +435,7 @@ replicate_diffs as (
         m.model,
         m.v{{ outer.index0 }} - base.v{{ outer.index0 }} as d
     from replicate_values as m
-    join replicate_values as base on {{ compare_join_on('m', 'base', by, ['b']) }} and base.model = 0
+    join replicate_values as base on {{ join_on_slices('m', 'base', by, ['b']) }} and base.model = 0
     where m.model > 0 and m.v{{ outer.index0 }} is not null and base.v{{ outer.index0 }} is not null
 {{ '    union all' if not loop.last }}
 {% endfor %}

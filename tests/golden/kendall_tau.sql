@@ -6,18 +6,8 @@ select
         cast("label" as double) as y
     from "events"
 ),
-levels as (
-    select
-        slice_0,
-        grp,
-        y as u,
-        count(*) as n_u,
-        count(*) over (partition by slice_0, grp) as n_levels
-    from source
-    group by slice_0, grp, y
-),
--- per row: a = rows of the group scored lower, le = rows scored at most as high, e = rows
--- of its own label scored lower (rank() counts ties once: no tie order is needed)
+-- per row: a (le) = rows of the group scored lower (at most as high); rank() and count(*)
+-- give ties alike whatever their order
 ranked as (
     select
         slice_0,
@@ -25,23 +15,36 @@ ranked as (
         x,
         y,
         rank() over (partition by slice_0, grp order by x) - 1 as a,
-        count(*) over (partition by slice_0, grp order by x) as le,
-        rank() over (partition by slice_0, grp, y order by x) - 1 as e,
-        min(y) over (partition by slice_0, grp) as lo
+        count(*) over (partition by slice_0, grp order by x) as le
     from source
 ),
-counts as (
+-- one row per (group, label level): its row count, the rows of lower labels, its sums
+levels as (
     select
         slice_0,
         grp,
-        sum(cast(case when y > lo then a - e else e - a end as hugeint)) as s_two,
-        sum(cast(a + e as hugeint)) as a_plus_e,
-        sum(cast(le - a - 1 as hugeint)) as n_1x2,
-        count(*) as n
+        y as u,
+        count(*) as n_u,
+        sum(cast(a + le as hugeint)) as a_le,
+        sum(cast(le - a - 1 as hugeint)) as score_ties
     from ranked
-    group by slice_0, grp
+    group by slice_0, grp, y
 ),
--- groups of more than two labels: each row in every set "label <= u" it belongs to
+level_bounds as (
+    select
+        slice_0,
+        grp,
+        u,
+        n_u,
+        a_le,
+        score_ties,
+        sum(n_u) over (partition by slice_0, grp order by u rows between unbounded preceding and current row) - n_u as n_below,
+        min(u) over (partition by slice_0, grp) as lo,
+        count(*) over (partition by slice_0, grp) as n_levels
+    from levels
+),
+-- each row of a label y above its group's lowest, in the sets "label >= u" for the levels
+-- u <= y above the lowest (the highest level's set: the rows of that label alone)
 expanded as (
     select
         r.slice_0,
@@ -49,11 +52,11 @@ expanded as (
         r.x,
         r.y,
         l.u
-    from ranked as r
-    join levels as l
+    from source as r
+    join level_bounds as l
         on r.slice_0 is not distinct from l.slice_0 and r.grp = l.grp
-        and l.u >= r.y
-    where l.n_levels > 2 and l.n_levels <= 1000
+        and l.u <= r.y
+    where l.u > l.lo and l.n_levels <= 1000
 ),
 set_ranks as (
     select
@@ -61,57 +64,48 @@ set_ranks as (
         grp,
         y,
         u,
-        rank() over (partition by slice_0, grp, u order by x) as r
+        rank() over (partition by slice_0, grp, u order by x) - 1
+            + count(*) over (partition by slice_0, grp, u order by x) as ge
     from expanded
 ),
 set_counts as (
     select
         slice_0,
         grp,
-        sum(cast(2 * r - 2 as hugeint)) as two_r
+        sum(cast(ge as hugeint)) as ge
     from set_ranks
     where u = y
     group by slice_0, grp
 ),
-label_ties as (
+per_group_counts as (
     select
         slice_0,
         grp,
+        sum(case when u = lo then 0 else a_le - cast(n_u as hugeint) * n_below end) as s_part,
+        sum(score_ties) as n_1x2,
         sum(cast(n_u as hugeint) * (n_u - 1)) as n_2x2,
+        cast(sum(n_u) as hugeint) * (sum(n_u) - 1) as n_0x2,
         max(n_levels) as n_levels
-    from levels
+    from level_bounds
     group by slice_0, grp
-),
-per_group_counts as (
-    select
-        c.slice_0,
-        c.grp,
-        case when l.n_levels <= 2 then c.s_two else g.two_r - c.a_plus_e end as s,
-        c.n_1x2,
-        l.n_2x2,
-        cast(c.n as hugeint) * (c.n - 1) as n_0x2,
-        l.n_levels
-    from counts as c
-    join label_ties as l
-        on c.slice_0 is not distinct from l.slice_0 and c.grp = l.grp
-    left join set_counts as g
-        on c.slice_0 is not distinct from g.slice_0 and c.grp = g.grp
 ),
 per_group as (
     select
-        slice_0,
-        grp,
+        c.slice_0,
+        c.grp,
         case
-            when n_levels <= 1000
-                and n_0x2 > n_1x2 and n_0x2 > n_2x2
+            when c.n_levels <= 1000
+                and c.n_0x2 > c.n_1x2 and c.n_0x2 > c.n_2x2
             then greatest(cast(-1 as double), least(cast(1 as double),
-                cast(2 * s as double) / sqrt(
-                    cast(n_0x2 - n_1x2 as double)
-                    * cast(n_0x2 - n_2x2 as double)
+                cast(2 * (c.s_part - coalesce(g.ge, 0)) as double) / sqrt(
+                    cast(c.n_0x2 - c.n_1x2 as double)
+                    * cast(c.n_0x2 - c.n_2x2 as double)
                 )
             ))
         end as tau
-    from per_group_counts
+    from per_group_counts as c
+    left join set_counts as g
+        on c.slice_0 is not distinct from g.slice_0 and c.grp = g.grp
 ),
 final as (
 select

@@ -3081,7 +3081,6 @@
 {{ sqlmetrics.compare_delong() }}
 {{ sqlmetrics.compare_group_weights() }}
 {{ sqlmetrics.compare_groups() }}
-{{ sqlmetrics.compare_join_on() }}
 {{ sqlmetrics.compare_long_counts() }}
 {{ sqlmetrics.compare_predictions() }}
 {{ sqlmetrics.compare_slice_rows() }}
@@ -3173,6 +3172,7 @@
 {{ sqlmetrics.jaccard_macro_kernel() }}
 {{ sqlmetrics.jaccard_micro_kernel() }}
 {{ sqlmetrics.jaccard_weighted_kernel() }}
+{{ sqlmetrics.join_on_slices() }}
 {{ sqlmetrics.kendall_tau_kernel() }}
 {{ sqlmetrics.key_hash() }}
 {{ sqlmetrics.ks_statistic_at_best() }}

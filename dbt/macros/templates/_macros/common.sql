@@ -166,3 +166,12 @@ coalesce(cast(sum(cast(round(({{ expr }}) * power({{ sqlmetrics.float_literal(2)
 {% macro safe_div(num, den) -%}
 cast({{ num }} as {{ sqlmetrics.float_type() }}) / nullif(cast({{ den }} as {{ sqlmetrics.float_type() }}), 0)
 {%- endmacro %}
+
+{# `a.slice_0 <=> b.slice_0 and ... and a.x = b.x` for the columns in extra (null-safe on the
+   slices, dialect's null_safe_equal), or a true condition #}
+{% macro join_on_slices(left, right, by, extra=[]) -%}
+{% set conds = [] %}
+{% for col in by %}{% do conds.append(sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0)) %}{% endfor %}
+{% for col in extra %}{% do conds.append(left ~ '.' ~ col ~ ' = ' ~ right ~ '.' ~ col) %}{% endfor %}
+{{ conds | join(' and ') if conds else '1 = 1' }}
+{%- endmacro %}

@@ -8,9 +8,13 @@
                 average rank of the row, so a tied positive/negative pair counts 1/2. One
                 window order, hence one sort (measured ~4x faster than grouping by score first
                 on 10M distinct scores).
-     rank_sums  per slice (and group): n_pos, n_neg, rank_sum_pos = sum of the positives'
-                average ranks. Counts and half-integer rank sums are exact in double below 2^53.
-  auc_mann_whitney(): AUC = (rank_sum_pos - n_pos (n_pos + 1) / 2) / (n_pos n_neg), NULL for one class.
+     rank_sums  per slice (and group): n_pos, n_neg and u2 = 2 U = sum over the positives of
+                (rank_lo + rank_hi) - n_pos (n_pos + 1), twice the Mann-Whitney U: an exact
+                integer sum (no per-row halving, no float partial sums: past 2^53, about 1e8
+                rows, a double sum of rank terms would round in an order that depends on the
+                threads), cast to double once.
+  auc_mann_whitney(): AUC = u2 / 2 / (n_pos n_neg), NULL for one class; the same expression as
+  spark__auc_kernel's, so the engines give the same bits.
 #}
 
 {% macro auc_rank_sums(by, groups=[]) -%}
@@ -28,14 +32,17 @@ rank_sums as (
         {{ slice_cols(by) }}
         cast(sum(label) as {{ float_type() }}) as n_pos,
         cast(count(*) - sum(label) as {{ float_type() }}) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / {{ float_literal(2) }} else 0 end) as rank_sum_pos
+        cast(
+            sum(case when label = 1 then rank_lo + rank_hi else 0 end) - sum(label) * (sum(label) + 1)
+            as {{ float_type() }}
+        ) as u2
     from ranked
     {{ group_by(by, groups) }}
 )
 {%- endmacro %}
 
 {% macro auc_mann_whitney() -%}
-(rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0)
+u2 / 2 / nullif(n_pos * n_neg, 0)
 {%- endmacro %}
 
 {#

@@ -18,14 +18,17 @@ rank_sums as (
         slice_0,
         cast(sum(label) as double) as n_pos,
         cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / cast(2.0e0 as double) else 0 end) as rank_sum_pos
+        cast(
+            sum(case when label = 1 then rank_lo + rank_hi else 0 end) - sum(label) * (sum(label) + 1)
+            as double
+        ) as u2
     from ranked
     group by slice_0
 ),
 final as (
     select
         slice_0,
-        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc,
+        u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
         n_pos,
         n_neg
     from rank_sums

@@ -19,7 +19,10 @@ rank_sums as (
         slice_0,
         cast(sum(label) as double) as n_pos,
         cast(count(*) - sum(label) as double) as n_neg,
-        sum(case when label = 1 then (rank_lo + rank_hi) / cast(2.0e0 as double) else 0 end) as rank_sum_pos
+        cast(
+            sum(case when label = 1 then rank_lo + rank_hi else 0 end) - sum(label) * (sum(label) + 1)
+            as double
+        ) as u2
     from ranked
     group by slice_0, grp
 ),
@@ -27,7 +30,7 @@ scored_rows as (
     select
         slice_0,
         n_pos + n_neg as v,
-        (rank_sum_pos - n_pos * (n_pos + 1) / 2) / nullif(n_pos * n_neg, 0) as auc
+        u2 / 2 / nullif(n_pos * n_neg, 0) as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),

@@ -31,15 +31,18 @@
 case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 2) / ({{ p }} * {{ n }}) end
 {%- endmacro %}
 
-{# the partition's sum of positives' average ranks, positives and negatives; `part`: partition columns #}
+{# the partition's sum of positives' average ranks, positives and negatives; `part`: partition
+   columns. rank2 = twice the average rank (rank() + the last position of the tie), an integer:
+   its sum is exact (a double sum of half-integers would round past 2^53, in an order that
+   depends on the threads), cast to double once and halved (exact) #}
 {% macro multiclass_auc_ranked(source, by, part) -%}
     select
         {{ slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
         y,
-        cast(rank() over ({{ window(by, 's', part) }}) as {{ float_type() }})
-            + cast(count(*) over ({{ partition_by(by, part + ['s']) }}) - 1 as {{ float_type() }}) / 2 as avg_rank
+        2 * rank() over ({{ window(by, 's', part) }})
+            + count(*) over ({{ partition_by(by, part + ['s']) }}) - 1 as rank2
     from {{ source }}
 {%- endmacro %}
 
@@ -48,7 +51,7 @@ case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 
         {{ slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
-        sum(case when y = 1 then avg_rank else 0 end) as r,
+        cast(sum(case when y = 1 then rank2 else 0 end) as {{ float_type() }}) / 2 as r,
         cast(sum(y) as {{ float_type() }}) as p,
         cast(count(*) - sum(y) as {{ float_type() }}) as n
     from ranked

@@ -12,15 +12,15 @@ select
         slice_0,
 c,
         y,
-        cast(rank() over (partition by slice_0, c order by s) as double)
-            + cast(count(*) over (partition by slice_0, c, s) - 1 as double) / 2 as avg_rank
+        2 * rank() over (partition by slice_0, c order by s)
+            + count(*) over (partition by slice_0, c, s) - 1 as rank2
     from source
 ),
 per_part as (
 select
         slice_0,
 c,
-        sum(case when y = 1 then avg_rank else 0 end) as r,
+        cast(sum(case when y = 1 then rank2 else 0 end) as double) / 2 as r,
         cast(sum(y) as double) as p,
         cast(count(*) - sum(y) as double) as n
     from ranked

@@ -44,6 +44,7 @@ FLAGS = {
     "ci_method": "--ci-method",
     "n_boot": "--n-boot",
     "seed": "--seed",
+    "labels": "--labels",
 }
 # whole phrases that only make sense in Python
 _PHRASES = (

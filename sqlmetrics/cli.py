@@ -54,6 +54,35 @@ def parse_value(text: str) -> Any:
     return text
 
 
+def parse_class(text: str) -> Any:
+    """A class written on the command line: ``"2"`` -> 2, ``"0.5"`` -> 0.5, ``"true"`` ->
+    True, ``"'2'"`` (in quotes) -> the text ``"2"``, anything else (``none`` too) its text.
+    """
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
+        return stripped[1:-1]
+    value = parse_value(stripped)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return stripped  # a class named none or nan is text (None and NaN are no class)
+    return value
+
+
+def parse_classes(lists: tuple[str, ...]) -> list[Any]:
+    """``--labels a,b --labels c`` -> ``["a", "b", "c"]`` (each class typed by
+    :func:`parse_class`); an empty class is an error.
+    """
+    classes: list[Any] = []
+    for text in lists:
+        for part in text.split(","):
+            if not part.strip():
+                raise InputError(
+                    f"--labels {text!r}: an empty class; write the classes separated by "
+                    f"commas, e.g. --labels cat,dog or --labels 0,1,2"
+                )
+            classes.append(parse_class(part))
+    return classes
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -167,6 +196,17 @@ def ci_options(command: Any) -> Any:
     "--class-score cat=p_cat (repeat per class); --label holds the true class.",
 )
 @click.option(
+    "--labels",
+    "label_lists",
+    multiple=True,
+    metavar="CLASS,CLASS,...",
+    help="The classes to include and their order, scikit-learn's labels= (multiclass "
+    "precision/recall/f1, jaccard, cohen_kappa, top_k_accuracy, multiclass_auc with "
+    "--class-score, ...): comma-separated and/or repeated, e.g. --labels cat,dog or "
+    "--labels 0,1,2; numbers and true/false are typed as such, a class in quotes ('1') "
+    "stays text.",
+)
+@click.option(
     "--trec",
     is_flag=True,
     help="DATA is a TREC run file (qid Q0 docno rank score run) and --qrels a TREC "
@@ -243,6 +283,7 @@ def eval_command(
     by: tuple[str, ...],
     qrels: str | None,
     class_scores: tuple[str, ...],
+    label_lists: tuple[str, ...],
     trec: bool,
     convention: str | None,
     option_pairs: tuple[str, ...],
@@ -287,6 +328,12 @@ def eval_command(
 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}
     extra: dict[str, Any] = {"qrels": judged} if judged is not None else {}
+    if label_lists:
+        if "labels" in options:
+            raise InputError(
+                "--labels and --option labels= both given; give the classes with --labels only"
+            )
+        options["labels"] = parse_classes(label_lists)
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
     repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
     if repeated:

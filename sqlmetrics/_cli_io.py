@@ -45,6 +45,7 @@ FLAGS = {
     "n_boot": "--n-boot",
     "seed": "--seed",
     "labels": "--labels",
+    "indicators": "--class-indicator",
 }
 # whole phrases that only make sense in Python
 _PHRASES = (

@@ -83,6 +83,22 @@ def parse_classes(lists: tuple[str, ...]) -> list[Any]:
     return classes
 
 
+def parse_class_columns(flag: str, pairs: tuple[str, ...], example: str) -> dict[Any, str]:
+    """``--class-score cat=p_cat ...`` -> ``{"cat": "p_cat", ...}`` (classes typed by
+    :func:`parse_value`); a pair without ``=`` or a class given twice is an error.
+    """
+    wide: dict[Any, str] = {}
+    for pair in pairs:
+        cls, eq, column = pair.partition("=")
+        if not eq or not cls.strip() or not column.strip():
+            raise InputError(f"{flag} {pair!r}: write CLASS=COLUMN, e.g. {flag} {example}")
+        value = parse_value(cls.strip())
+        if value in wide:
+            raise InputError(f"{flag}: class {cls.strip()!r} is given twice")
+        wide[value] = column.strip()
+    return wide
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -196,6 +212,15 @@ def ci_options(command: Any) -> Any:
     "--class-score cat=p_cat (repeat per class); --label holds the true class.",
 )
 @click.option(
+    "--class-indicator",
+    "class_indicators",
+    multiple=True,
+    metavar="CLASS=COLUMN",
+    help="Wide multilabel truth, with --class-score: the 0/1 column of a class, e.g. "
+    "--class-indicator cat=is_cat (repeat per class, the classes of --class-score), for "
+    "multiclass_auc and multilabel_average_precision; --label is then not read.",
+)
+@click.option(
     "--labels",
     "label_lists",
     multiple=True,
@@ -283,6 +308,7 @@ def eval_command(
     by: tuple[str, ...],
     qrels: str | None,
     class_scores: tuple[str, ...],
+    class_indicators: tuple[str, ...],
     label_lists: tuple[str, ...],
     trec: bool,
     convention: str | None,
@@ -351,18 +377,16 @@ def eval_command(
             "with --group (and no --by)"
         )
     if class_scores:  # wide class scores (multiclass_auc): class -> column
-        wide: dict[Any, str] = {}
-        for pair in class_scores:
-            cls, eq, column = pair.partition("=")
-            if not eq or not cls.strip() or not column.strip():
-                raise InputError(
-                    f"--class-score {pair!r}: write CLASS=COLUMN, e.g. --class-score cat=p_cat"
-                )
-            value = parse_value(cls.strip())
-            if value in wide:
-                raise InputError(f"--class-score: class {cls.strip()!r} is given twice")
-            wide[value] = column.strip()
-        extra["scores"] = wide
+        extra["scores"] = parse_class_columns("--class-score", class_scores, "cat=p_cat")
+    if class_indicators:  # wide multilabel truth: class -> 0/1 column
+        if not class_scores:
+            raise InputError(
+                "--class-indicator (a 0/1 column per class) needs --class-score (the score "
+                "column of each class), e.g. --class-score cat=p_cat --class-indicator cat=is_cat"
+            )
+        extra["indicators"] = parse_class_columns(
+            "--class-indicator", class_indicators, "cat=is_cat"
+        )
     columns = dict(
         label=label,
         score=score,

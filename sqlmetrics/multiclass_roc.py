@@ -364,29 +364,15 @@ def wide_frame(
                 [cls, quote_ident(col, dialect), quote_ident(flag, dialect)]
                 for cls, col, flag in zip(listed, columns, flags)
             ]
-        relation = str(
-            macro("multiclass_wide_scores", dialect)(
-                source.sql,
-                quoted_by,
-                quoted,
-                pairs,
-                indicators is not None and average == "samples",
-            )
-        )
-        roles = {
-            "group": quote_ident("sqlmetrics_truth", dialect),
-            "item": quote_ident("sqlmetrics_class", dialect),
-            "score": quote_ident("sqlmetrics_score", dialect),
-            "label": quote_ident("sqlmetrics_label", dialect),
-        }
-        sql = kernel_sql(
-            str(spec.kernel),
-            relation,
+        sql = wide_sql(
+            metric,
+            source.sql,
             by_cols,
-            roles,
+            quoted,
+            pairs,
             checked,
-            [entry(spec, metric, None)],
-            dialect=dialect,
+            indicators is not None and average == "samples",
+            dialect,
         )
         frame = backend.query(sql)
         groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
@@ -399,6 +385,36 @@ def wide_frame(
         frame["n_rows"] = counts["n_rows"].iloc[0]
     frame = frame.rename(columns=dict(zip(keys, by_cols)))
     return frame
+
+
+def wide_sql(
+    metric: str,
+    relation: str,
+    by: Sequence[str],
+    label: str | None,
+    pairs: Sequence[Sequence[Any]],
+    params: Mapping[str, Any],
+    numbered: bool,
+    dialect: str,
+) -> str:
+    """The statement of ``metric`` over wide columns: ``multiclass_wide_scores`` (the long
+    view; arguments as there, identifiers quoted for ``dialect``) under the metric's kernel,
+    with the checked ``params``; slices ``by`` by their names.
+    """
+    spec = get_spec(metric)
+    quoted_by = [quote_ident(b, dialect) for b in by]
+    view = str(
+        macro("multiclass_wide_scores", dialect)(relation, quoted_by, label, pairs, numbered)
+    )
+    roles = {
+        "group": quote_ident("sqlmetrics_truth", dialect),
+        "item": quote_ident("sqlmetrics_class", dialect),
+        "score": quote_ident("sqlmetrics_score", dialect),
+        "label": quote_ident("sqlmetrics_label", dialect),
+    }
+    return kernel_sql(
+        str(spec.kernel), view, by, roles, params, [entry(spec, metric, None)], dialect=dialect
+    )
 
 
 def _true_classes(

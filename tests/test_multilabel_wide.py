@@ -431,3 +431,26 @@ def test_errors(metric: str, kwargs: dict[str, Any], error: type, message: str) 
 def test_call_errors(call: Any, message: str) -> None:
     with pytest.raises(sqlmetrics.InvalidParameterError, match=message):
         call()
+
+
+@pytest.mark.parametrize("dialect", ["bigquery", "snowflake", "trino", "postgres", "spark"])
+@pytest.mark.parametrize("metric", list(FUNCTIONS))
+@pytest.mark.parametrize("average", AVERAGES)
+def test_statement_parses_in_every_dialect(dialect: str, metric: str, average: str) -> None:
+    """The wide statement (the row key of samples too) parses back in each dialect at
+    sqlglot's strictest level; PostgreSQL and Spark also run it (test_postgres, test_spark).
+    """
+    import sqlglot
+
+    from sqlmetrics._engine import check_params
+    from sqlmetrics.multiclass_roc import wide_sql
+    from sqlmetrics.registry import get_spec
+
+    spec = get_spec(metric)
+    name = "auc_average" if metric == "multiclass_auc" else "ap_average"
+    params = check_params(spec, {name: average})
+    pairs = [["a", "s_a", "y_a"], ["b", "s_b", "y_b"]]
+    sql = wide_sql(metric, "t", ["g"], None, pairs, params, average == "samples", dialect)
+    statements = sqlglot.parse(sql, read=dialect, error_level=sqlglot.ErrorLevel.IMMEDIATE)
+    assert len(statements) == 1 and statements[0] is not None
+    assert ("row_number() over" in sql.lower()) == (average == "samples")

@@ -226,15 +226,10 @@ def _wide_value(
     params: dict[str, Any],
     con: Any,
 ) -> float:
-    """multiclass_auc or multilabel_average_precision from wide columns (one value)."""
-    from .intervals import active  # intervals builds on the engine this module uses
-
-    if active() is not None:
-        raise InvalidParameterError(
-            f"{metric}: ci= is not available with wide scores= yet (its bootstrap needs a "
-            f"row id per sample); pass the long table (row_id=, class_col=, score=) for an "
-            f"interval, or drop ci="
-        )
+    """multiclass_auc or multilabel_average_precision from wide columns (one value; with
+    ``ci=``, its interval too: the bootstrap resamples rows, keyed by the row key of
+    ``multiclass_wide_scores``).
+    """
     frame = wide_frame(metric, data, label, scores, labels, params, [], con, metric, indicators)
     return scalar(frame, metric)
 
@@ -364,17 +359,19 @@ def wide_frame(
                 [cls, quote_ident(col, dialect), quote_ident(flag, dialect)]
                 for cls, col, flag in zip(listed, columns, flags)
             ]
-        sql = wide_sql(
-            metric,
-            source.sql,
-            by_cols,
-            quoted,
-            pairs,
-            checked,
-            indicators is not None and average == "samples",
-            dialect,
-        )
-        frame = backend.query(sql)
+        from .intervals import Call, active, serve  # intervals builds on the engine
+
+        request = active()
+        # rows keyed (numbered) for the samples average and for the bootstrap (one sample
+        # per row: all its classes share a replicate weight)
+        numbered = request is not None or (indicators is not None and average == "samples")
+        view = wide_view(source.sql, by_cols, quoted, pairs, numbered, dialect)
+        sql = wide_sql(metric, view, by_cols, checked, dialect)
+        if request is None:
+            frame = backend.query(sql)
+        else:
+            call = Call(spec, backend, view, dict(WIDE_ROLES), checked, list(by_cols), None)
+            frame = serve(request, call, sql)
         groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
         slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
         counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
@@ -387,33 +384,46 @@ def wide_frame(
     return frame
 
 
-def wide_sql(
-    metric: str,
+#: the roles of the long view of the wide forms: its columns (multiclass_wide_scores)
+WIDE_ROLES = {
+    "group": "sqlmetrics_truth",
+    "item": "sqlmetrics_class",
+    "score": "sqlmetrics_score",
+    "label": "sqlmetrics_label",
+}
+
+
+def wide_view(
     relation: str,
     by: Sequence[str],
     label: str | None,
     pairs: Sequence[Sequence[Any]],
-    params: Mapping[str, Any],
     numbered: bool,
     dialect: str,
 ) -> str:
-    """The statement of ``metric`` over wide columns: ``multiclass_wide_scores`` (the long
-    view; arguments as there, identifiers quoted for ``dialect``) under the metric's kernel,
-    with the checked ``params``; slices ``by`` by their names.
+    """The long view of wide columns (``multiclass_wide_scores``; ``label`` and ``pairs``
+    quoted for ``dialect``, the slices ``by`` by their names), without an alias.
     """
-    spec = get_spec(metric)
     quoted_by = [quote_ident(b, dialect) for b in by]
-    view = str(
+    return str(
         macro("multiclass_wide_scores", dialect)(relation, quoted_by, label, pairs, numbered)
     )
-    roles = {
-        "group": quote_ident("sqlmetrics_truth", dialect),
-        "item": quote_ident("sqlmetrics_class", dialect),
-        "score": quote_ident("sqlmetrics_score", dialect),
-        "label": quote_ident("sqlmetrics_label", dialect),
-    }
+
+
+def wide_sql(
+    metric: str, view: str, by: Sequence[str], params: Mapping[str, Any], dialect: str
+) -> str:
+    """The statement of ``metric`` (its kernel, the checked ``params``) over ``view``."""
+    spec = get_spec(metric)
+    roles = {role: quote_ident(column, dialect) for role, column in WIDE_ROLES.items()}
     return kernel_sql(
-        str(spec.kernel), view, by, roles, params, [entry(spec, metric, None)], dialect=dialect
+        str(spec.kernel),
+        f"{view} as wide_scores",
+        by,
+        roles,
+        params,
+        [entry(spec, metric, None)],
+        dialect=dialect,
     )
 
 
@@ -496,6 +506,12 @@ def evaluate_wide(
         twice = next(n for n in names if names.count(n) > 1)
         raise InvalidParameterError(
             f"evaluate: metric {twice!r} is requested twice in metrics={texts!r}; name it once"
+        )
+    if others.get("ci") is not None or others.get("ci_method") is not None:
+        raise InvalidParameterError(
+            f"evaluate: ci= with wide scores= is not supported; call "
+            f"sqlmetrics.{requests[0].spec.function}(..., scores=..., ci=) (per slice: on "
+            f"each slice's rows) for an interval, or drop ci="
         )
     given = sorted(name for name, value in others.items() if value is not None)
     if given:
@@ -608,7 +624,8 @@ def multiclass_auc(
         in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
         of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
         ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
-        CLASS=COLUMN`` per class.
+        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+        bootstrap (README, "How sure is the number?").
     labels : list, optional
         With ``scores=`` as a list: the class of each score column (scikit-learn's
         ``labels``, which must be sorted there; any order here). A listed class that is never

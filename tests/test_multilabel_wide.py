@@ -385,8 +385,10 @@ def test_errors(metric: str, kwargs: dict[str, Any], error: type, message: str) 
             r"'micro', 'samples'; got 'binary'",
         ),
         (
-            lambda: sqlmetrics.multilabel_average_precision(SMALL, ci=0.9, **LIST),
-            r"multilabel_average_precision: ci= is not available with wide scores= yet",
+            lambda: sqlmetrics.evaluate(SMALL, ["multilabel_average_precision"], ci=0.9, **LIST),
+            r"evaluate: ci= with wide scores= is not supported; call "
+            r"sqlmetrics.multilabel_average_precision\(..., scores=..., ci=\) \(per slice: on "
+            r"each slice's rows\) for an interval, or drop ci=",
         ),
         (
             lambda: sqlmetrics.evaluate(SMALL, ["multiclass_auc", "auc"], **LIST),
@@ -443,14 +445,74 @@ def test_statement_parses_in_every_dialect(dialect: str, metric: str, average: s
     import sqlglot
 
     from sqlmetrics._engine import check_params
-    from sqlmetrics.multiclass_roc import wide_sql
+    from sqlmetrics.multiclass_roc import wide_sql, wide_view
     from sqlmetrics.registry import get_spec
 
     spec = get_spec(metric)
     name = "auc_average" if metric == "multiclass_auc" else "ap_average"
     params = check_params(spec, {name: average})
     pairs = [["a", "s_a", "y_a"], ["b", "s_b", "y_b"]]
-    sql = wide_sql(metric, "t", ["g"], None, pairs, params, average == "samples", dialect)
+    view = wide_view("t", ["g"], None, pairs, average == "samples", dialect)
+    sql = wide_sql(metric, view, ["g"], params, dialect)
     statements = sqlglot.parse(sql, read=dialect, error_level=sqlglot.ErrorLevel.IMMEDIATE)
     assert len(statements) == 1 and statements[0] is not None
     assert ("row_number() over" in sql.lower()) == (average == "samples")
+
+
+def keyed_long(
+    frame: pd.DataFrame,
+    scores: list[str],
+    truth: list[str],
+    classes: list[Any],
+    label: str | None = None,
+) -> pd.DataFrame:
+    """The long table of a wide frame with the row id the wide form's bootstrap keys rows by:
+    the row's position (from 1) in the order of its score columns, then its truth columns
+    (sql/_macros/multiclass.sql, multiclass_wide_scores)."""
+    order = frame.sort_values([*scores, *truth], kind="stable").index
+    key = pd.Series(np.arange(1, len(frame) + 1), index=order).reindex(frame.index)
+    rows = []
+    for r in range(len(frame)):
+        for j, c in enumerate(classes):
+            if label is None:
+                y = int(frame[truth[j]].iloc[r])
+            else:
+                y = int(frame[label].iloc[r] == c)
+            rows.append((int(key.iloc[r]), c, float(frame[scores[j]].iloc[r]), y))
+    return pd.DataFrame(rows, columns=["row", "cls", "score", "label"])
+
+
+@pytest.mark.parametrize("metric", list(FUNCTIONS))
+@pytest.mark.parametrize("average", AVERAGES)
+def test_interval_equals_the_long_form_keyed_by_row(metric: str, average: str) -> None:
+    """ci=: a bootstrap over rows (a row's classes share its replicate weight), the same as
+    the long form's with the row ids the wide form keys rows by; any row order."""
+    function = FUNCTIONS[metric][0]
+    scores, truth = random_case(21, n=90, k=3)
+    frame = wide(scores, truth)
+    frame = pd.concat([frame, frame.iloc[:5]], ignore_index=True)  # identical rows
+    long = keyed_long(frame, SCORES[:3], FLAGS[:3], CLASSES[:3])
+    kw = {"average": average, "ci": 0.9, "n_boot": 50, "seed": 3}
+    got = function(frame, scores=SCORES[:3], indicators=FLAGS[:3], **kw)
+    want = function(long, row_id="row", class_col="cls", **kw)
+    assert got == want
+    assert got.method == "bootstrap" and got.lo <= got.value <= got.hi
+    assert got.value == function(frame, scores=SCORES[:3], indicators=FLAGS[:3], average=average)
+    shuffled = frame.sample(frac=1.0, random_state=4)
+    assert function(shuffled, scores=SCORES[:3], indicators=FLAGS[:3], **kw) == got
+
+
+@pytest.mark.parametrize(("multi_class", "average"), [("ovr", "macro"), ("ovo", "weighted")])
+def test_multiclass_wide_interval_equals_the_long_form(multi_class: str, average: str) -> None:
+    rng = np.random.default_rng(8)
+    n = 90
+    raw = np.round(rng.random((n, 3)), 1)
+    frame = pd.DataFrame(raw, columns=SCORES[:3])
+    frame["y"] = rng.choice(CLASSES[:3], n)
+    long = keyed_long(frame, SCORES[:3], ["y"], CLASSES[:3], label="y")
+    kw = {"multi_class": multi_class, "average": average, "ci": 0.9, "n_boot": 50}
+    got = sqlmetrics.multiclass_auc(frame, label="y", scores=dict(zip(CLASSES, SCORES[:3])), **kw)
+    assert got == sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls", **kw)
+    assert got.value == sqlmetrics.multiclass_auc(
+        frame, label="y", scores=SCORES[:3], multi_class=multi_class, average=average
+    )

@@ -516,3 +516,64 @@ def test_multiclass_wide_interval_equals_the_long_form(multi_class: str, average
     assert got.value == sqlmetrics.multiclass_auc(
         frame, label="y", scores=SCORES[:3], multi_class=multi_class, average=average
     )
+
+
+def test_wide_forms_and_intervals_on_postgres_equal_duckdb(pg_engine: Any) -> None:
+    """The wide statements (samples' row key, the bootstrap's keyed rows) on PostgreSQL;
+    test_postgres.py and test_spark.py run the functions on their tables too."""
+    scores, truth = random_case(31, n=80, k=3)
+    frame = wide(scores, truth)
+    frame = pd.concat([frame, frame.iloc[:4]], ignore_index=True)
+    frame["part"] = pd.Series(
+        np.random.default_rng(31).choice(["x", "y", None], len(frame)), dtype=object
+    )
+    frame["y"] = np.random.default_rng(32).choice(CLASSES[:3], len(frame))
+    frame.to_sql("multilabel_wide", pg_engine, index=False, if_exists="replace")
+    kw = {"scores": SCORES[:3], "indicators": FLAGS[:3]}
+    calls = [
+        (sqlmetrics.multiclass_auc, {**kw, "average": "samples", "ci": 0.9, "n_boot": 20}),
+        (sqlmetrics.multilabel_average_precision, {**kw, "average": "samples"}),
+        (
+            sqlmetrics.multilabel_average_precision,
+            {**kw, "average": "macro", "ci": 0.9, "n_boot": 20, "seed": 4},
+        ),
+        (
+            sqlmetrics.multiclass_auc,
+            {
+                "label": "y",
+                "scores": SCORES[:3],
+                "labels": CLASSES[:3],
+                "multi_class": "ovo",
+                "ci": 0.9,
+                "n_boot": 20,
+            },
+        ),
+        (
+            sqlmetrics.evaluate,
+            {
+                **kw,
+                "metrics": ["multiclass_auc", "multilabel_average_precision"],
+                "by": "part",
+                "auc_average": "samples",
+                "ap_average": "micro",
+            },
+        ),
+    ]
+    try:
+        for function, kwargs in calls:
+            want = quiet(function, frame, **kwargs)
+            got = quiet(function, "multilabel_wide", con=pg_engine, **kwargs)
+            if isinstance(want, pd.DataFrame):
+                assert list(got.columns) == list(want.columns)
+                for column in want.columns:
+                    for a, b in zip(got[column], want[column], strict=True):
+                        assert (pd.isna(a) and pd.isna(b)) or a == pytest.approx(b, rel=1e-9)
+            elif isinstance(want, sqlmetrics.Interval):
+                assert got.method == want.method
+                for a, b in zip(got[:3], want[:3]):
+                    assert same(float(a), float(b)) or a == pytest.approx(b, rel=1e-9)
+            else:
+                assert got == pytest.approx(want, rel=1e-9)
+    finally:
+        with pg_engine.begin() as connection:
+            connection.exec_driver_sql("drop table if exists multilabel_wide")

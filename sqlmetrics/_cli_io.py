@@ -44,6 +44,8 @@ FLAGS = {
     "ci_method": "--ci-method",
     "n_boot": "--n-boot",
     "seed": "--seed",
+    "labels": "--labels",
+    "indicators": "--class-indicator",
 }
 # whole phrases that only make sense in Python
 _PHRASES = (

@@ -54,6 +54,51 @@ def parse_value(text: str) -> Any:
     return text
 
 
+def parse_class(text: str) -> Any:
+    """A class written on the command line: ``"2"`` -> 2, ``"0.5"`` -> 0.5, ``"true"`` ->
+    True, ``"'2'"`` (in quotes) -> the text ``"2"``, anything else (``none`` too) its text.
+    """
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
+        return stripped[1:-1]
+    value = parse_value(stripped)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return stripped  # a class named none or nan is text (None and NaN are no class)
+    return value
+
+
+def parse_classes(lists: tuple[str, ...]) -> list[Any]:
+    """``--labels a,b --labels c`` -> ``["a", "b", "c"]`` (each class typed by
+    :func:`parse_class`); an empty class is an error.
+    """
+    classes: list[Any] = []
+    for text in lists:
+        for part in text.split(","):
+            if not part.strip():
+                raise InputError(
+                    f"--labels {text!r}: an empty class; write the classes separated by "
+                    f"commas, e.g. --labels cat,dog or --labels 0,1,2"
+                )
+            classes.append(parse_class(part))
+    return classes
+
+
+def parse_class_columns(flag: str, pairs: tuple[str, ...], example: str) -> dict[Any, str]:
+    """``--class-score cat=p_cat ...`` -> ``{"cat": "p_cat", ...}`` (classes typed by
+    :func:`parse_value`); a pair without ``=`` or a class given twice is an error.
+    """
+    wide: dict[Any, str] = {}
+    for pair in pairs:
+        cls, eq, column = pair.partition("=")
+        if not eq or not cls.strip() or not column.strip():
+            raise InputError(f"{flag} {pair!r}: write CLASS=COLUMN, e.g. {flag} {example}")
+        value = parse_value(cls.strip())
+        if value in wide:
+            raise InputError(f"{flag}: class {cls.strip()!r} is given twice")
+        wide[value] = column.strip()
+    return wide
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -163,8 +208,29 @@ def ci_options(command: Any) -> Any:
     "class_scores",
     multiple=True,
     metavar="CLASS=COLUMN",
-    help="Wide class scores for multiclass_auc: the score column of a class, e.g. "
-    "--class-score cat=p_cat (repeat per class); --label holds the true class.",
+    help="Wide class scores for multiclass_auc (and, with --class-indicator, "
+    "multilabel_average_precision): the score column of a class, e.g. --class-score "
+    "cat=p_cat (repeat per class); --label holds the true class.",
+)
+@click.option(
+    "--class-indicator",
+    "class_indicators",
+    multiple=True,
+    metavar="CLASS=COLUMN",
+    help="Wide multilabel truth, with --class-score: the 0/1 column of a class, e.g. "
+    "--class-indicator cat=is_cat (repeat per class, the classes of --class-score), for "
+    "multiclass_auc and multilabel_average_precision; --label is then not read.",
+)
+@click.option(
+    "--labels",
+    "label_lists",
+    multiple=True,
+    metavar="CLASS,CLASS,...",
+    help="The classes to include and their order, scikit-learn's labels= (multiclass "
+    "precision/recall/f1, jaccard, cohen_kappa, top_k_accuracy, multiclass_auc with "
+    "--class-score, ...): comma-separated and/or repeated, e.g. --labels cat,dog or "
+    "--labels 0,1,2; numbers and true/false are typed as such, a class in quotes ('1') "
+    "stays text.",
 )
 @click.option(
     "--trec",
@@ -243,6 +309,8 @@ def eval_command(
     by: tuple[str, ...],
     qrels: str | None,
     class_scores: tuple[str, ...],
+    class_indicators: tuple[str, ...],
+    label_lists: tuple[str, ...],
     trec: bool,
     convention: str | None,
     option_pairs: tuple[str, ...],
@@ -287,6 +355,12 @@ def eval_command(
 
         options = {**trec_eval_options([m.lower() for m in metrics]), **options}
     extra: dict[str, Any] = {"qrels": judged} if judged is not None else {}
+    if label_lists:
+        if "labels" in options:
+            raise InputError(
+                "--labels and --option labels= both given; give the classes with --labels only"
+            )
+        options["labels"] = parse_classes(label_lists)
     names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
     repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
     if repeated:
@@ -304,18 +378,16 @@ def eval_command(
             "with --group (and no --by)"
         )
     if class_scores:  # wide class scores (multiclass_auc): class -> column
-        wide: dict[Any, str] = {}
-        for pair in class_scores:
-            cls, eq, column = pair.partition("=")
-            if not eq or not cls.strip() or not column.strip():
-                raise InputError(
-                    f"--class-score {pair!r}: write CLASS=COLUMN, e.g. --class-score cat=p_cat"
-                )
-            value = parse_value(cls.strip())
-            if value in wide:
-                raise InputError(f"--class-score: class {cls.strip()!r} is given twice")
-            wide[value] = column.strip()
-        extra["scores"] = wide
+        extra["scores"] = parse_class_columns("--class-score", class_scores, "cat=p_cat")
+    if class_indicators:  # wide multilabel truth: class -> 0/1 column
+        if not class_scores:
+            raise InputError(
+                "--class-indicator (a 0/1 column per class) needs --class-score (the score "
+                "column of each class), e.g. --class-score cat=p_cat --class-indicator cat=is_cat"
+            )
+        extra["indicators"] = parse_class_columns(
+            "--class-indicator", class_indicators, "cat=is_cat"
+        )
     columns = dict(
         label=label,
         score=score,

@@ -45,6 +45,7 @@ def evaluate(
     prediction: str | None = None,
     train: Any = None,
     scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int = 200,
@@ -87,6 +88,11 @@ def evaluate(
         Wide class scores for ``multiclass_auc`` alone: a score column per class (with
         ``labels=`` the class of each, else the sorted classes of ``label``), or a mapping
         class -> column; ``label`` holds the true class. See :func:`multiclass_auc`.
+    indicators : list of str or dict, optional
+        With ``scores=``: multilabel truth, a 0/1 (or boolean) column per class in the form
+        of ``scores`` (scikit-learn's indicator matrix ``Y``), for ``multiclass_auc`` and
+        ``multilabel_average_precision`` (``auc_average=`` / ``ap_average=``, "samples" too);
+        ``label`` is then not read. See :func:`multiclass_auc`.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
         ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
@@ -155,6 +161,11 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    if scores is None and indicators is not None:
+        raise InvalidParameterError(
+            f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
+            f"score column of each class)"
+        )
     if scores is not None:  # wide class scores: multiclass_auc (multiclass_roc.py)
         from .multiclass_roc import evaluate_wide
 
@@ -173,6 +184,7 @@ def evaluate(
             metrics,
             label=label,
             scores=scores,
+            indicators=indicators,
             by=by,
             others=others,
             options=options,

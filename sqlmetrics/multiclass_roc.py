@@ -4,7 +4,10 @@ scikit-learn's ``roc_auc_score(y, scores, multi_class=, average=)``.
 Template: ``sql/multiclass/multiclass_auc.sql``. The long table is the one-hot form of the
 labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's score) and
 ``label`` (1 where the class is a true class of the row). Multiclass data have one true class
-per row; multilabel data any number.
+per row; multilabel data any number. The wide forms (a score column per class, with the
+true class in one column or, multilabel, a 0/1 indicator column per class) are turned into
+that long table in SQL (``multiclass_wide_scores``, sql/_macros/multiclass.sql) and run
+through the same kernels.
 """
 
 from __future__ import annotations
@@ -213,25 +216,80 @@ def _score_columns(
     return columns, listed
 
 
-def _wide_auc(
+def _wide_value(
+    metric: str,
     data: Any,
     label: str,
     scores: Any,
+    indicators: Any,
     labels: Any,
     params: dict[str, Any],
     con: Any,
 ) -> float:
-    """multiclass_auc from wide score columns (one value)."""
-    from .intervals import active  # intervals builds on the engine this module uses
+    """multiclass_auc or multilabel_average_precision from wide columns (one value; with
+    ``ci=``, its interval too: the bootstrap resamples rows, keyed by the row key of
+    ``multiclass_wide_scores``).
+    """
+    frame = wide_frame(metric, data, label, scores, labels, params, [], con, metric, indicators)
+    return scalar(frame, metric)
 
-    if active() is not None:
+
+def _no_indicators(metric: str, indicators: Any) -> None:
+    if indicators is not None:
         raise InvalidParameterError(
-            "multiclass_auc: ci= is not available with wide scores= yet (its bootstrap needs a "
-            "row id per sample); pass the long table (row_id=, class_col=, score=) for an "
-            "interval, or drop ci="
+            f"{metric}: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
+            f"score column of each class); the long form reads the 0/1 truth from label="
         )
-    frame = wide_frame("multiclass_auc", data, label, scores, labels, params, [], con)
-    return scalar(frame, "multiclass_auc")
+
+
+def _indicator_columns(
+    metric: str, scores: Any, indicators: Any, listed: tuple[Any, ...] | None
+) -> tuple[list[str], tuple[Any, ...]]:
+    """``indicators=`` (multilabel: a 0/1 column per class, scikit-learn's ``Y``) checked
+    against ``scores=``: of the same form (both lists of one length, or both mappings of the
+    same classes). Returns the indicator columns in the order of the score columns and the
+    classes (a list form without ``labels=``: the column positions 0, 1, ...).
+    """
+    if isinstance(scores, Mapping):
+        if not isinstance(indicators, Mapping):
+            raise InvalidParameterError(
+                f"{metric}: scores= is a mapping (class -> column) but indicators={indicators!r} "
+                f"is not; give indicators= as a mapping class -> 0/1 column too"
+            )
+        missing = [c for c in scores if c not in indicators]
+        extra = [c for c in indicators if c not in scores]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"classes in scores= but not in indicators=: {missing!r}")
+            if extra:
+                parts.append(f"classes in indicators= but not in scores=: {extra!r}")
+            raise InvalidParameterError(
+                f"{metric}: scores= and indicators= must map the same classes; {'; '.join(parts)}"
+            )
+        columns = [indicators[c] for c in scores]
+    elif isinstance(indicators, (list, tuple)) and not isinstance(indicators, str):
+        columns = list(indicators)
+        n_scores = len(scores)
+        if len(columns) != n_scores:
+            raise InvalidParameterError(
+                f"{metric}: indicators= names {len(columns)} columns but scores= names "
+                f"{n_scores}; give the 0/1 column of each score column's class, in the same "
+                f"order"
+            )
+    else:
+        raise InvalidParameterError(
+            f"{metric}: indicators= must be a list of 0/1 columns, one per score column of "
+            f"scores= (a list), or a mapping class -> column (with scores= a mapping); got "
+            f"{indicators!r}"
+        )
+    if not all(isinstance(c, str) and c for c in columns):
+        raise InvalidParameterError(
+            f"{metric}: indicators= must name one 0/1 column (a non-empty string) per class; "
+            f"got {indicators!r}"
+        )
+    classes = listed if listed is not None else tuple(range(len(columns)))
+    return columns, classes
 
 
 def wide_frame(
@@ -243,81 +301,77 @@ def wide_frame(
     params: dict[str, Any],
     by: Sequence[str],
     con: Any,
+    metric: str = "multiclass_auc",
+    indicators: Any = None,
 ) -> pd.DataFrame:
-    """multiclass_auc from wide score columns, per slice of ``by``: the long table built by
-    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the same kernel. Returns the
-    slice columns under their names, ``multiclass_auc``, ``n_parts`` and ``n_rows`` (rows of
-    ``data`` in the slice).
+    """``metric`` (multiclass_auc, or multilabel_average_precision with ``indicators``) from
+    wide columns, per slice of ``by``: the long table built by ``multiclass_wide_scores``
+    (sql/_macros/multiclass.sql) under the metric's own kernel. Multiclass: ``label`` holds
+    the true class; multilabel (``indicators``): a 0/1 column per class. Returns the slice
+    columns under their names, ``metric``, ``n_parts`` and ``n_rows`` (rows of ``data`` in
+    the slice).
     """
-    metric = "multiclass_auc"
     spec = get_spec(metric)
     checked = check_params(spec, params)
-    if checked["auc_average"] == "samples":
+    average = checked.get("auc_average", checked.get("ap_average"))
+    if indicators is None and metric != "multiclass_auc":
+        raise InvalidParameterError(
+            f"{metric}: wide scores= need indicators= (a 0/1 column per class, scikit-learn's "
+            f"indicator matrix Y); or pass the long table (row_id=, class_col=, score=, label=)"
+        )
+    if indicators is None and average == "samples":
         raise InvalidParameterError(
             f"{metric}: average='samples' averages over the rows of multilabel data; wide "
-            f"scores= hold one true class per row: use 'macro', 'weighted' or 'micro'"
+            f"scores= hold one true class per row: use 'macro', 'weighted' or 'micro' (or "
+            f"give multilabel truth as indicators=, a 0/1 column per class)"
+        )
+    if indicators is not None and checked.get("multi_class") == "ovo":
+        raise InvalidParameterError(
+            f"{metric}: multi_class='ovo' needs one true class per row; indicators= (multilabel "
+            f"truth) is one-vs-rest only, as in scikit-learn: use multi_class='ovr'"
         )
     columns, listed = _score_columns(metric, scores, labels)
-    if not (isinstance(label, str) and label):
-        raise InvalidParameterError(
-            f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
-        )
+    flags: list[str] = []
+    used: list[tuple[Role, str]] = []
+    if indicators is not None:
+        flags, listed = _indicator_columns(metric, scores, indicators, listed)
+        used = [(Role("indicators", "binary"), c) for c in dict.fromkeys(flags)]
+    else:
+        if not (isinstance(label, str) and label):
+            raise InvalidParameterError(
+                f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
+            )
+        used = [(Role("label", "key"), label)]
+    used += [(Role("score", "score"), c) for c in columns]
     by_cols = normalize_by(caller, by)
-    used = [(Role("label", "key"), label), *((Role("score", "score"), c) for c in columns)]
-    with open_checked(caller, data, con, {"label": label}, used, by_cols) as (backend, source, _):
+    named = {} if indicators is not None else {"label": label}
+    with open_checked(caller, data, con, named, used, by_cols) as (backend, source, _):
         dialect = backend.dialect
-        sql_type = source.columns[label]
-        quoted = quote_ident(label, dialect)
-        if listed is None:
-            found = backend.query(
-                f"select distinct {quoted} as c from {source.sql} as t order by 1"
-            )["c"].tolist()
-            if len(found) != len(columns):
-                raise InvalidDataError(
-                    f"{metric}: label column {label!r} holds {len(found)} classes "
-                    f"({', '.join(map(repr, found[:10]))}{' ...' if len(found) > 10 else ''}) "
-                    f"but scores= names {len(columns)} columns; pass labels= (the class of "
-                    f"each score column, in order) or scores={{class: column}}"
-                )
-            listed = check_labels(metric, "labels", found)
-        assert listed is not None
-        check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
-        inside = macro("class_in", dialect)(quoted, list(listed))
-        unknown = backend.query(
-            f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
-            f"order by 1 limit 5"
-        )
-        if len(unknown):
-            shown = ", ".join(repr(v) for v in unknown["c"].tolist())
-            raise InvalidDataError(
-                f"{metric}: label column {label!r} holds classes without a score column: "
-                f"{shown}; give each class a column in scores= (and labels=)"
-            )
         quoted_by = [quote_ident(b, dialect) for b in by_cols]
-        relation = str(
-            macro("multiclass_wide_scores", dialect)(
-                source.sql,
-                quoted_by,
-                quoted,
-                [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)],
-            )
-        )
-        roles = {
-            "group": quote_ident("sqlmetrics_truth", dialect),
-            "item": quote_ident("sqlmetrics_class", dialect),
-            "score": quote_ident("sqlmetrics_score", dialect),
-            "label": quote_ident("sqlmetrics_label", dialect),
-        }
-        sql = kernel_sql(
-            str(spec.kernel),
-            relation,
-            by_cols,
-            roles,
-            checked,
-            [entry(spec, metric, None)],
-            dialect=dialect,
-        )
-        frame = backend.query(sql)
+        if indicators is None:
+            listed = _true_classes(metric, backend, source, label, columns, listed)
+            quoted: str | None = quote_ident(label, dialect)
+            pairs = [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)]
+        else:
+            assert listed is not None  # _indicator_columns names the classes
+            quoted = None
+            pairs = [
+                [cls, quote_ident(col, dialect), quote_ident(flag, dialect)]
+                for cls, col, flag in zip(listed, columns, flags)
+            ]
+        from .intervals import Call, active, serve  # intervals builds on the engine
+
+        request = active()
+        # rows keyed (numbered) for the samples average and for the bootstrap (one sample
+        # per row: all its classes share a replicate weight)
+        numbered = request is not None or (indicators is not None and average == "samples")
+        view = wide_view(source.sql, by_cols, quoted, pairs, numbered, dialect)
+        sql = wide_sql(metric, view, by_cols, checked, dialect)
+        if request is None:
+            frame = backend.query(sql)
+        else:
+            call = Call(spec, backend, view, dict(WIDE_ROLES), checked, list(by_cols), None)
+            frame = serve(request, call, sql)
         groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
         slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
         counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
@@ -330,62 +384,190 @@ def wide_frame(
     return frame
 
 
+#: the roles of the long view of the wide forms: its columns (multiclass_wide_scores)
+WIDE_ROLES = {
+    "group": "sqlmetrics_truth",
+    "item": "sqlmetrics_class",
+    "score": "sqlmetrics_score",
+    "label": "sqlmetrics_label",
+}
+
+
+def wide_view(
+    relation: str,
+    by: Sequence[str],
+    label: str | None,
+    pairs: Sequence[Sequence[Any]],
+    numbered: bool,
+    dialect: str,
+) -> str:
+    """The long view of wide columns (``multiclass_wide_scores``; ``label`` and ``pairs``
+    quoted for ``dialect``, the slices ``by`` by their names), without an alias.
+    """
+    quoted_by = [quote_ident(b, dialect) for b in by]
+    return str(
+        macro("multiclass_wide_scores", dialect)(relation, quoted_by, label, pairs, numbered)
+    )
+
+
+def wide_sql(
+    metric: str, view: str, by: Sequence[str], params: Mapping[str, Any], dialect: str
+) -> str:
+    """The statement of ``metric`` (its kernel, the checked ``params``) over ``view``."""
+    spec = get_spec(metric)
+    roles = {role: quote_ident(column, dialect) for role, column in WIDE_ROLES.items()}
+    return kernel_sql(
+        str(spec.kernel),
+        f"{view} as wide_scores",
+        by,
+        roles,
+        params,
+        [entry(spec, metric, None)],
+        dialect=dialect,
+    )
+
+
+def _true_classes(
+    metric: str,
+    backend: Any,
+    source: Any,
+    label: str,
+    columns: list[str],
+    listed: tuple[Any, ...] | None,
+) -> tuple[Any, ...]:
+    """The classes of the score columns of the multiclass wide form: ``listed``, or the
+    sorted classes of ``label`` (as many as columns); every class of ``label`` has a column.
+    """
+    dialect = backend.dialect
+    sql_type = source.columns[label]
+    quoted = quote_ident(label, dialect)
+    if listed is None:
+        found = backend.query(f"select distinct {quoted} as c from {source.sql} as t order by 1")[
+            "c"
+        ].tolist()
+        if len(found) != len(columns):
+            raise InvalidDataError(
+                f"{metric}: label column {label!r} holds {len(found)} classes "
+                f"({', '.join(map(repr, found[:10]))}{' ...' if len(found) > 10 else ''}) "
+                f"but scores= names {len(columns)} columns; pass labels= (the class of "
+                f"each score column, in order) or scores={{class: column}}"
+            )
+        listed = check_labels(metric, "labels", found)
+    assert listed is not None
+    check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
+    inside = macro("class_in", dialect)(quoted, list(listed))
+    unknown = backend.query(
+        f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
+        f"order by 1 limit 5"
+    )
+    if len(unknown):
+        shown = ", ".join(repr(v) for v in unknown["c"].tolist())
+        raise InvalidDataError(
+            f"{metric}: label column {label!r} holds classes without a score column: "
+            f"{shown}; give each class a column in scores= (and labels=)"
+        )
+    return listed
+
+
 def evaluate_wide(
     data: Any,
     metrics: Any,
     *,
     label: str,
     scores: Any,
+    indicators: Any = None,
     by: Any,
     others: Mapping[str, Any],
     options: dict[str, Any],
     con: Any,
 ) -> pd.DataFrame:
-    """``evaluate(..., scores=)``: multiclass_auc from wide score columns, per slice; the
-    columns evaluate returns (slices, the metric as requested, n_rows).
+    """``evaluate(..., scores=)``: multiclass_auc from wide score columns, or with
+    ``indicators=`` (multilabel) multiclass_auc and multilabel_average_precision, per slice;
+    the columns evaluate returns (slices, the metrics as requested, n_rows).
     """
     from .names import parse_metric
 
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     requests = [parse_metric(t, "evaluate") for t in texts]
-    if len(requests) != 1 or requests[0].spec.name != "multiclass_auc":
+    allowed = ("multiclass_auc",) if indicators is None else _WIDE_MULTILABEL
+    if not requests or any(r.spec.name not in allowed for r in requests):
+        if indicators is None:
+            raise InvalidParameterError(
+                f"evaluate: scores= (a score column per class) feeds multiclass_auc only; got "
+                f"metrics={texts!r}: evaluate the other metrics in a separate call"
+            )
         raise InvalidParameterError(
-            f"evaluate: scores= (a score column per class) feeds multiclass_auc only; got "
-            f"metrics={texts!r}: evaluate the other metrics in a separate call"
+            f"evaluate: scores= with indicators= (a score and a 0/1 column per class) feed "
+            f"{' and '.join(_WIDE_MULTILABEL)} only; got metrics={texts!r}: evaluate the other "
+            f"metrics in a separate call"
+        )
+    names = [r.spec.name for r in requests]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise InvalidParameterError(
+            f"evaluate: metric {twice!r} is requested twice in metrics={texts!r}; name it once"
+        )
+    if others.get("ci") is not None or others.get("ci_method") is not None:
+        raise InvalidParameterError(
+            f"evaluate: ci= with wide scores= is not supported; call "
+            f"sqlmetrics.{requests[0].spec.function}(..., scores=..., ci=) (per slice: on "
+            f"each slice's rows) for an interval, or drop ci="
         )
     given = sorted(name for name, value in others.items() if value is not None)
     if given:
         raise InvalidParameterError(
             f"evaluate: scores= (wide class scores) with {', '.join(n + '=' for n in given)}: "
-            f"the wide form reads label= (the true class) and scores= only"
+            f"the wide form reads label= (the true class) or indicators=, and scores= only"
         )
     options = dict(options)
     labels = options.pop("labels", None)
-    params = {"convention": options.pop("convention", None)}
-    for name in ("multi_class", "auc_average"):
-        if name in options:
-            params[name] = options.pop(name)
+    convention = options.pop("convention", None)
+    accepted = ["multi_class", "auc_average"] if "multiclass_auc" in names else []
+    if "multilabel_average_precision" in names:
+        accepted.append("ap_average")
+    taken = {name: options.pop(name) for name in accepted if name in options}
     if options:
+        who = "it accepts" if len(texts) == 1 else "they accept"
         raise InvalidParameterError(
             f"evaluate: option {sorted(options)[0]}= is accepted by none of the requested "
-            f"metrics ({texts[0]}); options it accepts: multi_class, auc_average, labels"
+            f"metrics ({', '.join(texts)}); options {who}: {', '.join([*accepted, 'labels'])}"
         )
     by_cols = normalize_by("evaluate", by)
-    frame = wide_frame("evaluate", data, label, scores, labels, params, by_cols, con)
-    text = requests[0].text
-    frame = frame.rename(columns={"multiclass_auc": text})[[*by_cols, text, "n_rows"]]
-    missing = int(frame[text].isna().sum())
-    if missing:
-        warn(
-            f"evaluate: {text} is undefined in {missing} of {len(frame)} slice(s) "
-            f"({requests[0].spec.undefined}); NaN there",
-            UndefinedMetricWarning,
+    frame: pd.DataFrame | None = None
+    for request in requests:
+        metric = request.spec.name
+        params = {"convention": convention}
+        params.update({k: v for k, v in taken.items() if k in request.spec.params})
+        part = wide_frame(
+            "evaluate", data, label, scores, labels, params, by_cols, con, metric, indicators
         )
-    frame[text] = frame[text].astype(float)
+        part = part.rename(columns={metric: request.text})[[*by_cols, request.text, "n_rows"]]
+        if frame is None:
+            frame = part
+        elif by_cols:  # NULL slices merge as equal
+            frame = frame.drop(columns="n_rows").merge(part, on=by_cols, how="outer")
+        else:
+            frame = pd.concat([frame.drop(columns="n_rows"), part.drop(columns=by_cols)], axis=1)
+    assert frame is not None
+    frame = frame[[*by_cols, *(r.text for r in requests), "n_rows"]]
+    for request in requests:
+        text = request.text
+        missing = int(frame[text].isna().sum())
+        if missing:
+            warn(
+                f"evaluate: {text} is undefined in {missing} of {len(frame)} slice(s) "
+                f"({request.spec.undefined}); NaN there",
+                UndefinedMetricWarning,
+            )
+        frame[text] = frame[text].astype(float)
     frame["n_rows"] = frame["n_rows"].astype("int64")
     if by_cols:
         frame = frame.sort_values(by_cols, na_position="last", kind="stable")
     return frame.reset_index(drop=True)
+
+
+#: the metrics of the wide multilabel form (scores= and indicators=)
+_WIDE_MULTILABEL = ("multiclass_auc", "multilabel_average_precision")
 
 
 def multiclass_auc(
@@ -396,6 +578,7 @@ def multiclass_auc(
     score: str = "score",
     label: str = "label",
     scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
     labels: Sequence[Any] | None = None,
     multi_class: str = "ovr",
     average: str = "macro",
@@ -431,13 +614,23 @@ def multiclass_auc(
         Wide form: a score column per class (at least two), scikit-learn's ``y_score``
         columns; their classes are ``labels`` in the same order (default: the sorted classes
         of ``label``, which must then number as many), or give a mapping ``{class: column}``.
-        Every class of ``label`` needs a column. Multiclass only (one true class per row): not
-        with ``average="samples"``. In ``evaluate``: ``scores=``; on the command line:
+        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
+        one true class per row): not with ``average="samples"``; with ``indicators=``
+        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
         ``--class-score CLASS=COLUMN`` per class.
+    indicators : list of str or dict, optional
+        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
+        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
+        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
+        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
+        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
+        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+        bootstrap (README, "How sure is the number?").
     labels : list, optional
         With ``scores=`` as a list: the class of each score column (scikit-learn's
         ``labels``, which must be sorted there; any order here). A listed class that is never
-        true leaves its one-vs-rest AUC (and so the average) undefined, as there.
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
+        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
     multi_class : {"ovr", "ovo"}, default "ovr"
         "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
         multiclass data only.
@@ -464,12 +657,17 @@ def multiclass_auc(
     ------
     InvalidDataError
         NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
-        ``label`` without a score column, or (without ``labels``) as many classes as columns.
+        ``label`` without a score column, or (without ``labels``) as many classes as columns;
+        with ``indicators=``, an indicator column not of 0/1 numbers or booleans.
     InvalidParameterError
         ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
-        "samples"; ``scores`` not a list or mapping of two or more distinct columns,
-        ``labels`` of another length, repeated, or not of the label column's type; both forms
-        (``scores`` and ``row_id``/``class_col``) or neither.
+        "samples" (or with ``indicators``); ``scores`` not a list or mapping of two or more
+        distinct columns, ``labels`` of another length, repeated, or not of the label
+        column's type; ``indicators`` not of the form of ``scores`` (a list of its length, a
+        mapping of its classes), or without ``scores``; both forms (``scores`` and
+        ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
 
     Warns
     -----
@@ -515,6 +713,10 @@ def multiclass_auc(
     >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
     ...                                 multi_class="ovo"), 4)
     0.9583
+    >>> wide[["y_a", "y_b", "y_c"]] = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 0]]  # multilabel
+    >>> round(sqlmetrics.multiclass_auc(wide, scores=["a", "b", "c"],
+    ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
+    0.75
     """
     params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
     if scores is not None:
@@ -523,7 +725,8 @@ def multiclass_auc(
                 f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
                 f"row_id=/class_col= (long: a row per class) both given; pass one form"
             )
-        return _wide_auc(data, label, scores, labels, params, con)
+        return _wide_value("multiclass_auc", data, label, scores, indicators, labels, params, con)
+    _no_indicators("multiclass_auc", indicators)
     if labels is not None:
         raise InvalidParameterError(
             f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
@@ -650,31 +853,47 @@ def top_k_accuracy(
 def multilabel_average_precision(
     data: Any,
     *,
-    row_id: str,
-    class_col: str,
+    row_id: str | None = None,
+    class_col: str | None = None,
     score: str = "score",
     label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
     average: str = "macro",
     convention: str | None = None,
     con: Any = None,
 ) -> float:
     r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
 
-    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)`` with
-    ``Y`` and ``scores`` the wide matrices this long table holds.
+    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)``, with
+    ``Y`` and ``scores`` given as a long table (``row_id=``, ``class_col=``, ``score=``,
+    ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
 
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class), as in :func:`multiclass_auc`.
-    row_id : str
-        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
-    class_col : str
-        Column of the class the score is for. In ``evaluate``: ``item=``.
+        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
+        row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
+        ``group=``.
+    class_col : str, optional
+        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
     score : str, default "score"
-        Column of the class's score.
+        Long form: column of the class's score.
     label : str, default "label"
-        Column of 0/1: 1 where the class is a true class of the row.
+        Long form: column of 0/1: 1 where the class is a true class of the row.
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
+        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
+    indicators : list of str or dict, optional
+        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
+        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
+        On the command line: ``--class-indicator CLASS=COLUMN``.
+    labels : list, optional
+        With ``scores=`` as a list: names of the classes (they do not change the value).
     average : {"macro", "weighted", "micro", "samples"}, default "macro"
         "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
         "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
@@ -695,9 +914,14 @@ def multilabel_average_precision(
     Raises
     ------
     InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+        NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
+        row, no rows.
     InvalidParameterError
-        ``average`` unknown.
+        ``average`` unknown; ``scores`` and ``indicators`` not two or more distinct score
+        columns with a 0/1 column each (both lists of one length, or both mappings of the
+        same classes); both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
 
     Warns
     -----
@@ -729,13 +953,43 @@ def multilabel_average_precision(
     ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
     >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
     0.9167
+    >>> wide = pd.DataFrame({"p_a": [.9, .4, .3], "p_b": [.2, .6, .8], "y_a": [1, 0, 1],
+    ...                      "y_b": [0, 1, 1]})  # the same, a score and a 0/1 column per class
+    >>> round(sqlmetrics.multilabel_average_precision(wide, scores=["p_a", "p_b"],
+    ...                                               indicators=["y_a", "y_b"]), 4)
+    0.9167
     """
+    params = {"ap_average": average, "convention": convention}
+    metric = "multilabel_average_precision"
+    if scores is not None or indicators is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores=/indicators= (wide: a score and a 0/1 column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        if scores is None:
+            raise InvalidParameterError(
+                f"{metric}: indicators= (a 0/1 column per class) needs scores= (the score "
+                f"column of each class)"
+            )
+        return _wide_value(metric, data, label, scores, indicators, labels, params, con)
+    if labels is not None:
+        raise InvalidParameterError(
+            f"{metric}: labels={labels!r} names the classes of the columns of scores= (wide "
+            f"form); the long form reads them from class_col="
+        )
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            f"{metric}: give the scores as scores= and indicators= (a score and a 0/1 column "
+            f"per class) or as a long table with row_id= and class_col= (a row per class, "
+            f"label= 0/1)"
+        )
     frame = compute(
         "multilabel_average_precision",
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params={"ap_average": average, "convention": convention},
+        params=params,
         unique=("group", "item"),
     )
     return scalar(frame, "multilabel_average_precision")

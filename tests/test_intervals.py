@@ -511,10 +511,6 @@ def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: 
     if kwargs.get("train") == "events":
         kwargs["train"] = EVENTS
     fn = getattr(sqlmetrics, name)
-    if name == "multiclass_auc" and "scores" in kwargs:  # wide form: refused, not guessed
-        with pytest.raises(InvalidParameterError, match="not available with wide scores= yet"):
-            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
-        return
     if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
         match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):
@@ -538,7 +534,8 @@ def iv_spec(function: str, kwargs: dict) -> str:
     precision_macro)."""
     average = kwargs.get("average", "binary")
     name = {"mean_average_precision": "map", "jaccard": "jaccard"}.get(function, function)
-    if average not in ("binary", None):
+    # multiclass_auc and multilabel_average_precision take average= as an option
+    if average not in ("binary", None) and f"{name}_{average}" in REGISTRY:
         name = f"{name}_{average}"
     return name
 

@@ -81,7 +81,28 @@ CLASS_WIDE = (
     .assign(truth=CLASS_SCORES[CLASS_SCORES["label"] == 1].set_index("rid")["cls"])
     .reset_index()
 )
+
+
+def _multilabel(wide: pd.DataFrame) -> pd.DataFrame:
+    """Multilabel truth next to the wide scores: y_a, y_b, y_c (the true class, plus the
+    next class at random), and a slice column with a NULL slice."""
+    rng = np.random.default_rng(12)
+    # the next class (c after b after a) is true too on about half of the rows: every row
+    # keeps a negative, so the samples AUC is defined
+    after = wide["truth"].map({"a": "b", "b": "c", "c": "a"}).where(rng.random(len(wide)) < 0.5)
+    flags = {f"y_{c}": ((wide["truth"] == c) | (after == c)).astype("int64") for c in "abc"}
+    part = pd.Series(rng.choice(["x", "y", None], len(wide)), dtype=object)
+    return wide.assign(**flags, part=part)
+
+
+CLASS_WIDE = _multilabel(CLASS_WIDE)
 WIDE = {"_table": "class_wide", "label": "truth", "scores": ["s_a", "s_b", "s_c"]}
+#: the same scores with multilabel truth: scikit-learn's indicator matrix Y, a column per class
+MULTILABEL = {
+    "_table": "class_wide",
+    "scores": ["s_a", "s_b", "s_c"],
+    "indicators": ["y_a", "y_b", "y_c"],
+}
 LISTED = {"label": "cls", "prediction": "pcls", "labels": ["c", "a", "x"]}
 
 RANKING = {"group": "g", "item": "item", "label": "rel"}
@@ -159,9 +180,18 @@ CALLS: dict[str, list[dict[str, Any]]] = {
         {**WIDE, "labels": ["a", "b", "c"], "average": "weighted"},
         {**WIDE, "multi_class": "ovo"},
         {**WIDE, "scores": {"c": "s_c", "a": "s_a", "b": "s_b"}, "average": "micro"},
+        {**MULTILABEL, "average": "samples"},
+        {
+            "_table": "class_wide",
+            "scores": {"c": "s_c", "a": "s_a", "b": "s_b"},
+            "indicators": {"a": "y_a", "b": "y_b", "c": "y_c"},
+            "average": "weighted",
+        },
     ],
     "multilabel_average_precision": [
-        {"_table": "class_scores", "row_id": "rid", "class_col": "cls"}
+        {"_table": "class_scores", "row_id": "rid", "class_col": "cls"},
+        {**MULTILABEL, "average": "samples"},
+        {**MULTILABEL, "average": "micro"},
     ],
     "top_k_accuracy": [
         {"_table": "class_scores", "row_id": "rid", "class_col": "cls", "k": 2},
@@ -182,6 +212,13 @@ CALLS: dict[str, list[dict[str, Any]]] = {
         {"metrics": ["ndcg@10", "map", "mrr"], **RANKING, "by": "country"},
         {"metrics": ["f1_macro", "cohen_kappa", "jaccard_micro"], **LISTED, "by": "country"},
         {**WIDE, "metrics": ["multiclass_auc"], "labels": ["a", "b", "c"], "auc_average": "micro"},
+        {
+            **MULTILABEL,
+            "metrics": ["multiclass_auc", "multilabel_average_precision"],
+            "by": "part",
+            "auc_average": "samples",
+            "ap_average": "weighted",
+        },
     ],
     "compare": [
         {"metrics": ["auc", "gauc", "accuracy"], "scores": ["score", "w"], "group": "g"},

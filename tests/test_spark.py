@@ -201,6 +201,7 @@ def test_function_on_a_spark_table_equals_duckdb(
     assert temp_views(spark) == []
 
 
+MULTILABEL = {"scores": ["s_a", "s_b", "s_c"], "indicators": ["y_a", "y_b", "y_c"]}
 #: wide class scores and labels= (issue 14): function -> arguments, on the events or on the
 #: class scores made wide (s_a, s_b, s_c and the true class in truth)
 WIDE_AND_LISTED = [
@@ -224,6 +225,32 @@ WIDE_AND_LISTED = [
     ),
     ("jaccard", {"label": "cls", "prediction": "pred", "average": "micro", "labels": [0, 9]}),
     ("top_k_accuracy", {"row_id": "row_id", "class_col": "cls", "k": 1, "labels": ["c", "b", "a"]}),
+    # multilabel truth, wide: a 0/1 column per class (the samples average keys rows)
+    ("multiclass_auc", {**MULTILABEL, "average": "samples"}),
+    ("multilabel_average_precision", {**MULTILABEL, "average": "samples"}),
+    ("multilabel_average_precision", {**MULTILABEL, "average": "weighted"}),
+    # ci=: the bootstrap keys the wide rows by their order (the same on every engine)
+    ("multiclass_auc", {**MULTILABEL, "average": "samples", "ci": 0.9, "n_boot": 20}),
+    (
+        "multiclass_auc",
+        {
+            "label": "truth",
+            "scores": ["s_a", "s_b", "s_c"],
+            "multi_class": "ovo",
+            "ci": 0.9,
+            "n_boot": 20,
+        },
+    ),
+    (
+        "evaluate",
+        {
+            **MULTILABEL,
+            "metrics": ["multiclass_auc", "multilabel_average_precision"],
+            "by": "part",
+            "auc_average": "samples",
+            "ap_average": "macro",
+        },
+    ),
 ]
 
 
@@ -231,7 +258,15 @@ def make_class_wide() -> pd.DataFrame:
     long = make_class_scores()
     wide = long.pivot(index="row_id", columns="cls", values="score").add_prefix("s_")
     truth = long[long["label"] == 1].set_index("row_id")["cls"]
-    return wide.rename_axis(columns=None).assign(truth=truth).reset_index()
+    wide = wide.rename_axis(columns=None).assign(truth=truth).reset_index()
+    # multilabel truth (y_a, y_b, y_c: the true class, and the next one on about half of the
+    # rows, so every row keeps a negative), a NULL slice
+    rng = np.random.default_rng(13)
+    after = wide["truth"].map({"a": "b", "b": "c", "c": "a"}).where(rng.random(len(wide)) < 0.5)
+    for c in "abc":
+        wide[f"y_{c}"] = ((wide["truth"] == c) | (after == c)).astype("int64")
+    wide["part"] = pd.Series(rng.choice(["x", "y", None], len(wide)), dtype=object)
+    return wide
 
 
 @pytest.mark.parametrize(("name", "kwargs"), WIDE_AND_LISTED, ids=[n for n, _ in WIDE_AND_LISTED])
@@ -256,6 +291,8 @@ def test_wide_scores_and_labels_on_spark_equal_duckdb(
             got, want = function(table, con=spark, **kwargs), function(frame, **kwargs)
     finally:
         spark.catalog.dropTempView("spark_class_wide")
+    if isinstance(want, sqlmetrics.Interval):
+        got, want = got._asdict(), want._asdict()
     assert_same(got, want, f"{name} on spark")
     assert temp_views(spark) == []
 

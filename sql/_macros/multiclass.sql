@@ -199,29 +199,78 @@ select * from final
 {%- endmacro %}
 
 {#
-  multiclass_wide_scores(relation, by, label, scores): the long table of multiclass_auc made
-  from wide score columns (scikit-learn's y_score matrix): one select per class, glued with
-  union all, so every engine runs it. `label`: the quoted column of true classes; `scores`:
-  a list of [class, quoted score column] pairs (classes checked in Python, written as
-  literals by class_literal). Output columns: the slice columns by their names,
-  sqlmetrics_class, sqlmetrics_score (double), sqlmetrics_label (1 where the class is the
-  row's true class, else 0) and sqlmetrics_truth (the row's true class: multiclass_auc's
-  one-vs-one pairs partition by it, as they would by a row id).
+  multiclass_wide_scores(relation, by, label, scores, numbered=false): the long table of
+  multiclass_auc (and multilabel_average_precision) made from wide columns (scikit-learn's
+  y_score matrix), a parenthesized select without alias. `scores`: a list of [class, quoted
+  score column] pairs (multiclass: the row's true class in the quoted column `label`), or of
+  [class, quoted score column, quoted 0/1 indicator column] triples (multilabel,
+  scikit-learn's indicator matrix Y; `label` none). Classes are checked in Python and written
+  as literals by class_literal.
+  Output columns: the slice columns by their names, sqlmetrics_class, sqlmetrics_score
+  (double), sqlmetrics_label (1 where the class is a true class of the row: label = class, or
+  the class's indicator is 1) and sqlmetrics_truth, the column the kernels partition rows by:
+     without numbered: multiclass, the row's true class (multiclass_auc's one-vs-one pairs
+                 partition by it, as they would by a row id); multilabel, 0;
+     numbered (multilabel average='samples', which partitions by the row; any bootstrap,
+                 whose sample is the row): the row's key, row_key (sql/_macros/resample.sql):
+                 its position within its slice in the order of all its score columns, then its
+                 label or indicator columns. Rows equal in all of them get distinct keys in
+                 some order, and which gets which changes no value (nor any replicate), so the
+                 key is deterministic wherever it matters, on every engine.
+  Without numbered: one select per class glued with union all, so every engine runs it. With
+  numbered the rows are numbered once (one sort) and crossed with the classes (class_rows).
 #}
-{% macro multiclass_wide_scores(relation, by, label, scores) -%}
+{% macro multiclass_wide_scores(relation, by, label, scores, numbered=false) -%}
 (
+{% if numbered %}
+{% set order = scores | map(attribute=1) | list + ([label] if label is not none else scores | map(attribute=2) | list) %}
+    select
+        {% for col in by %}r.{{ col }}, {% endfor %}
+
+        k.class as sqlmetrics_class,
+        case k.idx
+{% for pair in scores %}
+            when {{ loop.index0 }} then cast(r.{{ pair[1] }} as {{ float_type() }})
+{% endfor %}
+        end as sqlmetrics_score,
+{% if label is none %}
+        case k.idx
+{% for pair in scores %}
+            when {{ loop.index0 }} then {{ binary_label('r.' ~ pair[2]) }}
+{% endfor %}
+        end as sqlmetrics_label,
+{% else %}
+        case when r.{{ label }} = k.class then 1 else 0 end as sqlmetrics_label,
+{% endif %}
+        r.sqlmetrics_row as sqlmetrics_truth
+    from (
+        select
+            t.*,
+            {{ row_key(order, by) }} as sqlmetrics_row
+        from {{ relation }} as t
+    ) as r
+    cross join (
+    {{ class_rows(scores | map('first') | list) }}
+    ) as k
+{% else %}
 {% for pair in scores %}
     select
         {% for col in by %}{{ col }}, {% endfor %}
 
         {{ class_literal(pair[0]) }} as sqlmetrics_class,
         cast({{ pair[1] }} as {{ float_type() }}) as sqlmetrics_score,
+{% if label is none %}
+        {{ binary_label(pair[2]) }} as sqlmetrics_label,
+        0 as sqlmetrics_truth
+{% else %}
         case when {{ label }} = {{ class_literal(pair[0]) }} then 1 else 0 end as sqlmetrics_label,
         {{ label }} as sqlmetrics_truth
+{% endif %}
     from {{ relation }}
 {% if not loop.last %}
     union all
 {% endif %}
 {% endfor %}
-) as wide_scores
+{% endif %}
+)
 {%- endmacro %}

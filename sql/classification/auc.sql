@@ -151,14 +151,16 @@ with source as (
 {% if not columns.weight %}
 {{ auc_row_buckets('source', by, fine=true) }},
 -- fine: a sub-bucket number, non-decreasing in the score (bucket in the high bits, then the
--- score's position between the bucket's bounds in auc_fine_rows()-row steps, in double: each
--- rounded operation is monotone), so that a run of tied or close scores shares it
+-- score's position between the bucket's bounds in about auc_fine_rows()-row steps), so that
+-- tied scores share it. Non-decreasing because every rounded double operation is; the halves
+-- keep the differences finite (no inf / inf = NaN), a bucket without width is one step.
 fined as (
     select /*+ REPARTITION(bucket{% for col in by %}, slice_{{ loop.index0 }}{% endfor %}) */
         {{ slice_cols(by) }}
         bucket,
         cast(bucket as bigint) * {{ 2 ** 30 }} + coalesce(cast(floor(least(greatest(
-            (cast(score as {{ float_type() }}) - lo) / nullif(hi - lo, 0) * steps, 0), steps - 1)) as bigint), 0) as fine,
+            (cast(score as {{ float_type() }}) / 2 - lo / 2) / nullif(greatest(hi / 2 - lo / 2, 0), 0) * steps, 0),
+            steps - 1)) as bigint), 0) as fine,
         label,
         score
     from (

@@ -230,12 +230,7 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2
 64
 {%- endmacro %}
 
-{# the mean number of rows of a fine bucket (spark__auc_kernel): sampled rows per bucket / this #}
-{% macro auc_fine_rows() -%}
-16
-{%- endmacro %}
-
-{% macro auc_row_buckets(table, by, bounds='row_bounds', bucketed='row_bucketed', fine=false) -%}
+{% macro auc_row_buckets(table, by, bounds='row_bounds', bucketed='row_bucketed') -%}
 {% set n = auc_n_buckets() | int %}
 {{ bounds }} as (
     select
@@ -245,12 +240,7 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2
             score,
             array({% for i in range(1, n) %}{{ float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
             1000
-        ) as q{{ ',' if fine }}
-{% if fine %}
-        min(score) as q_min,
-        max(score) as q_max,
-        count(*) as q_n
-{% endif %}
+        ) as q
     from {{ table }}
     where rand(0) * {{ auc_sample_every() }} < 1
     {{ group_by(by) }}
@@ -258,13 +248,7 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2
 {{ bucketed }} as (
     select {{ auc_broadcast(bounds) }}
         {{ table }}.*,
-        {{ auc_bucket_search('q', 'score', 0, n - 1) }} as bucket{{ ',' if fine }}
-{% if fine %}
-        q,
-        q_min,
-        q_max,
-        q_n
-{% endif %}
+        {{ auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
     from {{ table }}
 {% if by %}
     left join {{ bounds }} on {{ auc_join_slices(by, 'q_') }}

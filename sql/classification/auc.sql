@@ -12,16 +12,12 @@
   Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
   Spark (spark__auc_kernel): the same numbers without a window over a whole slice. Unweighted:
   the rows are cut into score buckets (approximate quantiles of a sample, auc_row_buckets in
-  sql/_macros/auc.sql; tied scores share a bucket) and each bucket into fine buckets (a
-  monotone interpolation between the bucket's bounds, about auc_fine_rows() rows each; tied
-  scores share one), rows shuffled once by (slice, bucket); average ranks inside each fine
-  bucket f from a window partitioned by it, and with P_f, N_f its positives and negatives
-     2U_f = sum_{pos in f} (rank_lo + rank_hi) - P_f (P_f + 1)
-     2U_k = sum_{f in k} (2U_f + 2 P_f N_{<f in k})          (bucket k)
+  sql/_macros/auc.sql; tied scores share a bucket), average ranks inside each bucket from one
+  sort per (slice, bucket) partition, and per bucket k
+     2U_k = sum_{pos in k} (rank_lo + rank_hi) - P_k (P_k + 1)
      2U = sum_k (2U_k + 2 P_k N_{<k})           AUC = U / (P N)
-  (N_{<f in k}, N_{<k}: negatives of the earlier fine buckets of k, of the earlier buckets:
-  running sums over the small per-fine and per-bucket tables); exact integers, so AUC is the
-  same correctly rounded quotient as the rank formulation, whatever the bounds.
+  (N_{<k}: negatives of the earlier buckets, a running sum over the small bucket table);
+  exact integers, so AUC is the same correctly rounded quotient as the rank formulation.
   Weighted: per (slice, score) fixed-point sums (weights scaled to [0, 1], units 2^-80), the
   negatives scored below each score as distributed running sums over score buckets
   (auc_prefixed).
@@ -149,76 +145,29 @@ with source as (
     from {{ relation }}
 ),
 {% if not columns.weight %}
-{{ auc_row_buckets('source', by, fine=true) }},
--- fine: a sub-bucket number, non-decreasing in the score (bucket in the high bits, then the
--- score's position between the bucket's bounds in about auc_fine_rows()-row steps), so that
--- tied scores share it. Non-decreasing because every rounded double operation is; the halves
--- keep the differences finite (no inf / inf = NaN), a bucket without width is one step.
-fined as (
-    select /*+ REPARTITION(bucket{% for col in by %}, slice_{{ loop.index0 }}{% endfor %}) */
-        {{ slice_cols(by) }}
-        bucket,
-        cast(bucket as bigint) * {{ 2 ** 30 }} + coalesce(cast(floor(least(greatest(
-            (cast(score as {{ float_type() }}) / 2 - lo / 2) / nullif(greatest(hi / 2 - lo / 2, 0), 0) * steps, 0),
-            steps - 1)) as bigint), 0) as fine,
-        label,
-        score
-    from (
-        select
-            row_bucketed.*,
-            cast(case when bucket = 0 then q_min else q[bucket - 1] end as {{ float_type() }}) as lo,
-            cast(case when bucket = {{ auc_n_buckets() | int - 1 }} then q_max else q[bucket] end as {{ float_type() }}) as hi,
-            greatest(floor(q_n / {{ auc_fine_rows() }}), 1) as steps
-        from row_bucketed
-    ) as bounded
-),
--- rank2: twice the average rank of the row's score among its fine bucket's rows (rank_lo +
--- rank_hi). One shuffle by (bucket, slice) (`fined`'s hint) serves this window and the
--- per-fine and per-bucket steps below; `fine` leads the window's partition keys, as the sort's
--- prefix key (Spark sorts by partition keys then order keys and compares whole rows where
--- the prefix ties: by `bucket` first, nearly every comparison would)
-{% set fine_partition = 'partition by fine, ' ~ slice_cols(by) ~ 'bucket' %}
+{{ auc_row_buckets('source', by) }},
+-- rank2: twice the average rank of the row's score among its bucket's rows (rank_lo + rank_hi),
+-- one sort per (slice, bucket) partition
 ranked as (
     select
         {{ slice_cols(by) }}
         bucket,
-        fine,
         label,
-        rank() over ({{ fine_partition }} order by score)
+        rank() over ({{ window(by, 'score', ['bucket']) }})
             + count(*) over (
-                {{ fine_partition }} order by score range between unbounded preceding and current row
+                {{ window(by, 'score', ['bucket']) }} range between unbounded preceding and current row
             ) as rank2
-    from fined
+    from row_bucketed
 ),
-per_fine as (
-    select
-        {{ slice_cols(by) }}
-        bucket,
-        fine,
-        sum(label) as pos,
-        count(*) - sum(label) as neg,
-        -- twice the fine bucket's own Mann-Whitney U: an exact integer
-        sum(case when label = 1 then rank2 else 0 end) - sum(label) * (sum(label) + 1) as u2_in
-    from ranked
-    {{ group_by(by, ['bucket', 'fine']) }}
-),
--- the negatives of the bucket's earlier fine buckets: every one scored below every row of it
 per_bucket as (
     select
         {{ slice_cols(by) }}
         bucket,
-        sum(pos) as pos,
-        sum(neg) as neg,
+        sum(label) as pos,
+        count(*) - sum(label) as neg,
         -- twice the bucket's own Mann-Whitney U: an exact integer
-        sum(u2_in + 2 * pos * neg_before) as u2_in
-    from (
-        select
-            per_fine.*,
-            coalesce(sum(neg) over (
-                {{ window(by, 'fine', ['bucket']) }} rows between unbounded preceding and 1 preceding
-            ), 0) as neg_before
-        from per_fine
-    ) as prefixed
+        sum(case when label = 1 then rank2 else 0 end) - sum(label) * (sum(label) + 1) as u2_in
+    from ranked
     {{ group_by(by, ['bucket']) }}
 ),
 -- the negatives of the earlier buckets: every one scored below every row of this bucket

@@ -310,6 +310,67 @@ def test_weighted_and_sliced_on_spark_equal_duckdb(
     assert_same(run(spec, table, spark, **extra), run(spec, frame, None, **extra), name)
 
 
+def bucket_scores(kind: str, n: int = 30_000, seed: int = 9) -> pd.DataFrame:
+    """Enough rows for spark__auc_kernel's score buckets (a 1/64 sample of ~160 rows per
+    slice: up to 64 buckets of ~160 rows each), scores of one ``kind``:
+    rounded doubles (ties within and across buckets), doubles from -1e308 to 1e308 and
+    subnormals, bigints around 2^60 (distinct
+    integers that are equal as doubles), a NULL slice."""
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, n)
+    if kind == "ties":
+        score: Any = np.round(rng.normal(size=n) + 0.7 * label, 2)
+    elif kind == "extreme":
+        score = rng.choice([-1.7e308, -1e300, -5e-324, 0.0, 5e-324, 1e-300, 1e300, 1.7e308], n)
+        score = np.where(
+            rng.random(n) < 0.5, score, rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, n)
+        )
+    else:  # "bigint"
+        score = (2**60 + rng.integers(0, 4000, n) * 97 + label * 50_000).astype("int64")
+    return pd.DataFrame(
+        {
+            "label": label.astype("int64"),
+            "score": score,
+            "country": pd.Series(rng.choice(["de", "fr", None], n), dtype=object),
+        }
+    )
+
+
+@pytest.mark.parametrize("kind", ["ties", "extreme", "bigint"])
+def test_auc_buckets_on_spark_equal_duckdb(spark: Any, kind: str) -> None:
+    """The unweighted spark__auc_kernel (score buckets from a sample, ranks inside each) gives
+    DuckDB's bits, overall and per slice; and the data do split into many buckets (so the
+    test exercises the running sums between them)."""
+    from sqlmetrics._templates import render_macro
+
+    frame = bucket_scores(kind)
+    sdf = spark.createDataFrame(frame)
+    sdf.createOrReplaceTempView("spark_bucket_scores")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert sqlmetrics.auc(sdf, con=spark) == sqlmetrics.auc(frame)
+            got = sqlmetrics.evaluate(sdf, "auc", by="country", con=spark)
+            want = sqlmetrics.evaluate(frame, "auc", by="country")
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+        sql = render_macro(
+            "spark__auc_kernel",
+            "spark_bucket_scores",
+            ["`country`"],
+            {"label": "`label`", "score": "`score`", "weight": None},
+            {"pos_label": None},
+            [{"alias": "auc", "metric": "auc", "k": None, "needs": []}],
+            dialect="spark",
+        )
+        head = sql[: sql.index("\n-- rank2:")].rstrip().rstrip(",")
+        buckets = spark.sql(
+            f"{head}\nselect count(distinct slice_0, bucket) from row_bucketed"
+        ).collect()[0][0]
+        assert buckets > 3 * 20, buckets  # most of the 3 x 64 (slice, bucket) pairs
+    finally:
+        spark.catalog.dropTempView("spark_bucket_scores")
+
+
 @pytest.mark.parametrize("max_points", [2, 5])
 def test_thinned_curves_on_spark_equal_duckdb(
     spark: Any, table: str, frame: pd.DataFrame, max_points: int

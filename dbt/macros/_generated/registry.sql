@@ -3029,6 +3029,7 @@
 {{ sqlmetrics.auc_prefixed() }}
 {{ sqlmetrics.auc_rank_sums() }}
 {{ sqlmetrics.auc_row_buckets() }}
+{{ sqlmetrics.auc_sample_every() }}
 {{ sqlmetrics.average_precision_kernel() }}
 {{ sqlmetrics.balanced_accuracy_kernel() }}
 {{ sqlmetrics.beyond_item_counts() }}

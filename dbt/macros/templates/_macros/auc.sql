@@ -96,11 +96,12 @@ per_part as (
   auc_bounds, the curves and average_precision). On Spark a window without `partition by`
   moves every row into one partition; these macros never do that with row-level data:
     1. the caller aggregates per (slice, score) first: a partitioned aggregate, ties collapse;
-    2. `bucket_bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of the distinct
-       scores (percentile_approx, itself a partial + final aggregate); `bucketed`: each
-       distinct score gets bucket = number of bounds below it (a binary search written out
-       as nested `case`, log2(buckets) comparisons), non-decreasing in the score, so tied
-       scores share a bucket and a bucket holds a run of consecutive scores;
+    2. `bucket_bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of a sample of
+       the distinct scores (percentile_approx, itself a partial + final aggregate);
+       `bucketed`: each distinct score gets bucket = number of bounds below it (a binary
+       search written out as nested `case`, log2(buckets) comparisons), non-decreasing in
+       the score, so tied scores share a bucket and a bucket holds a run of consecutive
+       scores (auc_row_buckets, below);
     3. `bucket_totals`: the sums per (slice, bucket): at most auc_n_buckets() rows per slice;
        `bucket_prefix`: running sums over those buckets (a window over the small table);
     4. `prefixed`: the caller's rows plus, for each column c of `sums`,
@@ -134,30 +135,8 @@ case when {{ q }}[{{ mid - 1 }}] < {{ value }} then {{ sqlmetrics.auc_bucket_sea
 {%- endmacro %}
 
 {% macro auc_prefixed(table, by, sums, maxes=[], firsts=[], order='asc') -%}
-{% set n = sqlmetrics.auc_n_buckets() | int %}
 {% set bucket_order = 'bucket ' ~ order %}
-bucket_bounds as (
-    select
-        {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
-
-        percentile_approx(
-            score,
-            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %})
-        ) as q
-    from {{ table }}
-    {{ sqlmetrics.group_by(by) }}
-),
-bucketed as (
-    select {{ sqlmetrics.auc_broadcast('bucket_bounds') }}
-        {{ table }}.*,
-        {{ sqlmetrics.auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
-    from {{ table }}
-{% if by %}
-    join bucket_bounds on {{ sqlmetrics.auc_join_slices(by, 'q_') }}
-{% else %}
-    cross join bucket_bounds
-{% endif %}
-),
+{{ sqlmetrics.auc_row_buckets(table, by, 'bucket_bounds', 'bucketed') }},
 bucket_totals as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -239,36 +218,50 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ sqlmetrics.float_literal(2) }})
 {%- endmacro %}
 
 {#
-  auc_row_buckets(table, by): the rows of `table` (slice_.., score, ...) cut into score
-  buckets without a window over a slice (the row-level form of auc_prefixed's step 2):
-    `row_bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of the rows' scores;
-    `row_bucketed`: every row of `table` plus bucket = number of bounds strictly below its
-    score (non-decreasing in the score: tied scores share a bucket, a bucket holds a run of
+  auc_row_buckets(table, by, bounds, bucketed): the rows of `table` (slice_.., score, ...) cut
+  into score buckets without a window over a slice (step 2 of auc_prefixed; the unweighted
+  spark__auc_kernel's row-level buckets); `bounds` and `bucketed` name the two CTEs:
+    `bounds`: per slice, auc_n_buckets() - 1 approximate quantiles of the scores of a random
+    1/auc_sample_every() of the rows (percentile_approx with relative error 1/1000: the
+    bounds only need to split the rows into buckets of roughly equal size, and a sample costs
+    a filter instead of a quantile sketch of every row; measured in benchmarks/RESULTS.md);
+    `bucketed`: every row of `table` plus bucket = number of bounds strictly below its score
+    (non-decreasing in the score: tied scores share a bucket, a bucket holds a run of
     consecutive scores, and every score of bucket k is above every score of bucket k - 1).
-  The bounds only decide where the work is split, never a value.
+    A slice without a sampled row has no bounds: its rows all go to bucket 0 (left join,
+    NULL comparisons are false).
+  The bounds only decide where the work is split, never a value: the sample (rand with a
+  fixed seed, so the same for the same input partitions) may differ between runs, the
+  results may not.
 #}
-{% macro auc_row_buckets(table, by) -%}
+{% macro auc_sample_every() -%}
+64
+{%- endmacro %}
+
+{% macro auc_row_buckets(table, by, bounds='row_bounds', bucketed='row_bucketed') -%}
 {% set n = sqlmetrics.auc_n_buckets() | int %}
-row_bounds as (
+{{ bounds }} as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
 
         percentile_approx(
             score,
-            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %})
+            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
+            1000
         ) as q
     from {{ table }}
+    where rand(0) * {{ sqlmetrics.auc_sample_every() }} < 1
     {{ sqlmetrics.group_by(by) }}
 ),
-row_bucketed as (
-    select {{ sqlmetrics.auc_broadcast('row_bounds') }}
+{{ bucketed }} as (
+    select {{ sqlmetrics.auc_broadcast(bounds) }}
         {{ table }}.*,
         {{ sqlmetrics.auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
     from {{ table }}
 {% if by %}
-    join row_bounds on {{ sqlmetrics.auc_join_slices(by, 'q_') }}
+    left join {{ bounds }} on {{ sqlmetrics.auc_join_slices(by, 'q_') }}
 {% else %}
-    cross join row_bounds
+    cross join {{ bounds }}
 {% endif %}
 )
 {%- endmacro %}

@@ -140,6 +140,20 @@ register(
 )
 
 
+def _unlisted(backend: Any, source: Any, column: str, listed: tuple[Any, ...]) -> str:
+    """Up to five values of ``column`` that are not among the ``listed`` classes, shown for an
+    error message (``"'x', 'y' ..."`` when there are more); ``""`` when every value is listed.
+    One query on the engine: nothing is pulled into Python but those values.
+    """
+    quoted = quote_ident(column, backend.dialect)
+    inside = macro("class_in", backend.dialect)(quoted, list(listed))
+    found = backend.query(
+        f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
+        f"order by 1 limit 5"
+    )["c"].tolist()
+    return ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+
+
 def listed_classes(
     metric: str, class_col: str, labels: Any
 ) -> Callable[[Any, Any, dict[str, Any]], None] | None:
@@ -154,18 +168,12 @@ def listed_classes(
     def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
         sql_type = source.columns[class_col]
         check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
-        col = quote_ident(class_col, backend.dialect)
-        inside = macro("class_in", backend.dialect)(col, list(listed))
-        frame = backend.query(
-            f"select distinct {col} as c from {source.sql} as t where not ({inside}) "
-            f"order by 1 limit 5"
-        )
-        if len(frame):
-            shown = ", ".join(repr(v) for v in frame["c"].tolist())
+        shown = _unlisted(backend, source, class_col, listed)
+        if shown:
             raise InvalidDataError(
                 f"{metric}: column {class_col!r} (class_col=) holds classes not in "
-                f"labels={list(listed)!r}: {shown}{' ...' if len(frame) == 5 else ''}; list "
-                f"every class of the data (the labels index the scores), or pass labels=None"
+                f"labels={list(listed)!r}: {shown}; list every class of the data (the labels "
+                f"index the scores), or pass labels=None"
             )
 
     return check
@@ -455,13 +463,8 @@ def _true_classes(
         listed = check_labels(metric, "labels", found)
     assert listed is not None
     check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
-    inside = macro("class_in", dialect)(quoted, list(listed))
-    unknown = backend.query(
-        f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
-        f"order by 1 limit 5"
-    )
-    if len(unknown):
-        shown = ", ".join(repr(v) for v in unknown["c"].tolist())
+    shown = _unlisted(backend, source, label, listed)
+    if shown:
         raise InvalidDataError(
             f"{metric}: label column {label!r} holds classes without a score column: "
             f"{shown}; give each class a column in scores= (and labels=)"

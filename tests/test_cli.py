@@ -649,3 +649,24 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
         ]:
             assert got[(ours, topic)] == published[(theirs, topic)], (ours, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]
+
+
+def test_python_dash_m_sqlmetrics_is_the_command_line() -> None:
+    """``python -m sqlmetrics`` runs the same command line as the script (issue 28)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sqlmetrics", "eval", str(CTR), "-m", "auc", "--label", "click"]
+        + ["--score", "pctr", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = sqlmetrics.auc(str(CTR), label="click", score="pctr")
+    frame = pd.read_csv(io.StringIO(done.stdout))
+    assert frame["auc"].tolist() == [expected]
+    usage = subprocess.run(
+        [sys.executable, "-m", "sqlmetrics", "--help"], capture_output=True, text=True, check=False
+    )
+    assert usage.returncode == 0
+    assert usage.stdout.startswith("Usage: sqlmetrics ")

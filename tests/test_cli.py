@@ -654,8 +654,21 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
 def test_python_dash_m_sqlmetrics_is_the_command_line() -> None:
     """``python -m sqlmetrics`` runs the same command line as the script (issue 28)."""
     done = subprocess.run(
-        [sys.executable, "-m", "sqlmetrics", "eval", str(CTR), "-m", "auc", "--label", "click"]
-        + ["--score", "pctr", "--format", "csv"],
+        [
+            sys.executable,
+            "-m",
+            "sqlmetrics",
+            "eval",
+            str(CTR),
+            "-m",
+            "auc",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--format",
+            "csv",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -8,7 +8,6 @@ names) and how results are written (``--output`` checked before any work is done
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import sys
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 import click
 import duckdb
 
-from ._source import file_kind
+from ._source import directory_files
 from .errors import SqlMetricsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -161,18 +160,13 @@ def split_data(data: str) -> tuple[str, str | None]:
 
 
 def parquet_files(directory: str) -> list[str]:
-    """Every Parquet file under ``directory`` (recursively, sorted): a warehouse export, with
-    or without Hive partitions (``country=de/part-0.parquet``); DuckDB reads the partition
-    columns from the paths as it does for ``read_parquet('dir/**/*.parquet')``.
+    """The data files of a directory (``_source.directory_files``: its Parquet files, or its
+    CSV files when it has none), as ``data=`` reads a directory too.
     """
-    files = sorted(
-        path
-        for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"), recursive=True)
-        if os.path.isfile(path) and file_kind(path) == "parquet"
-    )
+    files = directory_files(directory)
     if not files:
         raise InputError(
-            f"DATA {directory!r} is a directory with no Parquet file (*.parquet) in it; pass "
+            f"DATA {directory!r} is a directory with no Parquet or CSV file in it; pass "
             f"files, a glob such as '{directory.rstrip('/')}/*.csv', or a directory of Parquet"
         )
     return files

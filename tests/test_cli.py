@@ -337,10 +337,19 @@ def test_directory_of_parquet_files(tmp_path: Path, hive: bool) -> None:
     assert json.loads(result.stdout) == expected_rows
 
 
-def test_directory_without_parquet_files(tmp_path: Path) -> None:
-    (tmp_path / "a.csv").write_text("label,score\n1,0.5\n")
+def test_directory_without_data_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text("{}")
     line = one_line_error(run("eval", str(tmp_path), "-m", "auc"))
-    assert f"DATA {str(tmp_path)!r} is a directory with no Parquet file" in line
+    assert f"DATA {str(tmp_path)!r} is a directory with no Parquet or CSV file" in line
+
+
+def test_directory_of_csv_files(tmp_path: Path) -> None:
+    """A directory without Parquet files is read as its CSV files (issue 28)."""
+    (tmp_path / "a.csv").write_text("label,score\n1,0.5\n0,0.2\n")
+    (tmp_path / "b.csv").write_text("label,score\n1,0.1\n0,0.3\n")
+    result = CliRunner().invoke(cli.main, ["eval", str(tmp_path), "-m", "auc", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["auc"] == 0.5
 
 
 def test_plot_reports_a_missing_database(tmp_path: Path) -> None:

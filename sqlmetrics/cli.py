@@ -721,9 +721,14 @@ def format_trec(
     """trec_eval ``-q`` layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
     counts as integers); per topic in topic order, then ``all``.
     """
-    measures = [
-        c for c in overall.columns if c not in ("n_rows", "n_groups", "n_empty", "first_empty")
+    # the counts are no measures: n_rows, n_groups or, with GAUC and ranking metrics in one
+    # call, n_groups_<metric> each (num_q: the ranking metrics' count)
+    counts = [
+        c for c in overall.columns if c in ("n_rows", "n_groups") or c.startswith("n_groups_")
     ]
+    measures = [c for c in overall.columns if c not in counts]
+    ranked = [c for c in counts if c.startswith("n_groups_") and c != "n_groups_gauc"]
+    num_q = "n_groups" if "n_groups" in counts else (ranked[0] if ranked else None)
     lines: list[str] = []
 
     def emit(measure: str, topic: str, value: Any) -> None:
@@ -738,7 +743,7 @@ def format_trec(
         for measure in measures:
             emit(measure, topic, by_topic.loc[topic, measure])
     shown = tallies.loc[[t for t in topics if t in tallies.index]]
-    emit("num_q", "all", overall["n_groups"].iloc[0] if "n_groups" in overall else len(topics))
+    emit("num_q", "all", overall[num_q].iloc[0] if num_q else len(topics))
     for count in ("num_ret", "num_rel", "num_rel_ret"):
         emit(count, "all", shown[count].sum())
     for measure in measures:

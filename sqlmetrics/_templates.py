@@ -22,7 +22,7 @@ import contextlib
 import difflib
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -241,8 +241,33 @@ def macro(name: str, dialect: str = DIALECT) -> Callable[..., Any]:
     return namespace[name]  # type: ignore[no-any-return]
 
 
+def _nul_strings(value: Any, name: str) -> Iterator[tuple[str, str]]:
+    """``(argument, text)`` for every string inside ``value`` that holds NUL; ``argument`` is
+    the nearest option name (``labels`` for ``options["labels"][1]``).
+    """
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield name, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _nul_strings(item, key if isinstance(key, str) else name)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _nul_strings(item, name)
+
+
 def render_macro(name: str, *args: Any, dialect: str = DIALECT) -> str:
-    """Call the namespace macro ``name`` with ``args``; blank lines left by Jinja are removed."""
+    """Call the namespace macro ``name`` with ``args``; blank lines left by Jinja are removed.
+
+    PostgreSQL text cannot hold NUL: a string argument holding one is refused here, by name
+    (the literal macro refuses it too, for dbt).
+    """
+    if dialect == "postgres":
+        for argument, text in _nul_strings(args, "an argument"):
+            raise InvalidParameterError(
+                f"{argument}= holds {text!r}: PostgreSQL text cannot hold the NUL character "
+                f"('\\x00'); remove it from {argument}="
+            )
     return _clean(str(macro(name, dialect)(*args)))
 
 

@@ -551,8 +551,8 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
         ("it's \\",),
         {
             "duckdb": "'it''s \\'",
-            "postgres": "'it''s \\'",
-            "spark": "'it\\'s \\\\'",
+            "postgres": "E'it''s \\\\'",
+            "spark": "('it' || chr(39) || 's ' || chr(92))",
             "bigquery": "'it\\'s \\\\'",
             "snowflake": "'it\\'s \\\\'",
             "trino": "'it''s \\'",

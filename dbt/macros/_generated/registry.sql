@@ -3031,6 +3031,7 @@
 {{ sqlmetrics.auc_row_buckets() }}
 {{ sqlmetrics.auc_sample_every() }}
 {{ sqlmetrics.average_precision_kernel() }}
+{{ sqlmetrics.backslash_quoted() }}
 {{ sqlmetrics.balanced_accuracy_kernel() }}
 {{ sqlmetrics.beyond_item_counts() }}
 {{ sqlmetrics.beyond_needs_train() }}
@@ -3174,6 +3175,7 @@
 {{ sqlmetrics.jaccard_micro_kernel() }}
 {{ sqlmetrics.jaccard_weighted_kernel() }}
 {{ sqlmetrics.join_on_slices() }}
+{{ sqlmetrics.join_runs() }}
 {{ sqlmetrics.kendall_tau_kernel() }}
 {{ sqlmetrics.key_hash() }}
 {{ sqlmetrics.ks_statistic_at_best() }}
@@ -3181,6 +3183,7 @@
 {{ sqlmetrics.ldexp() }}
 {{ sqlmetrics.lift_table_kernel() }}
 {{ sqlmetrics.lift_table_per_bin() }}
+{{ sqlmetrics.literal_runs() }}
 {{ sqlmetrics.log_loss_kernel() }}
 {{ sqlmetrics.map_group_columns() }}
 {{ sqlmetrics.map_value() }}
@@ -3218,7 +3221,9 @@
 {{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.postgres__null_safe_equal() }}
 {{ sqlmetrics.postgres__resample_fence() }}
+{{ sqlmetrics.postgres__string_literal() }}
 {{ sqlmetrics.postgres__with_slice_exponents() }}
+{{ sqlmetrics.postgres_quoted() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}
@@ -3281,8 +3286,11 @@
 {{ sqlmetrics.spark__score_points_ctes() }}
 {{ sqlmetrics.spark__string_literal() }}
 {{ sqlmetrics.spark__string_type() }}
+{{ sqlmetrics.spark_chr() }}
+{{ sqlmetrics.spark_quoted() }}
 {{ sqlmetrics.spearman_kernel() }}
 {{ sqlmetrics.specificity_value() }}
+{{ sqlmetrics.standard_quoted() }}
 {{ sqlmetrics.string_literal() }}
 {{ sqlmetrics.string_type() }}
 {{ sqlmetrics.sum_exponent() }}

@@ -237,3 +237,15 @@ def test_spark_literal_reads_back_under_both_settings(spark: object, escaped: st
         assert (matrix.loc[attack, attack].to_numpy() == expected).all()
     finally:
         spark.conf.unset(key)  # type: ignore[attr-defined]
+
+
+def test_a_path_with_line_breaks_is_read(tmp_path: object) -> None:
+    """File paths are text literals too (quote_literal is the macro string_literal)."""
+    frame = _binary(1, 0)
+    path = f"{tmp_path}/a  \nb\r\nc.parquet"
+    frame.to_parquet(path)
+    assert sqlmetrics.auc(path, label="y", score="s") == pytest.approx(_expected_auc())
+    csv = f"{tmp_path}/d\n.csv"
+    frame.to_csv(csv, index=False)
+    got = sqlmetrics.evaluate(csv, ["auc"], label="y", score="s")
+    assert got["auc"].iloc[0] == pytest.approx(_expected_auc())

@@ -155,15 +155,16 @@ class Environment(jinja2.sandbox.SandboxedEnvironment):
 
 
 def wrap_error(env: Environment, exc: Exception) -> Exception:
-    """A Jinja error raised in the module as a sqlmetrics error naming file and line:
+    """An error raised in the module as a sqlmetrics error naming file and line:
     :class:`TemplateSecurityError` for what the sandbox refused, :class:`TemplateContractError`
-    for any other error in a user's file; ``exc`` itself otherwise (our own templates).
+    for any other error raised in a user's file (a Jinja error, or Python's, as ``1 + 'a'``);
+    ``exc`` itself otherwise (our own templates, our own errors).
     """
-    if isinstance(exc, SqlMetricsError) or not isinstance(exc, jinja2.TemplateError):
+    if isinstance(exc, SqlMetricsError):
         return exc
     where = env.locate(exc)
     at = f"{where[0]}, line {where[1]}" if where else "a template"
-    message = exc.message or type(exc).__name__
+    message = (exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)) or ""
     if isinstance(exc, jinja2.exceptions.SecurityError):
         return TemplateSecurityError(
             f"{at}: the template did what the sandbox forbids ({message}); templates are "
@@ -360,7 +361,7 @@ def render_macro(name: str, *args: Any, dialect: str = DIALECT) -> str:
             )
     try:
         return _clean(str(macro(name, dialect)(*args)))
-    except jinja2.TemplateError as exc:
+    except Exception as exc:
         wrapped = wrap_error(environment(dialect), exc)
         if wrapped is exc:
             raise

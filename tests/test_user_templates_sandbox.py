@@ -150,6 +150,14 @@ def test_render_errors_name_the_file_and_line(tmp_path: Path) -> None:
         sqlmetrics.evaluate(FRAME, ["m"], by="c")
 
 
+def test_python_errors_in_a_user_file_name_it(tmp_path: Path) -> None:
+    body = "{{ 'avg(label)' if not by else (1 + 'a') }}"
+    path = _file(tmp_path, FRONT + KERNEL.replace("{{ BODY }}", body))
+    sqlmetrics.register_sql(path)
+    with pytest.raises(TemplateContractError, match=rf"{re.escape(str(path))}, line 7: TypeError"):
+        sqlmetrics.render("m", "t", by="c")
+
+
 def test_a_kernels_own_check_does_not_block_registration(tmp_path: Path) -> None:
     """raise_compiler_error on the defaults is the kernel's choice, not a broken file."""
     body = "{{ exceptions.raise_compiler_error('m needs slices') if not by else 'avg(label)' }}"

@@ -136,23 +136,45 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
 {%- if ns.run or not runs -%}{%- do runs.append(ns.run) -%}{%- endif -%}
 {%- endmacro %}
 
-{# the runs of literal_runs as one expression: quote(run) and chr(n) joined with || #}
-{% macro join_runs(runs, quote, code=none) -%}
+{#
+  join_runs(runs, style): the runs of literal_runs as one expression, quoted runs and chr(n)
+  joined with ||; style (a name, as dbt reaches macros only by qualified calls): standard
+  (a quote doubled; DuckDB, Trino), postgres (E'...'), spark (neither backslash nor quote in
+  a run), backslash (backslash escapes; BigQuery, Snowflake).
+#}
+{% macro join_runs(runs, style) -%}
 {%- if runs | length == 1 and runs[0] is string -%}
-{{ quote(runs[0]) }}
+{{ quoted_run(runs[0], style) }}
 {%- else -%}
-({% for run in runs %}{{ ' || ' if not loop.first }}{{ quote(run) if run is string else (code(run) if code is not none else 'chr(' ~ run ~ ')') }}{% endfor %})
+({% for run in runs %}{{ ' || ' if not loop.first }}{{ quoted_run(run, style) if run is string else chr_call(run, style) }}{% endfor %})
 {%- endif -%}
 {%- endmacro %}
 
-{# SQL standard: a quote is doubled; no backslash escape (DuckDB, Trino) #}
-{% macro default__string_literal(value) -%}
-{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, standard_quoted) }}
+{% macro quoted_run(run, style) -%}
+{%- if style == 'postgres' -%}
+E'{{ run | replace('\\', '\\\\') | replace("'", "''") }}'
+{%- elif style == 'backslash' -%}
+'{{ run | replace('\\', '\\\\') | replace("'", "\\'") }}'
+{%- elif style == 'spark' -%}
+'{{ run }}'
+{%- else -%}
+'{{ run | replace("'", "''") }}'
+{%- endif -%}
 {%- endmacro %}
 
-{% macro standard_quoted(run) -%}
-'{{ run | replace("'", "''") }}'
+{# Spark's chr(n) takes n modulo 256: the two line breaks above 255 are decoded from UTF-8 #}
+{% macro chr_call(code, style) -%}
+{%- if style == 'spark' and code > 255 -%}
+decode(unhex('{{ {8232: 'E280A8', 8233: 'E280A9'}[code] }}'), 'UTF-8')
+{%- else -%}
+chr({{ code }})
+{%- endif -%}
+{%- endmacro %}
+
+{# SQL standard: a quote is doubled, no backslash escape (DuckDB, Trino) #}
+{% macro default__string_literal(value) -%}
+{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
+{{ join_runs(runs, 'standard') }}
 {%- endmacro %}
 
 {#
@@ -165,49 +187,28 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
 {{ exceptions.raise_compiler_error('PostgreSQL text cannot hold the NUL character (chr(0)); got ' ~ (value | replace('\x00', '\\0')) ~ ': remove it') }}
 {%- endif -%}
 {%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, postgres_quoted) }}
-{%- endmacro %}
-
-{% macro postgres_quoted(run) -%}
-E'{{ run | replace('\\', '\\\\') | replace("'", "''") }}'
+{{ join_runs(runs, 'postgres') }}
 {%- endmacro %}
 
 {#
   Spark reads a backslash in '...' as an escape by default but not with
   spark.sql.parser.escapedStringLiterals=true, and has no doubled quote (two adjacent
   literals are concatenated): its literal holds neither, both are chr(39) and chr(92), so it
-  reads the same under either setting. Spark's chr(n) takes n modulo 256: the two line
-  breaks above 255 are decoded from UTF-8.
+  reads the same under either setting.
 #}
 {% macro spark__string_literal(value) -%}
 {%- set runs = [] -%}{%- do literal_runs(value, runs, {"'": 39, '\\': 92}) -%}
-{{ join_runs(runs, spark_quoted, spark_chr) }}
-{%- endmacro %}
-
-{% macro spark_quoted(run) -%}
-'{{ run }}'
-{%- endmacro %}
-
-{% macro spark_chr(code) -%}
-{%- if code < 256 -%}
-chr({{ code }})
-{%- else -%}
-decode(unhex('{{ {8232: 'E280A8', 8233: 'E280A9'}[code] }}'), 'UTF-8')
-{%- endif -%}
+{{ join_runs(runs, 'spark') }}
 {%- endmacro %}
 
 {# BigQuery and Snowflake always read a backslash in '...' as an escape #}
 {% macro bigquery__string_literal(value) -%}
 {%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, backslash_quoted) }}
+{{ join_runs(runs, 'backslash') }}
 {%- endmacro %}
 
 {% macro snowflake__string_literal(value) -%}
 {{ bigquery__string_literal(value) }}
-{%- endmacro %}
-
-{% macro backslash_quoted(run) -%}
-'{{ run | replace('\\', '\\\\') | replace("'", "\\'") }}'
 {%- endmacro %}
 
 {% macro as_boolean(expr) -%}

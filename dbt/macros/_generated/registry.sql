@@ -3031,7 +3031,6 @@
 {{ sqlmetrics.auc_row_buckets() }}
 {{ sqlmetrics.auc_sample_every() }}
 {{ sqlmetrics.average_precision_kernel() }}
-{{ sqlmetrics.backslash_quoted() }}
 {{ sqlmetrics.balanced_accuracy_kernel() }}
 {{ sqlmetrics.beyond_item_counts() }}
 {{ sqlmetrics.beyond_needs_train() }}
@@ -3061,6 +3060,7 @@
 {{ sqlmetrics.cg_group_columns() }}
 {{ sqlmetrics.cg_mean_exponent() }}
 {{ sqlmetrics.cg_value() }}
+{{ sqlmetrics.chr_call() }}
 {{ sqlmetrics.ci_auc_bootstrap() }}
 {{ sqlmetrics.ci_binary_mcc() }}
 {{ sqlmetrics.ci_delong() }}
@@ -3223,7 +3223,6 @@
 {{ sqlmetrics.postgres__resample_fence() }}
 {{ sqlmetrics.postgres__string_literal() }}
 {{ sqlmetrics.postgres__with_slice_exponents() }}
-{{ sqlmetrics.postgres_quoted() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
 {{ sqlmetrics.precision_at_k_value() }}
@@ -3231,6 +3230,7 @@
 {{ sqlmetrics.precision_micro_kernel() }}
 {{ sqlmetrics.precision_value() }}
 {{ sqlmetrics.precision_weighted_kernel() }}
+{{ sqlmetrics.quoted_run() }}
 {{ sqlmetrics.r_precision_group_columns() }}
 {{ sqlmetrics.r_precision_value() }}
 {{ sqlmetrics.ranking_gain() }}
@@ -3286,11 +3286,8 @@
 {{ sqlmetrics.spark__score_points_ctes() }}
 {{ sqlmetrics.spark__string_literal() }}
 {{ sqlmetrics.spark__string_type() }}
-{{ sqlmetrics.spark_chr() }}
-{{ sqlmetrics.spark_quoted() }}
 {{ sqlmetrics.spearman_kernel() }}
 {{ sqlmetrics.specificity_value() }}
-{{ sqlmetrics.standard_quoted() }}
 {{ sqlmetrics.string_literal() }}
 {{ sqlmetrics.string_type() }}
 {{ sqlmetrics.sum_exponent() }}

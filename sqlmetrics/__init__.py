@@ -53,6 +53,7 @@ from .errors import (
     SkippedGroupsWarning,
     SqlMetricsError,
     TemplateContractError,
+    TemplateSecurityError,
     UndefinedMetricWarning,
     UnknownMetricError,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "InvalidParameterError",
     "SqlMetricsError",
     "TemplateContractError",
+    "TemplateSecurityError",
     "SkippedGroupsWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",

@@ -42,8 +42,6 @@ GLOB_CHARS = ("*", "?", "[")
 
 #: dialects whose identifiers are quoted with backticks (the others: double quotes)
 _BACKTICK_DIALECTS = ("spark", "bigquery")
-#: dialects whose string literals read a backslash as an escape character
-_BACKSLASH_DIALECTS = ("spark", "bigquery", "snowflake")
 
 
 def quote_ident(name: str, dialect: str = "duckdb") -> str:
@@ -63,16 +61,16 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
 
 
 def quote_literal(value: str, dialect: str = "duckdb") -> str:
-    """Quote a SQL string literal for ``dialect``: single quotes around it, embedded single
-    quotes doubled; where a backslash escapes (Spark, BigQuery, Snowflake), backslashes
-    doubled and quotes escaped with one.
+    """Quote a SQL string literal for ``dialect``: the macro ``string_literal``
+    (sql/_macros/dialect.sql), the one quoting of text per dialect, so that a path or setting
+    survives rendering and every quoting setting as a class name does.
 
     >>> quote_literal("it's")
     "'it''s'"
     """
-    if dialect in _BACKSLASH_DIALECTS:
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return "'" + value.replace("'", "''") + "'"
+    from ._templates import macro
+
+    return str(macro("string_literal", dialect)(value))
 
 
 def quote_table(name: str, dialect: str = "duckdb") -> str:

@@ -14,6 +14,10 @@ No file is rendered on its own: Python calls a family's kernel macro
 (:func:`render_macro`), and a file with anything but macros at its top level is refused with
 its name. A user's template file (``sqlmetrics.register_sql``) goes through the same check
 and joins the module after ours (``USER_FILES``; the cached environment is rebuilt).
+
+Templates are code: Jinja runs sandboxed (as dbt renders macros), so a template reaches no
+Python internals (``lipsum.__globals__``) and cannot change the namespace it shares with the
+others. An error raised while a macro renders names the file and line it comes from.
 """
 
 from __future__ import annotations
@@ -22,14 +26,21 @@ import contextlib
 import difflib
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+import types
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.sandbox
 
-from .errors import InvalidParameterError
+from .errors import (
+    InvalidParameterError,
+    SqlMetricsError,
+    TemplateContractError,
+    TemplateSecurityError,
+)
 
 _HERE = Path(__file__).resolve().parent
 
@@ -101,6 +112,70 @@ def macro_names(path: str) -> list[str]:
     return _MACRO.findall(text)
 
 
+#: the file name of the joined module's compiled code (errors are mapped back to files)
+NAMESPACE_FILENAME = "<sqlmetrics-namespace>"
+
+
+class Environment(jinja2.sandbox.SandboxedEnvironment):
+    """The sandboxed environment of the one macro module (dbt's is sandboxed too).
+
+    Sandboxed and not immutable: our macros build local lists (``{% do cols.append(x) %}``),
+    as dbt's do; what templates share is read-only (``sqlmetrics`` is a mapping proxy, and
+    every call gets its own arguments). ``spans`` locates each joined file in the module's
+    source: ``(label, first line, last line, is a user's file)``.
+    """
+
+    spans: list[tuple[str, int, int, bool]]
+    module_template: jinja2.Template | None = None
+
+    def locate(self, exc: BaseException) -> tuple[str, int, bool] | None:
+        """``(file, line, is a user's file)`` where ``exc`` was raised in the module: the
+        innermost frame in a user's file if there is one, else the innermost one.
+        """
+        found: list[tuple[str, int, bool]] = []
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == NAMESPACE_FILENAME and self.module_template:
+                found.extend(
+                    self.file_line(self.module_template.get_corresponding_lineno(tb.tb_lineno))
+                )
+            tb = tb.tb_next
+        if isinstance(exc, jinja2.TemplateSyntaxError) and exc.lineno:
+            found.extend(self.file_line(exc.lineno))
+        users = [f for f in found if f[2]]
+        return (users or found)[-1] if found else None
+
+    def file_line(self, lineno: int) -> list[tuple[str, int, bool]]:
+        """The file and line of line ``lineno`` of the joined source (none if outside)."""
+        return [
+            (label, lineno - first + 1, user)
+            for label, first, last, user in self.spans
+            if first <= lineno <= last
+        ]
+
+
+def wrap_error(env: Environment, exc: Exception) -> Exception:
+    """An error raised in the module as a sqlmetrics error naming file and line:
+    :class:`TemplateSecurityError` for what the sandbox refused, :class:`TemplateContractError`
+    for any other error raised in a user's file (a Jinja error, or Python's, as ``1 + 'a'``);
+    ``exc`` itself otherwise (our own templates, our own errors).
+    """
+    if isinstance(exc, SqlMetricsError):
+        return exc
+    where = env.locate(exc)
+    at = f"{where[0]}, line {where[1]}" if where else "a template"
+    message = (exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)) or ""
+    if isinstance(exc, jinja2.exceptions.SecurityError):
+        return TemplateSecurityError(
+            f"{at}: the template did what the sandbox forbids ({message}); templates are "
+            f"sandboxed: they write SQL from their arguments and the shared macros, and reach "
+            f"no Python object's internals"
+        )
+    if where and where[2]:
+        return TemplateContractError(f"{at}: {type(exc).__name__}: {message}")
+    return exc
+
+
 class Adapter:
     """The part of dbt's ``adapter`` the templates use: ``dispatch``.
 
@@ -169,7 +244,7 @@ def _check_file(
     return tree
 
 
-def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]]) -> jinja2.Template:
+def _compile(env: Environment, source: str, files: list[tuple[str, str]]) -> jinja2.Template:
     """The namespace module's template, compiled once per source text and Python version.
 
     Compiling the joined files takes seconds, which every process (every CLI call) would pay;
@@ -180,7 +255,8 @@ def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]])
     cache_dir: jinja2.BytecodeCache | None
     try:
         cache_dir = jinja2.FileSystemBytecodeCache()
-        key = "sqlmetrics-" + hashlib.sha256(source.encode()).hexdigest()  # one entry per source
+        # one entry per source; sandboxed code is not the unsandboxed code of older versions
+        key = "sqlmetrics-sandboxed-" + hashlib.sha256(source.encode()).hexdigest()
         bucket = cache_dir.get_bucket(env, key, None, source)
     except (OSError, RuntimeError):  # no usable temporary directory: compile every time
         cache_dir, bucket = None, None
@@ -189,7 +265,7 @@ def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]])
     else:
         for path, text in files:
             _check_file(env, path, text)
-        code = env.compile(source, name="sqlmetrics-namespace")
+        code = env.compile(source, name="sqlmetrics-namespace", filename=NAMESPACE_FILENAME)
         if cache_dir is not None and bucket is not None:
             bucket.code = code
             with contextlib.suppress(OSError):
@@ -198,12 +274,13 @@ def _compile(env: jinja2.Environment, source: str, files: list[tuple[str, str]])
 
 
 @cache
-def environment(dialect: str = DIALECT) -> jinja2.Environment:
+def environment(dialect: str = DIALECT) -> Environment:
     """The Jinja environment whose ``adapter.dispatch`` resolves macros for ``dialect`` (an
-    unknown dialect raises, and a raise is not cached).
+    unknown dialect raises, and a raise is not cached). A user's file that fails to compile
+    or to load raises :class:`TemplateContractError` naming it and the line.
     """
     check_dialect(dialect)
-    env = jinja2.Environment(
+    env = Environment(
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -215,12 +292,26 @@ def environment(dialect: str = DIALECT) -> jinja2.Environment:
     # float_literal (sql/_macros/dialect.sql), exact finite literals of float_type()
     namespace: dict[str, Any] = {}
     env.globals.update(
-        adapter=Adapter(namespace, dialect), exceptions=Exceptions(), sqlmetrics=namespace
+        adapter=Adapter(namespace, dialect),
+        exceptions=Exceptions(),
+        sqlmetrics=types.MappingProxyType(namespace),  # read-only to templates
     )
     files = [(path, (sql_dir() / path).read_text()) for path in namespace_files()]
     # users' files are checked by register_sql before they get here
-    source = "\n".join([text for _, text in files] + [t for _, t in USER_FILES.values()])
-    module = _compile(env, source, files).make_module()
+    joined = [(f"sql/{path}", text, False) for path, text in files] + [
+        (str(path), text, True) for path, text in USER_FILES.values()
+    ]
+    env.spans, first = [], 1
+    for label, text, user in joined:
+        breaks = len(re.findall(r"\r\n|\r|\n", text))  # Jinja's line breaks
+        env.spans.append((label, first, first + breaks, user))
+        first += breaks + 1
+    source = "\n".join(text for _, text, _ in joined)
+    try:
+        env.module_template = _compile(env, source, files)
+        module = env.module_template.make_module()
+    except jinja2.TemplateError as exc:
+        raise wrap_error(env, exc) from None
     macros = {
         name: value
         for name, value in vars(module).items()
@@ -241,9 +332,40 @@ def macro(name: str, dialect: str = DIALECT) -> Callable[..., Any]:
     return namespace[name]  # type: ignore[no-any-return]
 
 
+def _nul_strings(value: Any, name: str) -> Iterator[tuple[str, str]]:
+    """``(argument, text)`` for every string inside ``value`` that holds NUL; ``argument`` is
+    the nearest option name (``labels`` for ``options["labels"][1]``).
+    """
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield name, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _nul_strings(item, key if isinstance(key, str) else name)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _nul_strings(item, name)
+
+
 def render_macro(name: str, *args: Any, dialect: str = DIALECT) -> str:
-    """Call the namespace macro ``name`` with ``args``; blank lines left by Jinja are removed."""
-    return _clean(str(macro(name, dialect)(*args)))
+    """Call the namespace macro ``name`` with ``args``; blank lines left by Jinja are removed.
+
+    PostgreSQL text cannot hold NUL: a string argument holding one is refused here, by name
+    (the literal macro refuses it too, for dbt).
+    """
+    if dialect == "postgres":
+        for argument, text in _nul_strings(args, "an argument"):
+            raise InvalidParameterError(
+                f"{argument}= holds {text!r}: PostgreSQL text cannot hold the NUL character "
+                f"('\\x00'); remove it from {argument}="
+            )
+    try:
+        return _clean(str(macro(name, dialect)(*args)))
+    except Exception as exc:
+        wrapped = wrap_error(environment(dialect), exc)
+        if wrapped is exc:
+            raise
+        raise wrapped from None
 
 
 def template_names() -> list[str]:

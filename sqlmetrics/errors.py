@@ -11,6 +11,8 @@ import os
 import sys
 import warnings
 
+from jinja2.exceptions import SecurityError
+
 __all__ = [
     "ColumnNotFoundError",
     "DataSourceError",
@@ -20,6 +22,7 @@ __all__ = [
     "SkippedGroupsWarning",
     "SqlMetricsError",
     "TemplateContractError",
+    "TemplateSecurityError",
     "UndefinedMetricWarning",
     "UnknownMetricError",
 ]
@@ -35,6 +38,12 @@ class InvalidParameterError(SqlMetricsError):
 
 class TemplateContractError(InvalidParameterError):
     """A user's metric template breaks the template contract (decision 0007); names the file."""
+
+
+class TemplateSecurityError(TemplateContractError, SecurityError):
+    """A template did what the sandbox forbids (Python internals such as ``__globals__``);
+    names the file and line. Also a :class:`jinja2.exceptions.SecurityError`.
+    """
 
 
 class ColumnNotFoundError(SqlMetricsError):

@@ -41,7 +41,9 @@ def _label_kind(value: Any) -> str:
         return "boolean"
     if isinstance(value, str):
         return "text"
-    if isinstance(value, numbers.Real) and math.isfinite(value):
+    if isinstance(value, numbers.Integral) or (
+        isinstance(value, numbers.Real) and math.isfinite(value)
+    ):
         return "number"
     return ""
 
@@ -80,7 +82,10 @@ def check_labels(metric: str, name: str, value: Any) -> tuple[Any, ...] | None:
             f"{values!r}; list classes of the label column's one type"
         )
     if kinds[0] == "number":
-        values = [int(v) if float(v).is_integer() else float(v) for v in values]
+        values = [  # integers exactly: float() rounds above 2**53
+            int(v) if isinstance(v, numbers.Integral) or float(v).is_integer() else float(v)
+            for v in values
+        ]
     seen: set[Any] = set()
     for v in values:
         if v in seen:  # 1 and 1.0 (and True and 1) are the same class

@@ -170,6 +170,8 @@ declare_param(ParamSpec("k", None, check_k, "cut-off rank (integer >= 1), None =
 def check_pos_label(metric: str, name: str, value: Any) -> str | float | bool | None:
     if value is None or isinstance(value, (str, bool)):
         return value
+    if isinstance(value, numbers.Integral):  # exactly: float() rounds above 2**53
+        return int(value)
     if isinstance(value, numbers.Real) and math.isfinite(value):
         number = float(value)
         return int(number) if number.is_integer() else number

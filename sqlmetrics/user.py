@@ -21,7 +21,7 @@ from pathlib import Path
 import jinja2
 
 from . import _templates
-from .errors import TemplateContractError
+from .errors import SqlMetricsError, TemplateContractError
 from .registry import ALIASES, PARAMS, REGISTRY, MetricSpec, Role, register
 
 __all__ = ["load_metrics_dir", "register_sql", "registered_sql", "unregister_sql"]
@@ -35,6 +35,7 @@ FRONT_MATTER_KEYS = ("name", "roles", "params", "summary", "undefined")
 
 _FRONT = re.compile(rf"^\s*({'|'.join(FRONT_MATTER_KEYS)})\s*:\s*(.*?)\s*$", re.M)
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_DISPATCH = re.compile(r"adapter\.dispatch\(\s*['\"](\w+)['\"]")
 
 
 def front_matter(path: Path, text: str) -> dict[str, str]:
@@ -95,14 +96,41 @@ def _check_params(path: Path, params: Sequence[str]) -> None:
             )
 
 
+def dispatched_names() -> list[str]:
+    """The macros our templates resolve with ``adapter.dispatch`` (``as_boolean``, ...)."""
+    names = {
+        found
+        for p in _templates.namespace_files()
+        for found in _DISPATCH.findall((_templates.sql_dir() / p).read_text())
+    }
+    return sorted(names)
+
+
 def _check_macros(path: Path, name: str, tree: jinja2.nodes.Template) -> None:
     """The kernel ``<name>_kernel`` is defined with the contract's arguments; no macro name of
-    the file is already one of ours or of another user file.
+    the file is already one of ours or of another user file, a name ``adapter.dispatch``
+    resolves for one of ours (``<dialect>__<m>``, ``default__<m>``: it would change every
+    built-in metric), a dbt builtin or a Jinja global (``range``, ``namespace``, ...).
     """
     macros = {node.name: node for node in tree.body if isinstance(node, jinja2.nodes.Macro)}
     owners = {
         m: f"sql/{p}" for p in _templates.namespace_files() for m in _templates.macro_names(p)
     }
+    dispatched = dispatched_names()
+    for m in macros:
+        prefix, sep, base = m.rpartition("__")
+        if sep and prefix and base in dispatched:
+            raise TemplateContractError(
+                f"{path}: macro {m!r} is reserved: adapter.dispatch resolves "
+                f"'<dialect>__{base}' and 'default__{base}' for the built-in macro {base!r}, "
+                f"so it would change every built-in metric; rename it (e.g. prefix it with "
+                f"{name + '_'!r})"
+            )
+        if m in jinja2.Environment().globals:
+            raise TemplateContractError(
+                f"{path}: macro {m!r} shadows Jinja's global {m!r}, which the built-in macros "
+                f"call; rename it"
+            )
     for other, (other_path, other_text) in _templates.USER_FILES.items():
         for m in _templates._MACRO.findall(re.sub(r"\{#.*?#\}", "", other_text, flags=re.S)):
             owners[m] = f"{other_path} (metric {other!r})"
@@ -235,7 +263,35 @@ def register_sql(
     register(spec)
     _templates.USER_FILES[name] = (file, text)
     _templates.user_files_changed()
+    try:
+        _trial(file, name)
+    except BaseException:
+        unregister_sql(name)
+        raise
     return spec
+
+
+def _trial(file: Path, name: str) -> None:
+    """Compile the namespace with the new file and render its metric once (defaults, no
+    slices, DuckDB): a file that would break the namespace (``{% extends %}`` in a macro) or
+    fails to render is refused now, naming it, instead of breaking every metric later.
+    """
+    from ._render import render
+
+    try:
+        _templates.environment()
+        render(name)
+    except TemplateContractError as exc:
+        message = str(exc)
+        if str(file) not in message:
+            message = f"{file}: {message}"
+        raise type(exc)(f"{message} (the file is not registered)") from None
+    except jinja2.TemplateError as exc:
+        raise TemplateContractError(
+            f"{file}: {type(exc).__name__}: {exc.message} (the file is not registered)"
+        ) from None
+    except SqlMetricsError:
+        pass  # the kernel's own check (raise_compiler_error) refused the defaults: its choice
 
 
 def unregister_sql(name: str) -> None:

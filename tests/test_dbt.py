@@ -329,6 +329,10 @@ CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
 }  # fmt: skip
 
 
+#: the positive class of the model text_pos_label, written into SQL by string_literal
+TEXT_POS_LABEL = "a  \nb\\'x"
+
+
 def write_parity_models(project: Path) -> None:
     """One model per scalar metric (its own macro, sliced) and one evaluate model."""
     folder = project / "models" / "parity"
@@ -348,6 +352,15 @@ def write_parity_models(project: Path) -> None:
     )
     for model, (call, _) in CONVENTION_MODELS.items():
         (folder / f"{model}.sql").write_text(f"{{{{ sqlmetrics.{call} }}}}\n")
+    # a text pos_label with a line break, trailing spaces, a backslash and a quote (issue 22)
+    (folder / "text_labels.sql").write_text(
+        "select case when click = 1 then 'a  ' || chr(10) || 'b' || chr(92) || chr(39) || 'x'"
+        " else 'neg' end as y, pctr from {{ ref('predictions') }}\n"
+    )
+    (folder / "text_pos_label.sql").write_text(
+        "{{ sqlmetrics.auc(ref('text_labels'), label='y', score='pctr', "
+        + f"pos_label={TEXT_POS_LABEL!r}) }}}}\n"
+    )
 
 
 def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> Project:
@@ -603,6 +616,17 @@ def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
     assert f"OK created python table model {SCHEMA}.auc_python" in done.stdout, done.stdout
     got = duckdb_build.read("auc_python")["auc"].iloc[0]
     assert _same(got, sqlmetrics.auc(duckdb_build.read("predictions"), **BINARY))
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_text_pos_label_survives_dbt(build: str, request: pytest.FixtureRequest) -> None:
+    """A literal holds no raw line break (dbt's indent would change it) and reads the same
+    under every quoting setting (issue 22)."""
+    built: Built = request.getfixturevalue(build)
+    labels = built.read("text_labels")
+    assert set(labels["y"]) == {TEXT_POS_LABEL, "neg"}
+    got = built.read("text_pos_label")["auc"].iloc[0]
+    assert _same(got, sqlmetrics.auc(built.read("predictions"), label="click", score="pctr"))
 
 
 # --------------------------------------------------------------------------- compile errors

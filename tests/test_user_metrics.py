@@ -256,12 +256,15 @@ def test_missing_file_and_unregister_unknown(tmp_path: Path) -> None:
         sqlmetrics.unregister_sql("auc")
 
 
-def test_a_kernel_calling_an_unknown_macro_fails_when_rendered(tmp_path: Path) -> None:
+def test_a_kernel_calling_an_unknown_macro_is_refused_when_registered(tmp_path: Path) -> None:
+    """Trial-rendered before it is accepted (issue 22): the error names the file and line."""
     path = tmp_path / "m.sql"
     path.write_text(FRONT + GOOD_KERNEL.replace("slice_cols(by)", "no_such(by)"))
-    sqlmetrics.register_sql(path)
-    with pytest.raises(Exception, match="no_such"):
-        sqlmetrics.render("m", "t")
+    with pytest.raises(
+        TemplateContractError, match=rf"{re.escape(str(path))}, line \d+: .*no_such"
+    ):
+        sqlmetrics.register_sql(path)
+    assert "m" not in sqlmetrics.registry.REGISTRY and "m" not in _templates.USER_FILES
 
 
 # --------------------------------------------------------------------------- the README

@@ -18,7 +18,8 @@
                bare `0.5` or `1.0` is DECIMAL in DuckDB, Spark, PostgreSQL, Trino and
                Snowflake, and DECIMAL arithmetic loses scale (Spark's `1.0 - x`).
                NaN and infinities have no literal: a compiler error.
-  string_literal(s): a text literal; Spark, BigQuery and Snowflake read `\` as an escape.
+  string_literal(s): a text literal that means `s` byte for byte (below: line breaks as chr(n),
+               PostgreSQL's E'', Spark without backslash or quote).
   as_boolean(x): a 0/1 number or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
 
@@ -112,20 +113,102 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
 {{ adapter.dispatch('string_literal', 'sqlmetrics')(value) }}
 {%- endmacro %}
 
+{#
+  literal_runs(value, runs, extra): split the text `value` into `runs` (a list, appended
+  to): strings of characters a quoted literal may hold raw, and the code points (integers) of
+  the others, each one written as chr(n): the line breaks of Python's and Jinja's
+  splitlines (\n, \r, \v, \f, \x1c-\x1e, \x85, \u2028, \u2029), which the rendering would
+  otherwise strip or indent, NUL, and the characters of `extra` (a dict char -> code point).
+  A literal thus never holds a raw line break and survives rendering byte for byte.
+#}
+{% macro literal_runs(value, runs, extra={}) -%}
+{%- set codes = {'\n': 10, '\r': 13, '\x0b': 11, '\x0c': 12, '\x1c': 28, '\x1d': 29, '\x1e': 30, '\x85': 133, '\u2028': 8232, '\u2029': 8233, '\x00': 0} -%}
+{%- set ns = namespace(run='') -%}
+{%- for ch in value -%}
+{%- if ch in codes or ch in extra -%}
+{%- if ns.run -%}{%- do runs.append(ns.run) -%}{%- endif -%}
+{%- set ns.run = '' -%}
+{%- do runs.append(codes[ch] if ch in codes else extra[ch]) -%}
+{%- else -%}
+{%- set ns.run = ns.run ~ ch -%}
+{%- endif -%}
+{%- endfor -%}
+{%- if ns.run or not runs -%}{%- do runs.append(ns.run) -%}{%- endif -%}
+{%- endmacro %}
+
+{#
+  join_runs(runs, style): the runs of literal_runs as one expression, quoted runs and chr(n)
+  joined with ||; style (a name, as dbt reaches macros only by qualified calls): standard
+  (a quote doubled; DuckDB, Trino), postgres (E'...'), spark (neither backslash nor quote in
+  a run), backslash (backslash escapes; BigQuery, Snowflake).
+#}
+{% macro join_runs(runs, style) -%}
+{%- if runs | length == 1 and runs[0] is string -%}
+{{ quoted_run(runs[0], style) }}
+{%- else -%}
+({% for run in runs %}{{ ' || ' if not loop.first }}{{ quoted_run(run, style) if run is string else chr_call(run, style) }}{% endfor %})
+{%- endif -%}
+{%- endmacro %}
+
+{% macro quoted_run(run, style) -%}
+{%- if style == 'postgres' -%}
+E'{{ run | replace('\\', '\\\\') | replace("'", "''") }}'
+{%- elif style == 'backslash' -%}
+'{{ run | replace('\\', '\\\\') | replace("'", "\\'") }}'
+{%- elif style == 'spark' -%}
+'{{ run }}'
+{%- else -%}
+'{{ run | replace("'", "''") }}'
+{%- endif -%}
+{%- endmacro %}
+
+{# Spark's chr(n) takes n modulo 256: the two line breaks above 255 are decoded from UTF-8 #}
+{% macro chr_call(code, style) -%}
+{%- if style == 'spark' and code > 255 -%}
+decode(unhex('{{ {8232: 'E280A8', 8233: 'E280A9'}[code] }}'), 'UTF-8')
+{%- else -%}
+chr({{ code }})
+{%- endif -%}
+{%- endmacro %}
+
+{# SQL standard: a quote is doubled, no backslash escape (DuckDB, Trino) #}
 {% macro default__string_literal(value) -%}
-'{{ value | replace("'", "''") }}'
+{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
+{{ join_runs(runs, 'standard') }}
 {%- endmacro %}
 
+{#
+  PostgreSQL: E'...' with backslashes and quotes escaped means the same text whether
+  standard_conforming_strings is on or off (off: a backslash in '...' is an escape, so a plain
+  literal would let `\'` end it). PostgreSQL text cannot hold NUL: a compiler error.
+#}
+{% macro postgres__string_literal(value) -%}
+{%- if '\x00' in value -%}
+{{ exceptions.raise_compiler_error('PostgreSQL text cannot hold the NUL character (chr(0)); got ' ~ (value | replace('\x00', '\\0')) ~ ': remove it') }}
+{%- endif -%}
+{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
+{{ join_runs(runs, 'postgres') }}
+{%- endmacro %}
+
+{#
+  Spark reads a backslash in '...' as an escape by default but not with
+  spark.sql.parser.escapedStringLiterals=true, and has no doubled quote (two adjacent
+  literals are concatenated): its literal holds neither, both are chr(39) and chr(92), so it
+  reads the same under either setting.
+#}
 {% macro spark__string_literal(value) -%}
-'{{ value | replace("\\", "\\\\") | replace("'", "\\'") }}'
+{%- set runs = [] -%}{%- do literal_runs(value, runs, {"'": 39, '\\': 92}) -%}
+{{ join_runs(runs, 'spark') }}
 {%- endmacro %}
 
+{# BigQuery and Snowflake always read a backslash in '...' as an escape #}
 {% macro bigquery__string_literal(value) -%}
-{{ spark__string_literal(value) }}
+{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
+{{ join_runs(runs, 'backslash') }}
 {%- endmacro %}
 
 {% macro snowflake__string_literal(value) -%}
-{{ spark__string_literal(value) }}
+{{ bigquery__string_literal(value) }}
 {%- endmacro %}
 
 {% macro as_boolean(expr) -%}

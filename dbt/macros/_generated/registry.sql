@@ -3060,6 +3060,7 @@
 {{ sqlmetrics.cg_group_columns() }}
 {{ sqlmetrics.cg_mean_exponent() }}
 {{ sqlmetrics.cg_value() }}
+{{ sqlmetrics.chr_call() }}
 {{ sqlmetrics.ci_auc_bootstrap() }}
 {{ sqlmetrics.ci_binary_mcc() }}
 {{ sqlmetrics.ci_delong() }}
@@ -3174,6 +3175,7 @@
 {{ sqlmetrics.jaccard_micro_kernel() }}
 {{ sqlmetrics.jaccard_weighted_kernel() }}
 {{ sqlmetrics.join_on_slices() }}
+{{ sqlmetrics.join_runs() }}
 {{ sqlmetrics.kendall_tau_kernel() }}
 {{ sqlmetrics.key_hash() }}
 {{ sqlmetrics.ks_statistic_at_best() }}
@@ -3181,6 +3183,7 @@
 {{ sqlmetrics.ldexp() }}
 {{ sqlmetrics.lift_table_kernel() }}
 {{ sqlmetrics.lift_table_per_bin() }}
+{{ sqlmetrics.literal_runs() }}
 {{ sqlmetrics.log_loss_kernel() }}
 {{ sqlmetrics.map_group_columns() }}
 {{ sqlmetrics.map_value() }}
@@ -3218,6 +3221,7 @@
 {{ sqlmetrics.postgres__as_boolean() }}
 {{ sqlmetrics.postgres__null_safe_equal() }}
 {{ sqlmetrics.postgres__resample_fence() }}
+{{ sqlmetrics.postgres__string_literal() }}
 {{ sqlmetrics.postgres__with_slice_exponents() }}
 {{ sqlmetrics.pr_curve_kernel() }}
 {{ sqlmetrics.precision_at_k_group_columns() }}
@@ -3226,6 +3230,7 @@
 {{ sqlmetrics.precision_micro_kernel() }}
 {{ sqlmetrics.precision_value() }}
 {{ sqlmetrics.precision_weighted_kernel() }}
+{{ sqlmetrics.quoted_run() }}
 {{ sqlmetrics.r_precision_group_columns() }}
 {{ sqlmetrics.r_precision_value() }}
 {{ sqlmetrics.ranking_gain() }}

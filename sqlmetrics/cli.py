@@ -286,9 +286,9 @@ def ci_options(command: Any) -> Any:
     "class_scores",
     multiple=True,
     metavar="CLASS=COLUMN",
-    help="Wide class scores for multiclass_auc (and, with --class-indicator, "
-    "multilabel_average_precision): the score column of a class, e.g. --class-score "
-    "cat=p_cat (repeat per class); --label holds the true class.",
+    help="Wide class scores for multiclass_auc and top_k_accuracy (and, with "
+    "--class-indicator, multilabel_average_precision): the score column of a class, e.g. "
+    "--class-score cat=p_cat (repeat per class); --label holds the true class.",
 )
 @click.option(
     "--class-indicator",

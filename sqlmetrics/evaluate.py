@@ -110,9 +110,10 @@ def evaluate(
         metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
         ``gini_index``); not with ranking metrics in the same call.
     scores : list of str or dict, optional
-        Wide class scores for ``multiclass_auc`` alone: a score column per class (with
-        ``labels=`` the class of each, else the sorted classes of ``label``), or a mapping
-        class -> column; ``label`` holds the true class. See :func:`multiclass_auc`.
+        Wide class scores for ``multiclass_auc`` and ``top_k_accuracy`` (with ``weight=``)
+        alone: a score column per class (with ``labels=`` the class of each, else the sorted
+        classes of ``label``), or a mapping class -> column; ``label`` holds the true class.
+        See :func:`multiclass_auc`.
     indicators : list of str or dict, optional
         With ``scores=``: multilabel truth, a 0/1 (or boolean) column per class in the form
         of ``scores`` (scikit-learn's indicator matrix ``Y``), for ``multiclass_auc`` and

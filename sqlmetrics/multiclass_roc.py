@@ -7,7 +7,7 @@ labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's sc
 per row; multilabel data any number. The wide forms (a score column per class, with the
 true class in one column or, multilabel, a 0/1 indicator column per class) are turned into
 that long table in SQL (``multiclass_wide_scores``, sql/_macros/multiclass.sql) and run
-through the same kernels.
+through the same kernels (multiclass_auc, multilabel_average_precision, top_k_accuracy).
 """
 
 from __future__ import annotations
@@ -207,9 +207,11 @@ def _score_columns(
             f"least two; got {scores!r}"
         )
     if len(columns) < 2:
+        what = "a multiclass AUC" if metric == "multiclass_auc" else "it"
+        binary = " (for one class use sqlmetrics.auc)" if metric == "multiclass_auc" else ""
         raise InvalidParameterError(
-            f"{metric}: scores= names one column ({columns[0]!r}); a multiclass AUC needs a "
-            f"score column per class, at least two (for one class use sqlmetrics.auc)"
+            f"{metric}: scores= names one column ({columns[0]!r}); {what} needs a score column "
+            f"per class, at least two{binary}"
         )
     if len(set(columns)) != len(columns):
         twice = next(c for c in columns if columns.count(c) > 1)
@@ -311,18 +313,21 @@ def wide_frame(
     con: Any,
     metric: str = "multiclass_auc",
     indicators: Any = None,
+    weight: str | None = None,
 ) -> pd.DataFrame:
-    """``metric`` (multiclass_auc, or multilabel_average_precision with ``indicators``) from
-    wide columns, per slice of ``by``: the long table built by ``multiclass_wide_scores``
-    (sql/_macros/multiclass.sql) under the metric's own kernel. Multiclass: ``label`` holds
-    the true class; multilabel (``indicators``): a 0/1 column per class. Returns the slice
-    columns under their names, ``metric``, ``n_parts`` and ``n_rows`` (rows of ``data`` in
+    """``metric`` (multiclass_auc or top_k_accuracy, or multilabel_average_precision with
+    ``indicators``) from wide columns, per slice of ``by``: the long table built by
+    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the metric's own kernel.
+    Multiclass: ``label`` holds the true class; multilabel (``indicators``): a 0/1 column per
+    class. ``weight``: the row's weight column (top_k_accuracy). Returns the slice columns
+    under their names, ``metric``, the kernel's counts and ``n_rows`` (rows of ``data`` in
     the slice).
     """
     spec = get_spec(metric)
     checked = check_params(spec, params)
     average = checked.get("auc_average", checked.get("ap_average"))
-    if indicators is None and metric != "multiclass_auc":
+    top_k = metric == "top_k_accuracy"
+    if indicators is None and metric == "multilabel_average_precision":
         raise InvalidParameterError(
             f"{metric}: wide scores= need indicators= (a 0/1 column per class, scikit-learn's "
             f"indicator matrix Y); or pass the long table (row_id=, class_col=, score=, label=)"
@@ -351,6 +356,8 @@ def wide_frame(
             )
         used = [(Role("label", "key"), label)]
     used += [(Role("score", "score"), c) for c in columns]
+    if weight is not None:
+        used.append((Role("weight", "weight"), weight))
     by_cols = normalize_by(caller, by)
     named = {} if indicators is not None else {"label": label}
     with open_checked(caller, data, con, named, used, by_cols) as (backend, source, _):
@@ -370,20 +377,29 @@ def wide_frame(
         from .intervals import Call, active, serve  # intervals builds on the engine
 
         request = active()
-        # rows keyed (numbered) for the samples average and for the bootstrap (one sample
-        # per row: all its classes share a replicate weight)
-        numbered = request is not None or (indicators is not None and average == "samples")
-        view = wide_view(source.sql, by_cols, quoted, pairs, numbered, dialect)
-        sql = wide_sql(metric, view, by_cols, checked, dialect)
+        # rows keyed (numbered) for top_k and the samples average (they partition by the row)
+        # and for the bootstrap (one sample per row: its classes share a replicate weight)
+        numbered = top_k or request is not None or (indicators is not None and average == "samples")
+        quoted_weight = quote_ident(weight, dialect) if weight is not None else None
+        view = wide_view(source.sql, by_cols, quoted, pairs, numbered, dialect, quoted_weight)
+        roles: dict[str, str | None] = dict(WIDE_ROLES)
+        if top_k:
+            roles["weight"] = WIDE_WEIGHT if weight is not None else None
+            # ties by column position (scikit-learn's argsort): the list's order with labels=;
+            # else the sorted classes, the kernel's own rule (a mapping's order is not read)
+            given = labels is not None and not isinstance(scores, Mapping)
+            checked = {**checked, "labels": listed if given else None}
+        sql = wide_sql(metric, view, by_cols, checked, dialect, roles)
         if request is None:
             frame = backend.query(sql)
         else:
-            call = Call(spec, backend, view, dict(WIDE_ROLES), checked, list(by_cols), None)
+            call = Call(spec, backend, view, roles, checked, list(by_cols), None)
             frame = serve(request, call, sql)
         groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
         slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
         counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
     keys = [f"slice_{i}" for i in range(len(by_cols))]
+    frame = frame.drop(columns=[c for c in ("n_rows",) if c in frame.columns])
     if keys:  # NULL slices join as equal (a slice of their own)
         frame = frame.merge(counts, on=keys, how="left")
     else:
@@ -399,6 +415,8 @@ WIDE_ROLES = {
     "score": "sqlmetrics_score",
     "label": "sqlmetrics_label",
 }
+#: the weight column of that view (top_k_accuracy's weight=)
+WIDE_WEIGHT = "sqlmetrics_weight"
 
 
 def wide_view(
@@ -408,29 +426,42 @@ def wide_view(
     pairs: Sequence[Sequence[Any]],
     numbered: bool,
     dialect: str,
+    weight: str | None = None,
 ) -> str:
-    """The long view of wide columns (``multiclass_wide_scores``; ``label`` and ``pairs``
-    quoted for ``dialect``, the slices ``by`` by their names), without an alias.
+    """The long view of wide columns (``multiclass_wide_scores``; ``label``, ``pairs`` and
+    ``weight`` quoted for ``dialect``, the slices ``by`` by their names), without an alias.
     """
     quoted_by = [quote_ident(b, dialect) for b in by]
     return str(
-        macro("multiclass_wide_scores", dialect)(relation, quoted_by, label, pairs, numbered)
+        macro("multiclass_wide_scores", dialect)(
+            relation, quoted_by, label, pairs, numbered, weight
+        )
     )
 
 
 def wide_sql(
-    metric: str, view: str, by: Sequence[str], params: Mapping[str, Any], dialect: str
+    metric: str,
+    view: str,
+    by: Sequence[str],
+    params: Mapping[str, Any],
+    dialect: str,
+    columns: Mapping[str, str | None] | None = None,
 ) -> str:
-    """The statement of ``metric`` (its kernel, the checked ``params``) over ``view``."""
+    """The statement of ``metric`` (its kernel, the checked ``params``, ``k`` among them for
+    top_k_accuracy) over ``view``, whose columns by role are ``columns`` (default WIDE_ROLES).
+    """
     spec = get_spec(metric)
-    roles = {role: quote_ident(column, dialect) for role, column in WIDE_ROLES.items()}
+    roles = {
+        role: (quote_ident(column, dialect) if column else None)
+        for role, column in (WIDE_ROLES if columns is None else columns).items()
+    }
     return kernel_sql(
         str(spec.kernel),
         f"{view} as wide_scores",
         by,
         roles,
         params,
-        [entry(spec, metric, None)],
+        [entry(spec, metric, params.get("k"))],
         dialect=dialect,
     )
 
@@ -484,20 +515,22 @@ def evaluate_wide(
     options: dict[str, Any],
     con: Any,
 ) -> pd.DataFrame:
-    """``evaluate(..., scores=)``: multiclass_auc from wide score columns, or with
-    ``indicators=`` (multilabel) multiclass_auc and multilabel_average_precision, per slice;
-    the columns evaluate returns (slices, the metrics as requested, n_rows).
+    """``evaluate(..., scores=)``: multiclass_auc and top_k_accuracy from wide score
+    columns, or with ``indicators=`` (multilabel) multiclass_auc and
+    multilabel_average_precision, per slice; the columns evaluate returns (slices, the metrics
+    as requested, n_rows).
     """
     from .names import parse_metric
 
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     requests = [parse_metric(t, "evaluate") for t in texts]
-    allowed = ("multiclass_auc",) if indicators is None else _WIDE_MULTILABEL
+    allowed = _WIDE_MULTICLASS if indicators is None else _WIDE_MULTILABEL
     if not requests or any(r.spec.name not in allowed for r in requests):
         if indicators is None:
             raise InvalidParameterError(
-                f"evaluate: scores= (a score column per class) feeds multiclass_auc only; got "
-                f"metrics={texts!r}: evaluate the other metrics in a separate call"
+                f"evaluate: scores= (a score column per class) feeds "
+                f"{' and '.join(_WIDE_MULTICLASS)} only; got metrics={texts!r}: evaluate the "
+                f"other metrics in a separate call"
             )
         raise InvalidParameterError(
             f"evaluate: scores= with indicators= (a score and a 0/1 column per class) feed "
@@ -505,8 +538,9 @@ def evaluate_wide(
             f"metrics in a separate call"
         )
     names = [r.spec.name for r in requests]
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
+    asked = [(r.spec.name, r.k) for r in requests]  # top_k_accuracy@1 and @3: two metrics
+    if len(set(asked)) != len(asked):
+        twice = next(r.text for r, a in zip(requests, asked) if asked.count(a) > 1)
         raise InvalidParameterError(
             f"evaluate: metric {twice!r} is requested twice in metrics={texts!r}; name it once"
         )
@@ -516,6 +550,15 @@ def evaluate_wide(
             f"sqlmetrics.{requests[0].spec.function}(..., scores=..., ci=) (per slice: on "
             f"each slice's rows) for an interval, or drop ci="
         )
+    weight = others.get("weight")
+    unweighted = [r.text for r in requests if "weight" not in {x.name for x in r.spec.roles}]
+    if weight is not None and len(unweighted) < len(requests):  # top_k_accuracy reads it
+        if unweighted:
+            raise InvalidParameterError(
+                f"evaluate: weight={weight!r} with wide scores= is read by top_k_accuracy "
+                f"only, not by {', '.join(unweighted)}; evaluate those in a call without weight="
+            )
+        others = {name: value for name, value in others.items() if name != "weight"}
     given = sorted(name for name, value in others.items() if value is not None)
     if given:
         raise InvalidParameterError(
@@ -539,10 +582,22 @@ def evaluate_wide(
     frame: pd.DataFrame | None = None
     for request in requests:
         metric = request.spec.name
-        params = {"convention": convention}
+        params: dict[str, Any] = {"convention": convention}
         params.update({k: v for k, v in taken.items() if k in request.spec.params})
+        if request.spec.takes_k:  # top_k_accuracy@k (no @k: every class)
+            params["k"] = request.k
         part = wide_frame(
-            "evaluate", data, label, scores, labels, params, by_cols, con, metric, indicators
+            "evaluate",
+            data,
+            label,
+            scores,
+            labels,
+            params,
+            by_cols,
+            con,
+            metric,
+            indicators,
+            weight,
         )
         part = part.rename(columns={metric: request.text})[[*by_cols, request.text, "n_rows"]]
         if frame is None:
@@ -571,6 +626,8 @@ def evaluate_wide(
 
 #: the metrics of the wide multilabel form (scores= and indicators=)
 _WIDE_MULTILABEL = ("multiclass_auc", "multilabel_average_precision")
+#: the metrics of the wide multiclass form (scores= and label=, the true class)
+_WIDE_MULTICLASS = ("multiclass_auc", "top_k_accuracy")
 
 
 def multiclass_auc(
@@ -755,11 +812,12 @@ def multiclass_auc(
 def top_k_accuracy(
     data: Any,
     *,
-    row_id: str,
-    class_col: str,
+    row_id: str | None = None,
+    class_col: str | None = None,
     score: str = "score",
     label: str = "label",
     weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
     k: int = 2,
     labels: Sequence[Any] | None = None,
     convention: str | None = None,
@@ -767,23 +825,32 @@ def top_k_accuracy(
 ) -> float:
     r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
 
-    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k)``, from the long table
-    of :func:`multiclass_auc`.
+    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k, labels=labels,
+    sample_weight=w)``, from the long table of :func:`multiclass_auc` or from its wide
+    columns (``scores=``, a score column per class, and the true class in ``label=``).
 
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class), as in :func:`multiclass_auc`.
-    row_id : str
-        Column identifying the classified row. In :func:`sqlmetrics.evaluate`: ``group=``.
-    class_col : str
-        Column of the class the score is for. In ``evaluate``: ``item=``.
+        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
+        row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
+        ``group=``.
+    class_col : str, optional
+        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
     score : str, default "score"
-        Column of the class's score.
+        Long form: column of the class's score.
     label : str, default "label"
-        Column of 0/1: 1 on the row's true class.
+        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
+        the row's true class (scikit-learn's ``y_true``).
     weight : str, optional
-        Column of the row's non-negative weight, repeated on each of its lines.
+        Column of the row's non-negative weight (long form: repeated on each of its lines).
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
+        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
+        on the command line: ``--class-score CLASS=COLUMN``.
     k : int, default 2
         How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
         ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
@@ -791,8 +858,9 @@ def top_k_accuracy(
     labels : list, optional
         The classes, in the order of scikit-learn's score columns (its ``labels``): classes
         of equal score are ordered by their position here, the later first. Every class of
-        ``class_col`` must be listed. Strings, numbers or booleans, as ``class_col``'s type.
-        None: the classes in sorted order.
+        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
+        list), the class of each column, in order. Strings, numbers or booleans, as the
+        class column's type. None: the classes in sorted order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -809,9 +877,15 @@ def top_k_accuracy(
     Raises
     ------
     InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows.
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
+        with ``scores=``, a class of ``label`` without a score column, or (without
+        ``labels``) as many classes as columns.
     InvalidParameterError
-        ``k`` not an integer >= 1.
+        ``k`` not an integer >= 1; ``scores`` not a list or mapping of two or more distinct
+        columns, ``labels`` of another length, repeated, or not of the class column's type;
+        both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
 
     Warns
     -----
@@ -823,7 +897,9 @@ def top_k_accuracy(
     Classes of equal score are ordered by class, the later first, as scikit-learn's
     reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
     scikit-learn requires it sorted, any order is taken here). A row with no class labelled
-    1 counts as a miss.
+    1 counts as a miss. The wide form is the same table after an unpivot, with the same
+    rule: ties by the position of the class in ``labels`` (the list's column order), else
+    (no ``labels``, or a mapping, whose order is not read) by class, the later first.
 
     Examples
     --------
@@ -834,7 +910,28 @@ def top_k_accuracy(
     >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
     >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
     0.25
+    >>> wide["y"] = list("bcab")  # the same scores, a column per class
+    >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
+    0.25
     """
+    metric = "top_k_accuracy"
+    if scores is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores={scores!r} (wide: a score column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        params = {"k": k, "convention": convention}
+        frame = wide_frame(
+            metric, data, label, scores, labels, params, [], con, metric, weight=weight
+        )
+        return scalar(frame, metric)
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            f"{metric}: give the scores as scores= (a column per class, with the true class in "
+            f"label=) or as a long table with row_id= and class_col= (a row per class, label= "
+            f"0/1)"
+        )
     frame = compute(
         "top_k_accuracy",
         data,

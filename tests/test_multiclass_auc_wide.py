@@ -264,8 +264,8 @@ def test_evaluate_and_cli_take_wide_scores(tmp_path: Any) -> None:
     [
         (
             {"metrics": ["multiclass_auc", "auc"]},
-            r"evaluate: scores= \(a score column per class\) feeds multiclass_auc only; got "
-            r"metrics=\['multiclass_auc', 'auc'\]",
+            r"evaluate: scores= \(a score column per class\) feeds multiclass_auc and "
+            r"top_k_accuracy only; got metrics=\['multiclass_auc', 'auc'\]",
         ),
         (
             {"metrics": ["multiclass_auc"], "group": "g"},

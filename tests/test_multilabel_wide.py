@@ -400,8 +400,8 @@ def test_errors(metric: str, kwargs: dict[str, Any], error: type, message: str) 
             lambda: sqlmetrics.evaluate(
                 SMALL, ["multilabel_average_precision"], scores=LIST["scores"]
             ),
-            r"evaluate: scores= \(a score column per class\) feeds multiclass_auc only; got "
-            r"metrics=\['multilabel_average_precision'\]",
+            r"evaluate: scores= \(a score column per class\) feeds multiclass_auc and "
+            r"top_k_accuracy only; got metrics=\['multilabel_average_precision'\]",
         ),
         (
             lambda: sqlmetrics.evaluate(SMALL, ["multiclass_auc", "roc_auc_multiclass"], **LIST),

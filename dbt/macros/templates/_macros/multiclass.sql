@@ -200,31 +200,34 @@ select * from final
 {%- endmacro %}
 
 {#
-  multiclass_wide_scores(relation, by, label, scores, numbered=false): the long table of
-  multiclass_auc (and multilabel_average_precision) made from wide columns (scikit-learn's
-  y_score matrix), a parenthesized select without alias. `scores`: a list of [class, quoted
+  multiclass_wide_scores(relation, by, label, scores, numbered=false, weight=none): the long
+  table of multiclass_auc (and multilabel_average_precision, top_k_accuracy) made from wide
+  columns (scikit-learn's y_score matrix), a parenthesized select without alias. `scores`: a list of [class, quoted
   score column] pairs (multiclass: the row's true class in the quoted column `label`), or of
   [class, quoted score column, quoted 0/1 indicator column] triples (multilabel,
   scikit-learn's indicator matrix Y; `label` none). Classes are checked in Python and written
   as literals by class_literal.
   Output columns: the slice columns by their names, sqlmetrics_class, sqlmetrics_score
   (double), sqlmetrics_label (1 where the class is a true class of the row: label = class, or
-  the class's indicator is 1) and sqlmetrics_truth, the column the kernels partition rows by:
+  the class's indicator is 1), with weight (a quoted column, the row's weight: top_k_accuracy,
+  numbered only) sqlmetrics_weight (double, on each of the row's classes), and sqlmetrics_truth,
+  the column the kernels partition rows by:
      without numbered: multiclass, the row's true class (multiclass_auc's one-vs-one pairs
                  partition by it, as they would by a row id); multilabel, 0;
-     numbered (multilabel average='samples', which partitions by the row; any bootstrap,
-                 whose sample is the row): the row's key, row_key (sql/_macros/resample.sql):
-                 its position within its slice in the order of all its score columns, then its
-                 label or indicator columns. Rows equal in all of them get distinct keys in
-                 some order, and which gets which changes no value (nor any replicate), so the
-                 key is deterministic wherever it matters, on every engine.
+     numbered (multilabel average='samples' and top_k_accuracy, which partition by the
+                 row; any bootstrap, whose sample is the row): the row's key, row_key
+                 (sql/_macros/resample.sql): its position within its slice in the order of all
+                 its score columns, then its label or indicator columns, then its weight.
+                 Rows equal in all of them get distinct keys in some order, and which gets
+                 which changes no value (nor any replicate), so the key is deterministic
+                 wherever it matters, on every engine.
   Without numbered: one select per class glued with union all, so every engine runs it. With
   numbered the rows are numbered once (one sort) and crossed with the classes (class_rows).
 #}
-{% macro multiclass_wide_scores(relation, by, label, scores, numbered=false) -%}
+{% macro multiclass_wide_scores(relation, by, label, scores, numbered=false, weight=none) -%}
 (
 {% if numbered %}
-{% set order = scores | map(attribute=1) | list + ([label] if label is not none else scores | map(attribute=2) | list) %}
+{% set order = scores | map(attribute=1) | list + ([label] if label is not none else scores | map(attribute=2) | list) + ([weight] if weight is not none else []) %}
     select
         {% for col in by %}r.{{ col }}, {% endfor %}
 
@@ -242,6 +245,9 @@ select * from final
         end as sqlmetrics_label,
 {% else %}
         case when r.{{ label }} = k.class then 1 else 0 end as sqlmetrics_label,
+{% endif %}
+{% if weight is not none %}
+        cast(r.{{ weight }} as {{ sqlmetrics.float_type() }}) as sqlmetrics_weight,
 {% endif %}
         r.sqlmetrics_row as sqlmetrics_truth
     from (

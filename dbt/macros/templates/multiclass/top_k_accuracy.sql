@@ -14,6 +14,13 @@
   row with no class labelled 1 counts as a miss. w_r: the row's weight (the weight column,
   the same on every line of the row; 1 without one).
   Ties: broken by class as above (a total order within a row). Float sums are exact_sums.
+  Wide form (scikit-learn's y_score matrix, a score column per class; sqlmetrics/
+  multiclass_roc.py): the same kernel over multiclass_wide_scores (sql/_macros/multiclass.sql,
+  numbered: the row's key is g; the weight column carried on every class), so the same rule
+  and values as the long table of those columns: with labels (the class of each column, in
+  column order) ties go by column position, the later first, exactly scikit-learn's argsort
+  over its columns; without (a list: the sorted classes; a mapping: its order is not read)
+  by class desc.
   Undefined: the weights sum to 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; one column per entry alias (top_k_accuracy), n_rows (rows).
   Oracle: tests/oracle/multiclass_auc.py::top_k_accuracy

@@ -24,6 +24,8 @@ __all__ = [
     "t_quantile",
     "t_sf",
     "t_two_sided_p",
+    "two_sided_normal",
+    "two_sided_t",
 ]
 
 _STANDARD = NormalDist()
@@ -41,6 +43,24 @@ def normal_quantile(p: float) -> float:
     1.959964
     """
     return _STANDARD.inv_cdf(p)
+
+
+def two_sided_normal(level: float) -> float:
+    """The half-width factor ``z`` of a two-sided normal interval at confidence ``level``:
+    ``P(|Z| <= z) = level``, for ``0 < level < 1``.
+
+    Computed from the lower tail, ``z = -Phi^-1((1 - level) / 2)``: ``1 - level`` is exact for
+    ``level >= 1/2``, while ``(1 + level) / 2`` rounds to 1 for the largest level below 1
+    (``1 - 2^-53``), where ``z`` is finite (about 8.29).
+
+    Examples
+    --------
+    >>> round(two_sided_normal(0.95), 6)
+    1.959964
+    >>> round(two_sided_normal(1 - 2**-53), 4)
+    8.2924
+    """
+    return 0.0 - _STANDARD.inv_cdf((1.0 - level) / 2.0)  # 0.0 -: +0 for a tiny level
 
 
 def normal_cdf(z: float) -> float:
@@ -207,6 +227,19 @@ def _t_pdf(t: float, df: float) -> float:
         - (df + 1.0) / 2.0 * math.log1p(t * t / df)
     )
     return math.exp(log_pdf)
+
+
+def two_sided_t(level: float, df: float) -> float:
+    """The half-width factor ``t`` of a two-sided Student t interval at confidence ``level``
+    with ``df`` degrees of freedom: ``P(|T| <= t) = level``, from the lower tail as
+    :func:`two_sided_normal` (finite for every level below 1).
+
+    Examples
+    --------
+    >>> round(two_sided_t(0.95, 10), 9)
+    2.228138852
+    """
+    return 0.0 - t_quantile((1.0 - level) / 2.0, df)
 
 
 def t_quantile(p: float, df: float) -> float:

@@ -99,8 +99,13 @@ def validate_data(
         if role.kind in ("weight", "relevance"):
             checks.append(("negative", role, column, f"{q} < 0"))
     counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
-    row = backend.rows(f"select count(*){', ' + counts if counts else ''} from {source.sql}")[0]
+    weights = [column for role, column in roles if role.kind == "weight"]
+    largest = "".join(f", max({backend.ident(c)})" for c in weights)
+    row = backend.rows(
+        f"select count(*){', ' + counts if counts else ''}{largest} from {source.sql}"
+    )[0]
     assert row is not None
+    row, maxima = row[: 1 + len(checks)], row[1 + len(checks) :]
     n_rows = int(row[0])
     if n_rows == 0:
         raise InvalidDataError(f"{metric}: {where} has no rows; the metric needs at least one row")
@@ -132,11 +137,38 @@ def validate_data(
             f"{head} with values outside {{0, 1}} (e.g. {shown}); labels must be 0/1 or "
             f"booleans (for a graded or multiclass label, binarize it first)"
         )
+    for column, value in zip(weights, maxima):
+        check_weight_scale(metric, column, value)
     labels = [column for role, column in roles if role.name == "label"]
     for role, column in roles:
         if role.kind == "weight" and labels:
             check_weight_range(metric, source, column, labels[0])
     return n_rows
+
+
+# The largest weight must be at least 2^-600: exact sums clamp their exponent at -940 (terms
+# below 2^-1020 round to 0) and a subnormal weight (below 2^-1022) keeps few bits, so weights
+# near that range read as 0 ("undefined: no positive label") or lose digits (log_loss at 1e-300
+# weights was off in the 8th digit). 2^-600 leaves 340 binary orders for the 2^-40 class span
+# and the factors weights are multiplied by (losses, squared errors).
+WEIGHT_MIN = 2.0**-600
+
+
+def check_weight_scale(metric: str, column: str, largest: Any) -> None:
+    """Raise :class:`InvalidDataError` when the largest weight is positive but below
+    :data:`WEIGHT_MIN` (all weights tiny or subnormal).
+    """
+    if largest is None:
+        return
+    value = float(largest)
+    if 0.0 < value < WEIGHT_MIN:
+        raise InvalidDataError(
+            f"{metric}: weight column {column!r} (weight=): the largest weight is {value:.3g}, "
+            f"below 2^-600 ({WEIGHT_MIN:.3g}); sums of such weights lose precision or round to "
+            f"0 (a subnormal weight keeps few bits). Multiply the weights by a common factor "
+            f"(e.g. divide them by their largest): a weighted metric, a ratio of weighted sums, "
+            f"does not change"
+        )
 
 
 # Sums of weights are exact fixed-point sums with 80 bits below the slice's largest weight

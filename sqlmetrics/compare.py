@@ -20,7 +20,7 @@ import pandas as pd
 
 from ._engine import check_params, entry, kernel_sql, open_checked
 from ._source import Source, quote_ident
-from ._stats import normal_quantile, t_quantile, t_two_sided_p
+from ._stats import t_two_sided_p, two_sided_normal, two_sided_t
 from ._templates import render_macro
 from ._validate import check_columns, validate_data
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
@@ -203,7 +203,9 @@ def compare(
 
     Notes
     -----
-    Tests (all two-sided; ``diff`` is model minus baseline):
+    Tests (all two-sided; ``diff`` is model minus baseline). Every float sum they take is an
+    exact sum (decision 0006), so the output has the same bits under any row order and thread
+    count:
 
     - ``t``: per group g both models' values, d_g their difference; t = mean(d) / se with
       se^2 = s^2(d) / n, n - 1 degrees of freedom (scipy's ``ttest_rel``, ranx's ``t-test``).
@@ -820,7 +822,7 @@ def _t_result(d: float, ss: float, n: int, sw: float, ci: float) -> tuple[float,
     se = math.sqrt(max(ss, 0.0) * n / (n - 1)) / sw
     if se == 0:
         return d, d, 1.0 if d == 0 else 0.0
-    q = t_quantile((1 + ci) / 2, n - 1)
+    q = two_sided_t(ci, n - 1)
     return d - q * se, d + q * se, t_two_sided_p(d / se, n - 1)
 
 
@@ -853,7 +855,7 @@ def _assemble(
     settings: _Settings,
 ) -> pd.DataFrame:
     nb = len(plan.by)
-    z = normal_quantile
+    z = two_sided_normal
     out: dict[tuple[Any, ...], dict[tuple[int, int], dict[str, Any]]] = {}
     slice_rows: dict[tuple[Any, ...], int] = {}
     if "rows" in frames:
@@ -911,7 +913,7 @@ def _assemble(
                     n, n10, n01 = int(row["n_rows"]), int(row["n10"]), int(row["n01"])
                     d = (n01 - n10) / n
                     se = math.sqrt(max(n01 + n10 - (n01 - n10) ** 2 / n, 0.0)) / n
-                    q = z((1 + ci) / 2)
+                    q = z(ci)
                     p = mcnemar_p(n10, n01)
                     put(key, task.index, j, value=value, diff=d, lo=d - q * se, hi=d + q * se, p=p)
                 else:
@@ -960,7 +962,7 @@ def _delong(row: Any, n_models: int, ci: float, z: Any) -> list[dict[str, Any]]:
             p = 1.0 if d == 0 else 0.0
         else:
             p = math.erfc(abs(d / se) / math.sqrt(2.0))
-        q = z((1 + ci) / 2)
+        q = z(ci)
         results.append({"value": auc[k], "diff": d, "lo": d - q * se, "hi": d + q * se, "p": p})
     return results
 

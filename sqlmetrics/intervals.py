@@ -9,6 +9,9 @@ Every scalar metric function is wrapped once, from the registry (:func:`install`
 connection, over the same checked data, with the metric's own kernel: the SQL is in
 ``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
 t quantile from :mod:`sqlmetrics._stats`, Wilson's formula). With ``ci=None`` nothing changes.
+Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
+a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there
+(:func:`sqlmetrics._stats.two_sided_normal`), while ``(1 + level) / 2`` rounds to 1.
 
 Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
 
@@ -16,7 +19,11 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     Wilson's score interval of a proportion: accuracy, precision, recall, specificity, fpr (at a
     threshold or from a prediction column) and hit_rate (the share of groups with a hit). With
     ``weight=`` the proportion is the weighted one and n is Kish's effective sample size
-    ``(sum w)^2 / sum w^2`` of the rows in its denominator.
+    ``(sum w)^2 / sum w^2`` of the rows in its denominator, both ratios of sums of the weights
+    divided by 2^ceil(log2 max w) (``ci_wilson_weights``): the interval does not depend on the
+    weights' scale (a power-of-two factor gives the same bits, any other within an ulp), and
+    weights of 1e300 do not overflow their squares. The bounds hold the estimate exactly:
+    ``lo <= value <= hi`` (clamped; rounding could leave it outside by an ulp).
 ``"delong"``
     AUC only, unweighted: DeLong et al. (1988)'s variance from placement values, read from the
     same single sort of the distinct scores that gives the AUC (Sun & Xu 2014); a normal
@@ -46,12 +53,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import pandas as pd
 
 from ._source import quote_ident
-from ._stats import normal_quantile, t_quantile
+from ._stats import two_sided_normal, two_sided_t
 from ._templates import render_macro
 from .errors import InvalidParameterError, UndefinedMetricWarning
 from .errors import warn as warn_user
@@ -334,6 +342,8 @@ def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
     lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
     if math.isnan(value):
         lo = hi = math.nan
+    elif request.used == "wilson":
+        lo, hi = contain(lo, hi, value)
     return Interval(value, lo, hi, request.level, request.used)
 
 
@@ -360,24 +370,39 @@ def install(namespace: dict[str, Any]) -> None:
 
 
 # --------------------------------------------------------------------------- serving
-def _quantile_q(level: float) -> float:
-    return (1.0 + level) / 2.0
+def wilson(
+    successes: float, n: float, level: float, n_eff: float | None = None
+) -> tuple[float, float]:
+    """Wilson's score interval of the proportion ``p = successes / n`` with sample size
+    ``n_eff`` (None: ``n``; with weights, Kish's effective size).
 
-
-def wilson(successes: float, n: float, level: float) -> tuple[float, float]:
-    """Wilson's score interval of ``successes`` out of ``n`` (n may be an effective size).
+    The bounds are clamped to ``[0, p]`` and ``[p, 1]``: ``lo <= p <= hi`` holds exactly (the
+    formula's rounding can otherwise leave ``p`` outside by an ulp, e.g. at ``p = 0``).
 
     >>> [round(x, 4) for x in wilson(4, 6, 0.95)]
     [0.3, 0.9032]
+    >>> wilson(0, 7, 0.95)[0], wilson(7, 7, 0.95)[1]
+    (0.0, 1.0)
     """
-    if not n > 0:
+    size = n if n_eff is None else n_eff
+    if not (n > 0 and size > 0):
         return math.nan, math.nan
-    z = normal_quantile(_quantile_q(level))
+    z = two_sided_normal(level)
     p = min(max(successes / n, 0.0), 1.0)
-    denom = 1.0 + z * z / n
-    center = (p + z * z / (2.0 * n)) / denom
-    half = z / denom * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n))
-    return max(center - half, 0.0), min(center + half, 1.0)
+    denom = 1.0 + z * z / size
+    center = (p + z * z / (2.0 * size)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / size + z * z / (4.0 * size * size))
+    return min(max(center - half, 0.0), p), max(min(center + half, 1.0), p)
+
+
+def contain(lo: float, hi: float, value: float) -> tuple[float, float]:
+    """``(lo, hi)`` widened to hold ``value`` (the metric as its query computed it), when
+    both are defined: a Wilson interval is built around the same proportion, computed once
+    in SQL and once here, so this moves a bound by an ulp at most.
+    """
+    if math.isnan(value) or math.isnan(lo) or math.isnan(hi):
+        return lo, hi
+    return min(lo, value), max(hi, value)
 
 
 def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
@@ -389,7 +414,7 @@ def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     mean = svx / sv
     ss = float(row["sv2x2"]) - 2.0 * mean * float(row["sv2x"]) + mean * mean * float(row["sv2"])
     se = math.sqrt(max(ss, 0.0) * n / (n - 1.0)) / sv
-    half = t_quantile(_quantile_q(level), n - 1.0) * se
+    half = two_sided_t(level, n - 1.0) * se
     return mean - half, mean + half
 
 
@@ -461,7 +486,7 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
         )
         out = call.backend.query(sql)
-        z = normal_quantile(_quantile_q(request.level))
+        z = two_sided_normal(request.level)
         var = pd.to_numeric(out["var"], errors="coerce")
         auc = pd.to_numeric(out["auc"], errors="coerce")
         half = z * var.clip(lower=0) ** 0.5
@@ -525,38 +550,53 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
 
 
 def _wilson_frame(call: Call, by: list[str], metric: str, level: float) -> pd.DataFrame:
-    """Wilson intervals per slice from the confusion counts (and, with weights, the counts of
-    squared weights: Kish's effective n = (sum w)^2 / sum w^2 of the denominator's rows).
+    """Wilson intervals per slice from the confusion counts. With weights, from the counts of
+    the normalised weights u = w / 2^e and of u^2 (``ci_wilson_weights``): the proportion is
+    sum u [successes] / sum u and n is Kish's effective size (sum u)^2 / sum u^2 of the
+    denominator's rows, both scale-free ratios, n_eff computed exactly (as a fraction) and
+    rounded once.
     """
     n_by = len(by)
-    counts = call.backend.query(
-        call.macro("confusion_kernel", call.relation, [call.q(b) for b in by], call.quoted(),
-                   call.params, [])
-    )  # fmt: skip
+    slices = [call.q(b) for b in by]
     weight = call.columns.get("weight")
+    relation = call.relation
+    if weight:
+        relation = call.macro("ci_wilson_weights", call.relation, call.q(weight))
+    counts = call.backend.query(
+        call.macro("confusion_kernel", relation, slices,
+                   call.quoted(weight="__sqlm_u") if weight else call.quoted(), call.params, [])
+    )  # fmt: skip
     squares = None
     if weight:
-        relation = call.macro("ci_squared_weights", call.relation, call.q(weight))
         squares = call.backend.query(
-            call.macro("confusion_kernel", relation, [call.q(b) for b in by],
-                       call.quoted(weight="__sqlm_w2"), call.params, [])
+            call.macro("confusion_kernel", relation, slices,
+                       call.quoted(weight="__sqlm_u2"), call.params, [])
         )  # fmt: skip
     num, den = _WILSON[metric]
     result = counts.iloc[:, :n_by].copy()
     los, his = [], []
     for i in range(len(counts)):
-        s = sum(float(counts[c].iloc[i]) for c in num)
-        n = sum(float(counts[c].iloc[i]) for c in den)
+        s = _exact(counts[c].iloc[i] for c in num)
+        n = _exact(counts[c].iloc[i] for c in den)
         n_eff = n
         if squares is not None:
-            n2 = sum(float(squares[c].iloc[i]) for c in den)
-            n_eff = n * n / n2 if n2 > 0 else math.nan
-        lo, hi = wilson(s * n_eff / n if n > 0 else math.nan, n_eff, level) if n > 0 else (
+            n2 = _exact(squares[c].iloc[i] for c in den)
+            n_eff = n * n / n2 if n2 > 0 else Fraction(0)
+        lo, hi = wilson(float(s / n), 1.0, level, float(n_eff)) if n > 0 else (
             math.nan, math.nan)  # fmt: skip
         los.append(lo)
         his.append(hi)
     result["lo"], result["hi"] = los, his
     return result
+
+
+def _exact(values: Any) -> Fraction:
+    """The exact sum of the (finite) numbers ``values``; 0 for NULL / NaN ones (no rows)."""
+    total = Fraction(0)
+    for v in values:
+        x = float(v) if v is not None and not pd.isna(v) else 0.0
+        total += Fraction(x) if math.isfinite(x) else 0
+    return total
 
 
 def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> pd.DataFrame:
@@ -718,6 +758,12 @@ def add_intervals(
         else:
             merged = bounds
         at = list(out.columns).index(req.text) + 1
-        out.insert(at, lo_name, merged[lo_name].to_numpy(dtype=float))
-        out.insert(at + 1, hi_name, merged[hi_name].to_numpy(dtype=float))
+        los = merged[lo_name].to_numpy(dtype=float, copy=True)
+        his = merged[hi_name].to_numpy(dtype=float, copy=True)
+        if one.used == "wilson":
+            values = pd.to_numeric(out[req.text], errors="coerce").to_numpy(dtype=float)
+            for i, value in enumerate(values):
+                los[i], his[i] = contain(los[i], his[i], value)
+        out.insert(at, lo_name, los)
+        out.insert(at + 1, hi_name, his)
     return out

@@ -24,6 +24,7 @@ DATA = pd.DataFrame(
         "a": (RNG.random(N) + 0.1 * LABEL).round(1),
         "b": (RNG.random(N) + 0.4 * LABEL).round(1),
         "c": (RNG.random(N) + 0.2 * LABEL).round(2),
+        "w": RNG.random(N) * 3 + 0.01,
     }
 )
 RANK = {"group": "q", "item": "doc"}
@@ -33,6 +34,14 @@ CASES: list[tuple[Any, dict[str, Any]]] = [
     (["ndcg@5"], {**RANK, "test": "wilcoxon"}),
     (["gauc"], {"group": "q", "label": "click", "test": "randomization", "n_permutations": 40}),
     (["auc", "accuracy", "f1"], {"label": "click", "by": "country", "n_boot": 25}),
+    # issue 22: the exact sums of the weighted counts and the group moments, the top level
+    (
+        ["accuracy", "precision"],
+        {"label": "click", "by": "country", "test": "bootstrap", "weight": "w", "n_boot": 25},
+    ),
+    (["gauc"], {"group": "q", "label": "click"}),
+    (["auc", "accuracy"], {"label": "click", "ci": 1 - 2**-53}),
+    (["ndcg@5"], {**RANK, "ci": 1 - 2**-53}),
 ]
 
 

@@ -26,7 +26,7 @@ def make_data(n: int = 400, seed: int = 21) -> pd.DataFrame:
             "item": np.arange(n),
             "country": rng.choice(["DE", "FR"], n),
         }
-    )
+    ).assign(w_big=lambda f: f["w"] * 1e300, right=lambda f: f["label"].astype(float))
 
 
 CASES: dict[str, Callable[..., Any]] = {
@@ -68,6 +68,20 @@ CASES: dict[str, Callable[..., Any]] = {
     "hit_rate_wilson": lambda d, con: sqlmetrics.hit_rate(
         d, group="g", item="item", k=3, empty="skip", con=con, ci=0.9
     ),
+    # issue 22: the largest level below 1, 1e300 weights, an estimate of 1
+    "auc_delong_top_level": lambda d, con: sqlmetrics.auc(d, con=con, ci=1 - 2**-53),
+    "ndcg_t_top_level": lambda d, con: sqlmetrics.ndcg(
+        d, group="g", item="item", k=5, empty="skip", con=con, ci=1 - 2**-53
+    ),
+    "recall_bootstrap_top_level": lambda d, con: sqlmetrics.recall(
+        d, con=con, ci=1 - 2**-53, ci_method="bootstrap", n_boot=20
+    ),
+    "precision_wilson_weights_1e300": lambda d, con: sqlmetrics.precision(
+        d, weight="w_big", con=con, ci=0.9
+    ),
+    "accuracy_wilson_of_one": lambda d, con: sqlmetrics.accuracy(
+        d, score="right", weight="w", con=con, ci=1 - 2**-53
+    ),
 }
 
 
@@ -76,6 +90,8 @@ def assert_same(got: Any, expected: Any) -> None:
         pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, atol=1e-9)
         return
     assert got.method == expected.method
+    if got.method == "wilson":  # on every engine the bounds hold the estimate exactly
+        assert got.lo <= got.value <= got.hi, got
     for a, b in ((got.value, expected.value), (got.lo, expected.lo), (got.hi, expected.hi)):
         assert (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-9, (got, expected)
 
@@ -120,7 +136,9 @@ def spark_table(spark: Any, data: pd.DataFrame) -> Any:
 @pytest.mark.spark_engine  # deselected by default; run with -m spark_engine (passed 2026-11-23)
 @pytest.mark.parametrize("case", ["auc_delong", "auc_bootstrap", "auc_bootstrap_by_slice",
                                   "mcc_threshold_bootstrap", "accuracy_wilson_weighted",
-                                  "ndcg_t", "ndcg_bootstrap"])  # fmt: skip
+                                  "ndcg_t", "ndcg_bootstrap", "auc_delong_top_level",
+                                  "precision_wilson_weights_1e300",
+                                  "accuracy_wilson_of_one"])  # fmt: skip
 def test_spark_gives_the_duckdb_interval(
     case: str, spark: Any, spark_table: str, data: pd.DataFrame
 ) -> None:

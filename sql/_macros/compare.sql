@@ -1,7 +1,10 @@
 {#
   Paired comparison of models (sqlmetrics.compare, issue 12): the statistics every test needs,
   computed where the data live; Python turns the few numbers per (slice, metric, model) into
-  p-values and intervals (t and normal distributions, Holm).
+  p-values and intervals (t and normal distributions, Holm). Every float sum is an exact_sum
+  (decision 0006; exponents from sum_exponent windows per (slice, metric, model), fixed ones
+  for DeLong's half-integer placements, the slice's weight exponent for sums of weights), so
+  the output has the same bits under any row order, thread count or partitioning.
   Models are numbered 0..n_models-1, model 0 the baseline; metrics 0..n_metrics-1.
 
   (the replicates b = 1..n of the randomization test and the bootstrap: replicates(n) of
@@ -39,7 +42,9 @@
   count over the same ascending order as a_i (one sort of the distinct scores per model, joined
   back to the rows); covariances of c equal those of x. Output per slice: n_rows, n_pos, n_neg and per model k: sa_k (sum over positives of
   a_k; AUC_k = sa_k / (n_pos n_neg)), saa_k = sum a_k^2, sa0_k = sum a_0 a_k, and over the
-  negatives sx_k, sxx_k = sum x_k^2, sx0_k = sum x_0 x_k.
+  negatives sx_k, sxx_k = sum x_k^2, sx0_k = sum x_0 x_k. a and x are multiples of 1/2, their
+  products of 1/4: the sums are exact_sum's integer sums at the fixed exponents 79 and 78
+  (exact for terms up to 2^78, i.e. up to 2^39 rows per slice; the same bits in any order).
 
   compare_confusion(relation, by, columns, options, entries, n_models): per slice and model:
   n_rows, tp, fp, tn, fn (sums of weights with weight=), the metrics of `entries`
@@ -111,6 +116,16 @@ diffs as (
 {% endfor %}
 {% endfor %}
 ),
+-- exponents of exact_sum (decision 0006): every float sum below has the same bits for any
+-- row order, thread count or partitioning (|w base|, |w val| <= 2^e_base, 2^e_val; |w d| <= 2^e_d)
+scaled as (
+    select
+        diffs.*,
+        {{ sum_exponent('w * base', by, ['metric', 'model']) }} as e_base,
+        {{ sum_exponent('w * val', by, ['metric', 'model']) }} as e_val,
+        {{ sum_exponent('w * d', by, ['metric', 'model']) }} as e_d
+    from diffs
+),
 moments as (
     select
         {{ slice_cols(by) }}
@@ -118,39 +133,61 @@ moments as (
         model,
         count(*) as n,
         sum(w) as sw,
-        sum(w * base) / sum(w) as base,
-        sum(w * val) / sum(w) as value,
-        sum(w * d) as s_obs,
-        sum(abs(w * d)) as sabs
-    from diffs
+        {{ exact_sum('w * base', 'e_base') }} / sum(w) as base,
+        {{ exact_sum('w * val', 'e_val') }} / sum(w) as value,
+        {{ exact_sum('w * d', 'e_d') }} as s_obs,
+        {{ exact_sum('abs(w * d)', 'e_d') }} as sabs
+    from scaled
     {{ group_by(by, ['metric', 'model']) }}
 ),
-spread as (
+squares as (
     select
         {{ slice_cols_of('diffs', by) }}
         diffs.metric,
         diffs.model,
-        sum(diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw)) as ss
+        diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw) as sq
     from diffs
     join moments on {{ join_on_slices('diffs', 'moments', by, ['metric', 'model']) }}
-    group by {{ slice_cols_of('diffs', by) }}diffs.metric, diffs.model
+),
+spread as (
+    select
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        {{ exact_sum('sq', 'e_sq') }} as ss
+    from (
+        select
+            squares.*,
+            {{ sum_exponent('sq', by, ['metric', 'model']) }} as e_sq
+        from squares
+    ) as squares_scaled
+    {{ group_by(by, ['metric', 'model']) }}
 ),
 {% if test == 'randomization' %}
 flipped as (
     select
-        {{ slice_cols_of('keyed', by) }}
-        keyed.metric,
-        keyed.model,
-        replicates.b,
-        sum(keyed.w * keyed.d * {{ sign_flip('keyed.gkey', 'replicates.b', seed) }}) as s_b
+        {{ slice_cols(by) }}
+        metric,
+        model,
+        b,
+        {{ exact_sum('t', 'e_d') }} as s_b
     from (
-        select {{ slice_cols(by) }} metric, model, w, d, {{ key_hash('grp') }} as gkey
-        from diffs
-    ) as keyed
-    cross join (
-{{ replicates(n_permutations) | indent(8, true) }}
-    ) as replicates
-    group by {{ slice_cols_of('keyed', by) }}keyed.metric, keyed.model, replicates.b
+        select
+            {{ slice_cols_of('keyed', by) }}
+            keyed.metric,
+            keyed.model,
+            keyed.e_d,
+            replicates.b,
+            keyed.w * keyed.d * {{ sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
+        from (
+            select {{ slice_cols(by) }} metric, model, w, d, e_d, {{ key_hash('grp') }} as gkey
+            from scaled
+        ) as keyed
+        cross join (
+{{ replicates(n_permutations) | indent(12, true) }}
+        ) as replicates
+    ) as signed_terms
+    {{ group_by(by, ['metric', 'model', 'b']) }}
 ),
 permuted as (
     select
@@ -264,13 +301,14 @@ final as (
         count(*) as n_rows,
         sum(label) as n_pos,
         count(*) - sum(label) as n_neg,
+{% set zero = float_literal(0) %}
 {% for k in range(n_models) %}
-        sum(case when label = 1 then a{{ k }} else {{ float_literal(0) }} end) as sa{{ k }},
-        sum(case when label = 0 then x{{ k }} else {{ float_literal(0) }} end) as sx{{ k }},
-        sum(case when label = 1 then a{{ k }} * a{{ k }} else {{ float_literal(0) }} end) as saa{{ k }},
-        sum(case when label = 1 then a0 * a{{ k }} else {{ float_literal(0) }} end) as sa0{{ k }},
-        sum(case when label = 0 then x{{ k }} * x{{ k }} else {{ float_literal(0) }} end) as sxx{{ k }},
-        sum(case when label = 0 then x0 * x{{ k }} else {{ float_literal(0) }} end) as sx0{{ k }}{{ ',' if not loop.last }}
+        {{ exact_sum('case when label = 1 then a' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sa{{ k }},
+        {{ exact_sum('case when label = 0 then x' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sx{{ k }},
+        {{ exact_sum('case when label = 1 then a' ~ k ~ ' * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as saa{{ k }},
+        {{ exact_sum('case when label = 1 then a0 * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sa0{{ k }},
+        {{ exact_sum('case when label = 0 then x' ~ k ~ ' * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sxx{{ k }},
+        {{ exact_sum('case when label = 0 then x0 * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sx0{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from placed
     {{ group_by(by) }}
@@ -279,7 +317,8 @@ select * from final
 {{ order_by(by) }}
 {%- endmacro %}
 
-{# the source of the threshold tests: slices, label, one 0/1 prediction per model, weight #}
+{# the source of the threshold tests: slices, label, one 0/1 prediction per model, weight (and,
+   with weight=, e_w: the slice's exponent of exact_sum) #}
 {% macro compare_predictions(relation, by, columns, options) -%}
 source as (
     select
@@ -288,9 +327,19 @@ source as (
 {% for score in columns.scores %}
         case when {{ score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
 {% endfor %}
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w{{ ',' if columns.weight }}
+{% if columns.weight %}
+        -- the slice's ceil(log2 max w): exact_sum's exponent for the sums of weights
+        {{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as e_w
+{% endif %}
     from {{ relation }}
 )
+{%- endmacro %}
+
+{# a sum of weights: exact_sum with exponent column `e` (order-independent bits) with weight=,
+   else a plain sum (of 0/1 terms: exact) #}
+{% macro compare_weight_sum(expr, weight, e) -%}
+{{ exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {# one row per (slice[, b], model) with tp, fp, tn, fn out of the wide `counts` CTE #}
@@ -309,16 +358,17 @@ source as (
 {%- endmacro %}
 
 {% macro compare_confusion(relation, by, columns, options, entries, n_models) -%}
+{% set zero = float_literal(0) %}
 with {{ compare_predictions(relation, by, columns, options) }},
 counts as (
     select
         {{ slice_cols(by) }}
         count(*) as n_rows,
 {% for k in range(n_models) %}
-        sum(case when label = 1 and p{{ k }} = 1 then w else {{ float_literal(0) }} end) as tp{{ k }},
-        sum(case when label = 0 and p{{ k }} = 1 then w else {{ float_literal(0) }} end) as fp{{ k }},
-        sum(case when label = 0 and p{{ k }} = 0 then w else {{ float_literal(0) }} end) as tn{{ k }},
-        sum(case when label = 1 and p{{ k }} = 0 then w else {{ float_literal(0) }} end) as fn{{ k }},
+        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tp{{ k }},
+        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fp{{ k }},
+        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tn{{ k }},
+        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fn{{ k }},
         sum(case when p0 = label and p{{ k }} <> label then 1 else 0 end) as n10_{{ k }},
         sum(case when p0 <> label and p{{ k }} = label then 1 else 0 end) as n01_{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
@@ -359,6 +409,7 @@ order by {{ slice_order(by) }}model
 {%- endmacro %}
 
 {% macro compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci) -%}
+{% set zero = float_literal(0) %}
 {% set order = ['label'] %}
 {% for k in range(n_models) %}{% do order.append('p' ~ k) %}{% endfor %}
 {% do order.append('w') %}
@@ -380,6 +431,9 @@ replicated as (
         keyed.p{{ k }},
 {% endfor %}
         keyed.w,
+{% if columns.weight %}
+        keyed.e_w,
+{% endif %}
         replicates.b,
         {{ replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
     from keyed
@@ -396,6 +450,9 @@ weighted as (
 {% for k in range(n_models) %}
         p{{ k }},
 {% endfor %}
+{% if columns.weight %}
+        e_w + 3 as e_wb,
+{% endif %}
         w * {{ poisson1('u') }} as wb
     from replicated
 ),
@@ -404,10 +461,10 @@ counts as (
         {{ slice_cols(by) }}
         b,
 {% for k in range(n_models) %}
-        sum(case when label = 1 and p{{ k }} = 1 then wb else {{ float_literal(0) }} end) as tp{{ k }},
-        sum(case when label = 0 and p{{ k }} = 1 then wb else {{ float_literal(0) }} end) as fp{{ k }},
-        sum(case when label = 0 and p{{ k }} = 0 then wb else {{ float_literal(0) }} end) as tn{{ k }},
-        sum(case when label = 1 and p{{ k }} = 0 then wb else {{ float_literal(0) }} end) as fn{{ k }}{{ ',' if not loop.last }}
+        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tp{{ k }},
+        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fp{{ k }},
+        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tn{{ k }},
+        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fn{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from weighted
     {{ group_by(by, ['b']) }}

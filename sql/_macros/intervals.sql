@@ -582,12 +582,29 @@ select * from final
 {{ order_by(by) }}
 {%- endmacro %}
 
-{# the relation with a column __sqlm_w2 = weight^2 (Kish's effective n for Wilson intervals) #}
-{% macro ci_squared_weights(relation, weight) -%}
+{#
+  ci_wilson_weights(relation, weight): the relation with the weights of a weighted Wilson
+  interval, normalised by a power of two: __sqlm_u = weight / 2^e, e = ceil(log2 max weight)
+  over the relation (an exact scaling: u in (0, 2]), and __sqlm_u2 = u^2. The proportion
+  sum u [successes] / sum u and Kish's effective size n_eff = (sum u)^2 / sum u^2 are ratios
+  in which 2^e cancels, so the interval does not depend on the weights' scale: a power-of-two
+  factor gives the same bits, weights of 1e300 do not overflow their squares and weights of
+  1e-300 or subnormal ones do not underflow them. All-zero weights: u NULL (undefined).
+#}
+{% macro ci_wilson_weights(relation, weight) -%}
 (
     select
-        t.*,
-        cast({{ weight }} as {{ float_type() }}) * cast({{ weight }} as {{ float_type() }}) as __sqlm_w2
-    from {{ relation }} as t
-) as squared
+        scaled.*,
+        scaled.__sqlm_u * scaled.__sqlm_u as __sqlm_u2
+    from (
+        select
+            t.*,
+            {{ ldexp('cast(' ~ weight ~ ' as ' ~ float_type() ~ ')', '-wilson_scale.e') }} as __sqlm_u
+        from {{ relation }} as t
+        cross join (
+            select ceil(ln(nullif(max(cast({{ weight }} as {{ float_type() }})), 0)) / ln({{ float_literal(2) }})) as e
+            from {{ relation }}
+        ) as wilson_scale
+    ) as scaled
+) as wilson_weighted
 {%- endmacro %}

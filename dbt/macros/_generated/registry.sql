@@ -3071,7 +3071,7 @@
 {{ sqlmetrics.ci_replicate_percentiles() }}
 {{ sqlmetrics.ci_rows_relation() }}
 {{ sqlmetrics.ci_score_placements() }}
-{{ sqlmetrics.ci_squared_weights() }}
+{{ sqlmetrics.ci_wilson_weights() }}
 {{ sqlmetrics.class_in() }}
 {{ sqlmetrics.class_literal() }}
 {{ sqlmetrics.class_rows() }}
@@ -3086,6 +3086,7 @@
 {{ sqlmetrics.compare_long_counts() }}
 {{ sqlmetrics.compare_predictions() }}
 {{ sqlmetrics.compare_slice_rows() }}
+{{ sqlmetrics.compare_weight_sum() }}
 {{ sqlmetrics.confusion_counts() }}
 {{ sqlmetrics.confusion_kernel() }}
 {{ sqlmetrics.confusion_total() }}

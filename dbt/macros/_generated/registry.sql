@@ -3083,6 +3083,7 @@
 {{ sqlmetrics.compare_group_weights() }}
 {{ sqlmetrics.compare_groups() }}
 {{ sqlmetrics.compare_long_counts() }}
+{{ sqlmetrics.compare_losses() }}
 {{ sqlmetrics.compare_predictions() }}
 {{ sqlmetrics.compare_slice_rows() }}
 {{ sqlmetrics.confusion_counts() }}

@@ -73,7 +73,8 @@ def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | Non
     unknown = sorted(set(options) - {"pos_label"})
     if unknown:
         raise InputError(
-            f"plot {kind}: --option {unknown[0]}= is not an option of this plot; "
+            f"plot {kind}: --option {unknown[0]}= is not an option of "
+            f"{'a curve' if kind in ('roc', 'pr') else 'this plot'}; "
             f"the one it takes is --pos-label (or --option pos_label=)"
         )
     return options

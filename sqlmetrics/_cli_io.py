@@ -479,10 +479,10 @@ def filtered(table: Any, con: Any, where: str | None) -> Any:
         raise
     except Exception as exc:
         lines = str(exc).strip().splitlines()
+        cause = lines[0].rstrip(";") if lines else type(exc).__name__
         raise InputError(
-            f"--where {where!r} cannot be applied to DATA: "
-            f"{lines[0] if lines else type(exc).__name__}; write a SQL boolean expression "
-            f"over DATA's columns, e.g. --where \"country = 'DE'\""
+            f"--where {where!r} cannot be applied to DATA: {cause}; write a SQL boolean "
+            f"expression over DATA's columns, e.g. --where \"country = 'DE'\""
         ) from None
 
 

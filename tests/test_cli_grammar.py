@@ -404,3 +404,38 @@ def test_compare_table_shows_small_p_values_in_scientific_notation(tmp_path: Pat
     csv = invoke([*args, "--option", "threshold=0.3", "--format", "csv"])
     got = pd.read_csv(io.StringIO(csv.stdout))
     assert got["p_value"].tolist() == pytest.approx(want["p_value"].tolist(), nan_ok=True)
+
+
+@pytest.mark.spark_engine
+def test_where_on_spark(spark: Any, tmp_path: Path) -> None:
+    frame = pd.read_csv(CTR)
+    path = tmp_path / "events.parquet"
+    frame.to_parquet(path, index=False)
+    args = ["eval", str(path), "--spark", "local[2]", "-m", "auc", *CLICK, "--format", "csv"]
+    result = invoke([*args, "--by", "country", "--where", "country <> 'US'"])
+    assert result.exit_code == 0, result.output
+    got = pd.read_csv(io.StringIO(result.stdout))
+    want = sqlmetrics.evaluate(
+        frame[frame["country"] != "US"], ["auc"], label="click", score="pctr", by="country"
+    )
+    assert got["country"].tolist() == want["country"].tolist() == ["DE", "FR"]
+    assert got["auc"].tolist() == pytest.approx(want["auc"].tolist(), rel=1e-12)
+    refused = invoke([*args, "--where", "clik = 1"])
+    assert refused.exit_code == 2 and "Traceback" not in refused.stderr
+    # the last line is ours (Spark's JVM may log the analysis error before it)
+    line = refused.stderr.strip().splitlines()[-1]
+    assert line.startswith("sqlmetrics: error: --where 'clik = 1' cannot be applied to DATA")
+    assert "`clik` cannot be resolved" in line and ";;" not in line
+
+
+def test_where_with_db_url_says_to_make_a_view(pg_engine: Any) -> None:
+    url = pg_engine.url.render_as_string(hide_password=False)
+    pd.read_csv(CTR).to_sql("grammar_clicks", pg_engine, index=False, if_exists="replace")
+    try:
+        args = ["eval", "grammar_clicks", "--db-url", url, "-m", "auc", *CLICK]
+        line = error_line(invoke([*args, "--where", "country = 'DE'"]))
+    finally:
+        with pg_engine.begin() as c:
+            c.exec_driver_sql("drop table if exists grammar_clicks")
+    assert "--where \"country = 'DE'\"" in line or "--where 'country" in line
+    assert "create a view with that condition in the database" in line

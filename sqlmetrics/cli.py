@@ -377,6 +377,8 @@ def eval_command(
     remote = _remote_engine_option(inputs, db_url, spark_master, trec)
     if remote:
         table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
     else:
         table, database = resolve_data(inputs)
     if trec and len(inputs) > 1:
@@ -830,38 +832,42 @@ def render_command(
 
 def render_data(data: str, dialect: str) -> str:
     """``render --data`` read as eval reads DATA: ``path/to/db.duckdb:table`` is that table's
-    name; for Spark, a glob over Hive partition folders (``day=2026-11-01/``) is refused:
-    Spark discovers partition columns from a folder, not from a glob, so the SQL would lose
-    them; the folder itself is the fix.
+    name; for Spark, a glob over Hive partition folders is refused (:func:`spark_glob`).
     """
     from ._cli_io import split_data
-    from ._source import GLOB_CHARS
 
     table, database = split_data(data)
     if database is not None:
         return table
-    if dialect == "spark" and any(ch in data for ch in GLOB_CHARS):
-        import glob as globbing
-
-        hits = sorted(globbing.glob(data, recursive=True))
-        partitions = sorted(
-            {
-                part
-                for hit in hits
-                for part in hit.split(os.sep)[:-1]
-                if re.fullmatch(r"[^=]+=.*", part)
-            }
-        )
-        if partitions:
-            column = partitions[0].split("=", 1)[0]
-            base = data.split(partitions[0].split("=", 1)[0] + "=", 1)[0].rstrip("/") or "."
-            raise InputError(
-                f"render --dialect spark: --data {data!r} is a glob over Hive partition folders "
-                f"({partitions[0]}/, ...), and Spark reads a glob without partition discovery, "
-                f"so the {column!r} column would be lost; pass the folder instead, "
-                f"--data {base}/ (Spark reads its partitions as columns)"
-            )
+    if dialect == "spark":
+        spark_glob(data, "render --dialect spark: --data")
     return data
+
+
+def spark_glob(data: str, where: str) -> None:
+    """Refuse a glob whose files lie in Hive partition folders (``day=2026-11-01/``): Spark
+    discovers partition columns from a folder, not from a glob, so they would be lost; the
+    message names the folder to pass instead.
+    """
+    from ._source import GLOB_CHARS
+
+    if not any(ch in data for ch in GLOB_CHARS):
+        return
+    import glob as globbing
+
+    for hit in sorted(globbing.glob(data, recursive=True)):
+        parts = hit.split(os.sep)[:-1]
+        at = next((i for i, p in enumerate(parts) if re.fullmatch(r"[^=]+=.*", p)), None)
+        if at is None:
+            continue
+        column = parts[at].split("=", 1)[0]
+        base = os.sep.join(parts[:at]) or "."
+        raise InputError(
+            f"{where} {data!r} is a glob over Hive partition folders ({parts[at]}/, ...), and "
+            f"Spark reads a glob without partition discovery, so the {column!r} column would "
+            f"be lost; pass the folder instead, {base}{os.sep} (Spark reads its partitions as "
+            f"columns)"
+        )
 
 
 @main.command("list")
@@ -1070,6 +1076,8 @@ def compare_command(
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)
     if _remote_engine_option(inputs, db_url, spark_master, False):
         table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
     else:
         table, database = resolve_data(inputs)
     with engine_connection(database, db_url, spark_master) as con:

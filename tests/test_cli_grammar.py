@@ -116,7 +116,13 @@ def test_render_spark_refuses_a_glob_over_hive_folders(tmp_path: Path) -> None:
     glob = f"{export}/*/*.parquet"
     line = error_line(invoke(["render", "auc", "--data", glob, "--dialect", "spark", *CLICK]))
     assert f"--data {glob!r} is a glob over Hive partition folders" in line
-    assert "'day' column would be lost" in line and f"--data {export}/" in line
+    assert "'day' column would be lost" in line and line.endswith(
+        f"pass the folder instead, {export}/ (Spark reads its partitions as columns)"
+    )
+    # eval --spark: the same refusal, before a JVM starts
+    spark = error_line(invoke(["eval", glob, "--spark", "local[2]", "-m", "auc", *CLICK]))
+    assert f"--spark: DATA {glob!r} is a glob over Hive partition folders" in spark
+    assert f"instead, {export}/ " in spark
     folder = invoke(["render", "auc", "--data", f"{export}/", "--dialect", "spark", *CLICK])
     assert folder.exit_code == 0, folder.output
     assert f"parquet.`{export}/`" in folder.stdout  # Spark discovers day= from the folder

@@ -930,10 +930,11 @@ def metric_card(spec: Any) -> str:
     lines.append(f"  conventions (--convention): {'' if covering else 'none'}".rstrip())
     lines.extend(f"    {name}: {', '.join(sets) or 'its definitions'}" for name, sets in covering)
     template = Path(spec.template)
-    path = template if template.is_absolute() else sql_dir() / template
+    builtin = sql_dir() / template
+    path = builtin if not template.is_absolute() and builtin.is_file() else template
     header = re.match(r"\s*\{#(.*?)#\}", path.read_text(), re.S) if path.is_file() else None
     if header:
-        where = f"sql/{template.as_posix()}" if not template.is_absolute() else str(path)
+        where = f"sql/{template.as_posix()}" if path == builtin else str(path)
         lines.append(f"  definition ({where}):")
         body = textwrap.dedent(header.group(1).strip("\n")).splitlines()
         lines.extend(f"    {line}".rstrip() for line in body)

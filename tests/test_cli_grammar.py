@@ -376,6 +376,18 @@ def test_list_prints_a_metrics_card() -> None:
     assert invoke(["list", "roc_auc"]).stdout == text  # an alias: the same card
 
 
+def test_list_prints_a_user_metrics_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    try:
+        result = invoke(["list", "ctr_lift", "--metrics-dir", "examples/my_metrics/"])
+    finally:
+        sqlmetrics.unregister_sql("ctr_lift")
+    assert result.exit_code == 0, result.output
+    assert "--option threshold=0.5" in result.stdout
+    assert "definition (examples/my_metrics/ctr_lift.sql):" in result.stdout
+    assert "ctr_lift = (clicks_top / n_top) / (clicks / n)" in result.stdout
+
+
 def test_list_of_an_unknown_metric_suggests() -> None:
     assert "did you mean 'auc'" in error_line(invoke(["list", "acu"]))
 

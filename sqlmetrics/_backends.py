@@ -375,6 +375,7 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     A connection the user passed is held under a lock of its own for the whole call (a DuckDB
     connection runs one statement at a time and a result belongs to the connection).
     """
+    from ._config import with_progress
     from ._source import _open_database_file, _private_database
 
     if con is None:
@@ -383,9 +384,9 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
             with _lock_of(default):
                 yield DuckDBBackend(default)
             return
-        backend: Backend = DuckDBBackend(_private_database().cursor(), owned=True)
+        backend: Backend = DuckDBBackend(with_progress(_private_database().cursor()), owned=True)
     elif isinstance(con, (str, os.PathLike)):
-        backend = DuckDBBackend(_open_database_file(os.fspath(con)), owned=True)
+        backend = DuckDBBackend(with_progress(_open_database_file(os.fspath(con))), owned=True)
     elif _is_sqlalchemy(con):
         from ._sqlalchemy import SQLAlchemyBackend
 

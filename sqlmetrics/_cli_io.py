@@ -9,13 +9,15 @@ names) and how results are written (``--output`` checked before any work is done
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import signal
 import sys
 import threading
+import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
@@ -48,6 +50,8 @@ FLAGS = {
     "seed": "--seed",
     "labels": "--labels",
     "indicators": "--class-indicator",
+    "convention": "--convention",
+    "pos_label": "--pos-label",
 }
 # whole phrases that only make sense in Python
 _PHRASES = (
@@ -150,6 +154,20 @@ def cancel_on_interrupt(cancel: Callable[[], Any]) -> Iterator[None]:
             signal.signal(signal.SIGINT, handler)
 
 
+#: options the CLI sets with --option NAME=VALUE (besides the registry's parameters)
+_OPTIONS = ("empty", "gain", "ties", "relevance_level", "duplicates", "drop_intermediate")
+#: ``NAME='a' or 'b'`` (a message listing two values of an option)
+_TWO_VALUES = re.compile(r"--option ([a-z_]+)='([\w.@-]*)' or '([\w.@-]*)'")
+#: ``--option NAME='value'``: the shell needs no quotes around a plain word
+_QUOTED = re.compile(r"--option ([a-z_]+)='([\w.@-]*)'")
+
+
+def _is_option(name: str) -> bool:
+    from .registry import PARAMS
+
+    return name not in FLAGS and (name in PARAMS or name in _OPTIONS)
+
+
 def as_flags(message: str) -> str:
     """Rewrite Python argument names in a library message as command-line flags.
 
@@ -159,36 +177,46 @@ def as_flags(message: str) -> str:
     "column 'click' (--label) not found; DATA 'x.csv'"
     >>> as_flags("option gain= is accepted by none of the metrics")
     '--option gain= is accepted by none of the metrics'
+    >>> as_flags("merge them with duplicates='max' or 'sum'")
+    'merge them with --option duplicates=max or --option duplicates=sum'
+    >>> as_flags("pass empty='zero' to count them, or convention= to follow a tool")
+    'pass --option empty=zero to count them, or --convention to follow a tool'
     """
-    from .registry import PARAMS
+
+    def two(match: re.Match[str]) -> str:
+        name, first, second = match.groups()
+        return f"--option {name}={first} or --option {name}={second}"
 
     def flag(match: re.Match[str]) -> str:
         name = match.group(1)
         rest = message[match.end() : match.end() + 1]
         if name in FLAGS:
             return FLAGS[name] + (" " if rest and rest not in " ),;:" else "")
-        if name in PARAMS or name in (
-            "empty",
-            "gain",
-            "ties",
-            "relevance_level",
-            "pos_label",
-            "duplicates",
-            "drop_intermediate",
-        ):
+        if _is_option(name):
             return f"--option {name}="
         return match.group(0)
 
     for python, shell in _PHRASES:
         message = message.replace(python, shell)
     translated = _ARGUMENT.sub(flag, message)
-    return translated.replace("option --option", "--option").replace(
+    translated = translated.replace("option --option", "--option").replace(
         "option --threshold", "--threshold (or --option threshold=)"
     )
+    return _QUOTED.sub(r"--option \1=\2", _TWO_VALUES.sub(two, translated))
 
 
-def _plain_warnings() -> Callable[..., None]:
-    """A ``warnings.showwarning`` that prints each distinct warning once, as one plain line."""
+def _ours(category: type[Warning]) -> bool:
+    """Whether a warning is one of sqlmetrics' own (:mod:`sqlmetrics.errors`' classes)."""
+    from .errors import SkippedGroupsWarning, UndefinedMetricWarning
+
+    return issubclass(category, (UndefinedMetricWarning, SkippedGroupsWarning))
+
+
+def _plain_warnings(default: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints each distinct sqlmetrics warning once, as one
+    plain line; another library's warning (pyspark's, pandas') goes to ``default``, Python's
+    own display, never dressed as ours.
+    """
     seen: set[str] = set()
 
     def show(
@@ -199,6 +227,9 @@ def _plain_warnings() -> Callable[..., None]:
         file: Any = None,
         line: str | None = None,
     ) -> None:
+        if not _ours(category):
+            default(message, category, filename, lineno, file, line)
+            return
         text = mask_url(as_flags(str(message))).strip().splitlines()
         shown = f"sqlmetrics: warning: {text[0] if text else category.__name__}"
         if shown not in seen:
@@ -210,17 +241,21 @@ def _plain_warnings() -> Callable[..., None]:
 
 def friendly(func: F) -> F:
     """Run a command: our errors, engine errors and I/O errors become one line and exit 2;
-    warnings become one plain ``sqlmetrics: warning: ...`` line each; Ctrl-C cancels the
-    running query and ends the command with ``sqlmetrics: interrupted``, exit 130.
+    sqlmetrics' warnings become one plain ``sqlmetrics: warning: ...`` line each (other
+    libraries' keep Python's display); Ctrl-C cancels the running query and ends the command
+    with ``sqlmetrics: interrupted``, exit 130.
     """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with warnings.catch_warnings(), interruptible():
-            # every warning that is shown at all prints as one line; ours are always shown,
-            # other libraries' keep Python's filters (a ResourceWarning stays silent)
-            warnings.simplefilter("always", UserWarning)
-            warnings.showwarning = _plain_warnings()
+            # ours are always shown (once per distinct line, below); other libraries' keep
+            # Python's filters (a ResourceWarning stays silent) and Python's display
+            from .errors import SkippedGroupsWarning, UndefinedMetricWarning
+
+            warnings.simplefilter("always", UndefinedMetricWarning)
+            warnings.simplefilter("always", SkippedGroupsWarning)
+            warnings.showwarning = _plain_warnings(warnings.showwarning)
             try:
                 return func(*args, **kwargs)
             except KeyboardInterrupt:
@@ -242,6 +277,213 @@ def friendly(func: F) -> F:
                 raise
 
     return wrapper  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- grammar
+# One grammar for eval, render, compare and plot: the same column flags, the same --option
+# NAME=VALUE, the same --pos-label and --where, declared once here (``data_options``).
+
+
+def parse_value(text: str) -> Any:
+    """``"10"`` -> 10, ``"0.5"`` -> 0.5, ``"none"`` -> None, ``"true"`` -> True, else text."""
+    lowered = text.strip().lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "nan":
+        return math.nan
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:  # noqa: PERF203 (two tries at most)
+            pass
+    return text
+
+
+def parse_class(text: str) -> Any:
+    """A class written on the command line: ``"2"`` -> 2, ``"0.5"`` -> 0.5, ``"true"`` ->
+    True, ``"'2'"`` (in quotes) -> the text ``"2"``, anything else (``none`` too) its text.
+    """
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
+        return stripped[1:-1]
+    value = parse_value(stripped)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return stripped  # a class named none or nan is text (None and NaN are no class)
+    return value
+
+
+def parse_options(pairs: tuple[str, ...], taken: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``--option NAME=VALUE`` pairs -> ``{NAME: value}``; a NAME the command sets with a
+    flag of its own (``taken``: name -> flag) is refused, naming that flag.
+    """
+    taken = taken or {}
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"--option {pair!r}: write NAME=VALUE, e.g. --option gain=linear")
+        name = key.strip()
+        if name in taken:
+            flag = taken[name]
+            use = (
+                f"write {flag} {value}"
+                if flag.startswith("--") and "/" not in flag
+                else f"give it with {flag}"
+            )
+            raise InputError(
+                f"--option {pair!r}: {name} is set by {flag}, not by --option; {use} instead"
+            )
+        options[name] = parse_value(value)
+    return options
+
+
+#: every flag of the shared grammar: its click declaration, once
+GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "label": (("--label",), {"default": "label", "show_default": True, "help": "Label column."}),
+    "score": (("--score",), {"default": "score", "show_default": True, "help": "Score column."}),
+    "group": (
+        ("--group",),
+        {"default": None, "help": "Group column (user, query) for GAUC and ranking."},
+    ),
+    "item": (("--item",), {"default": None, "help": "Item (document) column for ranking metrics."}),
+    "weight": (("--weight",), {"default": None, "help": "Sample-weight column."}),
+    "prediction": (
+        ("--prediction",),
+        {"default": None, "help": "0/1 prediction column (threshold metrics)."},
+    ),
+    "by": (("--by",), {"multiple": True, "help": "Slice column (repeatable): one row per slice."}),
+    "qrels": (
+        ("--qrels",),
+        {"default": None, "help": "Ground-truth file or table for ranking metrics."},
+    ),
+    "pos_label": (
+        ("--pos-label",),
+        {
+            "default": None,
+            "metavar": "CLASS",
+            "help": "The positive class of a two-valued label column (e.g. yes/no from "
+            "Parquet): numbers and true/false are typed as such, a class in quotes ('1') "
+            "stays text, e.g. --pos-label yes.",
+        },
+    ),
+    "where": (
+        ("--where",),
+        {
+            "default": None,
+            "metavar": "SQL",
+            "help": "Keep only the rows where this SQL boolean expression over DATA's columns "
+            "holds, before any metric, e.g. --where \"day >= '2026-11-01'\". It is your SQL, "
+            "executed as written (no ';').",
+        },
+    ),
+    "option": (
+        ("--option", "option_pairs"),
+        {
+            "multiple": True,
+            "metavar": "NAME=VALUE",
+            "help": "A metric option, e.g. gain=linear, duplicates=max or threshold=0.3 "
+            "(repeatable).",
+        },
+    ),
+}
+
+
+def data_options(*names: str, **overrides: dict[str, Any]) -> Callable[[F], F]:
+    """The flags ``names`` of :data:`GRAMMAR` on a command, in that order; ``overrides``
+    changes a flag's settings for that command (``score={"multiple": True}``).
+    """
+    unknown = sorted(set(overrides) - set(names))
+    if unknown:  # pragma: no cover - a programming error
+        raise ValueError(f"data_options: overrides for flags not requested: {unknown}")
+
+    def decorate(func: F) -> F:
+        for name in reversed(names):
+            decls, settings = GRAMMAR[name]
+            func = click.option(*decls, **{**settings, **overrides.get(name, {})})(func)
+        return func
+
+    return decorate
+
+
+def command_options(
+    option_pairs: tuple[str, ...], taken: Mapping[str, str], pos_label: str | None = None
+) -> dict[str, Any]:
+    """The metric options of a command: ``--option`` pairs, plus ``--pos-label`` (typed as
+    ``--labels`` classes); one given both ways is refused.
+    """
+    options = parse_options(option_pairs, taken)
+    if pos_label is not None:
+        if "pos_label" in options:
+            raise InputError(
+                "--pos-label and --option pos_label= both given; give it with --pos-label only"
+            )
+        if not pos_label.strip():
+            raise InputError(
+                "--pos-label '': an empty class; give the positive class, e.g. --pos-label yes"
+            )
+        options["pos_label"] = parse_class(pos_label)
+    return options
+
+
+def check_where(where: str) -> str:
+    """``--where``'s expression, refused when it holds a ``;`` (one expression, not a script)."""
+    if ";" in where:
+        raise InputError(
+            f"--where {where!r} holds a ';': give one SQL boolean expression over DATA's "
+            f"columns, e.g. --where \"country = 'DE'\""
+        )
+    if not where.strip():
+        raise InputError(
+            "--where '': give a SQL boolean expression over DATA's columns, "
+            "e.g. --where \"country = 'DE'\""
+        )
+    return where
+
+
+def filtered(table: Any, con: Any, where: str | None) -> Any:
+    """``table`` (what ``data=`` gets) with only the rows where ``where`` holds, as
+    ``select * from (<data>) where (<where>)`` on ``con`` (a DuckDB relation, or a Spark
+    DataFrame); ``table`` itself when there is no ``--where``.
+    """
+    if where is None:
+        return table
+    where = check_where(where)
+    from ._backends import backend_for
+    from ._source import open_source
+
+    if not isinstance(con, duckdb.DuckDBPyConnection) and type(con).__name__ != "SparkSession":
+        raise InputError(
+            f"--where {where!r}: --db-url reads one table or view as it is; create a view "
+            f"with that condition in the database and pass its name"
+        )
+    try:
+        if isinstance(con, duckdb.DuckDBPyConnection):
+            if type(table).__name__ == "DataFrame":  # a TREC run read into pandas
+                base = con.from_df(table)
+            else:
+                with backend_for(con) as backend, open_source(table, backend, "eval") as src:
+                    base = con.sql(f"select * from {src.sql}")
+            relation = base.query(
+                "__sqlmetrics_data", f"select * from __sqlmetrics_data where ({where})"
+            )
+            assert relation is not None  # a select gives a relation
+            relation.limit(0).fetchall()  # a wrong column or syntax: named now, not mid-metric
+            return relation
+        with backend_for(con) as backend, open_source(table, backend, "eval") as src:
+            frame = con.sql(f"select * from {src.sql} where ({where})")
+        frame.schema  # noqa: B018 (Spark analyses the query here: a wrong column named now)
+        return frame
+    except SqlMetricsError:
+        raise
+    except Exception as exc:
+        lines = str(exc).strip().splitlines()
+        cause = lines[0].rstrip(";") if lines else type(exc).__name__
+        raise InputError(
+            f"--where {where!r} cannot be applied to DATA: {cause}; write a SQL boolean "
+            f"expression over DATA's columns, e.g. --where \"country = 'DE'\""
+        ) from None
 
 
 # --------------------------------------------------------------------------- input
@@ -300,19 +542,70 @@ def resolve_data(data: tuple[str, ...] | list[str] | str) -> tuple[Any, str | No
 
 @contextmanager
 def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection (read-only on a database file) whose progress bar shows only when stdout
-    is a terminal, and whose running query Ctrl-C interrupts.
+    """A connection (read-only on a database file) whose running query Ctrl-C interrupts, and
+    whose progress shows on stderr when stderr is a terminal (:func:`progress_on_stderr`).
     """
     con = duckdb.connect(database or ":memory:", read_only=database is not None)
     try:
-        interactive = sys.stdout.isatty()
-        con.execute(f"set enable_progress_bar = {'true' if interactive else 'false'}")
-        if interactive:
-            con.execute("set enable_progress_bar_print = true")
-        with cancel_on_interrupt(con.interrupt):
+        with cancel_on_interrupt(con.interrupt), progress_on_stderr(con):
             yield con
     finally:
         con.close()
+
+
+#: seconds a query runs before its progress shows, and between two updates
+PROGRESS_AFTER, PROGRESS_EVERY = 2.0, 0.5
+
+
+@contextmanager
+def progress_on_stderr(
+    con: duckdb.DuckDBPyConnection, stream: Any = None
+) -> Iterator[threading.Event | None]:
+    """While the block runs, a query running longer than :data:`PROGRESS_AFTER` seconds shows
+    ``sqlmetrics: 42% done`` on one line of ``stream`` (stderr), if it is a terminal.
+
+    DuckDB's own progress bar prints to stdout, where it would mix with the results (and a
+    piped stdout gets none); so its tracking is switched on (``enable_progress_bar``) with its
+    printing off, and a thread reads ``con.query_progress()``. Yields the thread's stop event
+    (None when nothing is shown).
+    """
+    stream = sys.stderr if stream is None else stream
+    shown = bool(getattr(stream, "isatty", lambda: False)())
+    con.execute(f"set enable_progress_bar = {'true' if shown else 'false'}")
+    con.execute("set enable_progress_bar_print = false")
+    if not shown:
+        yield None
+        return
+    stop = threading.Event()
+
+    def report() -> None:
+        started: float | None = None
+        last = ""
+        while not stop.wait(PROGRESS_EVERY):
+            try:
+                done = con.query_progress()
+            except Exception:  # the connection closed under us: nothing left to show
+                break
+            if done < 0:  # no query running
+                started = None
+                continue
+            now = time.monotonic()
+            started = now if started is None else started
+            if now - started >= PROGRESS_AFTER:
+                last = f"\rsqlmetrics: {min(done, 100.0):3.0f}% done"
+                stream.write(last)
+                stream.flush()
+        if last:
+            stream.write("\r" + " " * len(last) + "\r")
+            stream.flush()
+
+    thread = threading.Thread(target=report, name="sqlmetrics-progress", daemon=True)
+    thread.start()
+    try:
+        yield stop
+    finally:
+        stop.set()
+        thread.join()
 
 
 # --------------------------------------------------------------------------- output

@@ -13,7 +13,17 @@ from typing import Any, TypeVar
 
 import click
 
-from ._cli_io import InputError, check_output, connection, friendly, resolve_data, write_file
+from ._cli_io import (
+    InputError,
+    check_output,
+    command_options,
+    connection,
+    data_options,
+    filtered,
+    friendly,
+    resolve_data,
+    write_file,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -29,6 +39,8 @@ def _draw(
     max_points: int | None,
     output: str,
     option_pairs: tuple[str, ...] = (),
+    pos_label: str | None = None,
+    where: str | None = None,
 ) -> None:
     if not output.lower().endswith(IMAGE_SUFFIXES):
         raise InputError(
@@ -36,20 +48,13 @@ def _draw(
             f"e.g. --output {kind}.png"
         )
     from . import plot as plots
-    from .cli import parse_options
 
-    options = parse_options(option_pairs)
-    unknown = sorted(set(options) - {"pos_label"})
-    if unknown:
-        raise InputError(
-            f"plot {kind}: --option {unknown[0]}= is not an option of a curve; "
-            f"the one it takes is --option pos_label="
-        )
+    options = _plot_options(kind, option_pairs, pos_label)
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.roc if kind == "roc" else plots.pr
         figure = draw(
-            table,
+            filtered(table, con, where),
             label=label,
             score=score,
             weight=weight,
@@ -62,26 +67,39 @@ def _draw(
     click.echo(f"wrote {output}", err=True)
 
 
+def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | None) -> Any:
+    """``--option`` / ``--pos-label`` of a plot: pos_label is the one option a curve takes."""
+    options = command_options(option_pairs, {}, pos_label)
+    unknown = sorted(set(options) - {"pos_label"})
+    if unknown:
+        raise InputError(
+            f"plot {kind}: --option {unknown[0]}= is not an option of "
+            f"{'a curve' if kind in ('roc', 'pr') else 'this plot'}; "
+            f"the one it takes is --pos-label (or --option pos_label=)"
+        )
+    return options
+
+
+#: the shared grammar's flags of a plot (cli's data_options), with plot's own help
+_PLOT_FLAGS = {
+    "label": {"help": "Label column (0/1, or two classes with --pos-label)."},
+    "by": {"help": "Slice column (repeatable): one curve each."},
+    "option": {"help": "pos_label=VALUE: the positive class (as --pos-label)."},
+}
+
+
 def _options(func: F) -> F:
     decorators = [
         click.argument("data", metavar="DATA...", nargs=-1, required=True),
-        click.option("--label", default="label", show_default=True, help="Label column (0/1)."),
-        click.option("--score", default="score", show_default=True, help="Score column."),
-        click.option("--weight", default=None, help="Sample-weight column."),
-        click.option("--by", multiple=True, help="Slice column (repeatable): one curve each."),
+        data_options(
+            "label", "score", "weight", "by", "pos_label", "where", "option", **_PLOT_FLAGS
+        ),
         click.option(
             "--max-points",
             default=2000,
             show_default=True,
             type=click.IntRange(min=2),
             help="Points per curve (score quantiles).",
-        ),
-        click.option(
-            "--option",
-            "option_pairs",
-            multiple=True,
-            metavar="NAME=VALUE",
-            help="pos_label=VALUE: the positive class of a two-valued label column.",
         ),
         click.option(
             "--output",
@@ -116,11 +134,13 @@ def roc_command(
     max_points: int,
     output: str,
     option_pairs: tuple[str, ...],
+    pos_label: str | None,
+    where: str | None,
 ) -> None:
     """ROC curve of DATA (Parquet/CSV files or a glob, a directory of Parquet files, or
     path/to/db.duckdb:table), AUC in the legend.
     """
-    _draw("roc", data, label, score, weight, by, max_points, output, option_pairs)
+    _draw("roc", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
 
 
 @plot.command("pr")
@@ -135,17 +155,18 @@ def pr_command(
     max_points: int,
     output: str,
     option_pairs: tuple[str, ...],
+    pos_label: str | None,
+    where: str | None,
 ) -> None:
     """Precision-recall curve of DATA, average precision in the legend."""
-    _draw("pr", data, label, score, weight, by, max_points, output, option_pairs)
+    _draw("pr", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
 
 
 def _binned_options(func: F, strategy: bool) -> F:
+    names = ["label", "score", *(["weight"] if strategy else []), "by", "pos_label", "where"]
     decorators = [
         click.argument("data", metavar="DATA...", nargs=-1, required=True),
-        click.option("--label", default="label", show_default=True, help="Label column (0/1)."),
-        click.option("--score", default="score", show_default=True, help="Score column."),
-        click.option("--by", multiple=True, help="Slice column (repeatable): one curve each."),
+        data_options(*names, "option", **_PLOT_FLAGS),
         click.option(
             "--n-bins",
             default=10,
@@ -155,7 +176,6 @@ def _binned_options(func: F, strategy: bool) -> F:
         ),
         *(
             [
-                click.option("--weight", default=None, help="Sample-weight column."),
                 click.option(
                     "--strategy",
                     default="uniform",
@@ -166,13 +186,6 @@ def _binned_options(func: F, strategy: bool) -> F:
             ]
             if strategy
             else []
-        ),
-        click.option(
-            "--option",
-            "option_pairs",
-            multiple=True,
-            metavar="NAME=VALUE",
-            help="pos_label=VALUE: the positive class of a two-valued label column.",
         ),
         click.option(
             "--output",
@@ -195,20 +208,16 @@ def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -
             f"e.g. --output {kind}.png"
         )
     from . import plot as plots
-    from .cli import parse_options
 
-    options = parse_options(kwargs.pop("option_pairs"))
-    unknown = sorted(set(options) - {"pos_label"})
-    if unknown:
-        raise InputError(
-            f"plot {kind}: --option {unknown[0]}= is not an option of this plot; "
-            f"the one it takes is --option pos_label="
-        )
+    options = _plot_options(kind, kwargs.pop("option_pairs"), kwargs.pop("pos_label"))
+    where = kwargs.pop("where")
     kwargs["by"] = list(kwargs["by"]) or None
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.calibration if kind == "calibration" else plots.gains
-        figure = draw(table, con=con, pos_label=options.get("pos_label"), **kwargs)
+        figure = draw(
+            filtered(table, con, where), con=con, pos_label=options.get("pos_label"), **kwargs
+        )
     write_file(output, lambda path: figure.savefig(path, dpi=120))
     click.echo(f"wrote {output}", err=True)
 

@@ -21,6 +21,7 @@ def configure(
     memory_limit: str | None = None,
     threads: int | None = None,
     temp_directory: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
 ) -> dict[str, str]:
     """Set resource limits for the in-memory DuckDB database used when ``con`` is omitted.
 
@@ -38,18 +39,24 @@ def configure(
         Where DuckDB spills when ``memory_limit`` is reached. Default: a ``sqlmetrics-<uid>``
         folder in the system temporary directory (``tempfile.gettempdir()``), not DuckDB's own
         default ``.tmp`` in the current directory.
+    progress : bool, optional
+        ``True``: DuckDB's progress bar (printed on stdout by DuckDB, for queries running
+        longer than two seconds) on the connections sqlmetrics opens itself (``con`` omitted
+        or a database path); ``False`` turns it off again (the default). A connection you
+        pass keeps its own ``enable_progress_bar`` setting.
 
     Returns
     -------
     dict
-        The settings now in force: ``memory_limit``, ``threads``, ``temp_directory``.
+        The settings now in force: ``memory_limit``, ``threads``, ``temp_directory`` and
+        ``progress`` (``'true'``/``'false'``).
 
     Raises
     ------
     InvalidParameterError
         A size that is not a number with a unit, ``threads`` < 1, or a new
         ``temp_directory`` after sqlmetrics' database has already spilled (DuckDB cannot
-        switch it then).
+        switch it then), a ``progress`` that is not a bool.
 
     Examples
     --------
@@ -73,6 +80,12 @@ def configure(
                 f"configure: threads= must be an integer >= 1; got {threads!r}"
             )
         statements.append(f"set threads = {int(threads)}")
+    if progress is not None:
+        if not isinstance(progress, bool):
+            raise InvalidParameterError(
+                f"configure: progress= must be True or False; got {progress!r}"
+            )
+        PROGRESS[0] = progress
     database = _private_database()
     if temp_directory is not None:
         _set_temp_directory(database, os.fspath(temp_directory))
@@ -82,7 +95,23 @@ def configure(
     values = database.execute(
         "select " + ", ".join(f"current_setting('{n}')" for n in names)
     ).fetchall()[0]
-    return {name: str(value) for name, value in zip(names, values)}
+    settings = {name: str(value) for name, value in zip(names, values)}
+    settings["progress"] = "true" if PROGRESS[0] else "false"
+    return settings
+
+
+#: configure(progress=): whether the connections sqlmetrics opens show DuckDB's progress bar
+PROGRESS = [False]
+
+
+def with_progress(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """``con`` (a connection or cursor sqlmetrics opened) with DuckDB's progress bar on or off
+    as :func:`configure` ``(progress=)`` says; returned for chaining.
+    """
+    shown = "true" if PROGRESS[0] else "false"
+    con.execute(f"set enable_progress_bar = {shown}")
+    con.execute(f"set enable_progress_bar_print = {shown}")
+    return con
 
 
 def _set_temp_directory(database: duckdb.DuckDBPyConnection, path: str) -> None:

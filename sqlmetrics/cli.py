@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+import textwrap
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,15 +28,21 @@ from ._cli_io import (
     InputError,
     cancel_on_interrupt,
     check_output,
+    command_options,
     connection,
+    data_options,
+    filtered,
     friendly,
     mask_url,
+    parse_class,
+    parse_options,
+    parse_value,
     resolve_data,
     write,
 )
 from .conventions import convention_names
 
-__all__ = ["InputError", "connection", "friendly", "main", "parse_value"]
+__all__ = ["InputError", "connection", "friendly", "main", "parse_options", "parse_value"]
 
 
 #: ``--metrics-dir`` on eval, render and list: users' own metric files, registered first
@@ -46,36 +54,6 @@ metrics_dir_option = click.option(
     help="Register every *.sql file of DIR as a metric first (your own metrics, "
     "from each file's front matter; repeatable).",
 )
-
-
-def parse_value(text: str) -> Any:
-    """``"10"`` -> 10, ``"0.5"`` -> 0.5, ``"none"`` -> None, ``"true"`` -> True, else text."""
-    lowered = text.strip().lower()
-    if lowered in ("none", "null"):
-        return None
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered == "nan":
-        return math.nan
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:  # noqa: PERF203 (two tries at most)
-            pass
-    return text
-
-
-def parse_class(text: str) -> Any:
-    """A class written on the command line: ``"2"`` -> 2, ``"0.5"`` -> 0.5, ``"true"`` ->
-    True, ``"'2'"`` (in quotes) -> the text ``"2"``, anything else (``none`` too) its text.
-    """
-    stripped = text.strip()
-    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
-        return stripped[1:-1]
-    value = parse_value(stripped)
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return stripped  # a class named none or nan is text (None and NaN are no class)
-    return value
 
 
 def parse_classes(lists: tuple[str, ...]) -> list[Any]:
@@ -159,32 +137,14 @@ RENDER_FLAGS = {
     "data": "--data",
     "by": "--by",
     "dialect": "--dialect",
+    "label": "--label",
+    "score": "--score",
+    "group": "--group",
+    "item": "--item",
+    "weight": "--weight",
+    "prediction": "--prediction",
+    "qrels": "--qrels",
 }
-
-
-def parse_options(pairs: tuple[str, ...], taken: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """``--option NAME=VALUE`` pairs -> ``{NAME: value}``; a NAME the command sets with a
-    flag of its own (``taken``: name -> flag) is refused, naming that flag.
-    """
-    taken = taken or {}
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise InputError(f"--option {pair!r}: write NAME=VALUE, e.g. --option gain=linear")
-        name = key.strip()
-        if name in taken:
-            flag = taken[name]
-            use = (
-                f"write {flag} {value}"
-                if flag.startswith("--") and "/" not in flag
-                else f"give it with {flag}"
-            )
-            raise InputError(
-                f"--option {pair!r}: {name} is set by {flag}, not by --option; {use} instead"
-            )
-        options[name] = parse_value(value)
-    return options
 
 
 def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
@@ -196,6 +156,14 @@ def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
             midnight = bool((times == times.dt.normalize()).all())
             out[col] = out[col].dt.strftime("%Y-%m-%d" if midnight else "%Y-%m-%dT%H:%M:%S")
     return out
+
+
+#: columns of p-values: in a table with 3 significant digits (1.2e-09, never 0.000000)
+P_VALUES = ("p_value", "p_adjusted")
+
+
+def _p_value(value: Any) -> str:
+    return "NaN" if value is None or pd.isna(value) else f"{float(value):.3g}"
 
 
 def format_frame(frame: pd.DataFrame, fmt: str) -> str:
@@ -211,7 +179,9 @@ def format_frame(frame: pd.DataFrame, fmt: str) -> str:
             for row in frame.to_dict(orient="records")
         ]
         return json.dumps(records, indent=2) + "\n"
-    return str(frame.to_string(index=False, float_format=lambda v: f"{v:.6f}")) + "\n"
+    formatters = {c: _p_value for c in P_VALUES if c in frame.columns}
+    text = frame.to_string(index=False, float_format=lambda v: f"{v:.6f}", formatters=formatters)
+    return str(text) + "\n"
 
 
 def _plain(value: Any) -> Any:
@@ -273,14 +243,9 @@ def ci_options(command: Any) -> Any:
     required=True,
     help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
 )
-@click.option("--label", default="label", show_default=True, help="Label column.")
-@click.option("--score", default="score", show_default=True, help="Score column.")
-@click.option("--group", default=None, help="Group column (user, query) for GAUC and ranking.")
-@click.option("--item", default=None, help="Item (document) column for ranking metrics.")
-@click.option("--weight", default=None, help="Sample-weight column.")
-@click.option("--prediction", default=None, help="0/1 prediction column (threshold metrics).")
-@click.option("--by", multiple=True, help="Slice column (repeatable): one row per slice.")
-@click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
+@data_options(
+    "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
+)
 @click.option(
     "--class-score",
     "class_scores",
@@ -325,13 +290,7 @@ def ci_options(command: Any) -> Any:
     help="Reproduce a tool's definitions (ties, gain, empty groups, ...): its values fill "
     "the options not given with --option. --trec without it uses trec_eval's.",
 )
-@click.option(
-    "--option",
-    "option_pairs",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).",
-)
+@data_options("option")
 @click.option(
     "--threshold",
     "thresholds",
@@ -386,6 +345,8 @@ def eval_command(
     prediction: str | None,
     by: tuple[str, ...],
     qrels: str | None,
+    pos_label: str | None,
+    where: str | None,
     class_scores: tuple[str, ...],
     class_indicators: tuple[str, ...],
     label_lists: tuple[str, ...],
@@ -416,6 +377,8 @@ def eval_command(
     remote = _remote_engine_option(inputs, db_url, spark_master, trec)
     if remote:
         table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
     else:
         table, database = resolve_data(inputs)
     if trec and len(inputs) > 1:
@@ -425,7 +388,7 @@ def eval_command(
         table, database = read_trec_run(data), None
         judged = read_trec_qrels(qrels) if qrels is not None else None
         group, item = group or "group", item or "item"
-    options = parse_options(option_pairs, EVAL_FLAGS)
+    options = command_options(option_pairs, EVAL_FLAGS, pos_label)
     if convention is not None:
         if "convention" in options:
             raise InputError(
@@ -480,6 +443,7 @@ def eval_command(
         **extra,
     )
     with engine_connection(database, db_url, spark_master) as con:
+        table = filtered(table, con, where)
 
         def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
             return evaluate(
@@ -760,18 +724,33 @@ def format_trec(
     multiple=True,
     help="Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.",
 )
-@click.option("--by", multiple=True, help="Slice column (repeatable).")
 @click.option(
     "--data",
     default="source_table",
     show_default=True,
-    help="Table name or Parquet/CSV path to read from.",
+    help="What the SQL reads, as eval's DATA: a table name, a Parquet/CSV file or glob, a "
+    "directory of Parquet files (Hive partitions become columns) or "
+    "path/to/db.duckdb:table (its table name).",
 )
 @click.option(
     "--dialect",
     default="duckdb",
     show_default=True,
     help="SQL dialect written: duckdb, postgres, spark, bigquery, snowflake or trino.",
+)
+@data_options(
+    "label",
+    "score",
+    "group",
+    "item",
+    "weight",
+    "prediction",
+    "by",
+    "qrels",
+    "pos_label",
+    "option",
+    label={"default": None, "show_default": False, "help": "Label column (default: label)."},
+    score={"default": None, "show_default": False, "help": "Score column (default: score)."},
 )
 @metrics_dir_option
 @click.pass_context
@@ -780,36 +759,62 @@ def render_command(
     ctx: click.Context,
     metric: str | None,
     metrics: tuple[str, ...],
-    by: tuple[str, ...],
     data: str,
     dialect: str,
+    label: str | None,
+    score: str | None,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    pos_label: str | None,
+    option_pairs: tuple[str, ...],
     metrics_dirs: tuple[str, ...],
 ) -> None:
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
-    for those metrics; pass columns, --qrels and options as --name value.
+    for those metrics; columns and options as for `eval` (--label, --option NAME=VALUE, ...).
     """
     from ._render import render, render_evaluate
 
     load_dirs(metrics_dirs)
-    params: dict[str, Any] = {}
+    params = command_options(option_pairs, RENDER_FLAGS, pos_label)
+    columns = dict(
+        label=label,
+        score=score,
+        group=group,
+        item=item,
+        weight=weight,
+        prediction=prediction,
+        qrels=qrels,
+    )
+    params.update({k: v for k, v in columns.items() if v is not None})
     args = list(ctx.args)
     if metric is not None and metric.startswith("--"):  # an unknown --name taken as METRIC
         args.insert(0, metric)
         metric = None
+    # the spelling of earlier versions, --duplicates max: the option, as --option would give
     while args:
         flag = args.pop(0)
-        if not flag.startswith("--") or not args:
-            raise InputError(f"render: expected '--name value' pairs; got {flag!r}")
+        if not flag.startswith("--") or not args or args[0].startswith("--"):
+            raise InputError(
+                f"render: unexpected argument {flag!r}; give options as --option NAME=VALUE "
+                f"(e.g. --option duplicates=max) and columns with --label, --score, --group, ..."
+            )
         name = flag[2:].replace("-", "_")
         if name in RENDER_FLAGS:
             raise InputError(
                 f"render: {flag} is not a column or option of the metric; give it with "
                 f"{RENDER_FLAGS[name]}"
             )
+        if name in params:
+            raise InputError(
+                f"render: {flag} and --option {name}= both given; give it once, with "
+                f"--option {name}=VALUE"
+            )
         params[name] = parse_value(args.pop(0))
-    for role in ("label", "score", "weight", "group", "item", "prediction", "qrels"):
-        if role in params and params[role] is not None:
-            params[role] = str(params[role])
+    data = render_data(data, dialect)
     slices = list(by) or None
     # metric names are case-insensitive on the command line, as for `eval`
     metric = metric.lower() if metric else metric
@@ -825,15 +830,65 @@ def render_command(
     click.echo(sql, nl=False)
 
 
+def render_data(data: str, dialect: str) -> str:
+    """``render --data`` read as eval reads DATA: ``path/to/db.duckdb:table`` is that table's
+    name; for Spark, a glob over Hive partition folders is refused (:func:`spark_glob`).
+    """
+    from ._cli_io import split_data
+
+    table, database = split_data(data)
+    if database is not None:
+        return table
+    if dialect == "spark":
+        spark_glob(data, "render --dialect spark: --data")
+    return data
+
+
+def spark_glob(data: str, where: str) -> None:
+    """Refuse a glob whose files lie in Hive partition folders (``day=2026-11-01/``): Spark
+    discovers partition columns from a folder, not from a glob, so they would be lost; the
+    message names the folder to pass instead.
+    """
+    from ._source import GLOB_CHARS
+
+    if not any(ch in data for ch in GLOB_CHARS):
+        return
+    import glob as globbing
+
+    for hit in sorted(globbing.glob(data, recursive=True)):
+        parts = hit.split(os.sep)[:-1]
+        at = next((i for i, p in enumerate(parts) if re.fullmatch(r"[^=]+=.*", p)), None)
+        if at is None:
+            continue
+        column = parts[at].split("=", 1)[0]
+        base = os.sep.join(parts[:at]) or "."
+        raise InputError(
+            f"{where} {data!r} is a glob over Hive partition folders ({parts[at]}/, ...), and "
+            f"Spark reads a glob without partition discovery, so the {column!r} column would "
+            f"be lost; pass the folder instead, {base}{os.sep} (Spark reads its partitions as "
+            f"columns)"
+        )
+
+
 @main.command("list")
+@click.argument("names", metavar="[METRIC]...", nargs=-1)
 @metrics_dir_option
 @friendly
-def list_command(metrics_dirs: tuple[str, ...]) -> None:
-    """List every metric with its definition and options."""
-    from .names import metric_form
+def list_command(names: tuple[str, ...], metrics_dirs: tuple[str, ...]) -> None:
+    """List every metric with its definition and options; with METRIC (auc, ndcg@10, an
+    alias), that metric's card: its definition from its SQL template's header, columns,
+    options with defaults, aliases and the conventions that cover it.
+    """
+    from .names import metric_form, parse_metric
     from .registry import REGISTRY, default_of
 
     load_dirs(metrics_dirs)
+    if names:
+        cards = [
+            metric_card(parse_metric(n.lower(), "list", scalar_only=False).spec) for n in names
+        ]
+        click.echo("\n".join(cards), nl=False)
+        return
     for spec in sorted(REGISTRY.values(), key=metric_form):
         shown = metric_form(spec)
         click.echo(f"{shown:<22} {spec.summary}")
@@ -842,6 +897,57 @@ def list_command(metrics_dirs: tuple[str, ...]) -> None:
             click.echo(
                 f"{'':<22} options: " + ", ".join(f"{p}={default_of(spec, p)!r}" for p in options)
             )
+
+
+def metric_card(spec: Any) -> str:
+    """What ``sqlmetrics list METRIC`` prints: the metric's definition (its SQL template's
+    header), columns, options with their defaults, aliases and conventions.
+    """
+    from pathlib import Path
+
+    from ._templates import sql_dir
+    from .conventions import CONVENTIONS
+    from .names import metric_form
+    from .registry import default_of
+
+    lines = [f"{metric_form(spec)}: {spec.summary}"]
+    if spec.aliases:
+        lines.append(f"  aliases: {', '.join(spec.aliases)}")
+    lines.append(f"  function: sqlmetrics.{spec.function}")
+    columns = [f"--{r.name} ({r.kind}{'' if r.required else ', optional'})" for r in spec.roles]
+    lines.append(f"  columns: {', '.join(columns) or '-'}")
+    options = [p for p in spec.params if p != "k"]
+    shown = ", ".join(f"--option {p}={_shown(default_of(spec, p))}" for p in options)
+    lines.append(f"  options (default): {shown or '-'}")
+    if spec.takes_k:
+        lines.append(f"  cutoff: {spec.name}@k, e.g. {spec.name}@10 (no @k: every item)")
+    lines.append(f"  undefined: {spec.undefined}")
+    covering = [
+        (c.name, [f"{o}={_shown(c.value(spec.name, o))}" for o in c.sets if o in spec.params])
+        for c in CONVENTIONS.values()
+        if spec.name in c.metrics
+    ]
+    lines.append(f"  conventions (--convention): {'' if covering else 'none'}".rstrip())
+    lines.extend(f"    {name}: {', '.join(sets) or 'its definitions'}" for name, sets in covering)
+    template = Path(spec.template)
+    builtin = sql_dir() / template
+    path = builtin if not template.is_absolute() and builtin.is_file() else template
+    header = re.match(r"\s*\{#(.*?)#\}", path.read_text(), re.S) if path.is_file() else None
+    if header:
+        where = f"sql/{template.as_posix()}" if path == builtin else str(path)
+        lines.append(f"  definition ({where}):")
+        body = textwrap.dedent(header.group(1).strip("\n")).splitlines()
+        lines.extend(f"    {line}".rstrip() for line in body)
+    return "\n".join(lines) + "\n"
+
+
+def _shown(value: Any) -> str:
+    """An option's value as the command line writes it (``linear``, ``0.5``, ``none``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def load_dirs(directories: tuple[str, ...]) -> None:
@@ -878,12 +984,18 @@ def load_dirs(directories: tuple[str, ...]) -> None:
     type=click.Choice(["t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap"]),
     help="Paired test for every metric (default: each metric's own).",
 )
-@click.option("--label", default="label", show_default=True, help="Label column.")
-@click.option("--group", default=None, help="Group column (user, query) for GAUC and ranking.")
-@click.option("--item", default=None, help="Item (document) column for ranking metrics.")
-@click.option("--weight", default=None, help="Sample-weight column (bootstrap test only).")
-@click.option("--by", multiple=True, help="Slice column (repeatable): one comparison per slice.")
-@click.option("--qrels", default=None, help="Ground-truth file or table for ranking metrics.")
+@data_options(
+    "label",
+    "group",
+    "item",
+    "weight",
+    "by",
+    "qrels",
+    "pos_label",
+    "where",
+    weight={"help": "Sample-weight column (bootstrap test only)."},
+    by={"help": "Slice column (repeatable): one comparison per slice."},
+)
 @click.option(
     "--correction",
     default="holm",
@@ -901,13 +1013,7 @@ def load_dirs(directories: tuple[str, ...]) -> None:
     help="Sign-flip permutations of the randomization test.",
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the resampling.")
-@click.option(
-    "--option",
-    "option_pairs",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A metric option, e.g. gain=linear or threshold=0.3 (repeatable).",
-)
+@data_options("option")
 @click.option(
     "--format",
     "fmt",
@@ -949,6 +1055,8 @@ def compare_command(
     weight: str | None,
     by: tuple[str, ...],
     qrels: str | None,
+    pos_label: str | None,
+    where: str | None,
     correction: str,
     ci: float,
     n_boot: int,
@@ -966,14 +1074,16 @@ def compare_command(
     """
     from .compare import compare
 
-    options = parse_options(option_pairs, COMPARE_FLAGS)
+    options = command_options(option_pairs, COMPARE_FLAGS, pos_label)
     if _remote_engine_option(inputs, db_url, spark_master, False):
         table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
     else:
         table, database = resolve_data(inputs)
     with engine_connection(database, db_url, spark_master) as con:
         frame = compare(
-            table,
+            filtered(table, con, where),
             [m.lower() for m in metrics],
             scores=list(scores),
             baseline=baseline,

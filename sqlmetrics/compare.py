@@ -37,6 +37,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "auc": ("delong",),
     "accuracy": ("mcnemar", "bootstrap"),
     "threshold": ("bootstrap",),
+    "loss": ("t",),
 }
 ALL_TESTS = ("t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap")
 #: names other libraries give the tests (ranx: "student", "fisher")
@@ -78,13 +79,20 @@ def _kind(spec: MetricSpec) -> str | None:
         return "accuracy"
     if spec.kernel == "confusion_kernel":
         return "threshold"
+    if spec.name in LOSSES:
+        return "loss"
     return None
+
+
+#: the metrics that are a mean of per-row losses: the loss of each (compare_losses' names)
+LOSSES = {"log_loss": "ll", "normalized_entropy": "ll", "brier_score": "sq"}
 
 
 def _supported() -> str:
     return (
         "the ranking metrics (ndcg@k, map@k, mrr, precision@k, recall@k, ...), gauc, auc, "
-        "accuracy, precision, recall, f1, fbeta, specificity, fpr"
+        "accuracy, precision, recall, f1, fbeta, specificity, fpr, log_loss, brier_score, "
+        "normalized_entropy"
     )
 
 
@@ -155,7 +163,8 @@ def compare(
         The test, for every requested metric; default each metric's own:
         ``"t"`` (paired t-test over per-group values; ranking metrics and GAUC; also
         ``"randomization"`` and ``"wilcoxon"``), ``"delong"`` (AUC), ``"mcnemar"``
-        (accuracy; also ``"bootstrap"``), ``"bootstrap"`` (the other threshold metrics).
+        (accuracy; also ``"bootstrap"``), ``"bootstrap"`` (the other threshold metrics),
+        ``"t"`` over rows (log_loss, brier_score, normalized_entropy).
     correction : {"holm", "bonferroni", "none"}, default "holm"
         Multiple-comparison correction of ``p_adjusted``, over every non-baseline
         (metric, model) row of a slice.
@@ -213,6 +222,11 @@ def compare(
       se^2 = n / (n - 1) sum w^2 (d - mean)^2 / (sum w)^2 (equal to the above for w = 1).
       The interval is mean ± t_{(1+ci)/2, n-1} se, also for the two tests below.
       A constant difference (se = 0) gives p = 1 if it is 0, else 0.
+      log_loss, brier_score and normalized_entropy: the same test with every row a group
+      of weight 1, d_i the difference of the row's losses (log_loss's clipped term, or
+      (p - label)^2), so ``ttest_rel`` over the rows' losses; normalized_entropy divides the
+      values, the difference and its interval by the entropy of the slice's base rate (the
+      same for every model: the p-value is log_loss's). No weights.
     - ``randomization``: the mean difference under ``n_permutations`` sign flips per group,
       sign_flip(key_hash(group), b, seed) (``sql/_macros/resample.sql``);
       p = (1 + #{b: |mean_b| >= |mean|}) / (1 + n_permutations), ``>=`` with a slack of
@@ -482,7 +496,8 @@ def _run_table(
 ) -> dict[str, Any]:
     """Every family's statement over one table with a score column per model."""
     used = [(r, c) for r, c in plan.used if r.name != "score"]
-    score_roles = [(Role("score", "score"), m) for m in models]
+    kind = "probability" if any(t.kind == "loss" for t in tasks) else "score"
+    score_roles = [(Role("score", kind), m) for m in models]
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
         extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in QRELS_ROLES])
@@ -575,6 +590,21 @@ def _run_row_tests(
             dialect=dialect,
         )
         frames["delong"] = backend.query(sql)
+    losses = [t for t in tasks if t.kind == "loss"]
+    if losses:
+        names = sorted({LOSSES[t.request.spec.name] for t in losses})
+        frames["losses"] = backend.query(
+            render_macro(
+                "compare_losses",
+                source.sql,
+                by,
+                {"label": label, "scores": scores},
+                _metric_options([t.request for t in losses], plan.options),
+                names,
+                len(scores),
+                dialect=dialect,
+            )
+        )
     threshold = [t for t in tasks if t.kind in ("accuracy", "threshold")]
     if not threshold:
         return
@@ -920,6 +950,14 @@ def _assemble(
                     put(
                         key, task.index, j, value=value, **_boot(boot.get((key, task.index, j)), ci)
                     )
+    if "losses" in frames:
+        for _, row in frames["losses"].iterrows():
+            key = _slice_key(row, nb)
+            slice_rows[key] = int(row["n_rows"])
+            for task in tasks:
+                if task.kind == "loss":
+                    for j, values in enumerate(_losses(row, task, len(models), ci)):
+                        put(key, task.index, j, **values)
     for key in list(slice_rows):
         out.setdefault(key, {})
     return _frame(plan, tasks, models, out, slice_rows, correction)
@@ -964,6 +1002,35 @@ def _delong(row: Any, n_models: int, ci: float, z: Any) -> list[dict[str, Any]]:
             p = math.erfc(abs(d / se) / math.sqrt(2.0))
         q = z(ci)
         results.append({"value": auc[k], "diff": d, "lo": d - q * se, "hi": d + q * se, "p": p})
+    return results
+
+
+def _losses(row: Any, task: _Task, n_models: int, ci: float) -> list[dict[str, Any]]:
+    """Each model's mean loss and the paired t-test of its per-row differences to the
+    baseline's (every row a group of weight 1); normalized_entropy divides both by the
+    entropy of the slice's base rate, the same for every model (p-value unchanged).
+    """
+    f = LOSSES[task.request.spec.name]
+    n = int(row["n_rows"])
+    scale = 1.0
+    if task.request.spec.name == "normalized_entropy":
+        rate = _num(row["sy"]) / n if n else math.nan
+        entropy = (
+            -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate)) if 0 < rate < 1 else math.nan
+        )
+        scale = 1.0 / entropy
+    if n == 0 or math.isnan(scale):
+        return [{"value": math.nan} for _ in range(n_models)]
+    base = _num(row[f"s{f}0"]) / n
+    results: list[dict[str, Any]] = [{"value": base * scale}]
+    for k in range(1, n_models):
+        d = _num(row[f"d{f}{k}"]) / n
+        ss = _num(row[f"dd{f}{k}"]) - n * d * d
+        lo, hi, p = _t_result(d, ss, n, float(n), ci)
+        value = _num(row[f"s{f}{k}"]) / n * scale
+        results.append(
+            {"value": value, "diff": d * scale, "lo": lo * scale, "hi": hi * scale, "p": p}
+        )
     return results
 
 

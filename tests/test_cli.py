@@ -153,7 +153,10 @@ def test_duckdb_table_argument(tmp_path: Path) -> None:
             ["eval", "nope.duckdb:events", "-m", "auc"],
             r"database file 'nope.duckdb' does not exist",
         ),
-        (["render", "auc", "--label"], r"render: expected '--name value' pairs"),
+        (
+            ["render", "auc", "--gain"],
+            r"render: unexpected argument '--gain'; give options as --option NAME=VALUE",
+        ),
         (["render", "aucc"], r"did you mean 'auc'"),
     ],
 )
@@ -190,17 +193,24 @@ def test_list_shows_every_metric() -> None:
     assert shown == set(sqlmetrics.metric_names())
 
 
-def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    def setting(con: duckdb.DuckDBPyConnection) -> bool:
-        row = con.execute("select current_setting('enable_progress_bar')").fetchall()[0]
+def test_progress_is_tracked_only_when_stderr_is_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # DuckDB's own bar prints to stdout (mixed with the results): never printed; its
+    # tracking is on when stderr, where our progress line goes, is a terminal
+    def setting(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+        row = con.execute(f"select current_setting('{name}')").fetchall()[0]
         return bool(row[0])
 
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
-    with cli.connection(None) as con:
-        assert setting(con) is False
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     with cli.connection(None) as con:
-        assert setting(con) is True
+        assert setting(con, "enable_progress_bar") is False
+        assert setting(con, "enable_progress_bar_print") is False
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    with cli.connection(None) as con:
+        assert setting(con, "enable_progress_bar") is True
+        assert setting(con, "enable_progress_bar_print") is False
 
 
 def test_piped_output_is_clean_csv() -> None:

@@ -77,9 +77,9 @@ def test_a_test_that_does_not_apply_lists_those_that_do() -> None:
 
 def test_unsupported_metric() -> None:
     with pytest.raises(
-        InvalidParameterError, match=r"no paired test for 'log_loss'; compare supports"
+        InvalidParameterError, match=r"no paired test for 'ks_statistic'; compare supports"
     ):
-        sqlmetrics.compare(DF, "log_loss", scores=["a", "b"])
+        sqlmetrics.compare(DF, "ks_statistic", scores=["a", "b"])
 
 
 def test_empty_error_policy_refused() -> None:

@@ -196,7 +196,7 @@ def test_cli_relays_the_warning_as_one_line_per_metric(tmp_path: Path) -> None:
             f"sqlmetrics: warning: evaluate: {metric}: {groups - relevant} of {groups} group(s)"
         )
         # the fix as a flag, as the CLI writes every option of a message
-        assert "--option empty='zero'" in line and "(empty='skip'" not in line
+        assert "--option empty=zero " in line and "(empty='skip'" not in line and "='" not in line
     frame = pd.read_csv(io.StringIO(result.stdout))
     assert frame[["n_groups_gauc", "n_groups_ndcg@10", "n_groups_mrr"]].values.tolist() == [
         [both, relevant, relevant]

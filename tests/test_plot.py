@@ -186,7 +186,7 @@ def test_two_valued_labels_plot_with_pos_label(frame: pd.DataFrame, tmp_path: Pa
     named.to_csv(data, index=False)
     runner = CliRunner()
     result = runner.invoke(plot_command, ["roc", str(data), "-o", str(tmp_path / "n.png")])
-    assert result.exit_code == 2 and "--option pos_label=" in result.stderr
+    assert result.exit_code == 2 and "--pos-label 'spam'" in result.stderr
     for kind in ("roc", "pr"):
         out = tmp_path / f"{kind}.png"
         result = runner.invoke(

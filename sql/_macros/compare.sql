@@ -51,6 +51,13 @@
   (`<metric>_value(options)` of the confusion family) and McNemar's discordant counts against
   the baseline: n10 = rows the baseline classifies right and the model wrong, n01 the reverse.
 
+  compare_losses(relation, by, columns, options, losses, n_models): the paired t-test over
+  per-row losses (log_loss, normalized_entropy: ll, the clipped log loss term of log_loss;
+  brier_score: sq = (p - label)^2). Per slice: n_rows, sy = sum of labels (the base rate of
+  normalized_entropy), and per loss f and model k: s<f><k> = sum of the loss, for k >= 1
+  d<f><k> = sum of d_i = loss_k,i - loss_0,i and dd<f><k> = sum of d_i^2 (Python: mean d,
+  ss = dd - d^2 / n, the t-test of compare_groups with every row a group of weight 1).
+
   compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci):
   paired Poisson bootstrap of the threshold metrics. A row's key is its position in the order
   of (slices, label, predictions, weight) (row_key: equal rows are interchangeable), its
@@ -406,6 +413,59 @@ final as (
 )
 select * from final
 order by {{ slice_order(by) }}model
+{%- endmacro %}
+
+{% macro compare_losses(relation, by, columns, options, losses, n_models) -%}
+{% if 'll' in losses %}
+{% set lo = float_literal(options.eps) %}
+{% set hi = float_literal(1.0 - options.eps) %}
+{% endif %}
+with source as (
+    select
+        {{ slice_source(by) }}
+        {{ binary_label(columns.label, options.pos_label) }} as label,
+{% for score in columns.scores %}
+        cast({{ score }} as {{ float_type() }}) as p{{ loop.index0 }}{{ ',' if not loop.last }}
+{% endfor %}
+    from {{ relation }}
+),
+per_row as (
+    select
+        {{ slice_cols(by) }}
+        label,
+{% for k in range(n_models) %}
+{% if 'll' in losses %}
+        -ln(
+            case
+                when label = 1 then greatest(least(p{{ k }}, {{ hi }}), {{ lo }})
+                else greatest(least(1 - p{{ k }}, {{ hi }}), {{ lo }})
+            end
+        ) as ll{{ k }},
+{% endif %}
+{% if 'sq' in losses %}
+        (p{{ k }} - label) * (p{{ k }} - label) as sq{{ k }},
+{% endif %}
+{% endfor %}
+        1 as one
+    from source
+)
+select
+    {{ slice_cols(by) }}
+    count(*) as n_rows,
+    sum(cast(label as {{ float_type() }})) as sy,
+{% for f in losses %}
+{% for k in range(n_models) %}
+    sum({{ f }}{{ k }}) as s{{ f }}{{ k }},
+{% if k > 0 %}
+    sum({{ f }}{{ k }} - {{ f }}0) as d{{ f }}{{ k }},
+    sum(({{ f }}{{ k }} - {{ f }}0) * ({{ f }}{{ k }} - {{ f }}0)) as dd{{ f }}{{ k }},
+{% endif %}
+{% endfor %}
+{% endfor %}
+    count(*) as n_check
+from per_row
+{{ group_by(by) }}
+{{ order_by(by) }}
 {%- endmacro %}
 
 {% macro compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci) -%}

@@ -3084,6 +3084,7 @@
 {{ sqlmetrics.compare_group_weights() }}
 {{ sqlmetrics.compare_groups() }}
 {{ sqlmetrics.compare_long_counts() }}
+{{ sqlmetrics.compare_losses() }}
 {{ sqlmetrics.compare_predictions() }}
 {{ sqlmetrics.compare_slice_rows() }}
 {{ sqlmetrics.compare_weight_sum() }}

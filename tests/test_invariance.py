@@ -374,14 +374,14 @@ NOT_APPLICABLE: dict[str, dict[str, str]] = {
     },
 }
 INVARIANCES = ("slices", "shuffle", "threads", "weights", "names", "ranks", "evaluate", "render")
-#: the engines of each invariance: Spark runs the slices, the row order and the names (one
-#: query costs it seconds); threads are DuckDB's setting
+#: the engines of each invariance: Spark runs the slices, the row order, the names and the
+#: weights (one query costs it seconds); threads are DuckDB's setting
 ENGINES_OF = {
     "slices": ENGINES,
     "shuffle": ENGINES,
     "names": ENGINES,
     "threads": ("duckdb",),
-    "weights": ENGINES[:2],
+    "weights": ENGINES,
     "ranks": ENGINES[:2],
     "evaluate": ENGINES[:2],
     "render": ENGINES[:2],

@@ -3275,7 +3275,6 @@
 {{ sqlmetrics.spark__curve_points() }}
 {{ sqlmetrics.spark__curve_pooled_ap_terms() }}
 {{ sqlmetrics.spark__curve_thinned() }}
-{{ sqlmetrics.spark__exact_int_of() }}
 {{ sqlmetrics.spark__float_type() }}
 {{ sqlmetrics.spark__gini_index_final() }}
 {{ sqlmetrics.spark__key_hash() }}

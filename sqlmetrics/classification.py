@@ -45,6 +45,7 @@ register(
         undefined="only one class present (P = 0 or N = 0)",
         aliases=("roc_auc",),
         kernel="auc_kernel",
+        rank_based=True,
     )
 )
 register(
@@ -57,6 +58,7 @@ register(
         params=("weighting", "pos_label"),
         undefined="no group has both a positive and a negative label",
         kernel="gauc_kernel",
+        rank_based=True,
     )
 )
 

@@ -62,6 +62,7 @@ register(
         undefined=_UNDEFINED,
         aliases=("spearman_rho",),
         kernel="spearman_kernel",
+        rank_based=True,
     )
 )
 register(
@@ -76,6 +77,7 @@ register(
         undefined=_UNDEFINED,
         aliases=("kendall",),
         kernel="kendall_tau_kernel",
+        rank_based=True,
     )
 )
 

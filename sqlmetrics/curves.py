@@ -123,6 +123,7 @@ register(
         undefined="no positive label (P = 0)",
         aliases=("average_precision_score",),
         kernel="average_precision_kernel",
+        rank_based=True,
     )
 )
 register(

@@ -87,6 +87,7 @@ register(
         aliases=("roc_auc_multiclass",),
         check_params=_check_combination,
         kernel="multiclass_auc_kernel",
+        rank_based=True,
     )
 )
 
@@ -109,6 +110,7 @@ register(
         takes_k=True,
         aliases=("top_k_accuracy_score",),
         kernel="top_k_accuracy_kernel",
+        rank_based=True,
     )
 )
 
@@ -136,6 +138,7 @@ register(
         params=("ap_average",),
         undefined="a class, row or the pooled table of the average without a positive label",
         kernel="multilabel_average_precision_kernel",
+        rank_based=True,
     )
 )
 

@@ -240,6 +240,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             function="mean_average_precision" if _name == "map" else "",
             check_params=_CHECKS.get(_name),
             kernel="ranking_kernel",
+            rank_based=True,
             needs=_NEEDS.get(_name, ()),
         )
     )

@@ -297,6 +297,10 @@ class MetricSpec:
     reads from the kernel's shared work beyond the basics (ranking: ``"cum"`` cumulative hits
     and the first relevant position, ``"n_rel"`` relevant items per group, ``"gain_exp"`` the
     group's gain exponent, ``"ideal"`` the ideal ordering), passed to the kernel in its entry.
+    rank_based: its value depends on the scores only through their order (ties included), so
+    any strictly increasing transform of the scores leaves it unchanged (AUC, NDCG, Spearman;
+    not a threshold metric, a probability's loss, equal-width score buckets, nor a table that
+    reports score thresholds); tests/test_invariance.py checks it.
     """
 
     name: str
@@ -315,6 +319,7 @@ class MetricSpec:
     check_params: Callable[[str, dict[str, Any]], None] | None = None
     kernel: str | None = None
     needs: tuple[str, ...] = ()
+    rank_based: bool = False
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""

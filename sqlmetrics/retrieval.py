@@ -115,6 +115,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
                 else None
             ),
             kernel="ranking_kernel",
+            rank_based=True,
             needs=_needs,
         )
     )

@@ -61,6 +61,7 @@ register(
         undefined="no positive or no negative label",
         aliases=("ks",),
         kernel="ks_statistic_kernel",
+        rank_based=True,
     )
 )
 register(
@@ -86,6 +87,7 @@ register(
         params=("max_fpr", "pos_label"),
         undefined="no positive or no negative label",
         kernel="partial_auc_kernel",
+        rank_based=True,
     )
 )
 register(

@@ -153,7 +153,7 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {% set up = '80 - greatest(' ~ e ~ ', -940)' %}
 {% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
 {% endif %}
-coalesce(cast(sum(cast(round(({{ expr }}) * power({{ float_literal(2) }}, {{ up }})) as {{ exact_int() }})) as {{ float_type() }}) * power({{ float_literal(2) }}, {{ down }}), sum({{ expr }}))
+coalesce(cast(sum({{ exact_int_of('round((' ~ expr ~ ') * power(' ~ float_literal(2) ~ ', ' ~ up ~ '))') }}) as {{ float_type() }}) * power({{ float_literal(2) }}, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}

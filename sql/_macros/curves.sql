@@ -199,8 +199,8 @@ per_score as (
         {{ slice_cols(by) }}
         score,
         max(e) as e,
-        sum(cast(round(case when label = 1 then w else 0 end * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as pos,
-        sum(cast(round(case when label = 0 then w else 0 end * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as neg
+        sum({{ exact_int_of('round(case when label = 1 then w else 0 end * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as pos,
+        sum({{ exact_int_of('round(case when label = 0 then w else 0 end * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as neg
     from source
 {% if by %}
     join exponents on {{ auc_join_slices(by, 'e_') }}

@@ -85,6 +85,22 @@ bignumeric
 number(38, 0)
 {%- endmacro %}
 
+{# x, an integer-valued double (|x| < 2^93), as exact_int(), exactly. PostgreSQL casts a
+   double to numeric through its 15 significant digits (2^80 -> 1208925819614630000000000),
+   so there x goes as two bigints: x = hi * 2^40 + lo, each part exact #}
+{% macro exact_int_of(x) -%}
+{{ adapter.dispatch('exact_int_of', 'sqlmetrics')(x) }}
+{%- endmacro %}
+
+{% macro default__exact_int_of(x) -%}
+cast({{ x }} as {{ exact_int() }})
+{%- endmacro %}
+
+{% macro postgres__exact_int_of(x) -%}
+{% set hi = 'floor((' ~ x ~ ') * power(' ~ float_literal(2) ~ ', -40))' -%}
+(cast(cast({{ hi }} as bigint) as {{ exact_int() }}) * 1099511627776 + cast(cast(({{ x }}) - {{ hi }} * power({{ float_literal(2) }}, 40) as bigint) as {{ exact_int() }}))
+{%- endmacro %}
+
 {% macro string_type() -%}
 {{ adapter.dispatch('string_type', 'sqlmetrics')() }}
 {%- endmacro %}

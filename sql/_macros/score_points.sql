@@ -117,8 +117,8 @@ per_score as (
         {{ slice_cols(by) }}
         s as score,
         max(e) as e,
-        sum(cast(round(w * label * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as pos,
-        sum(cast(round(w * (1 - label) * power({{ float_literal(2) }}, 80 - e)) as {{ exact_int() }})) as neg
+        sum({{ exact_int_of('round(w * label * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as pos,
+        sum({{ exact_int_of('round(w * (1 - label) * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as neg
     from points_source
 {% if by %}
     join points_exponents on {{ auc_join_slices(by, 'e_') }}

@@ -228,8 +228,8 @@ per_score as (
         {{ slice_cols(by) }}
         score,
         max(w_exp) as w_exp,
-        sum(cast(round(case when label = 1 then w else 0 end * {{ two80 }}) as {{ exact_int() }})) as pos,
-        sum(cast(round(case when label = 0 then w else 0 end * {{ two80 }}) as {{ exact_int() }})) as neg
+        sum({{ exact_int_of('round(case when label = 1 then w else 0 end * ' ~ two80 ~ ')') }}) as pos,
+        sum({{ exact_int_of('round(case when label = 0 then w else 0 end * ' ~ two80 ~ ')') }}) as neg
     from scaled
     {{ group_by(by, ['score']) }}
 ),

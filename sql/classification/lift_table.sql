@@ -49,11 +49,11 @@ final as (
         min_score,
         max_score,
         {{ safe_div('n_pos', 'n') }} as response_rate,
-        {{ safe_div('n_pos', 'n') }} / ({{ safe_div('p_slice', 'n_slice') }}) as lift,
+        {{ safe_div(safe_div('n_pos', 'n'), safe_div('p_slice', 'n_slice')) }} as lift,
         cumulative_n,
         cumulative_pos,
         {{ safe_div('cumulative_pos', 'p_slice') }} as gain,
-        {{ safe_div('cumulative_pos', 'cumulative_n') }} / ({{ safe_div('p_slice', 'n_slice') }}) as cumulative_lift
+        {{ safe_div(safe_div('cumulative_pos', 'cumulative_n'), safe_div('p_slice', 'n_slice')) }} as cumulative_lift
     from cumulated
 )
 select * from final

@@ -48,11 +48,11 @@ final as (
         min_score,
         max_score,
         cast(n_pos as double) / nullif(cast(n as double), 0) as response_rate,
-        cast(n_pos as double) / nullif(cast(n as double), 0) / (cast(p_slice as double) / nullif(cast(n_slice as double), 0)) as lift,
+        cast(cast(n_pos as double) / nullif(cast(n as double), 0) as double) / nullif(cast(cast(p_slice as double) / nullif(cast(n_slice as double), 0) as double), 0) as lift,
         cumulative_n,
         cumulative_pos,
         cast(cumulative_pos as double) / nullif(cast(p_slice as double), 0) as gain,
-        cast(cumulative_pos as double) / nullif(cast(cumulative_n as double), 0) / (cast(p_slice as double) / nullif(cast(n_slice as double), 0)) as cumulative_lift
+        cast(cast(cumulative_pos as double) / nullif(cast(cumulative_n as double), 0) as double) / nullif(cast(cast(p_slice as double) / nullif(cast(n_slice as double), 0) as double), 0) as cumulative_lift
     from cumulated
 )
 select * from final

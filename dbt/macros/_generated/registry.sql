@@ -3117,6 +3117,7 @@
 {{ sqlmetrics.default__curve_pooled_ap_terms() }}
 {{ sqlmetrics.default__curve_thinned() }}
 {{ sqlmetrics.default__exact_int() }}
+{{ sqlmetrics.default__exact_int_of() }}
 {{ sqlmetrics.default__float_type() }}
 {{ sqlmetrics.default__gini_index_final() }}
 {{ sqlmetrics.default__key_hash() }}
@@ -3137,6 +3138,7 @@
 {{ sqlmetrics.evaluate_compose() }}
 {{ sqlmetrics.evaluate_join_on() }}
 {{ sqlmetrics.exact_int() }}
+{{ sqlmetrics.exact_int_of() }}
 {{ sqlmetrics.exact_sum() }}
 {{ sqlmetrics.expected_calibration_error_kernel() }}
 {{ sqlmetrics.f1_macro_kernel() }}
@@ -3221,6 +3223,7 @@
 {{ sqlmetrics.poisson_horner() }}
 {{ sqlmetrics.poisson_normal_quantile() }}
 {{ sqlmetrics.postgres__as_boolean() }}
+{{ sqlmetrics.postgres__exact_int_of() }}
 {{ sqlmetrics.postgres__null_safe_equal() }}
 {{ sqlmetrics.postgres__resample_fence() }}
 {{ sqlmetrics.postgres__string_literal() }}

@@ -154,7 +154,7 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {% set up = '80 - greatest(' ~ e ~ ', -940)' %}
 {% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
 {% endif %}
-coalesce(cast(sum(cast(round(({{ expr }}) * power({{ sqlmetrics.float_literal(2) }}, {{ up }})) as {{ sqlmetrics.exact_int() }})) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ expr }}))
+coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', ' ~ up ~ '))') }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}

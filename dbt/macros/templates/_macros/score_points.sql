@@ -118,8 +118,8 @@ per_score as (
         {{ sqlmetrics.slice_cols(by) }}
         s as score,
         max(e) as e,
-        sum(cast(round(w * label * power({{ sqlmetrics.float_literal(2) }}, 80 - e)) as {{ sqlmetrics.exact_int() }})) as pos,
-        sum(cast(round(w * (1 - label) * power({{ sqlmetrics.float_literal(2) }}, 80 - e)) as {{ sqlmetrics.exact_int() }})) as neg
+        sum({{ sqlmetrics.exact_int_of('round(w * label * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(w * (1 - label) * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as neg
     from points_source
 {% if by %}
     join points_exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}

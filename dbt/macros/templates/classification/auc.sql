@@ -229,8 +229,8 @@ per_score as (
         {{ sqlmetrics.slice_cols(by) }}
         score,
         max(w_exp) as w_exp,
-        sum(cast(round(case when label = 1 then w else 0 end * {{ two80 }}) as {{ sqlmetrics.exact_int() }})) as pos,
-        sum(cast(round(case when label = 0 then w else 0 end * {{ two80 }}) as {{ sqlmetrics.exact_int() }})) as neg
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 1 then w else 0 end * ' ~ two80 ~ ')') }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 0 then w else 0 end * ' ~ two80 ~ ')') }}) as neg
     from scaled
     {{ sqlmetrics.group_by(by, ['score']) }}
 ),

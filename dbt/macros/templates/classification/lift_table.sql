@@ -50,11 +50,11 @@ final as (
         min_score,
         max_score,
         {{ sqlmetrics.safe_div('n_pos', 'n') }} as response_rate,
-        {{ sqlmetrics.safe_div('n_pos', 'n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as lift,
+        {{ sqlmetrics.safe_div(sqlmetrics.safe_div('n_pos', 'n'), sqlmetrics.safe_div('p_slice', 'n_slice')) }} as lift,
         cumulative_n,
         cumulative_pos,
         {{ sqlmetrics.safe_div('cumulative_pos', 'p_slice') }} as gain,
-        {{ sqlmetrics.safe_div('cumulative_pos', 'cumulative_n') }} / ({{ sqlmetrics.safe_div('p_slice', 'n_slice') }}) as cumulative_lift
+        {{ sqlmetrics.safe_div(sqlmetrics.safe_div('cumulative_pos', 'cumulative_n'), sqlmetrics.safe_div('p_slice', 'n_slice')) }} as cumulative_lift
     from cumulated
 )
 select * from final

@@ -36,9 +36,9 @@ class_sums as (
     select
         slice_0,
         class,
-        coalesce(cast(sum(cast(round((tp) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
-        coalesce(cast(sum(cast(round((n_true) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
-        coalesce(cast(sum(cast(round((n_pred) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
+        coalesce(cast(sum((cast(cast(floor((round((tp) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((tp) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) - floor((round((tp) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
+        coalesce(cast(sum((cast(cast(floor((round((n_true) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((n_true) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) - floor((round((n_true) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
+        coalesce(cast(sum((cast(cast(floor((round((n_pred) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((n_pred) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) - floor((round((n_pred) * power(cast(2.0e0 as double precision), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
     from contrib
     group by slice_0, class
 ),
@@ -67,7 +67,7 @@ valued as (
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double precision), 80)) as decimal(38, 0))) as double precision) * power(cast(2.0e0 as double precision), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
+        coalesce(cast(sum((cast(cast(floor((round((value) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((value) * power(cast(2.0e0 as double precision), 80))) - floor((round((value) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined
     from valued

@@ -108,7 +108,9 @@ class Convention:
 
 
 _TREC_SETS = {
-    "ties": "item_desc",
+    # trec_eval breaks ties by docno, compared as text (strcmp), descending: an integer id
+    # column is compared by its digits there ("9" above "10"), not numerically
+    "ties": "text_desc",
     "gain": "linear",
     "empty": "zero",
     "ap_denominator": "relevant",
@@ -156,7 +158,8 @@ CONVENTIONS: dict[str, Convention] = {
             (*_RANKING, *_TREC_MORE),
             {**_TREC_SETS, "missing": "skip"},
             _TREC_ADJUSTABLE,
-            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there; "
+            "equal scores are ordered by the item id as text, descending (strcmp; ties="
+            "'text_desc', for integer ids too); mrr has no cut-off there; "
             "iprec_at_recall / 11pt_avg are not covered (trec_eval reaches recall level p at "
             "(long)(p * R + 0.9) relevant items, here at recall >= p); trec_eval has no rbp",
         ),

@@ -44,7 +44,7 @@ __all__ = [
     "recall_at_k",
 ]
 
-TIES = ("item_desc", "item_asc", "average")
+TIES = ("item_desc", "item_asc", "text_desc", "average")
 GAINS = ("exponential", "linear")
 EMPTY = ("skip", "zero", "one", "error")
 MISSING = ("skip", "zero", "error")
@@ -72,7 +72,9 @@ declare_param(
         "ties",
         "item_desc",
         check_choice(*TIES),
-        "order of equal scores: item_desc (trec_eval) | item_asc | average (expected value)",
+        "order of equal scores: item_desc | item_asc (the item in its own type: numbers as "
+        "numbers) | text_desc (the item as text, byte order, descending: trec_eval) | average "
+        "(expected value)",
     )
 )
 declare_param(
@@ -437,10 +439,12 @@ def hit_ratio(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -606,10 +610,12 @@ def hit_rate(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -776,10 +782,12 @@ def precision_at_k(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -951,10 +959,12 @@ def recall_at_k(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1117,10 +1127,12 @@ def r_precision(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1290,11 +1302,13 @@ def mean_average_precision(
         top k.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008): not with
-        ``ap_denominator='hits'``, which has no closed form.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``, which has no
+        closed form.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1469,10 +1483,12 @@ def mrr(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1641,10 +1657,12 @@ def cg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1817,10 +1835,12 @@ def dcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1998,10 +2018,12 @@ def idcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -2177,10 +2199,12 @@ def ndcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call

@@ -199,8 +199,10 @@ class Backend(abc.ABC):
         on the inputs ``labels`` (``["data='events'"]``): the engine's name and message kept.
         """
 
-    def close(self) -> None:  # noqa: B027 (optional hook: most backends open nothing)
-        """Release what the backend opened for this call (not the user's connection)."""
+    def close(self, failed: bool = False) -> None:  # noqa: B027 (optional: most open nothing)
+        """Release what the backend opened for this call (not the user's connection), and
+        leave the user's connection as it was; ``failed``: the call ended with an error.
+        """
 
 
 def engine_failed(
@@ -322,7 +324,7 @@ class DuckDBBackend(Backend):
             f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}"
         )
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
         if self.owned:
             self.con.close()
 
@@ -402,7 +404,11 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
         with _lock_of(found):
             yield DuckDBBackend(found)
         return
+    failed = False
     try:
         yield backend
+    except BaseException:
+        failed = True
+        raise
     finally:
-        backend.close()
+        backend.close(failed)

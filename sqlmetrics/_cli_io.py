@@ -8,10 +8,12 @@ names) and how results are written (``--output`` checked before any work is done
 
 from __future__ import annotations
 
-import glob
+import contextlib
 import os
 import re
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,7 +23,7 @@ from typing import Any, TypeVar
 import click
 import duckdb
 
-from ._source import file_kind
+from ._source import directory_files
 from .errors import SqlMetricsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,13 +57,97 @@ _PHRASES = (
 _ARGUMENT = re.compile(r"(?<![\w-])([a-z_]+)=")
 
 
+# the password of a URL (scheme://user:password@host): never echoed
+_USERINFO = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*:)[^\s/]*@")
+
+
+def mask_url(text: str) -> str:
+    """``text`` with the password of every URL in it shown as ``***``.
+
+    >>> mask_url("--db-url 'postgresql://ann:s3cret@db.local:5432/x' is not usable")
+    "--db-url 'postgresql://ann:***@db.local:5432/x' is not usable"
+    """
+    return _USERINFO.sub(lambda m: m.group("head") + "***@", text)
+
+
 class InputError(click.ClickException):
     """A user error: one line on stderr, exit status 2."""
 
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"sqlmetrics: error: {self.format_message()}", err=True)
+        click.echo(f"sqlmetrics: error: {mask_url(self.format_message())}", err=True)
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: ``sqlmetrics: interrupted`` on stderr, exit status 130 (128 + SIGINT)."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: Any = None) -> None:
+        click.echo("sqlmetrics: interrupted", err=True)
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+# A query runs inside the engine, where Python's own SIGINT handling waits until the query
+# ends (DuckDB then raises "Query interrupted"; a bootstrap of compare ran on for minutes).
+# So a command installs a handler that cancels the running query of every engine it opened
+# (``cancel_on_interrupt``: DuckDB's ``interrupt()``, Spark's ``cancelAllJobs()``) and raises
+# KeyboardInterrupt; whatever the engine then raises, the command ends as Interrupted.
+_CANCELS: list[Callable[[], Any]] = []
+_INTERRUPTED = threading.Event()
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _INTERRUPTED.set()
+    for cancel in _CANCELS[:]:
+        _cancel(cancel)
+    raise KeyboardInterrupt
+
+
+def _cancel(cancel: Callable[[], Any]) -> None:
+    with contextlib.suppress(Exception):  # an engine already closed: nothing left to cancel
+        cancel()
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C during a command cancels its queries (see above); the previous handler is put
+    back at the end. A SIGINT the caller ignores (a background job) stays ignored.
+    """
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    _INTERRUPTED.clear()
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def cancel_on_interrupt(cancel: Callable[[], Any]) -> Iterator[None]:
+    """While the block runs, Ctrl-C calls ``cancel()`` (which stops the engine's query)."""
+    _CANCELS.append(cancel)
+    handler = signal.getsignal(signal.SIGINT)
+    replace = _in_main_thread() and handler not in (_on_sigint, signal.SIG_IGN, signal.SIG_DFL)
+    if replace:
+        # the engine put its own handler in place (pyspark's SparkContext does): ours again
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        _CANCELS.remove(cancel)
+        if replace:
+            signal.signal(signal.SIGINT, handler)
 
 
 def as_flags(message: str) -> str:
@@ -113,7 +199,7 @@ def _plain_warnings() -> Callable[..., None]:
         file: Any = None,
         line: str | None = None,
     ) -> None:
-        text = as_flags(str(message)).strip().splitlines()
+        text = mask_url(as_flags(str(message))).strip().splitlines()
         shown = f"sqlmetrics: warning: {text[0] if text else category.__name__}"
         if shown not in seen:
             seen.add(shown)
@@ -124,27 +210,36 @@ def _plain_warnings() -> Callable[..., None]:
 
 def friendly(func: F) -> F:
     """Run a command: our errors, engine errors and I/O errors become one line and exit 2;
-    warnings become one plain ``sqlmetrics: warning: ...`` line each.
+    warnings become one plain ``sqlmetrics: warning: ...`` line each; Ctrl-C cancels the
+    running query and ends the command with ``sqlmetrics: interrupted``, exit 130.
     """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), interruptible():
             # every warning that is shown at all prints as one line; ours are always shown,
             # other libraries' keep Python's filters (a ResourceWarning stays silent)
             warnings.simplefilter("always", UserWarning)
             warnings.showwarning = _plain_warnings()
             try:
                 return func(*args, **kwargs)
-            except SqlMetricsError as exc:
-                raise InputError(as_flags(str(exc))) from None
-            except ImportError as exc:  # e.g. matplotlib missing for `plot`
-                raise InputError(str(exc)) from None
-            except duckdb.Error as exc:
-                lines = str(exc).strip().splitlines()
-                raise InputError(
-                    f"the query failed: {lines[0] if lines else type(exc).__name__}"
-                ) from None
+            except KeyboardInterrupt:
+                raise Interrupted() from None
+            except Exception as exc:
+                # after Ctrl-C, whatever the cancelled query raised ("Query interrupted",
+                # an InterruptException, an error wrapping it) is the interruption
+                if _INTERRUPTED.is_set() or isinstance(exc, duckdb.InterruptException):
+                    raise Interrupted() from None
+                if isinstance(exc, SqlMetricsError):
+                    raise InputError(as_flags(str(exc))) from None
+                if isinstance(exc, ImportError):  # e.g. matplotlib missing for `plot`
+                    raise InputError(str(exc)) from None
+                if isinstance(exc, duckdb.Error):
+                    lines = str(exc).strip().splitlines()
+                    raise InputError(
+                        f"the query failed: {lines[0] if lines else type(exc).__name__}"
+                    ) from None
+                raise
 
     return wrapper  # type: ignore[return-value]
 
@@ -161,18 +256,13 @@ def split_data(data: str) -> tuple[str, str | None]:
 
 
 def parquet_files(directory: str) -> list[str]:
-    """Every Parquet file under ``directory`` (recursively, sorted): a warehouse export, with
-    or without Hive partitions (``country=de/part-0.parquet``); DuckDB reads the partition
-    columns from the paths as it does for ``read_parquet('dir/**/*.parquet')``.
+    """The data files of a directory (``_source.directory_files``: its Parquet files, or its
+    CSV files when it has none), as ``data=`` reads a directory too.
     """
-    files = sorted(
-        path
-        for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"), recursive=True)
-        if os.path.isfile(path) and file_kind(path) == "parquet"
-    )
+    files = directory_files(directory)
     if not files:
         raise InputError(
-            f"DATA {directory!r} is a directory with no Parquet file (*.parquet) in it; pass "
+            f"DATA {directory!r} is a directory with no Parquet or CSV file in it; pass "
             f"files, a glob such as '{directory.rstrip('/')}/*.csv', or a directory of Parquet"
         )
     return files
@@ -211,7 +301,7 @@ def resolve_data(data: tuple[str, ...] | list[str] | str) -> tuple[Any, str | No
 @contextmanager
 def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection (read-only on a database file) whose progress bar shows only when stdout
-    is a terminal.
+    is a terminal, and whose running query Ctrl-C interrupts.
     """
     con = duckdb.connect(database or ":memory:", read_only=database is not None)
     try:
@@ -219,7 +309,8 @@ def connection(database: str | None) -> Iterator[duckdb.DuckDBPyConnection]:
         con.execute(f"set enable_progress_bar = {'true' if interactive else 'false'}")
         if interactive:
             con.execute("set enable_progress_bar_print = true")
-        yield con
+        with cancel_on_interrupt(con.interrupt):
+            yield con
     finally:
         con.close()
 
@@ -286,13 +377,16 @@ class Group(click.Group):
             result = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "sqlmetrics"
-            message = exc.format_message().replace("\n", " ")
+            message = mask_url(exc.format_message().replace("\n", " "))
             click.echo(f"sqlmetrics: error: {message} (see '{where} --help')", err=True)
             sys.exit(2)
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                Interrupted().show()  # Ctrl-C outside a command (parsing the arguments)
+                sys.exit(Interrupted.exit_code)
             click.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(result if isinstance(result, int) else 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -54,16 +55,22 @@ def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckd
         return quote_table(path, dialect)
     if dialect == "spark" and kind == "parquet":
         return reader_sql(kind, quote_ident(path, dialect), dialect)
+    folder = os.path.isdir(path)
     if dialect != "duckdb":
         spark = "; Spark reads Parquet paths only" if dialect == "spark" else ""
         what = {"csv": "CSV", "parquet": "Parquet"}[kind]
+        what = f"a directory of {what} files" if folder else f"a {what} file"
         raise InvalidParameterError(
-            f"{caller}: {arg}={path!r} is a {what} file, which dialect {dialect!r} cannot "
+            f"{caller}: {arg}={path!r} is {what}, which dialect {dialect!r} cannot "
             f"read in a query; render a table name for "
             f"dialect {dialect} (load the file into a table first){spark}"
         )
     # as the engine reads it: an existing file is exactly that file (DuckDB would glob
     # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal
+    if folder:  # a warehouse export: every file below it, Hive partition columns included
+        suffix = "parquet" if kind == "parquet" else "csv"
+        pattern = os.path.join(glob.escape(path.rstrip(os.sep)), "**", f"*.{suffix}")
+        return reader_sql(kind, quote_literal(pattern) + ", hive_partitioning = true")
     if os.path.isfile(path):
         path = escape_glob(path)
     elif any(ch in path for ch in GLOB_CHARS):

@@ -108,12 +108,33 @@ def is_path_like(data: Any) -> bool:
             or any(ch in data for ch in GLOB_CHARS)
             or os.sep in data
             or os.path.isfile(data)
+            or os.path.isdir(data)
         )
     return False
 
 
+def directory_files(directory: str) -> list[str]:
+    """The data files under ``directory``, recursively and sorted: a warehouse export, with or
+    without Hive partitions (``day=2026-11-01/part-0.parquet``), whose partition columns DuckDB
+    reads from the paths. Its Parquet files, or, when it has none, its CSV files; ``[]`` when
+    it holds neither.
+    """
+    found = sorted(
+        path
+        for path in glob.glob(os.path.join(glob.escape(directory), "**", "*"), recursive=True)
+        if os.path.isfile(path)
+    )
+    parquet = [p for p in found if p.lower().endswith(PARQUET_SUFFIXES)]
+    return parquet or [p for p in found if p.lower().endswith(CSV_SUFFIXES)]
+
+
 def file_kind(path: str) -> str:
-    """How a data file is read: ``"parquet"`` by its suffix, else ``"csv"`` (any delimiter)."""
+    """How a data file is read: ``"parquet"`` by its suffix, else ``"csv"`` (any delimiter); a
+    directory as the files :func:`directory_files` finds in it (Parquet when it has none).
+    """
+    if os.path.isdir(path):
+        files = directory_files(path)
+        return file_kind(files[0]) if files else "parquet"
     return "parquet" if path.lower().endswith(PARQUET_SUFFIXES) else "csv"
 
 
@@ -184,6 +205,14 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
     for p in paths:
         if os.path.isfile(p):
             hits = [p]
+        elif os.path.isdir(p):
+            hits = directory_files(p)
+            if not hits:
+                raise DataSourceError(
+                    f"{metric}: {arg}={p!r} is a directory with no Parquet or CSV file in it; "
+                    f"pass a directory of Parquet (or CSV) files, such as a Hive-partitioned "
+                    f"export, a file, or a glob such as '{p.rstrip(os.sep)}/*.parquet'"
+                )
         elif any(ch in p for ch in GLOB_CHARS):
             hits = [h for h in sorted(glob.glob(literal_directories(p))) if os.path.isfile(h)]
         else:
@@ -194,6 +223,12 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
                 f"a glob such as 'logs/*.parquet', a table name with con=, or a DataFrame"
             )
         matched.extend(hits)
+    for h in matched:
+        if os.path.getsize(h) == 0:
+            raise DataSourceError(
+                f"{metric}: {arg}={h!r} is an empty file (0 bytes); pass a file with a header "
+                f"and at least one row, or leave the empty file out"
+            )
     kinds = {file_kind(h) for h in matched}
     if len(kinds) > 1:
         raise DataSourceError(

@@ -4,8 +4,12 @@ PostgreSQL is tested (``tests/test_postgres.py``, ``tests/test_parity.py``); Sno
 BigQuery, Trino and DuckDB engines map to their render dialect and run the same way, untested.
 ``data`` is a table or view name (``schema.table`` allowed), looked up with SQLAlchemy's
 inspector (catalog queries only). Nothing is written: no temporary table, no view. An
-``Engine`` gets a connection of its own for the call, its transaction rolled back at the end; a
-``Connection`` the user passes runs our read-only statements inside its open transaction.
+``Engine`` gets a connection of its own for the call, its transaction rolled back at the end.
+A ``Connection`` the user passes is left in the state it was (decision 0005): without a
+transaction, the one SQLAlchemy begins on our first statement is rolled back at the end (it
+would hold a lock on every table read); inside the user's transaction, our statements run in a
+SAVEPOINT (``begin_nested``), released after success and rolled back to after an error, so a
+failing statement of ours does not abort their transaction (in AUTOCOMMIT mode, neither).
 """
 
 from __future__ import annotations
@@ -48,6 +52,18 @@ class SQLAlchemyBackend(Backend):
                 f"con= (a SQLAlchemy {self.name} engine) cannot connect: {message}; check the "
                 f"URL, that the server runs and that the user may log in"
             ) from None
+        # the user's Connection: was it in a transaction, and our savepoint inside it
+        self._outside = not self.owned and not con.in_transaction()
+        self._savepoint: Any = None
+        if not self.owned and not self._outside and not _autocommit(con):
+            try:
+                self._savepoint = con.begin_nested()
+            except sqlalchemy.exc.SQLAlchemyError as exc:
+                message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+                raise DataSourceError(
+                    f"con= is a SQLAlchemy Connection whose transaction has failed ({message}); "
+                    f"roll it back (conn.rollback()) or pass another connection"
+                ) from None
         self._inspector: Any = None
         self._resolved: dict[str, tuple[str | None, str]] = {}  # relation SQL -> (schema, name)
 
@@ -197,9 +213,35 @@ class SQLAlchemyBackend(Backend):
             )
         return engine_failed(self, metric, labels, orig)
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
         if self.owned:
             try:
                 self.connection.rollback()
             finally:
                 self.connection.close()
+            return
+        try:
+            if self._savepoint is not None:
+                if self._savepoint.is_active:
+                    # RELEASE after success; ROLLBACK TO after an error: the user's
+                    # transaction is usable again and keeps what they did before the call
+                    (self._savepoint.rollback if failed else self._savepoint.commit)()
+            elif self._outside and self.connection.in_transaction():
+                self.connection.rollback()  # we only read: nothing of ours to keep
+        except Exception:
+            if not failed:
+                raise
+            # the error that ended the call is the one to see (this one follows from it)
+
+
+def _autocommit(con: Any) -> bool:
+    """Whether the user's Connection runs in AUTOCOMMIT mode (no transaction on the server:
+    nothing to protect, and a SAVEPOINT would be refused).
+    """
+    try:
+        if con._is_autocommit_isolation():
+            return True
+        dbapi = con.connection.dbapi_connection
+        return getattr(dbapi, "autocommit", False) is True
+    except Exception:  # a SQLAlchemy without the private check: as the driver says
+        return False

@@ -61,7 +61,7 @@ def validate_data(
     where = f"{arg}={source.label}"
     for role, column in roles:
         if role.kind == "binary" and role.name == "label":
-            check_label_values(metric, source, column, pos_label)
+            check_label_values(metric, source, column, pos_label, arg)
         sql_type = source.columns[column]
         if role.kind in ("score", "weight", "relevance", "probability") and not is_numeric(
             sql_type
@@ -170,17 +170,24 @@ def check_weight_range(metric: str, source: Source, column: str, label: str) -> 
     )
 
 
-def check_label_values(metric: str, source: Source, column: str, pos_label: Any) -> None:
+def check_label_values(
+    metric: str, source: Source, column: str, pos_label: Any, arg: str = "data"
+) -> None:
     """A label column must be 0/1 or boolean, or, with ``pos_label``, hold at most two values,
-    one of them ``pos_label`` (as scikit-learn); text labels without it name the fix.
+    one of them ``pos_label`` (as scikit-learn); text labels without it name the fix. Data
+    with no rows (a CSV file with a header only types every column as text) says so.
     """
     sql_type = source.columns[column]
     plain = _is_boolean(source, sql_type) or is_numeric(sql_type)
     if pos_label is None and plain:
         return
     q = source.backend.ident(column)
-    rows = source.backend.rows(f"select count(distinct {q}) from {source.sql}")[0]
-    n_values = int(rows[0] or 0)
+    rows = source.backend.rows(f"select count(*), count(distinct {q}) from {source.sql}")[0]
+    if not int(rows[0] or 0):
+        raise InvalidDataError(
+            f"{metric}: {arg}={source.label} has no rows; the metric needs at least one row"
+        )
+    n_values = int(rows[1] or 0)
     sample = [
         r[0]
         for r in source.backend.rows(

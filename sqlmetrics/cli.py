@@ -13,14 +13,25 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import click
 import pandas as pd
 
-from ._cli_io import Group, InputError, check_output, connection, friendly, resolve_data, write
+from ._cli_io import (
+    Group,
+    InputError,
+    cancel_on_interrupt,
+    check_output,
+    connection,
+    friendly,
+    mask_url,
+    resolve_data,
+    write,
+)
 from .conventions import convention_names
 
 __all__ = ["InputError", "connection", "friendly", "main", "parse_value"]
@@ -99,13 +110,80 @@ def parse_class_columns(flag: str, pairs: tuple[str, ...], example: str) -> dict
     return wide
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+#: the arguments of evaluate() that `eval` sets itself, and the flag that sets each (an
+#: --option of that name would be a second value: refused)
+EVAL_FLAGS = {
+    "data": "DATA",
+    "metrics": "-m/--metric",
+    "label": "--label",
+    "score": "--score",
+    "group": "--group",
+    "item": "--item",
+    "qrels": "--qrels",
+    "by": "--by",
+    "weight": "--weight",
+    "prediction": "--prediction",
+    "scores": "--class-score",
+    "indicators": "--class-indicator",
+    "ci": "--ci",
+    "ci_method": "--ci-method",
+    "n_boot": "--n-boot",
+    "seed": "--seed",
+    "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
+}
+#: the same for compare()
+COMPARE_FLAGS = {
+    "data": "DATA",
+    "metrics": "-m/--metric",
+    "scores": "--score",
+    "score": "--score",
+    "baseline": "--baseline",
+    "label": "--label",
+    "group": "--group",
+    "item": "--item",
+    "qrels": "--qrels",
+    "by": "--by",
+    "weight": "--weight",
+    "test": "--test",
+    "correction": "--correction",
+    "ci": "--ci",
+    "n_boot": "--n-boot",
+    "n_permutations": "--n-permutations",
+    "seed": "--seed",
+    "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
+}
+#: the same for render's '--name value' pairs
+RENDER_FLAGS = {
+    "metric": "METRIC",
+    "metrics": "-m/--metric",
+    "data": "--data",
+    "by": "--by",
+    "dialect": "--dialect",
+}
+
+
+def parse_options(pairs: tuple[str, ...], taken: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``--option NAME=VALUE`` pairs -> ``{NAME: value}``; a NAME the command sets with a
+    flag of its own (``taken``: name -> flag) is refused, naming that flag.
+    """
+    taken = taken or {}
     options: dict[str, Any] = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise InputError(f"--option {pair!r}: write NAME=VALUE, e.g. --option gain=linear")
-        options[key.strip()] = parse_value(value)
+        name = key.strip()
+        if name in taken:
+            flag = taken[name]
+            use = (
+                f"write {flag} {value}"
+                if flag.startswith("--") and "/" not in flag
+                else f"give it with {flag}"
+            )
+            raise InputError(
+                f"--option {pair!r}: {name} is set by {flag}, not by --option; {use} instead"
+            )
+        options[name] = parse_value(value)
     return options
 
 
@@ -347,8 +425,12 @@ def eval_command(
         table, database = read_trec_run(data), None
         judged = read_trec_qrels(qrels) if qrels is not None else None
         group, item = group or "group", item or "item"
-    options = parse_options(option_pairs)
+    options = parse_options(option_pairs, EVAL_FLAGS)
     if convention is not None:
+        if "convention" in options:
+            raise InputError(
+                "--convention and --option convention= both given; give it with --convention only"
+            )
         options["convention"] = convention
     elif trec:
         from .trec import trec_eval_options
@@ -458,46 +540,108 @@ def engine_connection(
     in-memory); closed at the end.
     """
     if db_url is not None:
-        try:
-            import sqlalchemy
-        except ImportError:
-            raise InputError(
-                "--db-url needs SQLAlchemy and a driver: pip install 'sqlmetrics[postgres]'"
-            ) from None
-        try:
-            engine = sqlalchemy.create_engine(db_url)
-        except (sqlalchemy.exc.ArgumentError, ImportError) as exc:
-            raise InputError(
-                f"--db-url {db_url!r} is not a usable SQLAlchemy URL ({exc}); write "
-                f"dialect+driver://user@host:port/database, e.g. "
-                f"postgresql+psycopg://user@localhost:5432/analytics"
-            ) from None
-        try:
+        with database_engine(db_url) as engine:
             yield engine
-        finally:
-            engine.dispose()
         return
     if spark_master is not None:
+        with spark_session(spark_master) as session:
+            yield session
+        return
+    with connection(database) as con:
+        yield con
+
+
+@contextmanager
+def database_engine(db_url: str) -> Iterator[Any]:
+    """The SQLAlchemy engine of ``--db-url``, connected once up front (a wrong URL, host or
+    password is one line naming --db-url, its password masked); disposed at the end.
+    """
+    shown = repr(mask_url(db_url))
+    try:
+        import sqlalchemy
+    except ImportError:
+        raise InputError(
+            "--db-url needs SQLAlchemy and a driver: pip install 'sqlmetrics[postgres]'"
+        ) from None
+    try:
+        engine = sqlalchemy.create_engine(db_url)
+    except (sqlalchemy.exc.ArgumentError, ImportError, ValueError, TypeError) as exc:
+        if type(exc) is ValueError and "int()" in str(exc):  # SQLAlchemy's int() of the port
+            raise InputError(
+                f"--db-url {shown}: its port is not a number ({exc}); write "
+                f"dialect+driver://user@host:port/database with a numeric port, e.g. "
+                f"postgresql+psycopg://user@localhost:5432/analytics"
+            ) from None
+        raise InputError(
+            f"--db-url {shown} is not a usable SQLAlchemy URL ({mask_url(str(exc))}); write "
+            f"dialect+driver://user@host:port/database, e.g. "
+            f"postgresql+psycopg://user@localhost:5432/analytics"
+        ) from None
+    try:
         try:
-            from pyspark.sql import SparkSession
-        except ImportError:
-            raise InputError("--spark needs pyspark: pip install 'sqlmetrics[spark]'") from None
-        running = SparkSession.getActiveSession()  # a session of the caller's: not ours to stop
+            engine.connect().close()
+        except sqlalchemy.exc.SQLAlchemyError as exc:
+            message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+            raise InputError(
+                f"--db-url {shown} cannot connect: {message}; check the URL, that the server "
+                f"runs and that the user may log in"
+            ) from None
+        yield engine
+    finally:
+        engine.dispose()
+
+
+#: a Spark master URL, as SparkContext parses it (the values, e.g. 0 threads, are Spark's to
+#: judge): checked before a JVM starts, whose own failure would print its stack trace
+_SPARK_MASTER = re.compile(
+    r"yarn|local|local\[(\d+|\*)(,\s*\d+)?\]|local-cluster\[\s*\d+\s*,\s*\d+\s*,\s*\d+\s*\]"
+    r"|(spark|k8s|mesos)://\S+"
+)
+
+
+@contextmanager
+def spark_session(master: str) -> Iterator[Any]:
+    """A Spark session on ``--spark`` master (stopped at the end unless the caller already
+    had one); a master Spark cannot start is one line naming --spark.
+    """
+    if not _SPARK_MASTER.fullmatch(master.strip()):
+        raise InputError(
+            f"--spark {master!r} is not a Spark master; write local[2] (or local[*] for every "
+            f"core), spark://host:7077, yarn or k8s://https://host:port"
+        )
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError("--spark needs pyspark: pip install 'sqlmetrics[spark]'") from None
+    running = SparkSession.getActiveSession()  # a session of the caller's: not ours to stop
+    try:
         session = (
-            SparkSession.builder.master(spark_master)
+            SparkSession.builder.master(master.strip())
             .appName("sqlmetrics")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.session.timeZone", "UTC")
             .getOrCreate()
         )
-        try:
+    except Exception as exc:
+        raise InputError(f"--spark {master!r}: Spark did not start: {_java_message(exc)}") from None
+    try:
+        with cancel_on_interrupt(session.sparkContext.cancelAllJobs):
             yield session
-        finally:
-            if running is None:
-                session.stop()
-        return
-    with connection(database) as con:
-        yield con
+    finally:
+        if running is None:
+            session.stop()
+
+
+def _java_message(exc: BaseException) -> str:
+    """The cause of a Spark start-up failure on one line: the Java exception's message
+    (``SparkException: Asked to run locally with 0 threads``) rather than py4j's wrapper.
+    """
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    for line in lines:
+        found = re.match(r":?\s*(?:[\w$]+\.)*([\w$]*(?:Exception|Error)): (.+)", line)
+        if found and not line.startswith("An error occurred"):
+            return f"{found.group(1)}: {found.group(2)}"
+    return lines[0] if lines else type(exc).__name__
 
 
 def per_threshold(
@@ -577,9 +721,14 @@ def format_trec(
     """trec_eval ``-q`` layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
     counts as integers); per topic in topic order, then ``all``.
     """
-    measures = [
-        c for c in overall.columns if c not in ("n_rows", "n_groups", "n_empty", "first_empty")
+    # the counts are no measures: n_rows, n_groups or, with GAUC and ranking metrics in one
+    # call, n_groups_<metric> each (num_q: the ranking metrics' count)
+    counts = [
+        c for c in overall.columns if c in ("n_rows", "n_groups") or c.startswith("n_groups_")
     ]
+    measures = [c for c in overall.columns if c not in counts]
+    ranked = [c for c in counts if c.startswith("n_groups_") and c != "n_groups_gauc"]
+    num_q = "n_groups" if "n_groups" in counts else (ranked[0] if ranked else None)
     lines: list[str] = []
 
     def emit(measure: str, topic: str, value: Any) -> None:
@@ -594,7 +743,7 @@ def format_trec(
         for measure in measures:
             emit(measure, topic, by_topic.loc[topic, measure])
     shown = tallies.loc[[t for t in topics if t in tallies.index]]
-    emit("num_q", "all", overall["n_groups"].iloc[0] if "n_groups" in overall else len(topics))
+    emit("num_q", "all", overall[num_q].iloc[0] if num_q else len(topics))
     for count in ("num_ret", "num_rel", "num_rel_ret"):
         emit(count, "all", shown[count].sum())
     for measure in measures:
@@ -651,7 +800,13 @@ def render_command(
         flag = args.pop(0)
         if not flag.startswith("--") or not args:
             raise InputError(f"render: expected '--name value' pairs; got {flag!r}")
-        params[flag[2:].replace("-", "_")] = parse_value(args.pop(0))
+        name = flag[2:].replace("-", "_")
+        if name in RENDER_FLAGS:
+            raise InputError(
+                f"render: {flag} is not a column or option of the metric; give it with "
+                f"{RENDER_FLAGS[name]}"
+            )
+        params[name] = parse_value(args.pop(0))
     for role in ("label", "score", "weight", "group", "item", "prediction", "qrels"):
         if role in params and params[role] is not None:
             params[role] = str(params[role])
@@ -811,6 +966,7 @@ def compare_command(
     """
     from .compare import compare
 
+    options = parse_options(option_pairs, COMPARE_FLAGS)
     if _remote_engine_option(inputs, db_url, spark_master, False):
         table, database = inputs[0], None
     else:
@@ -834,7 +990,7 @@ def compare_command(
             n_permutations=n_permutations,
             seed=seed,
             con=con,
-            **parse_options(option_pairs),
+            **options,
         )
     for col in ("n_rows", "n_groups"):  # nullable counts: None (JSON null) where NA
         frame[col] = pd.Series([None if pd.isna(v) else int(v) for v in frame[col]], dtype=object)

@@ -27,7 +27,7 @@ from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarn
 from .evaluate import Plan, make_plan
 from .names import Request
 from .ranking import QRELS_ROLES, check_gain
-from .registry import MetricSpec, Role
+from .registry import N_BOOT_MAX, MetricSpec, Role
 
 __all__ = ["compare"]
 
@@ -336,6 +336,11 @@ def _check_settings(
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 10:
             raise InvalidParameterError(
                 f"compare: {name}= must be an integer >= 10 (e.g. 200 or 1000); got {value!r}"
+            )
+        if value > N_BOOT_MAX:  # each one a pass over the rows (registry.N_BOOT_MAX)
+            raise InvalidParameterError(
+                f"compare: {name}= must be <= {N_BOOT_MAX} (each one is a pass over the rows); "
+                f"got {value!r}; pass a smaller number, e.g. {name}=2000"
             )
     if (
         isinstance(seed, bool)

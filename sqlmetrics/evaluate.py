@@ -17,7 +17,7 @@ from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .intervals import add_intervals, check_ci, check_method
 from .names import Request, parse_metric
-from .ranking import QRELS_ROLES, check_gain, check_groups
+from .ranking import QRELS_ROLES, check_gain, check_groups, warn_skipped
 from .registry import PARAMS, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -29,6 +29,31 @@ COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
 def _is_ranking(spec: MetricSpec) -> bool:
     # the ranking kernel's metrics: family "ranking" and the retrieval extras (retrieval.py)
     return spec.kernel == "ranking_kernel"
+
+
+def _is_grouped(spec: MetricSpec) -> bool:
+    # a mean over groups: GAUC (over the groups with both classes) or a ranking metric
+    return _is_ranking(spec) or spec.name == "gauc"
+
+
+#: the generated name of GAUC's group count when ranking metrics (whose count is n_groups)
+#: share the call
+GAUC_GROUPS = "gauc_groups"
+
+
+def group_counts(requests: Sequence[Request]) -> list[tuple[str, str]]:
+    """The group-count columns evaluate returns, as (output name, generated name).
+
+    ``n_groups`` when the grouped metrics of the call share one count (GAUC alone, or ranking
+    metrics only: these all average over the same groups); with both GAUC and ranking
+    metrics, whose means run over different groups, ``n_groups_<metric>`` for each of them.
+    """
+    grouped = [r for r in requests if _is_grouped(r.spec)]
+    if len({_is_ranking(r.spec) for r in grouped}) < 2:
+        return [("n_groups", "n_groups")] if grouped else []
+    return [
+        (f"n_groups_{r.text}", "n_groups" if _is_ranking(r.spec) else GAUC_GROUPS) for r in grouped
+    ]
 
 
 def evaluate(
@@ -118,9 +143,13 @@ def evaluate(
     -------
     pandas.DataFrame
         The slice columns first (sorted), then one column per metric named exactly as
-        requested, then ``n_rows`` and, when GAUC or a ranking metric is requested,
-        ``n_groups`` (groups that entered the ranking means, or GAUC's if no ranking metric
-        is requested). Without ``by``: exactly one row.
+        requested, then ``n_rows`` and, when GAUC or ranking metrics are requested,
+        ``n_groups``: the groups their means run over (GAUC: the groups with both classes;
+        ranking metrics, which all average over the same groups: those kept by ``empty=``
+        and ``missing=``). A call with both GAUC and ranking metrics has instead one count
+        per grouped metric, ``n_groups_<metric>`` with the metric as requested (e.g.
+        ``n_groups_gauc``, ``n_groups_ndcg@10``), in the order of ``metrics``. Without
+        ``by``: exactly one row.
 
     Raises
     ------
@@ -136,6 +165,11 @@ def evaluate(
     -----
     UndefinedMetricWarning
         Once per metric that is undefined in some slice (NaN there).
+    SkippedGroupsWarning
+        Once per ranking metric when the default ``empty="skip"`` left groups with no
+        relevant item out of its mean (neither ``empty=`` nor ``convention=`` given), as the
+        ranking functions warn: how many of how many groups (summed over the slices), and
+        the alternatives.
 
     Notes
     -----
@@ -210,15 +244,23 @@ def evaluate(
         if request.method is not None:
             for req in plan.requests:
                 check_method(req.spec, request.method)
-    frame = _evaluate(plan, data, qrels, train, con)
+    # the default empty="skip" warns, as in the ranking functions, unless the caller chose
+    chosen = options.get("empty") is not None or options.get("convention") is not None
+    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen)
     if request is None:
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
     return add_intervals(frame, plan, data, inputs, con, request)
 
 
-def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.DataFrame:
-    """Run the one statement of a checked plan (evaluate without intervals)."""
+def _evaluate(
+    plan: Plan, data: Any, qrels: Any, train: Any, con: Any, warn_skips: bool = False
+) -> pd.DataFrame:
+    """Run the one statement of a checked plan (evaluate without intervals).
+
+    ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
+    ``empty="skip"`` left groups out, as the ranking functions do.
+    """
     columns = plan.columns
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
@@ -273,6 +315,10 @@ def _evaluate(plan: Plan, data: Any, qrels: Any, train: Any, con: Any) -> pd.Dat
             plan.options.get("empty", "skip"),
             plan.options.get("missing", "skip") if qrels is not None else "skip",
         )
+        if warn_skips:  # n_groups, n_empty: the ranking part's counts, summed over slices
+            for req in plan.requests:
+                if _is_ranking(req.spec):
+                    warn_skipped(f"evaluate: {req.text}", frame, plan.options.get("empty", "skip"))
     frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 
@@ -412,8 +458,9 @@ def named_sql(plan: Plan, sql: str, dialect: str = "duckdb") -> str:
             expr = f"coalesce(m{i}, {sql_double(zero_division, dialect)})"
         select.append(f"{expr} as {quote_ident(req.text, dialect)}")
     select.append("n_rows")
-    if "n_groups" in output_columns(plan.requests):
-        select.append("coalesce(n_groups, 0) as n_groups")
+    for name, generated in group_counts(plan.requests):  # n_groups plain, as generated
+        shown = name if name == generated else quote_ident(name, dialect)
+        select.append(f"coalesce({generated}, 0) as {shown}")
     inner = "\n".join(f"    {line}" if line else line for line in sql.strip().splitlines())
     order = f"\norder by {', '.join(s + ' nulls last' for s in slices)}" if slices else ""
     columns = ",\n    ".join(select)
@@ -422,8 +469,8 @@ def named_sql(plan: Plan, sql: str, dialect: str = "duckdb") -> str:
 
 def output_columns(requests: Sequence[Request]) -> list[str]:
     """The columns evaluate returns after the slices: the metrics as asked, then the counts."""
-    counted = any(_is_ranking(r.spec) or r.spec.name == "gauc" for r in requests)
-    return [*(r.text for r in requests), "n_rows", *(["n_groups"] if counted else [])]
+    counts = [name for name, _ in group_counts(requests)]
+    return [*(r.text for r in requests), "n_rows", *counts]
 
 
 def check_slice_names(
@@ -434,7 +481,10 @@ def check_slice_names(
     for name in by_cols:
         if name in outputs:
             what = {"n_rows": "rows per slice", "n_groups": "groups in the means"}.get(
-                name, "a requested metric"
+                name,
+                "groups in that metric's mean"
+                if name.startswith("n_groups_")
+                else "a requested metric",
             )
             raise InvalidParameterError(
                 f"{caller}: slice column {name!r} (by=) has the name of an output column "
@@ -561,12 +611,13 @@ def _parts(
 
 def _count_columns(
     kernel: str, options: dict[str, Any], has_qrels: bool, ranking: bool
-) -> list[str]:
-    """The count columns a kernel's part hands to the composed statement (besides values):
-    ``n_groups`` from the ranking kernel, or from GAUC's when no ranking metric is asked.
+) -> list[tuple[str, str]]:
+    """The count columns a kernel's part hands to the composed statement (besides values),
+    as (its column, the generated name): ``n_groups`` from the ranking kernel; GAUC's as
+    ``n_groups``, or as ``gauc_groups`` when the ranking kernel's is in the call too.
     """
-    if kernel == "gauc_kernel" and not ranking:
-        return ["n_groups"]
+    if kernel == "gauc_kernel":
+        return [("n_groups", GAUC_GROUPS if ranking else "n_groups")]
     if kernel != "ranking_kernel":
         return []
     counts = ["n_groups", "n_empty"]
@@ -576,7 +627,7 @@ def _count_columns(
         counts.append("n_missing")
         if options.get("missing") == "error":
             counts.append("first_missing")
-    return counts
+    return [(c, c) for c in counts]
 
 
 def _kernel_part(
@@ -612,11 +663,12 @@ def _kernel_part(
         extra = {"train": (train_relation, {"item": columns["item"]})}
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
     sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra, dialect=dialect)
-    selected = [f"m{i}" for i in indices] + _count_columns(kernel, options, has_qrels, ranking)
+    selected = [(f"m{i}", f"m{i}") for i in indices]
+    selected += _count_columns(kernel, options, has_qrels, ranking)
     return {
         "alias": "ranking" if kernel == "ranking_kernel" else f"p{indices[0]}",
         "sql": sql.strip(),
-        "columns": [{"column": c, "as": c} for c in selected],
+        "columns": [{"column": c, "as": a} for c, a in selected],
     }
 
 
@@ -633,7 +685,13 @@ def _finish(
     """
     frame = frame.rename(columns=names)
     slices = [f"slice_{i}" for i in range(n_slices)]
-    frame = frame[[*slices, *output_columns(requests)]].copy()
+    counts = {  # a slice no grouped part reports (no group in it) counts 0 groups
+        name: frame[generated].fillna(0).astype("int64")
+        for name, generated in group_counts(requests)
+    }
+    frame = frame[[*slices, *(r.text for r in requests), "n_rows"]].copy()
+    for name, values in counts.items():
+        frame[name] = values
     zero_division = options.get("zero_division", "warn")
     for req in requests:
         values = frame[req.text]
@@ -655,6 +713,4 @@ def _finish(
             f"slice(s) ({req.spec.undefined}); NaN there",
             UndefinedMetricWarning,
         )
-    if "n_groups" in frame.columns:
-        frame["n_groups"] = frame["n_groups"].fillna(0).astype("int64")
     return frame.reset_index(drop=True)

@@ -397,9 +397,11 @@ def classification_report(
     Returns
     -------
     pandas.DataFrame
-        Index ``class``: the classes in sorted order, then "micro avg", "macro avg",
+        Index ``class``: the classes in sorted order, then "accuracy", "macro avg",
         "weighted avg"; columns precision, recall, f1, support (int, or float with
-        ``weight``; the averages' support is the number of rows).
+        ``weight``; the averages' support is the number of rows). The "accuracy" row holds
+        the micro averages, equal to the accuracy for single-label data, as scikit-learn
+        prints it; with ``labels=`` it is named "micro avg" (over the listed classes only).
 
     Raises
     ------
@@ -446,7 +448,7 @@ def classification_report(
     cat              0.6667  1.0000  0.8000        2
     dog              0.0000  0.0000  0.0000        2
     pig              0.0000  0.0000  0.0000        2
-    micro avg        0.3333  0.3333  0.3333        6
+    accuracy         0.3333  0.3333  0.3333        6
     macro avg        0.2222  0.3333  0.2667        6
     weighted avg     0.2222  0.3333  0.2667        6
     """
@@ -462,9 +464,10 @@ def classification_report(
         params={"beta": 1.0, "zero_division": zero_division, "labels": labels},
     )
     per_class = frame["average"].isna()
+    micro = "micro avg" if labels is not None else "accuracy"  # scikit-learn's row names
     names = [
         *frame.loc[per_class, "class"].tolist(),
-        *(f"{a} avg" for a in frame.loc[~per_class, "average"]),
+        *(micro if a == "micro" else f"{a} avg" for a in frame.loc[~per_class, "average"]),
     ]
     out = pd.DataFrame(
         {
@@ -478,7 +481,7 @@ def classification_report(
     if zero_division != "warn" and not math.isnan(float(zero_division)):
         # the micro row is 0/0 only when no listed class (labels=) is true or predicted
         cols = ["precision", "recall", "f1"]
-        out.loc["micro avg", cols] = out.loc["micro avg", cols].fillna(float(zero_division))
+        out.loc[micro, cols] = out.loc[micro, cols].fillna(float(zero_division))
     if zero_division == "warn":
         head = out.iloc[: int(per_class.sum())]
         bad_p, bad_r = int(head["precision"].isna().sum()), int(head["recall"].isna().sum())
@@ -500,6 +503,7 @@ def multiclass_confusion_matrix(
     weight: str | None = None,
     normalize: str | None = None,
     labels: Sequence[Any] | None = None,
+    as_matrix: bool = False,
     convention: str | None = None,
     con: Any = None,
 ) -> pd.DataFrame:
@@ -507,7 +511,8 @@ def multiclass_confusion_matrix(
 
     One row for every pair of classes, zeros included, so that
     ``.pivot(index="label", columns="prediction", values="count")`` gives scikit-learn's
-    ``confusion_matrix(y_true, y_pred)`` (rows: true class, columns: predicted class).
+    ``confusion_matrix(y_true, y_pred)`` (rows: true class, columns: predicted class);
+    ``as_matrix=True`` returns that square frame.
 
     Parameters
     ----------
@@ -529,6 +534,10 @@ def multiclass_confusion_matrix(
         is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
         booleans, as the label column's type. None: every class of ``label`` or
         ``prediction``, sorted.
+    as_matrix : bool, default False
+        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
+        table: index ``label`` (true class), columns ``prediction``, in the long table's class
+        order; the values are the counts, or the fractions with ``normalize``.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -542,7 +551,7 @@ def multiclass_confusion_matrix(
     pandas.DataFrame
         Columns label, prediction, count (int, or float with ``weight``); K * K rows for K
         classes, ordered by label, then prediction (with ``labels``: by their positions in
-        the list).
+        the list). With ``as_matrix=True``: the K x K matrix (see ``as_matrix``).
 
     Raises
     ------
@@ -580,10 +589,16 @@ def multiclass_confusion_matrix(
     pig           0    2    0
     >>> sqlmetrics.multiclass_confusion_matrix(df, labels=["pig", "cat", "cow"])["count"].tolist()
     [0, 0, 0, 0, 2, 0, 0, 0, 0]
+    >>> sqlmetrics.multiclass_confusion_matrix(df, as_matrix=True).to_numpy().tolist()
+    [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
     """
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
     how = check_normalize_arg(normalize)
+    if not isinstance(as_matrix, bool):
+        raise InvalidParameterError(
+            f"{metric}: as_matrix= must be True or False; got {as_matrix!r}"
+        )
     check_class_columns(metric, data, con, label, prediction, labels)
     frame = compute(
         metric, data, con=con, columns=columns, params={"convention": convention, "labels": labels}
@@ -591,7 +606,15 @@ def multiclass_confusion_matrix(
     frame["count"] = frame["count"].astype(float if weight else "int64")
     if how is not None:
         frame["fraction"] = _normalized(frame, how)
-    return frame
+    if not as_matrix:
+        return frame
+    classes = frame["label"].drop_duplicates().tolist()  # the long table's order, K of them
+    values = frame["fraction" if how is not None else "count"].to_numpy()
+    return pd.DataFrame(
+        values.reshape(len(classes), len(classes)),
+        index=pd.Index(classes, name="label", dtype=object),
+        columns=pd.Index(classes, name="prediction", dtype=object),
+    )
 
 
 def mcc(

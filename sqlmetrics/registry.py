@@ -220,17 +220,24 @@ def check_ci_method(metric: str, name: str, value: Any) -> str | None:
     )
 
 
+#: the most bootstrap replicates (and randomization-test permutations) accepted: the Monte
+#: Carlo error of a 2.5 % percentile end is sqrt(.025 * .975 / B) in probability, 0.05
+#: percentile points at B = 100,000, far below any interval's own width; each replicate is
+#: a pass over the rows, and 10**9 overflowed DuckDB's 32-bit replicate arithmetic
+N_BOOT_MAX = 100_000
+
+
 def check_n_boot(metric: str, name: str, value: Any) -> int:
-    """``n_boot=``: an integer >= 10."""
+    """``n_boot=``: an integer from 10 to :data:`N_BOOT_MAX`."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 10:
         raise InvalidParameterError(
             f"{metric}: {name}= must be an integer >= 10 (bootstrap replicates; 200 is the "
             f"default, 1000 or more for a 99% interval); got {value!r}"
         )
-    if value > 100_000:
+    if value > N_BOOT_MAX:
         raise InvalidParameterError(
-            f"{metric}: {name}= must be <= 100000 (each replicate is a pass over the data); "
-            f"got {value!r}"
+            f"{metric}: {name}= must be <= {N_BOOT_MAX} (each replicate is a pass over the "
+            f"data); got {value!r}; pass a smaller number, e.g. {name}=2000"
         )
     return int(value)
 

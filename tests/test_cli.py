@@ -337,10 +337,19 @@ def test_directory_of_parquet_files(tmp_path: Path, hive: bool) -> None:
     assert json.loads(result.stdout) == expected_rows
 
 
-def test_directory_without_parquet_files(tmp_path: Path) -> None:
-    (tmp_path / "a.csv").write_text("label,score\n1,0.5\n")
+def test_directory_without_data_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text("{}")
     line = one_line_error(run("eval", str(tmp_path), "-m", "auc"))
-    assert f"DATA {str(tmp_path)!r} is a directory with no Parquet file" in line
+    assert f"DATA {str(tmp_path)!r} is a directory with no Parquet or CSV file" in line
+
+
+def test_directory_of_csv_files(tmp_path: Path) -> None:
+    """A directory without Parquet files is read as its CSV files (issue 28)."""
+    (tmp_path / "a.csv").write_text("label,score\n1,0.5\n0,0.2\n")
+    (tmp_path / "b.csv").write_text("label,score\n1,0.1\n0,0.3\n")
+    result = CliRunner().invoke(cli.main, ["eval", str(tmp_path), "-m", "auc", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["auc"] == 0.5
 
 
 def test_plot_reports_a_missing_database(tmp_path: Path) -> None:
@@ -649,3 +658,37 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
         ]:
             assert got[(ours, topic)] == published[(theirs, topic)], (ours, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]
+
+
+def test_python_dash_m_sqlmetrics_is_the_command_line() -> None:
+    """``python -m sqlmetrics`` runs the same command line as the script (issue 28)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sqlmetrics",
+            "eval",
+            str(CTR),
+            "-m",
+            "auc",
+            "--label",
+            "click",
+            "--score",
+            "pctr",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = sqlmetrics.auc(str(CTR), label="click", score="pctr")
+    frame = pd.read_csv(io.StringIO(done.stdout))
+    assert frame["auc"].tolist() == [expected]
+    usage = subprocess.run(
+        [sys.executable, "-m", "sqlmetrics", "--help"], capture_output=True, text=True, check=False
+    )
+    assert usage.returncode == 0
+    assert usage.stdout.startswith("Usage: sqlmetrics ")

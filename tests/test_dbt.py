@@ -282,6 +282,8 @@ EVALUATED = [
     "log_loss", "brier_score", "average_precision", "auc_bounds",
 ]  # fmt: skip
 
+#: GAUC and ranking metrics in one call: a group count column each (issue 22)
+GROUPED = ["gauc", "ndcg@10", "mrr"]
 
 _RANKING_ARGS = "group='query_id', item='doc_id', label='rel', score='score'"
 _RANKED = ["ndcg@10", "map@10", "mrr", "precision@5", "recall@5", "hit_rate@5", "r_precision"]
@@ -339,6 +341,10 @@ def write_parity_models(project: Path) -> None:
     (folder / "evaluated.sql").write_text(
         f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={EVALUATED!r}, label='click', "
         f"score='pctr', group='user_id', threshold=0.3, bins=64, by=['country']) }}}}\n"
+    )
+    (folder / "evaluated_grouped.sql").write_text(
+        f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={GROUPED!r}, label='click', "
+        f"score='pctr', group='user_id', item='item_id', duplicates='max', by=['country']) }}}}\n"
     )
     for model, (call, _) in CONVENTION_MODELS.items():
         (folder / f"{model}.sql").write_text(f"{{{{ sqlmetrics.{call} }}}}\n")
@@ -536,6 +542,21 @@ def test_evaluate_equals_python(build: str, request: pytest.FixtureRequest) -> N
     assert list(ranked.columns) == list(want.columns)
     for column in ["ndcg@10", "map", "mrr", "precision@5"]:
         assert all(_same(a, b) for a, b in zip(ranked[column], want[column]))
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_evaluate_counts_each_mean_as_python(build: str, request: pytest.FixtureRequest) -> None:
+    built: Built = request.getfixturevalue(build)
+    got = built.read("evaluated_grouped").sort_values("country", ignore_index=True)
+    with pytest.warns(sqlmetrics.SkippedGroupsWarning):  # Python warns, dbt cannot
+        want = sqlmetrics.evaluate(
+            built.read("predictions"), GROUPED, label="click", score="pctr", group="user_id",
+            item="item_id", duplicates="max", by=["country"],
+        )  # fmt: skip
+    counts = [f"n_groups_{m}" for m in GROUPED]
+    assert list(got.columns) == ["country", *GROUPED, "n_rows", *counts] == list(want.columns)
+    for column in [*GROUPED, "n_rows", *counts]:
+        assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
 
 
 @pytest.mark.parametrize("build", BUILDS)

@@ -282,8 +282,11 @@ def test_ranking_and_classification_together() -> None:
     assert out["ndcg@10"].iloc[0] == sqlmetrics.ndcg(
         frame, group="q", item="doc", score="s", label="click", k=10
     )
-    # n_groups counts the groups of the ranking means when a ranking metric is asked for
-    assert out["n_groups"].iloc[0] == frame[frame["click"] > 0]["q"].nunique()
+    # GAUC and ranking means run over different groups: one count each (issue 22)
+    assert "n_groups" not in out
+    assert out["n_groups_ndcg@10"].iloc[0] == frame[frame["click"] > 0]["q"].nunique()
+    both = frame.groupby("q")["click"].nunique()
+    assert out["n_groups_gauc"].iloc[0] == (both == 2).sum()
 
 
 def test_ranking_with_qrels_and_shuffle() -> None:

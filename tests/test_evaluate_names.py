@@ -124,11 +124,15 @@ def test_threshold_with_prediction_raises_like_the_functions() -> None:
 def test_metric_columns_come_back_in_the_requested_order() -> None:
     metrics = ["ndcg@2", "precision", "auc", "gauc", "mrr"]
     out = sqlmetrics.evaluate(DATA, metrics, by="country", **COLS)
-    assert list(out.columns) == ["country", *metrics, "n_rows", "n_groups"]
+    grouped = ["ndcg@2", "gauc", "mrr"]  # GAUC and ranking: a group count each (issue 22)
+    counts = [f"n_groups_{m}" for m in grouped]
+    assert list(out.columns) == ["country", *metrics, "n_rows", *counts]
     for metric in metrics:
         columns = {k: v for k, v in COLS.items() if k != "item" or "@" in metric or metric == "mrr"}
         alone = sqlmetrics.evaluate(DATA, [metric], by="country", **columns)
         pd.testing.assert_series_equal(out[metric], alone[metric])
+        if metric in grouped:
+            assert out[f"n_groups_{metric}"].tolist() == alone["n_groups"].tolist()
 
 
 def test_missing_error_in_evaluate_names_the_group() -> None:

@@ -16,7 +16,9 @@
               column has the name of the run's
     names     output column name per request (evaluate: the text as written)
   Returns the SQL: slices under their own names, one column per request, n_rows and, when
-  GAUC or a ranking metric is asked, n_groups; ordered by the slices.
+  GAUC or a ranking metric is asked, n_groups (with both GAUC and ranking metrics, whose
+  means run over different groups, n_groups_<name> for each of them instead, as
+  evaluate.group_counts); ordered by the slices.
 #}
 
 {# normalize_by (sqlmetrics/_engine.py): a column name or a list of them #}
@@ -76,17 +78,27 @@
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set names = names or requests | map(attribute='text') | list -%}
 {%- set has_qrels = qrels is not none -%}
-{%- set ns = namespace(ranking=false, counted=false) -%}
+{%- set ns = namespace(ranking=false, counted=false, gauc=false) -%}
 {%- for req in requests -%}
 {%- set spec = facts.metrics[req.name] -%}
 {%- if spec.kernel == 'ranking_kernel' -%}{%- set ns.ranking = true -%}{%- endif -%}
+{%- if req.name == 'gauc' -%}{%- set ns.gauc = true -%}{%- endif -%}
 {%- if spec.kernel == 'ranking_kernel' or req.name == 'gauc' -%}{%- set ns.counted = true -%}{%- endif -%}
 {%- endfor -%}
+{# group_counts (evaluate.py): [output name, generated name] of each group count #}
+{%- set counts = [] -%}
+{%- if ns.ranking and ns.gauc -%}
+{%- for req in requests -%}
+{%- if facts.metrics[req.name].kernel == 'ranking_kernel' -%}{%- do counts.append(['n_groups_' ~ names[loop.index0], 'n_groups']) -%}
+{%- elif req.name == 'gauc' -%}{%- do counts.append(['n_groups_' ~ names[loop.index0], 'gauc_groups']) -%}{%- endif -%}
+{%- endfor -%}
+{%- elif ns.counted -%}{%- do counts.append(['n_groups', 'n_groups']) -%}
+{%- endif -%}
 {# check_slice_names #}
-{%- set outputs = names + ['n_rows'] + (['n_groups'] if ns.counted else []) -%}
+{%- set outputs = names + ['n_rows'] + counts | map('first') | list -%}
 {%- for name in by -%}
 {%- if name in outputs -%}
-{%- set what = {'n_rows': 'rows per slice', 'n_groups': 'groups in the means'}.get(name, 'a requested metric') -%}
+{%- set what = {'n_rows': 'rows per slice', 'n_groups': 'groups in the means'}.get(name, "groups in that metric's mean" if name.startswith('n_groups_') else 'a requested metric') -%}
 {{ sqlmetrics.sqlmetrics_fail(who ~ ': slice column ' ~ sqlmetrics.sqlmetrics_repr(name) ~ ' (by=) has the name of an output column (' ~ name ~ ': ' ~ what ~ '); the result would hold two columns ' ~ sqlmetrics.sqlmetrics_repr(name) ~ '. Rename the column in the data (e.g. select ' ~ name ~ ' as ' ~ name ~ '_slice) or leave it out of by=') }}
 {%- endif -%}
 {%- endfor -%}
@@ -166,13 +178,13 @@
 {%- set sql = sqlmetrics[kernel](relation ~ '', quoted_by, roles, filled, entries) -%}
 {%- set selected = [] -%}
 {%- for i in kernels[kernel] -%}{%- do selected.append('m' ~ i) -%}{%- endfor -%}
-{%- if kernel == 'gauc_kernel' and not ns.ranking -%}{%- do selected.append('n_groups') -%}{%- endif -%}
 {%- if kernel == 'ranking_kernel' -%}
 {%- do selected.extend(['n_groups', 'n_empty']) -%}
 {%- if has_qrels -%}{%- do selected.append('n_missing') -%}{%- endif -%}
 {%- endif -%}
 {%- set part_columns = [] -%}
 {%- for col in selected -%}{%- do part_columns.append({'column': col, 'as': col}) -%}{%- endfor -%}
+{%- if kernel == 'gauc_kernel' -%}{%- do part_columns.append({'column': 'n_groups', 'as': 'gauc_groups' if ns.ranking else 'n_groups'}) -%}{%- endif -%}
 {%- do parts.append({'alias': 'ranking' if kernel == 'ranking_kernel' else 'p' ~ kernels[kernel][0], 'sql': sql | trim, 'columns': part_columns}) -%}
 {%- endfor -%}
 {%- set extra_slices = none -%}
@@ -194,7 +206,7 @@
 {%- do select.append(expr ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(names[loop.index0])) -%}
 {%- endfor -%}
 {%- do select.append('n_rows') -%}
-{%- if ns.counted -%}{%- do select.append('coalesce(n_groups, 0) as n_groups') -%}{%- endif -%}
+{%- for count in counts -%}{%- do select.append('coalesce(' ~ count[1] ~ ', 0) as ' ~ (count[0] if count[0] == count[1] else sqlmetrics.sqlmetrics_quote(count[0]))) -%}{%- endfor -%}
 {%- set slices = [] -%}
 {%- for col in by -%}{%- do slices.append('slice_' ~ loop.index0) -%}{%- endfor -%}
 {%- set sql -%}

@@ -7,7 +7,9 @@
     parts     list of {alias, sql, columns}: a rendered statement (its own CTEs nested inside;
               one statement may compute several metrics, as the ranking family does), a
               generated alias (p0, p1, ...) and the columns to take from it, as
-              {column, as} pairs (`as` a generated name: m0, m1, ..., or n_groups)
+              {column, as} pairs (`as` a generated name: m0, m1, ..., or a count: n_groups,
+              n_empty, ..., and gauc_groups for GAUC's n_groups when ranking metrics, whose
+              count is n_groups, share the statement)
     extra_slices  optional: a query giving slice_0.. rows that hold no row of the data but
               that a part reports (judged groups absent from a ranking run, sliced by the
               group column); they get n_rows = 0

@@ -53,6 +53,7 @@ from .errors import (
     SkippedGroupsWarning,
     SqlMetricsError,
     TemplateContractError,
+    TieOrderWarning,
     UndefinedMetricWarning,
     UnknownMetricError,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "SqlMetricsError",
     "TemplateContractError",
     "SkippedGroupsWarning",
+    "TieOrderWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",

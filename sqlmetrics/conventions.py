@@ -215,8 +215,10 @@ CONVENTIONS: dict[str, Convention] = {
                 "ties": (None, "the run's input order"),
                 "missing": (("error",), "make_comparable=False"),
             },
-            "equal scores keep the run's input order in ranx (sort the run by item descending "
-            "for ties='item_desc'); a query missing from the run is an error there unless "
+            "equal scores keep the run's input order in ranx in lists of up to 15 items (sort "
+            "the run by item descending for ties='item_desc'); longer lists go through numba's "
+            "unstable quicksort, an order SQL cannot reproduce: a TieOrderWarning names each "
+            "metric such ties can change; a query missing from the run is an error there unless "
             "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'; ranx's "
             "rbp weighs each item by its graded label (equal here on 0/1 labels) and its bpref "
             "differs from trec_eval's: neither is covered",

@@ -54,6 +54,7 @@ from .errors import (
     SqlMetricsError,
     TemplateContractError,
     TemplateSecurityError,
+    TieOrderWarning,
     UndefinedMetricWarning,
     UnknownMetricError,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "TemplateContractError",
     "TemplateSecurityError",
     "SkippedGroupsWarning",
+    "TieOrderWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",

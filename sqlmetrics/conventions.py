@@ -108,7 +108,9 @@ class Convention:
 
 
 _TREC_SETS = {
-    "ties": "item_desc",
+    # trec_eval breaks ties by docno, compared as text (strcmp), descending: an integer id
+    # column is compared by its digits there ("9" above "10"), not numerically
+    "ties": "text_desc",
     "gain": "linear",
     "empty": "zero",
     "ap_denominator": "relevant",
@@ -156,7 +158,8 @@ CONVENTIONS: dict[str, Convention] = {
             (*_RANKING, *_TREC_MORE),
             {**_TREC_SETS, "missing": "skip"},
             _TREC_ADJUSTABLE,
-            "text ids tie in strcmp order (item_desc on text columns); mrr has no cut-off there; "
+            "equal scores are ordered by the item id as text, descending (strcmp; ties="
+            "'text_desc', for integer ids too); mrr has no cut-off there; "
             "iprec_at_recall / 11pt_avg are not covered (trec_eval reaches recall level p at "
             "(long)(p * R + 0.9) relevant items, here at recall >= p); trec_eval has no rbp",
         ),
@@ -212,8 +215,10 @@ CONVENTIONS: dict[str, Convention] = {
                 "ties": (None, "the run's input order"),
                 "missing": (("error",), "make_comparable=False"),
             },
-            "equal scores keep the run's input order in ranx (sort the run by item descending "
-            "for ties='item_desc'); a query missing from the run is an error there unless "
+            "equal scores keep the run's input order in ranx in lists of up to 15 items (sort "
+            "the run by item descending for ties='item_desc'); longer lists go through numba's "
+            "unstable quicksort, an order SQL cannot reproduce: a TieOrderWarning names each "
+            "metric such ties can change; a query missing from the run is an error there unless "
             "make_comparable=True (missing='zero'); ndcg_burges = gain='exponential'; ranx's "
             "rbp weighs each item by its graded label (equal here on 0/1 labels) and its bpref "
             "differs from trec_eval's: neither is covered",

@@ -23,6 +23,7 @@ __all__ = [
     "SqlMetricsError",
     "TemplateContractError",
     "TemplateSecurityError",
+    "TieOrderWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
 ]
@@ -75,6 +76,12 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 class SkippedGroupsWarning(UserWarning):
     """A ranking mean left out groups by the default policy (``empty="skip"``), not by choice."""
+
+
+class TieOrderWarning(UserWarning):
+    """A convention's tool orders equal scores in a way SQL cannot reproduce (ranx: numba's
+    unstable quicksort on lists of 16 or more items), and the value depends on that order.
+    """
 
 
 def warn(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:

@@ -17,7 +17,7 @@ from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .intervals import add_intervals, check_ci, check_method
 from .names import Request, parse_metric
-from .ranking import QRELS_ROLES, check_gain, check_groups, warn_skipped
+from .ranking import QRELS_ROLES, check_gain, check_groups, warn_ranx_ties, warn_skipped
 from .registry import PARAMS, MetricSpec, Role
 
 __all__ = ["evaluate"]
@@ -247,7 +247,8 @@ def evaluate(
                 check_method(req.spec, request.method)
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
     chosen = options.get("empty") is not None or options.get("convention") is not None
-    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen)
+    ranx = options.get("convention") == "ranx"  # its order of long ties: TieOrderWarning
+    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=ranx)
     if request is None:
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
@@ -255,12 +256,20 @@ def evaluate(
 
 
 def _evaluate(
-    plan: Plan, data: Any, qrels: Any, train: Any, con: Any, warn_skips: bool = False
+    plan: Plan,
+    data: Any,
+    qrels: Any,
+    train: Any,
+    con: Any,
+    warn_skips: bool = False,
+    warn_ties: bool = False,
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
 
     ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
-    ``empty="skip"`` left groups out, as the ranking functions do.
+    ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
+    (``convention="ranx"``): warn ``TieOrderWarning`` where ranx's order of equal scores,
+    which SQL cannot reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
     """
     columns = plan.columns
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
@@ -304,6 +313,10 @@ def _evaluate(
             and any("gain" in req.spec.params for req in plan.requests)
         ):
             check_gain("evaluate", backend, judged_sql or source.sql, str(columns["label"]))
+        if warn_ties and plan.ranking:
+            roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
+            shown = [(f"evaluate: {r.text}", r.spec.name, r.k) for r in plan.requests]
+            warn_ranx_ties(backend, source.sql, judged_sql, roles, plan.options, shown)
         train_sql = extra["train"][0] if "train" in extra else None
         sql, names = compose_sql(plan, source.sql, judged_sql, train_sql, dialect=backend.dialect)
         frame = backend.query(sql)

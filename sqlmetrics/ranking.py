@@ -18,7 +18,7 @@ import pandas as pd
 
 from ._backends import Backend
 from ._engine import check_params, compute, undefined
-from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning
+from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from .errors import warn as warn_user
 from .registry import (
     MetricSpec,
@@ -44,7 +44,7 @@ __all__ = [
     "recall_at_k",
 ]
 
-TIES = ("item_desc", "item_asc", "average")
+TIES = ("item_desc", "item_asc", "text_desc", "average")
 GAINS = ("exponential", "linear")
 EMPTY = ("skip", "zero", "one", "error")
 MISSING = ("skip", "zero", "error")
@@ -72,7 +72,9 @@ declare_param(
         "ties",
         "item_desc",
         check_choice(*TIES),
-        "order of equal scores: item_desc (trec_eval) | item_asc | average (expected value)",
+        "order of equal scores: item_desc | item_asc (the item in its own type: numbers as "
+        "numbers) | text_desc (the item as text, byte order, descending: trec_eval) | average "
+        "(expected value)",
     )
 )
 declare_param(
@@ -327,6 +329,157 @@ def warn_skipped(metric: str, frame: pd.DataFrame, empty: str) -> None:
     )
 
 
+#: numba's quicksort (ranx's np.argsort) sorts up to this many items by insertion sort, which
+#: keeps equal scores in input order; a longer list is partitioned, which moves them around
+RANX_STABLE_ITEMS = 15
+#: where a tie group's order changes the metric: anywhere in the top k (every position
+#: counts), in the top k with no relevant item above it (only the first relevant one counts),
+#: across the cut-off k (only which items are in the top k count), the same with no relevant
+#: item above it (hit_rate), across R (r_precision)
+_TIE_ORDER_MATTERS = {
+    "map": "top",
+    "ndcg": "top",
+    "mrr": "first",
+    "precision_at_k": "cut",
+    "recall_at_k": "cut",
+    "hit_rate": "first_cut",
+    "r_precision": "r",
+}
+
+
+def ranx_tie_groups(
+    backend: Backend,
+    run_sql: str,
+    qrels_sql: str | None,
+    columns: dict[str, str],
+    options: dict[str, Any],
+    metrics: list[tuple[str, int | None]],
+) -> list[int]:
+    """Per ``(metric, k)``: how many groups ranx may rank differently from the SQL.
+
+    ranx sorts each query's run with numba's ``np.argsort`` (a quicksort): lists of at most
+    :data:`RANX_STABLE_ITEMS` items keep equal scores in input order, longer ones do not (the
+    order then depends on the input order and the pivots, which SQL cannot reproduce). A group
+    counts when its list is longer than that and a tie group holding items of different
+    relevance (of different labels for ndcg) sits where its order changes the metric: in the
+    top k (map, mrr, ndcg), across k (precision, recall, hit_rate) or across R (r_precision).
+    ``columns``: the user's group, item, score and label columns (label in ``qrels_sql`` when
+    given). One query for every metric.
+    """
+    q = {role: backend.ident(col) for role, col in columns.items()}
+    level = options.get("relevance_level", 1)
+    merge = "sum" if options.get("duplicates") == "sum" else "max"
+    relevant = f"case when label >= {level} then 1 else 0 end"
+    if qrels_sql is None:
+        source = (
+            f"select {q['group']} as grp, {q['item']} as item, max({q['score']}) as score, "
+            f"{merge}({q['label']}) as label from {run_sql} group by {q['group']}, {q['item']}"
+        )
+        judged = f"select grp, sum({relevant}) as n_rel from src group by grp"
+    else:
+        run = (
+            f"select {q['group']} as grp, {q['item']} as item, max({q['score']}) as score "
+            f"from {run_sql} group by {q['group']}, {q['item']}"
+        )
+        source = (
+            f"select r.grp, r.item, r.score, coalesce(j.{q['label']}, 0) as label "
+            f"from ({run}) as r left join {qrels_sql} as j "
+            f"on j.{q['group']} = r.grp and j.{q['item']} = r.item"
+        )
+        judged = (
+            f"select {q['group']} as grp, sum(case when {q['label']} >= {level} then 1 else 0 "
+            f"end) as n_rel from {qrels_sql} group by {q['group']}"
+        )
+    counts = []
+    for name, k in metrics:
+        kind = _TIE_ORDER_MATTERS.get(name, "top")
+        differs = "lo <> hi" if name == "ndcg" else "rel_lo <> rel_hi"
+        first = "last_pos - n_tied + 1"
+        if kind in ("top", "first"):
+            where = "1 = 1" if k is None else f"{first} <= {k}"
+        elif kind in ("cut", "first_cut"):
+            where = "1 = 0" if k is None else f"{first} <= {k} and last_pos > {k}"
+        else:
+            where = f"{first} <= coalesce(j.n_rel, 0) and last_pos > coalesce(j.n_rel, 0)"
+        if kind.startswith("first"):
+            where += " and rel_upto = rel_tied"  # no relevant item scored higher
+        counts.append(
+            f"count(distinct case when n_tied > 1 and {differs} and {where} then p.grp end)"
+        )
+    sql = f"""
+with src as ({source}),
+lists as (select grp, count(*) as n_items from src group by grp),
+judged as ({judged}),
+tie_groups as (
+    select grp, score, count(*) as n_tied, min(label) as lo, max(label) as hi,
+        min({relevant}) as rel_lo, max({relevant}) as rel_hi, sum({relevant}) as rel_tied
+    from src
+    group by grp, score
+),
+placed as (
+    select
+        tie_groups.*,
+        sum(n_tied) over (
+            partition by grp order by score desc rows between unbounded preceding and current row
+        ) as last_pos,
+        sum(rel_tied) over (
+            partition by grp order by score desc rows between unbounded preceding and current row
+        ) as rel_upto
+    from tie_groups
+)
+select {", ".join(counts)}
+from placed as p
+join lists as l on l.grp = p.grp
+left join judged as j on j.grp = p.grp
+where l.n_items > {RANX_STABLE_ITEMS}
+"""
+    return [int(v or 0) for v in backend.rows(sql)[0]]
+
+
+def warn_ranx_ties(
+    backend: Backend,
+    run_sql: str,
+    qrels_sql: str | None,
+    columns: dict[str, str],
+    options: dict[str, Any],
+    metrics: list[tuple[str, str, int | None]],
+) -> None:
+    """Under ``convention="ranx"``: warn :class:`TieOrderWarning` for each metric whose value
+    ranx may compute differently because of the order it gives equal scores
+    (:func:`ranx_tie_groups`). ``metrics``: (name shown, registry name, k). Not with
+    ``ties="average"``: the expected value over every order of the ties depends on none.
+    """
+    ties = options.get("ties", "item_desc")
+    if ties == "average":  # the expected value over every order: chosen, depends on none
+        return
+    counted = ranx_tie_groups(
+        backend, run_sql, qrels_sql, columns, options, [(m, k) for _, m, k in metrics]
+    )
+    for (shown, metric, k), n in zip(metrics, counted):
+        if not n:
+            continue
+        kind = _TIE_ORDER_MATTERS.get(metric, "top")
+        at = f"k={k}" if k is not None else "the whole list"
+        where = {
+            "top": f"within the top {k}" if k is not None else "in the list",
+            "first": "where the first relevant item is" + (f" in the top {k}" if k else ""),
+            "cut": f"across the cut-off {at}",
+            "first_cut": f"across the cut-off {at}, with no relevant item above",
+            "r": "across the cut-off R (the group's relevant items)",
+        }[kind]
+        differ = "labels" if metric == "ndcg" else "relevance"
+        warn_user(
+            f"{shown}: {n} group(s) have equal scores on items of different {differ} {where}, "
+            f"in lists of more than {RANX_STABLE_ITEMS} items; ranx orders such ties by numba's "
+            f"unstable quicksort (depending on the input order and its pivots, which SQL cannot "
+            f"reproduce), so its value may differ from this one (ties={ties!r}). Break the ties "
+            f"in the scores before evaluating with either tool (e.g. add a small amount by "
+            f"item), or pass ties='average' for the expected value over every order of the "
+            f"tied items (not ranx's value, but one that depends on no order)",
+            TieOrderWarning,
+        )
+
+
 def _ranking(
     name: str,
     data: Any,
@@ -342,6 +495,7 @@ def _ranking(
     spec = get_spec(name)
     # the convention applied once, up front: the checks below read the resolved options
     chosen = params.get("empty") is not None or params.get("convention") is not None
+    ranx = params.get("convention") == "ranx"
     params = check_params(spec, params)
     columns: dict[str, str | None] = {
         "group": group,
@@ -366,6 +520,11 @@ def _ranking(
         if params.get("gain", "exponential") == "exponential":
             relation = sources["qrels"][0] if "qrels" in sources else source.sql
             check_gain(spec.name, backend, relation, label)
+        if ranx:  # ranx's order of equal scores in long lists is not reproducible
+            judged = sources["qrels"][0] if "qrels" in sources else None
+            names = {"group": group, "item": item, "score": score, "label": label}
+            metric = [(spec.name, spec.name, params.get("k"))]
+            warn_ranx_ties(backend, source.sql, judged, names, params, metric)
 
     frame = compute(
         spec.name,
@@ -438,10 +597,12 @@ def hit_ratio(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -607,10 +768,12 @@ def hit_rate(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -777,10 +940,12 @@ def precision_at_k(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -952,10 +1117,12 @@ def recall_at_k(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1118,10 +1285,12 @@ def r_precision(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1291,11 +1460,13 @@ def mean_average_precision(
         top k.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008): not with
-        ``ap_denominator='hits'``, which has no closed form.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``, which has no
+        closed form.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1470,10 +1641,12 @@ def mrr(
         from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1642,10 +1815,12 @@ def cg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1818,10 +1993,12 @@ def dcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -1999,10 +2176,12 @@ def idcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
@@ -2178,10 +2357,12 @@ def ndcg(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (in the item column's own order; for text
-        ids this is trec_eval's rule), ascending, or ``"average"``: the expected value over
-        every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call

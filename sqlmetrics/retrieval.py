@@ -75,7 +75,8 @@ def _check_ties(metric: str, params: dict[str, Any]) -> None:
     if params.get("ties") == "average":
         raise InvalidParameterError(
             f"{metric}: ties='average' has no closed form for {metric} (it is not linear in "
-            f"the positions of the tied items); use ties='item_desc' (trec_eval) or 'item_asc'"
+            f"the positions of the tied items); use ties='item_desc', 'item_asc' or "
+            f"'text_desc' (trec_eval)"
         )
 
 
@@ -165,9 +166,12 @@ def rbp(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval), ascending, or the expected
-        value over every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
@@ -299,9 +303,12 @@ def fallout(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval), ascending, or the expected
-        value over every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
@@ -428,9 +435,12 @@ def bpref(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval) or ascending. ``"average"`` is
-        refused: the metric is not linear in the positions, and has no closed form for it.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
@@ -559,9 +569,12 @@ def iprec_at_recall(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval) or ascending. ``"average"`` is
-        refused: the metric is not linear in the positions, and has no closed form for it.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
@@ -687,9 +700,12 @@ def iprec_11pt_avg(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval) or ascending. ``"average"`` is
-        refused: the metric is not linear in the positions, and has no closed form for it.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
@@ -820,9 +836,12 @@ def gm_map(
         :func:`sqlmetrics.ndcg`.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "average"}, default "item_desc"
-        Order of equal scores: by item descending (trec_eval), ascending, or the expected
-        value over every order of the tied items (McSherry & Najork 2008).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"

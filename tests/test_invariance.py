@@ -21,7 +21,7 @@ metric is neither checked by an invariance nor listed as not applicable to it, w
 
 Values compare exactly (``==`` on floats, NaN equal to NaN). Spark runs every invariance
 through batched ``evaluate`` calls (one per column set), as one query costs it about a second.
-Nothing skips; known failures fixed on other branches are strict xfails (see ``KNOWN``).
+Nothing skips and nothing is marked xfail.
 """
 
 from __future__ import annotations
@@ -387,21 +387,9 @@ ENGINES_OF = {
     "render": ENGINES[:2],
 }
 
-#: known failures being fixed on other branches, marked strict xfail (they fail now; once
-#: fixed they pass and strict makes them fail until the mark goes): the ranking kernel gives
-#: NULL for a NULL by= slice (sql/_macros/ranking.sql)
-RANKING = [s.name for s in REGISTRY.values() if s.kernel == "ranking_kernel"]
-
-
-def _null_slice_known(metric: str, value: str | None) -> str | None:
-    if metric in RANKING and value is None:
-        return "issue 22: fixed on branch hrank"
-    return None
-
 
 def case_params(invariance: str, slices: bool = False) -> list[Any]:
-    """pytest params (engine, metric[, slice]) of the metrics ``invariance`` applies to, with
-    the known failures as strict xfails."""
+    """pytest params (engine, metric[, slice]) of the metrics ``invariance`` applies to."""
     excused = NOT_APPLICABLE.get(invariance, {})
     out = []
     for engine in ENGINES_OF[invariance]:
@@ -409,12 +397,10 @@ def case_params(invariance: str, slices: bool = False) -> list[Any]:
             if spec.name in excused:
                 continue
             for value in SLICES if slices else ("-",):
-                reason = _null_slice_known(spec.name, value) if slices else None
-                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
                 args = (engine, spec.name, value) if slices else (engine, spec.name)
                 label = "null" if value is None else value
                 ident = f"{engine}-{spec.name}" + (f"-{label}" if slices else "")
-                out.append(pytest.param(*args, marks=marks, id=ident))
+                out.append(pytest.param(*args, id=ident))
     return out
 
 

@@ -31,7 +31,7 @@ def frame(**changes: list[object]) -> pd.DataFrame:
         ({"k": True}, r"ndcg: k= must be an integer >= 1.*; got True"),
         (
             {"ties": "random"},
-            r"ndcg: ties= must be one of 'item_desc', 'item_asc', 'average'; "
+            r"ndcg: ties= must be one of 'item_desc', 'item_asc', 'text_desc', 'average'; "
             r"got 'random'",
         ),
         ({"ties": "averge"}, r"did you mean 'average'\?"),

@@ -22,6 +22,9 @@
                PostgreSQL's E'', Spark without backslash or quote).
   as_boolean(x): a 0/1 number or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
+  binary_text(x): x as text that compares in byte order (strcmp; UTF-8 byte order is code
+               point order), whatever the database's default collation: `collate "C"` on
+               DuckDB and PostgreSQL; Spark, BigQuery and Trino compare text in byte order.
 
   Portable as written, checked on every dialect (tests/test_dialects.py), so not dispatched:
   `ln`, `exp`, `power`, `abs`, `round`, `ceil`, `floor`, `nullif`, `coalesce`, window
@@ -265,4 +268,20 @@ cast(cast({{ expr }} as varchar) as boolean)
 
 {% macro spark__null_safe_equal(a, b) -%}
 {{ a }} <=> {{ b }}
+{%- endmacro %}
+
+{% macro binary_text(expr) -%}
+{{ adapter.dispatch('binary_text', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__binary_text(expr) -%}
+cast({{ expr }} as {{ string_type() }})
+{%- endmacro %}
+
+{% macro duckdb__binary_text(expr) -%}
+cast({{ expr }} as varchar) collate "C"
+{%- endmacro %}
+
+{% macro postgres__binary_text(expr) -%}
+cast({{ expr }} as text) collate "C"
 {%- endmacro %}

@@ -99,13 +99,6 @@
 {% for col in by %}{{ alias }}.slice_{{ loop.index0 }}, {% endfor %}
 {%- endmacro %}
 
-{# `slice_0, slice_1, grp` for using (...) #}
-{% macro ranking_keys(by, with_group=true) -%}
-{% set cols = [] %}
-{% for col in by %}{% do cols.append('slice_' ~ loop.index0) %}{% endfor %}
-{% if with_group %}{% do cols.append('grp') %}{% endif %}
-{{ cols | join(', ') }}
-{%- endmacro %}
 
 {% macro ranking_kernel(relation, by, columns, options, entries) -%}
 {% set has_qrels = columns.qrels_relation is defined and columns.qrels_relation is not none %}
@@ -115,7 +108,9 @@
 {% set empty_policy = options.empty %}
 {% set missing = options.missing %}
 {% set merge = options.duplicates if options.duplicates != 'error' else none %}
-{% set item_order = 'item asc' if tie_policy == 'item_asc' else 'item desc' %}
+{# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
+   byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits) #}
+{% set item_order = {'item_asc': 'item asc', 'text_desc': binary_text('item') ~ ' desc'}.get(tie_policy, 'item desc') %}
 {% set part = partition_by(by, ['grp']) %}
 {% set needs = [] %}
 {% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
@@ -353,10 +348,17 @@ ranked as (
     ) as survival
 ),
 {% endif %}
+{# with qrels its keys are r_slice_0, ..., r_grp: per_group joins it to `universe`, which has
+   slice_0, ..., grp (join_on_slices: a NULL slice is a slice) #}
 run_groups as (
     select
+{% if has_qrels %}
+        {{ slice_cols_as(by, 'r_') }}
+        grp as r_grp,
+{% else %}
         {{ slice_cols(by) }}
         grp,
+{% endif %}
 {% if not has_qrels %}
         sum(relevant) as n_rel,
 {% endif %}
@@ -390,14 +392,14 @@ ideal as (
 ideal_groups as (
     select
 {% if not has_qrels %}
-        {{ slice_cols(by) }}
+        {{ slice_cols_as(by, 'i_') }}
 {% endif %}
 {% for m in entries %}
 {% if 'ideal' in m.needs %}
         {{ sqlmetrics[m.metric ~ '_ideal_columns'](m.alias ~ '_', m.k, by if not has_qrels else [], options) }},
 {% endif %}
 {% endfor %}
-        grp
+        grp as i_grp
     from ideal
     {{ group_by(by if not has_qrels else [], ['grp']) }}
 ),
@@ -408,7 +410,7 @@ absent as (
     select
         g.grp
     from judged_groups as g
-    where not exists (select 1 from run_groups as r where r.grp = g.grp)
+    where not exists (select 1 from run_groups as r where r.r_grp = g.grp)
 ),
 absent_count as (
     select
@@ -427,7 +429,10 @@ universe as (
         cast(g.n_rel as {{ float_type() }}) as n_rel
     from (
         select
-            {{ ranking_keys(by) }}
+{% for col in by %}
+            r_slice_{{ loop.index0 }} as slice_{{ loop.index0 }},
+{% endfor %}
+            r_grp as grp
         from run_groups
 {% if missing == 'zero' and (not by or (by | length == 1 and by[0] == columns.group)) %}
         union all
@@ -439,19 +444,28 @@ universe as (
     join judged_groups as g on g.grp = u.grp
 ),
 per_group as (
-    select *
-    from universe
-    left join run_groups using ({{ ranking_keys(by) }})
+    select
+        universe.*,
+        run_groups.*{{ ',' if has_ideal }}
 {% if has_ideal %}
-    left join ideal_groups using (grp)
+        ideal_groups.*
+{% endif %}
+    from universe
+    left join run_groups on {{ join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
+{% if has_ideal %}
+    left join ideal_groups on universe.grp = ideal_groups.i_grp
 {% endif %}
 ),
 {% else %}
 per_group as (
-    select *
+    select
+        run_groups.*{{ ',' if has_ideal }}
+{% if has_ideal %}
+        ideal_groups.*
+{% endif %}
     from run_groups
 {% if has_ideal %}
-    left join ideal_groups using ({{ ranking_keys(by) }})
+    left join ideal_groups on {{ join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
 {% endif %}
 ),
 {% endif %}
@@ -529,7 +543,7 @@ final as (
         counted.n_empty
     from counted
 {% if by %}
-    left join aggregated using ({{ ranking_keys(by, false) }})
+    left join aggregated on {{ join_on_slices('counted', 'aggregated', by) }}
 {% else %}
     cross join aggregated
 {% endif %}

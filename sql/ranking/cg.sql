@@ -4,7 +4,8 @@
   gain: exponential = 2^label - 1 (Burges et al. 2005) | linear = label (Jarvelin &
   Kekalainen 2002). ties=average: gain_i is the mean gain of its tie group (an expectation).
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids), or every order of
   the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

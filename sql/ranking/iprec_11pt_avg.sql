@@ -3,7 +3,8 @@
   11pt_avg): the mean of iprec(L) at the recall levels L = 0.0, 0.1, ..., 1.0.
      iprec(L) = max { P@i : hits@i >= lround(L R) },  0 if none (sql/ranking/iprec_at_recall.sql)
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"); ties="average" is refused (no closed form: the
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids); ties="average" is refused (no closed form: the
   Python layer raises, the macro raises a compiler error).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

@@ -9,7 +9,8 @@
   0.5], exact, for x >= 0). L = recall_level (option, in [0, 1]; default 0.0). Precision only
   rises at relevant positions, so the maximum is taken over them.
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"); ties="average" is refused (no closed form: the
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids); ties="average" is refused (no closed form: the
   Python layer raises, the macro raises a compiler error).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

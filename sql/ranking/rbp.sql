@@ -8,7 +8,8 @@
   ties=average: E[rel_i] = r / n for a position in a tie group of n items with r relevant
   (RBP is linear in rel_i), exact.
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids), or every order of
   the tied items equally likely ("average": the expected value, McSherry {{TIES}} Najork 2008).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

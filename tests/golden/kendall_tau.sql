@@ -54,7 +54,7 @@ expanded as (
         l.u
     from source as r
     join level_bounds as l
-        on r.slice_0 is not distinct from l.slice_0 and r.grp = l.grp
+        on (r.slice_0 is not distinct from l.slice_0) and r.grp = l.grp
         and l.u <= r.y
     where l.u > l.lo and l.n_levels <= 1000
 ),
@@ -105,7 +105,7 @@ per_group as (
         end as tau
     from per_group_counts as c
     left join set_counts as g
-        on c.slice_0 is not distinct from g.slice_0 and c.grp = g.grp
+        on (c.slice_0 is not distinct from g.slice_0) and c.grp = g.grp
 ),
 final as (
 select

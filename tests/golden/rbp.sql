@@ -49,7 +49,8 @@ run_groups as (
     group by slice_0, grp
 ),
 per_group as (
-    select *
+    select
+        run_groups.*
     from run_groups
 ),
 flagged as (
@@ -86,7 +87,7 @@ final as (
         coalesce(aggregated.n_groups, 0) as n_groups,
         counted.n_empty
     from counted
-    left join aggregated using (slice_0)
+    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
 )
 select * from final
 order by slice_0 nulls last

@@ -2577,7 +2577,7 @@
         'ties': {
             'default': 'item_desc',
             'check': 'choice',
-            'allowed': ['item_desc', 'item_asc', 'average']
+            'allowed': ['item_desc', 'item_asc', 'text_desc', 'average']
         },
         'gain': {
             'default': 'exponential',
@@ -2821,7 +2821,7 @@
             'tool': 'trec_eval',
             'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map'],
             'sets': {
-                'ties': 'item_desc',
+                'ties': 'text_desc',
                 'gain': 'linear',
                 'empty': 'zero',
                 'ap_denominator': 'relevant',
@@ -2842,7 +2842,7 @@
             'tool': 'trec_eval -c',
             'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map'],
             'sets': {
-                'ties': 'item_desc',
+                'ties': 'text_desc',
                 'gain': 'linear',
                 'empty': 'zero',
                 'ap_denominator': 'relevant',
@@ -3043,6 +3043,7 @@
 {{ sqlmetrics.bigquery__string_literal() }}
 {{ sqlmetrics.bigquery__string_type() }}
 {{ sqlmetrics.binary_label() }}
+{{ sqlmetrics.binary_text() }}
 {{ sqlmetrics.bpref_group_columns() }}
 {{ sqlmetrics.bpref_value() }}
 {{ sqlmetrics.brier_score_kernel() }}
@@ -3108,6 +3109,7 @@
 {{ sqlmetrics.default__auc_pooled_rank_sums() }}
 {{ sqlmetrics.default__beyond_item_counts() }}
 {{ sqlmetrics.default__beyond_popularity() }}
+{{ sqlmetrics.default__binary_text() }}
 {{ sqlmetrics.default__calibration_bin_exponents() }}
 {{ sqlmetrics.default__calibration_quantile_edges() }}
 {{ sqlmetrics.default__ci_delong_running() }}
@@ -3131,6 +3133,7 @@
 {{ sqlmetrics.default__string_type() }}
 {{ sqlmetrics.default__with_slice_exponents() }}
 {{ sqlmetrics.distributional_coverage_kernel() }}
+{{ sqlmetrics.duckdb__binary_text() }}
 {{ sqlmetrics.duckdb__ci_percentile() }}
 {{ sqlmetrics.duckdb__exact_int() }}
 {{ sqlmetrics.duckdb__float_type() }}
@@ -3223,6 +3226,7 @@
 {{ sqlmetrics.poisson_horner() }}
 {{ sqlmetrics.poisson_normal_quantile() }}
 {{ sqlmetrics.postgres__as_boolean() }}
+{{ sqlmetrics.postgres__binary_text() }}
 {{ sqlmetrics.postgres__exact_int_of() }}
 {{ sqlmetrics.postgres__null_safe_equal() }}
 {{ sqlmetrics.postgres__resample_fence() }}
@@ -3240,7 +3244,6 @@
 {{ sqlmetrics.r_precision_value() }}
 {{ sqlmetrics.ranking_gain() }}
 {{ sqlmetrics.ranking_kernel() }}
-{{ sqlmetrics.ranking_keys() }}
 {{ sqlmetrics.ranking_within() }}
 {{ sqlmetrics.rbp_group_columns() }}
 {{ sqlmetrics.rbp_value() }}
@@ -3261,6 +3264,7 @@
 {{ sqlmetrics.score_points_ctes() }}
 {{ sqlmetrics.sign_flip() }}
 {{ sqlmetrics.slice_cols() }}
+{{ sqlmetrics.slice_cols_as() }}
 {{ sqlmetrics.slice_cols_of() }}
 {{ sqlmetrics.slice_order() }}
 {{ sqlmetrics.slice_source() }}

@@ -167,11 +167,21 @@ coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ s
 cast({{ num }} as {{ sqlmetrics.float_type() }}) / nullif(cast({{ den }} as {{ sqlmetrics.float_type() }}), 0)
 {%- endmacro %}
 
-{# `a.slice_0 <=> b.slice_0 and ... and a.x = b.x` for the columns in extra (null-safe on the
-   slices, dialect's null_safe_equal), or a true condition #}
-{% macro join_on_slices(left, right, by, extra=[]) -%}
+{# `(a.slice_0 <=> b.slice_0) and ... and a.x = b.x` for the columns in extra (null-safe on
+   the slices, dialect's null_safe_equal, each in parentheses: PostgreSQL's is two equalities),
+   or a true condition. Every join on slice columns goes through it: `using (slice_0, ...)` and
+   `a.slice_0 = b.slice_0` drop a NULL slice (a NULL slice is a slice, as a group by has it).
+   prefix: the right side's key columns are named `<prefix>slice_0`, `<prefix>x` (a CTE that
+   renames its keys so that `select left.*, right.*` has no duplicate names) #}
+{% macro join_on_slices(left, right, by, extra=[], prefix='') -%}
 {% set conds = [] %}
-{% for col in by %}{% do conds.append(sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0)) %}{% endfor %}
-{% for col in extra %}{% do conds.append(left ~ '.' ~ col ~ ' = ' ~ right ~ '.' ~ col) %}{% endfor %}
+{% for col in by %}{% do conds.append('(' ~ sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.' ~ prefix ~ 'slice_' ~ loop.index0) ~ ')') %}{% endfor %}
+{% for col in extra %}{% do conds.append(left ~ '.' ~ col ~ ' = ' ~ right ~ '.' ~ prefix ~ col) %}{% endfor %}
 {{ conds | join(' and ') if conds else '1 = 1' }}
+{%- endmacro %}
+
+{# `slice_0 as i_slice_0, slice_1 as i_slice_1, `: a CTE's slice keys renamed for a join back
+   with join_on_slices(..., prefix=prefix) #}
+{% macro slice_cols_as(by, prefix) -%}
+{% for col in by %}slice_{{ loop.index0 }} as {{ prefix }}slice_{{ loop.index0 }}, {% endfor %}
 {%- endmacro %}

@@ -100,13 +100,6 @@
 {% for col in by %}{{ alias }}.slice_{{ loop.index0 }}, {% endfor %}
 {%- endmacro %}
 
-{# `slice_0, slice_1, grp` for using (...) #}
-{% macro ranking_keys(by, with_group=true) -%}
-{% set cols = [] %}
-{% for col in by %}{% do cols.append('slice_' ~ loop.index0) %}{% endfor %}
-{% if with_group %}{% do cols.append('grp') %}{% endif %}
-{{ cols | join(', ') }}
-{%- endmacro %}
 
 {% macro ranking_kernel(relation, by, columns, options, entries) -%}
 {% set has_qrels = columns.qrels_relation is defined and columns.qrels_relation is not none %}
@@ -116,7 +109,9 @@
 {% set empty_policy = options.empty %}
 {% set missing = options.missing %}
 {% set merge = options.duplicates if options.duplicates != 'error' else none %}
-{% set item_order = 'item asc' if tie_policy == 'item_asc' else 'item desc' %}
+{# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
+   byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits) #}
+{% set item_order = {'item_asc': 'item asc', 'text_desc': sqlmetrics.binary_text('item') ~ ' desc'}.get(tie_policy, 'item desc') %}
 {% set part = sqlmetrics.partition_by(by, ['grp']) %}
 {% set needs = [] %}
 {% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
@@ -354,10 +349,17 @@ ranked as (
     ) as survival
 ),
 {% endif %}
+{# with qrels its keys are r_slice_0, ..., r_grp: per_group joins it to `universe`, which has
+   slice_0, ..., grp (join_on_slices: a NULL slice is a slice) #}
 run_groups as (
     select
+{% if has_qrels %}
+        {{ sqlmetrics.slice_cols_as(by, 'r_') }}
+        grp as r_grp,
+{% else %}
         {{ sqlmetrics.slice_cols(by) }}
         grp,
+{% endif %}
 {% if not has_qrels %}
         sum(relevant) as n_rel,
 {% endif %}
@@ -391,14 +393,14 @@ ideal as (
 ideal_groups as (
     select
 {% if not has_qrels %}
-        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.slice_cols_as(by, 'i_') }}
 {% endif %}
 {% for m in entries %}
 {% if 'ideal' in m.needs %}
         {{ sqlmetrics[m.metric ~ '_ideal_columns'](m.alias ~ '_', m.k, by if not has_qrels else [], options) }},
 {% endif %}
 {% endfor %}
-        grp
+        grp as i_grp
     from ideal
     {{ sqlmetrics.group_by(by if not has_qrels else [], ['grp']) }}
 ),
@@ -409,7 +411,7 @@ absent as (
     select
         g.grp
     from judged_groups as g
-    where not exists (select 1 from run_groups as r where r.grp = g.grp)
+    where not exists (select 1 from run_groups as r where r.r_grp = g.grp)
 ),
 absent_count as (
     select
@@ -428,7 +430,10 @@ universe as (
         cast(g.n_rel as {{ sqlmetrics.float_type() }}) as n_rel
     from (
         select
-            {{ sqlmetrics.ranking_keys(by) }}
+{% for col in by %}
+            r_slice_{{ loop.index0 }} as slice_{{ loop.index0 }},
+{% endfor %}
+            r_grp as grp
         from run_groups
 {% if missing == 'zero' and (not by or (by | length == 1 and by[0] == columns.group)) %}
         union all
@@ -440,19 +445,28 @@ universe as (
     join judged_groups as g on g.grp = u.grp
 ),
 per_group as (
-    select *
-    from universe
-    left join run_groups using ({{ sqlmetrics.ranking_keys(by) }})
+    select
+        universe.*,
+        run_groups.*{{ ',' if has_ideal }}
 {% if has_ideal %}
-    left join ideal_groups using (grp)
+        ideal_groups.*
+{% endif %}
+    from universe
+    left join run_groups on {{ sqlmetrics.join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
+{% if has_ideal %}
+    left join ideal_groups on universe.grp = ideal_groups.i_grp
 {% endif %}
 ),
 {% else %}
 per_group as (
-    select *
+    select
+        run_groups.*{{ ',' if has_ideal }}
+{% if has_ideal %}
+        ideal_groups.*
+{% endif %}
     from run_groups
 {% if has_ideal %}
-    left join ideal_groups using ({{ sqlmetrics.ranking_keys(by) }})
+    left join ideal_groups on {{ sqlmetrics.join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
 {% endif %}
 ),
 {% endif %}
@@ -530,7 +544,7 @@ final as (
         counted.n_empty
     from counted
 {% if by %}
-    left join aggregated using ({{ sqlmetrics.ranking_keys(by, false) }})
+    left join aggregated on {{ sqlmetrics.join_on_slices('counted', 'aggregated', by) }}
 {% else %}
     cross join aggregated
 {% endif %}

@@ -6,7 +6,8 @@
   holding a relevant item (n items, r relevant, t = offset of i in it),
   P(first at i) = prod_{t' < t} (n - r - t') / (n - t') * r / (n - t).
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids), or every order of
   the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

@@ -11,7 +11,8 @@
   gets the mean gain of its tie group): scikit-learn's ndcg_score with ignore_ties=False.
   IDCG = 0 (no positive gain) counts 0 with empty=zero (as trec_eval).
   Per group (user, query): items ordered by score desc; equal scores by item desc
-  (ties="item_desc", trec_eval's rule for text ids), item asc ("item_asc"), or every order of
+  in its own type (ties="item_desc"), item asc ("item_asc"), item as
+  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids), or every order of
   the tied items equally likely ("average": the expected value, McSherry & Najork 2008).
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the

@@ -96,7 +96,8 @@ run_groups as (
     group by grp
 ),
 per_group as (
-    select *
+    select
+        run_groups.*
     from run_groups
 ),
 flagged as (

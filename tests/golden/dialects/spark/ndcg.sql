@@ -67,16 +67,18 @@ ideal as (
 ),
 ideal_groups as (
     select
-        slice_0,
+        slice_0 as i_slice_0,
         coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)) as ndcg_idcg,
-        grp
+        grp as i_grp
     from ideal
     group by slice_0, grp
 ),
 per_group as (
-    select *
+    select
+        run_groups.*,
+        ideal_groups.*
     from run_groups
-    left join ideal_groups using (slice_0, grp)
+    left join ideal_groups on (run_groups.slice_0 <=> ideal_groups.i_slice_0) and run_groups.grp = ideal_groups.i_grp
 ),
 flagged as (
     select
@@ -112,7 +114,7 @@ final as (
         coalesce(aggregated.n_groups, 0) as n_groups,
         counted.n_empty
     from counted
-    left join aggregated using (slice_0)
+    left join aggregated on (counted.slice_0 <=> aggregated.slice_0)
 )
 select * from final
 order by slice_0 nulls last

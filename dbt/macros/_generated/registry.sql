@@ -3021,6 +3021,7 @@
 {{ sqlmetrics.auc_broadcast() }}
 {{ sqlmetrics.auc_bucket_search() }}
 {{ sqlmetrics.auc_exponent() }}
+{{ sqlmetrics.auc_fixed_sum() }}
 {{ sqlmetrics.auc_join_slices() }}
 {{ sqlmetrics.auc_kernel() }}
 {{ sqlmetrics.auc_mann_whitney() }}

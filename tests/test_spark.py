@@ -544,3 +544,17 @@ def test_cli_spark_missing_table_names_spark() -> None:
     )
     assert result.returncode != 0
     assert "no_such_table" in result.stderr and "spark" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "value",
+    [2.0**80, 2.0**92 + 2.0**40, 2.0**80 - 2.0**27, 12345678901234567.0, -(2.0**85) - 2.0**33],
+)
+def test_exact_int_of_a_double_is_exact_on_spark(spark: Any, value: float) -> None:
+    """Spark casts a double to DECIMAL through its shortest decimal repr (2^80 ->
+    1208925819614629200000000): exact_int_of, the term of every exact sum, must not."""
+    from sqlmetrics._templates import render_macro
+
+    expr = render_macro("exact_int_of", f"cast({value!r} as double)", dialect="spark").strip()
+    got = spark.sql(f"select cast({expr} as string) as v").collect()[0]["v"]
+    assert int(got) == int(value)

@@ -90,7 +90,8 @@ number(38, 0)
 
 {# x, an integer-valued double (|x| < 2^93), as exact_int(), exactly. PostgreSQL casts a
    double to numeric through its 15 significant digits (2^80 -> 1208925819614630000000000),
-   so there x goes as two bigints: x = hi * 2^40 + lo, each part exact #}
+   and Spark through the shortest decimal that reads back (1208925819614629200000000), so
+   there x goes as two bigints: x = hi * 2^40 + lo, each part exact #}
 {% macro exact_int_of(x) -%}
 {{ adapter.dispatch('exact_int_of', 'sqlmetrics')(x) }}
 {%- endmacro %}
@@ -102,6 +103,10 @@ cast({{ x }} as {{ exact_int() }})
 {% macro postgres__exact_int_of(x) -%}
 {% set hi = 'floor((' ~ x ~ ') * power(' ~ float_literal(2) ~ ', -40))' -%}
 (cast(cast({{ hi }} as bigint) as {{ exact_int() }}) * 1099511627776 + cast(cast(({{ x }}) - {{ hi }} * power({{ float_literal(2) }}, 40) as bigint) as {{ exact_int() }}))
+{%- endmacro %}
+
+{% macro spark__exact_int_of(x) -%}
+{{ postgres__exact_int_of(x) }}
 {%- endmacro %}
 
 {% macro string_type() -%}

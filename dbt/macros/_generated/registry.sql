@@ -3021,6 +3021,7 @@
 {{ sqlmetrics.auc_broadcast() }}
 {{ sqlmetrics.auc_bucket_search() }}
 {{ sqlmetrics.auc_exponent() }}
+{{ sqlmetrics.auc_fixed_sum() }}
 {{ sqlmetrics.auc_join_slices() }}
 {{ sqlmetrics.auc_kernel() }}
 {{ sqlmetrics.auc_mann_whitney() }}
@@ -3286,6 +3287,7 @@
 {{ sqlmetrics.spark__curve_points() }}
 {{ sqlmetrics.spark__curve_pooled_ap_terms() }}
 {{ sqlmetrics.spark__curve_thinned() }}
+{{ sqlmetrics.spark__exact_int_of() }}
 {{ sqlmetrics.spark__float_type() }}
 {{ sqlmetrics.spark__gini_index_final() }}
 {{ sqlmetrics.spark__key_hash() }}

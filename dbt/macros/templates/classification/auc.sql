@@ -74,15 +74,32 @@ final as (
     from rank_sums
 )
 {% else %}
+-- per (slice, score, label): the label's weights as a fixed-point sum (units 2^-80, as
+-- exact_sum(w, 0); without its plain-sum fallback, which only a group of NULL terms reaches
+-- and which is then NULL too); w_exp is constant per slice, so a key, not an aggregate
+per_label as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        score,
+        label,
+        w_exp,
+        {{ sqlmetrics.auc_fixed_sum('w') }} as w_sum
+    from scaled
+    {{ sqlmetrics.group_by(by, ['score', 'label', 'w_exp']) }}
+),
+-- per (slice, score): the one positive and the one negative sum (x + 0 = x, exactly); two
+-- narrow aggregates instead of one with two 128-bit sums: DuckDB 2.0.1 reserves memory for
+-- a hash aggregate in proportion to its row width and no longer caps that reservation at
+-- memory_limit, so the wide one ran out of memory at 40 MB on 2M scores (tests/test_numerics.py)
 per_score as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         score,
-        max(w_exp) as w_exp,
-        {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', '0') }} as w_pos,
-        {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', '0') }} as w_neg
-    from scaled
-    {{ sqlmetrics.group_by(by, ['score']) }}
+        w_exp,
+        sum(case when label = 1 then w_sum else 0 end) as w_pos,
+        sum(case when label = 0 then w_sum else 0 end) as w_neg
+    from per_label
+    {{ sqlmetrics.group_by(by, ['score', 'w_exp']) }}
 ),
 cumulative as (
     select
@@ -272,4 +289,10 @@ final as (
 {% endif %}
 select * from final
 {{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+
+{# exact_sum(expr, 0) without the plain-sum fallback: terms in [0, 1], units of 2^-80 #}
+{% macro auc_fixed_sum(expr) -%}
+cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', 80))') }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, -80)
 {%- endmacro %}

@@ -21,15 +21,32 @@ scaled as (
         from source
     ) as exponents
 ),
+-- per (slice, score, label): the label's weights as a fixed-point sum (units 2^-80, as
+-- exact_sum(w, 0); without its plain-sum fallback, which only a group of NULL terms reaches
+-- and which is then NULL too); w_exp is constant per slice, so a key, not an aggregate
+per_label as (
+    select
+        slice_0,
+        score,
+        label,
+        w_exp,
+        cast(sum(cast(round((w) * power(cast(2.0e0 as float64), 80)) as bignumeric)) as float64) * power(cast(2.0e0 as float64), -80) as w_sum
+    from scaled
+    group by slice_0, score, label, w_exp
+),
+-- per (slice, score): the one positive and the one negative sum (x + 0 = x, exactly); two
+-- narrow aggregates instead of one with two 128-bit sums: DuckDB 2.0.1 reserves memory for
+-- a hash aggregate in proportion to its row width and no longer caps that reservation at
+-- memory_limit, so the wide one ran out of memory at 40 MB on 2M scores (tests/test_numerics.py)
 per_score as (
     select
         slice_0,
         score,
-        max(w_exp) as w_exp,
-        coalesce(cast(sum(cast(round((case when label = 1 then w else 0 end) * power(cast(2.0e0 as float64), 80)) as bignumeric)) as float64) * power(cast(2.0e0 as float64), -80), sum(case when label = 1 then w else 0 end)) as w_pos,
-        coalesce(cast(sum(cast(round((case when label = 0 then w else 0 end) * power(cast(2.0e0 as float64), 80)) as bignumeric)) as float64) * power(cast(2.0e0 as float64), -80), sum(case when label = 0 then w else 0 end)) as w_neg
-    from scaled
-    group by slice_0, score
+        w_exp,
+        sum(case when label = 1 then w_sum else 0 end) as w_pos,
+        sum(case when label = 0 then w_sum else 0 end) as w_neg
+    from per_label
+    group by slice_0, score, w_exp
 ),
 cumulative as (
     select

@@ -31,8 +31,8 @@ per_score as (
         slice_0,
         score,
         max(w_exp) as w_exp,
-        sum(cast(round(case when label = 1 then w else 0 end * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as pos,
-        sum(cast(round(case when label = 0 then w else 0 end * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as neg
+        sum((cast(cast(floor((round(case when label = 1 then w else 0 end * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round(case when label = 1 then w else 0 end * power(cast(2.0e0 as double), 80))) - floor((round(case when label = 1 then w else 0 end * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as pos,
+        sum((cast(cast(floor((round(case when label = 0 then w else 0 end * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round(case when label = 0 then w else 0 end * power(cast(2.0e0 as double), 80))) - floor((round(case when label = 0 then w else 0 end * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as neg
     from scaled
     group by slice_0, score
 ),
@@ -116,7 +116,7 @@ per_slice as (
         max(w_exp) as w_exp,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg,
-        coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
+        coalesce(cast(sum((cast(cast(floor((round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940)))) - floor((round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
     from ranked
     group by slice_0
 ),

@@ -44,9 +44,9 @@ class_sums as (
     select
         slice_0,
         class,
-        coalesce(cast(sum(cast(round((tp) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
-        coalesce(cast(sum(cast(round((n_true) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
-        coalesce(cast(sum(cast(round((n_pred) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
+        coalesce(cast(sum((cast(cast(floor((round((tp) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((tp) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) - floor((round((tp) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
+        coalesce(cast(sum((cast(cast(floor((round((n_true) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((n_true) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) - floor((round((n_true) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
+        coalesce(cast(sum((cast(cast(floor((round((n_pred) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((n_pred) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) - floor((round((n_pred) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
     from contrib
     group by slice_0, class
 ),
@@ -85,7 +85,7 @@ valued as (
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
+        coalesce(cast(sum((cast(cast(floor((round((value) * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((value) * power(cast(2.0e0 as double), 80))) - floor((round((value) * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
         count(*) as n_classes,
         count(*) - count(raw_value) as n_undefined
     from valued

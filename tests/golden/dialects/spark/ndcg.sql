@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
+        coalesce(cast(sum((cast(cast(floor((round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) - floor((round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -68,7 +68,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0 as i_slice_0,
-        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)) as ndcg_idcg,
+        coalesce(cast(sum((cast(cast(floor((round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) - floor((round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940)))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)) as ndcg_idcg,
         grp as i_grp
     from ideal
     group by slice_0, grp
@@ -94,7 +94,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as double), 80)) as decimal(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum((cast(cast(floor((round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as double), 80))) - floor((round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as double), 80))) * power(cast(2.0e0 as double), -40)) * power(cast(2.0e0 as double), 40) as bigint) as decimal(38, 0)))) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

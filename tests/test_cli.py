@@ -65,7 +65,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_csv_round_trips_exactly() -> None:
     result = CliRunner().invoke(cli.main, ["eval", str(CTR), *ARGS, "--format", "csv"])
     assert result.exit_code == 0, result.output
-    frame = pd.read_csv(io.StringIO(result.output))
+    frame = pd.read_csv(io.StringIO(result.output), float_precision="round_trip")
     pd.testing.assert_frame_equal(frame, expected(), check_dtype=False, check_exact=True)
 
 
@@ -105,7 +105,10 @@ def test_duckdb_table_argument(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli.main, ["eval", f"{db}:events", *ARGS, "--format", "csv"])
     assert result.exit_code == 0, result.output
     pd.testing.assert_frame_equal(
-        pd.read_csv(io.StringIO(result.output)), expected(), check_dtype=False, check_exact=True
+        pd.read_csv(io.StringIO(result.output), float_precision="round_trip"),
+        expected(),
+        check_dtype=False,
+        check_exact=True,
     )
 
 
@@ -470,7 +473,7 @@ def test_several_thresholds_give_a_column_each() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    frame = pd.read_csv(io.StringIO(result.output))
+    frame = pd.read_csv(io.StringIO(result.output), float_precision="round_trip")
     assert list(frame.columns) == [
         "country",
         "auc",
@@ -695,7 +698,7 @@ def test_python_dash_m_sqlmetrics_is_the_command_line() -> None:
     )
     assert done.returncode == 0, done.stderr
     expected = sqlmetrics.auc(str(CTR), label="click", score="pctr")
-    frame = pd.read_csv(io.StringIO(done.stdout))
+    frame = pd.read_csv(io.StringIO(done.stdout), float_precision="round_trip")
     assert frame["auc"].tolist() == [expected]
     usage = subprocess.run(
         [sys.executable, "-m", "sqlmetrics", "--help"], capture_output=True, text=True, check=False

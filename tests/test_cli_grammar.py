@@ -180,7 +180,7 @@ def test_pos_label_names_the_positive_class(tmp_path: Path) -> None:
     assert "--pos-label 'yes'" in refused or "--pos-label" in refused
     result = invoke([*args, "--pos-label", "yes", "--format", "csv", "--by", "country"])
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.stdout))
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     want = sqlmetrics.evaluate(
         named, ["auc", "log_loss"], label="answer", score="p", pos_label="yes", by="country"
     )
@@ -194,7 +194,9 @@ def test_pos_label_in_quotes_stays_text(tmp_path: Path) -> None:
     result = invoke([*args, "--pos-label", "'1'"])
     assert result.exit_code == 0, result.output
     want = sqlmetrics.auc(named, label="code", score="p", pos_label="1")
-    assert float(pd.read_csv(io.StringIO(result.stdout))["auc"][0]) == pytest.approx(want)
+    assert float(
+        pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")["auc"][0]
+    ) == pytest.approx(want)
     # typed as --labels classes: 1 the number, '1' the text, yes the text
     assert _cli_io.command_options((), {}, "1") == {"pos_label": 1}
     assert _cli_io.command_options((), {}, "'1'") == {"pos_label": "1"}
@@ -221,7 +223,7 @@ def test_where_filters_before_the_metrics_with_slices() -> None:
     args = ["eval", str(CTR), "-m", "auc", "-m", "gauc", *CLICK, "--group", "user_id"]
     result = invoke([*args, "--by", "country", "--format", "csv", "--where", "day >= '2026-11-02'"])
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.stdout))
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     frame = pd.read_csv(CTR)
     kept = frame[frame["day"].astype(str) >= "2026-11-02"]
     want = sqlmetrics.evaluate(
@@ -238,7 +240,9 @@ def test_where_is_wrapped_in_parentheses() -> None:
     args = ["eval", str(CTR), "-m", "auc", *CLICK, "--format", "csv", "--by", "country"]
     result = invoke([*args, "--where", "country = 'DE' or country = 'FR'"])
     assert result.exit_code == 0, result.output
-    assert pd.read_csv(io.StringIO(result.stdout))["country"].tolist() == ["DE", "FR"]
+    assert pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")[
+        "country"
+    ].tolist() == ["DE", "FR"]
 
 
 @pytest.mark.parametrize(
@@ -264,7 +268,7 @@ def test_compare_and_plot_take_where(tmp_path: Path) -> None:
     args = ["compare", str(path), "-m", "auc", "--label", "click", "--score", "pctr"]
     result = invoke([*args, "--score", "coarse", "--where", "country = 'DE'", "--format", "csv"])
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.stdout))
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     assert got["n_rows"].tolist() == [892, 892]
     out = tmp_path / "de.png"
     plotted = invoke(
@@ -420,7 +424,7 @@ def test_compare_table_shows_small_p_values_in_scientific_notation(tmp_path: Pat
         assert f"{p:.3g}" in result.stdout and "e-" in f"{p:.3g}"
     assert all(math.isnan(p) for p in want.loc[want["model"] == "pctr", "p_value"])
     csv = invoke([*args, "--option", "threshold=0.3", "--format", "csv"])
-    got = pd.read_csv(io.StringIO(csv.stdout))
+    got = pd.read_csv(io.StringIO(csv.stdout), float_precision="round_trip")
     assert got["p_value"].tolist() == pytest.approx(want["p_value"].tolist(), nan_ok=True)
 
 
@@ -432,7 +436,7 @@ def test_where_on_spark(spark: Any, tmp_path: Path) -> None:
     args = ["eval", str(path), "--spark", "local[2]", "-m", "auc", *CLICK, "--format", "csv"]
     result = invoke([*args, "--by", "country", "--where", "country <> 'US'"])
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.stdout))
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     want = sqlmetrics.evaluate(
         frame[frame["country"] != "US"], ["auc"], label="click", score="pctr", by="country"
     )

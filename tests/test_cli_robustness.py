@@ -132,7 +132,7 @@ def test_render_refuses_a_pair_that_its_own_flag_sets() -> None:
 def test_options_the_command_does_not_set_still_pass() -> None:
     result = invoke([*EVAL, "-m", "f1", "--option", "threshold=0.3", "--format", "csv"])
     assert result.exit_code == 0, result.output
-    frame = pd.read_csv(io.StringIO(result.output))
+    frame = pd.read_csv(io.StringIO(result.output), float_precision="round_trip")
     assert frame["f1"].iloc[0] == sqlmetrics.f1(CTR, label="click", score="pctr", threshold=0.3)
 
 

@@ -61,7 +61,7 @@ def test_csv_equals_the_python_call(tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(cli.main, args)
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.output))
+    got = pd.read_csv(io.StringIO(result.output), float_precision="round_trip")
     expected = sqlmetrics.compare(
         str(path),
         ["auc", "ndcg@5", "f1"],

@@ -162,7 +162,7 @@ def test_cli_compare_of_log_loss() -> None:
             ],
         )
     assert result.exit_code == 0, result.output
-    got = pd.read_csv(io.StringIO(result.stdout))
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     want = expected(frame, "log_loss", "pctr", "coarse", 0.95)
     row = got[got["model"] == "coarse"].iloc[0]
     assert row["p_value"] == pytest.approx(want["p_value"], rel=1e-9)

@@ -197,7 +197,7 @@ def test_cli_relays_the_warning_as_one_line_per_metric(tmp_path: Path) -> None:
         )
         # the fix as a flag, as the CLI writes every option of a message
         assert "--option empty=zero " in line and "(empty='skip'" not in line and "='" not in line
-    frame = pd.read_csv(io.StringIO(result.stdout))
+    frame = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
     assert frame[["n_groups_gauc", "n_groups_ndcg@10", "n_groups_mrr"]].values.tolist() == [
         [both, relevant, relevant]
     ]

@@ -376,7 +376,7 @@ def test_list_prints_a_metrics_card() -> None:
     assert "sklearn" in text
     ranked = invoke(["list", "ndcg@10"]).stdout
     assert "--option gain=exponential" in ranked and "--option duplicates=error" in ranked
-    assert "trec_eval: ties=item_desc, gain=linear, empty=zero" in ranked
+    assert "trec_eval: ties=text_desc, gain=linear, empty=zero" in ranked
     assert invoke(["list", "roc_auc"]).stdout == text  # an alias: the same card
 
 

@@ -73,25 +73,23 @@ def spark() -> object:
     session.stop()
 
 
-# The Spark execution suites (issue 10), and every test that uses the `spark` fixture, are
-# marked `spark_engine`: part of the default run
+# The Spark execution suites (issue 10), and every test that uses the `spark` fixture or has
+# an engine parameter "spark", are marked `spark_engine`: part of the default run
 # (the README's `pytest`, `.ci/run`); `pytest -m spark_engine` runs them alone and
 # `pytest -m 'not spark_engine'` everything else (a quicker local loop, never CI).
 SPARK_ENGINE_FILES = ("test_spark.py", "test_spark_plan.py")
-#: files whose Spark cases are parameters (an id holding "spark") fetched by name
-SPARK_PARAM_FILES = (
-    "test_parity.py",
-    "test_dialects.py",
-    "test_dbt.py",
-    "test_readme_engines.py",
-    "test_invariance.py",
-)
+#: files whose Spark cases are parameters with "spark" in their id (engine names in a tuple)
+SPARK_PARAM_FILES = ("test_parity.py", "test_dialects.py", "test_dbt.py", "test_readme_engines.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         name = item.path.name
         spark_param = "spark" in item.nodeid.split("::", 1)[-1]
-        uses_spark = "spark" in getattr(item, "fixturenames", ())
+        callspec = getattr(item, "callspec", None)
+        uses_spark = "spark" in getattr(item, "fixturenames", ()) or (
+            callspec is not None
+            and any(isinstance(v, str) and v == "spark" for v in callspec.params.values())
+        )
         if uses_spark or name in SPARK_ENGINE_FILES or (name in SPARK_PARAM_FILES and spark_param):
             item.add_marker(pytest.mark.spark_engine)

@@ -289,7 +289,7 @@ def test_label_errors_name_each_function() -> None:
     with pytest.raises(
         sqlmetrics.InvalidParameterError,
         match=r"cohen_kappa: labels= needs a text, numeric or boolean label column; column 'd' "
-        r"has type TIMESTAMP: cast it \(e.g. cast\(d as varchar\)\) or pass labels=None",
+        r"has type TIMESTAMP(_NS)?: cast it \(e.g. cast\(d as varchar\)\) or pass labels=None",
     ):
         sqlmetrics.cohen_kappa(frame, label="d", prediction="d", labels=["x"])
     with pytest.raises(

@@ -117,4 +117,5 @@ def test_cli_option() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("ndcg@10,n_rows,n_groups\n")
+    assert result.stdout.startswith("ndcg@10,n_rows,n_groups\n")  # stderr: skipped groups
+    assert "14 of 200 group(s) have no relevant item" in result.stderr

@@ -296,7 +296,7 @@ def parse_value(text: str) -> Any:
     for cast in (int, float):
         try:
             return cast(text)
-        except ValueError:  # noqa: PERF203 (two tries at most)
+        except ValueError:
             pass
     return text
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -54,3 +56,19 @@ def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
     module_file, templates_dir, value = json.loads(out.stdout)
     assert module_file.startswith(str(site)) and templates_dir.startswith(str(site))
     assert 0.5 < value < 1.0
+
+
+def test_lowest_pins_are_the_declared_lower_bounds() -> None:
+    """.ci/lowest.txt pins every runtime dependency at the lower bound pyproject.toml declares,
+    and every runtime dependency declares an upper bound (the tested range, issue 22)."""
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    pins = dict(
+        line.split("==")
+        for line in (ROOT / ".ci" / "lowest.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    for requirement in declared:
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9.]+),<([0-9.]+)", requirement)
+        assert match, f"{requirement!r}: declare the tested range as name>=low,<high"
+        name, low, _ = match.groups()
+        assert pins.get(name) in (low, f"{low}.0", f"{low}.0.0"), (name, low, pins.get(name))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import decimal
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -149,6 +150,11 @@ class SparkBackend(Backend):
                     f"spark.read (e.g. spark.read.csv(path, header=True, inferSchema=True)) "
                     f"and pass the DataFrame"
                 )
+        # a local relative path is Python's: the JVM resolves it against its own working
+        # directory, fixed when the session started (an os.chdir since would read another file)
+        paths = [
+            p if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", p) else os.path.abspath(p) for p in paths
+        ]
         readers = [f"select * from parquet.{quote_ident(p, self.dialect)}" for p in paths]
         if len(readers) == 1:
             return f"parquet.{quote_ident(paths[0], self.dialect)}"

@@ -558,3 +558,15 @@ def test_exact_int_of_a_double_is_exact_on_spark(spark: Any, value: float) -> No
     expr = render_macro("exact_int_of", f"cast({value!r} as double)", dialect="spark").strip()
     got = spark.sql(f"select cast({expr} as string) as v").collect()[0]["v"]
     assert int(got) == int(value)
+
+
+def test_a_relative_path_is_pythons_not_the_jvms(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JVM keeps the working directory it started in: a relative path given after an
+    os.chdir is read from Python's working directory, as DuckDB reads it."""
+    frame = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.8, 0.3, 0.1]})
+    frame.to_parquet(tmp_path / "events.parquet")
+    spark.range(1).collect()  # the JVM is up, in another working directory
+    monkeypatch.chdir(tmp_path)
+    assert sqlmetrics.auc("events.parquet", con=spark) == sqlmetrics.auc("events.parquet")

@@ -180,7 +180,7 @@
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form with ap_denominator='hits' (the expectation of a ratio of two random counts); use ties='item_desc' or 'item_asc', or ap_denominator='relevant' or 'min_k_relevant'") }}
 {%- endif -%}
 {%- if spec.cross_check == 'no_tie_average' and checked.get('ties') == 'average' -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form for " ~ name ~ " (it is not linear in the positions of the tied items); use ties='item_desc' (trec_eval) or 'item_asc'") }}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": ties='average' has no closed form for " ~ name ~ " (it is not linear in the positions of the tied items); use ties='item_desc', 'item_asc' or 'text_desc' (trec_eval)") }}
 {%- endif -%}
 {%- if spec.cross_check == 'hit_ratio_empty' and checked.get('empty') == 'one' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": empty='one' gives an empty group the value 1, but " ~ name ~ " is a ratio of sums over groups with no per-group value; use empty='skip' or 'zero' (the same here), or hit_rate / recall_at_k") }}

@@ -497,7 +497,7 @@ def split_data(data: str) -> tuple[str, str | None]:
     return data, None
 
 
-def parquet_files(directory: str) -> list[str]:
+def folder_files(directory: str) -> list[str]:
     """The data files of a directory (``_source.directory_files``: its Parquet files, or its
     CSV files when it has none), as ``data=`` reads a directory too.
     """
@@ -524,12 +524,12 @@ def resolve_data(data: tuple[str, ...] | list[str] | str) -> tuple[Any, str | No
         )
     if len(items) == 1:
         if os.path.isdir(items[0]):
-            return parquet_files(items[0]), None
+            return folder_files(items[0]), None
         return split_data(items[0])
     files: list[str] = []
     for item in items:
         if os.path.isdir(item):
-            files.extend(parquet_files(item))
+            files.extend(folder_files(item))
         elif ":" in item and not os.path.exists(item) and split_data(item)[1] is not None:
             raise InputError(
                 f"DATA {item!r}: a database table cannot be combined with other inputs; "

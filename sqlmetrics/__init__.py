@@ -22,7 +22,7 @@ from . import (
     trec,
 )
 from . import plot as plot  # the submodule: matplotlib is imported only when plotting
-from ._config import configure
+from ._backends.config import configure
 from ._render import render, render_evaluate
 from .agreement import *  # noqa: F403
 from .beyond import *  # noqa: F403

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import click
 import duckdb
 
-from ._source import directory_files
+from ._backends.files import directory_files
 from .errors import SqlMetricsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -451,7 +451,7 @@ def filtered(table: Any, con: Any, where: str | None) -> Any:
         return table
     where = check_where(where)
     from ._backends import backend_for
-    from ._source import open_source
+    from ._backends.source import open_source
 
     if not isinstance(con, duckdb.DuckDBPyConnection) and type(con).__name__ != "SparkSession":
         raise InputError(
@@ -498,7 +498,7 @@ def split_data(data: str) -> tuple[str, str | None]:
 
 
 def folder_files(directory: str) -> list[str]:
-    """The data files of a directory (``_source.directory_files``: its Parquet files, or its
+    """The data files of a directory (``_backends.files.directory_files``: its Parquet files, or its
     CSV files when it has none), as ``data=`` reads a directory too.
     """
     files = directory_files(directory)

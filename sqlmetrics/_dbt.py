@@ -28,7 +28,7 @@ from typing import Any
 
 import duckdb
 
-from ._source import quote_ident
+from ._quoting import quote_ident
 from ._templates import macro_names, sql_dir, sql_files
 from .bounds import MAX_BINS
 from .calibration import N_BINS_MAX

@@ -11,7 +11,8 @@ import duckdb
 import pandas as pd
 
 from ._backends import Backend, DuckDBBackend, backend_for
-from ._source import Source, open_source, quote_ident
+from ._backends.source import Source, open_source
+from ._quoting import quote_ident
 from ._templates import render_macro
 from ._validate import check_columns, check_join_types, check_unique, validate_data
 from .conventions import resolve, warns_zero

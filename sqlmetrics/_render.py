@@ -7,17 +7,15 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ._engine import check_params, normalize_by, render_sql
-from ._source import (
+from ._backends.files import (
     GLOB_CHARS,
     data_kind,
     escape_glob,
     literal_directories,
-    quote_ident,
-    quote_literal,
-    quote_table,
     reader_sql,
 )
+from ._engine import check_params, normalize_by, render_sql
+from ._quoting import quote_ident, quote_literal, quote_table
 from ._templates import check_dialect
 from .errors import InvalidParameterError
 from .evaluate import check_train, compose_sql, make_plan, named_sql
@@ -39,7 +37,7 @@ def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckd
     """The SQL after ``from`` for a table name or a Parquet/CSV path or glob (no data is read),
     in ``dialect``.
 
-    Tables and files are told apart, and Parquet from CSV, by ``_source.data_kind``, as when
+    Tables and files are told apart, and Parquet from CSV, by ``_backends.files.data_kind``, as when
     the metric runs; an existing file whose name holds glob characters is escaped as there
     (DuckDB). Spark reads a Parquet path as ``parquet.`path```; the other dialects read no
     file in a query, and a path is refused with the fix (a table name).

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._backends import type_family
-from ._source import Source
+from ._backends.base import type_family
+from ._backends.source import Source
 from .errors import ColumnNotFoundError, InvalidDataError
 from .registry import Role
 

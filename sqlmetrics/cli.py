@@ -644,7 +644,7 @@ def counts(
     relevance_level, in qrels if given, else in the run), num_rel_ret (both).
     """
     from ._backends import backend_for
-    from ._source import open_source
+    from ._backends.source import open_source
 
     level = float(options.get("relevance_level", 1))
     with backend_for(con) as backend, open_source(table, backend, "eval") as run:
@@ -849,7 +849,7 @@ def spark_glob(data: str, where: str) -> None:
     discovers partition columns from a folder, not from a glob, so they would be lost; the
     message names the folder to pass instead.
     """
-    from ._source import GLOB_CHARS
+    from ._backends.files import GLOB_CHARS
 
     if not any(ch in data for ch in GLOB_CHARS):
         return

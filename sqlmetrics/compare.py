@@ -18,8 +18,9 @@ from typing import Any
 
 import pandas as pd
 
+from ._backends.source import Source
 from ._engine import check_params, entry, kernel_sql, open_checked
-from ._source import Source, quote_ident
+from ._quoting import quote_ident
 from ._stats import t_two_sided_p, two_sided_normal, two_sided_t
 from ._templates import render_macro
 from ._validate import check_columns, validate_data

@@ -13,8 +13,8 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+from ._backends.source import Source
 from ._engine import compute, normalize_by, scalar
-from ._source import Source
 from .errors import InvalidDataError, InvalidParameterError
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 

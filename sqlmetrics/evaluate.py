@@ -11,7 +11,7 @@ import pandas as pd
 
 from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
 from ._literals import sql_double
-from ._source import quote_ident
+from ._quoting import quote_ident
 from ._templates import macro
 from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn

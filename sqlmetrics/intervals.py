@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from ._source import quote_ident
+from ._quoting import quote_ident
 from ._stats import two_sided_normal, two_sided_t
 from ._templates import render_macro
 from .errors import InvalidParameterError, UndefinedMetricWarning

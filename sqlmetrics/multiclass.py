@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ._backends import backend_for
+from ._backends.source import open_source
 from ._engine import compute, undefined
-from ._source import open_source
 from ._validate import check_columns, is_numeric
 from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn

@@ -26,7 +26,7 @@ from ._engine import (
     open_checked,
     scalar,
 )
-from ._source import quote_ident
+from ._quoting import quote_ident
 from ._templates import macro
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
 from .multiclass import check_labels, check_labels_type

@@ -1,4 +1,4 @@
-"""The backend layer (sqlmetrics/_backends.py): which engine ``con=`` selects, objects that
+"""The backend layer (sqlmetrics/_backends/): which engine ``con=`` selects, objects that
 behave as a DuckDB connection (dbt-duckdb's cursor wrapper), and the type families the checks
 use across engines' type names.
 """
@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics._backends import DuckDBBackend, backend_for, base_type, type_family
+from sqlmetrics._backends import DuckDBBackend, backend_for
+from sqlmetrics._backends.base import base_type, type_family
 from sqlmetrics.errors import DataSourceError
 
 FRAME = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.2, 0.4, 0.4]})

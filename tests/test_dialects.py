@@ -31,8 +31,9 @@ import sqlglot
 
 import sqlmetrics
 from sqlmetrics import _templates
+from sqlmetrics._backends.files import reader_sql
 from sqlmetrics._literals import FLOAT_TYPES, sql_double
-from sqlmetrics._source import quote_ident, quote_literal, quote_table, reader_sql
+from sqlmetrics._quoting import quote_ident, quote_literal, quote_table
 from sqlmetrics.errors import InvalidParameterError
 from sqlmetrics.registry import PARAMS, REGISTRY, MetricSpec
 from sqlmetrics.retrieval import NO_TIE_AVERAGE

@@ -18,7 +18,7 @@ from sklearn import metrics as skm
 
 import sqlmetrics
 from sqlmetrics._engine import entry, kernel_sql
-from sqlmetrics._source import quote_ident
+from sqlmetrics._quoting import quote_ident
 from sqlmetrics.registry import REGISTRY
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,4 @@
-"""``render`` reads a name the way running reads it: one detection (``_source.data_kind``)."""
+"""``render`` reads a name the way running reads it: one detection (``files.data_kind``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics._source import data_kind, open_source
+from sqlmetrics._backends.files import data_kind
+from sqlmetrics._backends.source import open_source
 
 FRAME = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [0.1, 0.6, 0.35, 0.8, 0.5, 0.5]})
 

@@ -452,7 +452,7 @@ def test_unsupported_con_names_spark() -> None:
 
 
 def test_engine_error_wrapped_with_metric_and_spark(spark: Any) -> None:
-    from sqlmetrics._spark import SparkBackend
+    from sqlmetrics._backends.spark_backend import SparkBackend
 
     backend = SparkBackend(spark)
     try:

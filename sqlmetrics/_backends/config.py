@@ -8,8 +8,9 @@ import re
 
 import duckdb
 
-from ._source import _private_database, quote_literal
-from .errors import InvalidParameterError
+from .._quoting import quote_literal
+from ..errors import InvalidParameterError
+from .duckdb_backend import private_database
 
 __all__ = ["configure"]
 
@@ -86,7 +87,7 @@ def configure(
                 f"configure: progress= must be True or False; got {progress!r}"
             )
         PROGRESS[0] = progress
-    database = _private_database()
+    database = private_database()
     if temp_directory is not None:
         _set_temp_directory(database, os.fspath(temp_directory))
     for statement in statements:

@@ -21,8 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._backends import SQLALCHEMY_DIALECTS, Backend, engine_failed
-from .errors import DataSourceError, InvalidDataError, SqlMetricsError
+from ..errors import DataSourceError, InvalidDataError, SqlMetricsError
+from .base import SQLALCHEMY_DIALECTS, Backend, engine_failed
 
 
 class SQLAlchemyBackend(Backend):

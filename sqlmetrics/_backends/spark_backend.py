@@ -21,15 +21,16 @@ from typing import Any
 
 import pandas as pd
 
-from ._backends import PREFIX, Backend, unique_name
-from ._source import CSV_SUFFIXES, PARQUET_SUFFIXES, quote_ident
-from .errors import (
+from .._quoting import quote_ident
+from ..errors import (
     ColumnNotFoundError,
     DataSourceError,
     EngineError,
     InvalidDataError,
     SqlMetricsError,
 )
+from .base import PREFIX, Backend, unique_name
+from .files import CSV_SUFFIXES, PARQUET_SUFFIXES
 
 #: Spark error conditions and the error class sqlmetrics raises for them (as on DuckDB)
 _CONDITIONS: dict[str, type[SqlMetricsError]] = {

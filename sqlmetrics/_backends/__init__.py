@@ -1,0 +1,146 @@
+"""Where a metric's SQL runs: one small interface per engine (decision 0008).
+
+The execution layer (``source``, ``_engine``, ``_validate`` and the few functions that run a
+query of their own) talks to a :class:`Backend` only; nothing else knows which engine runs.
+:func:`backend_for` picks it from the type of ``con=``:
+
+- None, a database file path, a ``duckdb`` connection, or an object with DuckDB's
+  ``execute``/``register``/``unregister`` API (dbt-duckdb's cursor wrapper in a dbt Python
+  model; unwrapped when it exposes the real connection): :class:`DuckDBBackend`;
+- a SQLAlchemy ``Engine`` or ``Connection``: ``sqlalchemy_backend.SQLAlchemyBackend``
+  (PostgreSQL tested; Snowflake, BigQuery, Trino and DuckDB dialects mapped, untested);
+- a ``pyspark.sql.SparkSession``: ``spark_backend.SparkBackend``.
+
+SQLAlchemy and pyspark are optional extras (``postgres``, ``spark``), imported on first use.
+
+A backend provides, and the rest of sqlmetrics uses nothing else:
+
+``name``
+    the engine's name in messages (``"duckdb"``, ``"postgres"``, ``"spark"``);
+``dialect``
+    the render dialect handed to the templates;
+``errors`` / ``interrupts``
+    the engine's exception classes: the first are wrapped by :meth:`Backend.wrap_error`, the
+    second (a user's Ctrl-C inside the engine) are re-raised as they are;
+:meth:`~Backend.query` / :meth:`~Backend.rows`
+    run a statement, as a DataFrame or as tuples;
+:meth:`~Backend.columns`, :meth:`~Backend.family`, :meth:`~Backend.is_floating`
+    a relation's columns and their engine type names, and what a type holds;
+:meth:`~Backend.resolve_table` / :meth:`~Backend.table_names`
+    a table or view name looked up in the catalog (never a failing probe query, which would
+    abort the user's open transaction);
+:meth:`~Backend.register` / :meth:`~Backend.files`
+    the relation SQL of an in-memory object (registered under a unique ``__sqlmetrics_`` name
+    and removed afterwards, also on failure) or of data files; an engine that cannot read them
+    refuses with the fix;
+:meth:`~Backend.is_not_finite`, :meth:`~Backend.as_text`, :meth:`~Backend.tuple_text`
+    the few check expressions that differ between engines.
+
+Nothing a backend runs writes to the user's database; a Spark temporary view with the
+``__sqlmetrics_`` prefix, dropped afterwards, is the one exception.
+
+The modules: ``base`` (the interface), ``files`` (paths, globs, folders), ``duckdb_backend``,
+``sqlalchemy_backend`` and ``spark_backend`` (one per engine), ``config`` (the limits of the
+private DuckDB database), ``source`` (``data=`` resolved on a backend), and here
+:func:`backend_for`, which picks the engine. SQLAlchemy and pyspark are imported on first
+use: lazy on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import duckdb
+
+from ..errors import DataSourceError
+from .base import Backend
+from .config import with_progress
+from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
+
+__all__ = ["Backend", "DuckDBBackend", "backend_for"]
+
+
+def _duckdb_like(con: Any) -> Any:
+    """The DuckDB connection behind ``con``, ``con`` itself if it only behaves as one (has
+    ``execute``, ``register`` and ``unregister``), or None.
+
+    dbt-duckdb hands a Python model a cursor wrapper (``DuckDBCursorWrapper``, itself inside a
+    ``DuckDBConnectionWrapper``) that keeps the real cursor in ``_cursor``; the real one is
+    used when it can be found, a few wrappers deep.
+    """
+    inner = con
+    for _ in range(4):
+        if isinstance(inner, duckdb.DuckDBPyConnection):
+            return inner
+        inner = next(
+            (
+                found
+                for attribute in ("_cursor", "_conn", "_connection", "connection")
+                if (found := getattr(inner, attribute, None)) is not None
+            ),
+            None,
+        )
+        if inner is None:
+            break
+    if all(callable(getattr(con, m, None)) for m in ("execute", "register", "unregister")):
+        return con
+    return None
+
+
+def _is_spark_session(con: Any) -> bool:
+    cls = type(con)
+    return cls.__name__ == "SparkSession" and cls.__module__.startswith("pyspark.")
+
+
+def _is_sqlalchemy(con: Any) -> bool:
+    return any(
+        c.__module__.startswith("sqlalchemy.") and c.__name__ in ("Engine", "Connection")
+        for c in type(con).__mro__
+    )
+
+
+@contextmanager
+def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
+    """The backend that runs on ``con`` for one call; what it opened is closed on exit.
+
+    A connection the user passed is held under a lock of its own for the whole call (a DuckDB
+    connection runs one statement at a time and a result belongs to the connection).
+    """
+    if con is None:
+        if isinstance(data, duckdb.DuckDBPyRelation):
+            default = duckdb.default_connection()
+            with lock_of(default):
+                yield DuckDBBackend(default)
+            return
+        backend: Backend = DuckDBBackend(with_progress(private_database().cursor()), owned=True)
+    elif isinstance(con, (str, os.PathLike)):
+        backend = DuckDBBackend(with_progress(open_database_file(os.fspath(con))), owned=True)
+    elif _is_sqlalchemy(con):
+        from .sqlalchemy_backend import SQLAlchemyBackend
+
+        backend = SQLAlchemyBackend(con)
+    elif _is_spark_session(con):
+        from .spark_backend import SparkBackend  # type: ignore[import-not-found,unused-ignore]
+
+        backend = SparkBackend(con)
+    else:
+        found = _duckdb_like(con)
+        if found is None:
+            raise DataSourceError(
+                f"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
+                f"Engine or Connection, or a pyspark.sql.SparkSession; got {type(con).__name__}"
+            )
+        with lock_of(found):
+            yield DuckDBBackend(found)
+        return
+    failed = False
+    try:
+        yield backend
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        backend.close(failed)

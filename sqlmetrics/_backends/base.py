@@ -1,0 +1,167 @@
+"""The :class:`Backend` interface every engine implements, and what all engines share: the
+prefix of the names sqlmetrics registers, SQL type families, the generic error wrap.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+
+from .._quoting import quote_ident
+from ..errors import EngineError, SqlMetricsError
+
+#: a prefix no user object has: every name sqlmetrics registers or creates starts with it
+PREFIX = "__sqlmetrics_"
+
+#: the dialects a SQLAlchemy engine may speak, by SQLAlchemy dialect name
+SQLALCHEMY_DIALECTS = {
+    "postgresql": "postgres",
+    "snowflake": "snowflake",
+    "bigquery": "bigquery",
+    "trino": "trino",
+    "duckdb": "duckdb",
+}
+
+
+_NUMERIC = {
+    "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+    "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL", "NUMERIC",
+    "DOUBLE PRECISION", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8", "BYTE", "SHORT", "LONG",
+    "INT64", "FLOAT64", "NUMBER", "BIGNUMERIC",
+}  # fmt: skip
+_FLOATING = {"FLOAT", "DOUBLE", "REAL", "DOUBLE PRECISION", "FLOAT4", "FLOAT8", "FLOAT64"}
+_TEXT = {"VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "NAME"}
+
+
+def unique_name() -> str:
+    """A fresh name for something sqlmetrics registers: ``__sqlmetrics_<32 hex digits>``."""
+    return f"{PREFIX}{uuid.uuid4().hex}"
+
+
+def base_type(sql_type: str) -> str | None:
+    """The bare upper-case type name of a scalar type (``NUMERIC(10, 2)`` -> ``NUMERIC``), or
+    None for a list, array, struct or map (``DOUBLE[]``, ``STRUCT(a DOUBLE)``, ``array<int>``).
+    """
+    upper = sql_type.strip().upper()
+    match = re.fullmatch(
+        r"([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*)(\(\s*\d+(\s*,\s*\d+)?\s*\))?", upper
+    )
+    return match.group(1) if match else None
+
+
+def type_family(sql_type: str) -> str:
+    """What a value of this engine type compares with: ``"number"``, ``"text"``,
+    ``"date/time"``, or, for anything else (booleans included), the type name upper-cased.
+    """
+    upper = sql_type.strip().upper()
+    base = base_type(upper)
+    if base in _NUMERIC:
+        return "number"
+    if base in _TEXT or upper.startswith("ENUM("):
+        return "text"
+    if upper.startswith(("TIMESTAMP", "DATE", "TIME")):
+        return "date/time"
+    return upper
+
+
+class Backend(abc.ABC):
+    """One engine that runs sqlmetrics' SQL (see the module docstring for the contract)."""
+
+    name: str = ""
+    dialect: str = ""
+    errors: tuple[type[BaseException], ...] = ()
+    interrupts: tuple[type[BaseException], ...] = ()
+
+    # ---------------------------------------------------------------- running statements
+    @abc.abstractmethod
+    def query(self, sql: str) -> pd.DataFrame:
+        """Run ``sql``; its result as a DataFrame (column names as the statement gives them)."""
+
+    @abc.abstractmethod
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        """Run ``sql``; its result as a list of tuples of Python values."""
+
+    # ---------------------------------------------------------------- relations and types
+    @abc.abstractmethod
+    def columns(self, relation: str) -> dict[str, str]:
+        """The columns of ``relation`` (SQL after ``from``), in order, with their engine types."""
+
+    def family(self, sql_type: str) -> str:
+        """``"number"``, ``"boolean"``, ``"text"``, ``"date/time"`` or the type upper-cased."""
+        if sql_type.strip().upper() in ("BOOLEAN", "BOOL"):
+            return "boolean"
+        return type_family(sql_type)
+
+    def is_floating(self, sql_type: str) -> bool:
+        """Whether a column of this type can hold NaN or infinities (checked before running)."""
+        return base_type(sql_type) in _FLOATING
+
+    @abc.abstractmethod
+    def resolve_table(self, name: str) -> str | None:
+        """The quoted SQL name of table or view ``name`` (schema-qualified allowed), or None;
+        looked up in the catalog, never by a query that could fail.
+        """
+
+    @abc.abstractmethod
+    def table_names(self) -> list[str]:
+        """Names of the tables and views the user could pass (for the "not found" message)."""
+
+    @abc.abstractmethod
+    @contextmanager
+    def register(self, obj: Any, metric: str, arg: str) -> Iterator[str]:
+        """Relation SQL for an in-memory object, removed on exit (also after an error); an
+        engine that cannot take one raises :class:`DataSourceError` naming the fix.
+        """
+
+    @abc.abstractmethod
+    def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        """Relation SQL reading the Parquet/CSV files or globs ``paths``."""
+
+    # ---------------------------------------------------------------- check expressions
+    def ident(self, name: str) -> str:
+        """``name`` quoted as an identifier of the backend's dialect."""
+        return quote_ident(name, self.dialect)
+
+    @abc.abstractmethod
+    def is_not_finite(self, expr: str) -> str:
+        """A boolean SQL expression: the floating value ``expr`` is NaN or infinite."""
+
+    def as_text(self, expr: str) -> str:
+        """``expr`` cast to the engine's string type."""
+        return f"cast({expr} as varchar)"
+
+    def tuple_text(self, exprs: Sequence[str]) -> str:
+        """One string showing the values of ``exprs`` (a duplicated key in a message)."""
+        return self.as_text("row(" + ", ".join(exprs) + ")")
+
+    # ---------------------------------------------------------------- errors
+    @abc.abstractmethod
+    def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
+        """Our error for engine error ``exc`` raised while checking or computing ``metric``
+        on the inputs ``labels`` (``["data='events'"]``): the engine's name and message kept.
+        """
+
+    def close(self, failed: bool = False) -> None:  # noqa: B027 (optional: most open nothing)
+        """Release what the backend opened for this call (not the user's connection), and
+        leave the user's connection as it was; ``failed``: the call ended with an error.
+        """
+
+
+def engine_failed(
+    backend: Backend, metric: str, labels: Sequence[str], exc: BaseException
+) -> EngineError:
+    """The generic wrap: ``<metric>: the engine failed on <inputs> on <engine>: <class>:
+    <message>``, the message's first line (a driver's query excerpt left out).
+    """
+    where = " / ".join(labels) or "data"
+    if f" on {backend.name}" not in where:
+        where += f" on {backend.name}"
+    lines = str(exc).strip().splitlines()
+    message = lines[0].strip() if lines else ""
+    return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")

@@ -1,0 +1,327 @@
+"""DuckDB, the default engine: its backend, sqlmetrics' private in-memory database, the
+read-only opening of a database file, the catalog lookup of table names, the locks of shared
+connections, and the reading of data files.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import tempfile
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from .._quoting import quote_ident, quote_literal
+from ..errors import DataSourceError, EngineError, InvalidDataError, SqlMetricsError
+from .base import Backend, unique_name
+from .files import (
+    CSV_SUFFIXES,
+    GLOB_CHARS,
+    PARQUET_SUFFIXES,
+    directory_files,
+    escape_glob,
+    file_kind,
+    literal_directories,
+    reader_sql,
+)
+
+
+def spill_directory() -> str:
+    """Default spill directory of the databases sqlmetrics opens: a folder of the system temp."""
+    user = os.getuid() if hasattr(os, "getuid") else "spill"
+    return os.path.join(tempfile.gettempdir(), f"sqlmetrics-{user}")
+
+
+_PRIVATE: list[duckdb.DuckDBPyConnection] = []
+_PRIVATE_GUARD = threading.Lock()
+
+
+def private_database() -> duckdb.DuckDBPyConnection:
+    """Sqlmetrics' own in-memory database; each call works on a cursor of it (cheap, isolated).
+
+    Created once, under a lock (two threads' first calls must not make two databases). It
+    spills to :func:`spill_directory` (not DuckDB's default ``.tmp`` in the current directory)
+    unless ``configure(temp_directory=)`` says otherwise.
+    """
+    with _PRIVATE_GUARD:
+        if not _PRIVATE:
+            _PRIVATE.append(
+                duckdb.connect(":memory:", config={"temp_directory": spill_directory()})
+            )
+        return _PRIVATE[0]
+
+
+# the lock of each user connection, held for a whole call (see sqlmetrics._backends.backend_for): a
+# DuckDB connection runs one statement at a time and a result belongs to the connection, so
+# two threads sharing it would fetch each other's results. A cursor would be thread-safe but
+# is a separate connection: it sees neither the connection's temporary views and registered
+# DataFrames nor its uncommitted rows (see docs/decisions).
+_LOCKS: weakref.WeakKeyDictionary[Any, threading.RLock] = weakref.WeakKeyDictionary()
+
+
+_LOCKS_GUARD = threading.Lock()
+
+
+def lock_of(con: Any) -> threading.RLock:
+    with _LOCKS_GUARD:
+        lock = _LOCKS.get(con)
+        if lock is None:
+            lock = _LOCKS[con] = threading.RLock()
+        return lock
+
+
+class DuckDBBackend(Backend):
+    """DuckDB: the default engine. ``con`` is a connection or an object with its API."""
+
+    name = "duckdb"
+    dialect = "duckdb"
+    errors = (duckdb.Error,)
+    interrupts = (duckdb.InterruptException,)
+
+    def __init__(self, con: Any, owned: bool = False) -> None:
+        self.con = con
+        self.owned = owned
+
+    def query(self, sql: str) -> pd.DataFrame:
+        return self.con.execute(sql).df()
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        return list(self.con.execute(sql).fetchall())
+
+    def columns(self, relation: str) -> dict[str, str]:
+        rows = self.con.execute(f"describe select * from {relation}").fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def resolve_table(self, name: str) -> str | None:
+        return resolve_table(self.con, name)
+
+    def table_names(self) -> list[str]:
+        return table_names(self.con)
+
+    @contextmanager
+    def register(self, obj: Any, metric: str, arg: str) -> Iterator[str]:
+        if not isinstance(obj, duckdb.DuckDBPyRelation) and not _is_frame(obj):
+            raise DataSourceError(
+                f"{metric}: {arg}= must be a table name, a Parquet/CSV path or glob, a pandas "
+                f"DataFrame, a pyarrow Table or a DuckDB relation; got {type(obj).__name__}"
+            )
+        obj = _readable_many_times(metric, arg, obj)
+        name = unique_name()
+        try:
+            self.con.register(name, obj)
+        except duckdb.InvalidInputException as exc:
+            raise DataSourceError(
+                f"{metric}: {arg}= is a DuckDB relation of another connection; pass that "
+                f"connection as con= ({exc})"
+            ) from None
+        try:
+            yield quote_ident(name, self.dialect)
+        finally:
+            self.con.unregister(name)
+
+    def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        return _file_sql(metric, arg, paths)
+
+    def is_not_finite(self, expr: str) -> str:
+        return f"not isfinite({expr})"
+
+    def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
+        where = " / ".join(labels) or "data"
+        message = engine_message(exc)
+        if isinstance(exc, (duckdb.ConversionException, duckdb.OutOfRangeException)):
+            fix = (
+                "the column type was detected from the first rows of the CSV: fix or drop that "
+                "value, or load the file into a table with explicit column types and pass the "
+                "table"
+                if "CSV Error" in message
+                else "fix or drop that value, or give the column one type in every file (e.g. "
+                "load the files into a table with the column cast, and pass the table)"
+            )
+            return InvalidDataError(
+                f"{metric}: {where} holds a value of the wrong type: {message}; {fix}"
+            )
+        if isinstance(exc, duckdb.InvalidInputException) and "schema mismatch" in message:
+            return InvalidDataError(
+                f"{metric}: {where}: the files do not have the same columns: {message}. Pass "
+                f"only files with the same columns, or load them into one table first"
+            )
+        if isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)):
+            return DataSourceError(f"{metric}: {where} cannot be read: {message}")
+        return EngineError(
+            f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}"
+        )
+
+    def close(self, failed: bool = False) -> None:
+        if self.owned:
+            self.con.close()
+
+
+def open_database_file(path: str) -> duckdb.DuckDBPyConnection:
+    if not os.path.isfile(path):
+        raise DataSourceError(
+            f"con={path!r} is not an existing DuckDB database file; pass a "
+            f"duckdb.connect(...) connection, a database path, or None for in-memory"
+        )
+    if path.lower().endswith(PARQUET_SUFFIXES + CSV_SUFFIXES):
+        raise DataSourceError(
+            f"con={path!r} is a data file, not a DuckDB database; pass it as data "
+            f"(e.g. auc({path!r})) and leave con= out"
+        )
+    try:
+        return duckdb.connect(path, read_only=True)
+    except duckdb.ConnectionException as exc:
+        raise DataSourceError(
+            f"con={path!r} is already open in this process (read-write, or with other "
+            f"settings), and DuckDB opens a file once per configuration; pass that connection "
+            f"as con= instead of the path ({exc})"
+        ) from None
+    except duckdb.Error as exc:
+        raise DataSourceError(
+            f"con={path!r} cannot be opened as a DuckDB database: {exc}; pass a "
+            f"duckdb.connect(...) connection, a database path, or None for in-memory"
+        ) from None
+
+
+# (database, schema, name) of every table and view the connection sees, temporary ones first;
+# `on_path`: reachable by its bare name; `local`: in the temp or current database.
+_CATALOG = """
+    select database_name, schema_name, name,
+        local and list_contains(current_schemas(true), schema_name) as on_path, local
+    from (
+        select database_name, schema_name, table_name as name from duckdb_tables()
+        union all
+        select database_name, schema_name, view_name from duckdb_views() where not internal
+    ), (select database_name in ('temp', current_database()) as local) as _
+    order by database_name <> 'temp', database_name <> current_database(), 1, 2, 3
+"""
+
+
+def resolve_table(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
+    """The fully qualified, quoted SQL name of table or view ``name`` in ``con``, or None.
+
+    Looked up in the catalog, so a missing name runs no failing query (which would abort the
+    user's open transaction). Names compare case-insensitively, as DuckDB's do. A name with
+    dots is first a table of that exact name (``"my.table"``); then it is split into
+    ``schema.table`` or ``database.table``, or ``database.schema.table``.
+    """
+    rows = [
+        (str(d), str(s), str(n), bool(on_path), bool(local))
+        for d, s, n, on_path, local in con.execute(_CATALOG).fetchall()
+    ]
+    wanted = name.lower()
+    parts = tuple(wanted.split("."))
+
+    def exact(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        return on_path and n.lower() == wanted
+
+    def split(d: str, s: str, n: str, on_path: bool, local: bool) -> bool:
+        here = (d.lower(), s.lower(), n.lower())
+        if len(parts) == 2:
+            return (local and here[1:] == parts) or (s == "main" and (here[0], here[2]) == parts)
+        return here == parts
+
+    for rule in (exact, split):
+        for row in rows:
+            if rule(*row):
+                return ".".join(quote_ident(x) for x in row[:3])
+    return None
+
+
+def table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Names of the tables and views ``con`` sees (sqlmetrics' own registrations left out)."""
+    names = {str(r[2]) for r in con.execute(_CATALOG).fetchall()}
+    return sorted(n for n in names if not n.startswith("__sqlmetrics_"))
+
+
+def _readable_many_times(metric: str, arg: str, data: Any) -> Any:
+    """A pyarrow RecordBatchReader (read once) as a Table; our checks read the data twice."""
+    if type(data).__name__ != "RecordBatchReader":
+        return data
+    table = data.read_all()
+    if table.num_rows == 0:
+        raise DataSourceError(
+            f"{metric}: {arg}= is a pyarrow RecordBatchReader that yields no rows: a reader can "
+            f"be read only once, so it was probably consumed already; pass a new reader or a "
+            f"pyarrow Table"
+        )
+    return table
+
+
+def engine_message(exc: BaseException) -> str:
+    """The useful part of a DuckDB error: what failed, where, on which value.
+
+    Dropped: the query excerpt, and the engine's "possible solutions", which name options of
+    its own readers (``types=``, ``union_by_name``, ``COPY``) that sqlmetrics' callers do not
+    pass. The file DuckDB names at the end of a CSV error is kept.
+    """
+    text = str(exc)
+    csv_file = re.search(r"^\s*file = (.+)$", text, re.MULTILINE)
+    text = text.split("Possible solutions")[0]
+    keep = [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip()
+        and not line.startswith("LINE ")
+        and not set(line.strip()) <= {"^"}
+        and "union_by_name" not in line
+    ]
+    message = " ".join(keep).rstrip(". ")
+    if csv_file and csv_file.group(1).strip() not in message:
+        message += f" (file {csv_file.group(1).strip()})"
+    return message
+
+
+def _is_frame(data: Any) -> bool:
+    module = type(data).__module__
+    return module.startswith(("pandas", "pyarrow", "polars"))
+
+
+def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
+    """``read_parquet``/``read_csv`` of the files ``paths`` name.
+
+    A path naming an existing file is that file, even if it holds ``*``, ``?`` or ``[``; any
+    other path with those characters is a pattern, expanded here. DuckDB gets the exact files
+    with their glob characters escaped, so it never widens the set.
+    """
+    matched: list[str] = []
+    for p in paths:
+        if os.path.isfile(p):
+            hits = [p]
+        elif os.path.isdir(p):
+            hits = directory_files(p)
+            if not hits:
+                raise DataSourceError(
+                    f"{metric}: {arg}={p!r} is a directory with no Parquet or CSV file in it; "
+                    f"pass a directory of Parquet (or CSV) files, such as a Hive-partitioned "
+                    f"export, a file, or a glob such as '{p.rstrip(os.sep)}/*.parquet'"
+                )
+        elif any(ch in p for ch in GLOB_CHARS):
+            hits = [h for h in sorted(glob.glob(literal_directories(p))) if os.path.isfile(h)]
+        else:
+            hits = []
+        if not hits:
+            raise DataSourceError(
+                f"{metric}: {arg}={p!r} matches no file; pass an existing Parquet or CSV path, "
+                f"a glob such as 'logs/*.parquet', a table name with con=, or a DataFrame"
+            )
+        matched.extend(hits)
+    for h in matched:
+        if os.path.getsize(h) == 0:
+            raise DataSourceError(
+                f"{metric}: {arg}={h!r} is an empty file (0 bytes); pass a file with a header "
+                f"and at least one row, or leave the empty file out"
+            )
+    kinds = {file_kind(h) for h in matched}
+    if len(kinds) > 1:
+        raise DataSourceError(
+            f"{metric}: {arg}={list(paths)!r} mixes Parquet and CSV files; pass one kind at a time"
+        )
+    listing = "[" + ", ".join(quote_literal(escape_glob(h)) for h in matched) + "]"
+    return reader_sql(kinds.pop(), listing)

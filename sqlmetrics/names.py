@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidParameterError, UnknownMetricError
-from .registry import ALIASES, REGISTRY, MetricSpec
+from .registry import ALIASES, REGISTRY, MetricSpec, metric_form
 
 __all__ = ["Request", "metric_form", "metric_names", "parse_metric"]
 
@@ -27,11 +27,6 @@ class Request:
     text: str
     spec: MetricSpec
     k: int | None
-
-
-def metric_form(spec: MetricSpec) -> str:
-    """The name users write for ``spec``: ``"ndcg@k"``, ``"precision@k"``, ``"auc"``."""
-    return f"{spec.name.removesuffix('_at_k')}@k" if spec.takes_k else spec.name
 
 
 def metric_names(scalar_only: bool = False) -> list[str]:

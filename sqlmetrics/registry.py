@@ -374,8 +374,10 @@ def get_spec(name: str) -> MetricSpec:
     known = sorted([*REGISTRY, *ALIASES])
     hint = difflib.get_close_matches(name, known, n=1)
     near = f"did you mean {hint[0]!r}? " if hint else ""
-    from .names import metric_names  # names builds on this module
+    names = sorted(metric_form(spec) for spec in REGISTRY.values())
+    raise UnknownMetricError(f"unknown metric {name!r}; {near}known metrics: {', '.join(names)}")
 
-    raise UnknownMetricError(
-        f"unknown metric {name!r}; {near}known metrics: {', '.join(metric_names())}"
-    )
+
+def metric_form(spec: MetricSpec) -> str:
+    """The name users write for ``spec``: ``"ndcg@k"``, ``"precision@k"``, ``"auc"``."""
+    return f"{spec.name.removesuffix('_at_k')}@k" if spec.takes_k else spec.name

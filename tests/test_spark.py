@@ -467,7 +467,7 @@ def test_engine_error_wrapped_with_metric_and_spark(spark: Any) -> None:
 
 
 def test_table_lookup_in_a_database(spark: Any, sdf: Any) -> None:
-    from sqlmetrics._spark import SparkBackend
+    from sqlmetrics._backends.spark_backend import SparkBackend
 
     backend = SparkBackend(spark)
     assert backend.resolve_table("spark_events") == "`spark_events`"

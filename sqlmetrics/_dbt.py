@@ -284,28 +284,60 @@ def _api_file(spec: MetricSpec) -> str:
     )
 
 
-_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+#: a Jinja comment (left alone), expression or statement tag
+_TAG = re.compile(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
 def qualify(text: str, names: set[str]) -> str:
     """``text`` with every call of one of ``names`` inside a Jinja tag written
-    ``sqlmetrics.<name>(...)``.
+    ``sqlmetrics.<name>(...)``; comments, SQL text and ``{% macro %}`` lines untouched.
+    Idempotent: a call already qualified is left as it is.
 
     dbt resolves an unqualified macro name in the namespace of the node being compiled (the
     user's model), not in the package that defines the macro: a package macro reaches its
     siblings only as ``<package>.<name>`` (dbt-utils writes ``dbt_utils.`` everywhere). In
-    the Python environment ``sqlmetrics`` is the namespace dict, so the qualified text
-    renders the same SQL there (tested).
+    the Python environment ``sqlmetrics`` is the namespace mapping and Jinja's attribute
+    lookup falls back to its items, so the qualified text renders the same SQL there.
     """
     call = re.compile(r"(?<![\w.])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\s*\(")
 
     def tag(match: re.Match[str]) -> str:
         body = match.group(0)
-        if re.match(r"\{%-?\s*macro\b", body):
+        if body.startswith("{#") or re.match(r"\{%-?\s*macro\b", body):
             return body
         return call.sub(r"sqlmetrics.\1(", body)
 
     return _TAG.sub(tag, text)
+
+
+def unqualified() -> list[str]:
+    """The files under ``sql/`` (relative paths) where a template macro is called by its bare
+    name (:func:`qualify` would change them).
+    """
+    names = template_macros()
+    return [
+        path
+        for path in sql_files()
+        if qualify((sql_dir() / path).read_text(), names) != (sql_dir() / path).read_text()
+    ]
+
+
+def qualify_templates() -> list[str]:
+    """Rewrite every file under ``sql/`` whose calls are not all qualified; return them.
+
+    The one way calls get qualified: write templates with bare calls or qualified ones, and
+    run ``python -m sqlmetrics._dbt`` (``--check`` and a test fail until then).
+    """
+    names = template_macros()
+    changed = []
+    for path in sql_files():
+        file = sql_dir() / path
+        text = file.read_text()
+        new = qualify(text, names)
+        if new != text:
+            file.write_text(new)
+            changed.append(path)
+    return changed
 
 
 def template_macros() -> set[str]:

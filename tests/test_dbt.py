@@ -38,7 +38,7 @@ from sqlmetrics._engine import check_params
 from sqlmetrics.conventions import fill, resolve
 from sqlmetrics.errors import SqlMetricsError
 from sqlmetrics.names import metric_form, parse_metric
-from sqlmetrics.registry import REGISTRY, MetricSpec, get_spec
+from sqlmetrics.registry import CI_PARAM_NAMES, PARAMS, REGISTRY, MetricSpec, get_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT  # the repository root is the dbt package
@@ -246,6 +246,123 @@ def test_close_match_is_difflibs() -> None:
 )
 def test_repr_is_pythons(value: Any) -> None:
     assert str(_names_module()["sqlmetrics_repr"](value)) == repr(value)
+
+
+class _Return(Exception):  # dbt's `return`: a macro's value, raised to its caller
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _CompilerError(Exception):
+    pass
+
+
+def _raise_compiler_error(message: str) -> None:
+    raise _CompilerError(message)
+
+
+def _return(value: Any) -> None:
+    raise _Return(value)
+
+
+def _checks_module() -> dict[str, Any]:
+    """dbt/macros/core/checks.sql with names.sql and the generated registry facts in a plain
+    Jinja environment, with dbt's ``return`` (a macro's value) and ``raise_compiler_error``.
+    """
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace: dict[str, Any] = {}
+    env.globals.update(
+        {
+            "sqlmetrics": namespace,
+            "return": _return,
+            "exceptions": type(
+                "E", (), {"raise_compiler_error": staticmethod(_raise_compiler_error)}
+            ),
+        }
+    )
+    files = ("core/names.sql", "core/checks.sql", "_generated/registry.sql")
+    module = env.from_string("\n".join((MACROS / f).read_text() for f in files)).module
+
+    def returning(macro: Any) -> Any:
+        def call(*args: Any) -> Any:
+            try:
+                return macro(*args)
+            except _Return as returned:
+                return returned.value
+
+        return call
+
+    for name, value in vars(module).items():
+        if isinstance(value, jinja2.runtime.Macro):
+            namespace[name] = returning(value)
+    return namespace
+
+
+def _outcome(call: Any, args: tuple[Any, ...], error: type[Exception]) -> tuple[str, Any]:
+    """``('ok', call(*args))`` (tuples as lists, NaN as a string) or ``('error', message)``."""
+    try:
+        value = call(*args)
+    except error as exc:
+        return "error", str(exc)
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return "nan" if isinstance(v, float) and math.isnan(v) else v
+
+    return "ok", plain(value)
+
+
+#: values tried on every option: each kind of wrong, the edges of the ranges, lists for labels=
+OPTION_VALUES = [
+    None, True, False, 0, 1, 2, 3, -1, 0.0, 0.5, 1.0, 1.5, 2.5, 0.9, 1e-300, 1e155, 1e300,
+    2**31, 2**40, math.nan, math.inf, -math.inf, "x", "", "auto", "warn", "linear", "quad",
+    "item_desc", "averag", [], ["a", "a"], ["b", "a", "b"], [1, 1.0], ["a", 1], ["a", "b"],
+    [1, 2.0], [True], [None], {"a": 1},
+]  # fmt: skip
+
+
+def test_option_checks_are_pythons() -> None:
+    """Every option's Jinja check (checks.sql, written by hand) accepts what Python's accepts,
+    gives the value Python's gives, and refuses with Python's message, on each value of
+    OPTION_VALUES and the option's allowed values and default. (It found labels=' message
+    for a class given twice out of date.)
+    """
+    checks = _checks_module()
+    tried = 0
+    for name, param in PARAMS.items():
+        if name in CI_PARAM_NAMES:  # the Python layer's interval options; dbt takes none
+            continue
+        spec = next(s for s in REGISTRY.values() if name in s.params)
+        for value in [*OPTION_VALUES, *getattr(param.check, "allowed", ()), param.default]:
+            want = _outcome(param.validate, (spec.name, value), SqlMetricsError)
+            jinja = checks["sqlmetrics_check_option"]
+            got = _outcome(jinja, (spec.name, name, value), _CompilerError)
+            assert got == want, (name, value)
+            tried += 1
+    assert tried > 1000
+
+
+def test_check_params_is_pythons() -> None:
+    """sqlmetrics_check_params fills every metric's defaults as check_params does, refuses an
+    option the metric does not take, and runs the same cross-option checks with Python's text.
+    """
+    checks = _checks_module()
+    cases = [(spec, {}) for spec in REGISTRY.values()]
+    cases += [(spec, {"threshold_x": 1}) for spec in REGISTRY.values()]
+    cases += [
+        (get_spec("map"), {"ties": "average", "ap_denominator": "hits"}),
+        (get_spec("bpref"), {"ties": "average"}),
+        (get_spec("hit_ratio"), {"k": 5, "empty": "one"}),
+        (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "micro"}),
+        (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "weighted"}),
+    ]
+    for spec, params in cases:
+        want = _outcome(check_params, (spec, params), SqlMetricsError)
+        got = _outcome(checks["sqlmetrics_check_params"], (spec.name, params), _CompilerError)
+        assert got == want, (spec.name, params)
 
 
 # --------------------------------------------------------------------------- running dbt

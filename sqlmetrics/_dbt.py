@@ -401,7 +401,12 @@ def write(root: Path | None = None) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m sqlmetrics._dbt [--check]``."""
     parser = argparse.ArgumentParser(prog="python -m sqlmetrics._dbt", description=__doc__)
-    parser.add_argument("--check", action="store_true", help="fail if a generated file is stale")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; fail if a template of sql/ has a bare call or a generated file "
+        "is stale",
+    )
     args = parser.parse_args(argv)
     if args.check:
         stale = check()

@@ -288,14 +288,17 @@ def _api_file(spec: MetricSpec) -> str:
 _COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _DEFINES = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
+#: a string literal inside a Jinja tag
+_STRING = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", re.S)
+
 #: a Jinja comment (left alone), expression or statement tag
 _TAG = re.compile(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
 def qualify(text: str, names: set[str]) -> str:
     """``text`` with every call of one of ``names`` inside a Jinja tag written
-    ``sqlmetrics.<name>(...)``; comments, SQL text and ``{% macro %}`` lines untouched.
-    Idempotent: a call already qualified is left as it is.
+    ``sqlmetrics.<name>(...)``; comments, SQL text, string literals inside tags and
+    ``{% macro %}`` lines untouched. Idempotent: a call already qualified is left as it is.
 
     dbt resolves an unqualified macro name in the namespace of the node being compiled (the
     user's model), not in the package that defines the macro: a package macro reaches its
@@ -311,7 +314,11 @@ def qualify(text: str, names: set[str]) -> str:
         body = match.group(0)
         if body.startswith("{#") or re.match(r"\{%-?\s*macro\b", body):
             return body
-        return call.sub(r"sqlmetrics.\1(", body)
+        # the odd parts are string literals ('row_number() over' is SQL, not a call)
+        parts = _STRING.split(body)
+        return "".join(
+            part if i % 2 else call.sub(r"sqlmetrics.\1(", part) for i, part in enumerate(parts)
+        )
 
     return _TAG.sub(tag, text)
 

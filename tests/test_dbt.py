@@ -117,14 +117,14 @@ def test_qualify_only_touches_calls_in_jinja_tags() -> None:
         "select slice_cols(a) from t -- SQL text is left alone\n"
         "{# a comment: {{ slice_cols(by) }} #}\n"
         "{{ slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
-        "{% set x = slice_cols (by) %}"
+        "{% set x = slice_cols (by) %}{{ 'slice_cols(a)' ~ \"it's slice_cols(\" }}"
     )
     want = (
         "{% macro slice_cols(by) -%}x{%- endmacro %}\n"
         "select slice_cols(a) from t -- SQL text is left alone\n"
         "{# a comment: {{ slice_cols(by) }} #}\n"
         "{{ sqlmetrics.slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
-        "{% set x = sqlmetrics.slice_cols(by) %}"
+        "{% set x = sqlmetrics.slice_cols(by) %}{{ 'slice_cols(a)' ~ \"it's slice_cols(\" }}"
     )
     assert _dbt.qualify(text, {"slice_cols"}) == want
     assert _dbt.qualify(want, {"slice_cols"}) == want

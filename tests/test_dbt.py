@@ -1,10 +1,12 @@
-"""The dbt package (``dbt/``, decision 0009) and the example project (``examples/dbt/``).
+"""The dbt package (the repository root, decision 0009) and its integration tests project
+(``integration_tests/``).
 
 dbt runs as users run it: the venv's ``dbt`` executable in a subprocess, on a copy of the
-example project in a temporary folder, with ``DBT_PROFILES_DIR``, ``--target-path`` and
-``--log-path`` there too (nothing is written into the repository or the home folder).
+integration tests project in a temporary folder, with ``DBT_PROFILES_DIR``, ``--target-path``
+and ``--log-path`` there too (nothing is written into the repository or the home folder).
 DuckDB and the throwaway PostgreSQL server of ``tests/pg_server.py`` are both run; the
-PostgreSQL project installs the package from a git URL with ``subdirectory: dbt``.
+PostgreSQL project installs the package from a git URL (a repository of this checkout's
+files), the others from the checkout (``local:``).
 Every scalar metric's value from its dbt macro is compared with the Python API's on the
 same rows (1e-9).
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +30,7 @@ import duckdb
 import jinja2
 import pandas as pd
 import pytest
+import yaml
 
 import sqlmetrics
 from sqlmetrics import _dbt, _templates
@@ -34,13 +38,14 @@ from sqlmetrics._engine import check_params
 from sqlmetrics.conventions import fill, resolve
 from sqlmetrics.errors import SqlMetricsError
 from sqlmetrics.names import metric_form, parse_metric
-from sqlmetrics.registry import REGISTRY, MetricSpec, get_spec
+from sqlmetrics.registry import CI_PARAM_NAMES, PARAMS, REGISTRY, MetricSpec, get_spec
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "dbt"
-EXAMPLE = ROOT / "examples" / "dbt"
+PACKAGE = ROOT  # the repository root is the dbt package
+MACROS = ROOT / "dbt" / "macros"  # its dbt-only macros
+EXAMPLE = ROOT / "integration_tests"
 DBT = Path(sys.executable).parent / "dbt"
-SCHEMA = "sqlmetrics_example"  # examples/dbt/profiles.yml
+SCHEMA = "sqlmetrics_integration_tests"  # integration_tests/profiles.yml
 
 
 # --------------------------------------------------------------------------- generated files
@@ -50,16 +55,25 @@ def test_generated_files_are_fresh() -> None:
 
 
 def test_check_names_a_stale_file(tmp_path: Path) -> None:
-    shutil.copytree(PACKAGE, tmp_path / "dbt")
-    target = tmp_path / "dbt" / "macros" / "templates" / "classification" / "auc.sql"
+    for folder in ("sql", "dbt"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    template = tmp_path / "sql" / "classification" / "auc.sql"
+    qualified = template.read_text()
+    assert "{{ sqlmetrics.slice_cols(by) }}" in qualified
+    template.write_text(
+        qualified.replace("{{ sqlmetrics.slice_cols(by) }}", "{{ slice_cols(by) }}")
+    )
+    target = tmp_path / "dbt" / "macros" / "metrics" / "auc.sql"
     target.write_text(target.read_text() + "\n{# edited by hand #}\n")
     (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").write_text("")
-    assert _dbt.check(tmp_path / "dbt") == [
-        "macros/templates/classification/auc.sql",
-        "macros/metrics/gone.sql",
+    assert _dbt.check(tmp_path) == [
+        "sql/classification/auc.sql",
+        "dbt/macros/metrics/auc.sql",
+        "dbt/macros/metrics/gone.sql",
     ]
-    _dbt.write(tmp_path / "dbt")
-    assert _dbt.check(tmp_path / "dbt") == []
+    _dbt.write(tmp_path)
+    assert _dbt.check(tmp_path) == []
+    assert template.read_text() == qualified
     assert not (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").exists()
 
 
@@ -68,28 +82,64 @@ def test_main_check_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""
 
 
-def test_every_template_and_metric_is_in_the_package() -> None:
+def test_templates_are_already_qualified() -> None:
+    """Running the qualifier changes nothing: every call between templates in sql/ is written
+    sqlmetrics.<macro>(...), as dbt needs it (run `python -m sqlmetrics._dbt` after writing a
+    template with bare calls).
+    """
+    assert _dbt.unqualified() == []
+    names = _dbt.template_macros()
+    for path, (text, new) in _dbt._qualified(ROOT).items():
+        assert new == text, path
+        assert _dbt.qualify(new, names) == new  # idempotent
+
+
+def test_the_package_reads_its_macros_from_sql() -> None:
+    """The root dbt_project.yml is the package: macros from sql/ (the templates themselves)
+    and dbt/macros/ (dbt only), nothing else of the repository a dbt resource (tests/ holds
+    golden SQL that dbt would otherwise take for data tests).
+    """
+    project = yaml.safe_load((ROOT / "dbt_project.yml").read_text())
+    assert project["name"] == "sqlmetrics"
+    assert project["macro-paths"] == ["sql", "dbt/macros"]
+    for key in ("model-paths", "seed-paths", "test-paths", "analysis-paths", "snapshot-paths"):
+        assert project[key] == [], key
     files = _dbt.generated_files()
-    for path in _templates.sql_files():
-        assert f"macros/templates/{path}" in files
     for name in REGISTRY:
-        assert f"macros/metrics/{name}.sql" in files
+        assert f"dbt/macros/metrics/{name}.sql" in files
     assert set(_dbt.registry_facts()["metrics"]) == set(REGISTRY)
+    assert not (ROOT / "dbt" / "dbt_project.yml").exists()
 
 
 def test_qualify_only_touches_calls_in_jinja_tags() -> None:
     text = (
         "{% macro slice_cols(by) -%}x{%- endmacro %}\n"
         "select slice_cols(a) from t -- SQL text is left alone\n"
+        "{# a comment: {{ slice_cols(by) }} #}\n"
         "{{ slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
-        "{% set x = slice_cols (by) %}"
+        "{% set x = slice_cols (by) %}{{ 'slice_cols(a)' ~ \"it's slice_cols(\" }}"
     )
-    assert _dbt.qualify(text, {"slice_cols"}) == (
+    want = (
         "{% macro slice_cols(by) -%}x{%- endmacro %}\n"
         "select slice_cols(a) from t -- SQL text is left alone\n"
+        "{# a comment: {{ slice_cols(by) }} #}\n"
         "{{ sqlmetrics.slice_cols(by) }} {{ sqlmetrics.slice_cols(by) }} {{ my_slice_cols(by) }}\n"
-        "{% set x = sqlmetrics.slice_cols(by) %}"
+        "{% set x = sqlmetrics.slice_cols(by) %}{{ 'slice_cols(a)' ~ \"it's slice_cols(\" }}"
     )
+    assert _dbt.qualify(text, {"slice_cols"}) == want
+    assert _dbt.qualify(want, {"slice_cols"}) == want
+
+
+def test_qualified_names_reach_the_macros_in_python() -> None:
+    """In Python, sqlmetrics.<name> is an attribute lookup on the namespace mapping that falls
+    back to its items: a macro named like an attribute of the mapping (``get``, ``items``) or
+    a global of Jinja (``range``) would be shadowed.
+    """
+    namespace = _templates.environment().globals["sqlmetrics"]
+    names = _dbt.template_macros()
+    assert {n for n in names if hasattr(namespace, n)} == set()
+    assert not names & set(jinja2.Environment().globals)
+    assert names <= set(namespace)
 
 
 def test_jinja_literal_round_trips() -> None:
@@ -122,21 +172,32 @@ def _render(spec: MetricSpec, params: dict[str, Any]) -> str:
     return sqlmetrics.render(spec.name, "t", **params)
 
 
-def test_qualified_copies_render_the_same_sql(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The package's copies of the templates (calls qualified for dbt) render, in the Python
-    environment, exactly the SQL that sql/ renders: same source, one meaning.
+def test_bare_and_qualified_calls_render_the_same_sql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the Python environment, sql/ with its calls written bare (as before they were
+    qualified for dbt) renders exactly the SQL that sql/ renders: qualifying changes no meaning.
     """
     cases = [(spec, params) for spec in REGISTRY.values() for params in _variants(spec)]
     expected = [_render(spec, params) for spec, params in cases]
-    copies = PACKAGE / "macros" / "templates"
-    monkeypatch.setattr(_templates, "sql_dir", lambda: copies)
+    bare = tmp_path / "sql"
+    names = _dbt.template_macros()
+    call = re.compile(r"(?<![\w.])sqlmetrics\.(" + "|".join(names) + r")\s*\(")
+    n_calls = 0
+    for path in _templates.sql_files():
+        text = (ROOT / "sql" / path).read_text()
+        n_calls += len(call.findall(text))
+        (bare / path).parent.mkdir(parents=True, exist_ok=True)
+        (bare / path).write_text(call.sub(r"\1(", text))
+        assert _dbt.qualify((bare / path).read_text(), names) == text, path
+    monkeypatch.setattr(_templates, "sql_dir", lambda: bare)
     _templates.environment.cache_clear()
     try:
         got = [_render(spec, params) for spec, params in cases]
     finally:
         monkeypatch.undo()
         _templates.environment.cache_clear()
-    assert len(cases) > 100
+    assert len(cases) > 100 and n_calls > 300
     for (spec, params), want, have in zip(cases, expected, got):
         assert have == want, (spec.name, params)
 
@@ -147,7 +208,7 @@ def _names_module() -> Any:
     env = jinja2.Environment(extensions=["jinja2.ext.do"])
     namespace: dict[str, Any] = {}
     env.globals["sqlmetrics"] = namespace
-    module = env.from_string((PACKAGE / "macros" / "core" / "names.sql").read_text()).module
+    module = env.from_string((MACROS / "core" / "names.sql").read_text()).module
     namespace.update({k: v for k, v in vars(module).items() if isinstance(v, jinja2.runtime.Macro)})
     return namespace
 
@@ -185,6 +246,123 @@ def test_close_match_is_difflibs() -> None:
 )
 def test_repr_is_pythons(value: Any) -> None:
     assert str(_names_module()["sqlmetrics_repr"](value)) == repr(value)
+
+
+class _Return(Exception):  # dbt's `return`: a macro's value, raised to its caller
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _CompilerError(Exception):
+    pass
+
+
+def _raise_compiler_error(message: str) -> None:
+    raise _CompilerError(message)
+
+
+def _return(value: Any) -> None:
+    raise _Return(value)
+
+
+def _checks_module() -> dict[str, Any]:
+    """dbt/macros/core/checks.sql with names.sql and the generated registry facts in a plain
+    Jinja environment, with dbt's ``return`` (a macro's value) and ``raise_compiler_error``.
+    """
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace: dict[str, Any] = {}
+    env.globals.update(
+        {
+            "sqlmetrics": namespace,
+            "return": _return,
+            "exceptions": type(
+                "E", (), {"raise_compiler_error": staticmethod(_raise_compiler_error)}
+            ),
+        }
+    )
+    files = ("core/names.sql", "core/checks.sql", "_generated/registry.sql")
+    module = env.from_string("\n".join((MACROS / f).read_text() for f in files)).module
+
+    def returning(macro: Any) -> Any:
+        def call(*args: Any) -> Any:
+            try:
+                return macro(*args)
+            except _Return as returned:
+                return returned.value
+
+        return call
+
+    for name, value in vars(module).items():
+        if isinstance(value, jinja2.runtime.Macro):
+            namespace[name] = returning(value)
+    return namespace
+
+
+def _outcome(call: Any, args: tuple[Any, ...], error: type[Exception]) -> tuple[str, Any]:
+    """``('ok', call(*args))`` (tuples as lists, NaN as a string) or ``('error', message)``."""
+    try:
+        value = call(*args)
+    except error as exc:
+        return "error", str(exc)
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return "nan" if isinstance(v, float) and math.isnan(v) else v
+
+    return "ok", plain(value)
+
+
+#: values tried on every option: each kind of wrong, the edges of the ranges, lists for labels=
+OPTION_VALUES = [
+    None, True, False, 0, 1, 2, 3, -1, 0.0, 0.5, 1.0, 1.5, 2.5, 0.9, 1e-300, 1e155, 1e300,
+    2**31, 2**40, math.nan, math.inf, -math.inf, "x", "", "auto", "warn", "linear", "quad",
+    "item_desc", "averag", [], ["a", "a"], ["b", "a", "b"], [1, 1.0], ["a", 1], ["a", "b"],
+    [1, 2.0], [True], [None], {"a": 1},
+]  # fmt: skip
+
+
+def test_option_checks_are_pythons() -> None:
+    """Every option's Jinja check (checks.sql, written by hand) accepts what Python's accepts,
+    gives the value Python's gives, and refuses with Python's message, on each value of
+    OPTION_VALUES and the option's allowed values and default. (It found labels=' message
+    for a class given twice out of date.)
+    """
+    checks = _checks_module()
+    tried = 0
+    for name, param in PARAMS.items():
+        if name in CI_PARAM_NAMES:  # the Python layer's interval options; dbt takes none
+            continue
+        spec = next(s for s in REGISTRY.values() if name in s.params)
+        for value in [*OPTION_VALUES, *getattr(param.check, "allowed", ()), param.default]:
+            want = _outcome(param.validate, (spec.name, value), SqlMetricsError)
+            jinja = checks["sqlmetrics_check_option"]
+            got = _outcome(jinja, (spec.name, name, value), _CompilerError)
+            assert got == want, (name, value)
+            tried += 1
+    assert tried > 1000
+
+
+def test_check_params_is_pythons() -> None:
+    """sqlmetrics_check_params fills every metric's defaults as check_params does, refuses an
+    option the metric does not take, and runs the same cross-option checks with Python's text.
+    """
+    checks = _checks_module()
+    cases = [(spec, {}) for spec in REGISTRY.values()]
+    cases += [(spec, {"threshold_x": 1}) for spec in REGISTRY.values()]
+    cases += [
+        (get_spec("map"), {"ties": "average", "ap_denominator": "hits"}),
+        (get_spec("bpref"), {"ties": "average"}),
+        (get_spec("hit_ratio"), {"k": 5, "empty": "one"}),
+        (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "micro"}),
+        (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "weighted"}),
+    ]
+    for spec, params in cases:
+        want = _outcome(check_params, (spec, params), SqlMetricsError)
+        got = _outcome(checks["sqlmetrics_check_params"], (spec.name, params), _CompilerError)
+        assert got == want, (spec.name, params)
 
 
 # --------------------------------------------------------------------------- running dbt
@@ -228,7 +406,7 @@ RANKING = {"group": "query_id", "item": "doc_id", "label": "rel", "score": "scor
 MULTICLASS = {"label": "segment", "prediction": "segment_predicted"}
 
 
-#: the long table of class scores (examples/dbt/models/segment_scores.sql): one group per
+#: the long table of class scores (integration_tests/models/segment_scores.sql): one group per
 #: prediction row, one item per class
 CLASS_SCORES = {"group": "row_id", "item": "class", "score": "class_score", "label": "is_true"}
 #: beyond-accuracy metrics: the recommendations' item column; train= is the click log seed
@@ -364,7 +542,7 @@ def write_parity_models(project: Path) -> None:
 
 
 def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> Project:
-    """A copy of the example project under ``tmp`` with its own profiles.yml, ``package``
+    """A copy of the integration tests project under ``tmp`` with ``package``
     (a packages.yml entry) and the parity models; ``env`` fills the profile's variables.
     """
     root = tmp / target
@@ -373,25 +551,41 @@ def make_project(tmp: Path, target: str, env: dict[str, str], package: str) -> P
         EXAMPLE,
         project,
         ignore=shutil.ignore_patterns(
-            "dbt_packages", "target", "logs", "example.duckdb", "package-lock.yml", ".user.yml"
+            "dbt_packages", "target", "logs", "*.duckdb", "package-lock.yml", ".user.yml"
         ),
     )
-    # the seeds are the Python examples' CSV files (seed-paths: ../data)
-    shutil.copytree(ROOT / "examples" / "data", root / "data")
+    # the seeds are the Python examples' CSV files (seed-paths: ../examples/data)
+    shutil.copytree(ROOT / "examples" / "data", root / "examples" / "data")
     (project / "packages.yml").write_text(f"packages:\n{package}")
     write_parity_models(project)
     return Project(root, target, env)
 
 
+def checkout_files() -> list[str]:
+    """The files of this checkout a clone would hold (tracked or new, not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [p for p in listed.split("\0") if p and (ROOT / p).is_file()]
+
+
 def git_package(tmp: Path) -> str:
-    """A git repository holding the package under dbt/, as a user's packages.yml names it."""
+    """A git repository of this checkout's files (the package at its root, as decision 0009
+    has it), as a user's packages.yml names it: dbt clones all of it.
+    """
     repo = tmp / "repo"
-    shutil.copytree(PACKAGE, repo / "dbt")
+    for path in checkout_files():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / path, repo / path)
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@t")  # fmt: skip
     for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "pkg"]):
         subprocess.run(["git", *command], cwd=repo, env=env, check=True)
-    return f'  - git: "file://{repo}"\n    revision: main\n    subdirectory: dbt\n'
+    return f'  - git: "file://{repo}"\n    revision: main\n'
 
 
 @dataclass
@@ -611,7 +805,7 @@ def test_failing_threshold_test_names_the_slices(
 
 
 def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
-    """examples/dbt/models/auc_python.py: sqlmetrics.auc(dbt.ref(...), con=session)."""
+    """integration_tests/models/auc_python.py: sqlmetrics.auc(dbt.ref(...), con=session)."""
     done = duckdb_build.project.dbt("run", "--select", "auc_python", check=False)
     assert f"OK created python table model {SCHEMA}.auc_python" in done.stdout, done.stdout
     got = duckdb_build.read("auc_python")["auc"].iloc[0]

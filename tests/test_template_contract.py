@@ -5,9 +5,11 @@ through ``adapter.dispatch``."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import uuid
 from collections import Counter
+from pathlib import Path
 
 import jinja2
 import pytest
@@ -200,3 +202,46 @@ def test_the_compiled_namespace_is_cached_and_a_changed_source_is_checked_again(
     _templates._compile(env, files[0][1], files)
     assert checked == ["x.sql"]  # a source never compiled before is checked first
     _templates.environment.cache_clear()
+
+
+#: folders of a checkout that hold no source (tools' caches, dbt's installs and outputs)
+_NOT_SOURCE = {"dbt_packages", "target", "logs", "__pycache__", "build", "dist", "node_modules"}
+
+
+def repeated_templates(root: Path) -> list[str]:
+    """Where a ``.sql`` file of the repository at ``root`` repeats a template of ``sql/``: a
+    macro defined in two files, or a file outside ``sql/`` holding the body of a template's
+    macro (calls qualified or not). One line per finding; empty when ``sql/`` is the one
+    source (issue 23: the dbt package reads ``sql/`` itself).
+    """
+    files: dict[str, str] = {}
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _NOT_SOURCE]
+        for name in names:
+            if name.endswith(".sql"):
+                path = Path(folder) / name
+                files[path.relative_to(root).as_posix()] = path.read_text()
+    defined: dict[str, list[str]] = {}
+    bodies: dict[str, str] = {}  # a template macro's body, calls unqualified -> its file
+    block = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(.*?%\}(.*?)\{%-?\s*endmacro", re.S)
+    for path, text in files.items():
+        for name, body in block.findall(re.sub(r"\{#.*?#\}", "", text, flags=re.S)):
+            defined.setdefault(name, []).append(path)
+            if path.startswith("sql/") and len(body.strip()) > 80:
+                bodies[body.replace("sqlmetrics.", "").strip()] = path
+    found = [f"macro {n} defined in {', '.join(p)}" for n, p in defined.items() if len(p) > 1]
+    for path, text in files.items():
+        if not path.startswith("sql/"):
+            plain = text.replace("sqlmetrics.", "")
+            found += [
+                f"{path} repeats a macro of {src}" for body, src in bodies.items() if body in plain
+            ]
+    return sorted(found)
+
+
+def test_no_file_outside_sql_repeats_a_template() -> None:
+    """One source for Python and dbt: no macro defined twice across the repository's ``.sql``
+    files, no copy of a template anywhere (the committed copies under dbt/ failed this)."""
+    root = sql_dir().parent
+    assert (root / "sql").is_dir() and (root / "dbt_project.yml").is_file()
+    assert repeated_templates(root) == []

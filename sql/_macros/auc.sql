@@ -20,24 +20,24 @@
 {% macro auc_rank_sums(by, groups=[]) -%}
 ranked as (
     select
-        {{ slice_cols(by) }}{% for col in groups %}{{ col }}, {% endfor %}
+        {{ sqlmetrics.slice_cols(by) }}{% for col in groups %}{{ col }}, {% endfor %}
 
         label,
-        rank() over ({{ window(by, 'score', groups) }}) as rank_lo,
-        count(*) over ({{ window(by, 'score', groups) }}) as rank_hi
+        rank() over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_lo,
+        count(*) over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_hi
     from source
 ),
 rank_sums as (
     select
-        {{ slice_cols(by) }}
-        cast(sum(label) as {{ float_type() }}) as n_pos,
-        cast(count(*) - sum(label) as {{ float_type() }}) as n_neg,
+        {{ sqlmetrics.slice_cols(by) }}
+        cast(sum(label) as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(count(*) - sum(label) as {{ sqlmetrics.float_type() }}) as n_neg,
         cast(
             sum(case when label = 1 then rank_lo + rank_hi else 0 end) - sum(label) * (sum(label) + 1)
-            as {{ float_type() }}
+            as {{ sqlmetrics.float_type() }}
         ) as u2
     from ranked
-    {{ group_by(by, groups) }}
+    {{ sqlmetrics.group_by(by, groups) }}
 )
 {%- endmacro %}
 
@@ -61,32 +61,32 @@ u2 / 2 / nullif(n_pos * n_neg, 0)
 
 {% macro default__auc_pooled_rank_sums(source, by) -%}
 ranked as (
-{{ multiclass_auc_ranked(source, by, []) }}
+{{ sqlmetrics.multiclass_auc_ranked(source, by, []) }}
 ),
 per_part as (
-{{ multiclass_auc_per_part(by, []) }}
+{{ sqlmetrics.multiclass_auc_per_part(by, []) }}
 )
 {%- endmacro %}
 
 {% macro spark__auc_pooled_rank_sums(source, by) -%}
 pooled_scores as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s as score,
         sum(y) as pos,
         count(*) as cnt
     from {{ source }}
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
-{{ auc_prefixed('pooled_scores', by, ['cnt']) }},
+{{ sqlmetrics.auc_prefixed('pooled_scores', by, ['cnt']) }},
 per_part as (
     select
-        {{ slice_cols(by) }}
-        cast(sum(cast(pos as {{ exact_int() }}) * (2 * cnt_before + cnt + 1)) as {{ float_type() }}) / 2 as r,
-        cast(sum(pos) as {{ float_type() }}) as p,
-        cast(sum(cnt) - sum(pos) as {{ float_type() }}) as n
+        {{ sqlmetrics.slice_cols(by) }}
+        cast(sum(cast(pos as {{ sqlmetrics.exact_int() }}) * (2 * cnt_before + cnt + 1)) as {{ sqlmetrics.float_type() }}) / 2 as r,
+        cast(sum(pos) as {{ sqlmetrics.float_type() }}) as p,
+        cast(sum(cnt) - sum(pos) as {{ sqlmetrics.float_type() }}) as n
     from prefixed
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
@@ -124,21 +124,21 @@ per_part as (
 {% macro auc_bucket_search(q, value, lo, hi) -%}
 {% if lo == hi %}{{ lo }}{% else %}
 {% set mid = (lo + hi + 1) // 2 %}
-case when {{ q }}[{{ mid - 1 }}] < {{ value }} then {{ auc_bucket_search(q, value, mid, hi) }} else {{ auc_bucket_search(q, value, lo, mid - 1) }} end
+case when {{ q }}[{{ mid - 1 }}] < {{ value }} then {{ sqlmetrics.auc_bucket_search(q, value, mid, hi) }} else {{ sqlmetrics.auc_bucket_search(q, value, lo, mid - 1) }} end
 {%- endif %}
 {%- endmacro %}
 
 {# `slice_0 is not distinct from p_slice_0 and ...` (a NULL slice is a slice) #}
 {% macro auc_join_slices(by, prefix) -%}
-{% for col in by %}{{ null_safe_equal("slice_" ~ loop.index0, prefix ~ "slice_" ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
+{% for col in by %}{{ sqlmetrics.null_safe_equal("slice_" ~ loop.index0, prefix ~ "slice_" ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
 {%- endmacro %}
 
 {% macro auc_prefixed(table, by, sums, maxes=[], firsts=[], order='asc') -%}
 {% set bucket_order = 'bucket ' ~ order %}
-{{ auc_row_buckets(table, by, 'bucket_bounds', 'bucketed') }},
+{{ sqlmetrics.auc_row_buckets(table, by, 'bucket_bounds', 'bucketed') }},
 bucket_totals as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bucket,
 {% for c in sums %}
         sum({{ c }}) as {{ c }}_b,
@@ -151,7 +151,7 @@ bucket_totals as (
 {% endfor %}
         count(*) as n_scores
     from bucketed
-    {{ group_by(by, ['bucket']) }}
+    {{ sqlmetrics.group_by(by, ['bucket']) }}
 ),
 bucket_prefix as (
     select
@@ -160,25 +160,25 @@ bucket_prefix as (
         bucket as p_bucket,
 {% for c in sums %}
         coalesce(sum({{ c }}_b) over (
-            {{ window(by, bucket_order) }} rows between unbounded preceding and 1 preceding
+            {{ sqlmetrics.window(by, bucket_order) }} rows between unbounded preceding and 1 preceding
         ), 0) as {{ c }}_before_bucket,
-        sum({{ c }}_b) over ({{ partition_by(by) }}) as {{ c }}_total,
+        sum({{ c }}_b) over ({{ sqlmetrics.partition_by(by) }}) as {{ c }}_total,
 {% endfor %}
 {% for m in maxes %}
-        max({{ m }}_b_max) over ({{ partition_by(by) }}) as {{ m }}_max,
+        max({{ m }}_b_max) over ({{ sqlmetrics.partition_by(by) }}) as {{ m }}_max,
 {% endfor %}
 {% for f in firsts %}
-        lead({{ f }}_first) over ({{ window(by, bucket_order) }}) as {{ f }}_next,
+        lead({{ f }}_first) over ({{ sqlmetrics.window(by, bucket_order) }}) as {{ f }}_next,
 {% endfor %}
-        lag(bucket) over ({{ window(by, bucket_order) }}) is not null as has_prev_bucket
+        lag(bucket) over ({{ sqlmetrics.window(by, bucket_order) }}) is not null as has_prev_bucket
     from bucket_totals
 ),
 prefixed as (
-    select {{ auc_broadcast('bucket_prefix') }}
+    select {{ sqlmetrics.auc_broadcast('bucket_prefix') }}
         bucketed.*,
 {% for c in sums %}
         {{ c }}_before_bucket + coalesce(sum({{ c }}) over (
-            {{ window(by, 'score ' ~ order, ['bucket']) }} rows between unbounded preceding and 1 preceding
+            {{ sqlmetrics.window(by, 'score ' ~ order, ['bucket']) }} rows between unbounded preceding and 1 preceding
         ), 0) as {{ c }}_before,
         {{ c }}_total,
 {% endfor %}
@@ -191,7 +191,7 @@ prefixed as (
         has_prev_bucket
     from bucketed
     join bucket_prefix
-        on {{ auc_join_slices(by, 'p_') }}{{ ' and ' if by }}bucket = p_bucket
+        on {{ sqlmetrics.auc_join_slices(by, 'p_') }}{{ ' and ' if by }}bucket = p_bucket
 )
 {%- endmacro %}
 
@@ -213,7 +213,7 @@ prefixed as (
 
 {# the exponent sum_exponent computes, of an aggregate already taken (no window): ceil(log2 x) #}
 {% macro auc_exponent(x) -%}
-nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2000)
+nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ sqlmetrics.float_literal(2) }})), 2000), 2000)
 {%- endmacro %}
 
 {#
@@ -238,27 +238,27 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ float_literal(2) }})), 2000), 2
 {%- endmacro %}
 
 {% macro auc_row_buckets(table, by, bounds='row_bounds', bucketed='row_bucketed') -%}
-{% set n = auc_n_buckets() | int %}
+{% set n = sqlmetrics.auc_n_buckets() | int %}
 {{ bounds }} as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
 
         percentile_approx(
             score,
-            array({% for i in range(1, n) %}{{ float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
+            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
             1000
         ) as q
     from {{ table }}
-    where rand(0) * {{ auc_sample_every() }} < 1
-    {{ group_by(by) }}
+    where rand(0) * {{ sqlmetrics.auc_sample_every() }} < 1
+    {{ sqlmetrics.group_by(by) }}
 ),
 {{ bucketed }} as (
-    select {{ auc_broadcast(bounds) }}
+    select {{ sqlmetrics.auc_broadcast(bounds) }}
         {{ table }}.*,
-        {{ auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
+        {{ sqlmetrics.auc_bucket_search('q', 'score', 0, n - 1) }} as bucket
     from {{ table }}
 {% if by %}
-    left join {{ bounds }} on {{ auc_join_slices(by, 'q_') }}
+    left join {{ bounds }} on {{ sqlmetrics.auc_join_slices(by, 'q_') }}
 {% else %}
     cross join {{ bounds }}
 {% endif %}

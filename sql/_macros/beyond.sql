@@ -16,7 +16,7 @@
 #}
 {% macro beyond_source(relation, by, columns) -%}
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.item }} as item
     from {{ relation }}
 {%- endmacro %}
@@ -33,27 +33,27 @@
 
 {% macro default__beyond_item_counts(by) -%}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         item,
         count(*) as c,
-        sum(count(*)) over ({{ partition_by(by) }}) as n
+        sum(count(*)) over ({{ sqlmetrics.partition_by(by) }}) as n
     from source
-    {{ group_by(by, ['item']) }}
+    {{ sqlmetrics.group_by(by, ['item']) }}
 {%- endmacro %}
 
 {% macro spark__beyond_item_counts(by) -%}
-    select {{ auc_broadcast('slice_totals') }}
-        {{ slice_cols_of('per_item', by) }}
+    select {{ sqlmetrics.auc_broadcast('slice_totals') }}
+        {{ sqlmetrics.slice_cols_of('per_item', by) }}
         per_item.item,
         per_item.c,
         slice_totals.n
     from (
         select
-            {{ slice_cols(by) }}
+            {{ sqlmetrics.slice_cols(by) }}
             item,
             count(*) as c
         from source
-        {{ group_by(by, ['item']) }}
+        {{ sqlmetrics.group_by(by, ['item']) }}
     ) as per_item
 {% if by %}
     join (
@@ -62,9 +62,9 @@
 
             count(*) as n
         from source
-        {{ group_by(by) }}
+        {{ sqlmetrics.group_by(by) }}
     ) as slice_totals
-        on {% for col in by %}{{ null_safe_equal('per_item.slice_' ~ loop.index0, 'slice_totals.n_slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('per_item.slice_' ~ loop.index0, 'slice_totals.n_slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
 
 {% else %}
     cross join (select count(*) as n from source) as slice_totals
@@ -78,17 +78,17 @@
 {% macro default__beyond_popularity(columns) %}
     select
         {{ columns.train_item }} as item,
-        -ln(cast(count(*) as {{ float_type() }}) / sum(count(*)) over ())
-            / ln(cast(2 as {{ float_type() }})) as novelty
+        -ln(cast(count(*) as {{ sqlmetrics.float_type() }}) / sum(count(*)) over ())
+            / ln(cast(2 as {{ sqlmetrics.float_type() }})) as novelty
     from {{ columns.train_relation }}
     group by {{ columns.train_item }}
 {%- endmacro %}
 
 {% macro spark__beyond_popularity(columns) -%}
-    select {{ auc_broadcast('train_total') }}
+    select {{ sqlmetrics.auc_broadcast('train_total') }}
         per_item.item,
-        -ln(cast(per_item.t as {{ float_type() }}) / train_total.t_all)
-            / ln(cast(2 as {{ float_type() }})) as novelty
+        -ln(cast(per_item.t as {{ sqlmetrics.float_type() }}) / train_total.t_all)
+            / ln(cast(2 as {{ sqlmetrics.float_type() }})) as novelty
     from (
         select
             {{ columns.train_item }} as item,

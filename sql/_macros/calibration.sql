@@ -20,21 +20,21 @@
 #}
 {% macro calibration_source(relation, by, columns, options) -%}
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as p,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 {%- endmacro %}
 
 {# numpy.linspace(0, 1, n + 1)[i] as SQL: i * (1 / n) in double #}
 {% macro calibration_uniform_edge(i, n_bins) -%}
-cast({{ i }} as {{ float_type() }}) * (cast(1 as {{ float_type() }}) / cast({{ n_bins }} as {{ float_type() }}))
+cast({{ i }} as {{ sqlmetrics.float_type() }}) * (cast(1 as {{ sqlmetrics.float_type() }}) / cast({{ n_bins }} as {{ sqlmetrics.float_type() }}))
 {%- endmacro %}
 
 {# numpy's _lerp(a, b, g) #}
 {% macro calibration_lerp(a, b, g) -%}
-case when {{ g }} >= {{ float_literal(0.5) }} then {{ b }} - ({{ b }} - {{ a }}) * (1 - {{ g }}) else {{ a }} + ({{ b }} - {{ a }}) * {{ g }} end
+case when {{ g }} >= {{ sqlmetrics.float_literal(0.5) }} then {{ b }} - ({{ b }} - {{ a }}) * (1 - {{ g }}) else {{ a }} + ({{ b }} - {{ a }}) * {{ g }} end
 {%- endmacro %}
 
 {% macro calibration_join_on(left, right, by) -%}
@@ -52,37 +52,37 @@ candidate as (
 ),
 binned as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
         p,
         w,
         bin,
-        case when bin = 0 then cast(0 as {{ float_type() }}) else {{ calibration_uniform_edge('bin', n) }} end as bin_lower,
-        case when bin = {{ n - 1 }} then cast(1 as {{ float_type() }}) else {{ calibration_uniform_edge('bin + 1', n) }} end as bin_upper
+        case when bin = 0 then cast(0 as {{ sqlmetrics.float_type() }}) else {{ sqlmetrics.calibration_uniform_edge('bin', n) }} end as bin_lower,
+        case when bin = {{ n - 1 }} then cast(1 as {{ sqlmetrics.float_type() }}) else {{ sqlmetrics.calibration_uniform_edge('bin + 1', n) }} end as bin_upper
     from (
         select
             candidate.*,
             c
-                - case when c >= 1 and {{ calibration_uniform_edge('c', n) }} >= p then 1 else 0 end
-                + case when c + 1 <= {{ n - 1 }} and {{ calibration_uniform_edge('c + 1', n) }} < p then 1 else 0 end
+                - case when c >= 1 and {{ sqlmetrics.calibration_uniform_edge('c', n) }} >= p then 1 else 0 end
+                + case when c + 1 <= {{ n - 1 }} and {{ sqlmetrics.calibration_uniform_edge('c + 1', n) }} < p then 1 else 0 end
                 as bin
         from candidate
     ) as assigned
 ),
 {% else %}
-{{ calibration_quantile_edges(by, n) }},
+{{ sqlmetrics.calibration_quantile_edges(by, n) }},
 edge_values as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
-        case when a_{{ i }} = b_{{ i }} then a_{{ i }} else {{ calibration_lerp('a_' ~ i, 'b_' ~ i, 'g_' ~ i) }} end as e_{{ i }},
+        case when a_{{ i }} = b_{{ i }} then a_{{ i }} else {{ sqlmetrics.calibration_lerp('a_' ~ i, 'b_' ~ i, 'g_' ~ i) }} end as e_{{ i }},
 {% endfor %}
         e_0,
         e_{{ n }}
     from edges
 ),
 assigned as (
-    select {{ auc_broadcast('edge_values') }}
+    select {{ sqlmetrics.auc_broadcast('edge_values') }}
         {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
         source.label,
         source.p,
@@ -92,11 +92,11 @@ assigned as (
         edge_values.e_{{ i }}{{ ',' if not loop.last }}
 {% endfor %}
     from source
-    inner join edge_values on {{ calibration_join_on('source', 'edge_values', by) }}
+    inner join edge_values on {{ sqlmetrics.calibration_join_on('source', 'edge_values', by) }}
 ),
 binned as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
         p,
         w,
@@ -120,33 +120,33 @@ binned as (
 #}
 {% macro calibration_per_bin_ctes(by, weighted) -%}
 {% if weighted %}
-{{ calibration_bin_exponents(by) }},
+{{ sqlmetrics.calibration_bin_exponents(by) }},
 per_bin as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         min(bin_lower) as bin_lower,
         min(bin_upper) as bin_upper,
         count(*) as n_rows,
-        {{ exact_sum('w', 'w_exp') }} as w_sum,
-        {{ exact_sum('wp', 'wp_exp') }} as wp_sum,
-        {{ exact_sum('wy', 'wy_exp') }} as wy_sum
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
+        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} as wp_sum,
+        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum
     from scaled
-    {{ group_by(by, ['bin']) }}
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
 {% else %}
 per_bin as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         min(bin_lower) as bin_lower,
         min(bin_upper) as bin_upper,
         count(*) as n_rows,
-        cast(count(*) as {{ float_type() }}) as w_sum,
-        {{ exact_sum('p', 0) }} as wp_sum,
-        cast(sum(label) as {{ float_type() }}) as wy_sum
+        cast(count(*) as {{ sqlmetrics.float_type() }}) as w_sum,
+        {{ sqlmetrics.exact_sum('p', 0) }} as wp_sum,
+        cast(sum(label) as {{ sqlmetrics.float_type() }}) as wy_sum
     from binned
-    {{ group_by(by, ['bin']) }}
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
 {% endif %}
 {%- endmacro %}
@@ -160,8 +160,8 @@ per_bin as (
 positioned as (
     select
         source.*,
-        row_number() over ({{ window(by, 'p') }}) - 1 as pos,
-        count(*) over ({{ partition_by(by) }}) as n_slice
+        row_number() over ({{ sqlmetrics.window(by, 'p') }}) - 1 as pos,
+        count(*) over ({{ sqlmetrics.partition_by(by) }}) as n_slice
     from source
 ),
 located as (
@@ -169,7 +169,7 @@ located as (
         positioned.*,
 {% for i in range(1, n) %}
 {% set q = (i * (1.0 / n)) * 100 / 100 %}
-        {{ float_literal(q) }} * (n_slice - 1) as v_{{ i }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.float_literal(q) }} * (n_slice - 1) as v_{{ i }}{{ ',' if not loop.last }}
 {% endfor %}
 {% if n == 1 %}
         0 as no_inner_edge
@@ -178,7 +178,7 @@ located as (
 ),
 edges as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
         max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
         max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
@@ -187,32 +187,32 @@ edges as (
         min(p) as e_0,
         max(p) as e_{{ n }}
     from located
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
 {% macro spark__calibration_quantile_edges(by, n) -%}
 per_value as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         p as score,
         count(*) as cnt
     from source
-    {{ group_by(by, ['p']) }}
+    {{ sqlmetrics.group_by(by, ['p']) }}
 ),
-{{ auc_prefixed('per_value', by, ['cnt']) }},
+{{ sqlmetrics.auc_prefixed('per_value', by, ['cnt']) }},
 located as (
     select
         prefixed.*{% for i in range(1, n) %},
 {% set q = (i * (1.0 / n)) * 100 / 100 %}
-        {{ float_literal(q) }} * (cnt_total - 1) as v_{{ i }}
+        {{ sqlmetrics.float_literal(q) }} * (cnt_total - 1) as v_{{ i }}
 {%- endfor %}
 
     from prefixed
 ),
 edges as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
         max(case when least(floor(v_{{ i }}), cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as a_{{ i }},
         max(case when least(floor(v_{{ i }}) + 1, cnt_total - 1) between cnt_before and cnt_before + cnt - 1 then score end) as b_{{ i }},
@@ -221,7 +221,7 @@ edges as (
         min(score) as e_0,
         max(score) as e_{{ n }}
     from located
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
@@ -236,9 +236,9 @@ scaled as (
         binned.*,
         w * p as wp,
         w * label as wy,
-        {{ sum_exponent('w', by, ['bin']) }} as w_exp,
-        {{ sum_exponent('w * p', by, ['bin']) }} as wp_exp,
-        {{ sum_exponent('w * label', by, ['bin']) }} as wy_exp
+        {{ sqlmetrics.sum_exponent('w', by, ['bin']) }} as w_exp,
+        {{ sqlmetrics.sum_exponent('w * p', by, ['bin']) }} as wp_exp,
+        {{ sqlmetrics.sum_exponent('w * label', by, ['bin']) }} as wy_exp
     from binned
 )
 {%- endmacro %}
@@ -249,14 +249,14 @@ bin_exponents as (
         {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
 
         bin as e_bin,
-        {{ auc_exponent('max(abs(w))') }} as w_exp,
-        {{ auc_exponent('max(abs(w * p))') }} as wp_exp,
-        {{ auc_exponent('max(abs(w * label))') }} as wy_exp
+        {{ sqlmetrics.auc_exponent('max(abs(w))') }} as w_exp,
+        {{ sqlmetrics.auc_exponent('max(abs(w * p))') }} as wp_exp,
+        {{ sqlmetrics.auc_exponent('max(abs(w * label))') }} as wy_exp
     from binned
-    {{ group_by(by, ['bin']) }}
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
 scaled as (
-    select {{ auc_broadcast('bin_exponents') }}
+    select {{ sqlmetrics.auc_broadcast('bin_exponents') }}
         binned.*,
         w * p as wp,
         w * label as wy,
@@ -265,6 +265,6 @@ scaled as (
         wy_exp
     from binned
     join bin_exponents
-        on {{ auc_join_slices(by, 'e_') }}{{ ' and ' if by }}bin = e_bin
+        on {{ sqlmetrics.auc_join_slices(by, 'e_') }}{{ ' and ' if by }}bin = e_bin
 )
 {%- endmacro %}

@@ -72,7 +72,7 @@
 
 {% macro compare_groups(parts, by, n_metrics, weights, test, n_permutations, seed) -%}
 {% set nb = by | length %}
-{% set part = partition_by(by, ['metric', 'model']) %}
+{% set part = sqlmetrics.partition_by(by, ['metric', 'model']) %}
 with
 {% for sql in parts %}
 model_{{ loop.index0 }} as (
@@ -95,13 +95,13 @@ paired as (
         model_{{ j }}.m{{ i }} as v{{ i }}_{{ j }},
 {% endfor %}
 {% endfor %}
-        {{ 'cast(group_weights.w as ' ~ float_type() ~ ')' if weights else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ 'cast(group_weights.w as ' ~ sqlmetrics.float_type() ~ ')' if weights else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from model_0
 {% for sql in parts[1:] %}
-    join model_{{ loop.index }} on {{ join_on_slices('model_0', 'model_' ~ loop.index, by) }} and model_0.slice_{{ nb }} = model_{{ loop.index }}.slice_{{ nb }}
+    join model_{{ loop.index }} on {{ sqlmetrics.join_on_slices('model_0', 'model_' ~ loop.index, by) }} and model_0.slice_{{ nb }} = model_{{ loop.index }}.slice_{{ nb }}
 {% endfor %}
 {% if weights %}
-    join group_weights on {{ join_on_slices('model_0', 'group_weights', by) }} and model_0.slice_{{ nb }} = group_weights.grp
+    join group_weights on {{ sqlmetrics.join_on_slices('model_0', 'group_weights', by) }} and model_0.slice_{{ nb }} = group_weights.grp
 {% endif %}
 ),
 diffs as (
@@ -109,14 +109,14 @@ diffs as (
 {% set outer = loop %}
 {% for sql in parts[1:] %}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         w,
         {{ i }} as metric,
         {{ loop.index }} as model,
-        cast(v{{ i }}_0 as {{ float_type() }}) as base,
-        cast(v{{ i }}_{{ loop.index }} as {{ float_type() }}) as val,
-        cast(v{{ i }}_{{ loop.index }} as {{ float_type() }}) - cast(v{{ i }}_0 as {{ float_type() }}) as d
+        cast(v{{ i }}_0 as {{ sqlmetrics.float_type() }}) as base,
+        cast(v{{ i }}_{{ loop.index }} as {{ sqlmetrics.float_type() }}) as val,
+        cast(v{{ i }}_{{ loop.index }} as {{ sqlmetrics.float_type() }}) - cast(v{{ i }}_0 as {{ sqlmetrics.float_type() }}) as d
     from paired
     where v{{ i }}_0 is not null and v{{ i }}_{{ loop.index }} is not null
 {{ '    union all' if not (loop.last and outer.last) }}
@@ -128,122 +128,122 @@ diffs as (
 scaled as (
     select
         diffs.*,
-        {{ sum_exponent('w * base', by, ['metric', 'model']) }} as e_base,
-        {{ sum_exponent('w * val', by, ['metric', 'model']) }} as e_val,
-        {{ sum_exponent('w * d', by, ['metric', 'model']) }} as e_d
+        {{ sqlmetrics.sum_exponent('w * base', by, ['metric', 'model']) }} as e_base,
+        {{ sqlmetrics.sum_exponent('w * val', by, ['metric', 'model']) }} as e_val,
+        {{ sqlmetrics.sum_exponent('w * d', by, ['metric', 'model']) }} as e_d
     from diffs
 ),
 moments as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         count(*) as n,
         sum(w) as sw,
-        {{ exact_sum('w * base', 'e_base') }} / sum(w) as base,
-        {{ exact_sum('w * val', 'e_val') }} / sum(w) as value,
-        {{ exact_sum('w * d', 'e_d') }} as s_obs,
-        {{ exact_sum('abs(w * d)', 'e_d') }} as sabs
+        {{ sqlmetrics.exact_sum('w * base', 'e_base') }} / sum(w) as base,
+        {{ sqlmetrics.exact_sum('w * val', 'e_val') }} / sum(w) as value,
+        {{ sqlmetrics.exact_sum('w * d', 'e_d') }} as s_obs,
+        {{ sqlmetrics.exact_sum('abs(w * d)', 'e_d') }} as sabs
     from scaled
-    {{ group_by(by, ['metric', 'model']) }}
+    {{ sqlmetrics.group_by(by, ['metric', 'model']) }}
 ),
 squares as (
     select
-        {{ slice_cols_of('diffs', by) }}
+        {{ sqlmetrics.slice_cols_of('diffs', by) }}
         diffs.metric,
         diffs.model,
         diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw) as sq
     from diffs
-    join moments on {{ join_on_slices('diffs', 'moments', by, ['metric', 'model']) }}
+    join moments on {{ sqlmetrics.join_on_slices('diffs', 'moments', by, ['metric', 'model']) }}
 ),
 spread as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
-        {{ exact_sum('sq', 'e_sq') }} as ss
+        {{ sqlmetrics.exact_sum('sq', 'e_sq') }} as ss
     from (
         select
             squares.*,
-            {{ sum_exponent('sq', by, ['metric', 'model']) }} as e_sq
+            {{ sqlmetrics.sum_exponent('sq', by, ['metric', 'model']) }} as e_sq
         from squares
     ) as squares_scaled
-    {{ group_by(by, ['metric', 'model']) }}
+    {{ sqlmetrics.group_by(by, ['metric', 'model']) }}
 ),
 {% if test == 'randomization' %}
 flipped as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         b,
-        {{ exact_sum('t', 'e_d') }} as s_b
+        {{ sqlmetrics.exact_sum('t', 'e_d') }} as s_b
     from (
         select
-            {{ slice_cols_of('keyed', by) }}
+            {{ sqlmetrics.slice_cols_of('keyed', by) }}
             keyed.metric,
             keyed.model,
             keyed.e_d,
             replicates.b,
-            keyed.w * keyed.d * {{ sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
+            keyed.w * keyed.d * {{ sqlmetrics.sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
         from (
-            select {{ slice_cols(by) }} metric, model, w, d, e_d, {{ key_hash('grp') }} as gkey
+            select {{ sqlmetrics.slice_cols(by) }} metric, model, w, d, e_d, {{ sqlmetrics.key_hash('grp') }} as gkey
             from scaled
         ) as keyed
         cross join (
-{{ replicates(n_permutations) | indent(12, true) }}
+{{ sqlmetrics.replicates(n_permutations) | indent(12, true) }}
         ) as replicates
     ) as signed_terms
-    {{ group_by(by, ['metric', 'model', 'b']) }}
+    {{ sqlmetrics.group_by(by, ['metric', 'model', 'b']) }}
 ),
 permuted as (
     select
-        {{ slice_cols_of('flipped', by) }}
+        {{ sqlmetrics.slice_cols_of('flipped', by) }}
         flipped.metric,
         flipped.model,
-        sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
+        sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ sqlmetrics.float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
     from flipped
-    join moments on {{ join_on_slices('flipped', 'moments', by, ['metric', 'model']) }}
-    group by {{ slice_cols_of('flipped', by) }}flipped.metric, flipped.model
+    join moments on {{ sqlmetrics.join_on_slices('flipped', 'moments', by, ['metric', 'model']) }}
+    group by {{ sqlmetrics.slice_cols_of('flipped', by) }}flipped.metric, flipped.model
 ),
 {% endif %}
 {% if test == 'wilcoxon' %}
 signed as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         d,
-        round(abs(d) * {{ float_literal(1e12) }}) as a
+        round(abs(d) * {{ sqlmetrics.float_literal(1e12) }}) as a
     from diffs
-    where round(abs(d) * {{ float_literal(1e12) }}) > 0
+    where round(abs(d) * {{ sqlmetrics.float_literal(1e12) }}) > 0
 ),
 signed_ranks as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         d,
         rank() over ({{ part }} order by a)
-            + cast(count(*) over ({{ partition_by(by, ['metric', 'model', 'a']) }}) - 1 as {{ float_type() }}) / {{ float_literal(2) }} as r,
-        count(*) over ({{ partition_by(by, ['metric', 'model', 'a']) }}) as t
+            + cast(count(*) over ({{ sqlmetrics.partition_by(by, ['metric', 'model', 'a']) }}) - 1 as {{ sqlmetrics.float_type() }}) / {{ sqlmetrics.float_literal(2) }} as r,
+        count(*) over ({{ sqlmetrics.partition_by(by, ['metric', 'model', 'a']) }}) as t
     from signed
 ),
 wilcoxon as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         count(*) as n_nz,
-        sum(case when d > 0 then r else {{ float_literal(0) }} end) as w_plus,
-        sum(cast(t * t - 1 as {{ float_type() }})) as tie
+        sum(case when d > 0 then r else {{ sqlmetrics.float_literal(0) }} end) as w_plus,
+        sum(cast(t * t - 1 as {{ sqlmetrics.float_type() }})) as tie
     from signed_ranks
-    {{ group_by(by, ['metric', 'model']) }}
+    {{ sqlmetrics.group_by(by, ['metric', 'model']) }}
 ),
 {% endif %}
 final as (
     select
-        {{ slice_cols_of('moments', by) }}
+        {{ sqlmetrics.slice_cols_of('moments', by) }}
         moments.metric,
         moments.model,
         moments.n,
@@ -255,26 +255,26 @@ final as (
         moments.sabs,
         {{ 'permuted.n_extreme' if test == 'randomization' else 'cast(null as bigint)' }} as n_extreme,
         {{ 'coalesce(wilcoxon.n_nz, 0)' if test == 'wilcoxon' else 'cast(null as bigint)' }} as n_nz,
-        {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as w_plus,
-        {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ float_type() ~ ')' }} as tie
+        {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as w_plus,
+        {{ 'wilcoxon.tie' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as tie
     from moments
-    join spread on {{ join_on_slices('moments', 'spread', by, ['metric', 'model']) }}
+    join spread on {{ sqlmetrics.join_on_slices('moments', 'spread', by, ['metric', 'model']) }}
 {% if test == 'randomization' %}
-    left join permuted on {{ join_on_slices('moments', 'permuted', by, ['metric', 'model']) }}
+    left join permuted on {{ sqlmetrics.join_on_slices('moments', 'permuted', by, ['metric', 'model']) }}
 {% endif %}
 {% if test == 'wilcoxon' %}
-    left join wilcoxon on {{ join_on_slices('moments', 'wilcoxon', by, ['metric', 'model']) }}
+    left join wilcoxon on {{ sqlmetrics.join_on_slices('moments', 'wilcoxon', by, ['metric', 'model']) }}
 {% endif %}
 )
 select * from final
-order by {{ slice_order(by) }}metric, model
+order by {{ sqlmetrics.slice_order(by) }}metric, model
 {%- endmacro %}
 
 {% macro compare_delong(relation, by, columns, options, n_models) -%}
 with rows_in as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
         {{ score }} as s{{ loop.index0 }}{{ ',' if not loop.last }}
 {% endfor %}
@@ -284,13 +284,13 @@ with rows_in as (
 -- the model's distinct scores, joined back to the rows on (slice, score)
 {% for score in columns.scores %}
 placed_{{ loop.index0 }} as (
-    with {{ ci_score_placements(relation, by, columns.label, score, options.pos_label) | indent(4) }}
-    select {{ slice_cols(by) }}score, a, x from placements
+    with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, score, options.pos_label) | indent(4) }}
+    select {{ sqlmetrics.slice_cols(by) }}score, a, x from placements
 ),
 {% endfor %}
 placed as (
     select
-        {{ slice_cols_of('rows_in', by) }}
+        {{ sqlmetrics.slice_cols_of('rows_in', by) }}
 {% for k in range(n_models) %}
         p{{ k }}.a as a{{ k }},
         p{{ k }}.x as x{{ k }},
@@ -299,29 +299,29 @@ placed as (
     from rows_in
 {% for k in range(n_models) %}
     join placed_{{ k }} as p{{ k }}
-        on {{ join_on_slices('rows_in', 'p' ~ k, by) }} and rows_in.s{{ k }} = p{{ k }}.score
+        on {{ sqlmetrics.join_on_slices('rows_in', 'p' ~ k, by) }} and rows_in.s{{ k }} = p{{ k }}.score
 {% endfor %}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         count(*) as n_rows,
         sum(label) as n_pos,
         count(*) - sum(label) as n_neg,
-{% set zero = float_literal(0) %}
+{% set zero = sqlmetrics.float_literal(0) %}
 {% for k in range(n_models) %}
-        {{ exact_sum('case when label = 1 then a' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sa{{ k }},
-        {{ exact_sum('case when label = 0 then x' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sx{{ k }},
-        {{ exact_sum('case when label = 1 then a' ~ k ~ ' * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as saa{{ k }},
-        {{ exact_sum('case when label = 1 then a0 * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sa0{{ k }},
-        {{ exact_sum('case when label = 0 then x' ~ k ~ ' * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sxx{{ k }},
-        {{ exact_sum('case when label = 0 then x0 * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sx0{{ k }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.exact_sum('case when label = 1 then a' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sa{{ k }},
+        {{ sqlmetrics.exact_sum('case when label = 0 then x' ~ k ~ ' else ' ~ zero ~ ' end', 79) }} as sx{{ k }},
+        {{ sqlmetrics.exact_sum('case when label = 1 then a' ~ k ~ ' * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as saa{{ k }},
+        {{ sqlmetrics.exact_sum('case when label = 1 then a0 * a' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sa0{{ k }},
+        {{ sqlmetrics.exact_sum('case when label = 0 then x' ~ k ~ ' * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sxx{{ k }},
+        {{ sqlmetrics.exact_sum('case when label = 0 then x0 * x' ~ k ~ ' else ' ~ zero ~ ' end', 78) }} as sx0{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from placed
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {# the source of the threshold tests: slices, label, one 0/1 prediction per model, weight (and,
@@ -329,15 +329,15 @@ select * from final
 {% macro compare_predictions(relation, by, columns, options) -%}
 source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
-        case when {{ score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
+        case when {{ score }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
 {% endfor %}
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w{{ ',' if columns.weight }}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
         -- the slice's ceil(log2 max w): exact_sum's exponent for the sums of weights
-        {{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as e_w
+        {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as e_w
 {% endif %}
     from {{ relation }}
 )
@@ -346,14 +346,14 @@ source as (
 {# a sum of weights: exact_sum with exponent column `e` (order-independent bits) with weight=,
    else a plain sum (of 0/1 terms: exact) #}
 {% macro compare_weight_sum(expr, weight, e) -%}
-{{ exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
+{{ sqlmetrics.exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {# one row per (slice[, b], model) with tp, fp, tn, fn out of the wide `counts` CTE #}
 {% macro compare_long_counts(by, n_models, extra=[]) -%}
 {% for k in range(n_models) %}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         {% for col in extra %}{{ col }}, {% endfor %}{{ k }} as model,
         tp{{ k }} as tp,
         fp{{ k }} as fp,
@@ -365,27 +365,27 @@ source as (
 {%- endmacro %}
 
 {% macro compare_confusion(relation, by, columns, options, entries, n_models) -%}
-{% set zero = float_literal(0) %}
-with {{ compare_predictions(relation, by, columns, options) }},
+{% set zero = sqlmetrics.float_literal(0) %}
+with {{ sqlmetrics.compare_predictions(relation, by, columns, options) }},
 counts as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         count(*) as n_rows,
 {% for k in range(n_models) %}
-        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tp{{ k }},
-        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fp{{ k }},
-        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tn{{ k }},
-        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fn{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tp{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fp{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as tn{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then w else ' ~ zero ~ ' end', columns.weight, 'e_w') }} as fn{{ k }},
         sum(case when p0 = label and p{{ k }} <> label then 1 else 0 end) as n10_{{ k }},
         sum(case when p0 <> label and p{{ k }} = label then 1 else 0 end) as n01_{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 long_counts as (
 {% for k in range(n_models) %}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         {{ k }} as model,
         n_rows,
         n10_{{ k }} as n10,
@@ -400,7 +400,7 @@ long_counts as (
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         model,
         n_rows,
         n10,
@@ -412,26 +412,26 @@ final as (
     from long_counts
 )
 select * from final
-order by {{ slice_order(by) }}model
+order by {{ sqlmetrics.slice_order(by) }}model
 {%- endmacro %}
 
 {% macro compare_losses(relation, by, columns, options, losses, n_models) -%}
 {% if 'll' in losses %}
-{% set lo = float_literal(options.eps) %}
-{% set hi = float_literal(1.0 - options.eps) %}
+{% set lo = sqlmetrics.float_literal(options.eps) %}
+{% set hi = sqlmetrics.float_literal(1.0 - options.eps) %}
 {% endif %}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
-        cast({{ score }} as {{ float_type() }}) as p{{ loop.index0 }}{{ ',' if not loop.last }}
+        cast({{ score }} as {{ sqlmetrics.float_type() }}) as p{{ loop.index0 }}{{ ',' if not loop.last }}
 {% endfor %}
     from {{ relation }}
 ),
 per_row as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
 {% for k in range(n_models) %}
 {% if 'll' in losses %}
@@ -450,9 +450,9 @@ per_row as (
     from source
 )
 select
-    {{ slice_cols(by) }}
+    {{ sqlmetrics.slice_cols(by) }}
     count(*) as n_rows,
-    sum(cast(label as {{ float_type() }})) as sy,
+    sum(cast(label as {{ sqlmetrics.float_type() }})) as sy,
 {% for f in losses %}
 {% for k in range(n_models) %}
     sum({{ f }}{{ k }}) as s{{ f }}{{ k }},
@@ -464,28 +464,28 @@ select
 {% endfor %}
     count(*) as n_check
 from per_row
-{{ group_by(by) }}
-{{ order_by(by) }}
+{{ sqlmetrics.group_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {% macro compare_bootstrap(relation, by, columns, options, entries, n_models, n_boot, seed, ci) -%}
-{% set zero = float_literal(0) %}
+{% set zero = sqlmetrics.float_literal(0) %}
 {% set order = ['label'] %}
 {% for k in range(n_models) %}{% do order.append('p' ~ k) %}{% endfor %}
 {% do order.append('w') %}
 {% set slice_names = [] %}
 {% for col in by %}{% do slice_names.append('slice_' ~ loop.index0) %}{% endfor %}
-{% set part = partition_by(by, ['metric', 'model']) %}
-with {{ compare_predictions(relation, by, columns, options) }},
+{% set part = sqlmetrics.partition_by(by, ['metric', 'model']) %}
+with {{ sqlmetrics.compare_predictions(relation, by, columns, options) }},
 keyed as (
     select
         source.*,
-        {{ row_key(order, slice_names) }} as rk
+        {{ sqlmetrics.row_key(order, slice_names) }} as rk
     from source
 ),
 replicated as (
     select
-        {{ slice_cols_of('keyed', by) }}
+        {{ sqlmetrics.slice_cols_of('keyed', by) }}
         keyed.label,
 {% for k in range(n_models) %}
         keyed.p{{ k }},
@@ -495,16 +495,16 @@ replicated as (
         keyed.e_w,
 {% endif %}
         replicates.b,
-        {{ replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
+        {{ sqlmetrics.replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
     from keyed
     cross join (
-{{ replicates(n_boot) | indent(8, true) }}
+{{ sqlmetrics.replicates(n_boot) | indent(8, true) }}
     ) as replicates
-    {{ resample_fence() }}
+    {{ sqlmetrics.resample_fence() }}
 ),
 weighted as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         b,
         label,
 {% for k in range(n_models) %}
@@ -513,28 +513,28 @@ weighted as (
 {% if columns.weight %}
         e_w + 3 as e_wb,
 {% endif %}
-        w * {{ poisson1('u') }} as wb
+        w * {{ sqlmetrics.poisson1('u') }} as wb
     from replicated
 ),
 counts as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         b,
 {% for k in range(n_models) %}
-        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tp{{ k }},
-        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fp{{ k }},
-        {{ compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tn{{ k }},
-        {{ compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fn{{ k }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tp{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 1 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fp{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 0 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as tn{{ k }},
+        {{ sqlmetrics.compare_weight_sum('case when label = 1 and p' ~ k ~ ' = 0 then wb else ' ~ zero ~ ' end', columns.weight, 'e_wb') }} as fn{{ k }}{{ ',' if not loop.last }}
 {% endfor %}
     from weighted
-    {{ group_by(by, ['b']) }}
+    {{ sqlmetrics.group_by(by, ['b']) }}
 ),
 long_counts as (
-{{ compare_long_counts(by, n_models, ['b']) }}
+{{ sqlmetrics.compare_long_counts(by, n_models, ['b']) }}
 ),
 replicate_values as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         b,
         model,
 {% for entry in entries %}
@@ -546,20 +546,20 @@ replicate_diffs as (
 {% for entry in entries %}
 {% set outer = loop %}
     select
-        {{ slice_cols_of('m', by) }}
+        {{ sqlmetrics.slice_cols_of('m', by) }}
         m.b,
         {{ outer.index0 }} as metric,
         m.model,
         m.v{{ outer.index0 }} - base.v{{ outer.index0 }} as d
     from replicate_values as m
-    join replicate_values as base on {{ join_on_slices('m', 'base', by, ['b']) }} and base.model = 0
+    join replicate_values as base on {{ sqlmetrics.join_on_slices('m', 'base', by, ['b']) }} and base.model = 0
     where m.model > 0 and m.v{{ outer.index0 }} is not null and base.v{{ outer.index0 }} is not null
 {{ '    union all' if not loop.last }}
 {% endfor %}
 ),
 ordered as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         d,
@@ -569,39 +569,39 @@ ordered as (
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
         max(n_def) as n_def,
         sum(case when d <= 0 then 1 else 0 end) as n_le,
         sum(case when d >= 0 then 1 else 0 end) as n_ge,
 {% for name, q in [('lo', (1 - ci) / 2), ('hi', (1 + ci) / 2)] %}
-        max(case when i = cast(floor((n_def - 1) * {{ float_literal(q) }}) as bigint) then d end) as {{ name }}_a,
-        max(case when i = cast(floor((n_def - 1) * {{ float_literal(q) }}) as bigint) + 1 then d end) as {{ name }}_b{{ ',' if not loop.last }}
+        max(case when i = cast(floor((n_def - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) then d end) as {{ name }}_a,
+        max(case when i = cast(floor((n_def - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) + 1 then d end) as {{ name }}_b{{ ',' if not loop.last }}
 {% endfor %}
     from ordered
-    {{ group_by(by, ['metric', 'model']) }}
+    {{ sqlmetrics.group_by(by, ['metric', 'model']) }}
 )
 select * from final
-order by {{ slice_order(by) }}metric, model
+order by {{ sqlmetrics.slice_order(by) }}metric, model
 {%- endmacro %}
 
 {# rows per slice (n_rows of the output) #}
 {% macro compare_slice_rows(relation, by) -%}
 select
-    {{ slice_cols(by) }}
+    {{ sqlmetrics.slice_cols(by) }}
     count(*) as n_rows
 from (
-    select {{ slice_source(by) }} 1 as one
+    select {{ sqlmetrics.slice_source(by) }} 1 as one
     from {{ relation }}
 ) as sliced
-{{ group_by(by) }}
+{{ sqlmetrics.group_by(by) }}
 {%- endmacro %}
 
 {# GAUC's weight of each group (options.weighting): rows | positives | 1 #}
 {% macro compare_group_weights(relation, by, columns, options) -%}
 select
-    {{ slice_cols(by) }}
+    {{ sqlmetrics.slice_cols(by) }}
     grp,
 {% if options.weighting == 'samples' %}
     count(*) as w
@@ -612,10 +612,10 @@ select
 {% endif %}
 from (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
-        {{ binary_label(columns.label, options.pos_label) }} as label
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label
     from {{ relation }}
 ) as labelled
-{{ group_by(by, ['grp']) }}
+{{ sqlmetrics.group_by(by, ['grp']) }}
 {%- endmacro %}

@@ -17,43 +17,43 @@
 
 {# exact integer counts, or order-independent sums of weights (exact_sum, decision 0006) #}
 {% macro confusion_total(expr, weight) -%}
-{{ exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
+{{ sqlmetrics.exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro confusion_counts(relation, by, columns, options) -%}
 {{ 'source_rows' if columns.weight else 'source' }} as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% if columns.prediction %}
-        {{ binary_label(columns.prediction) }} as predicted,
+        {{ sqlmetrics.binary_label(columns.prediction) }} as predicted,
 {% else %}
-        case when {{ columns.score }} >= {{ float_literal(options.threshold) }} then 1 else 0 end as predicted,
+        case when {{ columns.score }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}
 ),
 {% if columns.weight %}
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
+{{ sqlmetrics.with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
 {% endif %}
 counts as (
     select
-        {{ slice_cols(by) }}
-        {{ confusion_total('case when label = 1 and predicted = 1 then w else 0 end', columns.weight) }} as tp,
-        {{ confusion_total('case when label = 0 and predicted = 1 then w else 0 end', columns.weight) }} as fp,
-        {{ confusion_total('case when label = 0 and predicted = 0 then w else 0 end', columns.weight) }} as tn,
-        {{ confusion_total('case when label = 1 and predicted = 0 then w else 0 end', columns.weight) }} as fn
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 1 then w else 0 end', columns.weight) }} as tp,
+        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 1 then w else 0 end', columns.weight) }} as fp,
+        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 0 then w else 0 end', columns.weight) }} as tn,
+        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 0 then w else 0 end', columns.weight) }} as fn
     from source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
 {% macro confusion_kernel(relation, by, columns, options, entries) -%}
-with {{ confusion_counts(relation, by, columns, options) }},
+with {{ sqlmetrics.confusion_counts(relation, by, columns, options) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         {{ sqlmetrics[entry.metric ~ '_value'](options) }} as {{ entry.alias }},
 {% endfor %}
@@ -61,5 +61,5 @@ final as (
     from counts
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -13,20 +13,20 @@
 #}
 {% macro correlation_source(relation, by, columns) -%}
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group if columns.group is not none else '0' }} as grp,
         {{ columns.score }} as x,
-        cast({{ columns.label }} as {{ float_type() }}) as y
+        cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as y
     from {{ relation }}
 {%- endmacro %}
 
 {% macro correlation_mean(by, value, entries) -%}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum(value, '0') }} / nullif(count({{ value }}), 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum(value, '0') }} / nullif(count({{ value }}), 0) as {{ entry.alias }},
 {% endfor %}
         count({{ value }}) as n_groups
     from per_group
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 {%- endmacro %}

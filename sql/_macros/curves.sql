@@ -37,12 +37,12 @@
 {% macro default__curve_points(relation, by, columns, options) -%}
 source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ columns.score }} as score,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
-        {{ source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')', by) }} as w_exp
+        {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
 {% endif %}
     from {{ relation }}
 {% if columns.weight %}
@@ -51,43 +51,43 @@ source as (
 ),
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
 {% if columns.weight %}
-        {{ exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
-        {{ exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
+        {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
+        {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
 {% else %}
         sum(label) as w_pos,
         count(*) - sum(label) as w_neg
 {% endif %}
     from source
-    {{ group_by(by, ['score']) }}
+    {{ sqlmetrics.group_by(by, ['score']) }}
 ),
 cumulative as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         w_pos,
         w_neg,
         sum(w_pos) over (
-            {{ window(by, 'score desc') }} rows between unbounded preceding and current row
+            {{ sqlmetrics.window(by, 'score desc') }} rows between unbounded preceding and current row
         ) as tp,
         sum(w_neg) over (
-            {{ window(by, 'score desc') }} rows between unbounded preceding and current row
+            {{ sqlmetrics.window(by, 'score desc') }} rows between unbounded preceding and current row
         ) as fp
     from per_score
 ),
 cumulated as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         w_pos,
         w_neg,
         tp,
         fp,
-        max(tp) over ({{ partition_by(by) }}) as n_pos,
-        max(fp) over ({{ partition_by(by) }}) as n_neg,
-        {{ sum_exponent('w_pos', by) }} as w_pos_exp
+        max(tp) over ({{ sqlmetrics.partition_by(by) }}) as n_pos,
+        max(fp) over ({{ sqlmetrics.partition_by(by) }}) as n_neg,
+        {{ sqlmetrics.sum_exponent('w_pos', by) }} as w_pos_exp
     from cumulative
 )
 {%- endmacro %}
@@ -103,12 +103,12 @@ cumulated as (
 {% macro default__curve_neighbours(by) -%}
 neighbours as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        lag(tp) over ({{ window(by, 'score desc') }}) as prev_tp,
-        lead(tp) over ({{ window(by, 'score desc') }}) as next_tp,
-        lag(fp) over ({{ window(by, 'score desc') }}) as prev_fp,
-        lead(fp) over ({{ window(by, 'score desc') }}) as next_fp
+        lag(tp) over ({{ sqlmetrics.window(by, 'score desc') }}) as prev_tp,
+        lead(tp) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_tp,
+        lag(fp) over ({{ sqlmetrics.window(by, 'score desc') }}) as prev_fp,
+        lead(fp) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_fp
     from cumulated
 )
 {%- endmacro %}
@@ -134,18 +134,18 @@ thinned as (
 {% else %}
 bucketed as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        ceil(cast(tp + fp as {{ float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ float_type() }})) as bucket
+        ceil(cast(tp + fp as {{ sqlmetrics.float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ sqlmetrics.float_type() }})) as bucket
     from kept
 ),
 thinned as (
-    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ sqlmetrics.slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from (
         select
-            {{ slice_cols(by) }}
+            {{ sqlmetrics.slice_cols(by) }}
             score, tp, fp, n_pos, n_neg, bucket,
-            lead(bucket) over ({{ window(by, 'score desc') }}) as next_bucket
+            lead(bucket) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_bucket
         from bucketed
     ) as b
     where next_bucket is null or next_bucket <> bucket
@@ -157,28 +157,28 @@ thinned as (
 {% macro curve_totals(by) -%}
 totals as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
 
 {# a running sum in per-score units as a double: units of 2^(e - 80) with weights #}
 {% macro curve_units(x, weighted) -%}
-{% if weighted %}cast({{ x }} as {{ float_type() }}) * power({{ float_literal(2) }}, e - 80){% else %}{{ x }}{% endif %}
+{% if weighted %}cast({{ x }} as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, e - 80){% else %}{{ x }}{% endif %}
 {%- endmacro %}
 
 {% macro spark__curve_points(relation, by, columns, options) -%}
 {% set weighted = columns.weight is not none %}
 source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ columns.score }} as score,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if weighted else '1' }} as w
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if weighted else '1' }} as w
     from {{ relation }}
 {% if weighted %}
     where {{ columns.weight }} > 0
@@ -190,60 +190,60 @@ exponents as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
 
-        greatest({{ auc_exponent('max(abs(w))') }}, -940) as e
+        greatest({{ sqlmetrics.auc_exponent('max(abs(w))') }}, -940) as e
     from source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 per_score as (
-    select {{ auc_broadcast('exponents') }}
-        {{ slice_cols(by) }}
+    select {{ sqlmetrics.auc_broadcast('exponents') }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         max(e) as e,
-        sum({{ exact_int_of('round(case when label = 1 then w else 0 end * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as pos,
-        sum({{ exact_int_of('round(case when label = 0 then w else 0 end * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as neg
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 1 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 0 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as neg
     from source
 {% if by %}
-    join exponents on {{ auc_join_slices(by, 'e_') }}
+    join exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
 {% else %}
     cross join exponents
 {% endif %}
-    {{ group_by(by, ['score']) }}
+    {{ sqlmetrics.group_by(by, ['score']) }}
 ),
 {% else %}
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         sum(label) as pos,
         count(*) - sum(label) as neg
     from source
-    {{ group_by(by, ['score']) }}
+    {{ sqlmetrics.group_by(by, ['score']) }}
 ),
 {% endif %}
-{{ auc_prefixed('per_score', by, ['pos', 'neg'], ['pos'], ['pos', 'neg'], 'desc') }},
+{{ sqlmetrics.auc_prefixed('per_score', by, ['pos', 'neg'], ['pos'], ['pos', 'neg'], 'desc') }},
 cumulated as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
-        {{ curve_units('pos', weighted) }} as w_pos,
-        {{ curve_units('neg', weighted) }} as w_neg,
-        {{ curve_units('pos_before + pos', weighted) }} as tp,
-        {{ curve_units('neg_before + neg', weighted) }} as fp,
-        {{ curve_units('pos_total', weighted) }} as n_pos,
-        {{ curve_units('neg_total', weighted) }} as n_neg,
-        {{ auc_exponent(curve_units('pos_max', weighted)) }} as w_pos_exp,
+        {{ sqlmetrics.curve_units('pos', weighted) }} as w_pos,
+        {{ sqlmetrics.curve_units('neg', weighted) }} as w_neg,
+        {{ sqlmetrics.curve_units('pos_before + pos', weighted) }} as tp,
+        {{ sqlmetrics.curve_units('neg_before + neg', weighted) }} as fp,
+        {{ sqlmetrics.curve_units('pos_total', weighted) }} as n_pos,
+        {{ sqlmetrics.curve_units('neg_total', weighted) }} as n_neg,
+        {{ sqlmetrics.auc_exponent(sqlmetrics.curve_units('pos_max', weighted)) }} as w_pos_exp,
         -- the neighbouring points in descending score order (NULL at the ends)
-        case when not is_first then {{ curve_units('pos_before', weighted) }} end as prev_tp,
-        case when not is_first then {{ curve_units('neg_before', weighted) }} end as prev_fp,
-        {{ curve_units('pos_before + pos + next_pos', weighted) }} as next_tp,
-        {{ curve_units('neg_before + neg + next_neg', weighted) }} as next_fp
+        case when not is_first then {{ sqlmetrics.curve_units('pos_before', weighted) }} end as prev_tp,
+        case when not is_first then {{ sqlmetrics.curve_units('neg_before', weighted) }} end as prev_fp,
+        {{ sqlmetrics.curve_units('pos_before + pos + next_pos', weighted) }} as next_tp,
+        {{ sqlmetrics.curve_units('neg_before + neg + next_neg', weighted) }} as next_fp
     from (
         select
             prefixed.*,
-            not has_prev_bucket and lag(score) over ({{ window(by, 'score desc', ['bucket']) }}) is null
+            not has_prev_bucket and lag(score) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}) is null
                 as is_first,
-            coalesce(lead(pos) over ({{ window(by, 'score desc', ['bucket']) }}), pos_next) as next_pos,
-            coalesce(lead(neg) over ({{ window(by, 'score desc', ['bucket']) }}), neg_next) as next_neg
+            coalesce(lead(pos) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}), pos_next) as next_pos,
+            coalesce(lead(neg) over ({{ sqlmetrics.window(by, 'score desc', ['bucket']) }}), neg_next) as next_neg
         from prefixed
     ) as edges
 )
@@ -252,7 +252,7 @@ cumulated as (
 {% macro spark__curve_neighbours(by) -%}
 neighbours as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score, tp, fp, n_pos, n_neg, prev_tp, next_tp, prev_fp, next_fp
     from cumulated
 )
@@ -267,9 +267,9 @@ thinned as (
 {% else %}
 thin_points as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        ceil(cast(tp + fp as {{ float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ float_type() }})) as thin_bucket
+        ceil(cast(tp + fp as {{ sqlmetrics.float_type() }}) * {{ slots }} / cast(n_pos + n_neg as {{ sqlmetrics.float_type() }})) as thin_bucket
     from kept
 ),
 thin_last as (
@@ -279,13 +279,13 @@ thin_last as (
         thin_bucket as t_bucket,
         min(score) as t_score
     from thin_points
-    {{ group_by(by, ['thin_bucket']) }}
+    {{ sqlmetrics.group_by(by, ['thin_bucket']) }}
 ),
 thinned as (
-    select {{ auc_broadcast('thin_last') }} {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ sqlmetrics.auc_broadcast('thin_last') }} {{ sqlmetrics.slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from thin_points
     join thin_last
-        on {{ auc_join_slices(by, 't_') }}{{ ' and ' if by }}thin_bucket = t_bucket and score = t_score
+        on {{ sqlmetrics.auc_join_slices(by, 't_') }}{{ ' and ' if by }}thin_bucket = t_bucket and score = t_score
 )
 {% endif %}
 {%- endmacro %}
@@ -307,20 +307,20 @@ thinned as (
 cumulated as (
     select
         per_score.*,
-        sum(pos) over ({{ window(by, 's desc') }} rows between unbounded preceding and current row) as tp,
-        sum(cnt) over ({{ window(by, 's desc') }} rows between unbounded preceding and current row) as n_at
+        sum(pos) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as tp,
+        sum(cnt) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as n_at
     from per_score
 ),
 terms as (
     select
         cumulated.*,
-        cast(pos as {{ float_type() }}) * tp / n_at as term
+        cast(pos as {{ sqlmetrics.float_type() }}) * tp / n_at as term
     from cumulated
 ),
 scaled as (
     select
         terms.*,
-        {{ sum_exponent('term', by) }} as term_exp
+        {{ sqlmetrics.sum_exponent('term', by) }} as term_exp
     from terms
 )
 {%- endmacro %}
@@ -332,17 +332,17 @@ pooled_scores as (
         s as score
     from per_score
 ),
-{{ auc_prefixed('pooled_scores', by, ['pos', 'cnt'], [], [], 'desc') }},
+{{ sqlmetrics.auc_prefixed('pooled_scores', by, ['pos', 'cnt'], [], [], 'desc') }},
 terms as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s,
         pos,
         cnt,
         pos_before + pos as tp,
         cnt_before + cnt as n_at,
-        cast(pos as {{ float_type() }}) * (pos_before + pos) / (cnt_before + cnt) as term
+        cast(pos as {{ sqlmetrics.float_type() }}) * (pos_before + pos) / (cnt_before + cnt) as term
     from prefixed
 ),
-{{ with_slice_exponents('scaled', 'terms', by, [('term_exp', 'term')]) }}
+{{ sqlmetrics.with_slice_exponents('scaled', 'terms', by, [('term_exp', 'term')]) }}
 {%- endmacro %}

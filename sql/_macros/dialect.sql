@@ -97,16 +97,16 @@ number(38, 0)
 {%- endmacro %}
 
 {% macro default__exact_int_of(x) -%}
-cast({{ x }} as {{ exact_int() }})
+cast({{ x }} as {{ sqlmetrics.exact_int() }})
 {%- endmacro %}
 
 {% macro postgres__exact_int_of(x) -%}
-{% set hi = 'floor((' ~ x ~ ') * power(' ~ float_literal(2) ~ ', -40))' -%}
-(cast(cast({{ hi }} as bigint) as {{ exact_int() }}) * 1099511627776 + cast(cast(({{ x }}) - {{ hi }} * power({{ float_literal(2) }}, 40) as bigint) as {{ exact_int() }}))
+{% set hi = 'floor((' ~ x ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', -40))' -%}
+(cast(cast({{ hi }} as bigint) as {{ sqlmetrics.exact_int() }}) * 1099511627776 + cast(cast(({{ x }}) - {{ hi }} * power({{ sqlmetrics.float_literal(2) }}, 40) as bigint) as {{ sqlmetrics.exact_int() }}))
 {%- endmacro %}
 
 {% macro spark__exact_int_of(x) -%}
-{{ postgres__exact_int_of(x) }}
+{{ sqlmetrics.postgres__exact_int_of(x) }}
 {%- endmacro %}
 
 {% macro string_type() -%}
@@ -130,7 +130,7 @@ string
 {% if text in ['nan', 'inf', '-inf'] %}
 {{ exceptions.raise_compiler_error('a number written into SQL must be finite; got ' ~ text) }}
 {% endif %}
-cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
+cast({{ text if 'e' in text else text ~ 'e0' }} as {{ sqlmetrics.float_type() }})
 {%- endmacro %}
 
 {% macro string_literal(value) -%}
@@ -168,9 +168,9 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ float_type() }})
 #}
 {% macro join_runs(runs, style) -%}
 {%- if runs | length == 1 and runs[0] is string -%}
-{{ quoted_run(runs[0], style) }}
+{{ sqlmetrics.quoted_run(runs[0], style) }}
 {%- else -%}
-({% for run in runs %}{{ ' || ' if not loop.first }}{{ quoted_run(run, style) if run is string else chr_call(run, style) }}{% endfor %})
+({% for run in runs %}{{ ' || ' if not loop.first }}{{ sqlmetrics.quoted_run(run, style) if run is string else sqlmetrics.chr_call(run, style) }}{% endfor %})
 {%- endif -%}
 {%- endmacro %}
 
@@ -197,8 +197,8 @@ chr({{ code }})
 
 {# SQL standard: a quote is doubled, no backslash escape (DuckDB, Trino) #}
 {% macro default__string_literal(value) -%}
-{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, 'standard') }}
+{%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs) -%}
+{{ sqlmetrics.join_runs(runs, 'standard') }}
 {%- endmacro %}
 
 {#
@@ -210,8 +210,8 @@ chr({{ code }})
 {%- if '\x00' in value -%}
 {{ exceptions.raise_compiler_error('PostgreSQL text cannot hold the NUL character (chr(0)); got ' ~ (value | replace('\x00', '\\0')) ~ ': remove it') }}
 {%- endif -%}
-{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, 'postgres') }}
+{%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs) -%}
+{{ sqlmetrics.join_runs(runs, 'postgres') }}
 {%- endmacro %}
 
 {#
@@ -221,18 +221,18 @@ chr({{ code }})
   reads the same under either setting.
 #}
 {% macro spark__string_literal(value) -%}
-{%- set runs = [] -%}{%- do literal_runs(value, runs, {"'": 39, '\\': 92}) -%}
-{{ join_runs(runs, 'spark') }}
+{%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs, {"'": 39, '\\': 92}) -%}
+{{ sqlmetrics.join_runs(runs, 'spark') }}
 {%- endmacro %}
 
 {# BigQuery and Snowflake always read a backslash in '...' as an escape #}
 {% macro bigquery__string_literal(value) -%}
-{%- set runs = [] -%}{%- do literal_runs(value, runs) -%}
-{{ join_runs(runs, 'backslash') }}
+{%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs) -%}
+{{ sqlmetrics.join_runs(runs, 'backslash') }}
 {%- endmacro %}
 
 {% macro snowflake__string_literal(value) -%}
-{{ bigquery__string_literal(value) }}
+{{ sqlmetrics.bigquery__string_literal(value) }}
 {%- endmacro %}
 
 {% macro as_boolean(expr) -%}
@@ -280,7 +280,7 @@ cast(cast({{ expr }} as varchar) as boolean)
 {%- endmacro %}
 
 {% macro default__binary_text(expr) -%}
-cast({{ expr }} as {{ string_type() }})
+cast({{ expr }} as {{ sqlmetrics.string_type() }})
 {%- endmacro %}
 
 {% macro duckdb__binary_text(expr) -%}

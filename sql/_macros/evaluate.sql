@@ -19,23 +19,23 @@
 #}
 
 {% macro evaluate_join_on(alias, by) -%}
-{% if by %}{% for col in by %}{{ null_safe_equal('slices.slice_' ~ loop.index0, alias ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
+{% if by %}{% for col in by %}{{ sqlmetrics.null_safe_equal('slices.slice_' ~ loop.index0, alias ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
 {% macro evaluate_compose(relation, by, parts, extra_slices=none) -%}
 with slices as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         count(*) as n_rows
     from (
-        select {{ slice_source(by) }} 1 as one
+        select {{ sqlmetrics.slice_source(by) }} 1 as one
         from {{ relation }}
     ) as sliced
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 {% if extra_slices %}
     union all
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         0 as n_rows
     from (
 {{ extra_slices | indent(8, true) }}
@@ -58,7 +58,7 @@ select
     slices.n_rows
 from slices
 {% for part in parts %}
-left join {{ part.alias }} on {{ evaluate_join_on(part.alias, by) }}
+left join {{ part.alias }} on {{ sqlmetrics.evaluate_join_on(part.alias, by) }}
 {% endfor %}
 {% if by %}
 order by {% for col in by %}slices.slice_{{ loop.index0 }} nulls last{{ ', ' if not loop.last }}{% endfor %}

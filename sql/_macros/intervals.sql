@@ -29,15 +29,15 @@
 {%- endmacro %}
 
 {% macro default__ci_percentile(x, q) -%}
-percentile_cont({{ float_literal(q) }}) within group (order by {{ x }})
+percentile_cont({{ sqlmetrics.float_literal(q) }}) within group (order by {{ x }})
 {%- endmacro %}
 
 {% macro duckdb__ci_percentile(x, q) -%}
-quantile_cont({{ x }}, {{ float_literal(q) }})
+quantile_cont({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {%- endmacro %}
 
 {% macro spark__ci_percentile(x, q) -%}
-percentile({{ x }}, {{ float_literal(q) }})
+percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {%- endmacro %}
 
 {#
@@ -57,36 +57,36 @@ percentile({{ x }}, {{ float_literal(q) }})
     select
         drawn.*,
 {% if mode == 'weight' %}
-        {{ 'cast(' ~ user_weight ~ ' as ' ~ float_type() ~ ') * ' if user_weight }}cast(__sqlm_n as {{ float_type() }}) as __sqlm_w
+        {{ 'cast(' ~ user_weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') * ' if user_weight }}cast(__sqlm_n as {{ sqlmetrics.float_type() }}) as __sqlm_w
 {% else %}
         copies.copy as __sqlm_copy{{ ',' if group }}
 {% if group %}
-        cast({{ group }} as {{ string_type() }}) || '~' || cast(copies.copy as {{ string_type() }}) as __sqlm_g
+        cast({{ group }} as {{ sqlmetrics.string_type() }}) || '~' || cast(copies.copy as {{ sqlmetrics.string_type() }}) as __sqlm_g
 {% endif %}
 {% endif %}
     from (
         select
             uniforms.*,
-            {{ poisson1('__sqlm_u') }} as __sqlm_n
+            {{ sqlmetrics.poisson1('__sqlm_u') }} as __sqlm_n
         from (
             select
                 keyed.*,
                 replicates.b as __sqlm_b,
-                {{ replicate_uniform('keyed.__sqlm_key', 'replicates.b', seed) }} as __sqlm_u
+                {{ sqlmetrics.replicate_uniform('keyed.__sqlm_key', 'replicates.b', seed) }} as __sqlm_u
             from (
                 select
                     t.*,
 {% if key %}
-                    {{ key_hash('t.' ~ key) }} as __sqlm_key
+                    {{ sqlmetrics.key_hash('t.' ~ key) }} as __sqlm_key
 {% else %}
-                    {{ row_key(order, by) }} as __sqlm_key
+                    {{ sqlmetrics.row_key(order, by) }} as __sqlm_key
 {% endif %}
                 from {{ relation }} as t
             ) as keyed
             cross join (
-{{ replicates(n_boot) }}
+{{ sqlmetrics.replicates(n_boot) }}
     ) as replicates
-            {{ resample_fence() }}
+            {{ sqlmetrics.resample_fence() }}
         ) as uniforms
     ) as drawn
 {% if mode == 'copies' %}
@@ -117,12 +117,12 @@ select
 from (
     select
         {{ keys }}
-        cast(tp as {{ float_type() }}) / total as tp,
-        cast(fp as {{ float_type() }}) / total as fp,
-        cast(tn as {{ float_type() }}) / total as tn,
-        cast(fn as {{ float_type() }}) / total as fn
+        cast(tp as {{ sqlmetrics.float_type() }}) / total as tp,
+        cast(fp as {{ sqlmetrics.float_type() }}) / total as fp,
+        cast(tn as {{ sqlmetrics.float_type() }}) / total as tn,
+        cast(fn as {{ sqlmetrics.float_type() }}) / total as fn
     from (
-        select counts.*, nullif(cast(tp + fp + tn + fn as {{ float_type() }}), 0) as total
+        select counts.*, nullif(cast(tp + fp + tn + fn as {{ sqlmetrics.float_type() }}), 0) as total
         from (
 {{ inner }}
         ) as counts
@@ -134,8 +134,8 @@ from (
 select
     {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
 
-    {{ ci_percentile(alias, (1 - level) / 2) }} as lo,
-    {{ ci_percentile(alias, (1 + level) / 2) }} as hi,
+    {{ sqlmetrics.ci_percentile(alias, (1 - level) / 2) }} as lo,
+    {{ sqlmetrics.ci_percentile(alias, (1 + level) / 2) }} as hi,
     count({{ alias }}) as n_valid
 from (
 {{ inner }}
@@ -170,8 +170,8 @@ with per_group as (
         {% for i in range(n_by) %}g.slice_{{ i }}, {% endfor %}
 
         g.slice_{{ n_by }} as grp,
-        cast({{ x }} as {{ float_type() }}) as x,
-        {{ 'cast(wt.v as ' ~ float_type() ~ ')' if weights else float_literal(1) }} as v
+        cast({{ x }} as {{ sqlmetrics.float_type() }}) as x,
+        {{ 'cast(wt.v as ' ~ sqlmetrics.float_type() ~ ')' if weights else sqlmetrics.float_literal(1) }} as v
     from (
 {{ inner }}
     ) as g
@@ -179,7 +179,7 @@ with per_group as (
     join (
 {{ weights }}
     ) as wt
-        on {% for i in range(n_by) %}{{ null_safe_equal('g.slice_' ~ i, 'wt.slice_' ~ i) }} and {% endfor %}g.slice_{{ n_by }} = wt.grp
+        on {% for i in range(n_by) %}{{ sqlmetrics.null_safe_equal('g.slice_' ~ i, 'wt.slice_' ~ i) }} and {% endfor %}g.slice_{{ n_by }} = wt.grp
 {% endif %}
     where g.{{ alias }} is not null
 ),
@@ -187,9 +187,9 @@ with per_group as (
 scaled as (
     select
         per_group.*,
-        {{ sum_exponent('v * x', range(n_by)) }} + 3 as e_vx,
-        {{ sum_exponent('v * v * x', range(n_by)) }} as e_v2x,
-        {{ sum_exponent('v * v * x * x', range(n_by)) }} as e_v2x2
+        {{ sqlmetrics.sum_exponent('v * x', range(n_by)) }} + 3 as e_vx,
+        {{ sqlmetrics.sum_exponent('v * v * x', range(n_by)) }} as e_v2x,
+        {{ sqlmetrics.sum_exponent('v * v * x * x', range(n_by)) }} as e_v2x2
     from per_group
 ),
 {% if method == 't' %}
@@ -198,10 +198,10 @@ final as (
         {{ slices }}
         count(*) as n,
         sum(v) as sv,
-        {{ exact_sum('v * x', 'e_vx') }} as svx,
+        {{ sqlmetrics.exact_sum('v * x', 'e_vx') }} as svx,
         sum(v * v) as sv2,
-        {{ exact_sum('v * v * x', 'e_v2x') }} as sv2x,
-        {{ exact_sum('v * v * x * x', 'e_v2x2') }} as sv2x2
+        {{ sqlmetrics.exact_sum('v * v * x', 'e_v2x') }} as sv2x,
+        {{ sqlmetrics.exact_sum('v * v * x * x', 'e_v2x2') }} as sv2x2
     from scaled
     {% if n_by %}group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}{% endif %}
 
@@ -211,7 +211,7 @@ select * from final
 keyed as (
     select
         scaled.*,
-        {{ key_hash('grp') }} as gkey
+        {{ sqlmetrics.key_hash('grp') }} as gkey
     from scaled
 ),
 uniforms as (
@@ -221,12 +221,12 @@ uniforms as (
         keyed.v,
         keyed.e_vx,
         replicates.b,
-        {{ replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
+        {{ sqlmetrics.replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
     from keyed
     cross join (
-{{ replicates(n_boot) }}
+{{ sqlmetrics.replicates(n_boot) }}
     ) as replicates
-    {{ resample_fence() }}
+    {{ sqlmetrics.resample_fence() }}
 ),
 drawn as (
     select
@@ -234,7 +234,7 @@ drawn as (
         b,
         x,
         e_vx,
-        v * {{ poisson1('u') }} as vb
+        v * {{ sqlmetrics.poisson1('u') }} as vb
     from uniforms
 ),
 replicate_values as (
@@ -242,9 +242,9 @@ replicate_values as (
         {{ slices }}
         b,
 {% if aggregate == 'geometric' %}
-        exp({{ exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0)) as x
+        exp({{ sqlmetrics.exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0)) as x
 {% else %}
-        {{ exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0) as x
+        {{ sqlmetrics.exact_sum('vb * x', 'e_vx') }} / nullif(sum(vb), 0) as x
 {% endif %}
     from drawn
     group by {{ slices }}b
@@ -252,8 +252,8 @@ replicate_values as (
 final as (
     select
         {{ slices }}
-        {{ ci_percentile('x', (1 - level) / 2) }} as lo,
-        {{ ci_percentile('x', (1 + level) / 2) }} as hi,
+        {{ sqlmetrics.ci_percentile('x', (1 - level) / 2) }} as lo,
+        {{ sqlmetrics.ci_percentile('x', (1 + level) / 2) }} as hi,
         count(x) as n_valid
     from replicate_values
     {% if n_by %}group by {% for i in range(n_by) %}slice_{{ i }}{{ ', ' if not loop.last }}{% endfor %}{% endif %}
@@ -273,14 +273,14 @@ select * from final
 #}
 {% macro ci_group_weights(relation, by, group, kind, label, options) -%}
 select
-    {{ slice_source(by) }}
+    {{ sqlmetrics.slice_source(by) }}
     {{ group }} as grp,
 {% if kind == 'rows' %}
     count(*) as v
 {% elif kind == 'positives' %}
-    sum({{ binary_label(label, options.pos_label) }}) as v
+    sum({{ sqlmetrics.binary_label(label, options.pos_label) }}) as v
 {% else %}
-    sum(case when {{ label }} >= {{ float_literal(options.relevance_level) }} then 1 else 0 end) as v
+    sum(case when {{ label }} >= {{ sqlmetrics.float_literal(options.relevance_level) }} then 1 else 0 end) as v
 {% endif %}
 from {{ relation }}
 group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
@@ -303,22 +303,22 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
   Output: slice_0.., auc, var, n_pos, n_neg.
 #}
 {% macro ci_delong(relation, by, columns, options) -%}
-with {{ ci_score_placements(relation, by, columns.label, columns.score, options.pos_label) }},
+with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, columns.score, options.pos_label) }},
 per_slice as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         sum(pos) as n_pos,
         sum(neg) as n_neg,
         -- twice the Mann-Whitney terms: exact integers
-        cast(sum(pos * (2 * neg_below + neg)) as {{ float_type() }}) as u2,
+        cast(sum(pos * (2 * neg_below + neg)) as {{ sqlmetrics.float_type() }}) as u2,
         sum(pos * (a / nullif(neg_total, 0)) * (a / nullif(neg_total, 0))) as s10,
         sum(neg * ((pos_total - x) / nullif(pos_total, 0)) * ((pos_total - x) / nullif(pos_total, 0))) as s01
     from placements
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
         (s10 - n_pos * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_pos - 1, 0) / nullif(n_pos, 0)
             + (s01 - n_neg * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_neg - 1, 0) / nullif(n_neg, 0)
@@ -328,7 +328,7 @@ final as (
     from per_slice
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {#
@@ -346,34 +346,34 @@ select * from final
 {% macro ci_score_placements(relation, by, label, score, pos_label, scores=false) -%}
 source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(label, pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(label, pos_label) }} as label,
         {{ score }} as score
     from {{ relation }}
 ),
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         sum(label) as pos,
         count(*) - sum(label) as neg,
         1 as one
     from source
-    {{ group_by(by, ['score']) }}
+    {{ sqlmetrics.group_by(by, ['score']) }}
 ),
-{{ ci_delong_running(by, scores) }},
+{{ sqlmetrics.ci_delong_running(by, scores) }},
 placements as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
-        cast(pos as {{ float_type() }}) as pos,
-        cast(neg as {{ float_type() }}) as neg,
+        cast(pos as {{ sqlmetrics.float_type() }}) as pos,
+        cast(neg as {{ sqlmetrics.float_type() }}) as neg,
         neg_below,
         pos_below,
         neg_total,
         pos_total,
-        neg_below + neg / {{ float_literal(2) }} as a,
-        pos_below + pos / {{ float_literal(2) }} as x
+        neg_below + neg / {{ sqlmetrics.float_literal(2) }} as a,
+        pos_below + pos / {{ sqlmetrics.float_literal(2) }} as x
     from running
 )
 {%- endmacro %}
@@ -388,28 +388,28 @@ placements as (
 {% macro default__ci_delong_running(by, scores=false) -%}
 running as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         pos,
         neg,
 {% if scores %}
-        row_number() over ({{ window(by, 'score') }}) - 1 as scores_below,
-        count(*) over ({{ partition_by(by) }}) as n_scores,
+        row_number() over ({{ sqlmetrics.window(by, 'score') }}) - 1 as scores_below,
+        count(*) over ({{ sqlmetrics.partition_by(by) }}) as n_scores,
 {% endif %}
-        cast(sum(neg) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - neg as {{ float_type() }}) as neg_below,
-        cast(sum(pos) over ({{ window(by, 'score') }} rows between unbounded preceding and current row) - pos as {{ float_type() }}) as pos_below,
-        cast(sum(neg) over ({{ partition_by(by) }}) as {{ float_type() }}) as neg_total,
-        cast(sum(pos) over ({{ partition_by(by) }}) as {{ float_type() }}) as pos_total
+        cast(sum(neg) over ({{ sqlmetrics.window(by, 'score') }} rows between unbounded preceding and current row) - neg as {{ sqlmetrics.float_type() }}) as neg_below,
+        cast(sum(pos) over ({{ sqlmetrics.window(by, 'score') }} rows between unbounded preceding and current row) - pos as {{ sqlmetrics.float_type() }}) as pos_below,
+        cast(sum(neg) over ({{ sqlmetrics.partition_by(by) }}) as {{ sqlmetrics.float_type() }}) as neg_total,
+        cast(sum(pos) over ({{ sqlmetrics.partition_by(by) }}) as {{ sqlmetrics.float_type() }}) as pos_total
     from per_score
 )
 {%- endmacro %}
 
 {# Spark: the distributed running sums of sql/_macros/auc.sql (no window over a whole slice) #}
 {% macro spark__ci_delong_running(by, scores=false) -%}
-{{ auc_prefixed('per_score', by, ['neg', 'pos', 'one'] if scores else ['neg', 'pos']) }},
+{{ sqlmetrics.auc_prefixed('per_score', by, ['neg', 'pos', 'one'] if scores else ['neg', 'pos']) }},
 running as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         pos,
         neg,
@@ -417,10 +417,10 @@ running as (
         one_before as scores_below,
         one_total as n_scores,
 {% endif %}
-        cast(neg_before as {{ float_type() }}) as neg_below,
-        cast(pos_before as {{ float_type() }}) as pos_below,
-        cast(neg_total as {{ float_type() }}) as neg_total,
-        cast(pos_total as {{ float_type() }}) as pos_total
+        cast(neg_before as {{ sqlmetrics.float_type() }}) as neg_below,
+        cast(pos_before as {{ sqlmetrics.float_type() }}) as pos_below,
+        cast(neg_total as {{ sqlmetrics.float_type() }}) as neg_total,
+        cast(pos_total as {{ sqlmetrics.float_type() }}) as pos_total
     from prefixed
 )
 {%- endmacro %}
@@ -452,8 +452,8 @@ running as (
   Output: slice_0.., auc, n_pos, n_neg, lo, hi, n_valid.
 #}
 {% macro ci_auc_bootstrap(relation, by, columns, options, n_boot, seed, level, n_buckets) -%}
-{% set slices = slice_cols(by) %}
-with {{ ci_score_placements(relation, by, columns.label, columns.score, options.pos_label, true) }},
+{% set slices = sqlmetrics.slice_cols(by) %}
+with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, columns.score, options.pos_label, true) }},
 scored as (
     select
         {{ slices }}
@@ -464,7 +464,7 @@ scored as (
         neg_total,
         case
             when n_scores <= {{ n_buckets }} then cast(scores_below as bigint)
-            else cast(floor((neg_below + pos_below) / ceil((pos_total + neg_total) / {{ float_literal(n_buckets) }})) as bigint)
+            else cast(floor((neg_below + pos_below) / ceil((pos_total + neg_total) / {{ sqlmetrics.float_literal(n_buckets) }})) as bigint)
         end as bucket
     from running
 ),
@@ -478,12 +478,12 @@ buckets as (
         sum(pos * (2 * neg_below + neg)) - 2 * sum(pos) * min(neg_below) as u2_own,
         sum(pos * (2 * neg_below + neg)) as u2
     from scored
-    {{ group_by(by, ['bucket']) }}
+    {{ sqlmetrics.group_by(by, ['bucket']) }}
 ),
 cells as (
-    select {{ slices }}bucket, 1 as cls, p as lam, {{ key_hash('2 * bucket + 1') }} as cell_key from buckets where p > 0
+    select {{ slices }}bucket, 1 as cls, p as lam, {{ sqlmetrics.key_hash('2 * bucket + 1') }} as cell_key from buckets where p > 0
     union all
-    select {{ slices }}bucket, 0 as cls, q as lam, {{ key_hash('2 * bucket') }} as cell_key from buckets where q > 0
+    select {{ slices }}bucket, 0 as cls, q as lam, {{ sqlmetrics.key_hash('2 * bucket') }} as cell_key from buckets where q > 0
 ),
 draws as (
     select
@@ -492,15 +492,15 @@ draws as (
         cells.cls,
         replicates.b,
         cast(cells.lam as bigint) as lam,
-        {{ replicate_int('cells.cell_key', 'replicates.b', seed) }} as x
+        {{ sqlmetrics.replicate_int('cells.cell_key', 'replicates.b', seed) }} as x
     from cells
     cross join (
-{{ replicates(n_boot) }}
+{{ sqlmetrics.replicates(n_boot) }}
     ) as replicates
 ),
 counts as (
 {%- set keys = [] %}{% for col in by %}{% do keys.append('slice_' ~ loop.index0) %}{% endfor %}{% do keys.extend(['bucket', 'cls', 'b']) %}
-{{ poisson_counts('draws', keys) | indent(4, true) }}
+{{ sqlmetrics.poisson_counts('draws', keys) | indent(4, true) }}
 ),
 drawn as (
     select
@@ -510,24 +510,24 @@ drawn as (
         sum(case when cls = 1 then n else 0 end) as pb,
         sum(case when cls = 0 then n else 0 end) as qb
     from counts
-    {{ group_by(by, ['bucket', 'b']) }}
+    {{ sqlmetrics.group_by(by, ['bucket', 'b']) }}
 ),
 joined as (
     select
         drawn.*,
-        coalesce(buckets.u2_own / {{ float_literal(2) }} / nullif(cast(buckets.p as {{ float_type() }}) * buckets.q, 0), 0) as c
+        coalesce(buckets.u2_own / {{ sqlmetrics.float_literal(2) }} / nullif(cast(buckets.p as {{ sqlmetrics.float_type() }}) * buckets.q, 0), 0) as c
     from drawn
     join buckets
-        on {% for col in by %}{{ null_safe_equal('drawn.slice_' ~ loop.index0, 'buckets.slice_' ~ loop.index0) }} and {% endfor %}drawn.bucket = buckets.bucket
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('drawn.slice_' ~ loop.index0, 'buckets.slice_' ~ loop.index0) }} and {% endfor %}drawn.bucket = buckets.bucket
 ),
 replicate_pairs as (
     select
         {{ slices }}
         b,
-        cast(pb as {{ float_type() }}) as pb,
-        cast(qb as {{ float_type() }}) as qb,
+        cast(pb as {{ sqlmetrics.float_type() }}) as pb,
+        cast(qb as {{ sqlmetrics.float_type() }}) as qb,
         c,
-        cast(coalesce(sum(qb) over ({{ window(by, 'bucket', ['b']) }} rows between unbounded preceding and 1 preceding), 0) as {{ float_type() }}) as q_before
+        cast(coalesce(sum(qb) over ({{ sqlmetrics.window(by, 'bucket', ['b']) }} rows between unbounded preceding and 1 preceding), 0) as {{ sqlmetrics.float_type() }}) as q_before
     from joined
 ),
 -- each term pb (q_before + c qb) <= P_b N_b: one exponent per (slice, replicate), exact_sum
@@ -535,34 +535,34 @@ replicate_terms as (
     select
         replicate_pairs.*,
         pb * (q_before + c * qb) as pairs,
-        {{ sum_exponent('pb * (q_before + qb)', by, ['b']) }} as e_pairs
+        {{ sqlmetrics.sum_exponent('pb * (q_before + qb)', by, ['b']) }} as e_pairs
     from replicate_pairs
 ),
 replicate_values as (
     select
         {{ slices }}
         b,
-        {{ exact_sum('pairs', 'e_pairs') }} / nullif(sum(pb) * sum(qb), 0) as auc
+        {{ sqlmetrics.exact_sum('pairs', 'e_pairs') }} / nullif(sum(pb) * sum(qb), 0) as auc
     from replicate_terms
-    {{ group_by(by, ['b']) }}
+    {{ sqlmetrics.group_by(by, ['b']) }}
 ),
 intervals as (
     select
         {{ slices }}
-        {{ ci_percentile('auc', (1 - level) / 2) }} as lo,
-        {{ ci_percentile('auc', (1 + level) / 2) }} as hi,
+        {{ sqlmetrics.ci_percentile('auc', (1 - level) / 2) }} as lo,
+        {{ sqlmetrics.ci_percentile('auc', (1 + level) / 2) }} as hi,
         count(auc) as n_valid
     from replicate_values
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 totals as (
     select
         {{ slices }}
-        cast(sum(u2) as {{ float_type() }}) / 2 / nullif(cast(sum(p) as {{ float_type() }}) * sum(q), 0) as auc,
-        cast(sum(p) as {{ float_type() }}) as n_pos,
-        cast(sum(q) as {{ float_type() }}) as n_neg
+        cast(sum(u2) as {{ sqlmetrics.float_type() }}) / 2 / nullif(cast(sum(p) as {{ sqlmetrics.float_type() }}) * sum(q), 0) as auc,
+        cast(sum(p) as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(sum(q) as {{ sqlmetrics.float_type() }}) as n_neg
     from buckets
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
@@ -576,10 +576,10 @@ final as (
         coalesce(intervals.n_valid, 0) as n_valid
     from totals
     left join intervals
-        on {% for col in by %}{{ null_safe_equal('totals.slice_' ~ loop.index0, 'intervals.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('totals.slice_' ~ loop.index0, 'intervals.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {#
@@ -599,10 +599,10 @@ select * from final
     from (
         select
             t.*,
-            {{ ldexp('cast(' ~ weight ~ ' as ' ~ float_type() ~ ')', '-wilson_scale.e') }} as __sqlm_u
+            {{ sqlmetrics.ldexp('cast(' ~ weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', '-wilson_scale.e') }} as __sqlm_u
         from {{ relation }} as t
         cross join (
-            select ceil(ln(nullif(max(cast({{ weight }} as {{ float_type() }})), 0)) / ln({{ float_literal(2) }})) as e
+            select ceil(ln(nullif(max(cast({{ weight }} as {{ sqlmetrics.float_type() }})), 0)) / ln({{ sqlmetrics.float_literal(2) }})) as e
             from {{ relation }}
         ) as wilson_scale
     ) as scaled

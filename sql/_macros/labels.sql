@@ -10,13 +10,13 @@
 #}
 {% macro binary_label(column, pos_label=none) -%}
 {%- if pos_label is none -%}
-case when {{ as_boolean(column) }} then 1 else 0 end
+case when {{ sqlmetrics.as_boolean(column) }} then 1 else 0 end
 {%- elif pos_label is boolean -%}
-case when {{ as_boolean(column) }} = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
+case when {{ sqlmetrics.as_boolean(column) }} = {{ 'true' if pos_label else 'false' }} then 1 else 0 end
 {%- elif pos_label is string -%}
-case when cast({{ column }} as {{ string_type() }}) = {{ string_literal(pos_label) }} then 1 else 0 end
+case when cast({{ column }} as {{ sqlmetrics.string_type() }}) = {{ sqlmetrics.string_literal(pos_label) }} then 1 else 0 end
 {%- else -%}
-case when {{ column }} = {{ pos_label if pos_label is integer else float_literal(pos_label) }} then 1 else 0 end
+case when {{ column }} = {{ pos_label if pos_label is integer else sqlmetrics.float_literal(pos_label) }} then 1 else 0 end
 {%- endif -%}
 {%- endmacro %}
 {#
@@ -33,19 +33,19 @@ case when {{ column }} = {{ pos_label if pos_label is integer else float_literal
 {%- if value is boolean -%}
 {{ 'true' if value else 'false' }}
 {%- elif value is string -%}
-{{ string_literal(value) }}
+{{ sqlmetrics.string_literal(value) }}
 {%- elif value is integer -%}
 {{ value }}
 {%- else -%}
-{{ float_literal(value) }}
+{{ sqlmetrics.float_literal(value) }}
 {%- endif -%}
 {%- endmacro %}
 
 {% macro class_rows(labels) -%}
 select idx, class
-    from (values {% for value in labels %}({{ loop.index0 }}, {{ class_literal(value) }}){{ ', ' if not loop.last }}{% endfor %}) as listed_values (idx, class)
+    from (values {% for value in labels %}({{ loop.index0 }}, {{ sqlmetrics.class_literal(value) }}){{ ', ' if not loop.last }}{% endfor %}) as listed_values (idx, class)
 {%- endmacro %}
 
 {% macro class_in(expr, labels) -%}
-{{ expr }} in ({% for value in labels %}{{ class_literal(value) }}{{ ', ' if not loop.last }}{% endfor %})
+{{ expr }} in ({% for value in labels %}{{ sqlmetrics.class_literal(value) }}{{ ', ' if not loop.last }}{% endfor %})
 {%- endmacro %}

@@ -24,43 +24,43 @@
 
 {# exact integer counts, or order-independent sums of weights (e: see exact_sum) #}
 {% macro multiclass_total(expr, e, weight) -%}
-{{ exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
+{{ sqlmetrics.exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro multiclass_per_class(relation, by, columns, labels=none, restrict=false) -%}
 {{ 'source_rows' if columns.weight else 'source' }} as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.label }} as y,
         {{ columns.prediction }} as y_hat,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else '1' }} as w
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}
 {% if labels is not none and restrict %}
     -- only rows whose label and prediction are both listed (labels=)
-    where {{ class_in(columns.label, labels) }} and {{ class_in(columns.prediction, labels) }}
+    where {{ sqlmetrics.class_in(columns.label, labels) }} and {{ sqlmetrics.class_in(columns.prediction, labels) }}
 {% endif %}
 ),
 {% if columns.weight %}
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
+{{ sqlmetrics.with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
 {% endif %}
 contrib as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         y as class,
-        case when y = y_hat then w else {{ float_literal(0) if columns.weight else '0' }} end as tp,
+        case when y = y_hat then w else {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} end as tp,
         w as n_true,
-        {{ float_literal(0) if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp
 {% endif %}
     from source
     union all
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         y_hat as class,
-        {{ float_literal(0) if columns.weight else '0' }} as tp,
-        {{ float_literal(0) if columns.weight else '0' }} as n_true,
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as tp,
+        {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_true,
         w as n_pred{{ ',' if columns.weight }}
 {% if columns.weight %}
         w_exp
@@ -69,18 +69,18 @@ contrib as (
 ),
 class_sums as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         class,
-        {{ multiclass_total('tp', 'w_exp', columns.weight) }} as tp,
-        {{ multiclass_total('n_true', 'w_exp', columns.weight) }} as n_true,
-        {{ multiclass_total('n_pred', 'w_exp', columns.weight) }} as n_pred
+        {{ sqlmetrics.multiclass_total('tp', 'w_exp', columns.weight) }} as tp,
+        {{ sqlmetrics.multiclass_total('n_true', 'w_exp', columns.weight) }} as n_true,
+        {{ sqlmetrics.multiclass_total('n_pred', 'w_exp', columns.weight) }} as n_pred
     from contrib
-    {{ group_by(by, ['class']) }}
+    {{ sqlmetrics.group_by(by, ['class']) }}
 ),
 {% if labels is not none %}
 -- labels=: the listed classes in every slice of the data (slices read before any row filter)
 listed_slices as (
-    select distinct {{ slice_source(by) }}1 as one
+    select distinct {{ sqlmetrics.slice_source(by) }}1 as one
     from {{ relation }}
 ),
 listed as (
@@ -91,7 +91,7 @@ listed as (
         l.class
     from listed_slices as s
     cross join (
-    {{ class_rows(labels) }}
+    {{ sqlmetrics.class_rows(labels) }}
     ) as l
 ),
 listed_sums as (
@@ -105,44 +105,44 @@ listed_sums as (
         coalesce(c.n_pred, 0) as n_pred
     from listed
     left join class_sums as c
-        on {{ calibration_join_on('listed', 'c', by) }} and c.class = listed.class
+        on {{ sqlmetrics.calibration_join_on('listed', 'c', by) }} and c.class = listed.class
 ),
 {% endif %}
 -- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('per_class', 'class_sums' if labels is none else 'listed_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
+{{ sqlmetrics.with_slice_exponents('per_class', 'class_sums' if labels is none else 'listed_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
 {%- endmacro %}
 
 {# per-class value of `metric` (precision | recall | fbeta); NULL when its denominator is 0 #}
 {% macro multiclass_class_value(metric, beta) -%}
 {% if metric == 'precision' %}
-{{ safe_div('tp', 'n_pred') }}
+{{ sqlmetrics.safe_div('tp', 'n_pred') }}
 {%- elif metric == 'recall' %}
-{{ safe_div('tp', 'n_true') }}
+{{ sqlmetrics.safe_div('tp', 'n_true') }}
 {%- else %}
-{% set b2 = float_literal(beta * beta) %}
-{{ safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
+{% set b2 = sqlmetrics.float_literal(beta * beta) %}
+{{ sqlmetrics.safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
 {%- endif %}
 {%- endmacro %}
 
 {# the same over the sums of the counts (micro average) #}
 {% macro multiclass_micro_value(metric, beta, weight) -%}
-{% set tp = multiclass_total('tp', 'tp_exp', weight) %}
-{% set n_true = multiclass_total('n_true', 'n_true_exp', weight) %}
-{% set n_pred = multiclass_total('n_pred', 'n_pred_exp', weight) %}
+{% set tp = sqlmetrics.multiclass_total('tp', 'tp_exp', weight) %}
+{% set n_true = sqlmetrics.multiclass_total('n_true', 'n_true_exp', weight) %}
+{% set n_pred = sqlmetrics.multiclass_total('n_pred', 'n_pred_exp', weight) %}
 {% if metric == 'precision' %}
-{{ safe_div(tp, n_pred) }}
+{{ sqlmetrics.safe_div(tp, n_pred) }}
 {%- elif metric == 'recall' %}
-{{ safe_div(tp, n_true) }}
+{{ sqlmetrics.safe_div(tp, n_true) }}
 {%- else %}
-{% set b2 = float_literal(beta * beta) %}
-{{ safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
+{% set b2 = sqlmetrics.float_literal(beta * beta) %}
+{{ sqlmetrics.safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
 {%- endif %}
 {%- endmacro %}
 
 {# per-class value with the zero_division policy: a number replaces NULL; 'warn'/nan keep it #}
 {% macro multiclass_policy(expr, zero_division) -%}
 {% if zero_division is number and zero_division == zero_division %}
-coalesce({{ expr }}, {{ float_literal(zero_division) }})
+coalesce({{ expr }}, {{ sqlmetrics.float_literal(zero_division) }})
 {%- else %}
 {{ expr }}
 {%- endif %}
@@ -159,43 +159,43 @@ coalesce({{ expr }}, {{ float_literal(zero_division) }})
   Output columns: `name`, n_classes, n_undefined (classes whose v_c was 0/0).
 #}
 {% macro multiclass_averaged(relation, by, columns, options, entries, metric, average, beta) -%}
-with {{ multiclass_per_class(relation, by, columns, options.labels) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels) }},
 valued as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         tp,
         n_true,
         n_pred,
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        {{ multiclass_class_value(metric, beta) }} as raw_value,
-        {{ multiclass_policy(multiclass_class_value(metric, beta), options.zero_division) }} as value
+        {{ sqlmetrics.multiclass_class_value(metric, beta) }} as raw_value,
+        {{ sqlmetrics.multiclass_policy(sqlmetrics.multiclass_class_value(metric, beta), options.zero_division) }} as value
     from per_class
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if average == 'micro' %}
-        {{ multiclass_micro_value(metric, beta, columns.weight) }} as {{ entry.alias }},
+        {{ sqlmetrics.multiclass_micro_value(metric, beta, columns.weight) }} as {{ entry.alias }},
 {% elif average == 'macro' %}
-        {{ exact_sum('value', '0') }} / nullif(count(value), 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('value', '0') }} / nullif(count(value), 0) as {{ entry.alias }},
 {% else %}
         coalesce(
-            {{ exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
-                / nullif({{ multiclass_total('case when value is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
-            {{ exact_sum('value', '0') }} / nullif(count(value), 0)
+            {{ sqlmetrics.exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
+                / nullif({{ sqlmetrics.multiclass_total('case when value is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
+            {{ sqlmetrics.exact_sum('value', '0') }} / nullif(count(value), 0)
         ) as {{ entry.alias }},
 {% endif %}
 {% endfor %}
         count(*) as n_classes,
         {{ '0' if average == 'micro' else 'count(*) - count(raw_value)' }} as n_undefined
     from valued
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {#
@@ -233,43 +233,43 @@ select * from final
         k.class as sqlmetrics_class,
         case k.idx
 {% for pair in scores %}
-            when {{ loop.index0 }} then cast(r.{{ pair[1] }} as {{ float_type() }})
+            when {{ loop.index0 }} then cast(r.{{ pair[1] }} as {{ sqlmetrics.float_type() }})
 {% endfor %}
         end as sqlmetrics_score,
 {% if label is none %}
         case k.idx
 {% for pair in scores %}
-            when {{ loop.index0 }} then {{ binary_label('r.' ~ pair[2]) }}
+            when {{ loop.index0 }} then {{ sqlmetrics.binary_label('r.' ~ pair[2]) }}
 {% endfor %}
         end as sqlmetrics_label,
 {% else %}
         case when r.{{ label }} = k.class then 1 else 0 end as sqlmetrics_label,
 {% endif %}
 {% if weight is not none %}
-        cast(r.{{ weight }} as {{ float_type() }}) as sqlmetrics_weight,
+        cast(r.{{ weight }} as {{ sqlmetrics.float_type() }}) as sqlmetrics_weight,
 {% endif %}
         r.sqlmetrics_row as sqlmetrics_truth
     from (
         select
             t.*,
-            {{ row_key(order, by) }} as sqlmetrics_row
+            {{ sqlmetrics.row_key(order, by) }} as sqlmetrics_row
         from {{ relation }} as t
     ) as r
     cross join (
-    {{ class_rows(scores | map('first') | list) }}
+    {{ sqlmetrics.class_rows(scores | map('first') | list) }}
     ) as k
 {% else %}
 {% for pair in scores %}
     select
         {% for col in by %}{{ col }}, {% endfor %}
 
-        {{ class_literal(pair[0]) }} as sqlmetrics_class,
-        cast({{ pair[1] }} as {{ float_type() }}) as sqlmetrics_score,
+        {{ sqlmetrics.class_literal(pair[0]) }} as sqlmetrics_class,
+        cast({{ pair[1] }} as {{ sqlmetrics.float_type() }}) as sqlmetrics_score,
 {% if label is none %}
-        {{ binary_label(pair[2]) }} as sqlmetrics_label,
+        {{ sqlmetrics.binary_label(pair[2]) }} as sqlmetrics_label,
         0 as sqlmetrics_truth
 {% else %}
-        case when {{ label }} = {{ class_literal(pair[0]) }} then 1 else 0 end as sqlmetrics_label,
+        case when {{ label }} = {{ sqlmetrics.class_literal(pair[0]) }} then 1 else 0 end as sqlmetrics_label,
         {{ label }} as sqlmetrics_truth
 {% endif %}
     from {{ relation }}

@@ -91,7 +91,7 @@
 
 {# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear #}
 {% macro ranking_gain(expr, kind) -%}
-{% if kind == 'linear' %}{{ expr }}{% else %}(power({{ float_literal(2) }}, {{ expr }}) - 1){% endif %}
+{% if kind == 'linear' %}{{ expr }}{% else %}(power({{ sqlmetrics.float_literal(2) }}, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
 {# slice columns qualified by a table alias: `s.slice_0, s.slice_1, ` #}
@@ -110,8 +110,8 @@
 {% set merge = options.duplicates if options.duplicates != 'error' else none %}
 {# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
    byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits) #}
-{% set item_order = {'item_asc': 'item asc', 'text_desc': binary_text('item') ~ ' desc'}.get(tie_policy, 'item desc') %}
-{% set part = partition_by(by, ['grp']) %}
+{% set item_order = {'item_asc': 'item asc', 'text_desc': sqlmetrics.binary_text('item') ~ ' desc'}.get(tie_policy, 'item desc') %}
+{% set part = sqlmetrics.partition_by(by, ['grp']) %}
 {% set needs = [] %}
 {% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
 {% set has_ideal = 'ideal' in needs %}
@@ -122,12 +122,12 @@
 {% set need_judged = 'judged' in needs %}
 with {{ 'impressions' if merge else 'source' }} as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ columns.item }} as item,
         {{ columns.score }} as score{{ ',' if not has_qrels }}
 {% if not has_qrels %}
-        cast({{ columns.label }} as {{ float_type() }}) as label
+        cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as label
 {% endif %}
     from {{ relation }}
 ),
@@ -136,7 +136,7 @@ with {{ 'impressions' if merge else 'source' }} as (
 -- score and the {{ 'highest' if merge == 'max' else 'summed' }} label
 source as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         item,
         max(score) as score{{ ',' if not has_qrels }}
@@ -144,7 +144,7 @@ source as (
         {{ merge }}(label) as label
 {% endif %}
     from impressions
-    {{ group_by(by, ['grp', 'item']) }}
+    {{ sqlmetrics.group_by(by, ['grp', 'item']) }}
 ),
 {% endif %}
 {% if has_qrels %}
@@ -154,7 +154,7 @@ judged as (
     select
         {{ columns.qrels_group }} as grp,
         {{ columns.qrels_item }} as item,
-        cast({{ columns.qrels_label }} as {{ float_type() }}) as label
+        cast({{ columns.qrels_label }} as {{ sqlmetrics.float_type() }}) as label
     from {{ columns.qrels_relation }}
 ),
 judged_groups as (
@@ -169,7 +169,7 @@ judged_groups as (
 ),
 labelled as (
     select
-        {{ slice_cols_of('s', by) }}
+        {{ sqlmetrics.slice_cols_of('s', by) }}
         s.grp,
         s.item,
         s.score,
@@ -186,7 +186,7 @@ labelled as (
 {% else %}
 labelled as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         item,
         score,
@@ -204,7 +204,7 @@ labelled as (
 -- one sort per group: score desc, then item ({{ tie_policy }}): a total order
 ordered as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
@@ -219,15 +219,15 @@ ordered as (
 {% endif %}
 {% endif %}
         case when label >= {{ level }} then 1 else 0 end as relevant,
-        {{ ranking_gain('label', gain_kind) }} as gain,
+        {{ sqlmetrics.ranking_gain('label', gain_kind) }} as gain,
 {% if need_cum %}
-        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
+        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ part }} order by score desc, {{ item_order }}
             rows between unbounded preceding and current row
         ) as cum_rel,
 {% endif %}
 {% if need_gain %}
-        {{ sum_exponent(ranking_gain('label', gain_kind), by, ['grp'], 'score desc, ' ~ item_order) }}
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', gain_kind), by, ['grp'], 'score desc, ' ~ item_order) }}
             as gain_exp,
 {% endif %}
         row_number() over ({{ part }} order by score desc, {{ item_order }}) as pos
@@ -235,7 +235,7 @@ ordered as (
 ),
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
@@ -246,24 +246,24 @@ ranked as (
 {% endif %}
         pos,
         relevant,
-        cast(relevant as {{ float_type() }}) as rel,
+        cast(relevant as {{ sqlmetrics.float_type() }}) as rel,
         gain,
 {% if need_gain %}
         gain_exp,
 {% endif %}
-        ln({{ float_literal(2) }}) / ln(pos + {{ float_literal(1) }}) as disc,
+        ln({{ sqlmetrics.float_literal(2) }}) / ln(pos + {{ sqlmetrics.float_literal(1) }}) as disc,
 {% if need_cum %}
         relevant * cum_rel as ap_term,
-        case when relevant = 1 and cum_rel = 1 then {{ float_literal(1) }} else {{ float_literal(0) }} end as p_first,
+        case when relevant = 1 and cum_rel = 1 then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end as p_first,
 {% endif %}
-        {{ float_literal(1) }} - relevant as miss
+        {{ sqlmetrics.float_literal(1) }} - relevant as miss
     from ordered
 ),
 {% else %}
 -- tie groups: n = tied items, r = relevant among them; upto = items scored >= this one
 tied as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         score,
 {% if need_n_rel or has_qrels %}
@@ -272,16 +272,16 @@ tied as (
         case when label >= {{ level }} then 1 else 0 end as relevant,
         row_number() over ({{ part }} order by score desc, item desc) as pos,
         count(*) over ({{ part }} order by score desc) as upto,
-        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
+        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ part }} order by score desc
         ) as rel_upto,
-        count(*) over ({{ partition_by(by, ['grp', 'score']) }}) as tie_n,
-        sum(case when label >= {{ level }} then {{ float_literal(1) }} else {{ float_literal(0) }} end) over (
-            {{ partition_by(by, ['grp', 'score']) }}
+        count(*) over ({{ sqlmetrics.partition_by(by, ['grp', 'score']) }}) as tie_n,
+        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
+            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
-        avg({{ ranking_gain('label', gain_kind) }}) over (
-            {{ partition_by(by, ['grp', 'score']) }} order by label
+        avg({{ sqlmetrics.ranking_gain('label', gain_kind) }}) over (
+            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
     from labelled
@@ -289,7 +289,7 @@ tied as (
 -- t = offset of pos in its tie group; rel_above = relevant items scored strictly higher
 tie_terms as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         score,
 {% if need_n_rel or has_qrels %}
@@ -308,7 +308,7 @@ tie_terms as (
 ),
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% if need_n_rel or has_qrels %}
         n_rel,
@@ -318,16 +318,16 @@ ranked as (
         tie_r / tie_n as rel,
         tie_gain as gain,
 {% if need_gain %}
-        {{ sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
+        {{ sqlmetrics.sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
 {% endif %}
-        ln({{ float_literal(2) }}) / ln(pos + {{ float_literal(1) }}) as disc,
+        ln({{ sqlmetrics.float_literal(2) }}) / ln(pos + {{ sqlmetrics.float_literal(1) }}) as disc,
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
             as ap_term,
         case
             when rel_above = 0 and tie_r > 0 and coalesce(zero_before, 0) = 0
                 then exp(coalesce(ln_miss_before, 0)) * tie_r / (tie_n - t)
-            else {{ float_literal(0) }}
+            else {{ sqlmetrics.float_literal(0) }}
         end as p_first,
         miss
     from (
@@ -337,7 +337,7 @@ ranked as (
         -- window, it also hands each group's rows to run_groups in position order, so the
         -- per-group float sums are the same whatever the input order.
         select
-            sum(ln(case when miss > 0 then miss else {{ float_literal(1) }} end)) over (
+            sum(ln(case when miss > 0 then miss else {{ sqlmetrics.float_literal(1) }} end)) over (
                 {{ part }} order by pos rows between unbounded preceding and 1 preceding
             ) as ln_miss_before,
             sum(case when miss <= 0 then 1 else 0 end) over (
@@ -353,10 +353,10 @@ ranked as (
 run_groups as (
     select
 {% if has_qrels %}
-        {{ slice_cols_as(by, 'r_') }}
+        {{ sqlmetrics.slice_cols_as(by, 'r_') }}
         grp as r_grp,
 {% else %}
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% endif %}
 {% if not has_qrels %}
@@ -370,21 +370,21 @@ run_groups as (
 {% endfor %}
         count(*) as n_ret
     from ranked
-    {{ group_by(by, ['grp']) }}
+    {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
 {% if has_ideal %}
 -- the judged items of positive gain in ideal order (label desc, then item: a total order)
 ideal as (
     select
 {% if not has_qrels %}
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% endif %}
         grp,
-        {{ ranking_gain('label', gain_kind) }} as gain,
-        {{ sum_exponent(ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp'], 'label desc, item') }}
+        {{ sqlmetrics.ranking_gain('label', gain_kind) }} as gain,
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp'], 'label desc, item') }}
             as gain_exp,
         row_number() over (
-            {{ partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
+            {{ sqlmetrics.partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
         ) as ipos
     from {{ 'judged' if has_qrels else 'source' }}
     where label > 0
@@ -392,7 +392,7 @@ ideal as (
 ideal_groups as (
     select
 {% if not has_qrels %}
-        {{ slice_cols_as(by, 'i_') }}
+        {{ sqlmetrics.slice_cols_as(by, 'i_') }}
 {% endif %}
 {% for m in entries %}
 {% if 'ideal' in m.needs %}
@@ -401,7 +401,7 @@ ideal_groups as (
 {% endfor %}
         grp as i_grp
     from ideal
-    {{ group_by(by if not has_qrels else [], ['grp']) }}
+    {{ sqlmetrics.group_by(by if not has_qrels else [], ['grp']) }}
 ),
 {% endif %}
 {% if has_qrels %}
@@ -415,7 +415,7 @@ absent as (
 absent_count as (
     select
 {% if missing == 'error' %}
-        min(cast(grp as {{ string_type() }})) as first_missing,
+        min(cast(grp as {{ sqlmetrics.string_type() }})) as first_missing,
 {% endif %}
         count(*) as n_missing
     from absent
@@ -424,9 +424,9 @@ absent_count as (
 -- absent ones (n_ret NULL): in the one slice, or in their own when the slice is the group
 universe as (
     select
-        {{ slice_cols_of('u', by) }}
+        {{ sqlmetrics.slice_cols_of('u', by) }}
         u.grp,
-        cast(g.n_rel as {{ float_type() }}) as n_rel
+        cast(g.n_rel as {{ sqlmetrics.float_type() }}) as n_rel
     from (
         select
 {% for col in by %}
@@ -451,7 +451,7 @@ per_group as (
         ideal_groups.*
 {% endif %}
     from universe
-    left join run_groups on {{ join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
+    left join run_groups on {{ sqlmetrics.join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
 {% if has_ideal %}
     left join ideal_groups on universe.grp = ideal_groups.i_grp
 {% endif %}
@@ -465,7 +465,7 @@ per_group as (
 {% endif %}
     from run_groups
 {% if has_ideal %}
-    left join ideal_groups on {{ join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
+    left join ideal_groups on {{ sqlmetrics.join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
 {% endif %}
 ),
 {% endif %}
@@ -490,37 +490,37 @@ flagged as (
 ),
 {% if exps %}
 -- {p}exp: the slice's largest per-group value's exponent (<metric>_mean_exponent)
-{{ with_slice_exponents('kept', 'kept_rows', by, exps) }},
+{{ sqlmetrics.with_slice_exponents('kept', 'kept_rows', by, exps) }},
 {% endif %}
 aggregated as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for m in entries %}
         case when count(*) > 0 then {{ sqlmetrics[m.metric ~ '_value'](m.alias ~ '_', m.k, options) }} end
             as {{ m.alias }},
 {% endfor %}
         count(*) as n_groups
     from kept
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 counted as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% if empty_policy == 'error' %}
-        min(case when is_empty = 1 then cast(grp as {{ string_type() }}) end) as first_empty,
+        min(case when is_empty = 1 then cast(grp as {{ sqlmetrics.string_type() }}) end) as first_empty,
 {% endif %}
         sum(is_empty) as n_empty
     from flagged
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols_of('counted', by) }}
+        {{ sqlmetrics.slice_cols_of('counted', by) }}
 {% for m in entries %}
 {% if empty_policy == 'one' %}
         -- empty='one': each empty group adds a value of 1 to the mean of the others
         (coalesce(aggregated.{{ m.alias }}, 0) * coalesce(aggregated.n_groups, 0)
-            + cast(counted.n_empty as {{ float_type() }}))
+            + cast(counted.n_empty as {{ sqlmetrics.float_type() }}))
             / nullif(coalesce(aggregated.n_groups, 0) + counted.n_empty, 0) as {{ m.alias }},
 {% else %}
         aggregated.{{ m.alias }},
@@ -543,7 +543,7 @@ final as (
         counted.n_empty
     from counted
 {% if by %}
-    left join aggregated on {{ join_on_slices('counted', 'aggregated', by) }}
+    left join aggregated on {{ sqlmetrics.join_on_slices('counted', 'aggregated', by) }}
 {% else %}
     cross join aggregated
 {% endif %}
@@ -552,5 +552,5 @@ final as (
 {% endif %}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

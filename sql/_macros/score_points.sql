@@ -26,10 +26,10 @@
 {% macro default__score_points_ctes(relation, by, columns, options) -%}
 points_source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as s
-        {{- ', cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ') as w' if columns.weight }}
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
+        {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if columns.weight }}
     from {{ relation }}
 ),
 {% if columns.weight %}
@@ -38,41 +38,41 @@ scaled_points as (
         points_source.*,
         w * label as wp,
         w * (1 - label) as wn,
-        {{ sum_exponent('w', by, ['s']) }} as w_exp
+        {{ sqlmetrics.sum_exponent('w', by, ['s']) }} as w_exp
     from points_source
 ),
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s,
-        {{ exact_sum('wp', 'w_exp') }} as pos,
-        {{ exact_sum('wn', 'w_exp') }} as neg
+        {{ sqlmetrics.exact_sum('wp', 'w_exp') }} as pos,
+        {{ sqlmetrics.exact_sum('wn', 'w_exp') }} as neg
     from scaled_points
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
 {% else %}
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s,
-        cast(sum(label) as {{ float_type() }}) as pos,
-        cast(sum(1 - label) as {{ float_type() }}) as neg
+        cast(sum(label) as {{ sqlmetrics.float_type() }}) as pos,
+        cast(sum(1 - label) as {{ sqlmetrics.float_type() }}) as neg
     from points_source
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
 {% endif %}
 cumulated as (
     select
         per_score.*,
-        sum(pos) over ({{ window(by, 's desc') }} rows between unbounded preceding and current row) as tp,
-        sum(neg) over ({{ window(by, 's desc') }} rows between unbounded preceding and current row) as fp
+        sum(pos) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as tp,
+        sum(neg) over ({{ sqlmetrics.window(by, 's desc') }} rows between unbounded preceding and current row) as fp
     from per_score
 ),
 totals as (
     select
         cumulated.*,
-        max(tp) over ({{ partition_by(by) }}) as p_total,
-        max(fp) over ({{ partition_by(by) }}) as n_total
+        max(tp) over ({{ sqlmetrics.partition_by(by) }}) as p_total,
+        max(fp) over ({{ sqlmetrics.partition_by(by) }}) as n_total
     from cumulated
 ),
 rates as (
@@ -85,8 +85,8 @@ rates as (
 points as (
     select
         rates.*,
-        coalesce(lag(tpr) over ({{ window(by, 's desc') }}), cast(0 as {{ float_type() }})) as prev_tpr,
-        coalesce(lag(fpr) over ({{ window(by, 's desc') }}), cast(0 as {{ float_type() }})) as prev_fpr
+        coalesce(lag(tpr) over ({{ sqlmetrics.window(by, 's desc') }}), cast(0 as {{ sqlmetrics.float_type() }})) as prev_tpr,
+        coalesce(lag(fpr) over ({{ sqlmetrics.window(by, 's desc') }}), cast(0 as {{ sqlmetrics.float_type() }})) as prev_fpr
     from rates
 ),
 {%- endmacro %}
@@ -96,10 +96,10 @@ points as (
 {% set weighted = columns.weight is not none %}
 points_source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as s
-        {{- ', cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ') as w' if weighted }}
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
+        {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if weighted }}
     from {{ relation }}
 ),
 {% if weighted %}
@@ -108,49 +108,49 @@ points_exponents as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
 
-        greatest({{ auc_exponent('max(abs(w))') }}, -940) as e
+        greatest({{ sqlmetrics.auc_exponent('max(abs(w))') }}, -940) as e
     from points_source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 per_score as (
-    select {{ auc_broadcast('points_exponents') }}
-        {{ slice_cols(by) }}
+    select {{ sqlmetrics.auc_broadcast('points_exponents') }}
+        {{ sqlmetrics.slice_cols(by) }}
         s as score,
         max(e) as e,
-        sum({{ exact_int_of('round(w * label * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as pos,
-        sum({{ exact_int_of('round(w * (1 - label) * power(' ~ float_literal(2) ~ ', 80 - e))') }}) as neg
+        sum({{ sqlmetrics.exact_int_of('round(w * label * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(w * (1 - label) * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as neg
     from points_source
 {% if by %}
-    join points_exponents on {{ auc_join_slices(by, 'e_') }}
+    join points_exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
 {% else %}
     cross join points_exponents
 {% endif %}
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
 {% else %}
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s as score,
         sum(label) as pos,
         sum(1 - label) as neg
     from points_source
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
 {% endif %}
-{{ auc_prefixed('per_score', by, ['pos', 'neg'], [], [], 'desc') }},
+{{ sqlmetrics.auc_prefixed('per_score', by, ['pos', 'neg'], [], [], 'desc') }},
 totals as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score as s,
-        {{ points_units('pos', weighted) }} as pos,
-        {{ points_units('neg', weighted) }} as neg,
-        {{ points_units('pos_before + pos', weighted) }} as tp,
-        {{ points_units('neg_before + neg', weighted) }} as fp,
-        {{ points_units('pos_before', weighted) }} as tp_before,
-        {{ points_units('neg_before', weighted) }} as fp_before,
-        {{ points_units('pos_total', weighted) }} as p_total,
-        {{ points_units('neg_total', weighted) }} as n_total
+        {{ sqlmetrics.points_units('pos', weighted) }} as pos,
+        {{ sqlmetrics.points_units('neg', weighted) }} as neg,
+        {{ sqlmetrics.points_units('pos_before + pos', weighted) }} as tp,
+        {{ sqlmetrics.points_units('neg_before + neg', weighted) }} as fp,
+        {{ sqlmetrics.points_units('pos_before', weighted) }} as tp_before,
+        {{ sqlmetrics.points_units('neg_before', weighted) }} as fp_before,
+        {{ sqlmetrics.points_units('pos_total', weighted) }} as p_total,
+        {{ sqlmetrics.points_units('neg_total', weighted) }} as n_total
     from prefixed
 ),
 rates as (
@@ -163,13 +163,13 @@ rates as (
 points as (
     select
         rates.*,
-        coalesce(tp_before / nullif(p_total, 0), cast(0 as {{ float_type() }})) as prev_tpr,
-        coalesce(fp_before / nullif(n_total, 0), cast(0 as {{ float_type() }})) as prev_fpr
+        coalesce(tp_before / nullif(p_total, 0), cast(0 as {{ sqlmetrics.float_type() }})) as prev_tpr,
+        coalesce(fp_before / nullif(n_total, 0), cast(0 as {{ sqlmetrics.float_type() }})) as prev_fpr
     from rates
 ),
 {%- endmacro %}
 
 {# a running sum of spark__score_points_ctes as a double (units of 2^(e - 80) with weights) #}
 {% macro points_units(x, weighted) -%}
-{% if weighted %}{{ curve_units(x, true) }}{% else %}cast({{ x }} as {{ float_type() }}){% endif %}
+{% if weighted %}{{ sqlmetrics.curve_units(x, true) }}{% else %}cast({{ x }} as {{ sqlmetrics.float_type() }}){% endif %}
 {%- endmacro %}

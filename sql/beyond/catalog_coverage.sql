@@ -12,9 +12,9 @@
   Oracle: tests/oracle/beyond.py::catalog_coverage
 #}
 {% macro catalog_coverage_kernel(relation, by, columns, options, entries) -%}
-{{ beyond_needs_train('catalog_coverage', columns) }}
+{{ sqlmetrics.beyond_needs_train('catalog_coverage', columns) }}
 with source as (
-{{ beyond_source(relation, by, columns) }}
+{{ sqlmetrics.beyond_source(relation, by, columns) }}
 ),
 catalog as (
     select
@@ -23,21 +23,21 @@ catalog as (
 ),
 covered as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         count(distinct item) as n_covered
     from source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ safe_div('n_covered', 'n_catalog') }} as {{ entry.alias }},
+        {{ sqlmetrics.safe_div('n_covered', 'n_catalog') }} as {{ entry.alias }},
 {% endfor %}
         n_covered
     from covered
     cross join catalog
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -13,22 +13,22 @@
 #}
 {% macro distributional_coverage_kernel(relation, by, columns, options, entries) -%}
 with source as (
-{{ beyond_source(relation, by, columns) }}
+{{ sqlmetrics.beyond_source(relation, by, columns) }}
 ),
 item_counts as (
-{{ beyond_item_counts(by) }}
+{{ sqlmetrics.beyond_item_counts(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        -{{ exact_sum('cast(c as ' ~ float_type() ~ ') / n * ln(cast(c as ' ~ float_type() ~ ') / n)', '0') }}
-            / ln(cast(2 as {{ float_type() }})) as {{ entry.alias }},
+        -{{ sqlmetrics.exact_sum('cast(c as ' ~ sqlmetrics.float_type() ~ ') / n * ln(cast(c as ' ~ sqlmetrics.float_type() ~ ') / n)', '0') }}
+            / ln(cast(2 as {{ sqlmetrics.float_type() }})) as {{ entry.alias }},
 {% endfor %}
         count(*) as n_items
     from item_counts
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -23,22 +23,22 @@
 {% macro gini_index_kernel(relation, by, columns, options, entries) -%}
 {% set has_train = columns.train_relation is defined and columns.train_relation is not none %}
 with source as (
-{{ beyond_source(relation, by, columns) }}
+{{ sqlmetrics.beyond_source(relation, by, columns) }}
 ),
 item_counts as (
-{{ beyond_item_counts(by) }}
+{{ sqlmetrics.beyond_item_counts(by) }}
 ),
 {% if has_train %}
 slices as (
     select distinct
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         n
     from item_counts
 ),
 -- every catalog item in every slice: the recommended ones with their counts, the others 0
 catalog as (
     select
-        {{ slice_cols_of('s', by) }}
+        {{ sqlmetrics.slice_cols_of('s', by) }}
         t.item,
         0 as c,
         s.n
@@ -50,7 +50,7 @@ catalog as (
     ) as t
     union all
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         item,
         c,
         n
@@ -58,17 +58,17 @@ catalog as (
 ),
 items as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         item,
         max(c) as c,
         max(n) as n
     from catalog
-    {{ group_by(by, ['item']) }}
+    {{ sqlmetrics.group_by(by, ['item']) }}
 ),
 {% endif %}
-{{ gini_index_final(by, entries, 'items' if has_train else 'item_counts') }}
+{{ sqlmetrics.gini_index_final(by, entries, 'items' if has_train else 'item_counts') }}
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 
@@ -80,46 +80,46 @@ select * from final
 {% macro default__gini_index_final(by, entries, items) -%}
 ordered as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         c,
         n,
-        row_number() over ({{ window(by, 'c, item') }}) as j,
-        count(*) over ({{ partition_by(by) }}) as m
+        row_number() over ({{ sqlmetrics.window(by, 'c, item') }}) as j,
+        count(*) over ({{ sqlmetrics.partition_by(by) }}) as m
     from {{ items }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        cast(sum(cast(2 * j - m - 1 as {{ exact_int() }}) * c) as {{ float_type() }})
-            / nullif(cast(max(m) - 1 as {{ float_type() }}) * max(n), 0) as {{ entry.alias }},
+        cast(sum(cast(2 * j - m - 1 as {{ sqlmetrics.exact_int() }}) * c) as {{ sqlmetrics.float_type() }})
+            / nullif(cast(max(m) - 1 as {{ sqlmetrics.float_type() }}) * max(n), 0) as {{ entry.alias }},
 {% endfor %}
         count(*) as n_items
     from ordered
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
 {% macro spark__gini_index_final(by, entries, items) -%}
 per_count as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         c as score,
         count(*) as k,
         max(n) as n
     from {{ items }}
-    {{ group_by(by, ['c']) }}
+    {{ sqlmetrics.group_by(by, ['c']) }}
 ),
-{{ auc_prefixed('per_count', by, ['k']) }},
+{{ sqlmetrics.auc_prefixed('per_count', by, ['k']) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        cast(sum(cast(score as {{ exact_int() }}) * k * (2 * k_before + k - k_total)) as {{ float_type() }})
-            / nullif(cast(max(k_total) - 1 as {{ float_type() }}) * max(n), 0) as {{ entry.alias }},
+        cast(sum(cast(score as {{ sqlmetrics.exact_int() }}) * k * (2 * k_before + k - k_total)) as {{ sqlmetrics.float_type() }})
+            / nullif(cast(max(k_total) - 1 as {{ sqlmetrics.float_type() }}) * max(n), 0) as {{ entry.alias }},
 {% endfor %}
         max(k_total) as n_items
     from prefixed
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}

@@ -12,30 +12,30 @@
   Oracle: tests/oracle/beyond.py::novelty
 #}
 {% macro novelty_kernel(relation, by, columns, options, entries) -%}
-{{ beyond_needs_train('novelty', columns) }}
+{{ sqlmetrics.beyond_needs_train('novelty', columns) }}
 with source as (
-{{ beyond_source(relation, by, columns) }}
+{{ sqlmetrics.beyond_source(relation, by, columns) }}
 ),
 popularity as (
-{{ beyond_popularity(columns) }}
+{{ sqlmetrics.beyond_popularity(columns) }}
 ),
 scored as (
     select
-        {{ slice_cols_of('s', by) }}
+        {{ sqlmetrics.slice_cols_of('s', by) }}
         coalesce(p.novelty, 0) as novelty
     from source as s
     left join popularity as p on p.item = s.item
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('novelty', '6') }} / count(*) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('novelty', '6') }} / count(*) as {{ entry.alias }},
 {% endfor %}
         count(*) as n_recommendations
     from scored
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -16,13 +16,13 @@
 #}
 {% macro calibration_curve_kernel(relation, by, columns, options, entries) -%}
 with source as (
-{{ calibration_source(relation, by, columns, options) }}
+{{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
-{{ calibration_binned_ctes(by, options) }}
-{{ calibration_per_bin_ctes(by, columns.weight is not none) }}
+{{ sqlmetrics.calibration_binned_ctes(by, options) }}
+{{ sqlmetrics.calibration_per_bin_ctes(by, columns.weight is not none) }}
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         bin_lower,
         bin_upper,
@@ -33,5 +33,5 @@ final as (
     from per_bin
 )
 select * from final
-order by {{ slice_order(by) }}bin
+order by {{ sqlmetrics.slice_order(by) }}bin
 {%- endmacro %}

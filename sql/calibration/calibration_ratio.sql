@@ -11,7 +11,7 @@
 #}
 {% macro calibration_ratio_kernel(relation, by, columns, options, entries) -%}
 with source as (
-{{ calibration_source(relation, by, columns, options) }}
+{{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
 scaled_rows as (
     select
@@ -21,17 +21,17 @@ scaled_rows as (
     from source
 ),
 -- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w'), ('wp_exp', 'wp'), ('wy_exp', 'wy')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w'), ('wp_exp', 'wp'), ('wy_exp', 'wy')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('wp', 'wp_exp') }} / nullif({{ exact_sum('wy', 'wy_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} / nullif({{ sqlmetrics.exact_sum('wy', 'wy_exp') }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

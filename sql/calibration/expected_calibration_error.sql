@@ -16,10 +16,10 @@
 #}
 {% macro expected_calibration_error_kernel(relation, by, columns, options, entries) -%}
 with source as (
-{{ calibration_source(relation, by, columns, options) }}
+{{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
-{{ calibration_binned_ctes(by, options) }}
-{{ calibration_per_bin_ctes(by, columns.weight is not none) }}
+{{ sqlmetrics.calibration_binned_ctes(by, options) }}
+{{ sqlmetrics.calibration_per_bin_ctes(by, columns.weight is not none) }}
 gaps as (
     select
         per_bin.*,
@@ -30,23 +30,23 @@ gaps as (
 scaled_gaps as (
     select
         gaps.*,
-        {{ sum_exponent('gap', by) }} as gap_exp
+        {{ sqlmetrics.sum_exponent('gap', by) }} as gap_exp
     from gaps
 ),
 per_slice as (
     select
-        {{ slice_cols(by) }}
-        {{ exact_sum('gap', 'gap_exp') }} as gap_sum
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.exact_sum('gap', 'gap_exp') }} as gap_sum
     from scaled_gaps
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 totals as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         sum(n_rows) as n,
         sum(w_sum) as w_total
     from per_bin
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
@@ -57,8 +57,8 @@ final as (
 {% endfor %}
         totals.n
     from totals
-    left join per_slice on {{ calibration_join_on('totals', 'per_slice', by) }}
+    left join per_slice on {{ sqlmetrics.calibration_join_on('totals', 'per_slice', by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -15,14 +15,14 @@
   Oracle: tests/oracle/calibration.py::normalized_entropy
 #}
 {% macro normalized_entropy_kernel(relation, by, columns, options, entries) -%}
-{% set lo = float_literal(options.eps) %}
-{% set hi = float_literal(1.0 - options.eps) %}
+{% set lo = sqlmetrics.float_literal(options.eps) %}
+{% set hi = sqlmetrics.float_literal(1.0 - options.eps) %}
 with source as (
-{{ calibration_source(relation, by, columns, options) }}
+{{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
 per_row as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w,
         w * label as wy,
         w * -ln(
@@ -34,15 +34,15 @@ per_row as (
     from source
 ),
 -- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wy_exp', 'wy'), ('wloss_exp', 'wloss')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wy_exp', 'wy'), ('wloss_exp', 'wloss')]) }},
 sums as (
     select
-        {{ slice_cols(by) }}
-        {{ exact_sum('w', 'w_exp') }} as w_sum,
-        {{ exact_sum('wy', 'wy_exp') }} as wy_sum,
-        {{ exact_sum('wloss', 'wloss_exp') }} as wloss_sum
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
+        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum,
+        {{ sqlmetrics.exact_sum('wloss', 'wloss_exp') }} as wloss_sum
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 rates as (
     select
@@ -52,7 +52,7 @@ rates as (
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         (wloss_sum / nullif(w_sum, 0)) / nullif(
             case
@@ -66,5 +66,5 @@ final as (
     from rates
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

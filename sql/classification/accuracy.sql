@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro accuracy_value(options) -%}
-{{ safe_div('tp + tn', 'tp + fp + tn + fn') }}
+{{ sqlmetrics.safe_div('tp + tn', 'tp + fp + tn + fn') }}
 {%- endmacro %}

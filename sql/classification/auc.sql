@@ -35,11 +35,11 @@
 {% macro default__auc_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ columns.score }} as score{{ ',' if columns.weight }}
 {% if columns.weight %}
-        cast({{ columns.weight }} as {{ float_type() }}) as w
+        cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
     from {{ relation }}
 ),
@@ -47,26 +47,26 @@ with source as (
 -- weights scaled by 2^-w_exp (exact), w_exp = ceil(log2 max w): scaled weights lie in [0, 1]
 scaled as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
         score,
-        {{ ldexp('w', '-w_exp') }} as w,
+        {{ sqlmetrics.ldexp('w', '-w_exp') }} as w,
         w_exp
     from (
         select
             source.*,
-            coalesce({{ sum_exponent('w', by) }}, 0) as w_exp
+            coalesce({{ sqlmetrics.sum_exponent('w', by) }}, 0) as w_exp
         from source
     ) as exponents
 ),
 {% endif %}
 {% if not columns.weight %}
-{{ auc_rank_sums(by) }},
+{{ sqlmetrics.auc_rank_sums(by) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ auc_mann_whitney() }} as {{ entry.alias }},
+        {{ sqlmetrics.auc_mann_whitney() }} as {{ entry.alias }},
 {% endfor %}
         n_pos,
         n_neg
@@ -78,13 +78,13 @@ final as (
 -- and which is then NULL too); w_exp is constant per slice, so a key, not an aggregate
 per_label as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         label,
         w_exp,
-        {{ auc_fixed_sum('w') }} as w_sum
+        {{ sqlmetrics.auc_fixed_sum('w') }} as w_sum
     from scaled
-    {{ group_by(by, ['score', 'label', 'w_exp']) }}
+    {{ sqlmetrics.group_by(by, ['score', 'label', 'w_exp']) }}
 ),
 -- per (slice, score): the one positive and the one negative sum (x + 0 = x, exactly); two
 -- narrow aggregates instead of one with two 128-bit sums: DuckDB 2.0.1 reserves memory for
@@ -92,121 +92,121 @@ per_label as (
 -- memory_limit, so the wide one ran out of memory at 40 MB on 2M scores (tests/test_numerics.py)
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         w_exp,
         sum(case when label = 1 then w_sum else 0 end) as w_pos,
         sum(case when label = 0 then w_sum else 0 end) as w_neg
     from per_label
-    {{ group_by(by, ['score', 'w_exp']) }}
+    {{ sqlmetrics.group_by(by, ['score', 'w_exp']) }}
 ),
 cumulative as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w_exp,
         w_pos,
         w_neg,
         sum(w_neg) over (
-            {{ window(by, 'score') }} rows between unbounded preceding and current row
+            {{ sqlmetrics.window(by, 'score') }} rows between unbounded preceding and current row
         ) as w_neg_upto
     from per_score
 ),
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w_exp,
         w_pos,
         w_neg,
         w_neg_upto - w_neg as w_neg_below,
-        {{ sum_exponent('w_pos', by) }} as pos_exp,
-        {{ sum_exponent('w_neg', by) }} as neg_exp,
-        {{ sum_exponent('w_pos * w_neg_upto', by) }} as pairs_exp
+        {{ sqlmetrics.sum_exponent('w_pos', by) }} as pos_exp,
+        {{ sqlmetrics.sum_exponent('w_neg', by) }} as neg_exp,
+        {{ sqlmetrics.sum_exponent('w_pos * w_neg_upto', by) }} as pairs_exp
     from cumulative
 ),
 per_slice as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(w_exp) as w_exp,
-        {{ exact_sum('w_pos', 'pos_exp') }} as n_pos,
-        {{ exact_sum('w_neg', 'neg_exp') }} as n_neg,
-        {{ exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
+        {{ sqlmetrics.exact_sum('w_pos', 'pos_exp') }} as n_pos,
+        {{ sqlmetrics.exact_sum('w_neg', 'neg_exp') }} as n_neg,
+        {{ sqlmetrics.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 
 {% macro spark__auc_kernel(relation, by, columns, options, entries) -%}
-{% set two80 = 'power(' ~ float_literal(2) ~ ', 80)' %}
+{% set two80 = 'power(' ~ sqlmetrics.float_literal(2) ~ ', 80)' %}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ columns.score }} as score{{ ',' if columns.weight }}
 {% if columns.weight %}
-        cast({{ columns.weight }} as {{ float_type() }}) as w
+        cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
     from {{ relation }}
 ),
 {% if not columns.weight %}
-{{ auc_row_buckets('source', by) }},
+{{ sqlmetrics.auc_row_buckets('source', by) }},
 -- rank2: twice the average rank of the row's score among its bucket's rows (rank_lo + rank_hi),
 -- one sort per (slice, bucket) partition
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bucket,
         label,
-        rank() over ({{ window(by, 'score', ['bucket']) }})
+        rank() over ({{ sqlmetrics.window(by, 'score', ['bucket']) }})
             + count(*) over (
-                {{ window(by, 'score', ['bucket']) }} range between unbounded preceding and current row
+                {{ sqlmetrics.window(by, 'score', ['bucket']) }} range between unbounded preceding and current row
             ) as rank2
     from row_bucketed
 ),
 per_bucket as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bucket,
         sum(label) as pos,
         count(*) - sum(label) as neg,
         -- twice the bucket's own Mann-Whitney U: an exact integer
         sum(case when label = 1 then rank2 else 0 end) - sum(label) * (sum(label) + 1) as u2_in
     from ranked
-    {{ group_by(by, ['bucket']) }}
+    {{ sqlmetrics.group_by(by, ['bucket']) }}
 ),
 -- the negatives of the earlier buckets: every one scored below every row of this bucket
 per_slice as (
     select
-        {{ slice_cols(by) }}
-        cast(sum(pos) as {{ float_type() }}) as n_pos,
-        cast(sum(neg) as {{ float_type() }}) as n_neg,
-        cast(sum(u2_in + 2 * pos * neg_before) as {{ float_type() }}) as u2
+        {{ sqlmetrics.slice_cols(by) }}
+        cast(sum(pos) as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(sum(neg) as {{ sqlmetrics.float_type() }}) as n_neg,
+        cast(sum(u2_in + 2 * pos * neg_before) as {{ sqlmetrics.float_type() }}) as u2
     from (
         select
             per_bucket.*,
             coalesce(sum(neg) over (
-                {{ window(by, 'bucket') }} rows between unbounded preceding and 1 preceding
+                {{ sqlmetrics.window(by, 'bucket') }} rows between unbounded preceding and 1 preceding
             ), 0) as neg_before
         from per_bucket
     ) as prefixed
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         u2 / 2 / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
 {% endfor %}
@@ -220,21 +220,21 @@ exponents as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as e_slice_{{ loop.index0 }}, {% endfor %}
 
-        coalesce({{ auc_exponent('max(abs(w))') }}, 0) as w_exp
+        coalesce({{ sqlmetrics.auc_exponent('max(abs(w))') }}, 0) as w_exp
     from source
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 -- weights scaled by 2^-w_exp (exact): scaled weights lie in [0, 1]
 scaled as (
-    select {{ auc_broadcast('exponents') }}
-        {{ slice_cols(by) }}
+    select {{ sqlmetrics.auc_broadcast('exponents') }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
         score,
-        {{ ldexp('w', '-w_exp') }} as w,
+        {{ sqlmetrics.ldexp('w', '-w_exp') }} as w,
         w_exp
     from source
 {% if by %}
-    join exponents on {{ auc_join_slices(by, 'e_') }}
+    join exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
 {% else %}
     cross join exponents
 {% endif %}
@@ -242,56 +242,56 @@ scaled as (
 -- per score: scaled weights in fixed point, integer units of 2^-80 (as exact_sum(., 0))
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         score,
         max(w_exp) as w_exp,
-        sum({{ exact_int_of('round(case when label = 1 then w else 0 end * ' ~ two80 ~ ')') }}) as pos,
-        sum({{ exact_int_of('round(case when label = 0 then w else 0 end * ' ~ two80 ~ ')') }}) as neg
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 1 then w else 0 end * ' ~ two80 ~ ')') }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 0 then w else 0 end * ' ~ two80 ~ ')') }}) as neg
     from scaled
-    {{ group_by(by, ['score']) }}
+    {{ sqlmetrics.group_by(by, ['score']) }}
 ),
-{{ auc_prefixed('per_score', by, ['neg', 'pos']) }},
+{{ sqlmetrics.auc_prefixed('per_score', by, ['neg', 'pos']) }},
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w_exp,
-        cast(pos as {{ float_type() }}) / {{ two80 }} as w_pos,
-        cast(neg as {{ float_type() }}) / {{ two80 }} as w_neg,
-        cast(neg_before as {{ float_type() }}) / {{ two80 }} as w_neg_below,
-        cast(pos_total as {{ float_type() }}) / {{ two80 }} as n_pos,
-        cast(neg_total as {{ float_type() }}) / {{ two80 }} as n_neg,
+        cast(pos as {{ sqlmetrics.float_type() }}) / {{ two80 }} as w_pos,
+        cast(neg as {{ sqlmetrics.float_type() }}) / {{ two80 }} as w_neg,
+        cast(neg_before as {{ sqlmetrics.float_type() }}) / {{ two80 }} as w_neg_below,
+        cast(pos_total as {{ sqlmetrics.float_type() }}) / {{ two80 }} as n_pos,
+        cast(neg_total as {{ sqlmetrics.float_type() }}) / {{ two80 }} as n_neg,
         -- each term w_pos (w_neg_below + w_neg / 2) <= n_pos n_neg
-        {{ auc_exponent('cast(pos_total as ' ~ float_type() ~ ') / ' ~ two80) }}
-            + {{ auc_exponent('cast(neg_total as ' ~ float_type() ~ ') / ' ~ two80) }} as pairs_exp
+        {{ sqlmetrics.auc_exponent('cast(pos_total as ' ~ sqlmetrics.float_type() ~ ') / ' ~ two80) }}
+            + {{ sqlmetrics.auc_exponent('cast(neg_total as ' ~ sqlmetrics.float_type() ~ ') / ' ~ two80) }} as pairs_exp
     from prefixed
 ),
 per_slice as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(w_exp) as w_exp,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg,
-        {{ exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
+        {{ sqlmetrics.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 
 {# exact_sum(expr, 0) without the plain-sum fallback: terms in [0, 1], units of 2^-80 #}
 {% macro auc_fixed_sum(expr) -%}
-cast(sum({{ exact_int_of('round((' ~ expr ~ ') * power(' ~ float_literal(2) ~ ', 80))') }}) as {{ float_type() }}) * power({{ float_literal(2) }}, -80)
+cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', 80))') }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, -80)
 {%- endmacro %}

@@ -39,11 +39,11 @@
 {% macro auc_bounds_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as score{{ ',' if columns.weight }}
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as score{{ ',' if columns.weight }}
 {% if columns.weight %}
-        cast({{ columns.weight }} as {{ float_type() }}) as w
+        cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
     from {{ relation }}
 ),
@@ -51,23 +51,23 @@ extent as (
     -- read from the relation itself, not from `source`: `source` is then used once and
     -- streamed instead of materialised, and min/max may come from file statistics
     select
-        {{ auc_bounds_extent_slices(by) }}
-        min(cast({{ columns.score }} as {{ float_type() }})) / 2 as lo_half,
-        max(cast({{ columns.score }} as {{ float_type() }})) / 2 - min(cast({{ columns.score }} as {{ float_type() }})) / 2 as width_half{{ ',' if columns.weight }}
+        {{ sqlmetrics.auc_bounds_extent_slices(by) }}
+        min(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 as lo_half,
+        max(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 - min(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 as width_half{{ ',' if columns.weight }}
 {% if columns.weight %}
         -- w_exp = ceil(log2 max w) of the slice: an aggregate here, not a window over the rows
-        coalesce({{ auc_exponent('max(abs(cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')))') }}, 0) as w_exp
+        coalesce({{ sqlmetrics.auc_exponent('max(abs(cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')))') }}, 0) as w_exp
 {% endif %}
     from {{ relation }}
-    {{ auc_bounds_extent_group_by(by) }}
+    {{ sqlmetrics.auc_bounds_extent_group_by(by) }}
 ),
 bucketed as (
-    select {{ auc_broadcast('extent') }}
-        {{ slice_cols(by) }}
+    select {{ sqlmetrics.auc_broadcast('extent') }}
+        {{ sqlmetrics.slice_cols(by) }}
         label,
 {% if columns.weight %}
         -- scaled by 2^-w_exp (exact): weights in [0, 1], products of sums stay finite
-        {{ ldexp('w', '-w_exp') }} as w,
+        {{ sqlmetrics.ldexp('w', '-w_exp') }} as w,
         w_exp,
 {% endif %}
         case
@@ -88,47 +88,47 @@ bucketed as (
 ),
 per_bucket as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bucket,
 {% if columns.weight %}
         max(w_exp) as w_exp,
-        {{ exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
-        {{ exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
+        {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
+        {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
 {% else %}
         sum(label) as pos_b,
         count(*) - sum(label) as neg_b
 {% endif %}
     from bucketed
-    {{ group_by(by, ['bucket']) }}
+    {{ sqlmetrics.group_by(by, ['bucket']) }}
 ),
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% if columns.weight %}
         w_exp,
 {% endif %}
         pos_b,
         neg_b,
         sum(neg_b) over (
-            {{ window(by, 'bucket') }} rows between unbounded preceding and current row
+            {{ sqlmetrics.window(by, 'bucket') }} rows between unbounded preceding and current row
         ) - neg_b as neg_below{{ ',' if columns.weight }}
 {% if columns.weight %}
-        {{ sum_exponent('pos_b', by) }} as pos_exp,
-        {{ sum_exponent('neg_b', by) }} as neg_exp
+        {{ sqlmetrics.sum_exponent('pos_b', by) }} as pos_exp,
+        {{ sqlmetrics.sum_exponent('neg_b', by) }} as neg_exp
 {% endif %}
     from per_bucket
 ),
 per_slice as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% if columns.weight %}
         max(w_exp) as w_exp,
-        {{ exact_sum('pos_b', 'pos_exp') }} as n_pos,
-        {{ exact_sum('neg_b', 'neg_exp') }} as n_neg,
+        {{ sqlmetrics.exact_sum('pos_b', 'pos_exp') }} as n_pos,
+        {{ sqlmetrics.exact_sum('neg_b', 'neg_exp') }} as n_neg,
         {# neg_below <= bins * max neg_b: log2(bins) more bits of room #}
-        {{ exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (options.bins - 1).bit_length()) }}
+        {{ sqlmetrics.exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (options.bins - 1).bit_length()) }}
             as pairs_diff,
-        {{ exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
+        {{ sqlmetrics.exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
 {% else %}
         sum(pos_b) as n_pos,
         sum(neg_b) as n_neg,
@@ -136,25 +136,25 @@ per_slice as (
         sum(pos_b * neg_b) as pairs_same
 {% endif %}
     from ranked
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as {{ entry.alias }},
+        {{ sqlmetrics.safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as {{ entry.alias }},
 {% endfor %}
-        {{ safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
-        {{ safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
+        {{ sqlmetrics.safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
+        {{ sqlmetrics.safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
 {% if columns.weight %}
-        {{ ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
 {% else %}
-        cast(n_pos as {{ float_type() }}) as n_pos,
-        cast(n_neg as {{ float_type() }}) as n_neg
+        cast(n_pos as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(n_neg as {{ sqlmetrics.float_type() }}) as n_neg
 {% endif %}
     from per_slice
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

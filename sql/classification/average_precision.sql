@@ -15,27 +15,27 @@
   Oracle: tests/oracle/curves.py::average_precision
 #}
 {% macro average_precision_kernel(relation, by, columns, options, entries) -%}
-with {{ curve_points(relation, by, columns, options) }},
+with {{ sqlmetrics.curve_points(relation, by, columns, options) }},
 per_slice as (
     select
-        {{ slice_cols(by) }}
-        {{ exact_sum('w_pos * (cast(tp as ' ~ float_type() ~ ') / nullif(cast(tp + fp as ' ~ float_type() ~ '), 0))', 'w_pos_exp') }}
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.exact_sum('w_pos * (cast(tp as ' ~ sqlmetrics.float_type() ~ ') / nullif(cast(tp + fp as ' ~ sqlmetrics.float_type() ~ '), 0))', 'w_pos_exp') }}
             as ap_sum,
         max(n_pos) as n_pos,
         max(n_neg) as n_neg
     from cumulated
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ safe_div('ap_sum', 'n_pos') }} as {{ entry.alias }},
+        {{ sqlmetrics.safe_div('ap_sum', 'n_pos') }} as {{ entry.alias }},
 {% endfor %}
         n_pos,
         n_neg
     from per_slice
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

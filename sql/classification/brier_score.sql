@@ -13,32 +13,32 @@
 {% macro brier_score_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
-        cast({{ binary_label(columns.label, options.pos_label) }} as {{ float_type() }}) as label,
-        cast({{ columns.score }} as {{ float_type() }}) as p,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ sqlmetrics.slice_source(by) }}
+        cast({{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as {{ sqlmetrics.float_type() }}) as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 per_row as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w,
         w * (p - label) * (p - label) as wsq
     from source
 ),
 -- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wsq_exp', 'wsq')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wsq_exp', 'wsq')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('wsq', 'wsq_exp') }}
-            / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wsq', 'wsq_exp') }}
+            / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

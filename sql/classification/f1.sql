@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro f1_value(options) -%}
-{{ safe_div('2 * tp', '2 * tp + fp + fn') }}
+{{ sqlmetrics.safe_div('2 * tp', '2 * tp + fp + fn') }}
 {%- endmacro %}

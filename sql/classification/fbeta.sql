@@ -13,6 +13,6 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro fbeta_value(options) -%}
-{% set b2 = float_literal(options.beta * options.beta) %}
-{{ safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
+{% set b2 = sqlmetrics.float_literal(options.beta * options.beta) %}
+{{ sqlmetrics.safe_div('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }}
 {%- endmacro %}

@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro fpr_value(options) -%}
-{{ safe_div('fp', 'fp + tn') }}
+{{ sqlmetrics.safe_div('fp', 'fp + tn') }}
 {%- endmacro %}

@@ -17,40 +17,40 @@
 {% macro gauc_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
-        {{ binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ columns.score }} as score
     from {{ relation }}
 ),
-{{ auc_rank_sums(by, ['grp']) }},
+{{ sqlmetrics.auc_rank_sums(by, ['grp']) }},
 scored_rows as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% if options.weighting == 'samples' %}
 {% set v = 'n_pos + n_neg' %}
 {% elif options.weighting == 'positives' %}
 {% set v = 'n_pos' %}
 {% else %}
-{% set v = 'cast(1 as ' ~ float_type() ~ ')' %}
+{% set v = 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' %}
 {% endif %}
         {{ v }} as v,
-        {{ auc_mann_whitney() }} as auc
+        {{ sqlmetrics.auc_mann_whitney() }} as auc
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
 -- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scored', 'scored_rows', by, [('v_exp', 'v')]) }},
+{{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('v_exp', 'v')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('v * auc', 'v_exp') }} / nullif(sum(v), 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('v * auc', 'v_exp') }} / nullif(sum(v), 0) as {{ entry.alias }},
 {% endfor %}
         count(*) as n_groups
     from scored
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -24,17 +24,17 @@
   Oracle: tests/oracle/separation.py::ks_statistic
 #}
 {% macro ks_statistic_kernel(relation, by, columns, options, entries) -%}
-with {{ score_points_ctes(relation, by, columns, options) }}
+with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
 gaps as (
     select
         points.*,
         abs(tp * n_total - fp * p_total) as gap
     from points
 ),
-{{ ks_statistic_at_best(by) }},
+{{ sqlmetrics.ks_statistic_at_best(by) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         ks as {{ entry.alias }},
 {% else %}
@@ -46,7 +46,7 @@ final as (
     from at_best
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 
@@ -59,20 +59,20 @@ select * from final
 best as (
     select
         gaps.*,
-        max(gap) over ({{ partition_by(by) }}) as max_gap
+        max(gap) over ({{ sqlmetrics.partition_by(by) }}) as max_gap
     from gaps
 ),
 -- tp and fp do not decrease as the threshold falls, so the point of the largest threshold
 -- among those of the largest gap has the smallest tpr and fpr of them: a min, no join back
 at_best as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(max_gap) / nullif(max(p_total) * max(n_total), 0) as ks,
         max(case when gap = max_gap then s end) as threshold,
         min(case when gap = max_gap then tpr end) as tpr,
         min(case when gap = max_gap then fpr end) as fpr
     from best
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 {%- endmacro %}
 
@@ -81,16 +81,16 @@ at_best as (
 -- is its largest gap at the largest threshold reaching it (structs compare field by field)
 best_points as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(named_struct('gap', gap, 's', s, 'tpr', tpr, 'fpr', fpr)) as best,
         max(p_total) as p_total,
         max(n_total) as n_total
     from gaps
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 at_best as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         best.gap / nullif(p_total * n_total, 0) as ks,
         best.s as threshold,
         best.tpr as tpr,

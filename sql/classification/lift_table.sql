@@ -27,37 +27,37 @@
 {% macro lift_table_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as s
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
     from {{ relation }}
 ),
-{{ lift_table_per_bin(by, options) }},
+{{ sqlmetrics.lift_table_per_bin(by, options) }},
 cumulated as (
     select
         per_bin.*,
-        sum(n) over ({{ window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_n,
-        sum(n_pos) over ({{ window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_pos
+        sum(n) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_n,
+        sum(n_pos) over ({{ sqlmetrics.window(by, 'bin') }} rows between unbounded preceding and current row) as cumulative_pos
     from per_bin
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         n,
         n_pos,
         min_score,
         max_score,
-        {{ safe_div('n_pos', 'n') }} as response_rate,
-        {{ safe_div(safe_div('n_pos', 'n'), safe_div('p_slice', 'n_slice')) }} as lift,
+        {{ sqlmetrics.safe_div('n_pos', 'n') }} as response_rate,
+        {{ sqlmetrics.safe_div(sqlmetrics.safe_div('n_pos', 'n'), sqlmetrics.safe_div('p_slice', 'n_slice')) }} as lift,
         cumulative_n,
         cumulative_pos,
-        {{ safe_div('cumulative_pos', 'p_slice') }} as gain,
-        {{ safe_div(safe_div('cumulative_pos', 'cumulative_n'), safe_div('p_slice', 'n_slice')) }} as cumulative_lift
+        {{ sqlmetrics.safe_div('cumulative_pos', 'p_slice') }} as gain,
+        {{ sqlmetrics.safe_div(sqlmetrics.safe_div('cumulative_pos', 'cumulative_n'), sqlmetrics.safe_div('p_slice', 'n_slice')) }} as cumulative_lift
     from cumulated
 )
 select * from final
-order by {{ slice_order(by) }}bin
+order by {{ sqlmetrics.slice_order(by) }}bin
 {%- endmacro %}
 
 
@@ -70,20 +70,20 @@ order by {{ slice_order(by) }}bin
 ranked as (
     select
         source.*,
-        rank() over ({{ window(by, 's desc') }}) - 1 as higher,
-        count(*) over ({{ partition_by(by) }}) as n_slice,
-        sum(label) over ({{ partition_by(by) }}) as p_slice
+        rank() over ({{ sqlmetrics.window(by, 's desc') }}) - 1 as higher,
+        count(*) over ({{ sqlmetrics.partition_by(by) }}) as n_slice,
+        sum(label) over ({{ sqlmetrics.partition_by(by) }}) as p_slice
     from source
 ),
 binned as (
     select
         ranked.*,
-        1 + cast(floor(cast(higher * {{ options.n_bins }} as {{ float_type() }}) / cast(n_slice as {{ float_type() }})) as integer) as bin
+        1 + cast(floor(cast(higher * {{ options.n_bins }} as {{ sqlmetrics.float_type() }}) / cast(n_slice as {{ sqlmetrics.float_type() }})) as integer) as bin
     from ranked
 ),
 per_bin as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         count(*) as n,
         sum(label) as n_pos,
@@ -92,30 +92,30 @@ per_bin as (
         max(n_slice) as n_slice,
         max(p_slice) as p_slice
     from binned
-    {{ group_by(by, ['bin']) }}
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 )
 {%- endmacro %}
 
 {% macro spark__lift_table_per_bin(by, options) -%}
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         s as score,
         count(*) as cnt,
         sum(label) as pos
     from source
-    {{ group_by(by, ['s']) }}
+    {{ sqlmetrics.group_by(by, ['s']) }}
 ),
-{{ auc_prefixed('per_score', by, ['cnt', 'pos'], [], [], 'desc') }},
+{{ sqlmetrics.auc_prefixed('per_score', by, ['cnt', 'pos'], [], [], 'desc') }},
 binned as (
     select
         prefixed.*,
-        1 + cast(floor(cast(cnt_before * {{ options.n_bins }} as {{ float_type() }}) / cast(cnt_total as {{ float_type() }})) as integer) as bin
+        1 + cast(floor(cast(cnt_before * {{ options.n_bins }} as {{ sqlmetrics.float_type() }}) / cast(cnt_total as {{ sqlmetrics.float_type() }})) as integer) as bin
     from prefixed
 ),
 per_bin as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         bin,
         sum(cnt) as n,
         sum(pos) as n_pos,
@@ -124,6 +124,6 @@ per_bin as (
         max(cnt_total) as n_slice,
         max(pos_total) as p_slice
     from binned
-    {{ group_by(by, ['bin']) }}
+    {{ sqlmetrics.group_by(by, ['bin']) }}
 )
 {%- endmacro %}

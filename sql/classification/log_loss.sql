@@ -14,19 +14,19 @@
   Oracle: tests/oracle/curves.py::log_loss
 #}
 {% macro log_loss_kernel(relation, by, columns, options, entries) -%}
-{% set lo = float_literal(options.eps) %}
-{% set hi = float_literal(1.0 - options.eps) %}
+{% set lo = sqlmetrics.float_literal(options.eps) %}
+{% set hi = sqlmetrics.float_literal(1.0 - options.eps) %}
 with source as (
     select
-        {{ slice_source(by) }}
-        {{ binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ float_type() }}) as p,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as p,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 per_row as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         w,
         w * -ln(
             case
@@ -37,18 +37,18 @@ per_row as (
     from source
 ),
 -- the slice's exponents of w and wloss: per-slice aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wloss_exp', 'wloss')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wloss_exp', 'wloss')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('wloss', 'wloss_exp') }}
-            / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wloss', 'wloss_exp') }}
+            / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -15,11 +15,11 @@
 #}
 {% macro partial_auc_kernel(relation, by, columns, options, entries) -%}
 {% set m = options.max_fpr | float %}
-{% set m_sql = float_literal(m) %}
-with {{ score_points_ctes(relation, by, columns, options) }}
+{% set m_sql = sqlmetrics.float_literal(m) %}
+with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
 segments as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         p_total,
         n_total,
         case
@@ -31,29 +31,29 @@ segments as (
                         ((tpr - prev_tpr) / (fpr - prev_fpr)) * ({{ m_sql }} - prev_fpr) + prev_tpr
                     )
                 ) / 2
-            else cast(0 as {{ float_type() }})
+            else cast(0 as {{ sqlmetrics.float_type() }})
         end as area
     from points
 ),
 areas as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         max(p_total) as n_pos,
         max(n_total) as n_neg,
-        {{ exact_sum('area', 0) }} as area
+        {{ sqlmetrics.exact_sum('area', 0) }} as area
     from segments
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if m == 1.0 %}
         case when n_pos > 0 and n_neg > 0 then area end as {{ entry.alias }},
 {% else %}
         case
             when n_pos > 0 and n_neg > 0
-                then {{ float_literal(0.5) }} * (1 + (area - {{ float_literal(0.5 * m ** 2) }}) / ({{ m_sql }} - {{ float_literal(0.5 * m ** 2) }}))
+                then {{ sqlmetrics.float_literal(0.5) }} * (1 + (area - {{ sqlmetrics.float_literal(0.5 * m ** 2) }}) / ({{ m_sql }} - {{ sqlmetrics.float_literal(0.5 * m ** 2) }}))
         end as {{ entry.alias }},
 {% endif %}
 {% endfor %}
@@ -62,5 +62,5 @@ final as (
     from areas
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -20,10 +20,10 @@
 #}
 {% macro pr_curve_kernel(relation, by, columns, options, entries) -%}
 {% set drop = options.drop_intermediate %}
-with {{ curve_points(relation, by, columns, options) }},
-{{ curve_neighbours(by) }},
+with {{ sqlmetrics.curve_points(relation, by, columns, options) }},
+{{ sqlmetrics.curve_neighbours(by) }},
 kept as (
-    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ sqlmetrics.slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from neighbours
 {% if drop %}
     where prev_tp is null
@@ -32,15 +32,15 @@ kept as (
         or next_tp <> tp
 {% endif %}
 ),
-{{ curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
-{{ curve_totals(by) }},
+{{ sqlmetrics.curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
+{{ sqlmetrics.curve_totals(by) }},
 curve as (
-    select {{ slice_cols(by) }} cast(score as {{ float_type() }}) as threshold, tp, fp, n_pos
+    select {{ sqlmetrics.slice_cols(by) }} cast(score as {{ sqlmetrics.float_type() }}) as threshold, tp, fp, n_pos
     from thinned
     union all
     select
-        {{ slice_cols(by) }}
-        cast('Infinity' as {{ float_type() }}) as threshold,
+        {{ sqlmetrics.slice_cols(by) }}
+        cast('Infinity' as {{ sqlmetrics.float_type() }}) as threshold,
         0 as tp,
         0 as fp,
         n_pos
@@ -48,15 +48,15 @@ curve as (
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         threshold,
-        coalesce({{ safe_div('tp', 'tp + fp') }}, {{ float_literal(1) }}) as precision,
-        {{ safe_div('tp', 'n_pos') }} as recall,
+        coalesce({{ sqlmetrics.safe_div('tp', 'tp + fp') }}, {{ sqlmetrics.float_literal(1) }}) as precision,
+        {{ sqlmetrics.safe_div('tp', 'n_pos') }} as recall,
         tp,
         fp,
         n_pos - tp as fn
     from curve
 )
 select * from final
-order by {{ slice_order(by) }}threshold, fp desc, tp desc
+order by {{ sqlmetrics.slice_order(by) }}threshold, fp desc, tp desc
 {%- endmacro %}

@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro precision_value(options) -%}
-{{ safe_div('tp', 'tp + fp') }}
+{{ sqlmetrics.safe_div('tp', 'tp + fp') }}
 {%- endmacro %}

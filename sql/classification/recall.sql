@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro recall_value(options) -%}
-{{ safe_div('tp', 'tp + fn') }}
+{{ sqlmetrics.safe_div('tp', 'tp + fn') }}
 {%- endmacro %}

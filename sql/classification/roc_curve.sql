@@ -19,10 +19,10 @@
 #}
 {% macro roc_curve_kernel(relation, by, columns, options, entries) -%}
 {% set drop = options.drop_intermediate %}
-with {{ curve_points(relation, by, columns, options) }},
-{{ curve_neighbours(by) }},
+with {{ sqlmetrics.curve_points(relation, by, columns, options) }},
+{{ sqlmetrics.curve_neighbours(by) }},
 kept as (
-    select {{ slice_cols(by) }} score, tp, fp, n_pos, n_neg
+    select {{ sqlmetrics.slice_cols(by) }} score, tp, fp, n_pos, n_neg
     from neighbours
 {% if drop %}
     where prev_tp is null
@@ -31,27 +31,27 @@ kept as (
         or (next_tp - tp) - (tp - prev_tp) <> 0
 {% endif %}
 ),
-{{ curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
-{{ curve_totals(by) }},
+{{ sqlmetrics.curve_thinned(by, none if options.max_points is none else options.max_points - 1) }},
+{{ sqlmetrics.curve_totals(by) }},
 curve as (
     select
-        {{ slice_cols(by) }}
-        cast('Infinity' as {{ float_type() }}) as threshold,
+        {{ sqlmetrics.slice_cols(by) }}
+        cast('Infinity' as {{ sqlmetrics.float_type() }}) as threshold,
         0 as tp,
         0 as fp,
         n_pos,
         n_neg
     from totals
     union all
-    select {{ slice_cols(by) }} cast(score as {{ float_type() }}) as threshold, tp, fp, n_pos, n_neg
+    select {{ sqlmetrics.slice_cols(by) }} cast(score as {{ sqlmetrics.float_type() }}) as threshold, tp, fp, n_pos, n_neg
     from thinned
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         threshold,
-        {{ safe_div('fp', 'n_neg') }} as fpr,
-        {{ safe_div('tp', 'n_pos') }} as tpr,
+        {{ sqlmetrics.safe_div('fp', 'n_neg') }} as fpr,
+        {{ sqlmetrics.safe_div('tp', 'n_pos') }} as tpr,
         tp,
         fp,
         n_neg - fp as tn,
@@ -59,5 +59,5 @@ final as (
     from curve
 )
 select * from final
-order by {{ slice_order(by) }}threshold desc, fp, tp
+order by {{ sqlmetrics.slice_order(by) }}threshold desc, fp, tp
 {%- endmacro %}

@@ -10,5 +10,5 @@
   Oracle: tests/oracle/classification.py::threshold_metric
 #}
 {% macro specificity_value(options) -%}
-{{ safe_div('tn', 'tn + fp') }}
+{{ sqlmetrics.safe_div('tn', 'tn + fp') }}
 {%- endmacro %}

@@ -40,15 +40,15 @@
   scipy.stats.kendalltau in tests/test_correlation.py).
 #}
 {% macro kendall_tau_kernel(relation, by, columns, options, entries) -%}
-{% set keys = partition_by(by, ['grp']) %}
+{% set keys = sqlmetrics.partition_by(by, ['grp']) %}
 with source as (
-{{ correlation_source(relation, by, columns) }}
+{{ sqlmetrics.correlation_source(relation, by, columns) }}
 ),
 -- per row: a (le) = rows of the group scored lower (at most as high); rank() and count(*)
 -- give ties alike whatever their order
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         x,
         y,
@@ -59,18 +59,18 @@ ranked as (
 -- one row per (group, label level): its row count, the rows of lower labels, its sums
 levels as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         y as u,
         count(*) as n_u,
-        sum(cast(a + le as {{ exact_int() }})) as a_le,
-        sum(cast(le - a - 1 as {{ exact_int() }})) as score_ties
+        sum(cast(a + le as {{ sqlmetrics.exact_int() }})) as a_le,
+        sum(cast(le - a - 1 as {{ sqlmetrics.exact_int() }})) as score_ties
     from ranked
-    {{ group_by(by, ['grp', 'y']) }}
+    {{ sqlmetrics.group_by(by, ['grp', 'y']) }}
 ),
 level_bounds as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         u,
         n_u,
@@ -85,69 +85,69 @@ level_bounds as (
 -- u <= y above the lowest (the highest level's set: the rows of that label alone)
 expanded as (
     select
-        {{ slice_cols_of('r', by) }}
+        {{ sqlmetrics.slice_cols_of('r', by) }}
         r.grp,
         r.x,
         r.y,
         l.u
     from source as r
     join level_bounds as l
-        on {{ join_on_slices('r', 'l', by, ['grp']) }}
+        on {{ sqlmetrics.join_on_slices('r', 'l', by, ['grp']) }}
         and l.u <= r.y
     where l.u > l.lo and l.n_levels <= {{ options.max_label_levels }}
 ),
 set_ranks as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         y,
         u,
-        rank() over ({{ partition_by(by, ['grp', 'u']) }} order by x) - 1
-            + count(*) over ({{ partition_by(by, ['grp', 'u']) }} order by x) as ge
+        rank() over ({{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x) - 1
+            + count(*) over ({{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x) as ge
     from expanded
 ),
 set_counts as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
-        sum(cast(ge as {{ exact_int() }})) as ge
+        sum(cast(ge as {{ sqlmetrics.exact_int() }})) as ge
     from set_ranks
     where u = y
-    {{ group_by(by, ['grp']) }}
+    {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
 per_group_counts as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
-        sum(case when u = lo then 0 else a_le - cast(n_u as {{ exact_int() }}) * n_below end) as s_part,
+        sum(case when u = lo then 0 else a_le - cast(n_u as {{ sqlmetrics.exact_int() }}) * n_below end) as s_part,
         sum(score_ties) as n_1x2,
-        sum(cast(n_u as {{ exact_int() }}) * (n_u - 1)) as n_2x2,
-        cast(sum(n_u) as {{ exact_int() }}) * (sum(n_u) - 1) as n_0x2,
+        sum(cast(n_u as {{ sqlmetrics.exact_int() }}) * (n_u - 1)) as n_2x2,
+        cast(sum(n_u) as {{ sqlmetrics.exact_int() }}) * (sum(n_u) - 1) as n_0x2,
         max(n_levels) as n_levels
     from level_bounds
-    {{ group_by(by, ['grp']) }}
+    {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
 per_group as (
     select
-        {{ slice_cols_of('c', by) }}
+        {{ sqlmetrics.slice_cols_of('c', by) }}
         c.grp,
         case
             when c.n_levels <= {{ options.max_label_levels }}
                 and c.n_0x2 > c.n_1x2 and c.n_0x2 > c.n_2x2
-            then greatest(cast(-1 as {{ float_type() }}), least(cast(1 as {{ float_type() }}),
-                cast(2 * (c.s_part - coalesce(g.ge, 0)) as {{ float_type() }}) / sqrt(
-                    cast(c.n_0x2 - c.n_1x2 as {{ float_type() }})
-                    * cast(c.n_0x2 - c.n_2x2 as {{ float_type() }})
+            then greatest(cast(-1 as {{ sqlmetrics.float_type() }}), least(cast(1 as {{ sqlmetrics.float_type() }}),
+                cast(2 * (c.s_part - coalesce(g.ge, 0)) as {{ sqlmetrics.float_type() }}) / sqrt(
+                    cast(c.n_0x2 - c.n_1x2 as {{ sqlmetrics.float_type() }})
+                    * cast(c.n_0x2 - c.n_2x2 as {{ sqlmetrics.float_type() }})
                 )
             ))
         end as tau
     from per_group_counts as c
     left join set_counts as g
-        on {{ join_on_slices('c', 'g', by, ['grp']) }}
+        on {{ sqlmetrics.join_on_slices('c', 'g', by, ['grp']) }}
 ),
 final as (
-{{ correlation_mean(by, 'tau', entries) }}
+{{ sqlmetrics.correlation_mean(by, 'tau', entries) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -19,47 +19,47 @@
   checked against scipy.stats.spearmanr in tests/test_correlation.py).
 #}
 {% macro spearman_kernel(relation, by, columns, options, entries) -%}
-{% set part = partition_by(by, ['grp']) %}
+{% set part = sqlmetrics.partition_by(by, ['grp']) %}
 with source as (
-{{ correlation_source(relation, by, columns) }}
+{{ sqlmetrics.correlation_source(relation, by, columns) }}
 ),
 -- doubled average ranks centred on n + 1: integers, 2 (r - m)
 ranked as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         cast(rank() over ({{ part }} order by x) + count(*) over ({{ part }} order by x)
-            - count(*) over ({{ part }}) - 1 as {{ exact_int() }}) as dx,
+            - count(*) over ({{ part }}) - 1 as {{ sqlmetrics.exact_int() }}) as dx,
         cast(rank() over ({{ part }} order by y) + count(*) over ({{ part }} order by y)
-            - count(*) over ({{ part }}) - 1 as {{ exact_int() }}) as dy
+            - count(*) over ({{ part }}) - 1 as {{ sqlmetrics.exact_int() }}) as dy
     from source
 ),
 sums as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         sum(dx * dy) as sxy,
         sum(dx * dx) as sxx,
         sum(dy * dy) as syy
     from ranked
-    {{ group_by(by, ['grp']) }}
+    {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
 per_group as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         grp,
         case
-            when sxx > 0 and syy > 0 then greatest(cast(-1 as {{ float_type() }}), least(
-                cast(1 as {{ float_type() }}),
-                cast(sxy as {{ float_type() }})
-                    / sqrt(cast(sxx as {{ float_type() }}) * cast(syy as {{ float_type() }}))
+            when sxx > 0 and syy > 0 then greatest(cast(-1 as {{ sqlmetrics.float_type() }}), least(
+                cast(1 as {{ sqlmetrics.float_type() }}),
+                cast(sxy as {{ sqlmetrics.float_type() }})
+                    / sqrt(cast(sxx as {{ sqlmetrics.float_type() }}) * cast(syy as {{ sqlmetrics.float_type() }}))
             ))
         end as rho
     from sums
 ),
 final as (
-{{ correlation_mean(by, 'rho', entries) }}
+{{ sqlmetrics.correlation_mean(by, 'rho', entries) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

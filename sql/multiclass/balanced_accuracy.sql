@@ -13,29 +13,29 @@
   Oracle: tests/oracle/agreement.py::balanced_accuracy
 #}
 {% macro balanced_accuracy_kernel(relation, by, columns, options, entries) -%}
-with {{ multiclass_per_class(relation, by, columns) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns) }},
 recalls as (
     select
-        {{ slice_cols(by) }}
-        {{ safe_div('tp', 'n_true') }} as recall
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.safe_div('tp', 'n_true') }} as recall
     from per_class
     where n_true > 0
 ),
 means as (
     select
-        {{ slice_cols(by) }}
-        {{ exact_sum('recall', 0) }} / nullif(count(*), 0) as score,
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.exact_sum('recall', 0) }} / nullif(count(*), 0) as score,
         count(*) as n_classes
     from recalls
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if options.adjusted %}
-        (score - 1 / cast(n_classes as {{ float_type() }}))
-            / nullif(1 - 1 / cast(n_classes as {{ float_type() }}), 0) as {{ entry.alias }},
+        (score - 1 / cast(n_classes as {{ sqlmetrics.float_type() }}))
+            / nullif(1 - 1 / cast(n_classes as {{ sqlmetrics.float_type() }}), 0) as {{ entry.alias }},
 {% else %}
         score as {{ entry.alias }},
 {% endif %}
@@ -44,5 +44,5 @@ final as (
     from means
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -19,10 +19,10 @@
 #}
 {% macro classification_report_kernel(relation, by, columns, options, entries) -%}
 {% set metrics = ['precision', 'recall', 'fbeta'] %}
-with {{ multiclass_per_class(relation, by, columns, options.labels) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels) }},
 valued as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         class,
 {% if options.labels is not none %}
         idx,
@@ -34,31 +34,31 @@ valued as (
         n_true_exp,
         n_pred_exp,
 {% for m in metrics %}
-        {{ multiclass_policy(multiclass_class_value(m, options.beta), options.zero_division) }} as {{ m }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.multiclass_policy(sqlmetrics.multiclass_class_value(m, options.beta), options.zero_division) }} as {{ m }}{{ ',' if not loop.last }}
 {% endfor %}
     from per_class
 ),
 averages as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for m in metrics %}
-        {{ multiclass_micro_value(m, options.beta, columns.weight) }} as micro_{{ m }},
-        {{ exact_sum(m, '0') }} / nullif(count({{ m }}), 0) as macro_{{ m }},
+        {{ sqlmetrics.multiclass_micro_value(m, options.beta, columns.weight) }} as micro_{{ m }},
+        {{ sqlmetrics.exact_sum(m, '0') }} / nullif(count({{ m }}), 0) as macro_{{ m }},
         coalesce(
-            {{ exact_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end', 'n_true_exp') }}
-                / nullif({{ multiclass_total('case when ' ~ m ~ ' is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
-            {{ exact_sum(m, '0') }} / nullif(count({{ m }}), 0)
+            {{ sqlmetrics.exact_sum('case when ' ~ m ~ ' is not null then n_true * ' ~ m ~ ' end', 'n_true_exp') }}
+                / nullif({{ sqlmetrics.multiclass_total('case when ' ~ m ~ ' is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
+            {{ sqlmetrics.exact_sum(m, '0') }} / nullif(count({{ m }}), 0)
         ) as weighted_{{ m }},
 {% endfor %}
-        {{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as support
+        {{ sqlmetrics.multiclass_total('n_true', 'n_true_exp', columns.weight) }} as support
     from valued
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         class,
-        cast(null as {{ string_type() }}) as average,
+        cast(null as {{ sqlmetrics.string_type() }}) as average,
         {{ 'idx' if options.labels is not none else '0' }} as row_order,
         precision, recall, fbeta,
         n_true as support
@@ -66,7 +66,7 @@ final as (
 {% for avg in ['micro', 'macro', 'weighted'] %}
     union all
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         null as class,
         '{{ avg }}' as average,
         {{ loop.index ~ (' + ' ~ (options.labels | length) if options.labels is not none else '') }} as row_order,
@@ -75,7 +75,7 @@ final as (
     from averages
 {% endfor %}
 )
-select {{ slice_cols(by) }} class, average, precision, recall, fbeta, support
+select {{ sqlmetrics.slice_cols(by) }} class, average, precision, recall, fbeta, support
 from final
-order by {{ slice_order(by) }}row_order, class
+order by {{ sqlmetrics.slice_order(by) }}row_order, class
 {%- endmacro %}

@@ -22,81 +22,81 @@
    computed when it is not needed #}
 {% macro cohen_kappa_disagreement(a, b, weights) -%}
 {% if weights == 'linear' %}
-cast(abs({{ a }}.idx - {{ b }}.idx) as {{ float_type() }})
+cast(abs({{ a }}.idx - {{ b }}.idx) as {{ sqlmetrics.float_type() }})
 {%- elif weights == 'quadratic' %}
-cast(({{ a }}.idx - {{ b }}.idx) * ({{ a }}.idx - {{ b }}.idx) as {{ float_type() }})
+cast(({{ a }}.idx - {{ b }}.idx) * ({{ a }}.idx - {{ b }}.idx) as {{ sqlmetrics.float_type() }})
 {%- else %}
-cast(case when {{ a }}.class = {{ b }}.class then 0 else 1 end as {{ float_type() }})
+cast(case when {{ a }}.class = {{ b }}.class then 0 else 1 end as {{ sqlmetrics.float_type() }})
 {%- endif %}
 {%- endmacro %}
 
 {% macro cohen_kappa_kernel(relation, by, columns, options, entries) -%}
-with {{ multiclass_per_class(relation, by, columns, options.labels, true) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels, true) }},
 cells as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         y,
         y_hat,
-        cast({{ multiclass_total('w', 'w_exp', columns.weight) }} as {{ float_type() }}) as c
+        cast({{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as c
     from source
-    {{ group_by(by, ['y', 'y_hat']) }}
+    {{ sqlmetrics.group_by(by, ['y', 'y_hat']) }}
 ),
 classes as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         class,
-        cast(n_true as {{ float_type() }}) as t,
-        cast(n_pred as {{ float_type() }}) as p{{ ',' if options.weights in ('linear', 'quadratic') }}
+        cast(n_true as {{ sqlmetrics.float_type() }}) as t,
+        cast(n_pred as {{ sqlmetrics.float_type() }}) as p{{ ',' if options.weights in ('linear', 'quadratic') }}
 {% if options.weights not in ('linear', 'quadratic') %}
 {% elif options.labels is not none %}
         idx
 {% else %}
-        row_number() over ({{ window(by, 'class') }}) - 1 as idx
+        row_number() over ({{ sqlmetrics.window(by, 'class') }}) - 1 as idx
 {% endif %}
     from per_class
 ),
 totals as (
     select
-        {{ slice_cols(by) }}
-        cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}) as s,
+        {{ sqlmetrics.slice_cols(by) }}
+        cast({{ sqlmetrics.multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as s,
         count(*) as n_classes
     from per_class
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 observed as (
     select
         {% for col in by %}cells.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci', 'cj', options.weights) }} * cells.c as term
+        {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * cells.c as term
     from cells
     inner join classes as ci
-        on {{ calibration_join_on('cells', 'ci', by) }} and ci.class = cells.y
+        on {{ sqlmetrics.calibration_join_on('cells', 'ci', by) }} and ci.class = cells.y
     inner join classes as cj
-        on {{ calibration_join_on('cells', 'cj', by) }} and cj.class = cells.y_hat
+        on {{ sqlmetrics.calibration_join_on('cells', 'cj', by) }} and cj.class = cells.y_hat
 ),
 expected as (
     select
         {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
 
-        {{ cohen_kappa_disagreement('ci', 'cj', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
+        {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
-    inner join classes as cj on {{ calibration_join_on('ci', 'cj', by) }}
-    inner join totals on {{ calibration_join_on('ci', 'totals', by) }}
+    inner join classes as cj on {{ sqlmetrics.calibration_join_on('ci', 'cj', by) }}
+    inner join totals on {{ sqlmetrics.calibration_join_on('ci', 'totals', by) }}
 ),
 terms as (
-    select {{ slice_cols(by) }} term as o, cast(0 as {{ float_type() }}) as e from observed
+    select {{ sqlmetrics.slice_cols(by) }} term as o, cast(0 as {{ sqlmetrics.float_type() }}) as e from observed
     union all
-    select {{ slice_cols(by) }} cast(0 as {{ float_type() }}) as o, term as e from expected
+    select {{ sqlmetrics.slice_cols(by) }} cast(0 as {{ sqlmetrics.float_type() }}) as o, term as e from expected
 ),
 -- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled_terms', 'terms', by, [('o_exp', 'o'), ('e_exp', 'e')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled_terms', 'terms', by, [('o_exp', 'o'), ('e_exp', 'e')]) }},
 sums as (
     select
-        {{ slice_cols(by) }}
-        {{ exact_sum('o', 'o_exp') }} as o_sum,
-        {{ exact_sum('e', 'e_exp') }} as e_sum
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.exact_sum('o', 'o_exp') }} as o_sum,
+        {{ sqlmetrics.exact_sum('e', 'e_exp') }} as e_sum
     from scaled_terms
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
@@ -107,8 +107,8 @@ final as (
 {% endfor %}
         totals.n_classes
     from totals
-    left join sums on {{ calibration_join_on('totals', 'sums', by) }}
+    left join sums on {{ sqlmetrics.calibration_join_on('totals', 'sums', by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

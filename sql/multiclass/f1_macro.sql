@@ -11,5 +11,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro f1_macro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', 1.0) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', 1.0) }}
 {%- endmacro %}

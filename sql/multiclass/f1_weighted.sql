@@ -11,5 +11,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro f1_weighted_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'weighted', 1.0) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'weighted', 1.0) }}
 {%- endmacro %}

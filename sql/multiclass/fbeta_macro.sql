@@ -12,5 +12,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro fbeta_macro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', options.beta) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', options.beta) }}
 {%- endmacro %}

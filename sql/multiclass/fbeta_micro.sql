@@ -12,5 +12,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro fbeta_micro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', options.beta) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', options.beta) }}
 {%- endmacro %}

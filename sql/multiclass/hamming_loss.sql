@@ -11,9 +11,9 @@
 {% macro hamming_loss_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         case when {{ columns.label }} = {{ columns.prediction }} then 0 else 1 end as miss,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 scaled_rows as (
@@ -23,17 +23,17 @@ scaled_rows as (
     from source
 ),
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('wmiss', 'w_exp') }} / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wmiss', 'w_exp') }} / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -18,43 +18,43 @@
   Oracle: tests/oracle/agreement.py::jaccard
 #}
 {% macro jaccard_averaged(relation, by, columns, entries, average, labels=none) -%}
-with {{ multiclass_per_class(relation, by, columns, labels) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, labels) }},
 valued as (
     select
         per_class.*,
         n_true + n_pred - tp as n_union,
-        coalesce({{ safe_div('tp', 'n_true + n_pred - tp') }}, cast(0 as {{ float_type() }})) as value
+        coalesce({{ sqlmetrics.safe_div('tp', 'n_true + n_pred - tp') }}, cast(0 as {{ sqlmetrics.float_type() }})) as value
     from per_class
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if average == 'micro' %}
-        {{ safe_div(multiclass_total('tp', 'tp_exp', columns.weight), multiclass_total('n_union', 'greatest(n_true_exp, n_pred_exp) + 1', columns.weight)) }} as {{ entry.alias }},
+        {{ sqlmetrics.safe_div(sqlmetrics.multiclass_total('tp', 'tp_exp', columns.weight), sqlmetrics.multiclass_total('n_union', 'greatest(n_true_exp, n_pred_exp) + 1', columns.weight)) }} as {{ entry.alias }},
 {% elif average == 'macro' %}
-        case when max(n_union) > 0 then {{ exact_sum('value', '0') }} / nullif(count(*), 0) end as {{ entry.alias }},
+        case when max(n_union) > 0 then {{ sqlmetrics.exact_sum('value', '0') }} / nullif(count(*), 0) end as {{ entry.alias }},
 {% else %}
-        {{ exact_sum('n_true * value', 'n_true_exp') }}
-            / nullif(cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}), 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('n_true * value', 'n_true_exp') }}
+            / nullif(cast({{ sqlmetrics.multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}), 0) as {{ entry.alias }},
 {% endif %}
 {% endfor %}
         count(*) as n_classes
     from valued
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {% macro jaccard_macro_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'macro', options.labels) }}
+{{ sqlmetrics.jaccard_averaged(relation, by, columns, entries, 'macro', options.labels) }}
 {%- endmacro %}
 
 {% macro jaccard_micro_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'micro', options.labels) }}
+{{ sqlmetrics.jaccard_averaged(relation, by, columns, entries, 'micro', options.labels) }}
 {%- endmacro %}
 
 {% macro jaccard_weighted_kernel(relation, by, columns, options, entries) -%}
-{{ jaccard_averaged(relation, by, columns, entries, 'weighted', options.labels) }}
+{{ sqlmetrics.jaccard_averaged(relation, by, columns, entries, 'weighted', options.labels) }}
 {%- endmacro %}

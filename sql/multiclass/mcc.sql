@@ -17,14 +17,14 @@
   Oracle: tests/oracle/multiclass.py::mcc
 #}
 {% macro mcc_kernel(relation, by, columns, options, entries) -%}
-with {{ multiclass_per_class(relation, by, columns) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns) }},
 {% if columns.weight %}
 scaled as (
     select
-        {{ slice_cols(by) }}
-        {{ ldexp('tp', '-k') }} as tp,
-        {{ ldexp('n_true', '-k') }} as n_true,
-        {{ ldexp('n_pred', '-k') }} as n_pred
+        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.ldexp('tp', '-k') }} as tp,
+        {{ sqlmetrics.ldexp('n_true', '-k') }} as n_true,
+        {{ sqlmetrics.ldexp('n_pred', '-k') }} as n_pred
     from (
         select
             per_class.*,
@@ -33,23 +33,23 @@ scaled as (
     ) as exponents
 ),
 -- the slice's exponents of the scaled per-class sums: aggregates joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('counts', 'scaled', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }},
+{{ sqlmetrics.with_slice_exponents('counts', 'scaled', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }},
 {% endif %}
 sums as (
     select
-        {{ slice_cols(by) }}
-        cast({{ multiclass_total('tp', 'tp_exp', columns.weight) }} as {{ float_type() }}) as correct,
-        cast({{ multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ float_type() }}) as s,
-        cast({{ multiclass_total('n_true * n_pred', 'n_true_exp + n_pred_exp', columns.weight) }} as {{ float_type() }}) as sum_tp,
-        cast({{ multiclass_total('n_pred * n_pred', 'n_pred_exp + n_pred_exp', columns.weight) }} as {{ float_type() }}) as sum_pp,
-        cast({{ multiclass_total('n_true * n_true', 'n_true_exp + n_true_exp', columns.weight) }} as {{ float_type() }}) as sum_tt,
+        {{ sqlmetrics.slice_cols(by) }}
+        cast({{ sqlmetrics.multiclass_total('tp', 'tp_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as correct,
+        cast({{ sqlmetrics.multiclass_total('n_true', 'n_true_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as s,
+        cast({{ sqlmetrics.multiclass_total('n_true * n_pred', 'n_true_exp + n_pred_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as sum_tp,
+        cast({{ sqlmetrics.multiclass_total('n_pred * n_pred', 'n_pred_exp + n_pred_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as sum_pp,
+        cast({{ sqlmetrics.multiclass_total('n_true * n_true', 'n_true_exp + n_true_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as sum_tt,
         count(*) as n_classes
     from {{ 'counts' if columns.weight else 'per_class' }}
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 ),
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
         (correct * s - sum_tp)
             / nullif(sqrt(greatest((s * s - sum_pp) * (s * s - sum_tt), 0)), 0) as {{ entry.alias }},
@@ -58,5 +58,5 @@ final as (
     from sums
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -37,50 +37,50 @@ case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 
    depends on the threads), cast to double once and halved (exact) #}
 {% macro multiclass_auc_ranked(source, by, part) -%}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
         y,
-        2 * rank() over ({{ window(by, 's', part) }})
-            + count(*) over ({{ partition_by(by, part + ['s']) }}) - 1 as rank2
+        2 * rank() over ({{ sqlmetrics.window(by, 's', part) }})
+            + count(*) over ({{ sqlmetrics.partition_by(by, part + ['s']) }}) - 1 as rank2
     from {{ source }}
 {%- endmacro %}
 
 {% macro multiclass_auc_per_part(by, part) -%}
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
-        cast(sum(case when y = 1 then rank2 else 0 end) as {{ float_type() }}) / 2 as r,
-        cast(sum(y) as {{ float_type() }}) as p,
-        cast(count(*) - sum(y) as {{ float_type() }}) as n
+        cast(sum(case when y = 1 then rank2 else 0 end) as {{ sqlmetrics.float_type() }}) / 2 as r,
+        cast(sum(y) as {{ sqlmetrics.float_type() }}) as p,
+        cast(count(*) - sum(y) as {{ sqlmetrics.float_type() }}) as n
     from ranked
-    {{ group_by(by, part) }}
+    {{ sqlmetrics.group_by(by, part) }}
 {%- endmacro %}
 
 {% macro multiclass_auc_kernel(relation, by, columns, options, entries) -%}
 {% set how = options.multi_class ~ '_' ~ options.auc_average %}
 with source as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as g,
         {{ columns.item }} as c,
-        cast({{ columns.score }} as {{ float_type() }}) as s,
-        {{ binary_label(columns.label) }} as y
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s,
+        {{ sqlmetrics.binary_label(columns.label) }} as y
     from {{ relation }}
 ),
 {% if options.multi_class == 'ovo' %}
 truth as (
     select
         source.*,
-        max(case when y = 1 then c end) over ({{ partition_by(by, ['g']) }}) as t
+        max(case when y = 1 then c end) over ({{ sqlmetrics.partition_by(by, ['g']) }}) as t
     from source
 ),
 classes as (
-    select distinct {{ slice_cols(by) }} c as b from source
+    select distinct {{ sqlmetrics.slice_cols(by) }} c as b from source
 ),
 pairs as (
-    select {{ slice_cols(by) }} c as a, t as b, s, 0 as y
+    select {{ sqlmetrics.slice_cols(by) }} c as a, t as b, s, 0 as y
     from truth
     where t <> c
     union all
@@ -93,14 +93,14 @@ pairs as (
         1 as y
     from truth
     inner join classes
-        on {{ calibration_join_on('truth', 'classes', by) }} and classes.b <> truth.c
+        on {{ sqlmetrics.calibration_join_on('truth', 'classes', by) }} and classes.b <> truth.c
     where truth.t = truth.c
 ),
 ranked as (
-{{ multiclass_auc_ranked('pairs', by, ['a', 'b']) }}
+{{ sqlmetrics.multiclass_auc_ranked('pairs', by, ['a', 'b']) }}
 ),
 per_part as (
-{{ multiclass_auc_per_part(by, ['a', 'b']) }}
+{{ sqlmetrics.multiclass_auc_per_part(by, ['a', 'b']) }}
 ),
 per_pair as (
     select
@@ -108,28 +108,28 @@ per_pair as (
 
         ab.a,
         ab.b,
-        ({{ multiclass_auc_binary('ab.r', 'ab.p', 'ab.n') }} + {{ multiclass_auc_binary('ba.r', 'ba.p', 'ba.n') }}) / 2 as value,
+        ({{ sqlmetrics.multiclass_auc_binary('ab.r', 'ab.p', 'ab.n') }} + {{ sqlmetrics.multiclass_auc_binary('ba.r', 'ba.p', 'ba.n') }}) / 2 as value,
         ab.p + ab.n as n_ab
     from per_part as ab
     inner join per_part as ba
-        on {{ calibration_join_on('ab', 'ba', by) }} and ab.a = ba.b and ab.b = ba.a
+        on {{ sqlmetrics.calibration_join_on('ab', 'ba', by) }} and ab.a = ba.b and ab.b = ba.a
     where ab.a < ab.b
 ),
 {% else %}
 {% if options.auc_average == 'micro' %}
-{{ auc_pooled_rank_sums('source', by) }},
+{{ sqlmetrics.auc_pooled_rank_sums('source', by) }},
 {% else %}
 ranked as (
-{{ multiclass_auc_ranked('source', by, ['g'] if options.auc_average == 'samples' else ['c']) }}
+{{ sqlmetrics.multiclass_auc_ranked('source', by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
 per_part as (
-{{ multiclass_auc_per_part(by, ['g'] if options.auc_average == 'samples' else ['c']) }}
+{{ sqlmetrics.multiclass_auc_per_part(by, ['g'] if options.auc_average == 'samples' else ['c']) }}
 ),
 {% endif %}
 per_pair as (
     select
         per_part.*,
-        {{ multiclass_auc_binary('r', 'p', 'n') }} as value,
+        {{ sqlmetrics.multiclass_auc_binary('r', 'p', 'n') }} as value,
         p as n_ab
     from per_part
 ),
@@ -141,21 +141,21 @@ scored_rows as (
     from per_pair
 ),
 -- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scored', 'scored_rows', by, [('wv_exp', 'wv')]) }},
+{{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if options.auc_average == 'weighted' %}
-        case when count(value) = count(*) then {{ exact_sum('wv', 'wv_exp') }} / nullif(sum(n_ab), 0) end as {{ entry.alias }},
+        case when count(value) = count(*) then {{ sqlmetrics.exact_sum('wv', 'wv_exp') }} / nullif(sum(n_ab), 0) end as {{ entry.alias }},
 {% else %}
-        case when count(value) = count(*) then {{ exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
+        case when count(value) = count(*) then {{ sqlmetrics.exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
 {% endif %}
 {% endfor %}
         count(*) as n_parts
     from scored
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -15,15 +15,15 @@
 #}
 {% macro multiclass_confusion_matrix_kernel(relation, by, columns, options, entries) -%}
 {% set listed = options.labels is not none %}
-with {{ multiclass_per_class(relation, by, columns, options.labels, true) }},
+with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels, true) }},
 pairs as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         y,
         y_hat,
-        {{ multiclass_total('w', 'w_exp', columns.weight) }} as n
+        {{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight) }} as n
     from source
-    {{ group_by(by, ['y', 'y_hat']) }}
+    {{ sqlmetrics.group_by(by, ['y', 'y_hat']) }}
 ),
 grid as (
     select
@@ -38,7 +38,7 @@ grid as (
 {% endif %}
     from per_class as a
     join per_class as b
-        on {% for col in by %}{{ null_safe_equal('a.slice_' ~ loop.index0, 'b.slice_' ~ loop.index0) }} and {% endfor %}1 = 1
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('a.slice_' ~ loop.index0, 'b.slice_' ~ loop.index0) }} and {% endfor %}1 = 1
 ),
 final as (
     select
@@ -54,14 +54,14 @@ final as (
 {% endif %}
     from grid as g
     left join pairs as p
-        on {% for col in by %}{{ null_safe_equal('g.slice_' ~ loop.index0, 'p.slice_' ~ loop.index0) }} and {% endfor %}g.y = p.y and g.y_hat = p.y_hat
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('g.slice_' ~ loop.index0, 'p.slice_' ~ loop.index0) }} and {% endfor %}g.y = p.y and g.y_hat = p.y_hat
 )
 {% if listed %}
-select {{ slice_cols(by) }}label, prediction, count
+select {{ sqlmetrics.slice_cols(by) }}label, prediction, count
 from final
-order by {{ slice_order(by) }}y_idx, y_hat_idx
+order by {{ sqlmetrics.slice_order(by) }}y_idx, y_hat_idx
 {% else %}
 select * from final
-order by {{ slice_order(by) }}label, prediction
+order by {{ sqlmetrics.slice_order(by) }}label, prediction
 {% endif %}
 {%- endmacro %}

@@ -23,54 +23,54 @@
 {% set part = [] if options.ap_average == 'micro' else (['g'] if options.ap_average == 'samples' else ['c']) %}
 with source as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as g,
         {{ columns.item }} as c,
-        cast({{ columns.score }} as {{ float_type() }}) as s,
-        {{ binary_label(columns.label) }} as y
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s,
+        {{ sqlmetrics.binary_label(columns.label) }} as y
     from {{ relation }}
 ),
 per_score as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
         s,
         sum(y) as pos,
         count(*) as cnt
     from source
-    {{ group_by(by, part + ['s']) }}
+    {{ sqlmetrics.group_by(by, part + ['s']) }}
 ),
 {% if part %}
 cumulated as (
     select
         per_score.*,
-        sum(pos) over ({{ window(by, 's desc', part) }} rows between unbounded preceding and current row) as tp,
-        sum(cnt) over ({{ window(by, 's desc', part) }} rows between unbounded preceding and current row) as n_at
+        sum(pos) over ({{ sqlmetrics.window(by, 's desc', part) }} rows between unbounded preceding and current row) as tp,
+        sum(cnt) over ({{ sqlmetrics.window(by, 's desc', part) }} rows between unbounded preceding and current row) as n_at
     from per_score
 ),
 terms as (
     select
         cumulated.*,
-        cast(pos as {{ float_type() }}) * tp / n_at as term
+        cast(pos as {{ sqlmetrics.float_type() }}) * tp / n_at as term
     from cumulated
 ),
 scaled as (
     select
         terms.*,
-        {{ sum_exponent('term', by, part) }} as term_exp
+        {{ sqlmetrics.sum_exponent('term', by, part) }} as term_exp
     from terms
 ),
 {% else %}
-{{ curve_pooled_ap_terms(by) }},
+{{ sqlmetrics.curve_pooled_ap_terms(by) }},
 {% endif %}
 per_part as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         sum(pos) as p_total,
-        {{ exact_sum('term', 'term_exp') }} / nullif(cast(sum(pos) as {{ float_type() }}), 0) as value
+        {{ sqlmetrics.exact_sum('term', 'term_exp') }} / nullif(cast(sum(pos) as {{ sqlmetrics.float_type() }}), 0) as value
     from scaled
-    {{ group_by(by, part) }}
+    {{ sqlmetrics.group_by(by, part) }}
 ),
 weighted_rows as (
     select
@@ -79,21 +79,21 @@ weighted_rows as (
     from per_part
 ),
 -- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('weighted', 'weighted_rows', by, [('wv_exp', 'wv')]) }},
+{{ sqlmetrics.with_slice_exponents('weighted', 'weighted_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
 {% if options.ap_average == 'weighted' %}
-        case when count(value) = count(*) then {{ exact_sum('wv', 'wv_exp') }} / nullif(cast(sum(p_total) as {{ float_type() }}), 0) end as {{ entry.alias }},
+        case when count(value) = count(*) then {{ sqlmetrics.exact_sum('wv', 'wv_exp') }} / nullif(cast(sum(p_total) as {{ sqlmetrics.float_type() }}), 0) end as {{ entry.alias }},
 {% else %}
-        case when count(value) = count(*) then {{ exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
+        case when count(value) = count(*) then {{ sqlmetrics.exact_sum('value', 0) }} / nullif(count(*), 0) end as {{ entry.alias }},
 {% endif %}
 {% endfor %}
         count(*) as n_parts
     from weighted
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -13,5 +13,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro precision_macro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'precision', 'macro', none) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'precision', 'macro', none) }}
 {%- endmacro %}

@@ -11,5 +11,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro precision_micro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'precision', 'micro', none) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'precision', 'micro', none) }}
 {%- endmacro %}

@@ -13,5 +13,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro recall_macro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'recall', 'macro', none) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'recall', 'macro', none) }}
 {%- endmacro %}

@@ -11,5 +11,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro recall_micro_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'recall', 'micro', none) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'recall', 'micro', none) }}
 {%- endmacro %}

@@ -13,5 +13,5 @@
   Oracle: tests/oracle/multiclass.py::averaged
 #}
 {% macro recall_weighted_kernel(relation, by, columns, options, entries) -%}
-{{ multiclass_averaged(relation, by, columns, options, entries, 'recall', 'weighted', none) }}
+{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'recall', 'weighted', none) }}
 {%- endmacro %}

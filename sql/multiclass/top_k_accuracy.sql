@@ -27,12 +27,12 @@
 {% macro top_k_accuracy_kernel(relation, by, columns, options, entries) -%}
 with source as (
     select
-        {{ slice_source(by) }}
+        {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as g,
         {{ columns.item }} as c,
-        cast({{ columns.score }} as {{ float_type() }}) as s,
-        {{ binary_label(columns.label) }} as y,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ float_type() ~ ')' }} as w
+        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s,
+        {{ sqlmetrics.binary_label(columns.label) }} as y,
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 {% if options.labels is not none %}
@@ -43,19 +43,19 @@ listed_source as (
         listed.idx
     from source
     inner join (
-    {{ class_rows(options.labels) }}
+    {{ sqlmetrics.class_rows(options.labels) }}
     ) as listed on listed.class = source.c
 ),
 {% endif %}
 ranked as (
     select
         {{ 'listed_source' if options.labels is not none else 'source' }}.*,
-        row_number() over ({{ window(by, 's desc, ' ~ ('idx desc' if options.labels is not none else 'c desc'), ['g']) }}) as pos
+        row_number() over ({{ sqlmetrics.window(by, 's desc, ' ~ ('idx desc' if options.labels is not none else 'c desc'), ['g']) }}) as pos
     from {{ 'listed_source' if options.labels is not none else 'source' }}
 ),
 per_row as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
         g,
         max(w) as w,
 {% for entry in entries %}
@@ -63,20 +63,20 @@ per_row as (
 {% endfor %}
         count(*) as n_classes
     from ranked
-    {{ group_by(by, ['g']) }}
+    {{ sqlmetrics.group_by(by, ['g']) }}
 ),
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
-{{ with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w')]) }},
+{{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w')]) }},
 final as (
     select
-        {{ slice_cols(by) }}
+        {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ exact_sum('w * hit_' ~ loop.index0, 'w_exp') }} / nullif({{ exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('w * hit_' ~ loop.index0, 'w_exp') }} / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
 {% endfor %}
         count(*) as n_rows
     from scaled
-    {{ group_by(by) }}
+    {{ sqlmetrics.group_by(by) }}
 )
 select * from final
-{{ order_by(by) }}
+{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}

@@ -24,7 +24,7 @@
   Oracle: tests/oracle/ranking.py::cg
 #}
 {% macro cg_group_columns(p, k, by, options) -%}
-{% set cg = exact_sum('case when ' ~ ranking_within(k) ~ ' then gain else 0 end', 'gain_exp') %}
+{% set cg = sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then gain else 0 end', 'gain_exp') %}
 {{ cg }} as {{ p }}cg
 {%- endmacro %}
 
@@ -35,6 +35,6 @@
 {%- endmacro %}
 
 {% macro cg_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
 {%- endmacro %}
 

@@ -27,7 +27,7 @@
   Oracle: tests/oracle/ranking.py::dcg
 #}
 {% macro dcg_group_columns(p, k, by, options) -%}
-{% set dcg = exact_sum('case when ' ~ ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
+{% set dcg = sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') %}
 {{ dcg }} as {{ p }}dcg
 {%- endmacro %}
 
@@ -38,7 +38,7 @@
 {%- endmacro %}
 
 {% macro dcg_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
-    * (ln({{ float_literal(options.log_base) }}) / ln(cast(2 as {{ float_type() }}))){% endif %}
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
+    * (ln({{ sqlmetrics.float_literal(options.log_base) }}) / ln(cast(2 as {{ sqlmetrics.float_type() }}))){% endif %}
 {%- endmacro %}
 

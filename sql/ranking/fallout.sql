@@ -26,10 +26,10 @@
   Oracle: tests/oracle/retrieval.py::fallout
 #}
 {% macro fallout_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then 1 - rel else 0 end', '0') }} as {{ p }}nonrel_k,
-{{ exact_sum('1 - rel', '0') }} as {{ p }}nonrel
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then 1 - rel else 0 end', '0') }} as {{ p }}nonrel_k,
+{{ sqlmetrics.exact_sum('1 - rel', '0') }} as {{ p }}nonrel
 {%- endmacro %}
 
 {% macro fallout_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'nonrel_k / nullif(' ~ p ~ 'nonrel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'nonrel_k / nullif(' ~ p ~ 'nonrel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}

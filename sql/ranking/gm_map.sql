@@ -23,7 +23,7 @@
   Oracle: tests/oracle/retrieval.py::gm_map
 #}
 {% macro gm_map_group_columns(p, k, by, options) -%}
-{{ map_group_columns(p, k, by, options) }}
+{{ sqlmetrics.map_group_columns(p, k, by, options) }}
 {%- endmacro %}
 
 {# ln max(AP, eps), |.| <= 11.6 < 2^4: exponent 4 #}
@@ -35,5 +35,5 @@
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-exp({{ exact_sum('ln(greatest(coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0), ' ~ float_literal(0.00001) ~ '))', '4') }} / count(*))
+exp({{ sqlmetrics.exact_sum('ln(greatest(coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0), ' ~ sqlmetrics.float_literal(0.00001) ~ '))', '4') }} / count(*))
 {%- endmacro %}

@@ -26,13 +26,13 @@
 #}
 {% macro hit_rate_group_columns(p, k, by, options) -%}
 1 - case
-        when sum(case when {{ ranking_within(k) }} and miss <= 0 then 1 else 0 end) > 0 then {{ float_literal(0) }}
+        when sum(case when {{ sqlmetrics.ranking_within(k) }} and miss <= 0 then 1 else 0 end) > 0 then {{ sqlmetrics.float_literal(0) }}
         {# |ln miss| <= ln n < 2^6: exponent 6 #}
-        else exp({{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ln(case when miss > 0 then miss else ' ~ float_literal(1) ~ ' end) else 0 end', '6') }})
+        else exp({{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then ln(case when miss > 0 then miss else ' ~ sqlmetrics.float_literal(1) ~ ' end) else 0 end', '6') }})
     end as {{ p }}success
 {%- endmacro %}
 
 {% macro hit_rate_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
 {%- endmacro %}
 

@@ -27,10 +27,10 @@
   Oracle: tests/oracle/ranking.py::hit_ratio
 #}
 {% macro hit_ratio_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
 {% macro hit_ratio_value(p, k, options) -%}
-coalesce({{ exact_sum('coalesce(' ~ p ~ 'hits, 0)', '0') }} / nullif(sum(n_rel), 0), 0)
+coalesce({{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'hits, 0)', '0') }} / nullif(sum(n_rel), 0), 0)
 {%- endmacro %}
 

@@ -30,7 +30,7 @@
 {%- endmacro %}
 
 {% macro idcg_ideal_columns(p, k, by, options) -%}
-{% set idcg = exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ float_literal(2) ~ ') / ln(ipos + ' ~ float_literal(1) ~ ') else 0 end', 'gain_exp') %}
+{% set idcg = sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ sqlmetrics.float_literal(2) ~ ') / ln(ipos + ' ~ sqlmetrics.float_literal(1) ~ ') else 0 end', 'gain_exp') %}
 {{ idcg }} as {{ p }}idcg
 {%- endmacro %}
 
@@ -41,7 +41,7 @@
 {%- endmacro %}
 
 {% macro idcg_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
-    * (ln({{ float_literal(options.log_base) }}) / ln(cast(2 as {{ float_type() }}))){% endif %}
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
+    * (ln({{ sqlmetrics.float_literal(options.log_base) }}) / ln(cast(2 as {{ sqlmetrics.float_type() }}))){% endif %}
 {%- endmacro %}
 

@@ -26,11 +26,11 @@
 {% endif %}
 (
 {% for level in [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] %}
-    {{ iprec_at_level(level) }}{{ ' +' if not loop.last }}
+    {{ sqlmetrics.iprec_at_level(level) }}{{ ' +' if not loop.last }}
 {% endfor %}
 ) / 11 as {{ p }}ipr11
 {%- endmacro %}
 
 {% macro iprec_11pt_avg_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'ipr11, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'ipr11, 0)', '0') }} / count(*)
 {%- endmacro %}

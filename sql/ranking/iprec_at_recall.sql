@@ -28,17 +28,17 @@
 #}
 {# max precision at the relevant positions from the c-th relevant item on, c = lround(L R) (none: 0) #}
 {% macro iprec_at_level(level) -%}
-{% set x = '(' ~ float_literal(level) ~ ' * cast(n_rel as ' ~ float_type() ~ '))' %}
-coalesce(max(case when relevant = 1 and ap_term >= floor({{ x }}) + case when {{ x }} - floor({{ x }}) >= {{ float_literal(0.5) }} then 1 else 0 end then cast(ap_term as {{ float_type() }}) / pos end), 0)
+{% set x = '(' ~ sqlmetrics.float_literal(level) ~ ' * cast(n_rel as ' ~ sqlmetrics.float_type() ~ '))' %}
+coalesce(max(case when relevant = 1 and ap_term >= floor({{ x }}) + case when {{ x }} - floor({{ x }}) >= {{ sqlmetrics.float_literal(0.5) }} then 1 else 0 end then cast(ap_term as {{ sqlmetrics.float_type() }}) / pos end), 0)
 {%- endmacro %}
 
 {% macro iprec_at_recall_group_columns(p, k, by, options) -%}
 {% if options.ties == 'average' %}
 {{ exceptions.raise_compiler_error("iprec_at_recall: ties='average' has no closed form; use 'item_desc' or 'item_asc'") }}
 {% endif %}
-{{ iprec_at_level(options.recall_level) }} as {{ p }}iprec
+{{ sqlmetrics.iprec_at_level(options.recall_level) }} as {{ p }}iprec
 {%- endmacro %}
 
 {% macro iprec_at_recall_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'iprec, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'iprec, 0)', '0') }} / count(*)
 {%- endmacro %}

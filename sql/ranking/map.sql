@@ -28,9 +28,9 @@
   Oracle: tests/oracle/ranking.py::map
 #}
 {% macro map_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then ap_term / pos else 0 end', '0') }} as {{ p }}ap_sum
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then ap_term / pos else 0 end', '0') }} as {{ p }}ap_sum
 {%- if options.ap_denominator == 'hits' %},
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endif %}
 {%- endmacro %}
 
@@ -42,6 +42,6 @@
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-{{ exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 

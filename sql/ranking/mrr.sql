@@ -25,10 +25,10 @@
   Oracle: tests/oracle/ranking.py::mrr
 #}
 {% macro mrr_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then p_first / pos else 0 end', '0') }} as {{ p }}rr
 {%- endmacro %}
 
 {% macro mrr_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
 {%- endmacro %}
 

@@ -30,14 +30,14 @@
   Oracle: tests/oracle/ranking.py::ndcg
 #}
 {% macro ndcg_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') }} as {{ p }}dcg
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then gain * disc else 0 end', 'gain_exp') }} as {{ p }}dcg
 {%- endmacro %}
 
 {% macro ndcg_ideal_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ float_literal(2) ~ ') / ln(ipos + ' ~ float_literal(1) ~ ') else 0 end', 'gain_exp') }} as {{ p }}idcg
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k, 'ipos') ~ ' then gain * ln(' ~ sqlmetrics.float_literal(2) ~ ') / ln(ipos + ' ~ sqlmetrics.float_literal(1) ~ ') else 0 end', 'gain_exp') }} as {{ p }}idcg
 {%- endmacro %}
 
 {% macro ndcg_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 

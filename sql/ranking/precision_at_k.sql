@@ -33,10 +33,10 @@
 {% else %}
 {% set divisor = k %}
 {% endif %}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} / {{ divisor }} as {{ p }}precision
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then rel else 0 end', '0') }} / {{ divisor }} as {{ p }}precision
 {%- endmacro %}
 
 {% macro precision_at_k_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
 {%- endmacro %}
 

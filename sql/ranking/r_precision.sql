@@ -23,10 +23,10 @@
   Oracle: tests/oracle/ranking.py::r_precision
 #}
 {% macro r_precision_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
+{{ sqlmetrics.exact_sum('case when pos <= n_rel then rel else 0 end', '0') }} as {{ p }}rhits
 {%- endmacro %}
 
 {% macro r_precision_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 

@@ -26,9 +26,9 @@
   Oracle: tests/oracle/retrieval.py::rbp
 #}
 {% macro rbp_group_columns(p, k, by, options) -%}
-(1 - {{ float_literal(options.persistence) }}) * {{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel * power(' ~ float_literal(options.persistence) ~ ', pos - 1) else 0 end', '0') }} as {{ p }}rbp
+(1 - {{ sqlmetrics.float_literal(options.persistence) }}) * {{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then rel * power(' ~ sqlmetrics.float_literal(options.persistence) ~ ', pos - 1) else 0 end', '0') }} as {{ p }}rbp
 {%- endmacro %}
 
 {% macro rbp_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'rbp, 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rbp, 0)', '0') }} / count(*)
 {%- endmacro %}

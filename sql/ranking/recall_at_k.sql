@@ -24,10 +24,10 @@
   Oracle: tests/oracle/ranking.py::recall_at_k
 #}
 {% macro recall_at_k_group_columns(p, k, by, options) -%}
-{{ exact_sum('case when ' ~ ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
+{{ sqlmetrics.exact_sum('case when ' ~ sqlmetrics.ranking_within(k) ~ ' then rel else 0 end', '0') }} as {{ p }}hits
 {%- endmacro %}
 
 {% macro recall_at_k_value(p, k, options) -%}
-{{ exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}
 

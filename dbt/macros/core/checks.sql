@@ -150,9 +150,13 @@
 {%- if kinds | unique | list | length > 1 -%}
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= mixes kinds of classes (' ~ kinds | unique | sort | join(', ') ~ '): ' ~ sqlmetrics.sqlmetrics_repr(value) ~ "; list classes of the label column's one type") }}
 {%- endif -%}
-{%- if out | unique | list | length < out | length -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= lists a class twice: ' ~ sqlmetrics.sqlmetrics_repr(value) ~ '; list each class once') }}
+{%- set seen = [] -%}
+{%- for v in out -%}
+{%- if v in seen -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= lists class ' ~ sqlmetrics.sqlmetrics_repr(v) ~ ' twice: ' ~ sqlmetrics.sqlmetrics_repr(out) ~ '; list each class once') }}
 {%- endif -%}
+{%- do seen.append(v) -%}
+{%- endfor -%}
 {{ return(out) }}
 {%- else -%}
 {{ sqlmetrics.sqlmetrics_fail('sqlmetrics: option ' ~ name ~ '= has a check (' ~ kind ~ ') the dbt package does not know; regenerate the package') }}

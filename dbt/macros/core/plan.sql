@@ -1,7 +1,7 @@
 {#
   The path from a macro call to SQL, as sqlmetrics/evaluate.py takes it for evaluate and
   render_evaluate: check the request, then one call of each family's kernel (the macros of
-  macros/templates/, copied from sql/) with one entry per metric, composed by
+  sql/, the same files Python renders) with one entry per metric, composed by
   evaluate_compose, named by the final select of evaluate.named_sql. Nothing here computes
   a metric: the kernels do, exactly as for the Python API.
 

@@ -1,0 +1,127 @@
+"""Metric facts live on ``MetricSpec`` (issue 23): the generic layers know no metric by name.
+
+Intervals, compare, evaluate and the CLI read what they need (interval methods, paired tests,
+group means, the family's data checks) from the registry; a metric's name written into one of
+them as a string would be a second declaration of a fact, out of the registry's reach.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+from sqlmetrics.errors import InvalidParameterError
+from sqlmetrics.registry import ALIASES, REGISTRY, Inference, get_spec
+
+#: the generic layers: no metric-name literal in them
+GENERIC = (
+    "sqlmetrics.intervals",
+    "sqlmetrics.compare",
+    "sqlmetrics.evaluate",
+    "sqlmetrics._evaluate_wide",
+    "sqlmetrics.cli",
+    "sqlmetrics._cli_io",
+    "sqlmetrics._cli_plot",
+)
+
+
+def _source(module: str) -> tuple[Path, str]:
+    importlib.import_module(module)
+    path = Path(str(inspect.getfile(importlib.import_module(module))))
+    return path, path.read_text()
+
+
+def _name_literals(text: str) -> list[tuple[int, str]]:
+    """Every string constant of ``text`` that is a registry name or alias, or its ``@k`` form."""
+    names = set(REGISTRY) | set(ALIASES)
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            value = node.value
+            if value in names or (value.partition("@")[0] in names and "@" in value):
+                found.append((node.lineno, value))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_no_metric_name_literal_in_the_generic_layers(module: str) -> None:
+    path, text = _source(module)
+    found = _name_literals(text)
+    assert not found, (
+        f"{path.name} names metrics as string literals (line, name): {found}; declare the "
+        f"fact on MetricSpec (registry.Inference, DataChecks, ...) and read it from the spec"
+    )
+
+
+def test_the_scan_finds_a_name_literal() -> None:
+    # the check above can fail: a literal like today's `spec.name == "auc"` is found
+    assert _name_literals('if spec.name == "auc" or x in ("ndcg@10",):\n    pass\n') == [
+        (1, "auc"),
+        (1, "ndcg@10"),
+    ]
+
+
+def test_evaluate_does_not_import_the_ranking_family() -> None:
+    # evaluate reaches the ranking checks through MetricSpec.data_checks
+    _, text = _source("sqlmetrics.evaluate")
+    imported = [
+        node.module
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    assert not [m for m in imported if m.split(".")[-1] in ("ranking", "retrieval")], imported
+
+
+def test_every_ranking_kernel_metric_declares_the_ranking_checks() -> None:
+    ranking = [s for s in REGISTRY.values() if s.kernel == "ranking_kernel"]
+    assert ranking
+    checks = {id(s.data_checks) for s in ranking}
+    assert len(checks) == 1 and all(s.data_checks is not None for s in ranking)
+    assert "qrels" in ranking[0].data_checks.inputs  # type: ignore[union-attr]
+    assert all(s.data_checks is None for s in REGISTRY.values() if s.kernel != "ranking_kernel")
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_declared_facts_are_consistent(name: str) -> None:
+    facts = REGISTRY[name].inference
+    assert facts.ci_methods and "bootstrap" in facts.ci_methods
+    if facts.proportion or "wilson" in facts.ci_methods:
+        assert "wilson" in facts.ci_methods
+    if "t" in facts.ci_methods:
+        assert facts.group_mean is not None  # t is over per-group values
+    if facts.paired == "groups":
+        assert facts.group_mean is not None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"ci_methods": ("wald",)}, "ci_methods"),
+        ({"ci_methods": ()}, "ci_methods"),
+        ({"group_mean": "median"}, "group_mean"),
+        ({"paired": "groups"}, "tests"),
+        ({"paired": "losses", "tests": ("t",)}, "loss"),
+        ({"paired": "ranks", "tests": ("t",)}, "paired"),
+    ],
+)
+def test_inference_refuses_facts_no_layer_can_act_on(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(RuntimeError, match=match):
+        Inference(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_facts_decide_the_methods_and_tests() -> None:
+    from sqlmetrics import intervals
+
+    assert intervals.methods_for(get_spec("auc"), {"weight": "w"}) == ("bootstrap",)
+    assert intervals.methods_for(get_spec("spearman"), {"group": None}) == ("bootstrap",)
+    assert intervals.methods_for(get_spec("spearman"), {"group": "g"}) == ("t", "bootstrap")
+    assert intervals.methods_for(get_spec("hit_rate")) == ("wilson", "t", "bootstrap")
+    assert intervals.methods_for(get_spec("gm_map")) == ("bootstrap",)
+    assert get_spec("accuracy").inference.tests == ("mcnemar", "bootstrap")
+    assert get_spec("precision").inference.tests == ("bootstrap",)
+    with pytest.raises(InvalidParameterError, match=r"ci_method='t'.*pass group="):
+        intervals.check_method(get_spec("kendall_tau"), "t", {"group": None})

@@ -88,6 +88,7 @@ register(
         kernel="normalized_entropy_kernel",
         # compare: log loss's paired t-test, divided by the entropy of the base rate
         inference=Inference(paired="losses", tests=("t",), loss="ll", loss_scale="entropy"),
+        better="lower",
     )
 )
 register(
@@ -100,6 +101,7 @@ register(
         params=("pos_label",),
         undefined="no positive label (with weight)",
         kernel="calibration_ratio_kernel",
+        better="neither",  # best at 1
     )
 )
 register(
@@ -113,6 +115,7 @@ register(
         undefined="the weights sum to 0",
         aliases=("ece",),
         kernel="expected_calibration_error_kernel",
+        better="lower",
     )
 )
 register(

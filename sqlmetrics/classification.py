@@ -128,6 +128,7 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
                 paired="confusion" if _scalar else None,
                 tests=_THRESHOLD_TESTS.get(_name, ("bootstrap",)) if _scalar else (),
             ),
+            better="lower" if _name == "fpr" else "higher" if _scalar else "neither",
         )
     )
 

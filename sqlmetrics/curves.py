@@ -138,6 +138,7 @@ register(
         aliases=("cross_entropy",),
         kernel="log_loss_kernel",
         inference=Inference(paired="losses", tests=("t",), loss="ll"),
+        better="lower",
     )
 )
 register(
@@ -152,6 +153,7 @@ register(
         aliases=("brier_score_loss",),
         kernel="brier_score_kernel",
         inference=Inference(paired="losses", tests=("t",), loss="sq"),
+        better="lower",
     )
 )
 

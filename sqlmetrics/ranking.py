@@ -316,6 +316,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             needs=_NEEDS.get(_name, ()),
             inference=_INFERENCE.get(_name, GROUP_MEAN),
             data_checks=CHECKS,
+            better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
         )
     )
 

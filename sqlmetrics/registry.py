@@ -401,6 +401,8 @@ class MetricSpec:
     not a threshold metric, a probability's loss, equal-width score buckets, nor a table that
     reports score thresholds); tests/test_invariance.py checks it.
     inference: what intervals and compare need to know (:class:`Inference`).
+    better: which way is better: ``"higher"``, ``"lower"`` (a loss, an error rate) or
+    ``"neither"`` (calibration_ratio, best at 1; idcg, a property of the judgments).
     wide: the wide class-score forms ``evaluate(..., scores=)`` feeds it from:
     ``"multiclass"`` (a score column per class, the true class in ``label=``) and
     ``"multilabel"`` (a 0/1 column per class in ``indicators=``).
@@ -428,6 +430,7 @@ class MetricSpec:
     inference: Inference = ROW_BOOTSTRAP
     data_checks: DataChecks | None = None
     wide: tuple[str, ...] = ()
+    better: str = "higher"
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""
@@ -453,6 +456,10 @@ def register(spec: MetricSpec) -> MetricSpec:
     for p in spec.params:
         if p not in PARAMS:
             raise RuntimeError(f"metric {spec.name!r} declares unknown parameter {p!r}")
+    if spec.better not in ("higher", "lower", "neither"):
+        raise RuntimeError(
+            f"metric {spec.name!r}: better={spec.better!r}, not higher|lower|neither"
+        )
     for p in spec.defaults:
         if p not in spec.params:
             raise RuntimeError(f"metric {spec.name!r} has a default for {p!r}, not its option")

@@ -133,6 +133,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
             needs=_needs,
             inference=GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN,
             data_checks=CHECKS,
+            better="lower" if _name == "fallout" else "higher",
         )
     )
 

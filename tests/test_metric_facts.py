@@ -125,3 +125,51 @@ def test_the_facts_decide_the_methods_and_tests() -> None:
     assert get_spec("precision").inference.tests == ("bootstrap",)
     with pytest.raises(InvalidParameterError, match=r"ci_method='t'.*pass group="):
         intervals.check_method(get_spec("kendall_tau"), "t", {"group": None})
+
+
+def test_direction_is_declared_with_the_metric() -> None:
+    assert get_spec("auc").better == "higher"
+    assert {get_spec(n).better for n in ("log_loss", "brier_score", "fpr", "hamming_loss")} == {
+        "lower"
+    }
+    assert get_spec("calibration_ratio").better == "neither"  # best at 1
+    assert {s.better for s in REGISTRY.values()} <= {"higher", "lower", "neither"}
+
+
+def test_register_refuses_an_unknown_direction() -> None:
+    from sqlmetrics.registry import MetricSpec, register
+
+    spec = MetricSpec("facts_probe", "x.sql", "user", "probe", (), better="up")
+    with pytest.raises(RuntimeError, match="better='up'"):
+        register(spec)
+    assert "facts_probe" not in REGISTRY
+
+
+@pytest.mark.parametrize(
+    ("metric", "lines"),
+    [
+        (
+            "accuracy",
+            [
+                "  better: higher",
+                "  intervals (--ci-method): wilson, bootstrap (default wilson)",
+                "  paired tests (compare --test): mcnemar, bootstrap (default mcnemar)",
+            ],
+        ),
+        ("log_loss", ["  better: lower", "  paired tests (compare --test): t (default t)"]),
+        (
+            "auc_bounds",
+            ["  intervals (--ci-method): none", "  paired tests (compare --test): none"],
+        ),
+    ],
+)
+def test_the_cli_card_shows_the_declared_facts(metric: str, lines: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    result = CliRunner().invoke(cli.main, ["list", metric])
+    assert result.exit_code == 0, result.output
+    shown = result.output.splitlines()
+    for line in lines:
+        assert line in shown

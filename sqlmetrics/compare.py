@@ -24,9 +24,8 @@ from ._stats import t_two_sided_p, two_sided_normal, two_sided_t
 from ._templates import render_macro
 from ._validate import check_columns, validate_data
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
-from .evaluate import Plan, make_plan
+from .evaluate import Plan, data_checks, make_plan
 from .names import Request, metric_form
-from .ranking import QRELS_ROLES, check_gain
 from .registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
 
 __all__ = ["compare"]
@@ -478,7 +477,8 @@ def _run_table(
     score_roles = [(Role("score", kind), m) for m in models]
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
-        extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in QRELS_ROLES])
+        roles = _qrels_roles(plan)
+        extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in roles])
     frames: dict[str, Any] = {}
     with open_checked(
         "compare",
@@ -498,7 +498,7 @@ def _run_table(
         dialect = backend.dialect
         by = [quote_ident(b, dialect) for b in plan.by]
         qrels_sql = extra["qrels"][0] if "qrels" in extra else None
-        _check_gain(plan, backend, qrels_sql or source.sql)
+        _check_data(plan, backend, source.sql, qrels_sql)
         frames["rows"] = backend.query(
             render_macro("compare_slice_rows", source.sql, by, dialect=dialect)
         )
@@ -649,13 +649,24 @@ def _check_nulls(backend: Any, source: Source, models: Sequence[str]) -> None:
         )
 
 
-def _check_gain(plan: Plan, backend: Any, relation: str) -> None:
-    if (
-        plan.ranking
-        and plan.options.get("gain", "exponential") == "exponential"
-        and any("gain" in req.spec.params for req in plan.requests)
-    ):
-        check_gain("compare", backend, relation, str(plan.columns["label"]))
+def _qrels_roles(plan: Plan) -> tuple[Role, ...]:
+    """The column roles of ``qrels=``, as the requested metrics' family declares them."""
+    return next(c.inputs["qrels"] for c in data_checks(plan.requests) if "qrels" in c.inputs)
+
+
+def _check_data(plan: Plan, backend: Any, run_sql: str, judged_sql: str | None) -> None:
+    """The requested families' checks before the statements (ranking: the gain overflow)."""
+    for family in data_checks(plan.requests):
+        family.before(
+            "compare",
+            backend,
+            run_sql,
+            judged_sql,
+            plan.columns,
+            plan.options,
+            plan.requests,
+            False,  # no TieOrderWarning: compare reports no ranx values
+        )
 
 
 def _run_runs(
@@ -691,7 +702,7 @@ def _run_runs(
         f"runs[{name!r}]": (runs[name], run_roles) for name in models[1:]
     }
     if qrels is not None:
-        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])
+        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in _qrels_roles(plan)])
     frames: dict[str, Any] = {}
     with open_checked(
         "compare",
@@ -712,7 +723,7 @@ def _run_runs(
             qrels_sql = extra["qrels"][0]
         else:
             qrels_sql = _judged_union(backend, relations, columns, models)
-        _check_gain(plan, backend, qrels_sql)
+        _check_data(plan, backend, qrels_sql, qrels_sql)
         for key, group_tasks in _group_batches(tasks).items():
             frames[key] = backend.query(
                 _group_sql(

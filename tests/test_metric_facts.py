@@ -65,9 +65,10 @@ def test_the_scan_finds_a_name_literal() -> None:
     ]
 
 
-def test_evaluate_does_not_import_the_ranking_family() -> None:
-    # evaluate reaches the ranking checks through MetricSpec.data_checks
-    _, text = _source("sqlmetrics.evaluate")
+@pytest.mark.parametrize("module", ["sqlmetrics.evaluate", "sqlmetrics.compare"])
+def test_evaluate_and_compare_do_not_import_the_ranking_family(module: str) -> None:
+    # they reach the ranking checks (and qrels' roles) through MetricSpec.data_checks
+    _, text = _source(module)
     imported = [
         node.module
         for node in ast.walk(ast.parse(text))

@@ -174,3 +174,40 @@ def test_the_cli_card_shows_the_declared_facts(metric: str, lines: list[str]) ->
     shown = result.output.splitlines()
     for line in lines:
         assert line in shown
+
+
+def _graded(top: int) -> object:
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "q": [1, 1, 1, 2, 2, 2],
+            "doc": [1, 2, 3, 1, 2, 3],
+            "a": [0.9, 0.8, 0.7, 0.9, 0.8, 0.7],
+            "b": [0.7, 0.8, 0.9, 0.7, 0.9, 0.8],
+            "rel": [top, 0, 2, 0, 0, 1],
+        }
+    )
+
+
+@pytest.mark.parametrize("form", ["scores", "runs", "qrels"])
+def test_compare_runs_the_ranking_familys_gain_check(form: str) -> None:
+    import sqlmetrics
+
+    frame = _graded(1024)
+    kwargs: dict[str, object] = {"group": "q", "item": "doc", "label": "rel"}
+    if form == "scores":
+        kwargs.update(data=frame, scores=["a", "b"])
+    else:
+        runs = {m: frame[["q", "doc", m, "rel"]].rename(columns={m: "score"}) for m in "ab"}
+        kwargs["runs"] = runs
+        if form == "qrels":
+            kwargs["runs"] = {m: r.drop(columns="rel") for m, r in runs.items()}
+            kwargs["qrels"] = frame[["q", "doc", "rel"]]
+    with pytest.raises(
+        sqlmetrics.InvalidDataError,
+        match=r"compare: label column 'rel' \(label=\) has 1 value\(s\) >= 960",
+    ):
+        sqlmetrics.compare(metrics=["ndcg@2"], **kwargs)  # type: ignore[arg-type]
+    ok = sqlmetrics.compare(metrics=["ndcg@2"], gain="linear", **kwargs)  # type: ignore[arg-type]
+    assert list(ok["model"]) == ["a", "b"]

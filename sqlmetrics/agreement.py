@@ -97,6 +97,7 @@ register(
         ROLES,
         undefined="the weights sum to 0",
         kernel="hamming_loss_kernel",
+        better="lower",
     )
 )
 for _average in JACCARD_AVERAGES:

@@ -43,6 +43,8 @@ for _name, (_summary, _undefined) in _SPECS.items():
             (ITEM,),
             undefined=_undefined,
             kernel=f"{_name}_kernel",
+            # a Gini index of 0: every item recommended as often (the diverse end)
+            better="lower" if _name == "gini_index" else "higher",
         )
     )
 

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ._engine import compute, undefined
 from .errors import InvalidParameterError
-from .registry import MetricSpec, ParamSpec, Role, declare_param, register
+from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["auc_bounds"]
 
@@ -47,6 +47,7 @@ register(
         params=("bins", "pos_label"),
         undefined="only one class present (P = 0 or N = 0)",
         kernel="auc_bounds_kernel",
+        inference=Inference(intervals=False),  # two bounds, not one number
     )
 )
 

@@ -18,7 +18,15 @@ import pandas as pd
 from . import curves as _curves  # noqa: F401  (declares eps=, which normalized_entropy takes)
 from ._engine import compute, scalar
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
-from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+from .registry import (
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    register,
+)
 
 __all__ = [
     "calibration_curve",
@@ -78,6 +86,9 @@ register(
         undefined="the weights sum to 0, or one class only (base rate 0 or 1)",
         aliases=("ne",),
         kernel="normalized_entropy_kernel",
+        # compare: log loss's paired t-test, divided by the entropy of the base rate
+        inference=Inference(paired="losses", tests=("t",), loss="ll", loss_scale="entropy"),
+        better="lower",
     )
 )
 register(
@@ -90,6 +101,7 @@ register(
         params=("pos_label",),
         undefined="no positive label (with weight)",
         kernel="calibration_ratio_kernel",
+        better="neither",  # best at 1
     )
 )
 register(
@@ -103,6 +115,7 @@ register(
         undefined="the weights sum to 0",
         aliases=("ece",),
         kernel="expected_calibration_error_kernel",
+        better="lower",
     )
 )
 register(

@@ -11,7 +11,7 @@ from ._engine import check_params, compute, scalar
 from .conventions import resolve
 from .errors import InvalidParameterError
 from .multiclass import averaged, check_average, check_normalize_arg
-from .registry import REGISTRY, MetricSpec, Role, default_of, register
+from .registry import GROUP_TESTS, REGISTRY, Inference, MetricSpec, Role, default_of, register
 
 __all__ = [
     "accuracy",
@@ -46,6 +46,12 @@ register(
         aliases=("roc_auc",),
         kernel="auc_kernel",
         rank_based=True,
+        inference=Inference(
+            ci_methods=("delong", "bootstrap"),
+            bucket_bootstrap=True,
+            paired="delong",
+            tests=("delong",),
+        ),
     )
 )
 register(
@@ -59,6 +65,13 @@ register(
         undefined="no group has both a positive and a negative label",
         kernel="gauc_kernel",
         rank_based=True,
+        inference=Inference(
+            ci_methods=("t", "bootstrap"),
+            group_mean="mean",
+            group_weights="weighting",
+            paired="groups",
+            tests=GROUP_TESTS,
+        ),
     )
 )
 
@@ -76,7 +89,20 @@ _THRESHOLD: dict[str, tuple[str, str]] = {
               "no positive label and no predicted positive (tp + fp + fn = 0)"),
 }  # fmt: skip
 
+#: Wilson's interval of the proportions: (successes, trials) as confusion counts
+_PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
+    "precision": (("tp",), ("tp", "fp")),
+    "recall": (("tp",), ("tp", "fn")),
+    "specificity": (("tn",), ("tn", "fp")),
+    "fpr": (("fp",), ("fp", "tn")),
+}
+#: compare's tests of the threshold metrics: McNemar's for accuracy, else a paired bootstrap
+_THRESHOLD_TESTS = {"accuracy": ("mcnemar", "bootstrap")}
+
 for _name, (_summary, _undefined) in _THRESHOLD.items():
+    _proportion = _PROPORTIONS.get(_name)
+    _scalar = _name != "confusion_matrix"
     _params = ["threshold"]
     if _name == "fbeta":
         _params.append("beta")
@@ -93,9 +119,16 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
             params=tuple(_params),
             undefined=_undefined,
             aliases={"recall": ("tpr", "sensitivity"), "specificity": ("tnr",)}.get(_name, ()),
-            output="table" if _name == "confusion_matrix" else "scalar",
+            output="scalar" if _scalar else "table",
             # every threshold metric of a call over one scan: <name>_value(options) macros
             kernel="confusion_kernel",
+            inference=Inference(
+                ci_methods=("wilson", "bootstrap") if _proportion else ("bootstrap",),
+                proportion=_proportion,
+                paired="confusion" if _scalar else None,
+                tests=_THRESHOLD_TESTS.get(_name, ("bootstrap",)) if _scalar else (),
+            ),
+            better="lower" if _name == "fpr" else "higher" if _scalar else "neither",
         )
     )
 

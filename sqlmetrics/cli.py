@@ -907,6 +907,7 @@ def metric_card(spec: Any) -> str:
 
     from ._templates import sql_dir
     from .conventions import CONVENTIONS
+    from .intervals import methods_for
     from .names import metric_form
     from .registry import default_of
 
@@ -922,6 +923,14 @@ def metric_card(spec: Any) -> str:
     if spec.takes_k:
         lines.append(f"  cutoff: {spec.name}@k, e.g. {spec.name}@10 (no @k: every item)")
     lines.append(f"  undefined: {spec.undefined}")
+    if spec.output == "scalar":
+        lines.append(f"  better: {spec.better}")
+        methods = methods_for(spec)
+        shown = f"{', '.join(methods)} (default {methods[0]})"
+        lines.append(f"  intervals (--ci-method): {shown if spec.inference.intervals else 'none'}")
+        tests = spec.inference.tests
+        paired = f"{', '.join(tests)} (default {tests[0]})" if tests else "none"
+        lines.append(f"  paired tests (compare --test): {paired}")
     covering = [
         (c.name, [f"{o}={_shown(c.value(spec.name, o))}" for o in c.sets if o in spec.params])
         for c in CONVENTIONS.values()

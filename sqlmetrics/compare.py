@@ -25,22 +25,14 @@ from ._stats import t_two_sided_p, two_sided_normal, two_sided_t
 from ._templates import render_macro
 from ._validate import check_columns, validate_data
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
-from .evaluate import Plan, make_plan
-from .names import Request
-from .ranking import QRELS_ROLES, check_gain
-from .registry import N_BOOT_MAX, MetricSpec, Role
+from .evaluate import Plan, data_checks, make_plan
+from .names import Request, metric_form
+from .registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
 
 __all__ = ["compare"]
 
-#: the tests of each kind of metric, its default first
-TESTS: dict[str, tuple[str, ...]] = {
-    "groups": ("t", "randomization", "wilcoxon"),
-    "auc": ("delong",),
-    "accuracy": ("mcnemar", "bootstrap"),
-    "threshold": ("bootstrap",),
-    "loss": ("t",),
-}
-ALL_TESTS = ("t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap")
+#: every test; each metric declares those that apply to it (``MetricSpec.inference.tests``)
+ALL_TESTS = PAIRED_TESTS
 #: names other libraries give the tests (ranx: "student", "fisher")
 _SYNONYMS = {
     "ttest": "t",
@@ -71,30 +63,15 @@ COLUMNS = [
 ]
 
 
-def _kind(spec: MetricSpec) -> str | None:
-    if spec.kernel == "ranking_kernel" or spec.name == "gauc":
-        return "groups"
-    if spec.name == "auc":
-        return "auc"
-    if spec.name == "accuracy":
-        return "accuracy"
-    if spec.kernel == "confusion_kernel":
-        return "threshold"
-    if spec.name in LOSSES:
-        return "loss"
-    return None
-
-
-#: the metrics that are a mean of per-row losses: the loss of each (compare_losses' names)
-LOSSES = {"log_loss": "ll", "normalized_entropy": "ll", "brier_score": "sq"}
-
-
 def _supported() -> str:
-    return (
-        "the ranking metrics (ndcg@k, map@k, mrr, precision@k, recall@k, ...), gauc, auc, "
-        "accuracy, precision, recall, f1, fbeta, specificity, fpr, log_loss, brier_score, "
-        "normalized_entropy"
-    )
+    """The metrics with a paired test, from the registry: the ranking metrics (a few named),
+    then the others.
+    """
+    paired = [s for s in REGISTRY.values() if s.inference.paired and s.output == "scalar"]
+    ranking = [metric_form(s) for s in paired if s.kernel == "ranking_kernel"]
+    others = [metric_form(s) for s in paired if s.kernel != "ranking_kernel"]
+    shown = f"the ranking metrics ({', '.join(ranking[:5])}, ...)" if ranking else ""
+    return ", ".join([shown, *others] if shown else others)
 
 
 @dataclass
@@ -399,12 +376,12 @@ def _models(arg: str, names: Any, baseline: str | None) -> list[str]:
 def _tasks(requests: Sequence[Request], test: str | None) -> list[_Task]:
     tasks = []
     for i, req in enumerate(requests):
-        kind = _kind(req.spec)
+        kind = req.spec.inference.paired
         if kind is None:
             raise InvalidParameterError(
                 f"compare: no paired test for {req.text!r}; compare supports {_supported()}"
             )
-        allowed = TESTS[kind]
+        allowed = req.spec.inference.tests
         if test is not None and test not in allowed:
             raise InvalidParameterError(
                 f"compare: test={test!r} does not apply to {req.text!r}; tests that apply: "
@@ -497,11 +474,12 @@ def _run_table(
 ) -> dict[str, Any]:
     """Every family's statement over one table with a score column per model."""
     used = [(r, c) for r, c in plan.used if r.name != "score"]
-    kind = "probability" if any(t.kind == "loss" for t in tasks) else "score"
+    kind = "probability" if any(t.kind == "losses" for t in tasks) else "score"
     score_roles = [(Role("score", kind), m) for m in models]
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
-        extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in QRELS_ROLES])
+        roles = _qrels_roles(plan)
+        extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in roles])
     frames: dict[str, Any] = {}
     with open_checked(
         "compare",
@@ -521,14 +499,14 @@ def _run_table(
         dialect = backend.dialect
         by = [quote_ident(b, dialect) for b in plan.by]
         qrels_sql = extra["qrels"][0] if "qrels" in extra else None
-        _check_gain(plan, backend, qrels_sql or source.sql)
+        _check_data(plan, backend, source.sql, qrels_sql)
         frames["rows"] = backend.query(
             render_macro("compare_slice_rows", source.sql, by, dialect=dialect)
         )
         scores = [quote_ident(m, dialect) for m in models]
         for key, group_tasks in _group_batches(tasks).items():
             weights = None
-            if group_tasks[0].request.spec.name == "gauc":
+            if group_tasks[0].request.spec.inference.group_weights == "weighting":
                 weights = render_macro(
                     "compare_group_weights",
                     source.sql,
@@ -578,9 +556,9 @@ def _run_row_tests(
     dialect = backend.dialect
     label = quote_ident(str(plan.columns["label"]), dialect)
     weight = plan.columns["weight"]
-    if any(t.kind == "auc" for t in tasks):
-        auc = next(t for t in tasks if t.kind == "auc")
-        options = _metric_options([auc.request], plan.options)
+    if any(t.kind == "delong" for t in tasks):
+        placed = next(t for t in tasks if t.kind == "delong")
+        options = _metric_options([placed.request], plan.options)
         sql = render_macro(
             "compare_delong",
             source.sql,
@@ -591,9 +569,9 @@ def _run_row_tests(
             dialect=dialect,
         )
         frames["delong"] = backend.query(sql)
-    losses = [t for t in tasks if t.kind == "loss"]
+    losses = [t for t in tasks if t.kind == "losses"]
     if losses:
-        names = sorted({LOSSES[t.request.spec.name] for t in losses})
+        names = sorted({str(t.request.spec.inference.loss) for t in losses})
         frames["losses"] = backend.query(
             render_macro(
                 "compare_losses",
@@ -606,7 +584,7 @@ def _run_row_tests(
                 dialect=dialect,
             )
         )
-    threshold = [t for t in tasks if t.kind in ("accuracy", "threshold")]
+    threshold = [t for t in tasks if t.kind == "confusion"]
     if not threshold:
         return
     options = _metric_options([t.request for t in threshold], plan.options)
@@ -672,13 +650,24 @@ def _check_nulls(backend: Any, source: Source, models: Sequence[str]) -> None:
         )
 
 
-def _check_gain(plan: Plan, backend: Any, relation: str) -> None:
-    if (
-        plan.ranking
-        and plan.options.get("gain", "exponential") == "exponential"
-        and any("gain" in req.spec.params for req in plan.requests)
-    ):
-        check_gain("compare", backend, relation, str(plan.columns["label"]))
+def _qrels_roles(plan: Plan) -> tuple[Role, ...]:
+    """The column roles of ``qrels=``, as the requested metrics' family declares them."""
+    return next(c.inputs["qrels"] for c in data_checks(plan.requests) if "qrels" in c.inputs)
+
+
+def _check_data(plan: Plan, backend: Any, run_sql: str, judged_sql: str | None) -> None:
+    """The requested families' checks before the statements (ranking: the gain overflow)."""
+    for family in data_checks(plan.requests):
+        family.before(
+            "compare",
+            backend,
+            run_sql,
+            judged_sql,
+            plan.columns,
+            plan.options,
+            plan.requests,
+            False,  # no TieOrderWarning: compare reports no ranx values
+        )
 
 
 def _run_runs(
@@ -714,7 +703,7 @@ def _run_runs(
         f"runs[{name!r}]": (runs[name], run_roles) for name in models[1:]
     }
     if qrels is not None:
-        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])
+        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in _qrels_roles(plan)])
     frames: dict[str, Any] = {}
     with open_checked(
         "compare",
@@ -735,7 +724,7 @@ def _run_runs(
             qrels_sql = extra["qrels"][0]
         else:
             qrels_sql = _judged_union(backend, relations, columns, models)
-        _check_gain(plan, backend, qrels_sql)
+        _check_data(plan, backend, qrels_sql, qrels_sql)
         for key, group_tasks in _group_batches(tasks).items():
             frames[key] = backend.query(
                 _group_sql(
@@ -918,7 +907,7 @@ def _assemble(
                 put(key, task.index, 0, value=_num(row["base"]), n_groups=n)
             put(key, task.index, j, value=_num(row["value"]), diff=d, lo=lo, hi=hi, p=p, n_groups=n)
     if "delong" in frames:
-        task = next(t for t in tasks if t.kind == "auc")
+        task = next(t for t in tasks if t.kind == "delong")
         for _, row in frames["delong"].iterrows():
             key = _slice_key(row, nb)
             slice_rows[key] = int(row["n_rows"])
@@ -934,7 +923,7 @@ def _assemble(
             slice_rows[key] = int(row["n_rows"])
             j = int(row["model"])
             for task in tasks:
-                if task.kind not in ("accuracy", "threshold"):
+                if task.kind != "confusion":
                     continue
                 value = _num(row[f"m{task.index}"])
                 if j == 0:
@@ -956,7 +945,7 @@ def _assemble(
             key = _slice_key(row, nb)
             slice_rows[key] = int(row["n_rows"])
             for task in tasks:
-                if task.kind == "loss":
+                if task.kind == "losses":
                     for j, values in enumerate(_losses(row, task, len(models), ci)):
                         put(key, task.index, j, **values)
     for key in list(slice_rows):
@@ -1011,10 +1000,10 @@ def _losses(row: Any, task: _Task, n_models: int, ci: float) -> list[dict[str, A
     baseline's (every row a group of weight 1); normalized_entropy divides both by the
     entropy of the slice's base rate, the same for every model (p-value unchanged).
     """
-    f = LOSSES[task.request.spec.name]
+    f = str(task.request.spec.inference.loss)
     n = int(row["n_rows"])
     scale = 1.0
-    if task.request.spec.name == "normalized_entropy":
+    if task.request.spec.inference.loss_scale == "entropy":
         rate = _num(row["sy"]) / n if n else math.nan
         entropy = (
             -(rate * math.log(rate) + (1 - rate) * math.log(1 - rate)) if 0 < rate < 1 else math.nan

@@ -16,7 +16,7 @@ from typing import Any
 from ._backends.source import Source
 from ._engine import compute, normalize_by, scalar
 from .errors import InvalidDataError, InvalidParameterError
-from .registry import MetricSpec, ParamSpec, Role, declare_param, register
+from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["kendall_tau", "spearman"]
 
@@ -47,6 +47,8 @@ declare_param(
 LABEL = Role("label", "score")
 SCORE = Role("score", "score")
 GROUP = Role("group", "key", required=False)
+#: with group=, a mean over groups: the t interval and the cluster bootstrap
+_INFERENCE = Inference(ci_methods=("t", "bootstrap"), group_mean="mean")
 _UNDEFINED = (
     "every group (or the slice) has constant scores or constant labels, or fewer than 2 rows"
 )
@@ -63,6 +65,7 @@ register(
         aliases=("spearman_rho",),
         kernel="spearman_kernel",
         rank_based=True,
+        inference=_INFERENCE,
     )
 )
 register(
@@ -78,6 +81,7 @@ register(
         aliases=("kendall",),
         kernel="kendall_tau_kernel",
         rank_based=True,
+        inference=_INFERENCE,
     )
 )
 

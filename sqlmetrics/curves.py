@@ -19,7 +19,7 @@ import pandas as pd
 from ._engine import compute, scalar
 from .conventions import resolved
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
-from .registry import MetricSpec, ParamSpec, Role, declare_param, register
+from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
 
@@ -137,6 +137,8 @@ register(
         undefined="the weights sum to 0",
         aliases=("cross_entropy",),
         kernel="log_loss_kernel",
+        inference=Inference(paired="losses", tests=("t",), loss="ll"),
+        better="lower",
     )
 )
 register(
@@ -150,6 +152,8 @@ register(
         undefined="the weights sum to 0",
         aliases=("brier_score_loss",),
         kernel="brier_score_kernel",
+        inference=Inference(paired="losses", tests=("t",), loss="sq"),
+        better="lower",
     )
 )
 

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ._engine import check_params, entry, kernel_sql, normalize_by, open_checked
+from ._evaluate_wide import evaluate_wide
 from ._literals import sql_double
 from ._quoting import quote_ident
 from ._templates import macro
@@ -17,8 +18,7 @@ from .conventions import fill, warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .intervals import add_intervals, check_ci, check_method
 from .names import Request, parse_metric
-from .ranking import QRELS_ROLES, check_gain, check_groups, warn_ranx_ties, warn_skipped
-from .registry import PARAMS, MetricSpec, Role
+from .registry import PARAMS, DataChecks, MetricSpec, Role
 
 __all__ = ["evaluate"]
 
@@ -32,8 +32,20 @@ def _is_ranking(spec: MetricSpec) -> bool:
 
 
 def _is_grouped(spec: MetricSpec) -> bool:
-    # a mean over groups: GAUC (over the groups with both classes) or a ranking metric
-    return _is_ranking(spec) or spec.name == "gauc"
+    # a mean over the groups of a group column it requires, whose count its kernel reports:
+    # GAUC (over the groups with both classes) or a ranking metric (not spearman with group=)
+    required = any(r.name == "group" and r.required for r in spec.roles)
+    return required and spec.inference.group_mean is not None
+
+
+def data_checks(requests: Sequence[Request]) -> list[DataChecks]:
+    """The families' checks of the requested metrics (``MetricSpec.data_checks``), each once."""
+    checks: list[DataChecks] = []
+    for req in requests:
+        found = req.spec.data_checks
+        if found is not None and not any(found is c for c in checks):
+            checks.append(found)
+    return checks
 
 
 #: the generated name of GAUC's group count when ranking metrics (whose count is n_groups)
@@ -201,9 +213,7 @@ def evaluate(
             f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
             f"score column of each class)"
         )
-    if scores is not None:  # wide class scores: multiclass_auc (multiclass_roc.py)
-        from .multiclass_roc import evaluate_wide
-
+    if scores is not None:  # wide class scores (_evaluate_wide.py)
         others = {
             "group": group,
             "item": item,
@@ -272,9 +282,11 @@ def _evaluate(
     which SQL cannot reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
     """
     columns = plan.columns
+    checks = data_checks(plan.requests)  # the ranking family's, declared on its specs
+    inputs = {name: roles for check in checks for name, roles in check.inputs.items()}
     extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
     if qrels is not None:
-        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in QRELS_ROLES])
+        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in inputs["qrels"]])
     if train is not None:
         extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
     with open_checked(
@@ -307,32 +319,24 @@ def _evaluate(
                         assert check is not None
                         check(backend, source, extra)
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
-        if (
-            plan.ranking
-            and plan.options.get("gain", "exponential") == "exponential"
-            and any("gain" in req.spec.params for req in plan.requests)
-        ):
-            check_gain("evaluate", backend, judged_sql or source.sql, str(columns["label"]))
-        if warn_ties and plan.ranking:
-            roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
-            shown = [(f"evaluate: {r.text}", r.spec.name, r.k) for r in plan.requests]
-            warn_ranx_ties(backend, source.sql, judged_sql, roles, plan.options, shown)
+        for family in checks:
+            family.before(
+                "evaluate",
+                backend,
+                source.sql,
+                judged_sql,
+                columns,
+                plan.options,
+                plan.requests,
+                warn_ties,
+            )
         train_sql = extra["train"][0] if "train" in extra else None
         sql, names = compose_sql(plan, source.sql, judged_sql, train_sql, dialect=backend.dialect)
         frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
-    if plan.ranking:
-        check_groups(
-            "evaluate",
-            frame,
-            plan.options.get("empty", "skip"),
-            plan.options.get("missing", "skip") if qrels is not None else "skip",
-        )
-        if warn_skips:  # n_groups, n_empty: the ranking part's counts, summed over slices
-            for req in plan.requests:
-                if _is_ranking(req.spec):
-                    warn_skipped(f"evaluate: {req.text}", frame, plan.options.get("empty", "skip"))
+    for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
+        family.after("evaluate", frame, plan.options, qrels is not None, plan.requests, warn_skips)
     frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 

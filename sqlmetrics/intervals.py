@@ -72,15 +72,6 @@ __all__ = ["CI_PARAMS", "METHODS", "Interval", "default_method", "methods_for"]
 #: score buckets of AUC's bucket bootstrap (exact in law up to this many distinct scores)
 AUC_BOOT_BUCKETS = 4096
 
-_WILSON = {
-    # metric: (successes, trials) as confusion counts
-    "accuracy": (("tp", "tn"), ("tp", "tn", "fp", "fn")),
-    "precision": (("tp",), ("tp", "fp")),
-    "recall": (("tp",), ("tp", "fn")),
-    "specificity": (("tn",), ("tn", "fp")),
-    "fpr": (("fp",), ("fp", "tn")),
-}
-
 
 class Interval(NamedTuple):
     """A metric's value with a two-sided confidence interval (``ci=`` of any scalar metric).
@@ -114,18 +105,30 @@ class Interval(NamedTuple):
 
 
 # --------------------------------------------------------------------------- which methods
+#: the methods that read per-group values (a mean over groups only)
+GROUP_METHODS = ("t",)
+#: the methods without weights (DeLong's variance is unweighted)
+UNWEIGHTED_METHODS = ("delong",)
+
+
 def group_mean(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str | None:
-    """How ``spec`` aggregates per-group values, or None when it is not a mean over groups:
-    ``"mean"`` or ``"geometric"`` (gm_map). spearman / kendall_tau are group means only with
-    a ``group`` column (``columns``; None: assume one).
+    """How ``spec`` aggregates per-group values (its declared ``inference.group_mean``), or
+    None when it is not a mean over groups: ``"mean"`` or ``"geometric"`` (gm_map). A metric
+    whose group column is optional (spearman, kendall_tau) is a group mean only with a
+    ``group`` column (``columns``; None: assume one).
     """
-    if spec.name == "gm_map":
-        return "geometric"
-    if spec.kernel == "ranking_kernel" or spec.name == "gauc":
-        return "mean"
-    if spec.family == "correlation":
-        return "mean" if columns is None or columns.get("group") else None
-    return None
+    how = spec.inference.group_mean
+    optional = any(r.name == "group" and not r.required for r in spec.roles)
+    if how is not None and optional and columns is not None and not columns.get("group"):
+        return None
+    return how
+
+
+def _applies(spec: MetricSpec, method: str, columns: Mapping[str, str | None] | None) -> bool:
+    """Whether declared ``method`` applies to ``spec`` with these ``columns``."""
+    if method in UNWEIGHTED_METHODS and columns and columns.get("weight"):
+        return False
+    return not (method in GROUP_METHODS and group_mean(spec, columns) is None)
 
 
 def methods_for(
@@ -138,18 +141,7 @@ def methods_for(
     >>> methods_for(get_spec("auc")), methods_for(get_spec("ndcg"))
     (('delong', 'bootstrap'), ('t', 'bootstrap'))
     """
-    weighted = bool(columns and columns.get("weight"))
-    if spec.name == "auc":
-        return ("bootstrap",) if weighted else ("delong", "bootstrap")
-    if spec.name in _WILSON:
-        return ("wilson", "bootstrap")
-    if spec.name == "hit_rate":
-        return ("wilson", "t", "bootstrap")
-    if spec.name == "hit_ratio" or group_mean(spec, columns) == "geometric":
-        return ("bootstrap",)
-    if group_mean(spec, columns):
-        return ("t", "bootstrap")
-    return ("bootstrap",)
+    return tuple(m for m in spec.inference.ci_methods if _applies(spec, m, columns))
 
 
 def default_method(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str:
@@ -216,9 +208,9 @@ def check_method(
     if method in allowed:
         return
     why = ""
-    if method == "delong" and spec.name == "auc":
+    if method in spec.inference.ci_methods and method in UNWEIGHTED_METHODS:
         why = " (DeLong's variance here is unweighted; with weight= use the bootstrap)"
-    elif method == "t" and spec.family == "correlation":
+    elif method in spec.inference.ci_methods and method in GROUP_METHODS:
         why = " (t needs per-group values: pass group=)"
     raise InvalidParameterError(
         f"{spec.name}: ci_method={method!r} does not apply to {spec.name}{why}; methods that "
@@ -264,7 +256,7 @@ def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
         return doc
     methods = ", ".join(methods_for(spec)).replace(", ", " | ", 0)
     block = _CI_DOC.format(methods=f"{methods_for(spec)[0]}; also: {methods}")
-    if spec.name == "auc_bounds":
+    if not spec.inference.intervals:
         block = _CI_REFUSED
     lines = doc.splitlines()
     indent = ""
@@ -471,16 +463,19 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
     """
     spec = call.spec
-    binary_mcc = spec.name == "confusion_matrix"  # mcc at a threshold: its confusion counts
-    method = request.method or ("bootstrap" if binary_mcc else default_method(spec, call.columns))
-    check_method(REGISTRY["mcc"] if binary_mcc else spec, method, call.columns)
+    # a metric computed from a table metric's counts (binary mcc from confusion_matrix's)
+    asked = REGISTRY.get(request.metric, spec)
+    counts_macro = asked.inference.counts_macro if spec.output == "table" else None
+    checked = asked if counts_macro else spec
+    method = request.method or default_method(checked, call.columns)
+    check_method(checked, method, call.columns)
     request.used = method
     request.served.append(spec.name)
     by = list(call.by if request.by is None else request.by)
     n_by = len(by)
     frame: pd.DataFrame | None = None
-    if binary_mcc:
-        result = _row_bootstrap(call, by, request)
+    if counts_macro:
+        result = _row_bootstrap(call, by, request, counts_macro)
     elif method == "delong":
         sql = call.macro(
             "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
@@ -488,15 +483,15 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
         out = call.backend.query(sql)
         z = two_sided_normal(request.level)
         var = pd.to_numeric(out["var"], errors="coerce")
-        auc = pd.to_numeric(out["auc"], errors="coerce")
+        auc = pd.to_numeric(out[spec.name], errors="coerce")  # the value column
         half = z * var.clip(lower=0) ** 0.5
         lo, hi = (auc - half).clip(0.0, 1.0), (auc + half).clip(0.0, 1.0)
         result = out.iloc[:, :n_by].copy()
         result["lo"], result["hi"] = lo.to_numpy(), hi.to_numpy()
         if request.by is None:
             frame = out.drop(columns=["var"])
-    elif method == "wilson" and spec.name in _WILSON:
-        result = _wilson_frame(call, by, spec.name, request.level)
+    elif method == "wilson" and spec.inference.proportion:
+        result = _wilson_frame(call, by, spec.inference.proportion, request.level)
     elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
         out = _group_query(call, by, request, "t")
         result = out.iloc[:, :n_by].copy()
@@ -508,9 +503,9 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
         ]
         result["lo"] = [b[0] for b in bounds]
         result["hi"] = [b[1] for b in bounds]
-    elif group_mean(spec, call.columns) or spec.name == "hit_ratio":
+    elif group_mean(spec, call.columns):
         result = _group_query(call, by, request, "bootstrap")
-    elif spec.name == "auc" and not call.columns.get("weight"):
+    elif spec.inference.bucket_bootstrap and not call.columns.get("weight"):
         sql = call.macro(
             "ci_auc_bootstrap",
             call.relation,
@@ -523,7 +518,7 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             AUC_BOOT_BUCKETS,
         )
         out = call.backend.query(sql)
-        result = out.drop(columns=["auc", "n_pos", "n_neg"])
+        result = out.drop(columns=[spec.name, "n_pos", "n_neg"])
         if request.by is None:  # the query's AUC is the metric's, bit for bit
             frame = out.drop(columns=["lo", "hi", "n_valid"])
     else:
@@ -549,7 +544,12 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     return frame
 
 
-def _wilson_frame(call: Call, by: list[str], metric: str, level: float) -> pd.DataFrame:
+def _wilson_frame(
+    call: Call,
+    by: list[str],
+    proportion: tuple[tuple[str, ...], tuple[str, ...]],
+    level: float,
+) -> pd.DataFrame:
     """Wilson intervals per slice from the confusion counts. With weights, from the counts of
     the normalised weights u = w / 2^e and of u^2 (``ci_wilson_weights``): the proportion is
     sum u [successes] / sum u and n is Kish's effective size (sum u)^2 / sum u^2 of the
@@ -563,16 +563,16 @@ def _wilson_frame(call: Call, by: list[str], metric: str, level: float) -> pd.Da
     if weight:
         relation = call.macro("ci_wilson_weights", call.relation, call.q(weight))
     counts = call.backend.query(
-        call.macro("confusion_kernel", relation, slices,
+        call.macro(str(call.spec.kernel), relation, slices,
                    call.quoted(weight="__sqlm_u") if weight else call.quoted(), call.params, [])
     )  # fmt: skip
     squares = None
     if weight:
         squares = call.backend.query(
-            call.macro("confusion_kernel", relation, slices,
+            call.macro(str(call.spec.kernel), relation, slices,
                        call.quoted(weight="__sqlm_u2"), call.params, [])
         )  # fmt: skip
-    num, den = _WILSON[metric]
+    num, den = proportion
     result = counts.iloc[:, :n_by].copy()
     los, his = [], []
     for i in range(len(counts)):
@@ -613,9 +613,9 @@ def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> 
     weights = None
     kind = (
         "relevant"
-        if spec.name == "hit_ratio"
+        if spec.inference.group_weights == "relevant"
         else {"samples": "rows", "positives": "positives"}.get(str(call.params.get("weighting")))
-        if spec.name == "gauc"
+        if spec.inference.group_weights == "weighting"
         else None
     )
     if kind is not None:
@@ -656,7 +656,12 @@ def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> 
     return call.backend.query(sql)
 
 
-def _row_bootstrap(call: Call, by: list[str], request: CiRequest) -> pd.DataFrame:
+def _row_bootstrap(
+    call: Call, by: list[str], request: CiRequest, counts_macro: str | None = None
+) -> pd.DataFrame:
+    """The percentile interval of a Poisson(1) row bootstrap; ``counts_macro``: the metric
+    from each replicate's confusion counts (``call`` is then the counts' table metric).
+    """
     spec = call.spec
     roles = {r.name for r in spec.roles}
     has_weight = "weight" in roles
@@ -687,10 +692,10 @@ def _row_bootstrap(call: Call, by: list[str], request: CiRequest) -> pd.DataFram
         override["weight"] = "__sqlm_w"
     if mode == "copies" and group:
         override["group"] = "__sqlm_g"
-    if spec.name == "confusion_matrix":  # binary mcc at a threshold, from the counts
-        counts = call.macro("confusion_kernel", relation, [*(call.q(b) for b in by), "__sqlm_b"],
+    if counts_macro:  # e.g. binary mcc at a threshold, from the confusion counts
+        counts = call.macro(str(call.spec.kernel), relation, [*(call.q(b) for b in by), "__sqlm_b"],
                             call.quoted(**override), call.params, [])  # fmt: skip
-        inner = call.macro("ci_binary_mcc", counts, len(by))
+        inner = call.macro(counts_macro, counts, len(by))
     else:
         inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
     sql = call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)

@@ -25,7 +25,15 @@ from ._engine import compute, undefined
 from ._validate import check_columns, is_numeric
 from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
-from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+from .registry import (
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    register,
+)
 
 __all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
 
@@ -173,6 +181,8 @@ register(
         undefined="one class only in label or in prediction (a zero factor under the root)",
         aliases=("matthews_corrcoef",),
         kernel="mcc_kernel",
+        # binary mcc (a score and a threshold) comes from confusion_matrix's counts
+        inference=Inference(counts_macro="ci_binary_mcc"),
     )
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -21,6 +22,9 @@ from ._engine import check_params, compute, undefined
 from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from .errors import warn as warn_user
 from .registry import (
+    GROUP_TESTS,
+    DataChecks,
+    Inference,
     MetricSpec,
     ParamSpec,
     Role,
@@ -218,6 +222,72 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "idcg": ("ideal",),
 }
 
+
+def _before(
+    caller: str,
+    backend: Backend,
+    run_sql: str,
+    judged_sql: str | None,
+    columns: Mapping[str, str | None],
+    options: Mapping[str, Any],
+    requests: Sequence[Any],
+    warn_ties: bool,
+) -> None:
+    """The ranking checks before a statement of several metrics (:data:`CHECKS`): the gain
+    overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
+    (:func:`warn_ranx_ties`).
+    """
+    if options.get("gain", "exponential") == "exponential" and any(
+        "gain" in req.spec.params for req in requests
+    ):
+        check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
+    if warn_ties:
+        roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
+        shown = [(f"{caller}: {r.text}", r.spec.name, r.k) for r in requests]
+        warn_ranx_ties(backend, run_sql, judged_sql, roles, dict(options), shown)
+
+
+def _after(
+    caller: str,
+    frame: pd.DataFrame,
+    options: Mapping[str, Any],
+    judged: bool,
+    requests: Sequence[Any],
+    warn_skips: bool,
+) -> None:
+    """The ranking checks of a statement's frame (:data:`CHECKS`): the empty and missing
+    groups' policies (:func:`check_groups`) and the default skip's warning
+    (:func:`warn_skipped`, one per ranking metric).
+    """
+    empty = options.get("empty", "skip")
+    check_groups(caller, frame, empty, options.get("missing", "skip") if judged else "skip")
+    if warn_skips:  # n_groups, n_empty: the ranking part's counts, summed over slices
+        for req in requests:
+            if req.spec.data_checks is CHECKS:
+                warn_skipped(f"{caller}: {req.text}", frame, empty)
+
+
+#: the ranking kernel's checks around a statement of several metrics (evaluate)
+CHECKS = DataChecks({"qrels": QRELS_ROLES}, _before, _after)
+
+#: a mean over groups: the t interval and the cluster bootstrap; compare's group tests
+GROUP_MEAN = Inference(
+    ci_methods=("t", "bootstrap"), group_mean="mean", paired="groups", tests=GROUP_TESTS
+)
+_INFERENCE: dict[str, Inference] = {
+    # the share of groups with a hit is a proportion of groups: Wilson's interval too
+    "hit_rate": Inference(
+        ci_methods=("wilson", "t", "bootstrap"),
+        group_mean="mean",
+        paired="groups",
+        tests=GROUP_TESTS,
+    ),
+    # a ratio of sums over groups (each weighs by its relevant items): the bootstrap only
+    "hit_ratio": Inference(
+        group_mean="mean", group_weights="relevant", paired="groups", tests=GROUP_TESTS
+    ),
+}
+
 for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     _params = (
         (("k",) if _uses_k else ())
@@ -244,6 +314,9 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             kernel="ranking_kernel",
             rank_based=True,
             needs=_NEEDS.get(_name, ()),
+            inference=_INFERENCE.get(_name, GROUP_MEAN),
+            data_checks=CHECKS,
+            better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
         )
     )
 

@@ -22,8 +22,11 @@ __all__ = [
     "ALIASES",
     "CI_METHODS",
     "CI_PARAM_NAMES",
+    "PAIRED_TESTS",
     "PARAMS",
     "REGISTRY",
+    "DataChecks",
+    "Inference",
     "MetricSpec",
     "ParamSpec",
     "Role",
@@ -275,6 +278,102 @@ declare_param(ParamSpec("n_boot", 200, check_n_boot, "bootstrap replicates (inte
 declare_param(ParamSpec("seed", 0, check_seed, "seed of the bootstrap's hashed weights, [0, 2^31)"))
 
 
+#: compare's paired tests (sqlmetrics/compare.py)
+PAIRED_TESTS = ("t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap")
+#: the paired tests over per-group values, the default first
+GROUP_TESTS = ("t", "randomization", "wilcoxon")
+#: the statements compare runs, one per kind of metric (``sql/_macros/compare.sql``)
+PAIRED_KINDS = ("groups", "delong", "confusion", "losses")
+
+
+# --------------------------------------------------------------------------- inference facts
+@dataclass(frozen=True)
+class Inference:
+    """How intervals (``ci=``) and paired comparisons (``compare``) treat a metric: declared
+    once per metric (usually once per family) on its :class:`MetricSpec`, and read by
+    ``sqlmetrics/intervals.py`` and ``sqlmetrics/compare.py``, which know no metric by name.
+
+    ci_methods: the interval methods (:data:`CI_METHODS`) that apply, the default first.
+    ``"delong"`` applies without ``weight=`` only, and ``"t"`` (and ``"wilson"`` over groups)
+    only to a mean over groups, so with a ``group`` column when the group role is optional
+    (spearman, kendall_tau); ``"bootstrap"`` applies to every scalar metric.
+    group_mean: ``"mean"`` or ``"geometric"`` (gm_map) when the metric is a mean of per-group
+    values (the cluster bootstrap and the t interval resample groups), else None.
+    group_weights: how the groups weigh in that mean, when not equally: ``"weighting"`` (by
+    the ``weighting=`` option: GAUC) or ``"relevant"`` (by the group's relevant items:
+    hit_ratio); compare weighs by ``"weighting"`` only.
+    proportion: a proportion of confusion counts, ``(successes, trials)``, for Wilson's
+    interval (e.g. recall: ``(("tp",), ("tp", "fn"))``).
+    bucket_bootstrap: its unweighted bootstrap draws per-score-bucket counts from one sort
+    (``ci_auc_bootstrap``) instead of per-row weights.
+    counts_macro: the macro turning binary confusion counts into the metric in each bootstrap
+    replicate, when its function computes it from the counts of a table metric
+    (binary mcc from confusion_matrix's counts: ``ci_binary_mcc``).
+    intervals: False when its function returns more than one number (auc_bounds), so that
+    ``ci=`` is refused there.
+    paired: compare's statement for it (:data:`PAIRED_KINDS`), None when compare has no
+    paired test for it. tests: the paired tests (:data:`PAIRED_TESTS`) that apply, the
+    default first. loss: the per-row loss of a mean loss (``compare_losses``: ``"ll"`` log
+    loss, ``"sq"`` squared error); loss_scale: ``"entropy"`` when the mean loss is divided by
+    the entropy of the base rate (normalized_entropy).
+    """
+
+    ci_methods: tuple[str, ...] = ("bootstrap",)
+    group_mean: str | None = None
+    group_weights: str | None = None
+    proportion: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    bucket_bootstrap: bool = False
+    counts_macro: str | None = None
+    intervals: bool = True
+    paired: str | None = None
+    tests: tuple[str, ...] = ()
+    loss: str | None = None
+    loss_scale: str | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse facts that intervals.py or compare.py could not act on."""
+        bad = [m for m in self.ci_methods if m not in CI_METHODS]
+        if bad or not self.ci_methods:
+            raise RuntimeError(f"ci_methods={self.ci_methods!r}: each one of {CI_METHODS}")
+        if self.group_mean not in (None, "mean", "geometric"):
+            raise RuntimeError(f"group_mean={self.group_mean!r}: None, 'mean' or 'geometric'")
+        if self.group_weights not in (None, "weighting", "relevant"):
+            raise RuntimeError(f"group_weights={self.group_weights!r}")
+        if self.paired not in (None, *PAIRED_KINDS):
+            raise RuntimeError(f"paired={self.paired!r}: None or one of {PAIRED_KINDS}")
+        if bool(self.paired) != bool(self.tests) or not set(self.tests) <= set(PAIRED_TESTS):
+            raise RuntimeError(f"paired={self.paired!r} with tests={self.tests!r}")
+        if (self.paired == "losses") != (self.loss is not None):
+            raise RuntimeError(f"paired={self.paired!r} with loss={self.loss!r}")
+
+
+@dataclass(frozen=True)
+class DataChecks:
+    """A family's checks of the data around one statement of several metrics (``evaluate``),
+    declared by the family's module on its specs, so that the generic layers call them
+    without importing the family (ranking: the gain overflow, ranx's tie order, the empty and
+    missing groups).
+
+    inputs: the family's extra inputs, keyword -> their column roles (ranking: ``qrels``).
+    before: ``before(caller, backend, run_sql, judged_sql, columns, options, requests,
+    warn_ties)``, run before the statement: ``run_sql`` the checked data's relation,
+    ``judged_sql`` the judgments' (or None), ``columns`` role -> user column, ``options``
+    the call's checked options, ``requests`` every requested metric of the call
+    (``names.Request``), ``warn_ties`` whether ``convention="ranx"`` was asked.
+    after: ``after(caller, frame, options, judged, requests, warn_skips)``, run on the
+    statement's frame (generated column names): ``judged`` whether judgments were given,
+    ``warn_skips`` whether the default ``empty="skip"`` warns.
+    """
+
+    inputs: Mapping[str, tuple[Role, ...]]
+    before: Callable[..., None]
+    after: Callable[..., None]
+
+
+#: the facts of a metric without other declarations: the row bootstrap, no paired test
+ROW_BOOTSTRAP = Inference()
+
+
 # --------------------------------------------------------------------------- metrics
 @dataclass(frozen=True)
 class MetricSpec:
@@ -301,6 +400,14 @@ class MetricSpec:
     any strictly increasing transform of the scores leaves it unchanged (AUC, NDCG, Spearman;
     not a threshold metric, a probability's loss, equal-width score buckets, nor a table that
     reports score thresholds); tests/test_invariance.py checks it.
+    inference: what intervals and compare need to know (:class:`Inference`).
+    better: which way is better: ``"higher"``, ``"lower"`` (a loss, an error rate) or
+    ``"neither"`` (calibration_ratio, best at 1; idcg, a property of the judgments).
+    wide: the wide class-score forms ``evaluate(..., scores=)`` feeds it from:
+    ``"multiclass"`` (a score column per class, the true class in ``label=``) and
+    ``"multilabel"`` (a 0/1 column per class in ``indicators=``).
+    data_checks: its family's checks around ``evaluate``'s statement (:class:`DataChecks`),
+    None when it needs none.
     """
 
     name: str
@@ -320,6 +427,10 @@ class MetricSpec:
     kernel: str | None = None
     needs: tuple[str, ...] = ()
     rank_based: bool = False
+    inference: Inference = ROW_BOOTSTRAP
+    data_checks: DataChecks | None = None
+    wide: tuple[str, ...] = ()
+    better: str = "higher"
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""
@@ -345,6 +456,10 @@ def register(spec: MetricSpec) -> MetricSpec:
     for p in spec.params:
         if p not in PARAMS:
             raise RuntimeError(f"metric {spec.name!r} declares unknown parameter {p!r}")
+    if spec.better not in ("higher", "lower", "neither"):
+        raise RuntimeError(
+            f"metric {spec.name!r}: better={spec.better!r}, not higher|lower|neither"
+        )
     for p in spec.defaults:
         if p not in spec.params:
             raise RuntimeError(f"metric {spec.name!r} has a default for {p!r}, not its option")

@@ -16,8 +16,18 @@ import numbers
 from typing import Any
 
 from .errors import InvalidParameterError
-from .ranking import _COMMON, GROUP, ITEM, LABEL, SCORE, _check_map_params, _ranking
-from .registry import MetricSpec, ParamSpec, declare_param, register
+from .ranking import (
+    _COMMON,
+    CHECKS,
+    GROUP,
+    GROUP_MEAN,
+    ITEM,
+    LABEL,
+    SCORE,
+    _check_map_params,
+    _ranking,
+)
+from .registry import GROUP_TESTS, Inference, MetricSpec, ParamSpec, declare_param, register
 
 __all__ = ["bpref", "fallout", "gm_map", "iprec_11pt_avg", "iprec_at_recall", "rbp"]
 
@@ -96,6 +106,9 @@ _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...]]] = {
                True, ("ap_denominator",), ("cum",)),
 }  # fmt: skip
 
+#: gm_map: a geometric mean over groups, the cluster bootstrap only (no t interval)
+GEOMETRIC_MEAN = Inference(group_mean="geometric", paired="groups", tests=GROUP_TESTS)
+
 for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
     register(
         MetricSpec(
@@ -118,6 +131,9 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
             kernel="ranking_kernel",
             rank_based=True,
             needs=_needs,
+            inference=GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN,
+            data_checks=CHECKS,
+            better="lower" if _name == "fallout" else "higher",
         )
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
@@ -20,6 +20,7 @@ from ._backends import Backend
 from ._engine import check_params, compute, undefined
 from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from .errors import warn as warn_user
+from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .registry import (
     MetricSpec,
     ParamSpec,
@@ -491,6 +492,7 @@ def _ranking(
     qrels: Any,
     con: Any,
     params: dict[str, Any],
+    ci: CiRequest | None = None,
 ) -> float:
     spec = get_spec(name)
     # the convention applied once, up front: the checks below read the resolved options
@@ -535,6 +537,7 @@ def _ranking(
         unique=("group", "item"),
         extra_sources=extra,
         check=gain_check,
+        ci=ci,
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
     if not chosen:
@@ -550,6 +553,7 @@ def _ranking(
 
 
 # ----------------------------------------------------------------------------- metrics
+@overload
 def hit_ratio(
     data: Any,
     *,
@@ -564,9 +568,60 @@ def hit_ratio(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Hit ratio: relevant items in the top k over all relevant items.
 
     A micro average: hits and relevant items are summed over groups before dividing, so groups
@@ -624,6 +679,17 @@ def hit_ratio(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -702,25 +768,79 @@ def hit_ratio(
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
     """
-    return _ranking(
+    iv_request = ci_request("hit_ratio", ci, ci_method, n_boot, seed)
+    return ci_result(
         "hit_ratio",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "hit_ratio",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def hit_rate(
@@ -737,9 +857,13 @@ def hit_rate(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Hit rate: the share of groups with a relevant item in the top k.
 
     trec_eval's ``success_k``. Many recommender papers call this "HR@k" or hit ratio (e.g.
@@ -795,6 +919,17 @@ def hit_rate(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 't', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -874,25 +1009,81 @@ def hit_rate(
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
     """
-    return _ranking(
+    iv_request = ci_request("hit_rate", ci, ci_method, n_boot, seed)
+    return ci_result(
         "hit_rate",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "hit_rate",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def precision_at_k(
@@ -910,9 +1101,13 @@ def precision_at_k(
     missing: str | None = None,
     duplicates: str = "error",
     precision_denominator: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Precision at k: relevant items in the top k over k, mean over groups.
 
     trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
@@ -971,6 +1166,17 @@ def precision_at_k(
         Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
         ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
         ``adaptive_k=True``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1051,26 +1257,80 @@ def precision_at_k(
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
     """
-    return _ranking(
+    iv_request = ci_request("precision_at_k", ci, ci_method, n_boot, seed)
+    return ci_result(
         "precision_at_k",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "precision_denominator": precision_denominator,
-            "convention": convention,
-        },
+        _ranking(
+            "precision_at_k",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "precision_denominator": precision_denominator,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def recall_at_k(
@@ -1087,9 +1347,13 @@ def recall_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
     trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
@@ -1144,6 +1408,17 @@ def recall_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1224,25 +1499,77 @@ def recall_at_k(
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
     """
-    return _ranking(
+    iv_request = ci_request("recall_at_k", ci, ci_method, n_boot, seed)
+    return ci_result(
         "recall_at_k",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "recall_at_k",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def r_precision(
@@ -1258,9 +1585,13 @@ def r_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""R-precision: precision at R, the number of relevant items of the group.
 
     trec_eval's ``Rprec``; at that cut-off precision equals recall.
@@ -1312,6 +1643,17 @@ def r_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1390,24 +1732,80 @@ def r_precision(
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
     """
-    return _ranking(
+    iv_request = ci_request("r_precision", ci, ci_method, n_boot, seed)
+    return ci_result(
         "r_precision",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "r_precision",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def mean_average_precision(
@@ -1425,9 +1823,13 @@ def mean_average_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Mean average precision at k (MAP@k), registry name ``map``.
 
     The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
@@ -1488,6 +1890,17 @@ def mean_average_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1576,26 +1989,80 @@ def mean_average_precision(
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
     0.75
     """
-    return _ranking(
+    iv_request = ci_request("map", ci, ci_method, n_boot, seed)
+    return ci_result(
         "map",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "ap_denominator": ap_denominator,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "map",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "ap_denominator": ap_denominator,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def mrr(
@@ -1612,9 +2079,13 @@ def mrr(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Mean reciprocal rank of the first relevant item within the top k.
 
     trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
@@ -1668,6 +2139,17 @@ def mrr(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1746,25 +2228,81 @@ def mrr(
     >>> sqlmetrics.mrr(df, **cols)
     0.75
     """
-    return _ranking(
+    iv_request = ci_request("mrr", ci, ci_method, n_boot, seed)
+    return ci_result(
         "mrr",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "mrr",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def cg(
@@ -1782,9 +2320,13 @@ def cg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Cumulative gain of the top k, mean over groups.
 
     CG ignores positions within the top k; see :func:`dcg`.
@@ -1842,6 +2384,17 @@ def cg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1921,26 +2474,84 @@ def cg(
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
     """
-    return _ranking(
+    iv_request = ci_request("cg", ci, ci_method, n_boot, seed)
+    return ci_result(
         "cg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
+        _ranking(
+            "cg",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "gain": gain,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def dcg(
@@ -1959,9 +2570,13 @@ def dcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Discounted cumulative gain at k, mean over groups.
 
     With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
@@ -2023,6 +2638,17 @@ def dcg(
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2103,27 +2729,85 @@ def dcg(
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """
-    return _ranking(
+    iv_request = ci_request("dcg", ci, ci_method, n_boot, seed)
+    return ci_result(
         "dcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
+        _ranking(
+            "dcg",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "gain": gain,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "log_base": log_base,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def idcg(
@@ -2142,9 +2826,13 @@ def idcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Ideal discounted cumulative gain at k, mean over groups.
 
     The DCG of the group's judged items (``qrels`` if given, including items the run never
@@ -2206,6 +2894,17 @@ def idcg(
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2282,27 +2981,85 @@ def idcg(
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """
-    return _ranking(
+    iv_request = ci_request("idcg", ci, ci_method, n_boot, seed)
+    return ci_result(
         "idcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
+        _ranking(
+            "idcg",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "gain": gain,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "log_base": log_base,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def ndcg(
@@ -2321,9 +3078,13 @@ def ndcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Normalised discounted cumulative gain at k, mean over groups.
 
     DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including
@@ -2388,6 +3149,17 @@ def ndcg(
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). NDCG does not depend
         on it (accepted for scikit-learn's signature).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2473,24 +3245,30 @@ def ndcg(
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
     0.5055
     """
-    return _ranking(
+    iv_request = ci_request("ndcg", ci, ci_method, n_boot, seed)
+    return ci_result(
         "ndcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
+        _ranking(
+            "ndcg",
+            data,
+            group=group,
+            item=item,
+            score=score,
+            label=label,
+            qrels=qrels,
+            con=con,
+            params={
+                "k": k,
+                "gain": gain,
+                "relevance_level": relevance_level,
+                "ties": ties,
+                "empty": empty,
+                "missing": missing,
+                "duplicates": duplicates,
+                "log_base": log_base,
+                "convention": convention,
+            },
+            ci=iv_request,
+        ),
+        iv_request,
     )

@@ -552,6 +552,44 @@ def _ranking(
     return float(value)
 
 
+def _ranking_metric(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    item: str,
+    score: str,
+    label: str,
+    qrels: Any,
+    con: Any,
+    ci: float | CiRequest | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+    **params: Any,
+) -> float | Interval:
+    """The one body of the ranking and retrieval functions (this module's and
+    :mod:`sqlmetrics.retrieval`'s), each called as ``_ranking_metric(name, **locals())`` as its
+    first statement, i.e. with exactly its own arguments: the columns, ``qrels`` and ``con``,
+    the interval options, and the metric's options (``params``: ``k``, ``ties``, ``convention``,
+    ...). Checks ``ci=`` first, then :func:`_ranking` computes the value (and the interval).
+    """
+    request = ci_request(name, ci, ci_method, n_boot, seed)
+    value = _ranking(
+        name,
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params=params,
+        ci=request,
+    )
+    return ci_result(name, value, request)
+
+
 # ----------------------------------------------------------------------------- metrics
 @overload
 def hit_ratio(
@@ -768,31 +806,7 @@ def hit_ratio(
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
     """
-    iv_request = ci_request("hit_ratio", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "hit_ratio",
-        _ranking(
-            "hit_ratio",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("hit_ratio", **locals())  # its arguments, as given
 
 
 @overload
@@ -1009,31 +1023,7 @@ def hit_rate(
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
     """
-    iv_request = ci_request("hit_rate", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "hit_rate",
-        _ranking(
-            "hit_rate",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("hit_rate", **locals())  # its arguments, as given
 
 
 @overload
@@ -1257,32 +1247,7 @@ def precision_at_k(
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
     """
-    iv_request = ci_request("precision_at_k", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "precision_at_k",
-        _ranking(
-            "precision_at_k",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "precision_denominator": precision_denominator,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("precision_at_k", **locals())  # its arguments, as given
 
 
 @overload
@@ -1499,31 +1464,7 @@ def recall_at_k(
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
     """
-    iv_request = ci_request("recall_at_k", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "recall_at_k",
-        _ranking(
-            "recall_at_k",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("recall_at_k", **locals())  # its arguments, as given
 
 
 @overload
@@ -1732,30 +1673,7 @@ def r_precision(
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
     """
-    iv_request = ci_request("r_precision", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "r_precision",
-        _ranking(
-            "r_precision",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("r_precision", **locals())  # its arguments, as given
 
 
 @overload
@@ -1989,32 +1907,7 @@ def mean_average_precision(
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
     0.75
     """
-    iv_request = ci_request("map", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "map",
-        _ranking(
-            "map",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "ap_denominator": ap_denominator,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("map", **locals())  # its arguments, as given
 
 
 @overload
@@ -2228,31 +2121,7 @@ def mrr(
     >>> sqlmetrics.mrr(df, **cols)
     0.75
     """
-    iv_request = ci_request("mrr", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "mrr",
-        _ranking(
-            "mrr",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("mrr", **locals())  # its arguments, as given
 
 
 @overload
@@ -2474,32 +2343,7 @@ def cg(
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
     """
-    iv_request = ci_request("cg", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "cg",
-        _ranking(
-            "cg",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "gain": gain,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("cg", **locals())  # its arguments, as given
 
 
 @overload
@@ -2729,33 +2573,7 @@ def dcg(
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """
-    iv_request = ci_request("dcg", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "dcg",
-        _ranking(
-            "dcg",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "gain": gain,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "log_base": log_base,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("dcg", **locals())  # its arguments, as given
 
 
 @overload
@@ -2981,33 +2799,7 @@ def idcg(
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """
-    iv_request = ci_request("idcg", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "idcg",
-        _ranking(
-            "idcg",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "gain": gain,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "log_base": log_base,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("idcg", **locals())  # its arguments, as given
 
 
 @overload
@@ -3245,30 +3037,4 @@ def ndcg(
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
     0.5055
     """
-    iv_request = ci_request("ndcg", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "ndcg",
-        _ranking(
-            "ndcg",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "gain": gain,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "log_base": log_base,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("ndcg", **locals())  # its arguments, as given

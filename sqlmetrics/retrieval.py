@@ -16,8 +16,8 @@ import numbers
 from typing import Any, overload
 
 from .errors import InvalidParameterError
-from .intervals import CiMethod, Interval, ci_request, ci_result
-from .ranking import _COMMON, GROUP, ITEM, LABEL, SCORE, _check_map_params, _ranking
+from .intervals import CiMethod, Interval
+from .ranking import _COMMON, GROUP, ITEM, LABEL, SCORE, _check_map_params, _ranking_metric
 from .registry import MetricSpec, ParamSpec, declare_param, register
 
 __all__ = ["bpref", "fallout", "gm_map", "iprec_11pt_avg", "iprec_at_recall", "rbp"]
@@ -307,32 +307,7 @@ def rbp(
     >>> round(sqlmetrics.rbp(df, **cols), 4)
     0.1355
     """
-    iv_request = ci_request("rbp", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "rbp",
-        _ranking(
-            "rbp",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "persistence": persistence,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("rbp", **locals())  # its arguments, as given
 
 
 @overload
@@ -512,31 +487,7 @@ def fallout(
     >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
     0.25
     """
-    iv_request = ci_request("fallout", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "fallout",
-        _ranking(
-            "fallout",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("fallout", **locals())  # its arguments, as given
 
 
 @overload
@@ -711,30 +662,7 @@ def bpref(
     >>> round(sqlmetrics.bpref(df, **cols), 4)
     0.25
     """
-    iv_request = ci_request("bpref", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "bpref",
-        _ranking(
-            "bpref",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("bpref", **locals())  # its arguments, as given
 
 
 @overload
@@ -913,31 +841,7 @@ def iprec_at_recall(
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
     0.75
     """
-    iv_request = ci_request("iprec_at_recall", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "iprec_at_recall",
-        _ranking(
-            "iprec_at_recall",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "recall_level": recall_level,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("iprec_at_recall", **locals())  # its arguments, as given
 
 
 @overload
@@ -1111,30 +1015,7 @@ def iprec_11pt_avg(
     >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
     0.7045
     """
-    iv_request = ci_request("iprec_11pt_avg", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "iprec_11pt_avg",
-        _ranking(
-            "iprec_11pt_avg",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("iprec_11pt_avg", **locals())  # its arguments, as given
 
 
 @overload
@@ -1317,29 +1198,4 @@ def gm_map(
     >>> round(sqlmetrics.gm_map(df, **cols), 4)
     0.6455
     """
-    iv_request = ci_request("gm_map", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "gm_map",
-        _ranking(
-            "gm_map",
-            data,
-            group=group,
-            item=item,
-            score=score,
-            label=label,
-            qrels=qrels,
-            con=con,
-            params={
-                "k": k,
-                "ap_denominator": ap_denominator,
-                "relevance_level": relevance_level,
-                "ties": ties,
-                "empty": empty,
-                "missing": missing,
-                "duplicates": duplicates,
-                "convention": convention,
-            },
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    return _ranking_metric("gm_map", **locals())  # its arguments, as given

@@ -65,6 +65,19 @@ def test_every_scalar_function_takes_the_interval_options(name: str) -> None:
     assert getattr(importlib.import_module(fn.__module__), name) is fn
 
 
+@pytest.mark.parametrize("name", SCALAR_FUNCTIONS)
+def test_every_docstring_names_the_methods_that_apply(name: str) -> None:
+    # the ci_method entry is written in each docstring: it must follow methods_for
+    spec = REGISTRY.get(name) or next(s for s in REGISTRY.values() if s.function == name)
+    doc = " ".join(str(getattr(sqlmetrics, name).__doc__).split())
+    if name == "auc_bounds":
+        assert "ci_method : str, optional Not available here" in doc
+        return
+    methods = intervals.methods_for(spec)
+    listed = ", ".join(map(repr, methods))
+    assert f"this metric's default, {methods[0]!r} (the methods that apply: {listed};" in doc
+
+
 def test_no_scalar_function_was_forgotten() -> None:
     # the registry's scalar functions are exactly the public functions that take ci=
     # (besides evaluate and compare, which take it for their every metric)

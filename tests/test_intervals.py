@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+import typing
 import warnings
 
 import numpy as np
@@ -63,6 +64,10 @@ def test_every_scalar_function_takes_the_interval_options(name: str) -> None:
     # declared by the function itself (no wrapper): the module's function is the public one
     assert inspect.unwrap(fn) is fn
     assert getattr(importlib.import_module(fn.__module__), name) is fn
+
+
+def test_the_typed_methods_are_the_registrys() -> None:
+    assert set(typing.get_args(intervals.CiMethod)) == set(intervals.METHODS)
 
 
 @pytest.mark.parametrize("name", SCALAR_FUNCTIONS)

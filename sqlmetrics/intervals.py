@@ -635,7 +635,7 @@ def add_intervals(
         kwargs: dict[str, Any] = {
             name: value
             for name, value in {**inputs, **plan.options}.items()
-            if name in names and value is not None
+            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
         }
         if "k" in names:
             kwargs["k"] = req.k

@@ -13,7 +13,6 @@ from . import (
     calibration,
     correlation,
     curves,
-    intervals,
     multiclass,
     multiclass_roc,
     ranking,
@@ -119,6 +118,3 @@ __all__ = [
     *retrieval.__all__,
     *trec.__all__,
 ]
-
-# every scalar metric function takes ci=, ci_method=, n_boot=, seed= (sqlmetrics/intervals.py)
-intervals.install(globals())

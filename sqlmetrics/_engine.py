@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pandas as pd
@@ -23,6 +23,9 @@ from .errors import (
 )
 from .errors import warn as warn_user
 from .registry import PARAMS, REGISTRY, MetricSpec, Role, default_of, get_spec
+
+if TYPE_CHECKING:
+    from .intervals import CiRequest
 
 
 def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
@@ -231,6 +234,7 @@ def compute(
     unique: Sequence[str] = (),
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     check: Callable[[Any, Source, dict[str, Any]], None] | None = None,
+    ci: CiRequest | None = None,
 ) -> pd.DataFrame:
     """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
 
@@ -245,6 +249,8 @@ def compute(
     combinations of its ``unique`` roles must not repeat, a key role it shares with ``data``
     must have a comparable type, and the template gets ``qrels_relation`` and ``qrels_<role>``.
     ``check(backend, source, extra)``: a further data check run before the metric's query.
+    ``ci``: the calling function's interval request (:func:`sqlmetrics.intervals.ci_request`),
+    served here too (:func:`sqlmetrics.intervals.serve`).
     """
     spec = get_spec(name)
     checked = check_params(spec, params or {})
@@ -274,15 +280,14 @@ def compute(
             check(backend, source, extra)
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra, dialect=backend.dialect)
-        from .intervals import Call, active, serve  # intervals builds on this module
-
-        request = active()
         # ci=: the interval too (binary mcc: its confusion counts, from mcc's own call)
-        if request is not None and (
-            spec.output == "scalar" or (spec.name, request.metric) == ("confusion_matrix", "mcc")
+        if ci is not None and (
+            spec.output == "scalar" or (spec.name, ci.metric) == ("confusion_matrix", "mcc")
         ):
+            from .intervals import Call, serve  # intervals builds on this module
+
             call = Call(spec, backend, source.sql, roles, checked, by_cols, extra)
-            result = serve(request, call, sql)
+            result = serve(ci, call, sql)
         else:
             result = backend.query(sql)
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]

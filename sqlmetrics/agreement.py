@@ -10,10 +10,11 @@ comparable types (checked as for :func:`sqlmetrics.mcc`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from ._engine import compute, scalar
 from .errors import InvalidParameterError
+from .intervals import CiMethod, Interval, ci_request, ci_result
 from .multiclass import check_class_columns
 from .registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
 
@@ -121,6 +122,7 @@ def _columns(label: str, prediction: str, weight: str | None) -> dict[str, str |
     return {"label": label, "prediction": prediction, "weight": weight}
 
 
+@overload
 def balanced_accuracy(
     data: Any,
     *,
@@ -128,9 +130,46 @@ def balanced_accuracy(
     prediction: str = "prediction",
     weight: str | None = None,
     adjusted: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def balanced_accuracy(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    adjusted: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def balanced_accuracy(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    adjusted: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Balanced accuracy: the mean recall over the classes of the label.
 
     Equal to scikit-learn's ``balanced_accuracy_score``.
@@ -148,6 +187,17 @@ def balanced_accuracy(
     adjusted : bool, default False
         Rescale so that a chance-level prediction scores 0 and a perfect one 1:
         ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -198,6 +248,7 @@ def balanced_accuracy(
     >>> round(sqlmetrics.balanced_accuracy(df), 4)
     0.625
     """
+    iv_request = ci_request("balanced_accuracy", ci, ci_method, n_boot, seed)
     check_class_columns("balanced_accuracy", data, con, label, prediction)
     frame = compute(
         "balanced_accuracy",
@@ -205,8 +256,45 @@ def balanced_accuracy(
         con=con,
         columns=_columns(label, prediction, weight),
         params={"adjusted": adjusted, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "balanced_accuracy")
+    return ci_result("balanced_accuracy", scalar(frame, "balanced_accuracy"), iv_request)
+
+
+@overload
+def cohen_kappa(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    weights: str | None = None,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def cohen_kappa(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    weights: str | None = None,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def cohen_kappa(
@@ -217,9 +305,13 @@ def cohen_kappa(
     weight: str | None = None,
     weights: str | None = None,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Cohen's kappa: agreement between label and prediction beyond chance.
 
     Equal to scikit-learn's ``cohen_kappa_score(label, prediction, weights=weights,
@@ -245,6 +337,17 @@ def cohen_kappa(
         data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
         numbers or booleans, as the label column's type. None: every class of ``label`` or
         ``prediction``, sorted.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -299,6 +402,7 @@ def cohen_kappa(
     >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
     0.75
     """
+    iv_request = ci_request("cohen_kappa", ci, ci_method, n_boot, seed)
     check_class_columns("cohen_kappa", data, con, label, prediction, labels)
     frame = compute(
         "cohen_kappa",
@@ -306,8 +410,41 @@ def cohen_kappa(
         con=con,
         columns=_columns(label, prediction, weight),
         params={"weights": weights, "labels": labels, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "cohen_kappa")
+    return ci_result("cohen_kappa", scalar(frame, "cohen_kappa"), iv_request)
+
+
+@overload
+def hamming_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def hamming_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def hamming_loss(
@@ -316,9 +453,13 @@ def hamming_loss(
     label: str = "label",
     prediction: str = "prediction",
     weight: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Hamming loss: the fraction of rows whose predicted class differs from the label.
 
     Equal to scikit-learn's ``hamming_loss`` for single-label (binary or multiclass) data.
@@ -333,6 +474,17 @@ def hamming_loss(
         Column of predicted classes, of a type comparable with ``label``'s.
     weight : str, optional
         Column of non-negative sample weights; None weighs every row 1.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -373,6 +525,7 @@ def hamming_loss(
     >>> sqlmetrics.hamming_loss(df)
     0.5
     """
+    iv_request = ci_request("hamming_loss", ci, ci_method, n_boot, seed)
     check_class_columns("hamming_loss", data, con, label, prediction)
     frame = compute(
         "hamming_loss",
@@ -380,8 +533,45 @@ def hamming_loss(
         con=con,
         columns=_columns(label, prediction, weight),
         params={"convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "hamming_loss")
+    return ci_result("hamming_loss", scalar(frame, "hamming_loss"), iv_request)
+
+
+@overload
+def jaccard(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    average: str = "macro",
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def jaccard(
+    data: Any,
+    *,
+    label: str = "label",
+    prediction: str = "prediction",
+    weight: str | None = None,
+    average: str = "macro",
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def jaccard(
@@ -392,9 +582,13 @@ def jaccard(
     weight: str | None = None,
     average: str = "macro",
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Jaccard index (intersection over union) per class, averaged over the classes.
 
     Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
@@ -420,6 +614,17 @@ def jaccard(
         listed class absent from the data has the index 0 (scikit-learn's zero_division
         default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
         label column's type. None: every class of ``label`` or ``prediction``.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -466,6 +671,7 @@ def jaccard(
     >>> round(sqlmetrics.jaccard(df, average="micro"), 4)
     0.2
     """
+    iv_request = ci_request("jaccard_macro", ci, ci_method, n_boot, seed)
     check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
     check_class_columns("jaccard", data, con, label, prediction, labels)
     name = f"jaccard_{average}"
@@ -475,5 +681,6 @@ def jaccard(
         con=con,
         columns=_columns(label, prediction, weight),
         params={"labels": labels, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, name)
+    return ci_result("jaccard_macro", scalar(frame, name), iv_request)

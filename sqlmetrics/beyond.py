@@ -11,10 +11,11 @@ is ``sql/beyond/``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from ._engine import compute, scalar
 from .errors import InvalidParameterError
+from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .registry import MetricSpec, Role, register
 
 __all__ = ["catalog_coverage", "distributional_coverage", "gini_index", "novelty"]
@@ -57,6 +58,7 @@ def _beyond(
     con: Any,
     needs_train: bool,
     convention: str | None,
+    ci: CiRequest | None = None,
 ) -> float:
     if needs_train and train is None:
         raise InvalidParameterError(
@@ -71,13 +73,53 @@ def _beyond(
         columns={"item": item},
         params={"convention": convention},
         extra_sources=extra,
+        ci=ci,
     )
     return scalar(frame, name)
 
 
+@overload
 def catalog_coverage(
-    data: Any, *, item: str = "item", train: Any, convention: str | None = None, con: Any = None
-) -> float:
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def catalog_coverage(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def catalog_coverage(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Catalog coverage: the share of the catalog's items recommended at least once.
 
     Parameters
@@ -88,6 +130,17 @@ def catalog_coverage(
         The item column, in ``data`` and in ``train``. No NULL.
     train : same kinds as ``data``
         The interactions (e.g. the training set) whose distinct items are the catalog.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -136,14 +189,62 @@ def catalog_coverage(
     >>> sqlmetrics.catalog_coverage(reco, train=train)
     0.6
     """
-    return _beyond(
-        "catalog_coverage", data, item, train, con, needs_train=True, convention=convention
+    iv_request = ci_request("catalog_coverage", ci, ci_method, n_boot, seed)
+    return ci_result(
+        "catalog_coverage",
+        _beyond(
+            "catalog_coverage",
+            data,
+            item,
+            train,
+            con,
+            needs_train=True,
+            convention=convention,
+            ci=iv_request,
+        ),
+        iv_request,
     )
 
 
+@overload
 def distributional_coverage(
-    data: Any, *, item: str = "item", convention: str | None = None, con: Any = None
-) -> float:
+    data: Any,
+    *,
+    item: str = "item",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def distributional_coverage(
+    data: Any,
+    *,
+    item: str = "item",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def distributional_coverage(
+    data: Any,
+    *,
+    item: str = "item",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Distributional coverage: the entropy, in bits, of how often each item is recommended.
 
     Parameters
@@ -152,6 +253,17 @@ def distributional_coverage(
         The recommendations: one row per recommended (user, item).
     item : str, default "item"
         The item column. No NULL.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -199,9 +311,51 @@ def distributional_coverage(
     >>> round(sqlmetrics.distributional_coverage(reco), 4)
     1.4591
     """
-    return _beyond(
-        "distributional_coverage", data, item, None, con, needs_train=False, convention=convention
+    iv_request = ci_request("distributional_coverage", ci, ci_method, n_boot, seed)
+    return ci_result(
+        "distributional_coverage",
+        _beyond(
+            "distributional_coverage",
+            data,
+            item,
+            None,
+            con,
+            needs_train=False,
+            convention=convention,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def gini_index(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def gini_index(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def gini_index(
@@ -209,9 +363,13 @@ def gini_index(
     *,
     item: str = "item",
     train: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Gini index of item exposure: how unequally the recommendations spread over the items.
 
     Parameters
@@ -223,6 +381,17 @@ def gini_index(
     train : same kinds as ``data``, optional
         Interactions whose distinct items complete the catalog: items never recommended
         count with 0 recommendations. None: the recommended items only.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -278,12 +447,65 @@ def gini_index(
     >>> round(sqlmetrics.gini_index(reco, train=train), 4)
     0.6667
     """
-    return _beyond("gini_index", data, item, train, con, needs_train=False, convention=convention)
+    iv_request = ci_request("gini_index", ci, ci_method, n_boot, seed)
+    return ci_result(
+        "gini_index",
+        _beyond(
+            "gini_index",
+            data,
+            item,
+            train,
+            con,
+            needs_train=False,
+            convention=convention,
+            ci=iv_request,
+        ),
+        iv_request,
+    )
+
+
+@overload
+def novelty(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def novelty(
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def novelty(
-    data: Any, *, item: str = "item", train: Any, convention: str | None = None, con: Any = None
-) -> float:
+    data: Any,
+    *,
+    item: str = "item",
+    train: Any,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Novelty: the mean self-information of the recommended items under train's popularity.
 
     Parameters
@@ -294,6 +516,17 @@ def novelty(
         The item column, in ``data`` and in ``train``. No NULL.
     train : same kinds as ``data``
         The interactions, one row per event: an item's popularity is its share of the rows.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -345,4 +578,18 @@ def novelty(
     >>> round(sqlmetrics.novelty(reco, train=train), 4)
     2.085
     """
-    return _beyond("novelty", data, item, train, con, needs_train=True, convention=convention)
+    iv_request = ci_request("novelty", ci, ci_method, n_boot, seed)
+    return ci_result(
+        "novelty",
+        _beyond(
+            "novelty",
+            data,
+            item,
+            train,
+            con,
+            needs_train=True,
+            convention=convention,
+            ci=iv_request,
+        ),
+        iv_request,
+    )

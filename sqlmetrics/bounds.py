@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from ._engine import compute, undefined
 from .errors import InvalidParameterError
+from .intervals import CiMethod, ci_request, to_interval
 from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["auc_bounds"]
@@ -73,6 +74,10 @@ def auc_bounds(
     bins: int = 65536,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
 ) -> AucBounds:
@@ -103,6 +108,16 @@ def auc_bounds(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Not available here: this function returns two bounds (:class:`~sqlmetrics.AucBounds`),
+        not one number, so ``ci=`` raises InvalidParameterError (the bounds already are guaranteed
+        error bounds of the binned AUC; for an interval of the exact AUC: ``auc(..., ci=0.95)``).
+    ci_method : str, optional
+        Not available here (see ``ci``).
+    n_boot : int, default 200
+        Not available here (see ``ci``).
+    seed : int, default 0
+        Not available here (see ``ci``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -185,19 +200,25 @@ def auc_bounds(
     >>> [round(v, 4) for v in sqlmetrics.auc_bounds(df)]  # 65536 bins: only the tie is left
     [0.7222, 0.6667, 0.7778]
     """
+    iv_request = ci_request("auc_bounds", ci, ci_method, n_boot, seed)
     frame = compute(
         "auc_bounds",
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"bins": bins, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,  # served as before; the call then refuses it (two bounds)
     )
     row = frame.iloc[0]
     values = [row["auc_bounds"], row["lower"], row["upper"]]
     if any(v is None or pd_isna(v) for v in values):
         nan = undefined("auc_bounds", "only one class present (P = 0 or N = 0)")
-        return AucBounds(nan, nan, nan)
-    return AucBounds(float(values[0]), float(values[1]), float(values[2]))
+        bounds = AucBounds(nan, nan, nan)
+    else:
+        bounds = AucBounds(float(values[0]), float(values[1]), float(values[2]))
+    if iv_request is not None and iv_request.by is None:  # two bounds, not one number: raises
+        to_interval("auc_bounds", bounds, iv_request)
+    return bounds
 
 
 def pd_isna(value: Any) -> bool:

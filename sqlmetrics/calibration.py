@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
 from . import curves as _curves  # noqa: F401  (declares eps=, which normalized_entropy takes)
 from ._engine import compute, scalar
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .intervals import CiMethod, Interval, ci_request, ci_result
 from .registry import (
     Inference,
     MetricSpec,
@@ -138,6 +139,7 @@ def _columns(label: str, score: str, weight: str | None) -> dict[str, str | None
     return {"label": label, "score": score, "weight": weight}
 
 
+@overload
 def normalized_entropy(
     data: Any,
     *,
@@ -146,9 +148,48 @@ def normalized_entropy(
     weight: str | None = None,
     eps: float | str = "auto",
     pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def normalized_entropy(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def normalized_entropy(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Normalized entropy (NE): log loss divided by the entropy of the base rate.
 
     The standard metric of click-through-rate models (He et al. 2014): the log loss of the
@@ -169,6 +210,17 @@ def normalized_entropy(
         Clipping of the probabilities, as in :func:`sqlmetrics.log_loss`.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -222,14 +274,50 @@ def normalized_entropy(
     >>> round(sqlmetrics.normalized_entropy(df), 4)
     0.7876
     """
+    iv_request = ci_request("normalized_entropy", ci, ci_method, n_boot, seed)
     frame = compute(
         "normalized_entropy",
         data,
         con=con,
         columns=_columns(label, score, weight),
         params={"eps": eps, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "normalized_entropy")
+    return ci_result("normalized_entropy", scalar(frame, "normalized_entropy"), iv_request)
+
+
+@overload
+def calibration_ratio(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def calibration_ratio(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def calibration_ratio(
@@ -239,9 +327,13 @@ def calibration_ratio(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Calibration ratio: the sum of predicted probabilities over the number of positives.
 
     Parameters
@@ -256,6 +348,17 @@ def calibration_ratio(
         Column of non-negative sample weights; None weighs every row 1.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -304,14 +407,54 @@ def calibration_ratio(
     >>> round(sqlmetrics.calibration_ratio(df), 4)
     0.8833
     """
+    iv_request = ci_request("calibration_ratio", ci, ci_method, n_boot, seed)
     frame = compute(
         "calibration_ratio",
         data,
         con=con,
         columns=_columns(label, score, weight),
         params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "calibration_ratio")
+    return ci_result("calibration_ratio", scalar(frame, "calibration_ratio"), iv_request)
+
+
+@overload
+def expected_calibration_error(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def expected_calibration_error(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def expected_calibration_error(
@@ -323,9 +466,13 @@ def expected_calibration_error(
     n_bins: int = 10,
     strategy: str = "uniform",
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Expected calibration error (ECE) of predicted probabilities over probability bins.
 
     Parameters
@@ -348,6 +495,17 @@ def expected_calibration_error(
         ``calibration_curve``'s.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -399,6 +557,7 @@ def expected_calibration_error(
     >>> round(sqlmetrics.expected_calibration_error(df, n_bins=2), 4)
     0.0583
     """
+    iv_request = ci_request("expected_calibration_error", ci, ci_method, n_boot, seed)
     frame = compute(
         "expected_calibration_error",
         data,
@@ -410,8 +569,11 @@ def expected_calibration_error(
             "pos_label": pos_label,
             "convention": convention,
         },
+        ci=iv_request,
     )
-    return scalar(frame, "expected_calibration_error")
+    return ci_result(
+        "expected_calibration_error", scalar(frame, "expected_calibration_error"), iv_request
+    )
 
 
 def calibration_curve(

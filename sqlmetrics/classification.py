@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
 from ._engine import check_params, compute, scalar
 from .conventions import resolve
 from .errors import InvalidParameterError
+from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .multiclass import averaged, check_average, check_normalize_arg
 from .registry import GROUP_TESTS, REGISTRY, Inference, MetricSpec, Role, default_of, register
 
@@ -133,6 +134,7 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
     )
 
 
+@overload
 def auc(
     data: Any,
     *,
@@ -141,9 +143,48 @@ def auc(
     weight: str | None = None,
     pos_label: Any = None,
     max_fpr: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def auc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    max_fpr: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def auc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    max_fpr: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
 
     AUC is the probability that a random positive row scores higher than a random negative
@@ -169,6 +210,17 @@ def auc(
         The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
         McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
         :func:`partial_auc` (see there). None: the whole area.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'delong' (the methods that apply:
+        'delong', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -228,9 +280,11 @@ def auc(
     >>> round(sqlmetrics.auc(df), 4)
     0.7222
     """
+    iv_request = ci_request("auc", ci, ci_method, n_boot, seed)
     if max_fpr is not None:
         from .separation import partial_auc
 
+        # partial_auc's own interval (its request: the same options)
         return partial_auc(
             data,
             label=label,
@@ -238,6 +292,10 @@ def auc(
             weight=weight,
             max_fpr=max_fpr,
             pos_label=pos_label,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
             convention=convention,
             con=con,
         )
@@ -247,8 +305,45 @@ def auc(
         con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "auc")
+    return ci_result("auc", scalar(frame, "auc"), iv_request)
+
+
+@overload
+def gauc(
+    data: Any,
+    *,
+    group: str,
+    label: str = "label",
+    score: str = "score",
+    weighting: str = "samples",
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def gauc(
+    data: Any,
+    *,
+    group: str,
+    label: str = "label",
+    score: str = "score",
+    weighting: str = "samples",
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def gauc(
@@ -259,9 +354,13 @@ def gauc(
     score: str = "score",
     weighting: str = "samples",
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
 
     GAUC measures how well a model orders items *for the same user*, which is what a
@@ -284,6 +383,17 @@ def gauc(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -330,14 +440,16 @@ def gauc(
     >>> round(sqlmetrics.gauc(df, group="user"), 4)
     0.75
     """
+    iv_request = ci_request("gauc", ci, ci_method, n_boot, seed)
     frame = compute(
         "gauc",
         data,
         con=con,
         columns={"group": group, "label": label, "score": score},
         params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "gauc")
+    return ci_result("gauc", scalar(frame, "gauc"), iv_request)
 
 
 def _threshold_columns(
@@ -497,6 +609,7 @@ def _binary(
     pos_label: Any,
     options: dict[str, Any],
     con: Any,
+    ci: CiRequest | None = None,
 ) -> float:
     """The one body of the binary threshold metrics. ``options``: the metric's own options
     (``zero_division``, ``beta``), checked with the others by the registry's ParamSpecs.
@@ -506,7 +619,7 @@ def _binary(
     )
     params.update(options)
     params = check_params(REGISTRY[name], params)  # the convention applied (zero_division)
-    frame = compute(name, data, con=con, columns=columns, params=params)
+    frame = compute(name, data, con=con, columns=columns, params=params, ci=ci)
     return scalar(frame, name, params.get("zero_division", "warn"))
 
 
@@ -524,6 +637,7 @@ def _averaged(
     options: dict[str, Any],
     average: str | None,
     con: Any,
+    ci: CiRequest | None = None,
 ) -> float | pd.Series:
     """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
     multiclass path (:func:`sqlmetrics.multiclass.averaged`).
@@ -547,6 +661,7 @@ def _averaged(
             pos_label=pos_label,
             options=options,
             con=con,
+            ci=ci,
         )
     _no_threshold(name, average, threshold)
     return averaged(
@@ -560,7 +675,46 @@ def _averaged(
         beta=options.get("beta"),
         labels=labels,
         con=con,
+        ci=ci,
     )
+
+
+@overload
+def accuracy(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def accuracy(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def accuracy(
@@ -572,9 +726,13 @@ def accuracy(
     prediction: str | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     """Accuracy: the share of rows classified correctly.
 
         (tp + tn) / (tp + fp + tn + fn)
@@ -600,6 +758,17 @@ def accuracy(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -647,18 +816,68 @@ def accuracy(
     >>> round(sqlmetrics.accuracy(df), 4)
     0.5
     """
-    return _binary(
+    iv_request = ci_request("accuracy", ci, ci_method, n_boot, seed)
+    return ci_result(
         "accuracy",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        options={"convention": convention},
-        con=con,
+        _binary(
+            "accuracy",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            options={"convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | pd.Series: ...
+
+
+@overload
+def precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def precision(
@@ -673,9 +892,13 @@ def precision(
     average: str | None = "binary",
     pos_label: Any = None,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float | pd.Series:
+) -> float | pd.Series | Interval:
     """Precision (positive predictive value).
 
         tp / (tp + fp)
@@ -720,6 +943,17 @@ def precision(
         still counts in the other classes' counts (e.g. as their false positives); "micro"
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -788,20 +1022,70 @@ def precision(
     >>> round(sqlmetrics.precision(animals, label="y", prediction="p", average="macro"), 4)
     0.2222
     """
-    return _averaged(
+    iv_request = ci_request("precision", ci, ci_method, n_boot, seed)
+    return ci_result(
         "precision",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        labels=labels,
-        average=average,
-        options={"zero_division": zero_division, "convention": convention},
-        con=con,
+        _averaged(
+            "precision",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            labels=labels,
+            average=average,
+            options={"zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | pd.Series: ...
+
+
+@overload
+def recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def recall(
@@ -816,9 +1100,13 @@ def recall(
     average: str | None = "binary",
     pos_label: Any = None,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float | pd.Series:
+) -> float | pd.Series | Interval:
     """Recall: true positive rate (TPR, sensitivity).
 
         tp / (tp + fn)
@@ -863,6 +1151,17 @@ def recall(
         still counts in the other classes' counts (e.g. as their false positives); "micro"
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -930,20 +1229,66 @@ def recall(
     >>> round(sqlmetrics.recall(animals, label="y", prediction="p", average="macro"), 4)
     0.3333
     """
-    return _averaged(
+    iv_request = ci_request("recall", ci, ci_method, n_boot, seed)
+    return ci_result(
         "recall",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        labels=labels,
-        average=average,
-        options={"zero_division": zero_division, "convention": convention},
-        con=con,
+        _averaged(
+            "recall",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            labels=labels,
+            average=average,
+            options={"zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def specificity(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def specificity(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def specificity(
@@ -956,9 +1301,13 @@ def specificity(
     weight: str | None = None,
     zero_division: float | str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     """Specificity: true negative rate (TNR).
 
         tn / (tn + fp)
@@ -987,6 +1336,17 @@ def specificity(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1040,18 +1400,64 @@ def specificity(
     >>> round(sqlmetrics.specificity(df), 4)
     0.3333
     """
-    return _binary(
+    iv_request = ci_request("specificity", ci, ci_method, n_boot, seed)
+    return ci_result(
         "specificity",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        options={"zero_division": zero_division, "convention": convention},
-        con=con,
+        _binary(
+            "specificity",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            options={"zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def fpr(
@@ -1064,9 +1470,13 @@ def fpr(
     weight: str | None = None,
     zero_division: float | str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     """False positive rate (fall-out): 1 - specificity.
 
         fp / (fp + tn)
@@ -1095,6 +1505,17 @@ def fpr(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1148,18 +1569,68 @@ def fpr(
     >>> round(sqlmetrics.fpr(df), 4)
     0.6667
     """
-    return _binary(
+    iv_request = ci_request("fpr", ci, ci_method, n_boot, seed)
+    return ci_result(
         "fpr",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        options={"zero_division": zero_division, "convention": convention},
-        con=con,
+        _binary(
+            "fpr",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            options={"zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def f1(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | pd.Series: ...
+
+
+@overload
+def f1(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def f1(
@@ -1174,9 +1645,13 @@ def f1(
     average: str | None = "binary",
     pos_label: Any = None,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float | pd.Series:
+) -> float | pd.Series | Interval:
     """F1 score: the harmonic mean of precision and recall.
 
         2 tp / (2 tp + fp + fn)
@@ -1221,6 +1696,17 @@ def f1(
         still counts in the other classes' counts (e.g. as their false positives); "micro"
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1289,20 +1775,72 @@ def f1(
     >>> round(sqlmetrics.f1(animals, label="y", prediction="p", average="macro"), 4)
     0.2667
     """
-    return _averaged(
+    iv_request = ci_request("f1", ci, ci_method, n_boot, seed)
+    return ci_result(
         "f1",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        labels=labels,
-        average=average,
-        options={"zero_division": zero_division, "convention": convention},
-        con=con,
+        _averaged(
+            "f1",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            labels=labels,
+            average=average,
+            options={"zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )
+
+
+@overload
+def fbeta(
+    data: Any,
+    *,
+    beta: float,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | pd.Series: ...
+
+
+@overload
+def fbeta(
+    data: Any,
+    *,
+    beta: float,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    average: str | None = "binary",
+    pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def fbeta(
@@ -1318,9 +1856,13 @@ def fbeta(
     average: str | None = "binary",
     pos_label: Any = None,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float | pd.Series:
+) -> float | pd.Series | Interval:
     """F-beta score: a weighted harmonic mean of precision and recall.
 
         (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)
@@ -1368,6 +1910,17 @@ def fbeta(
         still counts in the other classes' counts (e.g. as their false positives); "micro"
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1436,17 +1989,23 @@ def fbeta(
     >>> round(sqlmetrics.fbeta(animals, label="y", prediction="p", average="macro", beta=2), 4)
     0.303
     """
-    return _averaged(
+    iv_request = ci_request("fbeta", ci, ci_method, n_boot, seed)
+    return ci_result(
         "fbeta",
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        labels=labels,
-        average=average,
-        options={"beta": beta, "zero_division": zero_division, "convention": convention},
-        con=con,
+        _averaged(
+            "fbeta",
+            data,
+            label=label,
+            score=score,
+            threshold=threshold,
+            prediction=prediction,
+            weight=weight,
+            pos_label=pos_label,
+            labels=labels,
+            average=average,
+            options={"beta": beta, "zero_division": zero_division, "convention": convention},
+            con=con,
+            ci=iv_request,
+        ),
+        iv_request,
     )

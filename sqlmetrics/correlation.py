@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from ._backends.source import Source
 from ._engine import compute, normalize_by, scalar
 from .errors import InvalidDataError, InvalidParameterError
+from .intervals import CiMethod, Interval, ci_request, ci_result
 from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["kendall_tau", "spearman"]
@@ -116,15 +117,51 @@ def check_label_levels(
         )
 
 
+@overload
 def spearman(
     data: Any,
     *,
     label: str = "label",
     score: str = "score",
     group: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def spearman(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def spearman(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Spearman's rank correlation coefficient rho between score and label.
 
     The Pearson correlation of the average ranks: 1 when the scores order the rows exactly as
@@ -143,6 +180,17 @@ def spearman(
     group : str, optional
         Column identifying groups (query, user): rho per group, then the uniform mean over the
         groups where it is defined. None: one rho over all rows.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -206,14 +254,50 @@ def spearman(
     >>> round(sqlmetrics.spearman(df, label="rel", group="query"), 4)
     0.933
     """
+    iv_request = ci_request("spearman", ci, ci_method, n_boot, seed)
     frame = compute(
         "spearman",
         data,
         con=con,
         columns={"label": label, "score": score, "group": group},
         params={"convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "spearman")
+    return ci_result("spearman", scalar(frame, "spearman"), iv_request)
+
+
+@overload
+def kendall_tau(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def kendall_tau(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def kendall_tau(
@@ -223,9 +307,13 @@ def kendall_tau(
     score: str = "score",
     group: str | None = None,
     max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Kendall's rank correlation tau-b between score and label.
 
     The number of pairs that score and label order the same way minus those they order the
@@ -248,6 +336,17 @@ def kendall_tau(
     max_label_levels : int, default 1000
         The most distinct labels a group (or the data, without ``group``) may have: the cost
         is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -310,6 +409,7 @@ def kendall_tau(
     >>> round(sqlmetrics.kendall_tau(df, label="rel"), 4)
     0.8563
     """
+    iv_request = ci_request("kendall_tau", ci, ci_method, n_boot, seed)
     by: list[str] = []
     limit = check_max_label_levels("kendall_tau", "max_label_levels", max_label_levels)
 
@@ -324,5 +424,6 @@ def kendall_tau(
         params={"max_label_levels": max_label_levels, "convention": convention},
         by=normalize_by("kendall_tau", by),
         check=levels_check,
+        ci=iv_request,
     )
-    return scalar(frame, "kendall_tau")
+    return ci_result("kendall_tau", scalar(frame, "kendall_tau"), iv_request)

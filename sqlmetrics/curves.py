@@ -12,13 +12,14 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
 from ._engine import compute, scalar
 from .conventions import resolved
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .intervals import CiMethod, Interval, ci_request, ci_result
 from .registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
@@ -458,6 +459,7 @@ def pr_curve(
     return _counts(frame, ["tp", "fp", "fn"], weight is not None)
 
 
+@overload
 def average_precision(
     data: Any,
     *,
@@ -466,9 +468,48 @@ def average_precision(
     weight: str | None = None,
     pos_label: Any = None,
     zero_division: float | str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def average_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    zero_division: float | str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def average_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    zero_division: float | str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Average precision (AP): the step-wise area under the precision-recall curve.
 
     Not interpolated: scikit-learn's ``average_precision_score``.
@@ -490,6 +531,17 @@ def average_precision(
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
         scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -540,15 +592,55 @@ def average_precision(
     >>> round(sqlmetrics.average_precision(df), 4)
     0.7556
     """
+    iv_request = ci_request("average_precision", ci, ci_method, n_boot, seed)
     frame = compute(
         "average_precision",
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label, "zero_division": zero_division, "convention": convention},
+        ci=iv_request,
     )
     zero_division = resolved("average_precision", "zero_division", zero_division, convention)
-    return scalar(frame, "average_precision", zero_division)
+    return ci_result(
+        "average_precision", scalar(frame, "average_precision", zero_division), iv_request
+    )
+
+
+@overload
+def log_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def log_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def log_loss(
@@ -559,9 +651,13 @@ def log_loss(
     weight: str | None = None,
     eps: float | str = "auto",
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Log loss (binary cross-entropy) of predicted probabilities, in nats.
 
     Equal to scikit-learn's ``log_loss`` for a binary target.
@@ -585,6 +681,17 @@ def log_loss(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -638,14 +745,50 @@ def log_loss(
     >>> round(sqlmetrics.log_loss(df), 4)
     0.5459
     """
+    iv_request = ci_request("log_loss", ci, ci_method, n_boot, seed)
     frame = compute(
         "log_loss",
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"eps": eps, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "log_loss")
+    return ci_result("log_loss", scalar(frame, "log_loss"), iv_request)
+
+
+@overload
+def brier_score(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def brier_score(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def brier_score(
@@ -655,9 +798,13 @@ def brier_score(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Brier score: the mean squared difference between probability and label.
 
     Equal to scikit-learn's ``brier_score_loss`` for a binary target.
@@ -676,6 +823,17 @@ def brier_score(
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -725,11 +883,13 @@ def brier_score(
     >>> round(sqlmetrics.brier_score(df), 4)
     0.1888
     """
+    iv_request = ci_request("brier_score", ci, ci_method, n_boot, seed)
     frame = compute(
         "brier_score",
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
         params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "brier_score")
+    return ci_result("brier_score", scalar(frame, "brier_score"), iv_request)

@@ -1,11 +1,11 @@
 """Confidence intervals on every scalar metric (``ci=``): the one path from a call to
 ``(value, lo, hi)``.
 
-Every scalar metric function is wrapped once, from the registry (:func:`install`, run by
-``sqlmetrics/__init__.py``): the wrapper takes ``ci``, ``ci_method``, ``n_boot`` and ``seed``
-(declared in :data:`sqlmetrics.registry.PARAMS`), checks them, and runs the function with a
-:class:`CiRequest` set in a context variable. The function's own call of
-:func:`sqlmetrics._engine.compute` then serves the request (:func:`serve`) on the same
+Every scalar metric function declares ``ci``, ``ci_method``, ``n_boot`` and ``seed`` in its own
+signature (typed, with overloads: ``ci=None`` gives the float, a level an :class:`Interval`;
+the options are declared in :data:`sqlmetrics.registry.PARAMS`). It checks them with
+:func:`ci_request` and passes the :class:`CiRequest` explicitly to its call of
+:func:`sqlmetrics._engine.compute`, which serves the request (:func:`serve`) on the same
 connection, over the same checked data, with the metric's own kernel: the SQL is in
 ``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
 t quantile from :mod:`sqlmetrics._stats`, Wilson's formula). With ``ci=None`` nothing changes.
@@ -47,14 +47,12 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
-from collections.abc import Callable, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import pandas as pd
 
@@ -67,7 +65,13 @@ from .registry import CI_METHODS as METHODS
 from .registry import CI_PARAM_NAMES as CI_PARAMS
 from .registry import PARAMS, REGISTRY, MetricSpec
 
-__all__ = ["CI_PARAMS", "METHODS", "Interval", "default_method", "methods_for"]
+__all__ = ["CI_PARAMS", "METHODS", "CiMethod", "Interval", "default_method", "methods_for"]
+
+#: the values of ``ci_method=`` (besides None), for the metric functions' signatures: the
+#: registry's CI_METHODS (tests/test_intervals.py checks that they agree)
+CiMethod = Literal["wilson", "delong", "t", "bootstrap"]
+
+T = TypeVar("T")
 
 #: score buckets of AUC's bucket bootstrap (exact in law up to this many distinct scores)
 AUC_BOOT_BUCKETS = 4096
@@ -176,14 +180,6 @@ class CiRequest:
     served: list[str] = field(default_factory=list)
 
 
-_REQUEST: ContextVar[CiRequest | None] = ContextVar("sqlmetrics_ci_request", default=None)
-
-
-def active() -> CiRequest | None:
-    """The ``ci=`` request of the running call, if any (read by ``compute``)."""
-    return _REQUEST.get()
-
-
 def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> CiRequest:
     """Check the four interval options (their ParamSpecs) and ``ci_method`` against the
     methods that apply to ``metric``; return the request.
@@ -218,103 +214,36 @@ def check_method(
     )
 
 
-# --------------------------------------------------------------------------- the wrapper
-_CI_DOC = """\
-ci : float, optional
-    Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-    ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-ci_method : {{"wilson", "delong", "t", "bootstrap"}}, optional
-    The interval's method; None: this metric's default ({methods}; README, "How sure is the
-    number?").
-n_boot : int, default 200
-    Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-seed : int, default 0
-    Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-    interval on every engine and under any row order.
-"""
+# --------------------------------------------------------------------------- the call
+def ci_request(
+    metric: str, ci: float | CiRequest | None, ci_method: str | None, n_boot: int, seed: int
+) -> CiRequest | None:
+    """The interval request of a metric function's call (its own ``ci=``, ``ci_method=``,
+    ``n_boot=`` and ``seed=``), checked; None without ``ci=``. The function passes it on to
+    :func:`sqlmetrics._engine.compute` (``ci=``), which serves it, and ends with
+    :func:`ci_result`.
 
-
-_CI_REFUSED = """\
-ci : float, optional
-    Not available here: this function returns two bounds (:class:`~sqlmetrics.AucBounds`),
-    not one number, so ``ci=`` raises InvalidParameterError (the bounds already are guaranteed
-    error bounds of the binned AUC; for an interval of the exact AUC: ``auc(..., ci=0.95)``).
-ci_method : str, optional
-    Not available here (see ``ci``).
-n_boot : int, default 200
-    Not available here (see ``ci``).
-seed : int, default 0
-    Not available here (see ``ci``).
-"""
-
-
-def _doc_with_ci(doc: str | None, spec: MetricSpec) -> str | None:
-    """``doc`` with the shared block of the four interval options in its Parameters section
-    (before ``con``, or at the section's end).
+    ``ci`` may be a :class:`CiRequest` already: :func:`add_intervals` (``evaluate(ci=)``) asks
+    each metric's own function for its slices' intervals that way.
     """
-    if not doc:
-        return doc
-    methods = ", ".join(methods_for(spec)).replace(", ", " | ", 0)
-    block = _CI_DOC.format(methods=f"{methods_for(spec)[0]}; also: {methods}")
-    if not spec.inference.intervals:
-        block = _CI_REFUSED
-    lines = doc.splitlines()
-    indent = ""
-    for line in lines:
-        if line.strip() == "Parameters":
-            indent = line[: len(line) - len(line.lstrip())]
-            break
-    text = "\n".join(indent + x if x else x for x in block.splitlines())
-    for i, line in enumerate(lines):
-        if line.startswith((indent + "convention :", indent + "con :")):
-            return "\n".join([*lines[:i], text, *lines[i:]])
-    for i, line in enumerate(lines):
-        if line.strip() == "Returns":
-            return "\n".join([*lines[:i], text, "", *lines[i:]])
-    return doc
+    if isinstance(ci, CiRequest):
+        return ci
+    if ci is None:
+        if ci_method is not None:
+            raise InvalidParameterError(
+                f"{metric}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+            )
+        return None
+    return check_ci(metric, ci, ci_method, n_boot, seed)
 
 
-def with_ci(fn: Callable[..., Any], spec: MetricSpec) -> Callable[..., Any]:
-    """``fn`` (the public function of scalar metric ``spec``) taking the interval options."""
-
-    @functools.wraps(fn)
-    def wrapper(
-        *args: Any,
-        ci: float | None = None,
-        ci_method: str | None = None,
-        n_boot: int = 200,
-        seed: int = 0,
-        **kwargs: Any,
-    ) -> Any:
-        if ci is None:
-            if ci_method is not None:
-                raise InvalidParameterError(
-                    f"{spec.name}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
-                )
-            return fn(*args, **kwargs)
-        request = check_ci(spec.name, ci, ci_method, n_boot, seed)
-        token = _REQUEST.set(request)
-        try:
-            value = fn(*args, **kwargs)
-        finally:
-            _REQUEST.reset(token)
-        return to_interval(spec.name, value, request)
-
-    sig = inspect.signature(fn)
-    params = list(sig.parameters.values())
-    extra = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=PARAMS[name].default)
-        for name in CI_PARAMS
-    ]
-    # before convention= and con=, which close every metric's signature
-    at = next((i for i, p in enumerate(params) if p.name in ("convention", "con")), len(params))
-    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
-        parameters=[*params[:at], *extra, *params[at:]],
-        return_annotation="float | Interval",
-    )
-    wrapper.__doc__ = _doc_with_ci(fn.__doc__, spec)
-    wrapper.__sqlmetrics_ci__ = True  # type: ignore[attr-defined]
-    return wrapper
+def ci_result(metric: str, value: T, request: CiRequest | None) -> T | Interval:
+    """What a metric function returns: ``value`` without ``ci=`` (and for evaluate's sliced
+    requests, whose bounds stay in ``request.result``), else its :class:`Interval`.
+    """
+    if request is None or request.by is not None:
+        return value
+    return to_interval(metric, value, request)
 
 
 def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
@@ -337,28 +266,6 @@ def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
     elif request.used == "wilson":
         lo, hi = contain(lo, hi, value)
     return Interval(value, lo, hi, request.level, request.used)
-
-
-def install(namespace: dict[str, Any]) -> None:
-    """Wrap every scalar metric's public function with :func:`with_ci`, in its own module and
-    in ``namespace`` (the package's), once.
-    """
-    import sys
-
-    seen: set[str] = set()
-    for spec in REGISTRY.values():
-        if spec.output != "scalar" or spec.function in seen:
-            continue
-        fn = namespace.get(spec.function)
-        if fn is None or getattr(fn, "__sqlmetrics_ci__", False):
-            continue
-        seen.add(spec.function)
-        primary = REGISTRY.get(spec.function, spec)
-        wrapped = with_ci(fn, primary)
-        namespace[spec.function] = wrapped
-        module = sys.modules[fn.__module__]
-        if getattr(module, fn.__name__, None) is fn:
-            setattr(module, fn.__name__, wrapped)
 
 
 # --------------------------------------------------------------------------- serving
@@ -729,12 +636,11 @@ def add_intervals(
     by = list(plan.by)
     for req in plan.requests:
         fn = getattr(sqlmetrics, req.spec.function)
-        fn = getattr(fn, "__wrapped__", fn)
         names = inspect.signature(fn).parameters
         kwargs: dict[str, Any] = {
             name: value
             for name, value in {**inputs, **plan.options}.items()
-            if name in names and value is not None
+            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
         }
         if "k" in names:
             kwargs["k"] = req.k
@@ -743,13 +649,9 @@ def add_intervals(
         one = CiRequest(
             req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
         )
-        token = _REQUEST.set(one)
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                fn(data, con=con, **kwargs)
-        finally:
-            _REQUEST.reset(token)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn(data, con=con, ci=one, **kwargs)
         for w in caught:  # the point value's own warnings are evaluate's already
             if "interval" in str(w.message):
                 warn_user(str(w.message), UndefinedMetricWarning)

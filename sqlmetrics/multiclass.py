@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -25,6 +25,7 @@ from ._engine import compute, undefined
 from ._validate import check_columns, is_numeric
 from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
+from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .registry import (
     Inference,
     MetricSpec,
@@ -296,6 +297,7 @@ def averaged(
     beta: float | None,
     con: Any,
     labels: Any = None,
+    ci: CiRequest | None = None,
 ) -> float | pd.Series:
     """The multiclass path of precision / recall / f1 / fbeta (average != "binary")."""
     columns = _columns(label, prediction, weight, metric, str(average))
@@ -311,6 +313,7 @@ def averaged(
             con=con,
             columns=columns,
             params={"beta": 1.0 if beta is None else beta, **params},
+            ci=ci,
         )
         per_class = report[report["average"].isna()]
         values = pd.Series(
@@ -327,7 +330,7 @@ def averaged(
             )
         return values
     name = f"{metric}_{average}"
-    frame = compute(name, data, con=con, columns=columns, params=params)
+    frame = compute(name, data, con=con, columns=columns, params=params, ci=ci)
     value = frame[name].iloc[0]
     n_bad = int(frame["n_undefined"].iloc[0])
     value = math.nan if value is None or pd.isna(value) else float(value)
@@ -632,6 +635,7 @@ def multiclass_confusion_matrix(
     )
 
 
+@overload
 def mcc(
     data: Any,
     *,
@@ -641,9 +645,50 @@ def mcc(
     prediction: str | None = None,
     weight: str | None = None,
     zero_division: float | str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def mcc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def mcc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    threshold: float | None = None,
+    prediction: str | None = None,
+    weight: str | None = None,
+    zero_division: float | str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Matthews correlation coefficient (MCC), binary or multiclass.
 
     With ``prediction=``: the classes in ``label`` and ``prediction`` (any type, two or
@@ -667,6 +712,17 @@ def mcc(
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
         with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -723,6 +779,7 @@ def mcc(
     >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
     0.0
     """
+    iv_request = ci_request("mcc", ci, ci_method, n_boot, seed)
     zero_division = resolved("mcc", "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
@@ -730,7 +787,9 @@ def mcc(
             f"score column with threshold=, or a prediction column, not both"
         )
     if prediction is None:
-        value = _binary_mcc(data, label, score, threshold, weight, zero_division, con)
+        value = _binary_mcc(
+            data, label, score, threshold, weight, zero_division, con, ci=iv_request
+        )
     else:
         check_class_columns("mcc", data, con, label, prediction)
         frame = compute(
@@ -739,15 +798,16 @@ def mcc(
             con=con,
             columns={"label": label, "prediction": prediction, "weight": weight},
             params={"zero_division": zero_division},
+            ci=iv_request,
         )
         raw = frame["mcc"].iloc[0]
         value = math.nan if raw is None or pd.isna(raw) else float(raw)
     if math.isnan(value):
         reason = "one class only in label or in prediction (a zero factor under the root)"
         if zero_division == "warn":
-            return undefined("mcc", reason)
-        return float(zero_division)
-    return value
+            return ci_result("mcc", undefined("mcc", reason), iv_request)
+        return ci_result("mcc", float(zero_division), iv_request)
+    return ci_result("mcc", value, iv_request)
 
 
 def _binary_mcc(
@@ -758,6 +818,7 @@ def _binary_mcc(
     weight: str | None,
     zero_division: float | str,
     con: Any,
+    ci: CiRequest | None = None,
 ) -> float:
     from .registry import PARAMS
 
@@ -769,6 +830,7 @@ def _binary_mcc(
             con=con,
             columns={"label": label, "score": score, "prediction": None, "weight": weight},
             params={"threshold": PARAMS["threshold"].default if threshold is None else threshold},
+            ci=ci,
         )
     except SqlMetricsError as exc:  # name the metric the user called
         raise type(exc)(str(exc).replace("confusion_matrix:", "mcc:", 1)) from None

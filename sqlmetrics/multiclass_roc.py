@@ -13,7 +13,7 @@ through the same kernels (multiclass_auc, multilabel_average_precision, top_k_ac
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
@@ -29,6 +29,7 @@ from ._engine import (
 from ._quoting import quote_ident
 from ._templates import macro
 from .errors import InvalidDataError, InvalidParameterError
+from .intervals import Call, CiMethod, CiRequest, Interval, ci_request, ci_result, serve
 from .multiclass import check_labels, check_labels_type
 from .registry import (
     MetricSpec,
@@ -241,12 +242,15 @@ def _wide_value(
     labels: Any,
     params: dict[str, Any],
     con: Any,
+    ci: CiRequest | None = None,
 ) -> float:
     """multiclass_auc or multilabel_average_precision from wide columns (one value; with
     ``ci=``, its interval too: the bootstrap resamples rows, keyed by the row key of
     ``multiclass_wide_scores``).
     """
-    frame = wide_frame(metric, data, label, scores, labels, params, [], con, metric, indicators)
+    frame = wide_frame(
+        metric, data, label, scores, labels, params, [], con, metric, indicators, ci=ci
+    )
     return scalar(frame, metric)
 
 
@@ -320,6 +324,7 @@ def wide_frame(
     metric: str = "multiclass_auc",
     indicators: Any = None,
     weight: str | None = None,
+    ci: CiRequest | None = None,
 ) -> pd.DataFrame:
     """``metric`` (multiclass_auc or top_k_accuracy, or multilabel_average_precision with
     ``indicators``) from wide columns, per slice of ``by``: the long table built by
@@ -327,7 +332,7 @@ def wide_frame(
     Multiclass: ``label`` holds the true class; multilabel (``indicators``): a 0/1 column per
     class. ``weight``: the row's weight column (top_k_accuracy). Returns the slice columns
     under their names, ``metric``, the kernel's counts and ``n_rows`` (rows of ``data`` in
-    the slice).
+    the slice). ``ci``: the calling function's interval request, served on the long view.
     """
     spec = get_spec(metric)
     checked = check_params(spec, params)
@@ -380,9 +385,7 @@ def wide_frame(
                 [cls, quote_ident(col, dialect), quote_ident(flag, dialect)]
                 for cls, col, flag in zip(listed, columns, flags)
             ]
-        from .intervals import Call, active, serve  # intervals builds on the engine
-
-        request = active()
+        request = ci
         # rows keyed (numbered) for top_k and the samples average (they partition by the row)
         # and for the bootstrap (one sample per row: its classes share a replicate weight)
         numbered = top_k or request is not None or (indicators is not None and average == "samples")
@@ -509,6 +512,7 @@ def _true_classes(
     return listed
 
 
+@overload
 def multiclass_auc(
     data: Any,
     *,
@@ -521,9 +525,56 @@ def multiclass_auc(
     labels: Sequence[Any] | None = None,
     multi_class: str = "ovr",
     average: str = "macro",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
     from a score column per class.
 
@@ -579,6 +630,17 @@ def multiclass_auc(
         (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
         classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
         ``auc_average=``.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -657,6 +719,7 @@ def multiclass_auc(
     ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
     0.75
     """
+    iv_request = ci_request("multiclass_auc", ci, ci_method, n_boot, seed)
     params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
     if scores is not None:
         if row_id is not None or class_col is not None:
@@ -664,7 +727,21 @@ def multiclass_auc(
                 f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
                 f"row_id=/class_col= (long: a row per class) both given; pass one form"
             )
-        return _wide_value("multiclass_auc", data, label, scores, indicators, labels, params, con)
+        return ci_result(
+            "multiclass_auc",
+            _wide_value(
+                "multiclass_auc",
+                data,
+                label,
+                scores,
+                indicators,
+                labels,
+                params,
+                con,
+                ci=iv_request,
+            ),
+            iv_request,
+        )
     _no_indicators("multiclass_auc", indicators)
     if labels is not None:
         raise InvalidParameterError(
@@ -684,8 +761,51 @@ def multiclass_auc(
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
         params=params,
         unique=("group", "item"),
+        ci=iv_request,
     )
-    return scalar(frame, "multiclass_auc")
+    return ci_result("multiclass_auc", scalar(frame, "multiclass_auc"), iv_request)
+
+
+@overload
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def top_k_accuracy(
@@ -699,9 +819,13 @@ def top_k_accuracy(
     scores: Sequence[str] | Mapping[Any, str] | None = None,
     k: int = 2,
     labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
 
     Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k, labels=labels,
@@ -740,6 +864,17 @@ def top_k_accuracy(
         ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
         list), the class of each column, in order. Strings, numbers or booleans, as the
         class column's type. None: the classes in sorted order.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -793,6 +928,7 @@ def top_k_accuracy(
     >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
     0.25
     """
+    iv_request = ci_request("top_k_accuracy", ci, ci_method, n_boot, seed)
     metric = "top_k_accuracy"
     if scores is not None:
         if row_id is not None or class_col is not None:
@@ -802,9 +938,19 @@ def top_k_accuracy(
             )
         params = {"k": k, "convention": convention}
         frame = wide_frame(
-            metric, data, label, scores, labels, params, [], con, metric, weight=weight
+            metric,
+            data,
+            label,
+            scores,
+            labels,
+            params,
+            [],
+            con,
+            metric,
+            weight=weight,
+            ci=iv_request,
         )
-        return scalar(frame, metric)
+        return ci_result("top_k_accuracy", scalar(frame, metric), iv_request)
     if row_id is None or class_col is None:
         raise InvalidParameterError(
             f"{metric}: give the scores as scores= (a column per class, with the true class in "
@@ -825,8 +971,51 @@ def top_k_accuracy(
         params={"k": k, "labels": labels, "convention": convention},
         unique=("group", "item"),
         check=listed_classes("top_k_accuracy", class_col, labels),
+        ci=iv_request,
     )
-    return scalar(frame, "top_k_accuracy")
+    return ci_result("top_k_accuracy", scalar(frame, "top_k_accuracy"), iv_request)
+
+
+@overload
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    average: str = "macro",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    average: str = "macro",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def multilabel_average_precision(
@@ -840,9 +1029,13 @@ def multilabel_average_precision(
     indicators: Sequence[str] | Mapping[Any, str] | None = None,
     labels: Sequence[Any] | None = None,
     average: str = "macro",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
 
     Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)``, with
@@ -877,6 +1070,17 @@ def multilabel_average_precision(
         "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
         "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
         row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -938,6 +1142,7 @@ def multilabel_average_precision(
     ...                                               indicators=["y_a", "y_b"]), 4)
     0.9167
     """
+    iv_request = ci_request("multilabel_average_precision", ci, ci_method, n_boot, seed)
     params = {"ap_average": average, "convention": convention}
     metric = "multilabel_average_precision"
     if scores is not None or indicators is not None:
@@ -951,7 +1156,13 @@ def multilabel_average_precision(
                 f"{metric}: indicators= (a 0/1 column per class) needs scores= (the score "
                 f"column of each class)"
             )
-        return _wide_value(metric, data, label, scores, indicators, labels, params, con)
+        return ci_result(
+            "multilabel_average_precision",
+            _wide_value(
+                metric, data, label, scores, indicators, labels, params, con, ci=iv_request
+            ),
+            iv_request,
+        )
     if labels is not None:
         raise InvalidParameterError(
             f"{metric}: labels={labels!r} names the classes of the columns of scores= (wide "
@@ -970,5 +1181,8 @@ def multilabel_average_precision(
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
         params=params,
         unique=("group", "item"),
+        ci=iv_request,
     )
-    return scalar(frame, "multilabel_average_precision")
+    return ci_result(
+        "multilabel_average_precision", scalar(frame, "multilabel_average_precision"), iv_request
+    )

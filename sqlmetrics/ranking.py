@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
@@ -21,6 +21,7 @@ from ._backends import Backend
 from ._engine import check_params, compute, undefined
 from .errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from .errors import warn as warn_user
+from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .registry import (
     GROUP_TESTS,
     DataChecks,
@@ -564,6 +565,7 @@ def _ranking(
     qrels: Any,
     con: Any,
     params: dict[str, Any],
+    ci: CiRequest | None = None,
 ) -> float:
     spec = get_spec(name)
     # the convention applied once, up front: the checks below read the resolved options
@@ -608,6 +610,7 @@ def _ranking(
         unique=("group", "item"),
         extra_sources=extra,
         check=gain_check,
+        ci=ci,
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
     if not chosen:
@@ -622,7 +625,46 @@ def _ranking(
     return float(value)
 
 
+def _ranking_metric(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    item: str,
+    score: str,
+    label: str,
+    qrels: Any,
+    con: Any,
+    ci: float | CiRequest | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+    **params: Any,
+) -> float | Interval:
+    """The one body of the ranking and retrieval functions (this module's and
+    :mod:`sqlmetrics.retrieval`'s), each called as ``_ranking_metric(name, **locals())`` as its
+    first statement, i.e. with exactly its own arguments: the columns, ``qrels`` and ``con``,
+    the interval options, and the metric's options (``params``: ``k``, ``ties``, ``convention``,
+    ...). Checks ``ci=`` first, then :func:`_ranking` computes the value (and the interval).
+    """
+    request = ci_request(name, ci, ci_method, n_boot, seed)
+    value = _ranking(
+        name,
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params=params,
+        ci=request,
+    )
+    return ci_result(name, value, request)
+
+
 # ----------------------------------------------------------------------------- metrics
+@overload
 def hit_ratio(
     data: Any,
     *,
@@ -637,9 +679,60 @@ def hit_ratio(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Hit ratio: relevant items in the top k over all relevant items.
 
     A micro average: hits and relevant items are summed over groups before dividing, so groups
@@ -697,6 +790,17 @@ def hit_ratio(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -775,25 +879,55 @@ def hit_ratio(
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
     """
-    return _ranking(
-        "hit_ratio",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("hit_ratio", **locals())  # its arguments, as given
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def hit_rate(
@@ -810,9 +944,13 @@ def hit_rate(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Hit rate: the share of groups with a relevant item in the top k.
 
     trec_eval's ``success_k``. Many recommender papers call this "HR@k" or hit ratio (e.g.
@@ -868,6 +1006,17 @@ def hit_rate(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 't', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -947,25 +1096,57 @@ def hit_rate(
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
     """
-    return _ranking(
-        "hit_rate",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("hit_rate", **locals())  # its arguments, as given
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def precision_at_k(
@@ -983,9 +1164,13 @@ def precision_at_k(
     missing: str | None = None,
     duplicates: str = "error",
     precision_denominator: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Precision at k: relevant items in the top k over k, mean over groups.
 
     trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
@@ -1044,6 +1229,17 @@ def precision_at_k(
         Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
         ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
         ``adaptive_k=True``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1124,26 +1320,55 @@ def precision_at_k(
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
     """
-    return _ranking(
-        "precision_at_k",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "precision_denominator": precision_denominator,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("precision_at_k", **locals())  # its arguments, as given
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def recall_at_k(
@@ -1160,9 +1385,13 @@ def recall_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
     trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
@@ -1217,6 +1446,17 @@ def recall_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1297,25 +1537,53 @@ def recall_at_k(
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
     """
-    return _ranking(
-        "recall_at_k",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("recall_at_k", **locals())  # its arguments, as given
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def r_precision(
@@ -1331,9 +1599,13 @@ def r_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""R-precision: precision at R, the number of relevant items of the group.
 
     trec_eval's ``Rprec``; at that cut-off precision equals recall.
@@ -1385,6 +1657,17 @@ def r_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1463,24 +1746,57 @@ def r_precision(
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
     """
-    return _ranking(
-        "r_precision",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("r_precision", **locals())  # its arguments, as given
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def mean_average_precision(
@@ -1498,9 +1814,13 @@ def mean_average_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Mean average precision at k (MAP@k), registry name ``map``.
 
     The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
@@ -1561,6 +1881,17 @@ def mean_average_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1649,26 +1980,55 @@ def mean_average_precision(
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
     0.75
     """
-    return _ranking(
-        "map",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "ap_denominator": ap_denominator,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("map", **locals())  # its arguments, as given
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def mrr(
@@ -1685,9 +2045,13 @@ def mrr(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Mean reciprocal rank of the first relevant item within the top k.
 
     trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
@@ -1741,6 +2105,17 @@ def mrr(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1819,25 +2194,57 @@ def mrr(
     >>> sqlmetrics.mrr(df, **cols)
     0.75
     """
-    return _ranking(
-        "mrr",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("mrr", **locals())  # its arguments, as given
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def cg(
@@ -1855,9 +2262,13 @@ def cg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Cumulative gain of the top k, mean over groups.
 
     CG ignores positions within the top k; see :func:`dcg`.
@@ -1915,6 +2326,17 @@ def cg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -1994,26 +2416,59 @@ def cg(
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
     """
-    return _ranking(
-        "cg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("cg", **locals())  # its arguments, as given
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def dcg(
@@ -2032,9 +2487,13 @@ def dcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Discounted cumulative gain at k, mean over groups.
 
     With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
@@ -2096,6 +2555,17 @@ def dcg(
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2176,27 +2646,59 @@ def dcg(
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """
-    return _ranking(
-        "dcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("dcg", **locals())  # its arguments, as given
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def idcg(
@@ -2215,9 +2717,13 @@ def idcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Ideal discounted cumulative gain at k, mean over groups.
 
     The DCG of the group's judged items (``qrels`` if given, including items the run never
@@ -2279,6 +2785,17 @@ def idcg(
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2355,27 +2872,59 @@ def idcg(
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """
-    return _ranking(
-        "idcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("idcg", **locals())  # its arguments, as given
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def ndcg(
@@ -2394,9 +2943,13 @@ def ndcg(
     missing: str | None = None,
     duplicates: str = "error",
     log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Normalised discounted cumulative gain at k, mean over groups.
 
     DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including
@@ -2461,6 +3014,17 @@ def ndcg(
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). NDCG does not depend
         on it (accepted for scikit-learn's signature).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -2546,24 +3110,4 @@ def ndcg(
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
     0.5055
     """
-    return _ranking(
-        "ndcg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "gain": gain,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "log_base": log_base,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("ndcg", **locals())  # its arguments, as given

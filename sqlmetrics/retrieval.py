@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, overload
 
 from .errors import InvalidParameterError
+from .intervals import CiMethod, Interval
 from .ranking import (
     _COMMON,
     CHECKS,
@@ -25,7 +26,7 @@ from .ranking import (
     LABEL,
     SCORE,
     _check_map_params,
-    _ranking,
+    _ranking_metric,
 )
 from .registry import GROUP_TESTS, Inference, MetricSpec, ParamSpec, declare_param, register
 
@@ -138,6 +139,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
     )
 
 
+@overload
 def rbp(
     data: Any,
     *,
@@ -153,9 +155,62 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def rbp(
+    data: Any,
+    *,
+    k: int | None = None,
+    persistence: float = 0.9,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def rbp(
+    data: Any,
+    *,
+    k: int | None = None,
+    persistence: float = 0.9,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Rank-biased precision at k, mean over groups.
 
     Parameters
@@ -196,6 +251,17 @@ def rbp(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -257,26 +323,55 @@ def rbp(
     >>> round(sqlmetrics.rbp(df, **cols), 4)
     0.1355
     """
-    return _ranking(
-        "rbp",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "persistence": persistence,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("rbp", **locals())  # its arguments, as given
+
+
+@overload
+def fallout(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def fallout(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def fallout(
@@ -293,9 +388,13 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
 
     Parameters
@@ -333,6 +432,17 @@ def fallout(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -393,25 +503,53 @@ def fallout(
     >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
     0.25
     """
-    return _ranking(
-        "fallout",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("fallout", **locals())  # its arguments, as given
+
+
+@overload
+def bpref(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def bpref(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def bpref(
@@ -427,9 +565,13 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
 
     Parameters
@@ -465,6 +607,17 @@ def bpref(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -525,24 +678,55 @@ def bpref(
     >>> round(sqlmetrics.bpref(df, **cols), 4)
     0.25
     """
-    return _ranking(
-        "bpref",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("bpref", **locals())  # its arguments, as given
+
+
+@overload
+def iprec_at_recall(
+    data: Any,
+    *,
+    recall_level: float = 0.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def iprec_at_recall(
+    data: Any,
+    *,
+    recall_level: float = 0.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def iprec_at_recall(
@@ -559,9 +743,13 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
 
     Parameters
@@ -599,6 +787,17 @@ def iprec_at_recall(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -658,25 +857,53 @@ def iprec_at_recall(
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
     0.75
     """
-    return _ranking(
-        "iprec_at_recall",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "recall_level": recall_level,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("iprec_at_recall", **locals())  # its arguments, as given
+
+
+@overload
+def iprec_11pt_avg(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def iprec_11pt_avg(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def iprec_11pt_avg(
@@ -692,9 +919,13 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
 
     Parameters
@@ -730,6 +961,17 @@ def iprec_11pt_avg(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -789,24 +1031,57 @@ def iprec_11pt_avg(
     >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
     0.7045
     """
-    return _ranking(
-        "iprec_11pt_avg",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("iprec_11pt_avg", **locals())  # its arguments, as given
+
+
+@overload
+def gm_map(
+    data: Any,
+    *,
+    k: int | None = None,
+    ap_denominator: str | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def gm_map(
+    data: Any,
+    *,
+    k: int | None = None,
+    ap_denominator: str | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
 
 
 def gm_map(
@@ -824,9 +1099,13 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float | Interval:
     r"""Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
 
     Parameters
@@ -866,6 +1145,17 @@ def gm_map(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -924,23 +1214,4 @@ def gm_map(
     >>> round(sqlmetrics.gm_map(df, **cols), 4)
     0.6455
     """
-    return _ranking(
-        "gm_map",
-        data,
-        group=group,
-        item=item,
-        score=score,
-        label=label,
-        qrels=qrels,
-        con=con,
-        params={
-            "k": k,
-            "ap_denominator": ap_denominator,
-            "relevance_level": relevance_level,
-            "ties": ties,
-            "empty": empty,
-            "missing": missing,
-            "duplicates": duplicates,
-            "convention": convention,
-        },
-    )
+    return _ranking_metric("gm_map", **locals())  # its arguments, as given

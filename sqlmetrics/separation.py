@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 
 from . import calibration as _calibration  # noqa: F401  (declares n_bins=)
 from ._engine import compute, scalar
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .intervals import CiMethod, Interval, ci_request, ci_result
 from .registry import MetricSpec, ParamSpec, Role, declare_param, register
 
 __all__ = ["ks_point", "ks_statistic", "lift_table", "partial_auc"]
@@ -110,6 +111,7 @@ def _columns(label: str, score: str, weight: str | None) -> dict[str, str | None
     return {"label": label, "score": score, "weight": weight}
 
 
+@overload
 def ks_statistic(
     data: Any,
     *,
@@ -117,9 +119,46 @@ def ks_statistic(
     score: str = "score",
     weight: str | None = None,
     pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def ks_statistic(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def ks_statistic(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Kolmogorov-Smirnov statistic: the largest gap between TPR and FPR over thresholds.
 
     Parameters
@@ -134,6 +173,17 @@ def ks_statistic(
         Column of non-negative sample weights; None weighs every row 1.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -183,14 +233,16 @@ def ks_statistic(
     >>> round(sqlmetrics.ks_statistic(df), 4)
     0.3333
     """
+    iv_request = ci_request("ks_statistic", ci, ci_method, n_boot, seed)
     frame = compute(
         "ks_statistic",
         data,
         con=con,
         columns=_columns(label, score, weight),
         params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "ks_statistic")
+    return ci_result("ks_statistic", scalar(frame, "ks_statistic"), iv_request)
 
 
 def ks_point(
@@ -280,6 +332,7 @@ def ks_point(
     return frame
 
 
+@overload
 def partial_auc(
     data: Any,
     *,
@@ -288,9 +341,48 @@ def partial_auc(
     weight: str | None = None,
     max_fpr: float = 1.0,
     pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
     convention: str | None = None,
     con: Any = None,
-) -> float:
+) -> float: ...
+
+
+@overload
+def partial_auc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def partial_auc(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
     r"""Partial ROC AUC up to a false positive rate, McClish-standardised.
 
     Equal to scikit-learn's ``roc_auc_score(y, s, max_fpr=max_fpr)``.
@@ -310,6 +402,17 @@ def partial_auc(
         plain ROC AUC.
     pos_label : str, number or bool, optional
         The label value of the positive class; None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
@@ -361,14 +464,16 @@ def partial_auc(
     >>> round(sqlmetrics.partial_auc(df, max_fpr=0.5), 4)
     0.7037
     """
+    iv_request = ci_request("partial_auc", ci, ci_method, n_boot, seed)
     frame = compute(
         "partial_auc",
         data,
         con=con,
         columns=_columns(label, score, weight),
         params={"max_fpr": max_fpr, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
     )
-    return scalar(frame, "partial_auc")
+    return ci_result("partial_auc", scalar(frame, "partial_auc"), iv_request)
 
 
 def lift_table(

@@ -3,8 +3,10 @@ determinism, the registry-driven signature check and every error message."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
+import typing
 import warnings
 
 import numpy as np
@@ -59,15 +61,39 @@ def test_every_scalar_function_takes_the_interval_options(name: str) -> None:
         assert params[option].kind is inspect.Parameter.KEYWORD_ONLY
         assert params[option].default == PARAMS[option].default
         assert f"\n    {option} :" in (fn.__doc__ or ""), (name, option)
-    assert getattr(sqlmetrics.__dict__[name], "__sqlmetrics_ci__", False)
+    # declared by the function itself (no wrapper): the module's function is the public one
+    assert inspect.unwrap(fn) is fn
+    assert getattr(importlib.import_module(fn.__module__), name) is fn
+
+
+def test_the_typed_methods_are_the_registrys() -> None:
+    assert set(typing.get_args(intervals.CiMethod)) == set(intervals.METHODS)
+
+
+@pytest.mark.parametrize("name", SCALAR_FUNCTIONS)
+def test_every_docstring_names_the_methods_that_apply(name: str) -> None:
+    # the ci_method entry is written in each docstring: it must follow methods_for
+    spec = REGISTRY.get(name) or next(s for s in REGISTRY.values() if s.function == name)
+    doc = " ".join(str(getattr(sqlmetrics, name).__doc__).split())
+    if name == "auc_bounds":
+        assert "ci_method : str, optional Not available here" in doc
+        return
+    methods = intervals.methods_for(spec)
+    listed = ", ".join(map(repr, methods))
+    assert f"this metric's default, {methods[0]!r} (the methods that apply: {listed};" in doc
 
 
 def test_no_scalar_function_was_forgotten() -> None:
-    # the registry's scalar functions are exactly the wrapped public names
-    wrapped = {
-        n for n in sqlmetrics.__all__ if getattr(getattr(sqlmetrics, n), "__sqlmetrics_ci__", 0)
+    # the registry's scalar functions are exactly the public functions that take ci=
+    # (besides evaluate and compare, which take it for their every metric)
+    taking = {
+        n
+        for n in sqlmetrics.__all__
+        if callable(getattr(sqlmetrics, n))
+        and not isinstance(getattr(sqlmetrics, n), type)
+        and "ci" in inspect.signature(getattr(sqlmetrics, n)).parameters
     }
-    assert wrapped == set(SCALAR_FUNCTIONS)
+    assert taking == {*SCALAR_FUNCTIONS, "evaluate", "compare"}
     assert "Interval" in sqlmetrics.__all__
 
 

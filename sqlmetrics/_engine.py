@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import duckdb
 import pandas as pd
@@ -24,8 +24,26 @@ from .errors import (
 from .errors import warn as warn_user
 from .registry import PARAMS, REGISTRY, MetricSpec, Role, default_of, get_spec
 
-if TYPE_CHECKING:
-    from .intervals import CiRequest
+
+class IntervalRequest(Protocol):
+    """A ``ci=`` request as the engine knows it (``sqlmetrics.intervals.CiRequest``): the
+    metric it was asked for, and how to serve it on the checked call. Declared here so that the
+    engine imports nothing of the interval layer above it.
+    """
+
+    metric: str
+
+    def serve(
+        self,
+        metric_sql: str,
+        spec: MetricSpec,
+        backend: Any,
+        relation: str,
+        columns: Mapping[str, str | None],
+        params: Mapping[str, Any],
+        by: list[str],
+        extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None,
+    ) -> pd.DataFrame: ...
 
 
 def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
@@ -234,7 +252,7 @@ def compute(
     unique: Sequence[str] = (),
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     check: Callable[[Any, Source, dict[str, Any]], None] | None = None,
-    ci: CiRequest | None = None,
+    ci: IntervalRequest | None = None,
 ) -> pd.DataFrame:
     """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
 
@@ -284,10 +302,7 @@ def compute(
         if ci is not None and (
             spec.output == "scalar" or (spec.name, ci.metric) == ("confusion_matrix", "mcc")
         ):
-            from .intervals import Call, serve  # intervals builds on this module
-
-            call = Call(spec, backend, source.sql, roles, checked, by_cols, extra)
-            result = serve(ci, call, sql)
+            result = ci.serve(sql, spec, backend, source.sql, roles, checked, by_cols, extra)
         else:
             result = backend.query(sql)
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]

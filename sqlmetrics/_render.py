@@ -15,10 +15,10 @@ from ._backends.files import (
     reader_sql,
 )
 from ._engine import check_params, normalize_by, render_sql
+from ._plan import check_train, compose_sql, make_plan, named_sql
 from ._quoting import quote_ident, quote_literal, quote_table
 from ._templates import check_dialect
 from .errors import InvalidParameterError
-from .evaluate import check_train, compose_sql, make_plan, named_sql
 from .names import parse_metric
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label

@@ -20,12 +20,12 @@ import pandas as pd
 
 from ._backends.source import Source
 from ._engine import check_params, entry, kernel_sql, open_checked
+from ._plan import Plan, data_checks, make_plan
 from ._quoting import quote_ident
 from ._stats import t_two_sided_p, two_sided_normal, two_sided_t
 from ._templates import render_macro
 from ._validate import check_columns, validate_data
 from .errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
-from .evaluate import Plan, data_checks, make_plan
 from .names import Request, metric_form
 from .registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
 

@@ -56,6 +56,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import pandas as pd
 
+from ._engine import entry, kernel_sql
 from ._quoting import quote_ident
 from ._stats import two_sided_normal, two_sided_t
 from ._templates import render_macro
@@ -178,6 +179,22 @@ class CiRequest:
     result: pd.DataFrame | None = None
     used: str = ""
     served: list[str] = field(default_factory=list)
+
+    def serve(
+        self,
+        metric_sql: str,
+        spec: MetricSpec,
+        backend: Any,
+        relation: str,
+        columns: Mapping[str, str | None],
+        params: Mapping[str, Any],
+        by: list[str],
+        extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None,
+    ) -> pd.DataFrame:
+        """:func:`serve` for the checked call ``compute`` hands over (the engine knows the
+        request by this method only, so it imports nothing of this module).
+        """
+        return serve(self, Call(spec, backend, relation, columns, params, by, extra), metric_sql)
 
 
 def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> CiRequest:
@@ -351,8 +368,6 @@ class Call:
         columns: Mapping[str, str | None],
         alias: str,
     ) -> str:
-        from ._engine import entry, kernel_sql
-
         return kernel_sql(
             str(self.spec.kernel),
             relation,

@@ -12,8 +12,7 @@ import pytest
 
 import sqlmetrics
 from sqlmetrics.bounds import AucBounds
-from sqlmetrics.evaluate import parse_metric
-from sqlmetrics.names import metric_form
+from sqlmetrics.names import metric_form, parse_metric
 from sqlmetrics.registry import REGISTRY
 
 RNG = np.random.default_rng(11)

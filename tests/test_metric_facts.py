@@ -22,6 +22,7 @@ GENERIC = (
     "sqlmetrics.intervals",
     "sqlmetrics.compare",
     "sqlmetrics.evaluate",
+    "sqlmetrics._plan",
     "sqlmetrics._evaluate_wide",
     "sqlmetrics.cli",
     "sqlmetrics._cli_io",
@@ -65,7 +66,9 @@ def test_the_scan_finds_a_name_literal() -> None:
     ]
 
 
-@pytest.mark.parametrize("module", ["sqlmetrics.evaluate", "sqlmetrics.compare"])
+@pytest.mark.parametrize(
+    "module", ["sqlmetrics.evaluate", "sqlmetrics._plan", "sqlmetrics.compare"]
+)
 def test_evaluate_and_compare_do_not_import_the_ranking_family(module: str) -> None:
     # they reach the ranking checks (and qrels' roles) through MetricSpec.data_checks
     _, text = _source(module)

@@ -30,6 +30,7 @@ from typing import Any
 
 import duckdb
 
+from ._engine import check_params, render_sql
 from ._quoting import quote_ident
 from ._templates import macro_names, sql_dir, sql_files
 from .bounds import MAX_BINS
@@ -136,8 +137,6 @@ def _table_columns(spec: MetricSpec) -> dict[str, list[str]]:
     Rendered by the Python layer over an empty table and read back from DuckDB, so the
     dbt macros name exactly the columns the template gives.
     """
-    from ._engine import check_params, render_sql
-
     con = duckdb.connect()
     con.execute(
         "create table t (label integer, score double, prediction integer, weight double, "

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from .conventions import CONVENTIONS
+from .intervals import methods_for
 from .names import metric_form
 from .registry import REGISTRY, default_of
 
@@ -70,8 +71,6 @@ def intervals_table() -> str:
     """A Markdown table: each scalar metric's default interval method and the others that
     apply (sqlmetrics/intervals.py), metrics grouped by their methods.
     """
-    from .intervals import methods_for
-
     rows: dict[tuple[str, ...], list[str]] = {}
     for name in sorted(REGISTRY):
         spec = REGISTRY[name]

@@ -13,6 +13,7 @@ from .errors import InvalidParameterError
 from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .multiclass import averaged, check_average, check_normalize_arg
 from .registry import GROUP_TESTS, REGISTRY, Inference, MetricSpec, Role, default_of, register
+from .separation import partial_auc
 
 __all__ = [
     "accuracy",
@@ -282,8 +283,6 @@ def auc(
     """
     iv_request = ci_request("auc", ci, ci_method, n_boot, seed)
     if max_fpr is not None:
-        from .separation import partial_auc
-
         # partial_auc's own interval (its request: the same options)
         return partial_auc(
             data,

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import inspect
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from . import (
+    agreement,
+    beyond,
+    bounds,
+    calibration,
+    classification,
+    correlation,
+    curves,
+    multiclass,
+    multiclass_roc,
+    ranking,
+    retrieval,
+    separation,
+)
 from ._engine import open_checked
 from ._evaluate_wide import evaluate_wide
 from ._plan import (
@@ -19,11 +35,24 @@ from ._plan import (
 )
 from .conventions import warns_zero
 from .errors import InvalidParameterError, UndefinedMetricWarning, warn
-from .intervals import add_intervals, check_ci, check_method
+from .intervals import CI_PARAMS, CiRequest, check_ci, check_method, ci_columns, contain
+from .multiclass import check_labels, check_labels_type
+from .multiclass_roc import listed_classes
 from .names import Request
 from .registry import Role
 
 __all__ = ["evaluate"]
+
+#: every public metric function by name (``MetricSpec.function``): evaluate(ci=) asks each
+#: metric's own function for its slices' intervals
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    name: getattr(module, name)
+    for module in (
+        agreement, beyond, bounds, calibration, classification, correlation, curves,
+        multiclass, multiclass_roc, ranking, retrieval, separation,
+    )
+    for name in module.__all__
+}  # fmt: skip
 
 
 def evaluate(
@@ -260,8 +289,6 @@ def _evaluate(
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
-            from .multiclass import check_labels, check_labels_type
-
             listed = check_labels("evaluate", "labels", plan.options["labels"])
             for req in plan.requests:
                 if "labels" in req.spec.params:  # classes: in item= for a table of scores
@@ -271,8 +298,6 @@ def _evaluate(
                     family = backend.family(sql_type)
                     check_labels_type(req.text, listed, column, sql_type, family)
                     if role == "item":  # every class of the table must be listed
-                        from .multiclass_roc import listed_classes
-
                         check = listed_classes(req.text, column, listed)
                         assert check is not None
                         check(backend, source, extra)
@@ -341,3 +366,61 @@ def _finish(
             UndefinedMetricWarning,
         )
     return frame.reset_index(drop=True)
+
+
+def add_intervals(
+    frame: pd.DataFrame,
+    plan: Any,
+    data: Any,
+    inputs: Mapping[str, Any],
+    con: Any,
+    request: CiRequest,
+) -> pd.DataFrame:
+    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
+
+    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
+    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
+    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
+    """
+    out = frame.copy()
+    by = list(plan.by)
+    for req in plan.requests:
+        fn = FUNCTIONS[req.spec.function]
+        names = inspect.signature(fn).parameters
+        kwargs: dict[str, Any] = {
+            name: value
+            for name, value in {**inputs, **plan.options}.items()
+            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
+        }
+        if "k" in names:
+            kwargs["k"] = req.k
+        if "average" in names and req.spec.average is not None:
+            kwargs["average"] = req.spec.average
+        one = CiRequest(
+            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn(data, con=con, ci=one, **kwargs)
+        for w in caught:  # the point value's own warnings are evaluate's already
+            if "interval" in str(w.message):
+                warn(str(w.message), UndefinedMetricWarning)
+        if one.result is None:
+            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
+        lo_name, hi_name = ci_columns(req.text)
+        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
+        if by:
+            keys = out[by].reset_index(drop=True)
+            merged = keys.merge(bounds, on=by, how="left")
+        else:
+            merged = bounds
+        at = list(out.columns).index(req.text) + 1
+        los = merged[lo_name].to_numpy(dtype=float, copy=True)
+        his = merged[hi_name].to_numpy(dtype=float, copy=True)
+        if one.used == "wilson":
+            values = pd.to_numeric(out[req.text], errors="coerce").to_numpy(dtype=float)
+            for i, value in enumerate(values):
+                los[i], his[i] = contain(los[i], his[i], value)
+        out.insert(at, lo_name, los)
+        out.insert(at + 1, hi_name, his)
+    return out

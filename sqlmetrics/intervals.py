@@ -47,7 +47,6 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -240,7 +239,7 @@ def ci_request(
     :func:`sqlmetrics._engine.compute` (``ci=``), which serves it, and ends with
     :func:`ci_result`.
 
-    ``ci`` may be a :class:`CiRequest` already: :func:`add_intervals` (``evaluate(ci=)``) asks
+    ``ci`` may be a :class:`CiRequest` already: ``evaluate(ci=)`` (its ``add_intervals``) asks
     each metric's own function for its slices' intervals that way.
     """
     if isinstance(ci, CiRequest):
@@ -627,65 +626,3 @@ def _row_bootstrap(
 def ci_columns(metric: str) -> tuple[str, str]:
     """``evaluate``'s column names of a metric's interval: ``<metric>_lo``, ``<metric>_hi``."""
     return f"{metric}_lo", f"{metric}_hi"
-
-
-def add_intervals(
-    frame: pd.DataFrame,
-    plan: Any,
-    data: Any,
-    inputs: Mapping[str, Any],
-    con: Any,
-    request: CiRequest,
-) -> pd.DataFrame:
-    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
-
-    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
-    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
-    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
-    """
-    import warnings
-
-    import sqlmetrics
-
-    out = frame.copy()
-    by = list(plan.by)
-    for req in plan.requests:
-        fn = getattr(sqlmetrics, req.spec.function)
-        names = inspect.signature(fn).parameters
-        kwargs: dict[str, Any] = {
-            name: value
-            for name, value in {**inputs, **plan.options}.items()
-            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
-        }
-        if "k" in names:
-            kwargs["k"] = req.k
-        if "average" in names and req.spec.average is not None:
-            kwargs["average"] = req.spec.average
-        one = CiRequest(
-            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
-        )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            fn(data, con=con, ci=one, **kwargs)
-        for w in caught:  # the point value's own warnings are evaluate's already
-            if "interval" in str(w.message):
-                warn_user(str(w.message), UndefinedMetricWarning)
-        if one.result is None:
-            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
-        lo_name, hi_name = ci_columns(req.text)
-        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
-        if by:
-            keys = out[by].reset_index(drop=True)
-            merged = keys.merge(bounds, on=by, how="left")
-        else:
-            merged = bounds
-        at = list(out.columns).index(req.text) + 1
-        los = merged[lo_name].to_numpy(dtype=float, copy=True)
-        his = merged[hi_name].to_numpy(dtype=float, copy=True)
-        if one.used == "wilson":
-            values = pd.to_numeric(out[req.text], errors="coerce").to_numpy(dtype=float)
-            for i, value in enumerate(values):
-                los[i], his[i] = contain(los[i], his[i], value)
-        out.insert(at, lo_name, los)
-        out.insert(at + 1, hi_name, his)
-    return out

@@ -27,6 +27,7 @@ from .conventions import resolved, warns_zero
 from .errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
 from .intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from .registry import (
+    PARAMS,
     Inference,
     MetricSpec,
     ParamSpec,
@@ -820,8 +821,6 @@ def _binary_mcc(
     con: Any,
     ci: CiRequest | None = None,
 ) -> float:
-    from .registry import PARAMS
-
     PARAMS["zero_division"].validate("mcc", zero_division)
     try:
         frame = compute(

@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ._engine import compute, normalize_by
+from .calibration import calibration_curve
+from .curves import pr_curve, roc_curve
 from .errors import UndefinedMetricWarning
+from .separation import lift_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -172,8 +175,6 @@ def roc(
     >>> fig.axes[0].get_legend().get_texts()[0].get_text()
     'AUC 0.7222'
     """
-    from .curves import roc_curve
-
     by_cols = normalize_by("plot.roc", by)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -264,8 +265,6 @@ def pr(
     >>> fig.axes[0].get_legend().get_texts()[0].get_text()
     'AP 0.7556'
     """
-    from .curves import pr_curve
-
     by_cols = normalize_by("plot.pr", by)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -368,8 +367,6 @@ def calibration(
     >>> fig.axes[0].get_legend().get_texts()[0].get_text()
     'ECE 0.0583'
     """
-    from .calibration import calibration_curve
-
     by_cols = normalize_by("plot.calibration", by)
     options = {"n_bins": n_bins, "strategy": strategy, "pos_label": pos_label}
     columns: dict[str, str | None] = {"label": label, "score": score, "weight": weight}
@@ -475,8 +472,6 @@ def gains(
     >>> fig.axes[0].get_legend().get_texts()[0].get_text()
     'top-bin lift 1.3333'
     """
-    from .separation import lift_table
-
     by_cols = normalize_by("plot.gains", by)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)

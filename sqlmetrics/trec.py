@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import DataSourceError, InvalidDataError, InvalidParameterError
+from .names import parse_metric
 
 __all__ = ["read_trec_qrels", "read_trec_run"]
 
@@ -37,8 +38,6 @@ def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
     >>> trec_eval_options(["ndcg@10", "auc"])
     {'empty': 'zero', 'missing': 'skip', 'gain': 'linear'}
     """
-    from .names import parse_metric
-
     accepted = {p for text in metrics for p in parse_metric(text).spec.params}
     return {name: value for name, value in TREC_EVAL_OPTIONS.items() if name in accepted}
 

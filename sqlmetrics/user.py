@@ -21,6 +21,7 @@ from pathlib import Path
 import jinja2
 
 from . import _templates
+from ._render import render
 from .errors import SqlMetricsError, TemplateContractError
 from .registry import ALIASES, PARAMS, REGISTRY, MetricSpec, Role, register
 
@@ -276,8 +277,6 @@ def _trial(file: Path, name: str) -> None:
     slices, DuckDB): a file that would break the namespace (``{% extends %}`` in a macro) or
     fails to render is refused now, naming it, instead of breaking every metric later.
     """
-    from ._render import render
-
     try:
         _templates.environment()
         render(name)

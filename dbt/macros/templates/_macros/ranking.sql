@@ -23,7 +23,10 @@
                  judged    cum_judged (judged items at positions <= pos: pos without qrels)
                            and n_nonrel (the group's judged non-relevant items) on every
                            `ranked` row; not with ties = 'average' (bpref)
-  Each entry's metric file defines (p: the entry's column prefix `<alias>_`):
+  Each entry's metric file defines these pieces (p: the entry's column prefix `<alias>_`),
+  which the kernel reaches through the metric table of sql/_macros/ranking_metrics.sql
+  (ranking_group_columns(metric, ...), ranking_value, ranking_mean_exponent,
+  ranking_ideal_columns: one line per metric and piece, no lookup by a computed name):
      <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
                     group, each aliased with the prefix p (e.g. `sum(...) as {{ p }}dcg`),
                     comma separated (may be empty); sums of non-integer terms are exact_sum
@@ -43,7 +46,17 @@
 
   Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
-             -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final.
+             -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final,
+  written by the kernel's stages, one macro each (below):
+     ranking_source        source (impressions when duplicates are merged)
+     ranking_labelled      [judged, judged_groups], labelled
+     ranking_rank          rank: ordered, ranked (one sort, a total order), or with
+     ranking_rank_average  ties = 'average' tied, tie_terms, ranked (the expectations)
+     ranking_group_terms   per-group terms: run_groups (each metric cut at its k, by its
+                           <metric>_group_columns with ranking_within)
+     ranking_ideal         ideal, ideal_groups (when an entry needs them)
+     ranking_groups        which groups: [absent, absent_count, universe], per_group, flagged
+     ranking_aggregate     aggregate: kept, aggregated, counted, final
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
      rel      relevance (label >= relevance_level) at pos: 0/1, or its expectation (ties average)
      gain     gain of the label at pos (exponential 2^label - 1 | linear label), or its expectation
@@ -83,6 +96,29 @@
   means), n_empty (empty groups of the slice) and, with empty = 'error', first_empty (text id
   of one empty group); with qrels also n_missing (missing groups of the whole run, the same
   on every row) and, with missing = 'error', first_missing, for the Python layer to raise.
+#}
+
+{#
+  ranking rules (each ranking metric's header stands for them with its one line "Ranking
+  rules: sql/_macros/ranking.sql (...)"; `sqlmetrics list <metric>` prints them there):
+
+  Per group (user, query): items ordered by score desc; equal scores by item desc in its own
+  type (ties="item_desc"), item asc ("item_asc"), item as text in byte order desc
+  ("text_desc": trec_eval's strcmp, also for integer ids), or every order of the tied items
+  equally likely ("average": the expected value, McSherry & Najork 2008; refused by the
+  metrics without a closed form, as their headers say).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
+  per-group 0/0 counting 0 (trec_eval) | error = raise.
+  Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
+  trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
+  With by= the group column, a kept missing group is a slice of its own; with other slices it
+  has no slice value and enters none (sql/_macros/ranking.sql).
+  Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
 #}
 
 {# `pos <= k`, or a true condition for the whole list: the cut at k, applied by each metric's

@@ -252,16 +252,29 @@ def _registry_file() -> str:
         "{{ return(" + jinja_literal(registry_facts(), 0) + ") }}\n"
         "{%- endmacro %}\n"
         "\n"
-        "{# Never rendered (the branch is false): it names every template macro, so that dbt's\n"
-        "   static analysis of a generic test's macros (dbt compiles a test with only the macros\n"
-        "   it finds called) includes those the kernels reach by a computed name\n"
-        "   (sqlmetrics[metric ~ '_value'], sqlmetrics[kernel]). #}\n"
-        "{% macro sqlmetrics_template_macros() -%}\n"
-        "{%- if false -%}\n"
-        + "".join(f"{{{{ sqlmetrics.{name}() }}}}\n" for name in sorted(template_macros()))
-        + "{%- endif -%}\n"
-        "{%- endmacro %}\n"
+        "{# A family's kernel called by its name (the registry's kernel of a metric): every\n"
+        "   kernel written out once, so that each is a plain call dbt's static analysis of a\n"
+        "   generic test finds (dbt compiles a test with only the macros it finds called) #}\n"
+        "{% macro sqlmetrics_kernel(kernel, relation, by, columns, options, entries) -%}\n"
+        + _kernel_chain()
+        + "{%- endmacro %}\n"
     )
+
+
+def _kernel_chain() -> str:
+    """The body of ``sqlmetrics_kernel``: one branch per kernel of the registry."""
+    kernels = sorted({spec.kernel for spec in REGISTRY.values() if spec.kernel})
+    lines = [
+        f"{{%- {'if' if i == 0 else 'elif'} kernel == '{name}' -%}}"
+        f"{{{{ sqlmetrics.{name}(relation, by, columns, options, entries) }}}}\n"
+        for i, name in enumerate(kernels)
+    ]
+    fail = (
+        "{%- else -%}{{ sqlmetrics.sqlmetrics_fail('sqlmetrics_kernel: no kernel ' ~ "
+        "sqlmetrics.sqlmetrics_repr(kernel) ~ ' in the registry; run python -m "
+        "sqlmetrics._dbt') }}\n"
+    )
+    return "".join(lines) + fail + "{%- endif -%}\n"
 
 
 def _api_file(spec: MetricSpec) -> str:

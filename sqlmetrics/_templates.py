@@ -9,7 +9,7 @@ definitions, every macro name unique, as in a dbt package. They are loaded as ON
 (all files concatenated), so the macros of every file call each other by name, in any order.
 Before the module is made, ``env.globals`` gets what dbt provides too: ``adapter`` (its
 ``dispatch``), ``exceptions`` (``raise_compiler_error``) and the namespace ``sqlmetrics``, a
-dict filled with every macro once the module exists (``sqlmetrics[metric ~ '_value']``).
+dict filled with every macro once the module exists (what ``sqlmetrics.<name>(...)`` reaches).
 No file is rendered on its own: Python calls a family's kernel macro
 (:func:`render_macro`), and a file with anything but macros at its top level is refused with
 its name. A user's template file (``sqlmetrics.register_sql``) goes through the same check
@@ -26,6 +26,7 @@ import contextlib
 import difflib
 import hashlib
 import re
+import textwrap
 import types
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
@@ -371,3 +372,37 @@ def render_macro(name: str, *args: Any, dialect: str = DIALECT) -> str:
 def template_names() -> list[str]:
     """Every metric template (files under ``sql/`` outside ``_macros``), as relative paths."""
     return [p for p in sql_files() if not any(part.startswith("_") for part in p.split("/"))]
+
+
+#: a ranking header's one line standing for the shared rules (``_RULES`` in ranking.sql)
+_RULES_LINE = re.compile(r"^([ \t]*)Ranking rules: sql/_macros/ranking\.sql\b.*$", re.M)
+#: the comment of sql/_macros/ranking.sql holding the rules, after its title and a blank line
+_RULES = re.compile(r"\{#\s*ranking rules \(.*?\):[ \t]*\n[ \t]*\n(.*?)#\}", re.S)
+
+
+def ranking_rules() -> str:
+    """The rules every ranking metric shares (order and ties, relevance, judged items, empty
+    and missing groups, slices, undefined), written once in ``sql/_macros/ranking.sql``.
+    """
+    found = _RULES.search((sql_dir() / "_macros" / "ranking.sql").read_text())
+    if found is None:
+        raise SqlMetricsError(
+            "sql/_macros/ranking.sql has no comment '{# ranking rules (...):' followed by a "
+            "blank line and the rules; reinstall the package"
+        )
+    return textwrap.dedent(found.group(1)).strip("\n")
+
+
+def template_header(path: Path) -> str | None:
+    """The header of the template file ``path`` (its leading ``{# #}`` comment), dedented,
+    its line "Ranking rules: sql/_macros/ranking.sql ..." replaced by those rules: the whole
+    definition of one metric, as ``sqlmetrics list <metric>`` prints it. None without one.
+    """
+    header = re.match(r"\s*\{#(.*?)#\}", path.read_text(), re.S)
+    if header is None:
+        return None
+    text = textwrap.dedent(header.group(1).strip("\n"))
+    if not _RULES_LINE.search(text):
+        return text
+    rules = ranking_rules()
+    return _RULES_LINE.sub(lambda line: textwrap.indent(rules, line.group(1)), text)

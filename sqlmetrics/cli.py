@@ -15,7 +15,6 @@ import json
 import math
 import os
 import re
-import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -905,7 +904,7 @@ def metric_card(spec: Any) -> str:
     """
     from pathlib import Path
 
-    from ._templates import sql_dir
+    from ._templates import sql_dir, template_header
     from .conventions import CONVENTIONS
     from .intervals import methods_for
     from .names import metric_form
@@ -941,12 +940,11 @@ def metric_card(spec: Any) -> str:
     template = Path(spec.template)
     builtin = sql_dir() / template
     path = builtin if not template.is_absolute() and builtin.is_file() else template
-    header = re.match(r"\s*\{#(.*?)#\}", path.read_text(), re.S) if path.is_file() else None
+    header = template_header(path) if path.is_file() else None
     if header:
         where = f"sql/{template.as_posix()}" if path == builtin else str(path)
         lines.append(f"  definition ({where}):")
-        body = textwrap.dedent(header.group(1).strip("\n")).splitlines()
-        lines.extend(f"    {line}".rstrip() for line in body)
+        lines.extend(f"    {line}".rstrip() for line in header.splitlines())
     return "\n".join(lines) + "\n"
 
 

@@ -406,7 +406,7 @@ final as (
         n10,
         n01,
 {% for entry in entries %}
-        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as {{ entry.alias }},
+        {{ sqlmetrics.confusion_value(entry.metric, options) }} as {{ entry.alias }},
 {% endfor %}
         tp, fp, tn, fn
     from long_counts
@@ -538,7 +538,7 @@ replicate_values as (
         b,
         model,
 {% for entry in entries %}
-        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as v{{ loop.index0 }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.confusion_value(entry.metric, options) }} as v{{ loop.index0 }}{{ ',' if not loop.last }}
 {% endfor %}
     from long_counts
 ),

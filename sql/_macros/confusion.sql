@@ -7,7 +7,8 @@
     columns   label, score | prediction, weight (quoted identifiers or none)
     options   threshold, pos_label, and each entry metric's own (beta)
     entries   list of {alias, metric, k}: one output column per entry, the value
-              `<metric>_value(options)` over tp, fp, tn, fn (from the metric's file)
+              `<metric>_value(options)` over tp, fp, tn, fn (from the metric's file, by
+              confusion_value)
   Predicted positive: score >= threshold, or prediction = 1 when a prediction column is given.
   With weight, each row counts its weight instead of 1.
   CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice) -> final.
@@ -55,11 +56,25 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ sqlmetrics[entry.metric ~ '_value'](options) }} as {{ entry.alias }},
+        {{ sqlmetrics.confusion_value(entry.metric, options) }} as {{ entry.alias }},
 {% endfor %}
         tp, fp, tn, fn
     from counts
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# an entry's value over tp, fp, tn, fn: the macro <metric>_value(options) of the metric's
+   file, each written out once (no macro is looked up by a computed name) #}
+{% macro confusion_value(metric, options) -%}
+{%- if metric == 'accuracy' -%}{{ sqlmetrics.accuracy_value(options) }}
+{%- elif metric == 'f1' -%}{{ sqlmetrics.f1_value(options) }}
+{%- elif metric == 'fbeta' -%}{{ sqlmetrics.fbeta_value(options) }}
+{%- elif metric == 'fpr' -%}{{ sqlmetrics.fpr_value(options) }}
+{%- elif metric == 'precision' -%}{{ sqlmetrics.precision_value(options) }}
+{%- elif metric == 'recall' -%}{{ sqlmetrics.recall_value(options) }}
+{%- elif metric == 'specificity' -%}{{ sqlmetrics.specificity_value(options) }}
+{%- else -%}{{ exceptions.raise_compiler_error('confusion_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to confusion_value (sql/_macros/confusion.sql)') }}
+{%- endif -%}
 {%- endmacro %}

@@ -22,7 +22,10 @@
                  judged    cum_judged (judged items at positions <= pos: pos without qrels)
                            and n_nonrel (the group's judged non-relevant items) on every
                            `ranked` row; not with ties = 'average' (bpref)
-  Each entry's metric file defines (p: the entry's column prefix `<alias>_`):
+  Each entry's metric file defines these pieces (p: the entry's column prefix `<alias>_`),
+  which the kernel reaches through the metric table of sql/_macros/ranking_metrics.sql
+  (ranking_group_columns(metric, ...), ranking_value, ranking_mean_exponent,
+  ranking_ideal_columns: one line per metric and piece, no lookup by a computed name):
      <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
                     group, each aliased with the prefix p (e.g. `sum(...) as {{ p }}dcg`),
                     comma separated (may be empty); sums of non-integer terms are exact_sum
@@ -42,7 +45,17 @@
 
   Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
-             -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final.
+             -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final,
+  written by the kernel's stages, one macro each (below):
+     ranking_source        source (impressions when duplicates are merged)
+     ranking_labelled      [judged, judged_groups], labelled
+     ranking_rank          rank: ordered, ranked (one sort, a total order), or with
+     ranking_rank_average  ties = 'average' tied, tie_terms, ranked (the expectations)
+     ranking_group_terms   per-group terms: run_groups (each metric cut at its k, by its
+                           <metric>_group_columns with ranking_within)
+     ranking_ideal         ideal, ideal_groups (when an entry needs them)
+     ranking_groups        which groups: [absent, absent_count, universe], per_group, flagged
+     ranking_aggregate     aggregate: kept, aggregated, counted, final
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
      rel      relevance (label >= relevance_level) at pos: 0/1, or its expectation (ties average)
      gain     gain of the label at pos (exponential 2^label - 1 | linear label), or its expectation
@@ -84,7 +97,31 @@
   on every row) and, with missing = 'error', first_missing, for the Python layer to raise.
 #}
 
-{# `pos <= k`, or a true condition for the whole list #}
+{#
+  ranking rules (each ranking metric's header stands for them with its one line "Ranking
+  rules: sql/_macros/ranking.sql (...)"; `sqlmetrics list <metric>` prints them there):
+
+  Per group (user, query): items ordered by score desc; equal scores by item desc in its own
+  type (ties="item_desc"), item asc ("item_asc"), item as text in byte order desc
+  ("text_desc": trec_eval's strcmp, also for integer ids), or every order of the tied items
+  equally likely ("average": the expected value, McSherry & Najork 2008; refused by the
+  metrics without a closed form, as their headers say).
+  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
+  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
+  group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
+  per-group 0/0 counting 0 (trec_eval) | error = raise.
+  Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
+  trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
+  With by= the group column, a kept missing group is a slice of its own; with other slices it
+  has no slice value and enters none (sql/_macros/ranking.sql).
+  Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
+  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+#}
+
+{# `pos <= k`, or a true condition for the whole list: the cut at k, applied by each metric's
+   per-group terms (its <metric>_group_columns) #}
 {% macro ranking_within(k, column='pos') -%}
 {% if k is none %}1 = 1{% else %}{{ column }} <= {{ k }}{% endif %}
 {%- endmacro %}
@@ -100,54 +137,81 @@
 {%- endmacro %}
 
 
+{# The kernel: its stages in CTE order. `ctx` holds what the stages share, computed once from
+   the columns, the options and the entries' needs. #}
 {% macro ranking_kernel(relation, by, columns, options, entries) -%}
-{% set has_qrels = columns.qrels_relation is defined and columns.qrels_relation is not none %}
-{% set level = options.relevance_level %}
-{% set tie_policy = options.ties %}
-{% set gain_kind = options.gain %}
-{% set empty_policy = options.empty %}
-{% set missing = options.missing %}
-{% set merge = options.duplicates if options.duplicates != 'error' else none %}
-{# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
-   byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits) #}
-{% set item_order = {'item_asc': 'item asc', 'text_desc': sqlmetrics.binary_text('item') ~ ' desc'}.get(tie_policy, 'item desc') %}
-{% set part = sqlmetrics.partition_by(by, ['grp']) %}
 {% set needs = [] %}
 {% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
-{% set has_ideal = 'ideal' in needs %}
-{# per-row columns are computed only when an entry needs them (a window costs ~1-2 s on 10M rows) #}
-{% set need_cum = 'cum' in needs %}
-{% set need_n_rel = 'n_rel' in needs %}
-{% set need_gain = 'gain_exp' in needs %}
-{% set need_judged = 'judged' in needs %}
-with {{ 'impressions' if merge else 'source' }} as (
+{# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
+   byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits).
+   Per-row columns are computed only when an entry needs them (a window costs ~1-2 s on
+   10M rows). #}
+{% set ctx = {
+    'has_qrels': columns.qrels_relation is defined and columns.qrels_relation is not none,
+    'level': options.relevance_level,
+    'merge': options.duplicates if options.duplicates != 'error' else none,
+    'item_order': {'item_asc': 'item asc', 'text_desc': sqlmetrics.binary_text('item') ~ ' desc'}.get(options.ties, 'item desc'),
+    'part': sqlmetrics.partition_by(by, ['grp']),
+    'has_ideal': 'ideal' in needs,
+    'need_cum': 'cum' in needs,
+    'need_n_rel': 'n_rel' in needs,
+    'need_gain': 'gain_exp' in needs,
+    'need_judged': 'judged' in needs,
+} %}
+with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
+{{ sqlmetrics.ranking_labelled(by, columns, ctx) }}
+{% if options.ties != 'average' %}
+{{ sqlmetrics.ranking_rank(by, options, ctx) }}
+{% else %}
+{{ sqlmetrics.ranking_rank_average(by, options, ctx) }}
+{% endif %}
+{{ sqlmetrics.ranking_group_terms(by, options, entries, ctx) }}
+{% if ctx.has_ideal %}
+{{ sqlmetrics.ranking_ideal(by, options, entries, ctx) }}
+{% endif %}
+{{ sqlmetrics.ranking_groups(by, columns, options, ctx) }}
+{{ sqlmetrics.ranking_aggregate(by, options, entries, ctx) }}
+{%- endmacro %}
+
+
+{# Stage 1, the input: `source`, one row per retrieved item (slices, grp, item, score and,
+   without qrels, label); with duplicates 'max' | 'sum' the rows as given are `impressions`
+   and `source` merges repeated (group, item) pairs #}
+{% macro ranking_source(relation, by, columns, ctx) -%}
+{{ 'impressions' if ctx.merge else 'source' }} as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ columns.item }} as item,
-        {{ columns.score }} as score{{ ',' if not has_qrels }}
-{% if not has_qrels %}
+        {{ columns.score }} as score{{ ',' if not ctx.has_qrels }}
+{% if not ctx.has_qrels %}
         cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as label
 {% endif %}
     from {{ relation }}
 ),
-{% if merge %}
--- duplicates='{{ merge }}': repeated (group, item) rows become one item with the highest
--- score and the {{ 'highest' if merge == 'max' else 'summed' }} label
+{% if ctx.merge %}
+-- duplicates='{{ ctx.merge }}': repeated (group, item) rows become one item with the highest
+-- score and the {{ 'highest' if ctx.merge == 'max' else 'summed' }} label
 source as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         item,
-        max(score) as score{{ ',' if not has_qrels }}
-{% if not has_qrels %}
-        {{ merge }}(label) as label
+        max(score) as score{{ ',' if not ctx.has_qrels }}
+{% if not ctx.has_qrels %}
+        {{ ctx.merge }}(label) as label
 {% endif %}
     from impressions
     {{ sqlmetrics.group_by(by, ['grp', 'item']) }}
 ),
 {% endif %}
-{% if has_qrels %}
+{%- endmacro %}
+
+
+{# Stage 2, the judgments: `labelled`, the run's rows with their label and, as the entries
+   need them, n_rel and n_nonrel; with qrels also `judged` and `judged_groups` #}
+{% macro ranking_labelled(by, columns, ctx) -%}
+{% if ctx.has_qrels %}
 -- judgments; a run item absent from them has label 0; run groups absent from them are not
 -- evaluated (nothing is judged), as trec_eval
 judged as (
@@ -160,9 +224,9 @@ judged as (
 judged_groups as (
     select
         grp,
-        sum(case when label >= {{ level }} then 1 else 0 end) as n_rel{{ ',' if need_judged }}
-{% if need_judged %}
-        sum(case when label < {{ level }} then 1 else 0 end) as n_nonrel
+        sum(case when label >= {{ ctx.level }} then 1 else 0 end) as n_rel{{ ',' if ctx.need_judged }}
+{% if ctx.need_judged %}
+        sum(case when label < {{ ctx.level }} then 1 else 0 end) as n_nonrel
 {% endif %}
     from judged
     group by grp
@@ -174,7 +238,7 @@ labelled as (
         s.item,
         s.score,
         coalesce(j.label, 0) as label,
-{% if need_judged %}
+{% if ctx.need_judged %}
         case when j.item is null then 0 else 1 end as judged,
         g.n_nonrel,
 {% endif %}
@@ -190,97 +254,106 @@ labelled as (
         grp,
         item,
         score,
-        label{{ ',' if need_n_rel or need_judged }}
-{% if need_judged %}
-        sum(case when label < {{ level }} then 1 else 0 end) over ({{ part }}) as n_nonrel{{ ',' if need_n_rel }}
+        label{{ ',' if ctx.need_n_rel or ctx.need_judged }}
+{% if ctx.need_judged %}
+        sum(case when label < {{ ctx.level }} then 1 else 0 end) over ({{ ctx.part }}) as n_nonrel{{ ',' if ctx.need_n_rel }}
 {% endif %}
-{% if need_n_rel %}
-        sum(case when label >= {{ level }} then 1 else 0 end) over ({{ part }}) as n_rel
+{% if ctx.need_n_rel %}
+        sum(case when label >= {{ ctx.level }} then 1 else 0 end) over ({{ ctx.part }}) as n_rel
 {% endif %}
     from source
 ),
 {% endif %}
-{% if tie_policy != 'average' %}
--- one sort per group: score desc, then item ({{ tie_policy }}): a total order
+{%- endmacro %}
+
+{# Stage 3, rank (a total order: ties item_desc | item_asc | text_desc): `ordered` sorts each
+   group once (score desc, then item) and `ranked` gives each row its per-position terms
+   (the header's list: rel, gain, disc, ap_term, miss, p_first, ...) #}
+{% macro ranking_rank(by, options, ctx) -%}
+-- one sort per group: score desc, then item ({{ options.ties }}): a total order
 ordered as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
-{% if need_n_rel or has_qrels %}
+{% if ctx.need_n_rel or ctx.has_qrels %}
         n_rel,
 {% endif %}
-{% if need_judged %}
+{% if ctx.need_judged %}
         n_nonrel,
-{% if has_qrels %}
+{% if ctx.has_qrels %}
         sum(judged) over (
-            {{ part }} order by score desc, {{ item_order }}
+            {{ ctx.part }} order by score desc, {{ ctx.item_order }}
             rows between unbounded preceding and current row
         ) as cum_judged,
 {% endif %}
 {% endif %}
-        case when label >= {{ level }} then 1 else 0 end as relevant,
-        {{ sqlmetrics.ranking_gain('label', gain_kind) }} as gain,
-{% if need_cum %}
-        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
-            {{ part }} order by score desc, {{ item_order }}
+        case when label >= {{ ctx.level }} then 1 else 0 end as relevant,
+        {{ sqlmetrics.ranking_gain('label', options.gain) }} as gain,
+{% if ctx.need_cum %}
+        sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
+            {{ ctx.part }} order by score desc, {{ ctx.item_order }}
             rows between unbounded preceding and current row
         ) as cum_rel,
 {% endif %}
-{% if need_gain %}
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', gain_kind), by, ['grp'], 'score desc, ' ~ item_order) }}
+{% if ctx.need_gain %}
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options.gain), by, ['grp'], 'score desc, ' ~ ctx.item_order) }}
             as gain_exp,
 {% endif %}
-        row_number() over ({{ part }} order by score desc, {{ item_order }}) as pos
+        row_number() over ({{ ctx.part }} order by score desc, {{ ctx.item_order }}) as pos
     from labelled
 ),
 ranked as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
-{% if need_n_rel or has_qrels %}
+{% if ctx.need_n_rel or ctx.has_qrels %}
         n_rel,
 {% endif %}
-{% if need_judged %}
+{% if ctx.need_judged %}
         n_nonrel,
-        {{ 'cum_judged' if has_qrels else 'pos as cum_judged' }},
+        {{ 'cum_judged' if ctx.has_qrels else 'pos as cum_judged' }},
 {% endif %}
         pos,
         relevant,
         cast(relevant as {{ sqlmetrics.float_type() }}) as rel,
         gain,
-{% if need_gain %}
+{% if ctx.need_gain %}
         gain_exp,
 {% endif %}
         ln({{ sqlmetrics.float_literal(2) }}) / ln(pos + {{ sqlmetrics.float_literal(1) }}) as disc,
-{% if need_cum %}
+{% if ctx.need_cum %}
         relevant * cum_rel as ap_term,
         case when relevant = 1 and cum_rel = 1 then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end as p_first,
 {% endif %}
         {{ sqlmetrics.float_literal(1) }} - relevant as miss
     from ordered
 ),
-{% else %}
+{%- endmacro %}
+
+{# Stage 3, rank (ties = 'average'): `tied` finds each row's tie group, `tie_terms` its offset
+   in it, and `ranked` the expectations over every order of the tied items (the header) #}
+{% macro ranking_rank_average(by, options, ctx) -%}
 -- tie groups: n = tied items, r = relevant among them; upto = items scored >= this one
 tied as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         score,
-{% if need_n_rel or has_qrels %}
+{% if ctx.need_n_rel or ctx.has_qrels %}
         n_rel,
 {% endif %}
-        case when label >= {{ level }} then 1 else 0 end as relevant,
-        row_number() over ({{ part }} order by score desc, item desc) as pos,
-        count(*) over ({{ part }} order by score desc) as upto,
-        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
-            {{ part }} order by score desc
+        case when label >= {{ ctx.level }} then 1 else 0 end as relevant,
+        row_number() over ({{ ctx.part }} order by score desc, item desc) as pos,
+        count(*) over ({{ ctx.part }} order by score desc) as upto,
+        sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
+            {{ ctx.part }} order by score desc
         ) as rel_upto,
         count(*) over ({{ sqlmetrics.partition_by(by, ['grp', 'score']) }}) as tie_n,
-        sum(case when label >= {{ level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
+        sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
-        avg({{ sqlmetrics.ranking_gain('label', gain_kind) }}) over (
+        avg({{ sqlmetrics.ranking_gain('label', options.gain) }}) over (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
@@ -292,7 +365,7 @@ tie_terms as (
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         score,
-{% if need_n_rel or has_qrels %}
+{% if ctx.need_n_rel or ctx.has_qrels %}
         n_rel,
 {% endif %}
         pos,
@@ -310,14 +383,14 @@ ranked as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         grp,
-{% if need_n_rel or has_qrels %}
+{% if ctx.need_n_rel or ctx.has_qrels %}
         n_rel,
 {% endif %}
         pos,
         relevant,
         tie_r / tie_n as rel,
         tie_gain as gain,
-{% if need_gain %}
+{% if ctx.need_gain %}
         {{ sqlmetrics.sum_exponent('tie_gain', by, ['grp']) }} as gain_exp,
 {% endif %}
         ln({{ sqlmetrics.float_literal(2) }}) / ln(pos + {{ sqlmetrics.float_literal(1) }}) as disc,
@@ -338,32 +411,36 @@ ranked as (
         -- per-group float sums are the same whatever the input order.
         select
             sum(ln(case when miss > 0 then miss else {{ sqlmetrics.float_literal(1) }} end)) over (
-                {{ part }} order by pos rows between unbounded preceding and 1 preceding
+                {{ ctx.part }} order by pos rows between unbounded preceding and 1 preceding
             ) as ln_miss_before,
             sum(case when miss <= 0 then 1 else 0 end) over (
-                {{ part }} order by pos rows between unbounded preceding and 1 preceding
+                {{ ctx.part }} order by pos rows between unbounded preceding and 1 preceding
             ) as zero_before,
             tie_terms.*
         from tie_terms
     ) as survival
 ),
-{% endif %}
-{# with qrels its keys are r_slice_0, ..., r_grp: per_group joins it to `universe`, which has
-   slice_0, ..., grp (join_on_slices: a NULL slice is a slice) #}
+{%- endmacro %}
+
+{# Stage 4, per-group terms: `run_groups`, one row per (slice, group) with n_rel, n_ret and
+   each entry's aggregates over its rows (cut at its k: ranking_within). With qrels its keys
+   are r_slice_0, ..., r_grp: per_group joins it to `universe`, which has slice_0, ..., grp
+   (join_on_slices: a NULL slice is a slice) #}
+{% macro ranking_group_terms(by, options, entries, ctx) -%}
 run_groups as (
     select
-{% if has_qrels %}
+{% if ctx.has_qrels %}
         {{ sqlmetrics.slice_cols_as(by, 'r_') }}
         grp as r_grp,
 {% else %}
         {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% endif %}
-{% if not has_qrels %}
+{% if not ctx.has_qrels %}
         sum(relevant) as n_rel,
 {% endif %}
 {% for m in entries %}
-{% set cols = sqlmetrics[m.metric ~ '_group_columns'](m.alias ~ '_', m.k, by, options) %}
+{% set cols = sqlmetrics.ranking_group_columns(m.metric, m.alias ~ '_', m.k, by, options) %}
 {% if cols | trim %}
         {{ cols }},
 {% endif %}
@@ -372,39 +449,48 @@ run_groups as (
     from ranked
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
-{% if has_ideal %}
+{%- endmacro %}
+
+{# Stage 4b, the ideal ordering (entries that need it): `ideal`, the judged items of positive
+   gain in ideal order, and `ideal_groups`, each entry's aggregates over them #}
+{% macro ranking_ideal(by, options, entries, ctx) -%}
 -- the judged items of positive gain in ideal order (label desc, then item: a total order)
 ideal as (
     select
-{% if not has_qrels %}
+{% if not ctx.has_qrels %}
         {{ sqlmetrics.slice_cols(by) }}
 {% endif %}
         grp,
-        {{ sqlmetrics.ranking_gain('label', gain_kind) }} as gain,
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', gain_kind), by if not has_qrels else [], ['grp'], 'label desc, item') }}
+        {{ sqlmetrics.ranking_gain('label', options.gain) }} as gain,
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options.gain), by if not ctx.has_qrels else [], ['grp'], 'label desc, item') }}
             as gain_exp,
         row_number() over (
-            {{ sqlmetrics.partition_by(by if not has_qrels else [], ['grp']) }} order by label desc, item
+            {{ sqlmetrics.partition_by(by if not ctx.has_qrels else [], ['grp']) }} order by label desc, item
         ) as ipos
-    from {{ 'judged' if has_qrels else 'source' }}
+    from {{ 'judged' if ctx.has_qrels else 'source' }}
     where label > 0
 ),
 ideal_groups as (
     select
-{% if not has_qrels %}
+{% if not ctx.has_qrels %}
         {{ sqlmetrics.slice_cols_as(by, 'i_') }}
 {% endif %}
 {% for m in entries %}
 {% if 'ideal' in m.needs %}
-        {{ sqlmetrics[m.metric ~ '_ideal_columns'](m.alias ~ '_', m.k, by if not has_qrels else [], options) }},
+        {{ sqlmetrics.ranking_ideal_columns(m.metric, m.alias ~ '_', m.k, by if not ctx.has_qrels else [], options) }},
 {% endif %}
 {% endfor %}
         grp as i_grp
     from ideal
-    {{ sqlmetrics.group_by(by if not has_qrels else [], ['grp']) }}
+    {{ sqlmetrics.group_by(by if not ctx.has_qrels else [], ['grp']) }}
 ),
-{% endif %}
-{% if has_qrels %}
+{%- endmacro %}
+
+{# Stage 5, which groups: `per_group` (with qrels the judged groups of each slice, and the
+   absent ones as `missing` says: `absent`, `absent_count`, `universe`) and `flagged`, each
+   group marked empty (n_rel = 0) or not #}
+{% macro ranking_groups(by, columns, options, ctx) -%}
+{% if ctx.has_qrels %}
 -- judged groups the run has no row for (the header says which slice, if any, they enter)
 absent as (
     select
@@ -414,7 +500,7 @@ absent as (
 ),
 absent_count as (
     select
-{% if missing == 'error' %}
+{% if options.missing == 'error' %}
         min(cast(grp as {{ sqlmetrics.string_type() }})) as first_missing,
 {% endif %}
         count(*) as n_missing
@@ -434,7 +520,7 @@ universe as (
 {% endfor %}
             r_grp as grp
         from run_groups
-{% if missing == 'zero' and (not by or (by | length == 1 and by[0] == columns.group)) %}
+{% if options.missing == 'zero' and (not by or (by | length == 1 and by[0] == columns.group)) %}
         union all
         select
             {{ 'grp as slice_0, ' if by }}grp
@@ -446,25 +532,25 @@ universe as (
 per_group as (
     select
         universe.*,
-        run_groups.*{{ ',' if has_ideal }}
-{% if has_ideal %}
+        run_groups.*{{ ',' if ctx.has_ideal }}
+{% if ctx.has_ideal %}
         ideal_groups.*
 {% endif %}
     from universe
     left join run_groups on {{ sqlmetrics.join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
-{% if has_ideal %}
+{% if ctx.has_ideal %}
     left join ideal_groups on universe.grp = ideal_groups.i_grp
 {% endif %}
 ),
 {% else %}
 per_group as (
     select
-        run_groups.*{{ ',' if has_ideal }}
-{% if has_ideal %}
+        run_groups.*{{ ',' if ctx.has_ideal }}
+{% if ctx.has_ideal %}
         ideal_groups.*
 {% endif %}
     from run_groups
-{% if has_ideal %}
+{% if ctx.has_ideal %}
     left join ideal_groups on {{ sqlmetrics.join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
 {% endif %}
 ),
@@ -475,16 +561,22 @@ flagged as (
         case when n_rel = 0 then 1 else 0 end as is_empty
     from per_group
 ),
+{%- endmacro %}
+
+{# Stage 6, aggregate: `kept` (the groups the means average over, as `empty` says), each
+   entry's value over them (`aggregated`), the empty groups (`counted`) and `final` #}
+{% macro ranking_aggregate(by, options, entries, ctx) -%}
 {% set exps = [] %}
 {% for m in entries %}
-{% if (m.metric ~ '_mean_exponent') in sqlmetrics %}
-{% do exps.append((m.alias ~ '_exp', sqlmetrics[m.metric ~ '_mean_exponent'](m.alias ~ '_') | trim)) %}
+{% set exp = sqlmetrics.ranking_mean_exponent(m.metric, m.alias ~ '_') | trim %}
+{% if exp %}
+{% do exps.append((m.alias ~ '_exp', exp)) %}
 {% endif %}
 {% endfor %}
 {{ 'kept_rows' if exps else 'kept' }} as (
     select *
     from flagged
-{% if empty_policy in ('skip', 'one') %}
+{% if options.empty in ('skip', 'one') %}
     where is_empty = 0
 {% endif %}
 ),
@@ -496,7 +588,7 @@ aggregated as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for m in entries %}
-        case when count(*) > 0 then {{ sqlmetrics[m.metric ~ '_value'](m.alias ~ '_', m.k, options) }} end
+        case when count(*) > 0 then {{ sqlmetrics.ranking_value(m.metric, m.alias ~ '_', m.k, options) }} end
             as {{ m.alias }},
 {% endfor %}
         count(*) as n_groups
@@ -506,7 +598,7 @@ aggregated as (
 counted as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-{% if empty_policy == 'error' %}
+{% if options.empty == 'error' %}
         min(case when is_empty = 1 then cast(grp as {{ sqlmetrics.string_type() }}) end) as first_empty,
 {% endif %}
         sum(is_empty) as n_empty
@@ -517,7 +609,7 @@ final as (
     select
         {{ sqlmetrics.slice_cols_of('counted', by) }}
 {% for m in entries %}
-{% if empty_policy == 'one' %}
+{% if options.empty == 'one' %}
         -- empty='one': each empty group adds a value of 1 to the mean of the others
         (coalesce(aggregated.{{ m.alias }}, 0) * coalesce(aggregated.n_groups, 0)
             + cast(counted.n_empty as {{ sqlmetrics.float_type() }}))
@@ -526,16 +618,16 @@ final as (
         aggregated.{{ m.alias }},
 {% endif %}
 {% endfor %}
-{% if empty_policy == 'one' %}
+{% if options.empty == 'one' %}
         coalesce(aggregated.n_groups, 0) + counted.n_empty as n_groups,
 {% else %}
         coalesce(aggregated.n_groups, 0) as n_groups,
 {% endif %}
-{% if empty_policy == 'error' %}
+{% if options.empty == 'error' %}
         counted.first_empty,
 {% endif %}
-{% if has_qrels %}
-{% if missing == 'error' %}
+{% if ctx.has_qrels %}
+{% if options.missing == 'error' %}
         absent_count.first_missing,
 {% endif %}
         absent_count.n_missing,
@@ -547,7 +639,7 @@ final as (
 {% else %}
     cross join aggregated
 {% endif %}
-{% if has_qrels %}
+{% if ctx.has_qrels %}
     cross join absent_count
 {% endif %}
 )

@@ -8,20 +8,9 @@
   Per group: nb = sum over relevant rows of min(cum_judged - cum_rel, R) (cum_judged - cum_rel
   at a relevant row = judged non-relevant items above it), relret = relevant retrieved;
   bpref = (relret - nb / min(R, N)) / R, nb = 0 giving relret / R.
-  Per group (user, query): items ordered by score desc; equal scores by item desc
-  in its own type (ties="item_desc"), item asc ("item_asc"), item as
-  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids); ties="average" is refused (no closed form: the
-  Python layer raises, the macro raises a compiler error).
-  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
-  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
-  group's rows. n_rel = relevant judged items of the group, retrieved or not.
-  Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
-  per-group 0/0 counting 0 (trec_eval) | error = raise.
-  Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
-  trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
-  Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
-  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
-  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  ties="average" is refused: no closed form (the Python layer raises, the macro raises a
+  compiler error).
+  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns bpref, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::bpref

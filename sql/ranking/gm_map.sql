@@ -4,20 +4,7 @@
      AP@k = sum_{i <= k} P@i rel_i / D, D per ap_denominator as in map.sql.
   ties=average: AP_g is its expected value (as map), then the logarithm is taken (the
   geometric mean of expected APs, not the expectation of a geometric mean).
-  Per group (user, query): items ordered by score desc; equal scores by item desc
-  in its own type (ties="item_desc"), item asc ("item_asc"), item as
-  text in byte order desc ("text_desc": trec_eval's strcmp, also for integer ids), or every order of
-  the tied items equally likely ("average": the expected value, McSherry {{TIES}} Najork 2008).
-  Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
-  absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
-  group's rows. n_rel = relevant judged items of the group, retrieved or not.
-  Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
-  per-group 0/0 counting 0 (trec_eval) | error = raise.
-  Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
-  trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
-  Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
-  Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
-  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns gm_map, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::gm_map

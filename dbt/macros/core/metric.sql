@@ -89,7 +89,7 @@
 {%- set filled = {} -%}
 {%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
 {%- do filled.update(checked) -%}
-{%- set sql = sqlmetrics[spec.kernel](relation ~ '', quoted_by, quoted, filled, []) -%}
+{%- set sql = sqlmetrics.sqlmetrics_kernel(spec.kernel, relation ~ '', quoted_by, quoted, filled, []) -%}
 {%- set outputs = spec.columns.weighted if columns.weight else spec.columns.plain -%}
 {%- set select = [] -%}
 {%- for col in by_cols -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}

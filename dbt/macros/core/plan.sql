@@ -74,7 +74,6 @@
 {%- endmacro %}
 
 {% macro sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels=none, names=none, train=none) -%}
-{%- if false -%}{{ sqlmetrics.sqlmetrics_template_macros() }}{%- endif -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set names = names or requests | map(attribute='text') | list -%}
 {%- set has_qrels = qrels is not none -%}
@@ -175,7 +174,7 @@
 {%- if train is not none and facts.metrics[requests[kernels[kernel][0]].name].family == 'beyond' -%}
 {%- do roles.update({'train_relation': train ~ '', 'train_item': sqlmetrics.sqlmetrics_quote(columns['item'])}) -%}
 {%- endif -%}
-{%- set sql = sqlmetrics[kernel](relation ~ '', quoted_by, roles, filled, entries) -%}
+{%- set sql = sqlmetrics.sqlmetrics_kernel(kernel, relation ~ '', quoted_by, roles, filled, entries) -%}
 {%- set selected = [] -%}
 {%- for i in kernels[kernel] -%}{%- do selected.append('m' ~ i) -%}{%- endfor -%}
 {%- if kernel == 'ranking_kernel' -%}

@@ -49,7 +49,7 @@ def main() -> None:
     from pyspark.sql import functions as F
 
     import sqlmetrics
-    from sqlmetrics._templates import render_macro
+    from sqlmetrics._templating.templates import render_macro
 
     spark = (
         SparkSession.builder.master(args.master)

@@ -1,33 +1,37 @@
 """sqlmetrics: classification, CTR and ranking metrics computed in SQL, where the data lives.
 
 Each metric is one Jinja-templated SQL query (``sql/``), rendered and run in DuckDB over a
-table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation.
+table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation; on PostgreSQL
+(SQLAlchemy) and Spark with ``con=``.
+
+Every public name is here, in :data:`__all__`; the modules behind them are private and grouped
+by layer (docs/decisions/0012-layout.md): ``_core`` (registry, names, conventions),
+``_templating`` (the Jinja SQL and quoting), ``_backends`` (where SQL runs), ``_engine`` (check,
+render, run; ``evaluate``), ``_inference`` (intervals, comparison), ``_metrics`` (one module per
+family, named as ``sql/``'s folders), ``cli``. ``sqlmetrics.plot`` (matplotlib, imported only
+when plotting) and ``sqlmetrics.errors`` are public modules.
 """
 
 from __future__ import annotations
 
-from . import (
-    agreement,
-    beyond,
-    bounds,
-    calibration,
-    correlation,
-    curves,
-    multiclass,
-    multiclass_roc,
-    ranking,
-    retrieval,
-    separation,
-    trec,
-)
-from . import plot as plot  # the submodule: matplotlib is imported only when plotting
+from . import errors as errors
+from . import plot as plot
 from ._backends.config import configure
-from ._render import render, render_evaluate
-from .agreement import *  # noqa: F403
-from .beyond import *  # noqa: F403
-from .bounds import *  # noqa: F403
-from .calibration import *  # noqa: F403
-from .classification import (
+from ._core.conventions import convention_names
+from ._core.names import metric_names
+from ._engine.render import render, render_evaluate
+from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
+from ._evaluate.evaluate import evaluate
+from ._inference.compare import compare
+from ._inference.intervals import Interval
+from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
+from ._metrics.calibration import (
+    calibration_curve,
+    calibration_ratio,
+    expected_calibration_error,
+    normalized_entropy,
+)
+from ._metrics.classification import (
     accuracy,
     auc,
     confusion_matrix,
@@ -39,10 +43,41 @@ from .classification import (
     recall,
     specificity,
 )
-from .compare import compare
-from .conventions import convention_names
-from .correlation import *  # noqa: F403
-from .curves import *  # noqa: F403
+from ._metrics.classification_bounds import auc_bounds
+from ._metrics.classification_curves import (
+    average_precision,
+    brier_score,
+    log_loss,
+    pr_curve,
+    roc_curve,
+)
+from ._metrics.classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics.correlation import kendall_tau, spearman
+from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
+from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard
+from ._metrics.multiclass_roc import multiclass_auc, multilabel_average_precision, top_k_accuracy
+from ._metrics.ranking import (
+    cg,
+    dcg,
+    hit_rate,
+    hit_ratio,
+    idcg,
+    mean_average_precision,
+    mrr,
+    ndcg,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+)
+from ._metrics.ranking_retrieval import (
+    bpref,
+    fallout,
+    gm_map,
+    iprec_11pt_avg,
+    iprec_at_recall,
+    rbp,
+)
+from ._metrics.ranking_trec import read_trec_qrels, read_trec_run
 from .errors import (
     ColumnNotFoundError,
     DataSourceError,
@@ -57,16 +92,6 @@ from .errors import (
     UndefinedMetricWarning,
     UnknownMetricError,
 )
-from .evaluate import evaluate
-from .intervals import Interval
-from .multiclass import *  # noqa: F403
-from .multiclass_roc import *  # noqa: F403
-from .names import metric_names
-from .ranking import *  # noqa: F403
-from .retrieval import *  # noqa: F403
-from .separation import *  # noqa: F403
-from .trec import *  # noqa: F403
-from .user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 
 __version__ = "0.1.0"
 
@@ -77,44 +102,81 @@ __all__ = [
     "Interval",
     "InvalidDataError",
     "InvalidParameterError",
+    "SkippedGroupsWarning",
     "SqlMetricsError",
     "TemplateContractError",
     "TemplateSecurityError",
-    "SkippedGroupsWarning",
     "TieOrderWarning",
     "UndefinedMetricWarning",
     "UnknownMetricError",
     "accuracy",
     "auc",
+    "auc_bounds",
+    "average_precision",
+    "balanced_accuracy",
+    "bpref",
+    "brier_score",
+    "calibration_curve",
+    "calibration_ratio",
+    "catalog_coverage",
+    "cg",
+    "classification_report",
+    "cohen_kappa",
     "compare",
     "configure",
     "confusion_matrix",
+    "convention_names",
+    "dcg",
+    "distributional_coverage",
     "evaluate",
+    "expected_calibration_error",
     "f1",
+    "fallout",
     "fbeta",
     "fpr",
     "gauc",
+    "gini_index",
+    "gm_map",
+    "hamming_loss",
+    "hit_rate",
+    "hit_ratio",
+    "idcg",
+    "iprec_11pt_avg",
+    "iprec_at_recall",
+    "jaccard",
+    "kendall_tau",
+    "ks_point",
+    "ks_statistic",
+    "lift_table",
     "load_metrics_dir",
-    "convention_names",
+    "log_loss",
+    "mcc",
+    "mean_average_precision",
     "metric_names",
+    "mrr",
+    "multiclass_auc",
+    "multiclass_confusion_matrix",
+    "multilabel_average_precision",
+    "ndcg",
+    "normalized_entropy",
+    "novelty",
+    "partial_auc",
+    "pr_curve",
     "precision",
+    "precision_at_k",
+    "r_precision",
+    "rbp",
+    "read_trec_qrels",
+    "read_trec_run",
+    "recall",
+    "recall_at_k",
     "register_sql",
     "registered_sql",
-    "recall",
     "render",
     "render_evaluate",
+    "roc_curve",
+    "spearman",
     "specificity",
+    "top_k_accuracy",
     "unregister_sql",
-    *agreement.__all__,
-    *bounds.__all__,
-    *calibration.__all__,
-    *beyond.__all__,
-    *correlation.__all__,
-    *curves.__all__,
-    *multiclass.__all__,
-    *multiclass_roc.__all__,
-    *ranking.__all__,
-    *separation.__all__,
-    *retrieval.__all__,
-    *trec.__all__,
 ]

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ._engine import compute, normalize_by
-from .calibration import calibration_curve
-from .curves import pr_curve, roc_curve
+from ._engine.run import compute, normalize_by
+from ._metrics.calibration import calibration_curve
+from ._metrics.classification_curves import pr_curve, roc_curve
+from ._metrics.classification_separation import lift_table
 from .errors import UndefinedMetricWarning
-from .separation import lift_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

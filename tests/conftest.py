@@ -19,7 +19,8 @@ def _no_user_metrics_left() -> object:
     """A user metric registered by a test (register_sql, --metrics-dir, the README) is removed
     after it, so the registry-driven tests see the built-ins only."""
     yield
-    from sqlmetrics import _templates, unregister_sql
+    from sqlmetrics import unregister_sql
+    from sqlmetrics._templating import templates as _templates
 
     for name in list(_templates.USER_FILES):
         unregister_sql(name)

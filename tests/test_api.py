@@ -47,7 +47,8 @@ def test_public_api_matches_the_snapshot() -> None:
     expected = SNAPSHOT.read_text().splitlines()
     gone = sorted(set(expected) - set(lines))
     new = sorted(set(lines) - set(expected))
-    assert not gone and not new, f"the public API changed:\n- {gone}\n+ {new}"
+    names = {line.split("(")[0].split(":")[0] for line in gone + new}
+    assert not gone and not new, f"the public API changed at {sorted(names)}:\n- {gone}\n+ {new}"
 
 
 def test_all_is_explicit_and_complete() -> None:

@@ -16,8 +16,8 @@ from oracle import classification as oc
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics
-from sqlmetrics._engine import compute
-from sqlmetrics.bounds import AucBounds
+from sqlmetrics._engine.run import compute
+from sqlmetrics._metrics.classification_bounds import AucBounds
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

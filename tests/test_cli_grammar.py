@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import _cli_io, cli
+from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli._commands import _io as _cli_io
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"
@@ -281,7 +282,7 @@ def test_compare_and_plot_take_where(tmp_path: Path) -> None:
 def test_only_our_warnings_become_sqlmetrics_lines(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    module = sys.modules["sqlmetrics.evaluate"]
+    module = sys.modules["sqlmetrics._evaluate.evaluate"]
     real = module.evaluate
 
     def noisy(*args: Any, **kwargs: Any) -> pd.DataFrame:

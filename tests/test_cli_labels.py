@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import cli
+from sqlmetrics.cli._commands import _commands as cli
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import cli
+from sqlmetrics.cli._commands import _commands as cli
 from sqlmetrics.errors import InvalidParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +170,7 @@ def test_a_url_in_a_usage_error_is_masked() -> None:
 
 
 def test_mask_url_leaves_a_url_without_password_alone() -> None:
-    from sqlmetrics._cli_io import mask_url
+    from sqlmetrics.cli._io import mask_url
 
     assert mask_url("postgresql://ann@h/db and s3://bucket/k") == (
         "postgresql://ann@h/db and s3://bucket/k"
@@ -242,7 +242,7 @@ def test_ctrl_c_in_python_code_is_one_line_and_exit_130(monkeypatch: pytest.Monk
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sys.modules["sqlmetrics.evaluate"], "evaluate", interrupted)
+    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate.evaluate"], "evaluate", interrupted)
     previous = signal.getsignal(signal.SIGINT)
     result = invoke(EVAL)
     assert result.exit_code == 130
@@ -254,7 +254,7 @@ def test_an_interrupted_duckdb_query_is_exit_130(monkeypatch: pytest.MonkeyPatch
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
 
-    monkeypatch.setattr(sys.modules["sqlmetrics.evaluate"], "evaluate", interrupted)
+    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate.evaluate"], "evaluate", interrupted)
     result = invoke(EVAL)
     assert (result.exit_code, result.output) == (130, "sqlmetrics: interrupted\n")
 

@@ -1,4 +1,4 @@
-"""sqlmetrics.compare: every test against its oracle (tests/oracle/compare.py), with tied
+"""sqlmetrics._inference.compare: every test against its oracle (tests/oracle/compare.py), with tied
 scores; shuffles, seeds, corrections; agreement with ranx."""
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ import pytest
 from oracle.index import ORACLES
 
 import sqlmetrics
-from sqlmetrics._docs import metrics_table
-from sqlmetrics._templates import sql_dir
-from sqlmetrics.names import metric_form
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.names import metric_form
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._templating.templates import sql_dir
+from sqlmetrics._tools.docs import metrics_table
 
 # exported functions that compute no registered metric (readers and helpers)
 NOT_METRICS = {

@@ -29,11 +29,11 @@ from sklearn import metrics as skm
 from test_trec import MEASURES, TREC, expected_values
 
 import sqlmetrics
-from sqlmetrics import cli
-from sqlmetrics._docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
-from sqlmetrics.conventions import CONVENTIONS, DEFINITIONAL
+from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
+from sqlmetrics.cli._commands import _commands as cli
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
-from sqlmetrics.registry import REGISTRY
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 COLS = {"group": "group", "item": "item", "score": "score", "label": "label"}
@@ -544,7 +544,7 @@ def test_a_convention_fills_only_what_was_not_passed() -> None:
 
 
 def test_every_convention_option_is_a_declared_option_with_a_valid_value() -> None:
-    from sqlmetrics.registry import PARAMS
+    from sqlmetrics._core.registry import PARAMS
 
     for convention in CONVENTIONS.values():
         for option, value in convention.sets.items():
@@ -656,7 +656,7 @@ def test_skipped_groups_warn_unless_chosen() -> None:
 def test_readme_conventions_table_is_generated() -> None:
     table = README.split(CONVENTIONS_START)[1].split(CONVENTIONS_END)[0].strip()
     assert table == conventions_table().strip(), (
-        "README conventions table is stale: run `python -m sqlmetrics._docs README.md`"
+        "README conventions table is stale: run `python -m sqlmetrics._tools.docs README.md`"
     )
     assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", README)
 

@@ -30,13 +30,13 @@ import pytest
 import sqlglot
 
 import sqlmetrics
-from sqlmetrics import _templates
 from sqlmetrics._backends.files import reader_sql
-from sqlmetrics._literals import FLOAT_TYPES, sql_double
-from sqlmetrics._quoting import quote_ident, quote_literal, quote_table
+from sqlmetrics._core.registry import PARAMS, REGISTRY, MetricSpec
+from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
+from sqlmetrics._templating import templates as _templates
+from sqlmetrics._templating.literals import FLOAT_TYPES, sql_double
+from sqlmetrics._templating.quoting import quote_ident, quote_literal, quote_table
 from sqlmetrics.errors import InvalidParameterError
-from sqlmetrics.registry import PARAMS, REGISTRY, MetricSpec
-from sqlmetrics.retrieval import NO_TIE_AVERAGE
 
 RENDERED_ONLY = ("bigquery", "snowflake", "trino")
 RUN = ("postgres", "spark")
@@ -681,7 +681,7 @@ def test_unknown_dialect_without_a_near_name() -> None:
 def test_cli_render_dialect() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics import cli
+    from sqlmetrics.cli._commands import _commands as cli
 
     result = CliRunner().invoke(
         cli.main, ["render", "ndcg@10", "--dialect", "spark", "--label", "rel"]

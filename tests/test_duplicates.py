@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import cli
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics.cli._commands import _commands as cli
 
 CTR = Path(__file__).resolve().parents[1] / "examples" / "data" / "ctr.csv"
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")

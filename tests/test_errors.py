@@ -270,7 +270,7 @@ def test_render_rejects_unknown_options_and_frames() -> None:
 
 
 def test_by_errors() -> None:
-    from sqlmetrics._engine import compute
+    from sqlmetrics._engine.run import compute
 
     with pytest.raises(InvalidParameterError, match=r"auc: by= names a column twice"):
         compute(

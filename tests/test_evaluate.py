@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.bounds import AucBounds
-from sqlmetrics.names import metric_form, parse_metric
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.names import metric_form, parse_metric
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._metrics.classification_bounds import AucBounds
 
 RNG = np.random.default_rng(11)
 N = 600

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("SQLMETRICS_UPDATE_GOLDEN") == "1"

@@ -120,7 +120,7 @@ def test_hostile_file_name(tmp_path: Path) -> None:
 
 def test_slice_named_like_a_canonical_column() -> None:
     # by= is internal to evaluate; the engine must keep slices apart from label/score
-    from sqlmetrics._engine import compute
+    from sqlmetrics._engine.run import compute
 
     frame = FRAME.assign(score_copy=FRAME["score"])
     out = compute("auc", frame, con=None, columns={"label": "label", "score": "score"}, by=["user"])

@@ -15,10 +15,10 @@ import pytest
 from scipy import stats
 
 import sqlmetrics
-from sqlmetrics import _resample as R
-from sqlmetrics import intervals
+from sqlmetrics._core.registry import CI_PARAM_NAMES, PARAMS, REGISTRY
+from sqlmetrics._inference import intervals as intervals
+from sqlmetrics._inference import resample as R
 from sqlmetrics.errors import InvalidParameterError, UndefinedMetricWarning
-from sqlmetrics.registry import CI_PARAM_NAMES, PARAMS, REGISTRY
 from tests.oracle import classification as OC
 from tests.oracle import intervals as O
 from tests.oracle import ranking as ORK
@@ -495,7 +495,7 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
     import re
     from pathlib import Path
 
-    from sqlmetrics._docs import INTERVALS_END, INTERVALS_START, intervals_table
+    from sqlmetrics._tools.docs import INTERVALS_END, INTERVALS_START, intervals_table
 
     root = Path(__file__).resolve().parents[1]
     readme = (root / "README.md").read_text()
@@ -510,7 +510,7 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
         exec(compile(code.group(1), "README.md", "exec"), {})
     assert out.getvalue() == shown.group(1)
     table = readme.split(INTERVALS_START)[1].split(INTERVALS_END)[0].strip()
-    assert table == intervals_table().strip(), "run `python -m sqlmetrics._docs README.md`"
+    assert table == intervals_table().strip(), "run `python -m sqlmetrics._tools.docs README.md`"
 
 
 # --------------------------------------------------------------------------- every metric

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import sqlmetrics
-from sqlmetrics._stats import two_sided_normal, two_sided_t
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._inference.intervals import wilson
+from sqlmetrics._inference.stats import two_sided_normal, two_sided_t
 from sqlmetrics.errors import InvalidDataError
-from sqlmetrics.intervals import wilson
-from sqlmetrics.registry import REGISTRY
 
 #: the largest double below 1: (1 + level) / 2 rounds to 1.0, (1 - level) / 2 = 2^-54 is exact
 TOP = 1 - 2**-53

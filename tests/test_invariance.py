@@ -1,6 +1,6 @@
 """Registry-wide invariances (issue 22, section 3), after scikit-learn's metrics/tests/test_common.
 
-Every registered metric (sqlmetrics/registry.py) gets every check below for free, on DuckDB,
+Every registered metric (sqlmetrics/_core/registry.py) gets every check below for free, on DuckDB,
 PostgreSQL (``pg_engine``) and Spark (``spark``), over the small tied dataset of
 tests/invariance_data.py; ``test_every_metric_is_covered_or_excused`` fails when a registered
 metric is neither checked by an invariance nor listed as not applicable to it, with a reason.
@@ -39,9 +39,9 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics._engine import compute
-from sqlmetrics.names import metric_form
-from sqlmetrics.registry import REGISTRY, MetricSpec, default_of
+from sqlmetrics._core.names import metric_form
+from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
+from sqlmetrics._engine.run import compute
 
 ENGINES = ("duckdb", "postgres", "spark")
 K = 3  # the cut-off of every metric that takes one

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
 
 LABELS = [1, 0, 1, 0, 0, 1, 1, 0]
 SCORES = [0.9, 0.2, 0.4, 0.5, 0.1, 0.8, 0.3, 0.35]

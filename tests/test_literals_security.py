@@ -12,7 +12,7 @@ import sqlglot
 from sklearn.metrics import confusion_matrix, roc_auc_score
 
 import sqlmetrics
-from sqlmetrics import _templates
+from sqlmetrics._templating import templates as _templates
 from sqlmetrics.errors import InvalidParameterError
 
 #: text that the rendering (blank-line removal, rstrip, indent) or a quoting setting changed

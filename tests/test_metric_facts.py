@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from sqlmetrics._core.registry import ALIASES, REGISTRY, Inference, get_spec
 from sqlmetrics.errors import InvalidParameterError
-from sqlmetrics.registry import ALIASES, REGISTRY, Inference, get_spec
 
 #: the generic layers: no metric-name literal in them
 GENERIC = (
-    "sqlmetrics.intervals",
-    "sqlmetrics.compare",
-    "sqlmetrics.evaluate",
-    "sqlmetrics._plan",
-    "sqlmetrics._evaluate_wide",
+    "sqlmetrics._inference.intervals",
+    "sqlmetrics._inference.compare",
+    "sqlmetrics._evaluate.evaluate",
+    "sqlmetrics._engine.plan",
+    "sqlmetrics._evaluate.wide",
     "sqlmetrics.cli",
-    "sqlmetrics._cli_io",
-    "sqlmetrics._cli_plot",
+    "sqlmetrics.cli._io",
+    "sqlmetrics.cli._plot",
 )
 
 
@@ -67,7 +67,8 @@ def test_the_scan_finds_a_name_literal() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["sqlmetrics.evaluate", "sqlmetrics._plan", "sqlmetrics.compare"]
+    "module",
+    ["sqlmetrics._evaluate.evaluate", "sqlmetrics._engine.plan", "sqlmetrics._inference.compare"],
 )
 def test_evaluate_and_compare_do_not_import_the_ranking_family(module: str) -> None:
     # they reach the ranking checks (and qrels' roles) through MetricSpec.data_checks
@@ -118,7 +119,7 @@ def test_inference_refuses_facts_no_layer_can_act_on(kwargs: dict[str, object], 
 
 
 def test_the_facts_decide_the_methods_and_tests() -> None:
-    from sqlmetrics import intervals
+    from sqlmetrics._inference import intervals as intervals
 
     assert intervals.methods_for(get_spec("auc"), {"weight": "w"}) == ("bootstrap",)
     assert intervals.methods_for(get_spec("spearman"), {"group": None}) == ("bootstrap",)
@@ -141,7 +142,7 @@ def test_direction_is_declared_with_the_metric() -> None:
 
 
 def test_register_refuses_an_unknown_direction() -> None:
-    from sqlmetrics.registry import MetricSpec, register
+    from sqlmetrics._core.registry import MetricSpec, register
 
     spec = MetricSpec("facts_probe", "x.sql", "user", "probe", (), better="up")
     with pytest.raises(RuntimeError, match="better='up'"):
@@ -170,7 +171,7 @@ def test_register_refuses_an_unknown_direction() -> None:
 def test_the_cli_card_shows_the_declared_facts(metric: str, lines: list[str]) -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics import cli
+    from sqlmetrics.cli._commands import _commands as cli
 
     result = CliRunner().invoke(cli.main, ["list", metric])
     assert result.exit_code == 0, result.output

@@ -14,8 +14,8 @@ from oracle import multiclass as om
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics._engine import compute
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._engine.run import compute
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAN = float("nan")

@@ -21,7 +21,7 @@ from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics import cli
+from sqlmetrics.cli._commands import _commands as cli
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 AVERAGES = ["macro", "weighted", "micro", "samples"]
@@ -444,9 +444,9 @@ def test_statement_parses_in_every_dialect(dialect: str, metric: str, average: s
     """
     import sqlglot
 
-    from sqlmetrics._engine import check_params
-    from sqlmetrics.multiclass_roc import wide_sql, wide_view
-    from sqlmetrics.registry import get_spec
+    from sqlmetrics._core.registry import get_spec
+    from sqlmetrics._engine.run import check_params
+    from sqlmetrics._metrics.multiclass_roc import wide_sql, wide_view
 
     spec = get_spec(metric)
     name = "auc_average" if metric == "multiclass_auc" else "ap_average"

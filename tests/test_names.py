@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.names import metric_form, metric_names, parse_metric
-from sqlmetrics.registry import ALIASES, REGISTRY
+from sqlmetrics._core.names import metric_form, metric_names, parse_metric
+from sqlmetrics._core.registry import ALIASES, REGISTRY
 
 FRAME = pd.DataFrame({
     "group": [1, 1, 1, 2, 2, 2],

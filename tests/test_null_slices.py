@@ -19,8 +19,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
-from sqlmetrics.retrieval import NO_TIE_AVERAGE
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
 
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.kernel == "ranking_kernel")
 COLS = {"group": "q", "item": "d", "score": "s", "label": "y"}

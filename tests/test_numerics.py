@@ -206,7 +206,7 @@ def test_beta_whose_square_overflows_is_rejected(call: object) -> None:
 
 
 def test_numbers_reach_sql_as_exact_double_literals() -> None:
-    from sqlmetrics._literals import sql_double
+    from sqlmetrics._templating.literals import sql_double
 
     con = duckdb.connect()
     for value in [0.5, 0.1, 1e200, -2.5e-300, 0.30000000000000004, 5e-324, 3]:
@@ -329,7 +329,7 @@ def test_every_ranking_metric_is_bit_identical_across_groups_under_shuffles() ->
     # many small groups: the sum over groups is split between threads. hit_ratio with
     # ties="average" summed the groups' fractional hits with a plain sum and moved in the
     # last bit (0.05044501870410438 vs ...394) between shuffles
-    from sqlmetrics.registry import REGISTRY
+    from sqlmetrics._core.registry import REGISTRY
 
     names = sorted(n for n, s in REGISTRY.items() if s.family == "ranking")
     rng = np.random.default_rng(1)

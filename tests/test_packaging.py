@@ -41,7 +41,7 @@ def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     code = (
-        "import json, sqlmetrics; from sqlmetrics._templates import sql_dir; "
+        "import json, sqlmetrics; from sqlmetrics._templating.templates import sql_dir; "
         f"v = sqlmetrics.auc({str(ROOT / 'examples' / 'data' / 'ctr.csv')!r}, label='click', "
         "score='pctr'); print(json.dumps([sqlmetrics.__file__, str(sql_dir()), v]))"
     )

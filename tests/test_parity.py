@@ -27,10 +27,10 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics._engine import compute
+from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
+from sqlmetrics._engine.run import compute
+from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
 from sqlmetrics.errors import SqlMetricsError
-from sqlmetrics.registry import REGISTRY, MetricSpec, default_of
-from sqlmetrics.retrieval import NO_TIE_AVERAGE
 
 RTOL = 1e-9
 ENGINES = ("duckdb", "postgres", "spark")

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import sqlmetrics
 import sqlmetrics.plot
-from sqlmetrics._cli_plot import plot as plot_command
+from sqlmetrics.cli._plot import plot as plot_command
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -44,7 +44,7 @@ def assert_valid_image(path: Path) -> None:
 
 def test_import_sqlmetrics_does_not_import_matplotlib() -> None:
     code = (
-        "import sys, sqlmetrics, sqlmetrics.plot, sqlmetrics._cli_plot; "
+        "import sys, sqlmetrics, sqlmetrics.plot, sqlmetrics.cli._plot; "
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

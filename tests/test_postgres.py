@@ -20,7 +20,7 @@ import sqlalchemy
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import cli
+from sqlmetrics.cli._commands import _commands as cli
 from sqlmetrics.errors import (
     ColumnNotFoundError,
     DataSourceError,
@@ -378,7 +378,7 @@ def test_a_file_is_refused_with_the_fix(pg: sqlalchemy.engine.Engine) -> None:
 def test_an_unanticipated_engine_error_is_wrapped(
     pg: sqlalchemy.engine.Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sqlmetrics._engine as engine
+    import sqlmetrics._engine.run as engine
 
     monkeypatch.setattr(engine, "render_sql", lambda *a, **k: "select no_such_fn()")
     with pytest.raises(

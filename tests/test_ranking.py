@@ -17,9 +17,9 @@ from oracle import ranking as orc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics._engine import entry, kernel_sql
-from sqlmetrics._quoting import quote_ident
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._engine.run import entry, kernel_sql
+from sqlmetrics._templating.quoting import quote_ident
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
 
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")
 COLS = {"group": "q", "item": "d", "score": "s", "label": "y"}

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqlmetrics._docs import END, START, metrics_table
+from sqlmetrics._tools.docs import END, START, metrics_table
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -48,7 +48,7 @@ def test_main_job_output_is_what_the_readme_shows() -> None:
 def test_metric_table_is_generated_from_the_registry() -> None:
     table = README.split(START)[1].split(END)[0].strip()
     assert table == metrics_table().strip(), (
-        "README metric table is stale: run `python -m sqlmetrics._docs README.md`"
+        "README metric table is stale: run `python -m sqlmetrics._tools.docs README.md`"
     )
 
 

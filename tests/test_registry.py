@@ -8,9 +8,9 @@ import re
 import pytest
 
 import sqlmetrics
-from sqlmetrics._templates import sql_dir, template_names
-from sqlmetrics.names import metric_names
-from sqlmetrics.registry import REGISTRY, get_spec
+from sqlmetrics._core.names import metric_names
+from sqlmetrics._core.registry import REGISTRY, get_spec
+from sqlmetrics._templating.templates import sql_dir, template_names
 
 
 def test_every_template_is_registered_and_every_spec_has_a_template() -> None:
@@ -69,7 +69,7 @@ def test_metric_names_lists_registry() -> None:
 
 def test_metric_spec_fields_are_typed_not_a_free_dict() -> None:
     # what used to hide in `extra`: the function's name, per-metric defaults, combined checks
-    from sqlmetrics.registry import MetricSpec, default_of, register
+    from sqlmetrics._core.registry import MetricSpec, default_of, register
 
     assert REGISTRY["map"].function == "mean_average_precision"
     assert REGISTRY["auc"].function == "auc"  # the name, when not given

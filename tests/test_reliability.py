@@ -308,7 +308,7 @@ def test_qrels_keys_of_another_type(qrels_type: str) -> None:
 
 
 def test_an_unanticipated_engine_error_names_the_metric(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sqlmetrics._engine as engine
+    import sqlmetrics._engine.run as engine
 
     monkeypatch.setattr(engine, "render_sql", lambda *a, **k: "select * from no_such_fn()")
     with pytest.raises(
@@ -364,7 +364,7 @@ def test_a_list_column_is_not_numeric() -> None:
     ],
 )
 def test_type_kinds(sql_type: str, numeric: bool, family: str) -> None:
-    from sqlmetrics._validate import is_numeric, type_family
+    from sqlmetrics._engine.validate import is_numeric, type_family
 
     assert is_numeric(sql_type) is numeric
     assert type_family(sql_type) == family

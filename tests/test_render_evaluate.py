@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import cli
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics.cli._commands import _commands as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

@@ -20,7 +20,7 @@ from oracle import retrieval as ort
 from test_ranking import COLS, composed, ranking_frames, rows_of
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
 
 TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 NAMES = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
+from sqlmetrics._core.registry import REGISTRY, MetricSpec
 from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, SqlMetricsError
-from sqlmetrics.registry import REGISTRY, MetricSpec
 
 TOL = 1e-9
 N = 600
@@ -341,7 +341,7 @@ def test_auc_buckets_on_spark_equal_duckdb(spark: Any, kind: str) -> None:
     """The unweighted spark__auc_kernel (score buckets from a sample, ranks inside each) gives
     DuckDB's bits, overall and per slice; and the data do split into many buckets (so the
     test exercises the running sums between them)."""
-    from sqlmetrics._templates import render_macro
+    from sqlmetrics._templating.templates import render_macro
 
     frame = bucket_scores(kind)
     sdf = spark.createDataFrame(frame)
@@ -497,7 +497,7 @@ def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> Non
 
 
 # --------------------------------------------------------------------------- CLI
-CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli import main; main()"]
+CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli._commands import main; main()"]
 
 
 def test_cli_spark_master_end_to_end(parquet: str, frame: pd.DataFrame) -> None:
@@ -553,7 +553,7 @@ def test_cli_spark_missing_table_names_spark() -> None:
 def test_exact_int_of_a_double_is_exact_on_spark(spark: Any, value: float) -> None:
     """Spark casts a double to DECIMAL through its shortest decimal repr (2^80 ->
     1208925819614629200000000): exact_int_of, the term of every exact sum, must not."""
-    from sqlmetrics._templates import render_macro
+    from sqlmetrics._templating.templates import render_macro
 
     expr = render_macro("exact_int_of", f"cast({value!r} as double)", dialect="spark").strip()
     got = spark.sql(f"select cast({expr} as string) as v").collect()[0]["v"]

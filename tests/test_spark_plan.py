@@ -46,7 +46,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics
-from sqlmetrics.registry import REGISTRY
+from sqlmetrics._core.registry import REGISTRY
 
 SMALL_KEYS = re.compile(r"^(?:[a-z]_)?slice_\d+$|^(?:[a-z]_)?(?:thin_)?bucket$|^bin$")
 SLICE_KEY = re.compile(r"^(?:[a-z]_)?slice_\d+$")

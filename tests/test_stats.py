@@ -1,4 +1,4 @@
-"""sqlmetrics._stats against scipy.stats (the oracle; scipy is a dev-only dependency)."""
+"""sqlmetrics._inference.stats against scipy.stats (the oracle; scipy is a dev-only dependency)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import scipy.special
 import scipy.stats
 
-from sqlmetrics import _stats
+from sqlmetrics._inference import stats as _stats
 
 DFS = [0.5, 1, 1.5, 2, 3, 4, 5, 7, 10, 17, 29, 30, 50, 99, 250, 1000, 12345, 1e6]
 PS = [1e-9, 1e-6, 1e-4, 0.001, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.45, 0.5, 0.6]

@@ -14,9 +14,10 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from sqlmetrics._engine import entry, kernel_sql
-from sqlmetrics._literals import sql_double
-from sqlmetrics._templates import (
+from sqlmetrics._core.registry import REGISTRY, MetricSpec
+from sqlmetrics._engine.run import entry, kernel_sql
+from sqlmetrics._templating.literals import sql_double
+from sqlmetrics._templating.templates import (
     DBT_BUILTINS,
     Adapter,
     environment,
@@ -27,7 +28,6 @@ from sqlmetrics._templates import (
     sql_files,
 )
 from sqlmetrics.errors import InvalidParameterError
-from sqlmetrics.registry import REGISTRY, MetricSpec
 
 
 def test_macro_names_are_unique_across_the_namespace() -> None:
@@ -97,7 +97,7 @@ def test_raise_compiler_error_is_our_error() -> None:
 
 
 def test_a_file_breaking_the_contract_is_named() -> None:
-    from sqlmetrics._templates import _check_file
+    from sqlmetrics._templating.templates import _check_file
 
     env = environment()
     with pytest.raises(jinja2.TemplateSyntaxError, match=r"sql/my/bad\.sql breaks the"):
@@ -180,7 +180,7 @@ def test_the_compiled_namespace_is_cached_and_a_changed_source_is_checked_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Compiling the namespace costs seconds per process; the bytecode cache keeps it."""
-    from sqlmetrics import _templates
+    from sqlmetrics._templating import templates as _templates
 
     checked: list[str] = []
     original = _templates._check_file

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sqlmetrics._templates import (
+from sqlmetrics._core.registry import REGISTRY, default_of
+from sqlmetrics._templating.templates import (
     environment,
     ranking_rules,
     render_macro,
@@ -18,9 +19,8 @@ from sqlmetrics._templates import (
     sql_files,
     template_header,
 )
-from sqlmetrics.cli import metric_card
+from sqlmetrics.cli._commands import metric_card
 from sqlmetrics.errors import InvalidParameterError
-from sqlmetrics.registry import REGISTRY, default_of
 
 ROOT = sql_dir().parent
 

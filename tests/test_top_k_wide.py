@@ -20,7 +20,7 @@ from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics import cli
+from sqlmetrics.cli._commands import _commands as cli
 
 CLASSES = ["a", "b", "c", "d"]
 SCORES = [f"p_{c}" for c in CLASSES]
@@ -383,9 +383,9 @@ def test_evaluate_errors(kwargs: dict[str, Any], message: str) -> None:
 def test_statement_parses_in_every_dialect(dialect: str) -> None:
     import sqlglot
 
-    from sqlmetrics._engine import check_params
-    from sqlmetrics.multiclass_roc import WIDE_ROLES, WIDE_WEIGHT, wide_sql, wide_view
-    from sqlmetrics.registry import get_spec
+    from sqlmetrics._core.registry import get_spec
+    from sqlmetrics._engine.run import check_params
+    from sqlmetrics._metrics.multiclass_roc import WIDE_ROLES, WIDE_WEIGHT, wide_sql, wide_view
 
     params = check_params(get_spec("top_k_accuracy"), {"k": 2, "labels": ["b", "a"]})
     view = wide_view("t", ["g"], '"y"', [["a", "s_a"], ["b", "s_b"]], True, dialect, '"w"')

@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import TemplateContractError, _templates
-from sqlmetrics.cli import main
+from sqlmetrics import TemplateContractError
+from sqlmetrics._templating import templates as _templates
+from sqlmetrics.cli._commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my_metrics" / "ctr_lift.sql"
@@ -29,7 +30,7 @@ def oracle(frame: pd.DataFrame, threshold: float = 0.5) -> float:
 
 
 @pytest.fixture
-def ctr_lift() -> sqlmetrics.registry.MetricSpec:
+def ctr_lift() -> sqlmetrics._core.registry.MetricSpec:
     return sqlmetrics.register_sql(EXAMPLE)
 
 
@@ -264,7 +265,7 @@ def test_a_kernel_calling_an_unknown_macro_is_refused_when_registered(tmp_path: 
         TemplateContractError, match=rf"{re.escape(str(path))}, line \d+: .*no_such"
     ):
         sqlmetrics.register_sql(path)
-    assert "m" not in sqlmetrics.registry.REGISTRY and "m" not in _templates.USER_FILES
+    assert "m" not in sqlmetrics._core.registry.REGISTRY and "m" not in _templates.USER_FILES
 
 
 # --------------------------------------------------------------------------- the README

@@ -15,10 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import TemplateContractError, TemplateSecurityError, _templates
-from sqlmetrics.cli import main
-from sqlmetrics.registry import REGISTRY
-from sqlmetrics.user import dispatched_names
+from sqlmetrics import TemplateContractError, TemplateSecurityError
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._engine.user import dispatched_names
+from sqlmetrics._templating import templates as _templates
+from sqlmetrics.cli._commands import main
 
 FRONT = "{#\n  name: m\n  roles: label=binary, score=score\n  summary: a test metric\n#}\n"
 #: line 6 of the file: the kernel's first line of SQL

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._quoting import quote_ident
+from .._templating.quoting import quote_ident
 from ..errors import EngineError, SqlMetricsError
 
 #: a prefix no user object has: every name sqlmetrics registers or creates starts with it

@@ -8,7 +8,7 @@ import re
 
 import duckdb
 
-from .._quoting import quote_literal
+from .._templating.quoting import quote_literal
 from ..errors import InvalidParameterError
 from .duckdb_backend import private_database
 

@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from .._quoting import quote_ident, quote_literal
+from .._templating.quoting import quote_ident, quote_literal
 from ..errors import DataSourceError, EngineError, InvalidDataError, SqlMetricsError
 from .base import Backend, unique_name
 from .files import (

@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._quoting import quote_ident
+from .._templating.quoting import quote_ident
 from ..errors import (
     ColumnNotFoundError,
     DataSourceError,

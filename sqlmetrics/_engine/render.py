@@ -1,0 +1,265 @@
+"""``render``: the SQL a metric runs, to read or to paste into a warehouse."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from .._backends.files import (
+    GLOB_CHARS,
+    data_kind,
+    escape_glob,
+    literal_directories,
+    reader_sql,
+)
+from .._core.names import parse_metric
+from .._templating.quoting import quote_ident, quote_literal, quote_table
+from .._templating.templates import check_dialect
+from ..errors import InvalidParameterError
+from .plan import check_train, compose_sql, make_plan, named_sql
+from .run import check_params, normalize_by, render_sql
+
+# column a role reads when render() is not told otherwise: required roles, and the ranking label
+# (optional only because qrels= may carry it); other optional roles (weight=, a threshold
+# metric's prediction=) are left out unless given
+ROLE_DEFAULTS = {
+    "label": "label",
+    "score": "score",
+    "group": "group",
+    "item": "item",
+    "prediction": "prediction",
+}
+
+
+def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckdb") -> str:
+    """The SQL after ``from`` for a table name or a Parquet/CSV path or glob (no data is read),
+    in ``dialect``.
+
+    Tables and files are told apart, and Parquet from CSV, by ``_backends.files.data_kind``, as when
+    the metric runs; an existing file whose name holds glob characters is escaped as there
+    (DuckDB). Spark reads a Parquet path as ``parquet.`path```; the other dialects read no
+    file in a query, and a path is refused with the fix (a table name).
+    """
+    if not isinstance(data, (str, os.PathLike)):
+        raise InvalidParameterError(
+            f"{caller}: {arg}= must be a table name or a file path; got {type(data).__name__} "
+            f"(a DataFrame has no SQL name: register it on a connection and pass that name)"
+        )
+    path = os.fspath(data)
+    kind = data_kind(path)
+    if kind == "table":
+        return quote_table(path, dialect)
+    if dialect == "spark" and kind == "parquet":
+        return reader_sql(kind, quote_ident(path, dialect), dialect)
+    folder = os.path.isdir(path)
+    if dialect != "duckdb":
+        spark = "; Spark reads Parquet paths only" if dialect == "spark" else ""
+        what = {"csv": "CSV", "parquet": "Parquet"}[kind]
+        what = f"a directory of {what} files" if folder else f"a {what} file"
+        raise InvalidParameterError(
+            f"{caller}: {arg}={path!r} is {what}, which dialect {dialect!r} cannot "
+            f"read in a query; render a table name for "
+            f"dialect {dialect} (load the file into a table first){spark}"
+        )
+    # as the engine reads it: an existing file is exactly that file (DuckDB would glob
+    # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal
+    if folder:  # a warehouse export: every file below it, Hive partition columns included
+        suffix = "parquet" if kind == "parquet" else "csv"
+        pattern = os.path.join(glob.escape(path.rstrip(os.sep)), "**", f"*.{suffix}")
+        return reader_sql(kind, quote_literal(pattern) + ", hive_partitioning = true")
+    if os.path.isfile(path):
+        path = escape_glob(path)
+    elif any(ch in path for ch in GLOB_CHARS):
+        path = literal_directories(path)
+    return reader_sql(kind, quote_literal(path))
+
+
+def render(
+    metric: str,
+    data: str | os.PathLike[str] = "source_table",
+    *,
+    by: str | list[str] | None = None,
+    dialect: str = "duckdb",
+    **params: Any,
+) -> str:
+    """Return the SQL that ``metric`` runs, without running it, in the SQL of ``dialect``.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name as :func:`evaluate` takes it (``"auc"``, ``"ndcg@10"``) or a registered
+        name (``"ndcg"``, with ``k=``; curves too), see :func:`metric_names`.
+    data : str or path, default "source_table"
+        A table name (quoted as an identifier) or a Parquet/CSV path (read with DuckDB's
+        ``read_parquet`` / ``read_csv``).
+    by : str or list of str, optional
+        Slice columns: one output row per distinct combination.
+    dialect : {"duckdb", "postgres", "spark", "bigquery", "snowflake", "trino"}, default "duckdb"
+        The SQL dialect written: its float and exact integer types, identifier quoting and
+        file reader (``sql/_macros/dialect.sql``). DuckDB, PostgreSQL and Spark SQL run in
+        the tests; BigQuery, Snowflake and Trino are rendered and parsed back only. A file
+        path renders for DuckDB (any file) and Spark (Parquet) only.
+    **params
+        Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
+        ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
+        ``group``/``item``/``label`` columns), ``train=`` (beyond-accuracy metrics: a table name
+        or path of interactions with the ``item`` column) and the metric's options (``threshold=``,
+        ``weighting=``, ``k=``, ...).
+
+    Returns
+    -------
+    str
+        The SQL text of the metric's own template. Slice columns come out as ``slice_0``,
+        ``slice_1``, ...; :func:`render_evaluate` names them and composes several metrics.
+
+    Raises
+    ------
+    UnknownMetricError
+        ``metric`` is not registered (the message suggests the nearest name).
+    InvalidParameterError
+        An option the metric does not accept, or a value out of range; an unknown
+        ``dialect`` (the message names the nearest one), a file path for a dialect that
+        reads no file.
+
+    Examples
+    --------
+    >>> import sqlmetrics
+    >>> print(sqlmetrics.render("precision", "events", label="click", threshold=0.3))
+    ... # doctest: +ELLIPSIS
+    with source as (...
+    >>> "cast(0.3e0 as float64)" in sqlmetrics.render("precision", "events", threshold=0.3,
+    ...                                                dialect="bigquery")
+    True
+    """
+    dialect = check_dialect(dialect, "render")
+    request = parse_metric(metric, "render", scalar_only=False)
+    spec = request.spec
+    if request.k is not None:
+        if "k" in params:
+            raise InvalidParameterError(
+                f"render: metric {metric!r} carries its cut-off; k={params['k']!r} given too. "
+                f"Write the cut-off once: {metric!r}, or the plain name with k="
+            )
+        params["k"] = request.k
+    qrels = params.pop("qrels", None)
+    if qrels is not None and spec.kernel != "ranking_kernel":
+        raise InvalidParameterError(
+            f"render: qrels= is used by ranking metrics only; {metric!r} is not one"
+        )
+    train = params.pop("train", None)
+    if train is not None and spec.family != "beyond":
+        raise InvalidParameterError(
+            f"render: train= is used by the beyond-accuracy metrics only; {metric!r} is not one"
+        )
+    columns: dict[str, str | None] = {}
+    for role in spec.roles:
+        conventional = role.required or role.name == "label"  # ranking: label or qrels
+        value = params.pop(role.name, ROLE_DEFAULTS.get(role.name) if conventional else None)
+        if role.name == "score" and params.get("prediction"):
+            value = None
+        columns[role.name] = value
+    if "prediction" in columns and columns["prediction"] is None and columns.get("score") is None:
+        columns["score"] = "score"
+    relation = relation_of("render", data, dialect=dialect)
+    extra = None
+    if qrels is not None:
+        judged = {
+            role: columns.get(role) or ROLE_DEFAULTS[role] for role in ("group", "item", "label")
+        }
+        extra = {"qrels": (relation_of("render", qrels, "qrels", dialect), judged)}
+        columns["label"] = None  # the run has no label: qrels judge it
+    if train is not None:
+        item = columns.get("item") or ROLE_DEFAULTS["item"]
+        extra = {"train": (relation_of("render", train, "train", dialect), {"item": item})}
+    checked = check_params(spec, params)
+    by_cols = normalize_by(spec.name, by)
+    return render_sql(spec, relation, columns, checked, by_cols, extra, dialect=dialect)
+
+
+def render_evaluate(
+    data: str | os.PathLike[str] = "source_table",
+    metrics: str | Sequence[str] = (),
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: str | os.PathLike[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    train: str | os.PathLike[str] | None = None,
+    dialect: str = "duckdb",
+    **options: Any,
+) -> str:
+    """Return the one SQL statement that :func:`evaluate` runs, without running it, in the
+    SQL of ``dialect``.
+
+    Built by the same code as :func:`evaluate` (the same checks of names and options, the
+    same composition), then wrapped in a final ``select`` that gives the columns
+    ``evaluate`` returns: the slices under their own names, one column per metric named as
+    requested (``zero_division`` applied), ``n_rows`` and, when a ranking metric or GAUC is
+    requested, ``n_groups``. Run over the same data it gives ``evaluate``'s numbers.
+
+    Parameters
+    ----------
+    data : str or path, default "source_table"
+        A table name (quoted as an identifier) or a Parquet/CSV path.
+    metrics : str or list of str
+        As for :func:`evaluate`: ``"auc"``, ``"ndcg@10"``, ...
+    label, score, group, item, by, weight, prediction, **options
+        As for :func:`evaluate`.
+    qrels : str or path, optional
+        Judgments for the ranking metrics: a table name or a Parquet/CSV path.
+    train : str or path, optional
+        Interactions for the beyond-accuracy metrics: a table name or a Parquet/CSV path.
+    dialect : str, default "duckdb"
+        As for :func:`render`.
+
+    Returns
+    -------
+    str
+        The SQL text.
+
+    Raises
+    ------
+    UnknownMetricError, InvalidParameterError
+        As :func:`evaluate`, for everything that can be checked without the data; an unknown
+        ``dialect``.
+
+    Notes
+    -----
+    What ``evaluate`` checks on the data itself is not in the SQL: missing columns, NULLs,
+    label values, duplicate (group, item) pairs, ``empty="error"`` / ``missing="error"``
+    (the statement computes the metric as if they were ``"skip"``), and the
+    ``UndefinedMetricWarning`` (an undefined metric is NULL).
+
+    Examples
+    --------
+    >>> import sqlmetrics
+    >>> sql = sqlmetrics.render_evaluate("events", ["auc", "ndcg@10"], group="user_id",
+    ...                                  item="item_id", label="click", score="pctr",
+    ...                                  by="country")
+    >>> print(sql.splitlines()[1])
+        slice_0 as "country",
+    """
+    dialect = check_dialect(dialect, "render_evaluate")
+    columns: dict[str, str | None] = {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
+    plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
+    relation = relation_of("render_evaluate", data, dialect=dialect)
+    check_train(plan, train is not None, "render_evaluate")
+    judged = relation_of("render_evaluate", qrels, "qrels", dialect) if qrels is not None else None
+    interactions = (
+        relation_of("render_evaluate", train, "train", dialect) if train is not None else None
+    )
+    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect)
+    return named_sql(plan, sql, dialect)

@@ -1,0 +1,402 @@
+"""``evaluate``: many metrics, sliced by any columns, in one SQL statement."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from .._core.conventions import warns_zero
+from .._core.names import Request
+from .._core.registry import Role
+from .._engine.plan import (
+    Plan,
+    check_train,
+    compose_sql,
+    data_checks,
+    group_counts,
+    make_plan,
+)
+from .._engine.run import open_checked
+from .._inference.intervals import CI_PARAMS, CiRequest, check_ci, check_method, ci_columns, contain
+from .._metrics import FUNCTIONS
+from .._metrics.multiclass import check_labels, check_labels_type
+from .._metrics.multiclass_roc import listed_classes
+from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from .wide import evaluate_wide
+
+__all__ = ["evaluate"]
+
+
+def evaluate(
+    data: Any,
+    metrics: str | Sequence[str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: Any = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    train: Any = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    con: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Compute several metrics at once, per slice, in one SQL statement.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow
+        table or a DuckDB relation.
+    metrics : str or list of str
+        Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
+        ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
+        ``"precision@5"`` (ranking precision at 5; plain ``"precision"`` is the classifier's
+        precision at a threshold), ``"recall@20"``, ``"hit_rate@10"``, ...
+    label, score : str
+        Label and score columns (binary labels for classification metrics, graded
+        relevance for ranking metrics).
+    group : str, optional
+        Group column (user, query) for GAUC and the ranking metrics.
+    item : str, optional
+        Item (document) column for the ranking metrics.
+    qrels : optional
+        Ground-truth judgments for the ranking metrics, of any input kind.
+    by : str or list of str, optional
+        Slice columns: one output row per distinct combination, sorted by them.
+    weight : str, optional
+        Sample-weight column, for the metrics that accept one.
+    prediction : str, optional
+        0/1 prediction column for the threshold metrics (instead of score >= threshold).
+    train : optional
+        Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
+        metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
+        ``gini_index``); not with ranking metrics in the same call.
+    scores : list of str or dict, optional
+        Wide class scores for ``multiclass_auc`` and ``top_k_accuracy`` (with ``weight=``)
+        alone: a score column per class (with ``labels=`` the class of each, else the sorted
+        classes of ``label``), or a mapping class -> column; ``label`` holds the true class.
+        See :func:`multiclass_auc`.
+    indicators : list of str or dict, optional
+        With ``scores=``: multilabel truth, a 0/1 (or boolean) column per class in the form
+        of ``scores`` (scikit-learn's indicator matrix ``Y``), for ``multiclass_auc`` and
+        ``multilabel_average_precision`` (``auc_average=`` / ``ap_average=``, "samples" too);
+        ``label`` is then not read. See :func:`multiclass_auc`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
+        ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
+        metric's own function gives with ``ci=`` on the slice's rows (README, "How sure is
+        the number?"). None (default): no interval columns.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The method for every metric; None: each metric's default.
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10).
+    seed : int, default 0
+        Seed of the bootstrap's hashed weights, in [0, 2^31).
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path
+        (opened read-only). Default: in-memory.
+    **options
+        The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
+        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
+        ...). Each applies to every requested metric that accepts it. ``convention=``
+        (``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ...) sets the options left out to that
+        tool's values for every requested metric (each must be one the tool defines).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The slice columns first (sorted), then one column per metric named exactly as
+        requested, then ``n_rows`` and, when GAUC or ranking metrics are requested,
+        ``n_groups``: the groups their means run over (GAUC: the groups with both classes;
+        ranking metrics, which all average over the same groups: those kept by ``empty=``
+        and ``missing=``). A call with both GAUC and ranking metrics has instead one count
+        per grouped metric, ``n_groups_<metric>`` with the metric as requested (e.g.
+        ``n_groups_gauc``, ``n_groups_ndcg@10``), in the order of ``metrics``. Without
+        ``by``: exactly one row.
+
+    Raises
+    ------
+    UnknownMetricError
+        A metric name that is not registered (with the nearest valid name).
+    InvalidParameterError
+        An option that no requested metric accepts, a value out of range, a metric asked
+        twice, a missing ``group=``/``item=``.
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As for the single-metric functions.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once per metric that is undefined in some slice (NaN there).
+    SkippedGroupsWarning
+        Once per ranking metric when the default ``empty="skip"`` left groups with no
+        relevant item out of its mean (neither ``empty=`` nor ``convention=`` given), as the
+        ranking functions warn: how many of how many groups (summed over the slices), and
+        the alternatives.
+
+    Notes
+    -----
+    The value of a metric in a slice equals the single-metric function run on that slice
+    alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
+    groups of the slice's rows, with their judgments). A judged group the run has no row for
+    (``missing=``) has no slice value, since slice columns are read from the run: with
+    ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
+    0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
+    it); with other slices ``missing="zero"`` is refused.
+    All metrics come from one statement: classification metrics as subqueries joined
+    on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
+    ``docs/decisions/0001-templates-and-composition.md``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
+    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
+    >>> sqlmetrics.evaluate(df, ["auc", "accuracy"], by="country")
+      country  auc  accuracy  n_rows
+    0      DE  1.0  0.666667       3
+    1      FR  0.5  0.666667       3
+    """
+    if scores is None and indicators is not None:
+        raise InvalidParameterError(
+            f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
+            f"score column of each class)"
+        )
+    if scores is not None:  # wide class scores (_evaluate_wide.py)
+        others = {
+            "group": group,
+            "item": item,
+            "weight": weight,
+            "prediction": prediction,
+            "qrels": qrels,
+            "train": train,
+            "ci": ci,
+            "ci_method": ci_method,
+        }
+        return evaluate_wide(
+            data,
+            metrics,
+            label=label,
+            scores=scores,
+            indicators=indicators,
+            by=by,
+            others=others,
+            options=options,
+            con=con,
+        )
+    columns = {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
+    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
+    check_train(plan, train is not None)
+    request = None
+    if ci is not None or ci_method is not None:
+        if ci is None:
+            raise InvalidParameterError(
+                f"evaluate: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+            )
+        request = check_ci("evaluate", ci, ci_method, n_boot, seed)
+        if request.method is not None:
+            for req in plan.requests:
+                check_method(req.spec, request.method)
+    # the default empty="skip" warns, as in the ranking functions, unless the caller chose
+    chosen = options.get("empty") is not None or options.get("convention") is not None
+    ranx = options.get("convention") == "ranx"  # its order of long ties: TieOrderWarning
+    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=ranx)
+    if request is None:
+        return frame
+    inputs = {**columns, "qrels": qrels, "train": train}
+    return add_intervals(frame, plan, data, inputs, con, request)
+
+
+def _evaluate(
+    plan: Plan,
+    data: Any,
+    qrels: Any,
+    train: Any,
+    con: Any,
+    warn_skips: bool = False,
+    warn_ties: bool = False,
+) -> pd.DataFrame:
+    """Run the one statement of a checked plan (evaluate without intervals).
+
+    ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
+    ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
+    (``convention="ranx"``): warn ``TieOrderWarning`` where ranx's order of equal scores,
+    which SQL cannot reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
+    """
+    columns = plan.columns
+    checks = data_checks(plan.requests)  # the ranking family's, declared on its specs
+    inputs = {name: roles for check in checks for name, roles in check.inputs.items()}
+    extra_sources: dict[str, tuple[Any, list[tuple[Role, str]]]] = {}
+    if qrels is not None:
+        extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in inputs["qrels"]])
+    if train is not None:
+        extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
+    with open_checked(
+        "evaluate",
+        data,
+        con,
+        columns,
+        plan.used,
+        plan.by,
+        ("group", "item") if plan.ranking else (),
+        extra_sources,
+        pos_label=plan.options.get("pos_label"),
+        duplicates=plan.options.get("duplicates", "error"),
+    ) as (backend, source, extra):
+        if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
+            listed = check_labels("evaluate", "labels", plan.options["labels"])
+            for req in plan.requests:
+                if "labels" in req.spec.params:  # classes: in item= for a table of scores
+                    role = "item" if req.spec.family == "multiclass_scores" else "label"
+                    column = str(columns[role])
+                    sql_type = source.columns[column]
+                    family = backend.family(sql_type)
+                    check_labels_type(req.text, listed, column, sql_type, family)
+                    if role == "item":  # every class of the table must be listed
+                        check = listed_classes(req.text, column, listed)
+                        assert check is not None
+                        check(backend, source, extra)
+        judged_sql = extra["qrels"][0] if "qrels" in extra else None
+        for family in checks:
+            family.before(
+                "evaluate",
+                backend,
+                source.sql,
+                judged_sql,
+                columns,
+                plan.options,
+                plan.requests,
+                warn_ties,
+            )
+        train_sql = extra["train"][0] if "train" in extra else None
+        sql, names = compose_sql(plan, source.sql, judged_sql, train_sql, dialect=backend.dialect)
+        frame = backend.query(sql)
+    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
+    # be called anything, even like one of them
+    for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
+        family.after("evaluate", frame, plan.options, qrels is not None, plan.requests, warn_skips)
+    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
+    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+
+
+def _finish(
+    frame: pd.DataFrame,
+    requests: list[Request],
+    names: dict[str, str],
+    n_slices: int,
+    options: dict[str, Any],
+) -> pd.DataFrame:
+    """Metric columns under their requested names, in the requested order; the counts last.
+
+    ``frame`` still has the generated slice names (slice_0, ...), so no slice can collide.
+    """
+    frame = frame.rename(columns=names)
+    slices = [f"slice_{i}" for i in range(n_slices)]
+    counts = {  # a slice no grouped part reports (no group in it) counts 0 groups
+        name: frame[generated].fillna(0).astype("int64")
+        for name, generated in group_counts(requests)
+    }
+    frame = frame[[*slices, *(r.text for r in requests), "n_rows"]].copy()
+    for name, values in counts.items():
+        frame[name] = values
+    zero_division = options.get("zero_division", "warn")
+    for req in requests:
+        values = frame[req.text]
+        missing = values.isna()
+        if not missing.any():
+            continue
+        if "zero_division" in req.spec.params and zero_division != "warn":
+            frame[req.text] = values.fillna(float(zero_division))
+            if warns_zero(zero_division):  # scikit-learn's zero_division="warn"
+                warn(
+                    f"evaluate: {req.text} is undefined in {int(missing.sum())} of "
+                    f"{len(frame)} slice(s) ({req.spec.undefined}); 0.0 there "
+                    f"(scikit-learn's zero_division='warn')",
+                    UndefinedMetricWarning,
+                )
+            continue
+        warn(
+            f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
+            f"slice(s) ({req.spec.undefined}); NaN there",
+            UndefinedMetricWarning,
+        )
+    return frame.reset_index(drop=True)
+
+
+def add_intervals(
+    frame: pd.DataFrame,
+    plan: Any,
+    data: Any,
+    inputs: Mapping[str, Any],
+    con: Any,
+    request: CiRequest,
+) -> pd.DataFrame:
+    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
+
+    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
+    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
+    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
+    """
+    out = frame.copy()
+    by = list(plan.by)
+    for req in plan.requests:
+        fn = FUNCTIONS[req.spec.function]
+        names = inspect.signature(fn).parameters
+        kwargs: dict[str, Any] = {
+            name: value
+            for name, value in {**inputs, **plan.options}.items()
+            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
+        }
+        if "k" in names:
+            kwargs["k"] = req.k
+        if "average" in names and req.spec.average is not None:
+            kwargs["average"] = req.spec.average
+        one = CiRequest(
+            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn(data, con=con, ci=one, **kwargs)
+        for w in caught:  # the point value's own warnings are evaluate's already
+            if "interval" in str(w.message):
+                warn(str(w.message), UndefinedMetricWarning)
+        if one.result is None:
+            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
+        lo_name, hi_name = ci_columns(req.text)
+        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
+        if by:
+            keys = out[by].reset_index(drop=True)
+            merged = keys.merge(bounds, on=by, how="left")
+        else:
+            merged = bounds
+        at = list(out.columns).index(req.text) + 1
+        los = merged[lo_name].to_numpy(dtype=float, copy=True)
+        his = merged[hi_name].to_numpy(dtype=float, copy=True)
+        if one.used == "wilson":
+            values = pd.to_numeric(out[req.text], errors="coerce").to_numpy(dtype=float)
+            for i, value in enumerate(values):
+                los[i], his[i] = contain(los[i], his[i], value)
+        out.insert(at, lo_name, los)
+        out.insert(at + 1, hi_name, his)
+    return out

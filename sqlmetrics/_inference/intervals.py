@@ -1,0 +1,629 @@
+"""Confidence intervals on every scalar metric (``ci=``): the one path from a call to
+``(value, lo, hi)``.
+
+Every scalar metric function declares ``ci``, ``ci_method``, ``n_boot`` and ``seed`` in its own
+signature (typed, with overloads: ``ci=None`` gives the float, a level an :class:`Interval`;
+the options are declared in :data:`sqlmetrics._core.registry.PARAMS`). It checks them with
+:func:`ci_request` and passes the :class:`CiRequest` explicitly to its call of
+:func:`sqlmetrics._engine.run.compute`, which serves the request (:func:`serve`) on the same
+connection, over the same checked data, with the metric's own kernel: the SQL is in
+``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
+t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
+nothing changes.
+Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
+a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there
+(:func:`sqlmetrics._inference.stats.two_sided_normal`), while ``(1 + level) / 2`` rounds to 1.
+
+Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
+
+``"wilson"``
+    Wilson's score interval of a proportion: accuracy, precision, recall, specificity, fpr (at a
+    threshold or from a prediction column) and hit_rate (the share of groups with a hit). With
+    ``weight=`` the proportion is the weighted one and n is Kish's effective sample size
+    ``(sum w)^2 / sum w^2`` of the rows in its denominator, both ratios of sums of the weights
+    divided by 2^ceil(log2 max w) (``ci_wilson_weights``): the interval does not depend on the
+    weights' scale (a power-of-two factor gives the same bits, any other within an ulp), and
+    weights of 1e300 do not overflow their squares. The bounds hold the estimate exactly:
+    ``lo <= value <= hi`` (clamped; rounding could leave it outside by an ulp).
+``"delong"``
+    AUC only, unweighted: DeLong et al. (1988)'s variance from placement values, read from the
+    same single sort of the distinct scores that gives the AUC (Sun & Xu 2014); a normal
+    interval clipped to [0, 1].
+``"t"``
+    Metrics that are (weighted) means over groups (ranking and retrieval metrics, gauc,
+    spearman / kendall_tau with ``group=``): mean +- t_{n-1} * SE over the per-group values,
+    SE^2 = n / (n - 1) * sum_g v_g^2 (x_g - mean)^2 / (sum_g v_g)^2 (the plain s / sqrt(n) when
+    every v_g = 1).
+``"bootstrap"``
+    Every scalar metric. A Poisson(1) bootstrap with ``n_boot`` replicates, percentile interval.
+    Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
+    per replicate); everything else resamples rows (a row's key: its position within its slice
+    in the order of the columns the metric reads; a sample id for the multiclass score tables).
+    AUC without weights draws no per-row weights: one sort of the distinct scores gives score
+    buckets, and each bucket's replicate count of positives (negatives), a sum of Poisson(1)
+    row weights, is drawn at once as one Poisson(n) count (exact in law when every bucket
+    holds one distinct score, i.e. up to 4096 distinct scores per slice; see
+    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the approximation beyond).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, NamedTuple, TypeVar
+
+import pandas as pd
+
+from .._core.registry import CI_METHODS as METHODS
+from .._core.registry import CI_PARAM_NAMES as CI_PARAMS
+from .._core.registry import PARAMS, REGISTRY, MetricSpec
+from .._engine.run import entry, kernel_sql
+from .._templating.quoting import quote_ident
+from .._templating.templates import render_macro
+from ..errors import InvalidParameterError, UndefinedMetricWarning
+from ..errors import warn as warn_user
+from .stats import two_sided_normal, two_sided_t
+
+__all__ = ["CI_PARAMS", "METHODS", "CiMethod", "Interval", "default_method", "methods_for"]
+
+#: the values of ``ci_method=`` (besides None), for the metric functions' signatures: the
+#: registry's CI_METHODS (tests/test_intervals.py checks that they agree)
+CiMethod = Literal["wilson", "delong", "t", "bootstrap"]
+
+T = TypeVar("T")
+
+#: score buckets of AUC's bucket bootstrap (exact in law up to this many distinct scores)
+AUC_BOOT_BUCKETS = 4096
+
+
+class Interval(NamedTuple):
+    """A metric's value with a two-sided confidence interval (``ci=`` of any scalar metric).
+
+    Attributes
+    ----------
+    value : float
+        The metric, exactly as without ``ci=``.
+    lo, hi : float
+        The interval's bounds (NaN when undefined, with :class:`UndefinedMetricWarning`).
+    level : float
+        The confidence level, ``ci``.
+    method : str
+        ``"wilson"``, ``"delong"``, ``"t"`` or ``"bootstrap"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> iv = sqlmetrics.accuracy(df, ci=0.95)
+    >>> iv.method, round(iv.value, 4), round(iv.lo, 4), round(iv.hi, 4)
+    ('wilson', 0.6667, 0.3, 0.9032)
+    """
+
+    value: float
+    lo: float
+    hi: float
+    level: float
+    method: str
+
+
+# --------------------------------------------------------------------------- which methods
+#: the methods that read per-group values (a mean over groups only)
+GROUP_METHODS = ("t",)
+#: the methods without weights (DeLong's variance is unweighted)
+UNWEIGHTED_METHODS = ("delong",)
+
+
+def group_mean(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str | None:
+    """How ``spec`` aggregates per-group values (its declared ``inference.group_mean``), or
+    None when it is not a mean over groups: ``"mean"`` or ``"geometric"`` (gm_map). A metric
+    whose group column is optional (spearman, kendall_tau) is a group mean only with a
+    ``group`` column (``columns``; None: assume one).
+    """
+    how = spec.inference.group_mean
+    optional = any(r.name == "group" and not r.required for r in spec.roles)
+    if how is not None and optional and columns is not None and not columns.get("group"):
+        return None
+    return how
+
+
+def _applies(spec: MetricSpec, method: str, columns: Mapping[str, str | None] | None) -> bool:
+    """Whether declared ``method`` applies to ``spec`` with these ``columns``."""
+    if method in UNWEIGHTED_METHODS and columns and columns.get("weight"):
+        return False
+    return not (method in GROUP_METHODS and group_mean(spec, columns) is None)
+
+
+def methods_for(
+    spec: MetricSpec, columns: Mapping[str, str | None] | None = None
+) -> tuple[str, ...]:
+    """The interval methods that apply to ``spec`` (given its ``columns``, if known), default
+    first.
+
+    >>> from sqlmetrics._core.registry import get_spec
+    >>> methods_for(get_spec("auc")), methods_for(get_spec("ndcg"))
+    (('delong', 'bootstrap'), ('t', 'bootstrap'))
+    """
+    return tuple(m for m in spec.inference.ci_methods if _applies(spec, m, columns))
+
+
+def default_method(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str:
+    """The method ``ci_method=None`` uses for ``spec``: delong for auc (bootstrap with
+    ``weight=``), wilson for the proportions, t for means over groups, bootstrap otherwise.
+
+    >>> from sqlmetrics._core.registry import get_spec
+    >>> default_method(get_spec("recall")), default_method(get_spec("log_loss"))
+    ('wilson', 'bootstrap')
+    """
+    return methods_for(spec, columns)[0]
+
+
+# --------------------------------------------------------------------------- the request
+@dataclass
+class CiRequest:
+    """What a ``ci=`` call asks of :func:`serve`, and where the answer goes.
+
+    ``by``: the slices of the interval (evaluate's ``by``), None for one overall interval.
+    ``result``: filled by :func:`serve`: the slice columns, ``lo``, ``hi`` (and ``value`` for a
+    method whose query also gives the value), one row per slice. ``method``: the method used.
+    """
+
+    metric: str
+    level: float
+    method: str | None
+    n_boot: int
+    seed: int
+    by: list[str] | None = None
+    result: pd.DataFrame | None = None
+    used: str = ""
+    served: list[str] = field(default_factory=list)
+
+    def serve(
+        self,
+        metric_sql: str,
+        spec: MetricSpec,
+        backend: Any,
+        relation: str,
+        columns: Mapping[str, str | None],
+        params: Mapping[str, Any],
+        by: list[str],
+        extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None,
+    ) -> pd.DataFrame:
+        """:func:`serve` for the checked call ``compute`` hands over (the engine knows the
+        request by this method only, so it imports nothing of this module).
+        """
+        return serve(self, Call(spec, backend, relation, columns, params, by, extra), metric_sql)
+
+
+def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> CiRequest:
+    """Check the four interval options (their ParamSpecs) and ``ci_method`` against the
+    methods that apply to ``metric``; return the request.
+    """
+    level = PARAMS["ci"].validate(metric, ci)
+    method = PARAMS["ci_method"].validate(metric, ci_method)
+    boots = PARAMS["n_boot"].validate(metric, n_boot)
+    seed_value = PARAMS["seed"].validate(metric, seed)
+    spec = REGISTRY.get(metric)
+    if spec is not None and method is not None:
+        check_method(spec, method)
+    return CiRequest(metric, level, method, boots, seed_value)
+
+
+def check_method(
+    spec: MetricSpec, method: str, columns: Mapping[str, str | None] | None = None
+) -> None:
+    """Raise when ``method`` does not apply to ``spec`` (with these ``columns``), naming those
+    that do.
+    """
+    allowed = methods_for(spec, columns)
+    if method in allowed:
+        return
+    why = ""
+    if method in spec.inference.ci_methods and method in UNWEIGHTED_METHODS:
+        why = " (DeLong's variance here is unweighted; with weight= use the bootstrap)"
+    elif method in spec.inference.ci_methods and method in GROUP_METHODS:
+        why = " (t needs per-group values: pass group=)"
+    raise InvalidParameterError(
+        f"{spec.name}: ci_method={method!r} does not apply to {spec.name}{why}; methods that "
+        f"do: {', '.join(map(repr, allowed))} (None = {allowed[0]!r})"
+    )
+
+
+# --------------------------------------------------------------------------- the call
+def ci_request(
+    metric: str, ci: float | CiRequest | None, ci_method: str | None, n_boot: int, seed: int
+) -> CiRequest | None:
+    """The interval request of a metric function's call (its own ``ci=``, ``ci_method=``,
+    ``n_boot=`` and ``seed=``), checked; None without ``ci=``. The function passes it on to
+    :func:`sqlmetrics._engine.run.compute` (``ci=``), which serves it, and ends with
+    :func:`ci_result`.
+
+    ``ci`` may be a :class:`CiRequest` already: ``evaluate(ci=)`` (its ``add_intervals``) asks
+    each metric's own function for its slices' intervals that way.
+    """
+    if isinstance(ci, CiRequest):
+        return ci
+    if ci is None:
+        if ci_method is not None:
+            raise InvalidParameterError(
+                f"{metric}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+            )
+        return None
+    return check_ci(metric, ci, ci_method, n_boot, seed)
+
+
+def ci_result(metric: str, value: T, request: CiRequest | None) -> T | Interval:
+    """What a metric function returns: ``value`` without ``ci=`` (and for evaluate's sliced
+    requests, whose bounds stay in ``request.result``), else its :class:`Interval`.
+    """
+    if request is None or request.by is not None:
+        return value
+    return to_interval(metric, value, request)
+
+
+def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
+    """The :class:`Interval` of a finished ``ci=`` call (its value and the served request)."""
+    if not isinstance(value, float):
+        raise InvalidParameterError(
+            f"{metric}: ci= applies to a single value; this call returns "
+            f"{type(value).__name__}, not one number (e.g. average=None gives one value per "
+            f"class, auc_bounds two bounds): pass an average that gives one number, or drop ci="
+        )
+    frame = request.result
+    if frame is None or len(frame) != 1:
+        raise InvalidParameterError(
+            f"{metric}: ci= is not available for this call: no interval was computed for it; "
+            f"drop ci="
+        )
+    lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
+    if math.isnan(value):
+        lo = hi = math.nan
+    elif request.used == "wilson":
+        lo, hi = contain(lo, hi, value)
+    return Interval(value, lo, hi, request.level, request.used)
+
+
+# --------------------------------------------------------------------------- serving
+def wilson(
+    successes: float, n: float, level: float, n_eff: float | None = None
+) -> tuple[float, float]:
+    """Wilson's score interval of the proportion ``p = successes / n`` with sample size
+    ``n_eff`` (None: ``n``; with weights, Kish's effective size).
+
+    The bounds are clamped to ``[0, p]`` and ``[p, 1]``: ``lo <= p <= hi`` holds exactly (the
+    formula's rounding can otherwise leave ``p`` outside by an ulp, e.g. at ``p = 0``).
+
+    >>> [round(x, 4) for x in wilson(4, 6, 0.95)]
+    [0.3, 0.9032]
+    >>> wilson(0, 7, 0.95)[0], wilson(7, 7, 0.95)[1]
+    (0.0, 1.0)
+    """
+    size = n if n_eff is None else n_eff
+    if not (n > 0 and size > 0):
+        return math.nan, math.nan
+    z = two_sided_normal(level)
+    p = min(max(successes / n, 0.0), 1.0)
+    denom = 1.0 + z * z / size
+    center = (p + z * z / (2.0 * size)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / size + z * z / (4.0 * size * size))
+    return min(max(center - half, 0.0), p), max(min(center + half, 1.0), p)
+
+
+def contain(lo: float, hi: float, value: float) -> tuple[float, float]:
+    """``(lo, hi)`` widened to hold ``value`` (the metric as its query computed it), when
+    both are defined: a Wilson interval is built around the same proportion, computed once
+    in SQL and once here, so this moves a bound by an ulp at most.
+    """
+    if math.isnan(value) or math.isnan(lo) or math.isnan(hi):
+        return lo, hi
+    return min(lo, value), max(hi, value)
+
+
+def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
+    """The t interval of a weighted mean over groups from the sums of ``ci_group_query``."""
+    n = float(row["n"])
+    if not n >= 2:
+        return math.nan, math.nan
+    sv, svx = float(row["sv"]), float(row["svx"])
+    mean = svx / sv
+    ss = float(row["sv2x2"]) - 2.0 * mean * float(row["sv2x"]) + mean * mean * float(row["sv2"])
+    se = math.sqrt(max(ss, 0.0) * n / (n - 1.0)) / sv
+    half = two_sided_t(level, n - 1.0) * se
+    return mean - half, mean + half
+
+
+@dataclass
+class Call:
+    """What ``compute`` hands to :func:`serve`: the checked call, ready to render."""
+
+    spec: MetricSpec
+    backend: Any
+    relation: str
+    columns: Mapping[str, str | None]  # role -> user column (unquoted) or None
+    params: Mapping[str, Any]
+    by: list[str]
+    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None
+
+    @property
+    def dialect(self) -> str:
+        return str(self.backend.dialect)
+
+    def q(self, name: str) -> str:
+        return quote_ident(name, self.dialect)
+
+    def quoted(self, **override: str | None) -> dict[str, str | None]:
+        cols = {r: (self.q(c) if c else None) for r, c in self.columns.items()}
+        cols.update({r: (self.q(c) if c else None) for r, c in override.items()})
+        return cols
+
+    def macro(self, name: str, *args: Any) -> str:
+        return render_macro(name, *args, dialect=self.dialect)
+
+    def kernel(
+        self,
+        relation: str,
+        by: Sequence[str],
+        columns: Mapping[str, str | None],
+        alias: str,
+    ) -> str:
+        return kernel_sql(
+            str(self.spec.kernel),
+            relation,
+            by,
+            columns,
+            self.params,
+            [entry(self.spec, alias, self.params.get("k"))],
+            self.extra,
+            dialect=self.dialect,
+        )
+
+
+def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
+    """Compute the interval ``request`` asks for ``call`` (stored in ``request.result``) and
+    return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
+    """
+    spec = call.spec
+    # a metric computed from a table metric's counts (binary mcc from confusion_matrix's)
+    asked = REGISTRY.get(request.metric, spec)
+    counts_macro = asked.inference.counts_macro if spec.output == "table" else None
+    checked = asked if counts_macro else spec
+    method = request.method or default_method(checked, call.columns)
+    check_method(checked, method, call.columns)
+    request.used = method
+    request.served.append(spec.name)
+    by = list(call.by if request.by is None else request.by)
+    n_by = len(by)
+    frame: pd.DataFrame | None = None
+    if counts_macro:
+        result = _row_bootstrap(call, by, request, counts_macro)
+    elif method == "delong":
+        sql = call.macro(
+            "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
+        )
+        out = call.backend.query(sql)
+        z = two_sided_normal(request.level)
+        var = pd.to_numeric(out["var"], errors="coerce")
+        auc = pd.to_numeric(out[spec.name], errors="coerce")  # the value column
+        half = z * var.clip(lower=0) ** 0.5
+        lo, hi = (auc - half).clip(0.0, 1.0), (auc + half).clip(0.0, 1.0)
+        result = out.iloc[:, :n_by].copy()
+        result["lo"], result["hi"] = lo.to_numpy(), hi.to_numpy()
+        if request.by is None:
+            frame = out.drop(columns=["var"])
+    elif method == "wilson" and spec.inference.proportion:
+        result = _wilson_frame(call, by, spec.inference.proportion, request.level)
+    elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
+        out = _group_query(call, by, request, "t")
+        result = out.iloc[:, :n_by].copy()
+        bounds = [
+            t_interval(row, request.level)
+            if method == "t"
+            else wilson(float(row["svx"]), float(row["n"]), request.level)
+            for _, row in out.iterrows()
+        ]
+        result["lo"] = [b[0] for b in bounds]
+        result["hi"] = [b[1] for b in bounds]
+    elif group_mean(spec, call.columns):
+        result = _group_query(call, by, request, "bootstrap")
+    elif spec.inference.bucket_bootstrap and not call.columns.get("weight"):
+        sql = call.macro(
+            "ci_auc_bootstrap",
+            call.relation,
+            [call.q(b) for b in by],
+            call.quoted(),
+            call.params,
+            request.n_boot,
+            request.seed,
+            request.level,
+            AUC_BOOT_BUCKETS,
+        )
+        out = call.backend.query(sql)
+        result = out.drop(columns=[spec.name, "n_pos", "n_neg"])
+        if request.by is None:  # the query's AUC is the metric's, bit for bit
+            frame = out.drop(columns=["lo", "hi", "n_valid"])
+    else:
+        result = _row_bootstrap(call, by, request)
+    result = result.iloc[:, : n_by + 2] if "n_valid" in result else result
+    result.columns = [*by, "lo", "hi"]
+    request.result = result
+    if frame is None:
+        frame = call.backend.query(metric_sql)
+    undefined = result["lo"].isna() | result["hi"].isna()
+    values = (
+        pd.to_numeric(frame[spec.name], errors="coerce")
+        if request.by is None and spec.name in frame
+        else None
+    )
+    if undefined.any() and (values is None or values.notna().all()):
+        warn_user(
+            f"{spec.name}: the {method} interval is undefined in {int(undefined.sum())} "
+            f"slice(s) (too few rows, groups or classes, or no defined bootstrap replicate); "
+            f"lo and hi are NaN there",
+            UndefinedMetricWarning,
+        )
+    return frame
+
+
+def _wilson_frame(
+    call: Call,
+    by: list[str],
+    proportion: tuple[tuple[str, ...], tuple[str, ...]],
+    level: float,
+) -> pd.DataFrame:
+    """Wilson intervals per slice from the confusion counts. With weights, from the counts of
+    the normalised weights u = w / 2^e and of u^2 (``ci_wilson_weights``): the proportion is
+    sum u [successes] / sum u and n is Kish's effective size (sum u)^2 / sum u^2 of the
+    denominator's rows, both scale-free ratios, n_eff computed exactly (as a fraction) and
+    rounded once.
+    """
+    n_by = len(by)
+    slices = [call.q(b) for b in by]
+    weight = call.columns.get("weight")
+    relation = call.relation
+    if weight:
+        relation = call.macro("ci_wilson_weights", call.relation, call.q(weight))
+    counts = call.backend.query(
+        call.macro(str(call.spec.kernel), relation, slices,
+                   call.quoted(weight="__sqlm_u") if weight else call.quoted(), call.params, [])
+    )  # fmt: skip
+    squares = None
+    if weight:
+        squares = call.backend.query(
+            call.macro(str(call.spec.kernel), relation, slices,
+                       call.quoted(weight="__sqlm_u2"), call.params, [])
+        )  # fmt: skip
+    num, den = proportion
+    result = counts.iloc[:, :n_by].copy()
+    los, his = [], []
+    for i in range(len(counts)):
+        s = _exact(counts[c].iloc[i] for c in num)
+        n = _exact(counts[c].iloc[i] for c in den)
+        n_eff = n
+        if squares is not None:
+            n2 = _exact(squares[c].iloc[i] for c in den)
+            n_eff = n * n / n2 if n2 > 0 else Fraction(0)
+        lo, hi = wilson(float(s / n), 1.0, level, float(n_eff)) if n > 0 else (
+            math.nan, math.nan)  # fmt: skip
+        los.append(lo)
+        his.append(hi)
+    result["lo"], result["hi"] = los, his
+    return result
+
+
+def _exact(values: Any) -> Fraction:
+    """The exact sum of the (finite) numbers ``values``; 0 for NULL / NaN ones (no rows)."""
+    total = Fraction(0)
+    for v in values:
+        x = float(v) if v is not None and not pd.isna(v) else 0.0
+        total += Fraction(x) if math.isfinite(x) else 0
+    return total
+
+
+def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> pd.DataFrame:
+    spec = call.spec
+    group = call.columns.get("group")
+    if not group:
+        raise InvalidParameterError(f"{spec.name}: this interval needs group= (per-group values)")
+    if call.extra and call.params.get("missing") == "zero" and by:
+        raise InvalidParameterError(
+            f"{spec.name}: ci= with qrels=, missing='zero' and slices is not supported (a "
+            f"missing group has no slice); drop by= or pass missing='skip'"
+        )
+    inner = call.kernel(call.relation, [*by, group], call.quoted(), "ci_value")
+    weights = None
+    kind = (
+        "relevant"
+        if spec.inference.group_weights == "relevant"
+        else {"samples": "rows", "positives": "positives"}.get(str(call.params.get("weighting")))
+        if spec.inference.group_weights == "weighting"
+        else None
+    )
+    if kind is not None:
+        relation, label = call.relation, call.q(str(call.columns.get("label")))
+        if call.extra and "qrels" in call.extra:
+            relation, qcols = call.extra["qrels"]
+            label = call.q(str(qcols["label"]))
+            if by:
+                raise InvalidParameterError(
+                    f"{spec.name}: ci= with qrels= and slices is not supported for "
+                    f"{spec.name}; drop by="
+                )
+            group_q = call.q(str(qcols["group"]))
+        else:
+            group_q = call.q(group)
+        weights = call.macro(
+            "ci_group_weights",
+            relation,
+            [call.q(b) for b in by] if relation == call.relation else [],
+            group_q,
+            kind,
+            label,
+            {**call.params, "relevance_level": call.params.get("relevance_level", 1)},
+        )
+    aggregate = group_mean(spec, call.columns) or "mean"
+    sql = call.macro(
+        "ci_group_query",
+        inner,
+        len(by),
+        "ci_value",
+        method,
+        request.n_boot,
+        request.seed,
+        request.level,
+        aggregate,
+        weights,
+    )
+    return call.backend.query(sql)
+
+
+def _row_bootstrap(
+    call: Call, by: list[str], request: CiRequest, counts_macro: str | None = None
+) -> pd.DataFrame:
+    """The percentile interval of a Poisson(1) row bootstrap; ``counts_macro``: the metric
+    from each replicate's confusion counts (``call`` is then the counts' table metric).
+    """
+    spec = call.spec
+    roles = {r.name for r in spec.roles}
+    has_weight = "weight" in roles
+    group = call.columns.get("group")
+    key = call.q(group) if group else None  # a sample id (multiclass score tables)
+    # the row key's order: score first, the other columns in the registry's role order,
+    # the weight last (ci_auc_bootstrap's order too: its keys are the same)
+    rank = {"score": 0, "weight": 2}
+    order = [
+        call.q(c) for r, c in sorted(call.columns.items(), key=lambda rc: rank.get(rc[0], 1)) if c
+    ]
+    mode = "weight" if has_weight else "copies"
+    relation = call.macro(
+        "ci_rows_relation",
+        call.relation,
+        [call.q(b) for b in by],
+        order,
+        key,
+        request.n_boot,
+        request.seed,
+        mode,
+        call.q(str(call.columns["weight"])) if has_weight and call.columns.get("weight") else None,
+        key if mode == "copies" else None,
+    )
+    relation = f"{relation} as resampled"
+    override: dict[str, str | None] = {}
+    if has_weight:
+        override["weight"] = "__sqlm_w"
+    if mode == "copies" and group:
+        override["group"] = "__sqlm_g"
+    if counts_macro:  # e.g. binary mcc at a threshold, from the confusion counts
+        counts = call.macro(str(call.spec.kernel), relation, [*(call.q(b) for b in by), "__sqlm_b"],
+                            call.quoted(**override), call.params, [])  # fmt: skip
+        inner = call.macro(counts_macro, counts, len(by))
+    else:
+        inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
+    sql = call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)
+    return call.backend.query(sql)
+
+
+def ci_columns(metric: str) -> tuple[str, str]:
+    """``evaluate``'s column names of a metric's interval: ``<metric>_lo``, ``<metric>_hi``."""
+    return f"{metric}_lo", f"{metric}_hi"

@@ -1,0 +1,48 @@
+"""The public metric functions, one module per family, named as ``sql/``'s folders
+(``classification``, ``ranking``, ``calibration``, ``multiclass``, ``correlation``,
+``beyond``; ``<family>_<topic>`` for a family's further modules). Each declares its metrics
+in the registry and computes them through the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import (
+    beyond,
+    calibration,
+    classification,
+    classification_bounds,
+    classification_curves,
+    classification_separation,
+    correlation,
+    multiclass,
+    multiclass_agreement,
+    multiclass_roc,
+    ranking,
+    ranking_retrieval,
+    ranking_trec,
+)
+
+FAMILY_MODULES = (
+    beyond,
+    calibration,
+    classification,
+    classification_bounds,
+    classification_curves,
+    classification_separation,
+    correlation,
+    multiclass,
+    multiclass_agreement,
+    multiclass_roc,
+    ranking,
+    ranking_retrieval,
+    ranking_trec,
+)
+
+#: every public function of the families by name (``MetricSpec.function`` names one):
+#: ``evaluate(ci=)`` asks each metric's own function for its slices' intervals
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    name: getattr(module, name) for module in FAMILY_MODULES for name in module.__all__
+}

@@ -1,0 +1,895 @@
+"""Metrics of a score over its whole range: ROC and precision-recall curves, average
+precision, and the probabilistic losses (log loss, Brier score).
+
+Curves are computed in SQL (``sql/classification/roc_curve.sql``, ``pr_curve.sql``): one
+point per distinct score, so they work on tables of any size; ``max_points`` keeps at most N
+exact points of the curve, chosen at score quantiles, so a curve over 100M rows stays
+plottable.
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+from collections.abc import Sequence
+from typing import Any, overload
+
+import pandas as pd
+
+from .._core.conventions import resolved
+from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
+from .._engine.run import compute, scalar
+from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
+from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+
+__all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
+
+LABEL = Role("label", "binary")
+SCORE = Role("score", "score")
+PROBABILITY = Role("score", "probability")
+WEIGHT = Role("weight", "weight", required=False)
+
+#: scikit-learn's clipping of probabilities in log_loss: machine epsilon of float64
+DOUBLE_EPS = sys.float_info.epsilon
+
+
+# --------------------------------------------------------------------------- parameters
+def _check_drop_intermediate(metric: str, name: str, value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise InvalidParameterError(f"{metric}: {name}= must be True or False; got {value!r}")
+
+
+def _check_max_points(metric: str, name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be an integer >= 2 (the curve's two ends), or None for "
+            f"every point; got {value!r}"
+        )
+    return int(value)
+
+
+def _check_eps(metric: str, name: str, value: Any) -> float:
+    if value == "auto":
+        return DOUBLE_EPS
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < float(value) < 0.5:
+        return float(value)
+    raise InvalidParameterError(
+        f"{metric}: {name}= must be 'auto' (machine epsilon, {DOUBLE_EPS!r}, as scikit-learn) "
+        f"or a number with 0 < eps < 0.5; got {value!r}"
+    )
+
+
+declare_param(
+    ParamSpec(
+        "drop_intermediate",
+        None,
+        _check_drop_intermediate,
+        "drop curve points that change no corner: True | False (roc_curve: True, pr_curve: "
+        "False, as scikit-learn)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "max_points",
+        None,
+        _check_max_points,
+        "at most this many points per curve (>= 2), chosen at score quantiles; None = all",
+    )
+)
+declare_param(
+    ParamSpec("eps", "auto", _check_eps, "log loss clips probabilities to [eps, 1 - eps]")
+)
+
+# --------------------------------------------------------------------------- registry
+register(
+    MetricSpec(
+        "roc_curve",
+        "classification/roc_curve.sql",
+        "classification",
+        "ROC curve: (fpr, tpr) at every distinct score as threshold",
+        (LABEL, SCORE, WEIGHT),
+        params=("drop_intermediate", "max_points", "pos_label"),
+        undefined="fpr when no negative label, tpr when no positive label",
+        output="table",
+        defaults={"drop_intermediate": True},
+        kernel="roc_curve_kernel",
+    )
+)
+register(
+    MetricSpec(
+        "pr_curve",
+        "classification/pr_curve.sql",
+        "classification",
+        "precision-recall curve: (recall, precision) at every distinct score as threshold",
+        (LABEL, SCORE, WEIGHT),
+        params=("drop_intermediate", "max_points", "pos_label"),
+        undefined="recall when no positive label",
+        output="table",
+        defaults={"drop_intermediate": False},
+        aliases=("precision_recall_curve",),
+        kernel="pr_curve_kernel",
+    )
+)
+register(
+    MetricSpec(
+        "average_precision",
+        "classification/average_precision.sql",
+        "classification",
+        "average precision: sum_n (R_n - R_{n-1}) P_n over distinct scores (step-wise)",
+        (LABEL, SCORE, WEIGHT),
+        params=("zero_division", "pos_label"),
+        undefined="no positive label (P = 0)",
+        aliases=("average_precision_score",),
+        kernel="average_precision_kernel",
+        rank_based=True,
+    )
+)
+register(
+    MetricSpec(
+        "log_loss",
+        "classification/log_loss.sql",
+        "classification",
+        "mean binary cross-entropy -[y ln p + (1 - y) ln(1 - p)], p clipped to [eps, 1 - eps]",
+        (LABEL, PROBABILITY, WEIGHT),
+        params=("eps", "pos_label"),
+        undefined="the weights sum to 0",
+        aliases=("cross_entropy",),
+        kernel="log_loss_kernel",
+        inference=Inference(paired="losses", tests=("t",), loss="ll"),
+        better="lower",
+    )
+)
+register(
+    MetricSpec(
+        "brier_score",
+        "classification/brier_score.sql",
+        "classification",
+        "Brier score: mean of (p - y)^2",
+        (LABEL, PROBABILITY, WEIGHT),
+        params=("pos_label",),
+        undefined="the weights sum to 0",
+        aliases=("brier_score_loss",),
+        kernel="brier_score_kernel",
+        inference=Inference(paired="losses", tests=("t",), loss="sq"),
+        better="lower",
+    )
+)
+
+
+# --------------------------------------------------------------------------- helpers
+def _counts(frame: pd.DataFrame, columns: Sequence[str], weighted: bool) -> pd.DataFrame:
+    for col in columns:
+        frame[col] = frame[col].astype("float64" if weighted else "int64")
+    return frame
+
+
+def _warn_nan(frame: pd.DataFrame, metric: str, column: str, reason: str) -> None:
+    if frame[column].isna().any():
+        warn(
+            f"{metric}: {column} is undefined ({reason}); returning NaN for it",
+            UndefinedMetricWarning,
+        )
+
+
+def _curve(
+    name: str,
+    data: Any,
+    label: str,
+    score: str,
+    weight: str | None,
+    drop_intermediate: bool,
+    max_points: int | None,
+    by: str | Sequence[str] | None,
+    con: Any,
+    pos_label: Any = None,
+    convention: str | None = None,
+) -> pd.DataFrame:
+    return compute(
+        name,
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={
+            "drop_intermediate": drop_intermediate,
+            "max_points": max_points,
+            "pos_label": pos_label,
+            "convention": convention,
+        },
+        by=by,
+    )
+
+
+# --------------------------------------------------------------------------- functions
+def roc_curve(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    drop_intermediate: bool = True,
+    max_points: int | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = None,
+    convention: str | None = None,
+    con: Any = None,
+) -> pd.DataFrame:
+    r"""Receiver operating characteristic (ROC) curve, computed in SQL.
+
+    One point per distinct score: predicted positive when ``score >= threshold``. The first
+    point has threshold ``+inf`` (nothing predicted positive, ``fpr = tpr = 0``). Equal to
+    scikit-learn's ``roc_curve`` (same points, same order), with and without weights.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
+    score : str, default "score"
+        Column of scores (higher means more likely positive); any finite numbers.
+    weight : str, optional
+        Column of non-negative sample weights; rows of weight 0 are left out (as
+        scikit-learn does). None weighs every row 1.
+    drop_intermediate : bool, default True
+        Drop points in the middle of a straight run of equal steps (scikit-learn's rule);
+        they change no corner of the plotted curve and not its area.
+    max_points : int, optional
+        Keep at most this many points (>= 2) per slice: the ``+inf`` point and
+        ``max_points - 1`` exact points of the curve at score quantiles (see Notes). None
+        keeps every point.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination, the slice columns first.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``[*by,] threshold, fpr, tpr, tp, fp, tn, fn``, ordered by slice, then
+        threshold descending. Counts are ints, or floats (sums of weights) with ``weight``.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns present).
+    InvalidDataError
+        No rows; NULL labels, scores or weights; labels outside {0, 1}; NaN or infinite
+        scores; negative weights; a non-numeric score.
+    InvalidParameterError
+        ``max_points`` is not an integer >= 2, or ``drop_intermediate`` not a bool.
+    DataSourceError
+        ``data`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a slice has no negative label (its ``fpr`` is NaN) or no positive label (its
+        ``tpr`` is NaN), as scikit-learn.
+
+    See Also
+    --------
+    auc : the area under this curve.
+    pr_curve : the precision-recall curve.
+    sqlmetrics.plot.roc : draw it.
+
+    Notes
+    -----
+    For a distinct score :math:`s`, :math:`tp(s)` and :math:`fp(s)` are the (weighted)
+    positives and negatives with score :math:`\ge s`; :math:`tpr = tp / P`,
+    :math:`fpr = fp / N`, :math:`tn = N - fp`, :math:`fn = P - tp`. Tied scores are one
+    threshold, so a tie is one diagonal step of the curve (never split into an optimistic or
+    pessimistic order).
+
+    ``max_points``: a point whose cumulative (weighted) row count ``tp + fp`` is ``c`` out of
+    ``n`` rows falls in bucket ``ceil(c (max_points - 1) / n)``, and the last point of each
+    bucket is kept: the k-th kept point is the lowest threshold at which at most a share
+    ``k / (max_points - 1)`` of the rows is predicted positive (score quantiles, as Spark's
+    ``BinaryClassificationMetrics(numBins)`` down-sampling). Every kept point lies on the
+    exact curve; the last (1, 1) point is always kept. A heavy tie spans several buckets and
+    gives one point, so fewer points may come back. ``drop_intermediate`` applies first.
+
+    References
+    ----------
+    .. [1] Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters
+       27(8), 861-874.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> sqlmetrics.roc_curve(df)
+       threshold       fpr       tpr  tp  fp  tn  fn
+    0        inf  0.000000  0.000000   0   0   3   3
+    1       0.80  0.000000  0.333333   1   0   3   2
+    2       0.50  0.333333  0.666667   2   1   2   1
+    3       0.40  0.666667  0.666667   2   2   1   1
+    4       0.35  0.666667  1.000000   3   2   1   0
+    5       0.10  1.000000  1.000000   3   3   0   0
+    """
+    frame = _curve(
+        "roc_curve",
+        data,
+        label,
+        score,
+        weight,
+        drop_intermediate,
+        max_points,
+        by,
+        con,
+        pos_label,
+        convention,
+    )
+    _warn_nan(frame, "roc_curve", "fpr", "a slice has no negative label")
+    _warn_nan(frame, "roc_curve", "tpr", "a slice has no positive label")
+    return _counts(frame, ["tp", "fp", "tn", "fn"], weight is not None)
+
+
+def pr_curve(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    drop_intermediate: bool = False,
+    max_points: int | None = None,
+    by: str | Sequence[str] | None = None,
+    pos_label: Any = None,
+    convention: str | None = None,
+    con: Any = None,
+) -> pd.DataFrame:
+    r"""Precision-recall curve, computed in SQL.
+
+    One point per distinct score: predicted positive when ``score >= threshold``, in
+    ascending threshold order, then a last point at threshold ``+inf`` with recall 0 and
+    precision 1. Equal to scikit-learn's ``precision_recall_curve`` (its ``thresholds`` are
+    this frame's thresholds without the last row).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`roc_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
+    score : str, default "score"
+        Column of finite numeric scores.
+    weight : str, optional
+        Column of non-negative sample weights; rows of weight 0 are left out.
+    drop_intermediate : bool, default False
+        Drop points whose tp equals that of both neighbours (the inside of a vertical run at
+        one recall), as scikit-learn's option of the same name.
+    max_points : int, optional
+        At most this many points (>= 2) per slice, chosen at score quantiles as in
+        :func:`roc_curve`; the ``+inf`` point is one of them.
+    by : str or list of str, optional
+        Slice columns: one curve per distinct combination, the slice columns first.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``[*by,] threshold, precision, recall, tp, fp, fn``, ordered by slice, then
+        threshold ascending. Counts are ints, or floats with ``weight``.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
+        As in :func:`roc_curve`.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a slice has no positive label: its recall is NaN, or with
+        ``convention="sklearn"`` 1 (0 at the ``+inf`` point), as scikit-learn.
+
+    See Also
+    --------
+    average_precision : the step-wise area under this curve.
+    sqlmetrics.plot.pr : draw it.
+
+    Notes
+    -----
+    :math:`precision = tp / (tp + fp)`, :math:`recall = tp / P`, :math:`fn = P - tp`, with
+    :math:`tp, fp` the (weighted) positives and negatives with score :math:`\ge` threshold.
+    Ties are one threshold. The ``+inf`` point has ``tp = fp = 0``; its precision 0/0 is
+    set to 1 by convention (scikit-learn's). ``tp + fp > 0`` at every other point.
+
+    References
+    ----------
+    .. [1] Davis, J. and Goadrich, M. (2006). The relationship between precision-recall and
+       ROC curves. ICML 2006.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> sqlmetrics.pr_curve(df)
+       threshold  precision    recall  tp  fp  fn
+    0       0.10   0.500000  1.000000   3   3   0
+    1       0.35   0.600000  1.000000   3   2   0
+    2       0.40   0.500000  0.666667   2   2   1
+    3       0.50   0.666667  0.666667   2   1   1
+    4       0.80   1.000000  0.333333   1   0   2
+    5        inf   1.000000  0.000000   0   0   3
+    """
+    frame = _curve(
+        "pr_curve",
+        data,
+        label,
+        score,
+        weight,
+        drop_intermediate,
+        max_points,
+        by,
+        con,
+        pos_label,
+        convention,
+    )
+    _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
+    if convention == "sklearn":  # recall 1 where no positive (0 at the +inf point)
+        empty = frame["recall"].isna()
+        frame.loc[empty, "recall"] = (frame.loc[empty, "fp"] > 0).astype(float)
+    return _counts(frame, ["tp", "fp", "fn"], weight is not None)
+
+
+@overload
+def average_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    zero_division: float | str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def average_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    zero_division: float | str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def average_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    zero_division: float | str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Average precision (AP): the step-wise area under the precision-recall curve.
+
+    Not interpolated: scikit-learn's ``average_precision_score``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`roc_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
+    score : str, default "score"
+        Column of finite numeric scores.
+    weight : str, optional
+        Column of non-negative sample weights; rows of weight 0 are left out.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
+        scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    float
+        AP in [0, 1], or NaN when there is no positive label.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`roc_curve`.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no label is positive; NaN is returned (scikit-learn returns 0 with a warning).
+
+    See Also
+    --------
+    pr_curve : the curve it summarises.
+
+    Notes
+    -----
+    .. math:: AP = \sum_n (R_n - R_{n-1}) P_n
+
+    over the distinct scores in descending order (:math:`R_0 = 0`), with :math:`P_n, R_n`
+    the precision and recall at threshold :math:`s_n`. Equivalently, the mean over the
+    (weighted) positives of the precision at their own score. Tied scores are one threshold:
+    every positive of a tie gets the precision of the whole tie. Unlike the 11-point or
+    all-point *interpolated* AP of PASCAL VOC, precision is not made monotone first.
+
+    References
+    ----------
+    .. [1] Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information
+       Retrieval, section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.average_precision(df), 4)
+    0.7556
+    """
+    iv_request = ci_request("average_precision", ci, ci_method, n_boot, seed)
+    frame = compute(
+        "average_precision",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label, "zero_division": zero_division, "convention": convention},
+        ci=iv_request,
+    )
+    zero_division = resolved("average_precision", "zero_division", zero_division, convention)
+    return ci_result(
+        "average_precision", scalar(frame, "average_precision", zero_division), iv_request
+    )
+
+
+@overload
+def log_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def log_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def log_loss(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    eps: float | str = "auto",
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Log loss (binary cross-entropy) of predicted probabilities, in nats.
+
+    Equal to scikit-learn's ``log_loss`` for a binary target.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`roc_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
+    score : str, default "score"
+        Column of predicted probabilities of label 1, in [0, 1].
+    weight : str, optional
+        Column of non-negative sample weights; None weighs every row 1.
+    eps : "auto" or float, default "auto"
+        Probabilities are clipped to ``[eps, 1 - eps]`` so that a confident mistake costs
+        ``-ln(eps)``, not infinity. "auto" is the machine epsilon of a double
+        (2.220446049250313e-16), as scikit-learn (>= 1.5) does; a number must satisfy
+        ``0 < eps < 0.5``.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    float
+        The mean loss, >= 0 (0 is perfect; ln 2 = 0.693 for a constant 0.5).
+
+    Raises
+    ------
+    InvalidDataError
+        Probabilities outside [0, 1] (the message gives how many rows), NULLs, labels outside
+        {0, 1}, negative weights, no rows.
+    InvalidParameterError
+        ``eps`` is not "auto" or a number in (0, 0.5).
+    ColumnNotFoundError, DataSourceError
+        As in :func:`roc_curve`.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+
+    See Also
+    --------
+    brier_score : the quadratic counterpart.
+
+    Notes
+    -----
+    .. math:: L = -\frac{\sum_i w_i [y_i \ln q_i + (1 - y_i) \ln(1 - q_i)]}{\sum_i w_i}
+
+    with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]` (for label
+    0, :math:`1 - p_i` is clipped). No ties are involved; never undefined with rows of
+    positive weight.
+
+    References
+    ----------
+    .. [1] Bishop, C. M. (2006). Pattern Recognition and Machine Learning, section 4.3.2.
+       Springer.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.log_loss(df), 4)
+    0.5459
+    """
+    iv_request = ci_request("log_loss", ci, ci_method, n_boot, seed)
+    frame = compute(
+        "log_loss",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={"eps": eps, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
+    )
+    return ci_result("log_loss", scalar(frame, "log_loss"), iv_request)
+
+
+@overload
+def brier_score(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def brier_score(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def brier_score(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Brier score: the mean squared difference between probability and label.
+
+    Equal to scikit-learn's ``brier_score_loss`` for a binary target.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`roc_curve`.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
+        values with ``pos_label``.
+    score : str, default "score"
+        Column of predicted probabilities of label 1, in [0, 1].
+    weight : str, optional
+        Column of non-negative sample weights; None weighs every row 1.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values
+        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 is perfect, 0.25 is a constant 0.5.
+
+    Raises
+    ------
+    InvalidDataError
+        Probabilities outside [0, 1] (the message gives how many rows), NULLs, labels outside
+        {0, 1}, negative weights, no rows.
+    ColumnNotFoundError, DataSourceError
+        As in :func:`roc_curve`.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+
+    See Also
+    --------
+    log_loss : the logarithmic counterpart.
+
+    Notes
+    -----
+    .. math:: BS = \frac{\sum_i w_i (p_i - y_i)^2}{\sum_i w_i}
+
+    No ties are involved; never undefined with rows of positive weight.
+
+    References
+    ----------
+    .. [1] Brier, G. W. (1950). Verification of forecasts expressed in terms of probability.
+       Monthly Weather Review 78(1), 1-3.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.brier_score(df), 4)
+    0.1888
+    """
+    iv_request = ci_request("brier_score", ci, ci_method, n_boot, seed)
+    frame = compute(
+        "brier_score",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
+    )
+    return ci_result("brier_score", scalar(frame, "brier_score"), iv_request)

@@ -1,0 +1,429 @@
+"""Rank correlation between score and label: Spearman's rho and Kendall's tau-b.
+
+Both read one row per observation (``score``, ``label``, both numeric) and give the
+correlation over all rows of a slice, or with ``group=`` the mean of the per-group
+correlations (e.g. per query: how well the scores order the graded labels within each list).
+The SQL is ``sql/correlation/``; ties share average ranks (Spearman) or count in neither
+concordant nor discordant pairs (Kendall's tau-b), as ``scipy.stats``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any, overload
+
+from .._backends.source import Source
+from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
+from .._engine.run import compute, normalize_by, scalar
+from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
+from ..errors import InvalidDataError, InvalidParameterError
+
+__all__ = ["kendall_tau", "spearman"]
+
+#: Kendall's cost is O(n log n + n L); beyond this many distinct labels per group it is refused
+MAX_LABEL_LEVELS = 1000
+
+
+def check_max_label_levels(metric: str, name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be an integer >= 2 (the most distinct label values a "
+            f"group may have; the cost grows as rows x label values); got {value!r}"
+        )
+    if int(value) > 2**31 - 1:
+        raise InvalidParameterError(f"{metric}: {name}= must be <= {2**31 - 1}; got {value!r}")
+    return int(value)
+
+
+declare_param(
+    ParamSpec(
+        "max_label_levels",
+        MAX_LABEL_LEVELS,
+        check_max_label_levels,
+        "Kendall: most distinct labels per group (cost O(n log n + n L)); more is refused",
+    )
+)
+
+LABEL = Role("label", "score")
+SCORE = Role("score", "score")
+GROUP = Role("group", "key", required=False)
+#: with group=, a mean over groups: the t interval and the cluster bootstrap
+_INFERENCE = Inference(ci_methods=("t", "bootstrap"), group_mean="mean")
+_UNDEFINED = (
+    "every group (or the slice) has constant scores or constant labels, or fewer than 2 rows"
+)
+
+register(
+    MetricSpec(
+        "spearman",
+        "correlation/spearman.sql",
+        "correlation",
+        "Spearman's rank correlation of score and label (average ranks for ties); with "
+        "group=, the mean over groups",
+        (LABEL, SCORE, GROUP),
+        undefined=_UNDEFINED,
+        aliases=("spearman_rho",),
+        kernel="spearman_kernel",
+        rank_based=True,
+        inference=_INFERENCE,
+    )
+)
+register(
+    MetricSpec(
+        "kendall_tau",
+        "correlation/kendall_tau.sql",
+        "correlation",
+        "Kendall's tau-b of score and label (ties in both corrected); with group=, the mean "
+        "over groups",
+        (LABEL, SCORE, GROUP),
+        params=("max_label_levels",),
+        undefined=_UNDEFINED,
+        aliases=("kendall",),
+        kernel="kendall_tau_kernel",
+        rank_based=True,
+        inference=_INFERENCE,
+    )
+)
+
+
+def check_label_levels(
+    metric: str,
+    connection: Any,
+    relation: str,
+    label: str,
+    group: str | None,
+    by: Sequence[str],
+    limit: int,
+) -> None:
+    """Raise when a group (per slice) has more than ``limit`` distinct labels.
+
+    Kendall's tau joins every row with its group's label values (n L rows); this check runs
+    one aggregate before the query so that a continuous label column fails fast and clearly.
+    """
+    keys = [connection.ident(c) for c in (*by, *([group] if group else []))]
+    grouped = f" group by {', '.join(keys)}" if keys else ""
+    row = connection.rows(
+        f"select max(n), count(*) from (select count(distinct {connection.ident(label)}) as n "
+        f"from {relation}{grouped}) as levels where n > {limit}"
+    )[0]
+    if row[1]:
+        where = "a group" if group else "a slice" if by else "the data"
+        raise InvalidDataError(
+            f"{metric}: label column {label!r} (label=) has {int(row[0])} distinct values in "
+            f"{where} ({int(row[1])} such); Kendall's tau is computed in O(n log n + n L) for "
+            f"L distinct labels and refuses more than max_label_levels={limit}. Bin the labels "
+            f"(e.g. round them), pass a larger max_label_levels=, or use spearman (O(n log n))"
+        )
+
+
+@overload
+def spearman(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def spearman(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def spearman(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Spearman's rank correlation coefficient rho between score and label.
+
+    The Pearson correlation of the average ranks: 1 when the scores order the rows exactly as
+    the labels do, -1 for the reverse order. With ``group``, rho is computed within each group
+    (e.g. per query or user) and averaged over the groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of numeric labels (e.g. graded relevance, a rating, a click count). No NULL.
+    score : str, default "score"
+        Column of finite numeric scores. No NULL.
+    group : str, optional
+        Column identifying groups (query, user): rho per group, then the uniform mean over the
+        groups where it is defined. None: one rho over all rows.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        rho in [-1, 1], or NaN when it is undefined.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns present).
+    InvalidDataError
+        No rows; NULL, NaN or infinite scores or labels; non-numeric labels; NULL groups.
+    DataSourceError
+        ``data`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the scores or the labels are constant (in every group, with ``group``); NaN is
+        returned.
+
+    See Also
+    --------
+    kendall_tau : the share of concordant minus discordant pairs.
+
+    Notes
+    -----
+    With :math:`r_i, s_i` the average ranks of score and label among the :math:`n` rows
+    (tied values share the mean of their ranks) and :math:`m = (n + 1) / 2`:
+
+    .. math:: \rho = \frac{\sum_i (r_i - m)(s_i - m)}
+              {\sqrt{\sum_i (r_i - m)^2 \sum_i (s_i - m)^2}}
+
+    equal to ``scipy.stats.spearmanr``. The sums are exact integer sums of doubled ranks, so
+    the result does not depend on row order. Groups with constant scores or labels (or one row)
+    have no rho and are left out of the mean. The SQL is ``sql/correlation/spearman.sql``.
+
+    References
+    ----------
+    .. [1] Spearman, C. (1904). The proof and measurement of association between two things.
+       American Journal of Psychology 15(1), 72-101.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "rel": [2, 1, 0, 0, 1, 1],
+    ...                    "score": [.9, .8, .1, .3, .7, .5]})
+    >>> round(sqlmetrics.spearman(df, label="rel"), 4)
+    0.9258
+    >>> round(sqlmetrics.spearman(df, label="rel", group="query"), 4)
+    0.933
+    """
+    iv_request = ci_request("spearman", ci, ci_method, n_boot, seed)
+    frame = compute(
+        "spearman",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "group": group},
+        params={"convention": convention},
+        ci=iv_request,
+    )
+    return ci_result("spearman", scalar(frame, "spearman"), iv_request)
+
+
+@overload
+def kendall_tau(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def kendall_tau(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def kendall_tau(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    max_label_levels: int = MAX_LABEL_LEVELS,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Kendall's rank correlation tau-b between score and label.
+
+    The number of pairs that score and label order the same way minus those they order the
+    opposite way, normalised for ties in both (tau-b). With ``group``, tau is computed within
+    each group and averaged over the groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of numeric labels with few distinct values (binary, graded relevance, ratings).
+        No NULL.
+    score : str, default "score"
+        Column of finite numeric scores. No NULL.
+    group : str, optional
+        Column identifying groups (query, user): tau per group, then the uniform mean over the
+        groups where it is defined. None: one tau over all rows.
+    max_label_levels : int, default 1000
+        The most distinct labels a group (or the data, without ``group``) may have: the cost
+        is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
+        read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        tau-b in [-1, 1], or NaN when it is undefined.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns present).
+    InvalidDataError
+        No rows; NULL, NaN or infinite scores or labels; NULL groups; a group with more than
+        ``max_label_levels`` distinct labels.
+    InvalidParameterError
+        ``max_label_levels`` not an integer >= 2.
+    DataSourceError
+        ``data`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the scores or the labels are constant (in every group, with ``group``); NaN is
+        returned.
+
+    See Also
+    --------
+    spearman : the correlation of the ranks.
+
+    Notes
+    -----
+    .. math:: \tau_b = \frac{n_c - n_d}{\sqrt{(n_0 - n_1)(n_0 - n_2)}}
+
+    with :math:`n_c, n_d` the concordant and discordant pairs, :math:`n_0 = n(n-1)/2`, and
+    :math:`n_1, n_2` the pairs tied in score and in label: ``scipy.stats.kendalltau``
+    (``variant="b"``). No list of pairs is built: :math:`n_c - n_d` is summed from one running
+    count per label value over the rows in score order (the template header gives the
+    identity), in exact integers. The SQL is ``sql/correlation/kendall_tau.sql``.
+
+    References
+    ----------
+    .. [1] Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika
+       33(3), 239-251.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "rel": [2, 1, 0, 0, 1, 1],
+    ...                    "score": [.9, .8, .1, .3, .7, .5]})
+    >>> round(sqlmetrics.kendall_tau(df, label="rel"), 4)
+    0.8563
+    """
+    iv_request = ci_request("kendall_tau", ci, ci_method, n_boot, seed)
+    by: list[str] = []
+    limit = check_max_label_levels("kendall_tau", "max_label_levels", max_label_levels)
+
+    def levels_check(connection: Any, source: Source, extra: dict[str, Any]) -> None:
+        check_label_levels("kendall_tau", connection, source.sql, label, group, by, limit)
+
+    frame = compute(
+        "kendall_tau",
+        data,
+        con=con,
+        columns={"label": label, "score": score, "group": group},
+        params={"max_label_levels": max_label_levels, "convention": convention},
+        by=normalize_by("kendall_tau", by),
+        check=levels_check,
+        ci=iv_request,
+    )
+    return ci_result("kendall_tau", scalar(frame, "kendall_tau"), iv_request)

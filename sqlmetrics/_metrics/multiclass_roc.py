@@ -1,0 +1,1188 @@
+"""Multiclass and multilabel ROC AUC from a long table (one row per row id and class), as
+scikit-learn's ``roc_auc_score(y, scores, multi_class=, average=)``.
+
+Template: ``sql/multiclass/multiclass_auc.sql``. The long table is the one-hot form of the
+labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's score) and
+``label`` (1 where the class is a true class of the row). Multiclass data have one true class
+per row; multilabel data any number. The wide forms (a score column per class, with the
+true class in one column or, multilabel, a 0/1 indicator column per class) are turned into
+that long table in SQL (``multiclass_wide_scores``, sql/_macros/multiclass.sql) and run
+through the same kernels (multiclass_auc, multilabel_average_precision, top_k_accuracy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, overload
+
+import pandas as pd
+
+from .._core.registry import (
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    get_spec,
+    register,
+)
+from .._engine.run import (
+    check_params,
+    compute,
+    entry,
+    kernel_sql,
+    normalize_by,
+    open_checked,
+    scalar,
+)
+from .._inference.intervals import Call, CiMethod, CiRequest, Interval, ci_request, ci_result, serve
+from .._templating.quoting import quote_ident
+from .._templating.templates import macro
+from ..errors import InvalidDataError, InvalidParameterError
+from .multiclass import check_labels, check_labels_type
+
+__all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
+
+declare_param(
+    ParamSpec(
+        "multi_class",
+        "ovr",
+        check_choice("ovr", "ovo"),
+        "multiclass AUC: one-vs-rest (ovr) or one-vs-one pairs (ovo, Hand & Till)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "auc_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multiclass AUC average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+
+
+def _check_combination(metric: str, params: dict[str, Any]) -> None:
+    if params["multi_class"] == "ovo" and params["auc_average"] not in ("macro", "weighted"):
+        raise InvalidParameterError(
+            f"{metric}: multi_class='ovo' averages pairs of classes with average='macro' or "
+            f"'weighted'; got average={params['auc_average']!r} (micro and samples are "
+            f"one-vs-rest averages: use multi_class='ovr')"
+        )
+
+
+register(
+    MetricSpec(
+        "multiclass_auc",
+        "multiclass/multiclass_auc.sql",
+        "multiclass_scores",
+        "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
+        "samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("multi_class", "auc_average"),
+        undefined="a class, pair or row of the average without positives or negatives",
+        aliases=("roc_auc_multiclass",),
+        check_params=_check_combination,
+        kernel="multiclass_auc_kernel",
+        rank_based=True,
+        wide=("multiclass", "multilabel"),
+    )
+)
+
+
+register(
+    MetricSpec(
+        "top_k_accuracy",
+        "multiclass/top_k_accuracy.sql",
+        "multiclass_scores",
+        "fraction of rows whose true class is among the k highest scores (ties: later class)",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+            Role("weight", "weight", required=False),
+        ),
+        params=("k", "labels"),
+        undefined="the weights sum to 0",
+        takes_k=True,
+        aliases=("top_k_accuracy_score",),
+        kernel="top_k_accuracy_kernel",
+        rank_based=True,
+        wide=("multiclass",),
+    )
+)
+
+
+declare_param(
+    ParamSpec(
+        "ap_average",
+        "macro",
+        check_choice("macro", "weighted", "micro", "samples"),
+        "multilabel AP average: macro | weighted (by support) | micro (pooled) | samples",
+    )
+)
+register(
+    MetricSpec(
+        "multilabel_average_precision",
+        "multiclass/multilabel_average_precision.sql",
+        "multiclass_scores",
+        "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
+        (
+            Role("group", "key"),
+            Role("item", "key"),
+            Role("score", "score"),
+            Role("label", "binary"),
+        ),
+        params=("ap_average",),
+        undefined="a class, row or the pooled table of the average without a positive label",
+        kernel="multilabel_average_precision_kernel",
+        rank_based=True,
+        wide=("multilabel",),
+    )
+)
+
+
+def _unlisted(backend: Any, source: Any, column: str, listed: tuple[Any, ...]) -> str:
+    """Up to five values of ``column`` that are not among the ``listed`` classes, shown for an
+    error message (``"'x', 'y' ..."`` when there are more); ``""`` when every value is listed.
+    One query on the engine: nothing is pulled into Python but those values.
+    """
+    quoted = quote_ident(column, backend.dialect)
+    inside = macro("class_in", backend.dialect)(quoted, list(listed))
+    found = backend.query(
+        f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
+        f"order by 1 limit 5"
+    )["c"].tolist()
+    return ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+
+
+def listed_classes(
+    metric: str, class_col: str, labels: Any
+) -> Callable[[Any, Any, dict[str, Any]], None] | None:
+    """The data check of ``labels=`` on a table of scores: the classes are of the column's
+    kind, and every class of ``class_col`` is listed (scikit-learn's ``labels`` index every
+    score column); None without ``labels``.
+    """
+    listed = check_labels(metric, "labels", labels)
+    if listed is None:
+        return None
+
+    def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
+        sql_type = source.columns[class_col]
+        check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
+        shown = _unlisted(backend, source, class_col, listed)
+        if shown:
+            raise InvalidDataError(
+                f"{metric}: column {class_col!r} (class_col=) holds classes not in "
+                f"labels={list(listed)!r}: {shown}; list every class of the data (the labels "
+                f"index the scores), or pass labels=None"
+            )
+
+    return check
+
+
+def _score_columns(
+    metric: str, scores: Any, labels: Any
+) -> tuple[list[str], tuple[Any, ...] | None]:
+    """``scores=`` (a list of columns, or a mapping class -> column) and ``labels=`` checked:
+    the score columns and the classes they are for (None: read from the data, sorted).
+    """
+    if isinstance(scores, Mapping):
+        if labels is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores= is a mapping (class -> column) and labels={labels!r} is "
+                f"given too; the mapping names the classes: leave labels= out"
+            )
+        listed = check_labels(metric, "scores", list(scores))
+        columns = list(scores.values())
+    elif isinstance(scores, (list, tuple)) and not isinstance(scores, str):
+        columns = list(scores)
+        listed = check_labels(metric, "labels", labels)
+    else:
+        raise InvalidParameterError(
+            f"{metric}: scores= must be a list of score columns, one per class (with labels=, "
+            f"the class of each), or a mapping class -> column; got {scores!r}"
+        )
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise InvalidParameterError(
+            f"{metric}: scores= must name one score column (a non-empty string) per class, at "
+            f"least two; got {scores!r}"
+        )
+    if len(columns) < 2:
+        what = "a multiclass AUC" if metric == "multiclass_auc" else "it"
+        binary = " (for one class use sqlmetrics.auc)" if metric == "multiclass_auc" else ""
+        raise InvalidParameterError(
+            f"{metric}: scores= names one column ({columns[0]!r}); {what} needs a score column "
+            f"per class, at least two{binary}"
+        )
+    if len(set(columns)) != len(columns):
+        twice = next(c for c in columns if columns.count(c) > 1)
+        raise InvalidParameterError(
+            f"{metric}: scores= names column {twice!r} twice; each class has its own column"
+        )
+    if listed is not None and len(listed) != len(columns):
+        raise InvalidParameterError(
+            f"{metric}: labels= lists {len(listed)} classes but scores= names {len(columns)} "
+            f"columns; give the class of each score column, in the same order"
+        )
+    return columns, listed
+
+
+def _wide_value(
+    metric: str,
+    data: Any,
+    label: str,
+    scores: Any,
+    indicators: Any,
+    labels: Any,
+    params: dict[str, Any],
+    con: Any,
+    ci: CiRequest | None = None,
+) -> float:
+    """multiclass_auc or multilabel_average_precision from wide columns (one value; with
+    ``ci=``, its interval too: the bootstrap resamples rows, keyed by the row key of
+    ``multiclass_wide_scores``).
+    """
+    frame = wide_frame(
+        metric, data, label, scores, labels, params, [], con, metric, indicators, ci=ci
+    )
+    return scalar(frame, metric)
+
+
+def _no_indicators(metric: str, indicators: Any) -> None:
+    if indicators is not None:
+        raise InvalidParameterError(
+            f"{metric}: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
+            f"score column of each class); the long form reads the 0/1 truth from label="
+        )
+
+
+def _indicator_columns(
+    metric: str, scores: Any, indicators: Any, listed: tuple[Any, ...] | None
+) -> tuple[list[str], tuple[Any, ...]]:
+    """``indicators=`` (multilabel: a 0/1 column per class, scikit-learn's ``Y``) checked
+    against ``scores=``: of the same form (both lists of one length, or both mappings of the
+    same classes). Returns the indicator columns in the order of the score columns and the
+    classes (a list form without ``labels=``: the column positions 0, 1, ...).
+    """
+    if isinstance(scores, Mapping):
+        if not isinstance(indicators, Mapping):
+            raise InvalidParameterError(
+                f"{metric}: scores= is a mapping (class -> column) but indicators={indicators!r} "
+                f"is not; give indicators= as a mapping class -> 0/1 column too"
+            )
+        missing = [c for c in scores if c not in indicators]
+        extra = [c for c in indicators if c not in scores]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"classes in scores= but not in indicators=: {missing!r}")
+            if extra:
+                parts.append(f"classes in indicators= but not in scores=: {extra!r}")
+            raise InvalidParameterError(
+                f"{metric}: scores= and indicators= must map the same classes; {'; '.join(parts)}"
+            )
+        columns = [indicators[c] for c in scores]
+    elif isinstance(indicators, (list, tuple)) and not isinstance(indicators, str):
+        columns = list(indicators)
+        n_scores = len(scores)
+        if len(columns) != n_scores:
+            raise InvalidParameterError(
+                f"{metric}: indicators= names {len(columns)} columns but scores= names "
+                f"{n_scores}; give the 0/1 column of each score column's class, in the same "
+                f"order"
+            )
+    else:
+        raise InvalidParameterError(
+            f"{metric}: indicators= must be a list of 0/1 columns, one per score column of "
+            f"scores= (a list), or a mapping class -> column (with scores= a mapping); got "
+            f"{indicators!r}"
+        )
+    if not all(isinstance(c, str) and c for c in columns):
+        raise InvalidParameterError(
+            f"{metric}: indicators= must name one 0/1 column (a non-empty string) per class; "
+            f"got {indicators!r}"
+        )
+    classes = listed if listed is not None else tuple(range(len(columns)))
+    return columns, classes
+
+
+def wide_frame(
+    caller: str,
+    data: Any,
+    label: str,
+    scores: Any,
+    labels: Any,
+    params: dict[str, Any],
+    by: Sequence[str],
+    con: Any,
+    metric: str = "multiclass_auc",
+    indicators: Any = None,
+    weight: str | None = None,
+    ci: CiRequest | None = None,
+) -> pd.DataFrame:
+    """``metric`` (multiclass_auc or top_k_accuracy, or multilabel_average_precision with
+    ``indicators``) from wide columns, per slice of ``by``: the long table built by
+    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the metric's own kernel.
+    Multiclass: ``label`` holds the true class; multilabel (``indicators``): a 0/1 column per
+    class. ``weight``: the row's weight column (top_k_accuracy). Returns the slice columns
+    under their names, ``metric``, the kernel's counts and ``n_rows`` (rows of ``data`` in
+    the slice). ``ci``: the calling function's interval request, served on the long view.
+    """
+    spec = get_spec(metric)
+    checked = check_params(spec, params)
+    average = checked.get("auc_average", checked.get("ap_average"))
+    top_k = metric == "top_k_accuracy"
+    if indicators is None and metric == "multilabel_average_precision":
+        raise InvalidParameterError(
+            f"{metric}: wide scores= need indicators= (a 0/1 column per class, scikit-learn's "
+            f"indicator matrix Y); or pass the long table (row_id=, class_col=, score=, label=)"
+        )
+    if indicators is None and average == "samples":
+        raise InvalidParameterError(
+            f"{metric}: average='samples' averages over the rows of multilabel data; wide "
+            f"scores= hold one true class per row: use 'macro', 'weighted' or 'micro' (or "
+            f"give multilabel truth as indicators=, a 0/1 column per class)"
+        )
+    if indicators is not None and checked.get("multi_class") == "ovo":
+        raise InvalidParameterError(
+            f"{metric}: multi_class='ovo' needs one true class per row; indicators= (multilabel "
+            f"truth) is one-vs-rest only, as in scikit-learn: use multi_class='ovr'"
+        )
+    columns, listed = _score_columns(metric, scores, labels)
+    flags: list[str] = []
+    used: list[tuple[Role, str]] = []
+    if indicators is not None:
+        flags, listed = _indicator_columns(metric, scores, indicators, listed)
+        used = [(Role("indicators", "binary"), c) for c in dict.fromkeys(flags)]
+    else:
+        if not (isinstance(label, str) and label):
+            raise InvalidParameterError(
+                f"{metric}: label= must be a column name (a non-empty string); got {label!r}"
+            )
+        used = [(Role("label", "key"), label)]
+    used += [(Role("score", "score"), c) for c in columns]
+    if weight is not None:
+        used.append((Role("weight", "weight"), weight))
+    by_cols = normalize_by(caller, by)
+    named = {} if indicators is not None else {"label": label}
+    with open_checked(caller, data, con, named, used, by_cols) as (backend, source, _):
+        dialect = backend.dialect
+        quoted_by = [quote_ident(b, dialect) for b in by_cols]
+        if indicators is None:
+            listed = _true_classes(metric, backend, source, label, columns, listed)
+            quoted: str | None = quote_ident(label, dialect)
+            pairs = [[cls, quote_ident(col, dialect)] for cls, col in zip(listed, columns)]
+        else:
+            assert listed is not None  # _indicator_columns names the classes
+            quoted = None
+            pairs = [
+                [cls, quote_ident(col, dialect), quote_ident(flag, dialect)]
+                for cls, col, flag in zip(listed, columns, flags)
+            ]
+        request = ci
+        # rows keyed (numbered) for top_k and the samples average (they partition by the row)
+        # and for the bootstrap (one sample per row: its classes share a replicate weight)
+        numbered = top_k or request is not None or (indicators is not None and average == "samples")
+        quoted_weight = quote_ident(weight, dialect) if weight is not None else None
+        view = wide_view(source.sql, by_cols, quoted, pairs, numbered, dialect, quoted_weight)
+        roles: dict[str, str | None] = dict(WIDE_ROLES)
+        if top_k:
+            roles["weight"] = WIDE_WEIGHT if weight is not None else None
+            # ties by column position (scikit-learn's argsort): the list's order with labels=;
+            # else the sorted classes, the kernel's own rule (a mapping's order is not read)
+            given = labels is not None and not isinstance(scores, Mapping)
+            checked = {**checked, "labels": listed if given else None}
+        sql = wide_sql(metric, view, by_cols, checked, dialect, roles)
+        if request is None:
+            frame = backend.query(sql)
+        else:
+            call = Call(spec, backend, view, roles, checked, list(by_cols), None)
+            frame = serve(request, call, sql)
+        groups = f" group by {', '.join(quoted_by)}" if by_cols else ""
+        slices = "".join(f"{b} as slice_{i}, " for i, b in enumerate(quoted_by))
+        counts = backend.query(f"select {slices}count(*) as n_rows from {source.sql} as t{groups}")
+    keys = [f"slice_{i}" for i in range(len(by_cols))]
+    frame = frame.drop(columns=[c for c in ("n_rows",) if c in frame.columns])
+    if keys:  # NULL slices join as equal (a slice of their own)
+        frame = frame.merge(counts, on=keys, how="left")
+    else:
+        frame["n_rows"] = counts["n_rows"].iloc[0]
+    frame = frame.rename(columns=dict(zip(keys, by_cols)))
+    return frame
+
+
+#: the roles of the long view of the wide forms: its columns (multiclass_wide_scores)
+WIDE_ROLES = {
+    "group": "sqlmetrics_truth",
+    "item": "sqlmetrics_class",
+    "score": "sqlmetrics_score",
+    "label": "sqlmetrics_label",
+}
+#: the weight column of that view (top_k_accuracy's weight=)
+WIDE_WEIGHT = "sqlmetrics_weight"
+
+
+def wide_view(
+    relation: str,
+    by: Sequence[str],
+    label: str | None,
+    pairs: Sequence[Sequence[Any]],
+    numbered: bool,
+    dialect: str,
+    weight: str | None = None,
+) -> str:
+    """The long view of wide columns (``multiclass_wide_scores``; ``label``, ``pairs`` and
+    ``weight`` quoted for ``dialect``, the slices ``by`` by their names), without an alias.
+    """
+    quoted_by = [quote_ident(b, dialect) for b in by]
+    return str(
+        macro("multiclass_wide_scores", dialect)(
+            relation, quoted_by, label, pairs, numbered, weight
+        )
+    )
+
+
+def wide_sql(
+    metric: str,
+    view: str,
+    by: Sequence[str],
+    params: Mapping[str, Any],
+    dialect: str,
+    columns: Mapping[str, str | None] | None = None,
+) -> str:
+    """The statement of ``metric`` (its kernel, the checked ``params``, ``k`` among them for
+    top_k_accuracy) over ``view``, whose columns by role are ``columns`` (default WIDE_ROLES).
+    """
+    spec = get_spec(metric)
+    roles = {
+        role: (quote_ident(column, dialect) if column else None)
+        for role, column in (WIDE_ROLES if columns is None else columns).items()
+    }
+    return kernel_sql(
+        str(spec.kernel),
+        f"{view} as wide_scores",
+        by,
+        roles,
+        params,
+        [entry(spec, metric, params.get("k"))],
+        dialect=dialect,
+    )
+
+
+def _true_classes(
+    metric: str,
+    backend: Any,
+    source: Any,
+    label: str,
+    columns: list[str],
+    listed: tuple[Any, ...] | None,
+) -> tuple[Any, ...]:
+    """The classes of the score columns of the multiclass wide form: ``listed``, or the
+    sorted classes of ``label`` (as many as columns); every class of ``label`` has a column.
+    """
+    dialect = backend.dialect
+    sql_type = source.columns[label]
+    quoted = quote_ident(label, dialect)
+    if listed is None:
+        found = backend.query(f"select distinct {quoted} as c from {source.sql} as t order by 1")[
+            "c"
+        ].tolist()
+        if len(found) != len(columns):
+            raise InvalidDataError(
+                f"{metric}: label column {label!r} holds {len(found)} classes "
+                f"({', '.join(map(repr, found[:10]))}{' ...' if len(found) > 10 else ''}) "
+                f"but scores= names {len(columns)} columns; pass labels= (the class of "
+                f"each score column, in order) or scores={{class: column}}"
+            )
+        listed = check_labels(metric, "labels", found)
+    assert listed is not None
+    check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
+    shown = _unlisted(backend, source, label, listed)
+    if shown:
+        raise InvalidDataError(
+            f"{metric}: label column {label!r} holds classes without a score column: "
+            f"{shown}; give each class a column in scores= (and labels=)"
+        )
+    return listed
+
+
+@overload
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def multiclass_auc(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
+    from a score column per class.
+
+    Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
+    average=average)``: ``scores`` the wide matrix, given as its columns (``scores=``, with
+    ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
+    ``class_col=``, ``score=``, ``label`` 0/1).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        The input, as in :func:`sqlmetrics.roc_curve`: one row per (row id, class) in the
+        long form, one row per classified row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
+    class_col : str, optional
+        Long form: column of the class the score is for (any type). In ``evaluate``:
+        ``item=``.
+    score : str, default "score"
+        Long form: column of the class's score (probability or any finite number).
+    label : str, default "label"
+        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns; their classes are ``labels`` in the same order (default: the sorted classes
+        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
+        one true class per row): not with ``average="samples"``; with ``indicators=``
+        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
+        ``--class-score CLASS=COLUMN`` per class.
+    indicators : list of str or dict, optional
+        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
+        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
+        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
+        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
+        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
+        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+        bootstrap (README, "How sure is the number?").
+    labels : list, optional
+        With ``scores=`` as a list: the class of each score column (scikit-learn's
+        ``labels``, which must be sorted there; any order here). A listed class that is never
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
+        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
+    multi_class : {"ovr", "ovo"}, default "ovr"
+        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+        multiclass data only.
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+        ``auc_average=``.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
+        ``label`` without a score column, or (without ``labels``) as many classes as columns;
+        with ``indicators=``, an indicator column not of 0/1 numbers or booleans.
+    InvalidParameterError
+        ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
+        "samples" (or with ``indicators``); ``scores`` not a list or mapping of two or more
+        distinct columns, ``labels`` of another length, repeated, or not of the label
+        column's type; ``indicators`` not of the form of ``scores`` (a list of its length, a
+        mapping of its classes), or without ``scores``; both forms (``scores`` and
+        ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class, pair or row of the average has no positive or no negative (scikit-learn
+        raises there); NaN is returned.
+
+    See Also
+    --------
+    auc : the binary AUC.
+
+    Notes
+    -----
+    Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
+    1/2). One-vs-one, as Hand and Till (2001):
+
+    .. math:: AUC_{ovo} = \frac{1}{|pairs|} \sum_{a < b} \frac{A(a|b) + A(b|a)}{2}
+
+    with :math:`A(a|b)` the AUC of class :math:`a`'s score between the rows of true class
+    :math:`a` and those of true class :math:`b`. The wide form (one score column per class)
+    is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
+    class_col value score``.
+
+    References
+    ----------
+    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
+       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
+    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
+       estimation trees. CeDER Working Paper IS-00-04, NYU.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
+    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    0.9583
+    >>> wide["y"] = list("abcb")  # the same scores, a column per class
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
+    0.9583
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
+    ...                                 multi_class="ovo"), 4)
+    0.9583
+    >>> wide[["y_a", "y_b", "y_c"]] = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 0]]  # multilabel
+    >>> round(sqlmetrics.multiclass_auc(wide, scores=["a", "b", "c"],
+    ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
+    0.75
+    """
+    iv_request = ci_request("multiclass_auc", ci, ci_method, n_boot, seed)
+    params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
+    if scores is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        return ci_result(
+            "multiclass_auc",
+            _wide_value(
+                "multiclass_auc",
+                data,
+                label,
+                scores,
+                indicators,
+                labels,
+                params,
+                con,
+                ci=iv_request,
+            ),
+            iv_request,
+        )
+    _no_indicators("multiclass_auc", indicators)
+    if labels is not None:
+        raise InvalidParameterError(
+            f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
+            f"scores= (wide form); the long form reads them from class_col="
+        )
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            "multiclass_auc: give the scores as scores= (a column per class, with the true "
+            "class in label=) or as a long table with row_id= and class_col= (a row per "
+            "class, label= 0/1)"
+        )
+    frame = compute(
+        "multiclass_auc",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params=params,
+        unique=("group", "item"),
+        ci=iv_request,
+    )
+    return ci_result("multiclass_auc", scalar(frame, "multiclass_auc"), iv_request)
+
+
+@overload
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def top_k_accuracy(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
+
+    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k, labels=labels,
+    sample_weight=w)``, from the long table of :func:`multiclass_auc` or from its wide
+    columns (``scores=``, a score column per class, and the true class in ``label=``).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
+        row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
+        ``group=``.
+    class_col : str, optional
+        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Long form: column of the class's score.
+    label : str, default "label"
+        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
+        the row's true class (scikit-learn's ``y_true``).
+    weight : str, optional
+        Column of the row's non-negative weight (long form: repeated on each of its lines).
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
+        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
+        on the command line: ``--class-score CLASS=COLUMN``.
+    k : int, default 2
+        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+        a ranking metric without a cut-off does).
+    labels : list, optional
+        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+        of equal score are ordered by their position here, the later first. Every class of
+        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
+        list), the class of each column, in order. Strings, numbers or booleans, as the
+        class column's type. None: the classes in sorted order.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
+        with ``scores=``, a class of ``label`` without a score column, or (without
+        ``labels``) as many classes as columns.
+    InvalidParameterError
+        ``k`` not an integer >= 1; ``scores`` not a list or mapping of two or more distinct
+        columns, ``labels`` of another length, repeated, or not of the class column's type;
+        both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+
+    Notes
+    -----
+    Classes of equal score are ordered by class, the later first, as scikit-learn's
+    reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
+    scikit-learn requires it sorted, any order is taken here). A row with no class labelled
+    1 counts as a miss. The wide form is the same table after an unpivot, with the same
+    rule: ties by the position of the class in ``labels`` (the list's column order), else
+    (no ``labels``, or a mapping, whose order is not read) by class, the later first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
+    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    0.25
+    >>> wide["y"] = list("bcab")  # the same scores, a column per class
+    >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
+    0.25
+    """
+    iv_request = ci_request("top_k_accuracy", ci, ci_method, n_boot, seed)
+    metric = "top_k_accuracy"
+    if scores is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores={scores!r} (wide: a score column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        params = {"k": k, "convention": convention}
+        frame = wide_frame(
+            metric,
+            data,
+            label,
+            scores,
+            labels,
+            params,
+            [],
+            con,
+            metric,
+            weight=weight,
+            ci=iv_request,
+        )
+        return ci_result("top_k_accuracy", scalar(frame, metric), iv_request)
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            f"{metric}: give the scores as scores= (a column per class, with the true class in "
+            f"label=) or as a long table with row_id= and class_col= (a row per class, label= "
+            f"0/1)"
+        )
+    frame = compute(
+        "top_k_accuracy",
+        data,
+        con=con,
+        columns={
+            "group": row_id,
+            "item": class_col,
+            "score": score,
+            "label": label,
+            "weight": weight,
+        },
+        params={"k": k, "labels": labels, "convention": convention},
+        unique=("group", "item"),
+        check=listed_classes("top_k_accuracy", class_col, labels),
+        ci=iv_request,
+    )
+    return ci_result("top_k_accuracy", scalar(frame, "top_k_accuracy"), iv_request)
+
+
+@overload
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    average: str = "macro",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    average: str = "macro",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def multilabel_average_precision(
+    data: Any,
+    *,
+    row_id: str | None = None,
+    class_col: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    average: str = "macro",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
+
+    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)``, with
+    ``Y`` and ``scores`` given as a long table (``row_id=``, ``class_col=``, ``score=``,
+    ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
+        row with ``scores=``.
+    row_id : str, optional
+        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
+        ``group=``.
+    class_col : str, optional
+        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
+    score : str, default "score"
+        Long form: column of the class's score.
+    label : str, default "label"
+        Long form: column of 0/1: 1 where the class is a true class of the row.
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
+        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
+    indicators : list of str or dict, optional
+        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
+        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
+        On the command line: ``--class-indicator CLASS=COLUMN``.
+    labels : list, optional
+        With ``scores=`` as a list: names of the classes (they do not change the value).
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+        row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        As in :func:`sqlmetrics.roc_curve`.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
+        row, no rows.
+    InvalidParameterError
+        ``average`` unknown; ``scores`` and ``indicators`` not two or more distinct score
+        columns with a 0/1 column each (both lists of one length, or both mappings of the
+        same classes); both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When a class (macro, weighted), a row (samples) or the whole table (micro) has no
+        positive label; NaN is returned.
+
+    See Also
+    --------
+    average_precision : the binary AP.
+
+    Notes
+    -----
+    .. math:: AP = \sum_t (R_t - R_{t'}) P_t
+
+    over the distinct scores as thresholds (rows of equal score form one step), as
+    scikit-learn's ``average_precision_score``.
+
+    References
+    ----------
+    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
+       University of Waterloo.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
+    ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
+    >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
+    0.9167
+    >>> wide = pd.DataFrame({"p_a": [.9, .4, .3], "p_b": [.2, .6, .8], "y_a": [1, 0, 1],
+    ...                      "y_b": [0, 1, 1]})  # the same, a score and a 0/1 column per class
+    >>> round(sqlmetrics.multilabel_average_precision(wide, scores=["p_a", "p_b"],
+    ...                                               indicators=["y_a", "y_b"]), 4)
+    0.9167
+    """
+    iv_request = ci_request("multilabel_average_precision", ci, ci_method, n_boot, seed)
+    params = {"ap_average": average, "convention": convention}
+    metric = "multilabel_average_precision"
+    if scores is not None or indicators is not None:
+        if row_id is not None or class_col is not None:
+            raise InvalidParameterError(
+                f"{metric}: scores=/indicators= (wide: a score and a 0/1 column per class) and "
+                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            )
+        if scores is None:
+            raise InvalidParameterError(
+                f"{metric}: indicators= (a 0/1 column per class) needs scores= (the score "
+                f"column of each class)"
+            )
+        return ci_result(
+            "multilabel_average_precision",
+            _wide_value(
+                metric, data, label, scores, indicators, labels, params, con, ci=iv_request
+            ),
+            iv_request,
+        )
+    if labels is not None:
+        raise InvalidParameterError(
+            f"{metric}: labels={labels!r} names the classes of the columns of scores= (wide "
+            f"form); the long form reads them from class_col="
+        )
+    if row_id is None or class_col is None:
+        raise InvalidParameterError(
+            f"{metric}: give the scores as scores= and indicators= (a score and a 0/1 column "
+            f"per class) or as a long table with row_id= and class_col= (a row per class, "
+            f"label= 0/1)"
+        )
+    frame = compute(
+        "multilabel_average_precision",
+        data,
+        con=con,
+        columns={"group": row_id, "item": class_col, "score": score, "label": label},
+        params=params,
+        unique=("group", "item"),
+        ci=iv_request,
+    )
+    return ci_result(
+        "multilabel_average_precision", scalar(frame, "multilabel_average_precision"), iv_request
+    )

@@ -1,0 +1,3113 @@
+"""Ranking and recommendation metrics per group: HR, precision/recall@k, MAP, MRR, (N)DCG.
+
+Every metric reads one table of ``group, item, score, label`` rows (graded relevance, 0 = not
+relevant), or a run of ``group, item, score`` plus ``qrels=`` judgments ``group, item, label``
+that may hold relevant items the run never retrieved. Items are ranked per group by score,
+ties broken by a named policy; the definitional choices (tie order, gain, AP denominator, what
+happens to groups without a relevant item) are parameters, documented in each template header
+under ``sql/ranking/``. The SQL of the whole family is ``sql/_macros/ranking.sql``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
+
+import pandas as pd
+
+from .._backends import Backend
+from .._core.registry import (
+    GROUP_TESTS,
+    DataChecks,
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    get_spec,
+    register,
+)
+from .._engine.run import check_params, compute, undefined
+from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
+from ..errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
+from ..errors import warn as warn_user
+
+__all__ = [
+    "cg",
+    "dcg",
+    "hit_rate",
+    "hit_ratio",
+    "idcg",
+    "mean_average_precision",
+    "mrr",
+    "ndcg",
+    "precision_at_k",
+    "r_precision",
+    "recall_at_k",
+]
+
+TIES = ("item_desc", "item_asc", "text_desc", "average")
+GAINS = ("exponential", "linear")
+EMPTY = ("skip", "zero", "one", "error")
+MISSING = ("skip", "zero", "error")
+AP_DENOMINATORS = ("relevant", "min_k_relevant", "hits")
+DUPLICATES = ("error", "max", "sum")
+PRECISION_DENOMINATORS = ("k", "min_k_retrieved")
+
+
+def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 0 (an item is relevant when "
+            f"label >= {name}; trec_eval's -l); got {value!r}"
+        )
+    return int(float(value)) if float(value).is_integer() else float(value)
+
+
+declare_param(
+    ParamSpec(
+        "ties",
+        "item_desc",
+        check_choice(*TIES),
+        "order of equal scores: item_desc | item_asc (the item in its own type: numbers as "
+        "numbers) | text_desc (the item as text, byte order, descending: trec_eval) | average "
+        "(expected value)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "gain",
+        "exponential",
+        check_choice(*GAINS),
+        "gain of a label: exponential (2^label - 1) | linear (label)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "empty",
+        "skip",
+        check_choice(*EMPTY),
+        "groups with no relevant item: skip | zero (count 0; trec_eval) | one (count 1; "
+        "torchmetrics 'pos') | error",
+    )
+)
+declare_param(
+    ParamSpec(
+        "missing",
+        "skip",
+        check_choice(*MISSING),
+        "with qrels, judged groups absent from the run: skip (trec_eval) | zero (count 0; "
+        "trec_eval -c) | error",
+    )
+)
+declare_param(
+    ParamSpec(
+        "relevance_level",
+        1,
+        check_relevance_level,
+        "an item is relevant when label >= relevance_level (trec_eval -l)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "duplicates",
+        "error",
+        check_choice(*DUPLICATES),
+        "repeated (group, item) rows of the run: error | max (best score, highest label) | "
+        "sum (best score, summed labels)",
+    )
+)
+
+
+def check_log_base(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 1
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a finite number > 1 (the discount is "
+            f"1 / log_base(position + 1)); got {value!r}"
+        )
+    return float(value)
+
+
+declare_param(
+    ParamSpec("log_base", 2.0, check_log_base, "base of the DCG discount's logarithm (> 1)")
+)
+declare_param(
+    ParamSpec(
+        "precision_denominator",
+        "k",
+        check_choice(*PRECISION_DENOMINATORS),
+        "precision@k divisor: k (trec_eval) | min_k_retrieved (torchmetrics adaptive_k)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "ap_denominator",
+        "relevant",
+        check_choice(*AP_DENOMINATORS),
+        "AP divisor: relevant (all relevant of the group) | min_k_relevant | hits",
+    )
+)
+
+GROUP = Role("group", "key")
+ITEM = Role("item", "key")
+SCORE = Role("score", "score")
+# not read from the run when qrels= gives the judgments
+LABEL = Role("label", "relevance", required=False)
+QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
+
+_COMMON = ("relevance_level", "ties", "empty", "missing", "duplicates")
+
+
+def _check_map_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("ties") == "average" and params.get("ap_denominator") == "hits":
+        raise InvalidParameterError(
+            f"{metric}: ties='average' has no closed form with ap_denominator='hits' (the "
+            f"expectation of a ratio of two random counts); use ties='item_desc' or "
+            f"'item_asc', or ap_denominator='relevant' or 'min_k_relevant'"
+        )
+
+
+def _check_hit_ratio_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("empty") == "one":
+        raise InvalidParameterError(
+            f"{metric}: empty='one' gives an empty group the value 1, but {metric} is a ratio of "
+            f"sums over groups with no per-group value; use empty='skip' or 'zero' (the same "
+            f"here), or hit_rate / recall_at_k"
+        )
+
+
+_CHECKS = {"map": _check_map_params, "hit_ratio": _check_hit_ratio_params}
+
+_SPECS = {
+    # name: (summary, uses k, uses gain, undefined)
+    "hit_ratio": ("relevant items in the top k over all relevant items (micro recall; not "
+                  "the HR@k of most recommender papers, see hit_rate)", True, False),
+    "hit_rate": ("share of groups with a relevant item in the top k (success@k; the HR@k of "
+                 "most recommender papers)", True, False),
+    "precision_at_k": ("relevant items in the top k / k, mean over groups", True, False),
+    "recall_at_k": ("relevant items in the top k / relevant items, mean over groups",
+                    True, False),
+    "r_precision": ("precision at R = number of relevant items, mean over groups",
+                    False, False),
+    "map": ("mean average precision at k", True, False),
+    "mrr": ("mean reciprocal rank of the first relevant item within k", True, False),
+    "cg": ("cumulative gain of the top k, mean over groups", True, True),
+    "dcg": ("discounted cumulative gain at k, mean over groups", True, True),
+    "idcg": ("ideal DCG at k, mean over groups", True, True),
+    "ndcg": ("normalised discounted cumulative gain at k, mean over groups", True, True),
+}  # fmt: skip
+
+# what a metric reads from ranking_kernel's shared sort beyond the basics (decision 0007):
+# cum = cumulative hits (ap_term, p_first), n_rel on every ranked row, gain_exp = the group's
+# gain exponent on every ranked row, ideal = the ideal ordering
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "map": ("cum",),
+    "mrr": ("cum",),
+    "r_precision": ("n_rel",),
+    "cg": ("gain_exp",),
+    "dcg": ("gain_exp",),
+    "ndcg": ("gain_exp", "ideal"),
+    "idcg": ("ideal",),
+}
+
+
+def _before(
+    caller: str,
+    backend: Backend,
+    run_sql: str,
+    judged_sql: str | None,
+    columns: Mapping[str, str | None],
+    options: Mapping[str, Any],
+    requests: Sequence[Any],
+    warn_ties: bool,
+) -> None:
+    """The ranking checks before a statement of several metrics (:data:`CHECKS`): the gain
+    overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
+    (:func:`warn_ranx_ties`).
+    """
+    if options.get("gain", "exponential") == "exponential" and any(
+        "gain" in req.spec.params for req in requests
+    ):
+        check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
+    if warn_ties:
+        roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
+        shown = [(f"{caller}: {r.text}", r.spec.name, r.k) for r in requests]
+        warn_ranx_ties(backend, run_sql, judged_sql, roles, dict(options), shown)
+
+
+def _after(
+    caller: str,
+    frame: pd.DataFrame,
+    options: Mapping[str, Any],
+    judged: bool,
+    requests: Sequence[Any],
+    warn_skips: bool,
+) -> None:
+    """The ranking checks of a statement's frame (:data:`CHECKS`): the empty and missing
+    groups' policies (:func:`check_groups`) and the default skip's warning
+    (:func:`warn_skipped`, one per ranking metric).
+    """
+    empty = options.get("empty", "skip")
+    check_groups(caller, frame, empty, options.get("missing", "skip") if judged else "skip")
+    if warn_skips:  # n_groups, n_empty: the ranking part's counts, summed over slices
+        for req in requests:
+            if req.spec.data_checks is CHECKS:
+                warn_skipped(f"{caller}: {req.text}", frame, empty)
+
+
+#: the ranking kernel's checks around a statement of several metrics (evaluate)
+CHECKS = DataChecks({"qrels": QRELS_ROLES}, _before, _after)
+
+#: a mean over groups: the t interval and the cluster bootstrap; compare's group tests
+GROUP_MEAN = Inference(
+    ci_methods=("t", "bootstrap"), group_mean="mean", paired="groups", tests=GROUP_TESTS
+)
+_INFERENCE: dict[str, Inference] = {
+    # the share of groups with a hit is a proportion of groups: Wilson's interval too
+    "hit_rate": Inference(
+        ci_methods=("wilson", "t", "bootstrap"),
+        group_mean="mean",
+        paired="groups",
+        tests=GROUP_TESTS,
+    ),
+    # a ratio of sums over groups (each weighs by its relevant items): the bootstrap only
+    "hit_ratio": Inference(
+        group_mean="mean", group_weights="relevant", paired="groups", tests=GROUP_TESTS
+    ),
+}
+
+for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
+    _params = (
+        (("k",) if _uses_k else ())
+        + (("gain",) if _uses_gain else ())
+        + (("ap_denominator",) if _name == "map" else ())
+        + (("log_base",) if _name in ("dcg", "idcg", "ndcg") else ())
+        + (("precision_denominator",) if _name == "precision_at_k" else ())
+        + _COMMON
+    )
+    register(
+        MetricSpec(
+            _name,
+            f"ranking/{_name}.sql",
+            "ranking",
+            _summary,
+            (GROUP, ITEM, SCORE, LABEL),
+            params=_params,
+            undefined="no group has a relevant item (all groups empty)",
+            takes_k=_uses_k,
+            # trec_eval's name for it: success@10 = success_10
+            aliases=("success",) if _name == "hit_rate" else (),
+            function="mean_average_precision" if _name == "map" else "",
+            check_params=_CHECKS.get(_name),
+            kernel="ranking_kernel",
+            rank_based=True,
+            needs=_NEEDS.get(_name, ()),
+            inference=_INFERENCE.get(_name, GROUP_MEAN),
+            data_checks=CHECKS,
+            better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
+        )
+    )
+
+
+#: from this label on, 2^label - 1 (at 1024) or a group's sum of such gains (up to 2^63 items)
+#: overflows a double
+GAIN_OVERFLOW_LABEL = 960
+
+
+def check_gain(
+    metric: str, backend: Backend, relation: str, column: str, label_arg: str = "label"
+) -> None:
+    """Raise before the metric's query when ``gain="exponential"`` would overflow.
+
+    ``relation``: the SQL of the relation holding the labels (the run, or the qrels);
+    ``column``: the user's label column name. 2^label - 1 is infinite in double precision
+    for label >= 1024, and a group's DCG (up to 2^63 items of gain < 2^960) stays finite only
+    below 960; an overflow would turn DCG and IDCG into inf and NDCG into NaN.
+    """
+    q = backend.ident(column)
+    row = backend.rows(
+        f"select max({q}), sum(case when {q} >= {GAIN_OVERFLOW_LABEL} then 1 else 0 end) "
+        f"from {relation}"
+    )[0]
+    if row[1]:
+        raise InvalidDataError(
+            f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
+            f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
+            f"2^label - 1 and its sums overflow a double there. Pass gain='linear' (gain = "
+            f"label), or map the labels to a smaller scale first"
+        )
+
+
+def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> None:
+    """Raise for ``missing="error"`` / ``empty="error"`` when the ranking query reports such groups.
+
+    ``frame`` is the output of the ranking family's ``query`` macro (columns ``n_empty``,
+    with qrels ``n_missing``, and ``first_empty`` / ``first_missing`` under the error
+    policies). Used by every ranking function and by :func:`sqlmetrics.evaluate`.
+    """
+    if missing == "error" and "n_missing" in frame:
+        counts = frame["n_missing"].dropna()
+        if len(counts) and counts.max() > 0:
+            example = frame.loc[frame["n_missing"] > 0, "first_missing"].iloc[0]
+            raise InvalidDataError(
+                f"{metric}: {int(counts.max())} judged group(s) of qrels= have no row in the "
+                f"run, e.g. group {example}; with missing='error' the run must hold every "
+                f"judged group. Pass missing='skip' to leave them out (trec_eval) or "
+                f"missing='zero' to count them as 0 (trec_eval -c)"
+            )
+    if empty != "error":
+        return
+    bad = frame[frame["n_empty"] > 0]
+    if bad.empty:
+        return
+    n_empty = int(frame["n_empty"].sum())
+    example = bad["first_empty"].iloc[0]
+    raise InvalidDataError(
+        f"{metric}: {n_empty} group(s) have no relevant item (label >= relevance_level), "
+        f"e.g. group {example}; with empty='error' every group must have one. Pass "
+        f"empty='skip' to leave them out of the mean or empty='zero' to count them as 0"
+    )
+
+
+def warn_skipped(metric: str, frame: pd.DataFrame, empty: str) -> None:
+    """Warn once when the default ``empty="skip"`` left groups out of the mean.
+
+    Called only when neither ``empty=`` nor ``convention=`` was given: peers differ here
+    (trec_eval, scikit-learn and Spark count such a group as 0, torchmetrics as 0 or 1), so a
+    silent skip would make the numbers disagree without a word.
+    """
+    n_empty = int(frame["n_empty"].sum()) if "n_empty" in frame else 0
+    if empty != "skip" or n_empty == 0:
+        return
+    n_groups = int(frame["n_groups"].sum()) + n_empty
+    warn_user(
+        f"{metric}: {n_empty} of {n_groups} group(s) have no relevant item and were left out "
+        f"of the mean (empty='skip', the default). Pass empty='zero' to count them as 0 "
+        f"(trec_eval, scikit-learn, Spark), empty='one' to count them as 1 (torchmetrics "
+        f"'pos'), empty='skip' to keep this and silence the warning, or convention= to follow "
+        f"a tool",
+        SkippedGroupsWarning,
+    )
+
+
+#: numba's quicksort (ranx's np.argsort) sorts up to this many items by insertion sort, which
+#: keeps equal scores in input order; a longer list is partitioned, which moves them around
+RANX_STABLE_ITEMS = 15
+#: where a tie group's order changes the metric: anywhere in the top k (every position
+#: counts), in the top k with no relevant item above it (only the first relevant one counts),
+#: across the cut-off k (only which items are in the top k count), the same with no relevant
+#: item above it (hit_rate), across R (r_precision)
+_TIE_ORDER_MATTERS = {
+    "map": "top",
+    "ndcg": "top",
+    "mrr": "first",
+    "precision_at_k": "cut",
+    "recall_at_k": "cut",
+    "hit_rate": "first_cut",
+    "r_precision": "r",
+}
+
+
+def ranx_tie_groups(
+    backend: Backend,
+    run_sql: str,
+    qrels_sql: str | None,
+    columns: dict[str, str],
+    options: dict[str, Any],
+    metrics: list[tuple[str, int | None]],
+) -> list[int]:
+    """Per ``(metric, k)``: how many groups ranx may rank differently from the SQL.
+
+    ranx sorts each query's run with numba's ``np.argsort`` (a quicksort): lists of at most
+    :data:`RANX_STABLE_ITEMS` items keep equal scores in input order, longer ones do not (the
+    order then depends on the input order and the pivots, which SQL cannot reproduce). A group
+    counts when its list is longer than that and a tie group holding items of different
+    relevance (of different labels for ndcg) sits where its order changes the metric: in the
+    top k (map, mrr, ndcg), across k (precision, recall, hit_rate) or across R (r_precision).
+    ``columns``: the user's group, item, score and label columns (label in ``qrels_sql`` when
+    given). One query for every metric.
+    """
+    q = {role: backend.ident(col) for role, col in columns.items()}
+    level = options.get("relevance_level", 1)
+    merge = "sum" if options.get("duplicates") == "sum" else "max"
+    relevant = f"case when label >= {level} then 1 else 0 end"
+    if qrels_sql is None:
+        source = (
+            f"select {q['group']} as grp, {q['item']} as item, max({q['score']}) as score, "
+            f"{merge}({q['label']}) as label from {run_sql} group by {q['group']}, {q['item']}"
+        )
+        judged = f"select grp, sum({relevant}) as n_rel from src group by grp"
+    else:
+        run = (
+            f"select {q['group']} as grp, {q['item']} as item, max({q['score']}) as score "
+            f"from {run_sql} group by {q['group']}, {q['item']}"
+        )
+        source = (
+            f"select r.grp, r.item, r.score, coalesce(j.{q['label']}, 0) as label "
+            f"from ({run}) as r left join {qrels_sql} as j "
+            f"on j.{q['group']} = r.grp and j.{q['item']} = r.item"
+        )
+        judged = (
+            f"select {q['group']} as grp, sum(case when {q['label']} >= {level} then 1 else 0 "
+            f"end) as n_rel from {qrels_sql} group by {q['group']}"
+        )
+    counts = []
+    for name, k in metrics:
+        kind = _TIE_ORDER_MATTERS.get(name, "top")
+        differs = "lo <> hi" if name == "ndcg" else "rel_lo <> rel_hi"
+        first = "last_pos - n_tied + 1"
+        if kind in ("top", "first"):
+            where = "1 = 1" if k is None else f"{first} <= {k}"
+        elif kind in ("cut", "first_cut"):
+            where = "1 = 0" if k is None else f"{first} <= {k} and last_pos > {k}"
+        else:
+            where = f"{first} <= coalesce(j.n_rel, 0) and last_pos > coalesce(j.n_rel, 0)"
+        if kind.startswith("first"):
+            where += " and rel_upto = rel_tied"  # no relevant item scored higher
+        counts.append(
+            f"count(distinct case when n_tied > 1 and {differs} and {where} then p.grp end)"
+        )
+    sql = f"""
+with src as ({source}),
+lists as (select grp, count(*) as n_items from src group by grp),
+judged as ({judged}),
+tie_groups as (
+    select grp, score, count(*) as n_tied, min(label) as lo, max(label) as hi,
+        min({relevant}) as rel_lo, max({relevant}) as rel_hi, sum({relevant}) as rel_tied
+    from src
+    group by grp, score
+),
+placed as (
+    select
+        tie_groups.*,
+        sum(n_tied) over (
+            partition by grp order by score desc rows between unbounded preceding and current row
+        ) as last_pos,
+        sum(rel_tied) over (
+            partition by grp order by score desc rows between unbounded preceding and current row
+        ) as rel_upto
+    from tie_groups
+)
+select {", ".join(counts)}
+from placed as p
+join lists as l on l.grp = p.grp
+left join judged as j on j.grp = p.grp
+where l.n_items > {RANX_STABLE_ITEMS}
+"""
+    return [int(v or 0) for v in backend.rows(sql)[0]]
+
+
+def warn_ranx_ties(
+    backend: Backend,
+    run_sql: str,
+    qrels_sql: str | None,
+    columns: dict[str, str],
+    options: dict[str, Any],
+    metrics: list[tuple[str, str, int | None]],
+) -> None:
+    """Under ``convention="ranx"``: warn :class:`TieOrderWarning` for each metric whose value
+    ranx may compute differently because of the order it gives equal scores
+    (:func:`ranx_tie_groups`). ``metrics``: (name shown, registry name, k). Not with
+    ``ties="average"``: the expected value over every order of the ties depends on none.
+    """
+    ties = options.get("ties", "item_desc")
+    if ties == "average":  # the expected value over every order: chosen, depends on none
+        return
+    counted = ranx_tie_groups(
+        backend, run_sql, qrels_sql, columns, options, [(m, k) for _, m, k in metrics]
+    )
+    for (shown, metric, k), n in zip(metrics, counted):
+        if not n:
+            continue
+        kind = _TIE_ORDER_MATTERS.get(metric, "top")
+        at = f"k={k}" if k is not None else "the whole list"
+        where = {
+            "top": f"within the top {k}" if k is not None else "in the list",
+            "first": "where the first relevant item is" + (f" in the top {k}" if k else ""),
+            "cut": f"across the cut-off {at}",
+            "first_cut": f"across the cut-off {at}, with no relevant item above",
+            "r": "across the cut-off R (the group's relevant items)",
+        }[kind]
+        differ = "labels" if metric == "ndcg" else "relevance"
+        warn_user(
+            f"{shown}: {n} group(s) have equal scores on items of different {differ} {where}, "
+            f"in lists of more than {RANX_STABLE_ITEMS} items; ranx orders such ties by numba's "
+            f"unstable quicksort (depending on the input order and its pivots, which SQL cannot "
+            f"reproduce), so its value may differ from this one (ties={ties!r}). Break the ties "
+            f"in the scores before evaluating with either tool (e.g. add a small amount by "
+            f"item), or pass ties='average' for the expected value over every order of the "
+            f"tied items (not ranx's value, but one that depends on no order)",
+            TieOrderWarning,
+        )
+
+
+def _ranking(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    item: str,
+    score: str,
+    label: str,
+    qrels: Any,
+    con: Any,
+    params: dict[str, Any],
+    ci: CiRequest | None = None,
+) -> float:
+    spec = get_spec(name)
+    # the convention applied once, up front: the checks below read the resolved options
+    chosen = params.get("empty") is not None or params.get("convention") is not None
+    ranx = params.get("convention") == "ranx"
+    params = check_params(spec, params)
+    columns: dict[str, str | None] = {
+        "group": group,
+        "item": item,
+        "score": score,
+        "label": None if qrels is not None else label,
+    }
+    if qrels is None and not (isinstance(label, str) and label):
+        raise InvalidParameterError(
+            f"{spec.name}: label= must be a column name (a non-empty string); got {label!r}"
+        )
+    extra = None
+    if qrels is not None:
+        for role, col in (("group", group), ("item", item), ("label", label)):
+            if not (isinstance(col, str) and col):
+                raise InvalidParameterError(
+                    f"{spec.name}: {role}= must be a column name (a non-empty string); got {col!r}"
+                )
+        extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
+
+    def gain_check(backend: Backend, source: Any, sources: dict[str, Any]) -> None:
+        if params.get("gain", "exponential") == "exponential":
+            relation = sources["qrels"][0] if "qrels" in sources else source.sql
+            check_gain(spec.name, backend, relation, label)
+        if ranx:  # ranx's order of equal scores in long lists is not reproducible
+            judged = sources["qrels"][0] if "qrels" in sources else None
+            names = {"group": group, "item": item, "score": score, "label": label}
+            metric = [(spec.name, spec.name, params.get("k"))]
+            warn_ranx_ties(backend, source.sql, judged, names, params, metric)
+
+    frame = compute(
+        spec.name,
+        data,
+        con=con,
+        columns=columns,
+        params=params,
+        unique=("group", "item"),
+        extra_sources=extra,
+        check=gain_check,
+        ci=ci,
+    )
+    check_groups(spec.name, frame, params["empty"], params["missing"])
+    if not chosen:
+        warn_skipped(spec.name, frame, params["empty"])
+    value = frame[spec.name].iloc[0]
+    if value is None or pd.isna(value):
+        return undefined(
+            spec.name,
+            "no group has a relevant item (label >= relevance_level)"
+            + (" and a row in the run" if qrels is not None else ""),
+        )
+    return float(value)
+
+
+def _ranking_metric(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    item: str,
+    score: str,
+    label: str,
+    qrels: Any,
+    con: Any,
+    ci: float | CiRequest | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+    **params: Any,
+) -> float | Interval:
+    """The one body of the ranking and retrieval functions (this module's and
+    ``ranking_retrieval``'s), each called as ``_ranking_metric(name, **locals())`` as its
+    first statement, i.e. with exactly its own arguments: the columns, ``qrels`` and ``con``,
+    the interval options, and the metric's options (``params``: ``k``, ``ties``, ``convention``,
+    ...). Checks ``ci=`` first, then :func:`_ranking` computes the value (and the interval).
+    """
+    request = ci_request(name, ci, ci_method, n_boot, seed)
+    value = _ranking(
+        name,
+        data,
+        group=group,
+        item=item,
+        score=score,
+        label=label,
+        qrels=qrels,
+        con=con,
+        params=params,
+        ci=request,
+    )
+    return ci_result(name, value, request)
+
+
+# ----------------------------------------------------------------------------- metrics
+@overload
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def hit_ratio(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Hit ratio: relevant items in the top k over all relevant items.
+
+    A micro average: hits and relevant items are summed over groups before dividing, so groups
+    with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items give
+    15 / 30 = 0.5): a micro recall. Many recommender papers report "HR@k" (hit ratio) meaning
+    the share of users with a hit, which is :func:`hit_rate`, not this function; check which one
+    a paper means before comparing numbers.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Hit ratio in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    hit_rate : share of groups with at least one hit.
+    recall_at_k : per-group recall, then a mean.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: HR@k = \frac{\sum_g hits_g@k}{\sum_g R_g}
+
+    Empty groups add 0 to both sums: ``empty="skip"`` and ``"zero"`` give the same value.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
+    0.3333
+    """
+    return _ranking_metric("hit_ratio", **locals())  # its arguments, as given
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def hit_rate(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Hit rate: the share of groups with a relevant item in the top k.
+
+    trec_eval's ``success_k``. Many recommender papers call this "HR@k" or hit ratio (e.g.
+    leave-one-out evaluation, one relevant item per user, where it also equals recall@k);
+    sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
+        'wilson', 't', 'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Hit rate in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    hit_ratio : hits over relevant items, summed over groups.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: HitRate@k = \frac{1}{|G|} \sum_g [hits_g@k \ge 1]
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"``, a tie group of :math:`n` items with :math:`r` relevant cut by k
+    after :math:`m` positions holds no relevant item with the hypergeometric probability
+    :math:`\binom{n-r}{m} / \binom{n}{m}`.
+
+    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.hit_rate(df, k=1, **cols)
+    0.5
+    """
+    return _ranking_metric("hit_rate", **locals())  # its arguments, as given
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def precision_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    precision_denominator: str | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Precision at k: relevant items in the top k over k, mean over groups.
+
+    trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
+    ``k=None`` it is the precision of the whole retrieved list.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    precision_denominator : {"k", "min_k_retrieved"}, optional
+        Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
+        ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
+        ``adaptive_k=True``).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Precision at k in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    recall_at_k : the same hits over the relevant items.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: P@k = \frac{hits@k}{k}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.precision_at_k(df, k=2, **cols)
+    0.5
+    """
+    return _ranking_metric("precision_at_k", **locals())  # its arguments, as given
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def recall_at_k(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
+
+    trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
+    count in the divisor.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Recall at k in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    precision_at_k : the same hits over k.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: R@k = \frac{hits@k}{R}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.recall_at_k(df, k=2, **cols)
+    0.75
+    """
+    return _ranking_metric("recall_at_k", **locals())  # its arguments, as given
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def r_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""R-precision: precision at R, the number of relevant items of the group.
+
+    trec_eval's ``Rprec``; at that cut-off precision equals recall.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        R-precision in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty`` or ``missing`` value (the message lists the allowed
+        ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    precision_at_k : precision at a fixed cut-off.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: Rprec = \frac{hits@R}{R}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.r_precision(df, **cols), 4)
+    0.25
+    """
+    return _ranking_metric("r_precision", **locals())  # its arguments, as given
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def mean_average_precision(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    ap_denominator: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Mean average precision at k (MAP@k), registry name ``map``.
+
+    The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
+    disagree here silently (trec_eval and ranx divide by all relevant items, Spark by min(k,
+    relevant), others by the hits).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
+        Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
+        ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
+        top k.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``, which has no
+        closed form.
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        MAP in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), ``relevance_level <= 0``, an unknown
+        ``ap_denominator``, or ``ties='average'`` with ``ap_denominator='hits'``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    mrr : reciprocal rank of the first relevant item.
+    ndcg : graded-relevance ranking quality.
+    mean_average_precision : AP per group.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        AP@k = \frac{1}{D} \sum_{i \le k} P@i \, rel_i,
+        \quad D \in \{R, \min(k, R), hits@k\}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"``, :math:`E[rel_i \, hits@i] = q (1 + R_a) + t \, r (r - 1) / (n (n -
+    1))` for position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with
+    :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
+    for a fixed divisor.
+
+    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.mean_average_precision(df, **cols), 4)
+    0.6667
+    >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
+    0.75
+    """
+    return _ranking_metric("map", **locals())  # its arguments, as given
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def mrr(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Mean reciprocal rank of the first relevant item within the top k.
+
+    trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        MRR in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
+        (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    mean_average_precision : every relevant item counts.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: RR@k = \frac{1}{\min\{i \le k : rel_i = 1\}} \text{ (0 if none)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.mrr(df, **cols)
+    0.75
+    """
+    return _ranking_metric("mrr", **locals())  # its arguments, as given
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def cg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Cumulative gain of the top k, mean over groups.
+
+    CG ignores positions within the top k; see :func:`dcg`.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Mean CG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    dcg : discounted by position.
+    ndcg : normalised.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: CG@k = \sum_{i \le k} gain(label_i)
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
+    1.0
+    """
+    return _ranking_metric("cg", **locals())  # its arguments, as given
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def dcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Discounted cumulative gain at k, mean over groups.
+
+    With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
+    over groups).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Mean DCG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    ndcg : DCG over the ideal DCG.
+    idcg : the ideal DCG.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math:: DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+
+    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
+    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
+    0.8155
+    """
+    return _ranking_metric("dcg", **locals())  # its arguments, as given
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def idcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Ideal discounted cumulative gain at k, mean over groups.
+
+    The DCG of the group's judged items (``qrels`` if given, including items the run never
+    retrieved; else the group's rows) in ideal order: labels descending.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        Mean ideal DCG (>= 0), or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    ndcg : DCG over the ideal DCG.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        IDCG@k = \sum_{i \le k} \frac{gain(label^*_i)}{\log_2(i + 1)},
+        \quad label^*_1 \ge label^*_2 \ge \dots
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
+    1.8155
+    """
+    return _ranking_metric("idcg", **locals())  # its arguments, as given
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def ndcg(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    gain: str | None = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    log_base: float | None = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Normalised discounted cumulative gain at k, mean over groups.
+
+    DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including
+    items the run never retrieved). With ``gain="linear"`` it is trec_eval's ``ndcg``
+    (``k=None``) and ``ndcg_cut_k``; with ``gain="linear", ties="average"`` it is scikit-learn's
+    ``ndcg_score`` (``ignore_ties=False``) averaged over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user, session). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
+    gain : {"exponential", "linear"}, default "exponential"
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
+        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
+        gains, graded labels are used as they are; the level decides which groups are empty.
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
+        tied items (McSherry & Najork 2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        What to do with an *empty* group: one with no relevant item (label >=
+        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
+        averages over the same groups; a warning says how many when ``empty=`` and
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
+        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
+        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
+        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
+        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
+        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
+        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
+        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
+        ``empty="zero", missing="zero"``.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). NDCG does not depend
+        on it (accepted for scikit-learn's signature).
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        NDCG in [0, 1], or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+
+    See Also
+    --------
+    dcg, idcg : numerator and denominator.
+    mean_average_precision : binary relevance.
+
+    Notes
+    -----
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+
+    .. math::
+
+        NDCG@k = \frac{DCG@k}{IDCG@k},
+        \quad DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+
+    Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
+    expected DCG.
+
+    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    :func:`sqlmetrics.render` shows it.
+
+    References
+    ----------
+    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+       techniques. ACM TOIS 20(4), 422-446.
+    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
+    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)
+    0.4532
+    >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
+    0.5055
+    """
+    return _ranking_metric("ndcg", **locals())  # its arguments, as given

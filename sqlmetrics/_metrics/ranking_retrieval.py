@@ -1,0 +1,1217 @@
+"""Retrieval extras: rank-biased precision, fall-out, bpref, interpolated precision at recall
+levels (and trec_eval's 11-point average), geometric-mean MAP.
+
+Each is a metric of the ranking kernel (registry family ``retrieval``, kernel
+``ranking_kernel``): it reads the same ``group, item, score, label`` rows (or a run plus
+``qrels=``), takes the same options and shares the kernel's one sort per group
+(``sql/_macros/ranking.sql``) with the ranking metrics in ``evaluate``; its pieces are in
+``sql/ranking/<name>.sql``, its tests in ``tests/test_retrieval.py``.
+``success@k`` is trec_eval's name for :func:`sqlmetrics.hit_rate` (an alias).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, overload
+
+from .._core.registry import GROUP_TESTS, Inference, MetricSpec, ParamSpec, declare_param, register
+from .._inference.intervals import CiMethod, Interval
+from ..errors import InvalidParameterError
+from .ranking import (
+    _COMMON,
+    CHECKS,
+    GROUP,
+    GROUP_MEAN,
+    ITEM,
+    LABEL,
+    SCORE,
+    _check_map_params,
+    _ranking_metric,
+)
+
+__all__ = ["bpref", "fallout", "gm_map", "iprec_11pt_avg", "iprec_at_recall", "rbp"]
+
+
+def check_persistence(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or not 0 < float(value) < 1
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a number in (0, 1), the probability of looking at the "
+            f"next item (trec_eval's default 0.9); got {value!r}"
+        )
+    return float(value)
+
+
+def check_recall_level(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or not 0 <= float(value) <= 1
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a number in [0, 1] (a recall level, e.g. 0.5 for "
+            f"trec_eval's iprec_at_recall_0.50); got {value!r}"
+        )
+    return float(value)
+
+
+declare_param(
+    ParamSpec(
+        "persistence",
+        0.9,
+        check_persistence,
+        "rbp: probability of looking at the next item, in (0, 1)",
+    )
+)
+declare_param(
+    ParamSpec(
+        "recall_level",
+        0.0,
+        check_recall_level,
+        "iprec_at_recall: the recall level in [0, 1]",
+    )
+)
+
+#: metrics without a closed form for ties="average" (not linear in the positions)
+NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg")
+
+
+def _check_ties(metric: str, params: dict[str, Any]) -> None:
+    if params.get("ties") == "average":
+        raise InvalidParameterError(
+            f"{metric}: ties='average' has no closed form for {metric} (it is not linear in "
+            f"the positions of the tied items); use ties='item_desc', 'item_asc' or "
+            f"'text_desc' (trec_eval)"
+        )
+
+
+_SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...]]] = {
+    # name: (summary, uses k, own options, needs from the ranking kernel)
+    "rbp": ("rank-biased precision (1 - p) sum_{i<=k} rel_i p^(i-1), mean over groups "
+            "(trec_eval rbp)", True, ("persistence",), ()),
+    "fallout": ("non-relevant items in the top k / non-relevant retrieved items, mean over "
+                "groups", True, (), ()),
+    "bpref": ("binary preference: relevant items ranked above judged non-relevant ones, mean "
+              "over groups (trec_eval bpref)", False, (), ("cum", "n_rel", "judged")),
+    "iprec_at_recall": ("interpolated precision at recall_level, mean over groups (trec_eval "
+                        "iprec_at_recall)", False, ("recall_level",), ("cum", "n_rel")),
+    "iprec_11pt_avg": ("mean interpolated precision at recall 0.0, 0.1, ..., 1.0, mean over "
+                       "groups (trec_eval 11pt_avg)", False, (), ("cum", "n_rel")),
+    "gm_map": ("geometric mean over groups of AP at k, floored at 1e-5 (trec_eval gm_map)",
+               True, ("ap_denominator",), ("cum",)),
+}  # fmt: skip
+
+#: gm_map: a geometric mean over groups, the cluster bootstrap only (no t interval)
+GEOMETRIC_MEAN = Inference(group_mean="geometric", paired="groups", tests=GROUP_TESTS)
+
+for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
+    register(
+        MetricSpec(
+            _name,
+            f"ranking/{_name}.sql",
+            "retrieval",
+            _summary,
+            (GROUP, ITEM, SCORE, LABEL),
+            params=(("k",) if _uses_k else ()) + _own + _COMMON,
+            undefined="no group has a relevant item (all groups empty)",
+            takes_k=_uses_k,
+            aliases=("11pt_avg",) if _name == "iprec_11pt_avg" else (),
+            check_params=(
+                _check_ties
+                if _name in NO_TIE_AVERAGE
+                else _check_map_params
+                if _name == "gm_map"
+                else None
+            ),
+            kernel="ranking_kernel",
+            rank_based=True,
+            needs=_needs,
+            inference=GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN,
+            data_checks=CHECKS,
+            better="lower" if _name == "fallout" else "higher",
+        )
+    )
+
+
+@overload
+def rbp(
+    data: Any,
+    *,
+    k: int | None = None,
+    persistence: float = 0.9,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def rbp(
+    data: Any,
+    *,
+    k: int | None = None,
+    persistence: float = 0.9,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def rbp(
+    data: Any,
+    *,
+    k: int | None = None,
+    persistence: float = 0.9,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Rank-biased precision at k, mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    persistence : float, default 0.9
+        The probability p that the user looks at the next item, in (0, 1) (trec_eval's
+        default 0.9).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``persistence`` outside (0, 1).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    With :math:`rel_i` = 1 when the item at position :math:`i` is relevant:
+
+    .. math:: RBP@k = (1 - p) \sum_{i \le k} rel_i \, p^{i - 1}
+
+    trec_eval's ``rbp`` (its residual ``rbp_resid`` is not computed). With ``ties="average"``
+    :math:`rel_i` is its expectation, exact since RBP is linear in it. The SQL is
+    ``sql/ranking/rbp.sql``.
+
+    References
+    ----------
+    .. [1] Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of retrieval
+       effectiveness. ACM TOIS 27(1), 2:1-2:27.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.rbp(df, **cols), 4)
+    0.1355
+    """
+    return _ranking_metric("rbp", **locals())  # its arguments, as given
+
+
+@overload
+def fallout(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def fallout(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def fallout(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: fallout@k = \frac{\sum_{i \le k} (1 - rel_i)}{\sum_i (1 - rel_i)}
+
+    the false positive rate of the list cut at k. The denominator is the group's own
+    retrieved non-relevant items (trec_eval's ``fallout`` divides by the collection's, its
+    ``-N``, which a table of rankings does not hold); a group whose retrieved items are all
+    relevant counts 0. The SQL is ``sql/ranking/fallout.sql``.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
+    0.25
+    """
+    return _ranking_metric("fallout", **locals())  # its arguments, as given
+
+
+@overload
+def bpref(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def bpref(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def bpref(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(N_r, R)}{\min(R, N)}\right)
+
+    over the relevant retrieved items :math:`r`, with :math:`R` the group's relevant judged
+    items, :math:`N` its judged non-relevant items and :math:`N_r` the judged non-relevant
+    items ranked above :math:`r`. Unjudged retrieved items (absent from ``qrels``) are
+    skipped; without ``qrels`` every row is judged. The SQL is ``sql/ranking/bpref.sql``.
+
+    References
+    ----------
+    .. [1] Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with incomplete
+       information. SIGIR 2004, 25-32.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.bpref(df, **cols), 4)
+    0.25
+    """
+    return _ranking_metric("bpref", **locals())  # its arguments, as given
+
+
+@overload
+def iprec_at_recall(
+    data: Any,
+    *,
+    recall_level: float = 0.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def iprec_at_recall(
+    data: Any,
+    *,
+    recall_level: float = 0.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def iprec_at_recall(
+    data: Any,
+    *,
+    recall_level: float = 0.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    recall_level : float, default 0.0
+        The recall level L in [0, 1] (trec_eval prints 0.0, 0.1, ..., 1.0).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), ``recall_level`` outside [0, 1], or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: iprec(L) = \max \{ P@i : recall@i \ge L \}
+
+    over the retrieved positions :math:`i`, 0 when the list never reaches recall L; recall
+    divides by all relevant judged items, retrieved or not. The SQL is
+    ``sql/ranking/iprec_at_recall.sql``.
+
+    References
+    ----------
+    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+       Information Retrieval. MIT Press. (trec_eval measures.)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
+    0.75
+    """
+    return _ranking_metric("iprec_at_recall", **locals())  # its arguments, as given
+
+
+@overload
+def iprec_11pt_avg(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def iprec_11pt_avg(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def iprec_11pt_avg(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, or ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as
+        their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not linear in
+        the positions, and has no closed form for it.
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    The mean of :func:`iprec_at_recall` at the recall levels 0.0, 0.1, ..., 1.0, per group:
+
+    .. math:: 11pt = \frac{1}{11} \sum_{j=0}^{10} iprec(j / 10)
+
+    The SQL is ``sql/ranking/iprec_11pt_avg.sql``.
+
+    References
+    ----------
+    .. [1] Salton, G. and McGill, M. J. (1983). Introduction to Modern Information
+       Retrieval. McGraw-Hill.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
+    0.7045
+    """
+    return _ranking_metric("iprec_11pt_avg", **locals())  # its arguments, as given
+
+
+@overload
+def gm_map(
+    data: Any,
+    *,
+    k: int | None = None,
+    ap_denominator: str | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def gm_map(
+    data: Any,
+    *,
+    k: int | None = None,
+    ap_denominator: str | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def gm_map(
+    data: Any,
+    *,
+    k: int | None = None,
+    ap_denominator: str | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
+        AP's divisor, as in :func:`sqlmetrics.mean_average_precision`.
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in numeric
+        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
+        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
+        digits: "9" ranks above "10"), or the expected value over every order of the tied items
+        (McSherry & Najork 2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when none is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ap_denominator`` unknown.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: GM\text{-}MAP = \exp\left(\frac{1}{|G|} \sum_g \ln \max(AP_g@k, 10^{-5})\right)
+
+    with trec_eval's floor :math:`10^{-5}` (``MIN_GEO_MEAN``), so that a group with AP 0 does
+    not make the mean 0. With ``ties="average"`` :math:`AP_g` is its expected value, then the
+    logarithm is taken. The SQL is ``sql/ranking/gm_map.sql``.
+
+    References
+    ----------
+    .. [1] Robertson, S. (2006). On GMAP: and other transformations. CIKM 2006, 78-83.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")
+    >>> round(sqlmetrics.gm_map(df, **cols), 4)
+    0.6455
+    """
+    return _ranking_metric("gm_map", **locals())  # its arguments, as given

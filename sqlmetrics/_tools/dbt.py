@@ -1,0 +1,450 @@
+"""Keep the dbt package one source with ``sql/`` (decision 0009).
+
+The repository root is the dbt package: ``dbt_project.yml`` there reads its macros from
+``sql/`` (the templates themselves, no copies) and ``dbt/macros/`` (dbt only). Two things
+keep it whole, both done by ``python -m sqlmetrics._tools.dbt`` and checked by ``--check`` (run by
+the tests), which names every file that is stale:
+
+- the calls between templates are written ``sqlmetrics.<name>(...)`` in ``sql/`` itself
+  (:func:`qualify_templates`): dbt needs them so (a package macro does not see its siblings by
+  bare name), and in Python ``sqlmetrics`` is the namespace mapping, so the same text renders
+  the same SQL. A template written with bare calls is qualified by the command, never by hand;
+- ``dbt/macros/_generated/registry.sql``: the macro ``sqlmetrics_registry()`` returning the
+  registry's facts as a Jinja literal: metric names, roles, options with their defaults and
+  allowed values, aliases, ``@k`` forms, kernels and needs, the output columns of the table
+  metrics, and the conventions table (``convention=``, sqlmetrics/_core/conventions.py);
+  ``dbt/macros/metrics/<metric>.sql``: one public macro per registered metric, a one-line call
+  of the package's implementation (``sqlmetrics_metric`` or ``sqlmetrics_table``). Generated
+  from the Python registry (the name table dbt cannot compute), committed, kept fresh by
+  ``--check``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .._core.conventions import CONVENTIONS, DEFINITIONAL
+from .._core.names import metric_form, metric_names
+from .._core.registry import (
+    ALIASES,
+    CI_PARAM_NAMES,
+    K_MAX,
+    PARAMS,
+    REGISTRY,
+    MetricSpec,
+    default_of,
+)
+from .._engine.run import check_params, render_sql
+from .._metrics.calibration import N_BINS_MAX
+from .._metrics.classification_bounds import MAX_BINS
+from .._metrics.classification_curves import DOUBLE_EPS
+from .._templating.quoting import quote_ident
+from .._templating.templates import macro_names, sql_dir, sql_files
+
+__all__ = ["check", "generated_files", "main", "package_dir", "write"]
+
+#: a Python ParamSpec check -> the Jinja check of the same name (dbt/macros/core/checks.sql)
+CHECKS = {
+    "check_real": "real",
+    "check_beta": "beta",
+    "check_zero_division": "zero_division",
+    "check_k": "k",
+    "check_pos_label": "pos_label",
+    "check_bins": "bins",
+    "_check_drop_intermediate": "drop_intermediate",
+    "_check_max_points": "max_points",
+    "_check_eps": "eps",
+    "check_relevance_level": "relevance_level",
+    "check": "choice",  # check_choice(*allowed)
+    "_check_adjusted": "adjusted",
+    "_check_kappa_weights": "kappa_weights",
+    "_check_n_bins": "n_bins",
+    "check_max_label_levels": "max_label_levels",
+    "check_log_base": "log_base",
+    "check_persistence": "persistence",
+    "check_recall_level": "recall_level",
+    "_check_max_fpr": "max_fpr",
+    "check_labels": "labels",
+}
+
+#: a cross-option check -> its Jinja name
+CROSS_CHECKS = {
+    "_check_map_params": "map_ties_hits",
+    "_check_ties": "no_tie_average",
+    "_check_hit_ratio_params": "hit_ratio_empty",
+    "_check_combination": "ovo_average",
+}
+
+
+def package_dir() -> Path:
+    """The dbt package of the checkout: its root (``dbt_project.yml``, ``sql/``, ``dbt/``)."""
+    return sql_dir().parent
+
+
+#: where the generated files go, relative to the package root
+GENERATED = "dbt/macros"
+
+
+def jinja_literal(value: Any, indent: int = 0) -> str:
+    """``value`` (dicts, lists, strings, numbers, booleans, None) as a Jinja literal."""
+    pad = "    " * (indent + 1)
+    end = "    " * indent
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"no Jinja literal for {value!r}")
+        return repr(value)
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [
+            f"{pad}{jinja_literal(k)}: {jinja_literal(v, indent + 1)}" for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + f"\n{end}}}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(not isinstance(v, (dict, list, tuple)) for v in value):
+            return "[" + ", ".join(jinja_literal(v) for v in value) + "]"
+        items = [f"{pad}{jinja_literal(v, indent + 1)}" for v in value]
+        return "[\n" + ",\n".join(items) + f"\n{end}]"
+    raise TypeError(f"no Jinja literal for {type(value).__name__}")
+
+
+def _param_facts(name: str) -> dict[str, Any]:
+    spec = PARAMS[name]
+    check_name = CHECKS.get(spec.check.__name__)
+    if check_name is None:
+        raise RuntimeError(
+            f"option {name!r}: its check {spec.check.__name__} has no Jinja twin in "
+            f"dbt/macros/core/checks.sql; add one there and to sqlmetrics._tools.dbt.CHECKS"
+        )
+    facts: dict[str, Any] = {"default": spec.default, "check": check_name}
+    if check_name == "choice":
+        facts["allowed"] = list(spec.check.allowed)  # type: ignore[attr-defined]
+    return facts
+
+
+def _table_columns(spec: MetricSpec) -> dict[str, list[str]]:
+    """The output columns of a table metric after its slices, without and with a weight.
+
+    Rendered by the Python layer over an empty table and read back from DuckDB, so the
+    dbt macros name exactly the columns the template gives.
+    """
+    con = duckdb.connect()
+    con.execute(
+        "create table t (label integer, score double, prediction integer, weight double, "
+        '"group" integer, item integer)'
+    )
+    out: dict[str, list[str]] = {}
+    for weighted in (False, True):
+        columns: dict[str, str | None] = {r.name: r.name for r in spec.roles}
+        if not weighted:
+            columns["weight"] = None
+        if "prediction" in columns and "threshold" in spec.params:
+            columns["prediction"] = None
+        sql = render_sql(spec, quote_ident("t"), columns, check_params(spec, {}))
+        names = [d[0] for d in con.execute(f"select * from ({sql}) as q limit 0").description]
+        out["weighted" if weighted else "plain"] = names
+    con.close()
+    return out
+
+
+def _convention_value(value: Any) -> Any:
+    """A convention's value as the dbt facts hold it: scikit-learn's ``'warn'``
+    (``SklearnWarn``) as 0.0 (a model has no warnings; an undefined value is 0 there too),
+    NaN as the string ``'nan'`` (a Jinja literal has no NaN; conventions.sql compares so).
+    """
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else float(value)
+    return value
+
+
+def convention_facts() -> dict[str, Any]:
+    """:data:`sqlmetrics._core.conventions.CONVENTIONS` as plain data for the dbt macros."""
+    out: dict[str, Any] = {}
+    for name, c in CONVENTIONS.items():  # in their order: messages list them so
+        out[name] = {
+            "name": c.name,
+            "tool": c.tool,
+            "metrics": list(c.metrics),
+            "sets": {o: _convention_value(v) for o, v in c.sets.items()},
+            "by_metric": {
+                m: {o: _convention_value(v) for o, v in options.items()}
+                for m, options in c.by_metric.items()
+            },
+            "adjustable": {
+                o: {
+                    "allowed": None if allowed is None else [_convention_value(v) for v in allowed],
+                    "switch": switch,
+                }
+                for o, (allowed, switch) in c.adjustable.items()
+            },
+            "spelled": {
+                o: {word: _convention_value(v) for word, v in words.items()}
+                for o, words in c.spelled.items()
+            },
+        }
+    return out
+
+
+def registry_facts() -> dict[str, Any]:
+    """What the dbt macros know of the registry, as plain data."""
+    metrics: dict[str, Any] = {}
+    for spec in sorted(REGISTRY.values(), key=lambda s: s.name):
+        check = spec.check_params
+        if check is not None and check.__name__ not in CROSS_CHECKS:
+            raise RuntimeError(
+                f"{spec.name}: cross-option check {check.__name__} has no Jinja twin"
+            )
+        facts: dict[str, Any] = {
+            "form": metric_form(spec),
+            "family": spec.family,
+            "kernel": spec.kernel,
+            "output": spec.output,
+            "roles": [{"name": r.name, "kind": r.kind, "required": r.required} for r in spec.roles],
+            "params": list(spec.params),
+            "defaults": {p: default_of(spec, p) for p in spec.params},
+            "takes_k": spec.takes_k,
+            "needs": list(spec.needs),
+            "undefined": spec.undefined,
+            "cross_check": CROSS_CHECKS[check.__name__] if check is not None else None,
+        }
+        if spec.output == "table":
+            facts["columns"] = _table_columns(spec)
+        metrics[spec.name] = facts
+    kernels: dict[str, dict[str, Any]] = {}
+    for spec in REGISTRY.values():  # the options kernel_sql fills, in its order
+        filled = kernels.setdefault(str(spec.kernel), {})
+        for name in spec.params:
+            if name != "k":
+                filled[name] = default_of(spec, name)
+    return {
+        "metrics": metrics,
+        "aliases": dict(sorted(ALIASES.items())),
+        # the interval options (ci=, ...) are the Python layer's; the dbt macros take none
+        "params": {name: _param_facts(name) for name in PARAMS if name not in CI_PARAM_NAMES},
+        "forms": metric_names(),
+        "scalar_forms": metric_names(scalar_only=True),
+        "known": sorted([*REGISTRY, *ALIASES]),
+        "kernel_defaults": kernels,
+        "double_eps": DOUBLE_EPS,
+        "k_max": K_MAX,
+        "max_bins": MAX_BINS,
+        "n_bins_max": N_BINS_MAX,
+        "conventions": convention_facts(),
+        "definitional": sorted(DEFINITIONAL),
+    }
+
+
+def _registry_file() -> str:
+    return (
+        "{# generated by `python -m sqlmetrics._tools.dbt` from sqlmetrics/_core/registry.py\n"
+        "   (the metrics' names, roles, options, defaults, aliases) and\n"
+        "   sqlmetrics/_core/conventions.py (convention=): do not edit, run the generator #}\n"
+        "{% macro sqlmetrics_registry() -%}\n"
+        "{{ return(" + jinja_literal(registry_facts(), 0) + ") }}\n"
+        "{%- endmacro %}\n"
+        "\n"
+        "{# A family's kernel called by its name (the registry's kernel of a metric): every\n"
+        "   kernel written out once, so that each is a plain call dbt's static analysis of a\n"
+        "   generic test finds (dbt compiles a test with only the macros it finds called) #}\n"
+        "{% macro sqlmetrics_kernel(kernel, relation, by, columns, options, entries) -%}\n"
+        + _kernel_chain()
+        + "{%- endmacro %}\n"
+    )
+
+
+def _kernel_chain() -> str:
+    """The body of ``sqlmetrics_kernel``: one branch per kernel of the registry."""
+    kernels = sorted({spec.kernel for spec in REGISTRY.values() if spec.kernel})
+    lines = [
+        f"{{%- {'if' if i == 0 else 'elif'} kernel == '{name}' -%}}"
+        f"{{{{ sqlmetrics.{name}(relation, by, columns, options, entries) }}}}\n"
+        for i, name in enumerate(kernels)
+    ]
+    fail = (
+        "{%- else -%}{{ sqlmetrics.sqlmetrics_fail('sqlmetrics_kernel: no kernel ' ~ "
+        "sqlmetrics.sqlmetrics_repr(kernel) ~ ' in the registry; run python -m "
+        "sqlmetrics._tools.dbt') }}\n"
+    )
+    return "".join(lines) + fail + "{%- endif -%}\n"
+
+
+def _api_file(spec: MetricSpec) -> str:
+    roles = ", ".join(
+        f"{r.name}=" + ("" if r.required else "(optional)") for r in spec.roles
+    ).replace("=(optional)", "= (optional)")
+    options = ", ".join(f"{p}={default_of(spec, p)!r}" for p in spec.params) or "none"
+    impl = "sqlmetrics_metric" if spec.output == "scalar" else "sqlmetrics_table"
+    return (
+        "{#\n"
+        f"  {spec.name}: {spec.summary}.\n"
+        f"  Columns: {roles}; by= slice columns. Options (defaults): {options}.\n"
+        f"  Undefined: {spec.undefined}.\n"
+        "  Generated by `python -m sqlmetrics._tools.dbt` from sqlmetrics/_core/registry.py;\n"
+        "  the SQL is"
+        f"  sql/{spec.template}.\n"
+        "#}\n"
+        f"{{% macro {spec.name}(relation, by=none) -%}}\n"
+        f"{{{{ return(sqlmetrics.{impl}('{spec.name}', relation, by, kwargs)) }}}}\n"
+        "{%- endmacro %}\n"
+    )
+
+
+_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+_DEFINES = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
+
+#: a string literal inside a Jinja tag
+_STRING = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", re.S)
+
+#: a Jinja comment (left alone), expression or statement tag
+_TAG = re.compile(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def qualify(text: str, names: set[str]) -> str:
+    """``text`` with every call of one of ``names`` inside a Jinja tag written
+    ``sqlmetrics.<name>(...)``; comments, SQL text, string literals inside tags and
+    ``{% macro %}`` lines untouched. Idempotent: a call already qualified is left as it is.
+
+    dbt resolves an unqualified macro name in the namespace of the node being compiled (the
+    user's model), not in the package that defines the macro: a package macro reaches its
+    siblings only as ``<package>.<name>`` (dbt-utils writes ``dbt_utils.`` everywhere). In
+    the Python environment ``sqlmetrics`` is the namespace mapping and Jinja's attribute
+    lookup falls back to its items, so the qualified text renders the same SQL there.
+    """
+    if not names:
+        return text
+    call = re.compile(r"(?<![\w.])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\s*\(")
+
+    def tag(match: re.Match[str]) -> str:
+        body = match.group(0)
+        if body.startswith("{#") or re.match(r"\{%-?\s*macro\b", body):
+            return body
+        # the odd parts are string literals ('row_number() over' is SQL, not a call)
+        parts = _STRING.split(body)
+        return "".join(
+            part if i % 2 else call.sub(r"sqlmetrics.\1(", part) for i, part in enumerate(parts)
+        )
+
+    return _TAG.sub(tag, text)
+
+
+def _qualified(root: Path) -> dict[str, tuple[str, str]]:
+    """Per file under ``<root>/sql`` (``sql/<path>``): its text and its text qualified."""
+    folder = root / "sql"
+    files = {p.relative_to(root).as_posix(): p.read_text() for p in sorted(folder.rglob("*.sql"))}
+    names = {name for text in files.values() for name in _DEFINES.findall(_COMMENT.sub("", text))}
+    return {path: (text, qualify(text, names)) for path, text in files.items()}
+
+
+def unqualified(root: Path | None = None) -> list[str]:
+    """The files ``sql/<path>`` where a template macro is called by its bare name
+    (:func:`qualify` would change them).
+    """
+    return [p for p, (text, new) in _qualified(root or package_dir()).items() if new != text]
+
+
+def qualify_templates(root: Path | None = None) -> list[str]:
+    """Rewrite every file ``sql/<path>`` whose calls are not all qualified; return them.
+
+    The one way calls get qualified: write a template with bare or qualified calls and run
+    ``python -m sqlmetrics._tools.dbt`` (``--check`` and a test fail until then).
+    """
+    root = root or package_dir()
+    changed = []
+    for path, (text, new) in _qualified(root).items():
+        if new != text:
+            (root / path).write_text(new)
+            changed.append(path)
+    return changed
+
+
+def template_macros() -> set[str]:
+    """The names of every macro defined under ``sql/``."""
+    return {name for path in sql_files() for name in macro_names(path)}
+
+
+def generated_files() -> dict[str, str]:
+    """Every generated file of the package: path relative to its root -> its text."""
+    files: dict[str, str] = {f"{GENERATED}/_generated/registry.sql": _registry_file()}
+    for spec in REGISTRY.values():
+        files[f"{GENERATED}/metrics/{spec.name}.sql"] = _api_file(spec)
+    return files
+
+
+def _generated_on_disk(root: Path) -> set[str]:
+    found = {p.relative_to(root).as_posix() for p in (root / GENERATED / "metrics").glob("*.sql")}
+    found.add(f"{GENERATED}/_generated/registry.sql")
+    return {p for p in found if (root / p).is_file()}
+
+
+def check(root: Path | None = None) -> list[str]:
+    """What ``python -m sqlmetrics._tools.dbt`` would change, relative to the package root: the
+    files of ``sql/`` with a bare call, and the generated files missing, stale or left over.
+    """
+    root = root or package_dir()
+    wanted = generated_files()
+    stale = [
+        p
+        for p, text in wanted.items()
+        if not (root / p).is_file() or (root / p).read_text() != text
+    ]
+    extra = sorted(_generated_on_disk(root) - set(wanted))
+    return unqualified(root) + sorted(stale) + extra
+
+
+def write(root: Path | None = None) -> list[str]:
+    """Qualify the calls of ``sql/``, write the generated files (and remove left-over ones);
+    return what changed.
+    """
+    root = root or package_dir()
+    changed = check(root)
+    qualify_templates(root)
+    wanted = generated_files()
+    for path in _generated_on_disk(root) - set(wanted):
+        (root / path).unlink()
+    for path, text in wanted.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text() != text:
+            target.write_text(text)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sqlmetrics._tools.dbt [--check]``."""
+    parser = argparse.ArgumentParser(prog="python -m sqlmetrics._tools.dbt", description=__doc__)
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; fail if a template of sql/ has a bare call or a generated file "
+        "is stale",
+    )
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = check()
+        for path in stale:
+            print(f"{path} is stale: run python -m sqlmetrics._tools.dbt", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write():
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""``sqlmetrics plot roc|pr|calibration|gains DATA ... --output FILE.png``: draw a curve to
+an image file.
+
+Registered on the main command group by ``cli/_commands.py`` (``main.add_command(plot)``).
+Bad input (a missing file or column, labels outside {0, 1}, no matplotlib) prints one line
+on stderr and exits 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ._io import (
+    InputError,
+    check_output,
+    command_options,
+    connection,
+    data_options,
+    filtered,
+    friendly,
+    resolve_data,
+    write_file,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _draw(
+    kind: str,
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int | None,
+    output: str,
+    option_pairs: tuple[str, ...] = (),
+    pos_label: str | None = None,
+    where: str | None = None,
+) -> None:
+    if not output.lower().endswith(IMAGE_SUFFIXES):
+        raise InputError(
+            f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
+            f"e.g. --output {kind}.png"
+        )
+    from .. import plot as plots
+
+    options = _plot_options(kind, option_pairs, pos_label)
+    table, database = resolve_data(data)
+    with connection(database) as con:
+        draw = plots.roc if kind == "roc" else plots.pr
+        figure = draw(
+            filtered(table, con, where),
+            label=label,
+            score=score,
+            weight=weight,
+            by=list(by) or None,
+            max_points=max_points,
+            con=con,
+            pos_label=options.get("pos_label"),
+        )
+    write_file(output, lambda path: figure.savefig(path, dpi=120))
+    click.echo(f"wrote {output}", err=True)
+
+
+def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | None) -> Any:
+    """``--option`` / ``--pos-label`` of a plot: pos_label is the one option a curve takes."""
+    options = command_options(option_pairs, {}, pos_label)
+    unknown = sorted(set(options) - {"pos_label"})
+    if unknown:
+        raise InputError(
+            f"plot {kind}: --option {unknown[0]}= is not an option of "
+            f"{'a curve' if kind in ('roc', 'pr') else 'this plot'}; "
+            f"the one it takes is --pos-label (or --option pos_label=)"
+        )
+    return options
+
+
+#: the shared grammar's flags of a plot (cli's data_options), with plot's own help
+_PLOT_FLAGS = {
+    "label": {"help": "Label column (0/1, or two classes with --pos-label)."},
+    "by": {"help": "Slice column (repeatable): one curve each."},
+    "option": {"help": "pos_label=VALUE: the positive class (as --pos-label)."},
+}
+
+
+def _options(func: F) -> F:
+    decorators = [
+        click.argument("data", metavar="DATA...", nargs=-1, required=True),
+        data_options(
+            "label", "score", "weight", "by", "pos_label", "where", "option", **_PLOT_FLAGS
+        ),
+        click.option(
+            "--max-points",
+            default=2000,
+            show_default=True,
+            type=click.IntRange(min=2),
+            help="Points per curve (score quantiles).",
+        ),
+        click.option(
+            "--output",
+            "-o",
+            required=True,
+            type=click.Path(dir_okay=False),
+            callback=check_output,
+            help="Image file to write (.png, .svg or .pdf).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+@click.group("plot")
+def plot() -> None:
+    """Draw ROC, precision-recall, calibration or cumulative gains curves of DATA to an
+    image file.
+    """
+
+
+@plot.command("roc")
+@_options
+@friendly
+def roc_command(
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int,
+    output: str,
+    option_pairs: tuple[str, ...],
+    pos_label: str | None,
+    where: str | None,
+) -> None:
+    """ROC curve of DATA (Parquet/CSV files or a glob, a directory of Parquet files, or
+    path/to/db.duckdb:table), AUC in the legend.
+    """
+    _draw("roc", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
+
+
+@plot.command("pr")
+@_options
+@friendly
+def pr_command(
+    data: tuple[str, ...],
+    label: str,
+    score: str,
+    weight: str | None,
+    by: tuple[str, ...],
+    max_points: int,
+    output: str,
+    option_pairs: tuple[str, ...],
+    pos_label: str | None,
+    where: str | None,
+) -> None:
+    """Precision-recall curve of DATA, average precision in the legend."""
+    _draw("pr", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
+
+
+def _binned_options(func: F, strategy: bool) -> F:
+    names = ["label", "score", *(["weight"] if strategy else []), "by", "pos_label", "where"]
+    decorators = [
+        click.argument("data", metavar="DATA...", nargs=-1, required=True),
+        data_options(*names, "option", **_PLOT_FLAGS),
+        click.option(
+            "--n-bins",
+            default=10,
+            show_default=True,
+            type=click.IntRange(min=1, max=1000),
+            help="Number of bins.",
+        ),
+        *(
+            [
+                click.option(
+                    "--strategy",
+                    default="uniform",
+                    show_default=True,
+                    type=click.Choice(["uniform", "quantile"]),
+                    help="Bins of equal width (uniform) or equal mass (quantile).",
+                ),
+            ]
+            if strategy
+            else []
+        ),
+        click.option(
+            "--output",
+            "-o",
+            required=True,
+            type=click.Path(dir_okay=False),
+            callback=check_output,
+            help="Image file to write (.png, .svg or .pdf).",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -> None:
+    if not output.lower().endswith(IMAGE_SUFFIXES):
+        raise InputError(
+            f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
+            f"e.g. --output {kind}.png"
+        )
+    from .. import plot as plots
+
+    options = _plot_options(kind, kwargs.pop("option_pairs"), kwargs.pop("pos_label"))
+    where = kwargs.pop("where")
+    kwargs["by"] = list(kwargs["by"]) or None
+    table, database = resolve_data(data)
+    with connection(database) as con:
+        draw = plots.calibration if kind == "calibration" else plots.gains
+        figure = draw(
+            filtered(table, con, where), con=con, pos_label=options.get("pos_label"), **kwargs
+        )
+    write_file(output, lambda path: figure.savefig(path, dpi=120))
+    click.echo(f"wrote {output}", err=True)
+
+
+@plot.command("calibration")
+@lambda f: _binned_options(f, strategy=True)
+@friendly
+def calibration_command(data: tuple[str, ...], output: str, **kwargs: Any) -> None:
+    """Calibration (reliability) curve of DATA's probabilities, ECE in the legend."""
+    _draw_binned("calibration", data, output, **kwargs)
+
+
+@plot.command("gains")
+@lambda f: _binned_options(f, strategy=False)
+@friendly
+def gains_command(data: tuple[str, ...], output: str, **kwargs: Any) -> None:
+    """Cumulative gains curve of DATA by score bins (deciles), top-bin lift in the legend."""
+    _draw_binned("gains", data, output, **kwargs)

@@ -135,7 +135,7 @@ def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
 
     from click.testing import CliRunner
 
-    from sqlmetrics.cli._commands import _commands as cli
+    from sqlmetrics.cli import _commands as cli
 
     path = tmp_path / "scored.parquet"
     FRAME.to_parquet(path)
@@ -164,7 +164,7 @@ def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
 def test_cli_refuses_two_engines_and_trec_with_one() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli._commands import _commands as cli
+    from sqlmetrics.cli import _commands as cli
 
     result = CliRunner().invoke(
         cli.main,

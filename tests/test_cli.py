@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

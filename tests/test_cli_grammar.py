@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli._commands import _commands as cli
-from sqlmetrics.cli._commands import _io as _cli_io
+from sqlmetrics.cli import _commands as cli
+from sqlmetrics.cli import _io as _cli_io
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

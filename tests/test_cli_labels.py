@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 from sqlmetrics.errors import InvalidParameterError
 
 ROOT = Path(__file__).resolve().parents[1]

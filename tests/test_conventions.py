@@ -32,7 +32,7 @@ import sqlmetrics
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ import sqlmetrics
 from sqlmetrics._core.conventions import DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY, default_of
 from sqlmetrics._tools.docs import metrics_table
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 

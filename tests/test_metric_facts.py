@@ -24,7 +24,7 @@ GENERIC = (
     "sqlmetrics._evaluate.evaluate",
     "sqlmetrics._engine.plan",
     "sqlmetrics._evaluate.wide",
-    "sqlmetrics.cli",
+    "sqlmetrics.cli._commands",
     "sqlmetrics.cli._io",
     "sqlmetrics.cli._plot",
 )
@@ -171,7 +171,7 @@ def test_register_refuses_an_unknown_direction() -> None:
 def test_the_cli_card_shows_the_declared_facts(metric: str, lines: list[str]) -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli._commands import _commands as cli
+    from sqlmetrics.cli import _commands as cli
 
     result = CliRunner().invoke(cli.main, ["list", metric])
     assert result.exit_code == 0, result.output

@@ -221,7 +221,7 @@ def test_evaluate_and_cli_take_wide_scores(tmp_path: Any) -> None:
 
     from click.testing import CliRunner
 
-    from sqlmetrics.cli._commands import _commands as cli
+    from sqlmetrics.cli import _commands as cli
 
     rng = np.random.default_rng(3)
     n = 240

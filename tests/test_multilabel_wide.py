@@ -21,7 +21,7 @@ from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 AVERAGES = ["macro", "weighted", "micro", "samples"]

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics.cli._commands import _commands as cli
+from sqlmetrics.cli import _commands as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

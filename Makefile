@@ -18,4 +18,4 @@ format:
 	ruff check --fix sqlmetrics tests examples benchmarks
 
 readme:
-	python -m sqlmetrics._docs README.md
+	python -m sqlmetrics._tools.docs README.md

@@ -189,7 +189,7 @@ def test_a_malformed_spark_master_is_refused_before_spark_starts() -> None:
     assert time.monotonic() - started < 5  # no JVM was started
 
 
-@pytest.mark.spark_engine  # starts Spark through the CLI, without the fixture
+@pytest.mark.spark  # starts Spark through the CLI, without the fixture
 def test_a_master_spark_refuses_is_one_line() -> None:
     """local[0] is well formed; Spark refuses it while starting (its JVM logs aside)."""
     result = run("eval", "events", "-m", "auc", "--spark", "local[0]", timeout=300)

@@ -36,6 +36,8 @@ from sqlmetrics.errors import SqlMetricsError
 from sqlmetrics.names import metric_form, parse_metric
 from sqlmetrics.registry import REGISTRY, MetricSpec, get_spec
 
+pytestmark = pytest.mark.dbt
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "dbt"
 EXAMPLE = ROOT / "examples" / "dbt"
@@ -471,6 +473,7 @@ def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     yield Built(project, read, build)
 
 
+@pytest.mark.spark  # dbt-spark, method session: a local pyspark in the dbt process
 def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
     frame = spark_build.read("predictions")
     got = spark_build.read("auc_by_country").sort_values("country", ignore_index=True)
@@ -486,7 +489,7 @@ def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
         assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
 
 
-BUILDS = ["duckdb_build", "postgres_build"]
+BUILDS = ["duckdb_build", pytest.param("postgres_build", marks=pytest.mark.postgres)]
 
 
 def _same(got: Any, want: Any) -> bool:

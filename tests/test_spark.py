@@ -19,6 +19,8 @@ import sqlmetrics
 from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, SqlMetricsError
 from sqlmetrics.registry import REGISTRY, MetricSpec
 
+pytestmark = pytest.mark.spark
+
 TOL = 1e-9
 N = 600
 

@@ -229,8 +229,9 @@ def pg_engine(pg_server: object) -> object:
 
 @pytest.fixture(scope="session")
 def spark() -> object:
-    """One local Spark session for the test session: local[2], 4 shuffle partitions, no UI,
-    UTC; never skipped (pyspark and Java 17 are part of the dev setup)."""
+    """One local Spark session for the whole run (every Spark test, test_dialects' ANSI fixture
+    too): local[2], 4 shuffle partitions, no UI, UTC; never skipped (pyspark and Java 17 are
+    part of the dev setup)."""
     import os
     import shutil
 
@@ -247,6 +248,7 @@ def spark() -> object:
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", "3g")  # 1g ran out in an aggregate (parity, beyond)
         .getOrCreate()

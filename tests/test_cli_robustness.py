@@ -222,6 +222,9 @@ def test_ctrl_c_stops_a_long_compare_at_once_and_exits_130(tmp_path: Path) -> No
         text=True,
         cwd=ROOT,
         env=env,
+        # SIGINT as in a terminal: a test run started as a background job (`pytest &`) has it
+        # ignored, and the child would inherit that (the CLI keeps an ignored SIGINT ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(5)  # imports, checks; then the bootstrap query runs
     assert process.poll() is None, process.communicate()

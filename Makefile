@@ -1,11 +1,14 @@
 # `make check` is exactly what CI runs (.ci/run): a fresh venv, the README's install, then
 # format, lint, types and the tests. The other targets run one step in the current venv.
-.PHONY: check test lint format readme
+.PHONY: check test test-fast lint format readme
 
 check:
 	bash .ci/run
 
 test:
+	pytest --all
+
+test-fast:
 	pytest
 
 lint:

@@ -1,12 +1,195 @@
+"""Shared fixtures, helpers, hypothesis profiles and the test tiers.
+
+Tiers: plain ``pytest`` is the fast tier (DuckDB and pure Python; no JVM, no PostgreSQL, no
+dbt, no slow case). ``pytest --all`` runs everything: the tests marked ``postgres``,
+``spark``, ``dbt`` and ``slow`` too (CI and the README's test command). The fast tier
+*deselects* the others (they are never skipped) and its summary says how many and how to run
+them. ``-m EXPR`` selects by these markers over the whole suite instead (``pytest -m spark``:
+the Spark tests alone; ``.ci/lowest``: ``-m "not spark and not dbt and not slow"``).
+
+A test gets its tier marker from ``@pytest.mark.<tier>`` (or ``pytestmark``), or by the rules of
+:func:`tier_markers`: it uses the ``spark`` or ``pg_engine``/``pg_server`` fixture (directly or
+through another fixture), or has an ``engine`` parameter ``"spark"``/``"postgres"``. A test of
+the fast tier that starts Spark or PostgreSQL anyway (a fixture asked for by
+``request.getfixturevalue``, a session made by hand) or imports dbt fails, naming the marker
+to add: the fast tier stays fast and the marks stay true.
+
+Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (``--all``, more examples);
+``--hypothesis-profile NAME`` overrides.
+"""
+
 from __future__ import annotations
 
 import sys
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import pandas as pd
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# --------------------------------------------------------------------------- hypothesis
+_COMMON: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", max_examples=10, **_COMMON)
+settings.register_profile("ci", max_examples=30, **_COMMON)
+
+# --------------------------------------------------------------------------- tiers
+#: the markers of the tiers beyond the fast one (registered in pyproject.toml)
+TIERS = ("postgres", "spark", "dbt", "slow")
+#: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
+ENGINE_FIXTURES = {"spark": "spark", "pg_server": "postgres", "pg_engine": "postgres"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--all",
+        action="store_true",
+        default=False,
+        help="run every tier: the PostgreSQL, Spark, dbt and slow tests too (CI, the README); "
+        "plain pytest is the fast tier",
+    )
+
+
+def full_run(config: pytest.Config) -> bool:
+    """Every tier runs: ``--all``, or a ``-m`` expression that selects by marker itself."""
+    return bool(config.getoption("--all") or config.getoption("markexpr"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("hypothesis_profile", None) is None:
+        settings.load_profile("ci" if config.getoption("--all") else "dev")
+    config.stash[_LEFT_OUT] = {}
+
+
+_LEFT_OUT = pytest.StashKey[dict[str, int]]()
+
+
+def tier_markers(item: pytest.Item) -> set[str]:
+    """The tiers ``item`` belongs to: its own markers, its engine fixtures, its engine params."""
+    tiers = {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+    fixtures = getattr(item, "fixturenames", ())
+    tiers |= {tier for name, tier in ENGINE_FIXTURES.items() if name in fixtures}
+    callspec = getattr(item, "callspec", None)
+    engine = callspec.params.get("engine") if callspec is not None else None
+    if engine in ("spark", "postgres"):
+        tiers.add(engine)
+    return tiers
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    kept, left_out = [], []
+    counts: dict[str, int] = config.stash[_LEFT_OUT]
+    for item in items:
+        tiers = tier_markers(item)
+        for tier in sorted(tiers - {m.name for m in item.iter_markers()}):
+            item.add_marker(getattr(pytest.mark, tier))
+        if tiers and not full_run(config):
+            left_out.append(item)
+            for tier in tiers:
+                counts[tier] = counts.get(tier, 0) + 1
+        else:
+            kept.append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+    counts["total"] = len(left_out)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    counts = config.stash.get(_LEFT_OUT, {})
+    total = counts.get("total", 0)
+    if total:
+        parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
+        terminalreporter.write_line(
+            f"fast tier: {total} tests left out ({parts}; a test may count in several): "
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow) one tier"
+        )
+
+
+def _fast_tier_item(request: pytest.FixtureRequest) -> pytest.Item | None:
+    item = getattr(request, "_pyfuncitem", None)
+    return None if item is None or full_run(item.config) else item
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_fixture_setup(fixturedef: Any, request: pytest.FixtureRequest) -> None:
+    """In the fast tier, a test that starts an engine without its marker fails here."""
+    tier = ENGINE_FIXTURES.get(fixturedef.argname)
+    item = _fast_tier_item(request)
+    if tier is not None and item is not None:
+        pytest.fail(
+            f"{item.nodeid} starts {tier} (fixture {fixturedef.argname!r}) in the fast tier: "
+            f"mark it @pytest.mark.{tier} (conftest.py, tiers)",
+            pytrace=False,
+        )
+
+
+def _engines_started() -> tuple[bool, bool]:
+    """(a SparkContext is active, dbt is imported) in this process."""
+    context = sys.modules.get("pyspark.core.context") or sys.modules.get("pyspark.context")
+    spark = context is not None and context.SparkContext._active_spark_context is not None
+    return spark, "dbt.adapters" in sys.modules or "dbt.cli" in sys.modules
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """In the fast tier, a test that starts Spark by hand or imports dbt fails."""
+    before = _engines_started()
+    result = yield
+    after = _engines_started()
+    if not full_run(item.config):
+        for tier, was, now in zip(("spark", "dbt"), before, after):
+            if now and not was:
+                pytest.fail(
+                    f"{item.nodeid} starts {tier} in the fast tier: mark it "
+                    f"@pytest.mark.{tier} (conftest.py, tiers)",
+                    pytrace=False,
+                )
+    return result
+
+
+# --------------------------------------------------------------------------- shared helpers
+#: the warnings a metric gives on an edge case (a metric undefined, groups left out, ties in
+#: input order): tests that compare values on random data silence these, and only these
+QUIET = ("UndefinedMetricWarning", "SkippedGroupsWarning", "TieOrderWarning")
+
+
+def quiet(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` without sqlmetrics' edge-case warnings (:data:`QUIET`)."""
+    import sqlmetrics
+
+    with warnings.catch_warnings():
+        for name in QUIET:
+            warnings.simplefilter("ignore", getattr(sqlmetrics, name))
+        return function(*args, **kwargs)
+
+
+def frames(
+    min_rows: int = 1, max_rows: int = 30, **columns: st.SearchStrategy[Any]
+) -> st.SearchStrategy[pd.DataFrame]:
+    """Hypothesis data frames: ``min_rows`` to ``max_rows`` rows, each column drawn from its
+    strategy (``frames(label=st.integers(0, 1), score=TIED)``)."""
+
+    @st.composite
+    def draw_frame(draw: st.DrawFn) -> pd.DataFrame:
+        n = draw(st.integers(min_rows, max_rows))
+        return pd.DataFrame(
+            {
+                name: draw(st.lists(values, min_size=n, max_size=n))
+                for name, values in columns.items()
+            }
+        )
+
+    return draw_frame()
+
+
+# --------------------------------------------------------------------------- fixtures
 
 
 @pytest.fixture
@@ -47,8 +230,9 @@ def pg_engine(pg_server: object) -> object:
 
 @pytest.fixture(scope="session")
 def spark() -> object:
-    """One local Spark session for the test session: local[2], 4 shuffle partitions, no UI,
-    UTC; never skipped (pyspark and Java 17 are part of the dev setup)."""
+    """One local Spark session for the whole run (every Spark test, test_dialects' ANSI fixture
+    too): local[2], 4 shuffle partitions, no UI, UTC; never skipped (pyspark and Java 17 are
+    part of the dev setup)."""
     import os
     import shutil
 
@@ -65,6 +249,7 @@ def spark() -> object:
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", "3g")  # 1g ran out in an aggregate (parity, beyond)
         .getOrCreate()
@@ -72,25 +257,3 @@ def spark() -> object:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
-
-
-# The Spark execution suites (issue 10), and every test that uses the `spark` fixture or has
-# an engine parameter "spark", are marked `spark_engine`: part of the default run
-# (the README's `pytest`, `.ci/run`); `pytest -m spark_engine` runs them alone and
-# `pytest -m 'not spark_engine'` everything else (a quicker local loop, never CI).
-SPARK_ENGINE_FILES = ("test_spark.py", "test_spark_plan.py")
-#: files whose Spark cases are parameters with "spark" in their id (engine names in a tuple)
-SPARK_PARAM_FILES = ("test_parity.py", "test_dialects.py", "test_dbt.py", "test_readme_engines.py")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        name = item.path.name
-        spark_param = "spark" in item.nodeid.split("::", 1)[-1]
-        callspec = getattr(item, "callspec", None)
-        uses_spark = "spark" in getattr(item, "fixturenames", ()) or (
-            callspec is not None
-            and any(isinstance(v, str) and v == "spark" for v in callspec.params.values())
-        )
-        if uses_spark or name in SPARK_ENGINE_FILES or (name in SPARK_PARAM_FILES and spark_param):
-            item.add_marker(pytest.mark.spark_engine)

@@ -3,38 +3,22 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import agreement as oag
 from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLASSES = st.sampled_from(["a", "b", "c", "d"])
 
 
-@st.composite
-def frames(draw: st.DrawFn) -> pd.DataFrame:
-    n = draw(st.integers(1, 30))
-    return pd.DataFrame(
-        {
-            "y": draw(st.lists(CLASSES, min_size=n, max_size=n)),
-            "p": draw(st.lists(CLASSES, min_size=n, max_size=n)),
-            "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n)),
-        }
-    )
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
+FRAMES = frames(y=CLASSES, p=CLASSES, w=st.sampled_from([0.0, 0.5, 1.0, 3.0]))
 
 
 def same(a: float, b: float) -> bool:
@@ -61,8 +45,7 @@ def test_published_vectors() -> None:
     assert sqlmetrics.jaccard(jc, average="weighted") == pytest.approx(2 / 9, abs=1e-15)
 
 
-@SETTINGS
-@given(frames(), st.booleans())
+@given(FRAMES, st.booleans())
 def test_equal_oracle_and_scikit_learn(frame: pd.DataFrame, weighted: bool) -> None:
     if weighted and frame["w"].sum() == 0:
         return

@@ -33,6 +33,7 @@ def test_con_none_path_and_connection_are_duckdb(tmp_path: Any) -> None:
     own.execute("select 1").fetchall()  # and it is left open
 
 
+@pytest.mark.dbt
 def test_dbt_duckdb_cursor_wrapper_is_unwrapped() -> None:
     """Issue 11, item 5: `sqlmetrics.ndcg(dbt.ref("t"), con=session)` in a dbt Python model."""
     from dbt.adapters.duckdb.environments.local import (

@@ -10,13 +10,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import beyond as ob
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ("catalog_coverage", "distributional_coverage", "gini_index", "novelty")
 NEEDS_TRAIN = ("catalog_coverage", "novelty")
 
@@ -52,7 +51,6 @@ def inputs(draw: st.DrawFn) -> tuple[pd.DataFrame, pd.DataFrame]:
     )
 
 
-@SETTINGS
 @given(inputs(), st.sampled_from(NAMES))
 def test_equals_the_oracle(data: tuple[pd.DataFrame, pd.DataFrame], name: str) -> None:
     reco, train = data
@@ -62,7 +60,6 @@ def test_equals_the_oracle(data: tuple[pd.DataFrame, pd.DataFrame], name: str) -
         assert same(call(name, reco, None), expected(name, reco, None))
 
 
-@SETTINGS
 @given(inputs(), st.sampled_from(NAMES))
 def test_row_order_and_renaming_change_nothing(
     data: tuple[pd.DataFrame, pd.DataFrame], name: str

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import bounds as ob
 from oracle import classification as oc
@@ -18,8 +18,6 @@ from sklearn.metrics import roc_auc_score
 import sqlmetrics
 from sqlmetrics._engine.run import compute
 from sqlmetrics._metrics.classification_bounds import AucBounds
-
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # few distinct values (ties are the rule), plus arbitrary finite floats, extremes included
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
@@ -32,28 +30,17 @@ SCORES = st.one_of(
 BINS = st.one_of(st.integers(1, 70), st.sampled_from([2**j for j in range(17)]))
 
 
-@st.composite
-def frames(draw: st.DrawFn, weights: bool = False) -> pd.DataFrame:
-    scores = draw(SCORES)
-    n = len(scores)
-    labels = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    frame = pd.DataFrame({"label": labels, "score": scores})
-    if weights:
-        frame["w"] = draw(
-            st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)
-        )
-    return frame
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return fn(*args, **kwargs)
+def scored(weights: bool = False) -> st.SearchStrategy[pd.DataFrame]:
+    """1 to 40 rows; the scores all tied values, all finite floats or all in [-3, 3]."""
+    extra = {"w": st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])} if weights else {}
+    return st.one_of(
+        frames(max_rows=40, label=st.integers(0, 1), score=values, **extra)
+        for values in (TIED, ANY, st.floats(-3, 3))
+    )
 
 
 # ----------------------------------------------------------------------------- containment
-@SETTINGS
-@given(frames(), BINS)
+@given(scored(), BINS)
 def test_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: int) -> None:
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins)
     exact = oc.auc(frame["label"], frame["score"])
@@ -72,8 +59,7 @@ def test_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: int) -> Non
     assert got.half_width == pytest.approx(got.upper - got.estimate, abs=1e-15)
 
 
-@SETTINGS
-@given(frames(weights=True), BINS)
+@given(scored(weights=True), BINS)
 def test_weighted_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: int) -> None:
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins, weight="w")
     exact = oc.auc(frame["label"], frame["score"], frame["w"])
@@ -84,8 +70,7 @@ def test_weighted_exact_auc_lies_inside_the_bounds(frame: pd.DataFrame, bins: in
         assert got.lower - 1e-12 <= exact <= got.upper + 1e-12
 
 
-@SETTINGS
-@given(frames())
+@given(scored())
 def test_bounds_nest_as_bins_doubles(frame: pd.DataFrame) -> None:
     results = [quiet(sqlmetrics.auc_bounds, frame, bins=2**j) for j in range(0, 21, 2)]
     if math.isnan(results[0].estimate):
@@ -95,8 +80,7 @@ def test_bounds_nest_as_bins_doubles(frame: pd.DataFrame) -> None:
         assert coarse.lower <= fine.lower and fine.upper <= coarse.upper
 
 
-@SETTINGS
-@given(frames(), BINS)
+@given(scored(), BINS)
 def test_row_order_changes_nothing(frame: pd.DataFrame, bins: int) -> None:
     got = quiet(sqlmetrics.auc_bounds, frame, bins=bins)
     shuffled = frame.sample(frac=1.0, random_state=11).reset_index(drop=True)

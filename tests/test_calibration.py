@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import calibration as ocal
 from sklearn import metrics as skm
@@ -16,28 +16,14 @@ from sklearn.calibration import calibration_curve as sk_calibration_curve
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # heavy ties, both ends, and values on uniform edges (0.2, 0.5, 0.8 for 5 / 10 bins)
 PROBS = st.sampled_from([0.0, 0.05, 0.1, 0.2, 0.2, 0.3, 0.5, 0.5, 0.7, 0.8, 0.95, 1.0])
 DF = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [0.1, 0.4, 0.35, 0.8, 0.5, 0.5]})
 
 
-@st.composite
-def frames(draw: st.DrawFn) -> pd.DataFrame:
-    n = draw(st.integers(1, 40))
-    return pd.DataFrame(
-        {
-            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-            "p": draw(st.lists(PROBS, min_size=n, max_size=n)),
-            "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n)),
-        }
-    )
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return fn(*args, **kwargs)
+FRAMES = frames(
+    max_rows=40, label=st.integers(0, 1), p=PROBS, w=st.sampled_from([0.0, 0.5, 1.0, 3.0])
+)
 
 
 def same(a: float, b: float, rel: float = 1e-12) -> bool:
@@ -64,8 +50,7 @@ def test_normalized_entropy_of_the_base_rate_is_one() -> None:
 
 
 # ------------------------------------------------------------------------ oracle, scikit-learn
-@SETTINGS
-@given(frames(), st.booleans(), st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
+@given(FRAMES, st.booleans(), st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
 def test_equal_oracle(frame: pd.DataFrame, weighted: bool, n_bins: int, strategy: str) -> None:
     wcol = "w" if weighted else None
     w = frame["w"] if weighted else None

@@ -8,15 +8,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import classification as oc
 from sklearn import metrics as skm
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
-
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # scores from a small set, so that ties are the rule rather than the exception
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
@@ -57,7 +55,6 @@ def test_threshold_published_vectors() -> None:
 
 
 # ----------------------------------------------------------------------------- AUC
-@SETTINGS
 @given(binary_frames(weights=True))
 def test_auc_equals_oracle_and_sklearn(frame: pd.DataFrame) -> None:
     expected = oc.auc(frame["label"], frame["score"])
@@ -76,7 +73,6 @@ def test_auc_equals_oracle_and_sklearn(frame: pd.DataFrame) -> None:
         )
 
 
-@SETTINGS
 @given(binary_frames(min_size=2), st.randoms(use_true_random=False))
 def test_auc_properties(frame: pd.DataFrame, rnd: object) -> None:
     if not both_classes(frame):
@@ -116,7 +112,6 @@ def test_auc_boolean_labels_and_decimal_scores() -> None:
 
 
 # ----------------------------------------------------------------------------- GAUC
-@SETTINGS
 @given(binary_frames(), st.sampled_from(["samples", "positives", "uniform"]))
 def test_gauc_equals_oracle(frame: pd.DataFrame, weighting: str) -> None:
     expected = oc.gauc(frame["group"], frame["label"], frame["score"], weighting)
@@ -183,7 +178,6 @@ def test_every_threshold_metric_is_tested() -> None:
     assert set(SKLEARN) == set(THRESHOLD_METRICS)
 
 
-@SETTINGS
 @given(binary_frames(weights=True), TIED, st.sampled_from(THRESHOLD_METRICS), st.booleans())
 def test_threshold_metrics_equal_oracle_and_sklearn(
     frame: pd.DataFrame, threshold: float, name: str, weighted: bool
@@ -210,7 +204,6 @@ def test_threshold_metrics_equal_oracle_and_sklearn(
     assert oc.is_close(from_pred, got, tol=0)
 
 
-@SETTINGS
 @given(binary_frames(weights=True), TIED)
 def test_confusion_matrix_equals_oracle_and_sklearn(frame: pd.DataFrame, threshold: float) -> None:
     predicted = [1 if s >= threshold else 0 for s in frame["score"]]

@@ -429,7 +429,7 @@ def test_compare_table_shows_small_p_values_in_scientific_notation(tmp_path: Pat
     assert got["p_value"].tolist() == pytest.approx(want["p_value"].tolist(), nan_ok=True)
 
 
-@pytest.mark.spark_engine
+@pytest.mark.spark
 def test_where_on_spark(spark: Any, tmp_path: Path) -> None:
     frame = pd.read_csv(CTR)
     path = tmp_path / "events.parquet"

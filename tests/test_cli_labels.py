@@ -6,7 +6,6 @@ error message, exit status 2 and no traceback."""
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import quiet
 
 import sqlmetrics
 from sqlmetrics.cli import _commands as cli
@@ -50,12 +50,6 @@ def cli_value(path: Path, metric: str, *args: str) -> float:
     result = run_cli(path, "-m", metric, *args)
     assert result.exit_code == 0, result.output
     return float(json.loads(result.stdout)[0][metric])
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 # (CLI metric, --labels arguments, columns, the Python function and its arguments)

@@ -121,7 +121,7 @@ def test_the_compare_example_runs(workdir: Path) -> None:
     assert "ndcg@10" in out and "model_b" in out
 
 
-@pytest.mark.spark_engine
+@pytest.mark.spark
 def test_the_spark_command_runs_in_a_new_local_session(workdir: Path) -> None:
     block = section_block("Other engines")
     (argv,) = [a for a in commands(block) if "--spark" in a]

@@ -189,7 +189,7 @@ def test_a_malformed_spark_master_is_refused_before_spark_starts() -> None:
     assert time.monotonic() - started < 5  # no JVM was started
 
 
-@pytest.mark.spark_engine  # starts Spark through the CLI, without the fixture
+@pytest.mark.spark  # starts Spark through the CLI, without the fixture
 def test_a_master_spark_refuses_is_one_line() -> None:
     """local[0] is well formed; Spark refuses it while starting (its JVM logs aside)."""
     result = run("eval", "events", "-m", "auc", "--spark", "local[0]", timeout=300)
@@ -222,6 +222,9 @@ def test_ctrl_c_stops_a_long_compare_at_once_and_exits_130(tmp_path: Path) -> No
         text=True,
         cwd=ROOT,
         env=env,
+        # SIGINT as in a terminal: a test run started as a background job (`pytest &`) has it
+        # ignored, and the child would inherit that (the CLI keeps an ignored SIGINT ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(5)  # imports, checks; then the bootstrap query runs
     assert process.poll() is None, process.communicate()

@@ -204,7 +204,7 @@ def test_postgres_equals_duckdb(pg_engine: sqlalchemy.engine.Engine) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-9, check_dtype=False)
 
 
-@pytest.mark.spark_engine
+@pytest.mark.spark
 def test_spark_equals_duckdb(spark: Any) -> None:
     frame = clicks()
     data = spark.createDataFrame(frame)

@@ -91,7 +91,7 @@ def test_postgres_runs(pg_engine: sqlalchemy.engine.Engine) -> None:
     _same(got, expected)
 
 
-@pytest.mark.spark_engine
+@pytest.mark.spark
 @pytest.mark.parametrize(("metrics", "kwargs"), CASES)
 def test_spark_equals_duckdb(spark: Any, metrics: Any, kwargs: dict[str, Any]) -> None:
     spark.createDataFrame(DATA).createOrReplaceTempView("compare_data")
@@ -100,7 +100,7 @@ def test_spark_equals_duckdb(spark: Any, metrics: Any, kwargs: dict[str, Any]) -
     _same(got, expected)
 
 
-@pytest.mark.spark_engine
+@pytest.mark.spark
 def test_spark_runs(spark: Any) -> None:
     runs = {m: DATA[["q", "doc", "label", m]].rename(columns={m: "score"}) for m in "abc"}
     for name, run in runs.items():

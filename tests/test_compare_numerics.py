@@ -93,9 +93,7 @@ def test_compare_is_bit_stable_under_shuffles_and_threads(case: str, restore_thr
 _EXPECTED: dict[str, pd.DataFrame] = {}
 
 
-@settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), threads=st.sampled_from([1, 2]))
 def test_compare_any_row_order(seed: int, threads: int, restore_threads: None) -> None:
     df = data(3000, seed=9)

@@ -10,7 +10,6 @@ order on every engine, also where the column's collation is not byte order (Post
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
+from conftest import quiet
 
 import sqlmetrics
 
@@ -75,12 +75,6 @@ def pytrec_means(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, float]:
     return {m: sum(v[m] for v in per_query.values()) / len(per_query) for m in MEASURES}
 
 
-def _quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
 def _mismatches(got: pd.Series, want: dict[str, float]) -> dict[str, tuple[float, float]]:
     return {
         m: (float(got[ours]), want[m])
@@ -103,7 +97,7 @@ def test_the_data_hold_ties_that_numeric_and_text_order_break_apart() -> None:
 def test_integer_ids_match_pytrec_eval(seed: int) -> None:
     run, qrels = (RUN, QRELS) if seed == 0 else integer_run(seed, 100)
     want = pytrec_means(run, qrels)
-    got = _quiet(
+    got = quiet(
         sqlmetrics.evaluate,
         run.drop(columns=["y"]),
         list(MEASURES.values()),
@@ -211,7 +205,7 @@ def test_trec_eval_tie_order_on_every_engine(
     con = request.getfixturevalue(fixture[engine])
     run, qrels = TABLES[f"ids_{ids}_run"], TABLES[f"ids_{ids}_qrels"]
     want = pytrec_means(run, qrels)
-    got = _quiet(
+    got = quiet(
         sqlmetrics.evaluate,
         f"ids_{ids}_run",
         list(MEASURES.values()),

@@ -4,41 +4,32 @@ tied scores and labels, overall and per group; properties; every error message."
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import correlation as oc
 from scipy import stats
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUNCTIONS = {"spearman": sqlmetrics.spearman, "kendall_tau": sqlmetrics.kendall_tau}
 ORACLES = {"spearman": oc.spearman, "kendall_tau": oc.kendall_tau}
 
 
-@st.composite
-def frames(draw: st.DrawFn, max_rows: int = 30) -> pd.DataFrame:
-    """Few distinct scores and labels, so that ties in both are the rule."""
-    n = draw(st.integers(1, max_rows))
-    return pd.DataFrame(
-        {
-            "g": draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)),
-            "y": draw(st.lists(st.sampled_from([0.0, 1.0, 1.0, 2.0, 3.5]), min_size=n, max_size=n)),
-            "s": draw(st.lists(st.sampled_from([-1.0, 0.0, 0.25, 0.25, 2.0, 7.0]), min_size=n,
-                               max_size=n)),
-        }
-    )  # fmt: skip
+#: few distinct scores and labels, so that ties in both are the rule
+COLUMNS = {
+    "g": st.integers(0, 3),
+    "y": st.sampled_from([0.0, 1.0, 1.0, 2.0, 3.5]),
+    "s": st.sampled_from([-1.0, 0.0, 0.25, 0.25, 2.0, 7.0]),
+}
 
 
-def quiet(name: str, frame: pd.DataFrame, **kwargs: object) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return float(FUNCTIONS[name](frame, label="y", score="s", **kwargs))  # type: ignore[operator]
+def value(name: str, frame: pd.DataFrame, **kwargs: object) -> float:
+    return float(quiet(FUNCTIONS[name], frame, label="y", score="s", **kwargs))
 
 
 def same(a: float, b: float, tol: float = 1e-12) -> bool:
@@ -56,18 +47,16 @@ def scipy_value(name: str, xs: pd.Series, ys: pd.Series) -> float:
 
 
 # ----------------------------------------------------------------------------- peers
-@SETTINGS
-@given(frames(), st.sampled_from(sorted(FUNCTIONS)))
+@given(frames(**COLUMNS), st.sampled_from(sorted(FUNCTIONS)))
 def test_overall_equals_scipy_and_the_oracle(frame: pd.DataFrame, name: str) -> None:
-    got = quiet(name, frame)
+    got = value(name, frame)
     assert same(got, scipy_value(name, frame["s"], frame["y"])), (got, name)
     assert same(got, ORACLES[name](frame["y"], frame["s"]))
 
 
-@SETTINGS
-@given(frames(max_rows=40), st.sampled_from(sorted(FUNCTIONS)))
+@given(frames(max_rows=40, **COLUMNS), st.sampled_from(sorted(FUNCTIONS)))
 def test_group_mean_equals_scipy_per_group(frame: pd.DataFrame, name: str) -> None:
-    got = quiet(name, frame, group="g")
+    got = value(name, frame, group="g")
     values = [scipy_value(name, part["s"], part["y"]) for _, part in frame.groupby("g")]
     defined = [v for v in values if not math.isnan(v)]
     expected = sum(defined) / len(defined) if defined else math.nan
@@ -86,7 +75,6 @@ def test_larger_sample_with_many_ties_equals_scipy() -> None:
     )
 
 
-@SETTINGS
 @given(st.data(), st.sampled_from([None, "g"]))
 def test_many_label_levels_general_path_equals_scipy(
     data: st.DataObject, group: str | None
@@ -101,7 +89,7 @@ def test_many_label_levels_general_path_equals_scipy(
     frame = pd.DataFrame(
         {"g": groups, "y": labels, "s": data.draw(st.lists(scores, min_size=n, max_size=n))}
     )
-    got = quiet("kendall_tau", frame, group=group, max_label_levels=12)
+    got = value("kendall_tau", frame, group=group, max_label_levels=12)
     if group is None:
         expected = scipy_value("kendall_tau", frame["s"], frame["y"])
     else:
@@ -127,16 +115,15 @@ def test_slices_on_either_path_equal_the_metric_on_the_slice_alone() -> None:
 
 
 # ----------------------------------------------------------------------------- properties
-@SETTINGS
-@given(frames(max_rows=40), st.sampled_from(sorted(FUNCTIONS)))
+@given(frames(max_rows=40, **COLUMNS), st.sampled_from(sorted(FUNCTIONS)))
 def test_row_order_and_monotone_transforms_change_nothing(frame: pd.DataFrame, name: str) -> None:
-    one = quiet(name, frame, group="g")
+    one = value(name, frame, group="g")
     shuffled = frame.sample(frac=1.0, random_state=1)
-    assert same(one, quiet(name, shuffled, group="g"), 0.0)  # bit-identical
+    assert same(one, value(name, shuffled, group="g"), 0.0)  # bit-identical
     # a strictly increasing transform of score or label, renamed groups: the same ranks
     moved = frame.assign(s=np.exp(frame["s"]), y=frame["y"] * 3 - 10, g=frame["g"].map(str))
-    assert same(one, quiet(name, moved, group="g"), 1e-12)
-    flipped = quiet(name, frame.assign(s=-frame["s"]), group="g")
+    assert same(one, value(name, moved, group="g"), 1e-12)
+    flipped = value(name, frame.assign(s=-frame["s"]), group="g")
     assert same(flipped, -one, 1e-12)  # reversing the scores flips the sign
     assert math.isnan(one) or -1 <= one <= 1
 

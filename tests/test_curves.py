@@ -8,37 +8,20 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import curves as ocv
 from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FEW = settings(SETTINGS, max_examples=15)
 TIED = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 # binary fractions: sums of weights are exact, so float results compare exactly
 WEIGHTS = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])
 
 
-@st.composite
-def frames(draw: st.DrawFn, min_size: int = 1) -> pd.DataFrame:
-    n = draw(st.integers(min_size, 30))
-    return pd.DataFrame(
-        {
-            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-            "score": draw(st.lists(TIED, min_size=n, max_size=n)),
-            "w": draw(st.lists(WEIGHTS, min_size=n, max_size=n)),
-            "group": draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
-        }
-    )
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
+COLUMNS = {"label": st.integers(0, 1), "score": TIED, "w": WEIGHTS, "group": st.integers(0, 2)}
 
 
 def both_classes(frame: pd.DataFrame, w: str | None = None) -> bool:
@@ -87,8 +70,7 @@ def test_roc_curve_drop_intermediate_straight_run() -> None:
 
 
 # ----------------------------------------------------------------------------- properties
-@SETTINGS
-@given(frames(), st.booleans(), st.booleans())
+@given(frames(**COLUMNS), st.booleans(), st.booleans())
 def test_roc_curve_equals_oracle_and_sklearn(
     frame: pd.DataFrame, weighted: bool, drop: bool
 ) -> None:
@@ -108,8 +90,7 @@ def test_roc_curve_equals_oracle_and_sklearn(
         np.testing.assert_array_equal(got["threshold"], thr)
 
 
-@SETTINGS
-@given(frames(), st.booleans(), st.booleans())
+@given(frames(**COLUMNS), st.booleans(), st.booleans())
 def test_pr_curve_equals_oracle_and_sklearn(
     frame: pd.DataFrame, weighted: bool, drop: bool
 ) -> None:
@@ -134,8 +115,7 @@ def test_pr_curve_equals_oracle_and_sklearn(
         assert got["threshold"].iloc[-1] == math.inf
 
 
-@SETTINGS
-@given(frames(), st.booleans())
+@given(frames(**COLUMNS), st.booleans())
 def test_average_precision_equals_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool) -> None:
     w = "w" if weighted else None
     if weighted and not (frame["w"] > 0).any():
@@ -156,8 +136,9 @@ def test_average_precision_equals_oracle_and_sklearn(frame: pd.DataFrame, weight
     assert (math.isnan(got) and math.isnan(again)) or again == got  # bit-identical
 
 
-@SETTINGS
-@given(frames(min_size=2), st.integers(2, 6), st.booleans(), st.sampled_from(["roc", "pr"]))
+@given(
+    frames(min_rows=2, **COLUMNS), st.integers(2, 6), st.booleans(), st.sampled_from(["roc", "pr"])
+)
 def test_max_points_keeps_exact_points_at_quantiles(
     frame: pd.DataFrame, max_points: int, weighted: bool, kind: str
 ) -> None:
@@ -182,8 +163,7 @@ def test_max_points_keeps_exact_points_at_quantiles(
     )
 
 
-@FEW
-@given(frames())
+@given(frames(**COLUMNS))
 def test_curves_by_slice_equal_curves_per_slice(frame: pd.DataFrame) -> None:
     got = quiet(sqlmetrics.roc_curve, frame, by="group")
     assert list(got.columns)[:2] == ["group", "threshold"]
@@ -198,8 +178,7 @@ def test_curves_by_slice_equal_curves_per_slice(frame: pd.DataFrame) -> None:
         pd.testing.assert_frame_equal(sliced, alone)
 
 
-@FEW
-@given(frames())
+@given(frames(**COLUMNS))
 def test_shuffled_rows_give_bit_identical_curves(frame: pd.DataFrame) -> None:
     if not (frame["w"] > 0).any():
         return

@@ -41,6 +41,8 @@ from sqlmetrics._templating import templates as _templates
 from sqlmetrics._tools import dbt as _dbt
 from sqlmetrics.errors import SqlMetricsError
 
+pytestmark = pytest.mark.dbt
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT  # the repository root is the dbt package
 MACROS = ROOT / "dbt" / "macros"  # its dbt-only macros
@@ -666,6 +668,7 @@ def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     yield Built(project, read, build)
 
 
+@pytest.mark.spark  # dbt-spark, method session: a local pyspark in the dbt process
 def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
     frame = spark_build.read("predictions")
     got = spark_build.read("auc_by_country").sort_values("country", ignore_index=True)
@@ -681,7 +684,7 @@ def test_spark_session_builds_the_example_models(spark_build: Built) -> None:
         assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
 
 
-BUILDS = ["duckdb_build", "postgres_build"]
+BUILDS = ["duckdb_build", pytest.param("postgres_build", marks=pytest.mark.postgres)]
 
 
 def _same(got: Any, want: Any) -> bool:

@@ -241,33 +241,19 @@ def pg_tables(pg_engine: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """Spark local[2], 4 shuffle partitions, no UI, ANSI mode on (Spark 4's default, set
-    explicitly); the test tables as temporary views."""
-    from pyspark.sql import SparkSession
-
-    existing = SparkSession.getActiveSession()
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("sqlmetrics-dialects")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.ansi.enabled", "true")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    session.conf.set("spark.sql.shuffle.partitions", "4")
-    session.conf.set("spark.sql.ansi.enabled", "true")
+def spark(spark: Any) -> Iterator[Any]:
+    """The session's Spark (tests/conftest.py: local[2], 4 shuffle partitions, no UI, UTC) with
+    ANSI mode on (Spark 4's default, set explicitly); the test tables as temporary views."""
+    ansi = spark.conf.get("spark.sql.ansi.enabled")
+    spark.conf.set("spark.sql.ansi.enabled", "true")
     for name, frame in TABLES.items():
-        session.createDataFrame(
+        spark.createDataFrame(
             frame.astype(object).where(frame.notna(), None)
         ).createOrReplaceTempView(name)
-    yield session
+    yield spark
     for name in TABLES:
-        session.catalog.dropTempView(name)
-    if existing is None:
-        session.stop()
+        spark.catalog.dropTempView(name)
+    spark.conf.set("spark.sql.ansi.enabled", ansi)
 
 
 # --------------------------------------------------------------------------- comparison

@@ -133,7 +133,7 @@ def spark_table(spark: Any, data: pd.DataFrame) -> Any:
     spark.catalog.dropTempView("ci_events")
 
 
-@pytest.mark.spark_engine  # deselected by default; run with -m spark_engine (passed 2026-11-23)
+@pytest.mark.spark
 @pytest.mark.parametrize("case", ["auc_delong", "auc_bootstrap", "auc_bootstrap_by_slice",
                                   "mcc_threshold_bootstrap", "accuracy_wilson_weighted",
                                   "ndcg_t", "ndcg_bootstrap", "auc_delong_top_level",

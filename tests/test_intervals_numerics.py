@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -124,7 +124,6 @@ levels = st.one_of(
 )
 
 
-@settings(max_examples=3000, deadline=None)
 @given(
     n=st.one_of(st.integers(1, 50), st.integers(1, 10**15)),
     share=st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)),
@@ -138,7 +137,6 @@ def test_wilson_never_excludes_its_estimate(n: int, share: float, level: float) 
     assert 0.0 <= lo <= p <= hi <= 1.0
 
 
-@settings(max_examples=1000, deadline=None)
 @given(
     n=st.floats(1.0, 1e300),  # a Kish effective size is >= 1
     p=st.floats(0.0, 1.0),

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -37,6 +36,7 @@ import invariance_data
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quiet
 
 import sqlmetrics
 from sqlmetrics._core.names import metric_form
@@ -237,10 +237,6 @@ def get_engine(name: str, request: pytest.FixtureRequest) -> Engine:
 
 
 # --------------------------------------------------------------------------- running metrics
-def quiet(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
 
 
 def evaluate_frame(

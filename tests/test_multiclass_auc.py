@@ -8,14 +8,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLASSES = ["a", "b", "c"]
 
 
@@ -87,7 +86,6 @@ def multiclass_frames(draw: st.DrawFn) -> pd.DataFrame:
     return long_table(scores, np.eye(3)[y])
 
 
-@SETTINGS
 @given(multiclass_frames(), st.sampled_from(["ovr", "ovo"]), st.sampled_from(["macro", "weighted"]))
 def test_equal_oracle_with_ties(frame: pd.DataFrame, multi_class: str, average: str) -> None:
     got = call(frame, multi_class=multi_class, average=average)
@@ -168,7 +166,6 @@ def test_top_k_accuracy_equals_scikit_learn(k: int) -> None:
     assert got == pytest.approx(expected, rel=1e-12)
 
 
-@SETTINGS
 @given(multiclass_frames(), st.integers(1, 3))
 def test_top_k_equal_oracle_with_ties(frame: pd.DataFrame, k: int) -> None:
     rows = list(frame[["row", "cls", "score", "label"]].itertuples(index=False, name=None))

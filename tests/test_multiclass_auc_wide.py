@@ -4,20 +4,19 @@ form == oracle == scikit-learn, with tied scores; every error message."""
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLASSES = ["a", "b", "c"]
 SCORES = ["p_a", "p_b", "p_c"]
 AVERAGES = [
@@ -42,12 +41,6 @@ def long_form(frame: pd.DataFrame, classes: list[Any]) -> pd.DataFrame:
         for c, col in zip(classes, SCORES)
     ]
     return pd.DataFrame(rows, columns=["row", "cls", "score", "label"])
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 def same(a: float, b: float) -> bool:
@@ -81,7 +74,6 @@ def test_equals_scikit_learn_on_probabilities(seed: int) -> None:
             assert got == pytest.approx(expected, rel=1e-12), (multi_class, average, scores)
 
 
-@SETTINGS
 @given(
     st.integers(2, 30), st.randoms(use_true_random=False), st.sampled_from(["int", "str", "bool"])
 )

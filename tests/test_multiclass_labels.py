@@ -4,13 +4,13 @@ counts; SQL == oracle == scikit-learn on tied random data; every error message."
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import agreement as oag
 from oracle import multiclass as om
@@ -18,7 +18,6 @@ from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 POOL = ["a", "b", "c", "d"]
 LISTABLE = [*POOL, "e"]  # "e" is never in the data: a listed class absent from it
 SK = {
@@ -45,12 +44,6 @@ def cases(draw: st.DrawFn) -> tuple[pd.DataFrame, list[str]]:
     return frame, listed
 
 
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
-
-
 def same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-14)
 
@@ -58,7 +51,6 @@ def same(a: float, b: float) -> bool:
 KW = {"label": "y", "prediction": "p"}
 
 
-@SETTINGS
 @given(cases(), st.booleans())
 def test_averages_equal_oracle_and_scikit_learn(
     case: tuple[pd.DataFrame, list[str]], weighted: bool
@@ -103,7 +95,6 @@ def test_averages_equal_oracle_and_scikit_learn(
         np.testing.assert_allclose(per_class.to_numpy(), expected, rtol=1e-12, atol=1e-14)
 
 
-@SETTINGS
 @given(cases(), st.booleans())
 def test_report_matrix_kappa_jaccard(case: tuple[pd.DataFrame, list[str]], weighted: bool) -> None:
     frame, listed = case

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from conftest import quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
@@ -23,7 +23,6 @@ from sklearn import metrics as skm
 import sqlmetrics
 from sqlmetrics.cli import _commands as cli
 
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 AVERAGES = ["macro", "weighted", "micro", "samples"]
 CLASSES = ["a", "b", "c", "d"]
 SCORES = [f"s_{c}" for c in CLASSES]
@@ -52,12 +51,6 @@ def long_rows(frame: pd.DataFrame, k: int) -> list[tuple[int, str, float, int]]:
         for r in range(len(frame))
         for j in range(k)
     ]
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 def same(a: float, b: float) -> bool:
@@ -110,7 +103,6 @@ def multilabel_frames(draw: st.DrawFn) -> pd.DataFrame:
     return frame
 
 
-@SETTINGS
 @given(multilabel_frames(), st.sampled_from(list(FUNCTIONS)), st.sampled_from(AVERAGES))
 def test_equal_oracle_with_ties_and_any_row_order(
     frame: pd.DataFrame, metric: str, average: str

@@ -10,13 +10,13 @@ total order and with tie averaging), and on PostgreSQL and Spark in one ``evalua
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import duckdb
 import pandas as pd
 import pytest
+from conftest import quiet
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
@@ -65,12 +65,6 @@ def _name(metric: str) -> str:
     return f"{spec.name.removesuffix('_at_k')}@{K}" if spec.takes_k else spec.name
 
 
-def _quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
 def _alone(metric: str, judged: bool, ties: str | None) -> float:
     """The metric's own function on the NULL slice's rows alone (DuckDB)."""
     spec = REGISTRY[metric]
@@ -81,7 +75,7 @@ def _alone(metric: str, judged: bool, ties: str | None) -> float:
         kwargs["k"] = K
     if ties is not None:
         kwargs["ties"] = ties
-    return float(_quiet(getattr(sqlmetrics, spec.function), NULL_ROWS, **kwargs))
+    return float(quiet(getattr(sqlmetrics, spec.function), NULL_ROWS, **kwargs))
 
 
 def _null_row(out: pd.DataFrame) -> pd.Series:
@@ -114,12 +108,12 @@ def test_null_slice_equals_the_metric_on_its_rows_alone(
     options = {"ties": ties} if ties else {}
     extra = {"qrels": QRELS} if judged else {}
     run = RUN.drop(columns=["y"]) if judged else RUN
-    out = _quiet(sqlmetrics.evaluate, run, [_name(metric)], by="m", **COLS, **extra, **options)
+    out = quiet(sqlmetrics.evaluate, run, [_name(metric)], by="m", **COLS, **extra, **options)
     assert list(out["m"].isna()) == [False, False, True]  # A, B, then the NULL slice last
     row = _null_row(out)
     expected = _alone(metric, judged, ties)
     assert not math.isnan(expected)
-    alone = _quiet(
+    alone = quiet(
         sqlmetrics.evaluate,
         NULL_ROWS.drop(columns=["m"]),
         [_name(metric)],
@@ -195,7 +189,7 @@ def test_null_slice_on_every_engine(
     con = request.getfixturevalue(fixture[engine])
     extra = {"qrels": "null_slice_qrels"} if judged else {}
     names = [_name(m) for m in RANKING]
-    out = _quiet(sqlmetrics.evaluate, "null_slice_run", names, by="m", con=con, **COLS, **extra)
+    out = quiet(sqlmetrics.evaluate, "null_slice_run", names, by="m", con=con, **COLS, **extra)
     assert len(out) == 3
     row = _null_row(out)
     wrong = {
@@ -210,15 +204,15 @@ def test_null_slice_through_intervals_and_compare() -> None:
     """``ci=`` and :func:`sqlmetrics.compare` run the same kernel: the NULL slice's values,
     bounds and test equal those of its rows alone."""
     names = ["ndcg@2", "map", "mrr"]
-    sliced = _quiet(sqlmetrics.evaluate, RUN, names, by="m", ci=0.9, **COLS)
-    alone = _quiet(sqlmetrics.evaluate, NULL_ROWS.drop(columns=["m"]), names, ci=0.9, **COLS)
+    sliced = quiet(sqlmetrics.evaluate, RUN, names, by="m", ci=0.9, **COLS)
+    alone = quiet(sqlmetrics.evaluate, NULL_ROWS.drop(columns=["m"]), names, ci=0.9, **COLS)
     row = _null_row(sliced)
     for column in alone.columns:
         assert _same(float(row[column]), float(alone[column].iloc[0])), column
     runs = RUN.assign(s2=RUN["s"].to_numpy()[::-1])
     cols = {k: v for k, v in COLS.items() if k != "score"}
-    sliced = _quiet(sqlmetrics.compare, runs, ["ndcg@2"], scores=["s", "s2"], by="m", **cols)
-    alone = _quiet(
+    sliced = quiet(sqlmetrics.compare, runs, ["ndcg@2"], scores=["s", "s2"], by="m", **cols)
+    alone = quiet(
         sqlmetrics.compare,
         runs[runs["m"].isna()].drop(columns=["m"]),
         ["ndcg@2"],

@@ -28,6 +28,8 @@ from sqlmetrics.errors import (
     InvalidDataError,
 )
 
+pytestmark = pytest.mark.postgres
+
 
 def _events() -> pd.DataFrame:
     rng = np.random.default_rng(7)

@@ -8,28 +8,19 @@ import warnings
 import duckdb
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import curves as ocv
 from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # 0 and 1 included on purpose: log loss must clip them as scikit-learn does
 PROBS = st.sampled_from([0.0, 1e-20, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0])
 
 
-@st.composite
-def frames(draw: st.DrawFn) -> pd.DataFrame:
-    n = draw(st.integers(1, 30))
-    return pd.DataFrame(
-        {
-            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-            "p": draw(st.lists(PROBS, min_size=n, max_size=n)),
-            "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)),
-        }
-    )
+FRAMES = frames(label=st.integers(0, 1), p=PROBS, w=st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]))
 
 
 def test_published_vectors() -> None:
@@ -43,8 +34,7 @@ def test_published_vectors() -> None:
     assert ocv.log_loss(spam["label"], spam["p"]) == pytest.approx(0.21616, abs=1e-5)
 
 
-@SETTINGS
-@given(frames(), st.booleans())
+@given(FRAMES, st.booleans())
 def test_equal_oracle_and_sklearn(frame: pd.DataFrame, weighted: bool) -> None:
     w = frame["w"] if weighted else None
     if weighted and frame["w"].sum() == 0:

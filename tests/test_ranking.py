@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from typing import Any
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import ranking as orc
 from sklearn import metrics as skm
@@ -20,8 +20,6 @@ import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._engine.run import entry, kernel_sql
 from sqlmetrics._templating.quoting import quote_ident
-
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")
 FUNCTIONS = {name: getattr(sqlmetrics, REGISTRY[name].function) for name in RANKING}
@@ -76,12 +74,6 @@ def ranking_frames(draw: st.DrawFn, max_groups: int = 4, max_items: int = 6) -> 
                 )
             )
     return pd.DataFrame(records, columns=["g", "i", "s", "y"])
-
-
-def quiet(function: Any, *args: Any, **kwargs: Any) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return float(function(*args, **kwargs))
 
 
 # ----------------------------------------------------------------------------- published
@@ -149,7 +141,6 @@ def test_ties_change_ndcg_as_scikit_learn_documents() -> None:
 
 
 # ----------------------------------------------------------------------------- oracle
-@SETTINGS
 @given(
     ranking_frames(),
     st.sampled_from(TIES),
@@ -196,7 +187,6 @@ def test_every_metric_equals_oracle(
         assert orc.is_close(got, expected), (name, kk, got, expected)
 
 
-@SETTINGS
 @given(
     ranking_frames(),
     st.sampled_from(TIES),
@@ -232,17 +222,15 @@ def test_every_metric_with_qrels_equals_oracle(
         assert orc.is_close(got, expected), (name, kk, got, expected)
 
 
-@settings(max_examples=15, deadline=None)
 @given(ranking_frames(max_groups=3), st.sampled_from(TIES))
 def test_public_functions_equal_oracle(frame: pd.DataFrame, ties: str) -> None:
     for name in RANKING:
         kwargs: dict[str, Any] = {} if name == "r_precision" else {"k": 3}
         expected = orc.metric(name, rows_of(frame), ties=ties, **kwargs)
-        got = quiet(FUNCTIONS[name], frame, ties=ties, **COLS, **kwargs)
+        got = float(quiet(FUNCTIONS[name], frame, ties=ties, **COLS, **kwargs))
         assert orc.is_close(got, expected), name
 
 
-@settings(max_examples=15, deadline=None)
 @given(ranking_frames(max_groups=3))
 def test_slices_equal_one_call_per_slice(frame: pd.DataFrame) -> None:
     frame = frame.assign(part=frame["g"] % 2)
@@ -256,7 +244,6 @@ def test_slices_equal_one_call_per_slice(frame: pd.DataFrame) -> None:
 
 
 # ----------------------------------------------------------------------------- properties
-@SETTINGS
 @given(ranking_frames(max_groups=6, max_items=8), st.sampled_from(TIES))
 def test_row_order_and_id_renaming_change_nothing(frame: pd.DataFrame, ties: str) -> None:
     wanted = [(name, None if name == "r_precision" else 3) for name in RANKING]
@@ -272,7 +259,6 @@ def test_row_order_and_id_renaming_change_nothing(frame: pd.DataFrame, ties: str
         assert float(third[col].iloc[0]) == pytest.approx(float(out[col].iloc[0]), abs=1e-12)
 
 
-@SETTINGS
 @given(ranking_frames(max_groups=5, max_items=8), st.sampled_from(TIES))
 def test_bounds_monotonicity_and_identities(frame: pd.DataFrame, ties: str) -> None:
     ks = [1, 2, 3, 5, 8]
@@ -294,7 +280,6 @@ def test_bounds_monotonicity_and_identities(frame: pd.DataFrame, ties: str) -> N
         assert p * k * n_groups == pytest.approx(h * n_rel, abs=1e-9)
 
 
-@SETTINGS
 @given(ranking_frames(), st.sampled_from(TIES), st.sampled_from(["exponential", "linear"]))
 def test_a_perfect_ranking_scores_one(frame: pd.DataFrame, ties: str, gain: str) -> None:
     # score = label + a distinct tie-breaker: the ideal order, without ties

@@ -8,12 +8,12 @@ files, with the options that change which groups enter a mean (issue 16, item 1:
 from __future__ import annotations
 
 import math
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
+from conftest import quiet
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
@@ -77,12 +77,6 @@ def _accepted(metric: str, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k in REGISTRY[metric].params}
 
 
-def _quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return function(*args, **kwargs)
-
-
 def _same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-12)
 
@@ -144,7 +138,7 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(
         if judged and fn_kwargs["qrels"].empty:  # q7 alone: nothing judged, no group left
             expected = math.nan
         else:
-            expected = float(_quiet(_function(metric), rows, **fn_kwargs, **options_fn))
+            expected = float(quiet(_function(metric), rows, **fn_kwargs, **options_fn))
         got = float(row[name])
         assert _same(got, expected), (row[by], got, expected)
 
@@ -152,7 +146,7 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(
 def evaluate_quiet(
     data: Any, name: str, by: str, kwargs: dict[str, Any], options: dict[str, Any]
 ) -> pd.DataFrame:
-    return _quiet(sqlmetrics.evaluate, data, [name], by=by, **kwargs, **options)
+    return quiet(sqlmetrics.evaluate, data, [name], by=by, **kwargs, **options)
 
 
 def test_the_issue_example_by_query_with_qrels_and_empty_zero() -> None:

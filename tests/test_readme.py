@@ -24,9 +24,9 @@ def test_first_lines_give_exactly_two_commands() -> None:
     assert len(blocks) == 2, before_use[:200]
     install_run, install_test = blocks
     assert "pip install ." in install_run and "sqlmetrics eval examples/data/" in install_run
-    assert 'pip install -e ".[dev]"' in install_test and install_test.endswith("pytest")
+    assert 'pip install -e ".[dev]"' in install_test and install_test.endswith("pytest --all")
     ci = (ROOT / ".ci" / "run").read_text()
-    assert 'pip install --quiet -e ".[dev]"' in ci and "\npytest" in ci
+    assert 'pip install --quiet -e ".[dev]"' in ci and "\npytest --all\n" in ci
 
 
 def test_main_job_output_is_what_the_readme_shows() -> None:

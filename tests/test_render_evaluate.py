@@ -3,7 +3,6 @@ pasted into a fresh DuckDB connection, gives evaluate's numbers (issue 16, item 
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import duckdb
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import quiet
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
@@ -28,12 +28,6 @@ def run_sql(sql: str) -> pd.DataFrame:
         return con.execute(sql).df()
     finally:
         con.close()
-
-
-def quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return function(*args, **kwargs)
 
 
 @pytest.fixture

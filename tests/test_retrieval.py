@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import retrieval as ort
 from test_ranking import COLS, composed, ranking_frames, rows_of
@@ -25,7 +26,6 @@ from sqlmetrics._core.registry import REGISTRY
 TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 NAMES = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")
 NO_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg")
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LEVELS = ("0.00", "0.10", "0.20", "0.25", "0.30", "0.40", "0.50", "0.60", "0.70", "0.75",
           "0.80", "0.90", "1.00")  # fmt: skip
 
@@ -56,12 +56,6 @@ def expected_values(name: str) -> dict[tuple[str, str], float]:
         if measure in MEASURES and not (name == "out.test.aql" and measure == "rbp"):
             values[(measure, topic)] = float(value)
     return values
-
-
-def quiet(function: Any, *args: Any, **kwargs: Any) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return float(function(*args, **kwargs))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -174,7 +168,6 @@ def _wanted(ties: str, k: int | None) -> list[tuple[str, int | None]]:
     return [(n, k if REGISTRY[n].takes_k else None) for n in names]
 
 
-@SETTINGS
 @given(
     ranking_frames(),
     st.sampled_from(["item_desc", "item_asc", "average"]),
@@ -209,7 +202,6 @@ def ort_close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-@SETTINGS
 @given(
     ranking_frames(),
     st.sampled_from(["item_desc", "item_asc", "average"]),
@@ -245,17 +237,15 @@ def test_every_metric_with_qrels_equals_oracle(
         assert ort_close(got, expected), (name, kk, got, expected)
 
 
-@settings(max_examples=15, deadline=None)
 @given(ranking_frames(max_groups=3), st.sampled_from(["item_desc", "item_asc"]))
 def test_public_functions_equal_oracle(frame: pd.DataFrame, ties: str) -> None:
     for name in NAMES:
         kwargs: dict[str, Any] = {"k": 3} if REGISTRY[name].takes_k else {}
         expected = ort.metric(name, rows_of(frame), ties=ties, **kwargs)
-        got = quiet(getattr(sqlmetrics, name), frame, ties=ties, **COLS, **kwargs)
+        got = float(quiet(getattr(sqlmetrics, name), frame, ties=ties, **COLS, **kwargs))
         assert ort_close(got, expected), name
 
 
-@SETTINGS
 @given(ranking_frames(max_groups=6, max_items=8), st.sampled_from(["item_desc", "average"]))
 def test_row_order_and_group_renaming_change_nothing(frame: pd.DataFrame, ties: str) -> None:
     wanted = _wanted(ties, 3)
@@ -268,7 +258,6 @@ def test_row_order_and_group_renaming_change_nothing(frame: pd.DataFrame, ties: 
         assert float(again[col].iloc[0]) == pytest.approx(float(out[col].iloc[0]), abs=1e-12)
 
 
-@SETTINGS
 @given(ranking_frames(max_groups=5, max_items=8), st.sampled_from(["item_desc", "average"]))
 def test_bounds_and_monotonicity(frame: pd.DataFrame, ties: str) -> None:
     ks = [1, 2, 3, 5, 8]
@@ -285,7 +274,6 @@ def test_bounds_and_monotonicity(frame: pd.DataFrame, ties: str) -> None:
     assert all(a >= b - 1e-12 for a, b in itertools.pairwise(values[10:]))
 
 
-@SETTINGS
 @given(ranking_frames(), st.sampled_from(["item_desc", "average"]))
 def test_a_perfect_ranking(frame: pd.DataFrame, ties: str) -> None:
     perfect = frame.assign(s=frame["y"] * 100 + frame.groupby("g").cumcount() / 100)

@@ -4,12 +4,12 @@ slices, errors."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import frames, quiet
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle import separation as osep
 from scipy import stats
@@ -17,27 +17,11 @@ from sklearn import metrics as skm
 
 import sqlmetrics
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCORES = st.sampled_from([-2.0, 0.0, 0.1, 0.1, 0.3, 0.5, 0.5, 0.5, 0.9, 7.0])
 DF = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [0.1, 0.4, 0.35, 0.8, 0.5, 0.5]})
 
 
-@st.composite
-def frames(draw: st.DrawFn, min_size: int = 1) -> pd.DataFrame:
-    n = draw(st.integers(min_size, 40))
-    return pd.DataFrame(
-        {
-            "label": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-            "s": draw(st.lists(SCORES, min_size=n, max_size=n)),
-            "w": draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n)),
-        }
-    )
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", sqlmetrics.UndefinedMetricWarning)
-        return fn(*args, **kwargs)
+COLUMNS = {"label": st.integers(0, 1), "s": SCORES, "w": st.sampled_from([0.0, 0.5, 1.0, 3.0])}
 
 
 def same(a: float, b: float, rel: float = 1e-12) -> bool:
@@ -63,8 +47,9 @@ def test_hand_computed_values() -> None:
 
 
 # ------------------------------------------------------------------------ oracle and peers
-@SETTINGS
-@given(frames(), st.booleans(), st.sampled_from([1.0, 0.5, 0.3, 0.25, 0.1, 1e-3]))
+@given(
+    frames(max_rows=40, **COLUMNS), st.booleans(), st.sampled_from([1.0, 0.5, 0.3, 0.25, 0.1, 1e-3])
+)
 def test_equal_oracle(frame: pd.DataFrame, weighted: bool, max_fpr: float) -> None:
     wcol = "w" if weighted else None
     w = list(frame["w"]) if weighted else None
@@ -97,8 +82,7 @@ def test_equal_oracle(frame: pd.DataFrame, weighted: bool, max_fpr: float) -> No
     )
 
 
-@SETTINGS
-@given(frames(min_size=2), st.sampled_from([1.0, 0.5, 0.3, 0.1]))
+@given(frames(min_rows=2, max_rows=40, **COLUMNS), st.sampled_from([1.0, 0.5, 0.3, 0.1]))
 def test_equal_scikit_learn_and_scipy(frame: pd.DataFrame, max_fpr: float) -> None:
     y, s = frame["label"], frame["s"]
     if y.nunique() < 2:

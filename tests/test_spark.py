@@ -19,6 +19,8 @@ import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec
 from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, SqlMetricsError
 
+pytestmark = pytest.mark.spark
+
 TOL = 1e-9
 N = 600
 

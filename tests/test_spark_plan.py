@@ -48,6 +48,8 @@ import pytest
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY
 
+pytestmark = pytest.mark.spark
+
 SMALL_KEYS = re.compile(r"^(?:[a-z]_)?slice_\d+$|^(?:[a-z]_)?(?:thin_)?bucket$|^bin$")
 SLICE_KEY = re.compile(r"^(?:[a-z]_)?slice_\d+$")
 AGGREGATES = ("HashAggregate", "ObjectHashAggregate", "SortAggregate")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import quiet
 from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
@@ -60,12 +60,6 @@ def oracle_rows(
         for r in range(len(frame))
         for j, (c, col) in enumerate(zip(classes, columns))
     ]
-
-
-def quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

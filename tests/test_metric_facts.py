@@ -23,6 +23,7 @@ GENERIC = (
     "sqlmetrics._inference.compare",
     "sqlmetrics._evaluate.evaluate",
     "sqlmetrics._engine.plan",
+    "sqlmetrics._engine.run",
     "sqlmetrics._evaluate.wide",
     "sqlmetrics.cli._commands",
     "sqlmetrics.cli._io",

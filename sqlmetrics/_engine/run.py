@@ -298,9 +298,10 @@ def compute(
             check(backend, source, extra)
         roles = {r.name: columns.get(r.name) or None for r in spec.roles}
         sql = render_sql(spec, source.sql, roles, checked, by_cols, extra, dialect=backend.dialect)
-        # ci=: the interval too (binary mcc: its confusion counts, from mcc's own call)
+        # ci=: the interval too; a table asked for by a metric whose interval comes from its
+        # counts (binary mcc from the confusion counts: Inference.counts_macro) serves it too
         if ci is not None and (
-            spec.output == "scalar" or (spec.name, ci.metric) == ("confusion_matrix", "mcc")
+            spec.output == "scalar" or get_spec(ci.metric).inference.counts_macro is not None
         ):
             result = ci.serve(sql, spec, backend, source.sql, roles, checked, by_cols, extra)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import duckdb
@@ -26,24 +27,62 @@ from .validate import check_columns, check_join_types, check_unique, validate_da
 
 
 class IntervalRequest(Protocol):
-    """A ``ci=`` request as the engine knows it (``sqlmetrics._inference.intervals.CiRequest``): the
+    """A ``ci=`` request as the engine knows it (``_inference.intervals.CiRequest``): the
     metric it was asked for, and how to serve it on the checked call. Declared here so that the
     engine imports nothing of the interval layer above it.
     """
 
     metric: str
 
-    def serve(
+    def serve(self, call: Call, metric_sql: str) -> pd.DataFrame: ...
+
+
+@dataclass
+class Call:
+    """The checked call ``compute`` hands to a ``ci=`` request (``_inference.intervals.serve``),
+    ready to render: the metric, the backend, the relation, the columns and options.
+    """
+
+    spec: MetricSpec
+    backend: Any
+    relation: str
+    columns: Mapping[str, str | None]  # role -> user column (unquoted) or None
+    params: Mapping[str, Any]
+    by: list[str]
+    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None
+
+    @property
+    def dialect(self) -> str:
+        return str(self.backend.dialect)
+
+    def q(self, name: str) -> str:
+        return quote_ident(name, self.dialect)
+
+    def quoted(self, **override: str | None) -> dict[str, str | None]:
+        cols = {r: (self.q(c) if c else None) for r, c in self.columns.items()}
+        cols.update({r: (self.q(c) if c else None) for r, c in override.items()})
+        return cols
+
+    def macro(self, name: str, *args: Any) -> str:
+        return render_macro(name, *args, dialect=self.dialect)
+
+    def kernel(
         self,
-        metric_sql: str,
-        spec: MetricSpec,
-        backend: Any,
         relation: str,
+        by: Sequence[str],
         columns: Mapping[str, str | None],
-        params: Mapping[str, Any],
-        by: list[str],
-        extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None,
-    ) -> pd.DataFrame: ...
+        alias: str,
+    ) -> str:
+        return kernel_sql(
+            str(self.spec.kernel),
+            relation,
+            by,
+            columns,
+            self.params,
+            [entry(self.spec, alias, self.params.get("k"))],
+            self.extra,
+            dialect=self.dialect,
+        )
 
 
 def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
@@ -303,7 +342,8 @@ def compute(
         if ci is not None and (
             spec.output == "scalar" or get_spec(ci.metric).inference.counts_macro is not None
         ):
-            result = ci.serve(sql, spec, backend, source.sql, roles, checked, by_cols, extra)
+            call = Call(spec, backend, source.sql, roles, checked, by_cols, extra)
+            result = ci.serve(call, sql)
         else:
             result = backend.query(sql)
     result.columns = [*by_cols, *result.columns[len(by_cols) :]]

@@ -49,7 +49,7 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -59,9 +59,7 @@ import pandas as pd
 from .._core.registry import CI_METHODS as METHODS
 from .._core.registry import CI_PARAM_NAMES as CI_PARAMS
 from .._core.registry import PARAMS, REGISTRY, MetricSpec
-from .._engine.run import entry, kernel_sql
-from .._templating.quoting import quote_ident
-from .._templating.templates import render_macro
+from .._engine.run import Call
 from ..errors import InvalidParameterError, UndefinedMetricWarning
 from ..errors import warn as warn_user
 from .stats import two_sided_normal, two_sided_t
@@ -180,21 +178,11 @@ class CiRequest:
     used: str = ""
     served: list[str] = field(default_factory=list)
 
-    def serve(
-        self,
-        metric_sql: str,
-        spec: MetricSpec,
-        backend: Any,
-        relation: str,
-        columns: Mapping[str, str | None],
-        params: Mapping[str, Any],
-        by: list[str],
-        extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None,
-    ) -> pd.DataFrame:
-        """:func:`serve` for the checked call ``compute`` hands over (the engine knows the
-        request by this method only, so it imports nothing of this module).
+    def serve(self, call: Call, metric_sql: str) -> pd.DataFrame:
+        """:func:`serve` this request for ``call``, the checked call ``compute`` hands over
+        (the engine knows the request by this method only, :class:`IntervalRequest`).
         """
-        return serve(self, Call(spec, backend, relation, columns, params, by, extra), metric_sql)
+        return serve(self, call, metric_sql)
 
 
 def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> CiRequest:
@@ -332,52 +320,6 @@ def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     se = math.sqrt(max(ss, 0.0) * n / (n - 1.0)) / sv
     half = two_sided_t(level, n - 1.0) * se
     return mean - half, mean + half
-
-
-@dataclass
-class Call:
-    """What ``compute`` hands to :func:`serve`: the checked call, ready to render."""
-
-    spec: MetricSpec
-    backend: Any
-    relation: str
-    columns: Mapping[str, str | None]  # role -> user column (unquoted) or None
-    params: Mapping[str, Any]
-    by: list[str]
-    extra: Mapping[str, tuple[str, Mapping[str, str | None]]] | None
-
-    @property
-    def dialect(self) -> str:
-        return str(self.backend.dialect)
-
-    def q(self, name: str) -> str:
-        return quote_ident(name, self.dialect)
-
-    def quoted(self, **override: str | None) -> dict[str, str | None]:
-        cols = {r: (self.q(c) if c else None) for r, c in self.columns.items()}
-        cols.update({r: (self.q(c) if c else None) for r, c in override.items()})
-        return cols
-
-    def macro(self, name: str, *args: Any) -> str:
-        return render_macro(name, *args, dialect=self.dialect)
-
-    def kernel(
-        self,
-        relation: str,
-        by: Sequence[str],
-        columns: Mapping[str, str | None],
-        alias: str,
-    ) -> str:
-        return kernel_sql(
-            str(self.spec.kernel),
-            relation,
-            by,
-            columns,
-            self.params,
-            [entry(self.spec, alias, self.params.get("k"))],
-            self.extra,
-            dialect=self.dialect,
-        )
 
 
 def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:

@@ -27,6 +27,7 @@ from .._core.registry import (
     register,
 )
 from .._engine.run import (
+    Call,
     check_params,
     compute,
     entry,
@@ -35,7 +36,7 @@ from .._engine.run import (
     open_checked,
     scalar,
 )
-from .._inference.intervals import Call, CiMethod, CiRequest, Interval, ci_request, ci_result, serve
+from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result, serve
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError

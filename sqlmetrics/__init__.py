@@ -22,6 +22,7 @@ from ._core.names import metric_names
 from ._engine.render import render, render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
+from ._evaluate.report import report
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
@@ -174,6 +175,7 @@ __all__ = [
     "registered_sql",
     "render",
     "render_evaluate",
+    "report",
     "roc_curve",
     "spearman",
     "specificity",

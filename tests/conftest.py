@@ -1,8 +1,9 @@
 """Shared fixtures, helpers, hypothesis profiles and the test tiers.
 
 Tiers: plain ``pytest`` is the fast tier (DuckDB and pure Python; no JVM, no PostgreSQL, no
-dbt, no slow case). ``pytest --all`` runs everything: the tests marked ``postgres``,
-``spark``, ``dbt`` and ``slow`` too (CI and the README's test command). The fast tier
+dbt, no slow case, no browser). ``pytest --all`` runs everything: the tests marked
+``postgres``, ``spark``, ``dbt``, ``slow`` and ``browser`` (headless Chromium) too (CI and the
+README's test command). The fast tier
 *deselects* the others (they are never skipped) and its summary says how many and how to run
 them. ``-m EXPR`` selects by these markers over the whole suite instead (``pytest -m spark``:
 the Spark tests alone; ``.ci/lowest``: ``-m "not spark and not dbt and not slow"``).
@@ -41,7 +42,7 @@ settings.register_profile("ci", max_examples=30, **_COMMON)
 
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
-TIERS = ("postgres", "spark", "dbt", "slow")
+TIERS = ("postgres", "spark", "dbt", "slow", "browser")
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
 ENGINE_FIXTURES = {"spark": "spark", "pg_server": "postgres", "pg_engine": "postgres"}
 
@@ -108,7 +109,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
         terminalreporter.write_line(
             f"fast tier: {total} tests left out ({parts}; a test may count in several): "
-            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow) one tier"
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow, browser) one "
+            "tier"
         )
 
 

@@ -28,6 +28,7 @@ NOT_METRICS = {
     "metric_names",
     "render",
     "render_evaluate",
+    "report",
     "read_trec_qrels",
     "read_trec_run",
     "trec_eval_options",

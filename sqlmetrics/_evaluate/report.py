@@ -92,7 +92,8 @@ n_boot, seed, con, **options
         Draw the ROC, precision-recall, calibration and cumulative-gains plots. None
         (default): draw them unless a ranking metric is requested, and say on the page why
         a plot is absent (e.g. scores outside [0, 1] for calibration); True: draw them and
-        raise where one cannot be drawn; False: none.
+        raise where one cannot be drawn; False: none. The plots are the curve functions' own
+        (``max_points=200``, 10 bins), without ``convention=``, which defines no curve.
     max_slices : int, default 12
         Plots for at most this many slices, those with the most rows (ties: the slice order).
     path : str or path, default "report.html"
@@ -293,7 +294,7 @@ n_boot, seed, con, **options
         curves_note=note,
         settings=settings,
         about=about,
-        sql=_sql(data, texts, plan, models, columns, qrels, options, draw, engine),
+        sql=_sql(data, texts, plan, models, columns, qrels, options, draw, engine, ci is not None),
         messages=messages,
     )
     text = page_html(page, slices, models)
@@ -453,8 +454,6 @@ def _plots(
     common: dict[str, Any] = {"label": label, "by": slices or None, "con": con}
     if options.get("pos_label") is not None:
         common["pos_label"] = options["pos_label"]
-    if options.get("convention") is not None:
-        common["convention"] = options["convention"]
     weighted: dict[str, Any] = {"weight": weight} if weight is not None else {}
     calls: dict[str, Callable[[str], pd.DataFrame]] = {
         "roc": lambda s: roc_curve(data, score=s, max_points=MAX_POINTS, **weighted, **common),
@@ -531,6 +530,7 @@ def _sql(
     options: dict[str, Any],
     draw: bool,
     engine: str,
+    intervals: bool,
 ) -> list[tuple[str, str]]:
     """The SQL behind the numbers, rendered by render_evaluate / render (decision 0001)."""
     named = isinstance(data, (str, os.PathLike))
@@ -579,12 +579,14 @@ def _sql(
             except SqlMetricsError as exc:
                 sql = f"-- not rendered: {exc}"
             out.append((f"{name}{where}", sql))
-    if plan.by or len(models) > 1:
+    if intervals:
         out.append(
             (
-                "intervals and comparison",
-                "-- each interval is computed by the metric's own function with ci= (README, "
-                "'How sure is the number?'); the paired tests by sqlmetrics.compare",
+                "intervals",
+                "-- each metric's interval comes from the metric's own function with ci= (the "
+                "same SQL as sqlmetrics.<metric>(..., ci=...); README, 'How sure is the number?')",
             )
         )
+    if len(models) > 1:
+        out.append(("comparison", "-- the paired tests come from sqlmetrics.compare(...)"))
     return out

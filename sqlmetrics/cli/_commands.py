@@ -108,6 +108,16 @@ EVAL_FLAGS = {
     "seed": "--seed",
     "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
 }
+#: the same for report()
+REPORT_FLAGS = {
+    **{k: v for k, v in EVAL_FLAGS.items() if k not in ("scores", "indicators")},
+    "scores": "--model",
+    "curves": "--curves/--no-curves",
+    "max_slices": "--max-slices",
+    "path": "-o/--output",
+    "title": "--title",
+    "convention": "--convention",
+}
 #: the same for compare()
 COMPARE_FLAGS = {
     "data": "DATA",
@@ -1112,6 +1122,151 @@ def compare_command(
     for col in ("n_rows", "n_groups"):  # nullable counts: None (JSON null) where NA
         frame[col] = pd.Series([None if pd.isna(v) else int(v) for v in frame[col]], dtype=object)
     write(format_frame(frame, fmt), output)
+
+
+@main.command("report")
+@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    required=True,
+    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
+)
+@data_options(
+    "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="COLUMN",
+    help="Score column of one model (repeat for each, at least two; the first is the "
+    "baseline): a table row and a plot line per model, and their paired comparison. "
+    "Without it: one model, --score.",
+)
+@click.option(
+    "--convention",
+    default=None,
+    type=click.Choice(convention_names()),
+    help="Reproduce a tool's definitions: its values fill the options not given with --option.",
+)
+@data_options("option")
+@click.option(
+    "--curves/--no-curves",
+    default=None,
+    help="Draw ROC, precision-recall, calibration and gains plots (default: unless a "
+    "ranking metric is asked; --curves fails where one cannot be drawn).",
+)
+@click.option(
+    "--max-slices",
+    type=int,
+    default=12,
+    show_default=True,
+    help="Plots for at most this many slices, the largest.",
+)
+@click.option("--title", default="sqlmetrics report", show_default=True, help="Page title.")
+@click.option(
+    "-o",
+    "--output",
+    default="report.html",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="The HTML file written.",
+)
+@click.option(
+    "--db-url",
+    default=None,
+    metavar="URL",
+    help="Run on the database of this SQLAlchemy URL; DATA is then a table name there.",
+)
+@click.option(
+    "--spark",
+    "spark_master",
+    default=None,
+    metavar="MASTER",
+    help="Run on Spark with this master; DATA is then a table or a Parquet path.",
+)
+@ci_options
+@friendly
+def report_command(
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    label: str,
+    score: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    pos_label: str | None,
+    where: str | None,
+    models: tuple[str, ...],
+    convention: str | None,
+    option_pairs: tuple[str, ...],
+    curves: bool | None,
+    max_slices: int,
+    title: str,
+    output: str,
+    db_url: str | None,
+    spark_master: str | None,
+    ci: float | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+) -> None:
+    """Write an HTML report of METRICs over DATA (as for `eval`): the metrics per slice
+    (sortable), intervals with --ci, group counts, curves, the comparison of --model
+    columns, the settings, versions and SQL; one file that works offline.
+    """
+    from .._evaluate.report import report
+
+    if len(models) == 1:
+        raise InputError(
+            f"--model {models[0]}: give at least two --model columns (one per model, the first "
+            f"the baseline), or --score for one model"
+        )
+    options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    if convention is not None:
+        if "convention" in options:
+            raise InputError(
+                "--convention and --option convention= both given; give it with --convention only"
+            )
+        options["convention"] = convention
+    if _remote_engine_option(inputs, db_url, spark_master, False):
+        table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
+    else:
+        table, database = resolve_data(inputs)
+    with engine_connection(database, db_url, spark_master) as con:
+        written = report(
+            filtered(table, con, where),
+            [m.lower() for m in metrics],
+            label=label,
+            score=score,
+            group=group,
+            item=item,
+            weight=weight,
+            prediction=prediction,
+            qrels=qrels,
+            by=list(by) or None,
+            scores=list(models) or None,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
+            curves=curves,
+            max_slices=max_slices,
+            path=output,
+            title=title,
+            con=con,
+            **options,
+        )
+    click.echo(f"wrote {written}")
 
 
 def _register_plot() -> None:

@@ -335,3 +335,67 @@ def test_the_command_line_writes_the_page(events: pd.DataFrame, tmp_path: Path) 
     result = CliRunner().invoke(cli.main, ["report", str(data), "-m", "auc", "--option", "path=x"])
     assert result.exit_code == 2
     assert "path is set by -o/--output, not by --option" in result.output
+
+
+def test_the_readme_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parents[1]
+    section = (root / "README.md").read_text().split("\n## HTML report\n", 1)[1]
+    (block,) = re.findall(r"```python\n(.*?)\n```", section.split("\n## ", 1)[0], flags=re.S)
+    monkeypatch.chdir(root)
+    namespace: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the example does not warn
+        exec(compile(block, "README.md", "exec"), namespace)
+    clicks = namespace["clicks"]
+    kwargs: dict[str, Any] = dict(label="click", group="user_id", by="country", ci=0.95)
+    page = read(namespace["page"])
+    rows = page.rows("metrics-table")
+    for model in ("pctr", "pctr_coarse"):
+        want = sqlmetrics.evaluate(clicks, ["auc", "gauc", "log_loss"], score=model, **kwargs)
+        got = [r for r in rows if r["model"][0] == model]
+        assert len(got) == len(want) == 3
+        for row, (_, w) in zip(got, want.iterrows()):
+            for column in ("country", "auc", "auc_lo", "gauc_hi", "log_loss"):
+                assert_cell(row[column], w[column])
+    assert len(page.rows("comparison-table")) == 3 * 3 * 2
+
+
+@pytest.mark.parametrize("engine", ["postgres", "spark"])
+def test_on_another_engine_the_page_holds_its_evaluate(
+    engine: str, events: pd.DataFrame, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    # the same SQL on the engine: the page holds exactly what evaluate gives there
+    frame = events.drop(columns="country").iloc[:200]
+    if engine == "postgres":
+        import sqlalchemy
+
+        con = request.getfixturevalue("pg_engine")
+        frame.to_sql("report_events", con, index=False, if_exists="replace")
+        table = "report_events"
+    else:
+        con = request.getfixturevalue("spark")
+        con.createDataFrame(frame).createOrReplaceTempView("report_events")
+        table = "report_events"
+    kwargs: dict[str, Any] = dict(by="device", group="user", con=con)
+    try:
+        want = quiet(sqlmetrics.evaluate, table, ["auc", "gauc"], **kwargs)
+        path = quiet(sqlmetrics.report, table, ["auc", "gauc"], path=tmp_path / "e.html", **kwargs)
+    finally:
+        if engine == "postgres":
+            with con.begin() as c:
+                c.execute(sqlalchemy.text("drop table if exists report_events"))
+        else:
+            con.catalog.dropTempView("report_events")
+    page = read(path)
+    rows = page.rows("metrics-table")
+    assert len(rows) == len(want) == 2
+    for row, (_, w) in zip(rows, want.iterrows()):
+        for column in ("device", "auc", "gauc"):
+            assert_cell(row[column], w[column])
+    for row, (_, w) in zip(page.rows("counts-table"), want.iterrows()):
+        assert_cell(row["n_groups"], w["n_groups"])
+    text = path.read_text()
+    assert re.search(rf"<dt>engine</dt><dd>{engine} \d+\.\d+", text)
+    quoted = '"device"' if engine == "postgres" else "`device`"  # the engine's dialect
+    assert quoted in page.codes[0]
+    assert page.tags.count("svg") == 2 * 4

@@ -536,7 +536,6 @@ def _sql(
     named = isinstance(data, (str, os.PathLike))
     relation = data if named else "source_table"
     dialect = engine.split(" ")[0]
-    dialect = {"sqlalchemy": "postgres"}.get(dialect, dialect)
     if dialect not in ("duckdb", "postgres", "spark"):
         dialect = "duckdb"
     where = "" if named else " (the input, named source_table here)"

@@ -399,3 +399,17 @@ def test_on_another_engine_the_page_holds_its_evaluate(
     quoted = '"device"' if engine == "postgres" else "`device`"  # the engine's dialect
     assert quoted in page.codes[0]
     assert page.tags.count("svg") == 2 * 4
+
+
+def test_with_qrels_the_page_holds_evaluates_values(tmp_path: Path) -> None:
+    run = pd.DataFrame({"q": [1, 1, 2, 2], "doc": [1, 2, 1, 3], "score": [0.9, 0.2, 0.4, 0.8]})
+    qrels = pd.DataFrame({"q": [1, 2, 2], "doc": [2, 3, 4], "label": [1, 2, 1]})
+    kwargs: dict[str, Any] = dict(group="q", item="doc", qrels=qrels, empty="zero")
+    want = sqlmetrics.evaluate(run, ["ndcg@2", "mrr"], **kwargs)
+    path = sqlmetrics.report(run, ["ndcg@2", "mrr"], path=tmp_path / "q.html", **kwargs)
+    page = read(path)
+    (row,) = page.rows("metrics-table")
+    for column in ("ndcg@2", "mrr"):
+        assert_cell(row[column], want[column][0])
+    # the SQL of a DataFrame's judgments cannot be named: said, not rendered without them
+    assert page.codes == ["-- not rendered: qrels= is not a table name or a file path"]

@@ -540,6 +540,8 @@ def _sql(
         dialect = "duckdb"
     where = "" if named else " (the input, named source_table here)"
     out: list[tuple[str, str]] = []
+    if qrels is not None and not isinstance(qrels, (str, os.PathLike)):
+        return [("evaluate", "-- not rendered: qrels= is not a table name or a file path")]
     try:
         out.append(
             (
@@ -549,7 +551,7 @@ def _sql(
                     texts,
                     score=models[0],
                     by=plan.by or None,
-                    qrels=qrels if isinstance(qrels, (str, os.PathLike)) else None,
+                    qrels=qrels,
                     dialect=dialect,
                     **{k: v for k, v in columns.items() if v is not None},
                     **options,

@@ -103,7 +103,7 @@ pre { background: #f7f7f7; padding: .5rem; overflow-x: auto; font-size: 12px; }
 ul.messages li { margin: .2rem 0; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11px; }
-  details { display: block; } details > *:not(summary) { display: block; }
+  a, summary { color: inherit; } .curves { gap: .25rem; }
   pre { white-space: pre-wrap; word-break: break-all; }
   table, figure, .slice { break-inside: avoid; }
   table.sortable th { cursor: auto; } h2 { break-after: avoid; }

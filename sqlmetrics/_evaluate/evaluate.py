@@ -5,9 +5,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
 from .._core.names import Request
@@ -27,6 +25,9 @@ from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["evaluate"]
 
@@ -358,6 +359,8 @@ def add_intervals(
     asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
     slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
     """
+    import pandas as pd
+
     out = frame.copy()
     by = list(plan.by)
     for req in plan.requests:

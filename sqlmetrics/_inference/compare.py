@@ -14,9 +14,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._backends.source import Source
 from .._core.names import Request, metric_form
@@ -28,6 +26,9 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
 from ..errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
 from .stats import t_two_sided_p, two_sided_normal, two_sided_t
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["compare"]
 
@@ -858,11 +859,15 @@ def _wilcoxon_p(n: int, w_plus: float, tie: float) -> float:
 
 
 def _num(value: Any) -> float:
+    import pandas as pd
+
     return math.nan if value is None or pd.isna(value) else float(value)
 
 
 # --------------------------------------------------------------------------- assembling
 def _slice_key(row: Any, nb: int) -> tuple[Any, ...]:
+    import pandas as pd
+
     return tuple(None if pd.isna(row[f"slice_{i}"]) else row[f"slice_{i}"] for i in range(nb))
 
 
@@ -1046,6 +1051,8 @@ def _frame(
     slice_rows: dict[tuple[Any, ...], int],
     correction: str,
 ) -> pd.DataFrame:
+    import pandas as pd
+
     records: list[dict[str, Any]] = []
     undefined: dict[str, int] = {}
     keys = sorted(out, key=lambda k: tuple((v is None, v) for v in k))

@@ -52,9 +52,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, NamedTuple, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from .._core.registry import CI_METHODS as METHODS
 from .._core.registry import CI_PARAM_NAMES as CI_PARAMS
@@ -63,6 +61,9 @@ from .._engine.run import Call
 from ..errors import InvalidParameterError, UndefinedMetricWarning
 from ..errors import warn as warn_user
 from .stats import two_sided_normal, two_sided_t
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CI_PARAMS", "METHODS", "CiMethod", "Interval", "default_method", "methods_for"]
 
@@ -326,6 +327,8 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     """Compute the interval ``request`` asks for ``call`` (stored in ``request.result``) and
     return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
     """
+    import pandas as pd
+
     spec = call.spec
     # a metric computed from a table metric's counts (binary mcc from confusion_matrix's)
     asked = REGISTRY.get(request.metric, spec)
@@ -456,6 +459,8 @@ def _wilson_frame(
 
 def _exact(values: Any) -> Fraction:
     """The exact sum of the (finite) numbers ``values``; 0 for NULL / NaN ones (no rows)."""
+    import pandas as pd
+
     total = Fraction(0)
     for v in values:
         x = float(v) if v is not None and not pd.isna(v) else 0.0

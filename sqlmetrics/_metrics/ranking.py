@@ -13,9 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._backends import Backend
 from .._core.registry import (
@@ -34,6 +32,9 @@ from .._engine.run import check_params, compute, undefined
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from ..errors import warn as warn_user
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "cg",
@@ -567,6 +568,8 @@ def _ranking(
     params: dict[str, Any],
     ci: CiRequest | None = None,
 ) -> float:
+    import pandas as pd
+
     spec = get_spec(name)
     # the convention applied once, up front: the checks below read the resolved options
     chosen = params.get("empty") is not None or params.get("convention") is not None

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.names import parse_metric
 from ..errors import DataSourceError, InvalidDataError, InvalidParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["read_trec_qrels", "read_trec_run"]
 
@@ -115,6 +116,8 @@ def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
     >>> sqlmetrics.mrr(run, qrels=qrels)
     0.5
     """
+    import pandas as pd
+
     function = "read_trec_run"
     records = []
     for n, fields in _lines(function, path):
@@ -180,6 +183,8 @@ def read_trec_qrels(path: str | os.PathLike[str], *, negative: str = "zero") -> 
     >>> sqlmetrics.read_trec_qrels(path)["label"].tolist()
     [2, 0]
     """
+    import pandas as pd
+
     function = "read_trec_qrels"
     if negative not in ("zero", "keep"):
         raise InvalidParameterError(

@@ -17,10 +17,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import pandas as pd
 
 from .._core.conventions import convention_names
 from ._io import (
@@ -40,6 +39,9 @@ from ._io import (
     resolve_data,
     write,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["InputError", "connection", "friendly", "main", "parse_options", "parse_value"]
 
@@ -158,6 +160,8 @@ RENDER_FLAGS = {
 
 def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Date slices as ISO text (``2026-11-01``; with the time only when there is one)."""
+    import pandas as pd
+
     out = frame.copy()
     for col in out.columns:
         if pd.api.types.is_datetime64_any_dtype(out[col]):
@@ -172,6 +176,8 @@ P_VALUES = ("p_value", "p_adjusted")
 
 
 def _p_value(value: Any) -> str:
+    import pandas as pd
+
     return "NaN" if value is None or pd.isna(value) else f"{float(value):.3g}"
 
 
@@ -621,6 +627,8 @@ def per_threshold(
     run: Callable[..., pd.DataFrame], by: list[str], names: list[str], thresholds: tuple[float, ...]
 ) -> pd.DataFrame:
     """Evaluate once per threshold; threshold metrics get a column each (``f1@t=0.3``)."""
+    import pandas as pd
+
     from .._core.names import parse_metric
 
     if len(thresholds) < 2:
@@ -1089,6 +1097,8 @@ def compare_command(
     metric and model the value, the difference, its interval and a paired test's p-value
     (Holm-corrected by default); DATA as for `eval`.
     """
+    import pandas as pd
+
     from .._inference.compare import compare
 
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)

@@ -148,7 +148,7 @@ def test_rendered_interval_on_postgres(pg_engine: Any) -> None:
     assert list(out["slice_0"]) == list(want["country"])
     for col, wcol in [("auc", "auc"), ("auc_lo", "auc_lo"), ("auc_hi", "auc_hi")]:
         assert [bits(x) for x in out[col]] == [bits(x) for x in want[wcol]]
-    iv = sqlmetrics.log_loss(df, ci=0.9, n_boot=30, con=pg_engine)
+    iv = sqlmetrics.log_loss("render_ci_events", ci=0.9, n_boot=30, con=pg_engine)
     assert [bits(iv_boot[c].iloc[0]) for c in ("log_loss", "log_loss_lo", "log_loss_hi")] == [
         iv.value,
         iv.lo,

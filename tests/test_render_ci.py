@@ -193,3 +193,12 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
         exec(compile(code.group(1), "README.md", "exec"), {})
     assert out.getvalue() == shown.group(1)
     assert "bit for bit as evaluate(ci=0.95): True" in out.getvalue()
+
+
+def test_render_refuses_an_interval_computed_from_another_metrics_counts() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("mcc", "events", ci=0.95)
+    assert str(info.value) == (
+        "render: ci= of mcc is computed from another metric's counts in Python; call "
+        "sqlmetrics.mcc(..., ci=) instead, or drop ci="
+    )

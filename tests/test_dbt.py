@@ -845,7 +845,7 @@ def _check_failing_ci_gates(built: Built, out: str) -> None:
         assert _same(float(rows["US"][cell]), want.loc["US", col]), col
     # champion_challenger with test=: p-values as compare() gives them
     compared = sqlmetrics.compare(
-        frame, ["auc", "precision"], scores=["pctr", "pctr_challenger"], by="country",
+        frame, ["auc", "precision", "accuracy"], scores=["pctr", "pctr_challenger"], by="country",
         threshold=0.3, **{"label": "click"},
     )  # fmt: skip
     p = compared[compared.model == "pctr_challenger"].set_index(["metric", "country"])["p_value"]
@@ -853,6 +853,10 @@ def _check_failing_ci_gates(built: Built, out: str) -> None:
     assert sorted(delong) == ["DE", "FR", "US"]
     for country, cells in delong.items():
         assert math.isclose(float(cells["p_value"]), p["auc", country], rel_tol=1e-6), country
+    mcnemar = _logged(out, "champion_challenger", "(mcnemar p < 0.05)")
+    assert sorted(mcnemar) == ["DE", "FR", "US"]  # accuracy at 0.3, compare()'s default test
+    for country, cells in mcnemar.items():
+        assert math.isclose(float(cells["p_value"]), p["accuracy", country], rel_tol=1e-6)
     boot = _logged(out, "champion_challenger", "(bootstrap p < 0.05)")
     assert sorted(boot) == ["DE", "US"]  # FR's challenger has the higher precision
     for country, cells in boot.items():
@@ -1070,11 +1074,13 @@ GATE_ERRORS = {
         "champion_challenger: test='mcnemar' does not apply to 'auc'; tests that apply: "
         "'delong' (default 'delong'), or test='auto'",
     ),
-    "mcnemar names the bootstrap": (
-        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='accuracy', "
-        "label='click', champion='pctr', challenger='pctr_challenger', alpha=0.05)",
-        "champion_challenger: test='mcnemar' of 'accuracy' needs the exact binomial tail, "
-        "which the gate does not compute in SQL; pass test='bootstrap' (its p-value is SQL)",
+    "t names compare": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='gauc', "
+        "label='click', champion='pctr', challenger='pctr_challenger', group='user_id', "
+        "alpha=0.05)",
+        "champion_challenger: test='t' of 'gauc' needs Student's t or a permutation "
+        "distribution, which the gate does not compute in SQL; run sqlmetrics.compare() in "
+        "Python",
     ),
 }
 
@@ -1186,3 +1192,42 @@ def test_convention_errors_have_pythons_message(case: str, duckdb_build: Built) 
     done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
     assert done.returncode != 0
     assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+
+
+def _gate_macro(name: str) -> Any:
+    """A macro of dbt/macros/tests/champion_challenger.sql rendered by plain Jinja, with the
+    package's float_literal and float_type as Python renders them for DuckDB."""
+    text = (MACROS / "tests" / "champion_challenger.sql").read_text()
+    start = text.index("{% macro " + name + "(")
+    body = text[start : text.index("{%- endmacro %}", start) + len("{%- endmacro %}")]
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace = _templates.environment().globals["sqlmetrics"]
+
+    class Package:
+        def float_literal(self, x: float) -> str:
+            return str(namespace["float_literal"](x)).strip()
+
+        def float_type(self) -> str:
+            return "double"
+
+    return getattr(env.from_string(body).make_module({"sqlmetrics": Package()}), name)
+
+
+def test_mcnemar_p_of_the_gate_is_compares() -> None:
+    """The gate's McNemar p-value in SQL (exact binomial table below 25 discordant rows,
+    chi^2 above) against compare()'s mcnemar_p, for every split of 0..40 discordant rows."""
+    from sqlmetrics._inference.compare import mcnemar_p
+
+    pairs = [(a, nd - a) for nd in range(41) for a in range(nd + 1)]
+    values = ", ".join(f"({i}, 1, {a}, {b})" for i, (a, b) in enumerate(pairs))
+    counts = f"select * from (values {values}) as t(slice_0, model, n10, n01)"
+    sql = _gate_macro("sqlmetrics_mcnemar_p")(counts, 1)
+    got = duckdb.sql(sql + " order by slice_0").fetchall()
+    assert len(got) == len(pairs)
+    for (i, p), (a, b) in zip(got, pairs, strict=True):
+        assert pairs[i] == (a, b)
+        want = mcnemar_p(a, b)
+        if a + b < 25:  # the exact table: Python's numbers, bit for bit
+            assert p == want, (a, b)
+        else:  # erfc by the Chebyshev fit: 1.2e-7 relative
+            assert math.isclose(p, want, rel_tol=2e-7), (a, b, p, want)

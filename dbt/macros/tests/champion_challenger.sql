@@ -21,11 +21,14 @@
   the two-sided p-value is below alpha (default 0.05). The failing rows add p_value.
     test: auto       compare()'s default test for the metric (the default with alpha=)
     test: delong     AUC: DeLong's paired test (p from the normal tail, to ~1e-7 relative)
+    test: mcnemar    accuracy (its default): McNemar's test on the discordant rows, exact
+                     binomial below 25 of them (a table written at compile time, Python's
+                     numbers), else chi^2 with the continuity correction (erfc as for DeLong)
     test: bootstrap  the threshold metrics (precision, recall, f1, accuracy, ...): compare's
                      paired bootstrap (n_boot=, seed=; p = 2 (1 + min(#d <= 0, #d >= 0)) / (n + 1))
-  McNemar (accuracy's default) and the t-tests (ranking metrics, gauc, log loss) need the
-  exact binomial or Student's t distribution, which the gate does not compute in SQL: the
-  compile error names the test that runs (accuracy: bootstrap) or sqlmetrics.compare().
+  The t-tests and permutation tests (ranking metrics, gauc, log loss) need Student's t or a
+  permutation distribution, which the gate does not compute in SQL: the compile error names
+  sqlmetrics.compare().
   A slice whose test is undefined (fewer than 2 positives or negatives) fails.
 #}
 {% test champion_challenger(model, metric, champion, challenger, margin=0, by=none, higher_is_better=none, test=none, alpha=none, n_boot=200, seed=0) %}
@@ -55,10 +58,10 @@
 {%- if chosen not in allowed -%}
 {{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(test) ~ " does not apply to " ~ sqlmetrics.sqlmetrics_repr(metric) ~ "; tests that apply: " ~ sqlmetrics.sqlmetrics_repr_list(allowed) ~ " (default " ~ sqlmetrics.sqlmetrics_repr(allowed[0]) ~ "), or test='auto'") }}
 {%- endif -%}
-{%- if chosen not in ['delong', 'bootstrap'] -%}
+{%- if chosen not in ['delong', 'bootstrap', 'mcnemar'] -%}
 {%- set runs = [] -%}
-{%- for t in allowed -%}{%- if t in ['delong', 'bootstrap'] -%}{%- do runs.append(t) -%}{%- endif -%}{%- endfor -%}
-{{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(chosen) ~ " of " ~ sqlmetrics.sqlmetrics_repr(metric) ~ " needs " ~ ("the exact binomial tail" if chosen == 'mcnemar' else "Student's t or a permutation distribution") ~ ", which the gate does not compute in SQL; " ~ ("pass test=" ~ sqlmetrics.sqlmetrics_repr(runs[0]) ~ " (its p-value is SQL)" if runs else "run sqlmetrics.compare() in Python (a dbt Python model)") ~ ", or drop test= and alpha= to check margin= on the values") }}
+{%- for t in allowed -%}{%- if t in ['delong', 'bootstrap', 'mcnemar'] -%}{%- do runs.append(t) -%}{%- endif -%}{%- endfor -%}
+{{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(chosen) ~ " of " ~ sqlmetrics.sqlmetrics_repr(metric) ~ " needs Student's t or a permutation distribution, which the gate does not compute in SQL; " ~ ("pass test=" ~ sqlmetrics.sqlmetrics_repr(runs[0]) ~ " (its p-value is SQL)" if runs else "run sqlmetrics.compare() in Python (a dbt Python model)") ~ ", or drop test= and alpha= to check margin= on the values") }}
 {%- endif -%}
 {%- set level = alpha if alpha is not none else 0.05 -%}
 {%- set columns = sqlmetrics.sqlmetrics_columns(req.name, kwargs) -%}
@@ -75,6 +78,12 @@
 {%- endif -%}
 {%- set sums = sqlmetrics.compare_delong(rel, quoted_by, {'label': label, 'scores': scores}, checked, 2) -%}
 {%- set tested = sqlmetrics.sqlmetrics_delong_p(sums, by_cols | length) -%}
+{%- elif chosen == 'mcnemar' -%}
+{%- if columns.weight -%}
+{{ exceptions.raise_compiler_error("champion_challenger: test='mcnemar' counts rows (unweighted); drop weight=, or pass test='bootstrap'") }}
+{%- endif -%}
+{%- set counts = sqlmetrics.compare_confusion(rel, quoted_by, {'label': label, 'scores': scores, 'weight': none}, checked, [], 2) -%}
+{%- set tested = sqlmetrics.sqlmetrics_mcnemar_p(counts, by_cols | length) -%}
 {%- else -%}
 {%- set cols = {'label': label, 'scores': scores, 'weight': sqlmetrics.sqlmetrics_quote(columns.weight) if columns.weight else none} -%}
 {%- set boot = sqlmetrics.compare_bootstrap(rel, quoted_by, cols, checked, [{'alias': 'm0', 'metric': req.name}], 2, n_boot, seed, 0.95) -%}
@@ -192,4 +201,55 @@ from (
 
 {% macro sqlmetrics_delong_cov(sxy, sx, sy, m, scale) -%}
 (({{ sxy }} - {{ sx }} * {{ sy }} / {{ m }}) / ({{ m }} - 1) / (cast({{ scale }} as {{ sqlmetrics.float_type() }}) * {{ scale }}))
+{%- endmacro %}
+
+{#
+  McNemar's two-sided p-value from compare_confusion's discordant counts (model 1 against
+  model 0), as sqlmetrics/_inference/compare.py::mcnemar_p: 1 without discordant rows; below
+  25 of them the exact binomial 2 P(X <= min(n10, n01)), X ~ Bin(n10 + n01, 1/2), from a table
+  computed here with Python's operations (exact integer sums over a power of two); else
+  erfc(sqrt(chi2 / 2)) with chi2 = (|n10 - n01| - 1)^2 / (n10 + n01).
+#}
+{% macro sqlmetrics_mcnemar_p(counts, n_by) -%}
+{%- set exact = [] -%}
+{%- for nd in range(1, 25) -%}
+{%- set acc = namespace(c=1, tail=0) -%}
+{%- for low in range(0, nd // 2 + 1) -%}
+{%- set acc.tail = acc.tail + acc.c -%}
+{%- set p = [1.0, 2.0 * (acc.tail / 2.0 ** nd)] | min -%}
+{%- do exact.append('when nd = ' ~ nd ~ ' and low = ' ~ low ~ ' then ' ~ sqlmetrics.float_literal(p)) -%}
+{%- set acc.c = acc.c * (nd - low) // (low + 1) -%}
+{%- endfor -%}
+{%- endfor -%}
+select
+    {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+    case
+        when nd = 0 then {{ sqlmetrics.float_literal(1) }}
+        {{ exact | join('\n        ') }}
+        else t * exp(-x * x - 1.26551223e0 + t * (1.00002368e0 + t * (0.37409196e0 + t * (0.09678418e0 + t * (-0.18628806e0 + t * (0.27886807e0 + t * (-1.13520398e0 + t * (1.48851587e0 + t * (-0.82215223e0 + t * 0.17087277e0)))))))))
+    end as p_value
+from (
+    select
+        mcnemar_x.*,
+        1.0e0 / (1.0e0 + 0.5e0 * x) as t
+    from (
+        select
+            mcnemar_n.*,
+            case when nd > 0 then sqrt(cast((abs(n10 - n01) - 1) * (abs(n10 - n01) - 1) as {{ sqlmetrics.float_type() }}) / nd / 2) end as x
+        from (
+            select
+                {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+                n10,
+                n01,
+                n10 + n01 as nd,
+                case when n10 < n01 then n10 else n01 end as low
+            from (
+{{ counts | indent(16, true) }}
+            ) as mcnemar_counts
+            where model = 1
+        ) as mcnemar_n
+    ) as mcnemar_x
+) as mcnemar_p
 {%- endmacro %}

@@ -39,7 +39,19 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp', 'tn'],
+                    ['tp', 'tn', 'fp', 'fn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['mcnemar', 'bootstrap']
+            }
         },
         'auc': {
             'form': 'auc',
@@ -70,7 +82,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['delong', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': true,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'delong',
+                'tests': ['delong']
+            }
         },
         'auc_bounds': {
             'form': 'auc_bounds',
@@ -102,7 +123,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'average_precision': {
             'form': 'average_precision',
@@ -134,7 +164,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (P = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'balanced_accuracy': {
             'form': 'balanced_accuracy',
@@ -165,7 +204,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class in the label with weight; adjusted with one class',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'bpref': {
             'form': 'bpref',
@@ -205,7 +253,16 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel', 'judged'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'brier_score': {
             'form': 'brier_score',
@@ -236,7 +293,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'calibration_curve': {
             'form': 'calibration_curve',
@@ -270,6 +336,15 @@
             'needs': [],
             'undefined': 'a bin whose weights sum to 0',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive'],
                 'weighted': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive']
@@ -304,7 +379,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (with weight)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'catalog_coverage': {
             'form': 'catalog_coverage',
@@ -323,7 +407,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'cg': {
             'form': 'cg@k',
@@ -365,7 +458,16 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'classification_report': {
             'form': 'classification_report',
@@ -399,6 +501,15 @@
             'needs': [],
             'undefined': 'precision of a class never predicted, recall of a class never true',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['class', 'average', 'precision', 'recall', 'fbeta', 'support'],
                 'weighted': ['class', 'average', 'precision', 'recall', 'fbeta', 'support']
@@ -434,7 +545,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no expected disagreement (one class in label and prediction alike)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'confusion_matrix': {
             'form': 'confusion_matrix',
@@ -472,6 +592,15 @@
             'needs': [],
             'undefined': 'never',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['tp', 'fp', 'tn', 'fn'],
                 'weighted': ['tp', 'fp', 'tn', 'fn']
@@ -518,7 +647,16 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'distributional_coverage': {
             'form': 'distributional_coverage',
@@ -537,7 +675,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'expected_calibration_error': {
             'form': 'expected_calibration_error',
@@ -570,7 +717,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1': {
             'form': 'f1',
@@ -608,7 +764,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'f1_macro': {
             'form': 'f1_macro',
@@ -640,7 +805,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1_micro': {
             'form': 'f1_micro',
@@ -672,7 +846,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1_weighted': {
             'form': 'f1_weighted',
@@ -704,7 +887,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fallout': {
             'form': 'fallout@k',
@@ -745,7 +937,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'fbeta': {
             'form': 'fbeta',
@@ -784,7 +985,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'fbeta_macro': {
             'form': 'fbeta_macro',
@@ -817,7 +1027,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fbeta_micro': {
             'form': 'fbeta_micro',
@@ -850,7 +1069,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fbeta_weighted': {
             'form': 'fbeta_weighted',
@@ -883,7 +1111,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fpr': {
             'form': 'fpr',
@@ -921,7 +1158,19 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (fp + tn = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['fp'],
+                    ['fp', 'tn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'gauc': {
             'form': 'gauc',
@@ -953,7 +1202,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no group has both a positive and a negative label',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'gini_index': {
             'form': 'gini_index',
@@ -972,7 +1230,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a single item (no inequality to measure)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'gm_map': {
             'form': 'gm_map@k',
@@ -1014,7 +1281,16 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'map_ties_hits'
+            'cross_check': 'map_ties_hits',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'geometric',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'hamming_loss': {
             'form': 'hamming_loss',
@@ -1043,7 +1319,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'hit_rate': {
             'form': 'hit_rate@k',
@@ -1084,7 +1369,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 't', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'hit_ratio': {
             'form': 'hit_ratio@k',
@@ -1125,7 +1419,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'hit_ratio_empty'
+            'cross_check': 'hit_ratio_empty',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'idcg': {
             'form': 'idcg@k',
@@ -1168,7 +1471,16 @@
             'takes_k': true,
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'iprec_11pt_avg': {
             'form': 'iprec_11pt_avg',
@@ -1208,7 +1520,16 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'iprec_at_recall': {
             'form': 'iprec_at_recall',
@@ -1249,7 +1570,16 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'jaccard_macro': {
             'form': 'jaccard_macro',
@@ -1280,7 +1610,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'jaccard_micro': {
             'form': 'jaccard_micro',
@@ -1311,7 +1650,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'jaccard_weighted': {
             'form': 'jaccard_weighted',
@@ -1342,7 +1690,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'kendall_tau': {
             'form': 'kendall_tau',
@@ -1373,7 +1730,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'ks_point': {
             'form': 'ks_point',
@@ -1405,6 +1771,15 @@
             'needs': [],
             'undefined': 'no positive or no negative label',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['ks_statistic', 'threshold', 'tpr', 'fpr'],
                 'weighted': ['ks_statistic', 'threshold', 'tpr', 'fpr']
@@ -1439,7 +1814,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'lift_table': {
             'form': 'lift_table',
@@ -1467,6 +1851,15 @@
             'needs': [],
             'undefined': 'lift and gain when no positive label',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift'],
                 'weighted': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift']
@@ -1502,7 +1895,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'map': {
             'form': 'map@k',
@@ -1544,7 +1946,16 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': 'map_ties_hits'
+            'cross_check': 'map_ties_hits',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'mcc': {
             'form': 'mcc',
@@ -1575,7 +1986,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'one class only in label or in prediction (a zero factor under the root)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': 'ci_binary_mcc',
+                'paired': none,
+                'tests': []
+            }
         },
         'mrr': {
             'form': 'mrr@k',
@@ -1616,7 +2036,16 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'multiclass_auc': {
             'form': 'multiclass_auc',
@@ -1653,7 +2082,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, pair or row of the average without positives or negatives',
-            'cross_check': 'ovo_average'
+            'cross_check': 'ovo_average',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'multiclass_confusion_matrix': {
             'form': 'multiclass_confusion_matrix',
@@ -1685,6 +2123,15 @@
             'needs': [],
             'undefined': 'never',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['label', 'prediction', 'count'],
                 'weighted': ['label', 'prediction', 'count']
@@ -1724,7 +2171,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, row or the pooled table of the average without a positive label',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'ndcg': {
             'form': 'ndcg@k',
@@ -1767,7 +2223,16 @@
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'normalized_entropy': {
             'form': 'normalized_entropy',
@@ -1799,7 +2264,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or one class only (base rate 0 or 1)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'novelty': {
             'form': 'novelty',
@@ -1818,7 +2292,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'partial_auc': {
             'form': 'partial_auc',
@@ -1850,7 +2333,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'pr_curve': {
             'form': 'pr_curve',
@@ -1884,6 +2376,15 @@
             'needs': [],
             'undefined': 'recall when no positive label',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn'],
                 'weighted': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn']
@@ -1925,7 +2426,19 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no predicted positive (tp + fp = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp'],
+                    ['tp', 'fp']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'precision_at_k': {
             'form': 'precision@k',
@@ -1967,7 +2480,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'precision_macro': {
             'form': 'precision_macro',
@@ -1999,7 +2521,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'precision_micro': {
             'form': 'precision_micro',
@@ -2031,7 +2562,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'precision_weighted': {
             'form': 'precision_weighted',
@@ -2063,7 +2603,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'r_precision': {
             'form': 'r_precision',
@@ -2103,7 +2652,16 @@
             'takes_k': false,
             'needs': ['n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'rbp': {
             'form': 'rbp@k',
@@ -2145,7 +2703,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'recall': {
             'form': 'recall',
@@ -2183,7 +2750,19 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (tp + fn = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp'],
+                    ['tp', 'fn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'recall_at_k': {
             'form': 'recall@k',
@@ -2224,7 +2803,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'recall_macro': {
             'form': 'recall_macro',
@@ -2256,7 +2844,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'recall_micro': {
             'form': 'recall_micro',
@@ -2288,7 +2885,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'recall_weighted': {
             'form': 'recall_weighted',
@@ -2320,7 +2926,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'roc_curve': {
             'form': 'roc_curve',
@@ -2354,6 +2969,15 @@
             'needs': [],
             'undefined': 'fpr when no negative label, tpr when no positive label',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
                 'weighted': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn']
@@ -2386,7 +3010,16 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'specificity': {
             'form': 'specificity',
@@ -2424,7 +3057,19 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tn'],
+                    ['tn', 'fp']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'top_k_accuracy': {
             'form': 'top_k_accuracy@k',
@@ -2466,7 +3111,16 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'the weights sum to 0',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         }
     },
     'aliases': {
@@ -2629,6 +3283,18 @@
             'default': 0.0,
             'check': 'recall_level'
         }
+    },
+    'ci': {
+        'params': ['ci', 'ci_method', 'n_boot', 'seed'],
+        'methods': ['bootstrap', 'delong', 't', 'wilson'],
+        'n_boot_max': 100000,
+        'auc_boot_buckets': 4096,
+        'as241': [
+            [3.3871328727963665, 133.14166789178438, 1971.5909503065513, 13731.69376550946, 45921.95393154987, 67265.7709270087, 33430.57558358813, 2509.0809287301227],
+            [1.0, 42.31333070160091, 687.1870074920579, 5394.196021424751, 21213.794301586597, 39307.89580009271, 28729.085735721943, 5226.495278852854],
+            [1.4234371107496835, 4.630337846156546, 5.769497221460691, 3.6478483247632045, 1.2704582524523684, 0.2417807251774506, 0.022723844989269184, 0.0007745450142783414],
+            [1.0, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457, 0.0005475938084995345, 1.0507500716444169e-09]
+        ]
     },
     'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'spearman', 'specificity', 'top_k_accuracy@k'],
     'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'spearman', 'specificity', 'top_k_accuracy@k'],

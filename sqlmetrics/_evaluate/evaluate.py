@@ -368,6 +368,7 @@ def add_intervals(
             for name, value in {**inputs, **plan.options}.items()
             if name in names and name not in CI_PARAMS and value is not None  # ci=: below
         }
+        kwargs.update({n: v for n, v in req.params.items() if n in names})  # the name's own
         if "k" in names:
             kwargs["k"] = req.k
         if "average" in names and req.spec.average is not None:

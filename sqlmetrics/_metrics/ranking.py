@@ -289,6 +289,18 @@ _INFERENCE: dict[str, Inference] = {
     ),
 }
 
+#: the same measure's base name in ir_measures and in trec_eval (``_core.ir_names``); hit_rate
+#: is Success (a relevant item in the top k), not hit_ratio (micro recall, in neither tool)
+_NAMES: dict[str, tuple[str | None, str | None]] = {
+    "ndcg": ("nDCG", "ndcg_cut"),
+    "precision_at_k": ("P", "P"),
+    "recall_at_k": ("R", "recall"),
+    "map": ("AP", "map_cut"),
+    "mrr": ("RR", "recip_rank"),
+    "r_precision": ("Rprec", "Rprec"),
+    "hit_rate": ("Success", "success"),
+}
+
 for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     _params = (
         (("k",) if _uses_k else ())
@@ -318,6 +330,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             inference=_INFERENCE.get(_name, GROUP_MEAN),
             data_checks=CHECKS,
             better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
+            ir_measures=_NAMES.get(_name, (None, None))[0],
+            trec_eval=_NAMES.get(_name, (None, None))[1],
         )
     )
 

@@ -2835,7 +2835,8 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'trec_eval_c': {
             'name': 'trec_eval_c',
@@ -2856,7 +2857,34 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
+        },
+        'ir_measures': {
+            'name': 'ir_measures',
+            'tool': 'ir_measures',
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref'],
+            'sets': {
+                'ties': 'text_desc',
+                'gain': 'linear',
+                'empty': 'zero',
+                'ap_denominator': 'relevant',
+                'precision_denominator': 'k',
+                'missing': 'zero'
+            },
+            'by_metric': {},
+            'adjustable': {
+                'relevance_level': {
+                    'allowed': none,
+                    'switch': 'rel= in the name, e.g. P(rel=2)@5'
+                }
+            },
+            'spelled': {},
+            'with_cutoff': {
+                'mrr': {
+                    'ties': 'item_asc'
+                }
+            }
         },
         'sklearn': {
             'name': 'sklearn',
@@ -2888,7 +2916,8 @@
                 'zero_division': {
                     'warn': 0.0
                 }
-            }
+            },
+            'with_cutoff': {}
         },
         'ranx': {
             'name': 'ranx',
@@ -2912,7 +2941,8 @@
                     'switch': 'make_comparable=False'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'torchmetrics': {
             'name': 'torchmetrics',
@@ -2945,7 +2975,8 @@
                     'switch': 'torch.topk\'s order of equal scores, unspecified'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'recommenders': {
             'name': 'recommenders',
@@ -2977,7 +3008,8 @@
                     'switch': 'ndcg_at_k(score_type=\'exp\')'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'spark': {
             'name': 'spark',
@@ -3000,7 +3032,8 @@
                     'switch': 'how the (prediction, labels) rows are built'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         }
     },
     'definitional': ['ap_denominator', 'empty', 'gain', 'log_base', 'missing', 'precision_denominator', 'relevance_level', 'ties', 'zero_division']

@@ -55,13 +55,29 @@ def ir_names() -> dict[str, MetricSpec]:
     return {s.ir_measures: s for s in REGISTRY.values() if s.ir_measures is not None}
 
 
+def ir_form(spec: MetricSpec) -> str | None:
+    """ir_measures' name of ``spec`` as users write it (``nDCG@k``, ``IPrec@recall``)."""
+    if spec.ir_measures is None:
+        return None
+    cut = "@k" if spec.takes_k else "@recall" if "recall_level" in spec.params else ""
+    return f"{spec.ir_measures}{cut}"
+
+
 def ir_forms() -> list[str]:
     """ir_measures' names as users write them (``nDCG@k``, ``IPrec@recall``), sorted."""
-    forms = []
-    for name, spec in ir_names().items():
-        cut = "@k" if spec.takes_k else "@recall" if "recall_level" in spec.params else ""
-        forms.append(f"{name}{cut}")
-    return sorted(forms)
+    return sorted(str(ir_form(spec)) for spec in ir_names().values())
+
+
+def trec_form(spec: MetricSpec) -> str | None:
+    """trec_eval's name of ``spec`` as ``sqlmetrics list`` shows it (``P_k``, ``ndcg_cut_k``,
+    ``recip_rank``, ``iprec_at_recall_L``), None when trec_eval has none.
+    """
+    base = spec.trec_eval
+    if base is None:
+        return None
+    if base == "iprec_at_recall":
+        return f"{base}_L"
+    return f"{base}_k" if spec.takes_k and base in TREC_CUTS else base
 
 
 def _literal(caller: str, text: str, node: ast.expr) -> Any:

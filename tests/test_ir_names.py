@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import ir_measures
 import pandas as pd
@@ -373,3 +374,38 @@ def test_readme_ir_measures_section_prints_what_it_shows(
     result = CliRunner().invoke(cli.main, argv[1:])
     assert result.exit_code == 0, result.output
     assert result.output == shown[1]
+
+
+ENGINE_NAMES = ["P(rel=2)@5", "nDCG@10", "RR@10", "AP", "Success@5", "Bpref"]
+
+
+@pytest.mark.postgres
+def test_names_on_postgresql(pg_engine: Any) -> None:
+    """Several kernel parts (rel=2, msmarco's tie order for RR@10) in one PostgreSQL
+    statement: ir_measures' values.
+    """
+    qrels, run = graded(5)
+    run.to_sql("ir_run", pg_engine, index=False, if_exists="replace")
+    qrels.to_sql("ir_qrels", pg_engine, index=False, if_exists="replace")
+    frame = sqlmetrics.evaluate(
+        "ir_run", ENGINE_NAMES, qrels="ir_qrels", con=pg_engine, convention="ir_measures", **COLS
+    )
+    want = ir_values(ENGINE_NAMES, qrels, run)
+    for name in ENGINE_NAMES:
+        assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
+
+
+@pytest.mark.spark
+def test_names_on_spark(spark: Any) -> None:
+    qrels, run = graded(5)
+    frame = sqlmetrics.evaluate(
+        spark.createDataFrame(run),
+        ENGINE_NAMES,
+        qrels=spark.createDataFrame(qrels),
+        con=spark,
+        convention="ir_measures",
+        **COLS,
+    )
+    want = ir_values(ENGINE_NAMES, qrels, run)
+    for name in ENGINE_NAMES:
+        assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name

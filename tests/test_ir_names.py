@@ -409,3 +409,20 @@ def test_names_on_spark(spark: Any) -> None:
     want = ir_values(ENGINE_NAMES, qrels, run)
     for name in ENGINE_NAMES:
         assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
+
+
+def test_the_functions_take_the_convention_with_its_cut_off_rule() -> None:
+    """mrr(k=...) under convention="ir_measures" is ir_measures' RR@k (msmarco's ascending
+    tie order), mrr without k its RR (pytrec_eval's descending order).
+    """
+    qrels = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "label": [1, 0]})
+    run = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "score": [1.0, 1.0]})
+    kw = {"qrels": qrels, "convention": "ir_measures", **COLS}
+    assert sqlmetrics.mrr(run, k=10, **kw) == 1.0
+    assert sqlmetrics.mrr(run, **kw) == 0.5
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.mrr(run, k=10, ties="text_desc", **kw)
+    assert str(info.value) == (
+        "mrr: ties='text_desc' cannot be reproduced with convention='ir_measures': ir_measures "
+        "uses ties='item_asc'. Leave ties= out to follow ir_measures, or drop convention="
+    )

@@ -19,7 +19,7 @@ import sqlmetrics
 from sqlmetrics._core.ir_names import parse_ir_name, trec_eval_name
 from sqlmetrics._core.names import parse_metric
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics.errors import InvalidParameterError, UnknownMetricError
+from sqlmetrics.errors import InvalidDataError, InvalidParameterError, UnknownMetricError
 
 TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 COLS = {"group": "group", "item": "item"}
@@ -426,3 +426,17 @@ def test_the_functions_take_the_convention_with_its_cut_off_rule() -> None:
         "mrr: ties='text_desc' cannot be reproduced with convention='ir_measures': ir_measures "
         "uses ties='item_asc'. Leave ties= out to follow ir_measures, or drop convention="
     )
+
+
+def test_a_gain_fixed_by_the_name_is_checked_for_overflow() -> None:
+    """nDCG(dcg='exp-log2') under a linear-gain convention still has 2^label - 1 gains: a
+    label of 1000 overflows, and is refused as with gain='exponential' (it was inf/NaN).
+    """
+    qrels = pd.DataFrame({"group": ["1", "1"], "item": ["a", "b"], "label": [1000, 1]})
+    run = pd.DataFrame({"group": ["1", "1"], "item": ["a", "b"], "score": [1.0, 0.5]})
+    with pytest.raises(InvalidDataError, match="overflow a double"):
+        sqlmetrics.evaluate(
+            run, ["nDCG(dcg='exp-log2')@10"], qrels=qrels, convention="ir_measures", **COLS
+        )
+    frame = sqlmetrics.evaluate(run, ["nDCG@10"], qrels=qrels, convention="ir_measures", **COLS)
+    assert frame["nDCG@10"][0] == pytest.approx(1.0, abs=1e-12)  # linear gains: no overflow

@@ -238,8 +238,11 @@ def _before(
     overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
     (:func:`warn_ranx_ties`).
     """
-    if options.get("gain", "exponential") == "exponential" and any(
-        "gain" in req.spec.params for req in requests
+    if any(  # a metric's name may fix its own gain (ir_measures' nDCG(dcg='exp-log2'))
+        "gain" in req.spec.params
+        and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
+        == "exponential"
+        for req in requests
     ):
         check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
     if warn_ties:

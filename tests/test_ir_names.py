@@ -440,3 +440,19 @@ def test_a_gain_fixed_by_the_name_is_checked_for_overflow() -> None:
         )
     frame = sqlmetrics.evaluate(run, ["nDCG@10"], qrels=qrels, convention="ir_measures", **COLS)
     assert frame["nDCG@10"][0] == pytest.approx(1.0, abs=1e-12)  # linear gains: no overflow
+
+
+def test_error_policies_refuse_metrics_computed_on_other_options() -> None:
+    """empty='error' reads the groups of the call's options; P(rel=3)@5 has other empty
+    groups, so the pair is refused rather than checked on the wrong groups.
+    """
+    qrels, run = graded(0)
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.evaluate(run, ["precision@5", "P(rel=3)@5"], qrels=qrels, empty="error", **COLS)
+    assert str(info.value) == (
+        "evaluate: empty='error' is checked on the groups of one set of options, and "
+        "'P(rel=3)@5' fix other options in their names (another relevance level, gain or tie "
+        "order); evaluate them in a separate call, or pass empty='skip' or 'zero'"
+    )
+    with pytest.raises(InvalidDataError, match="no relevant item"):  # alone: checked
+        sqlmetrics.evaluate(run, ["P(rel=3)@5"], qrels=qrels, empty="error", **COLS)

@@ -132,7 +132,27 @@ def make_plan(
             col = _role_column(req.spec, role, columns, has_qrels)
             if col is not None and (role, col) not in used:
                 used.append((role, col))
+    _check_parts(caller, requests, options)
     return Plan(requests, by_cols, columns, dict(options), used, ranking)
+
+
+def _check_parts(caller: str, requests: list[Request], options: dict[str, Any]) -> None:
+    """``empty="error"`` / ``missing="error"`` are checked on the counts of a kernel's first
+    part; metrics whose names fix other options (``P(rel=3)@5``) run in a further part, whose
+    groups those counts do not describe: refused there, with the fix.
+    """
+    kernels: dict[tuple[str, int], list[int]] = {}
+    for i, req in enumerate(requests):
+        kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
+    further = [requests[i].text for (_, n), idx in kernels.items() if n > 0 for i in idx]
+    strict = [o for o in ("empty", "missing") if options.get(o) == "error"]
+    if further and strict:
+        raise InvalidParameterError(
+            f"{caller}: {strict[0]}='error' is checked on the groups of one set of options, "
+            f"and {', '.join(map(repr, further))} fix other options in their names (another "
+            f"relevance level, gain or tie order); evaluate them in a separate call, or pass "
+            f"{strict[0]}='skip' or 'zero'"
+        )
 
 
 def check_train(plan: Plan, has_train: bool, caller: str = "evaluate") -> None:

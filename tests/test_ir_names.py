@@ -456,3 +456,21 @@ def test_error_policies_refuse_metrics_computed_on_other_options() -> None:
     )
     with pytest.raises(InvalidDataError, match="no relevant item"):  # alone: checked
         sqlmetrics.evaluate(run, ["P(rel=3)@5"], qrels=qrels, empty="error", **COLS)
+
+
+def test_render_on_the_command_line_keeps_the_names_case() -> None:
+    """The command line lower-cases our names only: render (and compare) take ir_measures'."""
+    from click.testing import CliRunner
+
+    from sqlmetrics.cli import _commands as cli
+
+    shown = CliRunner().invoke(
+        cli.main, ["render", "P(rel=2)@5", "--qrels", "qrels", "--group", "q", "--item", "d"]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert (
+        shown.output.strip()
+        == sqlmetrics.render(
+            "precision@5", "source_table", qrels="qrels", group="q", item="d", relevance_level=2
+        ).strip()
+    )

@@ -892,8 +892,8 @@ def render_command(
     data = render_data(data, dialect)
     slices = list(by) or None
     # metric names are case-insensitive on the command line, as for `eval`
-    metric = metric.lower() if metric else metric
-    metrics = tuple(m.lower() for m in metrics)
+    metric = cli_name(metric) if metric else metric
+    metrics = tuple(cli_name(m) for m in metrics)
     if metrics:
         sql = render_evaluate(
             data, [*([metric] if metric else []), *metrics], by=slices, dialect=dialect, **params
@@ -1174,7 +1174,7 @@ def compare_command(
     with engine_connection(database, db_url, spark_master) as con:
         frame = compare(
             filtered(table, con, where),
-            [m.lower() for m in metrics],
+            [cli_name(m) for m in metrics],
             scores=list(scores),
             baseline=baseline,
             label=label,

@@ -23,7 +23,16 @@ from typing import Any
 from ..errors import InvalidParameterError
 from .registry import PARAMS, REGISTRY, MetricSpec
 
-__all__ = ["IR_PARAMS", "ir_names", "parse_ir_name", "trec_eval_name"]
+__all__ = [
+    "IR_PARAMS",
+    "ir_form",
+    "ir_forms",
+    "ir_hint",
+    "ir_names",
+    "parse_ir_name",
+    "trec_eval_name",
+    "trec_form",
+]
 
 #: ir_measures' parameter -> our option (a parameter applies where the metric takes the option)
 IR_PARAMS: dict[str, str] = {
@@ -158,13 +167,12 @@ def parse_ir_name(
     is not one of ir_measures' names of a registered metric (the caller then reports it as
     unknown).
 
-    >>> from sqlmetrics._core.registry import REGISTRY
-    >>> import sqlmetrics
+    >>> import sqlmetrics  # registers the metrics
     >>> spec, k, options = parse_ir_name("P(rel=2)@5")
     >>> spec.name, k, options
     ('precision_at_k', 5, {'relevance_level': 2})
     >>> parse_ir_name("nDCG@10")[2]
-    {'gain': 'linear', 'log_base': 2.0}
+    {'relevance_level': 1, 'gain': 'linear', 'log_base': 2.0}
     """
     match = _NAME.fullmatch(text.strip())
     if match is None:

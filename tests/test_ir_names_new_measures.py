@@ -112,15 +112,17 @@ def test_trec_format_prints_the_new_measures_under_trec_evals_names() -> None:
             "SetR",
             "-m",
             "infAP",
+            "-m",
+            "NumRet",
             "--format",
             "trec",
             "-q",
         ],
     )
     assert result.exit_code == 0, result.output
-    got = {
-        (m.strip(), t): v for m, t, v in (line.split("\t") for line in result.output.splitlines())
-    }
+    lines = [line.split("\t") for line in result.output.splitlines()]
+    assert [t for m, t, _ in lines if m.strip() == "num_ret"] == ["301", "302", "303", "all"]
+    got = {(m.strip(), t): v for m, t, v in lines}
     published = {
         (m.strip(), t): v
         for m, t, v in (

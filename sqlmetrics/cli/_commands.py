@@ -757,6 +757,8 @@ def format_trec(
     ]
     measures = [c for c in overall.columns if c not in counts]
     shown_as = {m: trec_measure(m) if names is not None and m in names else m for m in measures}
+    tally = ("num_q", "num_ret", "num_rel", "num_rel_ret")  # printed from the counts already
+    measures = [m for m in measures if shown_as[m] not in tally]
     per_topic_measures = [
         m
         for m in measures

@@ -499,6 +499,13 @@ CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
             read("search_runs"), k=3, convention="torchmetrics", empty="one", **RANKING
         ),
     ),
+    # ir_measures' RR@k: msmarco's order of ties (Convention.with_cutoff), in dbt too
+    "conv_mrr_ir_measures": (
+        f"mrr(ref('search_runs'), {_RANKING_ARGS}, k=3, convention='ir_measures')",
+        lambda read: sqlmetrics.mrr(
+            read("search_runs"), k=3, convention="ir_measures", **RANKING
+        ),
+    ),
     "conv_evaluate_sklearn": (
         "evaluate(ref('predictions'), metrics=['precision', 'recall', 'f1'], label='click', "
         "score='pctr', threshold=0.98, by='country', convention='sklearn')",

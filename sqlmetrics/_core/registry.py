@@ -408,6 +408,9 @@ class MetricSpec:
     ``"multilabel"`` (a 0/1 column per class in ``indicators=``).
     data_checks: its family's checks around ``evaluate``'s statement (:class:`DataChecks`),
     None when it needs none.
+    ir_measures, trec_eval: the base names of the same measure in ir_measures (``nDCG``,
+    written ``nDCG@10``) and trec_eval (``ndcg_cut``, printed ``ndcg_cut_10``), read by
+    ``_core.ir_names`` (the names users write, ``sqlmetrics list``, ``--format trec``).
     """
 
     name: str
@@ -431,6 +434,10 @@ class MetricSpec:
     data_checks: DataChecks | None = None
     wide: tuple[str, ...] = ()
     better: str = "higher"
+    #: ir_measures' base measure name (``"nDCG"``, ``"P"``), None when it has none
+    ir_measures: str | None = None
+    #: trec_eval's base measure name (``"ndcg_cut"``, ``"P"``), None when it has none
+    trec_eval: str | None = None
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""

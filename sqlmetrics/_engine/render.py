@@ -125,6 +125,14 @@ def render_call(
                 f"Write the cut-off once: {metric!r}, or the plain name with k="
             )
         params["k"] = request.k
+    for name, fixed in request.params.items():  # what an ir_measures name fixes
+        if params.get(name) is not None and params[name] != fixed:
+            raise InvalidParameterError(
+                f"render: {name}={params[name]!r} conflicts with metric {metric!r}, whose name "
+                f"fixes {name}={fixed!r}; write the parameter in the name (e.g. 'P(rel=2)@5') "
+                f"or leave {name}= out"
+            )
+        params[name] = fixed
     qrels = params.pop("qrels", None)
     if qrels is not None and spec.kernel != "ranking_kernel":
         raise InvalidParameterError(

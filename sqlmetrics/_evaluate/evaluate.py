@@ -157,6 +157,9 @@ def evaluate(
     ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
     0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
     it); with other slices ``missing="zero"`` is refused.
+    ir_measures' names (``"nDCG@10"``, ``"P(rel=2)@5"``) fix their own options for that
+    metric alone; metrics whose names fix different options run in one more pass of the
+    ranking kernel, and ``n_groups`` then counts the groups of the first ranking metric asked.
     All metrics come from one statement: classification metrics as subqueries joined
     on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
     ``docs/decisions/0001-templates-and-composition.md``.
@@ -371,6 +374,7 @@ def add_intervals(
             for name, value in {**inputs, **plan.options}.items()
             if name in names and name not in CI_PARAMS and value is not None  # ci=: below
         }
+        kwargs.update({n: v for n, v in req.params.items() if n in names})  # the name's own
         if "k" in names:
             kwargs["k"] = req.k
         if "average" in names and req.spec.average is not None:

@@ -399,6 +399,7 @@ def _metric_options(requests: Sequence[Request], options: Mapping[str, Any]) -> 
     checked: dict[str, Any] = {}
     for req in requests:
         params = {name: options[name] for name in req.spec.params if name in options}
+        params.update(req.params)  # what its name fixes (ir_measures' names)
         if req.spec.takes_k:
             params["k"] = req.k
         params.pop("zero_division", None)
@@ -534,12 +535,20 @@ def _run_table(
     return frames
 
 
+def _batch_key(task: _Task) -> str:
+    """``groups:<kernel>:<options its name fixes>:<test>``: metrics whose names fix different
+    options (``P(rel=2)@5``, ``nDCG@10``) need separate kernel calls; the test comes last.
+    """
+    fixed = repr(sorted(task.request.params.items()))
+    return f"groups:{task.request.spec.kernel}:{fixed}:{task.test}"
+
+
 def _group_batches(tasks: Sequence[_Task]) -> dict[str, list[_Task]]:
     """Group-test tasks batched by (kernel, test): one statement each."""
     batches: dict[str, list[_Task]] = {}
     for task in tasks:
         if task.kind == "groups":
-            key = f"groups:{task.request.spec.kernel}:{task.test}"
+            key = _batch_key(task)
             batches.setdefault(key, []).append(task)
     return batches
 
@@ -896,7 +905,7 @@ def _assemble(
         if not name.startswith("groups:"):
             continue
         test = name.rsplit(":", 1)[1]
-        batch = [t for t in tasks if f"groups:{t.request.spec.kernel}:{t.test}" == name]
+        batch = [t for t in tasks if _batch_key(t) == name]
         for _, row in frame.iterrows():
             key = _slice_key(row, nb)
             task = batch[int(row["metric"])]

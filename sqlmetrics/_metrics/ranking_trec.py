@@ -28,6 +28,19 @@ __all__ = ["read_trec_qrels", "read_trec_run"]
 TREC_EVAL_OPTIONS: dict[str, Any] = {"empty": "zero", "missing": "skip", "gain": "linear"}
 
 
+#: trec_eval's standard measures (``trec_eval`` without ``-m``) that it computes as here, in
+#: its order; its iprec_at_recall_* are not among them (trec_eval reaches a recall level p at
+#: (long)(p * R + 0.9) relevant items, here at recall >= p)
+TREC_STANDARD = (
+    "map",
+    "gm_map",
+    "r_precision",
+    "bpref",
+    "mrr",
+    *(f"precision@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+)
+
+
 def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
     """The options of :data:`TREC_EVAL_OPTIONS` that at least one of ``metrics`` accepts.
 

@@ -202,6 +202,10 @@ def convention_facts() -> dict[str, Any]:
                 o: {word: _convention_value(v) for word, v in words.items()}
                 for o, words in c.spelled.items()
             },
+            "with_cutoff": {
+                m: {o: _convention_value(v) for o, v in options.items()}
+                for m, options in c.with_cutoff.items()
+            },
         }
     return out
 

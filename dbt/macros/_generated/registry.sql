@@ -3501,7 +3501,8 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'trec_eval_c': {
             'name': 'trec_eval_c',
@@ -3522,7 +3523,34 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
+        },
+        'ir_measures': {
+            'name': 'ir_measures',
+            'tool': 'ir_measures',
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref'],
+            'sets': {
+                'ties': 'text_desc',
+                'gain': 'linear',
+                'empty': 'zero',
+                'ap_denominator': 'relevant',
+                'precision_denominator': 'k',
+                'missing': 'zero'
+            },
+            'by_metric': {},
+            'adjustable': {
+                'relevance_level': {
+                    'allowed': none,
+                    'switch': 'rel= in the name, e.g. P(rel=2)@5'
+                }
+            },
+            'spelled': {},
+            'with_cutoff': {
+                'mrr': {
+                    'ties': 'item_asc'
+                }
+            }
         },
         'sklearn': {
             'name': 'sklearn',
@@ -3554,7 +3582,8 @@
                 'zero_division': {
                     'warn': 0.0
                 }
-            }
+            },
+            'with_cutoff': {}
         },
         'ranx': {
             'name': 'ranx',
@@ -3578,7 +3607,8 @@
                     'switch': 'make_comparable=False'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'torchmetrics': {
             'name': 'torchmetrics',
@@ -3611,7 +3641,8 @@
                     'switch': 'torch.topk\'s order of equal scores, unspecified'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'recommenders': {
             'name': 'recommenders',
@@ -3643,7 +3674,8 @@
                     'switch': 'ndcg_at_k(score_type=\'exp\')'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'spark': {
             'name': 'spark',
@@ -3666,7 +3698,8 @@
                     'switch': 'how the (prediction, labels) rows are built'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         }
     },
     'definitional': ['ap_denominator', 'empty', 'gain', 'log_base', 'missing', 'precision_denominator', 'relevance_level', 'ties', 'zero_division']

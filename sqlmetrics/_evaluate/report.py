@@ -18,10 +18,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pandas as pd
 
 from .._backends import backend_for
 from .._backends.source import open_source
@@ -35,6 +34,9 @@ from .._templating.quoting import quote_ident
 from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError
 from .evaluate import evaluate
 from .report_html import Curves, Page, page_html
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["report"]
 
@@ -210,6 +212,8 @@ n_boot, seed, con, **options
     metric_columns = [c for c in first.columns if c not in slices and c != "n_rows"]
     metric_columns = [c for c in metric_columns if c not in count_columns]
     if len(models) > 1:
+        import pandas as pd
+
         table = pd.concat(
             [f.assign(model=m)[[*slices, "model", *metric_columns]] for f, m in zip(frames, models)]
         )
@@ -499,6 +503,8 @@ def _shown(value: Any) -> str:
 
 
 def _select(frame: pd.DataFrame, slices: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
+    import pandas as pd
+
     mask = pd.Series(True, index=frame.index)
     for s, v in zip(slices, key):
         mask &= frame[s].isna() if pd.isna(v) else frame[s] == v

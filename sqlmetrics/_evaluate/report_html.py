@@ -22,9 +22,10 @@ import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Curves", "Page", "cell_value", "esc", "page_html"]
 
@@ -39,6 +40,8 @@ def esc(value: Any) -> str:
 
 def cell_value(value: Any) -> tuple[str, str]:
     """``(shown, exact)`` of a table value: the text shown and its ``data-value``."""
+    import pandas as pd
+
     if value is None or value is pd.NA or value is pd.NaT:
         return "NULL", ""
     if isinstance(value, bool):

@@ -735,6 +735,8 @@ def cli_name(text: str) -> str:
 
 def run_id(table: Any) -> str | None:
     """The run name of a TREC run (its ``run`` column's first value), trec_eval's runid."""
+    import pandas as pd
+
     if isinstance(table, pd.DataFrame) and "run" in table.columns and len(table):
         return str(table["run"].iloc[0])
     return None

@@ -22,6 +22,7 @@ from ._core.names import metric_names
 from ._engine.render import render, render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
+from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
@@ -152,6 +153,7 @@ __all__ = [
     "log_loss",
     "mcc",
     "mean_average_precision",
+    "merge",
     "metric_names",
     "mrr",
     "multiclass_auc",
@@ -174,9 +176,11 @@ __all__ = [
     "registered_sql",
     "render",
     "render_evaluate",
+    "render_state",
     "roc_curve",
     "spearman",
     "specificity",
+    "state",
     "top_k_accuracy",
     "unregister_sql",
 ]

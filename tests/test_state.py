@@ -1,0 +1,285 @@
+"""Exact mergeable states (issue 26, part 2): ``merge(state(day) for day in days)`` is
+``evaluate`` over all days, bit for bit, for every metric the registry declares mergeable;
+the state stays small on rounded scores; every error message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import frames
+from hypothesis import given
+from hypothesis import strategies as st
+
+import sqlmetrics
+from sqlmetrics._core.registry import REGISTRY, MetricSpec
+from sqlmetrics.errors import InvalidDataError, InvalidParameterError
+
+
+def _call(spec: MetricSpec) -> tuple[str, dict[str, Any], str]:
+    """(the data kind, evaluate's arguments, the metric as requested) for one scalar metric."""
+    roles = spec.role_names
+    form = spec.name + ("@3" if spec.takes_k else "")
+    if spec.kernel == "ranking_kernel":
+        return "rows", {"group": "user", "item": "item", "label": "rel", "score": "score"}, form
+    if spec.family == "beyond":
+        return "rows", {"item": "pop"}, form
+    if spec.family == "multiclass_scores":
+        form = spec.name + ("@2" if spec.takes_k else "")
+        return "classes", {"group": "row", "item": "cls", "label": "truth", "score": "p"}, form
+    args: dict[str, Any]
+    if spec.family == "multiclass":
+        args = {"label": "cls", "prediction": "guess"}
+    else:
+        args = {"label": "label", "score": "score"}
+        if "group" in roles:
+            args["group"] = "user"
+        if "threshold" in spec.params:
+            args["threshold"] = 0.5
+    if "weight" in roles:
+        args["weight"] = "w"
+    return "rows", args, form
+
+
+#: every mergeable scalar metric, in calls of evaluate sharing their arguments
+MERGEABLE = sorted(
+    name for name, spec in REGISTRY.items() if spec.output == "scalar" and spec.state is not None
+)
+CALLS: dict[tuple[str, str], list[str]] = {}
+for _name in MERGEABLE:
+    _kind, _args, _form = _call(REGISTRY[_name])
+    CALLS.setdefault((_kind, json.dumps(_args, sort_keys=True)), []).append(_form)
+
+TIED = st.sampled_from([0.0, 0.125, 0.25, 0.5, 0.5, 0.75, 1.0])
+LOG = frames(
+    min_rows=3,
+    max_rows=40,
+    day=st.integers(0, 2),
+    user=st.integers(0, 3),
+    label=st.integers(0, 1),
+    score=TIED,
+    w=st.sampled_from([0.5, 1.0, 3.0]),
+    rel=st.integers(0, 2),
+    cls=st.sampled_from(["a", "b", "c"]),
+    guess=st.sampled_from(["a", "b", "c"]),
+    pop=st.integers(0, 4),
+    country=st.sampled_from(["DE", "FR", None]),
+    tier=st.sampled_from([1.0, 2.0, np.nan]),
+)
+
+
+def _classes(log: pd.DataFrame) -> pd.DataFrame:
+    """The long table of class scores: a row per (sample, class), the true class marked."""
+    rows = []
+    for i, r in enumerate(log.itertuples()):
+        for j, c in enumerate(["a", "b", "c"]):
+            p = (r.score + j / 3) / 2
+            rows.append((r.day, i, c, p, int(c == r.cls), r.country, r.tier, r.w))
+    return pd.DataFrame(rows, columns=["day", "row", "cls", "p", "truth", "country", "tier", "w"])
+
+
+def _outcome(function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any) -> Any:
+    """The frame, or the error's class and message (both sides must agree on either)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return function(*args, **kwargs)
+        except sqlmetrics.errors.SqlMetricsError as exc:
+            return type(exc), str(exc).replace("evaluate: ", "")
+
+
+def _check_merge(log: pd.DataFrame, metrics: list[str], args: dict[str, Any], **kw: Any) -> None:
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+    states = [_outcome(sqlmetrics.state, day, metrics, **args, **kw) for day in days]
+    want = _outcome(sqlmetrics.evaluate, pd.concat(days, ignore_index=True), metrics, **args, **kw)
+    if any(not isinstance(s, pd.DataFrame) for s in states):  # a day's data is refused
+        assert not isinstance(want, pd.DataFrame) or any(
+            isinstance(s, tuple) and s[0] is not InvalidParameterError for s in states
+        ), states
+        return
+    got = _outcome(sqlmetrics.merge, states, metrics, **args, **kw)
+    if isinstance(want, pd.DataFrame):
+        assert isinstance(got, pd.DataFrame), got
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
+@given(log=LOG)
+def test_merged_states_are_evaluate_over_all_days(
+    kind: str, args: str, metrics: list[str], log: pd.DataFrame
+) -> None:
+    # sliced by a text and a float column, both with NULLs (a slice like any other)
+    data = _classes(log) if kind == "classes" else log
+    _check_merge(data, metrics, json.loads(args), by=["country", "tier"])
+
+
+@pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
+def test_merged_states_without_slices(kind: str, args: str, metrics: list[str]) -> None:
+    log = _clicks(400, seed=1).rename(columns={"click": "label", "pctr": "score"})
+    rng = np.random.default_rng(2)
+    log = log.assign(
+        item=np.arange(len(log)), w=rng.choice([0.5, 2.0], len(log)),
+        rel=rng.integers(0, 3, len(log)),
+        cls=rng.choice(list("abc"), len(log)), guess=rng.choice(list("abc"), len(log)),
+        pop=rng.integers(0, 9, len(log)), tier=1.0,
+        score=np.round(log["score"], 1),  # ties
+    )  # fmt: skip
+    data = _classes(log) if kind == "classes" else log
+    _check_merge(data, metrics, json.loads(args))
+
+
+def test_every_scalar_metric_is_merged() -> None:
+    merged = {m.partition("@")[0] for ms in CALLS.values() for m in ms}
+    scalar = {name for name, spec in REGISTRY.items() if spec.output == "scalar"}
+    assert merged == scalar  # each scalar metric declares a state kind, and is tested above
+
+
+def _clicks(n: int = 60_000, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    score = np.round(rng.random(n), 3)
+    return pd.DataFrame({
+        "day": rng.integers(0, 3, n),
+        "country": rng.choice(["DE", "FR", "IT"], n),
+        "user": rng.integers(0, 5_000, n),
+        "click": (rng.random(n) < score).astype(int),
+        "pctr": score,
+    })  # fmt: skip
+
+
+CLICK_METRICS = ["auc", "average_precision", "log_loss", "brier_score", "precision", "recall"]
+
+
+def test_three_days_of_states_hold_at_most_half_the_rows() -> None:
+    log = _clicks()
+    args = {"label": "click", "score": "pctr", "by": "country", "threshold": 0.3}
+    days = [d for _, d in log.groupby("day")]
+    states = [sqlmetrics.state(day, CLICK_METRICS, **args) for day in days]
+    size = sum(len(s) for s in states)
+    assert size <= len(log) / 2, size
+    assert size <= 3 * 3 * 2 * 1001  # at most the distinct (slice, label, score) rows
+    merged = sqlmetrics.merge(states, CLICK_METRICS, **args)
+    pd.testing.assert_frame_equal(merged, sqlmetrics.evaluate(log, CLICK_METRICS, **args))
+
+
+def test_merge_takes_the_states_rows_in_one_frame() -> None:
+    log = _clicks(3_000)
+    args = {"label": "click", "score": "pctr", "group": "user"}
+    states = [sqlmetrics.state(d, ["auc", "gauc"], **args) for _, d in log.groupby("day")]
+    one = pd.concat(states[::-1], ignore_index=True)  # e.g. read back from an appended table
+    merged = sqlmetrics.merge(one, ["auc", "gauc"], **args)
+    pd.testing.assert_frame_equal(merged, sqlmetrics.evaluate(log, ["auc", "gauc"], **args))
+
+
+def test_state_schema() -> None:
+    day = pd.DataFrame({"c": ["DE", None, "DE"], "label": [1, 0, 1], "score": [0.5, 0.5, 0.5]})
+    got = sqlmetrics.state(day, "auc", by="c")
+    assert list(got.columns) == ["sqlmetrics_state", "sqlmetrics_args", "c", "label", "score",
+                                 "sqlmetrics_n"]  # fmt: skip
+    assert list(got["sqlmetrics_state"]) == [1, 1]
+    assert list(got["c"].fillna("NULL")) == ["DE", "NULL"]
+    assert list(got["sqlmetrics_n"]) == [2, 1]
+    args = json.loads(got["sqlmetrics_args"][0])
+    assert args["metrics"] == ["auc"] and args["by"] == ["c"] and args["options"] == {}
+    assert sqlmetrics.render_state("t", "auc", by="c").startswith(
+        "select\n    1 as sqlmetrics_state,"
+    )
+
+
+# --------------------------------------------------------------------------- errors
+DAY = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.1, 0.4, 0.6]})
+
+
+@pytest.mark.parametrize("function", [sqlmetrics.state, sqlmetrics.merge])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"scores": ["a", "b"]}, "scores=['a', 'b'] (wide class scores) has no mergeable state"),
+        ({"indicators": ["a"]}, "indicators=['a'] (wide class scores) has no mergeable state"),
+        ({"ci": 0.95}, "ci=0.95: intervals are not merged from states"),
+        ({"ci_method": "delong"}, "ci_method='delong': intervals are not merged from states"),
+    ],
+)
+def test_arguments_without_state(function: Any, kwargs: dict[str, Any], message: str) -> None:
+    data: Any = DAY if function is sqlmetrics.state else [sqlmetrics.state(DAY, "auc")]
+    with pytest.raises(InvalidParameterError, match=message.replace("(", r"\(").replace(")", r"\)")
+                       .replace("[", r"\[").replace("]", r"\]")):  # fmt: skip
+        function(data, "auc", **kwargs)
+
+
+def test_a_metric_without_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "brier_score", dataclasses.replace(REGISTRY["brier_score"],
+                                                                     state=None))  # fmt: skip
+    with pytest.raises(InvalidParameterError, match="state: 'brier_score' has no mergeable state"):
+        sqlmetrics.state(DAY, ["auc", "brier_score"])
+    with pytest.raises(InvalidParameterError, match="render_state: 'brier_score' has no merge"):
+        sqlmetrics.render_state("t", "brier_score")
+
+
+def test_a_state_kind_is_declared() -> None:
+    spec = dataclasses.replace(REGISTRY["auc"], name="auc_copy", aliases=(), state="sums")
+    with pytest.raises(RuntimeError, match=r"state='sums', not one of \('rows',\)"):
+        sqlmetrics._core.registry.register(spec)
+
+
+def test_a_column_named_like_a_state_column() -> None:
+    day = DAY.rename(columns={"score": "sqlmetrics_n"})
+    with pytest.raises(InvalidParameterError, match="column 'sqlmetrics_n' has the name of a "):
+        sqlmetrics.state(day, "auc", score="sqlmetrics_n")
+
+
+def test_merge_refuses_what_is_not_a_state_of_these_arguments() -> None:
+    good = sqlmetrics.state(DAY, ["auc", "precision"], threshold=0.5)
+    ok = {"metrics": ["auc", "precision"], "threshold": 0.5}
+
+    def merge(states: Any, metrics: Any = ok["metrics"], **kw: Any) -> Any:
+        return sqlmetrics.merge(states, metrics, **{"threshold": 0.5, **kw})
+
+    with pytest.raises(InvalidParameterError, match="merge: states= is empty"):
+        merge([])
+    with pytest.raises(InvalidParameterError, match=r"merge: states\[1\] is a dict, not a state"):
+        merge([good, {}])
+    with pytest.raises(InvalidDataError, match="state 0 has no column 'sqlmetrics_n', so it is"):
+        merge([good.drop(columns="sqlmetrics_n")])
+    with pytest.raises(InvalidDataError, match="state 1 has sqlmetrics_state=2, a schema this"):
+        merge([good, good.assign(sqlmetrics_state=2)])
+    with pytest.raises(InvalidDataError, match="state 0 has sqlmetrics_args='x', not the JSON"):
+        merge([good.assign(sqlmetrics_args="x")])
+    with pytest.raises(InvalidDataError, match="which are not a version 1 state's"):
+        merge([good.assign(sqlmetrics_args='{"metrics": ["auc", "precision"]}')])
+    with pytest.raises(
+        InvalidParameterError,
+        match="state 0 was made with threshold=0.5, merge is asked threshold=0.3; pass merge",
+    ):
+        merge([good], threshold=0.3)
+    with_f = sqlmetrics.state(DAY, ["auc", "fbeta"], threshold=0.5)
+    with pytest.raises(InvalidParameterError, match="made with no beta=, merge is asked beta=2"):
+        merge([with_f], ["auc", "fbeta"], beta=2)
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"state 0 was made with metrics=\['auc', 'precision'\], merge is asked metrics=",
+    ):
+        sqlmetrics.merge([good], ["auc"])
+    with pytest.raises(InvalidParameterError, match="made with label='label', merge is asked "):
+        merge([good.rename(columns={"label": "y"})], label="y")
+    with pytest.raises(InvalidDataError, match=r"state 0 has the data columns \['label'\], the "):
+        merge([good.drop(columns="score")])
+
+
+def test_merge_names_a_slice_or_input_that_differs() -> None:
+    day = DAY.assign(c=["DE", "FR", "DE", "FR"], d=[1, 1, 2, 2])
+    by_c = sqlmetrics.state(day, "auc", by="c")
+    with pytest.raises(InvalidParameterError, match=r"made with by=\['c'\], merge is asked by="):
+        sqlmetrics.merge([by_c], "auc", by="d")
+    runs = pd.DataFrame({"q": [1, 1, 2], "doc": [1, 2, 1], "rel": [1, 0, 1], "score": [3, 2, 1]})
+    made = sqlmetrics.state(runs, "mrr", group="q", item="doc", label="rel")
+    with pytest.raises(InvalidParameterError, match="made with qrels= not given, merge is asked "):
+        sqlmetrics.merge([made], "mrr", group="q", item="doc", label="rel", qrels=runs)

@@ -283,3 +283,82 @@ def test_merge_names_a_slice_or_input_that_differs() -> None:
     made = sqlmetrics.state(runs, "mrr", group="q", item="doc", label="rel")
     with pytest.raises(InvalidParameterError, match="made with qrels= not given, merge is asked "):
         sqlmetrics.merge([made], "mrr", group="q", item="doc", label="rel", qrels=runs)
+
+
+# --------------------------------------------------------------------------- other engines
+#: one strong example per engine: AUC, GAUC, AP, the losses, calibration, threshold metrics
+ENGINE_METRICS = [
+    "auc", "gauc", "average_precision", "log_loss", "brier_score", "normalized_entropy",
+    "expected_calibration_error", "precision", "f1",
+]  # fmt: skip
+
+
+def _engine_log() -> pd.DataFrame:
+    log = _clicks(3_000, seed=3)
+    log["pctr"] = np.round(log["pctr"], 1)  # ties
+    log["user"] = log["user"] % 5
+    log["country"] = log["country"].where(log.index % 7 != 0, None)  # a NULL slice
+    return log
+
+
+ENGINE_ARGS = {"label": "click", "score": "pctr", "group": "user", "by": "country",
+               "threshold": 0.4}  # fmt: skip
+
+
+def _check_engine(con: Any, days: list[Any], whole: Any, write: Callable[..., Any]) -> None:
+    """States of ``days`` on ``con``, written to one table by ``write`` (None: kept as
+    DataFrames), merged there: ``evaluate(whole)`` on ``con`` bit for bit."""
+    states = [sqlmetrics.state(day, ENGINE_METRICS, con=con, **ENGINE_ARGS) for day in days]
+    assert sum(len(s) for s in states) <= 1_500  # half the rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlmetrics.merge(write(states), ENGINE_METRICS, con=con, **ENGINE_ARGS)
+        want = sqlmetrics.evaluate(whole, ENGINE_METRICS, con=con, **ENGINE_ARGS)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["country"].isna().sum() == 1
+    # a table of states made with other arguments is refused on the engine too
+    with pytest.raises(InvalidParameterError, match="merge: states was made with threshold=0.4"):
+        sqlmetrics.merge(write(states), ENGINE_METRICS, con=con, **{**ENGINE_ARGS,
+                                                                     "threshold": 0.5})  # fmt: skip
+
+
+def test_merge_reads_a_table_of_states_on_duckdb() -> None:
+    import duckdb
+
+    con = duckdb.connect()
+    log = _engine_log()
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+
+    def write(states: list[pd.DataFrame]) -> str:
+        con.register("appended", pd.concat(states, ignore_index=True))
+        return "appended"
+
+    _check_engine(con, days, pd.concat(days, ignore_index=True), write)
+    old = sqlmetrics.state(days[0], "auc", label="click", score="pctr")
+    con.register("old", old.assign(sqlmetrics_state=0))
+    with pytest.raises(InvalidDataError, match="merge: states has sqlmetrics_state=0, a schema"):
+        sqlmetrics.merge("old", "auc", label="click", score="pctr", con=con)
+
+
+@pytest.mark.postgres
+def test_merge_is_evaluate_on_postgres(pg_engine: Any) -> None:
+    log = _engine_log()
+    log.to_sql("click_log", pg_engine, index=False, if_exists="replace")
+    days = []
+    for day, rows in log.groupby("day"):
+        rows.drop(columns="day").to_sql(f"click_day_{day}", pg_engine, index=False,
+                                        if_exists="replace")  # fmt: skip
+        days.append(f"click_day_{day}")
+
+    def write(states: list[pd.DataFrame]) -> str:
+        pd.concat(states).to_sql("click_states", pg_engine, index=False, if_exists="replace")
+        return "click_states"
+
+    _check_engine(pg_engine, days, "click_log", write)
+
+
+@pytest.mark.spark
+def test_merge_is_evaluate_on_spark(spark: Any) -> None:
+    log = _engine_log()
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+    _check_engine(spark, days, pd.concat(days, ignore_index=True), lambda states: states)

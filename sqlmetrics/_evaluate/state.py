@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -23,7 +23,7 @@ from .._engine.run import open_checked
 from .._templating.quoting import quote_ident
 from .._templating.templates import check_dialect, macro
 from ..errors import InvalidDataError, InvalidParameterError
-from .evaluate import evaluate
+from .evaluate import _evaluate
 
 __all__ = ["STATE_VERSION", "merge", "render_state", "state"]
 
@@ -31,6 +31,8 @@ __all__ = ["STATE_VERSION", "merge", "render_state", "state"]
 STATE_VERSION = 1
 #: the state's own columns besides the data's: version, arguments, count
 VERSION, ARGS, COUNT = "sqlmetrics_state", "sqlmetrics_args", "sqlmetrics_n"
+#: the CTE of the rows the states stand for, which merge's statement reads
+REPLAYED = "sqlmetrics_replayed"
 
 
 def _columns(
@@ -278,7 +280,7 @@ def _describe(key: str, record: Mapping[str, Any]) -> str:
     return f"{key}={record[key]!r}"
 
 
-def _check_args(index: int, found: Any, want: str) -> None:
+def _check_args(label: str, found: Any, want: str) -> None:
     """A state's recorded arguments are merge's: else name the first that differs."""
     try:
         record = json.loads(str(found))
@@ -286,14 +288,14 @@ def _check_args(index: int, found: Any, want: str) -> None:
         record = None
     if not isinstance(record, dict):
         raise InvalidDataError(
-            f"merge: state {index} has {ARGS}={found!r}, not the JSON a state records; make "
+            f"merge: {label} has {ARGS}={found!r}, not the JSON a state records; make "
             f"the states with sqlmetrics.state (or render_state)"
         )
     expected = json.loads(want)
     for key in sorted(set(record) | set(expected)):
         if key not in record or key not in expected:
             raise InvalidDataError(
-                f"merge: state {index} records the arguments {found!r}, which are not a "
+                f"merge: {label} records the arguments {found!r}, which are not a "
                 f"version {STATE_VERSION} state's; recompute it with this sqlmetrics.state"
             )
         if record[key] != expected[key]:
@@ -307,41 +309,58 @@ def _check_args(index: int, found: Any, want: str) -> None:
             else:
                 made, asked = _describe(key, record), _describe(key, expected)
             raise InvalidParameterError(
-                f"merge: state {index} was made with {made}, merge is asked {asked}; pass "
+                f"merge: {label} was made with {made}, merge is asked {asked}; pass "
                 f"merge the metrics and arguments the states were made with, or recompute "
                 f"the states with these"
             )
 
 
-def _check_state(index: int, frame: Any, keys: Sequence[str], args: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise InvalidParameterError(
-            f"merge: states[{index}] is a {type(frame).__name__}, not a state; pass the "
-            f"DataFrames sqlmetrics.state returns (or one DataFrame of their rows)"
-        )
+def _check_state(
+    label: str, data: Sequence[str], found: pd.DataFrame, keys: Sequence[str], args: str
+) -> None:
+    """``found``: the state's distinct (version, args) rows; ``data``: its other columns."""
     for name in (VERSION, ARGS, COUNT):
-        if name not in frame.columns:
+        if name not in data:
             raise InvalidDataError(
-                f"merge: state {index} has no column {name!r}, so it is not a sqlmetrics "
-                f"state (columns: {list(frame.columns)}); make it with sqlmetrics.state"
+                f"merge: {label} has no column {name!r}, so it is not a sqlmetrics state "
+                f"(columns: {list(data)}); make it with sqlmetrics.state"
             )
-    versions = sorted({int(v) for v in frame[VERSION].dropna()})
+    versions = sorted({int(v) for v in found[VERSION].dropna()})
     for version in versions:
         if version != STATE_VERSION:
             raise InvalidDataError(
-                f"merge: state {index} has {VERSION}={version}, a schema this sqlmetrics does "
+                f"merge: {label} has {VERSION}={version}, a schema this sqlmetrics does "
                 f"not read (it reads version {STATE_VERSION}); recompute the state with this "
                 f"version's sqlmetrics.state"
             )
-    for found in frame[ARGS].drop_duplicates():
-        _check_args(index, found, args)
-    data = [c for c in frame.columns if c not in (VERSION, ARGS, COUNT)]
-    if sorted(data) != sorted(keys):
+    for recorded in found[ARGS].drop_duplicates():
+        _check_args(label, recorded, args)
+    columns = [c for c in data if c not in (VERSION, ARGS, COUNT)]
+    if sorted(columns) != sorted(keys):
         raise InvalidDataError(
-            f"merge: state {index} has the data columns {data}, the arguments give "
+            f"merge: {label} has the data columns {columns}, the arguments give "
             f"{list(keys)} (the slices, then the columns the metrics read); merge states made "
             f"with the same by= and columns"
         )
+
+
+def _replay(keys: Sequence[str], args: str, checked: bool) -> Callable[[Any, Any], tuple[str, str]]:
+    """The ``replay`` of merge for ``_evaluate``: check the states on the engine (unless
+    ``checked`` already, one by one), then the CTE of the rows they stand for.
+    """
+
+    def replay(backend: Any, source: Any) -> tuple[str, str]:
+        dialect = backend.dialect
+        if not checked:
+            meta = [quote_ident(c, dialect) for c in (VERSION, ARGS)]
+            found = backend.query(
+                f"select distinct {meta[0]} as {VERSION}, {meta[1]} as {ARGS} from {source.sql}"
+            )
+            _check_state("states", list(source.columns), found, keys, args)
+        quoted = [quote_ident(k, dialect) for k in keys]
+        return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
+
+    return replay
 
 
 def merge(
@@ -414,30 +433,33 @@ def merge(
     _refuse("merge", scores, indicators, ci, ci_method)
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
-    _, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
+    plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
     args = _args_json(metrics, columns, by, has_qrels, has_train, options)
-    frames = [states] if isinstance(states, pd.DataFrame) else list(states)
-    if not frames:
-        raise InvalidParameterError(
-            "merge: states= is empty; pass the state of at least one partition"
-        )
-    for index, frame in enumerate(frames):
-        _check_state(index, frame, keys, args)
-    combined = pd.concat([f[[*keys, COUNT]] for f in frames], ignore_index=True)
-    counts = combined[COUNT].astype("int64").to_numpy()
-    rows = combined.loc[combined.index.repeat(counts), list(keys)].reset_index(drop=True)
-    return evaluate(
-        rows,
-        metrics,
-        label=label,
-        score=score,
-        group=group,
-        item=item,
-        qrels=qrels,
-        by=by,
-        weight=weight,
-        prediction=prediction,
-        train=train,
-        con=con,
-        **options,
+    data: Any = states
+    listed = isinstance(states, (list, tuple))
+    if listed:
+        if not states:
+            raise InvalidParameterError(
+                "merge: states= is empty; pass the state of at least one partition"
+            )
+        for index, frame in enumerate(states):
+            if not isinstance(frame, pd.DataFrame):
+                raise InvalidParameterError(
+                    f"merge: states[{index}] is a {type(frame).__name__}, not a state; pass "
+                    f"the DataFrames sqlmetrics.state returns, or one table of their rows"
+                )
+            found = frame[[c for c in (VERSION, ARGS) if c in frame.columns]]
+            _check_state(f"state {index}", list(frame.columns), found.drop_duplicates(), keys,
+                         args)  # fmt: skip
+        data = pd.concat(states, ignore_index=True)
+    chosen = options.get("empty") is not None or options.get("convention") is not None
+    return _evaluate(
+        plan,
+        data,
+        qrels,
+        train,
+        con,
+        warn_skips=not chosen,
+        warn_ties=options.get("convention") == "ranx",
+        replay=_replay(keys, args, checked=listed),
     )

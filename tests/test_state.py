@@ -361,4 +361,9 @@ def test_merge_is_evaluate_on_postgres(pg_engine: Any) -> None:
 def test_merge_is_evaluate_on_spark(spark: Any) -> None:
     log = _engine_log()
     days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
-    _check_engine(spark, days, pd.concat(days, ignore_index=True), lambda states: states)
+    whole = spark.createDataFrame(pd.concat(days, ignore_index=True))
+
+    def write(states: list[pd.DataFrame]) -> Any:
+        return spark.createDataFrame(pd.concat(states, ignore_index=True))
+
+    _check_engine(spark, [spark.createDataFrame(d) for d in days], whole, write)

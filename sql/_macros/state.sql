@@ -41,16 +41,17 @@ order by {% for col in columns %}{{ col }} nulls last{{ ', ' if not loop.last }}
 {{ adapter.dispatch('state_rows', 'sqlmetrics')(relation, columns) }}
 {%- endmacro %}
 
+{# `relation` may carry its own alias (`(select ...) as last_days`): not aliased here #}
 {% macro default__state_rows(relation, columns) -%}
-select {% for col in columns %}states.{{ col }}{{ ', ' if not loop.last }}{% endfor %}
+select {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
 
-from {{ relation }} as states
-cross join generate_series(1, states.sqlmetrics_n) as repeated(i)
+from {{ relation }}
+cross join generate_series(1, sqlmetrics_n) as sqlmetrics_repeated(sqlmetrics_i)
 {%- endmacro %}
 
 {% macro spark__state_rows(relation, columns) -%}
-select {% for col in columns %}states.{{ col }}{{ ', ' if not loop.last }}{% endfor %}
+select {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
 
-from {{ relation }} as states
-lateral view explode(sequence(1, states.sqlmetrics_n)) repeated as i
+from {{ relation }}
+lateral view explode(sequence(1, sqlmetrics_n)) sqlmetrics_repeated as sqlmetrics_i
 {%- endmacro %}

@@ -39,6 +39,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none
         },
         'auc': {
@@ -70,6 +71,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'auc_bounds': {
@@ -102,6 +104,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'average_precision': {
@@ -134,6 +137,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (P = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'balanced_accuracy': {
@@ -165,6 +169,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class in the label with weight; adjusted with one class',
+            'state': 'rows',
             'cross_check': none
         },
         'bpref': {
@@ -205,6 +210,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel', 'judged'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average'
         },
         'brier_score': {
@@ -236,6 +242,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none
         },
         'calibration_curve': {
@@ -269,6 +276,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a bin whose weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive'],
@@ -304,6 +312,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (with weight)',
+            'state': 'rows',
             'cross_check': none
         },
         'catalog_coverage': {
@@ -323,6 +332,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none
         },
         'cg': {
@@ -365,6 +375,7 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'classification_report': {
@@ -398,6 +409,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'precision of a class never predicted, recall of a class never true',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['class', 'average', 'precision', 'recall', 'fbeta', 'support'],
@@ -434,6 +446,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no expected disagreement (one class in label and prediction alike)',
+            'state': 'rows',
             'cross_check': none
         },
         'confusion_matrix': {
@@ -471,6 +484,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['tp', 'fp', 'tn', 'fn'],
@@ -518,6 +532,7 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'distributional_coverage': {
@@ -537,6 +552,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none
         },
         'expected_calibration_error': {
@@ -570,6 +586,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none
         },
         'f1': {
@@ -608,6 +625,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'f1_macro': {
@@ -640,6 +658,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'f1_micro': {
@@ -672,6 +691,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none
         },
         'f1_weighted': {
@@ -704,6 +724,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'fallout': {
@@ -745,6 +766,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'fbeta': {
@@ -784,6 +806,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'fbeta_macro': {
@@ -817,6 +840,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'fbeta_micro': {
@@ -850,6 +874,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none
         },
         'fbeta_weighted': {
@@ -883,6 +908,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'fpr': {
@@ -921,6 +947,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (fp + tn = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'gauc': {
@@ -953,6 +980,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no group has both a positive and a negative label',
+            'state': 'rows',
             'cross_check': none
         },
         'gini_index': {
@@ -972,6 +1000,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a single item (no inequality to measure)',
+            'state': 'rows',
             'cross_check': none
         },
         'gm_map': {
@@ -1014,6 +1043,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'map_ties_hits'
         },
         'hamming_loss': {
@@ -1043,6 +1073,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none
         },
         'hit_rate': {
@@ -1084,6 +1115,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'hit_ratio': {
@@ -1125,6 +1157,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'hit_ratio_empty'
         },
         'idcg': {
@@ -1168,6 +1201,7 @@
             'takes_k': true,
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'iprec_11pt_avg': {
@@ -1208,6 +1242,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average'
         },
         'iprec_at_recall': {
@@ -1249,6 +1284,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average'
         },
         'jaccard_macro': {
@@ -1280,6 +1316,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none
         },
         'jaccard_micro': {
@@ -1311,6 +1348,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none
         },
         'jaccard_weighted': {
@@ -1342,6 +1380,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none
         },
         'kendall_tau': {
@@ -1373,6 +1412,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'state': 'rows',
             'cross_check': none
         },
         'ks_point': {
@@ -1404,6 +1444,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['ks_statistic', 'threshold', 'tpr', 'fpr'],
@@ -1439,6 +1480,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none
         },
         'lift_table': {
@@ -1466,6 +1508,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'lift and gain when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift'],
@@ -1502,6 +1545,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none
         },
         'map': {
@@ -1544,6 +1588,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'map_ties_hits'
         },
         'mcc': {
@@ -1575,6 +1620,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'one class only in label or in prediction (a zero factor under the root)',
+            'state': 'rows',
             'cross_check': none
         },
         'mrr': {
@@ -1616,6 +1662,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'multiclass_auc': {
@@ -1653,6 +1700,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, pair or row of the average without positives or negatives',
+            'state': 'rows',
             'cross_check': 'ovo_average'
         },
         'multiclass_confusion_matrix': {
@@ -1684,6 +1732,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['label', 'prediction', 'count'],
@@ -1724,6 +1773,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, row or the pooled table of the average without a positive label',
+            'state': 'rows',
             'cross_check': none
         },
         'ndcg': {
@@ -1767,6 +1817,7 @@
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'normalized_entropy': {
@@ -1799,6 +1850,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or one class only (base rate 0 or 1)',
+            'state': 'rows',
             'cross_check': none
         },
         'novelty': {
@@ -1818,6 +1870,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none
         },
         'partial_auc': {
@@ -1850,6 +1903,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none
         },
         'pr_curve': {
@@ -1883,6 +1937,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'recall when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn'],
@@ -1925,6 +1980,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no predicted positive (tp + fp = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'precision_at_k': {
@@ -1967,6 +2023,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'precision_macro': {
@@ -1999,6 +2056,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'precision_micro': {
@@ -2031,6 +2089,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none
         },
         'precision_weighted': {
@@ -2063,6 +2122,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'r_precision': {
@@ -2103,6 +2163,7 @@
             'takes_k': false,
             'needs': ['n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'rbp': {
@@ -2145,6 +2206,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'recall': {
@@ -2183,6 +2245,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (tp + fn = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'recall_at_k': {
@@ -2224,6 +2287,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none
         },
         'recall_macro': {
@@ -2256,6 +2320,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'recall_micro': {
@@ -2288,6 +2353,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none
         },
         'recall_weighted': {
@@ -2320,6 +2386,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none
         },
         'roc_curve': {
@@ -2353,6 +2420,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'fpr when no negative label, tpr when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'columns': {
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
@@ -2386,6 +2454,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'state': 'rows',
             'cross_check': none
         },
         'specificity': {
@@ -2424,6 +2493,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
+            'state': 'rows',
             'cross_check': none
         },
         'top_k_accuracy': {
@@ -2466,6 +2536,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none
         }
     },

@@ -226,7 +226,7 @@ def test_a_metric_without_state(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_state_kind_is_declared() -> None:
     spec = dataclasses.replace(REGISTRY["auc"], name="auc_copy", aliases=(), state="sums")
-    with pytest.raises(RuntimeError, match=r"state='sums', not one of \('rows',\)"):
+    with pytest.raises(RuntimeError, match=r"state='sums', not one of \('rows', 'confusion'\)"):
         sqlmetrics._core.registry.register(spec)
 
 
@@ -387,3 +387,24 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
         warnings.simplefilter("error")
         exec(compile(code.group(1), "README.md", "exec"), {})
     assert out.getvalue() == shown.group(1)
+
+
+@pytest.mark.parametrize("threshold", [0.3, -2.0, 7.5, 0.0])
+def test_threshold_metrics_keep_confusion_counts(threshold: float) -> None:
+    log = _clicks(6_000, seed=4)
+    log["pctr"] = log["pctr"] * 10 - 1  # scores in [-1, 9): thresholds inside and outside
+    metrics = ["precision", "recall", "f1", "accuracy"]
+    args = {"label": "click", "score": "pctr", "by": "country", "threshold": threshold}
+    days = [d for _, d in log.groupby("day")]
+    states = [sqlmetrics.state(day, metrics, **args) for day in days]
+    # at most (slice, label, predicted) rows: the confusion counts of each day
+    assert all(len(s) <= 3 * 2 * 2 for s in states)
+    assert all(set(s["pctr"]) <= {threshold, np.nextafter(threshold, -np.inf)} for s in states)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlmetrics.merge(states, metrics, **args)
+        want = sqlmetrics.evaluate(log, metrics, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # with a metric that reads the score itself, the state keeps the scores
+    kept = sqlmetrics.state(days[0], ["auc", "precision"], **args)
+    assert len(kept) > 3 * 2 * 2

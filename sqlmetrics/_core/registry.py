@@ -372,8 +372,9 @@ class DataChecks:
 
 
 #: the kinds of mergeable state (``MetricSpec.state``): ``"rows"``, the distinct rows of the
-#: metric's columns and slices with their counts (sql/_macros/state.sql)
-STATE_KINDS = ("rows",)
+#: metric's columns and slices with their counts (sql/_macros/state.sql); ``"confusion"``,
+#: those rows with the score kept only as ``score >= threshold``
+STATE_KINDS = ("rows", "confusion")
 
 
 #: the facts of a metric without other declarations: the row bootstrap, no paired test
@@ -418,7 +419,10 @@ class MetricSpec:
     (:data:`STATE_KINDS`): ``"rows"``, its value is a function of the multiset of the rows
     of its columns (and its slices), which evaluate computes in the same bits in any row
     order (exact sums, decision 0006), so the distinct rows with their counts merge
-    exactly; None: it has no mergeable state (merge refuses it).
+    exactly; ``"confusion"``, the same, and it reads the score only as ``score >=
+    threshold`` (the threshold metrics), so when every metric of a state that reads the
+    score is one, the state keeps the score as one of two values on either side of the
+    threshold (its confusion counts); None: it has no mergeable state (merge refuses it).
     """
 
     name: str

@@ -11,15 +11,18 @@ requested metrics read, once, with its count (sql/_macros/state.sql, schema vers
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from .._core.registry import Role, default_of
 from .._engine.plan import Plan, check_train, make_plan
 from .._engine.render import relation_of
 from .._engine.run import open_checked
+from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
 from .._templating.templates import check_dialect, macro
 from ..errors import InvalidDataError, InvalidParameterError
@@ -131,8 +134,49 @@ def _args_json(
     return json.dumps(record, sort_keys=True, default=repr)
 
 
-def _compose(relation: str, keys: Sequence[str], args: str, dialect: str) -> str:
+def _confusion_score(plan: Plan) -> tuple[str, float, float] | None:
+    """(score column, threshold, the largest double below it) when every requested metric
+    that reads the score reads it only as ``score >= threshold`` (``MetricSpec.state`` is
+    ``"confusion"``): the state keeps the threshold for a score at or above it and the
+    double below it for the others, the same predictions at merge. Else None.
+    """
+    score = plan.columns["score"]
+    readers = [r for r in plan.requests if any(u[0].name == "score" for u in _used(plan, r))]
+    if not readers or any(r.spec.state != "confusion" for r in readers) or score in plan.by:
+        return None
+    first = readers[0]
+    threshold = float(plan.options.get("threshold", default_of(first.spec, "threshold")))
+    below = math.nextafter(threshold, -math.inf)
+    if not math.isfinite(below):
+        return None
+    return str(score), threshold, below
+
+
+def _used(plan: Plan, req: Any) -> list[tuple[Role, str]]:
+    """The (role, column) pairs of ``plan.used`` that request ``req`` reads."""
+    return [(role, col) for role, col in plan.used if role in req.spec.roles]
+
+
+def _compose(
+    relation: str,
+    keys: Sequence[str],
+    args: str,
+    dialect: str,
+    confusion: tuple[str, float, float] | None = None,
+) -> str:
     quoted = [quote_ident(k, dialect) for k in keys]
+    if confusion is not None:  # the score as score >= threshold: two values
+        score, threshold, below = confusion
+        s, t, b = (
+            quote_ident(score, dialect),
+            sql_double(threshold, dialect),
+            sql_double(below, dialect),
+        )
+        select = ", ".join(
+            f"case when {s} >= {t} then {t} else {b} end as {s}" if k == score else q
+            for k, q in zip(keys, quoted)
+        )
+        relation = f"(select {select} from {relation}) as sqlmetrics_thresholded"
     return str(macro("state_compose", dialect)(relation, quoted, STATE_VERSION, args))
 
 
@@ -203,6 +247,7 @@ def state(
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
     args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    confusion = _confusion_score(plan)
     with open_checked(
         "state",
         data,
@@ -214,7 +259,7 @@ def state(
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, _):
-        frame = backend.query(_compose(source.sql, keys, args, backend.dialect))
+        frame = backend.query(_compose(source.sql, keys, args, backend.dialect, confusion))
     return frame.reset_index(drop=True)
 
 
@@ -267,9 +312,10 @@ def render_state(
     dialect = check_dialect(dialect, "render_state")
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
-    _, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
+    plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
     args = _args_json(metrics, columns, by, has_qrels, has_train, options)
-    return _compose(relation_of("render_state", data, dialect=dialect), keys, args, dialect)
+    relation = relation_of("render_state", data, dialect=dialect)
+    return _compose(relation, keys, args, dialect, _confusion_score(plan))
 
 
 def _describe(key: str, record: Mapping[str, Any]) -> str:

@@ -39,7 +39,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'auc': {
@@ -484,7 +484,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none,
             'columns': {
                 'plain': ['tp', 'fp', 'tn', 'fn'],
@@ -625,7 +625,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'f1_macro': {
@@ -806,7 +806,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'fbeta_macro': {
@@ -947,7 +947,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (fp + tn = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'gauc': {
@@ -1980,7 +1980,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no predicted positive (tp + fp = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'precision_at_k': {
@@ -2245,7 +2245,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (tp + fn = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'recall_at_k': {
@@ -2493,7 +2493,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
-            'state': 'rows',
+            'state': 'confusion',
             'cross_check': none
         },
         'top_k_accuracy': {

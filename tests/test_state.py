@@ -29,8 +29,8 @@ def _call(spec: MetricSpec) -> tuple[str, dict[str, Any], str]:
     form = spec.name + ("@3" if spec.takes_k else "")
     if spec.kernel == "ranking_kernel":
         return "rows", {"group": "user", "item": "item", "label": "rel", "score": "score"}, form
-    if spec.family == "beyond":
-        return "rows", {"item": "pop"}, form
+    if spec.family == "beyond":  # train=: the interactions (TRAIN), given to state and merge
+        return "rows", {"item": "pop", "train": "TRAIN"}, form
     if spec.family == "multiclass_scores":
         form = spec.name + ("@2" if spec.takes_k else "")
         return "classes", {"group": "row", "item": "cls", "label": "truth", "score": "p"}, form
@@ -95,31 +95,38 @@ def _outcome(function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any) -
             return type(exc), str(exc).replace("evaluate: ", "")
 
 
-def _check_merge(log: pd.DataFrame, metrics: list[str], args: dict[str, Any], **kw: Any) -> None:
+#: the interactions of the beyond-accuracy metrics (their catalog and item popularity)
+TRAIN = pd.DataFrame({"pop": [0, 1, 1, 2, 3, 3, 3, 4, 5, 7, 8]})
+
+
+def _check_merge(log: pd.DataFrame, metrics: list[str], args: dict[str, Any], **kw: Any) -> Any:
+    """merge of the days' states against evaluate over all days; returns evaluate's outcome."""
+    if args.get("train") == "TRAIN":
+        args = {**args, "train": TRAIN}
     days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
     states = [_outcome(sqlmetrics.state, day, metrics, **args, **kw) for day in days]
     want = _outcome(sqlmetrics.evaluate, pd.concat(days, ignore_index=True), metrics, **args, **kw)
-    if any(not isinstance(s, pd.DataFrame) for s in states):  # a day's data is refused
-        assert not isinstance(want, pd.DataFrame) or any(
-            isinstance(s, tuple) and s[0] is not InvalidParameterError for s in states
-        ), states
-        return
+    refused = [s for s in states if not isinstance(s, pd.DataFrame)]
+    assert not refused, refused  # every day's data is fine alone
     got = _outcome(sqlmetrics.merge, states, metrics, **args, **kw)
     if isinstance(want, pd.DataFrame):
         assert isinstance(got, pd.DataFrame), got
         pd.testing.assert_frame_equal(got, want, check_exact=True)
     else:
         assert got == want
+    return want
 
 
 @pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
-@given(log=LOG)
+@given(log=LOG, data=st.data())
 def test_merged_states_are_evaluate_over_all_days(
-    kind: str, args: str, metrics: list[str], log: pd.DataFrame
+    kind: str, args: str, metrics: list[str], log: pd.DataFrame, data: st.DataObject
 ) -> None:
-    # sliced by a text and a float column, both with NULLs (a slice like any other)
-    data = _classes(log) if kind == "classes" else log
-    _check_merge(data, metrics, json.loads(args), by=["country", "tier"])
+    # a few of the call's metrics per example (each statement stays small; the test below
+    # takes them all at once), sliced by a text and a float column, both with NULLs
+    chosen = data.draw(st.lists(st.sampled_from(metrics), min_size=1, max_size=3, unique=True))
+    frame = _classes(log) if kind == "classes" else log.assign(item=range(len(log)))
+    _check_merge(frame, chosen, json.loads(args), by=["country", "tier"])
 
 
 @pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
@@ -134,7 +141,7 @@ def test_merged_states_without_slices(kind: str, args: str, metrics: list[str]) 
         score=np.round(log["score"], 1),  # ties
     )  # fmt: skip
     data = _classes(log) if kind == "classes" else log
-    _check_merge(data, metrics, json.loads(args))
+    assert isinstance(_check_merge(data, metrics, json.loads(args)), pd.DataFrame)
 
 
 def test_every_scalar_metric_is_merged() -> None:

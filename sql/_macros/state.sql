@@ -20,7 +20,9 @@
   state_compose(relation, columns, version, args): relation SQL after `from`; columns the
   quoted column names; version an integer; args the JSON text (a Python str, quoted here).
   state_rows(relation, columns): the rows a relation of states stands for: each state row
-  sqlmetrics_n times, with `columns` (quoted names) only.
+  sqlmetrics_n times, with `columns` (quoted names) only. Written for DuckDB and PostgreSQL
+  (generate_series) and Spark (explode(sequence)), the engines merge runs on; BigQuery,
+  Snowflake and Trino have no variant yet.
 #}
 
 {% macro state_compose(relation, columns, version, args) -%}

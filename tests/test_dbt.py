@@ -1107,3 +1107,13 @@ def test_daily_states_are_pythons_and_merge_to_evaluate(
     assert list(merged["n_rows"]) == list(want["n_rows"])
     # the warehouse's states merged by Python: evaluate's frame, bit for bit
     pd.testing.assert_frame_equal(python, want, check_exact=True)
+
+
+def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:
+    day = pd.DataFrame({"label": [1, 0], "sqlmetrics_n": [0.5, 0.2]})
+    with pytest.raises(SqlMetricsError) as caught:
+        sqlmetrics.state(day, "auc", score="sqlmetrics_n")
+    call = "sqlmetrics.evaluate_state('t', metrics=['auc'], score='sqlmetrics_n')"
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    assert _one_line(str(caught.value)) in _one_line(done.stdout), (caught.value, done.stdout)

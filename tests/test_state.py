@@ -415,3 +415,21 @@ def test_threshold_metrics_keep_confusion_counts(threshold: float) -> None:
     # with a metric that reads the score itself, the state keeps the scores
     kept = sqlmetrics.state(days[0], ["auc", "precision"], **args)
     assert len(kept) > 3 * 2 * 2
+
+
+def test_ranking_states_with_qrels_and_a_group_over_two_days() -> None:
+    rng = np.random.default_rng(5)
+    run = pd.DataFrame({"q": np.repeat(np.arange(8), 6), "doc": np.tile(np.arange(6), 8)})
+    run["score"] = np.round(rng.random(len(run)), 1)  # ties
+    run["day"] = rng.integers(0, 3, len(run))  # a query's documents over several days
+    qrels = run[["q", "doc"]].assign(rel=rng.integers(0, 3, len(run))).iloc[::2]
+    qrels = pd.concat([qrels, pd.DataFrame({"q": [9], "doc": [0], "rel": [1]})])  # unretrieved
+    metrics = ["ndcg@3", "map", "mrr"]
+    args = {"group": "q", "item": "doc", "label": "rel", "missing": "zero", "qrels": qrels}
+    days = [d.drop(columns="day") for _, d in run.groupby("day")]
+    states = [sqlmetrics.state(day, metrics, **args) for day in days]
+    assert "rel" not in states[0].columns  # the judgments are merge's qrels=
+    got = sqlmetrics.merge(states, metrics, **args)
+    want = sqlmetrics.evaluate(run.drop(columns="day"), metrics, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert want["n_groups"].tolist() == [9]

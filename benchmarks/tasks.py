@@ -88,6 +88,88 @@ def ours_ndcg(path: str, **opts: Any) -> tuple[float, dict[str, Any]]:
     return float(value), {}
 
 
+#: the naive DuckDB queries a user writes by hand for NDCG@10, MAP@10 and MRR on the ranking
+#: table (query_id, item_id, rel, score; every query has a relevant item): row_number() by score
+#: (ties: item desc, as sqlmetrics) and, for NDCG, a second one by label, then one aggregate per
+#: query. Linear gain for NDCG, as ours_ndcg and the peers.
+NAIVE_SQL = {
+    "ndcg@10": """
+with ranked as (
+    select query_id, cast(rel as double) as gain,
+        row_number() over (partition by query_id order by score desc, item_id desc) as rn,
+        row_number() over (partition by query_id order by rel desc, item_id) as irn
+    from read_parquet('{path}')
+),
+per_query as (
+    select query_id,
+        sum(case when rn <= 10 then gain / log2(rn + 1) else 0 end) as dcg,
+        sum(case when irn <= 10 and gain > 0 then gain / log2(irn + 1) else 0 end) as idcg
+    from ranked group by query_id
+)
+select avg(dcg / idcg) from per_query where idcg > 0
+""",
+    "map@10": """
+with ranked as (
+    select query_id, case when rel >= 1 then 1 else 0 end as r,
+        row_number() over w as rn,
+        sum(case when rel >= 1 then 1 else 0 end) over w as hits
+    from read_parquet('{path}')
+    window w as (partition by query_id order by score desc, item_id desc
+                 rows between unbounded preceding and current row)
+),
+per_query as (
+    select query_id, sum(case when rn <= 10 and r = 1 then hits / rn else 0 end) / sum(r) as ap
+    from ranked group by query_id having sum(r) > 0
+)
+select avg(ap) from per_query
+""",
+    "mrr": """
+with ranked as (
+    select query_id, rel,
+        row_number() over (partition by query_id order by score desc, item_id desc) as rn
+    from read_parquet('{path}')
+),
+per_query as (
+    select query_id, coalesce(1.0 / min(case when rel >= 1 then rn end), 0) as rr,
+        sum(case when rel >= 1 then 1 else 0 end) as n_rel
+    from ranked group by query_id
+)
+select avg(rr) from per_query where n_rel > 0
+""",
+}
+
+
+@task("duckdb")
+def naive_ranking(path: str, metric: str = "ndcg@10", **opts: Any) -> tuple[float, dict[str, Any]]:
+    """The hand-written DuckDB query of NAIVE_SQL for ``metric``."""
+    import duckdb
+
+    con = _connection(opts) or duckdb.connect()
+    return float(con.execute(NAIVE_SQL[metric].format(path=path)).fetchone()[0]), {}
+
+
+@task("duckdb", "sqlmetrics")
+def ours_ranking(path: str, metric: str = "ndcg@10", **opts: Any) -> tuple[float, dict[str, Any]]:
+    """sqlmetrics' function for ``metric`` (NDCG with linear gain, as NAIVE_SQL)."""
+    import sqlmetrics
+
+    name, _, k = metric.partition("@")
+    params: dict[str, Any] = {"k": int(k)} if k else {}
+    if name == "ndcg":
+        params["gain"] = "linear"
+    fn = {"ndcg": sqlmetrics.ndcg, "map": sqlmetrics.mean_average_precision, "mrr": sqlmetrics.mrr}
+    value = fn[name](
+        path,
+        group="query_id",
+        item="item_id",
+        label="rel",
+        score="score",
+        con=_connection(opts),
+        **params,
+    )
+    return float(value), {}
+
+
 FIVE = ["ndcg@10", "map@10", "mrr@10", "recall@10", "precision@10"]
 
 

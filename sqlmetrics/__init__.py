@@ -19,12 +19,14 @@ from . import plot as plot
 from ._backends.config import configure
 from ._core.conventions import convention_names
 from ._core.names import metric_names
-from ._engine.render import render, render_evaluate
+from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
+from ._evaluate.report import report
 from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
+from ._inference.rendering import render
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics.calibration import (
     calibration_curve,
@@ -177,6 +179,7 @@ __all__ = [
     "render",
     "render_evaluate",
     "render_state",
+    "report",
     "roc_curve",
     "spearman",
     "specificity",

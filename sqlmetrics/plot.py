@@ -15,8 +15,6 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from ._engine.run import compute, normalize_by
 from ._metrics.calibration import calibration_curve
 from ._metrics.classification_curves import pr_curve, roc_curve
@@ -24,6 +22,7 @@ from ._metrics.classification_separation import lift_table
 from .errors import UndefinedMetricWarning
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -73,6 +72,8 @@ def _shown(value: Any) -> str:
     """A slice value for a legend: dates as ``2026-11-01`` (DuckDB's DATE arrives in pandas as
     a midnight timestamp), timestamps without a ``T`` or nanoseconds, anything else as str.
     """
+    import pandas as pd
+
     if isinstance(value, (pd.Timestamp, datetime.datetime)):
         stamp = pd.Timestamp(value)
         if stamp == stamp.normalize():
@@ -90,6 +91,8 @@ def _summary(
     pos_label: Any = None,
 ) -> dict[tuple[Any, ...], float]:
     """The exact AUC / AP per slice (computed over every row, not the thinned curve)."""
+    import pandas as pd
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         frame = compute(
@@ -103,6 +106,8 @@ def _summary(
 
 def _key(row: Any, by: list[str]) -> tuple[Any, ...]:
     """A slice's values as a dict key (NULL / NaN slices all map to None)."""
+    import pandas as pd
+
     return tuple(None if pd.isna(row[c]) else row[c] for c in by)
 
 
@@ -367,6 +372,8 @@ def calibration(
     >>> fig.axes[0].get_legend().get_texts()[0].get_text()
     'ECE 0.0583'
     """
+    import pandas as pd
+
     by_cols = normalize_by("plot.calibration", by)
     options = {"n_bins": n_bins, "strategy": strategy, "pos_label": pos_label}
     columns: dict[str, str | None] = {"label": label, "score": score, "weight": weight}

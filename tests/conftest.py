@@ -1,8 +1,9 @@
 """Shared fixtures, helpers, hypothesis profiles and the test tiers.
 
 Tiers: plain ``pytest`` is the fast tier (DuckDB and pure Python; no JVM, no PostgreSQL, no
-dbt, no slow case). ``pytest --all`` runs everything: the tests marked ``postgres``,
-``spark``, ``dbt`` and ``slow`` too (CI and the README's test command). The fast tier
+dbt, no slow case, no browser). ``pytest --all`` runs everything: the tests marked
+``postgres``, ``spark``, ``dbt``, ``slow`` and ``browser`` (headless Chromium) too (CI and the
+README's test command). The fast tier
 *deselects* the others (they are never skipped) and its summary says how many and how to run
 them. ``-m EXPR`` selects by these markers over the whole suite instead (``pytest -m spark``:
 the Spark tests alone; ``.ci/lowest``: ``-m "not spark and not dbt and not slow"``).
@@ -41,7 +42,7 @@ settings.register_profile("ci", max_examples=30, **_COMMON)
 
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
-TIERS = ("postgres", "spark", "dbt", "slow")
+TIERS = ("postgres", "spark", "dbt", "slow", "browser")
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
 ENGINE_FIXTURES = {"spark": "spark", "pg_server": "postgres", "pg_engine": "postgres"}
 
@@ -82,6 +83,20 @@ def tier_markers(item: pytest.Item) -> set[str]:
     return tiers
 
 
+def worker_group(item: pytest.Item, tiers: set[str]) -> str | None:
+    """The pytest-xdist group of ``item`` (``-n 2 --dist loadgroup``, the default): the tests of
+    one engine run in one worker, so that one JVM and one PostgreSQL server serve them all and
+    each module's cached statements run once; so do dbt's builds and the invariance suite's
+    batches. ``None``: any worker (DuckDB and pure Python tests, balanced by load)."""
+    for tier in ("spark", "postgres", "dbt"):
+        if tier in tiers:
+            return tier
+    if item.nodeid.startswith("tests/test_invariance.py"):
+        return "invariance"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     kept, left_out = [], []
     counts: dict[str, int] = config.stash[_LEFT_OUT]
@@ -89,6 +104,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         tiers = tier_markers(item)
         for tier in sorted(tiers - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, tier))
+        group = worker_group(item, tiers)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
         if tiers and not full_run(config):
             left_out.append(item)
             for tier in tiers:
@@ -108,7 +126,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
         terminalreporter.write_line(
             f"fast tier: {total} tests left out ({parts}; a test may count in several): "
-            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow) one tier"
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow, browser) one "
+            "tier"
         )
 
 

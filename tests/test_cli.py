@@ -192,8 +192,26 @@ def test_render_prints_the_sql() -> None:
 def test_list_shows_every_metric() -> None:
     result = CliRunner().invoke(cli.main, ["list"])
     assert result.exit_code == 0
-    shown = {line.split()[0] for line in result.output.splitlines() if not line.startswith(" ")}
+    header, *lines = result.output.splitlines()
+    assert header.split() == ["METRIC", "IR_MEASURES", "TREC_EVAL", "DEFINITION"]
+    shown = {line.split()[0] for line in lines if not line.startswith(" ")}
     assert shown == set(sqlmetrics.metric_names())
+
+
+def test_list_shows_ir_measures_and_trec_eval_names() -> None:
+    listed = CliRunner().invoke(cli.main, ["list"]).output.splitlines()
+    rows = {line.split()[0]: line.split()[1:3] for line in listed[1:] if not line.startswith(" ")}
+    assert rows["ndcg@k"] == ["nDCG@k", "ndcg_cut_k"]
+    assert rows["precision@k"] == ["P@k", "P_k"]
+    assert rows["map@k"] == ["AP@k", "map_cut_k"]
+    assert rows["mrr@k"] == ["RR@k", "recip_rank"]
+    assert rows["hit_rate@k"] == ["Success@k", "success_k"]
+    assert rows["iprec_at_recall"] == ["IPrec@recall", "iprec_at_recall_L"]
+    assert rows["gm_map@k"] == ["-", "gm_map"]
+    assert rows["auc"] == ["-", "-"]
+    card = CliRunner().invoke(cli.main, ["list", "nDCG@10"]).output
+    assert card.startswith("ndcg@k: ")
+    assert "  ir_measures: nDCG@k; trec_eval: ndcg_cut_k\n" in card
 
 
 def test_progress_is_tracked_only_when_stderr_is_a_terminal(
@@ -572,6 +590,7 @@ def test_format_trec_is_trec_eval_q_layout() -> None:
             "precision@10",
             "--format",
             "trec",
+            "-q",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -583,18 +602,106 @@ def test_format_trec_is_trec_eval_q_layout() -> None:
         measure, topic, value = line.split("\t")
         published[(measure.strip(), topic)] = value
     for topic in ("301", "302", "303", "all"):
-        for ours_name, theirs in [
-            ("map", "map"),
-            ("precision@10", "P_10"),
-            ("num_ret", "num_ret"),
-            ("num_rel", "num_rel"),
-            ("num_rel_ret", "num_rel_ret"),
-        ]:
-            assert got[(ours_name, topic)] == published[(theirs, topic)], (ours_name, topic)
+        for name in ("map", "P_10", "num_ret", "num_rel", "num_rel_ret"):  # trec_eval's names
+            assert got[(name, topic)] == published[(name, topic)], (name, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]
+    assert got[("runid", "all")] == published[("runid", "all")] == "STANDARD"
     # per topic first (in topic order), `all` last, as trec_eval -q prints
     topics = [t for _m, t, _v in ours]
-    assert topics == sorted(topics[:-6]) + ["all"] * 6
+    assert topics == sorted(topics[:-7]) + ["all"] * 7
+
+
+def trec_cli(*args: str, run_file: str = "results.test", qrels: str = "qrels.test") -> str:
+    result = CliRunner().invoke(
+        cli.main,
+        ["eval", "--trec", str(TREC / run_file), "--qrels", str(TREC / qrels), *args],
+    )
+    assert result.exit_code == 0, result.output
+    return str(result.output)
+
+
+def test_format_trec_without_m_is_trec_evals_standard_measures() -> None:
+    """``trec_eval qrels run`` (no -m, no -q): the same lines in the same order, except the
+    iprec_at_recall_* ones (trec_eval reaches a recall level differently, see TREC_STANDARD).
+    """
+    published = [
+        line
+        for line in (TREC / "out.test").read_text().splitlines()
+        if not line.startswith("iprec_at_recall")
+    ]
+    assert len(published) == 19
+    assert trec_cli("--format", "trec").splitlines() == published
+
+
+def test_format_trec_writes_trec_evals_names_per_topic_with_q() -> None:
+    """ir_measures' and our names of one measure print as trec_eval's: the values of
+    ``trec_eval -q -m all_trec`` (out.test.aq) for each topic and ``all``.
+    """
+    text = trec_cli(
+        "--format",
+        "trec",
+        "-q",
+        "-m",
+        "nDCG@10",
+        "-m",
+        "P@5",
+        "-m",
+        "success@10",
+        "-m",
+        "RR",
+        "-m",
+        "map@100",
+        "-m",
+        "R@100",
+        "-m",
+        "Rprec",
+        "-m",
+        "gm_map",
+    )
+    got = _trec_lines(text)
+    published = _trec_lines((TREC / "out.test.aq").read_text())
+    names = ("ndcg_cut_10", "P_5", "success_10", "recip_rank", "map_cut_100", "recall_100", "Rprec")
+    for topic in ("301", "302", "303", "all"):
+        for name in names:
+            assert got[(name, topic)] == published[(name, topic)], (name, topic)
+    assert got[("gm_map", "all")] == published[("gm_map", "all")]
+    assert ("gm_map", "301") not in got  # trec_eval prints its geometric mean for all only
+    # a metric trec_eval has no name for keeps its own: RR@10 (recip_rank takes no cut-off)
+    assert ("RR@10", "all") in _trec_lines(trec_cli("--format", "trec", "-m", "RR@10"))
+
+
+def test_q_without_format_trec_is_an_error() -> None:
+    line = one_line_error(run("eval", str(CTR), *CTR_ARGS, "-q"))
+    assert line == (
+        "sqlmetrics: error: -q prints per topic in trec_eval's layout: add --format trec "
+        "(got table)"
+    )
+
+
+def test_ir_measures_names_on_the_command_line() -> None:
+    """Written as ir_measures writes them, the output columns keep the names; case matters
+    there (P is ir_measures' P), while our names stay case-insensitive.
+    """
+    text = trec_cli(
+        "-m",
+        "nDCG@10",
+        "-m",
+        "P(rel=2)@5",
+        "-m",
+        "NDCG@10",
+        "--format",
+        "csv",
+        qrels="qrels.rel_level",
+    )
+    frame = pd.read_csv(io.StringIO(text), float_precision="round_trip")
+    assert list(frame.columns[:3]) == ["nDCG@10", "P(rel=2)@5", "ndcg@10"]
+    run_frame = sqlmetrics.read_trec_run(TREC / "results.test")
+    qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.rel_level")
+    cols = {"group": "group", "item": "item", "qrels": qrels, "empty": "zero"}
+    assert frame["P(rel=2)@5"][0] == sqlmetrics.precision_at_k(
+        run_frame, k=5, relevance_level=2, **cols
+    )
+    assert frame["nDCG@10"][0] == sqlmetrics.ndcg(run_frame, k=10, gain="linear", **cols)
 
 
 def test_format_trec_needs_a_group_and_no_by() -> None:
@@ -653,6 +760,7 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
             "missing=zero",
             "--format",
             "trec",
+            "-q",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -662,14 +770,8 @@ def test_format_trec_counts_follow_trec_eval_c_and_unjudged_topics(tmp_path: Pat
     published = _trec_lines((TREC / "out.test.aqc").read_text())
     assert {t for _m, t in got} == {"301", "302", "303", "all"}
     for topic in ("301", "302", "303", "all"):
-        for ours, theirs in [
-            ("map", "map"),
-            ("precision@10", "P_10"),
-            ("num_ret", "num_ret"),
-            ("num_rel", "num_rel"),
-            ("num_rel_ret", "num_rel_ret"),
-        ]:
-            assert got[(ours, topic)] == published[(theirs, topic)], (ours, topic)
+        for name in ("map", "P_10", "num_ret", "num_rel", "num_rel_ret"):  # trec_eval's names
+            assert got[(name, topic)] == published[(name, topic)], (name, topic)
     assert got[("num_q", "all")] == published[("num_q", "all")]
 
 

@@ -202,6 +202,7 @@ def test_a_master_spark_refuses_is_one_line() -> None:
 
 
 # --------------------------------------------------------------------------- Ctrl-C
+@pytest.mark.slow  # 1M rows and a 5 s wait
 def test_ctrl_c_stops_a_long_compare_at_once_and_exits_130(tmp_path: Path) -> None:
     """A bootstrap compare over 1M rows runs for minutes; Ctrl-C used to wait for the running
     query to end (then print a traceback, exit 1). Now the query is cancelled.

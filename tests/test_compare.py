@@ -355,6 +355,7 @@ def to_ranx(df: pd.DataFrame, score: str) -> tuple[object, object]:
     return qrels, run
 
 
+@pytest.mark.slow  # ranx compiles its numba kernels (~10 s)
 def test_ranx_agrees_on_the_t_test() -> None:
     from ranx import compare as ranx_compare
 

@@ -31,6 +31,7 @@ NOT_METRICS = {
     "render_state",
     "state",
     "merge",
+    "report",
     "read_trec_qrels",
     "read_trec_run",
     "trec_eval_options",

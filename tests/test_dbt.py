@@ -499,6 +499,13 @@ CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
             read("search_runs"), k=3, convention="torchmetrics", empty="one", **RANKING
         ),
     ),
+    # ir_measures' RR@k: msmarco's order of ties (Convention.with_cutoff), in dbt too
+    "conv_mrr_ir_measures": (
+        f"mrr(ref('search_runs'), {_RANKING_ARGS}, k=3, convention='ir_measures')",
+        lambda read: sqlmetrics.mrr(
+            read("search_runs"), k=3, convention="ir_measures", **RANKING
+        ),
+    ),
     "conv_evaluate_sklearn": (
         "evaluate(ref('predictions'), metrics=['precision', 'recall', 'f1'], label='click', "
         "score='pctr', threshold=0.98, by='country', convention='sklearn')",
@@ -707,11 +714,17 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
     built: Built = request.getfixturevalue(build)
     out = built.build.stdout
     assert "Completed successfully" in out
-    for model in ("ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points"):
+    for model in (
+        "ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points",
+        "auc_ci_by_country", "log_loss_ci_by_country",
+    ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
-    assert out.count("PASS sqlmetrics_metric_threshold") == 2
-    assert out.count("PASS sqlmetrics_champion_challenger") == 1
-    assert "deliberately" not in out and "0_7__pctr" not in out  # not in the main selection
+    # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap)
+    assert out.count("PASS sqlmetrics_metric_threshold") == 4
+    # margin 0.2, and DeLong's paired test at alpha 0.05
+    assert out.count("PASS sqlmetrics_champion_challenger") == 2
+    # not in the main selection (the passing ci= test at 0.7 has 0_95 in its name)
+    assert "deliberately" not in out and "predictions_country__click__auc__0_7__pctr" not in out
 
 
 @pytest.mark.parametrize("name", SCALARS)
@@ -806,6 +819,79 @@ def test_failing_threshold_test_names_the_slices(
     assert "reason below min 0.7" in out
     assert "FAIL 3 sqlmetrics_champion_challenger" in out
     assert "champion_challenger failed in slice country='DE': metric auc" in out
+    _check_failing_ci_gates(built, out)
+
+
+def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:
+    """The failing rows a gate logged whose line holds ``needle``: country -> {cell: text}."""
+    rows: dict[str, dict[str, str]] = {}
+    pattern = re.compile(test + r" failed in slice country='(\w+)': (.*)")
+    for line in out.splitlines():
+        found = pattern.search(line)
+        if found and needle in line:
+            cells = dict(cell.split(" ", 1) for cell in found.group(2).split(", "))
+            rows[found.group(1)] = cells
+    return rows
+
+
+def _check_failing_ci_gates(built: Built, out: str) -> None:
+    """The gates that know their uncertainty fail where they should, naming the slices with
+    the interval (metric_threshold ci=) or the p-value (champion_challenger test=), and the
+    numbers are the Python API's: evaluate(ci=) and compare()."""
+    frame = built.read("predictions")
+    # AUC min 0.72 on the upper bound of the 95% DeLong interval: US only (its hi < 0.72)
+    assert "FAIL 1 sqlmetrics_metric_threshold" in out
+    rows = _logged(out, "metric_threshold", "below min 0.72 (upper bound of the 0.95 interval)")
+    want = sqlmetrics.evaluate(frame, ["auc"], by="country", ci=0.95, **BINARY)
+    want = want.set_index("country")
+    assert sorted(rows) == ["US"]
+    assert (
+        want.loc["US", "auc_hi"] < 0.72 <= min(want.loc["DE", "auc_hi"], want.loc["FR", "auc_hi"])
+    )
+    for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
+        assert _same(float(rows["US"][cell]), want.loc["US", col]), col
+    # champion_challenger with test=: p-values as compare() gives them
+    compared = sqlmetrics.compare(
+        frame, ["auc", "precision", "accuracy"], scores=["pctr", "pctr_challenger"], by="country",
+        threshold=0.3, **{"label": "click"},
+    )  # fmt: skip
+    p = compared[compared.model == "pctr_challenger"].set_index(["metric", "country"])["p_value"]
+    delong = _logged(out, "champion_challenger", "(delong p < 0.6)")
+    assert sorted(delong) == ["DE", "FR", "US"]
+    for country, cells in delong.items():
+        assert math.isclose(float(cells["p_value"]), p["auc", country], rel_tol=1e-6), country
+    mcnemar = _logged(out, "champion_challenger", "(mcnemar p < 0.05)")
+    assert sorted(mcnemar) == ["DE", "FR", "US"]  # accuracy at 0.3, compare()'s default test
+    for country, cells in mcnemar.items():
+        assert math.isclose(float(cells["p_value"]), p["accuracy", country], rel_tol=1e-6)
+    boot = _logged(out, "champion_challenger", "(bootstrap p < 0.05)")
+    assert sorted(boot) == ["DE", "US"]  # FR's challenger has the higher precision
+    for country, cells in boot.items():
+        assert float(cells["p_value"]) == p["precision", country] < 0.05, country
+    assert "FAIL 2 sqlmetrics_champion_challenger" in out
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_metric_macros_with_ci_equal_python(build: str, request: pytest.FixtureRequest) -> None:
+    """ci= of the metric macros: the interval computed in the warehouse is the Python call's
+    (DeLong: the same sums and its normal factor by AS241 in SQL in CPython's order of
+    operations; the bootstrap: the same SQL), bit for bit on DuckDB."""
+    built: Built = request.getfixturevalue(build)
+    frame = built.read("predictions")
+    cases = [
+        ("auc_ci_by_country", "auc", {}),
+        ("log_loss_ci_by_country", "log_loss", {"weight": "weight", "n_boot": 100, "seed": 1}),
+    ]
+    for model, metric, options in cases:
+        got = built.read(model).sort_values("country", ignore_index=True)
+        level = 0.95 if metric == "auc" else 0.9
+        want = sqlmetrics.evaluate(frame, [metric], by="country", ci=level, **BINARY, **options)
+        assert list(got.columns) == ["country", metric, f"{metric}_lo", f"{metric}_hi"]
+        assert list(got["country"]) == list(want["country"]) == ["DE", "FR", "US"]
+        for col in got.columns[1:]:
+            assert all(_same(a, b) for a, b in zip(got[col], want[col])), (model, col)
+            if build == "duckdb_build":  # the same SQL (and z by AS241 as CPython's): bits
+                assert list(got[col]) == list(want[col]), (model, col)
 
 
 def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
@@ -941,6 +1027,11 @@ ERRORS = {
         "score='pctr', train=ref('ctr'))",
         lambda: sqlmetrics.evaluate(_TINY, ["auc"], train=_TINY),
     ),
+    # ci= of the metric macros (dbt/macros/core/intervals.sql): Python's checks and messages
+    "bad ci level": (
+        "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', ci=1.5)",
+        lambda: sqlmetrics.auc(_TINY, ci=1.5),
+    ),
     "table metric in evaluate": (
         "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
         "score='pctr')",
@@ -957,6 +1048,53 @@ def _one_line(text: str) -> str:
 def test_compile_errors_have_pythons_message(case: str, duckdb_build: Built) -> None:
     call, python = ERRORS[case]
     message = _python_error(python).replace("render_evaluate:", "evaluate:")
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+
+
+#: the gates' own arguments and the ci= methods dbt does not write (no Python twin): the
+#: call and the message
+GATE_ERRORS = {
+    "weighted wilson": (
+        "sqlmetrics.precision(ref('predictions'), label='click', score='pctr', "
+        "weight='weight', ci=0.9)",
+        "precision: ci_method='wilson' of precision cannot be written as SQL alone (with "
+        "weight= its effective sample size is an exact fraction computed in Python); methods "
+        "the dbt macros compute for it: 'bootstrap'",
+    ),
+    "bad on": (
+        "sqlmetrics.test_metric_threshold(model=ref('predictions'), metric='auc', "
+        "label='click', score='pctr', min=0.7, ci=0.95, on='lowr')",
+        "metric_threshold: on= must be 'point', 'lower' or 'upper' (the value or a bound of "
+        "its ci= interval); got 'lowr'",
+    ),
+    "bad alpha": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='auc', "
+        "label='click', champion='pctr', challenger='pctr_challenger', alpha=1.5)",
+        "champion_challenger: alpha= must be a number strictly between 0 and 1 (the "
+        "significance level, e.g. 0.05); got 1.5",
+    ),
+    "test that does not apply": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='auc', "
+        "label='click', champion='pctr', challenger='pctr_challenger', test='mcnemar')",
+        "champion_challenger: test='mcnemar' does not apply to 'auc'; tests that apply: "
+        "'delong' (default 'delong'), or test='auto'",
+    ),
+    "t names compare": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='gauc', "
+        "label='click', champion='pctr', challenger='pctr_challenger', group='user_id', "
+        "alpha=0.05)",
+        "champion_challenger: test='t' of 'gauc' needs Student's t or a permutation "
+        "distribution, which the gate does not compute in SQL; run sqlmetrics.compare() in "
+        "Python",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GATE_ERRORS))
+def test_gate_errors_name_the_argument(case: str, duckdb_build: Built) -> None:
+    call, message = GATE_ERRORS[case]
     done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
     assert done.returncode != 0
     assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
@@ -1117,3 +1255,42 @@ def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:
     done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
     assert done.returncode != 0
     assert _one_line(str(caught.value)) in _one_line(done.stdout), (caught.value, done.stdout)
+
+
+def _gate_macro(name: str) -> Any:
+    """A macro of dbt/macros/tests/champion_challenger.sql rendered by plain Jinja, with the
+    package's float_literal and float_type as Python renders them for DuckDB."""
+    text = (MACROS / "tests" / "champion_challenger.sql").read_text()
+    start = text.index("{% macro " + name + "(")
+    body = text[start : text.index("{%- endmacro %}", start) + len("{%- endmacro %}")]
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace = _templates.environment().globals["sqlmetrics"]
+
+    class Package:
+        def float_literal(self, x: float) -> str:
+            return str(namespace["float_literal"](x)).strip()
+
+        def float_type(self) -> str:
+            return "double"
+
+    return getattr(env.from_string(body).make_module({"sqlmetrics": Package()}), name)
+
+
+def test_mcnemar_p_of_the_gate_is_compares() -> None:
+    """The gate's McNemar p-value in SQL (exact binomial table below 25 discordant rows,
+    chi^2 above) against compare()'s mcnemar_p, for every split of 0..40 discordant rows."""
+    from sqlmetrics._inference.compare import mcnemar_p
+
+    pairs = [(a, nd - a) for nd in range(41) for a in range(nd + 1)]
+    values = ", ".join(f"({i}, 1, {a}, {b})" for i, (a, b) in enumerate(pairs))
+    counts = f"select * from (values {values}) as t(slice_0, model, n10, n01)"
+    sql = _gate_macro("sqlmetrics_mcnemar_p")(counts, 1)
+    got = duckdb.sql(sql + " order by slice_0").fetchall()
+    assert len(got) == len(pairs)
+    for (i, p), (a, b) in zip(got, pairs, strict=True):
+        assert pairs[i] == (a, b)
+        want = mcnemar_p(a, b)
+        if a + b < 25:  # the exact table: Python's numbers, bit for bit
+            assert p == want, (a, b)
+        else:  # erfc by the Chebyshev fit: 1.2e-7 relative
+            assert math.isclose(p, want, rel_tol=2e-7), (a, b, p, want)

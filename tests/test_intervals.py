@@ -85,7 +85,8 @@ def test_every_docstring_names_the_methods_that_apply(name: str) -> None:
 
 def test_no_scalar_function_was_forgotten() -> None:
     # the registry's scalar functions are exactly the public functions that take ci=
-    # (besides evaluate and compare, which take it for their every metric)
+    # (besides evaluate and compare, which take it for their every metric, and render,
+    # which writes it as SQL)
     taking = {
         n
         for n in sqlmetrics.__all__
@@ -93,7 +94,7 @@ def test_no_scalar_function_was_forgotten() -> None:
         and not isinstance(getattr(sqlmetrics, n), type)
         and "ci" in inspect.signature(getattr(sqlmetrics, n)).parameters
     }
-    assert taking == {*SCALAR_FUNCTIONS, "evaluate", "compare"}
+    assert taking == {*SCALAR_FUNCTIONS, "evaluate", "compare", "render"}
     assert "Interval" in sqlmetrics.__all__
 
 

@@ -39,6 +39,13 @@ LAZY = {
 }
 LAZY_MODULES = ("sqlmetrics.cli.",)
 
+#: third-party modules that are slow to import or optional extras: imported inside the function
+#: whose call needs them, and at the top of a module only under ``if TYPE_CHECKING:`` (for
+#: annotations), so that ``import sqlmetrics`` loads none of them (start-up time, issue 24;
+#: tests/test_startup.py checks sys.modules). Any other function-level import of a module not
+#: ours is refused outside LAZY_MODULES.
+LAZY_THIRD_PARTY = ("matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark", "sqlalchemy")
+
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
@@ -147,3 +154,77 @@ def test_imports_are_at_the_top_unless_lazy_on_purpose() -> None:
         if not at_top and (a, b) not in LAZY and not a.startswith(LAZY_MODULES)
     )
     assert not inner, "\n".join(inner)
+
+
+def third_party_imports() -> list[tuple[str, str, str]]:
+    """(importer, imported module, where: 'top' | 'type_checking' | 'function') for every
+    absolute import of a module that is not ours."""
+    found = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        where: dict[ast.AST, str] = {}
+        for statement in tree.body:
+            where[statement] = "top"
+            if isinstance(statement, ast.Try):  # optional imports
+                where.update(dict.fromkeys(statement.body, "top"))
+            if isinstance(statement, ast.If):
+                checking = ast.unparse(statement.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                for inner in statement.body:
+                    where[inner] = "type_checking" if checking else "top"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] != "sqlmetrics":
+                    found.append((module, name, where.get(node, "function")))
+    return found
+
+
+def test_heavy_modules_are_imported_only_where_a_call_needs_them() -> None:
+    at_top = sorted(
+        f"{a} imports {b} at the top (move it into the functions that use it; annotations "
+        "under `if TYPE_CHECKING:`)"
+        for a, b, where in third_party_imports()
+        if where == "top" and b.split(".")[0] in LAZY_THIRD_PARTY
+    )
+    assert not at_top, "\n".join(at_top)
+
+
+def test_other_modules_are_imported_at_the_top() -> None:
+    inner = sorted(
+        f"{a} imports {b} inside a function"
+        for a, b, where in third_party_imports()
+        if where == "function"
+        and b.split(".")[0] not in LAZY_THIRD_PARTY
+        and not a.startswith(LAZY_MODULES)
+    )
+    assert not inner, "\n".join(inner)
+
+
+def test_the_layout_checks_see_a_top_level_heavy_import(tmp_path: Path) -> None:
+    """The checks above read the `where` of each import right: a heavy module at the top, under
+    TYPE_CHECKING and in a function (a check that cannot fail would pass on any tree)."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import pandas as pd\n"
+        "if TYPE_CHECKING:\n    import numpy as np\n"
+        "def f():\n    import pyarrow\n    import json\n"
+    )
+    module = tmp_path / "probe.py"
+    module.write_text(source)
+    MODULES["sqlmetrics.probe"] = module
+    try:
+        found = {(b, where) for a, b, where in third_party_imports() if a == "sqlmetrics.probe"}
+    finally:
+        del MODULES["sqlmetrics.probe"]
+    assert found == {
+        ("typing", "top"),
+        ("pandas", "top"),
+        ("numpy", "type_checking"),
+        ("pyarrow", "function"),
+        ("json", "function"),
+    }

@@ -608,3 +608,92 @@ select * from final
     ) as scaled
 ) as wilson_weighted
 {%- endmacro %}
+
+{#
+  The last step of an interval in SQL, for render(ci=) and the dbt macros with ci (the
+  Python path computes the same numbers with the same operations in the same order:
+  sqlmetrics/_inference/intervals.py; tests/test_render_ci.py checks them bit for bit).
+  z is an SQL expression of the two-sided normal factor (render: its exact literal).
+
+  ci_normal_bounds(inner, n_by, value, z): DeLong's normal interval from ci_delong's columns
+    (`value`, var): half = z * sqrt(max(var, 0)), bounds value -+ half clipped to [0, 1].
+    Output: slice_0.., value, lo, hi.
+  ci_wilson_bounds(inner, n_by, s, n, z): Wilson's score interval of p = s / n with sample
+    size n (s and n SQL expressions over `inner`'s columns), clamped to [0, p] and [p, 1];
+    NULL when n <= 0. Output: slice_0.., lo, hi.
+  ci_render(metric_sql, bounds_sql, n_by, value, lo, hi, contain): the metric's statement
+    (its value column `value`; none when bounds_sql holds it) joined to its bounds on the
+    slices: slice_0.., value, lo, hi (the last two named `lo`, `hi`, quoted), NULL bounds
+    where the value is NULL; contain (Wilson): the bounds widened to hold the value.
+#}
+{% macro ci_normal_bounds(inner, n_by, value, z) -%}
+select
+    {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+    {{ value }},
+    case when {{ value }} - half < 0 then {{ sqlmetrics.float_literal(0) }} when {{ value }} - half > 1 then {{ sqlmetrics.float_literal(1) }} else {{ value }} - half end as lo,
+    case when {{ value }} + half < 0 then {{ sqlmetrics.float_literal(0) }} when {{ value }} + half > 1 then {{ sqlmetrics.float_literal(1) }} else {{ value }} + half end as hi
+from (
+    select
+        normal_inner.*,
+        ({{ z }}) * sqrt(case when var < 0 then {{ sqlmetrics.float_literal(0) }} else var end) as half
+    from (
+{{ inner | indent(8, true) }}
+    ) as normal_inner
+) as normal_half
+{%- endmacro %}
+
+{% macro ci_wilson_bounds(inner, n_by, s, n, z) -%}
+select
+    {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+    case when n > 0 then case when center - half < 0 then {{ sqlmetrics.float_literal(0) }} when center - half > p then p else center - half end end as lo,
+    case when n > 0 then case when center + half > 1 then {{ sqlmetrics.float_literal(1) }} when center + half < p then p else center + half end end as hi
+from (
+    select
+        wilson_p.*,
+        (p + zz / (2 * n)) / denom as center,
+        ({{ z }}) / denom * sqrt(p * (1 - p) / n + zz / ((4 * n) * n)) as half
+    from (
+        select
+            wilson_n.*,
+            1 + zz / n as denom,
+            case when n > 0 then case when s / n < 0 then {{ sqlmetrics.float_literal(0) }} when s / n > 1 then {{ sqlmetrics.float_literal(1) }} else s / n end end as p
+        from (
+            select
+                {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+                cast({{ s }} as {{ sqlmetrics.float_type() }}) as s,
+                case when {{ n }} > 0 then cast({{ n }} as {{ sqlmetrics.float_type() }}) end as n,
+                ({{ z }}) * ({{ z }}) as zz
+            from (
+{{ inner | indent(16, true) }}
+            ) as wilson_inner
+        ) as wilson_n
+    ) as wilson_p
+) as wilson_bounds
+{%- endmacro %}
+
+{% macro ci_render(metric_sql, bounds_sql, n_by, value, lo, hi, contain=false) -%}
+{% set v = ('metric.' if metric_sql else 'bounds.') ~ value %}
+{% set lo_expr = 'case when ' ~ v ~ ' < bounds.lo then ' ~ v ~ ' else bounds.lo end' if contain else 'bounds.lo' %}
+{% set hi_expr = 'case when ' ~ v ~ ' > bounds.hi then ' ~ v ~ ' else bounds.hi end' if contain else 'bounds.hi' %}
+select * from (
+    select
+        {% for i in range(n_by) %}{{ 'metric' if metric_sql else 'bounds' }}.slice_{{ i }}, {% endfor %}
+
+        {{ v }},
+        case when {{ v }} is not null then {{ lo_expr }} end as {{ lo }},
+        case when {{ v }} is not null then {{ hi_expr }} end as {{ hi }}
+    from (
+{{ bounds_sql | indent(8, true) }}
+    ) as bounds
+{% if metric_sql %}
+    right join (
+{{ metric_sql | indent(8, true) }}
+    ) as metric
+        on {% for i in range(n_by) %}{{ sqlmetrics.null_safe_equal('metric.slice_' ~ i, 'bounds.slice_' ~ i) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not n_by }}
+{% endif %}
+) as rendered
+{{ sqlmetrics.order_by(range(n_by) | list) }}
+{%- endmacro %}

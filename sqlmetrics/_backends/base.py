@@ -9,12 +9,13 @@ import re
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._templating.quoting import quote_ident
 from ..errors import EngineError, SqlMetricsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: a prefix no user object has: every name sqlmetrics registers or creates starts with it
 PREFIX = "__sqlmetrics_"

@@ -13,10 +13,9 @@ import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pandas as pd
 
 from .._templating.quoting import quote_ident, quote_literal
 from ..errors import DataSourceError, EngineError, InvalidDataError, SqlMetricsError
@@ -31,6 +30,9 @@ from .files import (
     literal_directories,
     reader_sql,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def spill_directory() -> str:

@@ -17,9 +17,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._templating.quoting import quote_ident
 from ..errors import (
@@ -31,6 +29,9 @@ from ..errors import (
 )
 from .base import PREFIX, Backend, unique_name
 from .files import CSV_SUFFIXES, PARQUET_SUFFIXES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Spark error conditions and the error class sqlmetrics raises for them (as on DuckDB)
 _CONDITIONS: dict[str, type[SqlMetricsError]] = {

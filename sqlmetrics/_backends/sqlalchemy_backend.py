@@ -17,12 +17,13 @@ from __future__ import annotations
 import decimal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataSourceError, InvalidDataError, SqlMetricsError
 from .base import SQLALCHEMY_DIALECTS, Backend, engine_failed
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class SQLAlchemyBackend(Backend):
@@ -74,6 +75,8 @@ class SQLAlchemyBackend(Backend):
         return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
 
     def query(self, sql: str) -> pd.DataFrame:
+        import pandas as pd
+
         result = self._execute(sql)
         frame = pd.DataFrame(result.fetchall(), columns=list(result.keys()))
         for column in frame.columns:

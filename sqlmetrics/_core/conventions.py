@@ -32,6 +32,7 @@ __all__ = [
     "Convention",
     "SklearnWarn",
     "convention_names",
+    "cutoff_options",
     "resolve",
     "warns_zero",
 ]
@@ -101,9 +102,14 @@ class Convention:
     notes: str = ""
     by_metric: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     spelled: Mapping[str, Mapping[Any, Any]] = field(default_factory=dict)
+    with_cutoff: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
-    def value(self, metric: str, option: str) -> Any:
-        """What the convention sets ``option`` to for ``metric`` (KeyError if nothing)."""
+    def value(self, metric: str, option: str, k: int | None = None) -> Any:
+        """What the convention sets ``option`` to for ``metric`` at cut-off ``k`` (KeyError
+        if nothing).
+        """
+        if k is not None and option in self.with_cutoff.get(metric, {}):
+            return self.with_cutoff[metric][option]
         return self.by_metric.get(metric, {}).get(option, self.sets[option])
 
 
@@ -171,6 +177,22 @@ CONVENTIONS: dict[str, Convention] = {
             {**_TREC_SETS, "missing": "zero"},
             _TREC_ADJUSTABLE,
             "as trec_eval; ndcg of an absent query is 0",
+        ),
+        Convention(
+            "ir_measures",
+            "ir_measures",
+            "ir_measures 0.4.3 (its default providers: pytrec_eval, msmarco for RR@k)",
+            (*_RANKING, "bpref"),
+            {**_TREC_SETS, "missing": "zero"},
+            {"relevance_level": (None, "rel= in the name, e.g. P(rel=2)@5")},
+            "pytrec_eval's values (trec_eval's: ties by docno as text, descending; linear "
+            "gains) with a judged query absent from the run counting 0, as ir_measures fills "
+            "it; RR@k comes from its msmarco provider, which orders equal scores by docno "
+            "ascending (ties='item_asc' there: equal to its order for text ids); "
+            "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; gm_map, "
+            "iprec_at_recall and 11pt_avg are not covered (no such ir_measures measure, or "
+            "trec_eval's recall levels, see trec_eval)",
+            with_cutoff={"mrr": {"ties": "item_asc"}},
         ),
         Convention(
             "sklearn",
@@ -341,13 +363,14 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
             f"({convention.tool} has no such metric); conventions that define it: "
             f"{', '.join(having) or 'none'}. Drop convention= or pick one of them"
         )
+    k = out.get("k")
     for option in spec.params:
         value = out.get(option)
         if convention is None or option not in convention.sets:
             if value is None and option in DEFINITIONAL and option in out:
                 out.pop(option)  # check_params fills the default
             continue
-        fixed = convention.value(spec.name, option)
+        fixed = convention.value(spec.name, option, k)
         if value is None:
             out[option] = fixed
             continue
@@ -366,6 +389,19 @@ def resolve(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
             f"Leave {option}= out to follow {convention.name}, or drop convention="
         )
     return out
+
+
+def cutoff_options(
+    name: Any, spec: MetricSpec, k: int | None, given: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The options convention ``name`` sets for ``spec`` with cut-off ``k`` beyond those it
+    sets for the call (:attr:`Convention.with_cutoff`), except those the caller gave:
+    evaluate applies them to that metric alone.
+    """
+    if name is None or k is None or not isinstance(name, str) or name not in CONVENTIONS:
+        return {}
+    own = CONVENTIONS[name].with_cutoff.get(spec.name, {})
+    return {o: v for o, v in own.items() if given.get(o) is None}
 
 
 def resolved(metric: str, option: str, value: Any, convention: str | None) -> Any:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError, UnknownMetricError
+from .ir_names import ir_forms, ir_hint, parse_ir_name
 from .registry import ALIASES, REGISTRY, MetricSpec, metric_form
 
 __all__ = ["Request", "metric_form", "metric_names", "parse_metric"]
@@ -22,11 +24,16 @@ __all__ = ["Request", "metric_form", "metric_names", "parse_metric"]
 
 @dataclass(frozen=True)
 class Request:
-    """One requested metric: the text as written (the output column), its spec and its k."""
+    """One requested metric: the text as written (the output column), its spec and its k.
+
+    params: the options its name fixes (ir_measures' names: ``P(rel=2)@5`` fixes
+    ``relevance_level=2``), applied to this metric only; empty for our own names.
+    """
 
     text: str
     spec: MetricSpec
     k: int | None
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 def metric_names(scalar_only: bool = False) -> list[str]:
@@ -76,12 +83,18 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
 
     The one parser of metric names (``evaluate``, ``render``, the CLI). ``caller`` starts the
     error messages; ``scalar_only=False`` also accepts the metrics that give a table (curves).
+    Our names first, then ir_measures' (``nDCG@10``, ``P(rel=2)@5``: ``_core.ir_names``).
     """
     if not isinstance(text, str) or not text:
         raise InvalidParameterError(
             f"{caller}: metrics= must hold metric names such as 'auc' or 'ndcg@10'; got {text!r}"
         )
     base, at, k_text = text.partition("@")
+    if "(" in base or _lookup(base, with_k=bool(at)) is None:
+        parsed = parse_ir_name(text, caller)
+        if parsed is not None:
+            ir_spec, k_ir, params = parsed
+            return Request(text, ir_spec, k_ir, params)
     k: int | None = None
     if at:
         if not re.fullmatch(r"[1-9][0-9]*", k_text):
@@ -97,14 +110,18 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
         offered = [f for f in forms if f.endswith("@k")] if at else forms
         plain = [f.removesuffix("@k") for f in offered]
         hint = difflib.get_close_matches(base.lower(), plain, n=1)  # 'AUC' -> 'auc'
+        theirs = ir_hint(text, k_text)  # 'nDGC@10' -> 'nDCG@10'
         near = ""
         if at and _lookup(base, with_k=False) is not None:
             near = f"{base!r} takes no cut-off; write {base!r}. "
-        elif hint:
-            form = offered[plain.index(hint[0])]
-            near = f"did you mean {form.replace('@k', f'@{k}' if k else '@10')!r}? "
+        elif hint or theirs:
+            ours = [offered[plain.index(h)].replace("@k", f"@{k}" if k else "@10") for h in hint]
+            # ir_measures' name only where it is not ours in other case ('nDCG@10', 'ndcg@10')
+            theirs = [t for t in theirs if t.lower() not in {o.lower() for o in ours}]
+            near = f"did you mean {' or '.join(map(repr, [*ours, *theirs]))}? "
         raise UnknownMetricError(
-            f"{caller}: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}"
+            f"{caller}: unknown metric {text!r}; {near}known metrics: {', '.join(forms)}; "
+            f"ir_measures' names: {', '.join(ir_forms())}"
         )
     if scalar_only and spec.output != "scalar":
         raise InvalidParameterError(

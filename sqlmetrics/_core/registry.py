@@ -423,6 +423,9 @@ class MetricSpec:
     threshold`` (the threshold metrics), so when every metric of a state that reads the
     score is one, the state keeps the score as one of two values on either side of the
     threshold (its confusion counts); None: it has no mergeable state (merge refuses it).
+    ir_measures, trec_eval: the base names of the same measure in ir_measures (``nDCG``,
+    written ``nDCG@10``) and trec_eval (``ndcg_cut``, printed ``ndcg_cut_10``), read by
+    ``_core.ir_names`` (the names users write, ``sqlmetrics list``, ``--format trec``).
     """
 
     name: str
@@ -447,6 +450,10 @@ class MetricSpec:
     wide: tuple[str, ...] = ()
     better: str = "higher"
     state: str | None = "rows"
+    #: ir_measures' base measure name (``"nDCG"``, ``"P"``), None when it has none
+    ir_measures: str | None = None
+    #: trec_eval's base measure name (``"ndcg_cut"``, ``"P"``), None when it has none
+    trec_eval: str | None = None
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .._core.conventions import fill
+from .._core.conventions import cutoff_options, fill
 from .._core.names import Request, parse_metric
 from .._core.registry import PARAMS, DataChecks, MetricSpec, Role
 from .._templating.literals import sql_double
@@ -94,6 +94,14 @@ def make_plan(
     if not texts:
         raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
     requests = [parse_metric(t, caller) for t in texts]
+    _check_name_params(caller, requests, options)
+    requests = [  # a convention's options at a cut-off (ir_measures' RR@k: msmarco's ties)
+        replace(
+            r,
+            params={**cutoff_options(options.get("convention"), r.spec, r.k, options), **r.params},
+        )
+        for r in requests
+    ]
     options = fill(caller, [r.spec for r in requests], options)  # convention= applied
     seen: set[str] = set()
     for req in requests:
@@ -124,7 +132,27 @@ def make_plan(
             col = _role_column(req.spec, role, columns, has_qrels)
             if col is not None and (role, col) not in used:
                 used.append((role, col))
+    _check_parts(caller, requests, options)
     return Plan(requests, by_cols, columns, dict(options), used, ranking)
+
+
+def _check_parts(caller: str, requests: list[Request], options: dict[str, Any]) -> None:
+    """``empty="error"`` / ``missing="error"`` are checked on the counts of a kernel's first
+    part; metrics whose names fix other options (``P(rel=3)@5``) run in a further part, whose
+    groups those counts do not describe: refused there, with the fix.
+    """
+    kernels: dict[tuple[str, int], list[int]] = {}
+    for i, req in enumerate(requests):
+        kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
+    further = [requests[i].text for (_, n), idx in kernels.items() if n > 0 for i in idx]
+    strict = [o for o in ("empty", "missing") if options.get(o) == "error"]
+    if further and strict:
+        raise InvalidParameterError(
+            f"{caller}: {strict[0]}='error' is checked on the groups of one set of options, "
+            f"and {', '.join(map(repr, further))} fix other options in their names (another "
+            f"relevance level, gain or tie order); evaluate them in a separate call, or pass "
+            f"{strict[0]}='skip' or 'zero'"
+        )
 
 
 def check_train(plan: Plan, has_train: bool, caller: str = "evaluate") -> None:
@@ -270,6 +298,26 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
         PARAMS[name].validate(first.text, value)
 
 
+def _check_name_params(caller: str, requests: list[Request], options: dict[str, Any]) -> None:
+    """An option passed to the call that a metric's name fixes otherwise is refused
+    (``P@5`` is ir_measures' P at rel=1 whatever ``relevance_level=`` says): the message
+    says how to write it in the name.
+    """
+    for req in requests:
+        for name, fixed in req.params.items():
+            given = options.get(name)
+            if given is None or name not in options:
+                continue
+            if given == fixed and type(given) is type(fixed):
+                continue
+            raise InvalidParameterError(
+                f"{caller}: {name}={given!r} conflicts with metric {req.text!r}, whose name "
+                f"fixes {name}={fixed!r} (ir_measures' definition of {req.spec.ir_measures}); "
+                f"write the parameter in the name (e.g. 'P(rel=2)@5', "
+                f"\"nDCG(dcg='exp-log2')@10\") or leave {name}= out"
+            )
+
+
 def _check_prediction(
     requests: list[Request], prediction: str | None, options: dict[str, Any]
 ) -> None:
@@ -306,6 +354,7 @@ def _check_column_args(requests: list[Request], columns: dict[str, str | None]) 
 
 def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
     params = {name: options[name] for name in req.spec.params if name in options}
+    params.update(req.params)  # what its name fixes (ir_measures' names)
     if req.spec.takes_k:
         params["k"] = req.k
     if "zero_division" in params and not (
@@ -333,11 +382,11 @@ def _parts(
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
     ranking = any(_is_ranking(r.spec) for r in requests)
-    kernels: dict[str, list[int]] = {}
+    kernels: dict[tuple[str, int], list[int]] = {}
     for i, req in enumerate(requests):
         names[f"m{i}"] = req.text
-        kernels.setdefault(str(req.spec.kernel), []).append(i)
-    for kernel, indices in kernels.items():
+        kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
+    for (kernel, n), indices in kernels.items():
         part = _kernel_part(
             kernel,
             [requests[i] for i in indices],
@@ -350,10 +399,34 @@ def _parts(
             ranking,
             train_relation,
             dialect,
+            counts=n == 0,
         )
         parts.append(part)
         names.update({c["as"]: c["as"] for c in part["columns"] if c["as"] not in names})
     return parts, names
+
+
+def _kernel_key(
+    req: Request,
+    requests: list[Request],
+    kernels: dict[tuple[str, int], list[int]],
+    options: dict[str, Any],
+) -> tuple[str, int]:
+    """The part of ``req``: its kernel's first part whose metrics agree with it on every
+    option they share, else a new one. Metrics whose names fix different options
+    (``P(rel=2)@5`` and ``nDCG@10``) need separate calls of the kernel.
+    """
+    kernel = str(req.spec.kernel)
+    mine = _metric_params(req, options)
+    parts = [key for key in kernels if key[0] == kernel]
+    for key in parts:
+        theirs: dict[str, Any] = {}
+        for i in kernels[key]:
+            theirs.update(_metric_params(requests[i], options))
+        shared = (set(mine) & set(theirs)) - {"k"}
+        if all(repr(mine[o]) == repr(theirs[o]) for o in shared):
+            return key
+    return (kernel, len(parts))
 
 
 def _count_columns(
@@ -389,9 +462,12 @@ def _kernel_part(
     ranking: bool = False,
     train_relation: str | None = None,
     dialect: str = "duckdb",
+    counts: bool = True,
 ) -> dict[str, Any]:
     """The requested metrics of one family: one call of its kernel, one entry per metric
-    (the ranking metrics share one sort, decision 0001).
+    (the ranking metrics share one sort, decision 0001). ``counts``: this part reports the
+    kernel's counts (``n_groups``...); a further part of the same kernel (metrics whose
+    names fix other options) reports its values only.
     """
     has_qrels = qrels_relation is not None
     roles: dict[str, str | None] = {}
@@ -411,9 +487,10 @@ def _kernel_part(
     entries = [entry(req.spec, f"m{i}", req.k) for i, req in zip(indices, requests)]
     sql = kernel_sql(kernel, relation, by, roles, checked, entries, extra, dialect=dialect)
     selected = [(f"m{i}", f"m{i}") for i in indices]
-    selected += _count_columns(kernel, options, has_qrels, ranking)
+    if counts:
+        selected += _count_columns(kernel, options, has_qrels, ranking)
     return {
-        "alias": "ranking" if kernel == "ranking_kernel" else f"p{indices[0]}",
+        "alias": "ranking" if kernel == "ranking_kernel" and counts else f"p{indices[0]}",
         "sql": sql.strip(),
         "columns": [{"column": c, "as": a} for c, a in selected],
     }

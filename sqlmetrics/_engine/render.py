@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._backends.files import (
@@ -17,9 +18,9 @@ from .._backends.files import (
 from .._core.names import parse_metric
 from .._templating.quoting import quote_ident, quote_literal, quote_table
 from .._templating.templates import check_dialect
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, SqlMetricsError
 from .plan import check_train, compose_sql, make_plan, named_sql
-from .run import check_params, normalize_by, render_sql
+from .run import Call, check_params, normalize_by, render_sql
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold
@@ -84,54 +85,35 @@ def render(
     dialect: str = "duckdb",
     **params: Any,
 ) -> str:
-    """Return the SQL that ``metric`` runs, without running it, in the SQL of ``dialect``.
+    """The SQL of ``metric``'s own template (the body of the public ``sqlmetrics.render``
+    without ``ci=``, which ``sqlmetrics._inference.rendering`` adds; user metrics render
+    through this one).
+    """
+    call = render_call(metric, data, by, dialect, params)
+    return render_sql(
+        call.spec, call.relation, call.columns, call.params, call.by, call.extra,
+        dialect=call.dialect,
+    )  # fmt: skip
 
-    Parameters
-    ----------
-    metric : str
-        A metric name as :func:`evaluate` takes it (``"auc"``, ``"ndcg@10"``) or a registered
-        name (``"ndcg"``, with ``k=``; curves too), see :func:`metric_names`.
-    data : str or path, default "source_table"
-        A table name (quoted as an identifier) or a Parquet/CSV path (read with DuckDB's
-        ``read_parquet`` / ``read_csv``).
-    by : str or list of str, optional
-        Slice columns: one output row per distinct combination.
-    dialect : {"duckdb", "postgres", "spark", "bigquery", "snowflake", "trino"}, default "duckdb"
-        The SQL dialect written: its float and exact integer types, identifier quoting and
-        file reader (``sql/_macros/dialect.sql``). DuckDB, PostgreSQL and Spark SQL run in
-        the tests; BigQuery, Snowflake and Trino are rendered and parsed back only. A file
-        path renders for DuckDB (any file) and Spark (Parquet) only.
-    **params
-        Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
-        ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the
-        ``group``/``item``/``label`` columns), ``train=`` (beyond-accuracy metrics: a table name
-        or path of interactions with the ``item`` column) and the metric's options (``threshold=``,
-        ``weighting=``, ``k=``, ...).
 
-    Returns
-    -------
-    str
-        The SQL text of the metric's own template. Slice columns come out as ``slice_0``,
-        ``slice_1``, ...; :func:`render_evaluate` names them and composes several metrics.
+@dataclass(frozen=True)
+class RenderDialect:
+    """The backend of a rendered :class:`~sqlmetrics._engine.run.Call`: a dialect, no
+    connection (``render`` writes SQL, it runs none).
+    """
 
-    Raises
-    ------
-    UnknownMetricError
-        ``metric`` is not registered (the message suggests the nearest name).
-    InvalidParameterError
-        An option the metric does not accept, or a value out of range; an unknown
-        ``dialect`` (the message names the nearest one), a file path for a dialect that
-        reads no file.
+    dialect: str
 
-    Examples
-    --------
-    >>> import sqlmetrics
-    >>> print(sqlmetrics.render("precision", "events", label="click", threshold=0.3))
-    ... # doctest: +ELLIPSIS
-    with source as (...
-    >>> "cast(0.3e0 as float64)" in sqlmetrics.render("precision", "events", threshold=0.3,
-    ...                                                dialect="bigquery")
-    True
+    def query(self, sql: str) -> Any:
+        raise SqlMetricsError("render runs no query")  # pragma: no cover - never called
+
+
+def render_call(
+    metric: str, data: Any, by: str | list[str] | None, dialect: str, params: dict[str, Any]
+) -> Call:
+    """The checked call ``render`` writes (no data read): the metric's spec, the relation
+    SQL, the columns by role (unquoted), the checked options, the slices and any second input,
+    on a :class:`RenderDialect` of the checked ``dialect``. ``params`` is consumed.
     """
     dialect = check_dialect(dialect, "render")
     request = parse_metric(metric, "render", scalar_only=False)
@@ -143,6 +125,14 @@ def render(
                 f"Write the cut-off once: {metric!r}, or the plain name with k="
             )
         params["k"] = request.k
+    for name, fixed in request.params.items():  # what an ir_measures name fixes
+        if params.get(name) is not None and params[name] != fixed:
+            raise InvalidParameterError(
+                f"render: {name}={params[name]!r} conflicts with metric {metric!r}, whose name "
+                f"fixes {name}={fixed!r}; write the parameter in the name (e.g. 'P(rel=2)@5') "
+                f"or leave {name}= out"
+            )
+        params[name] = fixed
     qrels = params.pop("qrels", None)
     if qrels is not None and spec.kernel != "ranking_kernel":
         raise InvalidParameterError(
@@ -175,7 +165,7 @@ def render(
         extra = {"train": (relation_of("render", train, "train", dialect), {"item": item})}
     checked = check_params(spec, params)
     by_cols = normalize_by(spec.name, by)
-    return render_sql(spec, relation, columns, checked, by_cols, extra, dialect=dialect)
+    return Call(spec, RenderDialect(dialect), relation, columns, checked, by_cols, extra)
 
 
 def render_evaluate(

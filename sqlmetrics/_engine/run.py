@@ -6,10 +6,9 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import duckdb
-import pandas as pd
 
 from .._backends import Backend, DuckDBBackend, backend_for
 from .._backends.source import Source, open_source
@@ -24,6 +23,9 @@ from ..errors import (
 )
 from ..errors import warn as warn_user
 from .validate import check_columns, check_join_types, check_unique, validate_data
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class IntervalRequest(Protocol):
@@ -359,6 +361,8 @@ def undefined(spec_name: str, reason: str, value: float = math.nan, warn: bool =
 
 def scalar(frame: pd.DataFrame, name: str, zero_division: float | str = "warn") -> float:
     """The single value of column ``name``; NaN (with a warning) or ``zero_division`` if NULL."""
+    import pandas as pd
+
     value = frame[name].iloc[0]
     if value is None or pd.isna(value):
         spec = get_spec(name)

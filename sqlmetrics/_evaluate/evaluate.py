@@ -5,9 +5,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
 from .._core.names import Request
@@ -27,6 +25,9 @@ from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["evaluate"]
 
@@ -156,6 +157,9 @@ def evaluate(
     ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
     0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
     it); with other slices ``missing="zero"`` is refused.
+    ir_measures' names (``"nDCG@10"``, ``"P(rel=2)@5"``) fix their own options for that
+    metric alone; metrics whose names fix different options run in one more pass of the
+    ranking kernel, and ``n_groups`` then counts the groups of the first ranking metric asked.
     All metrics come from one statement: classification metrics as subqueries joined
     on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
     ``docs/decisions/0001-templates-and-composition.md``.
@@ -369,6 +373,8 @@ def add_intervals(
     asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
     slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
     """
+    import pandas as pd
+
     out = frame.copy()
     by = list(plan.by)
     for req in plan.requests:
@@ -379,6 +385,7 @@ def add_intervals(
             for name, value in {**inputs, **plan.options}.items()
             if name in names and name not in CI_PARAMS and value is not None  # ci=: below
         }
+        kwargs.update({n: v for n, v in req.params.items() if n in names})  # the name's own
         if "k" in names:
             kwargs["k"] = req.k
         if "average" in names and req.spec.average is not None:

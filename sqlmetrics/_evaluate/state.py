@@ -14,9 +14,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.registry import Role, default_of
 from .._engine.plan import Plan, check_train, make_plan
@@ -27,6 +25,9 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import check_dialect, macro
 from ..errors import InvalidDataError, InvalidParameterError
 from .evaluate import _evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["STATE_VERSION", "merge", "render_state", "state"]
 
@@ -476,6 +477,8 @@ def merge(
             auc  brier_score  n_rows
     0  0.666667     0.198333       6
     """
+    import pandas as pd
+
     _refuse("merge", scores, indicators, ci, ci_method)
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None

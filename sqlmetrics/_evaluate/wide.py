@@ -10,15 +10,16 @@ runs through its own kernel over the long view of the wide columns
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.names import parse_metric
 from .._core.registry import REGISTRY
 from .._engine.run import normalize_by
 from .._metrics.multiclass_roc import wide_frame
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["evaluate_wide", "wide_metrics"]
 
@@ -47,6 +48,8 @@ def evaluate_wide(
     multilabel_average_precision, per slice; the columns evaluate returns (slices, the metrics
     as requested, n_rows).
     """
+    import pandas as pd
+
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     requests = [parse_metric(t, "evaluate") for t in texts]
     form = "multiclass" if indicators is None else "multilabel"

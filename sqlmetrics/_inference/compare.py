@@ -14,9 +14,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._backends.source import Source
 from .._core.names import Request, metric_form
@@ -28,6 +26,9 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
 from ..errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
 from .stats import t_two_sided_p, two_sided_normal, two_sided_t
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["compare"]
 
@@ -398,6 +399,7 @@ def _metric_options(requests: Sequence[Request], options: Mapping[str, Any]) -> 
     checked: dict[str, Any] = {}
     for req in requests:
         params = {name: options[name] for name in req.spec.params if name in options}
+        params.update(req.params)  # what its name fixes (ir_measures' names)
         if req.spec.takes_k:
             params["k"] = req.k
         params.pop("zero_division", None)
@@ -533,12 +535,20 @@ def _run_table(
     return frames
 
 
+def _batch_key(task: _Task) -> str:
+    """``groups:<kernel>:<options its name fixes>:<test>``: metrics whose names fix different
+    options (``P(rel=2)@5``, ``nDCG@10``) need separate kernel calls; the test comes last.
+    """
+    fixed = repr(sorted(task.request.params.items()))
+    return f"groups:{task.request.spec.kernel}:{fixed}:{task.test}"
+
+
 def _group_batches(tasks: Sequence[_Task]) -> dict[str, list[_Task]]:
     """Group-test tasks batched by (kernel, test): one statement each."""
     batches: dict[str, list[_Task]] = {}
     for task in tasks:
         if task.kind == "groups":
-            key = f"groups:{task.request.spec.kernel}:{task.test}"
+            key = _batch_key(task)
             batches.setdefault(key, []).append(task)
     return batches
 
@@ -858,11 +868,15 @@ def _wilcoxon_p(n: int, w_plus: float, tie: float) -> float:
 
 
 def _num(value: Any) -> float:
+    import pandas as pd
+
     return math.nan if value is None or pd.isna(value) else float(value)
 
 
 # --------------------------------------------------------------------------- assembling
 def _slice_key(row: Any, nb: int) -> tuple[Any, ...]:
+    import pandas as pd
+
     return tuple(None if pd.isna(row[f"slice_{i}"]) else row[f"slice_{i}"] for i in range(nb))
 
 
@@ -891,7 +905,7 @@ def _assemble(
         if not name.startswith("groups:"):
             continue
         test = name.rsplit(":", 1)[1]
-        batch = [t for t in tasks if f"groups:{t.request.spec.kernel}:{t.test}" == name]
+        batch = [t for t in tasks if _batch_key(t) == name]
         for _, row in frame.iterrows():
             key = _slice_key(row, nb)
             task = batch[int(row["metric"])]
@@ -1046,6 +1060,8 @@ def _frame(
     slice_rows: dict[tuple[Any, ...], int],
     correction: str,
 ) -> pd.DataFrame:
+    import pandas as pd
+
     records: list[dict[str, Any]] = []
     undefined: dict[str, int] = {}
     keys = sorted(out, key=lambda k: tuple((v is None, v) for v in k))

@@ -52,9 +52,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, NamedTuple, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from .._core.registry import CI_METHODS as METHODS
 from .._core.registry import CI_PARAM_NAMES as CI_PARAMS
@@ -63,6 +61,9 @@ from .._engine.run import Call
 from ..errors import InvalidParameterError, UndefinedMetricWarning
 from ..errors import warn as warn_user
 from .stats import two_sided_normal, two_sided_t
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CI_PARAMS", "METHODS", "CiMethod", "Interval", "default_method", "methods_for"]
 
@@ -326,6 +327,8 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     """Compute the interval ``request`` asks for ``call`` (stored in ``request.result``) and
     return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
     """
+    import pandas as pd
+
     spec = call.spec
     # a metric computed from a table metric's counts (binary mcc from confusion_matrix's)
     asked = REGISTRY.get(request.metric, spec)
@@ -370,18 +373,7 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     elif group_mean(spec, call.columns):
         result = _group_query(call, by, request, "bootstrap")
     elif spec.inference.bucket_bootstrap and not call.columns.get("weight"):
-        sql = call.macro(
-            "ci_auc_bootstrap",
-            call.relation,
-            [call.q(b) for b in by],
-            call.quoted(),
-            call.params,
-            request.n_boot,
-            request.seed,
-            request.level,
-            AUC_BOOT_BUCKETS,
-        )
-        out = call.backend.query(sql)
+        out = call.backend.query(_auc_bootstrap_sql(call, by, request))
         result = out.drop(columns=[spec.name, "n_pos", "n_neg"])
         if request.by is None:  # the query's AUC is the metric's, bit for bit
             frame = out.drop(columns=["lo", "hi", "n_valid"])
@@ -406,6 +398,21 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             UndefinedMetricWarning,
         )
     return frame
+
+
+def _auc_bootstrap_sql(call: Call, by: list[str], request: CiRequest) -> str:
+    """AUC's bucket bootstrap (``ci_auc_bootstrap``): its AUC, counts and bounds per slice."""
+    return call.macro(
+        "ci_auc_bootstrap",
+        call.relation,
+        [call.q(b) for b in by],
+        call.quoted(),
+        call.params,
+        request.n_boot,
+        request.seed,
+        request.level,
+        AUC_BOOT_BUCKETS,
+    )
 
 
 def _wilson_frame(
@@ -456,6 +463,8 @@ def _wilson_frame(
 
 def _exact(values: Any) -> Fraction:
     """The exact sum of the (finite) numbers ``values``; 0 for NULL / NaN ones (no rows)."""
+    import pandas as pd
+
     total = Fraction(0)
     for v in values:
         x = float(v) if v is not None and not pd.isna(v) else 0.0
@@ -464,6 +473,13 @@ def _exact(values: Any) -> Fraction:
 
 
 def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> pd.DataFrame:
+    return call.backend.query(_group_sql(call, by, request, method))
+
+
+def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> str:
+    """The per-group interval statement (``ci_group_query``): ``method`` ``"t"`` gives the
+    per-slice sums, ``"bootstrap"`` the percentile bounds.
+    """
     spec = call.spec
     group = call.columns.get("group")
     if not group:
@@ -517,14 +533,21 @@ def _group_query(call: Call, by: list[str], request: CiRequest, method: str) -> 
         aggregate,
         weights,
     )
-    return call.backend.query(sql)
+    return sql
 
 
 def _row_bootstrap(
     call: Call, by: list[str], request: CiRequest, counts_macro: str | None = None
 ) -> pd.DataFrame:
-    """The percentile interval of a Poisson(1) row bootstrap; ``counts_macro``: the metric
-    from each replicate's confusion counts (``call`` is then the counts' table metric).
+    return call.backend.query(_row_bootstrap_sql(call, by, request, counts_macro))
+
+
+def _row_bootstrap_sql(
+    call: Call, by: list[str], request: CiRequest, counts_macro: str | None = None
+) -> str:
+    """The statement of the percentile interval of a Poisson(1) row bootstrap;
+    ``counts_macro``: the metric from each replicate's confusion counts (``call`` is then
+    the counts' table metric).
     """
     spec = call.spec
     roles = {r.name for r in spec.roles}
@@ -562,10 +585,85 @@ def _row_bootstrap(
         inner = call.macro(counts_macro, counts, len(by))
     else:
         inner = call.kernel(relation, [*by, "__sqlm_b"], call.quoted(**override), "ci_value")
-    sql = call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)
-    return call.backend.query(sql)
+    return call.macro("ci_replicate_percentiles", inner, len(by), "ci_value", request.level)
 
 
 def ci_columns(metric: str) -> tuple[str, str]:
     """``evaluate``'s column names of a metric's interval: ``<metric>_lo``, ``<metric>_hi``."""
     return f"{metric}_lo", f"{metric}_hi"
+
+
+# --------------------------------------------------------------------------- render(ci=)
+#: the methods render(ci=) writes as SQL, for its error messages
+RENDERED_METHODS = ("wilson", "delong", "bootstrap")
+
+
+def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
+    """The one statement of ``call``'s metric with its interval (``render(ci=)``, the dbt
+    macros with ``ci``): the slices ``slice_0..``, the value under the metric's name and the
+    bounds ``<metric>_lo``, ``<metric>_hi``; run, it gives the bounds of the Python call with
+    the same ``ci=`` bit for bit (the same SQL, and the same operations where Python finishes
+    an interval: ``ci_normal_bounds``, ``ci_wilson_bounds``; the normal factor ``z`` is an
+    exact literal of the level). ``metric_sql``: the metric's own statement.
+
+    Refused (:class:`~sqlmetrics.errors.InvalidParameterError`, naming the method and what
+    renders): ``"t"`` (its quantile with n - 1 degrees of freedom per slice is computed in
+    Python) and ``"wilson"`` with ``weight=`` (Kish's effective size is an exact fraction).
+    """
+    spec = call.spec
+    if spec.output != "scalar":
+        raise InvalidParameterError(
+            f"render: ci= applies to a metric with one value per slice; {spec.name!r} returns a "
+            f"table: drop ci="
+        )
+    if spec.inference.counts_macro is not None:
+        raise InvalidParameterError(
+            f"render: ci= of {spec.name} is computed from another metric's counts in Python; "
+            f"call sqlmetrics.{spec.name}(..., ci=) instead, or drop ci="
+        )
+    method = request.method or default_method(spec, call.columns)
+    check_method(spec, method, call.columns)
+    weighted = bool(call.columns.get("weight"))
+    if method == "t" or (method == "wilson" and weighted and spec.inference.proportion):
+        why = (
+            "its t quantile with n - 1 degrees of freedom per slice is computed in Python"
+            if method == "t"
+            else "with weight= its effective sample size is an exact fraction computed in Python"
+        )
+        rendered = [m for m in methods_for(spec, call.columns) if m in RENDERED_METHODS]
+        if method == "wilson":
+            rendered = [m for m in rendered if m != "wilson"]
+        raise InvalidParameterError(
+            f"render: ci_method={method!r} of {spec.name} cannot be written as SQL alone ({why}); "
+            f"methods render writes for it: {', '.join(map(repr, rendered))}; or call "
+            f"sqlmetrics.{spec.name}(..., ci=) to run it"
+        )
+    by = list(call.by)
+    n_by = len(by)
+    z = call.macro("float_literal", two_sided_normal(request.level)).strip()
+    value = call.q(spec.name)
+    lo, hi = (call.q(c) for c in ci_columns(spec.name))
+    if method == "delong":
+        inner = call.macro(
+            "ci_delong", call.relation, [call.q(b) for b in by], call.quoted(), call.params
+        )
+        bounds = call.macro("ci_normal_bounds", inner, n_by, spec.name, z)
+        return call.macro("ci_render", None, bounds, n_by, spec.name, lo, hi)
+    if method == "wilson" and spec.inference.proportion:
+        counts = call.macro(str(spec.kernel), call.relation, [call.q(b) for b in by],
+                            call.quoted(), call.params, [])  # fmt: skip
+        num, den = spec.inference.proportion
+        bounds = call.macro("ci_wilson_bounds", counts, n_by, " + ".join(num), " + ".join(den), z)
+        return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi, True)
+    if method == "wilson":  # over groups (hit_rate): the share of groups with a hit
+        sums = _group_sql(call, by, request, "t")
+        bounds = call.macro("ci_wilson_bounds", sums, n_by, "svx", "n", z)
+        return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi, True)
+    if group_mean(spec, call.columns):
+        bounds = _group_sql(call, by, request, "bootstrap")
+    elif spec.inference.bucket_bootstrap and not weighted:
+        bounds = _auc_bootstrap_sql(call, by, request)
+        return call.macro("ci_render", None, bounds, n_by, spec.name, lo, hi)
+    else:
+        bounds = _row_bootstrap_sql(call, by, request)
+    return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi)

@@ -16,8 +16,11 @@ from __future__ import annotations
 import decimal
 import functools
 import hashlib
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 __all__ = [
     "AS241_A",
@@ -41,17 +44,15 @@ __all__ = [
 #: the Mersenne prime 2^31 - 1 all arithmetic is reduced modulo
 P = 2147483647
 #: Poisson(1) CDF at 0..7; u at or above the last gives 8
-POISSON1_CDF = np.array(
-    [
-        0.36787944117144233,
-        0.7357588823428847,
-        0.9196986029286058,
-        0.9810118431238462,
-        0.9963401531726563,
-        0.9994058151824183,
-        0.9999167588507119,
-        0.9999898508033944,
-    ]
+POISSON1_CDF = (
+    0.36787944117144233,
+    0.7357588823428847,
+    0.9196986029286058,
+    0.9810118431238462,
+    0.9963401531726563,
+    0.9994058151824183,
+    0.9999167588507119,
+    0.9999898508033944,
 )
 
 
@@ -63,6 +64,8 @@ def key_hash(value: object) -> int:
 
 def replicate_int(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> np.ndarray:
     """SQL's ``replicate_int(key, b, seed)``: an integer in [0, P), elementwise."""
+    import numpy as np
+
     key = np.asarray(key, dtype=np.int64)
     b = np.asarray(b, dtype=np.int64)
     a = (key % P + (seed % P) * 16807) % P
@@ -74,12 +77,16 @@ def replicate_int(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> np.n
 
 def replicate_uniform(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> np.ndarray:
     """SQL's ``replicate_uniform(key, b, seed)`` = ``replicate_int / P``, elementwise."""
+    import numpy as np
+
     result: np.ndarray = replicate_int(key, b, seed).astype(np.float64) / float(P)
     return result
 
 
 def poisson1(u: np.ndarray) -> np.ndarray:
     """SQL's ``poisson1(u)``: the Poisson(1) count whose CDF first exceeds ``u``."""
+    import numpy as np
+
     return np.searchsorted(POISSON1_CDF, np.asarray(u), side="right").astype(np.int64)
 
 
@@ -90,6 +97,8 @@ def poisson_weight(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> np.
 
 def sign_flip(key: np.ndarray | int, b: np.ndarray | int, seed: int) -> np.ndarray:
     """SQL's ``sign_flip(key, b, seed)``: +1 where the uniform is below 1/2, else -1."""
+    import numpy as np
+
     return np.where(replicate_uniform(key, b, seed) < 0.5, 1, -1)
 
 
@@ -180,6 +189,8 @@ AS241_D = (
 
 
 def _horner(coefs: tuple[float, ...], r: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     acc = np.full_like(r, coefs[-1])
     for c in reversed(coefs[:-1]):
         acc = acc * r + c
@@ -190,6 +201,8 @@ def normal_quantile(u: np.ndarray) -> np.ndarray:
     """SQL's ``poisson_normal_quantile``: AS241 (PPND16) for u in [0.5 / P, 1 - 0.5 / P],
     the same operations in the same order (Horner, highest coefficient first).
     """
+    import numpy as np
+
     u = np.asarray(u, dtype=np.float64)
     q = u - 0.5
     central = np.abs(q) <= 0.425
@@ -210,6 +223,8 @@ def poisson_count(lam: np.ndarray | int, x: np.ndarray | int) -> np.ndarray:
     ``u = (x + 1/2) / P``, ``z = AS241(u)``:
     ``n = floor(lam + z sqrt(lam) + (z^2 - 1) / 6 + (z - z^3) / (72 sqrt(lam)) + 1/2)``, >= 0.
     """
+    import numpy as np
+
     lam_a, x_a = np.broadcast_arrays(np.asarray(lam, dtype=np.int64), np.asarray(x, dtype=np.int64))
     out = np.zeros(lam_a.shape, dtype=np.int64)
     for m in np.unique(lam_a[(lam_a > 0) & (lam_a <= POISSON_EXACT_MAX)]):

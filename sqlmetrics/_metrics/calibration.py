@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._core.registry import (
     Inference,
@@ -28,6 +26,9 @@ from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
 from . import classification_curves as _curves  # noqa: F401  (declares eps=, which normalized_entropy takes)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "calibration_curve",

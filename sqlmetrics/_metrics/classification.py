@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._core.conventions import resolve
 from .._core.registry import (
@@ -22,6 +20,9 @@ from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci
 from ..errors import InvalidParameterError
 from .classification_separation import partial_auc
 from .multiclass import averaged, check_average, check_normalize_arg
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "accuracy",

@@ -12,15 +12,16 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._core.conventions import resolved
 from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
 

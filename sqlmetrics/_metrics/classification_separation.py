@@ -11,15 +11,16 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._core.registry import MetricSpec, ParamSpec, Role, declare_param, register
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
 from . import calibration as _calibration  # noqa: F401  (declares n_bins=)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["ks_point", "ks_statistic", "lift_table", "partial_auc"]
 

@@ -14,10 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any, overload
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._backends import backend_for
 from .._backends.source import open_source
@@ -36,6 +33,9 @@ from .._engine.run import compute, undefined
 from .._engine.validate import check_columns, is_numeric
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
 
@@ -62,6 +62,9 @@ def check_labels(metric: str, name: str, value: Any) -> tuple[Any, ...] | None:
     """``labels=``: None, or a non-empty list of distinct classes of one kind (strings,
     finite numbers or booleans); integral numbers become ints (``2.0`` is the class ``2``).
     """
+    import numpy as np
+    import pandas as pd
+
     if value is None:
         return None
     one_dim = isinstance(value, (list, tuple, pd.Index, pd.Series)) or (
@@ -205,6 +208,8 @@ def check_normalize_arg(normalize: Any, metric: str = "multiclass_confusion_matr
 
 def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
     """The counts of a long confusion table divided as scikit-learn's ``normalize=``."""
+    import pandas as pd
+
     counts = frame["count"].astype(float)
     if how == "all":
         totals = pd.Series(counts.sum(), index=frame.index)
@@ -301,6 +306,8 @@ def averaged(
     ci: CiRequest | None = None,
 ) -> float | pd.Series:
     """The multiclass path of precision / recall / f1 / fbeta (average != "binary")."""
+    import pandas as pd
+
     columns = _columns(label, prediction, weight, metric, str(average))
     params: dict[str, Any] = {"zero_division": zero_division, "labels": labels}
     if beta is not None:
@@ -471,6 +478,8 @@ def classification_report(
     macro avg        0.2222  0.3333  0.2667        6
     weighted avg     0.2222  0.3333  0.2667        6
     """
+    import pandas as pd
+
     zero_division = resolved("classification_report", "zero_division", zero_division, convention)
     metric = "classification_report"
     columns = _columns(label, prediction, weight, metric, "report")
@@ -611,6 +620,8 @@ def multiclass_confusion_matrix(
     >>> sqlmetrics.multiclass_confusion_matrix(df, as_matrix=True).to_numpy().tolist()
     [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
     """
+    import pandas as pd
+
     metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
     how = check_normalize_arg(normalize)
@@ -780,6 +791,8 @@ def mcc(
     >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
     0.0
     """
+    import pandas as pd
+
     iv_request = ci_request("mcc", ci, ci_method, n_boot, seed)
     zero_division = resolved("mcc", "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:

@@ -13,9 +13,7 @@ through the same kernels (multiclass_auc, multilabel_average_precision, top_k_ac
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._core.registry import (
     MetricSpec,
@@ -41,6 +39,9 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
 from .multiclass import check_labels, check_labels_type
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any, overload
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, overload
 
 from .._backends import Backend
 from .._core.registry import (
@@ -34,6 +32,9 @@ from .._engine.run import check_params, compute, undefined
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from ..errors import warn as warn_user
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "cg",
@@ -238,8 +239,11 @@ def _before(
     overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
     (:func:`warn_ranx_ties`).
     """
-    if options.get("gain", "exponential") == "exponential" and any(
-        "gain" in req.spec.params for req in requests
+    if any(  # a metric's name may fix its own gain (ir_measures' nDCG(dcg='exp-log2'))
+        "gain" in req.spec.params
+        and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
+        == "exponential"
+        for req in requests
     ):
         check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
     if warn_ties:
@@ -289,6 +293,18 @@ _INFERENCE: dict[str, Inference] = {
     ),
 }
 
+#: the same measure's base name in ir_measures and in trec_eval (``_core.ir_names``); hit_rate
+#: is Success (a relevant item in the top k), not hit_ratio (micro recall, in neither tool)
+_NAMES: dict[str, tuple[str | None, str | None]] = {
+    "ndcg": ("nDCG", "ndcg_cut"),
+    "precision_at_k": ("P", "P"),
+    "recall_at_k": ("R", "recall"),
+    "map": ("AP", "map_cut"),
+    "mrr": ("RR", "recip_rank"),
+    "r_precision": ("Rprec", "Rprec"),
+    "hit_rate": ("Success", "success"),
+}
+
 for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     _params = (
         (("k",) if _uses_k else ())
@@ -318,6 +334,8 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             inference=_INFERENCE.get(_name, GROUP_MEAN),
             data_checks=CHECKS,
             better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
+            ir_measures=_NAMES.get(_name, (None, None))[0],
+            trec_eval=_NAMES.get(_name, (None, None))[1],
         )
     )
 
@@ -567,6 +585,8 @@ def _ranking(
     params: dict[str, Any],
     ci: CiRequest | None = None,
 ) -> float:
+    import pandas as pd
+
     spec = get_spec(name)
     # the convention applied once, up front: the checks below read the resolved options
     chosen = params.get("empty") is not None or params.get("convention") is not None

@@ -110,6 +110,14 @@ _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...]]] = {
 #: gm_map: a geometric mean over groups, the cluster bootstrap only (no t interval)
 GEOMETRIC_MEAN = Inference(group_mean="geometric", paired="groups", tests=GROUP_TESTS)
 
+#: the same measure's base name in ir_measures and in trec_eval (``_core.ir_names``)
+_NAMES: dict[str, tuple[str | None, str | None]] = {
+    "bpref": ("Bpref", "bpref"),
+    "iprec_at_recall": ("IPrec", "iprec_at_recall"),
+    "iprec_11pt_avg": (None, "11pt_avg"),
+    "gm_map": (None, "gm_map"),
+}
+
 for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
     register(
         MetricSpec(
@@ -135,6 +143,8 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
             inference=GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN,
             data_checks=CHECKS,
             better="lower" if _name == "fallout" else "higher",
+            ir_measures=_NAMES.get(_name, (None, None))[0],
+            trec_eval=_NAMES.get(_name, (None, None))[1],
         )
     )
 

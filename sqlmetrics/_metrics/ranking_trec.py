@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .._core.names import parse_metric
 from ..errors import DataSourceError, InvalidDataError, InvalidParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["read_trec_qrels", "read_trec_run"]
 
@@ -25,6 +26,19 @@ __all__ = ["read_trec_qrels", "read_trec_run"]
 #: document counts 0, a judged topic absent from the run is left out, ndcg's gain is the
 #: relevance level itself. ``-c`` is ``missing="zero"``.
 TREC_EVAL_OPTIONS: dict[str, Any] = {"empty": "zero", "missing": "skip", "gain": "linear"}
+
+
+#: trec_eval's standard measures (``trec_eval`` without ``-m``) that it computes as here, in
+#: its order; its iprec_at_recall_* are not among them (trec_eval reaches a recall level p at
+#: (long)(p * R + 0.9) relevant items, here at recall >= p)
+TREC_STANDARD = (
+    "map",
+    "gm_map",
+    "r_precision",
+    "bpref",
+    "mrr",
+    *(f"precision@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+)
 
 
 def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
@@ -115,6 +129,8 @@ def read_trec_run(path: str | os.PathLike[str]) -> pd.DataFrame:
     >>> sqlmetrics.mrr(run, qrels=qrels)
     0.5
     """
+    import pandas as pd
+
     function = "read_trec_run"
     records = []
     for n, fields in _lines(function, path):
@@ -180,6 +196,8 @@ def read_trec_qrels(path: str | os.PathLike[str], *, negative: str = "zero") -> 
     >>> sqlmetrics.read_trec_qrels(path)["label"].tolist()
     [2, 0]
     """
+    import pandas as pd
+
     function = "read_trec_qrels"
     if negative not in ("zero", "keep"):
         raise InvalidParameterError(

@@ -17,10 +17,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import pandas as pd
 
 from .._core.conventions import convention_names
 from ._io import (
@@ -40,6 +39,9 @@ from ._io import (
     resolve_data,
     write,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["InputError", "connection", "friendly", "main", "parse_options", "parse_value"]
 
@@ -108,6 +110,16 @@ EVAL_FLAGS = {
     "seed": "--seed",
     "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
 }
+#: the same for report()
+REPORT_FLAGS = {
+    **{k: v for k, v in EVAL_FLAGS.items() if k not in ("scores", "indicators")},
+    "scores": "--model",
+    "curves": "--curves/--no-curves",
+    "max_slices": "--max-slices",
+    "path": "-o/--output",
+    "title": "--title",
+    "convention": "--convention",
+}
 #: the same for compare()
 COMPARE_FLAGS = {
     "data": "DATA",
@@ -148,6 +160,8 @@ RENDER_FLAGS = {
 
 def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Date slices as ISO text (``2026-11-01``; with the time only when there is one)."""
+    import pandas as pd
+
     out = frame.copy()
     for col in out.columns:
         if pd.api.types.is_datetime64_any_dtype(out[col]):
@@ -162,6 +176,8 @@ P_VALUES = ("p_value", "p_adjusted")
 
 
 def _p_value(value: Any) -> str:
+    import pandas as pd
+
     return "NaN" if value is None or pd.isna(value) else f"{float(value):.3g}"
 
 
@@ -239,8 +255,9 @@ def ci_options(command: Any) -> Any:
     "--metric",
     "metrics",
     multiple=True,
-    required=True,
-    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
+    help="Metric to compute, e.g. auc, gauc, ndcg@10, or ir_measures' names such as nDCG@10, "
+    "'P(rel=2)@5' (repeatable). With --trec --format trec and no -m: trec_eval's standard "
+    "measures.",
 )
 @data_options(
     "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
@@ -305,8 +322,16 @@ def ci_options(command: Any) -> Any:
     type=click.Choice(["table", "csv", "json", "trec"]),
     default="table",
     show_default=True,
-    help="Output format. trec: trec_eval -q layout (measure, topic, value; one block "
-    "per --group topic, then 'all'), with num_q, num_ret, num_rel, num_rel_ret.",
+    help="Output format. trec: trec_eval's layout and names (measure, topic, value: P_10, "
+    "ndcg_cut_10, map; a measure trec_eval has no name for keeps its own), the 'all' lines "
+    "with runid, num_q, num_ret, num_rel, num_rel_ret; with -q one block per --group topic "
+    "first.",
+)
+@click.option(
+    "-q",
+    "per_query",
+    is_flag=True,
+    help="With --format trec: per topic too, then 'all' (trec_eval -q).",
 )
 @click.option(
     "--output",
@@ -354,6 +379,7 @@ def eval_command(
     option_pairs: tuple[str, ...],
     thresholds: tuple[float, ...],
     fmt: str,
+    per_query: bool,
     output: str | None,
     db_url: str | None,
     spark_master: str | None,
@@ -371,6 +397,18 @@ def eval_command(
     from .._metrics.ranking_trec import read_trec_qrels, read_trec_run
 
     load_dirs(metrics_dirs)
+    if not metrics:
+        if not (trec and fmt == "trec"):
+            ctx = click.get_current_context()
+            param = next(p for p in ctx.command.params if p.name == "metrics")
+            raise click.MissingParameter(ctx=ctx, param=param)
+        from .._metrics.ranking_trec import TREC_STANDARD
+
+        metrics = TREC_STANDARD
+    if per_query and fmt != "trec":
+        raise InputError(
+            f"-q prints per topic in trec_eval's layout: add --format trec (got {fmt})"
+        )
     table: Any
     judged: Any = qrels
     remote = _remote_engine_option(inputs, db_url, spark_master, trec)
@@ -397,7 +435,7 @@ def eval_command(
     elif trec:
         from .._metrics.ranking_trec import trec_eval_options
 
-        options = {**trec_eval_options([m.lower() for m in metrics]), **options}
+        options = {**trec_eval_options([cli_name(m) for m in metrics]), **options}
     extra: dict[str, Any] = {"qrels": judged} if judged is not None else {}
     if label_lists:
         if "labels" in options:
@@ -405,7 +443,7 @@ def eval_command(
                 "--labels and --option labels= both given; give the classes with --labels only"
             )
         options["labels"] = parse_classes(label_lists)
-    names = [m.lower() for m in metrics]  # metric names are case-insensitive on the CLI
+    names = [cli_name(m) for m in metrics]
     repeated = sorted({t for t in thresholds if thresholds.count(t) > 1})
     if repeated:
         raise InputError(
@@ -465,7 +503,8 @@ def eval_command(
             per_topic = run([group])
             if judged is not None:  # as trec_eval: only judged topics are evaluated
                 per_topic = per_topic[per_topic[group].astype(str).isin(tallies.index)]
-            text = format_trec(per_topic, run(None), group, tallies)
+            runid = run_id(table) if trec else None
+            text = format_trec(per_topic, run(None), group, tallies, names, per_query, runid)
         else:
             frame = per_threshold(run, list(by), names, thresholds)
             text = format_frame(frame, fmt)
@@ -611,6 +650,8 @@ def per_threshold(
     run: Callable[..., pd.DataFrame], by: list[str], names: list[str], thresholds: tuple[float, ...]
 ) -> pd.DataFrame:
     """Evaluate once per threshold; threshold metrics get a column each (``f1@t=0.3``)."""
+    import pandas as pd
+
     from .._core.names import parse_metric
 
     if len(thresholds) < 2:
@@ -678,18 +719,71 @@ def counts(
     return frame.set_index("topic")
 
 
-def format_trec(
-    per_topic: pd.DataFrame, overall: pd.DataFrame, group: str, tallies: pd.DataFrame
-) -> str:
-    """trec_eval ``-q`` layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
-    counts as integers); per topic in topic order, then ``all``.
+def cli_name(text: str) -> str:
+    """A metric name as the command line takes it: as written when it parses (ir_measures'
+    ``nDCG@10``, ``P(rel=2)@5``), else lower-cased (``NDCG@10`` is ``ndcg@10``).
     """
+    from .._core.names import parse_metric
+    from ..errors import SqlMetricsError
+
+    try:
+        parse_metric(text)
+    except SqlMetricsError:
+        return text.lower()
+    return text
+
+
+def run_id(table: Any) -> str | None:
+    """The run name of a TREC run (its ``run`` column's first value), trec_eval's runid."""
+    if isinstance(table, pd.DataFrame) and "run" in table.columns and len(table):
+        return str(table["run"].iloc[0])
+    return None
+
+
+def trec_measure(text: str) -> str:
+    """trec_eval's name of a requested metric (``P_10``, ``ndcg_cut_10``, ``recip_rank``),
+    or the name as written where trec_eval has none.
+    """
+    from .._core.ir_names import trec_eval_name
+    from .._core.names import parse_metric
+
+    request = parse_metric(text)
+    options = {**request.params}
+    return trec_eval_name(request.spec, request.k, options) or text
+
+
+def format_trec(
+    per_topic: pd.DataFrame,
+    overall: pd.DataFrame,
+    group: str,
+    tallies: pd.DataFrame,
+    names: list[str] | None = None,
+    per_query: bool = True,
+    runid: str | None = None,
+) -> str:
+    """trec_eval's layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
+    counts as integers); with ``per_query`` (``-q``) per topic in topic order first, then
+    ``all``; ``names``: the requested metrics, printed under trec_eval's names. A mean
+    over topics that is not one per topic (gm_map, a geometric mean) has ``all`` only.
+    """
+    from .._core.names import parse_metric
+
     # the counts are no measures: n_rows, n_groups or, with GAUC and ranking metrics in one
     # call, n_groups_<metric> each (num_q: the ranking metrics' count)
     counts = [
         c for c in overall.columns if c in ("n_rows", "n_groups") or c.startswith("n_groups_")
     ]
     measures = [c for c in overall.columns if c not in counts]
+    shown_as = {m: trec_measure(m) if names is not None and m in names else m for m in measures}
+    tally = ("num_q", "num_ret", "num_rel", "num_rel_ret")  # printed from the counts already
+    measures = [m for m in measures if shown_as[m] not in tally]
+    per_topic_measures = [
+        m
+        for m in measures
+        if names is None
+        or m not in names
+        or parse_metric(m).spec.inference.group_mean != "geometric"
+    ]
     ranked = [c for c in counts if c.startswith("n_groups_") and c != "n_groups_gauc"]
     num_q = "n_groups" if "n_groups" in counts else (ranked[0] if ranked else None)
     lines: list[str] = []
@@ -700,17 +794,19 @@ def format_trec(
 
     topics = sorted(str(t) for t in per_topic[group])
     by_topic = per_topic.assign(**{group: per_topic[group].astype(str)}).set_index(group)
-    for topic in topics:
+    for topic in topics if per_query else ():
         for count in ("num_ret", "num_rel", "num_rel_ret"):
             emit(count, topic, tallies[count].get(topic, 0))
-        for measure in measures:
-            emit(measure, topic, by_topic.loc[topic, measure])
+        for measure in per_topic_measures:
+            emit(shown_as[measure], topic, by_topic.loc[topic, measure])
     shown = tallies.loc[[t for t in topics if t in tallies.index]]
+    if runid is not None:
+        lines.append(f"{'runid':<22}\tall\t{runid}")
     emit("num_q", "all", overall[num_q].iloc[0] if num_q else len(topics))
     for count in ("num_ret", "num_rel", "num_rel_ret"):
         emit(count, "all", shown[count].sum())
     for measure in measures:
-        emit(measure, "all", overall[measure].iloc[0])
+        emit(shown_as[measure], "all", overall[measure].iloc[0])
     return "\n".join(lines) + "\n"
 
 
@@ -816,8 +912,8 @@ def render_command(
     data = render_data(data, dialect)
     slices = list(by) or None
     # metric names are case-insensitive on the command line, as for `eval`
-    metric = metric.lower() if metric else metric
-    metrics = tuple(m.lower() for m in metrics)
+    metric = cli_name(metric) if metric else metric
+    metrics = tuple(cli_name(m) for m in metrics)
     if metrics:
         sql = render_evaluate(
             data, [*([metric] if metric else []), *metrics], by=slices, dialect=dialect, **params
@@ -874,23 +970,27 @@ def spark_glob(data: str, where: str) -> None:
 @metrics_dir_option
 @friendly
 def list_command(names: tuple[str, ...], metrics_dirs: tuple[str, ...]) -> None:
-    """List every metric with its definition and options; with METRIC (auc, ndcg@10, an
-    alias), that metric's card: its definition from its SQL template's header, columns,
-    options with defaults, aliases and the conventions that cover it.
+    """List every metric with its ir_measures and trec_eval names (- where the tool has
+    none), its definition and options; with METRIC (auc, ndcg@10, an alias, nDCG@10), that
+    metric's card: its definition from its SQL template's header, columns, options with
+    defaults, aliases and the conventions that cover it.
     """
+    from .._core.ir_names import ir_form, trec_form
     from .._core.names import metric_form, parse_metric
     from .._core.registry import REGISTRY, default_of
 
     load_dirs(metrics_dirs)
     if names:
         cards = [
-            metric_card(parse_metric(n.lower(), "list", scalar_only=False).spec) for n in names
+            metric_card(parse_metric(cli_name(n), "list", scalar_only=False).spec) for n in names
         ]
         click.echo("\n".join(cards), nl=False)
         return
+    click.echo(f"{'METRIC':<22} {'IR_MEASURES':<13} {'TREC_EVAL':<17} DEFINITION")
     for spec in sorted(REGISTRY.values(), key=metric_form):
         shown = metric_form(spec)
-        click.echo(f"{shown:<22} {spec.summary}")
+        theirs = f"{ir_form(spec) or '-':<13} {trec_form(spec) or '-':<17}"
+        click.echo(f"{shown:<22} {theirs} {spec.summary}")
         options = [p for p in spec.params if p != "k"]
         if options:
             click.echo(
@@ -905,6 +1005,7 @@ def metric_card(spec: Any) -> str:
     from pathlib import Path
 
     from .._core.conventions import CONVENTIONS
+    from .._core.ir_names import ir_form, trec_form
     from .._core.names import metric_form
     from .._core.registry import default_of
     from .._inference.intervals import methods_for
@@ -913,6 +1014,8 @@ def metric_card(spec: Any) -> str:
     lines = [f"{metric_form(spec)}: {spec.summary}"]
     if spec.aliases:
         lines.append(f"  aliases: {', '.join(spec.aliases)}")
+    if spec.ir_measures is not None or spec.trec_eval is not None:
+        lines.append(f"  ir_measures: {ir_form(spec) or '-'}; trec_eval: {trec_form(spec) or '-'}")
     lines.append(f"  function: sqlmetrics.{spec.function}")
     columns = [f"--{r.name} ({r.kind}{'' if r.required else ', optional'})" for r in spec.roles]
     lines.append(f"  columns: {', '.join(columns) or '-'}")
@@ -1079,6 +1182,8 @@ def compare_command(
     metric and model the value, the difference, its interval and a paired test's p-value
     (Holm-corrected by default); DATA as for `eval`.
     """
+    import pandas as pd
+
     from .._inference.compare import compare
 
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)
@@ -1091,7 +1196,7 @@ def compare_command(
     with engine_connection(database, db_url, spark_master) as con:
         frame = compare(
             filtered(table, con, where),
-            [m.lower() for m in metrics],
+            [cli_name(m) for m in metrics],
             scores=list(scores),
             baseline=baseline,
             label=label,
@@ -1112,6 +1217,151 @@ def compare_command(
     for col in ("n_rows", "n_groups"):  # nullable counts: None (JSON null) where NA
         frame[col] = pd.Series([None if pd.isna(v) else int(v) for v in frame[col]], dtype=object)
     write(format_frame(frame, fmt), output)
+
+
+@main.command("report")
+@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    required=True,
+    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
+)
+@data_options(
+    "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="COLUMN",
+    help="Score column of one model (repeat for each, at least two; the first is the "
+    "baseline): a table row and a plot line per model, and their paired comparison. "
+    "Without it: one model, --score.",
+)
+@click.option(
+    "--convention",
+    default=None,
+    type=click.Choice(convention_names()),
+    help="Reproduce a tool's definitions: its values fill the options not given with --option.",
+)
+@data_options("option")
+@click.option(
+    "--curves/--no-curves",
+    default=None,
+    help="Draw ROC, precision-recall, calibration and gains plots (default: unless a "
+    "ranking metric is asked; --curves fails where one cannot be drawn).",
+)
+@click.option(
+    "--max-slices",
+    type=int,
+    default=12,
+    show_default=True,
+    help="Plots for at most this many slices, the largest.",
+)
+@click.option("--title", default="sqlmetrics report", show_default=True, help="Page title.")
+@click.option(
+    "-o",
+    "--output",
+    default="report.html",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="The HTML file written.",
+)
+@click.option(
+    "--db-url",
+    default=None,
+    metavar="URL",
+    help="Run on the database of this SQLAlchemy URL; DATA is then a table name there.",
+)
+@click.option(
+    "--spark",
+    "spark_master",
+    default=None,
+    metavar="MASTER",
+    help="Run on Spark with this master; DATA is then a table or a Parquet path.",
+)
+@ci_options
+@friendly
+def report_command(
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    label: str,
+    score: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    pos_label: str | None,
+    where: str | None,
+    models: tuple[str, ...],
+    convention: str | None,
+    option_pairs: tuple[str, ...],
+    curves: bool | None,
+    max_slices: int,
+    title: str,
+    output: str,
+    db_url: str | None,
+    spark_master: str | None,
+    ci: float | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+) -> None:
+    """Write an HTML report of METRICs over DATA (as for `eval`): the metrics per slice
+    (sortable), intervals with --ci, group counts, curves, the comparison of --model
+    columns, the settings, versions and SQL; one file that works offline.
+    """
+    from .._evaluate.report import report
+
+    if len(models) == 1:
+        raise InputError(
+            f"--model {models[0]}: give at least two --model columns (one per model, the first "
+            f"the baseline), or --score for one model"
+        )
+    options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    if convention is not None:
+        if "convention" in options:
+            raise InputError(
+                "--convention and --option convention= both given; give it with --convention only"
+            )
+        options["convention"] = convention
+    if _remote_engine_option(inputs, db_url, spark_master, False):
+        table, database = inputs[0], None
+        if spark_master is not None:
+            spark_glob(table, "--spark: DATA")
+    else:
+        table, database = resolve_data(inputs)
+    with engine_connection(database, db_url, spark_master) as con:
+        written = report(
+            filtered(table, con, where),
+            [m.lower() for m in metrics],
+            label=label,
+            score=score,
+            group=group,
+            item=item,
+            weight=weight,
+            prediction=prediction,
+            qrels=qrels,
+            by=list(by) or None,
+            scores=list(models) or None,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
+            curves=curves,
+            max_slices=max_slices,
+            path=output,
+            title=title,
+            con=con,
+            **options,
+        )
+    click.echo(f"wrote {written}")
 
 
 def _register_plot() -> None:

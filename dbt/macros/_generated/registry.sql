@@ -40,7 +40,19 @@
             'needs': [],
             'undefined': 'never',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp', 'tn'],
+                    ['tp', 'tn', 'fp', 'fn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['mcnemar', 'bootstrap']
+            }
         },
         'auc': {
             'form': 'auc',
@@ -72,7 +84,16 @@
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['delong', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': true,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'delong',
+                'tests': ['delong']
+            }
         },
         'auc_bounds': {
             'form': 'auc_bounds',
@@ -105,7 +126,16 @@
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'average_precision': {
             'form': 'average_precision',
@@ -138,7 +168,16 @@
             'needs': [],
             'undefined': 'no positive label (P = 0)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'balanced_accuracy': {
             'form': 'balanced_accuracy',
@@ -170,7 +209,16 @@
             'needs': [],
             'undefined': 'no class in the label with weight; adjusted with one class',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'bpref': {
             'form': 'bpref',
@@ -211,7 +259,16 @@
             'needs': ['cum', 'n_rel', 'judged'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'brier_score': {
             'form': 'brier_score',
@@ -243,7 +300,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'calibration_curve': {
             'form': 'calibration_curve',
@@ -278,6 +344,15 @@
             'undefined': 'a bin whose weights sum to 0',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive'],
                 'weighted': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive']
@@ -313,7 +388,16 @@
             'needs': [],
             'undefined': 'no positive label (with weight)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'catalog_coverage': {
             'form': 'catalog_coverage',
@@ -333,7 +417,16 @@
             'needs': [],
             'undefined': 'never',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'cg': {
             'form': 'cg@k',
@@ -376,7 +469,16 @@
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'classification_report': {
             'form': 'classification_report',
@@ -411,6 +513,15 @@
             'undefined': 'precision of a class never predicted, recall of a class never true',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['class', 'average', 'precision', 'recall', 'fbeta', 'support'],
                 'weighted': ['class', 'average', 'precision', 'recall', 'fbeta', 'support']
@@ -447,7 +558,16 @@
             'needs': [],
             'undefined': 'no expected disagreement (one class in label and prediction alike)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'confusion_matrix': {
             'form': 'confusion_matrix',
@@ -486,6 +606,15 @@
             'undefined': 'never',
             'state': 'confusion',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['tp', 'fp', 'tn', 'fn'],
                 'weighted': ['tp', 'fp', 'tn', 'fn']
@@ -533,7 +662,16 @@
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'distributional_coverage': {
             'form': 'distributional_coverage',
@@ -553,7 +691,16 @@
             'needs': [],
             'undefined': 'never',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'expected_calibration_error': {
             'form': 'expected_calibration_error',
@@ -587,7 +734,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1': {
             'form': 'f1',
@@ -626,7 +782,16 @@
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'f1_macro': {
             'form': 'f1_macro',
@@ -659,7 +824,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1_micro': {
             'form': 'f1_micro',
@@ -692,7 +866,16 @@
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'f1_weighted': {
             'form': 'f1_weighted',
@@ -725,7 +908,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fallout': {
             'form': 'fallout@k',
@@ -767,7 +959,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'fbeta': {
             'form': 'fbeta',
@@ -807,7 +1008,16 @@
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'fbeta_macro': {
             'form': 'fbeta_macro',
@@ -841,7 +1051,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fbeta_micro': {
             'form': 'fbeta_micro',
@@ -875,7 +1094,16 @@
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fbeta_weighted': {
             'form': 'fbeta_weighted',
@@ -909,7 +1137,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'fpr': {
             'form': 'fpr',
@@ -948,7 +1185,19 @@
             'needs': [],
             'undefined': 'no negative label (fp + tn = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['fp'],
+                    ['fp', 'tn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'gauc': {
             'form': 'gauc',
@@ -981,7 +1230,16 @@
             'needs': [],
             'undefined': 'no group has both a positive and a negative label',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'gini_index': {
             'form': 'gini_index',
@@ -1001,7 +1259,16 @@
             'needs': [],
             'undefined': 'a single item (no inequality to measure)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'gm_map': {
             'form': 'gm_map@k',
@@ -1044,7 +1311,16 @@
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'map_ties_hits'
+            'cross_check': 'map_ties_hits',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'geometric',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'hamming_loss': {
             'form': 'hamming_loss',
@@ -1074,7 +1350,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'hit_rate': {
             'form': 'hit_rate@k',
@@ -1116,7 +1401,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 't', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'hit_ratio': {
             'form': 'hit_ratio@k',
@@ -1158,7 +1452,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'hit_ratio_empty'
+            'cross_check': 'hit_ratio_empty',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'idcg': {
             'form': 'idcg@k',
@@ -1202,7 +1505,16 @@
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'iprec_11pt_avg': {
             'form': 'iprec_11pt_avg',
@@ -1243,7 +1555,16 @@
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'iprec_at_recall': {
             'form': 'iprec_at_recall',
@@ -1285,7 +1606,16 @@
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'no_tie_average'
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'jaccard_macro': {
             'form': 'jaccard_macro',
@@ -1317,7 +1647,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'jaccard_micro': {
             'form': 'jaccard_micro',
@@ -1349,7 +1688,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'jaccard_weighted': {
             'form': 'jaccard_weighted',
@@ -1381,7 +1729,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'kendall_tau': {
             'form': 'kendall_tau',
@@ -1413,7 +1770,16 @@
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'ks_point': {
             'form': 'ks_point',
@@ -1446,6 +1812,15 @@
             'undefined': 'no positive or no negative label',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['ks_statistic', 'threshold', 'tpr', 'fpr'],
                 'weighted': ['ks_statistic', 'threshold', 'tpr', 'fpr']
@@ -1481,7 +1856,16 @@
             'needs': [],
             'undefined': 'no positive or no negative label',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'lift_table': {
             'form': 'lift_table',
@@ -1510,6 +1894,15 @@
             'undefined': 'lift and gain when no positive label',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift'],
                 'weighted': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift']
@@ -1546,7 +1939,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'map': {
             'form': 'map@k',
@@ -1589,7 +1991,16 @@
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': 'map_ties_hits'
+            'cross_check': 'map_ties_hits',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'mcc': {
             'form': 'mcc',
@@ -1621,7 +2032,16 @@
             'needs': [],
             'undefined': 'one class only in label or in prediction (a zero factor under the root)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': 'ci_binary_mcc',
+                'paired': none,
+                'tests': []
+            }
         },
         'mrr': {
             'form': 'mrr@k',
@@ -1663,7 +2083,16 @@
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'multiclass_auc': {
             'form': 'multiclass_auc',
@@ -1701,7 +2130,16 @@
             'needs': [],
             'undefined': 'a class, pair or row of the average without positives or negatives',
             'state': 'rows',
-            'cross_check': 'ovo_average'
+            'cross_check': 'ovo_average',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'multiclass_confusion_matrix': {
             'form': 'multiclass_confusion_matrix',
@@ -1734,6 +2172,15 @@
             'undefined': 'never',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['label', 'prediction', 'count'],
                 'weighted': ['label', 'prediction', 'count']
@@ -1774,7 +2221,16 @@
             'needs': [],
             'undefined': 'a class, row or the pooled table of the average without a positive label',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'ndcg': {
             'form': 'ndcg@k',
@@ -1818,7 +2274,16 @@
             'needs': ['gain_exp', 'ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'normalized_entropy': {
             'form': 'normalized_entropy',
@@ -1851,7 +2316,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0, or one class only (base rate 0 or 1)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'losses',
+                'tests': ['t']
+            }
         },
         'novelty': {
             'form': 'novelty',
@@ -1871,7 +2345,16 @@
             'needs': [],
             'undefined': 'never',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'partial_auc': {
             'form': 'partial_auc',
@@ -1904,7 +2387,16 @@
             'needs': [],
             'undefined': 'no positive or no negative label',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'pr_curve': {
             'form': 'pr_curve',
@@ -1939,6 +2431,15 @@
             'undefined': 'recall when no positive label',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn'],
                 'weighted': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn']
@@ -1981,7 +2482,19 @@
             'needs': [],
             'undefined': 'no predicted positive (tp + fp = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp'],
+                    ['tp', 'fp']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'precision_at_k': {
             'form': 'precision@k',
@@ -2024,7 +2537,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'precision_macro': {
             'form': 'precision_macro',
@@ -2057,7 +2579,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'precision_micro': {
             'form': 'precision_micro',
@@ -2090,7 +2621,16 @@
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'precision_weighted': {
             'form': 'precision_weighted',
@@ -2123,7 +2663,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'r_precision': {
             'form': 'r_precision',
@@ -2164,7 +2713,16 @@
             'needs': ['n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'rbp': {
             'form': 'rbp@k',
@@ -2207,7 +2765,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'recall': {
             'form': 'recall',
@@ -2246,7 +2813,19 @@
             'needs': [],
             'undefined': 'no positive label (tp + fn = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tp'],
+                    ['tp', 'fn']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'recall_at_k': {
             'form': 'recall@k',
@@ -2288,7 +2867,16 @@
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
         },
         'recall_macro': {
             'form': 'recall_macro',
@@ -2321,7 +2909,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'recall_micro': {
             'form': 'recall_micro',
@@ -2354,7 +2951,16 @@
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'recall_weighted': {
             'form': 'recall_weighted',
@@ -2387,7 +2993,16 @@
             'needs': [],
             'undefined': 'every class undefined',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'roc_curve': {
             'form': 'roc_curve',
@@ -2422,6 +3037,15 @@
             'undefined': 'fpr when no negative label, tpr when no positive label',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            },
             'columns': {
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
                 'weighted': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn']
@@ -2455,7 +3079,16 @@
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         },
         'specificity': {
             'form': 'specificity',
@@ -2494,7 +3127,19 @@
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
             'state': 'confusion',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['wilson', 'bootstrap'],
+                'proportion': [
+                    ['tn'],
+                    ['tn', 'fp']
+                ],
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': 'confusion',
+                'tests': ['bootstrap']
+            }
         },
         'top_k_accuracy': {
             'form': 'top_k_accuracy@k',
@@ -2537,7 +3182,16 @@
             'needs': [],
             'undefined': 'the weights sum to 0',
             'state': 'rows',
-            'cross_check': none
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
         }
     },
     'aliases': {
@@ -2700,6 +3354,18 @@
             'default': 0.0,
             'check': 'recall_level'
         }
+    },
+    'ci': {
+        'params': ['ci', 'ci_method', 'n_boot', 'seed'],
+        'methods': ['bootstrap', 'delong', 't', 'wilson'],
+        'n_boot_max': 100000,
+        'auc_boot_buckets': 4096,
+        'as241': [
+            [3.3871328727963665, 133.14166789178438, 1971.5909503065513, 13731.69376550946, 45921.95393154987, 67265.7709270087, 33430.57558358813, 2509.0809287301227],
+            [1.0, 42.31333070160091, 687.1870074920579, 5394.196021424751, 21213.794301586597, 39307.89580009271, 28729.085735721943, 5226.495278852854],
+            [1.4234371107496835, 4.630337846156546, 5.769497221460691, 3.6478483247632045, 1.2704582524523684, 0.2417807251774506, 0.022723844989269184, 0.0007745450142783414],
+            [1.0, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457, 0.0005475938084995345, 1.0507500716444169e-09]
+        ]
     },
     'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'spearman', 'specificity', 'top_k_accuracy@k'],
     'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'spearman', 'specificity', 'top_k_accuracy@k'],
@@ -2906,7 +3572,8 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'trec_eval_c': {
             'name': 'trec_eval_c',
@@ -2927,7 +3594,34 @@
                     'switch': '-l'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
+        },
+        'ir_measures': {
+            'name': 'ir_measures',
+            'tool': 'ir_measures',
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref'],
+            'sets': {
+                'ties': 'text_desc',
+                'gain': 'linear',
+                'empty': 'zero',
+                'ap_denominator': 'relevant',
+                'precision_denominator': 'k',
+                'missing': 'zero'
+            },
+            'by_metric': {},
+            'adjustable': {
+                'relevance_level': {
+                    'allowed': none,
+                    'switch': 'rel= in the name, e.g. P(rel=2)@5'
+                }
+            },
+            'spelled': {},
+            'with_cutoff': {
+                'mrr': {
+                    'ties': 'item_asc'
+                }
+            }
         },
         'sklearn': {
             'name': 'sklearn',
@@ -2959,7 +3653,8 @@
                 'zero_division': {
                     'warn': 0.0
                 }
-            }
+            },
+            'with_cutoff': {}
         },
         'ranx': {
             'name': 'ranx',
@@ -2983,7 +3678,8 @@
                     'switch': 'make_comparable=False'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'torchmetrics': {
             'name': 'torchmetrics',
@@ -3016,7 +3712,8 @@
                     'switch': 'torch.topk\'s order of equal scores, unspecified'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'recommenders': {
             'name': 'recommenders',
@@ -3048,7 +3745,8 @@
                     'switch': 'ndcg_at_k(score_type=\'exp\')'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         },
         'spark': {
             'name': 'spark',
@@ -3071,7 +3769,8 @@
                     'switch': 'how the (prediction, labels) rows are built'
                 }
             },
-            'spelled': {}
+            'spelled': {},
+            'with_cutoff': {}
         }
     },
     'definitional': ['ap_denominator', 'empty', 'gain', 'log_base', 'missing', 'precision_denominator', 'relevance_level', 'ties', 'zero_division']

@@ -53,7 +53,8 @@
 {%- if convention is none or option not in convention.sets -%}
 {%- if value is none and option in facts.definitional and option in out -%}{%- do out.pop(option) -%}{%- endif -%}
 {%- else -%}
-{%- set fixed = convention.by_metric.get(metric, {}).get(option, convention.sets[option]) -%}
+{%- set cut = convention.with_cutoff.get(metric, {}) if out.get('k') is not none else {} -%}
+{%- set fixed = cut.get(option, convention.by_metric.get(metric, {}).get(option, convention.sets[option])) -%}
 {%- set spelled = convention.spelled.get(option, {}) -%}
 {%- if value is none -%}
 {%- do out.update({option: fixed}) -%}

@@ -57,6 +57,13 @@
 {%- endmacro %}
 
 {% macro sqlmetrics_metric(name, relation, by, kwargs) -%}
+{#- ci= (ci_method=, n_boot=, seed=): the value with its interval (core/intervals.sql) -#}
+{%- set split = sqlmetrics.sqlmetrics_ci_options(kwargs) -%}
+{%- set ci = sqlmetrics.sqlmetrics_check_ci(name, split[0]) -%}
+{%- if ci is not none -%}
+{{ return(sqlmetrics.sqlmetrics_metric_ci(name, relation, by, split[1], ci)) }}
+{%- endif -%}
+{%- set kwargs = split[1] -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set spec = facts.metrics[name] -%}
 {%- set columns = sqlmetrics.sqlmetrics_columns(name, kwargs) -%}

@@ -1,0 +1,198 @@
+{#
+  ci= of the dbt metric macros: sqlmetrics.auc(ref('x'), label=..., score=..., ci=0.95) gives
+  the slices under their own names, the value under the metric's name and <metric>_lo,
+  <metric>_hi, computed in the warehouse by the SQL the Python call runs
+  (sql/_macros/intervals.sql; sqlmetrics/_inference/intervals.py::interval_sql is the Python
+  twin of sqlmetrics_metric_ci). Options: ci= (a level in (0, 1)), ci_method= (None: the
+  metric's default), n_boot=, seed=, checked with Python's messages.
+
+  Methods: 'bootstrap' (every scalar metric whose value is not a mean over groups; AUC by
+  its score buckets), 'delong' (AUC, unweighted), 'wilson' (the proportions, unweighted).
+  Refused with a compiler error naming the alternatives: 't' and the group bootstrap
+  (ranking metrics, gauc: per-group values), weighted Wilson (its effective sample size is an
+  exact fraction): the Python functions compute them.
+
+  The normal factor z of DeLong and Wilson is AUC's AS241 in SQL (ci_normal_factor), in
+  CPython's statistics.NormalDist order of operations: equal to Python's z where the
+  engine's ln is the C library's (DuckDB, PostgreSQL), else within an ulp or two.
+#}
+
+{% macro sqlmetrics_ci_options(kwargs) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set ci = {} -%}
+{%- set rest = {} -%}
+{%- for key, value in kwargs.items() -%}
+{%- if key in facts.ci.params -%}{%- do ci.update({key: value}) -%}{%- else -%}{%- do rest.update({key: value}) -%}{%- endif -%}
+{%- endfor -%}
+{{ return([ci, rest]) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_check_ci(name, ci) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set level = ci.get('ci') -%}
+{%- set method = ci.get('ci_method') -%}
+{%- if level is none -%}
+{%- if method is not none -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method=' ~ sqlmetrics.sqlmetrics_repr(method) ~ ' needs ci= (a level, e.g. ci=0.95)') }}
+{%- endif -%}
+{{ return(none) }}
+{%- endif -%}
+{%- if not sqlmetrics.sqlmetrics_is_real(level) or level <= 0 or level >= 1 -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= must be a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval; got ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{%- endif -%}
+{%- if method is not none and method not in facts.ci.methods -%}
+{%- set hint = sqlmetrics.sqlmetrics_close_match(method | string, facts.ci.methods) if method is string else '' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method= must be one of ' ~ sqlmetrics.sqlmetrics_repr_list(facts.ci.methods) ~ ' or None (the metric\'s default); got ' ~ sqlmetrics.sqlmetrics_repr(method) ~ ("; did you mean " ~ sqlmetrics.sqlmetrics_repr(hint) ~ "?" if hint else "")) }}
+{%- endif -%}
+{%- set n_boot = ci.get('n_boot', 200) -%}
+{%- if n_boot is not number or n_boot is boolean or n_boot != (n_boot | int) or n_boot < 10 -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be an integer >= 10 (bootstrap replicates; 200 is the default, 1000 or more for a 99% interval); got ' ~ sqlmetrics.sqlmetrics_repr(n_boot)) }}
+{%- endif -%}
+{%- if n_boot > facts.ci.n_boot_max -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be <= ' ~ facts.ci.n_boot_max ~ ' (each replicate is a pass over the data); got ' ~ n_boot ~ '; pass a smaller number, e.g. n_boot=2000') }}
+{%- endif -%}
+{%- set seed = ci.get('seed', 0) -%}
+{%- if seed is not number or seed is boolean or seed != (seed | int) or seed < 0 or seed >= 2147483648 -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got ' ~ sqlmetrics.sqlmetrics_repr(seed)) }}
+{%- endif -%}
+{{ return({'level': level, 'method': method, 'n_boot': n_boot | int, 'seed': seed | int}) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_repr_list(values) -%}
+{%- set out = [] -%}
+{%- for v in values -%}{%- do out.append(sqlmetrics.sqlmetrics_repr(v)) -%}{%- endfor -%}
+{{ out | join(', ') }}
+{%- endmacro %}
+
+{# the methods that apply to a metric with these columns, default first (intervals.methods_for) #}
+{% macro sqlmetrics_ci_methods(spec, columns) -%}
+{%- set out = [] -%}
+{%- set group_optional = [] -%}
+{%- for role in spec.roles -%}{%- if role.name == 'group' and not role.required -%}{%- do group_optional.append(1) -%}{%- endif -%}{%- endfor -%}
+{%- set group_mean = spec.inference.group_mean if not (group_optional and not columns.group) else none -%}
+{%- for m in spec.inference.ci_methods -%}
+{%- if m == 'delong' and columns.weight -%}
+{%- elif m == 't' and group_mean is none -%}
+{%- else -%}{%- do out.append(m) -%}{%- endif -%}
+{%- endfor -%}
+{{ return([out, group_mean]) }}
+{%- endmacro %}
+
+{# z = -Phi^-1((1 - level) / 2) as an SQL expression: AS241 with the operations of CPython's
+   statistics.NormalDist.inv_cdf in its order (central: num / den * q; tails r <= 5) #}
+{% macro ci_normal_factor(level) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set c = facts.ci.as241 -%}
+{%- set p = (1.0 - level) / 2.0 -%}
+{%- if p < 1.4e-11 -%}
+{{ sqlmetrics.sqlmetrics_fail('ci=' ~ level ~ ': a level above 1 - 2.8e-11 is computed in Python only (its normal quantile leaves the range of the SQL AS241 here)') }}
+{%- endif -%}
+{%- set q = p - 0.5 -%}
+{%- if q | abs <= 0.425 -%}
+{%- set rc = sqlmetrics.float_literal(0.180625 - q * q) -%}
+(0 - {{ sqlmetrics.poisson_horner(c[0], rc) }} / {{ sqlmetrics.poisson_horner(c[1], rc) }} * {{ sqlmetrics.float_literal(q) }})
+{%- else -%}
+{%- set rt = '(sqrt(-ln(' ~ sqlmetrics.float_literal(p) ~ ')) - ' ~ sqlmetrics.float_literal(1.6) ~ ')' -%}
+(0 + {{ sqlmetrics.poisson_horner(c[2], rt) }} / {{ sqlmetrics.poisson_horner(c[3], rt) }})
+{%- endif -%}
+{%- endmacro %}
+
+{% macro sqlmetrics_metric_ci(name, relation, by, kwargs, ci) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set spec = facts.metrics[name] -%}
+{%- set columns = sqlmetrics.sqlmetrics_columns(name, kwargs) -%}
+{%- set options = sqlmetrics.sqlmetrics_options(name, kwargs) -%}
+{%- if 'qrels' in kwargs or 'train' in kwargs -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= with qrels= or train= is computed in Python only; call sqlmetrics.' ~ name ~ '(..., ci=) there, or drop ci=') }}
+{%- endif -%}
+{%- if spec.inference.counts_macro -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= of ' ~ name ~ ' is computed from another metric\'s counts in Python; call sqlmetrics.' ~ name ~ '(..., ci=) instead, or drop ci=') }}
+{%- endif -%}
+{%- set k = sqlmetrics.sqlmetrics_check_option(name, 'k', options.get('k')) if spec.takes_k else none -%}
+{%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(name, by) -%}
+{%- set wanted = [] -%}
+{%- for role, col in columns.items() -%}{%- if col is not none -%}{%- do wanted.append([role, col]) -%}{%- endif -%}{%- endfor -%}
+{%- for col in by_cols -%}{%- do wanted.append(['by', col]) -%}{%- endfor -%}
+{{ sqlmetrics.sqlmetrics_check_columns(name, relation, wanted) }}
+{%- set found = sqlmetrics.sqlmetrics_ci_methods(spec, columns) -%}
+{%- set allowed = found[0] -%}
+{%- set group_mean = found[1] -%}
+{%- set method = ci.method if ci.method is not none else allowed[0] -%}
+{%- if method not in allowed -%}
+{%- set why = " (DeLong's variance here is unweighted; with weight= use the bootstrap)" if method == 'delong' and method in spec.inference.ci_methods else (' (t needs per-group values: pass group=)' if method == 't' and method in spec.inference.ci_methods else '') -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method=' ~ sqlmetrics.sqlmetrics_repr(method) ~ ' does not apply to ' ~ name ~ why ~ '; methods that do: ' ~ sqlmetrics.sqlmetrics_repr_list(allowed) ~ ' (None = ' ~ sqlmetrics.sqlmetrics_repr(allowed[0]) ~ ')') }}
+{%- endif -%}
+{%- if group_mean is not none or (method == 'wilson' and not spec.inference.proportion) -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method=' ~ sqlmetrics.sqlmetrics_repr(method) ~ ' of ' ~ name ~ ' reads per-group values, which the dbt macros do not compute; call sqlmetrics.' ~ name ~ '(..., ci=) in Python (a dbt Python model), or drop ci=') }}
+{%- endif -%}
+{%- if method == 'wilson' and columns.weight -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": ci_method='wilson' of " ~ name ~ " cannot be written as SQL alone (with weight= its effective sample size is an exact fraction computed in Python); methods the dbt macros compute for it: 'bootstrap'; or call sqlmetrics." ~ name ~ '(..., ci=) to run it') }}
+{%- endif -%}
+{%- set quoted = {} -%}
+{%- for role in spec.roles -%}
+{%- do quoted.update({role.name: sqlmetrics.sqlmetrics_quote(columns[role.name]) if columns[role.name] else none}) -%}
+{%- endfor -%}
+{%- set quoted_by = [] -%}
+{%- for col in by_cols -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(name, options) -%}
+{%- if spec.takes_k -%}{%- do checked.update({'k': k}) -%}{%- endif -%}
+{%- set filled = {} -%}
+{%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
+{%- do filled.update(checked) -%}
+{%- set rel = relation ~ '' -%}
+{%- set n_by = by_cols | length -%}
+{%- set entry = {'alias': name, 'metric': name, 'k': k, 'needs': spec.needs} -%}
+{%- set metric_sql = sqlmetrics.sqlmetrics_kernel(spec.kernel, rel, quoted_by, quoted, filled, [entry]) -%}
+{%- set value = sqlmetrics.sqlmetrics_quote(name) -%}
+{%- set lo = sqlmetrics.sqlmetrics_quote(name ~ '_lo') -%}
+{%- set hi = sqlmetrics.sqlmetrics_quote(name ~ '_hi') -%}
+{%- if method == 'delong' -%}
+{%- set inner = sqlmetrics.ci_delong(rel, quoted_by, quoted, checked) -%}
+{%- set bounds = sqlmetrics.ci_normal_bounds(inner, n_by, name, sqlmetrics.ci_normal_factor(ci.level)) -%}
+{%- set sql = sqlmetrics.ci_render(none, bounds, n_by, name, lo, hi) -%}
+{%- elif method == 'wilson' -%}
+{%- set counts = sqlmetrics.sqlmetrics_kernel(spec.kernel, rel, quoted_by, quoted, filled, []) -%}
+{%- set bounds = sqlmetrics.ci_wilson_bounds(counts, n_by, spec.inference.proportion[0] | join(' + '), spec.inference.proportion[1] | join(' + '), sqlmetrics.ci_normal_factor(ci.level)) -%}
+{%- set sql = sqlmetrics.ci_render(metric_sql, bounds, n_by, value, lo, hi, true) -%}
+{%- elif spec.inference.bucket_bootstrap and not columns.weight -%}
+{%- set bounds = sqlmetrics.ci_auc_bootstrap(rel, quoted_by, quoted, checked, ci.n_boot, ci.seed, ci.level, facts.ci.auc_boot_buckets) -%}
+{%- set sql = sqlmetrics.ci_render(none, bounds, n_by, name, lo, hi) -%}
+{%- else -%}
+{#- the row bootstrap of intervals._row_bootstrap_sql: the row key's order is the score,
+    the other columns in role order, the weight last -#}
+{%- set order = [] -%}
+{%- for rank in [0, 1, 2] -%}
+{%- for role in spec.roles -%}
+{%- set r = 0 if role.name == 'score' else (2 if role.name == 'weight' else 1) -%}
+{%- if r == rank and quoted[role.name] -%}{%- do order.append(quoted[role.name]) -%}{%- endif -%}
+{%- endfor -%}
+{%- endfor -%}
+{%- set role_names = spec.roles | map(attribute='name') | list -%}
+{%- set has_weight = 'weight' in role_names -%}
+{%- set mode = 'weight' if has_weight else 'copies' -%}
+{%- set key = quoted.get('group') -%}
+{%- set resampled = sqlmetrics.ci_rows_relation(rel, quoted_by, order, key, ci.n_boot, ci.seed, mode, quoted.weight if has_weight and quoted.weight else none, key if mode == 'copies' else none) ~ ' as resampled' -%}
+{%- set over = {} -%}
+{%- do over.update(quoted) -%}
+{%- if has_weight -%}{%- do over.update({'weight': sqlmetrics.sqlmetrics_quote('__sqlm_w')}) -%}{%- endif -%}
+{%- if mode == 'copies' and key -%}{%- do over.update({'group': sqlmetrics.sqlmetrics_quote('__sqlm_g')}) -%}{%- endif -%}
+{%- set boot_by = quoted_by + [sqlmetrics.sqlmetrics_quote('__sqlm_b')] -%}
+{%- set ci_entry = {'alias': 'ci_value', 'metric': name, 'k': k, 'needs': spec.needs} -%}
+{%- set inner = sqlmetrics.sqlmetrics_kernel(spec.kernel, resampled, boot_by, over, filled, [ci_entry]) -%}
+{%- set bounds = sqlmetrics.ci_replicate_percentiles(inner, n_by, 'ci_value', ci.level) -%}
+{%- set sql = sqlmetrics.ci_render(metric_sql, bounds, n_by, value, lo, hi) -%}
+{%- endif -%}
+{%- set select = [] -%}
+{%- for col in by_cols -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- do select.append(value) -%}
+{%- do select.append(lo) -%}
+{%- do select.append(hi) -%}
+{%- set result -%}
+select
+    {{ select | join(',\n    ') }}
+from (
+{{ sql | trim | indent(4, true) }}
+) as {{ name }}_ci
+{%- endset -%}
+{{ return(result) }}
+{%- endmacro %}

@@ -1,0 +1,593 @@
+"""``report``: one self-contained HTML page of an evaluation (metrics per slice, intervals,
+group counts, curves, the paired comparison of models, settings, versions and the SQL).
+
+Every number comes from the functions users call themselves, so from the same SQL:
+:func:`evaluate` (the table, its intervals and counts), :func:`roc_curve`, :func:`pr_curve`,
+:func:`calibration_curve`, :func:`lift_table` (the plots) and :func:`compare` (the paired
+tests). The one statement of its own counts the groups of each slice (``group=`` given), so
+that the page can say how many groups a metric's mean left out. The HTML is built in
+:mod:`report_html`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.metadata
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from .._backends import backend_for
+from .._backends.source import open_source
+from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
+from .._engine.render import render, render_evaluate
+from .._inference.compare import compare
+from .._metrics.calibration import calibration_curve
+from .._metrics.classification_curves import pr_curve, roc_curve
+from .._metrics.classification_separation import lift_table
+from .._templating.quoting import quote_ident
+from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError
+from .evaluate import evaluate
+from .report_html import Curves, Page, page_html
+
+__all__ = ["report"]
+
+#: points kept per ROC / PR curve (exact points at score quantiles, see roc_curve)
+MAX_POINTS = 200
+
+
+def report(
+    data: Any,
+    metrics: str | Sequence[str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: Any = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    scores: Sequence[str] | None = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    curves: bool | None = None,
+    max_slices: int = 12,
+    path: str | os.PathLike[str] = "report.html",
+    title: str = "sqlmetrics report",
+    convention: str | None = None,
+    con: Any = None,
+    **options: Any,
+) -> Path:
+    """Write an evaluation as one self-contained HTML page, and return its path.
+
+    The page holds the metrics per slice as a table (sortable by clicking a header), with
+    their intervals when ``ci=`` is given; per slice ``n_rows``, each grouped metric's group
+    count and the groups it left out, and why; ROC, precision-recall, calibration and
+    cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
+    ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
+    the convention and options, the data source, the sqlmetrics and engine versions, and the
+    SQL behind the numbers (folded). It needs no network (no CDN; inline CSS, a few lines of
+    JavaScript) and prints to PDF readably.
+
+    Parameters
+    ----------
+    data, metrics, label, score, group, item, qrels, by, weight, prediction, ci, ci_method, \
+n_boot, seed, con, **options
+        As for :func:`evaluate`; the table shows exactly ``evaluate``'s frame.
+    scores : list of str, optional
+        Score columns of several models (at least two), the first the baseline: the table
+        has a row per (slice, model), the plots a line per model, and the page the paired
+        comparison of the models by :func:`compare` for the metrics that have a paired test.
+        (Not :func:`evaluate`'s wide class scores.) None: one model, ``score=``.
+    curves : bool, optional
+        Draw the ROC, precision-recall, calibration and cumulative-gains plots. None
+        (default): draw them unless a ranking metric is requested, and say on the page why
+        a plot is absent (e.g. scores outside [0, 1] for calibration); True: draw them and
+        raise where one cannot be drawn; False: none. The plots are the curve functions' own
+        (``max_points=200``, 10 bins), without ``convention=``, which defines no curve.
+    max_slices : int, default 12
+        Plots for at most this many slices, those with the most rows (ties: the slice order).
+    path : str or path, default "report.html"
+        The file written (replaced if it exists); its directory must exist.
+    title : str, default "sqlmetrics report"
+        The page's title.
+    convention : str, optional
+        As in :func:`evaluate` (``"sklearn"``, ``"trec_eval"``, ...).
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the written file.
+
+    Raises
+    ------
+    InvalidParameterError
+        No metric, ``path`` not writable (its directory missing, or a directory),
+        ``scores`` with fewer than two columns, ``max_slices`` below 1, and what
+        :func:`evaluate`, the curve functions and :func:`compare` raise.
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As for :func:`evaluate`.
+
+    Warns
+    -----
+    UndefinedMetricWarning, SkippedGroupsWarning
+        As :func:`evaluate`; the page lists them too.
+
+    Notes
+    -----
+    A table cell shows the value rounded to 6 significant digits and holds the exact float
+    (``repr``) in its ``data-value`` attribute, which sorting reads. The plots' ROC and
+    precision-recall curves keep 200 exact points per slice (``max_points=200``).
+    User data is escaped (``html.escape``) wherever it is written: a slice value such as
+    ``<script>`` is shown as text, never run.
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile, os
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
+    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
+    >>> out = os.path.join(tempfile.mkdtemp(), "report.html")
+    >>> page = sqlmetrics.report(df, ["auc", "accuracy"], by="country", path=out)
+    >>> page.name
+    'report.html'
+    >>> 'data-value="0.6666666666666666"' in page.read_text()
+    True
+    """
+    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not texts:
+        raise InvalidParameterError(
+            "report: metrics=[] names no metric; pass at least one, e.g. "
+            "metrics=['auc', 'log_loss'] (sqlmetrics.metric_names() lists them)"
+        )
+    target = _check_path(path)
+    if isinstance(max_slices, bool) or not isinstance(max_slices, int) or max_slices < 1:
+        raise InvalidParameterError(
+            f"report: max_slices={max_slices!r} must be an integer >= 1 (the slices that get "
+            f"plots), e.g. max_slices=12"
+        )
+    if curves is not None and not isinstance(curves, bool):
+        raise InvalidParameterError(
+            f"report: curves={curves!r} must be True, False or None (draw them where possible)"
+        )
+    models = _check_scores(scores, score)
+    if convention is not None:
+        options = {**options, "convention": convention}
+    columns: dict[str, Any] = {
+        "label": label,
+        "group": group,
+        "item": item,
+        "weight": weight,
+        "prediction": prediction,
+    }
+    plan = make_plan(
+        "report", texts, {**columns, "score": models[0]}, by, qrels is not None, options
+    )
+    slices = list(plan.by)
+    messages: list[str] = []
+
+    def run(name: str, fn: Callable[[], Any]) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = fn()
+        for w in caught:  # shown on the page and passed on to the caller
+            messages.append(f"{name}: {w.message}")
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return out
+
+    frames = []
+    for model in models:
+        frame = run(
+            "evaluate" if len(models) == 1 else f"evaluate ({model})",
+            partial(
+                evaluate,
+                data,
+                texts,
+                score=model,
+                qrels=qrels,
+                by=by,
+                ci=ci,
+                ci_method=ci_method,
+                n_boot=n_boot,
+                seed=seed,
+                con=con,
+                **columns,
+                **options,
+            ),
+        )
+        frames.append(frame)
+    first = frames[0]
+    count_columns = [name for name, _ in group_counts(plan.requests)]
+    metric_columns = [c for c in first.columns if c not in slices and c != "n_rows"]
+    metric_columns = [c for c in metric_columns if c not in count_columns]
+    if len(models) > 1:
+        table = pd.concat(
+            [f.assign(model=m)[[*slices, "model", *metric_columns]] for f, m in zip(frames, models)]
+        )
+        order = [*slices, "model"] if slices else ["model"]
+        position = {m: i for i, m in enumerate(models)}
+        table = table.sort_values(
+            order, key=lambda s: s.map(position) if s.name == "model" else s, kind="stable"
+        ).reset_index(drop=True)
+    else:
+        table = first[[*slices, *metric_columns]]
+    engine, source_label, totals = _about_data(data, con, plan, group)
+    counts = _counts(first, plan, slices, count_columns, totals)
+
+    comparison, not_compared = None, []
+    if len(models) > 1:
+        paired = [r.text for r in plan.requests if r.spec.inference.paired is not None]
+        not_compared = [r.text for r in plan.requests if r.spec.inference.paired is None]
+        if paired:
+            comparison = run(
+                "compare",
+                lambda: compare(
+                    data,
+                    paired,
+                    scores=models,
+                    by=by,
+                    qrels=qrels,
+                    con=con,
+                    **{k: v for k, v in columns.items() if k != "prediction"},
+                    **{k: v for k, v in options.items() if k != "zero_division"},
+                ),
+            )
+
+    draw = curves if curves is not None else not plan.ranking and qrels is None
+    plots: list[Curves] = []
+    note = ""
+    if draw:
+        plots, note = _plots(
+            data, first, slices, models, label, weight, options, max_slices, con, curves, run
+        )
+    elif curves is None:
+        note = "No plots: ranking metrics are requested (curves=True draws them)."
+
+    settings = [
+        (
+            "convention",
+            repr(options.get("convention"))
+            + ("" if options.get("convention") else " (sqlmetrics' own definitions)"),
+        )
+    ]
+    settings += [(k, repr(v)) for k, v in sorted(plan.options.items()) if k != "convention"]
+    settings += [
+        (k, repr(v))
+        for k, v in (
+            ("label", label),
+            ("score" if len(models) == 1 else "scores", models[0] if len(models) == 1 else models),
+            ("group", group),
+            ("item", item),
+            ("weight", weight),
+            ("prediction", prediction),
+            ("by", slices or None),
+            ("ci", ci),
+            ("ci_method", ci_method),
+        )
+        if v is not None
+    ]
+    if ci is not None:
+        settings += [("n_boot", repr(n_boot)), ("seed", repr(seed))]
+    about = [
+        ("data", source_label),
+        ("generated", _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")),
+        ("sqlmetrics", _version()),
+        ("engine", engine),
+    ]
+    page = Page(
+        title=title,
+        metrics=table,
+        metric_columns=metric_columns,
+        counts=counts,
+        comparison=comparison,
+        not_compared=not_compared,
+        curves=plots,
+        curves_note=note,
+        settings=settings,
+        about=about,
+        sql=_sql(data, texts, plan, models, columns, qrels, options, draw, engine, ci is not None),
+        messages=messages,
+    )
+    text = page_html(page, slices, models)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidParameterError(
+            f"report: path={os.fspath(path)!r} cannot be written ({exc.strerror}); pass a "
+            f"path in a writable directory, e.g. path='report.html'"
+        ) from exc
+    return target
+
+
+def _check_path(path: Any) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise InvalidParameterError(
+            f"report: path={path!r} must be a file name, e.g. path='report.html'"
+        )
+    target = Path(os.fspath(path))
+    if target.is_dir():
+        raise InvalidParameterError(
+            f"report: path={os.fspath(path)!r} is a directory; pass a file name in it, e.g. "
+            f"path={os.path.join(os.fspath(path), 'report.html')!r}"
+        )
+    parent = target.parent
+    if not parent.is_dir():
+        raise InvalidParameterError(
+            f"report: path={os.fspath(path)!r}: its directory {os.fspath(parent)!r} does not "
+            f"exist; create it first or pass a path in an existing directory"
+        )
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InvalidParameterError(
+            f"report: path={os.fspath(path)!r} is not writable; pass a path in a writable "
+            f"directory, e.g. path='report.html'"
+        )
+    return target
+
+
+def _check_scores(scores: Any, score: str) -> list[str]:
+    if scores is None:
+        return [score]
+    if isinstance(scores, str) or not all(isinstance(s, str) for s in scores):
+        raise InvalidParameterError(
+            f"report: scores={scores!r} must be a list of score columns, one per model, "
+            f"e.g. scores=['model_a', 'model_b']"
+        )
+    models = list(scores)
+    if len(models) < 2 or len(set(models)) != len(models):
+        raise InvalidParameterError(
+            f"report: scores={scores!r} needs at least two different score columns (one per "
+            f"model, the first the baseline); for one model pass score= instead"
+        )
+    return models
+
+
+def _about_data(
+    data: Any, con: Any, plan: Plan, group: str | None
+) -> tuple[str, str, pd.DataFrame | None]:
+    """The engine and its version, the data source, and the groups of each slice (or None)."""
+    with backend_for(con, data) as backend:
+        engine = f"{backend.name} {_engine_version(con, backend)}".strip()
+        with open_source(data, backend, "report") as source:
+            label = source.label
+            if group is None or not any(_is_grouped(r.spec) for r in plan.requests):
+                return engine, label, None
+            by = [quote_ident(b, backend.dialect) for b in plan.by]
+            keys = [
+                f"{b} as {quote_ident(f'slice_{i}', backend.dialect)}" for i, b in enumerate(by)
+            ]
+            g = quote_ident(group, backend.dialect)
+            sql = (
+                f"select {', '.join([*keys, f'count(distinct {g}) as n_groups_total'])} "
+                f"from {source.sql} as src" + (f" group by {', '.join(by)}" if by else "")
+            )
+            totals = backend.query(sql)
+    return engine, label, totals.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+
+
+def _version() -> str:
+    """The installed sqlmetrics distribution's version (the package's ``__version__``)."""
+    try:
+        return importlib.metadata.version("sqlmetrics")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "unknown (not installed)"
+
+
+def _engine_version(con: Any, backend: Any) -> str:
+    if backend.name == "duckdb":
+        return str(duckdb.__version__)
+    version = getattr(con, "version", None)  # a SparkSession
+    if isinstance(version, str):
+        return version
+    dialect = getattr(con, "dialect", None) or getattr(
+        getattr(con, "engine", None), "dialect", None
+    )
+    info = getattr(dialect, "server_version_info", None)
+    return ".".join(map(str, info)) if info else ""
+
+
+def _counts(
+    frame: pd.DataFrame,
+    plan: Plan,
+    slices: list[str],
+    count_columns: list[str],
+    totals: pd.DataFrame | None,
+) -> pd.DataFrame:
+    """Per slice: n_rows, the groups, each grouped metric's count, what it left out and why."""
+    out = frame[[*slices, "n_rows"]].copy()
+    if totals is None:
+        for name in count_columns:
+            out[name] = frame[name]
+        return out
+    if slices:
+        merged = frame[slices].merge(totals, on=slices, how="left")
+        out["n_groups_total"] = merged["n_groups_total"].fillna(0).astype("int64").to_numpy()
+    else:
+        out["n_groups_total"] = int(totals["n_groups_total"].iloc[0])
+    grouped = [r for r in plan.requests if _is_grouped(r.spec)]
+    shared = count_columns == ["n_groups"]
+    reasons = []
+    for req in grouped:
+        name = "n_groups" if shared else f"n_groups_{req.text}"
+        if name not in out:
+            out[name] = frame[name]
+        skipped = (out["n_groups_total"] - out[name]).clip(lower=0)
+        if _is_ranking(req.spec):
+            why = f"no relevant item (empty={plan.options.get('empty', 'skip')!r})"
+        else:
+            why = "one class only (all positive or all negative)"
+        reasons.append((req.text, skipped, why))
+        if not shared:
+            out[f"skipped_{req.text}"] = skipped
+    if shared and reasons:
+        out["skipped"] = reasons[0][1]
+    out["reason"] = [
+        "; ".join(f"{text}: {int(s.iloc[i])} with {why}" for text, s, why in reasons if s.iloc[i])
+        or "none skipped"
+        for i in range(len(out))
+    ]
+    return out
+
+
+def _plots(
+    data: Any,
+    first: pd.DataFrame,
+    slices: list[str],
+    models: list[str],
+    label: str,
+    weight: str | None,
+    options: dict[str, Any],
+    max_slices: int,
+    con: Any,
+    curves: bool | None,
+    run: Callable[[str, Callable[[], Any]], Any],
+) -> tuple[list[Curves], str]:
+    """The curves of the ``max_slices`` largest slices, one line per model."""
+    common: dict[str, Any] = {"label": label, "by": slices or None, "con": con}
+    if options.get("pos_label") is not None:
+        common["pos_label"] = options["pos_label"]
+    weighted: dict[str, Any] = {"weight": weight} if weight is not None else {}
+    calls: dict[str, Callable[[str], pd.DataFrame]] = {
+        "roc": lambda s: roc_curve(data, score=s, max_points=MAX_POINTS, **weighted, **common),
+        "pr": lambda s: pr_curve(data, score=s, max_points=MAX_POINTS, **weighted, **common),
+        "calibration": lambda s: calibration_curve(data, score=s, n_bins=10, **weighted, **common),
+        "gains": lambda s: lift_table(data, score=s, n_bins=10, **common),
+    }
+    frames: dict[str, dict[str, pd.DataFrame]] = {}
+    missing: dict[str, str] = {}
+    for kind, call in calls.items():
+        if kind == "gains" and weight is not None:
+            missing[kind] = "lift_table takes no weights"
+            continue
+        for model in models:
+            try:
+                frame = run(f"{kind} curve ({model})", partial(call, model))
+            except (InvalidDataError, InvalidParameterError) as exc:
+                if curves:
+                    raise
+                missing[kind] = str(exc)
+                frames.pop(kind, None)
+                break
+            frames.setdefault(kind, {})[model] = frame
+    order = first.sort_values("n_rows", ascending=False, kind="stable").index[:max_slices]
+    shown = first.loc[sorted(order)]
+    result = []
+    for _, row in shown.iterrows():
+        key = tuple(row[s] for s in slices)
+        title = ", ".join(f"{s} = {_shown(v)}" for s, v in zip(slices, key)) or "all rows"
+        one = Curves(f"{title} ({int(row['n_rows'])} rows)", missing=dict(missing))
+        for kind, per_model in frames.items():
+            for model, frame in per_model.items():
+                part = _select(frame, slices, key)
+                xs, ys = _xy(kind, part)
+                one.lines.setdefault(kind, {})[model] = (xs, ys)
+        result.append(one)
+    note = f"Plots of the {len(result)} largest of {len(first)} slice(s) by rows."
+    return result, note
+
+
+def _shown(value: Any) -> str:
+    return "NULL" if value is None or (isinstance(value, float) and value != value) else str(value)
+
+
+def _select(frame: pd.DataFrame, slices: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
+    mask = pd.Series(True, index=frame.index)
+    for s, v in zip(slices, key):
+        mask &= frame[s].isna() if pd.isna(v) else frame[s] == v
+    return frame[mask]
+
+
+def _xy(kind: str, part: pd.DataFrame) -> tuple[list[float], list[float]]:
+    if kind == "roc":
+        return part["fpr"].astype(float).tolist(), part["tpr"].astype(float).tolist()
+    if kind == "pr":
+        return part["recall"].astype(float).tolist(), part["precision"].astype(float).tolist()
+    if kind == "calibration":
+        return (
+            part["mean_predicted"].astype(float).tolist(),
+            part["fraction_positive"].astype(float).tolist(),
+        )
+    total = float(part["n"].sum()) or 1.0
+    xs = [0.0, *(part["cumulative_n"].astype(float) / total).tolist()]
+    return xs, [0.0, *part["gain"].astype(float).tolist()]
+
+
+def _sql(
+    data: Any,
+    texts: list[str],
+    plan: Plan,
+    models: list[str],
+    columns: dict[str, Any],
+    qrels: Any,
+    options: dict[str, Any],
+    draw: bool,
+    engine: str,
+    intervals: bool,
+) -> list[tuple[str, str]]:
+    """The SQL behind the numbers, rendered by render_evaluate / render (decision 0001)."""
+    named = isinstance(data, (str, os.PathLike))
+    relation = data if named else "source_table"
+    dialect = engine.split(" ")[0]
+    if dialect not in ("duckdb", "postgres", "spark"):
+        dialect = "duckdb"
+    where = "" if named else " (the input, named source_table here)"
+    out: list[tuple[str, str]] = []
+    if qrels is not None and not isinstance(qrels, (str, os.PathLike)):
+        return [("evaluate", "-- not rendered: qrels= is not a table name or a file path")]
+    try:
+        out.append(
+            (
+                f"evaluate: the metrics and counts{where}",
+                render_evaluate(
+                    relation,
+                    texts,
+                    score=models[0],
+                    by=plan.by or None,
+                    qrels=qrels,
+                    dialect=dialect,
+                    **{k: v for k, v in columns.items() if v is not None},
+                    **options,
+                ),
+            )
+        )
+    except SqlMetricsError as exc:  # e.g. qrels as a DataFrame: render needs a name
+        out.append(("evaluate", f"-- not rendered: {exc}"))
+    if draw:
+        for name, params in (
+            ("roc_curve", {"max_points": MAX_POINTS}),
+            ("pr_curve", {"max_points": MAX_POINTS}),
+            ("calibration_curve", {"n_bins": 10}),
+            ("lift_table", {"n_bins": 10}),
+        ):
+            try:
+                sql = render(
+                    name,
+                    relation,
+                    by=plan.by or None,
+                    dialect=dialect,
+                    label=columns["label"],
+                    score=models[0],
+                    **params,
+                )
+            except SqlMetricsError as exc:
+                sql = f"-- not rendered: {exc}"
+            out.append((f"{name}{where}", sql))
+    if intervals:
+        out.append(
+            (
+                "intervals",
+                "-- each metric's interval comes from the metric's own function with ci= (the "
+                "same SQL as sqlmetrics.<metric>(..., ci=...); README, 'How sure is the number?')",
+            )
+        )
+    if len(models) > 1:
+        out.append(("comparison", "-- the paired tests come from sqlmetrics.compare(...)"))
+    return out

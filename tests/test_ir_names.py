@@ -1,0 +1,476 @@
+"""ir_measures' names (``nDCG@10``, ``P(rel=2)@5``) and ``convention="ir_measures"``: the same
+values as ir_measures 0.4.3 itself, to 1e-9, on trec_eval's test collection (vendored in
+tests/data/trec_eval) and on graded runs with tied scores and unretrieved relevant documents.
+The new measures of issue 27 (ERR, infAP, Judged, the set measures, the counts) are in
+tests/test_ir_names_new_measures.py.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import ir_measures
+import pandas as pd
+import pytest
+
+import sqlmetrics
+from sqlmetrics._core.ir_names import parse_ir_name, trec_eval_name
+from sqlmetrics._core.names import parse_metric
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics.errors import InvalidDataError, InvalidParameterError, UnknownMetricError
+
+TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
+COLS = {"group": "group", "item": "item"}
+
+#: every name of ours that ir_measures computes as here, with parameters and cut-offs
+NAMES = [
+    "nDCG@10",
+    "nDCG",
+    "nDCG@5",
+    "P@5",
+    "P(rel=2)@5",
+    "P@10",
+    "AP",
+    "AP@100",
+    "AP(rel=2)",
+    "RR",
+    "RR(rel=2)",
+    "RR@10",
+    "RR(rel=3)@5",
+    "R@5",
+    "R@1000",
+    "Rprec",
+    "Rprec(rel=2)",
+    "Bpref",
+    "Success@1",
+    "Success@5",
+    "Success(rel=2)@10",
+]
+
+
+def ir_values(names: list[str], qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, float]:
+    """ir_measures' aggregate of each name, from the same frames."""
+    ir_qrels = [
+        ir_measures.Qrel(str(q), str(d), int(r))
+        for q, d, r in qrels[["group", "item", "label"]].itertuples(index=False)
+    ]
+    ir_run = [
+        ir_measures.ScoredDoc(str(q), str(d), float(s))
+        for q, d, s in run[["group", "item", "score"]].itertuples(index=False)
+    ]
+    measures = {name: ir_measures.parse_measure(name) for name in names}
+    values = ir_measures.calc_aggregate(list(measures.values()), ir_qrels, ir_run)
+    return {name: float(values[m]) for name, m in measures.items()}
+
+
+def ours(names: list[str], qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, float]:
+    frame = sqlmetrics.evaluate(run, names, qrels=qrels, convention="ir_measures", **COLS)
+    assert list(frame.columns[: len(names)]) == names  # the names as written
+    return {name: float(frame[name].iloc[0]) for name in names}
+
+
+@pytest.mark.parametrize(
+    ("qrels_file", "run_file"),
+    [
+        ("qrels.test", "results.test"),
+        ("qrels.rel_level", "results.test"),  # graded, with -1 judgments
+        ("qrels.test", "results.trunc"),  # judged topics absent from the run: 0
+    ],
+)
+def test_ir_measures_names_on_trec_evals_collection(qrels_file: str, run_file: str) -> None:
+    qrels = sqlmetrics.read_trec_qrels(TREC / qrels_file)
+    run = sqlmetrics.read_trec_run(TREC / run_file)
+    want = ir_values(NAMES, qrels, run)
+    got = ours(NAMES, qrels, run)
+    for name in NAMES:
+        assert got[name] == pytest.approx(want[name], abs=1e-9), name
+    assert len({round(v, 9) for v in want.values()}) > 8  # the names differ in value
+
+
+def graded(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A graded run with many tied scores, relevant documents it does not retrieve, a query
+    with no relevant document, a judged query absent from the run and a run query without
+    judgments. Text ids (the tie orders are by the id as text; gdeval wants numeric topics).
+    """
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for q in range(8):
+        docs = [f"d{rng.randrange(40)}" for _ in range(14)]
+        docs = list(dict.fromkeys(docs))
+        for doc in docs:
+            level = 0 if q == 3 else rng.choice([0, 0, 1, 2, 3])
+            qrels.append((str(301 + q), doc, level))
+        if q == 5:
+            continue  # judged, not retrieved
+        retrieved = rng.sample(docs, len(docs) // 2) + [f"u{q}_{i}" for i in range(3)]
+        for doc in retrieved:  # unjudged documents too
+            run.append((str(301 + q), doc, float(rng.randrange(4))))  # few distinct: ties
+    run += [("399", "d1", 1.0), ("399", "d2", 0.5)]  # no judgments: not evaluated
+    return (
+        pd.DataFrame(qrels, columns=["group", "item", "label"]),
+        pd.DataFrame(run, columns=["group", "item", "score"]),
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ir_measures_names_on_graded_tied_runs(seed: int) -> None:
+    qrels, run = graded(seed)
+    want = ir_values(NAMES, qrels, run)
+    got = ours(NAMES, qrels, run)
+    for name in NAMES:
+        assert got[name] == pytest.approx(want[name], abs=1e-9), (seed, name)
+
+
+def test_rr_at_k_follows_msmarcos_tie_order_and_rr_pytrec_evals() -> None:
+    """ir_measures computes RR@k with its msmarco provider (ties by docno ascending) and RR
+    with pytrec_eval (descending): one tie decides which relevant document is first.
+    """
+    qrels = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "label": [1, 0]})
+    run = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "score": [1.0, 1.0]})
+    want = ir_values(["RR", "RR@10"], qrels, run)
+    assert want == {"RR": 0.5, "RR@10": 1.0}
+    assert ours(["RR", "RR@10"], qrels, run) == want
+
+
+def test_exp_log2_ndcg_is_gdevals_to_its_printed_precision() -> None:
+    """nDCG(dcg='exp-log2')@k comes from gdeval in ir_measures, which prints 5 decimals."""
+    qrels, run = graded(1)
+    name = "nDCG(dcg='exp-log2')@10"
+    want = ir_values([name], qrels, run)[name]
+    got = ours([name], qrels, run)[name]
+    assert got == pytest.approx(want, abs=1e-5)
+    linear = ours(["nDCG@10"], qrels, run)["nDCG@10"]
+    assert abs(got - linear) > 1e-3  # the gain formulation changes the value
+
+
+def test_names_without_a_convention_fix_what_the_name_defines() -> None:
+    """Without convention=, a name still fixes its own parameters (rel, nDCG's linear gain),
+    the library defaults the rest; one call mixes them with our names.
+    """
+    qrels, run = graded(2)
+    frame = sqlmetrics.evaluate(
+        run, ["P(rel=2)@5", "P@5", "nDCG@10", "ndcg@10"], qrels=qrels, empty="zero", **COLS
+    )
+    p2 = sqlmetrics.precision_at_k(run, qrels=qrels, k=5, relevance_level=2, empty="zero", **COLS)
+    p1 = sqlmetrics.precision_at_k(run, qrels=qrels, k=5, empty="zero", **COLS)
+    linear = sqlmetrics.ndcg(run, qrels=qrels, k=10, gain="linear", empty="zero", **COLS)
+    exponential = sqlmetrics.ndcg(run, qrels=qrels, k=10, empty="zero", **COLS)
+    assert frame["P(rel=2)@5"][0] == pytest.approx(p2, abs=1e-12)
+    assert frame["P@5"][0] == pytest.approx(p1, abs=1e-12)
+    assert frame["nDCG@10"][0] == pytest.approx(linear, abs=1e-12)
+    assert frame["ndcg@10"][0] == pytest.approx(exponential, abs=1e-12)
+    assert p1 != p2 and linear != exponential
+
+
+def test_parsed_names_map_onto_the_registry() -> None:
+    assert parse_ir_name("P(rel=2)@5") == (REGISTRY["precision_at_k"], 5, {"relevance_level": 2})
+    spec, k, options = parse_ir_name("IPrec@0.2")  # type: ignore[misc]
+    assert (spec.name, k, options) == (
+        "iprec_at_recall",
+        None,
+        {"relevance_level": 1, "recall_level": 0.2},
+    )
+    assert parse_ir_name("nDCG(dcg='exp-log2')@10")[2] == {  # type: ignore[index]
+        "relevance_level": 1,  # pytrec_eval's nDCG runs at rel 1
+        "gain": "exponential",
+        "log_base": 2.0,
+    }
+    assert parse_metric("Success@5").spec.name == "hit_rate"
+    assert parse_metric("R@1000").spec.name == "recall_at_k"
+    assert parse_metric("ndcg@10").params == {}  # ours unchanged
+    assert parse_ir_name("ndcg@10") is None  # not ir_measures' name
+
+
+def test_trec_eval_names() -> None:
+    cases = {
+        ("precision_at_k", 10): "P_10",
+        ("ndcg", 10): "ndcg_cut_10",
+        ("ndcg", None): "ndcg",
+        ("map", 10): "map_cut_10",
+        ("map", None): "map",
+        ("mrr", None): "recip_rank",
+        ("hit_rate", 10): "success_10",
+        ("recall_at_k", 100): "recall_100",
+        ("r_precision", None): "Rprec",
+        ("bpref", None): "bpref",
+        ("mrr", 10): None,  # trec_eval's recip_rank takes no cut-off
+        ("auc", None): None,
+    }
+    for (name, k), want in cases.items():
+        assert trec_eval_name(REGISTRY[name], k) == want, name
+    assert trec_eval_name(REGISTRY["iprec_at_recall"], None, {"recall_level": 0.2}) == (
+        "iprec_at_recall_0.20"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "P(rl=2)@5",
+            "evaluate: metric 'P(rl=2)@5': P takes no parameter rl=; did you mean rel=? its "
+            "parameters here: rel=; drop rl= or write e.g. 'P(rel=2)'",
+        ),
+        (
+            "P(rel=0)@5",
+            "evaluate: metric 'P(rel=0)@5': rel=0 must be an integer >= 1 (a document is "
+            "relevant when its judgment is >= rel), e.g. 'P(rel=2)'",
+        ),
+        (
+            "P(rel=1.5)@5",
+            "evaluate: metric 'P(rel=1.5)@5': rel=1.5 must be an integer >= 1",
+        ),
+        ("Rprec@5", "evaluate: metric 'Rprec@5': Rprec takes no cut-off; write 'Rprec'"),
+        (
+            "IPrec@2",
+            "evaluate: metric 'IPrec@2': the recall level after '@' must be a number in "
+            "[0, 1], e.g. 'IPrec@0.2'",
+        ),
+        (
+            "P@x",
+            "evaluate: metric 'P@x': the cut-off after '@' must be an integer >= 1, e.g. 'P@10'",
+        ),
+        (
+            "P(2)@5",
+            "evaluate: metric 'P(2)@5': the parameters in parentheses must be name=value "
+            "pairs separated by commas, e.g. 'P(rel=2)'",
+        ),
+        (
+            "P(rel=x)@5",
+            "evaluate: metric 'P(rel=x)@5': parameter value 'x' is not a literal; write "
+            "numbers, quoted strings, True/False or a dict such as {0:0,1:1,2:3}",
+        ),
+        (
+            "nDCG(dcg='exp')@10",
+            "evaluate: metric \"nDCG(dcg='exp')@10\": dcg='exp' is not one of ir_measures' DCG "
+            "formulations; write dcg='log2' (linear gains, the default) or dcg='exp-log2' "
+            "(gains 2^rel - 1), e.g. \"nDCG(dcg='exp-log2')@10\"",
+        ),
+        (
+            "RR(judged_only='yes')",
+            "evaluate: metric \"RR(judged_only='yes')\": RR takes no parameter judged_only=",
+        ),
+    ],
+)
+def test_bad_parameters_name_the_name_the_parameter_and_the_fix(name: str, message: str) -> None:
+    qrels, run = graded(0)
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.evaluate(run, [name], qrels=qrels, **COLS)
+    assert str(info.value).startswith(message)
+
+
+def test_unknown_names_suggest_the_closest_of_both_vocabularies() -> None:
+    with pytest.raises(UnknownMetricError) as info:
+        parse_metric("MAP@10")
+    message = str(info.value)
+    assert message.startswith(
+        "evaluate: unknown metric 'MAP@10'; did you mean 'map@10' or 'AP@10'? known metrics: "
+    )
+    assert (
+        "ir_measures' names: AP@k, Bpref, IPrec@recall, P@k, R@k, RR@k, Rprec, Success@k, nDCG@k"
+        in message
+    )
+    with pytest.raises(UnknownMetricError, match=r"did you mean 'bpref'\?"):
+        parse_metric("BPref")  # ours and ir_measures' differ in case only: ours
+    with pytest.raises(UnknownMetricError, match=r"did you mean 'Rprec'\?"):
+        parse_metric("RPrc")
+    with pytest.raises(UnknownMetricError, match=r"did you mean 'Success@10'\?"):
+        parse_metric("Sucess@10")
+
+
+def test_an_option_conflicting_with_the_name_is_refused() -> None:
+    qrels, run = graded(0)
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.evaluate(run, ["P@5"], qrels=qrels, relevance_level=2, **COLS)
+    assert str(info.value) == (
+        "evaluate: relevance_level=2 conflicts with metric 'P@5', whose name fixes "
+        "relevance_level=1 (ir_measures' definition of P); write the parameter in the name "
+        "(e.g. 'P(rel=2)@5', \"nDCG(dcg='exp-log2')@10\") or leave relevance_level= out"
+    )
+    # the same value is no conflict
+    frame = sqlmetrics.evaluate(run, ["P@5"], qrels=qrels, relevance_level=1, empty="zero", **COLS)
+    assert 0 < frame["P@5"][0] < 1
+
+
+def test_render_takes_the_names_with_their_parameters() -> None:
+    two = sqlmetrics.render("P(rel=2)@5", "runs", qrels="qrels", group="q", item="d")
+    one = sqlmetrics.render("P@5", "runs", qrels="qrels", group="q", item="d")
+    assert two != one
+    assert two == sqlmetrics.render(
+        "precision@5", "runs", qrels="qrels", group="q", item="d", relevance_level=2
+    )
+
+
+def test_the_convention_refuses_what_ir_measures_computes_otherwise() -> None:
+    qrels, run = graded(0)
+    with pytest.raises(InvalidParameterError, match="convention='ir_measures' does not define"):
+        sqlmetrics.evaluate(run, ["IPrec@0.2"], qrels=qrels, convention="ir_measures", **COLS)
+
+
+def test_compare_and_intervals_apply_the_names_parameters() -> None:
+    """compare and ci= compute a name with the options it fixes, not the call's."""
+    qrels, run = graded(3)
+    other = run.assign(score=run["score"].rank(method="first"))
+    result = sqlmetrics.compare(
+        metrics=["P(rel=2)@5", "precision@5"],
+        runs={"a": run, "b": other},
+        qrels=qrels,
+        empty="zero",
+        **COLS,
+    )
+    ours_two = sqlmetrics.compare(
+        metrics=["precision@5"],
+        runs={"a": run, "b": other},
+        qrels=qrels,
+        empty="zero",
+        relevance_level=2,
+        **COLS,
+    )
+    named = result[result["metric"] == "P(rel=2)@5"].reset_index(drop=True)
+    plain = result[result["metric"] == "precision@5"].reset_index(drop=True)
+    want = ours_two.reset_index(drop=True)
+    value_columns = [  # p_adjusted: corrected for the number of metrics compared
+        c for c in want.columns if want[c].dtype.kind == "f" and c != "p_adjusted"
+    ]
+    assert value_columns
+    pd.testing.assert_frame_equal(named[value_columns], want[value_columns])
+    assert not named[value_columns].equals(plain[value_columns])
+    frame = sqlmetrics.evaluate(run, ["P(rel=2)@5"], qrels=qrels, empty="zero", ci=0.9, **COLS)
+    direct = sqlmetrics.precision_at_k(
+        run, qrels=qrels, k=5, relevance_level=2, empty="zero", ci=0.9, **COLS
+    )
+    assert (frame["P(rel=2)@5_lo"][0], frame["P(rel=2)@5_hi"][0]) == pytest.approx(
+        (direct.lo, direct.hi), abs=1e-12
+    )
+
+
+def readme_section() -> str:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return readme.split("\n## IR measures\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_ir_measures_section_prints_what_it_shows(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+    import shlex
+
+    from click.testing import CliRunner
+
+    from sqlmetrics.cli import _commands as cli
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    section = readme_section()
+    code = re.findall(r"```python\n(.*?)\n```", section, flags=re.S)
+    command = re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)
+    shown = re.findall(r"prints\n\n```\n(.*?)```", section, flags=re.S)
+    assert len(code) == len(command) == 1 and len(shown) == 2
+    exec(compile(code[0], "README.md", "exec"), {})
+    assert capsys.readouterr().out == shown[0]
+    argv = shlex.split(command[0])
+    assert argv[0] == "sqlmetrics"
+    result = CliRunner().invoke(cli.main, argv[1:])
+    assert result.exit_code == 0, result.output
+    assert result.output == shown[1]
+
+
+ENGINE_NAMES = ["P(rel=2)@5", "nDCG@10", "RR@10", "AP", "Success@5", "Bpref"]
+
+
+@pytest.mark.postgres
+def test_names_on_postgresql(pg_engine: Any) -> None:
+    """Several kernel parts (rel=2, msmarco's tie order for RR@10) in one PostgreSQL
+    statement: ir_measures' values.
+    """
+    qrels, run = graded(5)
+    run.to_sql("ir_run", pg_engine, index=False, if_exists="replace")
+    qrels.to_sql("ir_qrels", pg_engine, index=False, if_exists="replace")
+    frame = sqlmetrics.evaluate(
+        "ir_run", ENGINE_NAMES, qrels="ir_qrels", con=pg_engine, convention="ir_measures", **COLS
+    )
+    want = ir_values(ENGINE_NAMES, qrels, run)
+    for name in ENGINE_NAMES:
+        assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
+
+
+@pytest.mark.spark
+def test_names_on_spark(spark: Any) -> None:
+    qrels, run = graded(5)
+    frame = sqlmetrics.evaluate(
+        spark.createDataFrame(run),
+        ENGINE_NAMES,
+        qrels=spark.createDataFrame(qrels),
+        con=spark,
+        convention="ir_measures",
+        **COLS,
+    )
+    want = ir_values(ENGINE_NAMES, qrels, run)
+    for name in ENGINE_NAMES:
+        assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
+
+
+def test_the_functions_take_the_convention_with_its_cut_off_rule() -> None:
+    """mrr(k=...) under convention="ir_measures" is ir_measures' RR@k (msmarco's ascending
+    tie order), mrr without k its RR (pytrec_eval's descending order).
+    """
+    qrels = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "label": [1, 0]})
+    run = pd.DataFrame({"group": ["q", "q"], "item": ["a", "b"], "score": [1.0, 1.0]})
+    kw = {"qrels": qrels, "convention": "ir_measures", **COLS}
+    assert sqlmetrics.mrr(run, k=10, **kw) == 1.0
+    assert sqlmetrics.mrr(run, **kw) == 0.5
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.mrr(run, k=10, ties="text_desc", **kw)
+    assert str(info.value) == (
+        "mrr: ties='text_desc' cannot be reproduced with convention='ir_measures': ir_measures "
+        "uses ties='item_asc'. Leave ties= out to follow ir_measures, or drop convention="
+    )
+
+
+def test_a_gain_fixed_by_the_name_is_checked_for_overflow() -> None:
+    """nDCG(dcg='exp-log2') under a linear-gain convention still has 2^label - 1 gains: a
+    label of 1000 overflows, and is refused as with gain='exponential' (it was inf/NaN).
+    """
+    qrels = pd.DataFrame({"group": ["1", "1"], "item": ["a", "b"], "label": [1000, 1]})
+    run = pd.DataFrame({"group": ["1", "1"], "item": ["a", "b"], "score": [1.0, 0.5]})
+    with pytest.raises(InvalidDataError, match="overflow a double"):
+        sqlmetrics.evaluate(
+            run, ["nDCG(dcg='exp-log2')@10"], qrels=qrels, convention="ir_measures", **COLS
+        )
+    frame = sqlmetrics.evaluate(run, ["nDCG@10"], qrels=qrels, convention="ir_measures", **COLS)
+    assert frame["nDCG@10"][0] == pytest.approx(1.0, abs=1e-12)  # linear gains: no overflow
+
+
+def test_error_policies_refuse_metrics_computed_on_other_options() -> None:
+    """empty='error' reads the groups of the call's options; P(rel=3)@5 has other empty
+    groups, so the pair is refused rather than checked on the wrong groups.
+    """
+    qrels, run = graded(0)
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.evaluate(run, ["precision@5", "P(rel=3)@5"], qrels=qrels, empty="error", **COLS)
+    assert str(info.value) == (
+        "evaluate: empty='error' is checked on the groups of one set of options, and "
+        "'P(rel=3)@5' fix other options in their names (another relevance level, gain or tie "
+        "order); evaluate them in a separate call, or pass empty='skip' or 'zero'"
+    )
+    with pytest.raises(InvalidDataError, match="no relevant item"):  # alone: checked
+        sqlmetrics.evaluate(run, ["P(rel=3)@5"], qrels=qrels, empty="error", **COLS)
+
+
+def test_render_on_the_command_line_keeps_the_names_case() -> None:
+    """The command line lower-cases our names only: render (and compare) take ir_measures'."""
+    from click.testing import CliRunner
+
+    from sqlmetrics.cli import _commands as cli
+
+    shown = CliRunner().invoke(
+        cli.main, ["render", "P(rel=2)@5", "--qrels", "qrels", "--group", "q", "--item", "d"]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert (
+        shown.output.strip()
+        == sqlmetrics.render(
+            "precision@5", "source_table", qrels="qrels", group="q", item="d", relevance_level=2
+        ).strip()
+    )

@@ -1,0 +1,204 @@
+"""render(..., ci=): the SQL of a metric with its interval, run in the warehouse, gives the
+bounds of the Python call with the same ci= bit for bit (DuckDB broadly; one case each on
+PostgreSQL and Spark)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import frames, quiet
+from hypothesis import given
+from hypothesis import strategies as st
+
+import sqlmetrics
+from sqlmetrics.errors import InvalidParameterError
+
+
+def frame(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, n)
+    return pd.DataFrame(
+        {
+            "label": label,
+            "score": np.round(rng.random(n) * 0.7 + 0.3 * label, 2),
+            "w": np.round(rng.random(n) * 3 + 0.1, 3),
+            "g": rng.integers(0, 30, n),
+            "item": np.arange(n),
+            "country": rng.choice(["DE", "FR", "IT"], n),
+        }
+    )
+
+
+def bits(x: Any) -> float | None:
+    """A value as compared here: NULL and NaN are one 'undefined'."""
+    if x is None or (isinstance(x, float) and math.isnan(x)) or pd.isna(x):
+        return None
+    return float(x)
+
+
+def rendered(con: Any, metric: str, table: str, by: Any = None, **kw: Any) -> pd.DataFrame:
+    return con.execute(sqlmetrics.render(metric, table, by=by, **kw)).df()
+
+
+# (metric as evaluate takes it, the columns and options, the ci_method)
+CASES = [
+    ("auc", {}, None),  # delong
+    ("auc", {}, "bootstrap"),  # bucket bootstrap
+    ("auc", {"weight": "w"}, None),  # weighted: row bootstrap
+    ("precision", {"threshold": 0.5}, None),  # wilson
+    ("recall", {"threshold": 0.4}, "wilson"),
+    ("accuracy", {}, None),
+    ("log_loss", {}, None),  # row bootstrap
+    ("brier_score", {"weight": "w"}, "bootstrap"),
+    ("gauc", {"group": "g"}, "bootstrap"),  # group bootstrap
+    ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, "bootstrap"),
+    ("hit_rate@3", {"group": "g", "item": "item", "empty": "skip"}, None),  # wilson over groups
+]
+
+
+@pytest.mark.parametrize(("metric", "options", "method"), CASES)
+@pytest.mark.parametrize("by", [None, "country"])
+def test_rendered_interval_is_the_python_interval_bit_for_bit(
+    metric: str, options: dict[str, Any], method: str | None, by: str | None
+) -> None:
+    df = frame()
+    level = 0.9
+    con = duckdb.connect()
+    con.register("events", df)
+    out = rendered(con, metric, "events", by=by, ci=level, ci_method=method, n_boot=50,
+                   seed=7, **options)  # fmt: skip
+    name = sqlmetrics._core.names.parse_metric(metric, "test").spec.name
+    assert list(out.columns) == [*(["slice_0"] if by else []), name, f"{name}_lo", f"{name}_hi"]
+    want = quiet(sqlmetrics.evaluate, df, [metric], by=by, ci=level, ci_method=method,
+                 n_boot=50, seed=7, **options)  # fmt: skip
+    if by:
+        want = want.sort_values(by).reset_index(drop=True)
+        assert list(out["slice_0"]) == list(want[by])
+    assert len(out) == len(want) >= 1
+    for i in range(len(out)):
+        for got, col in [(name, metric), (f"{name}_lo", f"{metric}_lo"),
+                         (f"{name}_hi", f"{metric}_hi")]:  # fmt: skip
+            assert bits(out[got].iloc[i]) == bits(want[col].iloc[i]), (metric, i, got)
+    con.close()
+
+
+@given(frames(min_rows=1, max_rows=25, label=st.integers(0, 1),
+              score=st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9]), c=st.integers(0, 2)))  # fmt: skip
+def test_property_delong_and_wilson_bounds_equal_the_single_functions(df: pd.DataFrame) -> None:
+    """Edge cases too: one class (AUC undefined), one row, p = 0 or 1 (Wilson clamped)."""
+    con = duckdb.connect()
+    con.register("t", df)
+    for metric, method in [("auc", "delong"), ("precision", "wilson"), ("recall", "wilson")]:
+        out = rendered(con, metric, "t", by="c", ci=0.95, ci_method=method)
+        for i, row in out.iterrows():
+            part = df[df.c == row["slice_0"]]
+            iv = quiet(getattr(sqlmetrics, metric), part, ci=0.95, ci_method=method)
+            got = [bits(row[metric]), bits(row[f"{metric}_lo"]), bits(row[f"{metric}_hi"])]
+            assert got == [bits(iv.value), bits(iv.lo), bits(iv.hi)], (metric, i)
+    con.close()
+
+
+def test_render_without_ci_is_unchanged() -> None:
+    assert sqlmetrics.render("auc", "events") == sqlmetrics._engine.render.render("auc", "events")
+
+
+def test_render_refuses_t_naming_the_method_and_the_alternatives() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("ndcg@10", "runs", group="g", item="i", ci=0.95)
+    message = str(info.value)
+    assert "ci_method='t' of ndcg cannot be written as SQL alone" in message
+    assert "t quantile" in message and "'bootstrap'" in message
+    assert "sqlmetrics.ndcg(..., ci=)" in message
+
+
+def test_render_refuses_weighted_wilson_naming_the_bootstrap() -> None:
+    want = r"ci_method='wilson' of precision .*size.*methods render writes for it: 'bootstrap'"
+    with pytest.raises(InvalidParameterError, match=want):
+        sqlmetrics.render("precision", "events", weight="w", ci=0.95)
+
+
+def test_render_ci_errors_name_the_argument() -> None:
+    with pytest.raises(InvalidParameterError, match=r"ci_method='delong' needs ci="):
+        sqlmetrics.render("auc", "events", ci_method="delong")
+    with pytest.raises(InvalidParameterError, match=r"ci_method='t' does not apply to auc"):
+        sqlmetrics.render("auc", "events", ci=0.95, ci_method="t")
+    with pytest.raises(InvalidParameterError, match=r"ci="):
+        sqlmetrics.render("auc", "events", ci=1.5)
+    with pytest.raises(InvalidParameterError, match=r"'roc_curve' returns a table: drop ci="):
+        sqlmetrics.render("roc_curve", "events", ci=0.95)
+
+
+@pytest.mark.postgres
+def test_rendered_interval_on_postgres(pg_engine: Any) -> None:
+    df = frame(300, seed=2)
+    with pg_engine.begin() as conn:
+        df.to_sql("render_ci_events", conn, index=False, if_exists="replace")
+    sql = sqlmetrics.render("auc", "render_ci_events", by="country", ci=0.9, dialect="postgres")
+    boot = sqlmetrics.render("log_loss", "render_ci_events", ci=0.9, n_boot=30,
+                             dialect="postgres")  # fmt: skip
+    with pg_engine.connect() as conn:
+        out = pd.read_sql_query(sql, conn)
+        iv_boot = pd.read_sql_query(boot, conn)
+    want = sqlmetrics.evaluate(df, ["auc"], by="country", ci=0.9).sort_values("country")
+    assert list(out["slice_0"]) == list(want["country"])
+    for col, wcol in [("auc", "auc"), ("auc_lo", "auc_lo"), ("auc_hi", "auc_hi")]:
+        assert [bits(x) for x in out[col]] == [bits(x) for x in want[wcol]]
+    iv = sqlmetrics.log_loss("render_ci_events", ci=0.9, n_boot=30, con=pg_engine)
+    assert [bits(iv_boot[c].iloc[0]) for c in ("log_loss", "log_loss_lo", "log_loss_hi")] == [
+        iv.value,
+        iv.lo,
+        iv.hi,
+    ]
+
+
+@pytest.mark.spark
+def test_rendered_interval_on_spark(spark: Any) -> None:
+    df = frame(300, seed=4)
+    spark.createDataFrame(df).createOrReplaceTempView("render_ci_events")
+    sql = sqlmetrics.render("precision", "render_ci_events", by="country", ci=0.95,
+                            dialect="spark")  # fmt: skip
+    out = spark.sql(sql).toPandas()
+    want = sqlmetrics.evaluate(df, ["precision"], by="country", ci=0.95).sort_values("country")
+    assert list(out["slice_0"]) == list(want["country"])
+    for col in ("precision", "precision_lo", "precision_hi"):
+        assert [bits(x) for x in out[col]] == [bits(x) for x in want[col]]
+    auc = spark.sql(sqlmetrics.render("auc", "render_ci_events", ci=0.95, dialect="spark"))
+    row = auc.toPandas().iloc[0]
+    iv = sqlmetrics.auc(df, ci=0.95)
+    assert [bits(row[c]) for c in ("auc", "auc_lo", "auc_hi")] == [iv.value, iv.lo, iv.hi]
+
+
+def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import io
+    import re
+    import warnings
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    section = readme.split("\n## Gates that know their uncertainty\n", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
+    shown = re.search(r"prints:\n\n```\n(.*?)```", section, flags=re.S)
+    assert code is not None and shown is not None
+    monkeypatch.chdir(root)
+    out = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+        warnings.simplefilter("error")
+        exec(compile(code.group(1), "README.md", "exec"), {})
+    assert out.getvalue() == shown.group(1)
+    assert "bit for bit as evaluate(ci=0.95): True" in out.getvalue()
+
+
+def test_render_refuses_an_interval_computed_from_another_metrics_counts() -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("mcc", "events", ci=0.95)
+    assert str(info.value) == (
+        "render: ci= of mcc is computed from another metric's counts in Python; call "
+        "sqlmetrics.mcc(..., ci=) instead, or drop ci="
+    )

@@ -23,6 +23,7 @@ from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
 from ._evaluate.report import report
+from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
@@ -154,6 +155,7 @@ __all__ = [
     "log_loss",
     "mcc",
     "mean_average_precision",
+    "merge",
     "metric_names",
     "mrr",
     "multiclass_auc",
@@ -176,10 +178,12 @@ __all__ = [
     "registered_sql",
     "render",
     "render_evaluate",
+    "render_state",
     "report",
     "roc_curve",
     "spearman",
     "specificity",
+    "state",
     "top_k_accuracy",
     "unregister_sql",
 ]

@@ -1201,6 +1201,62 @@ def test_convention_errors_have_pythons_message(case: str, duckdb_build: Built) 
     assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
 
 
+# --------------------------------------------------------------------------- mergeable states
+#: integration_tests/dbt_project.yml's var state_metrics, and the arguments of its two models
+STATE_METRICS = ["auc", "gauc", "log_loss", "brier_score", "precision"]
+STATE_ARGS = {"label": "click", "score": "pctr", "group": "user_id", "by": "country",
+              "threshold": 0.3}  # fmt: skip
+
+
+def _sorted_state(frame: pd.DataFrame) -> pd.DataFrame:
+    keys = ["country", "click", "pctr", "user_id"]
+    out = frame.astype({"sqlmetrics_state": "int64", "sqlmetrics_n": "int64", "click": "int64",
+                        "user_id": "int64"})  # fmt: skip
+    return out.sort_values(keys, na_position="last", ignore_index=True)[sorted(out.columns)]
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_daily_states_are_pythons_and_merge_to_evaluate(
+    build: str, request: pytest.FixtureRequest
+) -> None:
+    built: Built = request.getfixturevalue(build)
+    out = built.build.stdout
+    assert f"OK created sql incremental model {SCHEMA}.daily_states" in out
+    assert f"OK created sql table model {SCHEMA}.merged_states" in out
+    predictions = built.read("predictions")
+    states = built.read("daily_states")
+    days = sorted(predictions["day"].unique())
+    assert len(days) == 2 and sorted(states["day"].unique()) == days
+    for day in days:  # each day's state is Python's state of that day, its arguments too
+        rows = predictions[predictions["day"] == day].reset_index(drop=True)
+        want = sqlmetrics.state(rows, STATE_METRICS, **STATE_ARGS)
+        got = states[states["day"] == day].drop(columns="day")
+        pd.testing.assert_frame_equal(_sorted_state(got), _sorted_state(want))
+    # the last two days merged in the warehouse: evaluate over their rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sqlmetrics.evaluate(predictions, STATE_METRICS, **STATE_ARGS)
+        python = sqlmetrics.merge(states.drop(columns="day"), STATE_METRICS, **STATE_ARGS)
+    merged = built.read("merged_states").sort_values("country", ignore_index=True)
+    assert list(merged.columns) == list(want.columns)
+    for column in STATE_METRICS:
+        for have, expected in zip(merged[column], want[column]):
+            assert _same(have, expected), (column, have, expected)
+    assert list(merged["n_rows"]) == list(want["n_rows"])
+    # the warehouse's states merged by Python: evaluate's frame, bit for bit
+    pd.testing.assert_frame_equal(python, want, check_exact=True)
+
+
+def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:
+    day = pd.DataFrame({"label": [1, 0], "sqlmetrics_n": [0.5, 0.2]})
+    with pytest.raises(SqlMetricsError) as caught:
+        sqlmetrics.state(day, "auc", score="sqlmetrics_n")
+    call = "sqlmetrics.evaluate_state('t', metrics=['auc'], score='sqlmetrics_n')"
+    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
+    assert done.returncode != 0
+    assert _one_line(str(caught.value)) in _one_line(done.stdout), (caught.value, done.stdout)
+
+
 def _gate_macro(name: str) -> Any:
     """A macro of dbt/macros/tests/champion_challenger.sql rendered by plain Jinja, with the
     package's float_literal and float_type as Python renders them for DuckDB."""

@@ -12,6 +12,8 @@
     extra_slices  optional: a query giving slice_0.. rows that hold no row of the data but
               that a part reports (judged groups absent from a ranking run, sliced by the
               group column); they get n_rows = 0
+    inputs    optional: list of {name, sql}, CTEs put first, which `relation` and the parts may
+              name (merge: the rows a table of states stands for, sql/_macros/state.sql)
   Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice
   of the data (`slices`, with n_rows) and per extra slice, metrics joined on the slice columns with
   `null_safe_equal` (is not distinct from), so a NULL slice value is a slice like any other.
@@ -22,8 +24,11 @@
 {% if by %}{% for col in by %}{{ sqlmetrics.null_safe_equal('slices.slice_' ~ loop.index0, alias ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
-{% macro evaluate_compose(relation, by, parts, extra_slices=none) -%}
-with slices as (
+{% macro evaluate_compose(relation, by, parts, extra_slices=none, inputs=none) -%}
+with {% for input in inputs or [] %}{{ input.name }} as (
+{{ input.sql | indent(4, true) }}
+),
+{% endfor %}slices as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         count(*) as n_rows

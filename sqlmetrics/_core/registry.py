@@ -25,6 +25,7 @@ __all__ = [
     "PAIRED_TESTS",
     "PARAMS",
     "REGISTRY",
+    "STATE_KINDS",
     "DataChecks",
     "Inference",
     "MetricSpec",
@@ -370,6 +371,12 @@ class DataChecks:
     after: Callable[..., None]
 
 
+#: the kinds of mergeable state (``MetricSpec.state``): ``"rows"``, the distinct rows of the
+#: metric's columns and slices with their counts (sql/_macros/state.sql); ``"confusion"``,
+#: those rows with the score kept only as ``score >= threshold``
+STATE_KINDS = ("rows", "confusion")
+
+
 #: the facts of a metric without other declarations: the row bootstrap, no paired test
 ROW_BOOTSTRAP = Inference()
 
@@ -408,6 +415,14 @@ class MetricSpec:
     ``"multilabel"`` (a 0/1 column per class in ``indicators=``).
     data_checks: its family's checks around ``evaluate``'s statement (:class:`DataChecks`),
     None when it needs none.
+    state: how :func:`sqlmetrics.state` keeps it for :func:`sqlmetrics.merge`
+    (:data:`STATE_KINDS`): ``"rows"``, its value is a function of the multiset of the rows
+    of its columns (and its slices), which evaluate computes in the same bits in any row
+    order (exact sums, decision 0006), so the distinct rows with their counts merge
+    exactly; ``"confusion"``, the same, and it reads the score only as ``score >=
+    threshold`` (the threshold metrics), so when every metric of a state that reads the
+    score is one, the state keeps the score as one of two values on either side of the
+    threshold (its confusion counts); None: it has no mergeable state (merge refuses it).
     ir_measures, trec_eval: the base names of the same measure in ir_measures (``nDCG``,
     written ``nDCG@10``) and trec_eval (``ndcg_cut``, printed ``ndcg_cut_10``), read by
     ``_core.ir_names`` (the names users write, ``sqlmetrics list``, ``--format trec``).
@@ -434,6 +449,7 @@ class MetricSpec:
     data_checks: DataChecks | None = None
     wide: tuple[str, ...] = ()
     better: str = "higher"
+    state: str | None = "rows"
     #: ir_measures' base measure name (``"nDCG"``, ``"P"``), None when it has none
     ir_measures: str | None = None
     #: trec_eval's base measure name (``"ndcg_cut"``, ``"P"``), None when it has none
@@ -467,6 +483,8 @@ def register(spec: MetricSpec) -> MetricSpec:
         raise RuntimeError(
             f"metric {spec.name!r}: better={spec.better!r}, not higher|lower|neither"
         )
+    if spec.state is not None and spec.state not in STATE_KINDS:
+        raise RuntimeError(f"metric {spec.name!r}: state={spec.state!r}, not one of {STATE_KINDS}")
     for p in spec.defaults:
         if p not in spec.params:
             raise RuntimeError(f"metric {spec.name!r} has a default for {p!r}, not its option")

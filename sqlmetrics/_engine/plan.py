@@ -179,9 +179,13 @@ def compose_sql(
     qrels_relation: str | None,
     train_relation: str | None = None,
     dialect: str = "duckdb",
+    inputs: Sequence[tuple[str, str]] = (),
 ) -> tuple[str, dict[str, str]]:
     """The one statement of a plan in ``dialect``, with generated column names (slice_0..,
     m0.., counts), and the map from those metric names to the requested ones.
+
+    ``inputs``: (name, query) pairs, CTEs put first that ``relation`` may name (merge: the
+    rows a relation of states stands for).
     """
     parts, names = _parts(
         plan.requests,
@@ -204,8 +208,9 @@ def compose_sql(
             f"where not exists (select 1 from {relation} as r where r.{g} = q.{g})\n"
             f"group by q.{g}"
         )
+    ctes = [{"name": name, "sql": query} for name, query in inputs]
     sql = macro("evaluate_compose", dialect)(
-        relation, [quote_ident(b, dialect) for b in plan.by], parts, extra_slices
+        relation, [quote_ident(b, dialect) for b in plan.by], parts, extra_slices, ctes
     )
     return str(sql), names
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
@@ -240,8 +240,13 @@ def _evaluate(
     con: Any,
     warn_skips: bool = False,
     warn_ties: bool = False,
+    replay: Callable[[Any, Any], tuple[str, str]] | None = None,
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
+
+    ``replay`` (merge): ``data`` holds states, and ``replay(backend, source)`` checks them
+    and gives the (name, query) of a CTE holding the rows they stand for, which the
+    statement reads instead of ``data`` (after the data's checks, run on the states' rows).
 
     ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
     ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
@@ -294,7 +299,13 @@ def _evaluate(
                 warn_ties,
             )
         train_sql = extra["train"][0] if "train" in extra else None
-        sql, names = compose_sql(plan, source.sql, judged_sql, train_sql, dialect=backend.dialect)
+        relation, ctes = source.sql, []
+        if replay is not None:
+            ctes.append(replay(backend, source))
+            relation = ctes[0][0]
+        sql, names = compose_sql(
+            plan, relation, judged_sql, train_sql, dialect=backend.dialect, inputs=ctes
+        )
         frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them

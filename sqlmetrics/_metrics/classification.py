@@ -140,6 +140,7 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
                 tests=_THRESHOLD_TESTS.get(_name, ("bootstrap",)) if _scalar else (),
             ),
             better="lower" if _name == "fpr" else "higher" if _scalar else "neither",
+            state="confusion",  # the score only as score >= threshold
         )
     )
 

@@ -248,6 +248,7 @@ def registry_facts() -> dict[str, Any]:
             "takes_k": spec.takes_k,
             "needs": list(spec.needs),
             "undefined": spec.undefined,
+            "state": spec.state,
             "cross_check": CROSS_CHECKS[check.__name__] if check is not None else None,
             "inference": _inference_facts(spec),
         }

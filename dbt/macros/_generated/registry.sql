@@ -39,6 +39,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 'bootstrap'],
@@ -82,6 +83,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['delong', 'bootstrap'],
@@ -123,6 +125,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'only one class present (P = 0 or N = 0)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -164,6 +167,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (P = 0)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -204,6 +208,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class in the label with weight; adjusted with one class',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -253,6 +258,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel', 'judged'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average',
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -293,6 +299,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -335,6 +342,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a bin whose weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -379,6 +387,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (with weight)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -407,6 +416,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -458,6 +468,7 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -500,6 +511,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'precision of a class never predicted, recall of a class never true',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -545,6 +557,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no expected disagreement (one class in label and prediction alike)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -591,6 +604,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -647,6 +661,7 @@
             'takes_k': true,
             'needs': ['gain_exp'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -675,6 +690,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -717,6 +733,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -764,6 +781,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -805,6 +823,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -846,6 +865,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -887,6 +907,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -937,6 +958,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -985,6 +1007,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label and no predicted positive (tp + fp + fn = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1027,6 +1050,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1069,6 +1093,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1111,6 +1136,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1158,6 +1184,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (fp + tn = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 'bootstrap'],
@@ -1202,6 +1229,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no group has both a positive and a negative label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1230,6 +1258,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a single item (no inequality to measure)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1281,6 +1310,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'map_ties_hits',
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1319,6 +1349,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1369,6 +1400,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 't', 'bootstrap'],
@@ -1419,6 +1451,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'hit_ratio_empty',
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1471,6 +1504,7 @@
             'takes_k': true,
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1520,6 +1554,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average',
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1570,6 +1605,7 @@
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'no_tie_average',
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1610,6 +1646,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1650,6 +1687,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1690,6 +1728,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1730,6 +1769,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1770,6 +1810,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1814,6 +1855,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1850,6 +1892,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'lift and gain when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1895,6 +1938,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -1946,6 +1990,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': 'map_ties_hits',
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -1986,6 +2031,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'one class only in label or in prediction (a zero factor under the root)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2036,6 +2082,7 @@
             'takes_k': true,
             'needs': ['cum'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2082,6 +2129,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, pair or row of the average without positives or negatives',
+            'state': 'rows',
             'cross_check': 'ovo_average',
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2122,6 +2170,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2171,6 +2220,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'a class, row or the pooled table of the average without a positive label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2223,6 +2273,7 @@
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2264,6 +2315,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'the weights sum to 0, or one class only (base rate 0 or 1)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2292,6 +2344,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'never',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2333,6 +2386,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive or no negative label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2375,6 +2429,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'recall when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2426,6 +2481,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no predicted positive (tp + fp = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 'bootstrap'],
@@ -2480,6 +2536,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2521,6 +2578,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2562,6 +2620,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2603,6 +2662,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2652,6 +2712,7 @@
             'takes_k': false,
             'needs': ['n_rel'],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2703,6 +2764,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2750,6 +2812,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no positive label (tp + fn = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 'bootstrap'],
@@ -2803,6 +2866,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -2844,6 +2908,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2885,6 +2950,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no class of labels= true or predicted (0/0 summed over them)',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2926,6 +2992,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every class undefined',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -2968,6 +3035,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'fpr when no negative label, tpr when no positive label',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],
@@ -3010,6 +3078,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'every group (or the slice) has constant scores or constant labels, or fewer than 2 rows',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
@@ -3057,6 +3126,7 @@
             'takes_k': false,
             'needs': [],
             'undefined': 'no negative label (tn + fp = 0)',
+            'state': 'confusion',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['wilson', 'bootstrap'],
@@ -3111,6 +3181,7 @@
             'takes_k': true,
             'needs': [],
             'undefined': 'the weights sum to 0',
+            'state': 'rows',
             'cross_check': none,
             'inference': {
                 'ci_methods': ['bootstrap'],

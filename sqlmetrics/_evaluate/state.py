@@ -1,0 +1,514 @@
+"""Exact mergeable states: ``state`` of each partition, ``merge`` of their union.
+
+A state holds, per partition, each distinct row of the slice columns and of the columns the
+requested metrics read, once, with its count (sql/_macros/state.sql, schema version
+:data:`STATE_VERSION`). ``merge`` checks the states, replays the rows they stand for and runs
+``evaluate``'s own statement over them: every metric whose ``MetricSpec.state`` is
+``"rows"`` is a function of that multiset, computed in the same bits in any row order
+(decision 0006), so ``merge`` returns ``evaluate``'s frame over the union, bit for bit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .._core.registry import Role, default_of
+from .._engine.plan import Plan, check_train, make_plan
+from .._engine.render import relation_of
+from .._engine.run import open_checked
+from .._templating.literals import sql_double
+from .._templating.quoting import quote_ident
+from .._templating.templates import check_dialect, macro
+from ..errors import InvalidDataError, InvalidParameterError
+from .evaluate import _evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["STATE_VERSION", "merge", "render_state", "state"]
+
+#: the schema version a state records (``sqlmetrics_state``) and ``merge`` reads
+STATE_VERSION = 1
+#: the state's own columns besides the data's: version, arguments, count
+VERSION, ARGS, COUNT = "sqlmetrics_state", "sqlmetrics_args", "sqlmetrics_n"
+#: the CTE of the rows the states stand for, which merge's statement reads
+REPLAYED = "sqlmetrics_replayed"
+
+
+def _columns(
+    label: str,
+    score: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+) -> dict[str, str | None]:
+    return {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
+
+
+def _refuse(
+    caller: str,
+    scores: Any,
+    indicators: Any,
+    ci: Any,
+    ci_method: Any,
+) -> None:
+    """The arguments of ``evaluate`` a state cannot carry, each refused with the way out."""
+    if scores is not None or indicators is not None:
+        arg, value = ("scores", scores) if scores is not None else ("indicators", indicators)
+        raise InvalidParameterError(
+            f"{caller}: {arg}={value!r} (wide class scores) has no mergeable state; evaluate "
+            f"the wide form on the whole data, or pass the long form (group=, item=, score=, "
+            f"label=: a row per (sample, class))"
+        )
+    if ci is not None or ci_method is not None:
+        arg, value = ("ci", ci) if ci is not None else ("ci_method", ci_method)
+        raise InvalidParameterError(
+            f"{caller}: {arg}={value!r}: intervals are not merged from states (their bootstrap "
+            f"resamples the rows of the whole data); leave {arg}= out here and run evaluate("
+            f"..., ci=) on the whole data for intervals"
+        )
+
+
+def _plan(
+    caller: str,
+    metrics: Any,
+    columns: dict[str, str | None],
+    by: str | Sequence[str] | None,
+    has_qrels: bool,
+    has_train: bool,
+    options: dict[str, Any],
+) -> tuple[Plan, list[str]]:
+    """The checked plan, and the state's data columns: the slices, then the metrics' columns."""
+    plan = make_plan(caller, metrics, columns, by, has_qrels, options)
+    check_train(plan, has_train, caller)
+    for req in plan.requests:
+        if req.spec.state is None:
+            raise InvalidParameterError(
+                f"{caller}: {req.text!r} has no mergeable state (its value is not a function "
+                f"of the counts of its rows); evaluate it on the whole data, or leave it out "
+                f"of metrics="
+            )
+    keys: list[str] = []
+    for name in [*plan.by, *(col for _, col in plan.used)]:
+        if name not in keys:
+            keys.append(name)
+    for name in keys:
+        if name in (VERSION, ARGS, COUNT):
+            raise InvalidParameterError(
+                f"{caller}: column {name!r} has the name of a state column ({VERSION}, {ARGS}, "
+                f"{COUNT}); rename it in the data (e.g. select {name} as {name}_)"
+            )
+    return plan, keys
+
+
+def _args_json(
+    metrics: Any,
+    columns: Mapping[str, str | None],
+    by: str | Sequence[str] | None,
+    has_qrels: bool,
+    has_train: bool,
+    options: Mapping[str, Any],
+) -> str:
+    """What the state records of its arguments (``sqlmetrics_args``): JSON, keys sorted."""
+    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+    by_cols = [by] if isinstance(by, str) else list(by or [])
+    record = {
+        "metrics": texts,
+        "by": by_cols,
+        **columns,
+        "qrels": has_qrels,
+        "train": has_train,
+        "options": dict(options),
+    }
+    return json.dumps(record, sort_keys=True, default=repr)
+
+
+def _confusion_score(plan: Plan) -> tuple[str, float, float] | None:
+    """(score column, threshold, the largest double below it) when every requested metric
+    that reads the score reads it only as ``score >= threshold`` (``MetricSpec.state`` is
+    ``"confusion"``): the state keeps the threshold for a score at or above it and the
+    double below it for the others, the same predictions at merge. Else None.
+    """
+    score = plan.columns["score"]
+    readers = [r for r in plan.requests if any(u[0].name == "score" for u in _used(plan, r))]
+    if not readers or any(r.spec.state != "confusion" for r in readers) or score in plan.by:
+        return None
+    first = readers[0]
+    threshold = float(plan.options.get("threshold", default_of(first.spec, "threshold")))
+    below = math.nextafter(threshold, -math.inf)
+    if not math.isfinite(below):
+        return None
+    return str(score), threshold, below
+
+
+def _used(plan: Plan, req: Any) -> list[tuple[Role, str]]:
+    """The (role, column) pairs of ``plan.used`` that request ``req`` reads."""
+    return [(role, col) for role, col in plan.used if role in req.spec.roles]
+
+
+def _compose(
+    relation: str,
+    keys: Sequence[str],
+    args: str,
+    dialect: str,
+    confusion: tuple[str, float, float] | None = None,
+) -> str:
+    quoted = [quote_ident(k, dialect) for k in keys]
+    if confusion is not None:  # the score as score >= threshold: two values
+        score, threshold, below = confusion
+        s, t, b = (
+            quote_ident(score, dialect),
+            sql_double(threshold, dialect),
+            sql_double(below, dialect),
+        )
+        select = ", ".join(
+            f"case when {s} >= {t} then {t} else {b} end as {s}" if k == score else q
+            for k, q in zip(keys, quoted)
+        )
+        relation = f"(select {select} from {relation}) as sqlmetrics_thresholded"
+    return str(macro("state_compose", dialect)(relation, quoted, STATE_VERSION, args))
+
+
+def state(
+    data: Any,
+    metrics: str | Sequence[str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: Any = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    train: Any = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    con: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """The exact mergeable state of one partition (a day) for :func:`merge`.
+
+    Parameters
+    ----------
+    data, metrics, label, score, group, item, by, weight, prediction, con, **options
+        As for :func:`evaluate`; the data of one partition. The data is checked as
+        ``evaluate`` checks it.
+    qrels, train : optional
+        Only whether they are given is recorded (ranking metrics without a label column in
+        ``data``; the beyond-accuracy metrics' interactions): pass them to :func:`merge`.
+    scores, indicators, ci, ci_method, n_boot, seed
+        Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The state, schema version 1: ``sqlmetrics_state`` (the version, 1),
+        ``sqlmetrics_args`` (the metrics and arguments, JSON), the slice columns and the
+        columns the metrics read under their own names, and ``sqlmetrics_n``: one row per
+        distinct row of those columns, with how many rows of ``data`` hold it. At most as
+        many rows as ``data``; with scores rounded to 3 decimals, at most 2,002 per slice
+        (and group) for AUC.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
+        ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
+        column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.9, .3, .3, .9]})
+    >>> sqlmetrics.state(day, ["auc", "log_loss"]).drop(columns="sqlmetrics_args")
+       sqlmetrics_state  label  score  sqlmetrics_n
+    0                 1      0    0.3             2
+    1                 1      1    0.9             2
+    """
+    _refuse("state", scores, indicators, ci, ci_method)
+    columns = _columns(label, score, group, item, weight, prediction)
+    has_qrels, has_train = qrels is not None, train is not None
+    plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    confusion = _confusion_score(plan)
+    with open_checked(
+        "state",
+        data,
+        con,
+        columns,
+        plan.used,
+        plan.by,
+        ("group", "item") if plan.ranking else (),
+        pos_label=plan.options.get("pos_label"),
+        duplicates=plan.options.get("duplicates", "error"),
+    ) as (backend, source, _):
+        frame = backend.query(_compose(source.sql, keys, args, backend.dialect, confusion))
+    return frame.reset_index(drop=True)
+
+
+def render_state(
+    data: str | os.PathLike[str] = "source_table",
+    metrics: str | Sequence[str] = (),
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: str | os.PathLike[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    train: str | os.PathLike[str] | None = None,
+    dialect: str = "duckdb",
+    **options: Any,
+) -> str:
+    """Return the SQL statement :func:`state` runs, in the SQL of ``dialect``.
+
+    Parameters
+    ----------
+    data : str or path, default "source_table"
+        A table name (quoted as an identifier) or a Parquet/CSV path: one partition.
+    metrics, label, score, group, item, qrels, by, weight, prediction, train, **options
+        As for :func:`state`.
+    dialect : str, default "duckdb"
+        As for :func:`render`.
+
+    Returns
+    -------
+    str
+        The SQL text: run over a partition it gives :func:`state`'s rows (the data checks
+        of :func:`evaluate` are not in it).
+
+    Raises
+    ------
+    UnknownMetricError, InvalidParameterError
+        As :func:`state`; an unknown ``dialect``.
+
+    Examples
+    --------
+    >>> import sqlmetrics
+    >>> sql = sqlmetrics.render_state("clicks", "auc", label="click", score="pctr",
+    ...                               by="country")
+    >>> print(sql.splitlines()[-2])
+    group by "country", "click", "pctr"
+    """
+    dialect = check_dialect(dialect, "render_state")
+    columns = _columns(label, score, group, item, weight, prediction)
+    has_qrels, has_train = qrels is not None, train is not None
+    plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    relation = relation_of("render_state", data, dialect=dialect)
+    return _compose(relation, keys, args, dialect, _confusion_score(plan))
+
+
+def _describe(key: str, record: Mapping[str, Any]) -> str:
+    if key == "options":
+        return ", ".join(f"{k}={v!r}" for k, v in sorted(record[key].items())) or "no options"
+    if key in ("qrels", "train"):
+        return f"{key}= {'given' if record[key] else 'not given'}"
+    return f"{key}={record[key]!r}"
+
+
+def _check_args(label: str, found: Any, want: str) -> None:
+    """A state's recorded arguments are merge's: else name the first that differs."""
+    try:
+        record = json.loads(str(found))
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        raise InvalidDataError(
+            f"merge: {label} has {ARGS}={found!r}, not the JSON a state records; make "
+            f"the states with sqlmetrics.state (or render_state)"
+        )
+    expected = json.loads(want)
+    for key in sorted(set(record) | set(expected)):
+        if key not in record or key not in expected:
+            raise InvalidDataError(
+                f"merge: {label} records the arguments {found!r}, which are not a "
+                f"version {STATE_VERSION} state's; recompute it with this sqlmetrics.state"
+            )
+        if record[key] != expected[key]:
+            if key == "options":
+                mine, theirs = record[key], expected[key]
+                names = sorted(n for n in set(mine) | set(theirs) if mine.get(n) != theirs.get(n))
+                made = ", ".join(f"{n}={mine[n]!r}" if n in mine else f"no {n}=" for n in names)
+                asked = ", ".join(
+                    f"{n}={theirs[n]!r}" if n in theirs else f"no {n}=" for n in names
+                )
+            else:
+                made, asked = _describe(key, record), _describe(key, expected)
+            raise InvalidParameterError(
+                f"merge: {label} was made with {made}, merge is asked {asked}; pass "
+                f"merge the metrics and arguments the states were made with, or recompute "
+                f"the states with these"
+            )
+
+
+def _check_state(
+    label: str, data: Sequence[str], found: pd.DataFrame, keys: Sequence[str], args: str
+) -> None:
+    """``found``: the state's distinct (version, args) rows; ``data``: its other columns."""
+    for name in (VERSION, ARGS, COUNT):
+        if name not in data:
+            raise InvalidDataError(
+                f"merge: {label} has no column {name!r}, so it is not a sqlmetrics state "
+                f"(columns: {list(data)}); make it with sqlmetrics.state"
+            )
+    versions = sorted({int(v) for v in found[VERSION].dropna()})
+    for version in versions:
+        if version != STATE_VERSION:
+            raise InvalidDataError(
+                f"merge: {label} has {VERSION}={version}, a schema this sqlmetrics does "
+                f"not read (it reads version {STATE_VERSION}); recompute the state with this "
+                f"version's sqlmetrics.state"
+            )
+    for recorded in found[ARGS].drop_duplicates():
+        _check_args(label, recorded, args)
+    columns = [c for c in data if c not in (VERSION, ARGS, COUNT)]
+    if sorted(columns) != sorted(keys):
+        raise InvalidDataError(
+            f"merge: {label} has the data columns {columns}, the arguments give "
+            f"{list(keys)} (the slices, then the columns the metrics read); merge states made "
+            f"with the same by= and columns"
+        )
+
+
+def _replay(keys: Sequence[str], args: str, checked: bool) -> Callable[[Any, Any], tuple[str, str]]:
+    """The ``replay`` of merge for ``_evaluate``: check the states on the engine (unless
+    ``checked`` already, one by one), then the CTE of the rows they stand for.
+    """
+
+    def replay(backend: Any, source: Any) -> tuple[str, str]:
+        dialect = backend.dialect
+        if not checked:
+            meta = [quote_ident(c, dialect) for c in (VERSION, ARGS)]
+            found = backend.query(
+                f"select distinct {meta[0]} as {VERSION}, {meta[1]} as {ARGS} from {source.sql}"
+            )
+            _check_state("states", list(source.columns), found, keys, args)
+        quoted = [quote_ident(k, dialect) for k in keys]
+        return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
+
+    return replay
+
+
+def merge(
+    states: pd.DataFrame | Sequence[pd.DataFrame],
+    metrics: str | Sequence[str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    group: str | None = None,
+    item: str | None = None,
+    qrels: Any = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    prediction: str | None = None,
+    train: Any = None,
+    scores: Sequence[str] | Mapping[Any, str] | None = None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    con: Any = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """:func:`evaluate`'s frame over the union of partitions, from their :func:`state`.
+
+    Parameters
+    ----------
+    states : list of pandas.DataFrame, or pandas.DataFrame
+        The states of the partitions, as :func:`state` returns them (or one frame holding
+        the rows of several, e.g. read back from a table the states were appended to).
+    metrics, label, score, group, item, by, weight, prediction, con, **options
+        The arguments the states were made with (checked against each state's
+        ``sqlmetrics_args``); ``con`` is the engine that runs the final statement.
+    qrels, train : optional
+        The judgments and interactions, when the states were made with them.
+    scores, indicators, ci, ci_method, n_boot, seed
+        Not mergeable, as for :func:`state`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Exactly :func:`evaluate`'s frame over the union of the partitions' rows: the same
+        statement runs over the rows the states stand for, so every number has the same
+        bits (NULL slices and tied scores included).
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`state`; no state; a state that is not a DataFrame; a state made with
+        other metrics or arguments (the first that differs is named).
+    InvalidDataError
+        A state without the state columns, of another schema version, or with other data
+        columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> days = [pd.DataFrame({"label": [1, 0, 0], "score": [.9, .3, .5]}),
+    ...         pd.DataFrame({"label": [0, 1, 1], "score": [.4, .2, .8]})]
+    >>> states = [sqlmetrics.state(day, ["auc", "brier_score"]) for day in days]
+    >>> sqlmetrics.merge(states, ["auc", "brier_score"])
+            auc  brier_score  n_rows
+    0  0.666667     0.198333       6
+    >>> sqlmetrics.evaluate(pd.concat(days), ["auc", "brier_score"])
+            auc  brier_score  n_rows
+    0  0.666667     0.198333       6
+    """
+    import pandas as pd
+
+    _refuse("merge", scores, indicators, ci, ci_method)
+    columns = _columns(label, score, group, item, weight, prediction)
+    has_qrels, has_train = qrels is not None, train is not None
+    plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    data: Any = states
+    listed = isinstance(states, (list, tuple))
+    if listed:
+        if not states:
+            raise InvalidParameterError(
+                "merge: states= is empty; pass the state of at least one partition"
+            )
+        for index, frame in enumerate(states):
+            if not isinstance(frame, pd.DataFrame):
+                raise InvalidParameterError(
+                    f"merge: states[{index}] is a {type(frame).__name__}, not a state; pass "
+                    f"the DataFrames sqlmetrics.state returns, or one table of their rows"
+                )
+            found = frame[[c for c in (VERSION, ARGS) if c in frame.columns]]
+            _check_state(f"state {index}", list(frame.columns), found.drop_duplicates(), keys,
+                         args)  # fmt: skip
+        data = pd.concat(states, ignore_index=True)
+    chosen = options.get("empty") is not None or options.get("convention") is not None
+    return _evaluate(
+        plan,
+        data,
+        qrels,
+        train,
+        con,
+        warn_skips=not chosen,
+        warn_ties=options.get("convention") == "ranx",
+        replay=_replay(keys, args, checked=listed),
+    )

@@ -1,0 +1,435 @@
+"""Exact mergeable states (issue 26, part 2): ``merge(state(day) for day in days)`` is
+``evaluate`` over all days, bit for bit, for every metric the registry declares mergeable;
+the state stays small on rounded scores; every error message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import frames
+from hypothesis import given
+from hypothesis import strategies as st
+
+import sqlmetrics
+from sqlmetrics._core.registry import REGISTRY, MetricSpec
+from sqlmetrics.errors import InvalidDataError, InvalidParameterError
+
+
+def _call(spec: MetricSpec) -> tuple[str, dict[str, Any], str]:
+    """(the data kind, evaluate's arguments, the metric as requested) for one scalar metric."""
+    roles = spec.role_names
+    form = spec.name + ("@3" if spec.takes_k else "")
+    if spec.kernel == "ranking_kernel":
+        return "rows", {"group": "user", "item": "item", "label": "rel", "score": "score"}, form
+    if spec.family == "beyond":  # train=: the interactions (TRAIN), given to state and merge
+        return "rows", {"item": "pop", "train": "TRAIN"}, form
+    if spec.family == "multiclass_scores":
+        form = spec.name + ("@2" if spec.takes_k else "")
+        return "classes", {"group": "row", "item": "cls", "label": "truth", "score": "p"}, form
+    args: dict[str, Any]
+    if spec.family == "multiclass":
+        args = {"label": "cls", "prediction": "guess"}
+    else:
+        args = {"label": "label", "score": "score"}
+        if "group" in roles:
+            args["group"] = "user"
+        if "threshold" in spec.params:
+            args["threshold"] = 0.5
+    if "weight" in roles:
+        args["weight"] = "w"
+    return "rows", args, form
+
+
+#: every mergeable scalar metric, in calls of evaluate sharing their arguments
+MERGEABLE = sorted(
+    name for name, spec in REGISTRY.items() if spec.output == "scalar" and spec.state is not None
+)
+CALLS: dict[tuple[str, str], list[str]] = {}
+for _name in MERGEABLE:
+    _kind, _args, _form = _call(REGISTRY[_name])
+    CALLS.setdefault((_kind, json.dumps(_args, sort_keys=True)), []).append(_form)
+
+TIED = st.sampled_from([0.0, 0.125, 0.25, 0.5, 0.5, 0.75, 1.0])
+LOG = frames(
+    min_rows=3,
+    max_rows=40,
+    day=st.integers(0, 2),
+    user=st.integers(0, 3),
+    label=st.integers(0, 1),
+    score=TIED,
+    w=st.sampled_from([0.5, 1.0, 3.0]),
+    rel=st.integers(0, 2),
+    cls=st.sampled_from(["a", "b", "c"]),
+    guess=st.sampled_from(["a", "b", "c"]),
+    pop=st.integers(0, 4),
+    country=st.sampled_from(["DE", "FR", None]),
+    tier=st.sampled_from([1.0, 2.0, np.nan]),
+)
+
+
+def _classes(log: pd.DataFrame) -> pd.DataFrame:
+    """The long table of class scores: a row per (sample, class), the true class marked."""
+    rows = []
+    for i, r in enumerate(log.itertuples()):
+        for j, c in enumerate(["a", "b", "c"]):
+            p = (r.score + j / 3) / 2
+            rows.append((r.day, i, c, p, int(c == r.cls), r.country, r.tier, r.w))
+    return pd.DataFrame(rows, columns=["day", "row", "cls", "p", "truth", "country", "tier", "w"])
+
+
+def _outcome(function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any) -> Any:
+    """The frame, or the error's class and message (both sides must agree on either)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return function(*args, **kwargs)
+        except sqlmetrics.errors.SqlMetricsError as exc:
+            return type(exc), str(exc).replace("evaluate: ", "")
+
+
+#: the interactions of the beyond-accuracy metrics (their catalog and item popularity)
+TRAIN = pd.DataFrame({"pop": [0, 1, 1, 2, 3, 3, 3, 4, 5, 7, 8]})
+
+
+def _check_merge(log: pd.DataFrame, metrics: list[str], args: dict[str, Any], **kw: Any) -> Any:
+    """merge of the days' states against evaluate over all days; returns evaluate's outcome."""
+    if args.get("train") == "TRAIN":
+        args = {**args, "train": TRAIN}
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+    states = [_outcome(sqlmetrics.state, day, metrics, **args, **kw) for day in days]
+    want = _outcome(sqlmetrics.evaluate, pd.concat(days, ignore_index=True), metrics, **args, **kw)
+    refused = [s for s in states if not isinstance(s, pd.DataFrame)]
+    assert not refused, refused  # every day's data is fine alone
+    got = _outcome(sqlmetrics.merge, states, metrics, **args, **kw)
+    if isinstance(want, pd.DataFrame):
+        assert isinstance(got, pd.DataFrame), got
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+    else:
+        assert got == want
+    return want
+
+
+@pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
+@given(log=LOG, data=st.data())
+def test_merged_states_are_evaluate_over_all_days(
+    kind: str, args: str, metrics: list[str], log: pd.DataFrame, data: st.DataObject
+) -> None:
+    # a few of the call's metrics per example (each statement stays small; the test below
+    # takes them all at once), sliced by a text and a float column, both with NULLs
+    chosen = data.draw(st.lists(st.sampled_from(metrics), min_size=1, max_size=3, unique=True))
+    frame = _classes(log) if kind == "classes" else log.assign(item=range(len(log)))
+    _check_merge(frame, chosen, json.loads(args), by=["country", "tier"])
+
+
+@pytest.mark.parametrize(("kind", "args", "metrics"), [(*k, v) for k, v in CALLS.items()])
+def test_merged_states_without_slices(kind: str, args: str, metrics: list[str]) -> None:
+    log = _clicks(400, seed=1).rename(columns={"click": "label", "pctr": "score"})
+    rng = np.random.default_rng(2)
+    log = log.assign(
+        item=np.arange(len(log)), w=rng.choice([0.5, 2.0], len(log)),
+        rel=rng.integers(0, 3, len(log)),
+        cls=rng.choice(list("abc"), len(log)), guess=rng.choice(list("abc"), len(log)),
+        pop=rng.integers(0, 9, len(log)), tier=1.0,
+        score=np.round(log["score"], 1),  # ties
+    )  # fmt: skip
+    data = _classes(log) if kind == "classes" else log
+    assert isinstance(_check_merge(data, metrics, json.loads(args)), pd.DataFrame)
+
+
+def test_every_scalar_metric_is_merged() -> None:
+    merged = {m.partition("@")[0] for ms in CALLS.values() for m in ms}
+    scalar = {name for name, spec in REGISTRY.items() if spec.output == "scalar"}
+    assert merged == scalar  # each scalar metric declares a state kind, and is tested above
+
+
+def _clicks(n: int = 60_000, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    score = np.round(rng.random(n), 3)
+    return pd.DataFrame({
+        "day": rng.integers(0, 3, n),
+        "country": rng.choice(["DE", "FR", "IT"], n),
+        "user": rng.integers(0, 5_000, n),
+        "click": (rng.random(n) < score).astype(int),
+        "pctr": score,
+    })  # fmt: skip
+
+
+CLICK_METRICS = ["auc", "average_precision", "log_loss", "brier_score", "precision", "recall"]
+
+
+def test_three_days_of_states_hold_at_most_half_the_rows() -> None:
+    log = _clicks()
+    args = {"label": "click", "score": "pctr", "by": "country", "threshold": 0.3}
+    days = [d for _, d in log.groupby("day")]
+    states = [sqlmetrics.state(day, CLICK_METRICS, **args) for day in days]
+    size = sum(len(s) for s in states)
+    assert size <= len(log) / 3, size  # the issue asks half; README: under a third
+    assert size <= 3 * 3 * 2 * 1001  # at most the distinct (slice, label, score) rows
+    merged = sqlmetrics.merge(states, CLICK_METRICS, **args)
+    pd.testing.assert_frame_equal(merged, sqlmetrics.evaluate(log, CLICK_METRICS, **args))
+
+
+def test_merge_takes_the_states_rows_in_one_frame() -> None:
+    log = _clicks(3_000)
+    args = {"label": "click", "score": "pctr", "group": "user"}
+    states = [sqlmetrics.state(d, ["auc", "gauc"], **args) for _, d in log.groupby("day")]
+    one = pd.concat(states[::-1], ignore_index=True)  # e.g. read back from an appended table
+    merged = sqlmetrics.merge(one, ["auc", "gauc"], **args)
+    pd.testing.assert_frame_equal(merged, sqlmetrics.evaluate(log, ["auc", "gauc"], **args))
+
+
+def test_state_schema() -> None:
+    day = pd.DataFrame({"c": ["DE", None, "DE"], "label": [1, 0, 1], "score": [0.5, 0.5, 0.5]})
+    got = sqlmetrics.state(day, "auc", by="c")
+    assert list(got.columns) == ["sqlmetrics_state", "sqlmetrics_args", "c", "label", "score",
+                                 "sqlmetrics_n"]  # fmt: skip
+    assert list(got["sqlmetrics_state"]) == [1, 1]
+    assert list(got["c"].fillna("NULL")) == ["DE", "NULL"]
+    assert list(got["sqlmetrics_n"]) == [2, 1]
+    args = json.loads(got["sqlmetrics_args"][0])
+    assert args["metrics"] == ["auc"] and args["by"] == ["c"] and args["options"] == {}
+    assert sqlmetrics.render_state("t", "auc", by="c").startswith(
+        "select\n    1 as sqlmetrics_state,"
+    )
+
+
+# --------------------------------------------------------------------------- errors
+DAY = pd.DataFrame({"label": [1, 0, 1, 0], "score": [0.9, 0.1, 0.4, 0.6]})
+
+
+@pytest.mark.parametrize("function", [sqlmetrics.state, sqlmetrics.merge])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"scores": ["a", "b"]}, "scores=['a', 'b'] (wide class scores) has no mergeable state"),
+        ({"indicators": ["a"]}, "indicators=['a'] (wide class scores) has no mergeable state"),
+        ({"ci": 0.95}, "ci=0.95: intervals are not merged from states"),
+        ({"ci_method": "delong"}, "ci_method='delong': intervals are not merged from states"),
+    ],
+)
+def test_arguments_without_state(function: Any, kwargs: dict[str, Any], message: str) -> None:
+    data: Any = DAY if function is sqlmetrics.state else [sqlmetrics.state(DAY, "auc")]
+    with pytest.raises(InvalidParameterError, match=message.replace("(", r"\(").replace(")", r"\)")
+                       .replace("[", r"\[").replace("]", r"\]")):  # fmt: skip
+        function(data, "auc", **kwargs)
+
+
+def test_a_metric_without_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "brier_score", dataclasses.replace(REGISTRY["brier_score"],
+                                                                     state=None))  # fmt: skip
+    with pytest.raises(InvalidParameterError, match="state: 'brier_score' has no mergeable state"):
+        sqlmetrics.state(DAY, ["auc", "brier_score"])
+    with pytest.raises(InvalidParameterError, match="render_state: 'brier_score' has no merge"):
+        sqlmetrics.render_state("t", "brier_score")
+
+
+def test_a_state_kind_is_declared() -> None:
+    spec = dataclasses.replace(REGISTRY["auc"], name="auc_copy", aliases=(), state="sums")
+    with pytest.raises(RuntimeError, match=r"state='sums', not one of \('rows', 'confusion'\)"):
+        sqlmetrics._core.registry.register(spec)
+
+
+def test_a_column_named_like_a_state_column() -> None:
+    day = DAY.rename(columns={"score": "sqlmetrics_n"})
+    with pytest.raises(InvalidParameterError, match="column 'sqlmetrics_n' has the name of a "):
+        sqlmetrics.state(day, "auc", score="sqlmetrics_n")
+
+
+def test_merge_refuses_what_is_not_a_state_of_these_arguments() -> None:
+    good = sqlmetrics.state(DAY, ["auc", "precision"], threshold=0.5)
+    ok = {"metrics": ["auc", "precision"], "threshold": 0.5}
+
+    def merge(states: Any, metrics: Any = ok["metrics"], **kw: Any) -> Any:
+        return sqlmetrics.merge(states, metrics, **{"threshold": 0.5, **kw})
+
+    with pytest.raises(InvalidParameterError, match="merge: states= is empty"):
+        merge([])
+    with pytest.raises(InvalidParameterError, match=r"merge: states\[1\] is a dict, not a state"):
+        merge([good, {}])
+    with pytest.raises(InvalidDataError, match="state 0 has no column 'sqlmetrics_n', so it is"):
+        merge([good.drop(columns="sqlmetrics_n")])
+    with pytest.raises(InvalidDataError, match="state 1 has sqlmetrics_state=2, a schema this"):
+        merge([good, good.assign(sqlmetrics_state=2)])
+    with pytest.raises(InvalidDataError, match="state 0 has sqlmetrics_args='x', not the JSON"):
+        merge([good.assign(sqlmetrics_args="x")])
+    with pytest.raises(InvalidDataError, match="which are not a version 1 state's"):
+        merge([good.assign(sqlmetrics_args='{"metrics": ["auc", "precision"]}')])
+    with pytest.raises(
+        InvalidParameterError,
+        match="state 0 was made with threshold=0.5, merge is asked threshold=0.3; pass merge",
+    ):
+        merge([good], threshold=0.3)
+    with_f = sqlmetrics.state(DAY, ["auc", "fbeta"], threshold=0.5)
+    with pytest.raises(InvalidParameterError, match="made with no beta=, merge is asked beta=2"):
+        merge([with_f], ["auc", "fbeta"], beta=2)
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"state 0 was made with metrics=\['auc', 'precision'\], merge is asked metrics=",
+    ):
+        sqlmetrics.merge([good], ["auc"])
+    with pytest.raises(InvalidParameterError, match="made with label='label', merge is asked "):
+        merge([good.rename(columns={"label": "y"})], label="y")
+    with pytest.raises(InvalidDataError, match=r"state 0 has the data columns \['label'\], the "):
+        merge([good.drop(columns="score")])
+
+
+def test_merge_names_a_slice_or_input_that_differs() -> None:
+    day = DAY.assign(c=["DE", "FR", "DE", "FR"], d=[1, 1, 2, 2])
+    by_c = sqlmetrics.state(day, "auc", by="c")
+    with pytest.raises(InvalidParameterError, match=r"made with by=\['c'\], merge is asked by="):
+        sqlmetrics.merge([by_c], "auc", by="d")
+    runs = pd.DataFrame({"q": [1, 1, 2], "doc": [1, 2, 1], "rel": [1, 0, 1], "score": [3, 2, 1]})
+    made = sqlmetrics.state(runs, "mrr", group="q", item="doc", label="rel")
+    with pytest.raises(InvalidParameterError, match="made with qrels= not given, merge is asked "):
+        sqlmetrics.merge([made], "mrr", group="q", item="doc", label="rel", qrels=runs)
+
+
+# --------------------------------------------------------------------------- other engines
+#: one strong example per engine: AUC, GAUC, AP, the losses, calibration, threshold metrics
+ENGINE_METRICS = [
+    "auc", "gauc", "average_precision", "log_loss", "brier_score", "normalized_entropy",
+    "expected_calibration_error", "precision", "f1",
+]  # fmt: skip
+
+
+def _engine_log() -> pd.DataFrame:
+    log = _clicks(3_000, seed=3)
+    log["pctr"] = np.round(log["pctr"], 1)  # ties
+    log["user"] = log["user"] % 5
+    log["country"] = log["country"].where(log.index % 7 != 0, None)  # a NULL slice
+    return log
+
+
+ENGINE_ARGS = {"label": "click", "score": "pctr", "group": "user", "by": "country",
+               "threshold": 0.4}  # fmt: skip
+
+
+def _check_engine(con: Any, days: list[Any], whole: Any, write: Callable[..., Any]) -> None:
+    """States of ``days`` on ``con``, written to one table by ``write`` (None: kept as
+    DataFrames), merged there: ``evaluate(whole)`` on ``con`` bit for bit."""
+    states = [sqlmetrics.state(day, ENGINE_METRICS, con=con, **ENGINE_ARGS) for day in days]
+    assert sum(len(s) for s in states) <= 1_500  # half the rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlmetrics.merge(write(states), ENGINE_METRICS, con=con, **ENGINE_ARGS)
+        want = sqlmetrics.evaluate(whole, ENGINE_METRICS, con=con, **ENGINE_ARGS)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["country"].isna().sum() == 1
+    # a table of states made with other arguments is refused on the engine too
+    with pytest.raises(InvalidParameterError, match="merge: states was made with threshold=0.4"):
+        sqlmetrics.merge(write(states), ENGINE_METRICS, con=con, **{**ENGINE_ARGS,
+                                                                     "threshold": 0.5})  # fmt: skip
+
+
+def test_merge_reads_a_table_of_states_on_duckdb() -> None:
+    import duckdb
+
+    con = duckdb.connect()
+    log = _engine_log()
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+
+    def write(states: list[pd.DataFrame]) -> str:
+        con.register("appended", pd.concat(states, ignore_index=True))
+        return "appended"
+
+    _check_engine(con, days, pd.concat(days, ignore_index=True), write)
+    old = sqlmetrics.state(days[0], "auc", label="click", score="pctr")
+    con.register("old", old.assign(sqlmetrics_state=0))
+    with pytest.raises(InvalidDataError, match="merge: states has sqlmetrics_state=0, a schema"):
+        sqlmetrics.merge("old", "auc", label="click", score="pctr", con=con)
+
+
+@pytest.mark.postgres
+def test_merge_is_evaluate_on_postgres(pg_engine: Any) -> None:
+    log = _engine_log()
+    log.to_sql("click_log", pg_engine, index=False, if_exists="replace")
+    days = []
+    for day, rows in log.groupby("day"):
+        rows.drop(columns="day").to_sql(f"click_day_{day}", pg_engine, index=False,
+                                        if_exists="replace")  # fmt: skip
+        days.append(f"click_day_{day}")
+
+    def write(states: list[pd.DataFrame]) -> str:
+        pd.concat(states).to_sql("click_states", pg_engine, index=False, if_exists="replace")
+        return "click_states"
+
+    _check_engine(pg_engine, days, "click_log", write)
+
+
+@pytest.mark.spark
+def test_merge_is_evaluate_on_spark(spark: Any) -> None:
+    log = _engine_log()
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+    whole = spark.createDataFrame(pd.concat(days, ignore_index=True))
+
+    def write(states: list[pd.DataFrame]) -> Any:
+        return spark.createDataFrame(pd.concat(states, ignore_index=True))
+
+    _check_engine(spark, [spark.createDataFrame(d) for d in days], whole, write)
+
+
+def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    section = readme.split("\n## Daily partitions: mergeable states\n", 1)[1].split("\n## ")[0]
+    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
+    shown = re.search(r"prints\n\n```\n(.*?)```", section, flags=re.S)
+    assert code is not None and shown is not None
+    monkeypatch.chdir(root)
+    out = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+        warnings.simplefilter("error")
+        exec(compile(code.group(1), "README.md", "exec"), {})
+    assert out.getvalue() == shown.group(1)
+
+
+@pytest.mark.parametrize("threshold", [0.3, -2.0, 7.5, 0.0])
+def test_threshold_metrics_keep_confusion_counts(threshold: float) -> None:
+    log = _clicks(6_000, seed=4)
+    log["pctr"] = log["pctr"] * 10 - 1  # scores in [-1, 9): thresholds inside and outside
+    metrics = ["precision", "recall", "f1", "accuracy"]
+    args = {"label": "click", "score": "pctr", "by": "country", "threshold": threshold}
+    days = [d for _, d in log.groupby("day")]
+    states = [sqlmetrics.state(day, metrics, **args) for day in days]
+    # at most (slice, label, predicted) rows: the confusion counts of each day
+    assert all(len(s) <= 3 * 2 * 2 for s in states)
+    assert all(set(s["pctr"]) <= {threshold, np.nextafter(threshold, -np.inf)} for s in states)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlmetrics.merge(states, metrics, **args)
+        want = sqlmetrics.evaluate(log, metrics, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # with a metric that reads the score itself, the state keeps the scores
+    kept = sqlmetrics.state(days[0], ["auc", "precision"], **args)
+    assert len(kept) > 3 * 2 * 2
+
+
+def test_ranking_states_with_qrels_and_a_group_over_two_days() -> None:
+    rng = np.random.default_rng(5)
+    run = pd.DataFrame({"q": np.repeat(np.arange(8), 6), "doc": np.tile(np.arange(6), 8)})
+    run["score"] = np.round(rng.random(len(run)), 1)  # ties
+    run["day"] = rng.integers(0, 3, len(run))  # a query's documents over several days
+    qrels = run[["q", "doc"]].assign(rel=rng.integers(0, 3, len(run))).iloc[::2]
+    qrels = pd.concat([qrels, pd.DataFrame({"q": [9], "doc": [0], "rel": [1]})])  # unretrieved
+    metrics = ["ndcg@3", "map", "mrr"]
+    args = {"group": "q", "item": "doc", "label": "rel", "missing": "zero", "qrels": qrels}
+    days = [d.drop(columns="day") for _, d in run.groupby("day")]
+    states = [sqlmetrics.state(day, metrics, **args) for day in days]
+    assert "rel" not in states[0].columns  # the judgments are merge's qrels=
+    got = sqlmetrics.merge(states, metrics, **args)
+    want = sqlmetrics.evaluate(run.drop(columns="day"), metrics, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert want["n_groups"].tolist() == [9]

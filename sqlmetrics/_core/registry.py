@@ -408,6 +408,8 @@ class MetricSpec:
     ``"multilabel"`` (a 0/1 column per class in ``indicators=``).
     data_checks: its family's checks around ``evaluate``'s statement (:class:`DataChecks`),
     None when it needs none.
+    ir_measures, trec_eval: the base measure names ir_measures and trec_eval give it (for
+    their name syntax and TREC output), None when the tool has no such measure.
     """
 
     name: str
@@ -431,6 +433,10 @@ class MetricSpec:
     data_checks: DataChecks | None = None
     wide: tuple[str, ...] = ()
     better: str = "higher"
+    #: ir_measures' base measure name (e.g. "nDCG", "ERR", "SetP"), None when it has none
+    ir_measures: str | None = None
+    #: trec_eval's base measure name (e.g. "ndcg_cut", "infAP", "set_P"), None when it has none
+    trec_eval: str | None = None
 
     def __post_init__(self) -> None:
         """Default ``function`` to the metric's name."""

@@ -78,8 +78,9 @@ declare_param(
     )
 )
 
-#: metrics without a closed form for ties="average" (not linear in the positions)
-NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg")
+#: metrics without a closed form for ties="average" (not linear in the positions); err,
+#: infap and judged are ranking_ir's
+NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg", "err", "infap", "judged")
 
 
 def _check_ties(metric: str, params: dict[str, Any]) -> None:
@@ -155,6 +156,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -180,6 +182,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -204,6 +207,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -251,6 +255,9 @@ def rbp(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -341,6 +348,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -365,6 +373,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -388,6 +397,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -432,6 +442,9 @@ def fallout(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -520,6 +533,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -543,6 +557,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -565,6 +580,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -607,6 +623,9 @@ def bpref(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -696,6 +715,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -720,6 +740,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -743,6 +764,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -787,6 +809,9 @@ def iprec_at_recall(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -874,6 +899,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -897,6 +923,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -919,6 +946,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -961,6 +989,9 @@ def iprec_11pt_avg(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -1050,6 +1081,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1075,6 +1107,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1099,6 +1132,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1145,6 +1179,9 @@ def gm_map(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.

@@ -194,13 +194,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel', 'judged'],
@@ -352,15 +353,17 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp'],
@@ -504,16 +507,18 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp'],
@@ -538,6 +543,49 @@
             'needs': [],
             'undefined': 'never',
             'cross_check': none
+        },
+        'err': {
+            'form': 'err@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'max_grade', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'k': none,
+                'max_grade': 4,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': true,
+            'needs': ['err'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
         },
         'expected_calibration_error': {
             'form': 'expected_calibration_error',
@@ -733,14 +781,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1001,7 +1050,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'ap_denominator': 'relevant',
@@ -1009,7 +1058,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -1072,14 +1122,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1113,14 +1164,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1154,21 +1206,64 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'cross_check': none
+        },
+        'infap': {
+            'form': 'infap',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': ['cum', 'judged'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
         },
         'iprec_11pt_avg': {
             'form': 'iprec_11pt_avg',
@@ -1197,13 +1292,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
@@ -1237,14 +1333,15 @@
                     'required': false
                 }
             ],
-            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'recall_level': 0.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
@@ -1343,6 +1440,48 @@
             'needs': [],
             'undefined': 'the weights sum to 0, or no class of labels= true or predicted',
             'cross_check': none
+        },
+        'judged': {
+            'form': 'judged@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'k': none,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': true,
+            'needs': ['judged'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': 'no_tie_average'
         },
         'kendall_tau': {
             'form': 'kendall_tau',
@@ -1531,7 +1670,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'ap_denominator': 'relevant',
@@ -1539,7 +1678,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -1604,14 +1744,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -1753,16 +1894,18 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
@@ -1819,6 +1962,170 @@
             'needs': [],
             'undefined': 'never',
             'cross_check': none
+        },
+        'num_q': {
+            'form': 'num_q',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'cross_check': 'count_empty_one'
+        },
+        'num_rel': {
+            'form': 'num_rel',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'cross_check': 'count_empty_one'
+        },
+        'num_rel_ret': {
+            'form': 'num_rel_ret',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'cross_check': 'count_empty_one'
+        },
+        'num_ret': {
+            'form': 'num_ret',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'cross_check': 'count_empty_one'
         },
         'partial_auc': {
             'form': 'partial_auc',
@@ -1954,7 +2261,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'precision_denominator': 'k',
@@ -1962,7 +2269,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -2092,13 +2400,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['n_rel'],
@@ -2132,7 +2441,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'persistence', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'persistence', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'persistence': 0.9,
@@ -2140,7 +2449,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -2212,14 +2522,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -2358,6 +2669,130 @@
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
                 'weighted': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn']
             }
+        },
+        'set_f': {
+            'form': 'set_f',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['beta', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'beta': 1.0,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
+        },
+        'set_precision': {
+            'form': 'set_precision',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
+        },
+        'set_recall': {
+            'form': 'set_recall',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'cross_check': none
         },
         'spearman': {
             'form': 'spearman',
@@ -2607,6 +3042,14 @@
             'check': 'choice',
             'allowed': ['error', 'max', 'sum']
         },
+        'judged_only': {
+            'default': false,
+            'check': 'judged_only'
+        },
+        'gains': {
+            'default': none,
+            'check': 'gains'
+        },
         'log_base': {
             'default': 2.0,
             'check': 'log_base'
@@ -2628,11 +3071,15 @@
         'recall_level': {
             'default': 0.0,
             'check': 'recall_level'
+        },
+        'max_grade': {
+            'default': 4,
+            'check': 'max_grade'
         }
     },
-    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
+    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
         'catalog_coverage_kernel': {},
         'distributional_coverage_kernel': {},
@@ -2803,12 +3250,16 @@
             'empty': 'skip',
             'missing': 'skip',
             'duplicates': 'error',
+            'judged_only': false,
             'precision_denominator': 'k',
             'ap_denominator': 'relevant',
             'gain': 'exponential',
+            'gains': none,
             'log_base': 2.0,
             'persistence': 0.9,
-            'recall_level': 0.0
+            'recall_level': 0.0,
+            'max_grade': 4,
+            'beta': 1.0
         }
     },
     'double_eps': 2.220446049250313e-16,

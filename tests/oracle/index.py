@@ -18,9 +18,9 @@ from oracle import calibration as ocal
 from oracle import classification as oc
 from oracle import correlation as ocr
 from oracle import curves as ocv
+from oracle import ir as oir
 from oracle import multiclass as om
 from oracle import multiclass_auc as omauc
-from oracle import ir as oir
 from oracle import ranking as orr
 from oracle import retrieval as ort
 from oracle import separation as osep

@@ -147,7 +147,7 @@ def metric(
                 raise ValueError("empty group")
             if empty == "skip":
                 continue
-        lists = orders(items, ties if name not in COUNTS + ("set_precision",) else "item_desc")
+        lists = orders(items, ties if name not in (*COUNTS, "set_precision") else "item_desc")
         parts = [
             per_list(
                 name, lst, judged, k, relevance_level, max_grade=max_grade, beta=beta, gains=gains

@@ -526,11 +526,12 @@ def test_counts_refuse_empty_one_and_intervals(tiny: pd.DataFrame, name: str) ->
         fn(tiny, empty="one", **ORACLE_COLS)
     with pytest.raises(
         sqlmetrics.InvalidParameterError,
-        match=rf"{name}: ci=0\.9 has no interval here: {name} is not one estimate with an "
-        r"interval method \(Inference\.intervals is False: e\.g\. a count summed over groups\); "
-        r"drop ci= \(and ci_method=\)",
+        match=rf"{name}: ci= has no interval here: {name} is a count summed over groups, not a "
+        r"mean or a proportion; drop ci= \(and ci_method=\)",
     ):
         fn(tiny, ci=0.9, **ORACLE_COLS)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=rf"{name}: ci= has no interval"):
+        sqlmetrics.evaluate(tiny, ["ndcg@2", name], ci=0.9, **ORACLE_COLS)
 
 
 def test_the_specs_carry_the_tools_names() -> None:

@@ -194,12 +194,6 @@ def check_ci(metric: str, ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> Ci
     boots = PARAMS["n_boot"].validate(metric, n_boot)
     seed_value = PARAMS["seed"].validate(metric, seed)
     spec = REGISTRY.get(metric)
-    if spec is not None and not spec.inference.intervals:
-        raise InvalidParameterError(
-            f"{metric}: ci={ci!r} has no interval here: {metric} is not one estimate with an "
-            f"interval method (Inference.intervals is False: e.g. a count summed over "
-            f"groups); drop ci= (and ci_method=)"
-        )
     if spec is not None and method is not None:
         check_method(spec, method)
     return CiRequest(metric, level, method, boots, seed_value)

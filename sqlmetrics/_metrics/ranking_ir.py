@@ -85,6 +85,18 @@ def _check_count_params(metric: str, params: dict[str, Any]) -> None:
 #: a sum over groups: no interval, no paired test
 COUNT = Inference(intervals=False)
 
+
+def _count(name: str, ci: Any, **arguments: Any) -> float | Interval:
+    """A count's function body: ``ci=`` refused (a sum over groups has no interval method
+    here), then the ranking kernel's value."""
+    if ci is not None:
+        raise InvalidParameterError(
+            f"{name}: ci= has no interval here: {name} is a count summed over groups, not a "
+            f"mean or a proportion; drop ci= (and ci_method=)"
+        )
+    return _ranking_metric(name, ci=None, **arguments)
+
+
 _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...], str, str | None]] = {
     # name: (summary, uses k, own options, needs, ir_measures name, trec_eval name)
     "err": ("expected reciprocal rank at k, R = (2^label - 1) / 2^max_grade, mean over groups "
@@ -109,7 +121,7 @@ _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...], str, str | 
 }  # fmt: skip
 
 for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
-    _count = _name in COUNTS
+    _is_count = _name in COUNTS
     register(
         MetricSpec(
             _name,
@@ -120,7 +132,7 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
             params=(("k",) if _uses_k else ()) + _own + _COMMON,
             undefined=(
                 "no group is left (all groups empty and skipped, or none judged)"
-                if _count
+                if _is_count
                 else "no group has a relevant item (all groups empty)"
             ),
             takes_k=_uses_k,
@@ -128,15 +140,15 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
                 _check_ties
                 if _name in ("err", "infap", "judged")
                 else _check_count_params
-                if _count
+                if _is_count
                 else None
             ),
             kernel="ranking_kernel",
             rank_based=True,
             needs=_needs,
-            inference=COUNT if _count else GROUP_MEAN,
+            inference=COUNT if _is_count else GROUP_MEAN,
             data_checks=CHECKS,
-            better="neither" if _count else "higher",
+            better="neither" if _is_count else "higher",
             ir_measures=_irm,
             trec_eval=_trec,
         )
@@ -1371,9 +1383,9 @@ def num_q(
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count has no interval.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default (none applies to a count).
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1437,7 +1449,7 @@ def num_q(
     >>> sqlmetrics.num_q(run, empty="zero", **cols)
     2.0
     """
-    return _ranking_metric("num_q", **locals())  # its arguments, as given
+    return _count("num_q", **locals())  # its arguments, as given
 
 
 @overload
@@ -1549,9 +1561,9 @@ def num_rel(
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count has no interval.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default (none applies to a count).
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1615,7 +1627,7 @@ def num_rel(
     >>> sqlmetrics.num_rel(run, **cols)
     4.0
     """
-    return _ranking_metric("num_rel", **locals())  # its arguments, as given
+    return _count("num_rel", **locals())  # its arguments, as given
 
 
 @overload
@@ -1727,9 +1739,9 @@ def num_ret(
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count has no interval.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default (none applies to a count).
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1792,7 +1804,7 @@ def num_ret(
     >>> sqlmetrics.num_ret(run, **cols)
     6.0
     """
-    return _ranking_metric("num_ret", **locals())  # its arguments, as given
+    return _count("num_ret", **locals())  # its arguments, as given
 
 
 @overload
@@ -1904,9 +1916,9 @@ def num_rel_ret(
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count has no interval.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default (none applies to a count).
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1970,4 +1982,4 @@ def num_rel_ret(
     >>> sqlmetrics.num_rel_ret(run, **cols)
     3.0
     """
-    return _ranking_metric("num_rel_ret", **locals())  # its arguments, as given
+    return _count("num_rel_ret", **locals())  # its arguments, as given

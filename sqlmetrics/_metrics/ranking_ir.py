@@ -88,7 +88,8 @@ COUNT = Inference(intervals=False)
 
 def _count(name: str, ci: Any, **arguments: Any) -> float | Interval:
     """A count's function body: ``ci=`` refused (a sum over groups has no interval method
-    here), then the ranking kernel's value."""
+    here), then the ranking kernel's value.
+    """
     if ci is not None:
         raise InvalidParameterError(
             f"{name}: ci= has no interval here: {name} is a count summed over groups, not a "

@@ -550,3 +550,60 @@ def test_the_specs_carry_the_tools_names() -> None:
     }
     for n, (irm, _) in names.items():
         assert irm in ir_measures.measures.registry, n
+
+
+# ----------------------------------------------------------------------------- engines
+ENGINE_NAMES = [
+    "err@10", "infap", "judged@5", "set_precision", "set_recall", "set_f", "num_q", "num_rel",
+    "num_ret", "num_rel_ret", "ndcg@10", "map",
+]  # fmt: skip
+ENGINE_OPTIONS: list[dict[str, Any]] = [
+    {"ties": "text_desc", "missing": "zero", "gains": {0: 0, 1: 1, 2: 3, 4: 10}},
+    {"ties": "item_asc", "judged_only": True},
+]
+
+
+def _on_engine(run: Any, qrels: Any, con: Any) -> list[pd.DataFrame]:
+    return [
+        quiet(
+            sqlmetrics.evaluate,
+            run,
+            ENGINE_NAMES,
+            qrels=qrels,
+            empty="zero",
+            con=con,
+            **COLS,
+            **options,
+        )
+        for options in ENGINE_OPTIONS
+    ]
+
+
+def _same_frames(got: list[pd.DataFrame], want: list[pd.DataFrame]) -> None:
+    for g, w in zip(got, want, strict=True):
+        assert list(g.columns) == list(w.columns) and len(g) == len(w)
+        for name in ENGINE_NAMES:
+            for a, b in zip(g[name], w[name], strict=True):
+                assert abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(b))), name
+
+
+@pytest.mark.postgres
+def test_the_new_measures_on_postgres_equal_duckdb(pg_engine: Any) -> None:
+    """Every new measure, gains= and judged_only= on PostgreSQL, in two statements."""
+    run, qrels = graded_collection()
+    run.to_sql("irm_run", pg_engine, index=False, if_exists="replace")
+    qrels.to_sql("irm_qrels", pg_engine, index=False, if_exists="replace")
+    _same_frames(_on_engine("irm_run", "irm_qrels", pg_engine), _on_engine(run, qrels, None))
+
+
+@pytest.mark.spark
+def test_the_new_measures_on_spark_equal_duckdb(spark: Any) -> None:
+    """The same on Spark."""
+    run, qrels = graded_collection()
+    spark.createDataFrame(run).createOrReplaceTempView("irm_run")
+    spark.createDataFrame(qrels).createOrReplaceTempView("irm_qrels")
+    try:
+        _same_frames(_on_engine("irm_run", "irm_qrels", spark), _on_engine(run, qrels, None))
+    finally:
+        spark.catalog.dropTempView("irm_run")
+        spark.catalog.dropTempView("irm_qrels")

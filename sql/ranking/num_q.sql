@@ -15,5 +15,6 @@
 {%- endmacro %}
 
 {% macro num_q_value(p, k, options) -%}
-count(*)
+{# a double on every engine (PostgreSQL's sum of integers is numeric) #}
+cast(count(*) as {{ sqlmetrics.float_type() }})
 {%- endmacro %}

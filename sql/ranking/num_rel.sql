@@ -14,5 +14,6 @@
 {%- endmacro %}
 
 {% macro num_rel_value(p, k, options) -%}
-sum(n_rel)
+{# a double on every engine (PostgreSQL's sum of integers is numeric) #}
+cast(sum(n_rel) as {{ sqlmetrics.float_type() }})
 {%- endmacro %}

@@ -14,5 +14,6 @@ sum(relevant) as {{ p }}relret
 {%- endmacro %}
 
 {% macro num_rel_ret_value(p, k, options) -%}
-sum(coalesce({{ p }}relret, 0))
+{# a double on every engine (PostgreSQL's sum of integers is numeric) #}
+cast(sum(coalesce({{ p }}relret, 0)) as {{ sqlmetrics.float_type() }})
 {%- endmacro %}

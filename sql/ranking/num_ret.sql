@@ -14,5 +14,6 @@
 {%- endmacro %}
 
 {% macro num_ret_value(p, k, options) -%}
-sum(coalesce(n_ret, 0))
+{# a double on every engine (PostgreSQL's sum of integers is numeric) #}
+cast(sum(coalesce(n_ret, 0)) as {{ sqlmetrics.float_type() }})
 {%- endmacro %}

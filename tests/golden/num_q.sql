@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then count(*) end
+        case when count(*) > 0 then cast(count(*) as double) end
             as num_q,
         count(*) as n_groups
     from kept

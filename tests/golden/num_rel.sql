@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(n_rel) end
+        case when count(*) > 0 then cast(sum(n_rel) as double) end
             as num_rel,
         count(*) as n_groups
     from kept

@@ -67,7 +67,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(num_rel_ret_relret, 0)) end
+        case when count(*) > 0 then cast(sum(coalesce(num_rel_ret_relret, 0)) as double) end
             as num_rel_ret,
         count(*) as n_groups
     from kept

@@ -66,7 +66,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then sum(coalesce(n_ret, 0)) end
+        case when count(*) > 0 then cast(sum(coalesce(n_ret, 0)) as double) end
             as num_ret,
         count(*) as n_groups
     from kept

@@ -323,7 +323,8 @@ OPTION_VALUES = [
     None, True, False, 0, 1, 2, 3, -1, 0.0, 0.5, 1.0, 1.5, 2.5, 0.9, 1e-300, 1e155, 1e300,
     2**31, 2**40, math.nan, math.inf, -math.inf, "x", "", "auto", "warn", "linear", "quad",
     "item_desc", "averag", [], ["a", "a"], ["b", "a", "b"], [1, 1.0], ["a", 1], ["a", "b"],
-    [1, 2.0], [True], [None], {"a": 1},
+    [1, 2.0], [True], [None], {"a": 1}, {2: 3, 0: 0, 1: 1.5}, {1.5: 1}, {1: "3"}, {True: 1},
+    {1: math.inf}, {2**60: 1}, {},
 ]  # fmt: skip
 
 
@@ -359,6 +360,9 @@ def test_check_params_is_pythons() -> None:
         (get_spec("map"), {"ties": "average", "ap_denominator": "hits"}),
         (get_spec("bpref"), {"ties": "average"}),
         (get_spec("hit_ratio"), {"k": 5, "empty": "one"}),
+        (get_spec("err"), {"k": 5, "ties": "average"}),
+        (get_spec("num_rel"), {"empty": "one"}),
+        (get_spec("ndcg"), {"k": 5, "gains": {2: 3, 0: 0}, "judged_only": True}),
         (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "micro"}),
         (get_spec("multiclass_auc"), {"multi_class": "ovo", "auc_average": "weighted"}),
     ]

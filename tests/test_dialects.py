@@ -32,6 +32,7 @@ import sqlglot
 import sqlmetrics
 from sqlmetrics._backends.files import reader_sql
 from sqlmetrics._core.registry import PARAMS, REGISTRY, MetricSpec
+from sqlmetrics._metrics.ranking_ir import COUNTS
 from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
 from sqlmetrics._templating import templates as _templates
 from sqlmetrics._templating.literals import FLOAT_TYPES, sql_double
@@ -61,7 +62,11 @@ def _columns(spec: MetricSpec) -> dict[str, str]:
 
 
 #: option values a metric refuses by design (tested in its own tests): not rendered
-REFUSED = {(m, "ties", "average") for m in NO_TIE_AVERAGE} | {("hit_ratio", "empty", "one")}
+REFUSED = (
+    {(m, "ties", "average") for m in NO_TIE_AVERAGE}
+    | {("hit_ratio", "empty", "one")}
+    | {(m, "empty", "one") for m in COUNTS}
+)
 
 
 def _variants() -> list[tuple[str, str, dict[str, Any]]]:
@@ -108,6 +113,9 @@ def _variants() -> list[tuple[str, str, dict[str, Any]]]:
             "n_bins": [3],
             # scikit-learn's labels=: the classes reordered, and "x", absent from the data
             "labels": [["c", "x", "a", "b"]],
+            "judged_only": [True],
+            "gains": [{0: 0, 1: 1, 2: 3}],
+            "max_grade": [3],
         }
         for param, values in extras.items():
             if param in spec.params:
@@ -130,7 +138,9 @@ IDS = [v[0] for v in VARIANTS]
 
 
 def _hashable(value: Any) -> Any:
-    """An option's value as a set member (``labels=`` takes a list)."""
+    """An option's value as a set member (``labels=`` takes a list, ``gains=`` a dict)."""
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
     return tuple(value) if isinstance(value, list) else value
 
 

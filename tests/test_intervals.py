@@ -75,7 +75,7 @@ def test_every_docstring_names_the_methods_that_apply(name: str) -> None:
     # the ci_method entry is written in each docstring: it must follow methods_for
     spec = REGISTRY.get(name) or next(s for s in REGISTRY.values() if s.function == name)
     doc = " ".join(str(getattr(sqlmetrics, name).__doc__).split())
-    if name == "auc_bounds":
+    if not spec.inference.intervals:  # auc_bounds, the counts (num_q, ...): ci= refused
         assert "ci_method : str, optional Not available here" in doc
         return
     methods = intervals.methods_for(spec)
@@ -543,6 +543,10 @@ def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: 
     if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
         match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):
+            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+        return
+    if not REGISTRY[iv_spec(name, kwargs)].inference.intervals:  # the counts: refused
+        with pytest.raises(InvalidParameterError, match=f"{name}: ci= has no interval here"):
             fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
         return
     with warnings.catch_warnings():

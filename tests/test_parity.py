@@ -29,6 +29,7 @@ import pytest
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
 from sqlmetrics._engine.run import compute
+from sqlmetrics._metrics.ranking_ir import COUNTS
 from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
 from sqlmetrics.errors import SqlMetricsError
 
@@ -111,6 +112,13 @@ TABLES["parity_train"] = pd.DataFrame(
 
 
 # --------------------------------------------------------------------------- cases
+class HashableGains(dict):  # type: ignore[type-arg]
+    """gains= as a mapping that can key a batch of cases (a dict with a hash)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+
 #: the values each option is run with, besides its default; every option of every registered
 #: metric must be here (test_every_option_has_variants)
 VALUES: dict[str, list[Any]] = {
@@ -142,6 +150,10 @@ VALUES: dict[str, list[Any]] = {
     "ap_average": ["weighted", "micro", "samples"],
     "persistence": [0.5],
     "recall_level": [0.5],
+    # issue 27's options
+    "judged_only": [True],
+    "gains": [HashableGains({0: 0, 1: 1, 2: 3})],
+    "max_grade": [5],
     "max_label_levels": [4],
     # scikit-learn's labels=: every class of the parity tables (top_k_accuracy needs them all)
     # in another order, and "x", absent from the data
@@ -203,7 +215,7 @@ def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str,
                 continue
             options: dict[str, Any] = {param: value}
             flags: dict[str, bool] = {}
-            if param in ("missing",):
+            if param in ("missing", "judged_only"):  # judged_only: a filter of qrels
                 flags["qrels"] = True
             if param == "ap_denominator" and value == "min_k_relevant":
                 options["k"] = 5  # min(k, R) needs a k
@@ -213,7 +225,11 @@ def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str,
 
 
 #: option values a metric refuses by design (an error on every engine, compared by class)
-REFUSED = {(m, "ties", "average") for m in NO_TIE_AVERAGE} | {("hit_ratio", "empty", "one")}
+REFUSED = (
+    {(m, "ties", "average") for m in NO_TIE_AVERAGE}
+    | {("hit_ratio", "empty", "one")}
+    | {(m, "empty", "one") for m in COUNTS}
+)
 
 
 def _cases() -> list[Case]:

@@ -6,9 +6,12 @@
     relation  the run (SQL after `from`); by: quoted slice identifiers (may be empty)
     columns   group, item, score, label (none when qrels is given); with judgments also
               qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label
-    options   relevance_level, ties, gain, empty, missing, duplicates, ap_denominator,
-              log_base, precision_denominator: all
-              given (Python fills the defaults; none lives here). duplicates 'error': the
+    options   relevance_level, ties, gain, empty, missing, duplicates, judged_only,
+              ap_denominator, log_base, precision_denominator: all
+              given (Python fills the defaults; none lives here); gains (a map level ->
+              gain, replacing gain) and max_grade (err) when a metric takes them.
+              judged_only: with qrels, the run's items absent from them are removed
+              before ranking (the condensed list, Sakai 2007; `labelled`). duplicates 'error': the
               Python layer has checked that (group, item) pairs do not repeat; 'max' | 'sum'
               merge repeated pairs of the run in `source` (highest score, highest | summed label)
     entries   list of {alias, metric, k, needs}: output column, metric name, cut-off (an
@@ -22,6 +25,9 @@
                  judged    cum_judged (judged items at positions <= pos: pos without qrels)
                            and n_nonrel (the group's judged non-relevant items) on every
                            `ranked` row; not with ties = 'average' (bpref)
+                 err       err_r = (2^label - 1) / 2^max_grade, the probability that the
+                           item at pos satisfies the user, and err_reach = prod_{j < pos}
+                           (1 - err_r_j) on every `ranked` row; not with ties = 'average'
   Each entry's metric file defines these pieces (p: the entry's column prefix `<alias>_`),
   which the kernel reaches through the metric table of sql/_macros/ranking_metrics.sql
   (ranking_group_columns(metric, ...), ranking_value, ranking_mean_exponent,
@@ -109,6 +115,8 @@
   Relevant: label >= relevance_level (default 1). Judged items: qrels if given (a run item
   absent from qrels has label 0; a run group absent from qrels is not evaluated), else the
   group's rows. n_rel = relevant judged items of the group, retrieved or not.
+  judged_only=True (qrels only): the run's unjudged items are removed before ranking, the
+  condensed list of Sakai (2007); a group left with no item is then missing.
   Empty group: n_rel = 0. empty: skip = left out of the mean (default) | zero = kept, a
   per-group 0/0 counting 0 (trec_eval) | error = raise.
   Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
@@ -126,9 +134,12 @@
 {% if k is none %}1 = 1{% else %}{{ column }} <= {{ k }}{% endif %}
 {%- endmacro %}
 
-{# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear #}
-{% macro ranking_gain(expr, kind) -%}
-{% if kind == 'linear' %}{{ expr }}{% else %}(power({{ sqlmetrics.float_literal(2) }}, {{ expr }}) - 1){% endif %}
+{# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear; with
+   options.gains (a map level -> gain, trec_eval's gain map) the mapped gain, a level not in
+   the map keeping its own value as gain #}
+{% macro ranking_gain(expr, options) -%}
+{% if options.get('gains') %}(case {{ expr }}{% for level, value in options.gains.items() %} when {{ sqlmetrics.float_literal(level) }} then {{ sqlmetrics.float_literal(value) }}{% endfor %} else {{ expr }} end)
+{%- elif options.gain == 'linear' %}{{ expr }}{% else %}(power({{ sqlmetrics.float_literal(2) }}, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
 {# slice columns qualified by a table alias: `s.slice_0, s.slice_1, ` #}
@@ -157,6 +168,8 @@
     'need_n_rel': 'n_rel' in needs,
     'need_gain': 'gain_exp' in needs,
     'need_judged': 'judged' in needs,
+    'need_err': 'err' in needs,
+    'judged_only': options.judged_only and columns.qrels_relation is defined and columns.qrels_relation is not none,
 } %}
 with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
 {{ sqlmetrics.ranking_labelled(by, columns, ctx) }}
@@ -246,6 +259,10 @@ labelled as (
     from source as s
     join judged_groups as g on g.grp = s.grp
     left join judged as j on j.grp = s.grp and j.item = s.item
+{% if ctx.judged_only %}
+    -- judged_only: the condensed list, the unjudged items removed before ranking
+    where j.item is not null
+{% endif %}
 ),
 {% else %}
 labelled as (
@@ -287,8 +304,12 @@ ordered as (
         ) as cum_judged,
 {% endif %}
 {% endif %}
+
         case when label >= {{ ctx.level }} then 1 else 0 end as relevant,
-        {{ sqlmetrics.ranking_gain('label', options.gain) }} as gain,
+        {{ sqlmetrics.ranking_gain('label', options) }} as gain,
+{% if ctx.need_err %}
+        (power({{ sqlmetrics.float_literal(2) }}, label) - 1) / power({{ sqlmetrics.float_literal(2) }}, {{ sqlmetrics.float_literal(options.max_grade) }}) as err_r,
+{% endif %}
 {% if ctx.need_cum %}
         sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ ctx.part }} order by score desc, {{ ctx.item_order }}
@@ -296,7 +317,7 @@ ordered as (
         ) as cum_rel,
 {% endif %}
 {% if ctx.need_gain %}
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options.gain), by, ['grp'], 'score desc, ' ~ ctx.item_order) }}
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options), by, ['grp'], 'score desc, ' ~ ctx.item_order) }}
             as gain_exp,
 {% endif %}
         row_number() over ({{ ctx.part }} order by score desc, {{ ctx.item_order }}) as pos
@@ -321,6 +342,12 @@ ranked as (
         gain_exp,
 {% endif %}
         ln({{ sqlmetrics.float_literal(2) }}) / ln(pos + {{ sqlmetrics.float_literal(1) }}) as disc,
+{% if ctx.need_err %}
+        err_r,
+        exp(coalesce(sum(ln(1 - err_r)) over (
+            {{ ctx.part }} order by pos rows between unbounded preceding and 1 preceding
+        ), 0)) as err_reach,
+{% endif %}
 {% if ctx.need_cum %}
         relevant * cum_rel as ap_term,
         case when relevant = 1 and cum_rel = 1 then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end as p_first,
@@ -353,7 +380,7 @@ tied as (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
-        avg({{ sqlmetrics.ranking_gain('label', options.gain) }}) over (
+        avg({{ sqlmetrics.ranking_gain('label', options) }}) over (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
@@ -454,6 +481,8 @@ run_groups as (
 {# Stage 4b, the ideal ordering (entries that need it): `ideal`, the judged items of positive
    gain in ideal order, and `ideal_groups`, each entry's aggregates over them #}
 {% macro ranking_ideal(by, options, entries, ctx) -%}
+{# with gains= the ideal order is by the mapped gain first (trec_eval's gain map) #}
+{% set order = (sqlmetrics.ranking_gain('label', options) ~ ' desc, ' if options.get('gains') else '') ~ 'label desc, item' %}
 -- the judged items of positive gain in ideal order (label desc, then item: a total order)
 ideal as (
     select
@@ -461,14 +490,14 @@ ideal as (
         {{ sqlmetrics.slice_cols(by) }}
 {% endif %}
         grp,
-        {{ sqlmetrics.ranking_gain('label', options.gain) }} as gain,
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options.gain), by if not ctx.has_qrels else [], ['grp'], 'label desc, item') }}
+        {{ sqlmetrics.ranking_gain('label', options) }} as gain,
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options), by if not ctx.has_qrels else [], ['grp'], order) }}
             as gain_exp,
         row_number() over (
-            {{ sqlmetrics.partition_by(by if not ctx.has_qrels else [], ['grp']) }} order by label desc, item
+            {{ sqlmetrics.partition_by(by if not ctx.has_qrels else [], ['grp']) }} order by {{ order }}
         ) as ipos
     from {{ 'judged' if ctx.has_qrels else 'source' }}
-    where label > 0
+    where {{ sqlmetrics.ranking_gain('label', options) ~ ' > 0' if options.get('gains') else 'label > 0' }}
 ),
 ideal_groups as (
     select

@@ -26,6 +26,16 @@
 {%- elif metric == 'r_precision' -%}{{ sqlmetrics.r_precision_group_columns(p, k, by, options) }}
 {%- elif metric == 'rbp' -%}{{ sqlmetrics.rbp_group_columns(p, k, by, options) }}
 {%- elif metric == 'recall_at_k' -%}{{ sqlmetrics.recall_at_k_group_columns(p, k, by, options) }}
+{%- elif metric == 'err' -%}{{ sqlmetrics.err_group_columns(p, k, by, options) }}
+{%- elif metric == 'infap' -%}{{ sqlmetrics.infap_group_columns(p, k, by, options) }}
+{%- elif metric == 'judged' -%}{{ sqlmetrics.judged_group_columns(p, k, by, options) }}
+{%- elif metric == 'num_q' -%}{{ sqlmetrics.num_q_group_columns(p, k, by, options) }}
+{%- elif metric == 'num_rel' -%}{{ sqlmetrics.num_rel_group_columns(p, k, by, options) }}
+{%- elif metric == 'num_rel_ret' -%}{{ sqlmetrics.num_rel_ret_group_columns(p, k, by, options) }}
+{%- elif metric == 'num_ret' -%}{{ sqlmetrics.num_ret_group_columns(p, k, by, options) }}
+{%- elif metric == 'set_f' -%}{{ sqlmetrics.set_f_group_columns(p, k, by, options) }}
+{%- elif metric == 'set_precision' -%}{{ sqlmetrics.set_precision_group_columns(p, k, by, options) }}
+{%- elif metric == 'set_recall' -%}{{ sqlmetrics.set_recall_group_columns(p, k, by, options) }}
 {%- else -%}{{ exceptions.raise_compiler_error('ranking_group_columns: the metric ' ~ metric ~ ' has no <metric>_group_columns(p, k, by, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_group_columns (sql/_macros/ranking_metrics.sql)') }}
 {%- endif -%}
 {%- endmacro %}
@@ -66,6 +76,16 @@
 {%- elif metric == 'r_precision' -%}{{ sqlmetrics.r_precision_value(p, k, options) }}
 {%- elif metric == 'rbp' -%}{{ sqlmetrics.rbp_value(p, k, options) }}
 {%- elif metric == 'recall_at_k' -%}{{ sqlmetrics.recall_at_k_value(p, k, options) }}
+{%- elif metric == 'err' -%}{{ sqlmetrics.err_value(p, k, options) }}
+{%- elif metric == 'infap' -%}{{ sqlmetrics.infap_value(p, k, options) }}
+{%- elif metric == 'judged' -%}{{ sqlmetrics.judged_value(p, k, options) }}
+{%- elif metric == 'num_q' -%}{{ sqlmetrics.num_q_value(p, k, options) }}
+{%- elif metric == 'num_rel' -%}{{ sqlmetrics.num_rel_value(p, k, options) }}
+{%- elif metric == 'num_rel_ret' -%}{{ sqlmetrics.num_rel_ret_value(p, k, options) }}
+{%- elif metric == 'num_ret' -%}{{ sqlmetrics.num_ret_value(p, k, options) }}
+{%- elif metric == 'set_f' -%}{{ sqlmetrics.set_f_value(p, k, options) }}
+{%- elif metric == 'set_precision' -%}{{ sqlmetrics.set_precision_value(p, k, options) }}
+{%- elif metric == 'set_recall' -%}{{ sqlmetrics.set_recall_value(p, k, options) }}
 {%- else -%}{{ exceptions.raise_compiler_error('ranking_value: the metric ' ~ metric ~ ' has no <metric>_value(p, k, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_value (sql/_macros/ranking_metrics.sql)') }}
 {%- endif -%}
 {%- endmacro %}

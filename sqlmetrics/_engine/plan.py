@@ -30,9 +30,10 @@ def _is_ranking(spec: MetricSpec) -> bool:
 
 def _is_grouped(spec: MetricSpec) -> bool:
     # a mean over the groups of a group column it requires, whose count its kernel reports:
-    # GAUC (over the groups with both classes) or a ranking metric (not spearman with group=)
+    # GAUC (over the groups with both classes) or a ranking metric (not spearman with group=);
+    # the ranking kernel's counts (num_q, ...) sum over the same groups and report them too
     required = any(r.name == "group" and r.required for r in spec.roles)
-    return required and spec.inference.group_mean is not None
+    return required and (spec.inference.group_mean is not None or _is_ranking(spec))
 
 
 def data_checks(requests: Sequence[Request]) -> list[DataChecks]:

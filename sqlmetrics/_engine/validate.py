@@ -258,6 +258,13 @@ def check_unique(
     ``keys`` are ``(argument, column)`` pairs, e.g. ``[("group", "query_id"), ("item", "doc")]``.
     The message gives the number of repeated combinations and one of them.
     """
+    # a column given for two arguments (by= the group column) is one key: repeated in the
+    # select list it is an ambiguous column to PostgreSQL
+    unique: list[tuple[str, str]] = []
+    for arg_name, column in keys:
+        if all(column != c for _, c in unique):
+            unique.append((arg_name, column))
+    keys = unique
     cols = ", ".join(source.backend.ident(c) for _, c in keys)
     shown = source.backend.tuple_text([source.backend.ident(c) for _, c in keys])
     row = source.backend.rows(

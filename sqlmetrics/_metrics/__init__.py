@@ -21,6 +21,7 @@ from . import (
     multiclass_agreement,
     multiclass_roc,
     ranking,
+    ranking_ir,
     ranking_retrieval,
     ranking_trec,
 )
@@ -37,6 +38,7 @@ FAMILY_MODULES = (
     multiclass_agreement,
     multiclass_roc,
     ranking,
+    ranking_ir,
     ranking_retrieval,
     ranking_trec,
 )

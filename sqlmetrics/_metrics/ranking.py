@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from .._backends import Backend
 from .._core.registry import (
     GROUP_TESTS,
+    PARAMS,
     DataChecks,
     Inference,
     MetricSpec,
@@ -128,6 +129,74 @@ declare_param(
 )
 
 
+def check_judged_only(metric: str, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be True or False (True: with qrels=, the run's items "
+            f"absent from the judgments are removed before ranking, trec_eval -J); got "
+            f"{value!r}"
+        )
+    return value
+
+
+declare_param(
+    ParamSpec(
+        "judged_only",
+        False,
+        check_judged_only,
+        "with qrels, remove the run's unjudged items before ranking (condensed list, Sakai "
+        "2007; trec_eval -J)",
+    )
+)
+
+
+def check_gains(metric: str, name: str, value: Any) -> dict[float, float] | None:
+    """``gains=``: None, or a non-empty mapping of integer relevance levels to finite gains,
+    returned sorted by level (levels and gains as floats, written into SQL as literals).
+    """
+    if value is None:
+        return None
+    fix = "e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval's gain map)"
+    if not isinstance(value, Mapping) or not value:
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a non-empty mapping of relevance level -> gain, {fix}, "
+            f"or None for gain=; got {value!r}"
+        )
+    out: dict[float, float] = {}
+    for level, gain in value.items():
+        whole = isinstance(level, numbers.Integral) or (
+            isinstance(level, float) and level.is_integer()  # 2.0: an already checked level
+        )
+        if isinstance(level, bool) or not whole:
+            raise InvalidParameterError(
+                f"{metric}: {name}= levels must be integers (the labels' relevance levels), "
+                f"{fix}; got the level {level!r}"
+            )
+        if isinstance(gain, bool) or not isinstance(gain, numbers.Real) or not math.isfinite(gain):
+            raise InvalidParameterError(
+                f"{metric}: {name}= gains must be finite numbers, {fix}; got {gain!r} for "
+                f"level {level!r}"
+            )
+        if abs(int(level)) > 2**53:
+            raise InvalidParameterError(
+                f"{metric}: {name}= levels must lie within +-2^53 (exact as doubles), {fix}; "
+                f"got the level {level!r}"
+            )
+        out[float(int(level))] = float(gain)
+    return dict(sorted(out.items()))
+
+
+declare_param(
+    ParamSpec(
+        "gains",
+        None,
+        check_gains,
+        "a gain per relevance level, e.g. {0: 0, 1: 1, 2: 3} (trec_eval's gain map; a level "
+        "not in it keeps its label as gain); replaces gain=",
+    )
+)
+
+
 def check_log_base(metric: str, name: str, value: Any) -> float:
     if (
         isinstance(value, bool)
@@ -169,7 +238,7 @@ SCORE = Role("score", "score")
 LABEL = Role("label", "relevance", required=False)
 QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
 
-_COMMON = ("relevance_level", "ties", "empty", "missing", "duplicates")
+_COMMON = ("relevance_level", "ties", "empty", "missing", "duplicates", "judged_only")
 
 
 def _check_map_params(metric: str, params: dict[str, Any]) -> None:
@@ -239,13 +308,16 @@ def _before(
     overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
     (:func:`warn_ranx_ties`).
     """
-    if any(  # a metric's name may fix its own gain (ir_measures' nDCG(dcg='exp-log2'))
+    if not options.get("gains") and any(  # a name may fix its own gain (nDCG(dcg='exp-log2'))
         "gain" in req.spec.params
         and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
         == "exponential"
         for req in requests
     ):
         check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
+    if any("max_grade" in req.spec.params for req in requests):
+        grade = float(options.get("max_grade", PARAMS["max_grade"].default))
+        check_max_grade(caller, backend, judged_sql or run_sql, str(columns["label"]), grade)
     if warn_ties:
         roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
         shown = [(f"{caller}: {r.text}", r.spec.name, r.k) for r in requests]
@@ -308,7 +380,7 @@ _NAMES: dict[str, tuple[str | None, str | None]] = {
 for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
     _params = (
         (("k",) if _uses_k else ())
-        + (("gain",) if _uses_gain else ())
+        + (("gain", "gains") if _uses_gain else ())
         + (("ap_denominator",) if _name == "map" else ())
         + (("log_base",) if _name in ("dcg", "idcg", "ndcg") else ())
         + (("precision_denominator",) if _name == "precision_at_k" else ())
@@ -366,6 +438,26 @@ def check_gain(
             f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
             f"2^label - 1 and its sums overflow a double there. Pass gain='linear' (gain = "
             f"label), or map the labels to a smaller scale first"
+        )
+
+
+def check_max_grade(
+    metric: str, backend: Backend, relation: str, column: str, max_grade: float
+) -> None:
+    """Raise before ERR's query when a label exceeds ``max_grade``: its probability of
+    satisfying the user, (2^label - 1) / 2^max_grade, would exceed 1 (gdeval refuses such
+    judgments too). ``relation``: the SQL of the relation holding the labels.
+    """
+    q = backend.ident(column)
+    row = backend.rows(
+        f"select max({q}), sum(case when {q} > {max_grade!r} then 1 else 0 end) from {relation}"
+    )[0]
+    if row[1]:
+        raise InvalidDataError(
+            f"{metric}: label column {column!r} (label=) has {int(row[1])} value(s) above "
+            f"max_grade={max_grade:g} (largest {row[0]!r}); ERR's R = (2^label - 1) / "
+            f"2^max_grade must stay below 1. Pass max_grade= the highest grade of your "
+            f"judgments (gdeval's default is 4)"
         )
 
 
@@ -612,9 +704,12 @@ def _ranking(
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
 
     def gain_check(backend: Backend, source: Any, sources: dict[str, Any]) -> None:
-        if params.get("gain", "exponential") == "exponential":
+        if params.get("gain", "exponential") == "exponential" and not params.get("gains"):
             relation = sources["qrels"][0] if "qrels" in sources else source.sql
             check_gain(spec.name, backend, relation, label)
+        if "max_grade" in params:
+            relation = sources["qrels"][0] if "qrels" in sources else source.sql
+            check_max_grade(spec.name, backend, relation, label, params["max_grade"])
         if ranx:  # ranx's order of equal scores in long lists is not reproducible
             judged = sources["qrels"][0] if "qrels" in sources else None
             names = {"group": group, "item": item, "score": score, "label": label}
@@ -699,6 +794,7 @@ def hit_ratio(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -723,6 +819,7 @@ def hit_ratio(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -746,6 +843,7 @@ def hit_ratio(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -810,6 +908,9 @@ def hit_ratio(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -917,6 +1018,7 @@ def hit_rate(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -941,6 +1043,7 @@ def hit_rate(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -964,6 +1067,7 @@ def hit_rate(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1026,6 +1130,9 @@ def hit_rate(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -1134,6 +1241,7 @@ def precision_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     precision_denominator: str | None = None,
     ci: None = None,
     ci_method: CiMethod | None = None,
@@ -1159,6 +1267,7 @@ def precision_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     precision_denominator: str | None = None,
     ci: float,
     ci_method: CiMethod | None = None,
@@ -1183,6 +1292,7 @@ def precision_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     precision_denominator: str | None = None,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
@@ -1245,6 +1355,9 @@ def precision_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     precision_denominator : {"k", "min_k_retrieved"}, optional
         Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
         ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
@@ -1358,6 +1471,7 @@ def recall_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1382,6 +1496,7 @@ def recall_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1405,6 +1520,7 @@ def recall_at_k(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1466,6 +1582,9 @@ def recall_at_k(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -1574,6 +1693,7 @@ def r_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1597,6 +1717,7 @@ def r_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1619,6 +1740,7 @@ def r_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1677,6 +1799,9 @@ def r_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -1785,6 +1910,7 @@ def mean_average_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1810,6 +1936,7 @@ def mean_average_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1834,6 +1961,7 @@ def mean_average_precision(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1901,6 +2029,9 @@ def mean_average_precision(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -2018,6 +2149,7 @@ def mrr(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2042,6 +2174,7 @@ def mrr(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2065,6 +2198,7 @@ def mrr(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2125,6 +2259,9 @@ def mrr(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -2228,11 +2365,13 @@ def cg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2253,11 +2392,13 @@ def cg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2277,11 +2418,13 @@ def cg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -2316,6 +2459,10 @@ def cg(
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
         (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    gains : dict, optional
+        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
+        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
+        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
@@ -2346,6 +2493,9 @@ def cg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -2450,11 +2600,13 @@ def dcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: None = None,
     ci_method: CiMethod | None = None,
@@ -2476,11 +2628,13 @@ def dcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float,
     ci_method: CiMethod | None = None,
@@ -2501,11 +2655,13 @@ def dcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
@@ -2542,6 +2698,10 @@ def dcg(
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
         (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    gains : dict, optional
+        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
+        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
+        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
@@ -2572,6 +2732,9 @@ def dcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
@@ -2680,11 +2843,13 @@ def idcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: None = None,
     ci_method: CiMethod | None = None,
@@ -2706,11 +2871,13 @@ def idcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float,
     ci_method: CiMethod | None = None,
@@ -2731,11 +2898,13 @@ def idcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
@@ -2772,6 +2941,10 @@ def idcg(
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
         (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    gains : dict, optional
+        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
+        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
+        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
@@ -2802,6 +2975,9 @@ def idcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
@@ -2906,11 +3082,13 @@ def ndcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: None = None,
     ci_method: CiMethod | None = None,
@@ -2932,11 +3110,13 @@ def ndcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float,
     ci_method: CiMethod | None = None,
@@ -2957,11 +3137,13 @@ def ndcg(
     label: str = "label",
     qrels: Any = None,
     gain: str | None = None,
+    gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     log_base: float | None = None,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
@@ -3000,6 +3182,10 @@ def ndcg(
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
         (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+    gains : dict, optional
+        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
+        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
+        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
@@ -3030,6 +3216,9 @@ def ndcg(
         (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
         (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
         position. ``qrels`` must never repeat a pair.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). NDCG does not depend

@@ -78,8 +78,9 @@ declare_param(
     )
 )
 
-#: metrics without a closed form for ties="average" (not linear in the positions)
-NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg")
+#: metrics without a closed form for ties="average" (not linear in the positions); err,
+#: infap and judged are ranking_ir's
+NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg", "err", "infap", "judged")
 
 
 def _check_ties(metric: str, params: dict[str, Any]) -> None:
@@ -165,6 +166,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -190,6 +192,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -214,6 +217,7 @@ def rbp(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -261,6 +265,9 @@ def rbp(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -351,6 +358,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -375,6 +383,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -398,6 +407,7 @@ def fallout(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -442,6 +452,9 @@ def fallout(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -530,6 +543,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -553,6 +567,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -575,6 +590,7 @@ def bpref(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -617,6 +633,9 @@ def bpref(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -706,6 +725,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -730,6 +750,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -753,6 +774,7 @@ def iprec_at_recall(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -797,6 +819,9 @@ def iprec_at_recall(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -884,6 +909,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -907,6 +933,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -929,6 +956,7 @@ def iprec_11pt_avg(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -971,6 +999,9 @@ def iprec_11pt_avg(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -1060,6 +1091,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1085,6 +1117,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1109,6 +1142,7 @@ def gm_map(
     empty: str | None = None,
     missing: str | None = None,
     duplicates: str = "error",
+    judged_only: bool = False,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
     n_boot: int = 200,
@@ -1155,6 +1189,9 @@ def gm_map(
     duplicates : {"error", "max", "sum"}, default "error"
         Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
         score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.

@@ -27,6 +27,11 @@ __all__ = ["read_trec_qrels", "read_trec_run"]
 #: relevance level itself. ``-c`` is ``missing="zero"``.
 TREC_EVAL_OPTIONS: dict[str, Any] = {"empty": "zero", "missing": "skip", "gain": "linear"}
 
+#: trec_eval's count lines: per topic (in its order of output), and the number of topics
+#: (on the ``all`` line only); the registry's count metrics carry the same trec_eval names
+TREC_COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret")
+TREC_TOPICS_LINE = "num_q"
+
 
 #: trec_eval's standard measures (``trec_eval`` without ``-m``) that it computes as here, in
 #: its order; its iprec_at_recall_* are not among them (trec_eval reaches a recall level p at

@@ -74,6 +74,9 @@ CHECKS = {
     "check_log_base": "log_base",
     "check_persistence": "persistence",
     "check_recall_level": "recall_level",
+    "check_judged_only": "judged_only",
+    "check_gains": "gains",
+    "check_max_grade": "max_grade",
     "_check_max_fpr": "max_fpr",
     "check_labels": "labels",
 }
@@ -83,6 +86,7 @@ CROSS_CHECKS = {
     "_check_map_params": "map_ties_hits",
     "_check_ties": "no_tie_average",
     "_check_hit_ratio_params": "hit_ratio_empty",
+    "_check_count_params": "count_empty_one",
     "_check_combination": "ovo_average",
 }
 

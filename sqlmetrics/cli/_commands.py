@@ -794,18 +794,20 @@ def format_trec(
         shown = str(int(value)) if measure.startswith("num_") else f"{float(value):.4f}"
         lines.append(f"{measure:<22}\t{topic}\t{shown}")
 
+    from .._metrics.ranking_trec import TREC_COUNT_LINES, TREC_TOPICS_LINE
+
     topics = sorted(str(t) for t in per_topic[group])
     by_topic = per_topic.assign(**{group: per_topic[group].astype(str)}).set_index(group)
     for topic in topics if per_query else ():
-        for count in ("num_ret", "num_rel", "num_rel_ret"):
+        for count in TREC_COUNT_LINES:
             emit(count, topic, tallies[count].get(topic, 0))
         for measure in per_topic_measures:
             emit(shown_as[measure], topic, by_topic.loc[topic, measure])
     shown = tallies.loc[[t for t in topics if t in tallies.index]]
     if runid is not None:
         lines.append(f"{'runid':<22}\tall\t{runid}")
-    emit("num_q", "all", overall[num_q].iloc[0] if num_q else len(topics))
-    for count in ("num_ret", "num_rel", "num_rel_ret"):
+    emit(TREC_TOPICS_LINE, "all", overall[num_q].iloc[0] if num_q else len(topics))
+    for count in TREC_COUNT_LINES:
         emit(count, "all", shown[count].sum())
     for measure in measures:
         emit(shown_as[measure], "all", overall[measure].iloc[0])

@@ -18,6 +18,7 @@ from oracle import calibration as ocal
 from oracle import classification as oc
 from oracle import correlation as ocr
 from oracle import curves as ocv
+from oracle import ir as oir
 from oracle import multiclass as om
 from oracle import multiclass_auc as omauc
 from oracle import ranking as orr
@@ -39,6 +40,7 @@ _RANKING = (
     "ndcg",
 )
 _RETRIEVAL = ("rbp", "fallout", "bpref", "iprec_at_recall", "iprec_11pt_avg", "gm_map")
+_IR = ("err", "infap", "judged", "set_precision", "set_recall", "set_f", *oir.COUNTS)
 # multiclass f1 is fbeta with beta=1 (the oracle's per-class "fbeta" column)
 _AVERAGED = {"precision": "precision", "recall": "recall", "f1": "fbeta", "fbeta": "fbeta"}
 
@@ -80,6 +82,7 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "spearman": ocr.spearman,
     "kendall_tau": ocr.kendall_tau,
     **{name: partial(ort.metric, name) for name in _RETRIEVAL},
+    **{name: partial(oir.metric, name) for name in _IR},
     "catalog_coverage": oby.catalog_coverage,
     "distributional_coverage": oby.distributional_coverage,
     "gini_index": oby.gini_index,

@@ -247,13 +247,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel', 'judged'],
@@ -455,15 +456,17 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp'],
@@ -647,16 +650,18 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp'],
@@ -700,6 +705,59 @@
                 'counts_macro': none,
                 'paired': none,
                 'tests': []
+            }
+        },
+        'err': {
+            'form': 'err@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'max_grade', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'k': none,
+                'max_grade': 4,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': true,
+            'needs': ['err'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
             }
         },
         'expected_calibration_error': {
@@ -946,14 +1004,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1297,7 +1356,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'ap_denominator': 'relevant',
@@ -1305,7 +1364,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -1388,14 +1448,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1439,14 +1500,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -1490,22 +1552,75 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['ideal'],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
+        },
+        'infap': {
+            'form': 'infap',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': ['cum', 'judged'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': 'no_tie_average',
             'inference': {
                 'ci_methods': ['t', 'bootstrap'],
                 'proportion': none,
@@ -1543,13 +1658,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
@@ -1593,14 +1709,15 @@
                     'required': false
                 }
             ],
-            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'recall_level': 0.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['cum', 'n_rel'],
@@ -1738,6 +1855,58 @@
                 'counts_macro': none,
                 'paired': none,
                 'tests': []
+            }
+        },
+        'judged': {
+            'form': 'judged@k',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'k': none,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': true,
+            'needs': ['judged'],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': 'no_tie_average',
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
             }
         },
         'kendall_tau': {
@@ -1977,7 +2146,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'ap_denominator': 'relevant',
@@ -1985,7 +2154,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -2070,14 +2240,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['cum'],
@@ -2259,16 +2430,18 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'gain', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'gain': 'exponential',
+                'gains': none,
                 'log_base': 2.0,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': ['gain_exp', 'ideal'],
@@ -2346,6 +2519,210 @@
             'undefined': 'never',
             'state': 'rows',
             'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
+        },
+        'num_q': {
+            'form': 'num_q',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'state': 'rows',
+            'cross_check': 'count_empty_one',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
+        },
+        'num_rel': {
+            'form': 'num_rel',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'state': 'rows',
+            'cross_check': 'count_empty_one',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
+        },
+        'num_rel_ret': {
+            'form': 'num_rel_ret',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'state': 'rows',
+            'cross_check': 'count_empty_one',
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': []
+            }
+        },
+        'num_ret': {
+            'form': 'num_ret',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group is left (all groups empty and skipped, or none judged)',
+            'state': 'rows',
+            'cross_check': 'count_empty_one',
             'inference': {
                 'ci_methods': ['bootstrap'],
                 'proportion': none,
@@ -2523,7 +2900,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'precision_denominator': 'k',
@@ -2531,7 +2908,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -2701,13 +3079,14 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': false,
             'needs': ['n_rel'],
@@ -2751,7 +3130,7 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'persistence', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'persistence', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'persistence': 0.9,
@@ -2759,7 +3138,8 @@
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -2854,14 +3234,15 @@
                     'required': false
                 }
             ],
-            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates'],
+            'params': ['k', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'k': none,
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
                 'missing': 'skip',
-                'duplicates': 'error'
+                'duplicates': 'error',
+                'judged_only': false
             },
             'takes_k': true,
             'needs': [],
@@ -3049,6 +3430,160 @@
             'columns': {
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
                 'weighted': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn']
+            }
+        },
+        'set_f': {
+            'form': 'set_f',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['beta', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'beta': 1.0,
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
+        },
+        'set_precision': {
+            'form': 'set_precision',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
+            }
+        },
+        'set_recall': {
+            'form': 'set_recall',
+            'family': 'retrieval',
+            'kernel': 'ranking_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'group',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'item',
+                    'kind': 'key',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'label',
+                    'kind': 'relevance',
+                    'required': false
+                }
+            ],
+            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'defaults': {
+                'relevance_level': 1,
+                'ties': 'item_desc',
+                'empty': 'skip',
+                'missing': 'skip',
+                'duplicates': 'error',
+                'judged_only': false
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no group has a relevant item (all groups empty)',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['t', 'bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': 'mean',
+                'counts_macro': none,
+                'paired': 'groups',
+                'tests': ['t', 'randomization', 'wilcoxon']
             }
         },
         'spearman': {
@@ -3332,6 +3867,14 @@
             'check': 'choice',
             'allowed': ['error', 'max', 'sum']
         },
+        'judged_only': {
+            'default': false,
+            'check': 'judged_only'
+        },
+        'gains': {
+            'default': none,
+            'check': 'gains'
+        },
         'log_base': {
             'default': 2.0,
             'check': 'log_base'
@@ -3353,6 +3896,10 @@
         'recall_level': {
             'default': 0.0,
             'check': 'recall_level'
+        },
+        'max_grade': {
+            'default': 4,
+            'check': 'max_grade'
         }
     },
     'ci': {
@@ -3367,9 +3914,9 @@
             [1.0, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457, 0.0005475938084995345, 1.0507500716444169e-09]
         ]
     },
-    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
+    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
+    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
         'catalog_coverage_kernel': {},
         'distributional_coverage_kernel': {},
@@ -3540,12 +4087,16 @@
             'empty': 'skip',
             'missing': 'skip',
             'duplicates': 'error',
+            'judged_only': false,
             'precision_denominator': 'k',
             'ap_denominator': 'relevant',
             'gain': 'exponential',
+            'gains': none,
             'log_base': 2.0,
             'persistence': 0.9,
-            'recall_level': 0.0
+            'recall_level': 0.0,
+            'max_grade': 4,
+            'beta': 1.0
         }
     },
     'double_eps': 2.220446049250313e-16,

@@ -121,6 +121,34 @@
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in (0, 1), the probability of looking at the next item (trec_eval's default 0.9)" ~ got) }}
 {%- endif -%}
 {{ return(value | float) }}
+{%- elif kind == 'judged_only' -%}
+{%- if value is boolean -%}{{ return(value) }}{%- endif -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be True or False (True: with qrels=, the run's items absent from the judgments are removed before ranking, trec_eval -J)" ~ got) }}
+{%- elif kind == 'gains' -%}
+{%- if value is none -%}{{ return(none) }}{%- endif -%}
+{%- set fix = "e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval's gain map)" -%}
+{%- if value is not mapping or value | length == 0 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a non-empty mapping of relevance level -> gain, ' ~ fix ~ ', or None for gain=' ~ got) }}
+{%- endif -%}
+{%- set out = {} -%}
+{%- for level in value.keys() | sort -%}
+{%- if level is not integer or level is boolean -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= levels must be integers (the labels' relevance levels), " ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{%- endif -%}
+{%- if not sqlmetrics.sqlmetrics_is_real(value[level]) -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= gains must be finite numbers, ' ~ fix ~ '; got ' ~ sqlmetrics.sqlmetrics_repr(value[level]) ~ ' for level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{%- endif -%}
+{%- if level | abs > 9007199254740992 -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= levels must lie within +-2^53 (exact as doubles), ' ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{%- endif -%}
+{%- do out.update({level | float: value[level] | float}) -%}
+{%- endfor -%}
+{{ return(out) }}
+{%- elif kind == 'max_grade' -%}
+{%- if not real or not (0 < value <= 960) -%}
+{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in (0, 960], the highest grade of the judgments (ERR's R = (2^label - 1) / 2^" ~ name ~ "; gdeval's default 4)" ~ got) }}
+{%- endif -%}
+{{ return(value | float) }}
 {%- elif kind == 'recall_level' -%}
 {%- if not real or not (0 <= value <= 1) -%}
 {{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval's iprec_at_recall_0.50)" ~ got) }}
@@ -188,6 +216,9 @@
 {%- endif -%}
 {%- if spec.cross_check == 'hit_ratio_empty' and checked.get('empty') == 'one' -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": empty='one' gives an empty group the value 1, but " ~ name ~ " is a ratio of sums over groups with no per-group value; use empty='skip' or 'zero' (the same here), or hit_rate / recall_at_k") }}
+{%- endif -%}
+{%- if spec.cross_check == 'count_empty_one' and checked.get('empty') == 'one' -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": empty='one' gives an empty group the value 1 in a mean, but " ~ name ~ " is a count summed over groups; use empty='zero' to count the groups with no relevant item (trec_eval) or empty='skip' to leave them out") }}
 {%- endif -%}
 {%- if spec.cross_check == 'ovo_average' and checked.get('multi_class') == 'ovo' and checked.get('auc_average') not in ('macro', 'weighted') -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": multi_class='ovo' averages pairs of classes with average='macro' or 'weighted'; got average=" ~ sqlmetrics.sqlmetrics_repr(checked.get('auc_average')) ~ " (micro and samples are one-vs-rest averages: use multi_class='ovr')") }}

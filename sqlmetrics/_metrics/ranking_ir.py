@@ -1,0 +1,1986 @@
+"""IR evaluation measures of trec_eval and ir_measures: expected reciprocal rank (gdeval's
+graded ERR@k), inferred AP, the judged share of the top k, the set measures (precision,
+recall, F of the whole retrieved list) and the counts (queries, relevant, retrieved,
+relevant retrieved items).
+
+Each is a metric of the ranking kernel (kernel ``ranking_kernel``): it reads the same
+``group, item, score, label`` rows (or a run plus ``qrels=``), takes the same options and
+shares the kernel's one sort per group (``sql/_macros/ranking.sql``) with the other ranking
+metrics in ``evaluate``; its pieces are in ``sql/ranking/<name>.sql``, its tests in
+``tests/test_ir_measures.py``. ``MetricSpec.ir_measures`` and ``MetricSpec.trec_eval`` give
+the two tools' names for each.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, overload
+
+from .._core.registry import (
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    declare_param,
+    register,
+)
+from .._inference.intervals import CiMethod, Interval
+from ..errors import InvalidParameterError
+from .ranking import _COMMON, CHECKS, GROUP, GROUP_MEAN, ITEM, LABEL, SCORE, _ranking_metric
+from .ranking_retrieval import _check_ties
+
+__all__ = [
+    "err",
+    "infap",
+    "judged",
+    "num_q",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "set_f",
+    "set_precision",
+    "set_recall",
+]
+
+#: the counts: sums over groups, not means (no interval, no empty="one")
+COUNTS = ("num_q", "num_rel", "num_ret", "num_rel_ret")
+
+#: gdeval's MAX_JUDGMENT: the highest grade of the TREC Web track's judgments
+MAX_GRADE = 4
+
+
+def check_max_grade(metric: str, name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or not 0 < float(value) <= 960
+    ):
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be a number in (0, 960], the highest grade of the "
+            f"judgments (ERR's R = (2^label - 1) / 2^{name}; gdeval's default 4); got {value!r}"
+        )
+    return float(value)
+
+
+declare_param(
+    ParamSpec(
+        "max_grade",
+        MAX_GRADE,
+        check_max_grade,
+        "err: the highest grade of the judgments, R = (2^label - 1) / 2^max_grade (gdeval: 4)",
+    )
+)
+
+
+def _check_count_params(metric: str, params: dict[str, Any]) -> None:
+    if params.get("empty") == "one":
+        raise InvalidParameterError(
+            f"{metric}: empty='one' gives an empty group the value 1 in a mean, but {metric} "
+            f"is a count summed over groups; use empty='zero' to count the groups with no "
+            f"relevant item (trec_eval) or empty='skip' to leave them out"
+        )
+
+
+#: a sum over groups: no interval, no paired test
+COUNT = Inference(intervals=False)
+
+
+def _count(name: str, ci: Any, **arguments: Any) -> float | Interval:
+    """A count's function body: ``ci=`` refused (a sum over groups has no interval method
+    here), then the ranking kernel's value.
+    """
+    if ci is not None:
+        raise InvalidParameterError(
+            f"{name}: ci= has no interval here: {name} is a count summed over groups, not a "
+            f"mean or a proportion; drop ci= (and ci_method=)"
+        )
+    return _ranking_metric(name, ci=None, **arguments)
+
+
+_SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...], str, str | None]] = {
+    # name: (summary, uses k, own options, needs, ir_measures name, trec_eval name)
+    "err": ("expected reciprocal rank at k, R = (2^label - 1) / 2^max_grade, mean over groups "
+            "(gdeval ERR@k)", True, ("max_grade",), ("err",), "ERR", None),
+    "infap": ("inferred average precision, mean over groups (trec_eval infAP)", False, (),
+              ("cum", "judged"), "infAP", "infAP"),
+    "judged": ("judged items in the top k / min(k, retrieved), mean over groups "
+               "(ir_measures Judged@k)", True, (), ("judged",), "Judged", None),
+    "set_precision": ("relevant retrieved / retrieved items, mean over groups (trec_eval "
+                      "set_P)", False, (), (), "SetP", "set_P"),
+    "set_recall": ("relevant retrieved / relevant items, mean over groups (trec_eval "
+                   "set_recall)", False, (), (), "SetR", "set_recall"),
+    "set_f": ("F-measure of set precision and recall, mean over groups (trec_eval set_F)",
+              False, ("beta",), (), "SetF", "set_F"),
+    "num_q": ("number of groups evaluated (trec_eval num_q)", False, (), (), "NumQ", "num_q"),
+    "num_rel": ("relevant items, summed over groups (trec_eval num_rel)", False, (), (),
+                "NumRel", "num_rel"),
+    "num_ret": ("retrieved items, summed over groups (trec_eval num_ret)", False, (), (),
+                "NumRet", "num_ret"),
+    "num_rel_ret": ("relevant retrieved items, summed over groups (trec_eval num_rel_ret)",
+                    False, (), (), "NumRelRet", "num_rel_ret"),
+}  # fmt: skip
+
+for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
+    _is_count = _name in COUNTS
+    register(
+        MetricSpec(
+            _name,
+            f"ranking/{_name}.sql",
+            "retrieval",
+            _summary,
+            (GROUP, ITEM, SCORE, LABEL),
+            params=(("k",) if _uses_k else ()) + _own + _COMMON,
+            undefined=(
+                "no group is left (all groups empty and skipped, or none judged)"
+                if _is_count
+                else "no group has a relevant item (all groups empty)"
+            ),
+            takes_k=_uses_k,
+            check_params=(
+                _check_ties
+                if _name in ("err", "infap", "judged")
+                else _check_count_params
+                if _is_count
+                else None
+            ),
+            kernel="ranking_kernel",
+            rank_based=True,
+            needs=_needs,
+            inference=COUNT if _is_count else GROUP_MEAN,
+            data_checks=CHECKS,
+            better="neither" if _is_count else "higher",
+            ir_measures=_irm,
+            trec_eval=_trec,
+        )
+    )
+
+
+@overload
+def err(
+    data: Any,
+    *,
+    k: int | None = None,
+    max_grade: float = 4,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def err(
+    data: Any,
+    *,
+    k: int | None = None,
+    max_grade: float = 4,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def err(
+    data: Any,
+    *,
+    k: int | None = None,
+    max_grade: float = 4,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    max_grade : float, default 4
+        The highest grade the judgments may hold (gdeval's 4, the TREC Web track's scale): an
+        item's probability of satisfying the user is R = (2^label - 1) / 2^max_grade. A label
+        above it is an error.
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008); refused here.
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run; a label above ``max_grade``.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), ``max_grade`` outside (0, 960], or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    With :math:`R_i = (2^{label_i} - 1) / 2^{max\_grade}`:
+
+    .. math:: ERR@k = \sum_{i \le k} \frac{R_i}{i} \prod_{j < i} (1 - R_j)
+
+    gdeval's form (ir_measures' ``ERR@k``), which fixes max_grade = 4 and prints 5
+    decimals; here the value is not rounded. ``relevance_level`` is not read: every grade
+    counts through :math:`R_i`. The SQL is ``sql/ranking/err.sql``.
+
+    References
+    ----------
+    .. [1] Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected reciprocal
+       rank for graded relevance. CIKM 2009, 621-630.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> round(sqlmetrics.err(run, k=2, **cols), 4)
+    0.1094
+    """
+    return _ranking_metric("err", **locals())  # its arguments, as given
+
+
+@overload
+def infap(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def infap(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def infap(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Inferred average precision (trec_eval's infAP), mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008); refused here.
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    With :math:`R` the group's relevant judged items, and for a relevant item retrieved at
+    position :math:`i`, :math:`J` the judged items and :math:`H` the relevant items above it:
+
+    .. math:: infAP = \frac{1}{R} \sum_{r} \frac{1}{i}
+              \left(1 + J \frac{H + \epsilon}{J + 2\epsilon}\right),
+              \quad \epsilon = 0.00001
+
+    trec_eval's ``infAP`` (ir_measures' ``infAP``): an item absent from the judgments takes a
+    position but counts as not relevant and is left out of :math:`J` and :math:`H`. With every
+    item judged it is AP within 2e-5 (the :math:`\epsilon` terms). The SQL is
+    ``sql/ranking/infap.sql``.
+
+    References
+    ----------
+    .. [1] Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete
+       and imperfect judgments. CIKM 2006, 102-111.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> round(sqlmetrics.infap(run, **cols), 4)
+    0.5417
+    """
+    return _ranking_metric("infap", **locals())  # its arguments, as given
+
+
+@overload
+def judged(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def judged(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def judged(
+    data: Any,
+    *,
+    k: int | None = None,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Judged@k: the share of the top k that the judgments hold, mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    k : int, optional
+        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008); refused here.
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: Judged@k = \frac{|\{\text{judged items in the top } k\}|}{\min(k, n_{ret})}
+
+    ir_measures' ``Judged@k`` (after OpenNIR): an item is judged when ``qrels`` holds it,
+    whatever its label; without ``qrels`` every row is judged (1). ir_measures orders equal
+    scores by docno ascending for it (``ties="item_asc"``). The SQL is
+    ``sql/ranking/judged.sql``.
+
+    References
+    ----------
+    .. [1] MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining evaluation with
+       ir-measures. ECIR 2022, 305-310.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> sqlmetrics.judged(run, k=2, **cols)
+    0.5
+    """
+    return _ranking_metric("judged", **locals())  # its arguments, as given
+
+
+@overload
+def set_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def set_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def set_precision(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Set precision: relevant retrieved items over retrieved items, mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: set\_P = \frac{|\text{relevant retrieved}|}{|\text{retrieved}|}
+
+    trec_eval's ``set_P`` (ir_measures' ``SetP``): the whole retrieved list, in any order. The
+    SQL is ``sql/ranking/set_precision.sql``.
+
+    References
+    ----------
+    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> round(sqlmetrics.set_precision(run, **cols), 4)
+    0.5
+    """
+    return _ranking_metric("set_precision", **locals())  # its arguments, as given
+
+
+@overload
+def set_recall(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def set_recall(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def set_recall(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Set recall: relevant retrieved items over relevant items, mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    .. math:: set\_recall = \frac{|\text{relevant retrieved}|}{|\text{relevant}|}
+
+    trec_eval's ``set_recall`` (ir_measures' ``SetR``): relevant items counted in the
+    judgments, retrieved or not. The SQL is ``sql/ranking/set_recall.sql``.
+
+    References
+    ----------
+    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> round(sqlmetrics.set_recall(run, **cols), 4)
+    0.75
+    """
+    return _ranking_metric("set_recall", **locals())  # its arguments, as given
+
+
+@overload
+def set_f(
+    data: Any,
+    *,
+    beta: float = 1.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def set_f(
+    data: Any,
+    *,
+    beta: float = 1.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def set_f(
+    data: Any,
+    *,
+    beta: float = 1.0,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""Set F-measure of set precision and recall, mean over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    beta : float, default 1.0
+        Recall weighs ``beta`` times as much as precision (1: F1; 0: set precision).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "one", "error"}, default "skip"
+        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
+        or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?").
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The mean over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``beta`` negative or not finite.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    With :math:`P` the set precision and :math:`R` the set recall:
+
+    .. math:: set\_F = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
+
+    trec_eval's ``set_F`` (ir_measures' ``SetF``), 0 when :math:`P + R = 0`. The SQL is
+    ``sql/ranking/set_f.sql``.
+
+    References
+    ----------
+    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> round(sqlmetrics.set_f(run, **cols), 4)
+    0.6
+    """
+    return _ranking_metric("set_f", **locals())  # its arguments, as given
+
+
+@overload
+def num_q(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def num_q(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def num_q(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""The number of groups (queries) evaluated.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out, counted (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The sum over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``empty="one"`` (a count is not a mean), or ``ci=`` (no interval applies).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    trec_eval's ``num_q`` (ir_measures' ``NumQ``): the groups the ranking rules keep
+    (``empty=``, ``missing=``), summed over them (not a mean). The SQL is
+    ``sql/ranking/num_q.sql``.
+
+    References
+    ----------
+    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> sqlmetrics.num_q(run, empty="zero", **cols)
+    2.0
+    """
+    return _count("num_q", **locals())  # its arguments, as given
+
+
+@overload
+def num_rel(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def num_rel(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def num_rel(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""The relevant items of the groups, summed over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out, counted (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The sum over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    trec_eval's ``num_rel`` (ir_measures' ``NumRel``): relevant judged items (``label >=
+    relevance_level``), retrieved or not, summed over the groups kept (not a mean). The SQL
+    is ``sql/ranking/num_rel.sql``.
+
+    References
+    ----------
+    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> sqlmetrics.num_rel(run, **cols)
+    4.0
+    """
+    return _count("num_rel", **locals())  # its arguments, as given
+
+
+@overload
+def num_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def num_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def num_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""The retrieved items of the groups, summed over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out, counted (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The sum over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    trec_eval's ``num_ret`` (ir_measures' ``NumRet``): the run's items of the groups kept,
+    summed (not a mean). The SQL is ``sql/ranking/num_ret.sql``.
+
+    References
+    ----------
+    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> sqlmetrics.num_ret(run, **cols)
+    6.0
+    """
+    return _count("num_ret", **locals())  # its arguments, as given
+
+
+@overload
+def num_rel_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def num_rel_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def num_rel_ret(
+    data: Any,
+    *,
+    group: str = "group",
+    item: str = "item",
+    score: str = "score",
+    label: str = "label",
+    qrels: Any = None,
+    relevance_level: float = 1,
+    ties: str | None = None,
+    empty: str | None = None,
+    missing: str | None = None,
+    duplicates: str = "error",
+    judged_only: bool = False,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    r"""The relevant retrieved items of the groups, summed over groups.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    group : str, default "group"
+        Column identifying the ranked list (query, user). Must not be NULL.
+    item : str, default "item"
+        Column identifying the item (document, product). (group, item) pairs must be unique.
+    score : str, default "score"
+        Column of finite scores; higher ranks first.
+    label : str, default "label"
+        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
+        given (then ``data`` needs no label).
+    qrels : same kinds as ``data``, optional
+        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
+        :func:`sqlmetrics.ndcg`.
+    relevance_level : float, default 1
+        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
+    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type, ascending,
+        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
+        docnos), or the expected value over every order of the tied items (McSherry & Najork
+        2008).
+    empty : {"skip", "zero", "error"}, default "skip"
+        Groups with no relevant item: left out, counted (trec_eval), or an error.
+    missing : {"skip", "zero", "error"}, default "skip"
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
+        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+    duplicates : {"error", "max", "sum"}, default "error"
+        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
+        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+    judged_only : bool, default False
+        With ``qrels``, remove the run's items absent from the judgments before ranking (the
+        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
+        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Refused here: a count summed over groups has no interval.
+    ci_method : str, optional
+        Not available here (see ``ci``).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
+        interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        conventions table lists what each sets). Options left out take the tool's values; an
+        option passed explicitly wins where the tool can produce it, else it is an error.
+    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
+        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
+        (opened read-only). Default: a fresh in-memory connection.
+        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
+        runs it on that engine (README, "Other engines").
+
+    Returns
+    -------
+    float
+        The sum over the groups left, or NaN when no group is left.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+
+    Notes
+    -----
+    trec_eval's ``num_rel_ret`` (ir_measures' ``NumRelRet``): retrieved items with ``label
+    >= relevance_level``, summed over the groups kept (not a mean). The SQL is
+    ``sql/ranking/num_rel_ret.sql``.
+
+    References
+    ----------
+    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    >>> sqlmetrics.num_rel_ret(run, **cols)
+    3.0
+    """
+    return _count("num_rel_ret", **locals())  # its arguments, as given

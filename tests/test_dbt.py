@@ -517,6 +517,21 @@ CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
 }  # fmt: skip
 
 
+#: ir_measures' names in dbt's evaluate (dbt/macros/core/ir_names.sql): model -> (the
+#: names, evaluate's other arguments); two metrics whose names fix different options
+#: (P(rel=2)@5 and nDCG@10) run in two parts of the ranking kernel, as in Python
+IR_NAMES = [
+    "nDCG@10", "P(rel=2)@5", "AP@100", "RR(rel=2)", "R@1000", "Rprec", "Bpref",
+    "Success@5", "nDCG(dcg='exp-log2')@10", "ndcg@10",
+]  # fmt: skip
+IR_MODELS: dict[str, tuple[list[str], dict[str, Any]]] = {
+    "ir_names": (IR_NAMES, {}),
+    "ir_names_convention": (
+        ["nDCG@5", "RR@3", "P(rel=2)@5", "AP"], {"by": "half", "convention": "ir_measures"}
+    ),
+}  # fmt: skip
+
+
 #: the positive class of the model text_pos_label, written into SQL by string_literal
 TEXT_POS_LABEL = "a  \nb\\'x"
 
@@ -538,6 +553,12 @@ def write_parity_models(project: Path) -> None:
         f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={GROUPED!r}, label='click', "
         f"score='pctr', group='user_id', item='item_id', duplicates='max', by=['country']) }}}}\n"
     )
+    for model, (names, extra) in IR_MODELS.items():
+        (folder / f"{model}.sql").write_text(
+            f"{{{{ sqlmetrics.evaluate(ref('search_runs'), metrics={names!r}, {_RANKING_ARGS}"
+            + "".join(f", {k}={v!r}" for k, v in extra.items())
+            + ") }}\n"
+        )
     for model, (call, _) in CONVENTION_MODELS.items():
         (folder / f"{model}.sql").write_text(f"{{{{ sqlmetrics.{call} }}}}\n")
     # a text pos_label with a line break, trailing spaces, a backslash and a quote (issue 22)
@@ -769,6 +790,26 @@ def test_evaluate_equals_python(build: str, request: pytest.FixtureRequest) -> N
 
 
 @pytest.mark.parametrize("build", BUILDS)
+def test_ir_measures_names_equal_python(build: str, request: pytest.FixtureRequest) -> None:
+    """evaluate with ir_measures' names (nDCG@10, P(rel=2)@5, RR(rel=2), ...) in dbt gives
+    Python's evaluate with the same names, bit for bit (the same kernels, options and parts).
+    """
+    built: Built = request.getfixturevalue(build)
+    search = built.read("search_runs")
+    for model, (names, extra) in IR_MODELS.items():
+        got = built.read(model)
+        want = sqlmetrics.evaluate(search, names, **RANKING, **extra)
+        assert list(got.columns) == list(want.columns), model
+        for column in want.columns:
+            assert list(got[column]) == list(want[column]), (model, column)
+    # the names fix their options: P(rel=2)@5 is not P@5, exp-log2 is not log2
+    got = built.read("ir_names").iloc[0]
+    assert got["nDCG@10"] == got["ndcg@10"]
+    assert got["nDCG(dcg='exp-log2')@10"] != got["nDCG@10"]
+    assert got["P(rel=2)@5"] != sqlmetrics.evaluate(search, ["P@5"], **RANKING)["P@5"].iloc[0]
+
+
+@pytest.mark.parametrize("build", BUILDS)
 def test_evaluate_counts_each_mean_as_python(build: str, request: pytest.FixtureRequest) -> None:
     built: Built = request.getfixturevalue(build)
     got = built.read("evaluated_grouped").sort_values("country", ignore_index=True)
@@ -936,6 +977,46 @@ ERRORS = {
         "sqlmetrics.evaluate(ref('search_runs'), metrics=['ndcg@0'], group='query_id', "
         "item='doc_id', label='rel', score='score')",
         lambda: parse_metric("ndcg@0", "evaluate"),
+    ),
+    "unknown ir_measures name": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['nDGC@10'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("nDGC@10", "evaluate"),
+    ),
+    "ir_measures name with an unknown parameter": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rell=2)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("P(rell=2)@5", "evaluate"),
+    ),
+    "ir_measures name with a bad rel": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['RR(rel=0)'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("RR(rel=0)", "evaluate"),
+    ),
+    "ir_measures name with a bad dcg": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=[\"nDCG(dcg='exp')@10\"], "
+        "group='query_id', item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("nDCG(dcg='exp')@10", "evaluate"),
+    ),
+    "ir_measures name that is not a literal": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rel=two)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("P(rel=two)@5", "evaluate"),
+    ),
+    "ir_measures name with a cut-off it does not take": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['Rprec@10'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("Rprec@10", "evaluate"),
+    ),
+    "option that conflicts with an ir_measures name": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rel=2)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score', relevance_level=3)",
+        lambda: sqlmetrics.evaluate(
+            pd.DataFrame(columns=["query_id", "doc_id", "rel", "score"]),
+            ["P(rel=2)@5"],
+            relevance_level=3,
+            **RANKING,
+        ),
     ),
     "unknown option": (
         "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', threshold=0.3)",

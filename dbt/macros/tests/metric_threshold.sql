@@ -56,8 +56,6 @@
 {%- set args = {'ci': ci} -%}
 {%- do args.update(kwargs) -%}
 {%- if req.k is not none -%}{%- do args.update({'k': req.k}) -%}{%- endif -%}
-{#- what an ir_measures name fixes (P(rel=2)@5: relevance_level=2) -#}
-{%- do args.update(req.params) -%}
 {%- set evaluated = sqlmetrics.sqlmetrics_metric(req.name, model, by_cols, args) -%}
 {%- set value = sqlmetrics.sqlmetrics_quote(req.name) -%}
 {%- set lo = sqlmetrics.sqlmetrics_quote(req.name ~ '_lo') -%}

@@ -46,7 +46,7 @@
 {%- set out = {} -%}
 {%- for piece in pieces if raw | trim -%}
 {%- set pair = modules.re.fullmatch('\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*=(?!=)(.*)', piece, modules.re.S) -%}
-{%- if pair is none or pair.group(1) in out or not pair.group(2) | trim -%}{{ sqlmetrics.sqlmetrics_fail(pairs_error) }}{%- endif -%}
+{%- if pair is none or not pair.group(2) | trim -%}{{ sqlmetrics.sqlmetrics_fail(pairs_error) }}{%- endif -%}
 {%- set value = sqlmetrics.sqlmetrics_ir_literal(pair.group(2)) -%}
 {%- if not value[0] -%}
 {%- if not modules.re.fullmatch('[A-Za-z_][A-Za-z0-9_.]*', value[1]) -%}{{ sqlmetrics.sqlmetrics_fail(pairs_error) }}{%- endif -%}
@@ -73,7 +73,8 @@
 {%- if param == 'judged_only' and value is not boolean -%}
 {{ sqlmetrics.sqlmetrics_fail(head ~ " must be True or False, e.g. '" ~ name ~ "(judged_only=True)'") }}
 {%- endif -%}
-{{ return({ir.params[param]: sqlmetrics.sqlmetrics_check_option(text, ir.params[param], value)}) }}
+{%- set within = [head ~ ' is not valid (', '); fix the value of ' ~ param ~ '= in the name'] -%}
+{{ return({ir.params[param]: sqlmetrics.sqlmetrics_check_option(text, ir.params[param], value, within)}) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_parse_ir_name(text, who='evaluate') -%}

@@ -380,6 +380,8 @@ IR_TEXTS = [
     "RR(rel=1, rel=2)", "nDCG(gains={0:0,1:1,2:3})@10", "P(rel=2)@5@5", "P(rel=)@5",
     "P(=2)@5", "RR(rel=-1)", "RR(rel=+2)", "IPrec@.2", "IPrec@nan", "IPrec@2e-1",
     "P(rel=None)@5", "P(rel={1:2})@5", "P(rel='2')@5", "P(rel=2)@05", "nDCG(gain=1)@10",
+    "nDCG(gains={0:'a'})@10", "nDCG(gains={0:0,1:1,2:3}, dcg='exp-log2')@10",
+    "AP(judged_only=1)", "AP(judged_only=True)@10",
 ]  # fmt: skip
 
 

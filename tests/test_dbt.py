@@ -277,13 +277,14 @@ def _checks_module() -> dict[str, Any]:
     env.globals.update(
         {
             "sqlmetrics": namespace,
+            "modules": type("M", (), {"re": re}),
             "return": _return,
             "exceptions": type(
                 "E", (), {"raise_compiler_error": staticmethod(_raise_compiler_error)}
             ),
         }
     )
-    files = ("core/names.sql", "core/checks.sql", "_generated/registry.sql")
+    files = ("core/names.sql", "core/ir_names.sql", "core/checks.sql", "_generated/registry.sql")
     module = env.from_string("\n".join((MACROS / f).read_text() for f in files)).module
 
     def returning(macro: Any) -> Any:
@@ -370,6 +371,40 @@ def test_check_params_is_pythons() -> None:
         want = _outcome(check_params, (spec, params), SqlMetricsError)
         got = _outcome(checks["sqlmetrics_check_params"], (spec.name, params), _CompilerError)
         assert got == want, (spec.name, params)
+
+
+#: ir_measures' names as users write them, right and wrong (each error of ir_names.py)
+IR_TEXTS = [
+    "nDCG@10", "P(rel=2)@5", "AP@100", "RR(rel=2)", "R@1000", "Rprec", "Bpref", "Success@5",
+    "nDCG(dcg='exp-log2')@10", 'nDCG(dcg="log2", rel=2)@10', "IPrec@0.2", "IPrec@1", "AP",
+    "RR", "nDCG", "P( rel = 2 )@5", "RR(rel=2,)", " nDCG@10 ", "P@5", "ndcg@10", "map",
+    "nDGC@10", "Succes@5", "P(rell=2)@5", "RR(rel=0)", "RR(rel=2.0)", "RR(rel=True)",
+    "nDCG(dcg='exp')@10", "nDCG(dcg=2)@10", "P(rel=two)@5", "P(2)@5", "P(rel=2", "Rprec@10",
+    "P@0", "P@x", "IPrec@1.5", "IPrec@x", "Bpref(rel=2)", "AP(judged_only=True)",
+    "RR(rel=1, rel=2)", "nDCG(gains={0:0,1:1,2:3})@10", "P(rel=2)@5@5", "P(rel=)@5",
+    "P(=2)@5", "RR(rel=-1)", "RR(rel=+2)", "IPrec@.2", "IPrec@nan", "IPrec@2e-1",
+    "P(rel=None)@5", "P(rel={1:2})@5", "P(rel='2')@5", "P(rel=2)@05", "nDCG(gain=1)@10",
+    "nDCG(gains={0:'a'})@10", "nDCG(gains={0:0,1:1,2:3}, dcg='exp-log2')@10",
+    "AP(judged_only=1)", "AP(judged_only=True)@10",
+]  # fmt: skip
+
+
+def test_ir_names_are_pythons() -> None:
+    """dbt's parser of ir_measures' names (core/ir_names.sql, in names.sql's parse_metric)
+    gives Python's metric, cut-off and options for every name of IR_TEXTS, and refuses with
+    Python's message (unknown names with the same hints, bad parameters, bad cut-offs).
+    """
+    checks = _checks_module()
+
+    def python(text: str) -> dict[str, Any]:
+        req = parse_metric(text, "evaluate")
+        return {"text": req.text, "name": req.spec.name, "k": req.k, "params": dict(req.params)}
+
+    for text in IR_TEXTS:
+        want = _outcome(python, (text,), SqlMetricsError)
+        got = _outcome(checks["sqlmetrics_parse_metric"], (text, "evaluate"), _CompilerError)
+        assert got == want, text
+    assert sum(_outcome(python, (t,), SqlMetricsError)[0] == "ok" for t in IR_TEXTS) >= 20
 
 
 # --------------------------------------------------------------------------- running dbt
@@ -521,6 +556,21 @@ CONVENTION_MODELS: dict[str, tuple[str, Any]] = {
 }  # fmt: skip
 
 
+#: ir_measures' names in dbt's evaluate (dbt/macros/core/ir_names.sql): model -> (the
+#: names, evaluate's other arguments); two metrics whose names fix different options
+#: (P(rel=2)@5 and nDCG@10) run in two parts of the ranking kernel, as in Python
+IR_NAMES = [
+    "nDCG@10", "P(rel=2)@5", "AP@100", "RR(rel=2)", "R@1000", "Rprec", "Bpref",
+    "Success@5", "nDCG(dcg='exp-log2')@10", "map@100",
+]  # fmt: skip
+IR_MODELS: dict[str, tuple[list[str], dict[str, Any]]] = {
+    "ir_names": (IR_NAMES, {}),
+    "ir_names_convention": (
+        ["nDCG@5", "RR@3", "P(rel=2)@5", "AP"], {"by": "half", "convention": "ir_measures"}
+    ),
+}  # fmt: skip
+
+
 #: the positive class of the model text_pos_label, written into SQL by string_literal
 TEXT_POS_LABEL = "a  \nb\\'x"
 
@@ -542,6 +592,12 @@ def write_parity_models(project: Path) -> None:
         f"{{{{ sqlmetrics.evaluate(ref('predictions'), metrics={GROUPED!r}, label='click', "
         f"score='pctr', group='user_id', item='item_id', duplicates='max', by=['country']) }}}}\n"
     )
+    for model, (names, extra) in IR_MODELS.items():
+        (folder / f"{model}.sql").write_text(
+            f"{{{{ sqlmetrics.evaluate(ref('search_runs'), metrics={names!r}, {_RANKING_ARGS}"
+            + "".join(f", {k}={v!r}" for k, v in extra.items())
+            + ") }}\n"
+        )
     for model, (call, _) in CONVENTION_MODELS.items():
         (folder / f"{model}.sql").write_text(f"{{{{ sqlmetrics.{call} }}}}\n")
     # a text pos_label with a line break, trailing spaces, a backslash and a quote (issue 22)
@@ -773,6 +829,30 @@ def test_evaluate_equals_python(build: str, request: pytest.FixtureRequest) -> N
 
 
 @pytest.mark.parametrize("build", BUILDS)
+def test_ir_measures_names_equal_python(build: str, request: pytest.FixtureRequest) -> None:
+    """evaluate with ir_measures' names (nDCG@10, P(rel=2)@5, RR(rel=2), ...) in dbt gives
+    Python's evaluate with the same names: bit for bit on DuckDB (the same kernels, options
+    and parts), to 1e-9 on PostgreSQL (Python's runs on DuckDB).
+    """
+    built: Built = request.getfixturevalue(build)
+    search = built.read("search_runs")
+    for model, (names, extra) in IR_MODELS.items():
+        got = built.read(model)
+        want = sqlmetrics.evaluate(search, names, **RANKING, **extra)
+        assert list(got.columns) == list(want.columns), model
+        for column in want.columns:
+            if build == "duckdb_build" or column == "half":
+                assert list(got[column]) == list(want[column]), (model, column)
+            else:
+                assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
+    # the names fix their options: P(rel=2)@5 is not P@5, exp-log2 is not log2
+    got = built.read("ir_names").iloc[0]
+    assert got["AP@100"] == got["map@100"]  # ours and theirs in one call
+    assert got["nDCG(dcg='exp-log2')@10"] != got["nDCG@10"]
+    assert got["P(rel=2)@5"] != sqlmetrics.evaluate(search, ["P@5"], **RANKING)["P@5"].iloc[0]
+
+
+@pytest.mark.parametrize("build", BUILDS)
 def test_evaluate_counts_each_mean_as_python(build: str, request: pytest.FixtureRequest) -> None:
     built: Built = request.getfixturevalue(build)
     got = built.read("evaluated_grouped").sort_values("country", ignore_index=True)
@@ -940,6 +1020,46 @@ ERRORS = {
         "sqlmetrics.evaluate(ref('search_runs'), metrics=['ndcg@0'], group='query_id', "
         "item='doc_id', label='rel', score='score')",
         lambda: parse_metric("ndcg@0", "evaluate"),
+    ),
+    "unknown ir_measures name": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['nDGC@10'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("nDGC@10", "evaluate"),
+    ),
+    "ir_measures name with an unknown parameter": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rell=2)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("P(rell=2)@5", "evaluate"),
+    ),
+    "ir_measures name with a bad rel": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['RR(rel=0)'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("RR(rel=0)", "evaluate"),
+    ),
+    "ir_measures name with a bad dcg": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=[\"nDCG(dcg='exp')@10\"], "
+        "group='query_id', item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("nDCG(dcg='exp')@10", "evaluate"),
+    ),
+    "ir_measures name that is not a literal": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rel=two)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("P(rel=two)@5", "evaluate"),
+    ),
+    "ir_measures name with a cut-off it does not take": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['Rprec@10'], group='query_id', "
+        "item='doc_id', label='rel', score='score')",
+        lambda: parse_metric("Rprec@10", "evaluate"),
+    ),
+    "option that conflicts with an ir_measures name": (
+        "sqlmetrics.evaluate(ref('search_runs'), metrics=['P(rel=2)@5'], group='query_id', "
+        "item='doc_id', label='rel', score='score', relevance_level=3)",
+        lambda: sqlmetrics.evaluate(
+            pd.DataFrame(columns=["query_id", "doc_id", "rel", "score"]),
+            ["P(rel=2)@5"],
+            relevance_level=3,
+            **RANKING,
+        ),
     ),
     "unknown option": (
         "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', threshold=0.3)",

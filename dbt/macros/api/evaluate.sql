@@ -35,6 +35,28 @@
 {%- do seen.append(req.text) -%}
 {%- do requests.append(req) -%}
 {%- endfor -%}
+{# _check_name_params: an option passed that a metric's name fixes otherwise is refused #}
+{%- for req in requests -%}
+{%- for name, fixed in req.params.items() -%}
+{%- set given = kwargs.get(name) -%}
+{%- if given is not none and sqlmetrics.sqlmetrics_repr(given) != sqlmetrics.sqlmetrics_repr(fixed) -%}
+{%- set base = namespace(value='') -%}
+{%- for ir_name, metric in facts.ir_measures.names.items() if metric == req.name -%}{%- set base.value = ir_name -%}{%- endfor -%}
+{{ sqlmetrics.sqlmetrics_fail(caller_name ~ ": " ~ name ~ "=" ~ sqlmetrics.sqlmetrics_repr(given) ~ " conflicts with metric " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ ", whose name fixes " ~ name ~ "=" ~ sqlmetrics.sqlmetrics_repr(fixed) ~ " (ir_measures' definition of " ~ base.value ~ "); write the parameter in the name (e.g. 'P(rel=2)@5', \"nDCG(dcg='exp-log2')@10\") or leave " ~ name ~ "= out") }}
+{%- endif -%}
+{%- endfor -%}
+{%- endfor -%}
+{# cutoff_options: a convention's options at a cut-off (ir_measures' RR@k: msmarco's ties),
+   for that metric alone, under what its name fixes #}
+{%- set convention = kwargs.get('convention') -%}
+{%- if convention is string and convention in facts.conventions -%}
+{%- for req in requests if req.k is not none -%}
+{%- set own = {} -%}
+{%- for option, value in facts.conventions[convention].with_cutoff.get(req.name, {}).items() if kwargs.get(option) is none -%}{%- do own.update({option: value}) -%}{%- endfor -%}
+{%- do own.update(req.params) -%}
+{%- do req.update({'params': own}) -%}
+{%- endfor -%}
+{%- endif -%}
 {# convention= applied as conventions.fill applies it (macros/core/conventions.sql) #}
 {%- set options = sqlmetrics.sqlmetrics_fill_convention(caller_name, requests, kwargs) -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(caller_name, by) -%}

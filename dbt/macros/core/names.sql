@@ -69,7 +69,9 @@
 {%- endmacro %}
 
 {#
-  parse_metric (sqlmetrics/names.py): 'ndcg@10', 'map', 'auc', an alias -> {text, name, k}.
+  parse_metric (sqlmetrics/names.py): 'ndcg@10', 'map', 'auc', an alias, or one of
+  ir_measures' names ('nDCG@10', 'P(rel=2)@5': core/ir_names.sql) -> {text, name, k,
+  params}, params the options the name fixes (empty for our own names).
   `who` starts the messages; scalar_only refuses the metrics that give a table.
 #}
 {% macro sqlmetrics_lookup(base, with_k) -%}
@@ -91,6 +93,11 @@
 {%- endif -%}
 {%- set parts = text.partition('@') -%}
 {%- set base, at, k_text = parts[0], parts[1], parts[2] -%}
+{#- our names first, then ir_measures' (nDCG@10, P(rel=2)@5: core/ir_names.sql) -#}
+{%- if '(' in base or sqlmetrics.sqlmetrics_lookup(base, at != '') is none -%}
+{%- set parsed = sqlmetrics.sqlmetrics_parse_ir_name(text, who) -%}
+{%- if parsed is not none -%}{{ return(parsed) }}{%- endif -%}
+{%- endif -%}
 {%- set k = none -%}
 {%- if at -%}
 {%- if not modules.re.fullmatch('[1-9][0-9]*', k_text) -%}
@@ -106,18 +113,23 @@
 {%- set plain = [] -%}
 {%- for form in offered -%}{%- do plain.append(form[:-2] if form.endswith('@k') else form) -%}{%- endfor -%}
 {%- set hint = sqlmetrics.sqlmetrics_close_match(base | lower, plain) | trim -%}
+{%- set theirs = sqlmetrics.sqlmetrics_ir_hint(text, k_text) -%}
 {%- set near = '' -%}
 {%- if at and sqlmetrics.sqlmetrics_lookup(base, false) is not none -%}
 {%- set near = sqlmetrics.sqlmetrics_repr(base) ~ ' takes no cut-off; write ' ~ sqlmetrics.sqlmetrics_repr(base) ~ '. ' -%}
-{%- elif hint -%}
-{%- set form = offered[plain.index(hint)] -%}
-{%- set near = 'did you mean ' ~ sqlmetrics.sqlmetrics_repr(form.replace('@k', '@' ~ k if k else '@10')) ~ '? ' -%}
+{%- elif hint or theirs -%}
+{%- set said = [] -%}
+{%- if hint -%}{%- do said.append(offered[plain.index(hint)].replace('@k', '@' ~ k if k else '@10')) -%}{%- endif -%}
+{#- ir_measures' name only where it is not ours in other case ('nDCG@10', 'ndcg@10') -#}
+{%- for form in theirs if form | lower not in said | map('lower') | list -%}{%- do said.append(form) -%}{%- endfor -%}
+{%- set quoted = [] -%}{%- for form in said -%}{%- do quoted.append(sqlmetrics.sqlmetrics_repr(form)) -%}{%- endfor -%}
+{%- set near = 'did you mean ' ~ quoted | join(' or ') ~ '? ' -%}
 {%- endif -%}
-{{ exceptions.raise_compiler_error(who ~ ": unknown metric " ~ sqlmetrics.sqlmetrics_repr(text) ~ "; " ~ near ~ "known metrics: " ~ forms | join(', ')) }}
+{{ exceptions.raise_compiler_error(who ~ ": unknown metric " ~ sqlmetrics.sqlmetrics_repr(text) ~ "; " ~ near ~ "known metrics: " ~ forms | join(', ') ~ "; ir_measures' names: " ~ facts.ir_measures.forms | join(', ')) }}
 {%- endif -%}
 {%- set spec = facts.metrics[name] -%}
 {%- if scalar_only and spec.output != 'scalar' -%}
 {{ exceptions.raise_compiler_error(who ~ ": " ~ sqlmetrics.sqlmetrics_repr(text) ~ " gives several values per slice (a curve, counts or a report), not one number; call sqlmetrics." ~ name ~ "(...) for it") }}
 {%- endif -%}
-{{ return({'text': text, 'name': name, 'k': k}) }}
+{{ return({'text': text, 'name': name, 'k': k, 'params': {}}) }}
 {%- endmacro %}

@@ -135,56 +135,78 @@
 {%- if train is not none -%}
 {{ sqlmetrics.sqlmetrics_check_columns(who, train, [['item', columns.item]], 'train') }}
 {%- endif -%}
-{# one part per family kernel (evaluate._parts / _kernel_part) #}
+{# each request's options: those passed that it takes, what its name fixes (ir_measures'
+   names: req.params), its cut-off; checked (evaluate._metric_params) #}
+{%- set mine = [] -%}
+{%- for req in requests -%}
+{%- set spec = facts.metrics[req.name] -%}
+{%- set params = {} -%}
+{%- for option in spec.params -%}
+{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
+{%- endfor -%}
+{%- do params.update(req.get('params') or {}) -%}
+{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
+{%- do mine.append(sqlmetrics.sqlmetrics_check_params(req.name, params)) -%}
+{%- endfor -%}
+{# one part per family kernel (evaluate._parts / _kernel_part); metrics whose names fix
+   different options (P(rel=2)@5 and nDCG@10) in one more part of it (_kernel_key) #}
 {%- set kernels = {} -%}
 {%- set order = [] -%}
 {%- for req in requests -%}
 {%- set kernel = facts.metrics[req.name].kernel -%}
-{%- if kernel not in kernels -%}{%- do kernels.update({kernel: []}) -%}{%- do order.append(kernel) -%}{%- endif -%}
-{%- do kernels[kernel].append(loop.index0) -%}
+{%- set i = loop.index0 -%}
+{%- set found = namespace(key=none, n=0) -%}
+{%- for key in order if key[0] == kernel -%}
+{%- set theirs = {} -%}
+{%- for j in kernels[key | join('#')] -%}{%- do theirs.update(mine[j]) -%}{%- endfor -%}
+{%- set agree = namespace(value=true) -%}
+{%- for option, value in mine[i].items() if option != 'k' and option in theirs -%}
+{%- if sqlmetrics.sqlmetrics_repr(value) != sqlmetrics.sqlmetrics_repr(theirs[option]) -%}{%- set agree.value = false -%}{%- endif -%}
+{%- endfor -%}
+{%- if found.key is none and agree.value -%}{%- set found.key = key -%}{%- endif -%}
+{%- set found.n = found.n + 1 -%}
+{%- endfor -%}
+{%- if found.key is none -%}{%- set found.key = [kernel, found.n] -%}{%- do order.append(found.key) -%}{%- do kernels.update({found.key | join('#'): []}) -%}{%- endif -%}
+{%- do kernels[found.key | join('#')].append(i) -%}
 {%- endfor -%}
 {%- set quoted_by = [] -%}
 {%- for col in by -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
 {%- set parts = [] -%}
-{%- for kernel in order -%}
+{%- for key in order -%}
+{%- set kernel, counted = key[0], key[1] == 0 -%}
+{%- set indices = kernels[key | join('#')] -%}
 {%- set roles = {} -%}
 {%- set filled = {} -%}
 {%- do filled.update(facts.kernel_defaults[kernel]) -%}
 {%- set entries = [] -%}
-{%- for i in kernels[kernel] -%}
+{%- for i in indices -%}
 {%- set req = requests[i] -%}
 {%- set spec = facts.metrics[req.name] -%}
 {%- for role in spec.roles -%}
 {%- set col = sqlmetrics.sqlmetrics_role_column(spec, role, columns, has_qrels) -%}
 {%- do roles.update({role.name: sqlmetrics.sqlmetrics_quote(col) if col else none}) -%}
 {%- endfor -%}
-{%- set params = {} -%}
-{%- for option in spec.params -%}
-{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
-{%- endfor -%}
-{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
-{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, params) -%}
-{%- for option, value in checked.items() -%}{%- if option != 'k' -%}{%- do filled.update({option: value}) -%}{%- endif -%}{%- endfor -%}
+{%- for option, value in mine[i].items() -%}{%- if option != 'k' -%}{%- do filled.update({option: value}) -%}{%- endif -%}{%- endfor -%}
 {%- do entries.append({'alias': 'm' ~ i, 'metric': req.name, 'k': req.k, 'needs': spec.needs}) -%}
 {%- endfor -%}
 {%- if has_qrels -%}
 {%- do roles.update({'qrels_relation': qrels ~ ''}) -%}
 {%- for role in ['group', 'item', 'label'] -%}{%- do roles.update({'qrels_' ~ role: sqlmetrics.sqlmetrics_quote(columns[role])}) -%}{%- endfor -%}
 {%- endif -%}
-{%- if train is not none and facts.metrics[requests[kernels[kernel][0]].name].family == 'beyond' -%}
+{%- if train is not none and facts.metrics[requests[indices[0]].name].family == 'beyond' -%}
 {%- do roles.update({'train_relation': train ~ '', 'train_item': sqlmetrics.sqlmetrics_quote(columns['item'])}) -%}
 {%- endif -%}
 {%- set sql = sqlmetrics.sqlmetrics_kernel(kernel, relation ~ '', quoted_by, roles, filled, entries) -%}
 {%- set selected = [] -%}
-{%- for i in kernels[kernel] -%}{%- do selected.append('m' ~ i) -%}{%- endfor -%}
-{%- if kernel == 'ranking_kernel' -%}
+{%- for i in indices -%}{%- do selected.append('m' ~ i) -%}{%- endfor -%}
+{%- if kernel == 'ranking_kernel' and counted -%}
 {%- do selected.extend(['n_groups', 'n_empty']) -%}
 {%- if has_qrels -%}{%- do selected.append('n_missing') -%}{%- endif -%}
 {%- endif -%}
 {%- set part_columns = [] -%}
 {%- for col in selected -%}{%- do part_columns.append({'column': col, 'as': col}) -%}{%- endfor -%}
-{%- if kernel == 'gauc_kernel' -%}{%- do part_columns.append({'column': 'n_groups', 'as': 'gauc_groups' if ns.ranking else 'n_groups'}) -%}{%- endif -%}
-{%- do parts.append({'alias': 'ranking' if kernel == 'ranking_kernel' else 'p' ~ kernels[kernel][0], 'sql': sql | trim, 'columns': part_columns}) -%}
+{%- if kernel == 'gauc_kernel' and counted -%}{%- do part_columns.append({'column': 'n_groups', 'as': 'gauc_groups' if ns.ranking else 'n_groups'}) -%}{%- endif -%}
+{%- do parts.append({'alias': 'ranking' if kernel == 'ranking_kernel' and counted else 'p' ~ indices[0], 'sql': sql | trim, 'columns': part_columns}) -%}
 {%- endfor -%}
 {%- set extra_slices = none -%}
 {%- if has_qrels and options.get('missing') == 'zero' and by == [columns.group] -%}

@@ -4330,12 +4330,22 @@
         'names': {
             'AP': 'map',
             'Bpref': 'bpref',
+            'ERR': 'err',
             'IPrec': 'iprec_at_recall',
+            'Judged': 'judged',
+            'NumQ': 'num_q',
+            'NumRel': 'num_rel',
+            'NumRelRet': 'num_rel_ret',
+            'NumRet': 'num_ret',
             'P': 'precision_at_k',
             'R': 'recall_at_k',
             'RR': 'mrr',
             'Rprec': 'r_precision',
+            'SetF': 'set_f',
+            'SetP': 'set_precision',
+            'SetR': 'set_recall',
             'Success': 'hit_rate',
+            'infAP': 'infap',
             'nDCG': 'ndcg'
         },
         'params': {
@@ -4359,7 +4369,7 @@
             'rel': 1,
             'dcg': 'log2'
         },
-        'forms': ['AP@k', 'Bpref', 'IPrec@recall', 'P@k', 'R@k', 'RR@k', 'Rprec', 'Success@k', 'nDCG@k']
+        'forms': ['AP@k', 'Bpref', 'ERR@k', 'IPrec@recall', 'Judged@k', 'NumQ', 'NumRel', 'NumRelRet', 'NumRet', 'P@k', 'R@k', 'RR@k', 'Rprec', 'SetF', 'SetP', 'SetR', 'Success@k', 'infAP', 'nDCG@k']
     }
 }) }}
 {%- endmacro %}

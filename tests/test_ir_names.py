@@ -211,7 +211,7 @@ def test_trec_eval_names() -> None:
         (
             "P(rl=2)@5",
             "evaluate: metric 'P(rl=2)@5': P takes no parameter rl=; did you mean rel=? its "
-            "parameters here: rel=; drop rl= or write e.g. 'P(rel=2)'",
+            "parameters here: rel=, judged_only=; drop rl= or write e.g. 'P(rel=2)'",
         ),
         (
             "P(rel=0)@5",
@@ -250,7 +250,8 @@ def test_trec_eval_names() -> None:
         ),
         (
             "RR(judged_only='yes')",
-            "evaluate: metric \"RR(judged_only='yes')\": RR takes no parameter judged_only=",
+            "evaluate: metric \"RR(judged_only='yes')\": judged_only='yes' must be True or "
+            "False, e.g. 'RR(judged_only=True)'",
         ),
     ],
 )
@@ -269,7 +270,8 @@ def test_unknown_names_suggest_the_closest_of_both_vocabularies() -> None:
         "evaluate: unknown metric 'MAP@10'; did you mean 'map@10' or 'AP@10'? known metrics: "
     )
     assert (
-        "ir_measures' names: AP@k, Bpref, IPrec@recall, P@k, R@k, RR@k, Rprec, Success@k, nDCG@k"
+        "ir_measures' names: AP@k, Bpref, ERR@k, IPrec@recall, Judged@k, NumQ, NumRel, "
+        "NumRelRet, NumRet, P@k, R@k, RR@k, Rprec, SetF, SetP, SetR, Success@k, infAP, nDCG@k"
         in message
     )
     with pytest.raises(UnknownMetricError, match=r"did you mean 'bpref'\?"):

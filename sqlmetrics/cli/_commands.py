@@ -777,7 +777,9 @@ def format_trec(
     ]
     measures = [c for c in overall.columns if c not in counts]
     shown_as = {m: trec_measure(m) if names is not None and m in names else m for m in measures}
-    tally = ("num_q", "num_ret", "num_rel", "num_rel_ret")  # printed from the counts already
+    from .._metrics.ranking_trec import TREC_COUNT_LINES, TREC_TOPICS_LINE
+
+    tally = (TREC_TOPICS_LINE, *TREC_COUNT_LINES)  # printed from the counts already
     measures = [m for m in measures if shown_as[m] not in tally]
     per_topic_measures = [
         m
@@ -793,8 +795,6 @@ def format_trec(
     def emit(measure: str, topic: str, value: Any) -> None:
         shown = str(int(value)) if measure.startswith("num_") else f"{float(value):.4f}"
         lines.append(f"{measure:<22}\t{topic}\t{shown}")
-
-    from .._metrics.ranking_trec import TREC_COUNT_LINES, TREC_TOPICS_LINE
 
     topics = sorted(str(t) for t in per_topic[group])
     by_topic = per_topic.assign(**{group: per_topic[group].astype(str)}).set_index(group)

@@ -130,30 +130,30 @@
 {{ return(value | float) }}
 {%- elif kind == 'judged_only' -%}
 {%- if value is boolean -%}{{ return(value) }}{%- endif -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be True or False (True: with qrels=, the run's items absent from the judgments are removed before ranking, trec_eval -J)" ~ got) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ "= must be True or False (True: with qrels=, the run's items absent from the judgments are removed before ranking, trec_eval -J)" ~ got) }}
 {%- elif kind == 'gains' -%}
 {%- if value is none -%}{{ return(none) }}{%- endif -%}
 {%- set fix = "e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval's gain map)" -%}
 {%- if value is not mapping or value | length == 0 -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= must be a non-empty mapping of relevance level -> gain, ' ~ fix ~ ', or None for gain=' ~ got) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ '= must be a non-empty mapping of relevance level -> gain, ' ~ fix ~ ', or None for gain=' ~ got) }}
 {%- endif -%}
 {%- set out = {} -%}
 {%- for level in value.keys() | sort -%}
 {%- if level is not integer or level is boolean -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= levels must be integers (the labels' relevance levels), " ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ "= levels must be integers (the labels' relevance levels), " ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
 {%- endif -%}
 {%- if not sqlmetrics.sqlmetrics_is_real(value[level]) -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= gains must be finite numbers, ' ~ fix ~ '; got ' ~ sqlmetrics.sqlmetrics_repr(value[level]) ~ ' for level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ '= gains must be finite numbers, ' ~ fix ~ '; got ' ~ sqlmetrics.sqlmetrics_repr(value[level]) ~ ' for level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
 {%- endif -%}
 {%- if level | abs > 9007199254740992 -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ '= levels must lie within +-2^53 (exact as doubles), ' ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ '= levels must lie within +-2^53 (exact as doubles), ' ~ fix ~ '; got the level ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
 {%- endif -%}
 {%- do out.update({level | float: value[level] | float}) -%}
 {%- endfor -%}
 {{ return(out) }}
 {%- elif kind == 'max_grade' -%}
 {%- if not real or not (0 < value <= 960) -%}
-{{ sqlmetrics.sqlmetrics_fail(metric ~ ': ' ~ name ~ "= must be a number in (0, 960], the highest grade of the judgments (ERR's R = (2^label - 1) / 2^" ~ name ~ "; gdeval's default 4)" ~ got) }}
+{{ sqlmetrics.sqlmetrics_fail_within(within, metric ~ ': ' ~ name ~ "= must be a number in (0, 960], the highest grade of the judgments (ERR's R = (2^label - 1) / 2^" ~ name ~ "; gdeval's default 4)" ~ got) }}
 {%- endif -%}
 {{ return(value | float) }}
 {%- elif kind == 'recall_level' -%}

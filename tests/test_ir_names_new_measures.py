@@ -70,13 +70,18 @@ def test_the_new_names_give_ir_measures_values(source: str) -> None:
         qrels, run = graded(4)
     want = ir_values([*EXACT, "ERR@20"], qrels, run)
     frame = sqlmetrics.evaluate(
-        run, [*EXACT, "ERR@20"], qrels=qrels, convention="ir_measures", **COLS
+        run, [*EXACT, "ERR@20", "NumRet"], qrels=qrels, convention="ir_measures", **COLS
     )
     for name in EXACT:
         assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
     assert float(frame["ERR@20"].iloc[0]) == pytest.approx(want["ERR@20"], abs=1e-5)
     # NumQ and NumRel: ir_measures counts a judged query absent from the run as 0, which is
     # missing='skip' (empty='zero') here; the convention does not cover them and says so
+    # NumRet alone: ir_measures computes it inside whichever pytrec_eval invocation comes
+    # first ("doesn't matter where this goes"), a judged-only one among the names above
+    # (P(judged_only=True)@5), where unjudged documents are dropped first
+    alone = ir_values(["NumRet"], qrels, run)["NumRet"]
+    assert float(frame["NumRet"].iloc[0]) == alone
     counts = ir_values(["NumQ", "NumRel"], qrels, run)
     got = sqlmetrics.evaluate(
         run, ["NumQ", "NumRel"], qrels=qrels, missing="skip", empty="zero", **COLS

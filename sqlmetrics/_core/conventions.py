@@ -42,11 +42,19 @@ _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "
 #: are not: trec_eval reaches recall level p at (long)(p * R + 0.9) relevant items)
 _TREC_MORE = ("bpref", "gm_map")
 #: ir_measures' measures beyond _RANKING and bpref (issue 27): ERR (gdeval), infAP, Judged, the
-#: set measures and NumRelRet. Not yet NumQ and NumRel (ir_measures fills a judged query absent
-#: from the run with 0 for every measure, these counts too: missing='skip', empty='zero' give
-#: its values, which no option of one call gives next to missing='zero') nor NumRet (its value
-#: differs from ours on runs with unjudged queries; not yet explained)
-_IR_MORE = ("err", "infap", "judged", "set_precision", "set_recall", "set_f", "num_rel_ret")
+#: set measures, NumRet and NumRelRet. Not NumQ and NumRel: ir_measures fills a judged query
+#: absent from the run with 0 for every measure, these counts too (missing='skip', empty='zero'
+#: give its values), which no option of one call gives next to missing='zero'
+_IR_MORE = (
+    "err",
+    "infap",
+    "judged",
+    "set_precision",
+    "set_recall",
+    "set_f",
+    "num_ret",
+    "num_rel_ret",
+)
 
 
 class SklearnWarn(float):
@@ -197,7 +205,7 @@ CONVENTIONS: dict[str, Convention] = {
             "ascending (ties='item_asc' there: equal to its order for text ids); "
             "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; NumQ and NumRel "
             "(missing='skip', empty='zero' give them: ir_measures counts an absent query 0), "
-            "NumRet, gm_map, "
+            "gm_map, "
             "iprec_at_recall and 11pt_avg are not covered (no such ir_measures measure, or "
             "trec_eval's recall levels, see trec_eval)",
             with_cutoff={"mrr": {"ties": "item_asc"}},

@@ -75,21 +75,16 @@ def test_the_new_names_give_ir_measures_values(source: str) -> None:
     for name in EXACT:
         assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9), name
     assert float(frame["ERR@20"].iloc[0]) == pytest.approx(want["ERR@20"], abs=1e-5)
-    # NumQ and NumRel: ir_measures counts a judged query absent from the run as 0, which is
-    # missing='skip' (empty='zero') here; the convention does not cover them and says so
-    # NumRet alone: ir_measures computes it inside whichever pytrec_eval invocation comes
-    # first ("doesn't matter where this goes"), a judged-only one among the names above
-    # (P(judged_only=True)@5), where unjudged documents are dropped first
-    alone = ir_values(["NumRet"], qrels, run)["NumRet"]
-    assert float(frame["NumRet"].iloc[0]) == alone
+    # NumQ and NumRel: ir_measures counts a judged query absent from the run as 0; the
+    # convention skips it for them (missing='skip'), so they take a call of their own
     counts = ir_values(["NumQ", "NumRel"], qrels, run)
     got = sqlmetrics.evaluate(
-        run, ["NumQ", "NumRel"], qrels=qrels, missing="skip", empty="zero", **COLS
+        run, ["NumQ", "NumRel"], qrels=qrels, convention="ir_measures", **COLS
     )
     for name in ("NumQ", "NumRel"):
         assert float(got[name].iloc[0]) == counts[name], name
-    with pytest.raises(InvalidParameterError, match="does not define num_q"):
-        sqlmetrics.evaluate(run, ["NumQ"], qrels=qrels, convention="ir_measures", **COLS)
+    with pytest.raises(InvalidParameterError, match="missing='zero' for infap but missing='skip'"):
+        sqlmetrics.evaluate(run, ["infAP", "NumQ"], qrels=qrels, convention="ir_measures", **COLS)
 
 
 def test_the_new_metrics_are_listed_with_both_names() -> None:

@@ -433,3 +433,65 @@ def test_ranking_states_with_qrels_and_a_group_over_two_days() -> None:
     want = sqlmetrics.evaluate(run.drop(columns="day"), metrics, **args)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert want["n_groups"].tolist() == [9]
+
+
+# --------------------------------------------------------------------------- every metric, engines
+def _engine_calls_log() -> pd.DataFrame:
+    """Three days of every kind of column the calls read: ties, a NULL slice, queries over
+    several days (their rows merge exactly)."""
+    log = _clicks(300, seed=4).rename(columns={"click": "label", "pctr": "score"})
+    rng = np.random.default_rng(5)
+    n = len(log)
+    log = log.assign(
+        item=np.arange(n), w=rng.choice([0.5, 2.0], n), rel=rng.integers(0, 3, n),
+        cls=rng.choice(list("abc"), n), guess=rng.choice(list("abc"), n),
+        pop=rng.integers(0, 9, n), tier=1.0, score=np.round(log["score"], 1),
+        user=log["user"] % 7,
+    )  # fmt: skip
+    log["country"] = log["country"].where(log.index % 5 != 0, None)
+    return log
+
+
+def _merge_on_engine(con: Any, table: Callable[[pd.DataFrame, str], Any], kind: str,
+                     args: str, metrics: list[str]) -> None:  # fmt: skip
+    """Every metric of one call: the days' states made on ``con``, appended into one table
+    there (``table`` writes a frame), merged there, against ``evaluate`` of all days there."""
+    log = _engine_calls_log()
+    frame = _classes(log) if kind == "classes" else log
+    arguments: dict[str, Any] = {**json.loads(args), "by": "country"}
+    if arguments.get("train") == "TRAIN":
+        arguments["train"] = table(TRAIN, "state_train")
+    days = [
+        table(d.drop(columns="day").reset_index(drop=True), f"state_day_{i}")
+        for i, (_, d) in enumerate(frame.groupby("day"))
+    ]
+    whole = table(frame.drop(columns="day").reset_index(drop=True), "state_whole")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        states = [sqlmetrics.state(day, metrics, con=con, **arguments) for day in days]
+        appended = table(pd.concat(states, ignore_index=True), "state_states")
+        got = sqlmetrics.merge(appended, metrics, con=con, **arguments)
+        want = sqlmetrics.evaluate(whole, metrics, con=con, **arguments)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert want["country"].isna().sum() == 1
+
+
+ENGINE_CALLS = [(*k, v) for k, v in CALLS.items()]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("kind", "args", "metrics"), ENGINE_CALLS)
+def test_every_metric_merges_on_postgres(
+    pg_engine: Any, kind: str, args: str, metrics: list[str]
+) -> None:
+    def table(frame: pd.DataFrame, name: str) -> str:
+        frame.to_sql(name, pg_engine, index=False, if_exists="replace")
+        return name
+
+    _merge_on_engine(pg_engine, table, kind, args, metrics)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(("kind", "args", "metrics"), ENGINE_CALLS)
+def test_every_metric_merges_on_spark(spark: Any, kind: str, args: str, metrics: list[str]) -> None:
+    _merge_on_engine(spark, lambda frame, _: spark.createDataFrame(frame), kind, args, metrics)

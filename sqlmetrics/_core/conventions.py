@@ -42,19 +42,14 @@ _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "
 #: are not: trec_eval reaches recall level p at (long)(p * R + 0.9) relevant items)
 _TREC_MORE = ("bpref", "gm_map")
 #: ir_measures' measures beyond _RANKING and bpref (issue 27): ERR (gdeval), infAP, Judged, the
-#: set measures, NumRet and NumRelRet. Not NumQ and NumRel: ir_measures fills a judged query
-#: absent from the run with 0 for every measure, these counts too (missing='skip', empty='zero'
-#: give its values), which no option of one call gives next to missing='zero'
+#: set measures and the counts
 _IR_MORE = (
-    "err",
-    "infap",
-    "judged",
-    "set_precision",
-    "set_recall",
-    "set_f",
-    "num_ret",
-    "num_rel_ret",
-)
+    "err", "infap", "judged", "set_precision", "set_recall", "set_f",
+    "num_q", "num_rel", "num_ret", "num_rel_ret",
+)  # fmt: skip
+#: ir_measures fills a judged query absent from the run with 0 for every measure, NumQ and
+#: NumRel too: here they skip it (the other counts are 0 there either way)
+_IR_BY_METRIC = {"num_q": {"missing": "skip"}, "num_rel": {"missing": "skip"}}
 
 
 class SklearnWarn(float):
@@ -204,10 +199,10 @@ CONVENTIONS: dict[str, Convention] = {
             "it; RR@k comes from its msmarco provider, which orders equal scores by docno "
             "ascending (ties='item_asc' there: equal to its order for text ids); "
             "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; NumQ and NumRel "
-            "(missing='skip', empty='zero' give them: ir_measures counts an absent query 0), "
-            "gm_map, "
+            "skip an absent query (missing='skip'): ask for them in a call of their own; gm_map, "
             "iprec_at_recall and 11pt_avg are not covered (no such ir_measures measure, or "
             "trec_eval's recall levels, see trec_eval)",
+            by_metric=_IR_BY_METRIC,
             with_cutoff={"mrr": {"ties": "item_asc"}},
         ),
         Convention(

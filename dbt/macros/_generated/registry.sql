@@ -4152,7 +4152,7 @@
         'ir_measures': {
             'name': 'ir_measures',
             'tool': 'ir_measures',
-            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'err', 'infap', 'judged', 'set_precision', 'set_recall', 'set_f', 'num_ret', 'num_rel_ret'],
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'err', 'infap', 'judged', 'set_precision', 'set_recall', 'set_f', 'num_q', 'num_rel', 'num_ret', 'num_rel_ret'],
             'sets': {
                 'ties': 'text_desc',
                 'gain': 'linear',
@@ -4161,7 +4161,14 @@
                 'precision_denominator': 'k',
                 'missing': 'zero'
             },
-            'by_metric': {},
+            'by_metric': {
+                'num_q': {
+                    'missing': 'skip'
+                },
+                'num_rel': {
+                    'missing': 'skip'
+                }
+            },
             'adjustable': {
                 'relevance_level': {
                     'allowed': none,

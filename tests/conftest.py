@@ -83,20 +83,6 @@ def tier_markers(item: pytest.Item) -> set[str]:
     return tiers
 
 
-def worker_group(item: pytest.Item, tiers: set[str]) -> str | None:
-    """The pytest-xdist group of ``item`` (``-n 2 --dist loadgroup``, the default): the tests of
-    one engine run in one worker, so that one JVM and one PostgreSQL server serve them all and
-    each module's cached statements run once; so do dbt's builds and the invariance suite's
-    batches. ``None``: any worker (DuckDB and pure Python tests, balanced by load)."""
-    for tier in ("spark", "postgres", "dbt"):
-        if tier in tiers:
-            return tier
-    if item.nodeid.startswith("tests/test_invariance.py"):
-        return "invariance"
-    return None
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     kept, left_out = [], []
     counts: dict[str, int] = config.stash[_LEFT_OUT]
@@ -104,9 +90,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         tiers = tier_markers(item)
         for tier in sorted(tiers - {m.name for m in item.iter_markers()}):
             item.add_marker(getattr(pytest.mark, tier))
-        group = worker_group(item, tiers)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
         if tiers and not full_run(config):
             left_out.append(item)
             for tier in tiers:

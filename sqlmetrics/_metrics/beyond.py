@@ -143,7 +143,8 @@ def catalog_coverage(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -266,7 +267,8 @@ def distributional_coverage(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -394,7 +396,8 @@ def gini_index(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -529,7 +532,8 @@ def novelty(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional

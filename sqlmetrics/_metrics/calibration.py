@@ -224,7 +224,8 @@ def normalized_entropy(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -362,7 +363,8 @@ def calibration_ratio(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -509,7 +511,8 @@ def expected_calibration_error(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -616,7 +619,8 @@ def calibration_curve(
         Slice columns: one curve per slice, the slice columns first.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional

@@ -234,7 +234,8 @@ def auc(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -405,7 +406,8 @@ def gauc(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -530,7 +532,8 @@ def confusion_matrix(
         (weights with ``weight``). A zero total gives 0, as there. None: counts.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -780,7 +783,8 @@ def accuracy(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -965,7 +969,8 @@ def precision(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1173,7 +1178,8 @@ def recall(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1358,7 +1364,8 @@ def specificity(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1527,7 +1534,8 @@ def fpr(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1718,7 +1726,8 @@ def f1(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1932,7 +1941,8 @@ def fbeta(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional

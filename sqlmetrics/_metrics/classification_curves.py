@@ -250,7 +250,8 @@ def roc_curve(
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -386,7 +387,8 @@ def pr_curve(
         (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -545,7 +547,8 @@ def average_precision(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -695,7 +698,8 @@ def log_loss(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -837,7 +841,8 @@ def brier_score(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional

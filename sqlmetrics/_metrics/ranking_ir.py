@@ -288,7 +288,8 @@ def err(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -472,7 +473,8 @@ def infap(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -665,7 +667,8 @@ def judged(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -848,7 +851,8 @@ def set_precision(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1028,7 +1032,8 @@ def set_recall(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1213,7 +1218,8 @@ def set_f(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1394,7 +1400,8 @@ def num_q(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1572,7 +1579,8 @@ def num_rel(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1750,7 +1758,8 @@ def num_ret(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
@@ -1927,7 +1936,8 @@ def num_rel_ret(
         interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"`` or ``"spark"`` (the README's
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
+        ``"ir_measures"`` (the README's
         conventions table lists what each sets). Options left out take the tool's values; an
         option passed explicitly wins where the tool can produce it, else it is an error.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional

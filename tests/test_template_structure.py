@@ -33,7 +33,6 @@ OVER_BUDGET = {
     "compare_groups": 199,
     "spark__auc_kernel": 140,
     "ci_auc_bootstrap": 130,
-    "auc_bounds_kernel": 122,
 }
 
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(.*?\{%-?\s*endmacro\s*-?%\}", re.S)

@@ -57,3 +57,39 @@ select {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
 from {{ relation }}
 lateral view explode(sequence(1, sqlmetrics_n)) sqlmetrics_repeated as sqlmetrics_i
 {%- endmacro %}
+
+{#
+  Rounded states (sqlmetrics.state(..., round=d)): the score kept as
+     state_round(s, d) = floor(cast(s as double) * 10^d + 0.5) / 10^d
+  with 10^d a double literal: half up (a product exactly halfway goes up, toward +inf), of
+  the product as the engine computes it in double precision; NULL stays NULL. Each step is
+  correctly rounded or floor, hence non-decreasing, so s_i > s_j gives a rounded s_i >= the
+  rounded s_j, and tied scores stay tied: the rounded scores are buckets in the sense of
+  auc_bounds (sql/classification/auc_bounds.sql), whose bounds then contain the exact AUC of
+  the unrounded scores. Same bits on every engine (IEEE products, floor). Spark's floor
+  returns a bigint: |s| * 10^d must stay below 2^63 there.
+
+  state_auc_bounds(relation, columns, by, label, score, pos_label): per slice of the rows a
+  relation of rounded states stands for (state_rows), auc_bounds' estimate (the AUC of the
+  rounded scores, same-score pairs counted 1/2), lower and upper with each rounded score as
+  its own bucket (auc_bounds_counted); unweighted. `columns` the quoted state columns, `by`
+  the quoted slice columns, `label`, `score` quoted names.
+#}
+{% macro state_round(score, decimals) -%}
+{%- set scale = sqlmetrics.float_literal(10 ** (decimals | int)) -%}
+floor(cast({{ score }} as {{ sqlmetrics.float_type() }}) * {{ scale }} + {{ sqlmetrics.float_literal(0.5) }}) / {{ scale }}
+{%- endmacro %}
+
+{% macro state_auc_bounds(relation, columns, by, label, score, pos_label=none) -%}
+with sqlmetrics_replayed as (
+{{ sqlmetrics.state_rows(relation, columns) }}
+),
+bucketed as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(label, pos_label) }} as label,
+        {{ score }} as bucket
+    from sqlmetrics_replayed
+),
+{{ sqlmetrics.auc_bounds_counted(by, {'weight': none}, {'bins': 1}, [{'alias': 'estimate'}]) }}
+{%- endmacro %}

@@ -120,11 +120,14 @@ def _args_json(
     has_qrels: bool,
     has_train: bool,
     options: Mapping[str, Any],
+    decimals: int | None = None,
 ) -> str:
-    """What the state records of its arguments (``sqlmetrics_args``): JSON, keys sorted."""
+    """What the state records of its arguments (``sqlmetrics_args``): JSON, keys sorted;
+    ``round`` only when given (a state without it is exact).
+    """
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     by_cols = [by] if isinstance(by, str) else list(by or [])
-    record = {
+    record: dict[str, Any] = {
         "metrics": texts,
         "by": by_cols,
         **columns,
@@ -132,6 +135,8 @@ def _args_json(
         "train": has_train,
         "options": dict(options),
     }
+    if decimals is not None:
+        record["round"] = decimals
     return json.dumps(record, sort_keys=True, default=repr)
 
 
@@ -158,14 +163,78 @@ def _used(plan: Plan, req: Any) -> list[tuple[Role, str]]:
     return [(role, col) for role, col in plan.used if role in req.spec.roles]
 
 
+#: the largest round= (decimals): a double holds about 15 significant decimal digits
+ROUND_MAX = 15
+
+
+def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
+    """``round=`` checked against the plan: None, or decimals 0..ROUND_MAX when every
+    requested metric that reads the score is ``auc`` (its certified bounds), unweighted.
+    """
+    if decimals is None:
+        return None
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise InvalidParameterError(
+            f"{caller}: round={decimals!r} is not a number of decimals; pass an integer "
+            f"from 0 to {ROUND_MAX} (e.g. round=3 keeps scores to 3 decimals), or leave "
+            f"round= out for the exact state"
+        )
+    if not 0 <= decimals <= ROUND_MAX:
+        raise InvalidParameterError(
+            f"{caller}: round={decimals} is outside 0..{ROUND_MAX} decimals; pass an integer "
+            f"from 0 to {ROUND_MAX} (e.g. round=3), or leave round= out for the exact state"
+        )
+    score = plan.columns["score"]
+    for req in plan.requests:
+        if req.spec.name == "auc" or not any(u[0].name == "score" for u in _used(plan, req)):
+            continue
+        why = (
+            "a threshold metric: its state already keeps the score as two values"
+            if req.spec.state == "confusion"
+            else "its value changes with the rounded scores, and no bound on its exact "
+            "value is certified (only AUC's is)"
+        )
+        raise InvalidParameterError(
+            f"{caller}: round={decimals} with {req.text!r} ({why}); leave round= out, or "
+            f"make {req.text!r} a state of its own without round="
+        )
+    if plan.columns.get("weight") is not None:
+        raise InvalidParameterError(
+            f"{caller}: round={decimals} with weight={plan.columns['weight']!r}: the certified "
+            f"AUC bounds of a rounded state count rows, not weights; leave round= or weight= "
+            f"out"
+        )
+    if score in plan.by:
+        raise InvalidParameterError(
+            f"{caller}: round={decimals} with the score column {score!r} in by=: a slice "
+            f"is not rounded; leave round= out, or slice by another column"
+        )
+    return int(decimals)
+
+
+def _rounded(plan: Plan, keys: Sequence[str], decimals: int | None) -> tuple[str, int] | None:
+    """(score column, decimals) when the state keeps the score rounded, else None."""
+    score = plan.columns["score"]
+    if decimals is None or score not in keys:
+        return None
+    return str(score), decimals
+
+
 def _compose(
     relation: str,
     keys: Sequence[str],
     args: str,
     dialect: str,
     confusion: tuple[str, float, float] | None = None,
+    rounded: tuple[str, int] | None = None,
 ) -> str:
     quoted = [quote_ident(k, dialect) for k in keys]
+    if rounded is not None:  # the score to `decimals` decimals (state_round)
+        score, decimals = rounded
+        s = quote_ident(score, dialect)
+        expr = str(macro("state_round", dialect)(s, decimals))
+        select = ", ".join(f"{expr} as {s}" if k == score else q for k, q in zip(keys, quoted))
+        relation = f"(select {select} from {relation}) as sqlmetrics_rounded"
     if confusion is not None:  # the score as score >= threshold: two values
         score, threshold, below = confusion
         s, t, b = (
@@ -194,6 +263,7 @@ def state(
     weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
+    round: int | None = None,
     scores: Sequence[str] | Mapping[Any, str] | None = None,
     indicators: Sequence[str] | Mapping[Any, str] | None = None,
     ci: float | None = None,
@@ -213,6 +283,14 @@ def state(
     qrels, train : optional
         Only whether they are given is recorded (ranking metrics without a label column in
         ``data``; the beyond-accuracy metrics' interactions): pass them to :func:`merge`.
+    round : int, optional
+        Keep the scores to this many decimals (0 to 15), so the state holds at most the
+        distinct (slices, [group], rounded score, label) rows: ``floor(score * 10**round +
+        0.5) / 10**round`` in double precision (half up, toward +inf; the same bits on every
+        engine; non-decreasing, so tied scores stay tied). Only for ``auc`` and metrics that
+        do not read the score, unweighted: :func:`merge` then returns the AUC of the rounded
+        scores and bounds certified to contain the exact AUC (as :func:`auc_bounds`). The
+        state records it; merge is passed the same ``round=``.
     scores, indicators, ci, ci_method, n_boot, seed
         Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
 
@@ -231,7 +309,8 @@ def state(
     InvalidParameterError
         As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
         ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
-        column.
+        column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
+        that reads the score, with ``weight=``, or with the score in ``by=``.
 
     Examples
     --------
@@ -242,13 +321,23 @@ def state(
        sqlmetrics_state  label  score  sqlmetrics_n
     0                 1      0    0.3             2
     1                 1      1    0.9             2
+
+    With ``round=1`` the scores 0.31 and 0.34 share a row:
+
+    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.91, .31, .34, .87]})
+    >>> sqlmetrics.state(day, "auc", round=1).drop(columns="sqlmetrics_args")
+       sqlmetrics_state  label  score  sqlmetrics_n
+    0                 1      0    0.3             2
+    1                 1      1    0.9             2
     """
     _refuse("state", scores, indicators, ci, ci_method)
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    decimals = _check_round("state", round, plan)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
     confusion = _confusion_score(plan)
+    rounded = _rounded(plan, keys, decimals)
     with open_checked(
         "state",
         data,
@@ -260,7 +349,8 @@ def state(
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, _):
-        frame = backend.query(_compose(source.sql, keys, args, backend.dialect, confusion))
+        sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
+        frame = backend.query(sql)
     return frame.reset_index(drop=True)
 
 
@@ -277,6 +367,7 @@ def render_state(
     weight: str | None = None,
     prediction: str | None = None,
     train: str | os.PathLike[str] | None = None,
+    round: int | None = None,
     dialect: str = "duckdb",
     **options: Any,
 ) -> str:
@@ -286,7 +377,7 @@ def render_state(
     ----------
     data : str or path, default "source_table"
         A table name (quoted as an identifier) or a Parquet/CSV path: one partition.
-    metrics, label, score, group, item, qrels, by, weight, prediction, train, **options
+    metrics, label, score, group, item, qrels, by, weight, prediction, train, round, **options
         As for :func:`state`.
     dialect : str, default "duckdb"
         As for :func:`render`.
@@ -314,9 +405,11 @@ def render_state(
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    decimals = _check_round("render_state", round, plan)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
     relation = relation_of("render_state", data, dialect=dialect)
-    return _compose(relation, keys, args, dialect, _confusion_score(plan))
+    rounded = _rounded(plan, keys, decimals)
+    return _compose(relation, keys, args, dialect, _confusion_score(plan), rounded)
 
 
 def _describe(key: str, record: Mapping[str, Any]) -> str:
@@ -339,6 +432,8 @@ def _check_args(label: str, found: Any, want: str) -> None:
             f"the states with sqlmetrics.state (or render_state)"
         )
     expected = json.loads(want)
+    for either in (record, expected):  # a state without "round" is exact: round=None
+        either.setdefault("round", None)
     for key in sorted(set(record) | set(expected)):
         if key not in record or key not in expected:
             raise InvalidDataError(
@@ -391,9 +486,15 @@ def _check_state(
         )
 
 
-def _replay(keys: Sequence[str], args: str, checked: bool) -> Callable[[Any, Any], tuple[str, str]]:
+def _replay(
+    keys: Sequence[str],
+    args: str,
+    checked: bool,
+    bounds: Callable[[Any, Any], None] | None = None,
+) -> Callable[[Any, Any], tuple[str, str]]:
     """The ``replay`` of merge for ``_evaluate``: check the states on the engine (unless
-    ``checked`` already, one by one), then the CTE of the rows they stand for.
+    ``checked`` already, one by one), run ``bounds(backend, source)`` (a rounded state's
+    AUC bounds), then the CTE of the rows they stand for.
     """
 
     def replay(backend: Any, source: Any) -> tuple[str, str]:
@@ -404,6 +505,8 @@ def _replay(keys: Sequence[str], args: str, checked: bool) -> Callable[[Any, Any
                 f"select distinct {meta[0]} as {VERSION}, {meta[1]} as {ARGS} from {source.sql}"
             )
             _check_state("states", list(source.columns), found, keys, args)
+        if bounds is not None:
+            bounds(backend, source)
         quoted = [quote_ident(k, dialect) for k in keys]
         return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
 
@@ -423,6 +526,7 @@ def merge(
     weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
+    round: int | None = None,
     scores: Sequence[str] | Mapping[Any, str] | None = None,
     indicators: Sequence[str] | Mapping[Any, str] | None = None,
     ci: float | None = None,
@@ -444,6 +548,9 @@ def merge(
         ``sqlmetrics_args``); ``con`` is the engine that runs the final statement.
     qrels, train : optional
         The judgments and interactions, when the states were made with them.
+    round : int, optional
+        The ``round=`` the states were made with (checked; states of different ``round=``
+        do not merge).
     scores, indicators, ci, ci_method, n_boot, seed
         Not mergeable, as for :func:`state`.
 
@@ -452,13 +559,17 @@ def merge(
     pandas.DataFrame
         Exactly :func:`evaluate`'s frame over the union of the partitions' rows: the same
         statement runs over the rows the states stand for, so every number has the same
-        bits (NULL slices and tied scores included).
+        bits (NULL slices and tied scores included). With ``round=``: ``auc`` is the AUC of
+        the rounded scores, and ``auc_lower``, ``auc_upper`` after it bound the exact AUC
+        of the unrounded scores (:func:`auc_bounds`' certificate with each rounded score as
+        a bucket: pairs with equal rounded scores count 0 in the lower bound, 1 in the
+        upper; NaN where the AUC is undefined).
 
     Raises
     ------
     InvalidParameterError
         As :func:`state`; no state; a state that is not a DataFrame; a state made with
-        other metrics or arguments (the first that differs is named).
+        other metrics or arguments, ``round=`` included (the first that differs is named).
     InvalidDataError
         A state without the state columns, of another schema version, or with other data
         columns.
@@ -476,6 +587,13 @@ def merge(
     >>> sqlmetrics.evaluate(pd.concat(days), ["auc", "brier_score"])
             auc  brier_score  n_rows
     0  0.666667     0.198333       6
+
+    Rounded to whole numbers (0.5 goes up to 1), 4 of the 9 positive-negative pairs tie:
+
+    >>> states = [sqlmetrics.state(day, "auc", round=0) for day in days]
+    >>> sqlmetrics.merge(states, "auc", round=0)
+            auc  auc_lower  auc_upper  n_rows
+    0  0.666667   0.444444   0.888889       6
     """
     import pandas as pd
 
@@ -483,7 +601,8 @@ def merge(
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options)
+    decimals = _check_round("merge", round, plan)
+    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
     data: Any = states
     listed = isinstance(states, (list, tuple))
     if listed:
@@ -502,7 +621,14 @@ def merge(
                          args)  # fmt: skip
         data = pd.concat(states, ignore_index=True)
     chosen = options.get("empty") is not None or options.get("convention") is not None
-    return _evaluate(
+    computed: list[pd.DataFrame] = []
+    bounds = None
+    if decimals is not None and any(r.spec.name == "auc" for r in plan.requests):
+
+        def bounds(backend: Any, source: Any) -> None:
+            computed.append(backend.query(_bounds_sql(plan, keys, source.sql, backend.dialect)))
+
+    frame = _evaluate(
         plan,
         data,
         qrels,
@@ -510,5 +636,43 @@ def merge(
         con,
         warn_skips=not chosen,
         warn_ties=options.get("convention") == "ranx",
-        replay=_replay(keys, args, checked=listed),
+        replay=_replay(keys, args, checked=listed, bounds=bounds),
     )
+    return _with_bounds(frame, plan, computed[0]) if computed else frame
+
+
+def _bounds_sql(plan: Plan, keys: Sequence[str], relation: str, dialect: str) -> str:
+    """The statement of a rounded state's AUC bounds per slice (state_auc_bounds)."""
+    columns = {role: quote_ident(str(col), dialect) for role, col in plan.columns.items() if col}
+    return str(
+        macro("state_auc_bounds", dialect)(
+            relation,
+            [quote_ident(k, dialect) for k in keys],
+            [quote_ident(b, dialect) for b in plan.by],
+            columns["label"],
+            columns["score"],
+            plan.options.get("pos_label"),
+        )
+    )
+
+
+def _with_bounds(frame: pd.DataFrame, plan: Plan, bounds: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with ``<auc>_lower`` and ``<auc>_upper`` after each AUC column, its slice's
+    certified bounds on the exact AUC (NaN where the AUC is undefined).
+    """
+    slices = [f"slice_{i}" for i in range(len(plan.by))]
+    bounds = bounds[[*slices, "lower", "upper"]].rename(columns=dict(zip(slices, plan.by)))
+    merged = (
+        frame.merge(bounds, on=list(plan.by), how="left", sort=False)
+        if plan.by
+        else frame.assign(lower=bounds["lower"].iloc[0], upper=bounds["upper"].iloc[0])
+    )
+    order: list[str] = []
+    for name in frame.columns:
+        order.append(name)
+        req = next((r for r in plan.requests if r.text == name), None)
+        if req is not None and req.spec.name == "auc":
+            merged[f"{name}_lower"] = merged["lower"].astype("float64")
+            merged[f"{name}_upper"] = merged["upper"].astype("float64")
+            order += [f"{name}_lower", f"{name}_upper"]
+    return merged[order]

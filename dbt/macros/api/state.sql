@@ -14,7 +14,44 @@
   state: sqlmetrics_state (1), sqlmetrics_args (JSON as Python's state writes it), the slice
   columns, the columns the metrics read, sqlmetrics_n. Not done here: merge_states does not
   read back the version and arguments each state recorded (Python's merge checks them).
+
+  round= (as Python's state and merge, README "Rounded states"): evaluate_state keeps the
+  score to `round` decimals (state_round, sql/_macros/state.sql) and records it;
+  merge_states, given the same round=, adds after evaluate's columns `<auc>_lower` and
+  `<auc>_upper` for each AUC, the certified bounds on the exact AUC (state_auc_bounds).
+  The same refusals as Python, with its messages (sqlmetrics_check_round).
 #}
+
+{# Python's _check_round: None, or decimals 0..15 with auc the only metric reading the score #}
+{% macro sqlmetrics_check_round(who, round, metrics, columns, by, has_qrels) -%}
+{%- if round is not none -%}
+{%- if round is not integer -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ sqlmetrics.sqlmetrics_repr(round) ~ " is not a number of decimals; pass an integer from 0 to 15 (e.g. round=3 keeps scores to 3 decimals), or leave round= out for the exact state") }}
+{%- endif -%}
+{%- if round < 0 or round > 15 -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " is outside 0..15 decimals; pass an integer from 0 to 15 (e.g. round=3), or leave round= out for the exact state") }}
+{%- endif -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- for text in ([metrics] if metrics is string else metrics) -%}
+{%- set req = sqlmetrics.sqlmetrics_parse_metric(text, who) -%}
+{%- set spec = facts.metrics[req.name] -%}
+{%- set reads = [] -%}
+{%- for role in spec.roles -%}
+{%- if role.name == 'score' and sqlmetrics.sqlmetrics_role_column(spec, role, columns, has_qrels) -%}{%- do reads.append(1) -%}{%- endif -%}
+{%- endfor -%}
+{%- if reads and req.name != 'auc' -%}
+{%- set why = "a threshold metric: its state already keeps the score as two values" if spec.state == 'confusion' else "its value changes with the rounded scores, and no bound on its exact value is certified (only AUC's is)" -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " with " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " (" ~ why ~ "); leave round= out, or make " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " a state of its own without round=") }}
+{%- endif -%}
+{%- endfor -%}
+{%- if columns.weight is not none -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " with weight=" ~ sqlmetrics.sqlmetrics_repr(columns.weight) ~ ": the certified AUC bounds of a rounded state count rows, not weights; leave round= or weight= out") }}
+{%- endif -%}
+{%- if columns.score in sqlmetrics.sqlmetrics_normalize_by(who, by) -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " with the score column " ~ sqlmetrics.sqlmetrics_repr(columns.score) ~ " in by=: a slice is not rounded; leave round= out, or slice by another column") }}
+{%- endif -%}
+{%- endif -%}
+{%- endmacro %}
 
 {# the state's data columns: the slices, then each column the metrics read (plan.used) #}
 {% macro sqlmetrics_state_columns(who, metrics, columns, by, has_qrels) -%}
@@ -42,23 +79,48 @@
 {{ return(quoted) }}
 {%- endmacro %}
 
-{% macro evaluate_state(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none) -%}
+{% macro evaluate_state(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none, round=none) -%}
 {# evaluate's checks of the metrics, columns and options, with its messages #}
 {%- do sqlmetrics.evaluate(relation, metrics, label=label, score=score, group=group, item=item, qrels=qrels, by=by, weight=weight, prediction=prediction, train=train, **kwargs) -%}
 {%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
 {%- set quoted = sqlmetrics.sqlmetrics_state_columns('state', metrics, columns, by, qrels is not none) -%}
 {%- set record = {'metrics': [metrics] if metrics is string else metrics | list, 'by': sqlmetrics.sqlmetrics_normalize_by('state', by), 'qrels': qrels is not none, 'train': train is not none, 'options': kwargs} -%}
 {%- do record.update(columns) -%}
+{%- do sqlmetrics.sqlmetrics_check_round('state', round, metrics, columns, by, qrels is not none) -%}
+{%- set score_q = sqlmetrics.sqlmetrics_quote(score) -%}
+{%- if round is not none and score_q in quoted -%}
+{%- do record.update({'round': round}) -%}
+{%- set cols = [] -%}
+{%- for col in quoted -%}{%- do cols.append(sqlmetrics.state_round(col, round) ~ ' as ' ~ col if col == score_q else col) -%}{%- endfor -%}
+{%- set relation = '(select ' ~ cols | join(', ') ~ ' from ' ~ relation ~ ') as sqlmetrics_rounded' -%}
+{%- elif round is not none -%}
+{%- do record.update({'round': round}) -%}
+{%- endif -%}
 {{ return(sqlmetrics.state_compose(relation, quoted, 1, tojson(record, sort_keys=true))) }}
 {%- endmacro %}
 
-{% macro merge_states(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none) -%}
+{% macro merge_states(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none, round=none) -%}
 {%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
 {%- set quoted = sqlmetrics.sqlmetrics_state_columns('merge', metrics, columns, by, qrels is not none) -%}
+{%- do sqlmetrics.sqlmetrics_check_round('merge', round, metrics, columns, by, qrels is not none) -%}
+{%- set aucs = [] -%}
+{%- if round is not none -%}
+{%- for text in ([metrics] if metrics is string else metrics) -%}
+{%- if sqlmetrics.sqlmetrics_parse_metric(text, 'merge').name == 'auc' -%}{%- do aucs.append(text) -%}{%- endif -%}
+{%- endfor -%}
+{%- endif -%}
+{%- set slices = [] -%}
+{%- for col in sqlmetrics.sqlmetrics_normalize_by('merge', by) -%}{%- do slices.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
 with sqlmetrics_replayed as (
 {{ sqlmetrics.state_rows(relation, quoted) | indent(4, true) }}
 )
-select * from (
+select {{ 'merged.*' if aucs else '*' }}{% for text in aucs %}, sqlmetrics_bounds.lower as {{ sqlmetrics.sqlmetrics_quote(text ~ '_lower') }}, sqlmetrics_bounds.upper as {{ sqlmetrics.sqlmetrics_quote(text ~ '_upper') }}{% endfor %} from (
 {{ sqlmetrics.evaluate('sqlmetrics_replayed', metrics, label=label, score=score, group=group, item=item, qrels=qrels, by=by, weight=weight, prediction=prediction, train=train, **kwargs) }}
 ) as merged
+{%- if aucs %}
+left join (
+{{ sqlmetrics.state_auc_bounds(relation, quoted, slices, sqlmetrics.sqlmetrics_quote(label), sqlmetrics.sqlmetrics_quote(score), kwargs.get('pos_label')) }}
+) as sqlmetrics_bounds
+    on {% for col in slices %}{{ sqlmetrics.null_safe_equal('merged.' ~ col, 'sqlmetrics_bounds.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not slices }}
+{%- endif %}
 {%- endmacro %}

@@ -174,8 +174,10 @@ DAY = pd.DataFrame({"label": [1, 0], "score": [0.7, 0.2], "w": [1.0, 2.0]})
          "the rounded scores, and no bound on its exact value is certified (only AUC's is)); "
          "leave round= out, or make 'log_loss' a state of its own without round="),
         ("average_precision", {"round": 2}, "round=2 with 'average_precision' (its value"),
-        ("precision", {"round": 2, "threshold": 0.5}, "round=2 with 'precision' (a threshold "
-         "metric: its state already keeps the score as two values)"),
+        (["auc", "precision"], {"round": 2, "threshold": 0.5}, "round=2 with 'precision' (a "
+         "threshold metric: rounding moves scores across its threshold, and its exact state "
+         "keeps only two score values anyway); leave round= out, or make 'precision' a state "
+         "of its own without round="),
         ("auc", {"round": 2, "weight": "w"}, "round=2 with weight='w': the certified AUC "
          "bounds of a rounded state count rows, not weights; leave round= or weight= out"),
         ("auc", {"round": 2, "by": "score"}, "round=2 with the score column 'score' in by=: "

@@ -12,7 +12,8 @@
 
   Schema, version 1 (state_compose's output, one row per distinct row of `columns`):
     sqlmetrics_state  integer  the schema version (1)
-    sqlmetrics_args   text     the metrics and arguments of the state, as JSON
+    sqlmetrics_args   text     the metrics and arguments of the state, as JSON ("round": d
+                               only in a rounded state, below)
     <columns>                  the slice columns, then the columns the metrics read, under
                                their own names
     sqlmetrics_n      integer  how many rows of the partition hold these values

@@ -189,7 +189,8 @@ def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
         if req.spec.name == "auc" or not any(u[0].name == "score" for u in _used(plan, req)):
             continue
         why = (
-            "a threshold metric: its state already keeps the score as two values"
+            "a threshold metric: rounding moves scores across its threshold, and its exact "
+            "state keeps only two score values anyway"
             if req.spec.state == "confusion"
             else "its value changes with the rounded scores, and no bound on its exact "
             "value is certified (only AUC's is)"

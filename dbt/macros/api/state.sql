@@ -40,7 +40,7 @@
 {%- if role.name == 'score' and sqlmetrics.sqlmetrics_role_column(spec, role, columns, has_qrels) -%}{%- do reads.append(1) -%}{%- endif -%}
 {%- endfor -%}
 {%- if reads and req.name != 'auc' -%}
-{%- set why = "a threshold metric: its state already keeps the score as two values" if spec.state == 'confusion' else "its value changes with the rounded scores, and no bound on its exact value is certified (only AUC's is)" -%}
+{%- set why = "a threshold metric: rounding moves scores across its threshold, and its exact state keeps only two score values anyway" if spec.state == 'confusion' else "its value changes with the rounded scores, and no bound on its exact value is certified (only AUC's is)" -%}
 {{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " with " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " (" ~ why ~ "); leave round= out, or make " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " a state of its own without round=") }}
 {%- endif -%}
 {%- endfor -%}

@@ -57,8 +57,12 @@ def _log() -> pd.DataFrame:
     })  # fmt: skip
 
 
-def _dbt(project: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DBT_PROFILES_DIR=str(project), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+def _dbt(
+    project: Path, env: dict[str, str], *args: str, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ, DBT_PROFILES_DIR=str(project), DBT_SEND_ANONYMOUS_USAGE_STATS="false", **env
+    )
     env.pop("DBT_TARGET_PATH", None)
     done = subprocess.run([str(DBT), *args], cwd=project, env=env, capture_output=True,
                           text=True, timeout=600)  # fmt: skip
@@ -67,36 +71,60 @@ def _dbt(project: Path, *args: str, check: bool = True) -> subprocess.CompletedP
     return done
 
 
-def _project(tmp: Path, log: pd.DataFrame) -> Path:
+def _project(tmp: Path, log: pd.DataFrame, target: str, env: dict[str, str]) -> Path:
+    """A dbt project with the log as a seed and MODELS, for ``target`` (duckdb, postgres)."""
     project = tmp / "project"
     (project / "models").mkdir(parents=True)
-    log.to_csv(tmp / "log.csv", index=False)
+    (project / "seeds").mkdir()
+    log.to_csv(project / "seeds" / "log.csv", index=False)  # floats: shortest round trip
+    double = "double" if target == "duckdb" else "double precision"
     (project / "dbt_project.yml").write_text(
         "name: rounded_states\nversion: '1.0.0'\nconfig-version: 2\nprofile: rounded\n"
-        "model-paths: ['models']\nmodels:\n  rounded_states:\n    +materialized: table\n"
+        "model-paths: ['models']\nseed-paths: ['seeds']\n"
+        "models:\n  rounded_states:\n    +materialized: table\n"
+        "seeds:\n  rounded_states:\n    log:\n      +column_types: {day: integer, "
+        f"country: varchar(8), click: integer, pctr: {double}}}\n"
+    )
+    output = (
+        f"      type: duckdb\n      path: '{tmp / 'db.duckdb'}'\n      schema: main\n"
+        if target == "duckdb"
+        else "      type: postgres\n      host: \"{{ env_var('PGHOST') }}\"\n"
+        "      port: \"{{ env_var('PGPORT') | as_number }}\"\n"
+        "      user: \"{{ env_var('PGUSER') }}\"\n      password: ''\n"
+        "      dbname: \"{{ env_var('PGDATABASE') }}\"\n      schema: rounded_states\n"
     )
     (project / "profiles.yml").write_text(
-        f"rounded:\n  target: duckdb\n  outputs:\n    duckdb:\n      type: duckdb\n"
-        f"      path: '{tmp / 'db.duckdb'}'\n      schema: main\n      threads: 1\n"
+        f"rounded:\n  target: {target}\n  outputs:\n    {target}:\n{output}      threads: 1\n"
     )
     (project / "packages.yml").write_text(f"packages:\n  - local: '{ROOT}'\n")
-    (project / "models" / "log.sql").write_text(
-        "select day, country, click, cast(pctr as double) as pctr from read_csv("
-        f"'{tmp / 'log.csv'}', header = true, nullstr = '', types = {{'country': 'varchar'}})\n"
-    )
     for name, sql in MODELS.items():
         (project / "models" / f"{name}.sql").write_text(sql + "\n")
     return project
 
 
-def test_rounded_states_in_dbt_are_pythons(tmp_path: Path) -> None:
+@pytest.mark.parametrize("target", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_rounded_states_in_dbt_are_pythons(
+    tmp_path: Path, target: str, request: pytest.FixtureRequest
+) -> None:
     log = _log()
-    project = _project(tmp_path, log)
-    _dbt(project, "deps")
-    _dbt(project, "build")
-    with duckdb.connect(str(tmp_path / "db.duckdb"), read_only=True) as con:
-        tables = {name: con.sql(f"select * from main.{name}").df() for name in MODELS}
-        python_log = con.sql("select * from main.log").df()
+    env: dict[str, str] = {}
+    if target == "postgres":
+        server = request.getfixturevalue("pg_server")
+        env = {"PGHOST": server.host, "PGPORT": str(server.port), "PGUSER": server.user,
+               "PGDATABASE": server.database}  # fmt: skip
+    project = _project(tmp_path, log, target, env)
+    _dbt(project, env, "deps")
+    _dbt(project, env, "build")
+    if target == "duckdb":
+        with duckdb.connect(str(tmp_path / "db.duckdb"), read_only=True) as con:
+            tables = {name: con.sql(f"select * from main.{name}").df() for name in [*MODELS, "log"]}
+    else:
+        engine = request.getfixturevalue("pg_engine")
+        tables = {
+            name: pd.read_sql(f"select * from rounded_states.{name}", engine)
+            for name in [*MODELS, "log"]
+        }
+    python_log = tables["log"]
     days = [d.drop(columns="day").reset_index(drop=True) for _, d in python_log.groupby("day")]
     metrics = ["auc"]
     states = [sqlmetrics.state(day, metrics, **ARGS) for day in days]
@@ -122,7 +150,7 @@ def test_rounded_states_in_dbt_are_pythons(tmp_path: Path) -> None:
         "{{ sqlmetrics.evaluate_state(ref('log'), metrics=['auc', 'log_loss'], label='click', "
         "score='pctr', round=3) }}\n"
     )
-    done = _dbt(project, "compile", "--select", "bad_round", check=False)
+    done = _dbt(project, env, "compile", "--select", "bad_round", check=False)
     assert done.returncode != 0
     message = (
         "state: round=3 with 'log_loss' (its value changes with the rounded scores, and no "
@@ -133,5 +161,5 @@ def test_rounded_states_in_dbt_are_pythons(tmp_path: Path) -> None:
         "{{ sqlmetrics.merge_states(ref('rounded_states'), metrics='auc', label='click', "
         "score='pctr', round='2') }}\n"
     )
-    done = _dbt(project, "compile", "--select", "bad_round", check=False)
+    done = _dbt(project, env, "compile", "--select", "bad_round", check=False)
     assert "merge: round='2' is not a number of decimals; pass an integer" in done.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,66 @@ def test_bounds_contain_the_exact_auc(log: pd.DataFrame, decimals: int) -> None:
         assert row.auc_lower <= value <= row.auc_upper, (row, value)
         assert row.auc_lower <= oracle <= row.auc_upper, (row, oracle)
         assert row.auc_lower <= row.auc <= row.auc_upper
+
+
+def _gauc_exact(rows: pd.DataFrame, weighting: str) -> Fraction | None:
+    """GAUC as a rational (tests/oracle/classification.py::gauc without rounding)."""
+    num, den = Fraction(0), Fraction(0)
+    for _, g in rows.groupby("user"):
+        pos = g.loc[g["label"] == 1, "score"].tolist()
+        neg = g.loc[g["label"] == 0, "score"].tolist()
+        if not pos or not neg:
+            continue
+        won = sum(Fraction(int(p > n)) + Fraction(int(p == n), 2) for p in pos for n in neg)
+        v = {"samples": len(g), "positives": len(pos), "uniform": 1}[weighting]
+        num += v * won / (len(pos) * len(neg))
+        den += v
+    return num / den if den else None
+
+
+@given(
+    log=frames(min_rows=2, max_rows=40, day=st.integers(0, 2), user=st.integers(0, 3),
+               country=st.sampled_from(["DE", None]), label=st.integers(0, 1), score=SCORE),
+    decimals=st.integers(0, 3),
+    weighting=st.sampled_from(["samples", "positives", "uniform"]),
+)  # fmt: skip
+def test_bounds_contain_the_exact_gauc(log: pd.DataFrame, decimals: int, weighting: str) -> None:
+    days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
+    whole = pd.concat(days, ignore_index=True)
+    args = {"group": "user", "by": "country", "weighting": weighting, "round": decimals}
+    metrics = ["auc", "gauc"]
+    states = [_quiet(sqlmetrics.state, d, metrics, **args) for d in days]
+    merged = _quiet(sqlmetrics.merge, states, metrics, **args)
+    assert list(merged.columns) == ["country", "auc", "auc_lower", "auc_upper", "gauc",
+                                    "gauc_lower", "gauc_upper", "n_rows", "n_groups"]  # fmt: skip
+    plain = {k: v for k, v in args.items() if k != "round"}
+    of_rounded = whole.assign(score=_rounded(whole["score"], decimals))
+    want = _quiet(sqlmetrics.evaluate, of_rounded, metrics, **plain)
+    pd.testing.assert_frame_equal(merged[list(want.columns)], want, check_exact=True)
+    exact = _quiet(sqlmetrics.evaluate, whole, metrics, **plain)
+    for row, value in zip(merged.itertuples(), exact["gauc"]):
+        rows = whole[whole["country"].isna() if pd.isna(row.country) else
+                     whole["country"] == row.country]  # fmt: skip
+        oracle = _gauc_exact(rows, weighting)
+        if oracle is None:  # no group with both classes: all undefined
+            assert np.isnan([value, row.gauc, row.gauc_lower, row.gauc_upper]).all()
+            continue
+        assert Fraction(row.gauc_lower) <= oracle <= Fraction(row.gauc_upper), (row, oracle)
+        assert row.gauc_lower <= value <= row.gauc_upper, (row, value)
+        assert row.gauc_lower <= row.gauc <= row.gauc_upper
+
+
+def test_a_slice_without_gauc_keeps_its_column_types() -> None:
+    # DE has no user with both classes: no GAUC bounds row, NaN after the left join
+    day = pd.DataFrame({"c": ["DE", "DE", "FR", "FR"], "user": [0, 1, 0, 0],
+                        "label": [0, 1, 0, 1], "score": [0.1, 0.9, 0.2, 0.7]})  # fmt: skip
+    args = {"group": "user", "by": "c", "round": 1}
+    merged = _quiet(sqlmetrics.merge, [sqlmetrics.state(day, "gauc", **args)], "gauc", **args)
+    want = _quiet(sqlmetrics.evaluate, day, "gauc", group="user", by="c")
+    pd.testing.assert_frame_equal(merged[list(want.columns)], want, check_exact=True)
+    assert np.isnan(merged.loc[0, ["gauc", "gauc_lower", "gauc_upper"]].astype(float)).all()
+    # one group: its bounds [1, 1] moved outward by (1 + 3) 2^-52 (the means' rounding)
+    assert merged.loc[1, ["gauc", "gauc_lower", "gauc_upper"]].tolist() == [1.0, 1 - 2**-50, 1.0]
 
 
 def test_tied_pairs_make_the_bounds_and_half_goes_up() -> None:
@@ -171,8 +232,9 @@ DAY = pd.DataFrame({"label": [1, 0], "score": [0.7, 0.2], "w": [1.0, 2.0]})
          "to 15 (e.g. round=3), or leave round= out for the exact state"),
         ("auc", {"round": 16}, "round=16 is outside 0..15 decimals"),
         (["auc", "log_loss"], {"round": 3}, "round=3 with 'log_loss' (its value changes with "
-         "the rounded scores, and no bound on its exact value is certified (only AUC's is)); "
-         "leave round= out, or make 'log_loss' a state of its own without round="),
+         "the rounded scores, and no bound on its exact value is certified (only AUC's and "
+         "GAUC's are)); leave round= out, or make 'log_loss' a state of its own without "
+         "round="),
         ("average_precision", {"round": 2}, "round=2 with 'average_precision' (its value"),
         (["auc", "precision"], {"round": 2, "threshold": 0.5}, "round=2 with 'precision' (a "
          "threshold metric: rounding moves scores across its threshold, and its exact state "

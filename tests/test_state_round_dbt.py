@@ -22,8 +22,10 @@ pytestmark = pytest.mark.dbt
 
 ROOT = Path(__file__).resolve().parents[1]
 DBT = Path(sys.executable).parent / "dbt"
-ARGS = {"label": "click", "score": "pctr", "by": "country", "round": 2}
-DBT_ARGS = "label='click', score='pctr', by='country', round=2"
+ARGS = {"label": "click", "score": "pctr", "group": "user", "by": "country", "round": 2,
+        "weighting": "positives"}  # fmt: skip
+DBT_ARGS = "label='click', score='pctr', group='user', by='country', round=2, weighting='positives'"
+METRICS = ["auc", "gauc"]
 
 #: one partition per day, states appended with the day in front, and their merge
 MODELS = {
@@ -32,13 +34,13 @@ MODELS = {
             "{% for day in [0, 1, 2] %}",
             "select {{ day }} as day, state.* from (",
             "{{ sqlmetrics.evaluate_state('(select * from ' ~ ref('log') ~ ' where day = ' ~ day"
-            f" ~ ') as one_day', metrics=['auc'], {DBT_ARGS}) }}}}",
+            f" ~ ') as one_day', metrics={METRICS}, {DBT_ARGS}) }}}}",
             ") as state {{ 'union all' if not loop.last }}",
             "{% endfor %}",
         ]
     ),
-    "merged_rounded": "{{ sqlmetrics.merge_states(ref('rounded_states'), metrics=['auc'], "
-    f"{DBT_ARGS}) }}}}",
+    "merged_rounded": "{{ sqlmetrics.merge_states(ref('rounded_states'), "
+    f"metrics={METRICS}, {DBT_ARGS}) }}}}",
     "merged_unsliced": "{{ sqlmetrics.merge_states(ref('rounded_states'), metrics='auc', "
     "label='click', score='pctr', round=2) }}",
 }
@@ -52,7 +54,7 @@ def _log() -> pd.DataFrame:
     country = rng.choice(["DE", "FR", "IT"], n).astype(object)
     country[::9] = None  # a NULL slice
     return pd.DataFrame({
-        "day": rng.integers(0, 3, n), "country": country,
+        "day": rng.integers(0, 3, n), "country": country, "user": rng.integers(0, 40, n),
         "click": (rng.random(n) < score).astype(int), "pctr": score,
     })  # fmt: skip
 
@@ -82,7 +84,7 @@ def _project(tmp: Path, log: pd.DataFrame, target: str, env: dict[str, str]) -> 
         "name: rounded_states\nversion: '1.0.0'\nconfig-version: 2\nprofile: rounded\n"
         "model-paths: ['models']\nseed-paths: ['seeds']\n"
         "models:\n  rounded_states:\n    +materialized: table\n"
-        "seeds:\n  rounded_states:\n    log:\n      +column_types: {day: integer, "
+        "seeds:\n  rounded_states:\n    log:\n      +column_types: {day: integer, user: integer, "
         f"country: varchar(8), click: integer, pctr: {double}}}\n"
     )
     output = (
@@ -126,7 +128,7 @@ def test_rounded_states_in_dbt_are_pythons(
         }
     python_log = tables["log"]
     days = [d.drop(columns="day").reset_index(drop=True) for _, d in python_log.groupby("day")]
-    metrics = ["auc"]
+    metrics = METRICS
     states = [sqlmetrics.state(day, metrics, **ARGS) for day in days]
     for day, want in enumerate(states):
         got = tables["rounded_states"].query(f"day == {day}").drop(columns="day")
@@ -136,8 +138,11 @@ def test_rounded_states_in_dbt_are_pythons(
     got = tables["merged_rounded"].sort_values("country", na_position="last")
     got = got[list(merged.columns)].reset_index(drop=True)  # dbt: the bounds come last
     pd.testing.assert_frame_equal(got, merged, check_dtype=False, check_exact=True)
-    exact = sqlmetrics.evaluate(python_log, "auc", label="click", score="pctr", by="country")
-    assert ((merged["auc_lower"] <= exact["auc"]) & (exact["auc"] <= merged["auc_upper"])).all()
+    plain_args = {k: v for k, v in ARGS.items() if k != "round"}
+    exact = sqlmetrics.evaluate(python_log, METRICS, **plain_args)
+    for name in METRICS:
+        lower, upper = merged[f"{name}_lower"], merged[f"{name}_upper"]
+        assert ((lower <= exact[name]) & (exact[name] <= upper) & (lower < upper)).all()
     assert merged["country"].isna().sum() == 1
     plain = {"label": "click", "score": "pctr", "round": 2}  # no slice: one row
     unsliced = sqlmetrics.merge([sqlmetrics.state(d, "auc", **plain) for d in days], "auc",
@@ -154,7 +159,7 @@ def test_rounded_states_in_dbt_are_pythons(
     assert done.returncode != 0
     message = (
         "state: round=3 with 'log_loss' (its value changes with the rounded scores, and no "
-        "bound on its exact value is certified (only AUC's is)); leave round= out"
+        "bound on its exact value is certified (only AUC's and GAUC's are)); leave round= out"
     )
     assert message in done.stdout, done.stdout
     (project / "models" / "bad_round.sql").write_text(

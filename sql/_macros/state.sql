@@ -94,3 +94,31 @@ bucketed as (
 ),
 {{ sqlmetrics.auc_bounds_counted(by, {'weight': none}, {'bins': 1}, [{'alias': 'estimate'}]) }}
 {%- endmacro %}
+
+{#
+  state_gauc_bounds(relation, columns, by, group, label, score, pos_label, weighting): per
+  slice, bounds on the exact GAUC (sql/classification/gauc.sql) from rounded states: each
+  group's bounds (state_auc_bounds with the group as one more slice), over the groups with
+  both classes, averaged with gauc's weights v_g (samples: P_g + N_g, positives: P_g,
+  uniform: 1), which do not depend on the scores; so sum v_g lower_g / sum v_g <= GAUC <=
+  sum v_g upper_g / sum v_g. The averages are plain double sums of n nonnegative terms (n the
+  slice's groups) with relative error below (n + 3) 2^-53: each bound is moved outward by
+  (n + 3) 2^-52 of itself (clamped to [0, 1]), so the returned doubles contain the exact
+  GAUC. A slice without such a group has no row (NaN after merge's left join).
+#}
+{% macro state_gauc_bounds(relation, columns, by, group, label, score, pos_label, weighting) -%}
+{%- set v = {'samples': 'n_pos + n_neg', 'positives': 'n_pos'}.get(weighting, sqlmetrics.float_literal(1)) -%}
+{%- set margin = '(count(*) + 3) * ' ~ sqlmetrics.float_literal(2 ** -52) -%}
+select
+    {{ sqlmetrics.slice_cols(by) }}
+    greatest(sum(v * lower) / sum(v) * (1 - {{ margin }}), 0) as lower,
+    least(sum(v * upper) / sum(v) * (1 + {{ margin }}), 1) as upper
+from (
+    select per_group.*, {{ v }} as v
+    from (
+{{ sqlmetrics.state_auc_bounds(relation, columns, by + [group], label, score, pos_label) }}
+    ) as per_group
+    where n_pos > 0 and n_neg > 0
+) as sqlmetrics_groups
+{{ sqlmetrics.group_by(by) }}
+{%- endmacro %}

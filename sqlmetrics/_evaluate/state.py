@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._core.registry import Role, default_of
+from .._core.registry import Role, default_of, get_spec
 from .._engine.plan import Plan, check_train, make_plan
 from .._engine.render import relation_of
 from .._engine.run import open_checked
@@ -165,11 +165,14 @@ def _used(plan: Plan, req: Any) -> list[tuple[Role, str]]:
 
 #: the largest round= (decimals): a double holds about 15 significant decimal digits
 ROUND_MAX = 15
+#: the metrics a rounded state bounds: merge adds ``<metric>_lower``, ``<metric>_upper``
+BOUNDED = ("auc", "gauc")
 
 
 def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
     """``round=`` checked against the plan: None, or decimals 0..ROUND_MAX when every
-    requested metric that reads the score is ``auc`` (its certified bounds), unweighted.
+    requested metric that reads the score is in :data:`BOUNDED` (certified bounds),
+    unweighted.
     """
     if decimals is None:
         return None
@@ -186,14 +189,14 @@ def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
         )
     score = plan.columns["score"]
     for req in plan.requests:
-        if req.spec.name == "auc" or not any(u[0].name == "score" for u in _used(plan, req)):
+        if req.spec.name in BOUNDED or not any(u[0].name == "score" for u in _used(plan, req)):
             continue
         why = (
             "a threshold metric: rounding moves scores across its threshold, and its exact "
             "state keeps only two score values anyway"
             if req.spec.state == "confusion"
             else "its value changes with the rounded scores, and no bound on its exact "
-            "value is certified (only AUC's is)"
+            "value is certified (only AUC's and GAUC's are)"
         )
         raise InvalidParameterError(
             f"{caller}: round={decimals} with {req.text!r} ({why}); leave round= out, or "
@@ -288,10 +291,10 @@ def state(
         Keep the scores to this many decimals (0 to 15), so the state holds at most the
         distinct (slices, [group], rounded score, label) rows: ``floor(score * 10**round +
         0.5) / 10**round`` in double precision (half up, toward +inf; the same bits on every
-        engine; non-decreasing, so tied scores stay tied). Only for ``auc`` and metrics that
-        do not read the score, unweighted: :func:`merge` then returns the AUC of the rounded
-        scores and bounds certified to contain the exact AUC (as :func:`auc_bounds`). The
-        state records it; merge is passed the same ``round=``.
+        engine; non-decreasing, so tied scores stay tied). Only for ``auc``, ``gauc`` and
+        metrics that do not read the score, unweighted: :func:`merge` then returns their
+        values on the rounded scores and bounds certified to contain the exact values (as
+        :func:`auc_bounds`). The state records it; merge is passed the same ``round=``.
     scores, indicators, ci, ci_method, n_boot, seed
         Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
 
@@ -311,7 +314,7 @@ def state(
         As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
         ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
         column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
-        that reads the score, with ``weight=``, or with the score in ``by=``.
+        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``.
 
     Examples
     --------
@@ -560,11 +563,13 @@ def merge(
     pandas.DataFrame
         Exactly :func:`evaluate`'s frame over the union of the partitions' rows: the same
         statement runs over the rows the states stand for, so every number has the same
-        bits (NULL slices and tied scores included). With ``round=``: ``auc`` is the AUC of
-        the rounded scores, and ``auc_lower``, ``auc_upper`` after it bound the exact AUC
-        of the unrounded scores (:func:`auc_bounds`' certificate with each rounded score as
-        a bucket: pairs with equal rounded scores count 0 in the lower bound, 1 in the
-        upper; NaN where the AUC is undefined).
+        bits (NULL slices and tied scores included). With ``round=``: ``auc`` (``gauc``) is
+        the value on the rounded scores, and ``auc_lower``, ``auc_upper`` (``gauc_lower``,
+        ``gauc_upper``) after it bound the exact value on the unrounded scores
+        (:func:`auc_bounds`' certificate with each rounded score as a bucket: pairs with
+        equal rounded scores count 0 in the lower bound, 1 in the upper; GAUC's bounds are
+        its weighted means of the groups' bounds, moved outward by the rounding error of
+        those means; NaN where the metric is undefined).
 
     Raises
     ------
@@ -622,12 +627,15 @@ def merge(
                          args)  # fmt: skip
         data = pd.concat(states, ignore_index=True)
     chosen = options.get("empty") is not None or options.get("convention") is not None
-    computed: list[pd.DataFrame] = []
+    computed: dict[str, pd.DataFrame] = {}
+    bounded = {r.spec.name for r in plan.requests if r.spec.name in BOUNDED}
     bounds = None
-    if decimals is not None and any(r.spec.name == "auc" for r in plan.requests):
+    if decimals is not None and bounded:
 
         def bounds(backend: Any, source: Any) -> None:
-            computed.append(backend.query(_bounds_sql(plan, keys, source.sql, backend.dialect)))
+            for name in sorted(bounded):
+                sql = _bounds_sql(name, plan, keys, source.sql, backend.dialect)
+                computed[name] = backend.query(sql)
 
     frame = _evaluate(
         plan,
@@ -639,41 +647,58 @@ def merge(
         warn_ties=options.get("convention") == "ranx",
         replay=_replay(keys, args, checked=listed, bounds=bounds),
     )
-    return _with_bounds(frame, plan, computed[0]) if computed else frame
+    return _with_bounds(frame, plan, computed) if computed else frame
 
 
-def _bounds_sql(plan: Plan, keys: Sequence[str], relation: str, dialect: str) -> str:
-    """The statement of a rounded state's AUC bounds per slice (state_auc_bounds)."""
+def _bounds_sql(name: str, plan: Plan, keys: Sequence[str], relation: str, dialect: str) -> str:
+    """The statement of a rounded state's bounds on metric ``name`` per slice
+    (state_auc_bounds, state_gauc_bounds).
+    """
     columns = {role: quote_ident(str(col), dialect) for role, col in plan.columns.items() if col}
+    args = [
+        relation,
+        [quote_ident(k, dialect) for k in keys],
+        [quote_ident(b, dialect) for b in plan.by],
+    ]
+    pos_label = plan.options.get("pos_label")
+    if name == "auc":
+        return str(
+            macro("state_auc_bounds", dialect)(*args, columns["label"], columns["score"], pos_label)
+        )
+    weighting = plan.options.get("weighting", default_of(get_spec("gauc"), "weighting"))
     return str(
-        macro("state_auc_bounds", dialect)(
-            relation,
-            [quote_ident(k, dialect) for k in keys],
-            [quote_ident(b, dialect) for b in plan.by],
-            columns["label"],
-            columns["score"],
-            plan.options.get("pos_label"),
+        macro("state_gauc_bounds", dialect)(
+            *args, columns["group"], columns["label"], columns["score"], pos_label, weighting
         )
     )
 
 
-def _with_bounds(frame: pd.DataFrame, plan: Plan, bounds: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with ``<auc>_lower`` and ``<auc>_upper`` after each AUC column, its slice's
-    certified bounds on the exact AUC (NaN where the AUC is undefined).
+def _with_bounds(
+    frame: pd.DataFrame, plan: Plan, computed: Mapping[str, pd.DataFrame]
+) -> pd.DataFrame:
+    """``frame`` with ``<metric>_lower`` and ``<metric>_upper`` after each bounded metric's
+    column, its slice's certified bounds on the exact value (NaN where it is undefined).
     """
     slices = [f"slice_{i}" for i in range(len(plan.by))]
-    bounds = bounds[[*slices, "lower", "upper"]].rename(columns=dict(zip(slices, plan.by)))
-    merged = (
-        frame.merge(bounds, on=list(plan.by), how="left", sort=False)
-        if plan.by
-        else frame.assign(lower=bounds["lower"].iloc[0], upper=bounds["upper"].iloc[0])
-    )
     order: list[str] = []
+    merged = frame
     for name in frame.columns:
         order.append(name)
         req = next((r for r in plan.requests if r.text == name), None)
-        if req is not None and req.spec.name == "auc":
-            merged[f"{name}_lower"] = merged["lower"].astype("float64")
-            merged[f"{name}_upper"] = merged["upper"].astype("float64")
-            order += [f"{name}_lower", f"{name}_upper"]
+        if req is None or req.spec.name not in computed:
+            continue
+        bounds = computed[req.spec.name][[*slices, "lower", "upper"]]
+        lower, upper = f"{name}_lower", f"{name}_upper"
+        bounds = bounds.rename(columns={**dict(zip(slices, plan.by)), "lower": lower,
+                                        "upper": upper})  # fmt: skip
+        if plan.by:
+            merged = merged.merge(bounds, on=list(plan.by), how="left", sort=False)
+            for col in plan.by:  # an empty bounds frame (no slice defined) turns keys object
+                merged[col] = merged[col].astype(frame[col].dtype)
+        else:
+            first = bounds.iloc[0] if len(bounds) else {lower: None, upper: None}
+            merged = merged.assign(**{lower: first[lower], upper: first[upper]})
+        merged[lower] = merged[lower].astype("float64")
+        merged[upper] = merged[upper].astype("float64")
+        order += [lower, upper]
     return merged[order]

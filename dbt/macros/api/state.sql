@@ -17,8 +17,9 @@
 
   round= (as Python's state and merge, README "Rounded states"): evaluate_state keeps the
   score to `round` decimals (state_round, sql/_macros/state.sql) and records it;
-  merge_states, given the same round=, adds after evaluate's columns `<auc>_lower` and
-  `<auc>_upper` for each AUC, the certified bounds on the exact AUC (state_auc_bounds).
+  merge_states, given the same round=, adds after evaluate's columns `<metric>_lower` and
+  `<metric>_upper` for each AUC and GAUC, the certified bounds on the exact value
+  (state_auc_bounds, state_gauc_bounds).
   The same refusals as Python, with its messages (sqlmetrics_check_round).
 #}
 
@@ -39,8 +40,8 @@
 {%- for role in spec.roles -%}
 {%- if role.name == 'score' and sqlmetrics.sqlmetrics_role_column(spec, role, columns, has_qrels) -%}{%- do reads.append(1) -%}{%- endif -%}
 {%- endfor -%}
-{%- if reads and req.name != 'auc' -%}
-{%- set why = "a threshold metric: rounding moves scores across its threshold, and its exact state keeps only two score values anyway" if spec.state == 'confusion' else "its value changes with the rounded scores, and no bound on its exact value is certified (only AUC's is)" -%}
+{%- if reads and req.name not in ['auc', 'gauc'] -%}
+{%- set why = "a threshold metric: rounding moves scores across its threshold, and its exact state keeps only two score values anyway" if spec.state == 'confusion' else "its value changes with the rounded scores, and no bound on its exact value is certified (only AUC's and GAUC's are)" -%}
 {{ sqlmetrics.sqlmetrics_fail(who ~ ": round=" ~ round ~ " with " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " (" ~ why ~ "); leave round= out, or make " ~ sqlmetrics.sqlmetrics_repr(req.text) ~ " a state of its own without round=") }}
 {%- endif -%}
 {%- endfor -%}
@@ -103,10 +104,11 @@
 {%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
 {%- set quoted = sqlmetrics.sqlmetrics_state_columns('merge', metrics, columns, by, qrels is not none) -%}
 {%- do sqlmetrics.sqlmetrics_check_round('merge', round, metrics, columns, by, qrels is not none) -%}
-{%- set aucs = [] -%}
+{%- set bounded = [] -%}
 {%- if round is not none -%}
 {%- for text in ([metrics] if metrics is string else metrics) -%}
-{%- if sqlmetrics.sqlmetrics_parse_metric(text, 'merge').name == 'auc' -%}{%- do aucs.append(text) -%}{%- endif -%}
+{%- set name = sqlmetrics.sqlmetrics_parse_metric(text, 'merge').name -%}
+{%- if name in ['auc', 'gauc'] -%}{%- do bounded.append((text, name)) -%}{%- endif -%}
 {%- endfor -%}
 {%- endif -%}
 {%- set slices = [] -%}
@@ -114,13 +116,18 @@
 with sqlmetrics_replayed as (
 {{ sqlmetrics.state_rows(relation, quoted) | indent(4, true) }}
 )
-select {{ 'merged.*' if aucs else '*' }}{% for text in aucs %}, sqlmetrics_bounds.lower as {{ sqlmetrics.sqlmetrics_quote(text ~ '_lower') }}, sqlmetrics_bounds.upper as {{ sqlmetrics.sqlmetrics_quote(text ~ '_upper') }}{% endfor %} from (
+select {{ 'merged.*' if bounded else '*' }}{% for text, name in bounded %}, bounds_{{ loop.index }}.lower as {{ sqlmetrics.sqlmetrics_quote(text ~ '_lower') }}, bounds_{{ loop.index }}.upper as {{ sqlmetrics.sqlmetrics_quote(text ~ '_upper') }}{% endfor %} from (
 {{ sqlmetrics.evaluate('sqlmetrics_replayed', metrics, label=label, score=score, group=group, item=item, qrels=qrels, by=by, weight=weight, prediction=prediction, train=train, **kwargs) }}
 ) as merged
-{%- if aucs %}
+{%- for text, name in bounded %}
 left join (
+{%- if name == 'auc' %}
 {{ sqlmetrics.state_auc_bounds(relation, quoted, slices, sqlmetrics.sqlmetrics_quote(label), sqlmetrics.sqlmetrics_quote(score), kwargs.get('pos_label')) }}
-) as sqlmetrics_bounds
-    on {% for col in slices %}{{ sqlmetrics.null_safe_equal('merged.' ~ col, 'sqlmetrics_bounds.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not slices }}
+{%- else %}
+{{ sqlmetrics.state_gauc_bounds(relation, quoted, slices, sqlmetrics.sqlmetrics_quote(group), sqlmetrics.sqlmetrics_quote(label), sqlmetrics.sqlmetrics_quote(score), kwargs.get('pos_label'), kwargs.get('weighting', 'samples')) }}
 {%- endif %}
+) as bounds_{{ loop.index }}
+{%- set outer = loop.index %}
+    on {% for col in slices %}{{ sqlmetrics.null_safe_equal('merged.' ~ col, 'bounds_' ~ outer ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not slices }}
+{%- endfor %}
 {%- endmacro %}

@@ -303,28 +303,37 @@ def _engine_log() -> pd.DataFrame:
     log = _log6(3_000, seed=7)
     log["country"] = log["country"].where(log.index % 7 != 0, None)  # a NULL slice
     log.loc[log.index % 11 == 0, "pctr"] = 0.0005  # exactly halfway at round=3, tied
+    log["user"] = log.index % 40
     return log
 
 
 def _check_engine(con: Any, days: list[Any], whole: Any, write: Any) -> None:
     """Rounded states made and merged on ``con``: the same rows and numbers as on DuckDB
-    from pandas, bit for bit; the bounds contain the exact AUC there."""
-    args = {"label": "click", "score": "pctr", "by": "country", "round": 3}
+    from pandas, bit for bit (GAUC's bounds: plain double means, to 1e-12); the bounds
+    contain the exact AUC and GAUC there."""
+    args = {"label": "click", "score": "pctr", "group": "user", "by": "country", "round": 3}
+    metrics = ["auc", "gauc"]
     log = _engine_log()
     local_days = [d.drop(columns="day").reset_index(drop=True) for _, d in log.groupby("day")]
-    states = [sqlmetrics.state(day, "auc", con=con, **args) for day in days]
-    local = [sqlmetrics.state(day, "auc", **args) for day in local_days]
+    states = [sqlmetrics.state(day, metrics, con=con, **args) for day in days]
+    local = [sqlmetrics.state(day, metrics, **args) for day in local_days]
     for got, want in zip(states, local):
-        got = got.sort_values(["country", "click", "pctr"], na_position="last")
+        keys = [c for c in want.columns if not c.startswith("sqlmetrics_")]  # its order
+        got = got.sort_values(keys, na_position="last")
         pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False,
                                       check_exact=True)  # fmt: skip
-    merged = sqlmetrics.merge(write(states), "auc", con=con, **args)
-    want = sqlmetrics.merge(local, "auc", **args)
-    pd.testing.assert_frame_equal(merged, want, check_exact=True)
-    exact = sqlmetrics.evaluate(whole, "auc", con=con, label="click", score="pctr", by="country")
+    merged = sqlmetrics.merge(write(states), metrics, con=con, **args)
+    want = sqlmetrics.merge(local, metrics, **args)
+    means = ["gauc_lower", "gauc_upper"]
+    pd.testing.assert_frame_equal(merged.drop(columns=means), want.drop(columns=means),
+                                  check_exact=True)  # fmt: skip
+    pd.testing.assert_frame_equal(merged[means], want[means], rtol=1e-12)
+    plain = {k: v for k, v in args.items() if k != "round"}
+    exact = sqlmetrics.evaluate(whole, metrics, con=con, **plain)
     assert merged["country"].isna().sum() == 1
-    assert ((merged["auc_lower"] <= exact["auc"]) & (exact["auc"] <= merged["auc_upper"])).all()
-    assert (merged["auc_lower"] < merged["auc_upper"]).all()
+    for name in metrics:
+        lower, upper = merged[f"{name}_lower"], merged[f"{name}_upper"]
+        assert ((lower <= exact[name]) & (exact[name] <= upper) & (lower < upper)).all()
 
 
 @pytest.mark.postgres

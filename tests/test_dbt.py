@@ -781,8 +781,8 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
         assert f"OK created sql table model {SCHEMA}.{model}" in out
     # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap)
     assert out.count("PASS sqlmetrics_metric_threshold") == 4
-    # margin 0.2, and DeLong's paired test at alpha 0.05
-    assert out.count("PASS sqlmetrics_champion_challenger") == 2
+    # margin 0.2, DeLong's paired test, GAUC's and the Brier score's t-tests at alpha 0.05
+    assert out.count("PASS sqlmetrics_champion_challenger") == 4
     # not in the main selection (the passing ci= test at 0.7 has 0_95 in its name)
     assert "deliberately" not in out and "predictions_country__click__auc__0_7__pctr" not in out
 
@@ -953,6 +953,35 @@ def _check_failing_ci_gates(built: Built, out: str) -> None:
     for country, cells in boot.items():
         assert float(cells["p_value"]) == p["precision", country] < 0.05, country
     assert "FAIL 2 sqlmetrics_champion_challenger" in out
+    # the tests over per-group values (GAUC) and per-row losses (the Brier score): Student's t
+    # in SQL to 1e-9 of compare()'s, the randomization test's p exactly (the same sign flips)
+    tests = {
+        "t": ("gauc", "(t p < 0.4)"),
+        "randomization": ("gauc", "(randomization p < 0.4)"),
+        "wilcoxon": ("gauc", "(wilcoxon p < 0.4)"),
+        "brier": ("brier_score", "(t p < 0.5)"),
+    }
+    failing = {"t": ["DE", "US"], "randomization": ["DE", "US"], "wilcoxon": ["US"],
+               "brier": ["DE", "US"]}  # fmt: skip
+    for name, (metric, needle) in tests.items():
+        test = "t" if name == "brier" else name
+        compared = sqlmetrics.compare(
+            frame, [metric], scores=["pctr", "pctr_challenger"], by="country", test=test,
+            label="click", group="user_id",
+        )  # fmt: skip
+        p = compared[compared.model == "pctr_challenger"].set_index("country")["p_value"]
+        rows = _logged(out, "champion_challenger", needle)
+        assert sorted(rows) == failing[name], name
+        level = float(needle.split("< ")[1].rstrip(")"))
+        assert all(p[c] >= level for c in p.index if c not in rows), name  # the others pass
+        for country, cells in rows.items():
+            got = float(cells["p_value"])
+            if name == "randomization":
+                assert got == p[country], country
+            elif name == "wilcoxon":  # erfc by the Chebyshev fit, as DeLong's
+                assert math.isclose(got, p[country], rel_tol=2e-7), country
+            else:
+                assert math.isclose(got, p[country], rel_tol=1e-9), (name, country, got)
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -1205,13 +1234,17 @@ GATE_ERRORS = {
         "champion_challenger: test='mcnemar' does not apply to 'auc'; tests that apply: "
         "'delong' (default 'delong'), or test='auto'",
     ),
-    "t names compare": (
+    "t is unweighted": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='log_loss', "
+        "label='click', champion='pctr', challenger='pctr_challenger', weight='weight', "
+        "alpha=0.05)",
+        "champion_challenger: test='t' of 'log_loss' is unweighted, as compare()'s; drop weight=",
+    ),
+    "bad n_permutations": (
         "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='gauc', "
         "label='click', champion='pctr', challenger='pctr_challenger', group='user_id', "
-        "alpha=0.05)",
-        "champion_challenger: test='t' of 'gauc' needs Student's t or a permutation "
-        "distribution, which the gate does not compute in SQL; run sqlmetrics.compare() in "
-        "Python",
+        "test='randomization', n_permutations=5)",
+        "champion_challenger: n_permutations= must be an integer >= 10 (e.g. 200 or 1000); got 5",
     ),
 }
 

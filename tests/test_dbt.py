@@ -779,8 +779,9 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
         "auc_ci_by_country", "log_loss_ci_by_country",
     ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
-    # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap)
-    assert out.count("PASS sqlmetrics_metric_threshold") == 4
+    # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap),
+    # and the two ci= gates on the daily states (states: true)
+    assert out.count("PASS sqlmetrics_metric_threshold") == 6
     # margin 0.2, DeLong's paired test, GAUC's and the Brier score's t-tests at alpha 0.05
     assert out.count("PASS sqlmetrics_champion_challenger") == 4
     # not in the main selection (the passing ci= test at 0.7 has 0_95 in its name)
@@ -904,6 +905,28 @@ def test_failing_threshold_test_names_the_slices(
     assert "FAIL 3 sqlmetrics_champion_challenger" in out
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
+    _check_failing_state_gates(built, out)
+
+
+def _check_failing_state_gates(built: Built, out: str) -> None:
+    """The gates on merged states (states: true) fail where the same gate on the rows of all
+    days fails, with evaluate's value and interval over those rows."""
+    frame = built.read("predictions")
+    rows = _logged(out, "metric_threshold", "below min 0.71 (upper bound of the 0.95 interval)")
+    want = sqlmetrics.evaluate(frame, ["auc"], by="country", ci=0.95, **BINARY)
+    want = want.set_index("country")
+    assert sorted(rows) == ["US"] == sorted(want.index[want["auc_hi"] < 0.71])
+    for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
+        assert _same(float(rows["US"][cell]), want.loc["US", col]), col
+    rows = _logged(out, "metric_threshold", "metric gauc, value")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gauc = sqlmetrics.evaluate(frame, ["gauc"], by="country", group="user_id", **BINARY)
+    gauc = gauc.set_index("country")["gauc"]
+    assert sorted(rows) == ["FR", "US"] == sorted(gauc.index[gauc < 0.67])
+    for country, cells in rows.items():
+        assert _same(float(cells["value"]), gauc[country]), country
+        assert cells["reason"] == "below min 0.67"
 
 
 def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:
@@ -1240,6 +1263,12 @@ GATE_ERRORS = {
         "alpha=0.05)",
         "champion_challenger: test='t' of 'log_loss' is unweighted, as compare()'s; drop weight=",
     ),
+    "bad states": (
+        "sqlmetrics.test_metric_threshold(model=ref('daily_states'), metric='auc', "
+        "label='click', score='pctr', min=0.7, states='yes')",
+        "metric_threshold: states= must be true (the model holds sqlmetrics.evaluate_state's "
+        "states) or false; got 'yes'",
+    ),
     "bad n_permutations": (
         "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='gauc', "
         "label='click', champion='pctr', challenger='pctr_challenger', group='user_id', "
@@ -1402,6 +1431,52 @@ def test_daily_states_are_pythons_and_merge_to_evaluate(
     assert list(merged["n_rows"]) == list(want["n_rows"])
     # the warehouse's states merged by Python: evaluate's frame, bit for bit
     pd.testing.assert_frame_equal(python, want, check_exact=True)
+
+
+def _check_merged(built: Built, rows: pd.DataFrame) -> None:
+    """merged_states (the last two days' states merged in the warehouse) is evaluate's frame
+    over ``rows``, to 1e-9 (bit for bit where the engine's sums are DuckDB's)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sqlmetrics.evaluate(rows, STATE_METRICS, **STATE_ARGS)
+    merged = built.read("merged_states").sort_values("country", ignore_index=True)
+    assert list(merged.columns) == list(want.columns)
+    assert list(merged["country"]) == list(want["country"])
+    for column in STATE_METRICS:
+        for have, expected in zip(merged[column], want[column]):
+            assert _same(have, expected), (column, have, expected)
+    assert list(merged["n_rows"]) == list(want["n_rows"])
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_incremental_run_adds_the_new_day(build: str, request: pytest.FixtureRequest) -> None:
+    """The incremental model past its first build: daily_states rebuilt with the first day
+    alone (var state_last_day), then a plain run adds the second day through the
+    is_incremental() branch (its compiled statement holds the new day only); merged_states
+    is evaluate over the first day, then over both. The tables end as the build left them.
+    """
+    built: Built = request.getfixturevalue(build)
+    predictions = built.read("predictions")
+    days = sorted(str(pd.Timestamp(d).date()) for d in predictions["day"].unique())
+    assert len(days) == 2
+    day = pd.to_datetime(predictions["day"]).dt.strftime("%Y-%m-%d")
+    first = built.project.dbt(
+        "run", "--select", "daily_states", "merged_states", "--full-refresh",
+        "--vars", f"{{state_last_day: '{days[0]}'}}",
+    )  # fmt: skip
+    assert "Completed successfully" in first.stdout
+    states = built.read("daily_states")
+    assert sorted(str(pd.Timestamp(d).date()) for d in states["day"].unique()) == days[:1]
+    _check_merged(built, predictions[day == days[0]].reset_index(drop=True))
+    second = built.project.dbt("run", "--select", "daily_states", "merged_states")
+    assert f"OK created sql incremental model {SCHEMA}.daily_states" in second.stdout
+    compiled = next((built.project.root / "target" / "compiled").rglob("daily_states.sql"))
+    statement = compiled.read_text()
+    assert f"'{days[1]}'" in statement and f"'{days[0]}'" not in statement  # the new day only
+    states = built.read("daily_states")
+    assert sorted(str(pd.Timestamp(d).date()) for d in states["day"].unique()) == days
+    assert len(states) == len(built.read("daily_states").drop_duplicates())
+    _check_merged(built, predictions)
 
 
 def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:

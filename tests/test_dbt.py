@@ -906,6 +906,14 @@ def test_failing_threshold_test_names_the_slices(
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
     _check_failing_state_gates(built, out)
+    if build == "duckdb_build":  # the README's failing rows, as dbt logs them (digits too)
+        readme = (ROOT / "README.md").read_text()
+        shown = re.search(r"naming its slice with the interval.*?```\n(.*?)```", readme, re.S)
+        assert shown is not None
+        lines = shown.group(1).strip().splitlines()
+        assert len(lines) == 3 and "(t p < 0.4)" in lines[2]
+        for line in lines:
+            assert line in out, line
 
 
 def _check_failing_state_gates(built: Built, out: str) -> None:

@@ -906,6 +906,17 @@ def test_failing_threshold_test_names_the_slices(
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
     _check_failing_state_gates(built, out)
+    # a ranking metric's t-test over the queries (the search run against its challenger)
+    found = re.findall(r"champion_challenger failed in slice half='(\w+)': metric ndcg@10, .*"
+                       r"p_value ([0-9.e-]+), reason .*\(t p < 0.1\)", out)  # fmt: skip
+    compared = sqlmetrics.compare(
+        built.read("search_runs"), ["ndcg@10"], scores=["score", "score_challenger"],
+        by="half", test="t", group="query_id", item="doc_id", label="rel",
+    )  # fmt: skip
+    p = compared[compared.model == "score_challenger"].set_index("half")["p_value"]
+    assert sorted({half for half, _ in found}) == ["second"] == sorted(p.index[p < 0.1])
+    for half, value in found:
+        assert math.isclose(float(value), p[half], rel_tol=1e-9), (half, value, p[half])
     if build == "duckdb_build":  # the README's failing rows, as dbt logs them (digits too)
         readme = (ROOT / "README.md").read_text()
         shown = re.search(r"naming its slice with the interval.*?```\n(.*?)```", readme, re.S)

@@ -898,10 +898,9 @@ def test_failing_threshold_test_names_the_slices(
     assert "FAIL 2 sqlmetrics_metric_threshold" in out
     auc = built.read("auc_by_country").set_index("country")["auc"]
     assert auc["DE"] >= 0.7 > max(auc["FR"], auc["US"])  # so FR and US fail, DE passes
-    assert "metric_threshold failed in slice country='FR': metric auc" in out
-    assert "metric_threshold failed in slice country='US': metric auc" in out
-    assert "metric_threshold failed in slice country='DE'" not in out
-    assert "reason below min 0.7" in out
+    plain = re.findall(r"metric_threshold failed in slice country='(\w+)': metric auc, value "
+                       r"[0-9.]+, reason below min 0.7$", out, flags=re.M)  # fmt: skip
+    assert sorted(plain) == ["FR", "US"]  # DE passes
     assert "FAIL 3 sqlmetrics_champion_challenger" in out
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
@@ -946,6 +945,18 @@ def _check_failing_state_gates(built: Built, out: str) -> None:
     for country, cells in rows.items():
         assert _same(float(cells["value"]), gauc[country]), country
         assert cells["reason"] == "below min 0.67"
+    # one day picked by dbt's where:, the bootstrap keys rows by their values: the interval of
+    # the replayed rows is evaluate(ci=)'s on that day's rows
+    rows = _logged(out, "metric_threshold", "below min 0.99 (upper bound of the 0.95 interval)")
+    day = frame[pd.to_datetime(frame["day"]).dt.strftime("%Y-%m-%d") == "2026-11-02"]
+    want = sqlmetrics.evaluate(
+        day.reset_index(drop=True), ["auc"], by="country", ci=0.95, ci_method="bootstrap",
+        n_boot=20, **BINARY,
+    ).set_index("country")  # fmt: skip
+    assert sorted(rows) == ["DE", "FR", "US"] and len(day) < len(frame)
+    for country, cells in rows.items():
+        for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
+            assert _same(float(cells[cell]), want.loc[country, col]), (country, col)
 
 
 def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:

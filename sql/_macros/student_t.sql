@@ -23,7 +23,8 @@
   Guards that keep PostgreSQL's float checks quiet: |t| < 1e-17 gives p = 1 (its true value
   rounds to 1), |t| > 1e150 gives p = 0 (the true value is below 1e-140), a front factor
   below exp(-700) counts 0 (a p-value below 1e-300).
-  Agreement with t_two_sided_p: tests/test_student_t.py, on DuckDB and PostgreSQL.
+  Agreement with t_two_sided_p: tests/test_student_t.py, on DuckDB and PostgreSQL (the
+  engines the dbt gates are tested on; Spark's SQL is not run here: it needs WITH RECURSIVE).
 #}
 
 {% macro compare_t_p(sums, n_by) -%}

@@ -779,10 +779,11 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
         "auc_ci_by_country", "log_loss_ci_by_country",
     ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
-    # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap)
-    assert out.count("PASS sqlmetrics_metric_threshold") == 4
-    # margin 0.2, and DeLong's paired test at alpha 0.05
-    assert out.count("PASS sqlmetrics_champion_challenger") == 2
+    # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap),
+    # and the two ci= gates on the daily states (states: true)
+    assert out.count("PASS sqlmetrics_metric_threshold") == 6
+    # margin 0.2, DeLong's paired test, GAUC's and the Brier score's t-tests at alpha 0.05
+    assert out.count("PASS sqlmetrics_champion_challenger") == 4
     # not in the main selection (the passing ci= test at 0.7 has 0_95 in its name)
     assert "deliberately" not in out and "predictions_country__click__auc__0_7__pctr" not in out
 
@@ -897,13 +898,65 @@ def test_failing_threshold_test_names_the_slices(
     assert "FAIL 2 sqlmetrics_metric_threshold" in out
     auc = built.read("auc_by_country").set_index("country")["auc"]
     assert auc["DE"] >= 0.7 > max(auc["FR"], auc["US"])  # so FR and US fail, DE passes
-    assert "metric_threshold failed in slice country='FR': metric auc" in out
-    assert "metric_threshold failed in slice country='US': metric auc" in out
-    assert "metric_threshold failed in slice country='DE'" not in out
-    assert "reason below min 0.7" in out
+    plain = re.findall(r"metric_threshold failed in slice country='(\w+)': metric auc, value "
+                       r"[0-9.]+, reason below min 0.7$", out, flags=re.M)  # fmt: skip
+    assert sorted(plain) == ["FR", "US"]  # DE passes
     assert "FAIL 3 sqlmetrics_champion_challenger" in out
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
+    _check_failing_state_gates(built, out)
+    # a ranking metric's t-test over the queries (the search run against its challenger)
+    found = re.findall(r"champion_challenger failed in slice half='(\w+)': metric ndcg@10, .*"
+                       r"p_value ([0-9.e-]+), reason .*\(t p < 0.1\)", out)  # fmt: skip
+    compared = sqlmetrics.compare(
+        built.read("search_runs"), ["ndcg@10"], scores=["score", "score_challenger"],
+        by="half", test="t", group="query_id", item="doc_id", label="rel",
+    )  # fmt: skip
+    p = compared[compared.model == "score_challenger"].set_index("half")["p_value"]
+    assert sorted({half for half, _ in found}) == ["second"] == sorted(p.index[p < 0.1])
+    for half, value in found:
+        assert math.isclose(float(value), p[half], rel_tol=1e-9), (half, value, p[half])
+    if build == "duckdb_build":  # the README's failing rows, as dbt logs them (digits too)
+        readme = (ROOT / "README.md").read_text()
+        shown = re.search(r"naming its slice with the interval.*?```\n(.*?)```", readme, re.S)
+        assert shown is not None
+        lines = shown.group(1).strip().splitlines()
+        assert len(lines) == 3 and "(t p < 0.4)" in lines[2]
+        for line in lines:
+            assert line in out, line
+
+
+def _check_failing_state_gates(built: Built, out: str) -> None:
+    """The gates on merged states (states: true) fail where the same gate on the rows of all
+    days fails, with evaluate's value and interval over those rows."""
+    frame = built.read("predictions")
+    rows = _logged(out, "metric_threshold", "below min 0.71 (upper bound of the 0.95 interval)")
+    want = sqlmetrics.evaluate(frame, ["auc"], by="country", ci=0.95, **BINARY)
+    want = want.set_index("country")
+    assert sorted(rows) == ["US"] == sorted(want.index[want["auc_hi"] < 0.71])
+    for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
+        assert _same(float(rows["US"][cell]), want.loc["US", col]), col
+    rows = _logged(out, "metric_threshold", "metric gauc, value")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gauc = sqlmetrics.evaluate(frame, ["gauc"], by="country", group="user_id", **BINARY)
+    gauc = gauc.set_index("country")["gauc"]
+    assert sorted(rows) == ["FR", "US"] == sorted(gauc.index[gauc < 0.67])
+    for country, cells in rows.items():
+        assert _same(float(cells["value"]), gauc[country]), country
+        assert cells["reason"] == "below min 0.67"
+    # one day picked by dbt's where:, the bootstrap keys rows by their values: the interval of
+    # the replayed rows is evaluate(ci=)'s on that day's rows
+    rows = _logged(out, "metric_threshold", "below min 0.99 (upper bound of the 0.95 interval)")
+    day = frame[pd.to_datetime(frame["day"]).dt.strftime("%Y-%m-%d") == "2026-11-02"]
+    want = sqlmetrics.evaluate(
+        day.reset_index(drop=True), ["auc"], by="country", ci=0.95, ci_method="bootstrap",
+        n_boot=20, **BINARY,
+    ).set_index("country")  # fmt: skip
+    assert sorted(rows) == ["DE", "FR", "US"] and len(day) < len(frame)
+    for country, cells in rows.items():
+        for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
+            assert _same(float(cells[cell]), want.loc[country, col]), (country, col)
 
 
 def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:
@@ -953,6 +1006,35 @@ def _check_failing_ci_gates(built: Built, out: str) -> None:
     for country, cells in boot.items():
         assert float(cells["p_value"]) == p["precision", country] < 0.05, country
     assert "FAIL 2 sqlmetrics_champion_challenger" in out
+    # the tests over per-group values (GAUC) and per-row losses (the Brier score): Student's t
+    # in SQL to 1e-9 of compare()'s, the randomization test's p exactly (the same sign flips)
+    tests = {
+        "t": ("gauc", "(t p < 0.4)"),
+        "randomization": ("gauc", "(randomization p < 0.4)"),
+        "wilcoxon": ("gauc", "(wilcoxon p < 0.4)"),
+        "brier": ("brier_score", "(t p < 0.5)"),
+    }
+    failing = {"t": ["DE", "US"], "randomization": ["DE", "US"], "wilcoxon": ["US"],
+               "brier": ["DE", "US"]}  # fmt: skip
+    for name, (metric, needle) in tests.items():
+        test = "t" if name == "brier" else name
+        compared = sqlmetrics.compare(
+            frame, [metric], scores=["pctr", "pctr_challenger"], by="country", test=test,
+            label="click", group="user_id",
+        )  # fmt: skip
+        p = compared[compared.model == "pctr_challenger"].set_index("country")["p_value"]
+        rows = _logged(out, "champion_challenger", needle)
+        assert sorted(rows) == failing[name], name
+        level = float(needle.split("< ")[1].rstrip(")"))
+        assert all(p[c] >= level for c in p.index if c not in rows), name  # the others pass
+        for country, cells in rows.items():
+            got = float(cells["p_value"])
+            if name == "randomization":
+                assert got == p[country], country
+            elif name == "wilcoxon":  # erfc by the Chebyshev fit, as DeLong's
+                assert math.isclose(got, p[country], rel_tol=2e-7), country
+            else:
+                assert math.isclose(got, p[country], rel_tol=1e-9), (name, country, got)
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -1205,13 +1287,23 @@ GATE_ERRORS = {
         "champion_challenger: test='mcnemar' does not apply to 'auc'; tests that apply: "
         "'delong' (default 'delong'), or test='auto'",
     ),
-    "t names compare": (
+    "t is unweighted": (
+        "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='log_loss', "
+        "label='click', champion='pctr', challenger='pctr_challenger', weight='weight', "
+        "alpha=0.05)",
+        "champion_challenger: test='t' of 'log_loss' is unweighted, as compare()'s; drop weight=",
+    ),
+    "bad states": (
+        "sqlmetrics.test_metric_threshold(model=ref('daily_states'), metric='auc', "
+        "label='click', score='pctr', min=0.7, states='yes')",
+        "metric_threshold: states= must be true (the model holds sqlmetrics.evaluate_state's "
+        "states) or false; got 'yes'",
+    ),
+    "bad n_permutations": (
         "sqlmetrics.test_champion_challenger(model=ref('predictions'), metric='gauc', "
         "label='click', champion='pctr', challenger='pctr_challenger', group='user_id', "
-        "alpha=0.05)",
-        "champion_challenger: test='t' of 'gauc' needs Student's t or a permutation "
-        "distribution, which the gate does not compute in SQL; run sqlmetrics.compare() in "
-        "Python",
+        "test='randomization', n_permutations=5)",
+        "champion_challenger: n_permutations= must be an integer >= 10 (e.g. 200 or 1000); got 5",
     ),
 }
 
@@ -1369,6 +1461,52 @@ def test_daily_states_are_pythons_and_merge_to_evaluate(
     assert list(merged["n_rows"]) == list(want["n_rows"])
     # the warehouse's states merged by Python: evaluate's frame, bit for bit
     pd.testing.assert_frame_equal(python, want, check_exact=True)
+
+
+def _check_merged(built: Built, rows: pd.DataFrame) -> None:
+    """merged_states (the last two days' states merged in the warehouse) is evaluate's frame
+    over ``rows``, to 1e-9 (bit for bit where the engine's sums are DuckDB's)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sqlmetrics.evaluate(rows, STATE_METRICS, **STATE_ARGS)
+    merged = built.read("merged_states").sort_values("country", ignore_index=True)
+    assert list(merged.columns) == list(want.columns)
+    assert list(merged["country"]) == list(want["country"])
+    for column in STATE_METRICS:
+        for have, expected in zip(merged[column], want[column]):
+            assert _same(have, expected), (column, have, expected)
+    assert list(merged["n_rows"]) == list(want["n_rows"])
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_incremental_run_adds_the_new_day(build: str, request: pytest.FixtureRequest) -> None:
+    """The incremental model past its first build: daily_states rebuilt with the first day
+    alone (var state_last_day), then a plain run adds the second day through the
+    is_incremental() branch (its compiled statement holds the new day only); merged_states
+    is evaluate over the first day, then over both. The tables end as the build left them.
+    """
+    built: Built = request.getfixturevalue(build)
+    predictions = built.read("predictions")
+    days = sorted(str(pd.Timestamp(d).date()) for d in predictions["day"].unique())
+    assert len(days) == 2
+    day = pd.to_datetime(predictions["day"]).dt.strftime("%Y-%m-%d")
+    first = built.project.dbt(
+        "run", "--select", "daily_states", "merged_states", "--full-refresh",
+        "--vars", f"{{state_last_day: '{days[0]}'}}",
+    )  # fmt: skip
+    assert "Completed successfully" in first.stdout
+    states = built.read("daily_states")
+    assert sorted(str(pd.Timestamp(d).date()) for d in states["day"].unique()) == days[:1]
+    _check_merged(built, predictions[day == days[0]].reset_index(drop=True))
+    second = built.project.dbt("run", "--select", "daily_states", "merged_states")
+    assert f"OK created sql incremental model {SCHEMA}.daily_states" in second.stdout
+    compiled = next((built.project.root / "target" / "compiled").rglob("daily_states.sql"))
+    statement = compiled.read_text()
+    assert f"'{days[1]}'" in statement and f"'{days[0]}'" not in statement  # the new day only
+    states = built.read("daily_states")
+    assert sorted(str(pd.Timestamp(d).date()) for d in states["day"].unique()) == days
+    assert len(states) == len(built.read("daily_states").drop_duplicates())
+    _check_merged(built, predictions)
 
 
 def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:

@@ -230,6 +230,10 @@ def _inference_facts(spec: MetricSpec) -> dict[str, Any]:
         # compare's paired statement and tests, default first (champion_challenger's test=)
         "paired": inference.paired,
         "tests": list(inference.tests),
+        # compare_losses' per-row loss ("ll", "sq") of the losses' t-test
+        "loss": inference.loss,
+        # how the groups weigh in the groups' t-test ("weighting": GAUC's weights)
+        "group_weights": inference.group_weights,
     }
 
 

@@ -52,7 +52,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['mcnemar', 'bootstrap']
+                'tests': ['mcnemar', 'bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'auc': {
@@ -93,7 +95,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'delong',
-                'tests': ['delong']
+                'tests': ['delong'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'auc_bounds': {
@@ -135,7 +139,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'average_precision': {
@@ -177,7 +183,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'balanced_accuracy': {
@@ -218,7 +226,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'bpref': {
@@ -269,7 +279,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'brier_score': {
@@ -310,7 +322,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'losses',
-                'tests': ['t']
+                'tests': ['t'],
+                'loss': 'sq',
+                'group_weights': none
             }
         },
         'calibration_curve': {
@@ -353,7 +367,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['bin', 'bin_lower', 'bin_upper', 'n', 'weight', 'mean_predicted', 'fraction_positive'],
@@ -398,7 +414,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'catalog_coverage': {
@@ -427,7 +445,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'cg': {
@@ -481,7 +501,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'classification_report': {
@@ -524,7 +546,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['class', 'average', 'precision', 'recall', 'fbeta', 'support'],
@@ -570,7 +594,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'confusion_matrix': {
@@ -617,7 +643,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['tp', 'fp', 'tn', 'fn'],
@@ -676,7 +704,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'distributional_coverage': {
@@ -705,7 +735,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'err': {
@@ -758,7 +790,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'expected_calibration_error': {
@@ -801,7 +835,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'f1': {
@@ -849,7 +885,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'f1_macro': {
@@ -891,7 +929,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'f1_micro': {
@@ -933,7 +973,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'f1_weighted': {
@@ -975,7 +1017,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fallout': {
@@ -1027,7 +1071,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fbeta': {
@@ -1076,7 +1122,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fbeta_macro': {
@@ -1119,7 +1167,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fbeta_micro': {
@@ -1162,7 +1212,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fbeta_weighted': {
@@ -1205,7 +1257,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'fpr': {
@@ -1256,7 +1310,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'gauc': {
@@ -1298,7 +1354,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': 'weighting'
             }
         },
         'gini_index': {
@@ -1327,7 +1385,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'gm_map': {
@@ -1380,7 +1440,9 @@
                 'group_mean': 'geometric',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'hamming_loss': {
@@ -1419,7 +1481,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'hit_rate': {
@@ -1471,7 +1535,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'hit_ratio': {
@@ -1523,7 +1589,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': 'relevant'
             }
         },
         'idcg': {
@@ -1578,7 +1646,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'infap': {
@@ -1629,7 +1699,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'iprec_11pt_avg': {
@@ -1680,7 +1752,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'iprec_at_recall': {
@@ -1732,7 +1806,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'jaccard_macro': {
@@ -1773,7 +1849,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'jaccard_micro': {
@@ -1814,7 +1892,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'jaccard_weighted': {
@@ -1855,7 +1935,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'judged': {
@@ -1907,7 +1989,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'kendall_tau': {
@@ -1948,7 +2032,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'ks_point': {
@@ -1989,7 +2075,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['ks_statistic', 'threshold', 'tpr', 'fpr'],
@@ -2034,7 +2122,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'lift_table': {
@@ -2071,7 +2161,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['bin', 'n', 'n_pos', 'min_score', 'max_score', 'response_rate', 'lift', 'cumulative_n', 'cumulative_pos', 'gain', 'cumulative_lift'],
@@ -2117,7 +2209,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'losses',
-                'tests': ['t']
+                'tests': ['t'],
+                'loss': 'll',
+                'group_weights': none
             }
         },
         'map': {
@@ -2170,7 +2264,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'mcc': {
@@ -2211,7 +2307,9 @@
                 'group_mean': none,
                 'counts_macro': 'ci_binary_mcc',
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'mrr': {
@@ -2263,7 +2361,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'multiclass_auc': {
@@ -2310,7 +2410,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'multiclass_confusion_matrix': {
@@ -2351,7 +2453,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['label', 'prediction', 'count'],
@@ -2401,7 +2505,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'ndcg': {
@@ -2456,7 +2562,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'normalized_entropy': {
@@ -2498,7 +2606,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'losses',
-                'tests': ['t']
+                'tests': ['t'],
+                'loss': 'll',
+                'group_weights': none
             }
         },
         'novelty': {
@@ -2527,7 +2637,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'num_q': {
@@ -2578,7 +2690,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'num_rel': {
@@ -2629,7 +2743,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'num_rel_ret': {
@@ -2680,7 +2796,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'num_ret': {
@@ -2731,7 +2849,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'partial_auc': {
@@ -2773,7 +2893,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'pr_curve': {
@@ -2816,7 +2938,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['threshold', 'precision', 'recall', 'tp', 'fp', 'fn'],
@@ -2871,7 +2995,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'precision_at_k': {
@@ -2924,7 +3050,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'precision_macro': {
@@ -2966,7 +3094,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'precision_micro': {
@@ -3008,7 +3138,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'precision_weighted': {
@@ -3050,7 +3182,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'r_precision': {
@@ -3101,7 +3235,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'rbp': {
@@ -3154,7 +3290,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'recall': {
@@ -3205,7 +3343,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'recall_at_k': {
@@ -3257,7 +3397,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'recall_macro': {
@@ -3299,7 +3441,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'recall_micro': {
@@ -3341,7 +3485,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'recall_weighted': {
@@ -3383,7 +3529,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'roc_curve': {
@@ -3426,7 +3574,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             },
             'columns': {
                 'plain': ['threshold', 'fpr', 'tpr', 'tp', 'fp', 'tn', 'fn'],
@@ -3482,7 +3632,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'set_precision': {
@@ -3533,7 +3685,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'set_recall': {
@@ -3584,7 +3738,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': 'groups',
-                'tests': ['t', 'randomization', 'wilcoxon']
+                'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'spearman': {
@@ -3623,7 +3779,9 @@
                 'group_mean': 'mean',
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         },
         'specificity': {
@@ -3674,7 +3832,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': 'confusion',
-                'tests': ['bootstrap']
+                'tests': ['bootstrap'],
+                'loss': none,
+                'group_weights': none
             }
         },
         'top_k_accuracy': {
@@ -3726,7 +3886,9 @@
                 'group_mean': none,
                 'counts_macro': none,
                 'paired': none,
-                'tests': []
+                'tests': [],
+                'loss': none,
+                'group_weights': none
             }
         }
     },

@@ -26,12 +26,19 @@
                      numbers), else chi^2 with the continuity correction (erfc as for DeLong)
     test: bootstrap  the threshold metrics (precision, recall, f1, accuracy, ...): compare's
                      paired bootstrap (n_boot=, seed=; p = 2 (1 + min(#d <= 0, #d >= 0)) / (n + 1))
-  The t-tests and permutation tests (ranking metrics, gauc, log loss) need Student's t or a
-  permutation distribution, which the gate does not compute in SQL: the compile error names
-  sqlmetrics.compare().
+    test: t          the ranking metrics and gauc (over the groups' paired values, group=),
+                     log_loss, brier_score, normalized_entropy (over the rows' losses): compare's
+                     paired t-test, Student's t computed in SQL as stats.py computes it
+                     (sql/_macros/student_t.sql; within 1e-12 relative of compare's p-value,
+                     2e-14 measured on DuckDB and PostgreSQL)
+    test: randomization  per-group values: compare's sign-flip test, the same flips (hashes
+                     of the group, n_permutations= (1000), seed=): p = (1 + #extreme) / (1 + n)
+    test: wilcoxon   per-group values: the signed-rank test, normal approximation (erfc as for
+                     DeLong)
+  The tests over groups and losses are unweighted (weight= is refused, as compare() does).
   A slice whose test is undefined (fewer than 2 positives or negatives) fails.
 #}
-{% test champion_challenger(model, metric, champion, challenger, margin=0, by=none, higher_is_better=none, test=none, alpha=none, n_boot=200, seed=0) %}
+{% test champion_challenger(model, metric, champion, challenger, margin=0, by=none, higher_is_better=none, test=none, alpha=none, n_boot=200, seed=0, n_permutations=1000) %}
 {%- if not sqlmetrics.sqlmetrics_is_real(margin) or margin < 0 -%}
 {{ exceptions.raise_compiler_error("champion_challenger: margin= must be a finite number >= 0; got " ~ sqlmetrics.sqlmetrics_repr(margin)) }}
 {%- endif -%}
@@ -58,12 +65,13 @@
 {%- if chosen not in allowed -%}
 {{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(test) ~ " does not apply to " ~ sqlmetrics.sqlmetrics_repr(metric) ~ "; tests that apply: " ~ sqlmetrics.sqlmetrics_repr_list(allowed) ~ " (default " ~ sqlmetrics.sqlmetrics_repr(allowed[0]) ~ "), or test='auto'") }}
 {%- endif -%}
-{%- if chosen not in ['delong', 'bootstrap', 'mcnemar'] -%}
-{%- set runs = [] -%}
-{%- for t in allowed -%}{%- if t in ['delong', 'bootstrap', 'mcnemar'] -%}{%- do runs.append(t) -%}{%- endif -%}{%- endfor -%}
-{{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(chosen) ~ " of " ~ sqlmetrics.sqlmetrics_repr(metric) ~ " needs Student's t or a permutation distribution, which the gate does not compute in SQL; " ~ ("pass test=" ~ sqlmetrics.sqlmetrics_repr(runs[0]) ~ " (its p-value is SQL)" if runs else "run sqlmetrics.compare() in Python (a dbt Python model)") ~ ", or drop test= and alpha= to check margin= on the values") }}
-{%- endif -%}
 {%- set level = alpha if alpha is not none else 0.05 -%}
+{%- if chosen == 'randomization' and (n_permutations is not number or n_permutations is boolean or n_permutations != (n_permutations | int) or n_permutations < 10) -%}
+{{ exceptions.raise_compiler_error("champion_challenger: n_permutations= must be an integer >= 10 (e.g. 200 or 1000); got " ~ sqlmetrics.sqlmetrics_repr(n_permutations)) }}
+{%- endif -%}
+{%- if chosen == 'randomization' and n_permutations > facts.ci.n_boot_max -%}
+{{ exceptions.raise_compiler_error("champion_challenger: n_permutations= must be <= " ~ facts.ci.n_boot_max ~ " (each one is a pass over the rows); got " ~ n_permutations ~ "; pass a smaller number, e.g. n_permutations=2000") }}
+{%- endif -%}
 {%- set columns = sqlmetrics.sqlmetrics_columns(req.name, kwargs) -%}
 {%- set options = sqlmetrics.sqlmetrics_options(req.name, kwargs) -%}
 {%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, options) -%}
@@ -84,6 +92,14 @@
 {%- endif -%}
 {%- set counts = sqlmetrics.compare_confusion(rel, quoted_by, {'label': label, 'scores': scores, 'weight': none}, checked, [], 2) -%}
 {%- set tested = sqlmetrics.sqlmetrics_mcnemar_p(counts, by_cols | length) -%}
+{%- elif chosen in ['t', 'randomization', 'wilcoxon'] -%}
+{%- if columns.weight -%}
+{{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(chosen) ~ " of " ~ sqlmetrics.sqlmetrics_repr(metric) ~ " is unweighted, as compare()'s; drop weight=") }}
+{%- endif -%}
+{%- if 'qrels' in kwargs -%}
+{{ exceptions.raise_compiler_error("champion_challenger: test=" ~ sqlmetrics.sqlmetrics_repr(chosen) ~ " with qrels= is not written in SQL; join the judgments into the model, or run sqlmetrics.compare(..., qrels=) in Python") }}
+{%- endif -%}
+{%- set tested = sqlmetrics.sqlmetrics_paired_groups_p(rel, req, spec, by_cols, columns, options, [champion, challenger], chosen, n_permutations, seed) -%}
 {%- else -%}
 {%- set cols = {'label': label, 'scores': scores, 'weight': sqlmetrics.sqlmetrics_quote(columns.weight) if columns.weight else none} -%}
 {%- set boot = sqlmetrics.compare_bootstrap(rel, quoted_by, cols, checked, [{'alias': 'm0', 'metric': req.name}], 2, n_boot, seed, 0.95) -%}
@@ -252,4 +268,109 @@ from (
         ) as mcnemar_n
     ) as mcnemar_x
 ) as mcnemar_p
+{%- endmacro %}
+
+{#
+  The p-value of compare()'s tests over paired values (model 1, the challenger, against model
+  0, the champion), per slice, in SQL:
+    losses (log_loss, brier_score, normalized_entropy; test 't'): compare_losses' per-row sums,
+        d = sum d_i / n, ss = sum d_i^2 - n d^2, sw = n, as compare.py::_losses;
+    groups (ranking metrics, gauc): each model's value per group by the metric's own kernel
+        sliced by the slices and the group (GAUC's group weights by compare_group_weights),
+        then compare_groups, as compare.py::_group_sql;
+  then  t:             compare_t_p (sql/_macros/student_t.sql: Student's t as stats.py)
+        randomization: (1 + n_extreme) / (1 + n_permutations), compare's sign flips by the
+                       same hashes and seed
+        wilcoxon:      erfc(|z| / sqrt 2) of the signed-rank statistic with the tie
+                       correction (erfc by the Chebyshev fit of DeLong's p, 1.2e-7 relative)
+#}
+{% macro sqlmetrics_paired_groups_p(rel, req, spec, by_cols, columns, options, score_cols, test, n_permutations, seed) -%}
+{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
+{%- set n_by = by_cols | length -%}
+{%- set quoted_by = [] -%}
+{%- for col in by_cols -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set slices -%}{% for i in range(n_by) %}slice_{{ i }}, {% endfor %}{%- endset -%}
+{%- set label = sqlmetrics.sqlmetrics_quote(columns.label) -%}
+{%- if spec.inference.paired == 'losses' -%}
+{%- set f = spec.inference.loss -%}
+{%- set scores = [] -%}
+{%- for col in score_cols -%}{%- do scores.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, options) -%}
+{%- set sums = sqlmetrics.compare_losses(rel, quoted_by, {'label': label, 'scores': scores}, checked, [f], 2) -%}
+{%- set mean = '(d' ~ f ~ '1 / n_rows)' -%}
+{%- set t_sums -%}
+select {{ slices }}{{ mean }} as d, dd{{ f }}1 - n_rows * {{ mean }} * {{ mean }} as ss, n_rows as n, cast(n_rows as {{ sqlmetrics.float_type() }}) as sw
+from (
+{{ sums }}
+) as loss_sums
+{%- endset -%}
+{{ return(sqlmetrics.compare_t_p(t_sums, n_by)) }}
+{%- endif -%}
+{#- the groups: one kernel statement per model, sliced by the slices and the group -#}
+{%- set params = {} -%}
+{%- for option in spec.params -%}
+{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
+{%- endfor -%}
+{%- do params.update(req.get('params') or {}) -%}
+{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, params) -%}
+{%- set filled = {} -%}
+{%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
+{%- for option, value in checked.items() -%}{%- if option != 'k' -%}{%- do filled.update({option: value}) -%}{%- endif -%}{%- endfor -%}
+{%- set group = sqlmetrics.sqlmetrics_quote(columns.group) -%}
+{%- set parts = [] -%}
+{%- for score in score_cols -%}
+{%- set cols = {} -%}
+{%- do cols.update(columns) -%}
+{%- do cols.update({'score': score}) -%}
+{%- set roles = {} -%}
+{%- for role in spec.roles -%}
+{%- set col = sqlmetrics.sqlmetrics_role_column(spec, role, cols, false) -%}
+{%- do roles.update({role.name: sqlmetrics.sqlmetrics_quote(col) if col else none}) -%}
+{%- endfor -%}
+{%- set entries = [{'alias': 'm0', 'metric': req.name, 'k': req.k, 'needs': spec.needs}] -%}
+{%- do parts.append(sqlmetrics.sqlmetrics_kernel(spec.kernel, rel, quoted_by + [group], roles, filled, entries) | trim) -%}
+{%- endfor -%}
+{%- set weights = none -%}
+{%- if spec.inference.group_weights == 'weighting' -%}
+{%- set weights = sqlmetrics.compare_group_weights(rel, quoted_by, {'group': group, 'label': label}, checked) -%}
+{%- endif -%}
+{%- set groups = sqlmetrics.compare_groups(parts, quoted_by, 1, weights, test, n_permutations, seed) -%}
+{%- set paired -%}
+select {{ slices }}n, sw, d, ss, n_extreme, n_nz, w_plus, tie
+from (
+{{ groups }}
+) as group_sums
+where model = 1
+{%- endset -%}
+{%- if test == 't' -%}
+{{ return(sqlmetrics.compare_t_p(paired, n_by)) }}
+{%- elif test == 'randomization' -%}
+{{ return('select ' ~ slices ~ 'cast(1 + n_extreme as ' ~ sqlmetrics.float_type() ~ ') / ' ~ (1 + n_permutations) ~ ' as p_value\nfrom (\n' ~ paired ~ '\n) as permuted') }}
+{%- endif -%}
+{%- set wilcoxon -%}
+select
+    {{ slices }}
+    case when zz is null then null else t * exp(-zz * zz - 1.26551223e0 + t * (1.00002368e0 + t * (0.37409196e0 + t * (0.09678418e0 + t * (-0.18628806e0 + t * (0.27886807e0 + t * (-1.13520398e0 + t * (1.48851587e0 + t * (-0.82215223e0 + t * 0.17087277e0))))))))) end as p_value
+from (
+    select wilcoxon_z.*, 1.0e0 / (1.0e0 + 0.5e0 * zz) as t
+    from (
+        select
+            {{ slices }}
+            case when n_nz > 0 and var_w > 0 then abs((w_plus - mean_w) / sqrt(var_w)) / sqrt(2.0e0) end as zz
+        from (
+            select
+                {{ slices }}
+                n_nz,
+                w_plus,
+                cast(n_nz as {{ sqlmetrics.float_type() }}) * (n_nz + 1) / 4.0e0 as mean_w,
+                cast(n_nz as {{ sqlmetrics.float_type() }}) * (n_nz + 1) * (2 * n_nz + 1) / 24.0e0 - tie / 48.0e0 as var_w
+            from (
+{{ paired | indent(16, true) }}
+            ) as ranked
+        ) as wilcoxon_moments
+    ) as wilcoxon_z
+) as wilcoxon_p
+{%- endset -%}
+{{ return(wilcoxon) }}
 {%- endmacro %}

@@ -27,8 +27,17 @@
   Without on=, ci= checks min on the upper bound and max on the lower bound: the gate fails
   only when the whole interval is beyond the threshold. A slice whose bound is undefined
   fails (reason 'undefined'). The failing rows add lo, hi and the bound checked.
+
+  With states: true the model is a table of sqlmetrics.evaluate_state's states (e.g. an
+  incremental model of daily states; dbt's where: config picks the days): the gate checks
+  the rows they stand for, replayed as merge_states replays them, so its value is
+  merge_states' (evaluate's over the union of the days, bit for bit) and its interval the
+  one of those rows (the bootstrap keys rows by their values, DeLong reads their multiset).
+  The gate's columns and metric must be among those the states were made with.
+  champion_challenger has no states= mode: a state holds one score column, not the pairs
+  of two models' scores on the same row that its paired tests need.
 #}
-{% test metric_threshold(model, metric, min=none, max=none, by=none, ci=none, on=none) %}
+{% test metric_threshold(model, metric, min=none, max=none, by=none, ci=none, on=none, states=false) %}
 {%- if min is none and max is none -%}
 {{ exceptions.raise_compiler_error("metric_threshold: give min= or max= (or both); got neither") }}
 {%- endif -%}
@@ -44,6 +53,18 @@
 {{ exceptions.raise_compiler_error("metric_threshold: on=" ~ sqlmetrics.sqlmetrics_repr(on) ~ " checks a bound of the interval: give ci= too (a level, e.g. ci=0.95)") }}
 {%- endif -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by('metric_threshold', by) -%}
+{%- if states not in [true, false] -%}
+{{ exceptions.raise_compiler_error("metric_threshold: states= must be true (the model holds sqlmetrics.evaluate_state's states) or false; got " ~ sqlmetrics.sqlmetrics_repr(states)) }}
+{%- endif -%}
+{%- if states -%}
+{#- the rows the states stand for, as merge_states replays them: the gate's numbers are
+    evaluate's over the union of the partitions, with or without ci= -#}
+{%- set req = sqlmetrics.sqlmetrics_parse_metric(metric, 'metric_threshold') -%}
+{%- set columns = sqlmetrics.sqlmetrics_columns(req.name, kwargs) -%}
+{%- set quoted = sqlmetrics.sqlmetrics_state_columns('metric_threshold', [metric], columns, by_cols, 'qrels' in kwargs) -%}
+{%- set replayed = sqlmetrics.state_rows(model ~ '', quoted) -%}
+{%- set model = 'sqlmetrics_replayed' -%}
+{%- endif -%}
 {%- set slices = [] -%}
 {%- for col in by_cols -%}{%- do slices.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
 {%- if ci is none -%}
@@ -76,6 +97,11 @@ case
 end
 {%- endset -%}
 {%- set failing -%}
+{% if states %}
+with sqlmetrics_replayed as (
+{{ replayed | indent(4, true) }}
+)
+{% endif %}
 select
     {% for col in slices %}{{ col }}, {% endfor %}
     '{{ metric | replace("'", "''") }}' as metric,

@@ -308,7 +308,7 @@ def test_render_takes_the_names_with_their_parameters() -> None:
 def test_the_convention_refuses_what_ir_measures_computes_otherwise() -> None:
     qrels, run = graded(0)
     with pytest.raises(InvalidParameterError, match="convention='ir_measures' does not define"):
-        sqlmetrics.evaluate(run, ["IPrec@0.2"], qrels=qrels, convention="ir_measures", **COLS)
+        sqlmetrics.evaluate(run, ["11pt_avg"], qrels=qrels, convention="ir_measures", **COLS)
 
 
 def test_compare_and_intervals_apply_the_names_parameters() -> None:

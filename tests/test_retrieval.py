@@ -132,31 +132,34 @@ def test_pytrec_eval_on_random_runs() -> None:
     )
     measures = {"bpref", "iprec_at_recall", "11pt_avg", "success", "gm_map"}
     per_query = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
-    out = sqlmetrics.evaluate(
-        frame,
-        ["bpref", "iprec_11pt_avg", "iprec_at_recall", "success@10"],
-        group="group",
-        item="item",
-        qrels=judged,
-        recall_level=0.3,
-        by="group",
-    ).set_index("group")
+
+    def ours(recall_rounding: str) -> pd.DataFrame:
+        return sqlmetrics.evaluate(
+            frame,
+            ["bpref", "iprec_11pt_avg", "iprec_at_recall", "success@10"],
+            group="group",
+            item="item",
+            qrels=judged,
+            recall_level=0.3,
+            recall_rounding=recall_rounding,
+            by="group",
+        ).set_index("group")
+
+    # pytrec-eval-terrier bundles trec_eval 9, which turns a recall level L into
+    # (long)(L R + 0.9) relevant items: recall_rounding="trec_eval_9"; trec_eval 10 (its test
+    # suite, reproduced above, and our default) rounds: lround(L R)
+    out, v10 = ours("trec_eval_9"), ours("trec_eval_10")
     assert len(out) == len(per_query) == 25
-    same_cutoffs = 0
+    differ = 0
     for q, values in per_query.items():
         assert out.loc[q, "bpref"] == pytest.approx(values["bpref"], abs=1e-12), q
         assert out.loc[q, "success@10"] == values["success_10"]
-        # pytrec-eval-terrier bundles trec_eval 9, which turns a recall level L into
-        # int(L R + 0.9) relevant items; trec_eval 10 (its test suite, reproduced above, and
-        # ours) rounds: lround(L R). Compared where both rules give the same counts
-        n_rel = sum(1 for v in qrel[q].values() if v >= 1)
-        if all(ort.lround(lv * n_rel) == int(lv * n_rel + 0.9) for lv in ort.LEVELS_11PT):
-            same_cutoffs += 1
-            assert out.loc[q, "iprec_11pt_avg"] == pytest.approx(values["11pt_avg"], abs=1e-12)
-            assert out.loc[q, "iprec_at_recall"] == pytest.approx(
-                values["iprec_at_recall_0.30"], abs=1e-12
-            )
-    assert same_cutoffs >= 3
+        assert out.loc[q, "iprec_11pt_avg"] == pytest.approx(values["11pt_avg"], abs=1e-12), q
+        assert out.loc[q, "iprec_at_recall"] == pytest.approx(
+            values["iprec_at_recall_0.30"], abs=1e-12
+        ), q
+        differ += abs(v10.loc[q, "iprec_11pt_avg"] - values["11pt_avg"]) > 1e-6
+    assert differ >= 3  # the rule matters on these runs
     # pytrec_eval's per-query gm_map is ln max(AP, eps); the mean is then exponentiated
     geometric = math.exp(sum(v["gm_map"] for v in per_query.values()) / len(per_query))
     assert sqlmetrics.gm_map(frame, qrels=judged) == pytest.approx(geometric, rel=1e-12)
@@ -175,7 +178,8 @@ def _wanted(ties: str, k: int | None) -> list[tuple[str, int | None]]:
     st.sampled_from([1, 2, None]),
     st.sampled_from([1, 2]),
     st.sampled_from([0.5, 0.9]),
-    st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 1.0]),
+    st.sampled_from(["trec_eval_10", "trec_eval_9"]),
 )
 def test_every_metric_equals_oracle(
     frame: pd.DataFrame,
@@ -185,9 +189,15 @@ def test_every_metric_equals_oracle(
     level: int,
     persistence: float,
     recall_level: float,
+    recall_rounding: str,
 ) -> None:
     wanted = _wanted(ties, k)
-    options = {"relevance_level": level, "persistence": persistence, "recall_level": recall_level}
+    options = {
+        "relevance_level": level,
+        "persistence": persistence,
+        "recall_level": recall_level,
+        "recall_rounding": recall_rounding,
+    }
     out = composed(frame, wanted, ties=ties, empty=empty, **options)
     for index, (name, kk) in enumerate(wanted):
         expected = ort.metric(name, rows_of(frame), k=kk, ties=ties, empty=empty, **options)
@@ -322,6 +332,18 @@ def test_bpref_skips_unjudged_items() -> None:
             r"iprec_at_recall: recall_level= must be a number in \[0, 1\].*got 1.5",
         ),
         ("iprec_at_recall", {"recall_level": True}, r"recall_level= must be a number"),
+        (
+            "iprec_at_recall",
+            {"recall_rounding": "trec_eval_11"},
+            r"^iprec_at_recall: recall_rounding= must be one of 'trec_eval_10', 'trec_eval_9'; "
+            r"got 'trec_eval_11'; did you mean 'trec_eval_10'\?$",
+        ),
+        (
+            "iprec_11pt_avg",
+            {"recall_rounding": 9},
+            r"^iprec_11pt_avg: recall_rounding= must be one of 'trec_eval_10', 'trec_eval_9'; "
+            r"got 9$",
+        ),
         (
             "bpref",
             {"ties": "average"},

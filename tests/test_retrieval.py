@@ -93,6 +93,39 @@ def test_trec_eval_conformance(case: str) -> None:
     assert len(expected) >= 20
 
 
+@pytest.mark.parametrize(
+    ("recall_rounding", "same"), [("trec_eval_10", True), ("trec_eval_9", False)]
+)
+def test_trec_eval_convention_with_trec_eval_10s_rule_reproduces_its_suite(
+    recall_rounding: str, same: bool
+) -> None:
+    """convention="trec_eval" takes trec_eval 10's lround(p R) (its recall_rounding switch):
+    then every iprec_at_recall level and 11pt_avg of out.test.aq (trec_eval 10) per topic;
+    with its own trec_eval 9 rule some differ."""
+    qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
+    run = sqlmetrics.read_trec_run(TREC / "results.test")
+    expected = expected_values("out.test.aq")
+    kwargs = {
+        "qrels": qrels,
+        "convention": "trec_eval",
+        "recall_rounding": recall_rounding,
+        "group": "group",
+        "item": "item",
+    }
+    got = {}
+    for level in LEVELS:
+        frame = sqlmetrics.evaluate(
+            run, ["iprec_at_recall"], by="group", recall_level=float(level), **kwargs
+        )
+        got.update({(f"iprec_at_recall_{level}", str(g)): v for g, v in frame.values[:, :2]})
+    frame = sqlmetrics.evaluate(run, ["11pt_avg"], by="group", **kwargs)
+    got.update({("11pt_avg", str(g)): v for g, v in frame.values[:, :2]})
+    wanted = {key: v for key, v in expected.items() if key in got}
+    assert len(wanted) == 3 * 12  # 11 levels (0.25 and 0.75 are not printed) and 11pt_avg
+    off = [key for key, v in wanted.items() if abs(got[key] - v) > 5e-5 + 1e-12]
+    assert (not off) == same, off
+
+
 def test_trec_eval_names_through_evaluate() -> None:
     """`success@5` and `11pt_avg` are trec_eval's names (aliases), in one evaluate call."""
     qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")

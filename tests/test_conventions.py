@@ -718,13 +718,59 @@ def test_trec_eval_bpref_and_gm_map_match_pytrec_eval(seed: int) -> None:
         assert math.isclose(got["gm_map"], want, rel_tol=1e-9)
 
 
-def test_trec_eval_iprec_is_not_covered() -> None:
-    """trec_eval reaches recall level p at (long)(p R + 0.9) relevant items, not at recall p:
-    iprec_at_recall / 11pt_avg are not in its convention, and asking says which define them.
+@pytest.mark.parametrize("seed", SEEDS)
+def test_trec_eval_iprec_matches_pytrec_eval(seed: int) -> None:
+    """iprec_at_recall and 11pt_avg as trec_eval 9 (pytrec_eval): recall level p reached at
+    (long)(p R + 0.9) relevant items (recall_rounding='trec_eval_9', which the trec_eval
+    conventions set), an absent query 0 under trec_eval -c.
     """
-    for function in (sqlmetrics.iprec_at_recall, sqlmetrics.iprec_11pt_avg, sqlmetrics.rbp):
-        with pytest.raises(InvalidParameterError, match=r"does not define .*conventions that"):
-            function(labelled(0), convention="trec_eval", **COLS)
+    run, qrels = judged_run(seed)
+    judged: dict[str, dict[str, int]] = {}
+    for r in qrels.itertuples():
+        judged.setdefault(str(r.group), {})[str(r.item)] = int(r.label)
+    scored: dict[str, dict[str, float]] = {}
+    for r in run.itertuples():
+        scored.setdefault(str(r.group), {})[str(r.item)] = float(r.score)
+    levels = (0.2, 0.3, 0.6, 0.7)
+    measures = {"11pt_avg", "iprec_at_recall." + ",".join(map(str, levels))}
+    per_query = pytrec_eval.RelevanceEvaluator(judged, measures).evaluate(scored)
+    for convention, n_queries in (
+        ("trec_eval", len(per_query)),
+        ("trec_eval_c", qrels["group"].nunique()),
+    ):
+        want = sum(v["11pt_avg"] for v in per_query.values()) / n_queries
+        got = sqlmetrics.iprec_11pt_avg(run, qrels=qrels, convention=convention, **COLS)
+        assert close(got, want), (convention, got, want)
+        for level in levels:
+            want = sum(v[f"iprec_at_recall_{level:.2f}"] for v in per_query.values()) / n_queries
+            got = sqlmetrics.evaluate(
+                run, ["iprec_at_recall"], qrels=qrels, convention=convention,
+                recall_level=level, **COLS,
+            )["iprec_at_recall"].iloc[0]  # fmt: skip
+            assert close(got, want), (convention, level, got, want)
+
+
+def test_trec_eval_10s_recall_rounding_is_its_switch() -> None:
+    """trec_eval 10 rounds (lround(p R)): convention='trec_eval' accepts it, ir_measures
+    (pytrec_eval's trec_eval 9) cannot produce it; rbp stays uncovered."""
+    run, qrels = judged_run(1)
+    v9 = sqlmetrics.iprec_11pt_avg(run, qrels=qrels, convention="trec_eval", **COLS)
+    v10 = sqlmetrics.iprec_11pt_avg(
+        run, qrels=qrels, convention="trec_eval", recall_rounding="trec_eval_10", **COLS
+    )
+    plain = sqlmetrics.iprec_11pt_avg(run, qrels=qrels, ties="text_desc", empty="zero", **COLS)
+    assert v10 == plain != v9
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"^iprec_at_recall: recall_rounding='trec_eval_10' cannot be reproduced with "
+        r"convention='ir_measures': ir_measures uses recall_rounding='trec_eval_9'\. Leave "
+        r"recall_rounding= out to follow ir_measures, or drop convention=$",
+    ):
+        sqlmetrics.iprec_at_recall(
+            run, qrels=qrels, convention="ir_measures", recall_rounding="trec_eval_10", **COLS
+        )
+    with pytest.raises(InvalidParameterError, match=r"does not define .*conventions that"):
+        sqlmetrics.rbp(labelled(0), convention="trec_eval", **COLS)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -568,6 +568,10 @@ IR_MODELS: dict[str, tuple[list[str], dict[str, Any]]] = {
     "ir_names_convention": (
         ["nDCG@5", "RR@3", "P(rel=2)@5", "AP"], {"by": "half", "convention": "ir_measures"}
     ),
+    # IPrec@p: trec_eval 9's recall levels (recall_rounding='trec_eval_9'), set by the convention
+    "ir_names_iprec": (
+        ["IPrec@0.2", "IPrec@0.6", "IPrec(rel=2)@0.3"], {"convention": "ir_measures"}
+    ),
 }  # fmt: skip
 
 
@@ -851,6 +855,14 @@ def test_ir_measures_names_equal_python(build: str, request: pytest.FixtureReque
     assert got["AP@100"] == got["map@100"]  # ours and theirs in one call
     assert got["nDCG(dcg='exp-log2')@10"] != got["nDCG@10"]
     assert got["P(rel=2)@5"] != sqlmetrics.evaluate(search, ["P@5"], **RANKING)["P@5"].iloc[0]
+    # IPrec@p under the convention: trec_eval 9's recall levels, not our default lround(p R)
+    names, _ = IR_MODELS["ir_names_iprec"]
+    iprec = built.read("ir_names_iprec").iloc[0]
+    lround = sqlmetrics.evaluate(
+        search, names, recall_rounding="trec_eval_10", ties="text_desc", empty="zero",
+        missing="zero", **RANKING,
+    ).iloc[0]  # fmt: skip
+    assert any(iprec[name] != lround[name] for name in names)
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -1206,6 +1218,11 @@ ERRORS = {
         "prediction='segment_predicted', adjusted='yes')",
         lambda: check_params(get_spec("balanced_accuracy"), {"adjusted": "yes"}),
     ),
+    "bad recall_rounding": (
+        f"sqlmetrics.iprec_at_recall(ref('search_runs'), {_RANKING_ARGS}, "
+        "recall_rounding='trec_eval_11')",
+        lambda: check_params(get_spec("iprec_at_recall"), {"recall_rounding": "trec_eval_11"}),
+    ),
     "bad max_label_levels": (
         "sqlmetrics.kendall_tau(ref('predictions'), label='click', score='pctr', "
         "max_label_levels=1)",
@@ -1383,6 +1400,14 @@ CONVENTION_ERRORS = {
     "value the tool cannot produce, its switch named": (
         f"sqlmetrics.ndcg(ref('search_runs'), {_RANKING_ARGS}, convention='ranx', missing='skip')",
         lambda: resolve(get_spec("ndcg"), {"convention": "ranx", "missing": "skip"}),
+    ),
+    "recall_rounding ir_measures cannot produce": (
+        f"sqlmetrics.iprec_at_recall(ref('search_runs'), {_RANKING_ARGS}, "
+        "convention='ir_measures', recall_rounding='trec_eval_10')",
+        lambda: resolve(
+            get_spec("iprec_at_recall"),
+            {"convention": "ir_measures", "recall_rounding": "trec_eval_10"},
+        ),
     ),
     "metric the tool does not define": (
         "sqlmetrics.auc(ref('predictions'), label='click', score='pctr', convention='trec_eval')",

@@ -18,6 +18,9 @@ metric is neither checked by an invariance nor listed as not applicable to it, w
   give the same values;
 - render: ``evaluate([m])`` equals the metric's function, and ``render(m)`` run by hand on the
   engine equals both.
+- option variants (issue 27): nDCG's ``gains=`` and ``judged_only=True`` with qrels, which the
+  checks above run at their defaults only, through slices, row order, names, score transforms
+  and the functions, on every engine (``test_option_variants_keep_the_invariances``).
 
 Values compare exactly (``==`` on floats, NaN equal to NaN). Spark runs every invariance
 through batched ``evaluate`` calls (one per column set), as one query costs it about a second.
@@ -688,3 +691,113 @@ def test_render_run_by_hand_equals_the_function(
     assert same_bits(by_hand[spec.name].iloc[0], value), (
         f"{metric} on {engine}: {by_hand} vs {value!r}"
     )
+
+
+# --------------------------------------------------------------------------- option variants
+#: issue 27's options that change ranking values, which the registry-wide checks above run at
+#: their defaults only: nDCG's gain map (``gains=``) and the condensed list (``judged_only=``,
+#: with qrels: a judged part of inv_run, the other items unjudged, and judged items the run
+#: lacks). Each through the same invariances, on every engine: slices against their rows, row
+#: order (Spark: other partitions), quoted names, increasing score transforms, the function.
+VARIANT_METRICS = [
+    eval_name(REGISTRY[name])
+    for name in ("ndcg", "dcg", "map", "precision_at_k", "mrr", "r_precision", "err", "infap",
+                 "bpref", "judged", "set_f", "num_rel_ret", "num_ret")
+]  # fmt: skip
+VARIANTS: dict[str, dict[str, Any]] = {
+    "gains": {"gains": {0: 0, 1: 1, 2: 3, 3: 10}},
+    "judged_only": {"judged_only": True},
+}
+QRELS_RENAMED = {"g": "User", "item": "Item Id", "rel": "Rel.Grade"}
+
+
+def _qrels() -> pd.DataFrame:
+    """Two of three run rows judged (their grade), and a judged relevant and non-relevant
+    item each query of slice a lacks."""
+    run = TABLES["inv_run"]
+    judged = run[(run["g"] + run["item"]) % 3 != 0][["g", "item", "rel"]]
+    lacking = [
+        (g, 100 * (1 + grade) + g, grade)
+        for g in run.loc[run["seg"] == "a", "g"].unique()
+        for grade in (2, 0)
+    ]
+    extra = pd.DataFrame(lacking, columns=["g", "item", "rel"]).astype("int64")
+    return pd.concat([judged, extra], ignore_index=True)
+
+
+_QRELS_LOADED: set[str] = set()
+
+
+def variant_frame(
+    eng: Engine, variant: str, table: str, score: str = "score", by: str | None = "seg"
+) -> pd.DataFrame:
+    """evaluate of VARIANT_METRICS with ``variant``'s option (judged_only: with the qrels)."""
+    if eng.name not in _QRELS_LOADED:
+        qrels = _qrels()
+        eng.load("inv_qrels", qrels)
+        eng.load("inv_qrels__shuffled", _shuffled(qrels, 5))
+        eng.load("inv_qrels__renamed", qrels.rename(columns=QRELS_RENAMED))
+        _QRELS_LOADED.add(eng.name)
+    renamed = table.endswith("__renamed")
+    names = RENAMED if renamed else {c: c for c in RENAMED}
+    columns = {"group": names["g"], "item": names["item"], "score": score, "label": names["rel"]}
+    if renamed:
+        columns["score"] = RENAMED["score"]
+    extra: dict[str, Any] = dict(VARIANTS[variant])
+    if variant == "judged_only":
+        qrels = "inv_qrels__renamed" if renamed else "inv_qrels"
+        extra["qrels"] = "inv_qrels__shuffled" if table.endswith("__shuffled") else qrels
+    frame = quiet(
+        sqlmetrics.evaluate,
+        table,
+        VARIANT_METRICS,
+        con=eng.con,
+        by=None if by is None else names[by],
+        **columns,
+        **extra,
+    )
+    return frame.rename(columns={names["seg"]: "seg"})  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("engine", ENGINES)
+def test_option_variants_keep_the_invariances(
+    engine: str, variant: str, request: pytest.FixtureRequest
+) -> None:
+    eng = get_engine(engine, request)
+    base = variant_frame(eng, variant, "inv_run")
+    columns = [c for c in base.columns if c != "seg"]
+    for other in ("inv_run__shuffled", "inv_run__renamed"):
+        got = variant_frame(eng, variant, other)
+        assert list(got.columns) == list(base.columns), other
+        assert_same_rows(base, got, list(base.columns), f"{variant} {other} on {engine}")
+    moved = variant_frame(eng, variant, "inv_run", score="score_x4")
+    assert_same_rows(base, moved, list(base.columns), f"{variant} score x4 on {engine}")
+    # Spark: one slice (a query costs it seconds), the one with judged items the run lacks
+    for value in ("a",) if engine == "spark" else ("a", None, "norel"):
+        alone = variant_frame(eng, variant, slice_view("inv_run", value), by=None)
+        sliced = slice_rows(base, value)
+        assert_same_rows(alone, sliced, columns, f"{variant} slice {value!r} on {engine}")
+    if engine != "spark":  # the functions; the option changes the values
+        default = variant_frame(eng, variant, "inv_run", by=None)  # the option changes values
+        qrels = {"qrels": "inv_qrels"} if variant == "judged_only" else {}
+        plain = quiet(
+            sqlmetrics.evaluate, "inv_run", VARIANT_METRICS, con=eng.con, group="g", item="item",
+            label="rel", **qrels,
+        )  # fmt: skip
+        assert any(not same_bits(default[c].iloc[0], plain[c].iloc[0]) for c in VARIANT_METRICS)
+        extra = dict(VARIANTS[variant])
+        if variant == "judged_only":
+            extra["qrels"] = "inv_qrels"
+        functions = (
+            (sqlmetrics.ndcg, K, f"ndcg@{K}"),
+            (sqlmetrics.mean_average_precision, K, f"map@{K}"),
+        )
+        for function, k, name in functions:
+            if variant == "gains" and function is not sqlmetrics.ndcg:  # gains=: ndcg only
+                continue
+            got = quiet(
+                function, "inv_run", con=eng.con, group="g", item="item", label="rel", k=k,
+                **extra,
+            )  # fmt: skip
+            assert same_bits(got, default[name].iloc[0]), (variant, name, engine)

@@ -8,6 +8,7 @@ tests/test_ir_names_new_measures.py.
 from __future__ import annotations
 
 import random
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,11 @@ NAMES = [
     "Success@1",
     "Success@5",
     "Success(rel=2)@10",
+    # pytrec_eval's trec_eval 9: recall level p at (long)(p R + 0.9) relevant items
+    "IPrec@0.2",
+    "IPrec@0.6",
+    "IPrec(rel=2)@0.3",
+    "IPrec@0.7",
 ]
 
 
@@ -121,6 +127,28 @@ def test_ir_measures_names_on_graded_tied_runs(seed: int) -> None:
     got = ours(NAMES, qrels, run)
     for name in NAMES:
         assert got[name] == pytest.approx(want[name], abs=1e-9), (seed, name)
+
+
+def test_iprec_needs_trec_eval_9s_recall_rounding() -> None:
+    """IPrec@p with trec_eval 10's lround(p R) (our default) is not ir_measures' value on
+    these data: the IPrec names above test the rule, not a case where both rules agree.
+    """
+    iprec = [name for name in NAMES if name.startswith("IPrec")]
+    differ = set()
+    for qrels, run in [graded(seed) for seed in range(6)]:
+        want = ir_values(iprec, qrels, run)
+        frame = sqlmetrics.evaluate(
+            run, iprec, qrels=qrels, convention="ir_measures", **COLS
+        )  # the same call with trec_eval 10's rule is refused: ir_measures cannot produce it
+        lround = sqlmetrics.evaluate(
+            run, iprec, qrels=qrels, recall_rounding="trec_eval_10", ties="text_desc",
+            empty="zero", missing="zero", **COLS,
+        )  # fmt: skip
+        for name in iprec:
+            assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=1e-9)
+            if abs(float(lround[name].iloc[0]) - want[name]) > 1e-6:
+                differ.add(name)
+    assert differ == set(iprec)
 
 
 def test_rr_at_k_follows_msmarcos_tie_order_and_rr_pytrec_evals() -> None:
@@ -308,7 +336,7 @@ def test_render_takes_the_names_with_their_parameters() -> None:
 def test_the_convention_refuses_what_ir_measures_computes_otherwise() -> None:
     qrels, run = graded(0)
     with pytest.raises(InvalidParameterError, match="convention='ir_measures' does not define"):
-        sqlmetrics.evaluate(run, ["IPrec@0.2"], qrels=qrels, convention="ir_measures", **COLS)
+        sqlmetrics.evaluate(run, ["11pt_avg"], qrels=qrels, convention="ir_measures", **COLS)
 
 
 def test_compare_and_intervals_apply_the_names_parameters() -> None:
@@ -378,7 +406,7 @@ def test_readme_ir_measures_section_prints_what_it_shows(
     assert result.output == shown[1]
 
 
-ENGINE_NAMES = ["P(rel=2)@5", "nDCG@10", "RR@10", "AP", "Success@5", "Bpref"]
+ENGINE_NAMES = ["P(rel=2)@5", "nDCG@10", "RR@10", "AP", "Success@5", "Bpref", "IPrec@0.6"]
 
 
 @pytest.mark.postgres
@@ -476,3 +504,111 @@ def test_render_on_the_command_line_keeps_the_names_case() -> None:
             "precision@5", "source_table", qrels="qrels", group="q", item="d", relevance_level=2
         ).strip()
     )
+
+
+#: issue 27's example names, as the issue writes them
+ISSUE_NAMES = [
+    "nDCG@10",
+    "P(rel=2)@5",
+    "AP@100",
+    "RR(rel=2)",
+    "R@1000",
+    "Judged@10",
+    "ERR@20",
+    "infAP",
+    "Bpref",
+    "Rprec",
+    "SetP",
+    "SetR",
+    "SetF",
+    "NumRel",
+    "NumRet",
+    "NumRelRet",
+    "NumQ",
+    "IPrec@0.2",
+    "Success@5",
+    "nDCG(dcg='exp-log2')",
+    "nDCG(gains={0:0,1:1,2:3})",
+]
+#: ir_measures reads ERR@k from gdeval, which prints 5 decimals (compared to gdeval itself at
+#: full precision in tests/test_ir_measures.py::test_err_equals_gdeval_at_full_precision)
+GDEVAL_NAMES = {"ERR@20"}
+#: ir_measures computes nDCG(dcg='exp-log2') without a cut-off with ranx, which fails when a
+#: judged query is absent from the run (and, under pandas 3, unless string ids are objects)
+#: and orders equal scores by the run's input order, which SQL cannot reproduce
+RANX_NAMES = {"nDCG(dcg='exp-log2')"}
+#: NumQ and NumRel skip a judged query absent from the run here (ir_measures counts it 0,
+#: which adds nothing to a count): a call of their own
+OWN_CALL = ["NumQ", "NumRel"]
+
+
+def ir_values_as_asked(
+    names: list[str], qrels: pd.DataFrame, run: pd.DataFrame
+) -> dict[str, float]:
+    """ir_measures' value of each name asked alone, as a user asking for it gets it: in one
+    call its pytrec_eval provider puts nDCG without gains= into whichever invocation comes
+    first, which may be a rel=2 one, and NumRet into a judged-only one. ranx's names with
+    string ids as objects (its ranx provider asserts that dtype, which pandas 3 no longer
+    infers)."""
+    out = {}
+    for name in names:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pandas' deprecation of the option
+            with pd.option_context("future.infer_string", name not in RANX_NAMES):
+                out.update(ir_values([name], qrels, run))
+    return out
+
+
+def issue_source(source: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(qrels, run): trec_eval's test collection (its graded judgments, 500 documents a topic)
+    or a graded run with tied scores, unretrieved relevant documents, a query without a
+    relevant document, a judged query absent from the run and unjudged documents."""
+    if source == "trec_eval":
+        qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.rel_level")
+        return qrels, sqlmetrics.read_trec_run(TREC / "results.test")
+    return graded(int(source.removeprefix("graded")))
+
+
+@pytest.mark.parametrize("source", ["trec_eval", "graded2", "graded5"])
+def test_every_name_of_issue_27_gives_ir_measures_value(source: str) -> None:
+    """Each example name of issue 27 under convention="ir_measures", in one evaluate call
+    (NumQ and NumRel in a second), against ir_measures itself, to 1e-9 (gdeval's ERR to its 5
+    printed decimals). ranx's nDCG(dcg='exp-log2'): the next test (numba compiles ranx).
+    """
+    qrels, run = issue_source(source)
+    batched = [name for name in ISSUE_NAMES if name not in OWN_CALL]
+    frame = sqlmetrics.evaluate(run, batched, qrels=qrels, convention="ir_measures", **COLS)
+    got = {name: float(frame[name].iloc[0]) for name in batched}
+    counts = sqlmetrics.evaluate(run, OWN_CALL, qrels=qrels, convention="ir_measures", **COLS)
+    got.update({name: float(counts[name].iloc[0]) for name in OWN_CALL})
+    assert set(got) == set(ISSUE_NAMES)
+    asked = [name for name in ISSUE_NAMES if name not in RANX_NAMES]
+    want = ir_values_as_asked(asked, qrels, run)
+    for name in asked:
+        tolerance = 5e-6 + 1e-12 if name in GDEVAL_NAMES else 1e-9
+        assert got[name] == pytest.approx(want[name], abs=tolerance), (source, name)
+    assert len({round(v, 6) for v in want.values()}) > 15  # the names differ in value
+
+
+@pytest.mark.slow
+def test_ranxs_exp_log2_ndcg_name_gives_ir_measures_value() -> None:
+    """nDCG(dcg='exp-log2') without a cut-off, which ir_measures computes with ranx: on
+    trec_eval's collection as it is; on the graded run with its ties broken (ranx orders
+    equal scores by the run's input order) and on the queries both hold, the absent one
+    adding 0 (ir_measures' rule; its ranx provider refuses a run lacking a judged query).
+    """
+    name = "nDCG(dcg='exp-log2')"
+    qrels, run = issue_source("trec_eval")
+    want = ir_values_as_asked([name], qrels, run)[name]
+    got = sqlmetrics.evaluate(run, [name], qrels=qrels, convention="ir_measures", **COLS)
+    assert float(got[name].iloc[0]) == pytest.approx(want, abs=1e-9)
+    qrels, run = issue_source("graded2")
+    untied = run.assign(score=run["score"] + [i / 1e4 for i in range(len(run))])
+    both = set(qrels["group"]) & set(untied["group"])
+    assert len(both) < qrels["group"].nunique()
+    present = ir_values_as_asked(
+        [name], qrels[qrels["group"].isin(both)], untied[untied["group"].isin(both)]
+    )
+    want = present[name] * len(both) / qrels["group"].nunique()
+    got = sqlmetrics.evaluate(untied, [name], qrels=qrels, convention="ir_measures", **COLS)
+    assert float(got[name].iloc[0]) == pytest.approx(want, abs=1e-9)

@@ -206,8 +206,11 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "bpref": [{**RANKING}],
     "fallout": [{**RANKING, "k": 5}],
     "gm_map": [{**RANKING}],
-    "iprec_11pt_avg": [{**RANKING}],
-    "iprec_at_recall": [{**RANKING, "recall_level": 0.3}],
+    "iprec_11pt_avg": [{**RANKING}, {**RANKING, "recall_rounding": "trec_eval_9"}],
+    "iprec_at_recall": [
+        {**RANKING, "recall_level": 0.3},
+        {**RANKING, "recall_level": 0.6, "recall_rounding": "trec_eval_9"},
+    ],
     "rbp": [{**RANKING, "persistence": 0.8}],
     "err": [{**RANKING, "k": 5, "max_grade": 3}],
     "infap": [{**RANKING}],

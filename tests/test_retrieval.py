@@ -93,6 +93,39 @@ def test_trec_eval_conformance(case: str) -> None:
     assert len(expected) >= 20
 
 
+@pytest.mark.parametrize(
+    ("recall_rounding", "same"), [("trec_eval_10", True), ("trec_eval_9", False)]
+)
+def test_trec_eval_convention_with_trec_eval_10s_rule_reproduces_its_suite(
+    recall_rounding: str, same: bool
+) -> None:
+    """convention="trec_eval" takes trec_eval 10's lround(p R) (its recall_rounding switch):
+    then every iprec_at_recall level and 11pt_avg of out.test.aq (trec_eval 10) per topic;
+    with its own trec_eval 9 rule some differ."""
+    qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
+    run = sqlmetrics.read_trec_run(TREC / "results.test")
+    expected = expected_values("out.test.aq")
+    kwargs = {
+        "qrels": qrels,
+        "convention": "trec_eval",
+        "recall_rounding": recall_rounding,
+        "group": "group",
+        "item": "item",
+    }
+    got = {}
+    for level in LEVELS:
+        frame = sqlmetrics.evaluate(
+            run, ["iprec_at_recall"], by="group", recall_level=float(level), **kwargs
+        )
+        got.update({(f"iprec_at_recall_{level}", str(g)): v for g, v in frame.values[:, :2]})
+    frame = sqlmetrics.evaluate(run, ["11pt_avg"], by="group", **kwargs)
+    got.update({("11pt_avg", str(g)): v for g, v in frame.values[:, :2]})
+    wanted = {key: v for key, v in expected.items() if key in got}
+    assert len(wanted) == 3 * 12  # 11 levels (0.25 and 0.75 are not printed) and 11pt_avg
+    off = [key for key, v in wanted.items() if abs(got[key] - v) > 5e-5 + 1e-12]
+    assert (not off) == same, off
+
+
 def test_trec_eval_names_through_evaluate() -> None:
     """`success@5` and `11pt_avg` are trec_eval's names (aliases), in one evaluate call."""
     qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.test")
@@ -132,31 +165,34 @@ def test_pytrec_eval_on_random_runs() -> None:
     )
     measures = {"bpref", "iprec_at_recall", "11pt_avg", "success", "gm_map"}
     per_query = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
-    out = sqlmetrics.evaluate(
-        frame,
-        ["bpref", "iprec_11pt_avg", "iprec_at_recall", "success@10"],
-        group="group",
-        item="item",
-        qrels=judged,
-        recall_level=0.3,
-        by="group",
-    ).set_index("group")
+
+    def ours(recall_rounding: str) -> pd.DataFrame:
+        return sqlmetrics.evaluate(
+            frame,
+            ["bpref", "iprec_11pt_avg", "iprec_at_recall", "success@10"],
+            group="group",
+            item="item",
+            qrels=judged,
+            recall_level=0.3,
+            recall_rounding=recall_rounding,
+            by="group",
+        ).set_index("group")
+
+    # pytrec-eval-terrier bundles trec_eval 9, which turns a recall level L into
+    # (long)(L R + 0.9) relevant items: recall_rounding="trec_eval_9"; trec_eval 10 (its test
+    # suite, reproduced above, and our default) rounds: lround(L R)
+    out, v10 = ours("trec_eval_9"), ours("trec_eval_10")
     assert len(out) == len(per_query) == 25
-    same_cutoffs = 0
+    differ = 0
     for q, values in per_query.items():
         assert out.loc[q, "bpref"] == pytest.approx(values["bpref"], abs=1e-12), q
         assert out.loc[q, "success@10"] == values["success_10"]
-        # pytrec-eval-terrier bundles trec_eval 9, which turns a recall level L into
-        # int(L R + 0.9) relevant items; trec_eval 10 (its test suite, reproduced above, and
-        # ours) rounds: lround(L R). Compared where both rules give the same counts
-        n_rel = sum(1 for v in qrel[q].values() if v >= 1)
-        if all(ort.lround(lv * n_rel) == int(lv * n_rel + 0.9) for lv in ort.LEVELS_11PT):
-            same_cutoffs += 1
-            assert out.loc[q, "iprec_11pt_avg"] == pytest.approx(values["11pt_avg"], abs=1e-12)
-            assert out.loc[q, "iprec_at_recall"] == pytest.approx(
-                values["iprec_at_recall_0.30"], abs=1e-12
-            )
-    assert same_cutoffs >= 3
+        assert out.loc[q, "iprec_11pt_avg"] == pytest.approx(values["11pt_avg"], abs=1e-12), q
+        assert out.loc[q, "iprec_at_recall"] == pytest.approx(
+            values["iprec_at_recall_0.30"], abs=1e-12
+        ), q
+        differ += abs(v10.loc[q, "iprec_11pt_avg"] - values["11pt_avg"]) > 1e-6
+    assert differ >= 3  # the rule matters on these runs
     # pytrec_eval's per-query gm_map is ln max(AP, eps); the mean is then exponentiated
     geometric = math.exp(sum(v["gm_map"] for v in per_query.values()) / len(per_query))
     assert sqlmetrics.gm_map(frame, qrels=judged) == pytest.approx(geometric, rel=1e-12)
@@ -175,7 +211,8 @@ def _wanted(ties: str, k: int | None) -> list[tuple[str, int | None]]:
     st.sampled_from([1, 2, None]),
     st.sampled_from([1, 2]),
     st.sampled_from([0.5, 0.9]),
-    st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 1.0]),
+    st.sampled_from(["trec_eval_10", "trec_eval_9"]),
 )
 def test_every_metric_equals_oracle(
     frame: pd.DataFrame,
@@ -185,9 +222,15 @@ def test_every_metric_equals_oracle(
     level: int,
     persistence: float,
     recall_level: float,
+    recall_rounding: str,
 ) -> None:
     wanted = _wanted(ties, k)
-    options = {"relevance_level": level, "persistence": persistence, "recall_level": recall_level}
+    options = {
+        "relevance_level": level,
+        "persistence": persistence,
+        "recall_level": recall_level,
+        "recall_rounding": recall_rounding,
+    }
     out = composed(frame, wanted, ties=ties, empty=empty, **options)
     for index, (name, kk) in enumerate(wanted):
         expected = ort.metric(name, rows_of(frame), k=kk, ties=ties, empty=empty, **options)
@@ -322,6 +365,18 @@ def test_bpref_skips_unjudged_items() -> None:
             r"iprec_at_recall: recall_level= must be a number in \[0, 1\].*got 1.5",
         ),
         ("iprec_at_recall", {"recall_level": True}, r"recall_level= must be a number"),
+        (
+            "iprec_at_recall",
+            {"recall_rounding": "trec_eval_11"},
+            r"^iprec_at_recall: recall_rounding= must be one of 'trec_eval_10', 'trec_eval_9'; "
+            r"got 'trec_eval_11'; did you mean 'trec_eval_10'\?$",
+        ),
+        (
+            "iprec_11pt_avg",
+            {"recall_rounding": 9},
+            r"^iprec_11pt_avg: recall_rounding= must be one of 'trec_eval_10', 'trec_eval_9'; "
+            r"got 9$",
+        ),
         (
             "bpref",
             {"ties": "average"},

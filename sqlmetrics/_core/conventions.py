@@ -39,13 +39,13 @@ __all__ = [
 
 _RANKING = ("hit_rate", "precision_at_k", "recall_at_k", "r_precision", "map", "mrr", "ndcg")
 #: trec_eval's measures beyond _RANKING that it computes as here (iprec_at_recall and 11pt_avg
-#: are not: trec_eval reaches recall level p at (long)(p * R + 0.9) relevant items)
-_TREC_MORE = ("bpref", "gm_map")
+#: with trec_eval 9's count of relevant items at recall level p, (long)(p * R + 0.9))
+_TREC_MORE = ("bpref", "gm_map", "iprec_at_recall", "iprec_11pt_avg")
 #: ir_measures' measures beyond _RANKING and bpref (issue 27): ERR (gdeval), infAP, Judged, the
-#: set measures and the counts
+#: set measures, the counts and IPrec (pytrec_eval: trec_eval 9's recall levels)
 _IR_MORE = (
     "err", "infap", "judged", "set_precision", "set_recall", "set_f",
-    "num_q", "num_rel", "num_ret", "num_rel_ret",
+    "num_q", "num_rel", "num_ret", "num_rel_ret", "iprec_at_recall",
 )  # fmt: skip
 #: ir_measures fills a judged query absent from the run with 0 for every measure, NumQ and
 #: NumRel too: here they skip it (the other counts are 0 there either way)
@@ -130,8 +130,14 @@ _TREC_SETS = {
     "empty": "zero",
     "ap_denominator": "relevant",
     "precision_denominator": "k",
+    # trec_eval 9 (pytrec_eval's) reaches recall level p at (long)(p R + 0.9) relevant items;
+    # trec_eval 10 at lround(p R)
+    "recall_rounding": "trec_eval_9",
 }
-_TREC_ADJUSTABLE: dict[str, tuple[tuple[Any, ...] | None, str]] = {"relevance_level": (None, "-l")}
+_TREC_ADJUSTABLE: dict[str, tuple[tuple[Any, ...] | None, str]] = {
+    "relevance_level": (None, "-l"),
+    "recall_rounding": (("trec_eval_10",), "trec_eval 10.0"),
+}
 _SKLEARN_CLASSIFICATION = (
     "accuracy",
     "auc",
@@ -175,8 +181,9 @@ CONVENTIONS: dict[str, Convention] = {
             _TREC_ADJUSTABLE,
             "equal scores are ordered by the item id as text, descending (strcmp; ties="
             "'text_desc', for integer ids too); mrr has no cut-off there; "
-            "iprec_at_recall / 11pt_avg are not covered (trec_eval reaches recall level p at "
-            "(long)(p * R + 0.9) relevant items, here at recall >= p); trec_eval has no rbp",
+            "iprec_at_recall / 11pt_avg reach recall level p at (long)(p * R + 0.9) relevant "
+            "items as trec_eval 9 does (recall_rounding='trec_eval_9'; trec_eval 10's lround(p "
+            "* R) is recall_rounding='trec_eval_10'); trec_eval has no rbp",
         ),
         Convention(
             "trec_eval_c",
@@ -198,10 +205,14 @@ CONVENTIONS: dict[str, Convention] = {
             "gains) with a judged query absent from the run counting 0, as ir_measures fills "
             "it; RR@k comes from its msmarco provider, which orders equal scores by docno "
             "ascending (ties='item_asc' there: equal to its order for text ids); "
-            "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; NumQ and NumRel "
-            "skip an absent query (missing='skip'): ask for them in a call of their own; gm_map, "
-            "iprec_at_recall and 11pt_avg are not covered (no such ir_measures measure, or "
-            "trec_eval's recall levels, see trec_eval)",
+            "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; "
+            "nDCG(dcg='exp-log2') without a cut-off from ranx, which orders equal scores by the "
+            "run's input order (equal on untied scores) and fails on a run lacking a judged "
+            "query; NumQ and NumRel "
+            "skip an absent query (missing='skip'): ask for them in a call of their own; "
+            "IPrec@p is pytrec_eval's: recall level p at (long)(p * R + 0.9) relevant items "
+            "(recall_rounding='trec_eval_9'); gm_map and 11pt_avg are not covered (no such "
+            "ir_measures measure)",
             by_metric=_IR_BY_METRIC,
             with_cutoff={"mrr": {"ties": "item_asc"}},
         ),

@@ -15,7 +15,15 @@ import math
 import numbers
 from typing import Any, overload
 
-from .._core.registry import GROUP_TESTS, Inference, MetricSpec, ParamSpec, declare_param, register
+from .._core.registry import (
+    GROUP_TESTS,
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    check_choice,
+    declare_param,
+    register,
+)
 from .._inference.intervals import CiMethod, Interval
 from ..errors import InvalidParameterError
 from .ranking import (
@@ -77,6 +85,18 @@ declare_param(
         "iprec_at_recall: the recall level in [0, 1]",
     )
 )
+#: how a recall level L becomes a count of relevant items (iprec_at_recall, iprec_11pt_avg):
+#: trec_eval 10's lround(L R), or trec_eval 9's (long)(L R + 0.9) (pytrec_eval, ir_measures)
+RECALL_ROUNDINGS = ("trec_eval_10", "trec_eval_9")
+declare_param(
+    ParamSpec(
+        "recall_rounding",
+        "trec_eval_10",
+        check_choice(*RECALL_ROUNDINGS),
+        "iprec_at_recall, iprec_11pt_avg: recall level L -> relevant count: 'trec_eval_10' "
+        "lround(L R) | 'trec_eval_9' floor(L R + 0.9) (pytrec_eval, ir_measures)",
+    )
+)
 
 #: metrics without a closed form for ties="average" (not linear in the positions); err,
 #: infap and judged are ranking_ir's
@@ -101,9 +121,11 @@ _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...]]] = {
     "bpref": ("binary preference: relevant items ranked above judged non-relevant ones, mean "
               "over groups (trec_eval bpref)", False, (), ("cum", "n_rel", "judged")),
     "iprec_at_recall": ("interpolated precision at recall_level, mean over groups (trec_eval "
-                        "iprec_at_recall)", False, ("recall_level",), ("cum", "n_rel")),
+                        "iprec_at_recall)", False, ("recall_level", "recall_rounding"),
+                        ("cum", "n_rel")),
     "iprec_11pt_avg": ("mean interpolated precision at recall 0.0, 0.1, ..., 1.0, mean over "
-                       "groups (trec_eval 11pt_avg)", False, (), ("cum", "n_rel")),
+                       "groups (trec_eval 11pt_avg)", False, ("recall_rounding",),
+                       ("cum", "n_rel")),
     "gm_map": ("geometric mean over groups of AP at k, floored at 1e-5 (trec_eval gm_map)",
                True, ("ap_denominator",), ("cum",)),
 }  # fmt: skip
@@ -718,6 +740,7 @@ def iprec_at_recall(
     data: Any,
     *,
     recall_level: float = 0.0,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -743,6 +766,7 @@ def iprec_at_recall(
     data: Any,
     *,
     recall_level: float = 0.0,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -767,6 +791,7 @@ def iprec_at_recall(
     data: Any,
     *,
     recall_level: float = 0.0,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -794,6 +819,12 @@ def iprec_at_recall(
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     recall_level : float, default 0.0
         The recall level L in [0, 1] (trec_eval prints 0.0, 0.1, ..., 1.0).
+    recall_rounding : {"trec_eval_10", "trec_eval_9"}, default "trec_eval_10"
+        How a recall level L becomes the count c of relevant items the list must reach, R
+        being the number of relevant judged items: ``"trec_eval_10"`` rounds, c = lround(L R)
+        (halves away from zero; trec_eval 10); ``"trec_eval_9"`` is c = floor(L R + 0.9), the
+        rule of trec_eval 9 and earlier, hence of pytrec_eval and of ir_measures' ``IPrec@L``
+        (the ``trec_eval``, ``trec_eval_c`` and ``ir_measures`` conventions set it).
     group : str, default "group"
         Column identifying the ranked list (query, user). Must not be NULL.
     item : str, default "item"
@@ -863,7 +894,8 @@ def iprec_at_recall(
         ``missing="error"`` a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), ``recall_level`` outside [0, 1], or ``ties="average"``.
+        listed), ``recall_level`` outside [0, 1], an unknown ``recall_rounding``, or
+        ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -875,11 +907,11 @@ def iprec_at_recall(
 
     Notes
     -----
-    .. math:: iprec(L) = \max \{ P@i : recall@i \ge L \}
+    .. math:: iprec(L) = \max \{ P@i : hits@i \ge c \}
 
-    over the retrieved positions :math:`i`, 0 when the list never reaches recall L; recall
-    divides by all relevant judged items, retrieved or not. The SQL is
-    ``sql/ranking/iprec_at_recall.sql``.
+    over the retrieved positions :math:`i`, 0 when the list never holds c relevant items;
+    c is L times R (all relevant judged items, retrieved or not) made a count by
+    ``recall_rounding``. The SQL is ``sql/ranking/iprec_at_recall.sql``.
 
     References
     ----------
@@ -895,6 +927,11 @@ def iprec_at_recall(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
     0.75
+    >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.6, **cols), 4)
+    0.75
+    >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.6, recall_rounding="trec_eval_9",
+    ...                                  **cols), 4)
+    0.5833
     """
     return _ranking_metric("iprec_at_recall", **locals())  # its arguments, as given
 
@@ -903,6 +940,7 @@ def iprec_at_recall(
 def iprec_11pt_avg(
     data: Any,
     *,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -927,6 +965,7 @@ def iprec_11pt_avg(
 def iprec_11pt_avg(
     data: Any,
     *,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -950,6 +989,7 @@ def iprec_11pt_avg(
 def iprec_11pt_avg(
     data: Any,
     *,
+    recall_rounding: str | None = None,
     group: str = "group",
     item: str = "item",
     score: str = "score",
@@ -975,6 +1015,12 @@ def iprec_11pt_avg(
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+    recall_rounding : {"trec_eval_10", "trec_eval_9"}, default "trec_eval_10"
+        How each recall level L becomes the count c of relevant items the list must reach, R
+        being the number of relevant judged items: ``"trec_eval_10"`` rounds, c = lround(L R)
+        (halves away from zero; trec_eval 10); ``"trec_eval_9"`` is c = floor(L R + 0.9), the
+        rule of trec_eval 9 and earlier, hence of pytrec_eval and of ir_measures' ``IPrec@L``
+        (the ``trec_eval``, ``trec_eval_c`` and ``ir_measures`` conventions set it).
     group : str, default "group"
         Column identifying the ranked list (query, user). Must not be NULL.
     item : str, default "item"
@@ -1044,7 +1090,7 @@ def iprec_11pt_avg(
         ``missing="error"`` a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
+        listed), an unknown ``recall_rounding``, or ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

@@ -34,8 +34,8 @@ TREC_TOPICS_LINE = "num_q"
 
 
 #: trec_eval's standard measures (``trec_eval`` without ``-m``) that it computes as here, in
-#: its order; its iprec_at_recall_* are not among them (trec_eval reaches a recall level p at
-#: (long)(p * R + 0.9) relevant items, here at recall >= p)
+#: its order; its iprec_at_recall_* are not among them (one recall level per call here; trec_eval
+#: 9 reaches level p at (long)(p * R + 0.9) relevant items, 10 at lround(p * R): recall_rounding=)
 TREC_STANDARD = (
     "map",
     "gm_map",

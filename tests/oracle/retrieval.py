@@ -43,11 +43,21 @@ def orders(items: Sequence[tuple[Any, float, Label]], ties: str) -> list[list[La
     ]
 
 
-def _iprec_levels(rel: Sequence[int], n_rel: int, levels: Sequence[float]) -> list[float]:
+def level_count(level: float, n_rel: int, recall_rounding: str = "trec_eval_10") -> int:
+    """The count of relevant items at recall level L: trec_eval 10's lround(L R), or trec_eval
+    9's (long)(L R + 0.9) (m_iprec_at_recall.c; C's cast truncates, as int() does here)."""
+    if recall_rounding == "trec_eval_9":
+        return int(level * n_rel + 0.9)
+    return lround(level * n_rel)
+
+
+def _iprec_levels(
+    rel: Sequence[int], n_rel: int, levels: Sequence[float], recall_rounding: str = "trec_eval_10"
+) -> list[float]:
     """trec_eval's loop: backwards over the positions, the running maximum of precision is
-    the interpolated precision of every level whose count lround(L R) of relevant items is
+    the interpolated precision of every level whose count of relevant items (level_count) is
     reached at the current relevant position."""
-    cut = [lround(level * n_rel) for level in levels]
+    cut = [level_count(level, n_rel, recall_rounding) for level in levels]
     n_ret, rel_ret = len(rel), sum(rel)
     values = [0.0] * len(levels)
     best = rel_ret / n_ret if n_ret else 0.0
@@ -76,6 +86,7 @@ def per_list(
     ap_denominator: str = "relevant",
     persistence: float = 0.9,
     recall_level: float = 0.0,
+    recall_rounding: str = "trec_eval_10",
 ) -> float:
     """The value of one group for one order of its items (0/0 counts 0)."""
     rel = [1 if (label is not None and label >= level) else 0 for label in ranked]
@@ -101,9 +112,9 @@ def per_list(
                 nonrel_so_far += 1
         return total / n_rel if n_rel else 0.0
     if name == "iprec_at_recall":
-        return _iprec_levels(rel, n_rel, [recall_level])[0]
+        return _iprec_levels(rel, n_rel, [recall_level], recall_rounding)[0]
     if name == "iprec_11pt_avg":
-        return sum(_iprec_levels(rel, n_rel, LEVELS_11PT)) / 11
+        return sum(_iprec_levels(rel, n_rel, LEVELS_11PT, recall_rounding)) / 11
     if name == "gm_map":  # the group's AP; the logarithm is taken after the tie average
         total, seen = 0.0, 0
         for i, r in enumerate(top, start=1):
@@ -132,6 +143,7 @@ def metric(
     ap_denominator: str = "relevant",
     persistence: float = 0.9,
     recall_level: float = 0.0,
+    recall_rounding: str = "trec_eval_10",
     gain: str = "exponential",  # accepted for the shared call shape; no metric here uses it
 ) -> float:
     """The metric over ``rows`` (group, item, score, label); NaN when no group is left.
@@ -170,7 +182,15 @@ def metric(
         lists = orders(items, ties) if items else [[]]
         parts = [
             per_list(
-                name, lst, judged, k, relevance_level, ap_denominator, persistence, recall_level
+                name,
+                lst,
+                judged,
+                k,
+                relevance_level,
+                ap_denominator,
+                persistence,
+                recall_level,
+                recall_rounding,
             )
             for lst in lists
         ]

@@ -1731,8 +1731,9 @@
                     'required': false
                 }
             ],
-            'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'params': ['recall_rounding', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
+                'recall_rounding': 'trec_eval_10',
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -1784,9 +1785,10 @@
                     'required': false
                 }
             ],
-            'params': ['recall_level', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
+            'params': ['recall_level', 'recall_rounding', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
             'defaults': {
                 'recall_level': 0.0,
+                'recall_rounding': 'trec_eval_10',
                 'relevance_level': 1,
                 'ties': 'item_desc',
                 'empty': 'skip',
@@ -4060,6 +4062,11 @@
             'default': 0.0,
             'check': 'recall_level'
         },
+        'recall_rounding': {
+            'default': 'trec_eval_10',
+            'check': 'choice',
+            'allowed': ['trec_eval_10', 'trec_eval_9']
+        },
         'max_grade': {
             'default': 4,
             'check': 'max_grade'
@@ -4258,6 +4265,7 @@
             'log_base': 2.0,
             'persistence': 0.9,
             'recall_level': 0.0,
+            'recall_rounding': 'trec_eval_10',
             'max_grade': 4,
             'beta': 1.0
         }
@@ -4270,13 +4278,14 @@
         'trec_eval': {
             'name': 'trec_eval',
             'tool': 'trec_eval',
-            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map'],
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map', 'iprec_at_recall', 'iprec_11pt_avg'],
             'sets': {
                 'ties': 'text_desc',
                 'gain': 'linear',
                 'empty': 'zero',
                 'ap_denominator': 'relevant',
                 'precision_denominator': 'k',
+                'recall_rounding': 'trec_eval_9',
                 'missing': 'skip'
             },
             'by_metric': {},
@@ -4284,6 +4293,10 @@
                 'relevance_level': {
                     'allowed': none,
                     'switch': '-l'
+                },
+                'recall_rounding': {
+                    'allowed': ['trec_eval_10'],
+                    'switch': 'trec_eval 10.0'
                 }
             },
             'spelled': {},
@@ -4292,13 +4305,14 @@
         'trec_eval_c': {
             'name': 'trec_eval_c',
             'tool': 'trec_eval -c',
-            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map'],
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'gm_map', 'iprec_at_recall', 'iprec_11pt_avg'],
             'sets': {
                 'ties': 'text_desc',
                 'gain': 'linear',
                 'empty': 'zero',
                 'ap_denominator': 'relevant',
                 'precision_denominator': 'k',
+                'recall_rounding': 'trec_eval_9',
                 'missing': 'zero'
             },
             'by_metric': {},
@@ -4306,6 +4320,10 @@
                 'relevance_level': {
                     'allowed': none,
                     'switch': '-l'
+                },
+                'recall_rounding': {
+                    'allowed': ['trec_eval_10'],
+                    'switch': 'trec_eval 10.0'
                 }
             },
             'spelled': {},
@@ -4314,13 +4332,14 @@
         'ir_measures': {
             'name': 'ir_measures',
             'tool': 'ir_measures',
-            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'err', 'infap', 'judged', 'set_precision', 'set_recall', 'set_f', 'num_q', 'num_rel', 'num_ret', 'num_rel_ret'],
+            'metrics': ['hit_rate', 'precision_at_k', 'recall_at_k', 'r_precision', 'map', 'mrr', 'ndcg', 'bpref', 'err', 'infap', 'judged', 'set_precision', 'set_recall', 'set_f', 'num_q', 'num_rel', 'num_ret', 'num_rel_ret', 'iprec_at_recall'],
             'sets': {
                 'ties': 'text_desc',
                 'gain': 'linear',
                 'empty': 'zero',
                 'ap_denominator': 'relevant',
                 'precision_denominator': 'k',
+                'recall_rounding': 'trec_eval_9',
                 'missing': 'zero'
             },
             'by_metric': {
@@ -4494,7 +4513,7 @@
             'with_cutoff': {}
         }
     },
-    'definitional': ['ap_denominator', 'empty', 'gain', 'log_base', 'missing', 'precision_denominator', 'relevance_level', 'ties', 'zero_division'],
+    'definitional': ['ap_denominator', 'empty', 'gain', 'log_base', 'missing', 'precision_denominator', 'recall_rounding', 'relevance_level', 'ties', 'zero_division'],
     'ir_measures': {
         'names': {
             'AP': 'map',

@@ -612,3 +612,26 @@ def test_ranxs_exp_log2_ndcg_name_gives_ir_measures_value() -> None:
     want = present[name] * len(both) / qrels["group"].nunique()
     got = sqlmetrics.evaluate(untied, [name], qrels=qrels, convention="ir_measures", **COLS)
     assert float(got[name].iloc[0]) == pytest.approx(want, abs=1e-9)
+
+
+def test_ranxs_order_of_long_ties_is_warned_under_the_ir_measures_convention() -> None:
+    """ir_measures takes nDCG(dcg='exp-log2') without a cut-off from ranx, whose order of
+    equal scores in lists over 15 items SQL cannot reproduce: a TieOrderWarning names that
+    name (and no name that pytrec_eval or gdeval computes), only where such ties exist.
+    """
+    rows = [
+        (f"q{q}", f"d{i:02d}", float(i // 5), (i * 7 + q) % 3) for q in range(3) for i in range(20)
+    ]
+    run = pd.DataFrame(rows, columns=["group", "item", "score", "label"])
+    names = ["nDCG(dcg='exp-log2')", "nDCG(dcg='exp-log2')@10", "nDCG"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sqlmetrics.evaluate(run, names, convention="ir_measures", **COLS)
+    ties = [str(w.message) for w in caught if issubclass(w.category, sqlmetrics.TieOrderWarning)]
+    assert len(ties) == 1
+    assert ties[0].startswith("evaluate: nDCG(dcg='exp-log2'): 3 group(s) have equal scores")
+    untied = run.assign(score=[float(i) for i in range(len(run))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sqlmetrics.TieOrderWarning)
+        sqlmetrics.evaluate(untied, names, convention="ir_measures", **COLS)
+        sqlmetrics.evaluate(run, names[1:], convention="ir_measures", **COLS)

@@ -360,7 +360,8 @@ class DataChecks:
     warn_ties)``, run before the statement: ``run_sql`` the checked data's relation,
     ``judged_sql`` the judgments' (or None), ``columns`` role -> user column, ``options``
     the call's checked options, ``requests`` every requested metric of the call
-    (``names.Request``), ``warn_ties`` whether ``convention="ranx"`` was asked.
+    (``names.Request``), ``warn_ties`` the call's convention (``"ranx"`` and
+    ``"ir_measures"`` reproduce ranx's order of ties for some values) or None.
     after: ``after(caller, frame, options, judged, requests, warn_skips)``, run on the
     statement's frame (generated column names): ``judged`` whether judgments were given,
     ``warn_skips`` whether the default ``empty="skip"`` warns.

@@ -224,8 +224,8 @@ def evaluate(
                 check_method(req.spec, request.method)
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
     chosen = options.get("empty") is not None or options.get("convention") is not None
-    ranx = options.get("convention") == "ranx"  # its order of long ties: TieOrderWarning
-    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=ranx)
+    convention = options.get("convention")  # ranx's order of long ties: TieOrderWarning
+    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention)
     if request is None:
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
@@ -239,7 +239,7 @@ def _evaluate(
     train: Any,
     con: Any,
     warn_skips: bool = False,
-    warn_ties: bool = False,
+    warn_ties: str | None = None,
     replay: Callable[[Any, Any], tuple[str, str]] | None = None,
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
@@ -250,8 +250,9 @@ def _evaluate(
 
     ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
     ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
-    (``convention="ranx"``): warn ``TieOrderWarning`` where ranx's order of equal scores,
-    which SQL cannot reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
+    (the convention, or None): under ``"ranx"`` (and ``"ir_measures"`` for the values it takes
+    from ranx) warn ``TieOrderWarning`` where ranx's order of equal scores, which SQL cannot
+    reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
     """
     columns = plan.columns
     checks = data_checks(plan.requests)  # the ranking family's, declared on its specs

@@ -644,7 +644,7 @@ def merge(
         train,
         con,
         warn_skips=not chosen,
-        warn_ties=options.get("convention") == "ranx",
+        warn_ties=options.get("convention"),
         replay=_replay(keys, args, checked=listed, bounds=bounds),
     )
     return _with_bounds(frame, plan, computed) if computed else frame

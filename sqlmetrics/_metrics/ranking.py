@@ -302,11 +302,11 @@ def _before(
     columns: Mapping[str, str | None],
     options: Mapping[str, Any],
     requests: Sequence[Any],
-    warn_ties: bool,
+    warn_ties: str | None,
 ) -> None:
     """The ranking checks before a statement of several metrics (:data:`CHECKS`): the gain
-    overflow (:func:`check_gain`) and, under ``convention="ranx"``, its order of ties
-    (:func:`warn_ranx_ties`).
+    overflow (:func:`check_gain`) and, under ``convention="ranx"`` (and for the values
+    ir_measures takes from ranx), its order of ties (:func:`warn_ranx_ties`).
     """
     if not options.get("gains") and any(  # a name may fix its own gain (nDCG(dcg='exp-log2'))
         "gain" in req.spec.params
@@ -318,10 +318,23 @@ def _before(
     if any("max_grade" in req.spec.params for req in requests):
         grade = float(options.get("max_grade", PARAMS["max_grade"].default))
         check_max_grade(caller, backend, judged_sql or run_sql, str(columns["label"]), grade)
-    if warn_ties:
+    ranx = [r for r in requests if warn_ties == "ranx" or _ranx_provided(r, warn_ties)]
+    if ranx:
         roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
-        shown = [(f"{caller}: {r.text}", r.spec.name, r.k) for r in requests]
+        shown = [(f"{caller}: {r.text}", r.spec.name, r.k) for r in ranx]
         warn_ranx_ties(backend, run_sql, judged_sql, roles, dict(options), shown)
+
+
+def _ranx_provided(request: Any, convention: str | None) -> bool:
+    """Whether ir_measures takes this value from ranx: ``nDCG(dcg='exp-log2')`` without a
+    cut-off (ranx's order of ties, which :func:`warn_ranx_ties` warns about, then applies).
+    """
+    return bool(
+        convention == "ir_measures"
+        and request.spec.name == "ndcg"
+        and request.k is None
+        and getattr(request, "params", {}).get("gain") == "exponential"
+    )
 
 
 def _after(

@@ -33,15 +33,17 @@ TREC_COUNT_LINES = ("num_ret", "num_rel", "num_rel_ret")
 TREC_TOPICS_LINE = "num_q"
 
 
-#: trec_eval's standard measures (``trec_eval`` without ``-m``) that it computes as here, in
-#: its order; its iprec_at_recall_* are not among them (one recall level per call here; trec_eval
-#: 9 reaches level p at (long)(p * R + 0.9) relevant items, 10 at lround(p * R): recall_rounding=)
+#: trec_eval's standard measures (``trec_eval`` without ``-m``) after its count lines, in its
+#: order; the eleven recall levels by ir_measures' names (``IPrec@0.2`` prints as
+#: ``iprec_at_recall_0.20``), at the default recall_rounding='trec_eval_10' (lround(p * R)), the
+#: rule of the trec_eval whose suite is vendored (trec_eval 9: recall_rounding='trec_eval_9')
 TREC_STANDARD = (
     "map",
     "gm_map",
     "r_precision",
     "bpref",
     "mrr",
+    *(f"IPrec@{level / 10:.1f}" for level in range(11)),
     *(f"precision@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
 )
 

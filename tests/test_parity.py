@@ -154,6 +154,7 @@ VALUES: dict[str, list[Any]] = {
     "judged_only": [True],
     "gains": [HashableGains({0: 0, 1: 1, 2: 3})],
     "max_grade": [5],
+    "recall_rounding": ["trec_eval_9"],
     "max_label_levels": [4],
     # scikit-learn's labels=: every class of the parity tables (top_k_accuracy needs them all)
     # in another order, and "x", absent from the data

@@ -316,6 +316,7 @@ def test_no_bare_decimal_literal(dialect: str) -> None:
     assert not found
 
 
+@pytest.mark.slow  # sqlglot parses every template: about 9 s idle per dialect
 @pytest.mark.parametrize("dialect", RENDERED_ONLY)
 def test_rendered_only_dialects_parse(dialect: str) -> None:
     """Every variant parses back in its dialect at sqlglot's strictest error level."""

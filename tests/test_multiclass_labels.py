@@ -51,6 +51,7 @@ def same(a: float, b: float) -> bool:
 KW = {"label": "y", "prediction": "p"}
 
 
+@pytest.mark.slow  # about 12 s idle; the other multiclass tests stay in the fast tier
 @given(cases(), st.booleans())
 def test_averages_equal_oracle_and_scikit_learn(
     case: tuple[pd.DataFrame, list[str]], weighted: bool

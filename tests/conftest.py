@@ -42,9 +42,14 @@ settings.register_profile("ci", max_examples=30, **_COMMON)
 
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
-TIERS = ("postgres", "spark", "dbt", "slow", "browser")
+TIERS = ("postgres", "spark", "clickhouse", "dbt", "slow", "browser")
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
-ENGINE_FIXTURES = {"spark": "spark", "pg_server": "postgres", "pg_engine": "postgres"}
+ENGINE_FIXTURES = {
+    "spark": "spark",
+    "pg_server": "postgres",
+    "pg_engine": "postgres",
+    "chdb_session": "clickhouse",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,7 +83,7 @@ def tier_markers(item: pytest.Item) -> set[str]:
     tiers |= {tier for name, tier in ENGINE_FIXTURES.items() if name in fixtures}
     callspec = getattr(item, "callspec", None)
     engine = callspec.params.get("engine") if callspec is not None else None
-    if engine in ("spark", "postgres"):
+    if engine in ("spark", "postgres", "clickhouse"):
         tiers.add(engine)
     return tiers
 
@@ -259,3 +264,14 @@ def spark() -> object:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def chdb_session() -> object:
+    """One in-process ClickHouse session (chdb) for the whole run, in a temporary directory of
+    its own; the tests create their tables in it (never skipped: chdb is a test dependency)."""
+    from chdb import session as chdb_session_module
+
+    session = chdb_session_module.Session()
+    yield session
+    session.close()

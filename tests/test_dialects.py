@@ -510,6 +510,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "float64",
             "snowflake": "float",
             "trino": "double",
+            "clickhouse": "Float64",
         },
     ),
     "exact_int": (
@@ -521,6 +522,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "bignumeric",
             "snowflake": "number(38, 0)",
             "trino": "decimal(38, 0)",
+            "clickhouse": "Int128",
         },
     ),
     "string_type": (
@@ -532,6 +534,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "string",
             "snowflake": "varchar",
             "trino": "varchar",
+            "clickhouse": "Nullable(String)",
         },
     ),
     "float_literal": (
@@ -543,6 +546,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "cast(0.5e0 as float64)",
             "snowflake": "cast(0.5e0 as float)",
             "trino": "cast(0.5e0 as double)",
+            "clickhouse": "cast(0.5e0 as Float64)",
         },
     ),
     "string_literal": (
@@ -554,6 +558,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "'it\\'s \\\\'",
             "snowflake": "'it\\'s \\\\'",
             "trino": "'it''s \\'",
+            "clickhouse": "'it\\'s \\\\'",
         },
     ),
     "as_boolean": (
@@ -565,19 +570,21 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "bigquery": "cast(x as bool)",
             "snowflake": "cast(x as boolean)",
             "trino": "cast(x as boolean)",
+            "clickhouse": "cast(x as boolean)",
         },
     ),
     "null_safe_equal": (
         ("a", "b"),
         {
-            "duckdb": "a is not distinct from b",
+            "duckdb": "(a is not distinct from b)",
             # two hashable equalities: PostgreSQL joins on `is not distinct from` by nested loop
-            "postgres": "((a) is null) = ((b) is null) and "
-            "coalesce(cast(a as text), '') = coalesce(cast(b as text), '')",
-            "spark": "a <=> b",
-            "bigquery": "a is not distinct from b",
-            "snowflake": "a is not distinct from b",
-            "trino": "a is not distinct from b",
+            "postgres": "(((a) is null) = ((b) is null) and "
+            "coalesce(cast(a as text), '') = coalesce(cast(b as text), ''))",
+            "spark": "(a <=> b)",
+            "bigquery": "(a is not distinct from b)",
+            "snowflake": "(a is not distinct from b)",
+            "trino": "(a is not distinct from b)",
+            "clickhouse": "(a is not distinct from b)",
         },
     ),
 }
@@ -657,7 +664,9 @@ def test_spark_reads_a_parquet_path(
     ("given", "near"), [("postgress", "postgres"), ("Spark", "spark"), ("big_query", "bigquery")]
 )
 def test_unknown_dialect(given: str, near: str) -> None:
-    supported = "Supported dialects: duckdb, postgres, spark, bigquery, snowflake, trino"
+    supported = (
+        "Supported dialects: duckdb, postgres, spark, bigquery, snowflake, trino, clickhouse"
+    )
     with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.render("auc", dialect=given)
     assert str(info.value) == (

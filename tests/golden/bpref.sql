@@ -55,13 +55,13 @@ run_groups as (
     select
         slice_0,
         grp,
-        sum(relevant) as n_rel,
+        n_rel,
         sum(case when relevant = 1 and 1 = 1 then least(cum_judged - ap_term, n_rel) else 0 end) as bpref_nb,
 sum(case when 1 = 1 then relevant else 0 end) as bpref_relret,
 max(n_nonrel) as bpref_n_nonrel,
         count(*) as n_ret
     from ranked
-    group by slice_0, grp
+    group by slice_0, grp, n_rel
 ),
 per_group as (
     select
@@ -97,12 +97,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.bpref,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

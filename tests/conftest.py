@@ -275,3 +275,12 @@ def chdb_session() -> object:
     session = chdb_session_module.Session()
     yield session
     session.close()
+
+
+def chdb_table(session: Any, name: str, frame: Any) -> None:
+    """``frame`` (pandas) as the table ``name`` of the chdb session, replaced if it exists:
+    chdb's ``Python(...)`` table function reads the DataFrame from this frame's locals."""
+    source = frame  # noqa: F841 (read by name by chdb)
+    quoted = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    session.query(f"DROP TABLE IF EXISTS {quoted}")
+    session.query(f"CREATE TABLE {quoted} ENGINE = Memory AS SELECT * FROM Python(source)")

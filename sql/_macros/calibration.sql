@@ -180,8 +180,8 @@ edges as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
-        max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
-        max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}), cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as a_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}) + 1, cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as b_{{ i }},
         max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
 {% endfor %}
         min(p) as e_0,

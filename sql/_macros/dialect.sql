@@ -117,6 +117,15 @@ cast({{ x }} as {{ sqlmetrics.exact_int() }})
 {{ sqlmetrics.postgres__exact_int_of(x) }}
 {%- endmacro %}
 
+{# ClickHouse evaluates a function on the hidden value under a NULL too (NaN after 0/0 in a
+   nullif'd division) and its cast of NaN to an integer raises: the cast reads ifNotFinite(x, 0)
+   and a NULL x stays NULL. (Neither if(isFinite(x), x, NULL), which keeps the hidden NaN, nor
+   accurateCastOrNull, NULL for 2^80 / 7 rounded, does.) The inputs are checked finite before
+   any statement runs, so no finite-looking 0 stands for a NaN here #}
+{% macro clickhouse__exact_int_of(x) -%}
+if(({{ x }}) is null, NULL, cast(ifNotFinite({{ x }}, 0) as Int128))
+{%- endmacro %}
+
 {% macro string_type() -%}
 {{ adapter.dispatch('string_type', 'sqlmetrics')() }}
 {%- endmacro %}

@@ -44,9 +44,9 @@ Nothing a backend runs writes to the user's database; a Spark temporary view wit
 
 The modules: ``base`` (the interface), ``files`` (paths, globs, folders), ``duckdb_backend``,
 ``sqlalchemy_backend``, ``spark_backend`` and ``clickhouse_backend`` (one per engine),
-``config`` (the limits of the private DuckDB database), ``source`` (``data=`` resolved on a backend), and here
-:func:`backend_for`, which picks the engine. SQLAlchemy, pyspark and chdb are imported on
-first use: lazy on purpose.
+``config`` (the limits of the private DuckDB database), ``source`` (``data=`` resolved on a
+backend), and here :func:`backend_for`, which picks the engine. SQLAlchemy, pyspark and chdb
+are imported on first use: lazy on purpose.
 """
 
 from __future__ import annotations

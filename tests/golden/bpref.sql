@@ -56,7 +56,7 @@ run_groups as (
         slice_0,
         grp,
         n_rel,
-        sum(case when relevant = 1 and 1 = 1 then least(cum_judged - ap_term, n_rel) else 0 end) as bpref_nb,
+        sum(case when relevant = 1 and 1 = 1 then least(cum_judged - ap_term, cast(n_rel as double)) else 0 end) as bpref_nb,
 sum(case when 1 = 1 then relevant else 0 end) as bpref_relret,
 max(n_nonrel) as bpref_n_nonrel,
         count(*) as n_ret
@@ -82,7 +82,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(n_rel, bpref_n_nonrel) end) / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(n_rel, bpref_n_nonrel) end) / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(cast(n_rel as double), cast(bpref_n_nonrel as double)) end) / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(cast(n_rel as double), cast(bpref_n_nonrel as double)) end) / nullif(n_rel, 0), 0))) / count(*) end
             as bpref,
         count(*) as n_groups
     from kept

@@ -30,7 +30,7 @@ per_label as (
         score,
         label,
         w_exp,
-        cast(sum(cast(round((w) * power(cast(2.0e0 as Float64), 80)) as Int128)) as Float64) * power(cast(2.0e0 as Float64), -80) as w_sum
+        cast(sum(if((round((w) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((w) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80) as w_sum
     from scaled
     group by slice_0, score, label, w_exp
 ),
@@ -75,9 +75,9 @@ per_slice as (
     select
         slice_0,
         max(w_exp) as w_exp,
-        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as Float64), 80 - greatest(pos_exp, -940))) as Int128)) as Float64) * power(cast(2.0e0 as Float64), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as pos_sum,
-        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as Float64), 80 - greatest(neg_exp, -940))) as Int128)) as Float64) * power(cast(2.0e0 as Float64), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as neg_sum,
-        coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as Float64), 80 - greatest(pairs_exp, -940))) as Int128)) as Float64) * power(cast(2.0e0 as Float64), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
+        coalesce(cast(sum(if((round((w_pos) * power(cast(2.0e0 as Float64), 80 - greatest(pos_exp, -940)))) is null, NULL, cast(ifNotFinite(round((w_pos) * power(cast(2.0e0 as Float64), 80 - greatest(pos_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as pos_sum,
+        coalesce(cast(sum(if((round((w_neg) * power(cast(2.0e0 as Float64), 80 - greatest(neg_exp, -940)))) is null, NULL, cast(ifNotFinite(round((w_neg) * power(cast(2.0e0 as Float64), 80 - greatest(neg_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as neg_sum,
+        coalesce(cast(sum(if((round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as Float64), 80 - greatest(pairs_exp, -940)))) is null, NULL, cast(ifNotFinite(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as Float64), 80 - greatest(pairs_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
     from ranked
     group by slice_0
 ),

@@ -142,3 +142,31 @@ def test_an_engine_error_names_clickhouse(ch: Any) -> None:
         "auc: the engine failed on data='ch_events' on clickhouse: ChdbError: Code: 46. "
         "DB::Exception: Function with name `no_such_function` does not exist"
     )
+
+
+#: the table functions whose kernels read a neighbour row (lag, lead) at a slice's edges
+EDGE_METRICS = ("roc_curve", "pr_curve", "lift_table", "calibration_curve", "ks_point")
+
+
+@pytest.mark.parametrize("metric", EDGE_METRICS)
+def test_columns_without_null_give_the_same_tables(ch: Any, metric: str) -> None:
+    """A ClickHouse column that cannot hold NULL (Float64, not Nullable(Float64), as most
+    tables declare them): lag and lead give 0 past a slice's edge there, not NULL, which
+    dropped a curve's end points; the templates now say where the edge is."""
+    ch.query("DROP TABLE IF EXISTS ch_events_nn")
+    ch.query(
+        "CREATE TABLE ch_events_nn ENGINE = Memory AS SELECT assumeNotNull(click) AS click, "
+        "assumeNotNull(pctr) AS pctr, assumeNotNull(w) AS w, day FROM ch_events"
+    )
+    kwargs: dict[str, Any] = {"label": "click", "score": "pctr", "by": "day"}
+    function = getattr(sqlmetrics, metric)
+    got = function("ch_events_nn", con=ch, **kwargs)
+    expected = function(EVENTS, **kwargs)
+    assert list(got.columns) == list(expected.columns)
+    assert len(got) == len(expected), (len(got), len(expected))
+    for column in expected.columns:
+        for a, b in zip(expected[column], got[column]):
+            if isinstance(a, float) and not pd.isna(a):
+                assert b == pytest.approx(a, rel=1e-12), (column, a, b)
+            else:
+                assert (pd.isna(a) and pd.isna(b)) or a == b, (column, a, b)

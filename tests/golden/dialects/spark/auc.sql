@@ -77,7 +77,7 @@ slice_0 as p_slice_0,
             partition by slice_0 order by bucket asc rows between unbounded preceding and 1 preceding
         ), 0) as pos_before_bucket,
         sum(pos_b) over (partition by slice_0) as pos_total,
-        lag(bucket) over (partition by slice_0 order by bucket asc) is not null as has_prev_bucket
+        row_number() over (partition by slice_0 order by bucket asc) > 1 as has_prev_bucket
     from bucket_totals
 ),
 prefixed as (

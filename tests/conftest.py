@@ -57,8 +57,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--all",
         action="store_true",
         default=False,
-        help="run every tier: the PostgreSQL, Spark, dbt and slow tests too (CI, the README); "
-        "plain pytest is the fast tier",
+        help="run every tier: the PostgreSQL, Spark, ClickHouse, dbt and slow tests too (CI, the "
+        "README); plain pytest is the fast tier",
     )
 
 
@@ -114,8 +114,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
         terminalreporter.write_line(
             f"fast tier: {total} tests left out ({parts}; a test may count in several): "
-            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow, browser) one "
-            "tier"
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, clickhouse, dbt, slow, "
+            "browser) one tier"
         )
 
 

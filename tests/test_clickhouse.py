@@ -170,3 +170,11 @@ def test_columns_without_null_give_the_same_tables(ch: Any, metric: str) -> None
                 assert b == pytest.approx(a, rel=1e-12), (column, a, b)
             else:
                 assert (pd.isna(a) and pd.isna(b)) or a == b, (column, a, b)
+
+
+def test_counts_come_back_as_int64(ch: Any) -> None:
+    """ClickHouse's count() is a UInt64: the frame gives int64, as DuckDB's does."""
+    frame = sqlmetrics.evaluate("ch_events", ["auc"], label="click", score="pctr", by="day", con=ch)
+    expected = sqlmetrics.evaluate(EVENTS, ["auc"], label="click", score="pctr", by="day")
+    assert frame["n_rows"].dtype == expected["n_rows"].dtype == np.dtype("int64")
+    assert frame["n_rows"].tolist() == expected["n_rows"].tolist()

@@ -94,6 +94,11 @@ class ClickHouseBackend(Backend):
         frame = self.con.query(self._sql(sql), "DataFrame")
         if not isinstance(frame, pd.DataFrame):  # a statement without a result
             return pd.DataFrame()
+        for column in frame.columns:
+            kind = frame[column].dtype.kind
+            if kind == "u" and (not len(frame) or frame[column].max() < 2**63):
+                # ClickHouse counts in UInt64 (count(), row_number()): as DuckDB's int64
+                frame[column] = frame[column].astype("int64")
         for column in frame.columns:  # NULL as None (pandas' NA of nullable dtypes), as DuckDB
             if isinstance(frame[column].dtype, pd.api.extensions.ExtensionDtype):
                 frame[column] = frame[column].astype(object).where(frame[column].notna(), None)

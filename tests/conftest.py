@@ -42,9 +42,14 @@ settings.register_profile("ci", max_examples=30, **_COMMON)
 
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
-TIERS = ("postgres", "spark", "dbt", "slow", "browser")
+TIERS = ("postgres", "spark", "clickhouse", "dbt", "slow", "browser")
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
-ENGINE_FIXTURES = {"spark": "spark", "pg_server": "postgres", "pg_engine": "postgres"}
+ENGINE_FIXTURES = {
+    "spark": "spark",
+    "pg_server": "postgres",
+    "pg_engine": "postgres",
+    "chdb_session": "clickhouse",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,8 +57,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--all",
         action="store_true",
         default=False,
-        help="run every tier: the PostgreSQL, Spark, dbt and slow tests too (CI, the README); "
-        "plain pytest is the fast tier",
+        help="run every tier: the PostgreSQL, Spark, ClickHouse, dbt and slow tests too (CI, the "
+        "README); plain pytest is the fast tier",
     )
 
 
@@ -78,7 +83,7 @@ def tier_markers(item: pytest.Item) -> set[str]:
     tiers |= {tier for name, tier in ENGINE_FIXTURES.items() if name in fixtures}
     callspec = getattr(item, "callspec", None)
     engine = callspec.params.get("engine") if callspec is not None else None
-    if engine in ("spark", "postgres"):
+    if engine in ("spark", "postgres", "clickhouse"):
         tiers.add(engine)
     return tiers
 
@@ -109,8 +114,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
         terminalreporter.write_line(
             f"fast tier: {total} tests left out ({parts}; a test may count in several): "
-            "`pytest --all` runs them all, `pytest -m spark` (postgres, dbt, slow, browser) one "
-            "tier"
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, clickhouse, dbt, slow, "
+            "browser) one tier"
         )
 
 
@@ -259,3 +264,23 @@ def spark() -> object:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def chdb_session() -> object:
+    """One in-process ClickHouse session (chdb) for the whole run, in a temporary directory of
+    its own; the tests create their tables in it (never skipped: chdb is a test dependency)."""
+    from chdb import session as chdb_session_module
+
+    session = chdb_session_module.Session()
+    yield session
+    session.close()
+
+
+def chdb_table(session: Any, name: str, frame: Any) -> None:
+    """``frame`` (pandas) as the table ``name`` of the chdb session, replaced if it exists:
+    chdb's ``Python(...)`` table function reads the DataFrame from this frame's locals."""
+    source = frame  # noqa: F841 (read by name by chdb)
+    quoted = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    session.query(f"DROP TABLE IF EXISTS {quoted}")
+    session.query(f"CREATE TABLE {quoted} ENGINE = Memory AS SELECT * FROM Python(source)")

@@ -44,7 +44,9 @@ LAZY_MODULES = ("sqlmetrics.cli.",)
 #: annotations), so that ``import sqlmetrics`` loads none of them (start-up time, issue 24;
 #: tests/test_startup.py checks sys.modules). Any other function-level import of a module not
 #: ours is refused outside LAZY_MODULES.
-LAZY_THIRD_PARTY = ("matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark", "sqlalchemy")
+LAZY_THIRD_PARTY = (
+    "chdb", "matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark", "sqlalchemy",
+)  # fmt: skip
 
 
 def module_name(path: Path) -> str:

@@ -1,9 +1,11 @@
 """Parity: every registered metric, with each of its option variants, gives the same rows in
-the same order and the same values (1e-9 relative) on DuckDB, PostgreSQL and Spark local[2].
+the same order and the same values (1e-9 relative) on DuckDB, PostgreSQL, Spark local[2] and
+ClickHouse (chdb, in process).
 
 The data (about 2,000 rows, scores rounded so that many tie) is loaded once per engine as
 tables of the test's own (DuckDB: a fresh connection; PostgreSQL: the throwaway server of
-``pg_engine``; Spark: temporary views of the session of ``spark``), and every case runs by table
+``pg_engine``; Spark: temporary views of the session of ``spark``; ClickHouse: Memory tables of
+the session of ``chdb_session``), and every case runs by table
 name through ``con=``. Scalar metrics are batched through :func:`sqlmetrics.evaluate` (one
 statement per option variant, which keeps Spark's run time down); curves and reports run through
 their own function's kernel. A case whose DuckDB outcome is an error (``empty="error"`` with
@@ -25,6 +27,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import chdb_table
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
@@ -34,7 +37,7 @@ from sqlmetrics._metrics.ranking_retrieval import NO_TIE_AVERAGE
 from sqlmetrics.errors import SqlMetricsError
 
 RTOL = 1e-9
-ENGINES = ("duckdb", "postgres", "spark")
+ENGINES = ("duckdb", "postgres", "spark", "clickhouse")
 
 
 # --------------------------------------------------------------------------- data
@@ -312,8 +315,20 @@ def spark_tables(spark: Any) -> Iterator[Any]:
         spark.catalog.dropTempView(name)
 
 
+@pytest.fixture(scope="module")
+def ch_tables(chdb_session: Any) -> Any:
+    for name, frame in TABLES.items():
+        chdb_table(chdb_session, name, frame)
+    return chdb_session
+
+
 def _con(engine: str, request: pytest.FixtureRequest) -> Any:
-    fixture = {"duckdb": "duckdb_con", "postgres": "pg_tables", "spark": "spark_tables"}[engine]
+    fixture = {
+        "duckdb": "duckdb_con",
+        "postgres": "pg_tables",
+        "spark": "spark_tables",
+        "clickhouse": "ch_tables",
+    }[engine]
     return request.getfixturevalue(fixture)
 
 

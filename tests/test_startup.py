@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("pandas", "pyarrow", "sqlalchemy", "pyspark", "matplotlib")
+HEAVY = ("pandas", "pyarrow", "sqlalchemy", "pyspark", "matplotlib", "chdb")
 
 
 def loaded_after(code: str) -> list[str]:

@@ -168,9 +168,9 @@ bucket_prefix as (
         max({{ m }}_b_max) over ({{ sqlmetrics.partition_by(by) }}) as {{ m }}_max,
 {% endfor %}
 {% for f in firsts %}
-        lead({{ f }}_first) over ({{ sqlmetrics.window(by, bucket_order) }}) as {{ f }}_next,
+        {{ sqlmetrics.lead_or_null(f ~ '_first', by, bucket_order) }} as {{ f }}_next,
 {% endfor %}
-        lag(bucket) over ({{ sqlmetrics.window(by, bucket_order) }}) is not null as has_prev_bucket
+        row_number() over ({{ sqlmetrics.window(by, bucket_order) }}) > 1 as has_prev_bucket
     from bucket_totals
 ),
 prefixed as (

@@ -44,9 +44,9 @@
 {% macro spark__beyond_item_counts(by) -%}
     select {{ sqlmetrics.auc_broadcast('slice_totals') }}
         {{ sqlmetrics.slice_cols_of('per_item', by) }}
-        per_item.item,
-        per_item.c,
-        slice_totals.n
+        per_item.item as item,
+        per_item.c as c,
+        slice_totals.n as n
     from (
         select
             {{ sqlmetrics.slice_cols(by) }}
@@ -86,7 +86,7 @@
 
 {% macro spark__beyond_popularity(columns) -%}
     select {{ sqlmetrics.auc_broadcast('train_total') }}
-        per_item.item,
+        per_item.item as item,
         -ln(cast(per_item.t as {{ sqlmetrics.float_type() }}) / train_total.t_all)
             / ln(cast(2 as {{ sqlmetrics.float_type() }})) as novelty
     from (

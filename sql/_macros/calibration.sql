@@ -38,7 +38,7 @@ case when {{ g }} >= {{ sqlmetrics.float_literal(0.5) }} then {{ b }} - ({{ b }}
 {%- endmacro %}
 
 {% macro calibration_join_on(left, right, by) -%}
-{% if by %}{% for col in by %}{{ left }}.slice_{{ loop.index0 }} is not distinct from {{ right }}.slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}1 = 1{% endif %}
+{% if by %}{% for col in by %}{{ sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}1 = 1{% endif %}
 {%- endmacro %}
 
 {% macro calibration_binned_ctes(by, options) -%}
@@ -83,10 +83,10 @@ edge_values as (
 ),
 assigned as (
     select {{ sqlmetrics.auc_broadcast('edge_values') }}
-        {% for col in by %}source.slice_{{ loop.index0 }}, {% endfor %}
-        source.label,
-        source.p,
-        source.w,
+        {% for col in by %}source.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
+        source.label as label,
+        source.p as p,
+        source.w as w,
         0{% for i in range(1, n) %} + case when edge_values.e_{{ i }} < source.p then 1 else 0 end{% endfor %} as bin,
 {% for i in range(0, n + 1) %}
         edge_values.e_{{ i }}{{ ',' if not loop.last }}
@@ -180,8 +180,8 @@ edges as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
-        max(case when pos = least(floor(v_{{ i }}), n_slice - 1) then p end) as a_{{ i }},
-        max(case when pos = least(floor(v_{{ i }}) + 1, n_slice - 1) then p end) as b_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}), cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as a_{{ i }},
+        max(case when pos = least(floor(v_{{ i }}) + 1, cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as b_{{ i }},
         max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
 {% endfor %}
         min(p) as e_0,

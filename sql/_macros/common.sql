@@ -50,6 +50,18 @@
 {{ part ~ ' ' if part }}order by {{ order }}
 {%- endmacro %}
 
+{# lag(expr) / lead(expr) over window(by, order, extra), NULL past the partition's edge, said
+   in so many words: ClickHouse's lag and lead give the type's default (0) there, not NULL,
+   for a column that cannot hold NULL; a NULL default (`lag(x, 1, null)`) is refused there.
+   `order` must be a total order within the partition (row_number decides the edge) #}
+{% macro lag_or_null(expr, by, order, extra=[]) -%}
+case when row_number() over ({{ sqlmetrics.window(by, order, extra) }}) = 1 then null else lag({{ expr }}) over ({{ sqlmetrics.window(by, order, extra) }}) end
+{%- endmacro %}
+
+{% macro lead_or_null(expr, by, order, extra=[]) -%}
+case when row_number() over ({{ sqlmetrics.window(by, order, extra) }}) = count(*) over ({{ sqlmetrics.partition_by(by, extra) }}) then null else lead({{ expr }}) over ({{ sqlmetrics.window(by, order, extra) }}) end
+{%- endmacro %}
+
 {#
   Deterministic sums (decision 0006): a float sum whose bits do not depend on row order,
   thread count or partitioning, out of core and portable (plain sum, max, abs, ln, power,

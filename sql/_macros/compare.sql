@@ -150,8 +150,8 @@ moments as (
 squares as (
     select
         {{ sqlmetrics.slice_cols_of('diffs', by) }}
-        diffs.metric,
-        diffs.model,
+        diffs.metric as metric,
+        diffs.model as model,
         diffs.w * diffs.w * (diffs.d - moments.s_obs / moments.sw) * (diffs.d - moments.s_obs / moments.sw) as sq
     from diffs
     join moments on {{ sqlmetrics.join_on_slices('diffs', 'moments', by, ['metric', 'model']) }}
@@ -181,10 +181,10 @@ flipped as (
     from (
         select
             {{ sqlmetrics.slice_cols_of('keyed', by) }}
-            keyed.metric,
-            keyed.model,
-            keyed.e_d,
-            replicates.b,
+            keyed.metric as metric,
+            keyed.model as model,
+            keyed.e_d as e_d,
+            replicates.b as b,
             keyed.w * keyed.d * {{ sqlmetrics.sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
         from (
             select {{ sqlmetrics.slice_cols(by) }} metric, model, w, d, e_d, {{ sqlmetrics.key_hash('grp') }} as gkey
@@ -199,8 +199,8 @@ flipped as (
 permuted as (
     select
         {{ sqlmetrics.slice_cols_of('flipped', by) }}
-        flipped.metric,
-        flipped.model,
+        flipped.metric as metric,
+        flipped.model as model,
         sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ sqlmetrics.float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
     from flipped
     join moments on {{ sqlmetrics.join_on_slices('flipped', 'moments', by, ['metric', 'model']) }}
@@ -244,15 +244,15 @@ wilcoxon as (
 final as (
     select
         {{ sqlmetrics.slice_cols_of('moments', by) }}
-        moments.metric,
-        moments.model,
-        moments.n,
-        moments.sw,
-        moments.base,
-        moments.value,
+        moments.metric as metric,
+        moments.model as model,
+        moments.n as n,
+        moments.sw as sw,
+        moments.base as base,
+        moments.value as value,
         moments.s_obs / moments.sw as d,
-        spread.ss,
-        moments.sabs,
+        spread.ss as ss,
+        moments.sabs as sabs,
         {{ 'permuted.n_extreme' if test == 'randomization' else 'cast(null as bigint)' }} as n_extreme,
         {{ 'coalesce(wilcoxon.n_nz, 0)' if test == 'wilcoxon' else 'cast(null as bigint)' }} as n_nz,
         {{ 'wilcoxon.w_plus' if test == 'wilcoxon' else 'cast(null as ' ~ sqlmetrics.float_type() ~ ')' }} as w_plus,
@@ -295,7 +295,7 @@ placed as (
         p{{ k }}.a as a{{ k }},
         p{{ k }}.x as x{{ k }},
 {% endfor %}
-        rows_in.label
+        rows_in.label as label
     from rows_in
 {% for k in range(n_models) %}
     join placed_{{ k }} as p{{ k }}
@@ -486,15 +486,15 @@ keyed as (
 replicated as (
     select
         {{ sqlmetrics.slice_cols_of('keyed', by) }}
-        keyed.label,
+        keyed.label as label,
 {% for k in range(n_models) %}
         keyed.p{{ k }},
 {% endfor %}
-        keyed.w,
+        keyed.w as w,
 {% if columns.weight %}
-        keyed.e_w,
+        keyed.e_w as e_w,
 {% endif %}
-        replicates.b,
+        replicates.b as b,
         {{ sqlmetrics.replicate_uniform('keyed.rk', 'replicates.b', seed) }} as u
     from keyed
     cross join (
@@ -547,9 +547,9 @@ replicate_diffs as (
 {% set outer = loop %}
     select
         {{ sqlmetrics.slice_cols_of('m', by) }}
-        m.b,
+        m.b as b,
         {{ outer.index0 }} as metric,
-        m.model,
+        m.model as model,
         m.v{{ outer.index0 }} - base.v{{ outer.index0 }} as d
     from replicate_values as m
     join replicate_values as base on {{ sqlmetrics.join_on_slices('m', 'base', by, ['b']) }} and base.model = 0

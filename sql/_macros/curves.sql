@@ -105,10 +105,10 @@ neighbours as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         score, tp, fp, n_pos, n_neg,
-        lag(tp) over ({{ sqlmetrics.window(by, 'score desc') }}) as prev_tp,
-        lead(tp) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_tp,
-        lag(fp) over ({{ sqlmetrics.window(by, 'score desc') }}) as prev_fp,
-        lead(fp) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_fp
+        {{ sqlmetrics.lag_or_null('tp', by, 'score desc') }} as prev_tp,
+        {{ sqlmetrics.lead_or_null('tp', by, 'score desc') }} as next_tp,
+        {{ sqlmetrics.lag_or_null('fp', by, 'score desc') }} as prev_fp,
+        {{ sqlmetrics.lead_or_null('fp', by, 'score desc') }} as next_fp
     from cumulated
 )
 {%- endmacro %}
@@ -145,7 +145,7 @@ thinned as (
         select
             {{ sqlmetrics.slice_cols(by) }}
             score, tp, fp, n_pos, n_neg, bucket,
-            lead(bucket) over ({{ sqlmetrics.window(by, 'score desc') }}) as next_bucket
+            {{ sqlmetrics.lead_or_null('bucket', by, 'score desc') }} as next_bucket
         from bucketed
     ) as b
     where next_bucket is null or next_bucket <> bucket

@@ -4,7 +4,7 @@
   body and the per-dialect variants side by side, as dbt's `adapter.dispatch` resolves them:
   the macro `<dialect>__<name>` if it is defined, else `default__<name>`. Python renders with
   the dialect given to `render(..., dialect=)` (duckdb, postgres, spark, bigquery, snowflake,
-  trino); dbt resolves the same calls with its own adapter.
+  trino, clickhouse); dbt resolves the same calls with its own adapter.
 
   float_type(): the binary64 float type every value is computed in.
   exact_int(): the integer type exact_sum accumulates in (at least 128 bits, or 38 decimal
@@ -67,6 +67,10 @@ float
 double
 {%- endmacro %}
 
+{% macro clickhouse__float_type() -%}
+Float64
+{%- endmacro %}
+
 {% macro exact_int() -%}
 {{ adapter.dispatch('exact_int', 'sqlmetrics')() }}
 {%- endmacro %}
@@ -86,6 +90,10 @@ bignumeric
 
 {% macro snowflake__exact_int() -%}
 number(38, 0)
+{%- endmacro %}
+
+{% macro clickhouse__exact_int() -%}
+Int128
 {%- endmacro %}
 
 {# x, an integer-valued double (|x| < 2^93), as exact_int(), exactly. PostgreSQL casts a
@@ -109,6 +117,15 @@ cast({{ x }} as {{ sqlmetrics.exact_int() }})
 {{ sqlmetrics.postgres__exact_int_of(x) }}
 {%- endmacro %}
 
+{# ClickHouse evaluates a function on the hidden value under a NULL too (NaN after 0/0 in a
+   nullif'd division) and its cast of NaN to an integer raises: the cast reads ifNotFinite(x, 0)
+   and a NULL x stays NULL. (Neither if(isFinite(x), x, NULL), which keeps the hidden NaN, nor
+   accurateCastOrNull, NULL for 2^80 / 7 rounded, does.) The inputs are checked finite before
+   any statement runs, so no finite-looking 0 stands for a NaN here #}
+{% macro clickhouse__exact_int_of(x) -%}
+if(({{ x }}) is null, NULL, cast(ifNotFinite({{ x }}, 0) as Int128))
+{%- endmacro %}
+
 {% macro string_type() -%}
 {{ adapter.dispatch('string_type', 'sqlmetrics')() }}
 {%- endmacro %}
@@ -123,6 +140,11 @@ string
 
 {% macro bigquery__string_type() -%}
 string
+{%- endmacro %}
+
+{# ClickHouse's String holds no NULL: cast(null as String) fails (Nullable(String) does not) #}
+{% macro clickhouse__string_type() -%}
+Nullable(String)
 {%- endmacro %}
 
 {% macro float_literal(value) -%}
@@ -164,7 +186,8 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ sqlmetrics.float_type() }}
   join_runs(runs, style): the runs of literal_runs as one expression, quoted runs and chr(n)
   joined with ||; style (a name, as dbt reaches macros only by qualified calls): standard
   (a quote doubled; DuckDB, Trino), postgres (E'...'), spark (neither backslash nor quote in
-  a run), backslash (backslash escapes; BigQuery, Snowflake).
+  a run), backslash (backslash escapes; BigQuery, Snowflake), clickhouse (backslash escapes,
+  char(bytes) for chr).
 #}
 {% macro join_runs(runs, style) -%}
 {%- if runs | length == 1 and runs[0] is string -%}
@@ -177,7 +200,7 @@ cast({{ text if 'e' in text else text ~ 'e0' }} as {{ sqlmetrics.float_type() }}
 {% macro quoted_run(run, style) -%}
 {%- if style == 'postgres' -%}
 E'{{ run | replace('\\', '\\\\') | replace("'", "''") }}'
-{%- elif style == 'backslash' -%}
+{%- elif style in ('backslash', 'clickhouse') -%}
 '{{ run | replace('\\', '\\\\') | replace("'", "\\'") }}'
 {%- elif style == 'spark' -%}
 '{{ run }}'
@@ -187,9 +210,12 @@ E'{{ run | replace('\\', '\\\\') | replace("'", "''") }}'
 {%- endmacro %}
 
 {# Spark's chr(n) takes n modulo 256: the two line breaks above 255 are decoded from UTF-8 #}
+{# ClickHouse's char(n, ...) writes the bytes n, ...: a code point above 127 as its UTF-8 bytes #}
 {% macro chr_call(code, style) -%}
 {%- if style == 'spark' and code > 255 -%}
 decode(unhex('{{ {8232: 'E280A8', 8233: 'E280A9'}[code] }}'), 'UTF-8')
+{%- elif style == 'clickhouse' -%}
+char({{ {133: '194, 133', 8232: '226, 128, 168', 8233: '226, 128, 169'}.get(code, code) }})
 {%- else -%}
 chr({{ code }})
 {%- endif -%}
@@ -235,6 +261,12 @@ chr({{ code }})
 {{ sqlmetrics.bigquery__string_literal(value) }}
 {%- endmacro %}
 
+{# ClickHouse reads a backslash in '...' as an escape; it has no chr(): char(bytes...) of UTF-8 #}
+{% macro clickhouse__string_literal(value) -%}
+{%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs) -%}
+{{ sqlmetrics.join_runs(runs, 'clickhouse') }}
+{%- endmacro %}
+
 {% macro as_boolean(expr) -%}
 {{ adapter.dispatch('as_boolean', 'sqlmetrics')(expr) }}
 {%- endmacro %}
@@ -252,8 +284,10 @@ cast({{ expr }} as bool)
 cast(cast({{ expr }} as varchar) as boolean)
 {%- endmacro %}
 
+{# in parentheses: `a is not distinct from b and c` reads as `a is not distinct from (b and c)`
+   on DataFusion and Polars, and `... from b = false` as `... from (b = false)` everywhere #}
 {% macro null_safe_equal(a, b) -%}
-{{ adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b) }}
+({{ adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b) }})
 {%- endmacro %}
 
 {% macro default__null_safe_equal(a, b) -%}

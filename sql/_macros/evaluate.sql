@@ -53,14 +53,14 @@ with {% for input in inputs or [] %}{{ input.name }} as (
 ){{ ',' if not loop.last }}
 {% endfor %}
 select
-    {% for col in by %}slices.slice_{{ loop.index0 }}, {% endfor %}
+    {% for col in by %}slices.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
 {% for part in parts %}
 {% for col in part.columns %}
     {{ part.alias }}.{{ col.column }} as {{ col.as }},
 {% endfor %}
 {% endfor %}
-    slices.n_rows
+    slices.n_rows as n_rows
 from slices
 {% for part in parts %}
 left join {{ part.alias }} on {{ sqlmetrics.evaluate_join_on(part.alias, by) }}

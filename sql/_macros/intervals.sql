@@ -36,6 +36,11 @@ percentile_cont({{ sqlmetrics.float_literal(q) }}) within group (order by {{ x }
 quantile_cont({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {%- endmacro %}
 
+{# quantileExactInclusive: linear interpolation between the order statistics (type 7) #}
+{% macro clickhouse__ci_percentile(x, q) -%}
+quantileExactInclusive({{ sqlmetrics.float_literal(q) }})({{ x }})
+{%- endmacro %}
+
 {% macro spark__ci_percentile(x, q) -%}
 percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {%- endmacro %}
@@ -167,7 +172,7 @@ order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.l
 {% set x = 'ln(' ~ alias ~ ')' if aggregate == 'geometric' else alias %}
 with per_group as (
     select
-        {% for i in range(n_by) %}g.slice_{{ i }}, {% endfor %}
+        {% for i in range(n_by) %}g.slice_{{ i }} as slice_{{ i }}, {% endfor %}
 
         g.slice_{{ n_by }} as grp,
         cast({{ x }} as {{ sqlmetrics.float_type() }}) as x,
@@ -217,10 +222,10 @@ keyed as (
 uniforms as (
     select
         {{ slices }}
-        keyed.x,
-        keyed.v,
-        keyed.e_vx,
-        replicates.b,
+        keyed.x as x,
+        keyed.v as v,
+        keyed.e_vx as e_vx,
+        replicates.b as b,
         {{ sqlmetrics.replicate_uniform('keyed.gkey', 'replicates.b', seed) }} as u
     from keyed
     cross join (
@@ -488,9 +493,9 @@ cells as (
 draws as (
     select
         {{ slices }}
-        cells.bucket,
-        cells.cls,
-        replicates.b,
+        cells.bucket as bucket,
+        cells.cls as cls,
+        replicates.b as b,
         cast(cells.lam as bigint) as lam,
         {{ sqlmetrics.replicate_int('cells.cell_key', 'replicates.b', seed) }} as x
     from cells
@@ -566,13 +571,13 @@ totals as (
 ),
 final as (
     select
-        {% for col in by %}totals.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}totals.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
-        totals.auc,
-        totals.n_pos,
-        totals.n_neg,
-        intervals.lo,
-        intervals.hi,
+        totals.auc as auc,
+        totals.n_pos as n_pos,
+        totals.n_neg as n_neg,
+        intervals.lo as lo,
+        intervals.hi as hi,
         coalesce(intervals.n_valid, 0) as n_valid
     from totals
     left join intervals
@@ -680,7 +685,7 @@ from (
 {% set hi_expr = 'case when ' ~ v ~ ' > bounds.hi then ' ~ v ~ ' else bounds.hi end' if contain else 'bounds.hi' %}
 select * from (
     select
-        {% for i in range(n_by) %}{{ 'metric' if metric_sql else 'bounds' }}.slice_{{ i }}, {% endfor %}
+        {% for i in range(n_by) %}{{ 'metric' if metric_sql else 'bounds' }}.slice_{{ i }} as slice_{{ i }}, {% endfor %}
 
         {{ v }},
         case when {{ v }} is not null then {{ lo_expr }} end as {{ lo }},

@@ -85,10 +85,10 @@ listed_slices as (
 ),
 listed as (
     select
-        {% for col in by %}s.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}s.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
-        l.idx,
-        l.class
+        l.idx as idx,
+        l.class as class
     from listed_slices as s
     cross join (
     {{ sqlmetrics.class_rows(labels) }}
@@ -96,10 +96,10 @@ listed as (
 ),
 listed_sums as (
     select
-        {% for col in by %}listed.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}listed.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
-        listed.idx,
-        listed.class,
+        listed.idx as idx,
+        listed.class as class,
         coalesce(c.tp, 0) as tp,
         coalesce(c.n_true, 0) as n_true,
         coalesce(c.n_pred, 0) as n_pred

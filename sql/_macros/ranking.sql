@@ -142,9 +142,10 @@
 {%- elif options.gain == 'linear' %}{{ expr }}{% else %}(power({{ sqlmetrics.float_literal(2) }}, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
-{# slice columns qualified by a table alias: `s.slice_0, s.slice_1, ` #}
+{# slice columns qualified by a table alias, named: `s.slice_0 as slice_0, ` (ClickHouse keeps the
+   prefix in the name of an unnamed qualified column of a select over several joins) #}
 {% macro slice_cols_of(alias, by) -%}
-{% for col in by %}{{ alias }}.slice_{{ loop.index0 }}, {% endfor %}
+{% for col in by %}{{ alias }}.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 {%- endmacro %}
 
 
@@ -247,15 +248,15 @@ judged_groups as (
 labelled as (
     select
         {{ sqlmetrics.slice_cols_of('s', by) }}
-        s.grp,
-        s.item,
-        s.score,
+        s.grp as grp,
+        s.item as item,
+        s.score as score,
         coalesce(j.label, 0) as label,
 {% if ctx.need_judged %}
         case when j.item is null then 0 else 1 end as judged,
-        g.n_nonrel,
+        g.n_nonrel as n_nonrel,
 {% endif %}
-        g.n_rel
+        g.n_rel as n_rel
     from source as s
     join judged_groups as g on g.grp = s.grp
     left join judged as j on j.grp = s.grp and j.item = s.item
@@ -463,8 +464,11 @@ run_groups as (
         {{ sqlmetrics.slice_cols(by) }}
         grp,
 {% endif %}
+{# with n_rel on every row (need_n_rel, constant per group) it is a key: an aggregate named
+   n_rel would shadow the column in the entries' aggregates on ClickHouse, where an alias wins
+   over a column of the same name #}
 {% if not ctx.has_qrels %}
-        sum(relevant) as n_rel,
+        {{ 'n_rel' if ctx.need_n_rel else 'sum(relevant) as n_rel' }},
 {% endif %}
 {% for m in entries %}
 {% set cols = sqlmetrics.ranking_group_columns(m.metric, m.alias ~ '_', m.k, by, options) %}
@@ -474,7 +478,7 @@ run_groups as (
 {% endfor %}
         count(*) as n_ret
     from ranked
-    {{ sqlmetrics.group_by(by, ['grp']) }}
+    {{ sqlmetrics.group_by(by, ['grp', 'n_rel'] if ctx.need_n_rel and not ctx.has_qrels else ['grp']) }}
 ),
 {%- endmacro %}
 
@@ -523,7 +527,7 @@ ideal_groups as (
 -- judged groups the run has no row for (the header says which slice, if any, they enter)
 absent as (
     select
-        g.grp
+        g.grp as grp
     from judged_groups as g
     where not exists (select 1 from run_groups as r where r.r_grp = g.grp)
 ),
@@ -540,7 +544,7 @@ absent_count as (
 universe as (
     select
         {{ sqlmetrics.slice_cols_of('u', by) }}
-        u.grp,
+        u.grp as grp,
         cast(g.n_rel as {{ sqlmetrics.float_type() }}) as n_rel
     from (
         select
@@ -653,15 +657,15 @@ final as (
         coalesce(aggregated.n_groups, 0) as n_groups,
 {% endif %}
 {% if options.empty == 'error' %}
-        counted.first_empty,
+        counted.first_empty as first_empty,
 {% endif %}
 {% if ctx.has_qrels %}
 {% if options.missing == 'error' %}
-        absent_count.first_missing,
+        absent_count.first_missing as first_missing,
 {% endif %}
-        absent_count.n_missing,
+        absent_count.n_missing as n_missing,
 {% endif %}
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
 {% if by %}
     left join aggregated on {{ sqlmetrics.join_on_slices('counted', 'aggregated', by) }}

@@ -71,6 +71,11 @@ cast(concat('0x', substr(to_hex(md5(cast({{ expr }} as {{ sqlmetrics.string_type
 to_number(substr(md5(cast({{ expr }} as {{ sqlmetrics.string_type() }})), 1, 8), 'XXXXXXXX')
 {%- endmacro %}
 
+{# the first 4 bytes of the MD5, big-endian #}
+{% macro clickhouse__key_hash(expr) -%}
+cast(reinterpretAsUInt32(reverse(substring(MD5(cast({{ expr }} as {{ sqlmetrics.string_type() }})), 1, 4))) as Int64)
+{%- endmacro %}
+
 {% macro trino__key_hash(expr) -%}
 from_base(substr(to_hex(md5(to_utf8(cast({{ expr }} as {{ sqlmetrics.string_type() }})))), 1, 8), 16)
 {%- endmacro %}

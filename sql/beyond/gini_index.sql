@@ -39,9 +39,9 @@ slices as (
 catalog as (
     select
         {{ sqlmetrics.slice_cols_of('s', by) }}
-        t.item,
+        t.item as item,
         0 as c,
-        s.n
+        s.n as n
     from slices as s
     cross join (
         select distinct

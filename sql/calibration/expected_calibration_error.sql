@@ -50,12 +50,12 @@ totals as (
 ),
 final as (
     select
-        {% for col in by %}totals.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}totals.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
 {% for entry in entries %}
         per_slice.gap_sum / nullif(totals.w_total, 0) as {{ entry.alias }},
 {% endfor %}
-        totals.n
+        totals.n as n
     from totals
     left join per_slice on {{ sqlmetrics.calibration_join_on('totals', 'per_slice', by) }}
 )

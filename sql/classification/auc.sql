@@ -127,8 +127,8 @@ per_slice as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         max(w_exp) as w_exp,
-        {{ sqlmetrics.exact_sum('w_pos', 'pos_exp') }} as n_pos,
-        {{ sqlmetrics.exact_sum('w_neg', 'neg_exp') }} as n_neg,
+        {{ sqlmetrics.exact_sum('w_pos', 'pos_exp') }} as pos_sum,
+        {{ sqlmetrics.exact_sum('w_neg', 'neg_exp') }} as neg_sum,
         {{ sqlmetrics.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
     {{ sqlmetrics.group_by(by) }}
@@ -137,10 +137,10 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
+        pairs / nullif(pos_sum * neg_sum, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('pos_sum', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('neg_sum', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}
@@ -269,8 +269,8 @@ per_slice as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         max(w_exp) as w_exp,
-        max(n_pos) as n_pos,
-        max(n_neg) as n_neg,
+        max(n_pos) as pos_sum,
+        max(n_neg) as neg_sum,
         {{ sqlmetrics.exact_sum('w_pos * (w_neg_below + w_neg / 2)', 'pairs_exp') }} as pairs
     from ranked
     {{ sqlmetrics.group_by(by) }}
@@ -279,10 +279,10 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        pairs / nullif(n_pos * n_neg, 0) as {{ entry.alias }},
+        pairs / nullif(pos_sum * neg_sum, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('pos_sum', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('neg_sum', 'w_exp') }} as n_neg
     from per_slice
 )
 {% endif %}

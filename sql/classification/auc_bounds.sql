@@ -80,7 +80,7 @@ bucketed as (
     from source
 {% if by %}
     join extent
-        on {% for col in by %}slice_{{ loop.index0 }} is not distinct from e_slice_{{ loop.index0 }}{{ ' and ' if not loop.last }}{% endfor %}
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('slice_' ~ loop.index0, 'e_slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}
 
 {% else %}
     cross join extent
@@ -134,15 +134,15 @@ per_slice as (
         {{ sqlmetrics.slice_cols(by) }}
 {% if columns.weight %}
         max(w_exp) as w_exp,
-        {{ sqlmetrics.exact_sum('pos_b', 'pos_exp') }} as n_pos,
-        {{ sqlmetrics.exact_sum('neg_b', 'neg_exp') }} as n_neg,
+        {{ sqlmetrics.exact_sum('pos_b', 'pos_exp') }} as pos_sum,
+        {{ sqlmetrics.exact_sum('neg_b', 'neg_exp') }} as neg_sum,
         {# neg_below <= bins * max neg_b: log2(bins) more bits of room #}
         {{ sqlmetrics.exact_sum('pos_b * neg_below', 'pos_exp + neg_exp + ' ~ (options.bins - 1).bit_length()) }}
             as pairs_diff,
         {{ sqlmetrics.exact_sum('pos_b * neg_b', 'pos_exp + neg_exp') }} as pairs_same
 {% else %}
-        sum(pos_b) as n_pos,
-        sum(neg_b) as n_neg,
+        sum(pos_b) as pos_sum,
+        sum(neg_b) as neg_sum,
         sum(pos_b * neg_below) as pairs_diff,
         sum(pos_b * neg_b) as pairs_same
 {% endif %}
@@ -153,16 +153,16 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ sqlmetrics.safe_div('2 * pairs_diff + pairs_same', '2 * n_pos * n_neg') }} as {{ entry.alias }},
+        {{ sqlmetrics.safe_div('2 * pairs_diff + pairs_same', '2 * pos_sum * neg_sum') }} as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.safe_div('pairs_diff', 'n_pos * n_neg') }} as lower,
-        {{ sqlmetrics.safe_div('pairs_diff + pairs_same', 'n_pos * n_neg') }} as upper,
+        {{ sqlmetrics.safe_div('pairs_diff', 'pos_sum * neg_sum') }} as lower,
+        {{ sqlmetrics.safe_div('pairs_diff + pairs_same', 'pos_sum * neg_sum') }} as upper,
 {% if columns.weight %}
-        {{ sqlmetrics.ldexp('n_pos', 'w_exp') }} as n_pos,
-        {{ sqlmetrics.ldexp('n_neg', 'w_exp') }} as n_neg
+        {{ sqlmetrics.ldexp('pos_sum', 'w_exp') }} as n_pos,
+        {{ sqlmetrics.ldexp('neg_sum', 'w_exp') }} as n_neg
 {% else %}
-        cast(n_pos as {{ sqlmetrics.float_type() }}) as n_pos,
-        cast(n_neg as {{ sqlmetrics.float_type() }}) as n_neg
+        cast(pos_sum as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(neg_sum as {{ sqlmetrics.float_type() }}) as n_neg
 {% endif %}
     from per_slice
 )

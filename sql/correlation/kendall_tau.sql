@@ -86,10 +86,10 @@ level_bounds as (
 expanded as (
     select
         {{ sqlmetrics.slice_cols_of('r', by) }}
-        r.grp,
-        r.x,
-        r.y,
-        l.u
+        r.grp as grp,
+        r.x as x,
+        r.y as y,
+        l.u as u
     from source as r
     join level_bounds as l
         on {{ sqlmetrics.join_on_slices('r', 'l', by, ['grp']) }}
@@ -130,7 +130,7 @@ per_group_counts as (
 per_group as (
     select
         {{ sqlmetrics.slice_cols_of('c', by) }}
-        c.grp,
+        c.grp as grp,
         case
             when c.n_levels <= {{ options.max_label_levels }}
                 and c.n_0x2 > c.n_1x2 and c.n_0x2 > c.n_2x2

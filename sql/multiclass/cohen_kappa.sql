@@ -65,7 +65,7 @@ totals as (
 ),
 observed as (
     select
-        {% for col in by %}cells.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}cells.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
         {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * cells.c as term
     from cells
@@ -76,7 +76,7 @@ observed as (
 ),
 expected as (
     select
-        {% for col in by %}ci.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}ci.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
         {{ sqlmetrics.cohen_kappa_disagreement('ci', 'cj', options.weights) }} * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
@@ -100,12 +100,12 @@ sums as (
 ),
 final as (
     select
-        {% for col in by %}totals.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}totals.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
 {% for entry in entries %}
         1 - sums.o_sum / nullif(sums.e_sum, 0) as {{ entry.alias }},
 {% endfor %}
-        totals.n_classes
+        totals.n_classes as n_classes
     from totals
     left join sums on {{ sqlmetrics.calibration_join_on('totals', 'sums', by) }}
 )

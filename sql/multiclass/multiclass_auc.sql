@@ -85,11 +85,11 @@ pairs as (
     where t <> c
     union all
     select
-        {% for col in by %}truth.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}truth.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
         truth.c as a,
-        classes.b,
-        truth.s,
+        classes.b as b,
+        truth.s as s,
         1 as y
     from truth
     inner join classes
@@ -104,10 +104,10 @@ per_part as (
 ),
 per_pair as (
     select
-        {% for col in by %}ab.slice_{{ loop.index0 }}, {% endfor %}
+        {% for col in by %}ab.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
 
-        ab.a,
-        ab.b,
+        ab.a as a,
+        ab.b as b,
         ({{ sqlmetrics.multiclass_auc_binary('ab.r', 'ab.p', 'ab.n') }} + {{ sqlmetrics.multiclass_auc_binary('ba.r', 'ba.p', 'ba.n') }}) / 2 as value,
         ab.p + ab.n as n_ab
     from per_part as ab

@@ -49,8 +49,8 @@ final as (
         g.y_hat as prediction,
         coalesce(p.n, 0) as count{{ ',' if listed }}
 {% if listed %}
-        g.y_idx,
-        g.y_hat_idx
+        g.y_idx as y_idx,
+        g.y_hat_idx as y_hat_idx
 {% endif %}
     from grid as g
     left join pairs as p

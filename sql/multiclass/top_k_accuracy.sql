@@ -40,7 +40,7 @@ with source as (
 listed_source as (
     select
         source.*,
-        listed.idx
+        listed.idx as idx
     from source
     inner join (
     {{ sqlmetrics.class_rows(options.labels) }}

@@ -19,11 +19,11 @@
 {% if options.ties == 'average' %}
 {{ exceptions.raise_compiler_error("bpref: ties='average' has no closed form; use 'item_desc' or 'item_asc'") }}
 {% endif %}
-sum(case when relevant = 1 and {{ sqlmetrics.ranking_within(k) }} then least(cum_judged - ap_term, n_rel) else 0 end) as {{ p }}nb,
+sum(case when relevant = 1 and {{ sqlmetrics.ranking_within(k) }} then least(cum_judged - ap_term, cast(n_rel as {{ sqlmetrics.float_type() }})) else 0 end) as {{ p }}nb,
 sum(case when {{ sqlmetrics.ranking_within(k) }} then relevant else 0 end) as {{ p }}relret,
 max(n_nonrel) as {{ p }}n_nonrel
 {%- endmacro %}
 
 {% macro bpref_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce((' ~ p ~ 'relret - case when ' ~ p ~ 'nb = 0 then 0 else ' ~ p ~ 'nb / least(n_rel, ' ~ p ~ 'n_nonrel) end) / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.exact_sum('coalesce((' ~ p ~ 'relret - case when ' ~ p ~ 'nb = 0 then 0 else ' ~ p ~ 'nb / least(cast(n_rel as ' ~ sqlmetrics.float_type() ~ '), cast(' ~ p ~ 'n_nonrel as ' ~ sqlmetrics.float_type() ~ ')) end) / nullif(n_rel, 0), 0)', '0') }} / count(*)
 {%- endmacro %}

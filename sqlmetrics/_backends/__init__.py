@@ -9,9 +9,12 @@ query of their own) talks to a :class:`Backend` only; nothing else knows which e
   model; unwrapped when it exposes the real connection): :class:`DuckDBBackend`;
 - a SQLAlchemy ``Engine`` or ``Connection``: ``sqlalchemy_backend.SQLAlchemyBackend``
   (PostgreSQL tested; Snowflake, BigQuery, Trino and DuckDB dialects mapped, untested);
-- a ``pyspark.sql.SparkSession``: ``spark_backend.SparkBackend``.
+- a ``pyspark.sql.SparkSession``: ``spark_backend.SparkBackend``;
+- a ``chdb`` session or connection (in-process ClickHouse):
+  ``clickhouse_backend.ClickHouseBackend``.
 
-SQLAlchemy and pyspark are optional extras (``postgres``, ``spark``), imported on first use.
+SQLAlchemy, pyspark and chdb are optional extras (``postgres``, ``spark``, ``clickhouse``),
+imported on first use.
 
 A backend provides, and the rest of sqlmetrics uses nothing else:
 
@@ -40,10 +43,10 @@ Nothing a backend runs writes to the user's database; a Spark temporary view wit
 ``__sqlmetrics_`` prefix, dropped afterwards, is the one exception.
 
 The modules: ``base`` (the interface), ``files`` (paths, globs, folders), ``duckdb_backend``,
-``sqlalchemy_backend`` and ``spark_backend`` (one per engine), ``config`` (the limits of the
-private DuckDB database), ``source`` (``data=`` resolved on a backend), and here
-:func:`backend_for`, which picks the engine. SQLAlchemy and pyspark are imported on first
-use: lazy on purpose.
+``sqlalchemy_backend``, ``spark_backend`` and ``clickhouse_backend`` (one per engine),
+``config`` (the limits of the private DuckDB database), ``source`` (``data=`` resolved on a
+backend), and here :func:`backend_for`, which picks the engine. SQLAlchemy, pyspark and chdb
+are imported on first use: lazy on purpose.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ import duckdb
 
 from ..errors import DataSourceError
 from .base import Backend
+from .clickhouse_backend import ClickHouseBackend, is_chdb
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
 
@@ -126,12 +130,15 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
         from .spark_backend import SparkBackend  # type: ignore[import-not-found,unused-ignore]
 
         backend = SparkBackend(con)
+    elif is_chdb(con):
+        backend = ClickHouseBackend(con)
     else:
         found = _duckdb_like(con)
         if found is None:
             raise DataSourceError(
                 f"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
-                f"Engine or Connection, or a pyspark.sql.SparkSession; got {type(con).__name__}"
+                f"Engine or Connection, a pyspark.sql.SparkSession, or a chdb session or "
+                f"connection; got {type(con).__name__}"
             )
         with lock_of(found):
             yield DuckDBBackend(found)

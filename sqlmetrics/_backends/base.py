@@ -35,9 +35,18 @@ _NUMERIC = {
     "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL", "NUMERIC",
     "DOUBLE PRECISION", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8", "BYTE", "SHORT", "LONG",
     "INT64", "FLOAT64", "NUMBER", "BIGNUMERIC",
+    # ClickHouse
+    "INT16", "INT32", "INT128", "INT256", "UINT8", "UINT16", "UINT32", "UINT64", "UINT128",
+    "UINT256", "FLOAT32", "BFLOAT16", "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256",
 }  # fmt: skip
-_FLOATING = {"FLOAT", "DOUBLE", "REAL", "DOUBLE PRECISION", "FLOAT4", "FLOAT8", "FLOAT64"}
-_TEXT = {"VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "NAME"}
+_FLOATING = {
+    "FLOAT", "DOUBLE", "REAL", "DOUBLE PRECISION", "FLOAT4", "FLOAT8", "FLOAT64", "FLOAT32",
+    "BFLOAT16",
+}  # fmt: skip
+_TEXT = {
+    "VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "NAME",
+    "FIXEDSTRING",
+}  # fmt: skip
 
 
 def unique_name() -> str:
@@ -45,11 +54,26 @@ def unique_name() -> str:
     return f"{PREFIX}{uuid.uuid4().hex}"
 
 
-def base_type(sql_type: str) -> str | None:
-    """The bare upper-case type name of a scalar type (``NUMERIC(10, 2)`` -> ``NUMERIC``), or
-    None for a list, array, struct or map (``DOUBLE[]``, ``STRUCT(a DOUBLE)``, ``array<int>``).
+def unwrap_type(sql_type: str) -> str:
+    """``sql_type`` without ClickHouse's ``Nullable(...)`` and ``LowCardinality(...)``.
+
+    >>> unwrap_type("LowCardinality(Nullable(String))")
+    'String'
     """
-    upper = sql_type.strip().upper()
+    text = sql_type.strip()
+    while True:
+        match = re.fullmatch(r"(?i:Nullable|LowCardinality)\((.*)\)", text)
+        if match is None:
+            return text
+        text = match.group(1).strip()
+
+
+def base_type(sql_type: str) -> str | None:
+    """The bare upper-case type name of a scalar type (``NUMERIC(10, 2)`` -> ``NUMERIC``,
+    ClickHouse's ``Nullable(Float64)`` -> ``FLOAT64``), or None for a list, array, struct or
+    map (``DOUBLE[]``, ``STRUCT(a DOUBLE)``, ``array<int>``).
+    """
+    upper = unwrap_type(sql_type).upper()
     match = re.fullmatch(
         r"([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*)(\(\s*\d+(\s*,\s*\d+)?\s*\))?", upper
     )
@@ -60,7 +84,7 @@ def type_family(sql_type: str) -> str:
     """What a value of this engine type compares with: ``"number"``, ``"text"``,
     ``"date/time"``, or, for anything else (booleans included), the type name upper-cased.
     """
-    upper = sql_type.strip().upper()
+    upper = unwrap_type(sql_type).upper()
     base = base_type(upper)
     if base in _NUMERIC:
         return "number"
@@ -95,7 +119,7 @@ class Backend(abc.ABC):
 
     def family(self, sql_type: str) -> str:
         """``"number"``, ``"boolean"``, ``"text"``, ``"date/time"`` or the type upper-cased."""
-        if sql_type.strip().upper() in ("BOOLEAN", "BOOL"):
+        if unwrap_type(sql_type).upper() in ("BOOLEAN", "BOOL"):
             return "boolean"
         return type_family(sql_type)
 

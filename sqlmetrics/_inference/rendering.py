@@ -39,11 +39,15 @@ def render(
         ``read_parquet`` / ``read_csv``).
     by : str or list of str, optional
         Slice columns: one output row per distinct combination.
-    dialect : {"duckdb", "postgres", "spark", "bigquery", "snowflake", "trino"}, default "duckdb"
-        The SQL dialect written: its float and exact integer types, identifier quoting and
-        file reader (``sql/_macros/dialect.sql``). DuckDB, PostgreSQL and Spark SQL run in
-        the tests; BigQuery, Snowflake and Trino are rendered and parsed back only. A file
-        path renders for DuckDB (any file) and Spark (Parquet) only.
+    dialect : str, default "duckdb"
+        One of ``duckdb``, ``postgres``, ``spark``, ``bigquery``, ``snowflake``, ``trino``,
+        ``clickhouse``: the SQL dialect written: its float and exact integer types,
+        identifier quoting and file reader (``sql/_macros/dialect.sql``). DuckDB,
+        PostgreSQL, Spark SQL and ClickHouse run in the tests; BigQuery, Snowflake and Trino
+        are rendered and parsed back only. A file path renders for DuckDB (any file) and
+        Spark (Parquet) only. ClickHouse SQL runs with ``join_use_nulls = 1,
+        cast_keep_nullable = 1, aggregate_functions_null_for_empty = 1`` (standard NULLs;
+        ``con=`` a chdb session sets them per statement).
     **params
         Column names (``label="click"``, ``score="pctr"``, ``weight=``, ``group=``, ...),
         ``qrels=`` (ranking metrics: a table name or Parquet/CSV path of judgments, with the

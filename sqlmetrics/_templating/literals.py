@@ -19,6 +19,7 @@ FLOAT_TYPES = {
     "bigquery": "float64",
     "snowflake": "float",
     "trino": "double",
+    "clickhouse": "Float64",
 }
 
 

@@ -13,15 +13,21 @@ _BACKTICK_DIALECTS = ("spark", "bigquery")
 
 def quote_ident(name: str, dialect: str = "duckdb") -> str:
     """Quote one SQL identifier for ``dialect``: double quotes around it, embedded double quotes
-    doubled; backticks on Spark (embedded backticks doubled) and BigQuery (backslash-escaped).
+    doubled; backticks on Spark (embedded backticks doubled) and BigQuery (backslash-escaped);
+    ClickHouse reads a backslash in a quoted name as an escape: double quotes, a double quote or
+    backslash inside backslash-escaped.
 
     >>> print(quote_ident('a"b'), quote_ident("a`b", "spark"))
     "a""b" `a``b`
+    >>> quote_ident('a"b', "clickhouse") == '"a' + chr(92) + '"b"'
+    True
     """
     if not isinstance(name, str) or name == "":
         raise TypeError(f"an identifier must be a non-empty string, got {name!r}")
     if dialect == "bigquery":
         return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+    if dialect == "clickhouse":
+        return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if dialect in _BACKTICK_DIALECTS:
         return "`" + name.replace("`", "``") + "`"
     return '"' + name.replace('"', '""') + '"'

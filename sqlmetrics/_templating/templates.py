@@ -48,9 +48,10 @@ _HERE = Path(__file__).resolve().parents[1]  # the package folder
 #: the dialect Python renders for by default (dbt passes its own adapter)
 DIALECT = "duckdb"
 
-#: the dialects ``render(..., dialect=)`` writes (sql/_macros/dialect.sql); DuckDB, PostgreSQL
-#: and Spark SQL run in the tests, BigQuery, Snowflake and Trino are rendered and parsed only
-DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino")
+#: the dialects ``render(..., dialect=)`` writes (sql/_macros/dialect.sql); DuckDB, PostgreSQL,
+#: Spark SQL and ClickHouse (chDB) run in the tests, BigQuery, Snowflake and Trino are rendered
+#: and parsed only
+DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino", "clickhouse")
 
 
 def check_dialect(dialect: Any, caller: str = "render") -> str:

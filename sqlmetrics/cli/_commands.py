@@ -835,7 +835,7 @@ def format_trec(
     "--dialect",
     default="duckdb",
     show_default=True,
-    help="SQL dialect written: duckdb, postgres, spark, bigquery, snowflake or trino.",
+    help="SQL dialect written: duckdb, postgres, spark, bigquery, snowflake, trino or clickhouse.",
 )
 @data_options(
     "label",

@@ -28,7 +28,7 @@ bucketed as (
         end as bucket
     from source
     join extent
-        on slice_0 is not distinct from e_slice_0
+        on (slice_0 is not distinct from e_slice_0)
 ),
 per_bucket as (
     select
@@ -52,8 +52,8 @@ ranked as (
 per_slice as (
     select
         slice_0,
-        sum(pos_b) as n_pos,
-        sum(neg_b) as n_neg,
+        sum(pos_b) as pos_sum,
+        sum(neg_b) as neg_sum,
         sum(pos_b * neg_below) as pairs_diff,
         sum(pos_b * neg_b) as pairs_same
     from ranked
@@ -62,11 +62,11 @@ per_slice as (
 final as (
     select
         slice_0,
-        cast(2 * pairs_diff + pairs_same as double) / nullif(cast(2 * n_pos * n_neg as double), 0) as auc_bounds,
-        cast(pairs_diff as double) / nullif(cast(n_pos * n_neg as double), 0) as lower,
-        cast(pairs_diff + pairs_same as double) / nullif(cast(n_pos * n_neg as double), 0) as upper,
-        cast(n_pos as double) as n_pos,
-        cast(n_neg as double) as n_neg
+        cast(2 * pairs_diff + pairs_same as double) / nullif(cast(2 * pos_sum * neg_sum as double), 0) as auc_bounds,
+        cast(pairs_diff as double) / nullif(cast(pos_sum * neg_sum as double), 0) as lower,
+        cast(pairs_diff + pairs_same as double) / nullif(cast(pos_sum * neg_sum as double), 0) as upper,
+        cast(pos_sum as double) as n_pos,
+        cast(neg_sum as double) as n_neg
     from per_slice
 )
 select * from final

@@ -55,13 +55,13 @@ run_groups as (
     select
         slice_0,
         grp,
-        sum(relevant) as n_rel,
-        sum(case when relevant = 1 and 1 = 1 then least(cum_judged - ap_term, n_rel) else 0 end) as bpref_nb,
+        n_rel,
+        sum(case when relevant = 1 and 1 = 1 then least(cum_judged - ap_term, cast(n_rel as double)) else 0 end) as bpref_nb,
 sum(case when 1 = 1 then relevant else 0 end) as bpref_relret,
 max(n_nonrel) as bpref_n_nonrel,
         count(*) as n_ret
     from ranked
-    group by slice_0, grp
+    group by slice_0, grp, n_rel
 ),
 per_group as (
     select
@@ -82,7 +82,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(n_rel, bpref_n_nonrel) end) / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(n_rel, bpref_n_nonrel) end) / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(cast(n_rel as double), cast(bpref_n_nonrel as double)) end) / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(coalesce((bpref_relret - case when bpref_nb = 0 then 0 else bpref_nb / least(cast(n_rel as double), cast(bpref_n_nonrel as double)) end) / nullif(n_rel, 0), 0))) / count(*) end
             as bpref,
         count(*) as n_groups
     from kept
@@ -97,12 +97,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.bpref,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

@@ -30,7 +30,7 @@ scaled as (
         scaled_exponents.wp_exp,
         scaled_exponents.wy_exp
     from scaled_rows
-    join scaled_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

@@ -50,7 +50,7 @@ per_class as (
         per_class_exponents.n_true_exp,
         per_class_exponents.n_pred_exp
     from class_sums
-    join per_class_exponents on slice_0 is not distinct from e_slice_0
+    join per_class_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 cells as (
     select
@@ -79,21 +79,21 @@ totals as (
 ),
 observed as (
     select
-cells.slice_0,
+cells.slice_0 as slice_0,
         cast(case when ci.class = cj.class then 0 else 1 end as double) * cells.c as term
     from cells
     inner join classes as ci
-        on cells.slice_0 is not distinct from ci.slice_0 and ci.class = cells.y
+        on (cells.slice_0 is not distinct from ci.slice_0) and ci.class = cells.y
     inner join classes as cj
-        on cells.slice_0 is not distinct from cj.slice_0 and cj.class = cells.y_hat
+        on (cells.slice_0 is not distinct from cj.slice_0) and cj.class = cells.y_hat
 ),
 expected as (
     select
-ci.slice_0,
+ci.slice_0 as slice_0,
         cast(case when ci.class = cj.class then 0 else 1 end as double) * ci.t * cj.p / nullif(totals.s, 0) as term
     from classes as ci
-    inner join classes as cj on ci.slice_0 is not distinct from cj.slice_0
-    inner join totals on ci.slice_0 is not distinct from totals.slice_0
+    inner join classes as cj on (ci.slice_0 is not distinct from cj.slice_0)
+    inner join totals on (ci.slice_0 is not distinct from totals.slice_0)
 ),
 terms as (
     select slice_0,  term as o, cast(0 as double) as e from observed
@@ -115,7 +115,7 @@ scaled_terms as (
         scaled_terms_exponents.o_exp,
         scaled_terms_exponents.e_exp
     from terms
-    join scaled_terms_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_terms_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 sums as (
     select
@@ -127,11 +127,11 @@ sums as (
 ),
 final as (
     select
-totals.slice_0,
+totals.slice_0 as slice_0,
         1 - sums.o_sum / nullif(sums.e_sum, 0) as cohen_kappa,
-        totals.n_classes
+        totals.n_classes as n_classes
     from totals
-    left join sums on totals.slice_0 is not distinct from sums.slice_0
+    left join sums on (totals.slice_0 is not distinct from sums.slice_0)
 )
 select * from final
 order by slice_0 nulls last

@@ -74,11 +74,11 @@ totals as (
 ),
 final as (
     select
-totals.slice_0,
+totals.slice_0 as slice_0,
         per_slice.gap_sum / nullif(totals.w_total, 0) as expected_calibration_error,
-        totals.n
+        totals.n as n
     from totals
-    left join per_slice on totals.slice_0 is not distinct from per_slice.slice_0
+    left join per_slice on (totals.slice_0 is not distinct from per_slice.slice_0)
 )
 select * from final
 order by slice_0 nulls last

@@ -22,10 +22,10 @@ slices as (
 -- every catalog item in every slice: the recommended ones with their counts, the others 0
 catalog as (
     select
-        s.slice_0,
-        t.item,
+        s.slice_0 as slice_0,
+        t.item as item,
         0 as c,
-        s.n
+        s.n as n
     from slices as s
     cross join (
         select distinct

@@ -24,7 +24,7 @@ scaled as (
         scaled_rows.*,
         scaled_exponents.w_exp
     from scaled_rows
-    join scaled_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

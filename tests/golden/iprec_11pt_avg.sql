@@ -51,7 +51,7 @@ run_groups as (
     select
         slice_0,
         grp,
-        sum(relevant) as n_rel,
+        n_rel,
         (
     coalesce(max(case when relevant = 1 and ap_term >= floor((cast(0.0e0 as double) * cast(n_rel as double))) + case when (cast(0.0e0 as double) * cast(n_rel as double)) - floor((cast(0.0e0 as double) * cast(n_rel as double))) >= cast(0.5e0 as double) then 1 else 0 end then cast(ap_term as double) / pos end), 0) +
     coalesce(max(case when relevant = 1 and ap_term >= floor((cast(0.1e0 as double) * cast(n_rel as double))) + case when (cast(0.1e0 as double) * cast(n_rel as double)) - floor((cast(0.1e0 as double) * cast(n_rel as double))) >= cast(0.5e0 as double) then 1 else 0 end then cast(ap_term as double) / pos end), 0) +
@@ -67,7 +67,7 @@ run_groups as (
 ) / 11 as iprec_11pt_avg_ipr11,
         count(*) as n_ret
     from ranked
-    group by slice_0, grp
+    group by slice_0, grp, n_rel
 ),
 per_group as (
     select
@@ -103,12 +103,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.iprec_11pt_avg,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

@@ -50,7 +50,7 @@ per_class as (
         per_class_exponents.n_true_exp,
         per_class_exponents.n_pred_exp
     from class_sums
-    join per_class_exponents on slice_0 is not distinct from e_slice_0
+    join per_class_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 valued as (
     select

@@ -47,14 +47,14 @@ level_bounds as (
 -- u <= y above the lowest (the highest level's set: the rows of that label alone)
 expanded as (
     select
-        r.slice_0,
-        r.grp,
-        r.x,
-        r.y,
-        l.u
+        r.slice_0 as slice_0,
+        r.grp as grp,
+        r.x as x,
+        r.y as y,
+        l.u as u
     from source as r
     join level_bounds as l
-        on (r.slice_0 is not distinct from l.slice_0) and r.grp = l.grp
+        on ((r.slice_0 is not distinct from l.slice_0)) and r.grp = l.grp
         and l.u <= r.y
     where l.u > l.lo and l.n_levels <= 1000
 ),
@@ -91,8 +91,8 @@ per_group_counts as (
 ),
 per_group as (
     select
-        c.slice_0,
-        c.grp,
+        c.slice_0 as slice_0,
+        c.grp as grp,
         case
             when c.n_levels <= 1000
                 and c.n_0x2 > c.n_1x2 and c.n_0x2 > c.n_2x2
@@ -105,7 +105,7 @@ per_group as (
         end as tau
     from per_group_counts as c
     left join set_counts as g
-        on (c.slice_0 is not distinct from g.slice_0) and c.grp = g.grp
+        on ((c.slice_0 is not distinct from g.slice_0)) and c.grp = g.grp
 ),
 final as (
 select

@@ -33,7 +33,7 @@ scaled as (
         scaled_exponents.w_exp,
         scaled_exponents.wloss_exp
     from per_row
-    join scaled_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

@@ -52,7 +52,7 @@ scored as (
         scored_rows.*,
         scored_exponents.wv_exp
     from scored_rows
-    join scored_exponents on slice_0 is not distinct from e_slice_0
+    join scored_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

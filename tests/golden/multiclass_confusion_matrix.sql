@@ -50,7 +50,7 @@ per_class as (
         per_class_exponents.n_true_exp,
         per_class_exponents.n_pred_exp
     from class_sums
-    join per_class_exponents on slice_0 is not distinct from e_slice_0
+    join per_class_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 pairs as (
     select
@@ -68,7 +68,7 @@ grid as (
         b.class as y_hat
     from per_class as a
     join per_class as b
-        on a.slice_0 is not distinct from b.slice_0 and 1 = 1
+        on (a.slice_0 is not distinct from b.slice_0) and 1 = 1
 ),
 final as (
     select
@@ -78,7 +78,7 @@ final as (
         coalesce(p.n, 0) as count
     from grid as g
     left join pairs as p
-        on g.slice_0 is not distinct from p.slice_0 and g.y = p.y and g.y_hat = p.y_hat
+        on (g.slice_0 is not distinct from p.slice_0) and g.y = p.y and g.y_hat = p.y_hat
 )
 select * from final
 order by slice_0 nulls last, label, prediction

@@ -63,7 +63,7 @@ weighted as (
         weighted_rows.*,
         weighted_exponents.wv_exp
     from weighted_rows
-    join weighted_exponents on slice_0 is not distinct from e_slice_0
+    join weighted_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

@@ -78,7 +78,7 @@ per_group as (
         run_groups.*,
         ideal_groups.*
     from run_groups
-    left join ideal_groups on (run_groups.slice_0 is not distinct from ideal_groups.i_slice_0) and run_groups.grp = ideal_groups.i_grp
+    left join ideal_groups on ((run_groups.slice_0 is not distinct from ideal_groups.i_slice_0)) and run_groups.grp = ideal_groups.i_grp
 ),
 flagged as (
     select
@@ -109,12 +109,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.ndcg,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

@@ -36,7 +36,7 @@ scaled as (
         scaled_exponents.wy_exp,
         scaled_exponents.wloss_exp
     from per_row
-    join scaled_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 sums as (
     select

@@ -14,7 +14,7 @@ popularity as (
 ),
 scored as (
     select
-        s.slice_0,
+        s.slice_0 as slice_0,
         coalesce(p.novelty, 0) as novelty
     from source as s
     left join popularity as p on p.item = s.item

@@ -46,10 +46,10 @@ neighbours as (
     select
         slice_0,
         score, tp, fp, n_pos, n_neg,
-        lag(tp) over (partition by slice_0 order by score desc) as prev_tp,
-        lead(tp) over (partition by slice_0 order by score desc) as next_tp,
-        lag(fp) over (partition by slice_0 order by score desc) as prev_fp,
-        lead(fp) over (partition by slice_0 order by score desc) as next_fp
+        case when row_number() over (partition by slice_0 order by score desc) = 1 then null else lag(tp) over (partition by slice_0 order by score desc) end as prev_tp,
+        case when row_number() over (partition by slice_0 order by score desc) = count(*) over (partition by slice_0) then null else lead(tp) over (partition by slice_0 order by score desc) end as next_tp,
+        case when row_number() over (partition by slice_0 order by score desc) = 1 then null else lag(fp) over (partition by slice_0 order by score desc) end as prev_fp,
+        case when row_number() over (partition by slice_0 order by score desc) = count(*) over (partition by slice_0) then null else lead(fp) over (partition by slice_0 order by score desc) end as next_fp
     from cumulated
 ),
 kept as (

@@ -82,12 +82,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.precision_at_k,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

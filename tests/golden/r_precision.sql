@@ -45,11 +45,11 @@ run_groups as (
     select
         slice_0,
         grp,
-        sum(relevant) as n_rel,
+        n_rel,
         coalesce(cast(sum(cast(round((case when pos <= n_rel then rel else 0 end) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(case when pos <= n_rel then rel else 0 end)) as r_precision_rhits,
         count(*) as n_ret
     from ranked
-    group by slice_0, grp
+    group by slice_0, grp, n_rel
 ),
 per_group as (
     select
@@ -85,12 +85,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.r_precision,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (counted.slice_0 is not distinct from aggregated.slice_0)
+    left join aggregated on ((counted.slice_0 is not distinct from aggregated.slice_0))
 )
 select * from final
 order by slice_0 nulls last

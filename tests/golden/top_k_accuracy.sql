@@ -37,7 +37,7 @@ scaled as (
         per_row.*,
         scaled_exponents.w_exp
     from per_row
-    join scaled_exponents on slice_0 is not distinct from e_slice_0
+    join scaled_exponents on (slice_0 is not distinct from e_slice_0)
 ),
 final as (
     select

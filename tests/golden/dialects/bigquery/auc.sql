@@ -75,8 +75,8 @@ per_slice as (
     select
         slice_0,
         max(w_exp) as w_exp,
-        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as float64), 80 - greatest(pos_exp, -940))) as bignumeric)) as float64) * power(cast(2.0e0 as float64), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as n_pos,
-        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as float64), 80 - greatest(neg_exp, -940))) as bignumeric)) as float64) * power(cast(2.0e0 as float64), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as n_neg,
+        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as float64), 80 - greatest(pos_exp, -940))) as bignumeric)) as float64) * power(cast(2.0e0 as float64), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as pos_sum,
+        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as float64), 80 - greatest(neg_exp, -940))) as bignumeric)) as float64) * power(cast(2.0e0 as float64), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as neg_sum,
         coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as float64), 80 - greatest(pairs_exp, -940))) as bignumeric)) as float64) * power(cast(2.0e0 as float64), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
     from ranked
     group by slice_0
@@ -84,9 +84,9 @@ per_slice as (
 final as (
     select
         slice_0,
-        pairs / nullif(n_pos * n_neg, 0) as auc,
-        n_pos * power(cast(2.0e0 as float64), floor((w_exp) / cast(2.0e0 as float64))) * power(cast(2.0e0 as float64), (w_exp) - floor((w_exp) / cast(2.0e0 as float64))) as n_pos,
-        n_neg * power(cast(2.0e0 as float64), floor((w_exp) / cast(2.0e0 as float64))) * power(cast(2.0e0 as float64), (w_exp) - floor((w_exp) / cast(2.0e0 as float64))) as n_neg
+        pairs / nullif(pos_sum * neg_sum, 0) as auc,
+        pos_sum * power(cast(2.0e0 as float64), floor((w_exp) / cast(2.0e0 as float64))) * power(cast(2.0e0 as float64), (w_exp) - floor((w_exp) / cast(2.0e0 as float64))) as n_pos,
+        neg_sum * power(cast(2.0e0 as float64), floor((w_exp) / cast(2.0e0 as float64))) * power(cast(2.0e0 as float64), (w_exp) - floor((w_exp) / cast(2.0e0 as float64))) as n_neg
     from per_slice
 )
 select * from final

@@ -127,7 +127,7 @@ final as (
     select
         aggregated.map,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
     cross join aggregated
 )

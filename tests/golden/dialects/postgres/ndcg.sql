@@ -78,7 +78,7 @@ per_group as (
         run_groups.*,
         ideal_groups.*
     from run_groups
-    left join ideal_groups on (((run_groups.slice_0) is null) = ((ideal_groups.i_slice_0) is null) and coalesce(cast(run_groups.slice_0 as text), '') = coalesce(cast(ideal_groups.i_slice_0 as text), '')) and run_groups.grp = ideal_groups.i_grp
+    left join ideal_groups on ((((run_groups.slice_0) is null) = ((ideal_groups.i_slice_0) is null) and coalesce(cast(run_groups.slice_0 as text), '') = coalesce(cast(ideal_groups.i_slice_0 as text), ''))) and run_groups.grp = ideal_groups.i_grp
 ),
 flagged as (
     select
@@ -109,12 +109,12 @@ counted as (
 ),
 final as (
     select
-        counted.slice_0,
+        counted.slice_0 as slice_0,
         aggregated.ndcg,
         coalesce(aggregated.n_groups, 0) as n_groups,
-        counted.n_empty
+        counted.n_empty as n_empty
     from counted
-    left join aggregated on (((counted.slice_0) is null) = ((aggregated.slice_0) is null) and coalesce(cast(counted.slice_0 as text), '') = coalesce(cast(aggregated.slice_0 as text), ''))
+    left join aggregated on ((((counted.slice_0) is null) = ((aggregated.slice_0) is null) and coalesce(cast(counted.slice_0 as text), '') = coalesce(cast(aggregated.slice_0 as text), '')))
 )
 select * from final
 order by slice_0 nulls last

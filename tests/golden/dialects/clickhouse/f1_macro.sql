@@ -1,0 +1,95 @@
+with source_rows as (
+    select
+        "country" as slice_0,
+        "label" as y,
+        "prediction" as y_hat,
+        cast("w" as Float64) as w
+    from "events"
+),
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+source_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as Float64))), 2000), 2000) as w_exp
+    from source_rows
+    group by slice_0
+),
+source as (
+    select
+        source_rows.*,
+        source_exponents.w_exp
+    from source_rows
+    join source_exponents on (slice_0 is not distinct from e_slice_0)
+),
+contrib as (
+    select
+        slice_0,
+        y as class,
+        case when y = y_hat then w else cast(0.0e0 as Float64) end as tp,
+        w as n_true,
+        cast(0.0e0 as Float64) as n_pred,
+        w_exp
+    from source
+    union all
+    select
+        slice_0,
+        y_hat as class,
+        cast(0.0e0 as Float64) as tp,
+        cast(0.0e0 as Float64) as n_true,
+        w as n_pred,
+        w_exp
+    from source
+),
+class_sums as (
+    select
+        slice_0,
+        class,
+        coalesce(cast(sum(if((round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
+        coalesce(cast(sum(if((round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
+        coalesce(cast(sum(if((round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
+    from contrib
+    group by slice_0, class
+),
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+per_class_exponents as (
+    select
+        slice_0 as e_slice_0,
+        nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as Float64))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)), 0)) / ln(cast(2.0e0 as Float64))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)), 0)) / ln(cast(2.0e0 as Float64))), 2000), 2000) as n_pred_exp
+    from class_sums
+    group by slice_0
+),
+per_class as (
+    select
+        class_sums.*,
+        per_class_exponents.tp_exp,
+        per_class_exponents.n_true_exp,
+        per_class_exponents.n_pred_exp
+    from class_sums
+    join per_class_exponents on (slice_0 is not distinct from e_slice_0)
+),
+valued as (
+    select
+        slice_0,
+        tp,
+        n_true,
+        n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
+        cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0) as raw_value,
+        coalesce(cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0), cast(1.0e0 as Float64)) as value
+    from per_class
+),
+final as (
+    select
+        slice_0,
+        coalesce(cast(sum(if((round((value) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
+        count(*) as n_classes,
+        count(*) - count(raw_value) as n_undefined
+    from valued
+    group by slice_0
+)
+select * from final
+order by slice_0 nulls last

@@ -1,0 +1,180 @@
+"""ClickHouse through chdb (issue 25): ``con=`` a chdb session or connection.
+
+The registry-wide parity is in tests/test_parity.py (``evaluate`` and the table functions
+through ``con=``) and tests/test_dialects.py (every rendered variant); here the backend itself:
+the session's settings are left as the user set them, names that need quoting, the errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import chdb_table
+
+import sqlmetrics
+from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, EngineError
+
+pytestmark = pytest.mark.clickhouse
+
+RNG = np.random.default_rng(25)
+N = 600
+EVENTS = pd.DataFrame(
+    {
+        "click": (RNG.random(N) < 0.3).astype("int64"),
+        "pctr": np.round(RNG.random(N), 1),  # heavy ties
+        "w": np.round(RNG.random(N) * 2 + 0.1, 2),
+        "day": np.array(["mon", "tue", None], dtype=object)[np.arange(N) % 3],  # a NULL slice
+    }
+)
+#: names ClickHouse reads a backslash in, quotes and a space
+ODD = pd.DataFrame({'la"b\\el': EVENTS["click"], "sc'o re": EVENTS["pctr"]})
+
+
+@pytest.fixture(scope="module")
+def ch(chdb_session: Any) -> Any:
+    chdb_table(chdb_session, "ch_events", EVENTS)
+    chdb_table(chdb_session, "ch_odd", ODD)
+    return chdb_session
+
+
+def _setting(session: Any, name: str) -> str:
+    return str(session.query(f"SELECT getSetting('{name}')", "CSV")).strip()
+
+
+def test_the_users_settings_are_unchanged(ch: Any) -> None:
+    """The backend's settings travel in each statement's SETTINGS clause: the session keeps
+    the user's values, here the opposite of ours, during and after the call."""
+    ch.query("SET join_use_nulls = 0")
+    ch.query("SET aggregate_functions_null_for_empty = 0")
+    try:
+        frame = sqlmetrics.evaluate(
+            "ch_events", ["auc", "precision", "log_loss"], label="click", score="pctr", by="day",
+            weight="w", con=ch,
+        )  # fmt: skip
+        assert _setting(ch, "join_use_nulls") == "false"
+        assert _setting(ch, "aggregate_functions_null_for_empty") == "false"
+        assert _setting(ch, "cast_keep_nullable") == "false"
+    finally:
+        ch.query("SET join_use_nulls = 0")
+    expected = sqlmetrics.evaluate(
+        EVENTS, ["auc", "precision", "log_loss"], label="click", score="pctr", by="day", weight="w"
+    )
+    assert frame["day"].tolist()[:2] == ["mon", "tue"] and frame["day"].iloc[2] is None
+    for column in ("auc", "precision", "log_loss", "n_rows"):
+        assert frame[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
+
+
+def test_weighted_auc_equals_duckdb_bit_for_bit(ch: Any) -> None:
+    """The silent bug the issue found: ClickHouse's alias-wins rule read the scaled n_pos in
+    weighted AUC's final step (0.0495 for 0.7914)."""
+    got = sqlmetrics.auc("ch_events", label="click", score="pctr", weight="w", con=ch)
+    con = duckdb.connect()
+    con.register("ch_events", EVENTS)
+    assert got == sqlmetrics.auc("ch_events", label="click", score="pctr", weight="w", con=con)
+
+
+def test_a_chdb_connection_works_too(ch: Any) -> None:
+    """``chdb.connect()`` (the DB-API connection) is taken as well as a Session; it shares the
+    process's engine, so it sees the session's tables."""
+    import chdb
+
+    con = chdb.connect()
+    try:
+        value = sqlmetrics.auc("ch_events", label="click", score="pctr", con=con)
+    finally:
+        con.close()
+    assert value == sqlmetrics.auc(EVENTS, label="click", score="pctr")
+
+
+def test_names_that_need_quoting(ch: Any) -> None:
+    value = sqlmetrics.auc("ch_odd", label='la"b\\el', score="sc'o re", con=ch)
+    assert value == sqlmetrics.auc(ODD, label='la"b\\el', score="sc'o re")
+
+
+def test_a_dataframe_is_refused_with_the_fix(ch: Any) -> None:
+    with pytest.raises(DataSourceError) as info:
+        sqlmetrics.auc(EVENTS, label="click", score="pctr", con=ch)
+    assert str(info.value) == (
+        "auc: data= is a DataFrame; with con= a chdb session (clickhouse), data= must be the "
+        "name of a table or view of that session (db.table allowed): sqlmetrics writes nothing "
+        "there. Load the data into a table first (CREATE TABLE t ENGINE = Memory AS SELECT * "
+        "FROM Python(frame)), or leave con= out to compute on an in-memory DuckDB database"
+    )
+
+
+def test_files_are_refused_with_the_fix(ch: Any, tmp_path: Any) -> None:
+    path = tmp_path / "events.parquet"
+    EVENTS.to_parquet(path)
+    with pytest.raises(DataSourceError) as info:
+        sqlmetrics.auc(str(path), label="click", score="pctr", con=ch)
+    assert str(info.value) == (
+        f"auc: data=[{str(path)!r}] names files; with con= a chdb session (clickhouse), data= "
+        f"must be the name of a table or view of that session. Load the files into a table "
+        f"first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM file('path')), or leave con= "
+        f"out to read them with DuckDB"
+    )
+
+
+def test_an_unknown_table_names_the_tables(ch: Any) -> None:
+    with pytest.raises(DataSourceError, match=r"ch_evnts.*ch_events"):
+        sqlmetrics.auc("ch_evnts", label="click", score="pctr", con=ch)
+
+
+def test_an_unknown_column_is_named(ch: Any) -> None:
+    with pytest.raises(ColumnNotFoundError, match=r"'clik'"):
+        sqlmetrics.auc("ch_events", label="clik", score="pctr", con=ch)
+
+
+def test_an_engine_error_names_clickhouse(ch: Any) -> None:
+    from sqlmetrics._backends.clickhouse_backend import ClickHouseBackend
+
+    backend = ClickHouseBackend(ch)
+    try:
+        backend.query("SELECT no_such_function(1)")
+    except backend.errors as exc:
+        error = backend.wrap_error("auc", ["data='ch_events'"], exc)
+    assert isinstance(error, EngineError)
+    assert str(error).startswith(
+        "auc: the engine failed on data='ch_events' on clickhouse: ChdbError: Code: 46. "
+        "DB::Exception: Function with name `no_such_function` does not exist"
+    )
+
+
+#: the table functions whose kernels read a neighbour row (lag, lead) at a slice's edges
+EDGE_METRICS = ("roc_curve", "pr_curve", "lift_table", "calibration_curve", "ks_point")
+
+
+@pytest.mark.parametrize("metric", EDGE_METRICS)
+def test_columns_without_null_give_the_same_tables(ch: Any, metric: str) -> None:
+    """A ClickHouse column that cannot hold NULL (Float64, not Nullable(Float64), as most
+    tables declare them): lag and lead give 0 past a slice's edge there, not NULL, which
+    dropped a curve's end points; the templates now say where the edge is."""
+    ch.query("DROP TABLE IF EXISTS ch_events_nn")
+    ch.query(
+        "CREATE TABLE ch_events_nn ENGINE = Memory AS SELECT assumeNotNull(click) AS click, "
+        "assumeNotNull(pctr) AS pctr, assumeNotNull(w) AS w, day FROM ch_events"
+    )
+    kwargs: dict[str, Any] = {"label": "click", "score": "pctr", "by": "day"}
+    function = getattr(sqlmetrics, metric)
+    got = function("ch_events_nn", con=ch, **kwargs)
+    expected = function(EVENTS, **kwargs)
+    assert list(got.columns) == list(expected.columns)
+    assert len(got) == len(expected), (len(got), len(expected))
+    for column in expected.columns:
+        for a, b in zip(expected[column], got[column]):
+            if isinstance(a, float) and not pd.isna(a):
+                assert b == pytest.approx(a, rel=1e-12), (column, a, b)
+            else:
+                assert (pd.isna(a) and pd.isna(b)) or a == b, (column, a, b)
+
+
+def test_counts_come_back_as_int64(ch: Any) -> None:
+    """ClickHouse's count() is a UInt64: the frame gives int64, as DuckDB's does."""
+    frame = sqlmetrics.evaluate("ch_events", ["auc"], label="click", score="pctr", by="day", con=ch)
+    expected = sqlmetrics.evaluate(EVENTS, ["auc"], label="click", score="pctr", by="day")
+    assert frame["n_rows"].dtype == expected["n_rows"].dtype == np.dtype("int64")
+    assert frame["n_rows"].tolist() == expected["n_rows"].tolist()

@@ -107,13 +107,14 @@ def main() -> None:
     size = os.path.getsize(path) / 2**30
     print(f"data {path}: {args.rows} rows, {size:.2f} GiB (generated in {seconds:.0f} s)")
     print(f"memory_limit={args.memory_limit} load before {os.getloadavg()}", flush=True)
-    print("| metric | wall s | CPU s | peak RSS MiB | value |")
-    print("| --- | ---: | ---: | ---: | ---: |", flush=True)
+    print("| metric | wall s | CPU s | peak RSS MiB | value | load after (1, 5, 15 min) |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |", flush=True)
     for name, call in CASES.items():
         if args.only and name not in args.only:
             continue
         wall, cpu, rss, value = run(call.format(path=path), args.memory_limit)
-        print(f"| `{name}` | {wall:.1f} | {cpu:.1f} | {rss:.0f} | {value} |", flush=True)
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"| `{name}` | {wall:.1f} | {cpu:.1f} | {rss:.0f} | {value} | {load} |", flush=True)
     print(f"load after {os.getloadavg()}")
 
 

@@ -226,11 +226,19 @@ def suite(
             label="pandas + sklearn roc_auc_score",
             cap_gb=cap_gb,
         )
+        naive = measure(
+            "naive_ranking",
+            ctr,
+            repeats=repeats,
+            expected=ours.value,
+            opts={"metric": "auc", "score": score},
+            label="naive DuckDB SQL (one window: rank() + running count)",
+        )
         out.append(
             Comparison(
                 f"Exact AUC, {size:,} rows, {kind}",
                 ours,
-                [sk],
+                [sk, naive],
                 {sk.tool: 4.0} if score == "score" else {},
                 metric="auc",
             )
@@ -289,6 +297,14 @@ def suite(
             cap_gb=cap_gb,
             time_key="scaled_s",
         )
+        naive = measure(
+            "naive_ranking",
+            ctr,
+            repeats=repeats,
+            expected=ours.value,
+            opts={"metric": "gauc"},
+            label="naive DuckDB SQL (rank() + running count per user)",
+        )
         e = loop.extra
         loop.note = (
             f"run on users with user_id % {every} = 0 ({e['subset_users']:,} of "
@@ -300,7 +316,7 @@ def suite(
             Comparison(
                 f"GAUC, {size:,} rows, {e['users']:,} users with rows",
                 ours,
-                [vec, loop],
+                [vec, loop, naive],
                 {vec.tool: 2.0, loop.tool: 100.0},
                 metric="gauc",
             )
@@ -338,6 +354,16 @@ def suite(
                 expected=expected,
                 label="ranx (Qrels/Run.from_df)",
                 cap_gb=cap_gb,
+            )
+        )
+        peers.append(
+            measure(
+                "naive_ranking",
+                ranking,
+                repeats=repeats,
+                expected=expected,
+                opts={"metric": "ndcg@10"},
+                label="naive DuckDB SQL (two row_number() sorts)",
             )
         )
         if ours is not None:

@@ -90,7 +90,8 @@ def main() -> None:
 
     def measured(name: str, fn: Callable[[], Any]) -> tuple[Any, float]:
         value, seconds = timed(fn, args.repeats)
-        print(f"  {name}: {seconds:.1f} s, value {value!r}", flush=True)
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"  {name}: {seconds:.1f} s, value {value!r}, load after {load}", flush=True)
         return value, seconds
 
     # ------------------------------------------------------------------ AUC

@@ -58,6 +58,9 @@ CASES = [
     ("gauc", {"group": "g"}, "bootstrap"),  # group bootstrap
     ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, "bootstrap"),
     ("hit_rate@3", {"group": "g", "item": "item", "empty": "skip"}, None),  # wilson over groups
+    ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, None),  # t over groups
+    ("gauc", {"group": "g"}, None),  # t
+    ("hit_rate@3", {"group": "g", "item": "item"}, "t"),
 ]
 
 
@@ -107,13 +110,59 @@ def test_render_without_ci_is_unchanged() -> None:
     assert sqlmetrics.render("auc", "events") == sqlmetrics._engine.render.render("auc", "events")
 
 
-def test_render_refuses_t_naming_the_method_and_the_alternatives() -> None:
-    with pytest.raises(InvalidParameterError) as info:
-        sqlmetrics.render("ndcg@10", "runs", group="g", item="i", ci=0.95)
-    message = str(info.value)
-    assert "ci_method='t' of ndcg cannot be written as SQL alone" in message
-    assert "t quantile" in message and "'bootstrap'" in message
-    assert "sqlmetrics.ndcg(..., ci=)" in message
+def ranking_frame(n_groups: int, seed: int) -> pd.DataFrame:
+    """Groups of 1 to 6 items (some with one item: n = 1 in a slice), graded labels, and a
+    slice column with NULLs."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    n = len(g)
+    country = rng.choice(np.array(["DE", "FR", "IT", None], dtype=object), n_groups)[g]
+    return pd.DataFrame({"g": g, "item": np.arange(n), "label": rng.integers(0, 3, n),
+                         "score": np.round(rng.random(n), 2), "country": country})  # fmt: skip
+
+
+RANKING = ["ndcg@10", "map", "mrr", "precision@3", "recall@5", "r_precision", "err@10",
+           "rbp", "dcg@5", "set_f", "judged@5", "bpref"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("n_groups", "level"), [(40, 0.95), (2600, 0.9), (2600, 0.999)])
+def test_rendered_t_interval_is_the_python_interval_bit_for_bit(
+    n_groups: int, level: float
+) -> None:
+    """df below the literal table's end (1000) and above it (the expansion), per slice and
+    overall, a NULL slice and a slice of one group (no interval)."""
+    df = ranking_frame(n_groups, seed=n_groups)
+    df.loc[df.g == 0, "country"] = "XX"  # a slice of one group: n = 1, lo = hi = NULL
+    con = duckdb.connect()
+    con.register("runs", df)
+    cols = {"group": "g", "item": "item", "label": "label", "score": "score"}
+    for metric in RANKING:
+        name = sqlmetrics._core.names.parse_metric(metric, "test").spec.name
+        for by in (None, "country"):
+            sql = sqlmetrics.render(metric, "runs", by=by, ci=level, **cols)
+            out = con.execute(sql).df()
+            want = quiet(sqlmetrics.evaluate, df, [metric], by=by, ci=level, **cols)
+            if by:
+                want = want.sort_values(by, na_position="last").reset_index(drop=True)
+                assert [None if pd.isna(x) else x for x in out["slice_0"]] == [
+                    None if pd.isna(x) else x for x in want[by]
+                ]
+                assert out["slice_0"].isna().any()
+            assert len(out) == len(want)
+            for i in range(len(out)):
+                for got, col in [(f"{name}_lo", f"{metric}_lo"), (f"{name}_hi", f"{metric}_hi")]:
+                    assert bits(out[got].iloc[i]) == bits(want[col].iloc[i]), (metric, by, i, got)
+            if by:  # one group: a value, no interval
+                one = out[out["slice_0"] == "XX"]
+                assert len(one) == 1 and one[f"{name}_lo"].isna().all() and one[name].notna().all()
+            else:
+                assert out[f"{name}_lo"].iloc[0] <= out[f"{name}_hi"].iloc[0]  # defined
+    iv = quiet(sqlmetrics.ndcg, df, k=10, ci=level, **cols)  # the single function
+    out = con.execute(sqlmetrics.render("ndcg@10", "runs", ci=level, **cols)).df()
+    assert [bits(out[c].iloc[0]) for c in ("ndcg", "ndcg_lo", "ndcg_hi")] == [
+        bits(iv.value), bits(iv.lo), bits(iv.hi)]  # fmt: skip
+    con.close()
 
 
 def test_render_refuses_weighted_wilson_naming_the_bootstrap() -> None:

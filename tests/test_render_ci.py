@@ -251,3 +251,41 @@ def test_render_refuses_an_interval_computed_from_another_metrics_counts() -> No
         "render: ci= of mcc is computed from another metric's counts in Python; call "
         "sqlmetrics.mcc(..., ci=) instead, or drop ci="
     )
+
+
+def _t_case(df: pd.DataFrame, run: Any, dialect: str, con: Any) -> None:
+    """ndcg@10's and map's t intervals (1100 groups: the expansion overall, the table per
+    slice), rendered for ``dialect`` and run by ``run``, equal evaluate's on the same engine
+    ``con`` bit for bit (DuckDB's per-group values may differ from an engine's by an ulp)."""
+    cols = {"group": "g", "item": "item", "label": "label", "score": "score"}
+    for metric, by in [("ndcg@10", "country"), ("ndcg@10", None), ("map", None)]:
+        sql = sqlmetrics.render(metric, "render_t_runs", by=by, ci=0.95, dialect=dialect, **cols)
+        out = run(sql)
+        want = quiet(sqlmetrics.evaluate, "render_t_runs", [metric], by=by, ci=0.95, con=con,
+                     **cols)  # fmt: skip
+        if by:
+            want = want.sort_values(by, na_position="last").reset_index(drop=True)
+            assert out["slice_0"].isna().sum() == 1 and len(out) == len(want)
+        name = metric.split("@")[0]
+        assert [bits(x) for x in out[f"{name}_lo"]] == [bits(x) for x in want[f"{metric}_lo"]]
+        assert [bits(x) for x in out[f"{name}_hi"]] == [bits(x) for x in want[f"{metric}_hi"]]
+
+
+@pytest.mark.postgres
+def test_rendered_t_interval_on_postgres(pg_engine: Any) -> None:
+    df = ranking_frame(1100, seed=5)
+    with pg_engine.begin() as conn:
+        df.to_sql("render_t_runs", conn, index=False, if_exists="replace")
+
+    def run(sql: str) -> pd.DataFrame:
+        with pg_engine.connect() as conn:
+            return pd.read_sql_query(sql, conn)
+
+    _t_case(df, run, "postgres", pg_engine)
+
+
+@pytest.mark.spark
+def test_rendered_t_interval_on_spark(spark: Any) -> None:
+    df = ranking_frame(1100, seed=6)
+    spark.createDataFrame(df).createOrReplaceTempView("render_t_runs")
+    _t_case(df, lambda sql: spark.sql(sql).toPandas(), "spark", spark)

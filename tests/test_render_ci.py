@@ -166,9 +166,31 @@ def test_rendered_t_interval_is_the_python_interval_bit_for_bit(
 
 
 def test_render_refuses_weighted_wilson_naming_the_bootstrap() -> None:
-    want = r"ci_method='wilson' of precision .*size.*methods render writes for it: 'bootstrap'"
-    with pytest.raises(InvalidParameterError, match=want):
+    """The one method render still refuses (t renders since issue 26)."""
+    with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.render("precision", "events", weight="w", ci=0.95)
+    assert str(info.value) == (
+        "render: ci_method='wilson' of precision cannot be written as SQL alone (with weight= "
+        "its effective sample size is an exact fraction computed in Python); methods render "
+        "writes for it: 'bootstrap'; or call sqlmetrics.precision(..., ci=) to run it"
+    )
+
+
+def test_render_writes_t_where_it_refused_it() -> None:
+    """ndcg's default (t) rendered: the literal table of df = 1..1000 and the expansion's
+    terms, exact literals of the level."""
+    from sqlmetrics._inference.intervals import t_table
+    from sqlmetrics._inference.stats import t_expansion_terms
+
+    def literal(x: float) -> str:
+        return f"cast({x!r}{'' if 'e' in repr(x) else 'e0'} as double)"
+
+    sql = sqlmetrics.render("ndcg@10", "runs", group="g", item="i", ci=0.95)
+    assert "t_table (df, t)" in sql
+    assert f"(1, {literal(t_table(0.95)[0])})" in sql
+    assert f"(1000, {literal(t_table(0.95)[-1])})" in sql
+    assert "(1001," not in sql
+    assert all(literal(g) in sql for g in t_expansion_terms(0.95))
 
 
 def test_render_ci_errors_name_the_argument() -> None:

@@ -61,6 +61,11 @@ CASES = [
     ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, None),  # t over groups
     ("gauc", {"group": "g"}, None),  # t
     ("hit_rate@3", {"group": "g", "item": "item"}, "t"),
+    ("spearman", {"group": "g"}, None),  # t
+    ("kendall_tau", {"group": "g"}, None),  # t
+    ("fallout@5", {"group": "g", "item": "item"}, None),  # t
+    ("iprec_11pt_avg", {"group": "g", "item": "item", "empty": "skip"}, None),  # t
+    ("infap", {"group": "g", "item": "item", "empty": "skip"}, None),  # t
 ]
 
 

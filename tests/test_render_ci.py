@@ -62,6 +62,8 @@ CASES = [
     ("gauc", {"group": "g"}, None),  # t
     ("hit_rate@3", {"group": "g", "item": "item"}, "t"),
     ("spearman", {"group": "g"}, None),  # t
+    ("gauc", {"group": "g", "weighting": "samples"}, None),  # t with group weights
+    ("hit_ratio@3", {"group": "g", "item": "item"}, None),  # t, weighted by relevant items
     ("kendall_tau", {"group": "g"}, None),  # t
     ("fallout@5", {"group": "g", "item": "item"}, None),  # t
     ("iprec_11pt_avg", {"group": "g", "item": "item", "empty": "skip"}, None),  # t

@@ -58,6 +58,16 @@ CASES = [
     ("gauc", {"group": "g"}, "bootstrap"),  # group bootstrap
     ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, "bootstrap"),
     ("hit_rate@3", {"group": "g", "item": "item", "empty": "skip"}, None),  # wilson over groups
+    ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, None),  # t over groups
+    ("gauc", {"group": "g"}, None),  # t
+    ("hit_rate@3", {"group": "g", "item": "item"}, "t"),
+    ("spearman", {"group": "g"}, None),  # t
+    ("gauc", {"group": "g", "weighting": "samples"}, None),  # t with group weights
+    ("hit_ratio@3", {"group": "g", "item": "item"}, None),  # t, weighted by relevant items
+    ("kendall_tau", {"group": "g"}, None),  # t
+    ("fallout@5", {"group": "g", "item": "item"}, None),  # t
+    ("iprec_11pt_avg", {"group": "g", "item": "item", "empty": "skip"}, None),  # t
+    ("infap", {"group": "g", "item": "item", "empty": "skip"}, None),  # t
 ]
 
 
@@ -107,19 +117,87 @@ def test_render_without_ci_is_unchanged() -> None:
     assert sqlmetrics.render("auc", "events") == sqlmetrics._engine.render.render("auc", "events")
 
 
-def test_render_refuses_t_naming_the_method_and_the_alternatives() -> None:
-    with pytest.raises(InvalidParameterError) as info:
-        sqlmetrics.render("ndcg@10", "runs", group="g", item="i", ci=0.95)
-    message = str(info.value)
-    assert "ci_method='t' of ndcg cannot be written as SQL alone" in message
-    assert "t quantile" in message and "'bootstrap'" in message
-    assert "sqlmetrics.ndcg(..., ci=)" in message
+def ranking_frame(n_groups: int, seed: int) -> pd.DataFrame:
+    """Groups of 1 to 6 items (some with one item: n = 1 in a slice), graded labels, and a
+    slice column with NULLs."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    n = len(g)
+    country = rng.choice(np.array(["DE", "FR", "IT", None], dtype=object), n_groups)[g]
+    return pd.DataFrame({"g": g, "item": np.arange(n), "label": rng.integers(0, 3, n),
+                         "score": np.round(rng.random(n), 2), "country": country})  # fmt: skip
+
+
+RANKING = ["ndcg@10", "map", "mrr", "precision@3", "recall@5", "r_precision", "err@10",
+           "rbp", "dcg@5", "set_f", "judged@5", "bpref"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("n_groups", "level"), [(40, 0.95), (2600, 0.9), (2600, 0.999)])
+def test_rendered_t_interval_is_the_python_interval_bit_for_bit(
+    n_groups: int, level: float
+) -> None:
+    """df below the literal table's end (1000) and above it (the expansion), per slice and
+    overall, a NULL slice and a slice of one group (no interval)."""
+    df = ranking_frame(n_groups, seed=n_groups)
+    df.loc[df.g == 0, "country"] = "XX"  # a slice of one group: n = 1, lo = hi = NULL
+    con = duckdb.connect()
+    con.register("runs", df)
+    cols = {"group": "g", "item": "item", "label": "label", "score": "score"}
+    for metric in RANKING:
+        name = sqlmetrics._core.names.parse_metric(metric, "test").spec.name
+        for by in (None, "country"):
+            sql = sqlmetrics.render(metric, "runs", by=by, ci=level, **cols)
+            out = con.execute(sql).df()
+            want = quiet(sqlmetrics.evaluate, df, [metric], by=by, ci=level, **cols)
+            if by:
+                want = want.sort_values(by, na_position="last").reset_index(drop=True)
+                assert [None if pd.isna(x) else x for x in out["slice_0"]] == [
+                    None if pd.isna(x) else x for x in want[by]
+                ]
+                assert out["slice_0"].isna().any()
+            assert len(out) == len(want)
+            for i in range(len(out)):
+                for got, col in [(f"{name}_lo", f"{metric}_lo"), (f"{name}_hi", f"{metric}_hi")]:
+                    assert bits(out[got].iloc[i]) == bits(want[col].iloc[i]), (metric, by, i, got)
+            if by:  # one group: a value, no interval
+                one = out[out["slice_0"] == "XX"]
+                assert len(one) == 1 and one[f"{name}_lo"].isna().all() and one[name].notna().all()
+            else:
+                assert out[f"{name}_lo"].iloc[0] <= out[f"{name}_hi"].iloc[0]  # defined
+    iv = quiet(sqlmetrics.ndcg, df, k=10, ci=level, **cols)  # the single function
+    out = con.execute(sqlmetrics.render("ndcg@10", "runs", ci=level, **cols)).df()
+    assert [bits(out[c].iloc[0]) for c in ("ndcg", "ndcg_lo", "ndcg_hi")] == [
+        bits(iv.value), bits(iv.lo), bits(iv.hi)]  # fmt: skip
+    con.close()
 
 
 def test_render_refuses_weighted_wilson_naming_the_bootstrap() -> None:
-    want = r"ci_method='wilson' of precision .*size.*methods render writes for it: 'bootstrap'"
-    with pytest.raises(InvalidParameterError, match=want):
+    """The one method render still refuses (t renders since issue 26)."""
+    with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.render("precision", "events", weight="w", ci=0.95)
+    assert str(info.value) == (
+        "render: ci_method='wilson' of precision cannot be written as SQL alone (with weight= "
+        "its effective sample size is an exact fraction computed in Python); methods render "
+        "writes for it: 'bootstrap'; or call sqlmetrics.precision(..., ci=) to run it"
+    )
+
+
+def test_render_writes_t_where_it_refused_it() -> None:
+    """ndcg's default (t) rendered: the literal table of df = 1..1000 and the expansion's
+    terms, exact literals of the level."""
+    from sqlmetrics._inference.intervals import t_table
+    from sqlmetrics._inference.stats import t_expansion_terms
+
+    def literal(x: float) -> str:
+        return f"cast({x!r}{'' if 'e' in repr(x) else 'e0'} as double)"
+
+    sql = sqlmetrics.render("ndcg@10", "runs", group="g", item="i", ci=0.95)
+    assert "t_table (df, t)" in sql
+    assert f"(1, {literal(t_table(0.95)[0])})" in sql
+    assert f"(1000, {literal(t_table(0.95)[-1])})" in sql
+    assert "(1001," not in sql
+    assert all(literal(g) in sql for g in t_expansion_terms(0.95))
 
 
 def test_render_ci_errors_name_the_argument() -> None:
@@ -202,3 +280,41 @@ def test_render_refuses_an_interval_computed_from_another_metrics_counts() -> No
         "render: ci= of mcc is computed from another metric's counts in Python; call "
         "sqlmetrics.mcc(..., ci=) instead, or drop ci="
     )
+
+
+def _t_case(df: pd.DataFrame, run: Any, dialect: str, con: Any) -> None:
+    """ndcg@10's and map's t intervals (1100 groups: the expansion overall, the table per
+    slice), rendered for ``dialect`` and run by ``run``, equal evaluate's on the same engine
+    ``con`` bit for bit (DuckDB's per-group values may differ from an engine's by an ulp)."""
+    cols = {"group": "g", "item": "item", "label": "label", "score": "score"}
+    for metric, by in [("ndcg@10", "country"), ("ndcg@10", None), ("map", None)]:
+        sql = sqlmetrics.render(metric, "render_t_runs", by=by, ci=0.95, dialect=dialect, **cols)
+        out = run(sql)
+        want = quiet(sqlmetrics.evaluate, "render_t_runs", [metric], by=by, ci=0.95, con=con,
+                     **cols)  # fmt: skip
+        if by:
+            want = want.sort_values(by, na_position="last").reset_index(drop=True)
+            assert out["slice_0"].isna().sum() == 1 and len(out) == len(want)
+        name = metric.split("@")[0]
+        assert [bits(x) for x in out[f"{name}_lo"]] == [bits(x) for x in want[f"{metric}_lo"]]
+        assert [bits(x) for x in out[f"{name}_hi"]] == [bits(x) for x in want[f"{metric}_hi"]]
+
+
+@pytest.mark.postgres
+def test_rendered_t_interval_on_postgres(pg_engine: Any) -> None:
+    df = ranking_frame(1100, seed=5)
+    with pg_engine.begin() as conn:
+        df.to_sql("render_t_runs", conn, index=False, if_exists="replace")
+
+    def run(sql: str) -> pd.DataFrame:
+        with pg_engine.connect() as conn:
+            return pd.read_sql_query(sql, conn)
+
+    _t_case(df, run, "postgres", pg_engine)
+
+
+@pytest.mark.spark
+def test_rendered_t_interval_on_spark(spark: Any) -> None:
+    df = ranking_frame(1100, seed=6)
+    spark.createDataFrame(df).createOrReplaceTempView("render_t_runs")
+    _t_case(df, lambda sql: spark.sql(sql).toPandas(), "spark", spark)

@@ -86,3 +86,22 @@ def test_t_quantile_inverts_t_cdf() -> None:
 def test_errors(call: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_interval_t_factor_is_exact_to_1000_then_the_expansion_within_its_bound() -> None:
+    """two_sided_t_interval (render(ci=)'s rule): two_sided_t itself for df <= 1000; above it
+    the Cornish-Fisher expansion, within the bound ci_t_bounds' header states."""
+    for level, bound in [
+        (0.5, 3e-14),
+        (0.9, 3e-14),
+        (0.95, 3e-14),
+        (0.999, 3e-14),
+        (1 - 1e-8, 4e-12),
+    ]:
+        for df in [1, 2, 17, 999, 1000]:
+            assert _stats.two_sided_t_interval(level, df) == _stats.two_sided_t(level, df)
+        for df in [1001, 1500, 4000, 12345, 1e6, 1e9]:
+            want = scipy.stats.t.isf((1 - level) / 2, df)
+            got = _stats.two_sided_t_interval(level, df)
+            assert abs(got - want) <= bound * want, (level, df)
+            assert got == _stats.t_expansion(_stats.t_expansion_terms(level), df)

@@ -48,6 +48,7 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,7 +61,13 @@ from .._core.registry import PARAMS, REGISTRY, MetricSpec
 from .._engine.run import Call
 from ..errors import InvalidParameterError, UndefinedMetricWarning
 from ..errors import warn as warn_user
-from .stats import two_sided_normal, two_sided_t
+from .stats import (
+    T_TABLE_DF,
+    t_expansion_terms,
+    two_sided_normal,
+    two_sided_t,
+    two_sided_t_interval,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -319,7 +326,7 @@ def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     mean = svx / sv
     ss = float(row["sv2x2"]) - 2.0 * mean * float(row["sv2x"]) + mean * mean * float(row["sv2"])
     se = math.sqrt(max(ss, 0.0) * n / (n - 1.0)) / sv
-    half = two_sided_t(level, n - 1.0) * se
+    half = two_sided_t_interval(level, n - 1.0) * se
     return mean - half, mean + half
 
 
@@ -595,7 +602,15 @@ def ci_columns(metric: str) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- render(ci=)
 #: the methods render(ci=) writes as SQL, for its error messages
-RENDERED_METHODS = ("wilson", "delong", "bootstrap")
+RENDERED_METHODS = ("wilson", "delong", "t", "bootstrap")
+
+
+@functools.lru_cache(maxsize=8)
+def t_table(level: float) -> tuple[float, ...]:
+    """The t factors of ``level`` for df = 1..T_TABLE_DF (:func:`two_sided_t`), the literal
+    table of ``ci_t_bounds``; above it SQL sums :func:`t_expansion_terms` as Python does.
+    """
+    return tuple(two_sided_t(level, float(df)) for df in range(1, T_TABLE_DF + 1))
 
 
 def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
@@ -606,9 +621,12 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
     an interval: ``ci_normal_bounds``, ``ci_wilson_bounds``; the normal factor ``z`` is an
     exact literal of the level). ``metric_sql``: the metric's own statement.
 
+    ``"t"``: the t factor with n - 1 degrees of freedom per slice is a literal table of
+    :func:`two_sided_t` for df = 1..1000 and the Cornish-Fisher expansion above, the rule of
+    :func:`~sqlmetrics._inference.stats.two_sided_t_interval` (``ci_t_bounds``).
+
     Refused (:class:`~sqlmetrics.errors.InvalidParameterError`, naming the method and what
-    renders): ``"t"`` (its quantile with n - 1 degrees of freedom per slice is computed in
-    Python) and ``"wilson"`` with ``weight=`` (Kish's effective size is an exact fraction).
+    renders): ``"wilson"`` with ``weight=`` (Kish's effective size is an exact fraction).
     """
     spec = call.spec
     if spec.output != "scalar":
@@ -624,15 +642,11 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
     method = request.method or default_method(spec, call.columns)
     check_method(spec, method, call.columns)
     weighted = bool(call.columns.get("weight"))
-    if method == "t" or (method == "wilson" and weighted and spec.inference.proportion):
-        why = (
-            "its t quantile with n - 1 degrees of freedom per slice is computed in Python"
-            if method == "t"
-            else "with weight= its effective sample size is an exact fraction computed in Python"
-        )
-        rendered = [m for m in methods_for(spec, call.columns) if m in RENDERED_METHODS]
-        if method == "wilson":
-            rendered = [m for m in rendered if m != "wilson"]
+    if method == "wilson" and weighted and spec.inference.proportion:
+        why = "with weight= its effective sample size is an exact fraction computed in Python"
+        rendered = [
+            m for m in methods_for(spec, call.columns) if m in RENDERED_METHODS and m != method
+        ]
         raise InvalidParameterError(
             f"render: ci_method={method!r} of {spec.name} cannot be written as SQL alone ({why}); "
             f"methods render writes for it: {', '.join(map(repr, rendered))}; or call "
@@ -655,6 +669,11 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
         num, den = spec.inference.proportion
         bounds = call.macro("ci_wilson_bounds", counts, n_by, " + ".join(num), " + ".join(den), z)
         return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi, True)
+    if method == "t":
+        sums = _group_sql(call, by, request, "t")
+        terms = [call.macro("float_literal", g).strip() for g in t_expansion_terms(request.level)]
+        bounds = call.macro("ci_t_bounds", sums, n_by, list(t_table(request.level)), terms)
+        return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi)
     if method == "wilson":  # over groups (hit_rate): the share of groups with a hit
         sums = _group_sql(call, by, request, "t")
         bounds = call.macro("ci_wilson_bounds", sums, n_by, "svx", "n", z)

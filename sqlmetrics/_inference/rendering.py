@@ -58,9 +58,11 @@ def render(
         A confidence level in (0, 1): the statement gives the metric's interval too, computed
         in the warehouse, as the metric function's ``ci=`` computes it (the same bounds, bit
         for bit, on the same engine). Methods written as SQL: ``"bootstrap"`` (every scalar
-        metric), ``"delong"`` (AUC) and ``"wilson"`` (the proportions, unweighted; hit_rate);
-        ``"t"`` and weighted Wilson finish in Python and are refused (the error names the
-        methods that render).
+        metric), ``"delong"`` (AUC), ``"wilson"`` (the proportions, unweighted; hit_rate) and
+        ``"t"`` (the means over groups: ranking metrics, GAUC; its t factor is an exact
+        literal table for df = 1..1000 and the Cornish-Fisher expansion above, as Python's);
+        weighted Wilson finishes in Python and is refused (the error names the methods that
+        render).
     ci_method, n_boot, seed
         As for the metric functions: the method (None: the metric's default), the bootstrap's
         replicates and seed.
@@ -80,8 +82,8 @@ def render(
     InvalidParameterError
         An option the metric does not accept, or a value out of range; an unknown
         ``dialect`` (the message names the nearest one), a file path for a dialect that
-        reads no file; ``ci=`` with a method that is not SQL alone (``"t"``, weighted
-        ``"wilson"``), or on a metric that returns a table.
+        reads no file; ``ci=`` with a method that is not SQL alone (weighted ``"wilson"``),
+        or on a metric that returns a table.
 
     Examples
     --------

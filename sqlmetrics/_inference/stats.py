@@ -26,6 +26,7 @@ __all__ = [
     "t_two_sided_p",
     "two_sided_normal",
     "two_sided_t",
+    "two_sided_t_interval",
 ]
 
 _STANDARD = NormalDist()
@@ -240,6 +241,64 @@ def two_sided_t(level: float, df: float) -> float:
     2.228138852
     """
     return 0.0 - t_quantile((1.0 - level) / 2.0, df)
+
+
+#: the largest degrees of freedom whose interval factor is :func:`two_sided_t` itself; above
+#: it, :func:`two_sided_t_interval` uses the Cornish-Fisher expansion (SQL writes the same rule:
+#: a literal table of df = 1..T_TABLE_DF, then the expansion, sql/_macros/intervals.sql)
+T_TABLE_DF = 1000
+
+
+def t_expansion_terms(level: float) -> tuple[float, float, float, float, float]:
+    """The terms ``z, g1, g2, g3, g4`` of the Cornish-Fisher expansion of the two-sided t
+    factor at ``level`` (Abramowitz & Stegun 26.7.5, ``z`` = :func:`two_sided_normal`):
+    ``t = z + g1 / df + g2 / df^2 + g3 / df^3 + g4 / df^4``, the ``g`` by Horner in ``z^2``.
+
+    Examples
+    --------
+    >>> [round(g, 6) for g in t_expansion_terms(0.95)]
+    [1.959964, 2.372271, 2.822499, 2.55585, 1.589534]
+    """
+    z = two_sided_normal(level)
+    y = z * z
+    g1 = z * (y + 1.0) / 4.0
+    g2 = z * ((5.0 * y + 16.0) * y + 3.0) / 96.0
+    g3 = z * (((3.0 * y + 19.0) * y + 17.0) * y - 15.0) / 384.0
+    g4 = z * (((((79.0 * y + 776.0) * y + 1482.0) * y - 1920.0) * y) - 945.0) / 92160.0
+    return z, g1, g2, g3, g4
+
+
+def t_expansion(terms: tuple[float, float, float, float, float], df: float) -> float:
+    """:func:`t_expansion_terms`' ``terms`` summed at ``df`` in SQL's order (ci_t_bounds):
+    ``z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df``.
+
+    Examples
+    --------
+    >>> round(t_expansion(t_expansion_terms(0.95), 2000.0), 9)
+    1.961150826
+    """
+    z, g1, g2, g3, g4 = terms
+    return z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df
+
+
+def two_sided_t_interval(level: float, df: float) -> float:
+    """The t factor of a t interval (``ci_method='t'``): :func:`two_sided_t` for
+    ``df <= T_TABLE_DF`` (1000), the four-term Cornish-Fisher expansion :func:`t_expansion`
+    above, so that SQL computes it bit for bit (a literal table, then the expansion). The
+    expansion's relative error above df = 1000 is about its first omitted term
+    ``g5(z) / df^5``: below 3e-14 for levels up to 0.999, 4e-12 at 1 - 1e-8 (checked against
+    scipy), smaller than :func:`two_sided_t`'s own error at large df.
+
+    Examples
+    --------
+    >>> two_sided_t_interval(0.95, 10) == two_sided_t(0.95, 10)
+    True
+    >>> round(two_sided_t_interval(0.95, 5000), 9)
+    1.960438552
+    """
+    if df <= T_TABLE_DF:
+        return two_sided_t(level, df)
+    return t_expansion(t_expansion_terms(level), df)
 
 
 def t_quantile(p: float, df: float) -> float:

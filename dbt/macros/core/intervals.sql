@@ -10,7 +10,11 @@
   its score buckets), 'delong' (AUC, unweighted), 'wilson' (the proportions, unweighted).
   Refused with a compiler error naming the alternatives: 't' and the group bootstrap
   (ranking metrics, gauc: per-group values), weighted Wilson (its effective sample size is an
-  exact fraction): the Python functions compute them.
+  exact fraction): the Python functions compute them, and render(ci=) writes t and the group
+  bootstrap as SQL (issue 26 decided against porting them here: the per-group query with its
+  group weights is Python's intervals._group_sql, and t's exact factor table for df <= 1000 is
+  stats.two_sided_t, a Newton solve on the incomplete beta function that Jinja would repeat a
+  thousand times per compile; paste render's SQL into a model instead).
 
   The normal factor z of DeLong and Wilson is AUC's AS241 in SQL (ci_normal_factor), in
   CPython's statistics.NormalDist order of operations: equal to Python's z where the

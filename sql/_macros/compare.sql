@@ -204,7 +204,7 @@ permuted as (
         sum(case when abs(flipped.s_b) >= abs(moments.s_obs) - {{ sqlmetrics.float_literal(1e-9) }} * moments.sabs then 1 else 0 end) as n_extreme
     from flipped
     join moments on {{ sqlmetrics.join_on_slices('flipped', 'moments', by, ['metric', 'model']) }}
-    group by {{ sqlmetrics.slice_cols_of('flipped', by) }}flipped.metric, flipped.model
+    group by {% for col in by %}flipped.slice_{{ loop.index0 }}, {% endfor %}flipped.metric, flipped.model
 ),
 {% endif %}
 {% if test == 'wilcoxon' %}

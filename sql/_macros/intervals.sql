@@ -87,7 +87,7 @@ percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
 {% else %}
                     {{ sqlmetrics.row_key(order, by) }} as __sqlm_key
 {% endif %}
-                from (select * from {{ relation }}) as t
+                from {{ relation }} as t
             ) as keyed
             cross join (
 {{ sqlmetrics.replicates(n_boot) }}
@@ -606,7 +606,7 @@ select * from final
         select
             t.*,
             {{ sqlmetrics.ldexp('cast(' ~ weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', '-wilson_scale.e') }} as __sqlm_u
-        from (select * from {{ relation }}) as t
+        from {{ relation }} as t
         cross join (
             select ceil(ln(nullif(max(cast({{ weight }} as {{ sqlmetrics.float_type() }})), 0)) / ln({{ sqlmetrics.float_literal(2) }})) as e
             from {{ relation }}

@@ -253,7 +253,7 @@ select * from final
         select
             t.*,
             {{ sqlmetrics.row_key(order, by) }} as sqlmetrics_row
-        from (select * from {{ relation }}) as t
+        from {{ relation }} as t
     ) as r
     cross join (
     {{ sqlmetrics.class_rows(scores | map('first') | list) }}

@@ -64,6 +64,11 @@
 {%- set quoted = sqlmetrics.sqlmetrics_state_columns('metric_threshold', [metric], columns, by_cols, 'qrels' in kwargs) -%}
 {%- set replayed = sqlmetrics.state_rows(model ~ '', quoted) -%}
 {%- set model = 'sqlmetrics_replayed' -%}
+{%- elif ci is not none -%}
+{#- dbt's where: config hands the test an aliased subquery, which the interval's SQL cannot
+    alias again (it reads its relation as `relation as t`): read the model through a CTE -#}
+{%- set replayed = 'select * from ' ~ model -%}
+{%- set model = 'sqlmetrics_gate_source' -%}
 {%- endif -%}
 {%- set slices = [] -%}
 {%- for col in by_cols -%}{%- do slices.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
@@ -97,8 +102,8 @@ case
 end
 {%- endset -%}
 {%- set failing -%}
-{% if states %}
-with sqlmetrics_replayed as (
+{% if states or ci is not none %}
+with {{ model }} as (
 {{ replayed | indent(4, true) }}
 )
 {% endif %}

@@ -5,6 +5,9 @@ end early (injection).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pandas as pd
 import pytest
 import sqlalchemy
@@ -251,3 +254,13 @@ def test_a_path_with_line_breaks_is_read(tmp_path: object) -> None:
     frame.to_csv(csv, index=False)
     got = sqlmetrics.evaluate(csv, ["auc"], label="y", score="s")
     assert got["auc"].iloc[0] == pytest.approx(_expected_auc())
+
+
+@pytest.mark.clickhouse
+def test_clickhouse_literal_reads_back(chdb_session: Any) -> None:
+    """ClickHouse reads a backslash as an escape in strings: each nasty value (line breaks,
+    backslashes, quotes, NEL and the Unicode separators) comes back from chdb unchanged."""
+    for value in NASTY:
+        literal = str(_templates.macro("string_literal", "clickhouse")(value))
+        got = chdb_session.query(f"select hex({literal}) as h", "JSONEachRow")
+        assert json.loads(str(got))["h"] == value.encode("utf-8").hex().upper(), value

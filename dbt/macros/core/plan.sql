@@ -73,6 +73,19 @@
 {%- endfor -%}
 {%- endmacro %}
 
+{# A request's options before the checks: those passed that its metric takes, what its name
+   fixes (ir_measures' names: req.params), its cut-off (evaluate._metric_params). #}
+{% macro sqlmetrics_request_params(req, spec, options) -%}
+{%- set params = {} -%}
+{%- for option in spec.params -%}
+{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
+{%- endfor -%}
+{%- do params.update(req.get('params') or {}) -%}
+{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
+{{ return(params) }}
+{%- endmacro %}
+
+
 {% macro sqlmetrics_plan_sql(who, relation, requests, columns, by, options, qrels=none, names=none, train=none) -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set names = names or requests | map(attribute='text') | list -%}
@@ -140,13 +153,7 @@
 {%- set mine = [] -%}
 {%- for req in requests -%}
 {%- set spec = facts.metrics[req.name] -%}
-{%- set params = {} -%}
-{%- for option in spec.params -%}
-{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
-{%- endfor -%}
-{%- do params.update(req.get('params') or {}) -%}
-{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
-{%- do mine.append(sqlmetrics.sqlmetrics_check_params(req.name, params)) -%}
+{%- do mine.append(sqlmetrics.sqlmetrics_check_params(req.name, sqlmetrics.sqlmetrics_request_params(req, spec, options))) -%}
 {%- endfor -%}
 {# one part per family kernel (evaluate._parts / _kernel_part); metrics whose names fix
    different options (P(rel=2)@5 and nDCG@10) in one more part of it (_kernel_key) #}

@@ -307,13 +307,7 @@ from (
 {{ return(sqlmetrics.compare_t_p(t_sums, n_by)) }}
 {%- endif -%}
 {#- the groups: one kernel statement per model, sliced by the slices and the group -#}
-{%- set params = {} -%}
-{%- for option in spec.params -%}
-{%- if option in options and option != 'zero_division' -%}{%- do params.update({option: options[option]}) -%}{%- endif -%}
-{%- endfor -%}
-{%- do params.update(req.get('params') or {}) -%}
-{%- if spec.takes_k -%}{%- do params.update({'k': req.k}) -%}{%- endif -%}
-{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, params) -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(req.name, sqlmetrics.sqlmetrics_request_params(req, spec, options)) -%}
 {%- set filled = {} -%}
 {%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
 {%- for option, value in checked.items() -%}{%- if option != 'k' -%}{%- do filled.update({option: value}) -%}{%- endif -%}{%- endfor -%}

@@ -42,13 +42,14 @@ settings.register_profile("ci", max_examples=30, **_COMMON)
 
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
-TIERS = ("postgres", "spark", "clickhouse", "dbt", "slow", "browser")
+TIERS = ("postgres", "spark", "clickhouse", "datafusion", "dbt", "slow", "browser")
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
 ENGINE_FIXTURES = {
     "spark": "spark",
     "pg_server": "postgres",
     "pg_engine": "postgres",
     "chdb_session": "clickhouse",
+    "datafusion_ctx": "datafusion",
 }
 
 
@@ -114,8 +115,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         parts = ", ".join(f"{tier} {counts[tier]}" for tier in TIERS if counts.get(tier))
         terminalreporter.write_line(
             f"fast tier: {total} tests left out ({parts}; a test may count in several): "
-            "`pytest --all` runs them all, `pytest -m spark` (postgres, clickhouse, dbt, slow, "
-            "browser) one tier"
+            "`pytest --all` runs them all, `pytest -m spark` (postgres, clickhouse, datafusion, "
+            "dbt, slow, browser) one tier"
         )
 
 

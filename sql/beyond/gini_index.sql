@@ -29,7 +29,9 @@ item_counts as (
 {{ sqlmetrics.beyond_item_counts(by) }}
 ),
 {% if has_train %}
-slices as (
+{# not `slices`: evaluate's statement has a CTE of that name around this one, and DataFusion
+   refuses a nested WITH that reuses a name ("specified more than once") #}
+catalog_slices as (
     select distinct
         {{ sqlmetrics.slice_cols(by) }}
         n
@@ -42,7 +44,7 @@ catalog as (
         t.item as item,
         0 as c,
         s.n as n
-    from slices as s
+    from catalog_slices as s
     cross join (
         select distinct
             {{ columns.train_item }} as item

@@ -13,7 +13,7 @@ select
     from source
     group by slice_0, item
 ),
-slices as (
+catalog_slices as (
     select distinct
         slice_0,
         n
@@ -26,7 +26,7 @@ catalog as (
         t.item as item,
         0 as c,
         s.n as n
-    from slices as s
+    from catalog_slices as s
     cross join (
         select distinct
             "item" as item

@@ -311,7 +311,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
         [r for r in PROBED if len(r.by) == 2 and r.case.family == "binary"],
     ),
     # calibration's slice join before dffbbbf: a bare `is not distinct from` (and so, on
-    # PostgreSQL, a nested loop), caught by the static check
+    # PostgreSQL, a nested loop); two slices chain two of them with `and`
     "bare is not distinct from": (
         "_macros/calibration.sql",
         "{{ sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ "
@@ -319,7 +319,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
         "{{ left }}.slice_{{ loop.index0 }} is not distinct from {{ right }}.slice_{{ "
         "loop.index0 }}",
         True,
-        [],
+        [r for r in PROBED if len(r.by) == 2 and r.case.family == "multiclass"],
     ),
     # a USING join on the slices: drops the NULL slice everywhere, and its key is the left
     # side's on DataFusion; caught by the static check

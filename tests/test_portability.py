@@ -323,8 +323,11 @@ def test_int_sum_is_exact_past_2_63_on_clickhouse(chdb_session: Any) -> None:
     """ClickHouse's own sum of an Int64 wraps around silently; int_sum does not."""
     sql = _templates.render_macro("int_sum", "x", dialect="clickhouse").strip()
     rows = " union all ".join(f"select toInt64({v}) as x" for v in BIG)
-    got = chdb_session.query(f"select toString({sql}) as s from ({rows})", "DataFrame")
+    got = chdb_session.query(
+        f"select toString({sql}) as s, toString(sum(x)) as plain from ({rows})", "DataFrame"
+    )
     assert int(got["s"][0]) == sum(BIG)
+    assert int(got["plain"][0]) == sum(BIG) - 2**64  # the trap: Int64's sum wrapped around
 
 
 # --------------------------------------------------------------------------- hugeint

@@ -10,7 +10,7 @@
                 on 10M distinct scores).
      rank_sums  per slice (and group): n_pos, n_neg and u2 = 2 U = sum over the positives of
                 (rank_lo + rank_hi) - n_pos (n_pos + 1), twice the Mann-Whitney U: an exact
-                integer sum (no per-row halving, no float partial sums: past 2^53, about 1e8
+                integer sum (int_sum: a bigint sum of ranks overflows past about 3e9 rows) (no per-row halving, no float partial sums: past 2^53, about 1e8
                 rows, a double sum of rank terms would round in an order that depends on the
                 threads), cast to double once.
   auc_mann_whitney(): AUC = u2 / 2 / (n_pos n_neg), NULL for one class; the same expression as
@@ -33,7 +33,7 @@ rank_sums as (
         cast(sum(label) as {{ sqlmetrics.float_type() }}) as n_pos,
         cast(count(*) - sum(label) as {{ sqlmetrics.float_type() }}) as n_neg,
         cast(
-            sum(case when label = 1 then rank_lo + rank_hi else 0 end) - sum(label) * (sum(label) + 1)
+            {{ sqlmetrics.int_sum('case when label = 1 then rank_lo + rank_hi else 0 end') }} - {{ sqlmetrics.int_sum('label') }} * (sum(label) + 1)
             as {{ sqlmetrics.float_type() }}
         ) as u2
     from ranked

@@ -6,9 +6,20 @@
   the dialect given to `render(..., dialect=)` (duckdb, postgres, spark, bigquery, snowflake,
   trino, clickhouse); dbt resolves the same calls with its own adapter.
 
-  float_type(): the binary64 float type every value is computed in.
+  float_type(): the binary64 float type every value is computed in, spelled so that it is a
+               double wherever the text is read: `float` is 32-bit in DuckDB, Spark and
+               ClickHouse, so Snowflake (whose FLOAT is 64-bit) writes
+               `double`, not `float`.
   exact_int(): the integer type exact_sum accumulates in (at least 128 bits, or 38 decimal
-               digits: n < 2^46 terms of at most 2^80 each stay below 2^126 < 10^38).
+               digits: n < 2^46 terms of at most 2^80 each stay below 2^126 < 10^38). Only
+               DuckDB writes `hugeint` (sqlglot reads it as INT128 and writes INT128 for
+               every target, a type BigQuery, Snowflake, Trino and Spark do not have).
+  int_sum(x): the sum of an integer expression (counts, ranks, their products) in a type
+               of at least 38 digits, never a bigint: a sum of ranks grows as n^2 and
+               passes 2^63 at about 3e9 rows. BigQuery, Trino and Spark sum a bigint as a
+               bigint (an overflow error; Spark without ANSI mode and ClickHouse wrap around
+               silently), so the terms are cast to exact_int() first; DuckDB's sum of any
+               integer is already a HUGEINT, PostgreSQL's sum of a bigint a numeric.
   string_type(): the text type an id is cast to when a query names one (first_empty, ...).
   float_literal(x): a number as an exact literal of float_type(): the shortest repr that
                reads back to the same double, always with an exponent, inside a cast:
@@ -20,7 +31,7 @@
                NaN and infinities have no literal: a compiler error.
   string_literal(s): a text literal that means `s` byte for byte (below: line breaks as chr(n),
                PostgreSQL's E'', Spark without backslash or quote).
-  as_boolean(x): a 0/1 number or a boolean column as a boolean.
+  as_boolean(x): a 0/1 number (integer or float) or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
   binary_text(x): x as text that compares in byte order (strcmp; UTF-8 byte order is code
                point order), whatever the database's default collation: `collate "C"` on
@@ -59,8 +70,10 @@ double
 float64
 {%- endmacro %}
 
+{# Snowflake's FLOAT is 64-bit, but the same text is 32-bit elsewhere (a rendered query
+   moved or transpiled to DuckDB, Spark or ClickHouse: 2e-8 errors); DOUBLE is 64-bit in all #}
 {% macro snowflake__float_type() -%}
-float
+double
 {%- endmacro %}
 
 {% macro trino__float_type() -%}
@@ -94,6 +107,24 @@ number(38, 0)
 
 {% macro clickhouse__exact_int() -%}
 Int128
+{%- endmacro %}
+
+{% macro int_sum(expr) -%}
+{{ adapter.dispatch('int_sum', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__int_sum(expr) -%}
+sum(cast({{ expr }} as {{ sqlmetrics.exact_int() }}))
+{%- endmacro %}
+
+{# DuckDB sums any integer type into a HUGEINT #}
+{% macro duckdb__int_sum(expr) -%}
+sum({{ expr }})
+{%- endmacro %}
+
+{# PostgreSQL sums a bigint into a numeric (exact, accumulated in 128 bits); an integer into a bigint #}
+{% macro postgres__int_sum(expr) -%}
+sum(cast({{ expr }} as bigint))
 {%- endmacro %}
 
 {# x, an integer-valued double (|x| < 2^93), as exact_int(), exactly. PostgreSQL casts a
@@ -275,8 +306,11 @@ chr({{ code }})
 cast({{ expr }} as boolean)
 {%- endmacro %}
 
+{# BigQuery casts INT64 and BOOL to BOOL, but not FLOAT64 (a 0.0/1.0 label column): through
+   INT64, which takes all three (a float is rounded to the nearest integer: the Python layer
+   checks labels are 0/1) #}
 {% macro bigquery__as_boolean(expr) -%}
-cast({{ expr }} as bool)
+cast(cast({{ expr }} as int64) as bool)
 {%- endmacro %}
 
 {# PostgreSQL casts neither bigint nor double to boolean; '1', '0', 'true', 'false' read back #}

@@ -183,7 +183,7 @@ per_bucket as (
         sum(label) as pos,
         count(*) - sum(label) as neg,
         -- twice the bucket's own Mann-Whitney U: an exact integer
-        sum(case when label = 1 then rank2 else 0 end) - sum(label) * (sum(label) + 1) as u2_in
+        {{ sqlmetrics.int_sum('case when label = 1 then rank2 else 0 end') }} - {{ sqlmetrics.int_sum('label') }} * (sum(label) + 1) as u2_in
     from ranked
     {{ sqlmetrics.group_by(by, ['bucket']) }}
 ),
@@ -193,7 +193,7 @@ per_slice as (
         {{ sqlmetrics.slice_cols(by) }}
         cast(sum(pos) as {{ sqlmetrics.float_type() }}) as n_pos,
         cast(sum(neg) as {{ sqlmetrics.float_type() }}) as n_neg,
-        cast(sum(u2_in + 2 * pos * neg_before) as {{ sqlmetrics.float_type() }}) as u2
+        cast(sum(u2_in + 2 * cast(pos as {{ sqlmetrics.exact_int() }}) * neg_before) as {{ sqlmetrics.float_type() }}) as u2
     from (
         select
             per_bucket.*,

@@ -34,7 +34,8 @@ case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 
 {# the partition's sum of positives' average ranks, positives and negatives; `part`: partition
    columns. rank2 = twice the average rank (rank() + the last position of the tie), an integer:
    its sum is exact (a double sum of half-integers would round past 2^53, in an order that
-   depends on the threads), cast to double once and halved (exact) #}
+   depends on the threads; int_sum, as a bigint sum of ranks overflows past about 3e9 rows),
+   cast to double once and halved (exact) #}
 {% macro multiclass_auc_ranked(source, by, part) -%}
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -51,7 +52,7 @@ case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 
         {{ sqlmetrics.slice_cols(by) }}
         {% for col in part %}{{ col }}, {% endfor %}
 
-        cast(sum(case when y = 1 then rank2 else 0 end) as {{ sqlmetrics.float_type() }}) / 2 as r,
+        cast({{ sqlmetrics.int_sum('case when y = 1 then rank2 else 0 end') }} as {{ sqlmetrics.float_type() }}) / 2 as r,
         cast(sum(y) as {{ sqlmetrics.float_type() }}) as p,
         cast(count(*) - sum(y) as {{ sqlmetrics.float_type() }}) as n
     from ranked

@@ -17,7 +17,7 @@ FLOAT_TYPES = {
     "postgres": "double precision",
     "spark": "double",
     "bigquery": "float64",
-    "snowflake": "float",
+    "snowflake": "double",
     "trino": "double",
     "clickhouse": "Float64",
 }

@@ -5,10 +5,16 @@ reaches SQL goes through here (string literals through the ``string_literal`` ma
 
 from __future__ import annotations
 
+import re
+
 from .templates import macro
 
 #: dialects whose identifiers are quoted with backticks (the others: double quotes)
 _BACKTICK_DIALECTS = ("spark", "bigquery")
+
+#: a name Snowflake could read unquoted, written in lowercase: Snowflake stores and resolves
+#: such a name in uppercase (``click`` is ``CLICK``)
+_SNOWFLAKE_CASE_INSENSITIVE = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def quote_ident(name: str, dialect: str = "duckdb") -> str:
@@ -17,10 +23,22 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
     ClickHouse reads a backslash in a quoted name as an escape: double quotes, a double quote or
     backslash inside backslash-escaped.
 
+    Snowflake stores a name created unquoted in uppercase (``create table t (click int)``
+    makes the column ``CLICK``), and a quoted name matches only its exact case: ``"click"``
+    would not find it. So a name of lowercase letters, digits, ``_`` and ``$`` that does not
+    start with a digit (one Snowflake could read unquoted) is case-insensitive, as in
+    SQLAlchemy's Snowflake dialect: it is written in uppercase, ``"CLICK"`` (quoted, so a
+    reserved word such as ``group`` stays a name). Any other name (one with an uppercase
+    letter, a space, ...) is quoted exactly as given. Consequence: a column created quoted in
+    lowercase (``"click"``) cannot be named; rename it, or read it through a view
+    (``create view v as select "click" as click from t``).
+
     >>> print(quote_ident('a"b'), quote_ident("a`b", "spark"))
     "a""b" `a``b`
     >>> quote_ident('a"b', "clickhouse") == '"a' + chr(92) + '"b"'
     True
+    >>> print(quote_ident("click", "snowflake"), quote_ident("Click", "snowflake"))
+    "CLICK" "Click"
     """
     if not isinstance(name, str) or name == "":
         raise TypeError(f"an identifier must be a non-empty string, got {name!r}")
@@ -28,6 +46,8 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
         return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
     if dialect == "clickhouse":
         return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if dialect == "snowflake" and _SNOWFLAKE_CASE_INSENSITIVE.fullmatch(name):
+        return '"' + name.upper() + '"'
     if dialect in _BACKTICK_DIALECTS:
         return "`" + name.replace("`", "``") + "`"
     return '"' + name.replace('"', '""') + '"'

@@ -1,7 +1,7 @@
 with source as (
     select
         `country` as slice_0,
-        case when cast(`label` as bool) then 1 else 0 end as label,
+        case when cast(cast(`label` as int64) as bool) then 1 else 0 end as label,
         `score` as score,
         cast(`w` as float64) as w
     from `events`

@@ -1,10 +1,10 @@
 with source as (
     select
-        "country" as slice_0,
-        case when cast("label" as boolean) then 1 else 0 end as label,
-        "score" as score,
-        cast("w" as float) as w
-    from "events"
+        "COUNTRY" as slice_0,
+        case when cast("LABEL" as boolean) then 1 else 0 end as label,
+        "SCORE" as score,
+        cast("W" as double) as w
+    from "EVENTS"
 ),
 -- weights scaled by 2^-w_exp (exact), w_exp = ceil(log2 max w): scaled weights lie in [0, 1]
 scaled as (
@@ -12,12 +12,12 @@ scaled as (
         slice_0,
         label,
         score,
-        w * power(cast(2.0e0 as float), floor((-w_exp) / cast(2.0e0 as float))) * power(cast(2.0e0 as float), (-w_exp) - floor((-w_exp) / cast(2.0e0 as float))) as w,
+        w * power(cast(2.0e0 as double), floor((-w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (-w_exp) - floor((-w_exp) / cast(2.0e0 as double))) as w,
         w_exp
     from (
         select
             source.*,
-            coalesce(nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as float))), 2000), 2000), 0) as w_exp
+            coalesce(nullif(least(ceil(ln(nullif(max(abs(w)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000), 0) as w_exp
         from source
     ) as exponents
 ),
@@ -30,7 +30,7 @@ per_label as (
         score,
         label,
         w_exp,
-        cast(sum(cast(round((w) * power(cast(2.0e0 as float), 80)) as number(38, 0))) as float) * power(cast(2.0e0 as float), -80) as w_sum
+        cast(sum(cast(round((w) * power(cast(2.0e0 as double), 80)) as number(38, 0))) as double) * power(cast(2.0e0 as double), -80) as w_sum
     from scaled
     group by slice_0, score, label, w_exp
 ),
@@ -66,18 +66,18 @@ ranked as (
         w_pos,
         w_neg,
         w_neg_upto - w_neg as w_neg_below,
-        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as pos_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w_neg)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as neg_exp,
-        nullif(least(ceil(ln(nullif(max(abs(w_pos * w_neg_upto)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as pairs_exp
+        nullif(least(ceil(ln(nullif(max(abs(w_pos)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as pos_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w_neg)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as neg_exp,
+        nullif(least(ceil(ln(nullif(max(abs(w_pos * w_neg_upto)) over (partition by slice_0), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as pairs_exp
     from cumulative
 ),
 per_slice as (
     select
         slice_0,
         max(w_exp) as w_exp,
-        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as float), 80 - greatest(pos_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as pos_sum,
-        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as float), 80 - greatest(neg_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as neg_sum,
-        coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as float), 80 - greatest(pairs_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
+        coalesce(cast(sum(cast(round((w_pos) * power(cast(2.0e0 as double), 80 - greatest(pos_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(pos_exp, -940)) - 80), sum(w_pos)) as pos_sum,
+        coalesce(cast(sum(cast(round((w_neg) * power(cast(2.0e0 as double), 80 - greatest(neg_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(neg_exp, -940)) - 80), sum(w_neg)) as neg_sum,
+        coalesce(cast(sum(cast(round((w_pos * (w_neg_below + w_neg / 2)) * power(cast(2.0e0 as double), 80 - greatest(pairs_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(pairs_exp, -940)) - 80), sum(w_pos * (w_neg_below + w_neg / 2))) as pairs
     from ranked
     group by slice_0
 ),
@@ -85,8 +85,8 @@ final as (
     select
         slice_0,
         pairs / nullif(pos_sum * neg_sum, 0) as auc,
-        pos_sum * power(cast(2.0e0 as float), floor((w_exp) / cast(2.0e0 as float))) * power(cast(2.0e0 as float), (w_exp) - floor((w_exp) / cast(2.0e0 as float))) as n_pos,
-        neg_sum * power(cast(2.0e0 as float), floor((w_exp) / cast(2.0e0 as float))) * power(cast(2.0e0 as float), (w_exp) - floor((w_exp) / cast(2.0e0 as float))) as n_neg
+        pos_sum * power(cast(2.0e0 as double), floor((w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (w_exp) - floor((w_exp) / cast(2.0e0 as double))) as n_pos,
+        neg_sum * power(cast(2.0e0 as double), floor((w_exp) / cast(2.0e0 as double))) * power(cast(2.0e0 as double), (w_exp) - floor((w_exp) / cast(2.0e0 as double))) as n_neg
     from per_slice
 )
 select * from final

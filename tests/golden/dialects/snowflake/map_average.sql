@@ -1,10 +1,10 @@
 with source as (
     select
-        "group" as grp,
-        "item" as item,
-        "score" as score,
-        cast("label" as float) as label
-    from "events"
+        "GROUP" as grp,
+        "ITEM" as item,
+        "SCORE" as score,
+        cast("LABEL" as double) as label
+    from "EVENTS"
 ),
 labelled as (
     select
@@ -22,15 +22,15 @@ tied as (
         case when label >= 1 then 1 else 0 end as relevant,
         row_number() over (partition by grp order by score desc, item desc) as pos,
         count(*) over (partition by grp order by score desc) as upto,
-        sum(case when label >= 1 then cast(1.0e0 as float) else cast(0.0e0 as float) end) over (
+        sum(case when label >= 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end) over (
             partition by grp order by score desc
         ) as rel_upto,
         count(*) over (partition by grp, score) as tie_n,
-        sum(case when label >= 1 then cast(1.0e0 as float) else cast(0.0e0 as float) end) over (
+        sum(case when label >= 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end) over (
             partition by grp, score
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
-        avg((power(cast(2.0e0 as float), label) - 1)) over (
+        avg((power(cast(2.0e0 as double), label) - 1)) over (
             partition by grp, score order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
@@ -59,14 +59,14 @@ ranked as (
         relevant,
         tie_r / tie_n as rel,
         tie_gain as gain,
-        ln(cast(2.0e0 as float)) / ln(pos + cast(1.0e0 as float)) as disc,
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
         tie_r / tie_n * (1 + rel_above)
             + case when tie_n > 1 then t * tie_r * (tie_r - 1) / (tie_n * (tie_n - 1)) else 0 end
             as ap_term,
         case
             when rel_above = 0 and tie_r > 0 and coalesce(zero_before, 0) = 0
                 then exp(coalesce(ln_miss_before, 0)) * tie_r / (tie_n - t)
-            else cast(0.0e0 as float)
+            else cast(0.0e0 as double)
         end as p_first,
         miss
     from (
@@ -76,7 +76,7 @@ ranked as (
         -- window, it also hands each group's rows to run_groups in position order, so the
         -- per-group float sums are the same whatever the input order.
         select
-            sum(ln(case when miss > 0 then miss else cast(1.0e0 as float) end)) over (
+            sum(ln(case when miss > 0 then miss else cast(1.0e0 as double) end)) over (
                 partition by grp order by pos rows between unbounded preceding and 1 preceding
             ) as ln_miss_before,
             sum(case when miss <= 0 then 1 else 0 end) over (
@@ -90,7 +90,7 @@ run_groups as (
     select
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as float), 80)) as number(38, 0))) as float) * power(cast(2.0e0 as float), -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as map_ap_sum,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as double), 80)) as number(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as map_ap_sum,
         count(*) as n_ret
     from ranked
     group by grp
@@ -113,7 +113,7 @@ kept as (
 ),
 aggregated as (
     select
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as float), 80)) as number(38, 0))) as float) * power(cast(2.0e0 as float), -80), sum(coalesce(map_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as double), 80)) as number(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(map_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
             as map,
         count(*) as n_groups
     from kept

@@ -1,11 +1,11 @@
 with source as (
     select
-        "country" as slice_0,
-        "group" as grp,
-        "item" as item,
-        "score" as score,
-        cast("label" as float) as label
-    from "events"
+        "COUNTRY" as slice_0,
+        "GROUP" as grp,
+        "ITEM" as item,
+        "SCORE" as score,
+        cast("LABEL" as double) as label
+    from "EVENTS"
 ),
 labelled as (
     select
@@ -22,8 +22,8 @@ ordered as (
         slice_0,
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
-        (power(cast(2.0e0 as float), label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as float), label) - 1))) over (partition by slice_0, grp order by score desc, item desc rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as float))), 2000), 2000)
+        (power(cast(2.0e0 as double), label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as double), label) - 1))) over (partition by slice_0, grp order by score desc, item desc rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
             as gain_exp,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
@@ -34,11 +34,11 @@ ranked as (
         grp,
         pos,
         relevant,
-        cast(relevant as float) as rel,
+        cast(relevant as double) as rel,
         gain,
         gain_exp,
-        ln(cast(2.0e0 as float)) / ln(pos + cast(1.0e0 as float)) as disc,
-        cast(1.0e0 as float) - relevant as miss
+        ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
+        cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
 run_groups as (
@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as float), 80 - greatest(gain_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
+        coalesce(cast(sum(cast(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -56,8 +56,8 @@ ideal as (
     select
         slice_0,
         grp,
-        (power(cast(2.0e0 as float), label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as float), label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as float))), 2000), 2000)
+        (power(cast(2.0e0 as double), label) - 1) as gain,
+        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as double), label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
             as gain_exp,
         row_number() over (
             partition by slice_0, grp order by label desc, item
@@ -68,7 +68,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0 as i_slice_0,
-        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as float)) / ln(ipos + cast(1.0e0 as float)) else 0 end) * power(cast(2.0e0 as float), 80 - greatest(gain_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as float)) / ln(ipos + cast(1.0e0 as float)) else 0 end)) as ndcg_idcg,
+        coalesce(cast(sum(cast(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end) * power(cast(2.0e0 as double), 80 - greatest(gain_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as double)) / ln(ipos + cast(1.0e0 as double)) else 0 end)) as ndcg_idcg,
         grp as i_grp
     from ideal
     group by slice_0, grp
@@ -94,7 +94,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as float), 80)) as number(38, 0))) as float) * power(cast(2.0e0 as float), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(cast(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as double), 80)) as number(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

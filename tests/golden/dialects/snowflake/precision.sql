@@ -1,10 +1,10 @@
 with source as (
     select
-        "country" as slice_0, "day" as slice_1,
-        case when cast("label" as varchar) = 'yes' then 1 else 0 end as label,
-        case when "score" >= cast(0.3e0 as float) then 1 else 0 end as predicted,
+        "COUNTRY" as slice_0, "DAY" as slice_1,
+        case when cast("LABEL" as varchar) = 'yes' then 1 else 0 end as label,
+        case when "SCORE" >= cast(0.3e0 as double) then 1 else 0 end as predicted,
         1 as w
-    from "events"
+    from "EVENTS"
 ),
 counts as (
     select
@@ -19,7 +19,7 @@ counts as (
 final as (
     select
         slice_0, slice_1,
-        cast(tp as float) / nullif(cast(tp + fp as float), 0) as precision,
+        cast(tp as double) / nullif(cast(tp + fp as double), 0) as precision,
         tp, fp, tn, fn
     from counts
 )

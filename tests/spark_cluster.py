@@ -100,9 +100,15 @@ class Cluster:
         env.update(SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable)
         command = [sys.executable, __file__, self.master, function, str(given), str(taken)]
         with open(log, "wb") as out:
-            # its own process group: on a timeout the client and its driver JVM are killed
+            # its own process group: on a timeout the client and its driver JVM are killed (the
+            # driver JVM also exits when the client does: pyspark's gateway reads its stdin)
             process = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+                command,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
             try:
                 process.wait(timeout=timeout)
@@ -124,8 +130,8 @@ class Cluster:
 
 
 def _die_with_parent() -> None:
-    """In the child before exec: SIGTERM when the test process dies (Linux; killed pytest
-    workers leave no JVM behind); the workers' executors die with their worker."""
+    """In the child before exec: SIGTERM when the test process dies (Linux), so that a killed
+    pytest worker leaves no JVM behind; the workers' executors die with their worker."""
     if sys.platform == "linux":
         import ctypes
 

@@ -46,6 +46,7 @@ TIERS = ("postgres", "spark", "clickhouse", "datafusion", "dbt", "slow", "browse
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
 ENGINE_FIXTURES = {
     "spark": "spark",
+    "spark_cluster": "spark",
     "pg_server": "postgres",
     "pg_engine": "postgres",
     "chdb_session": "clickhouse",
@@ -265,6 +266,19 @@ def spark() -> object:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_cluster() -> object:
+    """A throwaway Spark standalone cluster for the session (tests/spark_cluster.py): a master
+    and two one-core workers on 127.0.0.1, started from pyspark's own scripts and stopped at
+    the end (also after a failure); its client runs in a subprocess
+    (``spark_cluster.run("module:function", *args)``). Never skipped: without Java it fails,
+    as ``spark`` does."""
+    import spark_cluster as cluster
+
+    with cluster.start() as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

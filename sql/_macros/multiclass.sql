@@ -112,29 +112,35 @@ listed_sums as (
 {{ sqlmetrics.with_slice_exponents('per_class', 'class_sums' if labels is none else 'listed_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
 {%- endmacro %}
 
-{# per-class value of `metric` (precision | recall | fbeta); NULL when its denominator is 0 #}
-{% macro multiclass_class_value(metric, beta) -%}
-{% if metric == 'precision' %}
+{# per-class value of `family` (precision | recall | f1 | fbeta | jaccard); NULL when its
+   denominator is 0, but jaccard's, which is 0 then (scikit-learn's default); f1 is fbeta at
+   beta 1 #}
+{% macro multiclass_class_value(family, beta) -%}
+{% if family == 'precision' %}
 {{ sqlmetrics.safe_div('tp', 'n_pred') }}
-{%- elif metric == 'recall' %}
+{%- elif family == 'recall' %}
 {{ sqlmetrics.safe_div('tp', 'n_true') }}
+{%- elif family == 'jaccard' %}
+coalesce({{ sqlmetrics.safe_div('tp', 'n_true + n_pred - tp') }}, cast(0 as {{ sqlmetrics.float_type() }}))
 {%- else %}
-{% set b2 = sqlmetrics.float_literal(beta * beta) %}
+{% set b2 = sqlmetrics.float_literal(1.0 if family == 'f1' else beta * beta) %}
 {{ sqlmetrics.safe_div('(1 + ' ~ b2 ~ ') * tp', b2 ~ ' * n_true + n_pred') }}
 {%- endif %}
 {%- endmacro %}
 
 {# the same over the sums of the counts (micro average) #}
-{% macro multiclass_micro_value(metric, beta, weight) -%}
+{% macro multiclass_micro_value(family, beta, weight) -%}
 {% set tp = sqlmetrics.multiclass_total('tp', 'tp_exp', weight) %}
 {% set n_true = sqlmetrics.multiclass_total('n_true', 'n_true_exp', weight) %}
 {% set n_pred = sqlmetrics.multiclass_total('n_pred', 'n_pred_exp', weight) %}
-{% if metric == 'precision' %}
+{% if family == 'precision' %}
 {{ sqlmetrics.safe_div(tp, n_pred) }}
-{%- elif metric == 'recall' %}
+{%- elif family == 'recall' %}
 {{ sqlmetrics.safe_div(tp, n_true) }}
+{%- elif family == 'jaccard' %}
+{{ sqlmetrics.safe_div(tp, sqlmetrics.multiclass_total('n_union', 'greatest(n_true_exp, n_pred_exp) + 1', weight)) }}
 {%- else %}
-{% set b2 = sqlmetrics.float_literal(beta * beta) %}
+{% set b2 = sqlmetrics.float_literal(1.0 if family == 'f1' else beta * beta) %}
 {{ sqlmetrics.safe_div('(1 + ' ~ b2 ~ ') * ' ~ tp, b2 ~ ' * ' ~ n_true ~ ' + ' ~ n_pred) }}
 {%- endif %}
 {%- endmacro %}
@@ -149,16 +155,30 @@ coalesce({{ expr }}, {{ sqlmetrics.float_literal(zero_division) }})
 {%- endmacro %}
 
 {#
-  `name`: the averaged metric over the classes of each slice, `average`:
+  multiclass_kernel: every averaged multiclass metric of a call (precision, recall, f1, fbeta
+  and jaccard, each macro-, micro- or weighted-averaged) over ONE multiclass_per_class: the
+  per-class counts are computed once for all of them (on Spark, 15 metrics were 15 copies of
+  the counts' shuffles). An entry's metric is `<family>_<average>`.
+  Per-class values, in `valued`, one pair per family requested (multiclass_class_value):
+     r_<family>  the family's v_c, NULL when its denominator is 0 (jaccard: never NULL, 0)
+     v_<family>  r_<family> with the zero_division policy
+  (f1 is fbeta at beta 1; fbeta reads options.beta.) Each entry's average over the classes is
+  the macro <metric>_value(columns, options) of its file (multiclass_value below):
      macro    = mean over classes of v_c
      weighted = sum_c n_true_c v_c / sum_c n_true_c
      micro    = the metric of the summed counts (sum tp / sum n_pred, ...)
   v_c NULL (0/0, zero_division 'warn' or nan) is left out of macro and weighted, whose weights
   are renormalised over the classes left (scikit-learn's zero_division=nan); weighted falls
   back to macro when the classes left all have support 0 (as scikit-learn).
-  Output columns: `name`, n_classes, n_undefined (classes whose v_c was 0/0).
+  Output columns: slices, one per entry alias, n_classes, n_undefined: the classes whose v_c
+  was 0/0 for the first entry (0 when it is micro or jaccard; the functions ask one metric).
 #}
-{% macro multiclass_averaged(relation, by, columns, options, entries, metric, average, beta) -%}
+{% macro multiclass_kernel(relation, by, columns, options, entries) -%}
+{% set families = [] %}
+{% for entry in entries %}
+{% set family = entry.metric.split('_')[0] %}
+{% if family not in families %}{% do families.append(family) %}{% endif %}
+{% endfor %}
 with {{ sqlmetrics.multiclass_per_class(relation, by, columns, options.labels) }},
 valued as (
     select
@@ -169,33 +189,64 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        {{ sqlmetrics.multiclass_class_value(metric, beta) }} as raw_value,
-        {{ sqlmetrics.multiclass_policy(sqlmetrics.multiclass_class_value(metric, beta), options.zero_division) }} as value
+{% if 'jaccard' in families %}
+        n_true + n_pred - tp as n_union,
+{% endif %}
+{% for family in families %}
+        {{ sqlmetrics.multiclass_class_value(family, options.beta) }} as r_{{ family }},
+        {{ sqlmetrics.multiclass_policy(sqlmetrics.multiclass_class_value(family, options.beta), options.zero_division) }} as v_{{ family }}{{ ',' if not loop.last }}
+{% endfor %}
     from per_class
 ),
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-{% if average == 'micro' %}
-        {{ sqlmetrics.multiclass_micro_value(metric, beta, columns.weight) }} as {{ entry.alias }},
-{% elif average == 'macro' %}
-        {{ sqlmetrics.exact_sum('value', '0') }} / nullif(count(value), 0) as {{ entry.alias }},
-{% else %}
-        coalesce(
-            {{ sqlmetrics.exact_sum('case when value is not null then n_true * value end', 'n_true_exp') }}
-                / nullif({{ sqlmetrics.multiclass_total('case when value is not null then n_true end', 'n_true_exp', columns.weight) }}, 0),
-            {{ sqlmetrics.exact_sum('value', '0') }} / nullif(count(value), 0)
-        ) as {{ entry.alias }},
-{% endif %}
+        {{ sqlmetrics.multiclass_value(entry.metric, columns, options) }} as {{ entry.alias }},
 {% endfor %}
+{% set first = entries[0].metric.split('_') %}
         count(*) as n_classes,
-        {{ '0' if average == 'micro' else 'count(*) - count(raw_value)' }} as n_undefined
+        {{ '0' if first[1] == 'micro' or first[0] == 'jaccard' else 'count(*) - count(r_' ~ first[0] ~ ')' }} as n_undefined
     from valued
     {{ sqlmetrics.group_by(by) }}
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# an entry's average over the classes: the macro <metric>_value(columns, options) of the metric's
+   file, each written out once (no macro is looked up by a computed name) #}
+{% macro multiclass_value(metric, columns, options) -%}
+{%- if metric == 'precision_macro' -%}{{ sqlmetrics.precision_macro_value(columns, options) }}
+{%- elif metric == 'precision_micro' -%}{{ sqlmetrics.precision_micro_value(columns, options) }}
+{%- elif metric == 'precision_weighted' -%}{{ sqlmetrics.precision_weighted_value(columns, options) }}
+{%- elif metric == 'recall_macro' -%}{{ sqlmetrics.recall_macro_value(columns, options) }}
+{%- elif metric == 'recall_micro' -%}{{ sqlmetrics.recall_micro_value(columns, options) }}
+{%- elif metric == 'recall_weighted' -%}{{ sqlmetrics.recall_weighted_value(columns, options) }}
+{%- elif metric == 'f1_macro' -%}{{ sqlmetrics.f1_macro_value(columns, options) }}
+{%- elif metric == 'f1_micro' -%}{{ sqlmetrics.f1_micro_value(columns, options) }}
+{%- elif metric == 'f1_weighted' -%}{{ sqlmetrics.f1_weighted_value(columns, options) }}
+{%- elif metric == 'fbeta_macro' -%}{{ sqlmetrics.fbeta_macro_value(columns, options) }}
+{%- elif metric == 'fbeta_micro' -%}{{ sqlmetrics.fbeta_micro_value(columns, options) }}
+{%- elif metric == 'fbeta_weighted' -%}{{ sqlmetrics.fbeta_weighted_value(columns, options) }}
+{%- elif metric == 'jaccard_macro' -%}{{ sqlmetrics.jaccard_macro_value(columns, options) }}
+{%- elif metric == 'jaccard_micro' -%}{{ sqlmetrics.jaccard_micro_value(columns, options) }}
+{%- elif metric == 'jaccard_weighted' -%}{{ sqlmetrics.jaccard_weighted_value(columns, options) }}
+{%- else -%}{{ exceptions.raise_compiler_error('multiclass_value: the metric ' ~ metric ~ ' has no <metric>_value(columns, options) here; define it in its file and add its line to multiclass_value (sql/_macros/multiclass.sql)') }}
+{%- endif -%}
+{%- endmacro %}
+
+{# the three averages of a family's per-class values (v_<family>, r_<family>) #}
+{% macro multiclass_macro_average(family) -%}
+{{ sqlmetrics.exact_sum('v_' ~ family, '0') }} / nullif(count(v_{{ family }}), 0)
+{%- endmacro %}
+
+{% macro multiclass_weighted_average(family, weight) -%}
+coalesce(
+            {{ sqlmetrics.exact_sum('case when v_' ~ family ~ ' is not null then n_true * v_' ~ family ~ ' end', 'n_true_exp') }}
+                / nullif({{ sqlmetrics.multiclass_total('case when v_' ~ family ~ ' is not null then n_true end', 'n_true_exp', weight) }}, 0),
+            {{ sqlmetrics.multiclass_macro_average(family) }}
+        )
 {%- endmacro %}
 
 {#

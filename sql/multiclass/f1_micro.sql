@@ -7,9 +7,10 @@
   Undefined: never (no rows is rejected before the query runs; the weights sum to 0 -> NULL).
   Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's f1_score(average="micro").
-  Output: one row per slice; columns f1_micro, n_classes, n_undefined.
+  Output (multiclass_kernel): one row per slice; columns f1_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% macro f1_micro_kernel(relation, by, columns, options, entries) -%}
-{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', 1.0) }}
+{# this metric's average over the classes of multiclass_kernel's per-class values #}
+{% macro f1_micro_value(columns, options) -%}
+{{ sqlmetrics.multiclass_micro_value('f1', options.beta, columns.weight) }}
 {%- endmacro %}

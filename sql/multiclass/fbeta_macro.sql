@@ -8,9 +8,10 @@
   Undefined per class: never (every class is seen in label or prediction).
   Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's fbeta_score(average="macro", beta=beta, zero_division=nan).
-  Output: one row per slice; columns fbeta_macro, n_classes, n_undefined.
+  Output (multiclass_kernel): one row per slice; columns fbeta_macro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% macro fbeta_macro_kernel(relation, by, columns, options, entries) -%}
-{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'macro', options.beta) }}
+{# this metric's average over the classes of multiclass_kernel's per-class values #}
+{% macro fbeta_macro_value(columns, options) -%}
+{{ sqlmetrics.multiclass_macro_average('fbeta') }}
 {%- endmacro %}

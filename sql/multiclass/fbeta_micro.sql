@@ -8,9 +8,10 @@
   Undefined: never (no rows is rejected before the query runs; the weights sum to 0 -> NULL).
   Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's fbeta_score(average="micro", beta=beta).
-  Output: one row per slice; columns fbeta_micro, n_classes, n_undefined.
+  Output (multiclass_kernel): one row per slice; columns fbeta_micro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% macro fbeta_micro_kernel(relation, by, columns, options, entries) -%}
-{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'fbeta', 'micro', options.beta) }}
+{# this metric's average over the classes of multiclass_kernel's per-class values #}
+{% macro fbeta_micro_value(columns, options) -%}
+{{ sqlmetrics.multiclass_micro_value('fbeta', options.beta, columns.weight) }}
 {%- endmacro %}

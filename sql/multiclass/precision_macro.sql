@@ -9,9 +9,10 @@
   zero_division 0.0 / 1.0 (scikit-learn's zero_division). All classes undefined -> NULL.
   Ties: none (counts of exact matches). Float sums are exact_sums.
   Equals scikit-learn's precision_score(average="macro", zero_division=nan).
-  Output: one row per slice; columns precision_macro, n_classes, n_undefined.
+  Output (multiclass_kernel): one row per slice; columns precision_macro, n_classes, n_undefined.
   Oracle: tests/oracle/multiclass.py::averaged
 #}
-{% macro precision_macro_kernel(relation, by, columns, options, entries) -%}
-{{ sqlmetrics.multiclass_averaged(relation, by, columns, options, entries, 'precision', 'macro', none) }}
+{# this metric's average over the classes of multiclass_kernel's per-class values #}
+{% macro precision_macro_value(columns, options) -%}
+{{ sqlmetrics.multiclass_macro_average('precision') }}
 {%- endmacro %}

@@ -147,7 +147,7 @@ for _metric in ("precision", "recall", "f1", "fbeta"):
                 else "no class of labels= true or predicted (0/0 summed over them)",
                 function=_metric,
                 average=_average,
-                kernel=f"{_metric}_{_average}_kernel",
+                kernel="multiclass_kernel",
             )
         )
 register(

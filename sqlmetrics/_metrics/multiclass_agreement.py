@@ -113,7 +113,7 @@ for _average in JACCARD_AVERAGES:
             undefined="the weights sum to 0, or no class of labels= true or predicted",
             function="jaccard",
             average=_average,
-            kernel=f"jaccard_{_average}_kernel",
+            kernel="multiclass_kernel",
         )
     )
 

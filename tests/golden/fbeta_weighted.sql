@@ -61,20 +61,20 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as raw_value,
-        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as value
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as r_fbeta,
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as v_fbeta
     from per_class
 ),
 final as (
     select
         slice_0,
         coalesce(
-            coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
-                / nullif(sum(case when value is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(value), 0)
+            coalesce(cast(sum(cast(round((case when v_fbeta is not null then n_true * v_fbeta end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when v_fbeta is not null then n_true * v_fbeta end))
+                / nullif(sum(case when v_fbeta is not null then n_true end), 0),
+            coalesce(cast(sum(cast(round((v_fbeta) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(v_fbeta)) / nullif(count(v_fbeta), 0)
         ) as fbeta_weighted,
         count(*) as n_classes,
-        count(*) - count(raw_value) as n_undefined
+        count(*) - count(r_fbeta) as n_undefined
     from valued
     group by slice_0
 )

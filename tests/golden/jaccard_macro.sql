@@ -54,16 +54,24 @@ per_class as (
 ),
 valued as (
     select
-        per_class.*,
+        slice_0,
+        tp,
+        n_true,
+        n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
         n_true + n_pred - tp as n_union,
-        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as value
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as r_jaccard,
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as v_jaccard
     from per_class
 ),
 final as (
     select
         slice_0,
-        case when max(n_union) > 0 then coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(*), 0) end as jaccard_macro,
-        count(*) as n_classes
+        case when max(n_union) > 0 then coalesce(cast(sum(cast(round((v_jaccard) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(v_jaccard)) / nullif(count(*), 0) end as jaccard_macro,
+        count(*) as n_classes,
+        0 as n_undefined
     from valued
     group by slice_0
 )

@@ -54,16 +54,24 @@ per_class as (
 ),
 valued as (
     select
-        per_class.*,
+        slice_0,
+        tp,
+        n_true,
+        n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
         n_true + n_pred - tp as n_union,
-        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as value
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as r_jaccard,
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as v_jaccard
     from per_class
 ),
 final as (
     select
         slice_0,
         cast(sum(tp) as double) / nullif(cast(sum(n_union) as double), 0) as jaccard_micro,
-        count(*) as n_classes
+        count(*) as n_classes,
+        0 as n_undefined
     from valued
     group by slice_0
 )

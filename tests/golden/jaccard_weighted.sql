@@ -54,17 +54,25 @@ per_class as (
 ),
 valued as (
     select
-        per_class.*,
+        slice_0,
+        tp,
+        n_true,
+        n_pred,
+        tp_exp,
+        n_true_exp,
+        n_pred_exp,
         n_true + n_pred - tp as n_union,
-        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as value
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as r_jaccard,
+        coalesce(cast(tp as double) / nullif(cast(n_true + n_pred - tp as double), 0), cast(0 as double)) as v_jaccard
     from per_class
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((n_true * value) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(n_true * value))
+        coalesce(cast(sum(cast(round((n_true * v_jaccard) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(n_true * v_jaccard))
             / nullif(cast(sum(n_true) as double), 0) as jaccard_weighted,
-        count(*) as n_classes
+        count(*) as n_classes,
+        0 as n_undefined
     from valued
     group by slice_0
 )

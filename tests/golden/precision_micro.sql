@@ -61,8 +61,8 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast(tp as double) / nullif(cast(n_pred as double), 0) as raw_value,
-        cast(tp as double) / nullif(cast(n_pred as double), 0) as value
+        cast(tp as double) / nullif(cast(n_pred as double), 0) as r_precision,
+        cast(tp as double) / nullif(cast(n_pred as double), 0) as v_precision
     from per_class
 ),
 final as (

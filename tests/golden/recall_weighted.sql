@@ -61,20 +61,20 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast(tp as double) / nullif(cast(n_true as double), 0) as raw_value,
-        cast(tp as double) / nullif(cast(n_true as double), 0) as value
+        cast(tp as double) / nullif(cast(n_true as double), 0) as r_recall,
+        cast(tp as double) / nullif(cast(n_true as double), 0) as v_recall
     from per_class
 ),
 final as (
     select
         slice_0,
         coalesce(
-            coalesce(cast(sum(cast(round((case when value is not null then n_true * value end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when value is not null then n_true * value end))
-                / nullif(sum(case when value is not null then n_true end), 0),
-            coalesce(cast(sum(cast(round((value) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(value)) / nullif(count(value), 0)
+            coalesce(cast(sum(cast(round((case when v_recall is not null then n_true * v_recall end) * power(cast(2.0e0 as double), 80 - greatest(n_true_exp, -940))) as hugeint)) as double) * power(cast(2.0e0 as double), max(greatest(n_true_exp, -940)) - 80), sum(case when v_recall is not null then n_true * v_recall end))
+                / nullif(sum(case when v_recall is not null then n_true end), 0),
+            coalesce(cast(sum(cast(round((v_recall) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(v_recall)) / nullif(count(v_recall), 0)
         ) as recall_weighted,
         count(*) as n_classes,
-        count(*) - count(raw_value) as n_undefined
+        count(*) - count(r_recall) as n_undefined
     from valued
     group by slice_0
 )

@@ -893,7 +893,7 @@
         'f1_macro': {
             'form': 'f1_macro',
             'family': 'multiclass',
-            'kernel': 'f1_macro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -937,7 +937,7 @@
         'f1_micro': {
             'form': 'f1_micro',
             'family': 'multiclass',
-            'kernel': 'f1_micro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -981,7 +981,7 @@
         'f1_weighted': {
             'form': 'f1_weighted',
             'family': 'multiclass',
-            'kernel': 'f1_weighted_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1130,7 +1130,7 @@
         'fbeta_macro': {
             'form': 'fbeta_macro',
             'family': 'multiclass',
-            'kernel': 'fbeta_macro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1175,7 +1175,7 @@
         'fbeta_micro': {
             'form': 'fbeta_micro',
             'family': 'multiclass',
-            'kernel': 'fbeta_micro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1220,7 +1220,7 @@
         'fbeta_weighted': {
             'form': 'fbeta_weighted',
             'family': 'multiclass',
-            'kernel': 'fbeta_weighted_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1816,7 +1816,7 @@
         'jaccard_macro': {
             'form': 'jaccard_macro',
             'family': 'multiclass',
-            'kernel': 'jaccard_macro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1859,7 +1859,7 @@
         'jaccard_micro': {
             'form': 'jaccard_micro',
             'family': 'multiclass',
-            'kernel': 'jaccard_micro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -1902,7 +1902,7 @@
         'jaccard_weighted': {
             'form': 'jaccard_weighted',
             'family': 'multiclass',
-            'kernel': 'jaccard_weighted_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3060,7 +3060,7 @@
         'precision_macro': {
             'form': 'precision_macro',
             'family': 'multiclass',
-            'kernel': 'precision_macro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3104,7 +3104,7 @@
         'precision_micro': {
             'form': 'precision_micro',
             'family': 'multiclass',
-            'kernel': 'precision_micro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3148,7 +3148,7 @@
         'precision_weighted': {
             'form': 'precision_weighted',
             'family': 'multiclass',
-            'kernel': 'precision_weighted_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3407,7 +3407,7 @@
         'recall_macro': {
             'form': 'recall_macro',
             'family': 'multiclass',
-            'kernel': 'recall_macro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3451,7 +3451,7 @@
         'recall_micro': {
             'form': 'recall_micro',
             'family': 'multiclass',
-            'kernel': 'recall_micro_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -3495,7 +3495,7 @@
         'recall_weighted': {
             'form': 'recall_weighted',
             'family': 'multiclass',
-            'kernel': 'recall_weighted_kernel',
+            'kernel': 'multiclass_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -4141,56 +4141,10 @@
             'n_bins': 10,
             'pos_label': none
         },
-        'precision_macro_kernel': {
+        'multiclass_kernel': {
             'zero_division': 'warn',
-            'labels': none
-        },
-        'precision_micro_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'precision_weighted_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'recall_macro_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'recall_micro_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'recall_weighted_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'f1_macro_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'f1_micro_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'f1_weighted_kernel': {
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'fbeta_macro_kernel': {
-            'beta': 1.0,
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'fbeta_micro_kernel': {
-            'beta': 1.0,
-            'zero_division': 'warn',
-            'labels': none
-        },
-        'fbeta_weighted_kernel': {
-            'beta': 1.0,
-            'zero_division': 'warn',
-            'labels': none
+            'labels': none,
+            'beta': 1.0
         },
         'classification_report_kernel': {
             'beta': 1.0,
@@ -4232,15 +4186,6 @@
             'labels': none
         },
         'hamming_loss_kernel': {},
-        'jaccard_macro_kernel': {
-            'labels': none
-        },
-        'jaccard_micro_kernel': {
-            'labels': none
-        },
-        'jaccard_weighted_kernel': {
-            'labels': none
-        },
         'multiclass_auc_kernel': {
             'multi_class': 'ovr',
             'auc_average': 'macro'
@@ -4579,18 +4524,9 @@
 {%- elif kernel == 'confusion_kernel' -%}{{ sqlmetrics.confusion_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'distributional_coverage_kernel' -%}{{ sqlmetrics.distributional_coverage_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'expected_calibration_error_kernel' -%}{{ sqlmetrics.expected_calibration_error_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'f1_macro_kernel' -%}{{ sqlmetrics.f1_macro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'f1_micro_kernel' -%}{{ sqlmetrics.f1_micro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'f1_weighted_kernel' -%}{{ sqlmetrics.f1_weighted_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'fbeta_macro_kernel' -%}{{ sqlmetrics.fbeta_macro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'fbeta_micro_kernel' -%}{{ sqlmetrics.fbeta_micro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'fbeta_weighted_kernel' -%}{{ sqlmetrics.fbeta_weighted_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'gauc_kernel' -%}{{ sqlmetrics.gauc_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'gini_index_kernel' -%}{{ sqlmetrics.gini_index_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'hamming_loss_kernel' -%}{{ sqlmetrics.hamming_loss_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'jaccard_macro_kernel' -%}{{ sqlmetrics.jaccard_macro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'jaccard_micro_kernel' -%}{{ sqlmetrics.jaccard_micro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'jaccard_weighted_kernel' -%}{{ sqlmetrics.jaccard_weighted_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'kendall_tau_kernel' -%}{{ sqlmetrics.kendall_tau_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'ks_statistic_kernel' -%}{{ sqlmetrics.ks_statistic_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'lift_table_kernel' -%}{{ sqlmetrics.lift_table_kernel(relation, by, columns, options, entries) }}
@@ -4598,18 +4534,13 @@
 {%- elif kernel == 'mcc_kernel' -%}{{ sqlmetrics.mcc_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'multiclass_auc_kernel' -%}{{ sqlmetrics.multiclass_auc_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'multiclass_confusion_matrix_kernel' -%}{{ sqlmetrics.multiclass_confusion_matrix_kernel(relation, by, columns, options, entries) }}
+{%- elif kernel == 'multiclass_kernel' -%}{{ sqlmetrics.multiclass_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'multilabel_average_precision_kernel' -%}{{ sqlmetrics.multilabel_average_precision_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'normalized_entropy_kernel' -%}{{ sqlmetrics.normalized_entropy_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'novelty_kernel' -%}{{ sqlmetrics.novelty_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'partial_auc_kernel' -%}{{ sqlmetrics.partial_auc_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'pr_curve_kernel' -%}{{ sqlmetrics.pr_curve_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'precision_macro_kernel' -%}{{ sqlmetrics.precision_macro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'precision_micro_kernel' -%}{{ sqlmetrics.precision_micro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'precision_weighted_kernel' -%}{{ sqlmetrics.precision_weighted_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'ranking_kernel' -%}{{ sqlmetrics.ranking_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'recall_macro_kernel' -%}{{ sqlmetrics.recall_macro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'recall_micro_kernel' -%}{{ sqlmetrics.recall_micro_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'recall_weighted_kernel' -%}{{ sqlmetrics.recall_weighted_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'roc_curve_kernel' -%}{{ sqlmetrics.roc_curve_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'spearman_kernel' -%}{{ sqlmetrics.spearman_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'top_k_accuracy_kernel' -%}{{ sqlmetrics.top_k_accuracy_kernel(relation, by, columns, options, entries) }}

@@ -60,16 +60,16 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast((1 + cast(1.0e0 as double precision)) * tp as double precision) / nullif(cast(cast(1.0e0 as double precision) * n_true + n_pred as double precision), 0) as raw_value,
-        coalesce(cast((1 + cast(1.0e0 as double precision)) * tp as double precision) / nullif(cast(cast(1.0e0 as double precision) * n_true + n_pred as double precision), 0), cast(1.0e0 as double precision)) as value
+        cast((1 + cast(1.0e0 as double precision)) * tp as double precision) / nullif(cast(cast(1.0e0 as double precision) * n_true + n_pred as double precision), 0) as r_f1,
+        coalesce(cast((1 + cast(1.0e0 as double precision)) * tp as double precision) / nullif(cast(cast(1.0e0 as double precision) * n_true + n_pred as double precision), 0), cast(1.0e0 as double precision)) as v_f1
     from per_class
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum((cast(cast(floor((round((value) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((value) * power(cast(2.0e0 as double precision), 80))) - floor((round((value) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
+        coalesce(cast(sum((cast(cast(floor((round((v_f1) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) as bigint) as decimal(38, 0)) * 1099511627776 + cast(cast((round((v_f1) * power(cast(2.0e0 as double precision), 80))) - floor((round((v_f1) * power(cast(2.0e0 as double precision), 80))) * power(cast(2.0e0 as double precision), -40)) * power(cast(2.0e0 as double precision), 40) as bigint) as decimal(38, 0)))) as double precision) * power(cast(2.0e0 as double precision), -80), sum(v_f1)) / nullif(count(v_f1), 0) as f1_macro,
         count(*) as n_classes,
-        count(*) - count(raw_value) as n_undefined
+        count(*) - count(r_f1) as n_undefined
     from valued
     group by slice_0
 )

@@ -28,7 +28,7 @@
 
 {% macro state_compose(relation, columns, version, args) -%}
 select
-    {{ version | int }} as sqlmetrics_state,
+    cast({{ version | int }} as integer) as sqlmetrics_state,
     {{ sqlmetrics.string_literal(args) }} as sqlmetrics_args,
 {% for col in columns %}
     {{ col }},

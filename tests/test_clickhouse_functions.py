@@ -15,6 +15,7 @@ the bootstrap and randomization replicates are hashed, so their intervals match 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import re
@@ -30,6 +31,8 @@ import pytest
 from conftest import chdb_table
 
 import sqlmetrics
+from sqlmetrics._backends.clickhouse_backend import ClickHouseBackend
+from sqlmetrics._templating.templates import render_macro
 
 pytestmark = pytest.mark.clickhouse
 
@@ -130,6 +133,19 @@ def _tables() -> dict[str, pd.DataFrame]:
 
 
 TABLES = _tables()
+STATE_METRICS = ["auc", "log_loss", "precision"]
+
+
+@functools.cache
+def all_tables() -> dict[str, pd.DataFrame]:
+    """TABLES and cf_states, the state of cf_events (DuckDB's) as a table of each engine."""
+    states = sqlmetrics.state(
+        TABLES["cf_events"], STATE_METRICS, label="label", score="score", threshold=0.4,
+        by="country",
+    )  # fmt: skip
+    return {**TABLES, "cf_states": states}
+
+
 E = "cf_events"
 BIN: dict[str, Any] = {"label": "label", "score": "score"}
 PRED: dict[str, Any] = {"label": "label", "prediction": "pred"}
@@ -506,6 +522,12 @@ CALLS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
                 by="country",
             ),
         ),
+        (
+            "table_of_states",
+            lambda con: sqlmetrics.merge(
+                "cf_states", STATE_METRICS, **BIN, threshold=0.4, by="country", con=con
+            ),
+        ),
     ],
     "report": [("by_ci", lambda con: "report")],  # replaced in test_report_equals_duckdb
     # ---- rendered SQL, run on the engine it was rendered for
@@ -588,7 +610,7 @@ def test_every_public_function_is_called() -> None:
 @pytest.fixture(scope="module")
 def duck() -> Iterator[duckdb.DuckDBPyConnection]:
     con = duckdb.connect()
-    for name, frame in TABLES.items():
+    for name, frame in all_tables().items():
         con.register("frame", frame)
         con.execute(f"create table {name} as select * from frame")
         con.unregister("frame")
@@ -598,7 +620,7 @@ def duck() -> Iterator[duckdb.DuckDBPyConnection]:
 
 @pytest.fixture(scope="module")
 def ch(chdb_session: Any) -> Any:
-    for name, frame in TABLES.items():
+    for name, frame in all_tables().items():
         chdb_table(chdb_session, name, frame)
     return chdb_session
 
@@ -711,3 +733,48 @@ def test_report_equals_duckdb(duck: Any, ch: Any, tmp_path: Path) -> None:
     assert normal(got) == normal(expected)
     assert len(numbers(expected)) > 20  # the table's cells
     same(numbers(expected), numbers(got), "report", rtol=RTOL)  # log_loss's t interval
+
+
+# --------------------------------------------------------------------------- the pieces
+def test_key_hash_is_duckdbs(duck: Any, ch: Any) -> None:
+    """The resampling key of a group or row (the first 4 bytes of MD5 of its text) is DuckDB's
+    for integers and for text (empty, quotes, non-ASCII): same key, same replicates."""
+    keys = pd.DataFrame(
+        {
+            "s": ["", "a", "é", "日本", "x y", "-1", "a'b"],
+            "i": [0, 1, -1, 2**40, 7, 123456789, -99],
+        }
+    )
+    chdb_table(ch, "cf_keys", keys)
+    duck.register("cf_keys", keys)
+    for column in ("s", "i"):
+        sql = "select {} as h from cf_keys order by h"
+        expected = duck.execute(sql.format(render_macro("key_hash", column))).df()
+        got = ch.query(
+            sql.format(render_macro("key_hash", column, dialect="clickhouse")), "DataFrame"
+        )
+        assert got["h"].tolist() == expected["h"].tolist() and len(set(got["h"])) == len(keys)
+
+
+def test_state_rows_expands_states_on_clickhouse(duck: Any, ch: Any) -> None:
+    """merge's expansion of a state row into sqlmetrics_n rows (state_rows) runs on ClickHouse
+    and gives DuckDB's rows; it failed there (generate_series(1, column) is no ClickHouse table
+    function)."""
+    states = sqlmetrics.state(E, ["auc"], **BIN, by="country", con=ch)
+    assert states["sqlmetrics_n"].max() > 1
+    chdb_table(ch, "cf_state", states)
+    duck.register("cf_state", states)
+    columns = ['"country"', '"label"', '"score"']
+    sql = "select * from ({}) as expanded order by 1, 2, 3"
+
+    def rows(con: Any, dialect: str) -> pd.DataFrame:
+        inner = render_macro(
+            "state_rows", "(select * from cf_state) as s", columns, dialect=dialect
+        )
+        if dialect == "duckdb":
+            return con.execute(sql.format(inner)).df()
+        return ClickHouseBackend(con).query(sql.format(inner))
+
+    expected, got = rows(duck, "duckdb"), rows(ch, "clickhouse")
+    assert len(expected) == len(TABLES[E])
+    same(expected, got, "state_rows")

@@ -53,9 +53,11 @@ LAST_BITS = {
     "evaluate-ci_bootstrap_by",
     "evaluate-ci_default_by",
     "evaluate-ranking_by",
+    "evaluate-integer_null_slice",
     "evaluate-multiclass_wide_by",
     "compare-losses_t",
     "compare-ranking_t",
+    "compare-runs",
     "compare-ranking_randomization",
     "compare-ranking_wilcoxon",
     "render_evaluate-by",
@@ -90,6 +92,8 @@ def _tables() -> dict[str, pd.DataFrame]:
             "cls": cls,
             "pcls": pcls,
             "country": np.array(["de", "fr", None], dtype=object)[g % 3],  # a NULL slice
+            # an integer slice column with a NULL slice
+            "tier": pd.array(np.where(g % 4 == 3, None, g % 4), dtype="Int64"),
         }
     )
     # class scores, wide (one column per class) and long (one row per row and class)
@@ -123,8 +127,10 @@ def _tables() -> dict[str, pd.DataFrame]:
     train = pd.DataFrame(
         {"item": np.r_[np.repeat(events["item"].to_numpy()[::4], 3), [99_999]].astype("int64")}
     )
+    run_b = events[["g", "item", "score_b", "rel"]].rename(columns={"score_b": "score"})
     return {
         "cf_events": events,
+        "cf_run_b": run_b.sample(frac=1.0, random_state=1, ignore_index=True),  # other order
         "cf_qrels": pd.concat([judged, extra], ignore_index=True),
         "cf_train": train,
         "cf_wide": wide,
@@ -307,7 +313,10 @@ CALLS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
         ("by", binary("roc_curve", by="country")),
         ("weighted_all_points", binary("roc_curve", weight="w", drop_intermediate=False)),
     ],
-    "pr_curve": [("by", binary("pr_curve", by="country", max_points=5))],
+    "pr_curve": [
+        ("by", binary("pr_curve", by="country", max_points=5)),
+        ("by_two_columns", binary("pr_curve", by=["tier", "country"], max_points=3)),
+    ],
     "calibration_curve": [
         ("uniform_by", binary("calibration_curve", by="country")),
         ("quantile", binary("calibration_curve", strategy="quantile", weight="w")),
@@ -396,6 +405,19 @@ CALLS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
             ),
         ),
         (
+            "integer_null_slice",
+            lambda con: sqlmetrics.evaluate(
+                E,
+                ["auc", "recall", "ndcg@3"],
+                **BIN,
+                group="g",
+                item="item",
+                threshold=0.4,
+                by="tier",
+                con=con,
+            ),
+        ),
+        (
             "ci_bootstrap_by",
             lambda con: sqlmetrics.evaluate(
                 E, ["auc", "brier_score"], **BIN, by="country", **BOOT, con=con
@@ -474,6 +496,17 @@ CALLS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
             (f"ranking_{test}", compare_ranking(test))
             for test in ("t", "randomization", "wilcoxon")
         ],
+        (
+            "runs",
+            lambda con: sqlmetrics.compare(
+                runs={"a": E, "b": "cf_run_b"},
+                metrics=["ndcg@5", "recall@3"],
+                **RANK,
+                qrels="cf_qrels",
+                empty="skip",
+                con=con,
+            ),
+        ),
         (
             "gauc_t",
             lambda con: sqlmetrics.compare(

@@ -197,7 +197,7 @@ def test_state_schema() -> None:
     args = json.loads(got["sqlmetrics_args"][0])
     assert args["metrics"] == ["auc"] and args["by"] == ["c"] and args["options"] == {}
     assert sqlmetrics.render_state("t", "auc", by="c").startswith(
-        "select\n    1 as sqlmetrics_state,"
+        "select\n    cast(1 as integer) as sqlmetrics_state,"
     )
 
 

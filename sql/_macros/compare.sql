@@ -564,7 +564,7 @@ ordered as (
         model,
         d,
         row_number() over ({{ part }} order by d, b) - 1 as i,
-        count(*) over ({{ part }}) as n_def
+        count(*) over ({{ part }}) as n_replicates
     from replicate_diffs
 ),
 final as (
@@ -572,12 +572,12 @@ final as (
         {{ sqlmetrics.slice_cols(by) }}
         metric,
         model,
-        max(n_def) as n_def,
+        max(n_replicates) as n_def,
         sum(case when d <= 0 then 1 else 0 end) as n_le,
         sum(case when d >= 0 then 1 else 0 end) as n_ge,
 {% for name, q in [('lo', (1 - ci) / 2), ('hi', (1 + ci) / 2)] %}
-        max(case when i = cast(floor((n_def - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) then d end) as {{ name }}_a,
-        max(case when i = cast(floor((n_def - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) + 1 then d end) as {{ name }}_b{{ ',' if not loop.last }}
+        max(case when i = cast(floor((n_replicates - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) then d end) as {{ name }}_a,
+        max(case when i = cast(floor((n_replicates - 1) * {{ sqlmetrics.float_literal(q) }}) as bigint) + 1 then d end) as {{ name }}_b{{ ',' if not loop.last }}
 {% endfor %}
     from ordered
     {{ sqlmetrics.group_by(by, ['metric', 'model']) }}

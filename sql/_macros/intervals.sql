@@ -9,6 +9,9 @@
   Replicates are b = 1..n_boot. Percentile intervals are linear-interpolation quantiles
   (type 7: numpy's default) of the replicate values that are defined (NULL ones are left out;
   n_valid counts the others).
+  The relation these macros wrap is aliased __sqlm_source, never a short name: ClickHouse
+  resolves a name inside a subquery to an alias of an enclosing select (a kernel's
+  `... as t`) before the subquery's own table alias (multiclass_auc's ovo bootstrap failed).
 
   ci_percentile(x, q)         the type-7 q-quantile of x (an aggregate)
   ci_rows_relation(...)       row bootstrap: the user's relation with every row repeated per
@@ -81,13 +84,13 @@ percentile({{ x }}, {{ sqlmetrics.float_literal(q) }})
                 {{ sqlmetrics.replicate_uniform('keyed.__sqlm_key', 'replicates.b', seed) }} as __sqlm_u
             from (
                 select
-                    t.*,
+                    __sqlm_source.*,
 {% if key %}
-                    {{ sqlmetrics.key_hash('t.' ~ key) }} as __sqlm_key
+                    {{ sqlmetrics.key_hash('__sqlm_source.' ~ key) }} as __sqlm_key
 {% else %}
                     {{ sqlmetrics.row_key(order, by) }} as __sqlm_key
 {% endif %}
-                from {{ relation }} as t
+                from {{ relation }} as __sqlm_source
             ) as keyed
             cross join (
 {{ sqlmetrics.replicates(n_boot) }}
@@ -604,9 +607,9 @@ select * from final
         scaled.__sqlm_u * scaled.__sqlm_u as __sqlm_u2
     from (
         select
-            t.*,
+            __sqlm_source.*,
             {{ sqlmetrics.ldexp('cast(' ~ weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', '-wilson_scale.e') }} as __sqlm_u
-        from {{ relation }} as t
+        from {{ relation }} as __sqlm_source
         cross join (
             select ceil(ln(nullif(max(cast({{ weight }} as {{ sqlmetrics.float_type() }})), 0)) / ln({{ sqlmetrics.float_literal(2) }})) as e
             from {{ relation }}

@@ -302,9 +302,9 @@ coalesce(
         r.sqlmetrics_row as sqlmetrics_truth
     from (
         select
-            t.*,
+            __sqlm_source.*,
             {{ sqlmetrics.row_key(order, by) }} as sqlmetrics_row
-        from {{ relation }} as t
+        from {{ relation }} as __sqlm_source
     ) as r
     cross join (
     {{ sqlmetrics.class_rows(scores | map('first') | list) }}

@@ -31,7 +31,9 @@
   sign_flip(key, b, seed): +1 or -1 with probability 1/2 each (paired randomization tests).
   poisson_counts(draws, keys): a Poisson(lam) count for each row of the relation `draws`
                (columns `keys`, lam: a bigint mean >= 0, x: replicate_int(...) of the row):
-               the query `keys..., n`, rows with n = 0 may be absent. One uniform per row,
+               the query `keys..., n` (n a bigint in both branches of its union: ClickHouse's
+               count() is unsigned, and UInt64 and Int64 have no common type there), rows
+               with n = 0 may be absent. One uniform per row,
                whatever lam: AUC's bootstrap draws a score bucket's replicate count of
                positives (negatives), a sum of lam iid Poisson(1) row weights, so exactly
                Poisson(lam), from one hash instead of lam.
@@ -200,7 +202,7 @@ offset 0
 {% set cols = keys | join(', ') %}
 select {{ cols }}, n
 from (
-    select {% for k in keys %}draws.{{ k }}, {% endfor %}count(*) as n
+    select {% for k in keys %}draws.{{ k }}, {% endfor %}cast(count(*) as bigint) as n
     from {{ draws }} as draws
     join {{ sqlmetrics.poisson_cdf_table() | indent(4) }}
         on poisson_cdf.lam = draws.lam and poisson_cdf.t <= draws.x
@@ -209,7 +211,7 @@ from (
 
 ) as exact_counts
 union all
-select {{ cols }}, case when v < 0 then 0 else cast(floor(v + {{ sqlmetrics.float_literal(0.5) }}) as bigint) end as n
+select {{ cols }}, cast(case when v < 0 then 0 else floor(v + {{ sqlmetrics.float_literal(0.5) }}) end as bigint) as n
 from (
     select
         {{ cols }},

@@ -22,13 +22,13 @@
   quoted column names; version an integer; args the JSON text (a Python str, quoted here).
   state_rows(relation, columns): the rows a relation of states stands for: each state row
   sqlmetrics_n times, with `columns` (quoted names) only. Written for DuckDB and PostgreSQL
-  (generate_series) and Spark (explode(sequence)), the engines merge runs on; BigQuery,
-  Snowflake and Trino have no variant yet.
+  (generate_series), Spark (explode(sequence)) and ClickHouse (array join range), the engines
+  merge runs on; BigQuery, Snowflake and Trino have no variant yet.
 #}
 
 {% macro state_compose(relation, columns, version, args) -%}
 select
-    {{ version | int }} as sqlmetrics_state,
+    cast({{ version | int }} as integer) as sqlmetrics_state,
     {{ sqlmetrics.string_literal(args) }} as sqlmetrics_args,
 {% for col in columns %}
     {{ col }},
@@ -50,6 +50,14 @@ select {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
 
 from {{ relation }}
 cross join generate_series(1, sqlmetrics_n) as sqlmetrics_repeated(sqlmetrics_i)
+{%- endmacro %}
+
+{# ClickHouse has no table function of a column (generate_series(1, n) per row): ARRAY JOIN #}
+{% macro clickhouse__state_rows(relation, columns) -%}
+select {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
+
+from {{ relation }}
+array join range(1, cast(sqlmetrics_n as Int64) + 1) as sqlmetrics_i
 {%- endmacro %}
 
 {% macro spark__state_rows(relation, columns) -%}

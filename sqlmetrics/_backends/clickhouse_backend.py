@@ -94,18 +94,7 @@ class ClickHouseBackend(Backend):
         frame = self.con.query(self._sql(sql), "DataFrame")
         if not isinstance(frame, pd.DataFrame):  # a statement without a result
             return pd.DataFrame()
-        for column in frame.columns:
-            kind = frame[column].dtype.kind
-            if kind == "u" and (not len(frame) or frame[column].max() < 2**63):
-                # ClickHouse counts in UInt64 (count(), row_number()): as DuckDB's int64
-                frame[column] = frame[column].astype("int64")
-        for column in frame.columns:  # NULL as None (pandas' NA of nullable dtypes), as DuckDB
-            if isinstance(frame[column].dtype, pd.api.extensions.ExtensionDtype):
-                frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
-                values = frame[column].dropna()
-                if len(values) and all(isinstance(v, (int, float)) for v in values):
-                    frame[column] = frame[column].astype(float)
-        return frame
+        return as_duckdb_frame(frame)
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         frame = self.query(sql)
@@ -195,6 +184,26 @@ class ClickHouseBackend(Backend):
                 f"fix or drop that value, or cast the column in a view and pass the view"
             )
         return engine_failed(self, metric, labels, exc)
+
+
+def as_duckdb_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with DuckDB's dtypes where ClickHouse's differ: ClickHouse counts in unsigned
+    integers (``count()``: UInt64; a literal ``1``: UInt8), DuckDB in signed ones, so an unsigned
+    column is int64 (Int64 when it holds a NULL). Strings, booleans, signed integers and NULLs
+    are left as chdb gives them, which is DuckDB's way: ``str`` with NaN, ``boolean`` and
+    ``Int32`` with NA.
+    """
+    import pandas as pd
+
+    for column in frame.columns:
+        dtype = frame[column].dtype
+        if dtype.kind != "u":
+            continue
+        largest = frame[column].max()  # NA: no row, or only NULLs
+        if pd.isna(largest) or largest < 2**63:
+            nullable = isinstance(dtype, pd.api.extensions.ExtensionDtype)
+            frame[column] = frame[column].astype("Int64" if nullable else "int64")
+    return frame
 
 
 def _is_missing(value: Any) -> bool:

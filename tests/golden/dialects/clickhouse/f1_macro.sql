@@ -44,9 +44,9 @@ class_sums as (
     select
         slice_0,
         class,
-        coalesce(cast(sum(if((round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
-        coalesce(cast(sum(if((round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
-        coalesce(cast(sum(if((round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(ifNotFinite(round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
+        coalesce(cast(sum(if((round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(cast(floor(ifNotFinite(round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) - floor(ifNotFinite(round((tp) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
+        coalesce(cast(sum(if((round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(cast(floor(ifNotFinite(round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) - floor(ifNotFinite(round((n_true) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
+        coalesce(cast(sum(if((round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940)))) is null, NULL, cast(cast(floor(ifNotFinite(round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) - floor(ifNotFinite(round((n_pred) * power(cast(2.0e0 as Float64), 80 - greatest(w_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
     from contrib
     group by slice_0, class
 ),
@@ -78,16 +78,16 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0) as r_f1,
-        coalesce(cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0), cast(1.0e0 as Float64)) as v_f1
+        cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0) as raw_value,
+        coalesce(cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0), cast(1.0e0 as Float64)) as value
     from per_class
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(if((round((v_f1) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((v_f1) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(v_f1)) / nullif(count(v_f1), 0) as f1_macro,
+        coalesce(cast(sum(if((round((value) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
         count(*) as n_classes,
-        count(*) - count(r_f1) as n_undefined
+        count(*) - count(raw_value) as n_undefined
     from valued
     group by slice_0
 )

@@ -90,7 +90,7 @@ run_groups as (
     select
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(if((round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as map_ap_sum,
+        coalesce(cast(sum(if((round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((case when pos <= 10 then ap_term / pos else 0 end) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(case when pos <= 10 then ap_term / pos else 0 end)) as map_ap_sum,
         count(*) as n_ret
     from ranked
     group by grp
@@ -113,7 +113,7 @@ kept as (
 ),
 aggregated as (
     select
-        case when count(*) > 0 then coalesce(cast(sum(if((round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(coalesce(map_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(if((round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((coalesce(map_ap_sum / nullif(n_rel, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(coalesce(map_ap_sum / nullif(n_rel, 0), 0))) / count(*) end
             as map,
         count(*) as n_groups
     from kept

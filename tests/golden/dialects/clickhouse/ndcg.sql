@@ -46,7 +46,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(if((round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940)))) is null, NULL, cast(ifNotFinite(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
+        coalesce(cast(sum(if((round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940)))) is null, NULL, cast(cast(floor(ifNotFinite(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) - floor(ifNotFinite(round((case when pos <= 10 then gain * disc else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(gain_exp, -940)) - 80), sum(case when pos <= 10 then gain * disc else 0 end)) as ndcg_dcg,
         count(*) as n_ret
     from ranked
     group by slice_0, grp
@@ -68,7 +68,7 @@ ideal as (
 ideal_groups as (
     select
         slice_0 as i_slice_0,
-        coalesce(cast(sum(if((round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940)))) is null, NULL, cast(ifNotFinite(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end)) as ndcg_idcg,
+        coalesce(cast(sum(if((round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940)))) is null, NULL, cast(cast(floor(ifNotFinite(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) - floor(ifNotFinite(round((case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end) * power(cast(2.0e0 as Float64), 80 - greatest(gain_exp, -940))), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), max(greatest(gain_exp, -940)) - 80), sum(case when ipos <= 10 then gain * ln(cast(2.0e0 as Float64)) / ln(ipos + cast(1.0e0 as Float64)) else 0 end)) as ndcg_idcg,
         grp as i_grp
     from ideal
     group by slice_0, grp
@@ -94,7 +94,7 @@ kept as (
 aggregated as (
     select
         slice_0,
-        case when count(*) > 0 then coalesce(cast(sum(if((round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(ifNotFinite(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
+        case when count(*) > 0 then coalesce(cast(sum(if((round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0)) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(coalesce(ndcg_dcg / nullif(ndcg_idcg, 0), 0))) / count(*) end
             as ndcg,
         count(*) as n_groups
     from kept

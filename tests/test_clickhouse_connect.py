@@ -438,3 +438,40 @@ def test_a_server_that_is_gone_is_an_engine_error(http_server: ClickHouseHTTP) -
         "HTTPConnectionPool(host='127.0.0.1'"
     )
     assert "Connection refused" in str(info.value)
+
+
+def test_an_async_client_is_refused_with_the_fix(http_server: ClickHouseHTTP) -> None:
+    """An AsyncClient is a Client whose query is a coroutine: refused before any call."""
+    import asyncio
+
+    import clickhouse_connect
+
+    async def call() -> None:
+        con = await clickhouse_connect.get_async_client(host="127.0.0.1", port=http_server.port)
+        try:
+            sqlmetrics.auc("cc_events", label="click", score="pctr", con=con)
+        finally:
+            await con.close()
+
+    with pytest.raises(DataSourceError) as info:
+        asyncio.run(call())
+    assert str(info.value) == (
+        "con= is a clickhouse_connect AsyncClient; sqlmetrics' calls are synchronous: pass a "
+        "client of clickhouse_connect.get_client(...) (run the call in a thread, e.g. "
+        "asyncio.to_thread, from async code)"
+    )
+
+
+def test_a_client_with_a_query_limit_is_refused(http_server: ClickHouseHTTP) -> None:
+    """clickhouse_connect appends ``LIMIT n`` to a query without one: refused up front."""
+    con = _http_client(http_server, query_limit=3)
+    try:
+        with pytest.raises(DataSourceError) as info:
+            sqlmetrics.roc_curve("cc_events", label="click", score="pctr", con=con)
+    finally:
+        con.close()
+    assert str(info.value) == (
+        "con= is a clickhouse_connect client with query_limit=3, which appends LIMIT 3 to the "
+        "queries sqlmetrics sends (a syntax error after their SETTINGS clause, or a cut result); "
+        "pass a client made with query_limit=0 (the default)"
+    )

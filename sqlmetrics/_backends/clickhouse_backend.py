@@ -139,6 +139,20 @@ class ClickHouseConnectTransport(Transport):
     def __init__(self, con: Any) -> None:
         from clickhouse_connect.driver.exceptions import Error
 
+        if any(c.__name__ == "AsyncClient" for c in type(con).__mro__):
+            raise DataSourceError(
+                "con= is a clickhouse_connect AsyncClient; sqlmetrics' calls are synchronous: "
+                "pass a client of clickhouse_connect.get_client(...) (run the call in a thread, "
+                "e.g. asyncio.to_thread, from async code)"
+            )
+        limit = getattr(con, "query_limit", 0)
+        if limit:
+            raise DataSourceError(
+                f"con= is a clickhouse_connect client with query_limit={limit}, which appends "
+                f"LIMIT {limit} to the queries sqlmetrics sends (a syntax error after their "
+                f"SETTINGS clause, or a cut result); pass a client made with query_limit=0 (the "
+                f"default)"
+            )
         super().__init__(con)
         self.errors = (Error,)
 

@@ -2,7 +2,8 @@
 
 The registry-wide parity is in tests/test_parity.py (``evaluate`` and the table functions
 through ``con=``) and tests/test_dialects.py (every rendered variant); here the backend itself:
-the session's settings are left as the user set them, names that need quoting, the errors.
+the session's settings are left as the user set them, names that need quoting, DataFrames read
+in place, threads, the errors. The clickhouse_connect transport: tests/test_clickhouse_connect.py.
 """
 
 from __future__ import annotations
@@ -86,9 +87,10 @@ def test_a_chdb_connection_works_too(ch: Any) -> None:
     con = chdb.connect()
     try:
         value = sqlmetrics.auc("ch_events", label="click", score="pctr", con=con)
+        in_place = sqlmetrics.auc(EVENTS, label="click", score="pctr", con=con)
     finally:
         con.close()
-    assert value == sqlmetrics.auc(EVENTS, label="click", score="pctr")
+    assert value == in_place == sqlmetrics.auc(EVENTS, label="click", score="pctr")
 
 
 def test_names_that_need_quoting(ch: Any) -> None:

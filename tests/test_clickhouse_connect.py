@@ -303,6 +303,52 @@ def test_the_users_settings_are_unchanged(http_server: ClickHouseHTTP) -> None:
         assert frame[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
 
 
+RUN = pd.DataFrame(
+    {
+        "group": np.repeat(np.arange(20), 10),
+        "item": np.tile(np.arange(10), 20),
+        "score": np.round(RNG.random(200), 1),
+    }
+)
+#: judged items the run did not retrieve (items 10 to 14): the anti-joins read them
+QRELS = pd.DataFrame(
+    {
+        "group": np.repeat(np.arange(20), 5),
+        "item": RNG.integers(0, 15, 100),
+        "label": RNG.integers(0, 3, 100),
+    }
+).drop_duplicates(["group", "item"])
+
+
+@pytest.mark.parametrize(
+    ("metric", "k"), [("bpref", None), ("infap", None), ("judged", 5), ("ndcg", 5)]
+)
+@pytest.mark.parametrize("interface", ["http", "chdb"])
+def test_ranking_with_the_clients_settings_against_ours(
+    http_server: ClickHouseHTTP, chdb_session: Any, interface: str, metric: str, k: int | None
+) -> None:
+    """A client whose settings are ClickHouse's defaults (``join_use_nulls=0``: an unmatched
+    outer-join row holds 0, not NULL), sent with every query: bpref, infAP and judged read
+    that NULL, and still equal DuckDB because our SETTINGS clause wins over the client's
+    (without it, all three differ)."""
+    import clickhouse_connect
+
+    chdb_table(chdb_session, "cc_run", RUN)
+    chdb_table(chdb_session, "cc_qrels", QRELS)
+    settings = {"join_use_nulls": 0, "aggregate_functions_null_for_empty": 0}
+    if interface == "http":
+        con = _http_client(http_server, settings=settings)
+    else:
+        con = clickhouse_connect.get_client(interface="chdb", settings=settings)
+    function = getattr(sqlmetrics, metric)
+    kwargs = {} if k is None else {"k": k}
+    try:
+        got = function("cc_run", qrels="cc_qrels", con=con, **kwargs)
+    finally:
+        con.close()
+    assert got == pytest.approx(function(RUN, qrels=QRELS, **kwargs), rel=1e-12)
+
+
 def test_calls_from_threads_share_one_client(http_server: ClickHouseHTTP) -> None:
     """A server runs one query at a time per HTTP session and refuses a concurrent one
     (SESSION_IS_LOCKED), and a client keeps one session: sqlmetrics holds the client's lock

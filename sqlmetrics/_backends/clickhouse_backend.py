@@ -7,7 +7,11 @@ The backend is one: the same SQL, the same settings, the same checks and the sam
 both; a transport only sends a statement and hands back a DataFrame. ``data`` is a table or
 view of the database (``db.table`` allowed), looked up in ``system.tables``; with chdb also a
 pandas DataFrame or pyarrow Table, read in place by chdb's ``Python()`` table function (the
-process's memory is the engine's). Nothing is written: no table, no view, no setting.
+process's memory is the engine's). Data files are refused with the fix (load them into a
+table): ClickHouse's ``file()`` expands ``*``, ``?``, ``{a,b}`` and ``{1..3}`` in any path with
+no escape, so a file name holding them would widen the set that DuckDB reads exactly; Hive
+partition columns and CSV type inference differ between the two engines; and a server reads
+its own disk, not the caller's. Nothing is written: no table, no view, no setting.
 Templates render with dialect ``clickhouse``; each statement carries the settings the
 templates need in its own ``SETTINGS`` clause (:data:`SETTINGS`), so the session's (or the
 client's) settings are the user's before, during and after the call. Results come back as
@@ -305,6 +309,7 @@ class ClickHouseBackend(Backend):
             namespace.pop(name, None)
 
     def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        """Refused with the fix (see the module docstring for why)."""
         raise DataSourceError(
             f"{metric}: {arg}={list(paths)!r} names files; with con= {self.transport.kind} "
             f"(clickhouse), {arg}= must be the name of a table or view of that database. Load "

@@ -381,9 +381,30 @@ def test_calls_from_threads_share_one_client(http_server: ClickHouseHTTP) -> Non
 # errors
 
 
-def test_a_dataframe_is_refused_with_the_fix(client: Any) -> None:
-    with pytest.raises(DataSourceError) as info:
-        sqlmetrics.auc(EVENTS, label="click", score="pctr", con=client)
+def test_the_chdb_client_reads_a_dataframe_in_place() -> None:
+    """clickhouse_connect's chdb client runs the engine in this process: a DataFrame is read
+    where it is, as with a chdb session."""
+    import clickhouse_connect
+
+    con = clickhouse_connect.get_client(interface="chdb")
+    kwargs: dict[str, Any] = {"label": "click", "score": "pctr", "by": "day", "weight": "w"}
+    try:
+        got = sqlmetrics.evaluate(EVENTS, ["auc", "log_loss"], con=con, **kwargs)
+    finally:
+        con.close()
+    expected = sqlmetrics.evaluate(EVENTS, ["auc", "log_loss"], **kwargs)
+    assert got["day"].tolist()[:2] == ["mon", "tue"] and got["day"].iloc[2] is None
+    for column in ("auc", "log_loss", "n_rows"):
+        assert got[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
+
+
+def test_a_dataframe_is_refused_over_http_with_the_fix(http_server: ClickHouseHTTP) -> None:
+    con = _http_client(http_server)
+    try:
+        with pytest.raises(DataSourceError) as info:
+            sqlmetrics.auc(EVENTS, label="click", score="pctr", con=con)
+    finally:
+        con.close()
     assert str(info.value) == (
         "auc: data= is a DataFrame; with con= a clickhouse_connect client (clickhouse), data= "
         "must be the name of a table or view of that database (db.table allowed): the server "

@@ -1,21 +1,21 @@
-"""The ClickHouse backend: metrics run on ClickHouse through one of two thin transports,
-in-process ``chdb`` (``con=chdb.session.Session()`` or ``chdb.connect()``) or a
-``clickhouse_connect`` client (``con=clickhouse_connect.get_client(...)``: a ClickHouse server
-over HTTP, or clickhouse_connect's own in-process chdb client).
+"""The ClickHouse backend: metrics run on ClickHouse through one of two thin transports, in-process
+``chdb`` (``con=chdb.session.Session()`` or ``chdb.connect()``) or a ``clickhouse_connect``
+client (``con=clickhouse_connect.get_client(...)``: a ClickHouse server over HTTP, or
+clickhouse_connect's own in-process chdb client).
 
 The backend is one: the same SQL, the same settings, the same checks and the same errors on
-both; a transport only sends a statement and hands back a DataFrame. ``data`` is a table or
-view of the database (``db.table`` allowed), looked up in ``system.tables``; with chdb also a
-pandas DataFrame or pyarrow Table, read in place by chdb's ``Python()`` table function (the
-process's memory is the engine's). Data files are refused with the fix (load them into a
-table): ClickHouse's ``file()`` expands ``*``, ``?``, ``{a,b}`` and ``{1..3}`` in any path with
-no escape, so a file name holding them would widen the set that DuckDB reads exactly; Hive
-partition columns and CSV type inference differ between the two engines; and a server reads
-its own disk, not the caller's. Nothing is written: no table, no view, no setting.
-Templates render with dialect ``clickhouse``; each statement carries the settings the
-templates need in its own ``SETTINGS`` clause (:data:`SETTINGS`), so the session's (or the
-client's) settings are the user's before, during and after the call. Results come back as
-DataFrames (one row per slice, never the data).
+both; a transport only sends a statement and hands back a DataFrame. ``data`` is a table or view
+of the database (``db.table`` allowed), looked up in ``system.tables``; in process (chdb, or
+clickhouse_connect's chdb client) also a pandas DataFrame or pyarrow Table, read in place by
+chdb's ``Python()`` table function (the process's memory is the engine's). Data files are
+refused with the fix (load them into a table): ClickHouse's ``file()`` expands ``*``, ``?``,
+``{a,b}`` and ``{1..3}`` in any path with no escape, so a file name holding them would widen the
+set that DuckDB reads exactly; Hive partition columns and CSV type inference differ between the
+two engines; and a server reads its own disk, not the caller's. Nothing is written: no table, no
+view, no setting. Templates render with dialect ``clickhouse``; each statement carries the
+settings the templates need in its own ``SETTINGS`` clause (:data:`SETTINGS`), so the session's
+(or the client's) settings are the user's before, during and after the call. Results come back
+as DataFrames (one row per slice, never the data).
 """
 
 from __future__ import annotations
@@ -159,6 +159,8 @@ class ClickHouseConnectTransport(Transport):
             )
         super().__init__(con)
         self.errors = (Error,)
+        # clickhouse_connect's chdb client runs the engine in this process: Python() reads
+        self.in_process = any(c.__name__ == "ChdbClient" for c in type(con).__mro__)
 
     def frame(self, sql: str) -> pd.DataFrame | None:
         """The result as a DataFrame built column by column from the client's Python values:

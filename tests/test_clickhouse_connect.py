@@ -61,9 +61,10 @@ _NOT_SETTINGS = {
     "cancel_http_readonly_queries_on_client_close", "enable_http_compression",
     "client_protocol_version",
 }  # fmt: skip
-#: ClickHouse's HTTP status of an error code (HTTPHandler's exceptionCodeToHTTPStatus, in
-#: part); every other code is 500
-_STATUS = {47: 400, 16: 400, 62: 400, 46: 404, 60: 404, 81: 404, 373: 400}
+#: ClickHouse's HTTP status of an error code (src/Server/HTTP/exceptionCodeToHTTPStatus.cpp, for
+#: the codes these tests meet: unknown identifier, function, table, database 404; syntax,
+#: parse and type-mismatch errors 400); every other code is 500
+_STATUS = {47: 404, 46: 404, 60: 404, 81: 404, 62: 400, 6: 400, 27: 400, 72: 400, 53: 400}
 
 
 class ClickHouseHTTP:

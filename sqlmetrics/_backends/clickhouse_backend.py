@@ -133,7 +133,7 @@ class ChdbTransport(Transport):
 
 
 class ClickHouseConnectTransport(Transport):
-    """A clickhouse_connect client: ``client.query_df(sql)``, over HTTP to a server (or to
+    """A clickhouse_connect client: ``client.query(sql)``, over HTTP to a server (or to
     clickhouse_connect's in-process chdb engine). The client's settings and session are the
     user's: nothing is set on them.
     """

@@ -125,9 +125,10 @@ def test_a_dataframe_gives_duckdbs_weighted_auc_bit_for_bit(ch: Any) -> None:
     assert got == sqlmetrics.auc(EVENTS, label="click", score="pctr", weight="w")
 
 
-def test_a_dataframe_in_two_roles_and_threads(ch: Any) -> None:
-    """Frames read in place from several threads at once, each its own: every call gets the
-    value of its own frame."""
+def test_dataframes_from_threads_on_one_session(ch: Any) -> None:
+    """Frames read in place from several threads sharing one session, each its own: every
+    call gets the value of its own frame (chdb documents a session as safe to share; the
+    backend also holds it for one call at a time, as it does a DuckDB connection)."""
     frames = [EVENTS.assign(pctr=np.round(EVENTS["pctr"] * k / 4, 2)) for k in (1, 2, 3, 4)]
     expected = [sqlmetrics.log_loss(f, label="click", score="pctr") for f in frames]
     results: dict[int, list[Any]] = {i: [] for i in range(4)}

@@ -114,7 +114,9 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     A connection the user passed is held under a lock of its own for the whole call (a DuckDB
     connection runs one statement at a time and a result belongs to the connection); so is a
     ClickHouse one: a ClickHouse server runs one query at a time per HTTP session and refuses a
-    second (SESSION_IS_LOCKED), and a clickhouse_connect client keeps one session.
+    second (SESSION_IS_LOCKED), a clickhouse_connect client keeps one session and refuses
+    concurrent queries itself; chdb documents its sessions as safe to share between threads,
+    and is held the same way for one rule on every engine.
     """
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):

@@ -166,12 +166,17 @@ class ClickHouseConnectTransport(Transport):
         """The result as a DataFrame built column by column from the client's Python values:
         not ``query_df``, which keys the columns by name and so drops all but the last of
         columns of the same name (our checks count ``x is null`` once per role of ``x``).
-        A repeated name gets ``_1``, ``_2``, ... as chdb's DataFrame gives it.
+        A repeated name gets ``_1``, ``_2``, ... as chdb's DataFrame gives it. An empty result
+        comes in the Native format without its columns: their names are then the statement's
+        ``DESCRIBE``.
         """
         import pandas as pd
 
         result = self.con.query(sql)
-        names = unique_column_names(result.column_names)
+        names = list(result.column_names)
+        if not names:
+            names = [row[0] for row in self.con.query(f"DESCRIBE ({sql})").result_rows]
+        names = unique_column_names(names)
         columns = result.result_columns if result.row_count else [[] for _ in names]
         return pd.DataFrame({name: list(values) for name, values in zip(names, columns)})
 

@@ -2,11 +2,13 @@
 
 The registry-wide parity is in tests/test_parity.py (``evaluate`` and the table functions
 through ``con=``) and tests/test_dialects.py (every rendered variant); here the backend itself:
-the session's settings are left as the user set them, names that need quoting, the errors.
+the session's settings are left as the user set them, names that need quoting, DataFrames read
+in place, threads, the errors. The clickhouse_connect transport: tests/test_clickhouse_connect.py.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import duckdb
@@ -87,9 +89,10 @@ def test_a_chdb_connection_works_too(ch: Any) -> None:
     con = chdb.connect()
     try:
         value = sqlmetrics.auc("ch_events", label="click", score="pctr", con=con)
+        in_place = sqlmetrics.auc(EVENTS, label="click", score="pctr", con=con)
     finally:
         con.close()
-    assert value == sqlmetrics.auc(EVENTS, label="click", score="pctr")
+    assert value == in_place == sqlmetrics.auc(EVENTS, label="click", score="pctr")
 
 
 def test_names_that_need_quoting(ch: Any) -> None:
@@ -97,14 +100,65 @@ def test_names_that_need_quoting(ch: Any) -> None:
     assert value == sqlmetrics.auc(ODD, label='la"b\\el', score="sc'o re")
 
 
-def test_a_dataframe_is_refused_with_the_fix(ch: Any) -> None:
+@pytest.mark.parametrize("kind", ["pandas", "pandas str", "arrow"])
+def test_a_dataframe_is_read_in_place(ch: Any, kind: str) -> None:
+    """chdb reads a pandas DataFrame or pyarrow Table where it is (``Python()``): the values
+    are DuckDB's, NULL slice included, and nothing is left in the session."""
+    import pyarrow as pa
+
+    frame: Any = EVENTS.astype({"day": "str"}) if kind == "pandas str" else EVENTS
+    if kind == "arrow":
+        frame = pa.Table.from_pandas(EVENTS)
+    tables = ch.query("SELECT count() FROM system.tables", "CSV").bytes()
+    kwargs: dict[str, Any] = {"label": "click", "score": "pctr", "by": "day", "weight": "w"}
+    got = sqlmetrics.evaluate(frame, ["auc", "precision", "log_loss"], con=ch, **kwargs)
+    expected = sqlmetrics.evaluate(EVENTS, ["auc", "precision", "log_loss"], **kwargs)
+    assert got["day"].tolist()[:2] == ["mon", "tue"] and got["day"].iloc[2] is None
+    for column in ("auc", "precision", "log_loss", "n_rows"):
+        assert got[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
+    assert ch.query("SELECT count() FROM system.tables", "CSV").bytes() == tables
+    from sqlmetrics._backends import clickhouse_backend
+
+    assert not [n for n in vars(clickhouse_backend) if n.startswith("__sqlmetrics_")]
+
+
+def test_a_dataframe_gives_duckdbs_weighted_auc_bit_for_bit(ch: Any) -> None:
+    got = sqlmetrics.auc(EVENTS, label="click", score="pctr", weight="w", con=ch)
+    assert got == sqlmetrics.auc(EVENTS, label="click", score="pctr", weight="w")
+
+
+def test_dataframes_from_threads_on_one_session(ch: Any) -> None:
+    """Frames read in place from several threads sharing one session, each its own: every
+    call gets the value of its own frame (chdb documents a session as safe to share; the
+    backend also holds it for one call at a time, as it does a DuckDB connection)."""
+    frames = [EVENTS.assign(pctr=np.round(EVENTS["pctr"] * k / 4, 2)) for k in (1, 2, 3, 4)]
+    expected = [sqlmetrics.log_loss(f, label="click", score="pctr") for f in frames]
+    results: dict[int, list[Any]] = {i: [] for i in range(4)}
+
+    def work(i: int) -> None:
+        for _ in range(3):
+            try:
+                results[i].append(
+                    sqlmetrics.log_loss(frames[i], label="click", score="pctr", con=ch)
+                )
+            except Exception as exc:  # collected, asserted below
+                results[i].append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for i in range(4):
+        assert results[i] == [pytest.approx(expected[i], rel=1e-12)] * 3
+
+
+def test_another_object_is_refused_with_the_fix(ch: Any) -> None:
     with pytest.raises(DataSourceError) as info:
-        sqlmetrics.auc(EVENTS, label="click", score="pctr", con=ch)
+        sqlmetrics.auc({"click": [1, 0]}, label="click", score="pctr", con=ch)
     assert str(info.value) == (
-        "auc: data= is a DataFrame; with con= a chdb session (clickhouse), data= must be the "
-        "name of a table or view of that session (db.table allowed): sqlmetrics writes nothing "
-        "there. Load the data into a table first (CREATE TABLE t ENGINE = Memory AS SELECT * "
-        "FROM Python(frame)), or leave con= out to compute on an in-memory DuckDB database"
+        "auc: data= is a dict; with con= a chdb session (clickhouse), data= must be the name "
+        "of a table or view of that session, a pandas DataFrame or a pyarrow Table"
     )
 
 
@@ -115,7 +169,7 @@ def test_files_are_refused_with_the_fix(ch: Any, tmp_path: Any) -> None:
         sqlmetrics.auc(str(path), label="click", score="pctr", con=ch)
     assert str(info.value) == (
         f"auc: data=[{str(path)!r}] names files; with con= a chdb session (clickhouse), data= "
-        f"must be the name of a table or view of that session. Load the files into a table "
+        f"must be the name of a table or view of that database. Load the files into a table "
         f"first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM file('path')), or leave con= "
         f"out to read them with DuckDB"
     )

@@ -45,7 +45,8 @@ LAZY_MODULES = ("sqlmetrics.cli.",)
 #: tests/test_startup.py checks sys.modules). Any other function-level import of a module not
 #: ours is refused outside LAZY_MODULES.
 LAZY_THIRD_PARTY = (
-    "chdb", "matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark", "sqlalchemy",
+    "chdb", "clickhouse_connect", "matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark",
+    "sqlalchemy",
 )  # fmt: skip
 
 

@@ -498,7 +498,8 @@ def test_unsupported_con_type_names_the_supported_ones() -> None:
     with pytest.raises(
         DataSourceError,
         match=r"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
-        r"Engine or Connection, a pyspark.sql.SparkSession, or a chdb session or connection; "
+        r"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or connection, or a "
+        r"clickhouse_connect client; "
         r"got dict",
     ):
         sqlmetrics.auc(EVENTS, con={})

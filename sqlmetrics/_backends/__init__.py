@@ -10,11 +10,12 @@ query of their own) talks to a :class:`Backend` only; nothing else knows which e
 - a SQLAlchemy ``Engine`` or ``Connection``: ``sqlalchemy_backend.SQLAlchemyBackend``
   (PostgreSQL tested; Snowflake, BigQuery, Trino and DuckDB dialects mapped, untested);
 - a ``pyspark.sql.SparkSession``: ``spark_backend.SparkBackend``;
-- a ``chdb`` session or connection (in-process ClickHouse):
-  ``clickhouse_backend.ClickHouseBackend``.
+- a ``chdb`` session or connection (in-process ClickHouse) or a ``clickhouse_connect`` client
+  (a ClickHouse server over HTTP): ``clickhouse_backend.ClickHouseBackend``, one backend with a
+  thin transport for each.
 
-SQLAlchemy, pyspark and chdb are optional extras (``postgres``, ``spark``, ``clickhouse``),
-imported on first use.
+SQLAlchemy, pyspark, chdb and clickhouse_connect are optional extras (``postgres``, ``spark``,
+``clickhouse``), imported on first use.
 
 A backend provides, and the rest of sqlmetrics uses nothing else:
 
@@ -45,8 +46,8 @@ Nothing a backend runs writes to the user's database; a Spark temporary view wit
 The modules: ``base`` (the interface), ``files`` (paths, globs, folders), ``duckdb_backend``,
 ``sqlalchemy_backend``, ``spark_backend`` and ``clickhouse_backend`` (one per engine),
 ``config`` (the limits of the private DuckDB database), ``source`` (``data=`` resolved on a
-backend), and here :func:`backend_for`, which picks the engine. SQLAlchemy, pyspark and chdb
-are imported on first use: lazy on purpose.
+backend), and here :func:`backend_for`, which picks the engine. SQLAlchemy, pyspark, chdb and
+clickhouse_connect are imported on first use: lazy on purpose.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ import duckdb
 
 from ..errors import DataSourceError
 from .base import Backend
-from .clickhouse_backend import ClickHouseBackend, is_chdb
+from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
 
@@ -111,7 +112,11 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     """The backend that runs on ``con`` for one call; what it opened is closed on exit.
 
     A connection the user passed is held under a lock of its own for the whole call (a DuckDB
-    connection runs one statement at a time and a result belongs to the connection).
+    connection runs one statement at a time and a result belongs to the connection); so is a
+    ClickHouse one: a ClickHouse server runs one query at a time per HTTP session and refuses a
+    second (SESSION_IS_LOCKED), a clickhouse_connect client keeps one session and refuses
+    concurrent queries itself; chdb documents its sessions as safe to share between threads,
+    and is held the same way for one rule on every engine.
     """
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):
@@ -130,15 +135,17 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
         from .spark_backend import SparkBackend  # type: ignore[import-not-found,unused-ignore]
 
         backend = SparkBackend(con)
-    elif is_chdb(con):
-        backend = ClickHouseBackend(con)
+    elif is_chdb(con) or is_clickhouse_connect(con):
+        with lock_of(con):
+            yield ClickHouseBackend(con)
+        return
     else:
         found = _duckdb_like(con)
         if found is None:
             raise DataSourceError(
                 f"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
-                f"Engine or Connection, a pyspark.sql.SparkSession, or a chdb session or "
-                f"connection; got {type(con).__name__}"
+                f"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or "
+                f"connection, or a clickhouse_connect client; got {type(con).__name__}"
             )
         with lock_of(found):
             yield DuckDBBackend(found)

@@ -1,11 +1,21 @@
-"""The ClickHouse backend: metrics run on in-process ClickHouse, a ``chdb`` session or
-connection (``con=chdb.session.Session()`` or ``chdb.connect()``).
+"""The ClickHouse backend: metrics run on ClickHouse through one of two thin transports, in-process
+``chdb`` (``con=chdb.session.Session()`` or ``chdb.connect()``) or a ``clickhouse_connect``
+client (``con=clickhouse_connect.get_client(...)``: a ClickHouse server over HTTP, or
+clickhouse_connect's own in-process chdb client).
 
-``data`` is a table or view of the session (``db.table`` allowed), looked up in
-``system.tables``. Nothing is written: no table, no view, no setting. Templates render with
-dialect ``clickhouse``; each statement carries the settings the templates need in its own
-``SETTINGS`` clause (:data:`SETTINGS`), so the session's settings are the user's before, during
-and after the call. Results come back as DataFrames (one row per slice, never the data).
+The backend is one: the same SQL, the same settings, the same checks and the same errors on
+both; a transport only sends a statement and hands back a DataFrame. ``data`` is a table or view
+of the database (``db.table`` allowed), looked up in ``system.tables``; in process (chdb, or
+clickhouse_connect's chdb client) also a pandas DataFrame or pyarrow Table, read in place by
+chdb's ``Python()`` table function (the process's memory is the engine's). Data files are
+refused with the fix (load them into a table): ClickHouse's ``file()`` expands ``*``, ``?``,
+``{a,b}`` and ``{1..3}`` in any path with no escape, so a file name holding them would widen the
+set that DuckDB reads exactly; Hive partition columns and CSV type inference differ between the
+two engines; and a server reads its own disk, not the caller's. Nothing is written: no table, no
+view, no setting. Templates render with dialect ``clickhouse``; each statement carries the
+settings the templates need in its own ``SETTINGS`` clause (:data:`SETTINGS`), so the session's
+(or the client's) settings are the user's before, during and after the call. Results come back
+as DataFrames (one row per slice, never the data).
 """
 
 from __future__ import annotations
@@ -16,8 +26,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .._templating.quoting import quote_ident, quote_literal
-from ..errors import ColumnNotFoundError, DataSourceError, InvalidDataError, SqlMetricsError
-from .base import PREFIX, Backend, engine_failed
+from ..errors import (
+    ColumnNotFoundError,
+    DataSourceError,
+    EngineError,
+    InvalidDataError,
+    SqlMetricsError,
+)
+from .base import PREFIX, Backend, engine_failed, unique_name
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,6 +69,16 @@ def is_chdb(con: Any) -> bool:
     )
 
 
+def is_clickhouse_connect(con: Any) -> bool:
+    """Whether ``con`` is a clickhouse_connect client (by type: clickhouse_connect is not
+    imported): ``get_client(...)`` over HTTP, or its in-process chdb client.
+    """
+    return any(
+        c.__module__.startswith("clickhouse_connect.") and c.__name__ == "Client"
+        for c in type(con).__mro__
+    )
+
+
 def clickhouse_code(exc: BaseException) -> int | None:
     """The ClickHouse error code of ``exc`` (``Code: 47. DB::Exception: ...``), or None."""
     match = re.search(r"Code: (\d+)\.", str(exc))
@@ -60,27 +86,135 @@ def clickhouse_code(exc: BaseException) -> int | None:
 
 
 def clickhouse_message(exc: BaseException) -> str:
-    """The engine's message on one line, without the code prefix, the echoed query scope and
-    the stack trace.
+    """The engine's message on one line, without the code prefix, the echoed query scope, the
+    stack trace, the server's version and the client's URL.
     """
     text = str(exc)
     text = re.sub(r"^.*?Code: \d+\. DB::Exception: ", "", text, flags=re.S)
-    for marker in (" In scope ", ": In scope ", "Stack trace", " (version "):
+    for marker in (" In scope ", ": In scope ", "Stack trace", " (version ", " (for url "):
         text = text.split(marker)[0]
     return " ".join(text.split()).rstrip(". :;")
 
 
+class Transport:
+    """How statements reach ClickHouse: :meth:`frame` runs one and gives its DataFrame."""
+
+    #: what ``con=`` is, in messages
+    kind = ""
+    #: the exceptions :meth:`frame` raises for a failed statement
+    errors: tuple[type[BaseException], ...] = ()
+    #: whether the engine runs in this process and so reads Python objects in place
+    in_process = False
+
+    def __init__(self, con: Any) -> None:
+        self.con = con
+
+    def frame(self, sql: str) -> pd.DataFrame | None:  # pragma: no cover (abstract)
+        raise NotImplementedError
+
+
+class ChdbTransport(Transport):
+    """In-process ClickHouse: a chdb session or connection, ``con.query(sql, "DataFrame")``."""
+
+    kind = "a chdb session"
+    in_process = True
+
+    def __init__(self, con: Any) -> None:
+        from chdb._exceptions import ChdbError
+
+        super().__init__(con)
+        self.errors = (ChdbError,)
+
+    def frame(self, sql: str) -> pd.DataFrame | None:
+        import pandas as pd
+
+        result = self.con.query(sql, "DataFrame")
+        return result if isinstance(result, pd.DataFrame) else None
+
+
+class ClickHouseConnectTransport(Transport):
+    """A clickhouse_connect client: ``client.query(sql)``, over HTTP to a server (or to
+    clickhouse_connect's in-process chdb engine). The client's settings and session are the
+    user's: nothing is set on them.
+    """
+
+    kind = "a clickhouse_connect client"
+
+    def __init__(self, con: Any) -> None:
+        from clickhouse_connect.driver.exceptions import Error
+
+        if any(c.__name__ == "AsyncClient" for c in type(con).__mro__):
+            raise DataSourceError(
+                "con= is a clickhouse_connect AsyncClient; sqlmetrics' calls are synchronous: "
+                "pass a client of clickhouse_connect.get_client(...) (run the call in a thread, "
+                "e.g. asyncio.to_thread, from async code)"
+            )
+        limit = getattr(con, "query_limit", 0)
+        if limit:
+            raise DataSourceError(
+                f"con= is a clickhouse_connect client with query_limit={limit}, which appends "
+                f"LIMIT {limit} to the queries sqlmetrics sends (a syntax error after their "
+                f"SETTINGS clause, or a cut result); pass a client made with query_limit=0 (the "
+                f"default)"
+            )
+        super().__init__(con)
+        self.errors = (Error,)
+        # clickhouse_connect's chdb client runs the engine in this process: Python() reads
+        self.in_process = any(c.__name__ == "ChdbClient" for c in type(con).__mro__)
+
+    def frame(self, sql: str) -> pd.DataFrame | None:
+        """The result as a DataFrame built column by column from the client's Python values:
+        not ``query_df``, which keys the columns by name and so drops all but the last of
+        columns of the same name (our checks count ``x is null`` once per role of ``x``).
+        A repeated name gets ``_1``, ``_2``, ... as chdb's DataFrame gives it. An empty result
+        comes in the Native format without its columns: their names are then the statement's
+        ``DESCRIBE``.
+        """
+        import pandas as pd
+
+        result = self.con.query(sql)
+        names = list(result.column_names)
+        if not names:
+            names = [row[0] for row in self.con.query(f"DESCRIBE ({sql})").result_rows]
+        names = unique_column_names(names)
+        columns = result.result_columns if result.row_count else [[] for _ in names]
+        return pd.DataFrame({name: list(values) for name, values in zip(names, columns)})
+
+
+def unique_column_names(names: Sequence[str]) -> list[str]:
+    """``names`` with a repeated one suffixed ``_1``, ``_2``, ... (as chdb names them).
+
+    >>> unique_column_names(["n", "sum(x)", "sum(x)", "sum(x)"])
+    ['n', 'sum(x)', 'sum(x)_1', 'sum(x)_2']
+    """
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        unique.append(f"{name}_{count}" if count else name)
+    return unique
+
+
+def transport_for(con: Any) -> Transport:
+    """The transport of ``con``: a chdb session or connection, or a clickhouse_connect client."""
+    if is_chdb(con):
+        return ChdbTransport(con)
+    return ClickHouseConnectTransport(con)
+
+
 class ClickHouseBackend(Backend):
-    """ClickHouse SQL on the chdb session or connection passed as ``con=``."""
+    """ClickHouse SQL on the chdb session or connection, or the clickhouse_connect client,
+    passed as ``con=``.
+    """
 
     name = "clickhouse"
     dialect = "clickhouse"
 
     def __init__(self, con: Any) -> None:
-        from chdb._exceptions import ChdbError
-
         self.con = con
-        self.errors = (ChdbError,)
+        self.transport = transport_for(con)
+        self.errors = self.transport.errors
         self.interrupts = ()
 
     # ---------------------------------------------------------------- running statements
@@ -88,13 +222,14 @@ class ClickHouseBackend(Backend):
         settings = ", ".join(f"{k} = {v}" for k, v in SETTINGS.items())
         return f"{sql.rstrip().rstrip(';')}\nSETTINGS {settings}"
 
-    def query(self, sql: str) -> pd.DataFrame:
+    def _frame(self, sql: str) -> pd.DataFrame:
         import pandas as pd
 
-        frame = self.con.query(self._sql(sql), "DataFrame")
-        if not isinstance(frame, pd.DataFrame):  # a statement without a result
-            return pd.DataFrame()
-        return as_duckdb_frame(frame)
+        frame = self.transport.frame(sql)
+        return pd.DataFrame() if frame is None else frame
+
+    def query(self, sql: str) -> pd.DataFrame:
+        return as_duckdb_frame(self._frame(self._sql(sql)))
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         frame = self.query(sql)
@@ -105,15 +240,14 @@ class ClickHouseBackend(Backend):
 
     # ---------------------------------------------------------------- relations and types
     def columns(self, relation: str) -> dict[str, str]:
-        frame = self.con.query(f"DESCRIBE (SELECT * FROM {relation})", "DataFrame")
+        frame = self._frame(f"DESCRIBE (SELECT * FROM {relation})")
         return {str(n): str(t) for n, t in zip(frame["name"], frame["type"])}
 
     def _tables(self, where: str) -> list[tuple[str, str]]:
-        frame = self.con.query(
-            f"SELECT database, name FROM system.tables WHERE {where} ORDER BY database, name",
-            "DataFrame",
+        frame = self._frame(
+            f"SELECT database, name FROM system.tables WHERE {where} ORDER BY database, name"
         )
-        if frame is None or not len(frame):
+        if not len(frame):
             return []
         return [(str(d), str(n)) for d, n in zip(frame["database"], frame["name"])]
 
@@ -136,19 +270,42 @@ class ClickHouseBackend(Backend):
 
     @contextmanager
     def register(self, obj: Any, metric: str, arg: str) -> Iterator[str]:
-        raise DataSourceError(
-            f"{metric}: {arg}= is a {type(obj).__name__}; with con= a chdb session "
-            f"(clickhouse), {arg}= must be the name of a table or view of that session "
-            f"(db.table allowed): sqlmetrics writes nothing there. Load the data into a table "
-            f"first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM Python(frame)), or leave "
-            f"con= out to compute on an in-memory DuckDB database"
-        )
-        yield ""  # pragma: no cover
+        """A pandas DataFrame or pyarrow Table read in place by chdb's ``Python()`` table
+        function, under a unique name bound in this module's globals for the call (where
+        chdb looks the name up, as chdb's own agent tool does); a server cannot read it.
+        """
+        if not self.transport.in_process:
+            raise DataSourceError(
+                f"{metric}: {arg}= is a {type(obj).__name__}; with con= {self.transport.kind} "
+                f"(clickhouse), {arg}= must be the name of a table or view of that database "
+                f"(db.table allowed): the server cannot read this process's memory, and "
+                f"sqlmetrics writes nothing there. Insert the data into a table first "
+                f"(client.insert_df), or leave con= out to compute on an in-memory DuckDB "
+                f"database"
+            )
+        module = type(obj).__module__
+        if not (
+            (module.startswith("pandas") and type(obj).__name__ == "DataFrame")
+            or (module.startswith("pyarrow") and type(obj).__name__ == "Table")
+        ):
+            raise DataSourceError(
+                f"{metric}: {arg}= is a {type(obj).__name__}; with con= {self.transport.kind} "
+                f"(clickhouse), {arg}= must be the name of a table or view of that session, a "
+                f"pandas DataFrame or a pyarrow Table"
+            )
+        name = unique_name()
+        namespace = globals()
+        namespace[name] = obj
+        try:
+            yield f"Python({name})"
+        finally:
+            namespace.pop(name, None)
 
     def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
+        """Refused with the fix (see the module docstring for why)."""
         raise DataSourceError(
-            f"{metric}: {arg}={list(paths)!r} names files; with con= a chdb session "
-            f"(clickhouse), {arg}= must be the name of a table or view of that session. Load "
+            f"{metric}: {arg}={list(paths)!r} names files; with con= {self.transport.kind} "
+            f"(clickhouse), {arg}= must be the name of a table or view of that database. Load "
             f"the files into a table first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM "
             f"file('path')), or leave con= out to read them with DuckDB"
         )
@@ -169,7 +326,8 @@ class ClickHouseBackend(Backend):
         where = " / ".join(labels) or "data"
         if " on clickhouse" not in where:
             where += " on clickhouse"
-        kind = _CODES.get(clickhouse_code(exc) or -1)
+        code = clickhouse_code(exc)
+        kind = _CODES.get(code or -1)
         message = clickhouse_message(exc)
         if kind is ColumnNotFoundError:
             return ColumnNotFoundError(
@@ -182,6 +340,11 @@ class ClickHouseBackend(Backend):
             return InvalidDataError(
                 f"{metric}: {where} holds a value of the wrong type: {message}; "
                 f"fix or drop that value, or cast the column in a view and pass the view"
+            )
+        if code is not None:  # the engine's message, without a client's preamble or URL
+            return EngineError(
+                f"{metric}: the engine failed on {where}: {type(exc).__name__}: Code: {code}. "
+                f"DB::Exception: {message}"
             )
         return engine_failed(self, metric, labels, exc)
 

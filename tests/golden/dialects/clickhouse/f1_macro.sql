@@ -78,16 +78,16 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0) as raw_value,
-        coalesce(cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0), cast(1.0e0 as Float64)) as value
+        cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0) as r_f1,
+        coalesce(cast((1 + cast(1.0e0 as Float64)) * tp as Float64) / nullif(cast(cast(1.0e0 as Float64) * n_true + n_pred as Float64), 0), cast(1.0e0 as Float64)) as v_f1
     from per_class
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(if((round((value) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((value) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(value)) / nullif(count(value), 0) as f1_macro,
+        coalesce(cast(sum(if((round((v_f1) * power(cast(2.0e0 as Float64), 80))) is null, NULL, cast(cast(floor(ifNotFinite(round((v_f1) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) as Int64) as Int128) * 1099511627776 + cast(cast(ifNotFinite(round((v_f1) * power(cast(2.0e0 as Float64), 80)), 0) - floor(ifNotFinite(round((v_f1) * power(cast(2.0e0 as Float64), 80)), 0) * power(cast(2.0e0 as Float64), -40)) * power(cast(2.0e0 as Float64), 40) as Int64) as Int128))) as Float64) * power(cast(2.0e0 as Float64), -80), sum(v_f1)) / nullif(count(v_f1), 0) as f1_macro,
         count(*) as n_classes,
-        count(*) - count(raw_value) as n_undefined
+        count(*) - count(r_f1) as n_undefined
     from valued
     group by slice_0
 )

@@ -1,16 +1,16 @@
 with source_rows as (
     select
-        "country" as slice_0,
-        "label" as y,
-        "prediction" as y_hat,
-        cast("w" as float) as w
-    from "events"
+        "COUNTRY" as slice_0,
+        "LABEL" as y,
+        "PREDICTION" as y_hat,
+        cast("W" as double) as w
+    from "EVENTS"
 ),
 -- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
 source_exponents as (
     select
         slice_0 as e_slice_0,
-        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as w_exp
+        nullif(least(ceil(ln(nullif(max(abs(w)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as w_exp
     from source_rows
     group by slice_0
 ),
@@ -25,17 +25,17 @@ contrib as (
     select
         slice_0,
         y as class,
-        case when y = y_hat then w else cast(0.0e0 as float) end as tp,
+        case when y = y_hat then w else cast(0.0e0 as double) end as tp,
         w as n_true,
-        cast(0.0e0 as float) as n_pred,
+        cast(0.0e0 as double) as n_pred,
         w_exp
     from source
     union all
     select
         slice_0,
         y_hat as class,
-        cast(0.0e0 as float) as tp,
-        cast(0.0e0 as float) as n_true,
+        cast(0.0e0 as double) as tp,
+        cast(0.0e0 as double) as n_true,
         w as n_pred,
         w_exp
     from source
@@ -44,9 +44,9 @@ class_sums as (
     select
         slice_0,
         class,
-        coalesce(cast(sum(cast(round((tp) * power(cast(2.0e0 as float), 80 - greatest(w_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
-        coalesce(cast(sum(cast(round((n_true) * power(cast(2.0e0 as float), 80 - greatest(w_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
-        coalesce(cast(sum(cast(round((n_pred) * power(cast(2.0e0 as float), 80 - greatest(w_exp, -940))) as number(38, 0))) as float) * power(cast(2.0e0 as float), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
+        coalesce(cast(sum(cast(round((tp) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(tp)) as tp,
+        coalesce(cast(sum(cast(round((n_true) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_true)) as n_true,
+        coalesce(cast(sum(cast(round((n_pred) * power(cast(2.0e0 as double), 80 - greatest(w_exp, -940))) as number(38, 0))) as double) * power(cast(2.0e0 as double), max(greatest(w_exp, -940)) - 80), sum(n_pred)) as n_pred
     from contrib
     group by slice_0, class
 ),
@@ -54,9 +54,9 @@ class_sums as (
 per_class_exponents as (
     select
         slice_0 as e_slice_0,
-        nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as tp_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_true)), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as n_true_exp,
-        nullif(least(ceil(ln(nullif(max(abs(n_pred)), 0)) / ln(cast(2.0e0 as float))), 2000), 2000) as n_pred_exp
+        nullif(least(ceil(ln(nullif(max(abs(tp)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as tp_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_true)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_true_exp,
+        nullif(least(ceil(ln(nullif(max(abs(n_pred)), 0)) / ln(cast(2.0e0 as double))), 2000), 2000) as n_pred_exp
     from class_sums
     group by slice_0
 ),
@@ -78,14 +78,14 @@ valued as (
         tp_exp,
         n_true_exp,
         n_pred_exp,
-        cast((1 + cast(1.0e0 as float)) * tp as float) / nullif(cast(cast(1.0e0 as float) * n_true + n_pred as float), 0) as r_f1,
-        coalesce(cast((1 + cast(1.0e0 as float)) * tp as float) / nullif(cast(cast(1.0e0 as float) * n_true + n_pred as float), 0), cast(1.0e0 as float)) as v_f1
+        cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0) as r_f1,
+        coalesce(cast((1 + cast(1.0e0 as double)) * tp as double) / nullif(cast(cast(1.0e0 as double) * n_true + n_pred as double), 0), cast(1.0e0 as double)) as v_f1
     from per_class
 ),
 final as (
     select
         slice_0,
-        coalesce(cast(sum(cast(round((v_f1) * power(cast(2.0e0 as float), 80)) as number(38, 0))) as float) * power(cast(2.0e0 as float), -80), sum(v_f1)) / nullif(count(v_f1), 0) as f1_macro,
+        coalesce(cast(sum(cast(round((v_f1) * power(cast(2.0e0 as double), 80)) as number(38, 0))) as double) * power(cast(2.0e0 as double), -80), sum(v_f1)) / nullif(count(v_f1), 0) as f1_macro,
         count(*) as n_classes,
         count(*) - count(r_f1) as n_undefined
     from valued

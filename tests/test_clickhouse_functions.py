@@ -545,6 +545,20 @@ CALLS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
             ),
         ),
         (
+            # DataFrame states merged by the engine itself (read in place on ClickHouse)
+            "frames_on_the_engine",
+            lambda con: sqlmetrics.merge(
+                [
+                    sqlmetrics.state(E, ["auc", "log_loss"], **BIN, by="country", con=con),
+                    sqlmetrics.state(E, ["auc", "log_loss"], **BIN, by="country", con=con),
+                ],
+                ["auc", "log_loss"],
+                **BIN,
+                by="country",
+                con=con,
+            ),
+        ),
+        (
             "table_of_states",
             lambda con: sqlmetrics.merge(
                 "cf_states", STATE_METRICS, **BIN, threshold=0.4, by="country", con=con

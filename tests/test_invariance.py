@@ -1,7 +1,7 @@
 """Registry-wide invariances (issue 22, section 3), after scikit-learn's metrics/tests/test_common.
 
 Every registered metric (sqlmetrics/_core/registry.py) gets every check below for free, on DuckDB,
-PostgreSQL (``pg_engine``) and Spark (``spark``), over the small tied dataset of
+PostgreSQL (``pg_engine``), ClickHouse (``chdb_session``, in process) and Spark (``spark``), over the small tied dataset of
 tests/invariance_data.py; ``test_every_metric_is_covered_or_excused`` fails when a registered
 metric is neither checked by an invariance nor listed as not applicable to it, with a reason.
 
@@ -39,14 +39,18 @@ import invariance_data
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import quiet
+from conftest import chdb_table, quiet
 
 import sqlmetrics
+from sqlmetrics._backends.clickhouse_backend import SETTINGS as CLICKHOUSE_SETTINGS
+from sqlmetrics._backends.clickhouse_backend import as_duckdb_frame
 from sqlmetrics._core.names import metric_form
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
 from sqlmetrics._engine.run import compute
 
-ENGINES = ("duckdb", "postgres", "spark")
+ENGINES = ("duckdb", "postgres", "clickhouse", "spark")
+#: the engines where one query costs milliseconds (Spark's cost seconds)
+QUICK_ENGINES = ("duckdb", "postgres", "clickhouse")
 K = 3  # the cut-off of every metric that takes one
 TABLES = invariance_data.tables()
 SLICES = invariance_data.SLICES
@@ -131,6 +135,8 @@ class Engine:
             with self.con.begin() as c:
                 c.exec_driver_sql(f'drop table if exists "{table}" cascade')
             frame.to_sql(table, self.con, index=False)
+        elif self.name == "clickhouse":
+            chdb_table(self.con, table, frame)
         else:
             # materialized in the JVM once (localCheckpoint): a query then scans blocks, not
             # the Python rows again (each query reads a table several times)
@@ -145,6 +151,8 @@ class Engine:
             with self.con.begin() as c:
                 c.exec_driver_sql(f'drop view if exists "{name}"')
                 c.exec_driver_sql(f'create view "{name}" as {select}')
+        elif self.name == "clickhouse":
+            self.con.query(f'create or replace view "{name}" as {select}')
         else:
             self.con.sql(select.replace('"', "`")).createOrReplaceTempView(name)
 
@@ -158,6 +166,9 @@ class Engine:
             with self.con.connect() as c:
                 result = c.exec_driver_sql(text)
                 return pd.DataFrame(result.fetchall(), columns=list(result.keys()))
+        if self.name == "clickhouse":  # with the settings sqlmetrics' own statements carry
+            settings = ", ".join(f"{k} = {v}" for k, v in CLICKHOUSE_SETTINGS.items())
+            return as_duckdb_frame(self.con.query(f"{text}\nSETTINGS {settings}", "DataFrame"))
         return self.con.sql(text).toPandas()
 
 
@@ -231,6 +242,11 @@ def duckdb_engine() -> Iterator[Engine]:
 @pytest.fixture(scope="module")
 def postgres_engine(pg_engine: Any) -> Engine:
     return setup_engine("postgres", pg_engine)
+
+
+@pytest.fixture(scope="module")
+def clickhouse_engine(chdb_session: Any) -> Engine:
+    return setup_engine("clickhouse", chdb_session)
 
 
 @pytest.fixture(scope="module")
@@ -384,9 +400,9 @@ ENGINES_OF = {
     "names": ENGINES,
     "threads": ("duckdb",),
     "weights": ENGINES,
-    "ranks": ENGINES[:2],
-    "evaluate": ENGINES[:2],
-    "render": ENGINES[:2],
+    "ranks": QUICK_ENGINES,
+    "evaluate": QUICK_ENGINES,
+    "render": QUICK_ENGINES,
 }
 
 

@@ -1,8 +1,8 @@
 """Registry-wide invariances (issue 22, section 3), after scikit-learn's metrics/tests/test_common.
 
 Every registered metric (sqlmetrics/_core/registry.py) gets every check below for free, on DuckDB,
-PostgreSQL (``pg_engine``), ClickHouse (``chdb_session``, in process) and Spark (``spark``), over the small tied dataset of
-tests/invariance_data.py; ``test_every_metric_is_covered_or_excused`` fails when a registered
+PostgreSQL (``pg_engine``), ClickHouse (``chdb_session``, in process) and Spark (``spark``), over
+the small tied dataset of tests/invariance_data.py; ``test_every_metric_is_covered_or_excused`` fails when a registered
 metric is neither checked by an invariance nor listed as not applicable to it, with a reason.
 
 - slices: each slice's row of ``evaluate(..., by=)`` (a table metric: its ``by=`` frame) equals

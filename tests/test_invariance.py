@@ -2,8 +2,9 @@
 
 Every registered metric (sqlmetrics/_core/registry.py) gets every check below for free, on DuckDB,
 PostgreSQL (``pg_engine``), ClickHouse (``chdb_session``, in process) and Spark (``spark``), over
-the small tied dataset of tests/invariance_data.py; ``test_every_metric_is_covered_or_excused`` fails when a registered
-metric is neither checked by an invariance nor listed as not applicable to it, with a reason.
+the small tied dataset of tests/invariance_data.py; ``test_every_metric_is_covered_or_excused``
+fails when a registered metric is neither checked by an invariance nor listed as not applicable
+to it, with a reason.
 
 - slices: each slice's row of ``evaluate(..., by=)`` (a table metric: its ``by=`` frame) equals
   the calls on that slice's rows alone, the NULL slice, a one-row slice and a slice whose

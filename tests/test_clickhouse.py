@@ -113,7 +113,8 @@ def test_a_dataframe_is_read_in_place(ch: Any, kind: str) -> None:
     kwargs: dict[str, Any] = {"label": "click", "score": "pctr", "by": "day", "weight": "w"}
     got = sqlmetrics.evaluate(frame, ["auc", "precision", "log_loss"], con=ch, **kwargs)
     expected = sqlmetrics.evaluate(EVENTS, ["auc", "precision", "log_loss"], **kwargs)
-    assert got["day"].tolist()[:2] == ["mon", "tue"] and got["day"].iloc[2] is None
+    assert got["day"].tolist()[:2] == ["mon", "tue"] and pd.isna(got["day"].iloc[2])
+    assert repr(got["day"].iloc[2]) == repr(expected["day"].iloc[2])  # DuckDB's NULL
     for column in ("auc", "precision", "log_loss", "n_rows"):
         assert got[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
     assert ch.query("SELECT count() FROM system.tables", "CSV").bytes() == tables

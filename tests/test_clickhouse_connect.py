@@ -230,7 +230,8 @@ def test_evaluate_by_a_slice_equals_duckdb(client: Any) -> None:
     metrics = ["auc", "precision", "log_loss", "brier_score"]
     frame = sqlmetrics.evaluate("cc_events", metrics, con=client, **kwargs)
     expected = sqlmetrics.evaluate(EVENTS, metrics, **kwargs)
-    assert frame["day"].tolist()[:2] == ["mon", "tue"] and frame["day"].iloc[2] is None
+    assert frame["day"].tolist()[:2] == ["mon", "tue"] and pd.isna(frame["day"].iloc[2])
+    assert repr(frame["day"].iloc[2]) == repr(expected["day"].iloc[2])  # DuckDB's NULL
     for column in [*metrics, "n_rows"]:
         assert frame[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
     assert frame["n_rows"].dtype == np.dtype("int64")
@@ -396,7 +397,8 @@ def test_the_chdb_client_reads_a_dataframe_in_place() -> None:
     finally:
         con.close()
     expected = sqlmetrics.evaluate(EVENTS, ["auc", "log_loss"], **kwargs)
-    assert got["day"].tolist()[:2] == ["mon", "tue"] and got["day"].iloc[2] is None
+    assert got["day"].tolist()[:2] == ["mon", "tue"] and pd.isna(got["day"].iloc[2])
+    assert repr(got["day"].iloc[2]) == repr(expected["day"].iloc[2])  # DuckDB's NULL
     for column in ("auc", "log_loss", "n_rows"):
         assert got[column].tolist() == pytest.approx(expected[column].tolist(), rel=1e-12)
 

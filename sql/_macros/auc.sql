@@ -10,9 +10,12 @@
                 on 10M distinct scores).
      rank_sums  per slice (and group): n_pos, n_neg and u2 = 2 U = sum over the positives of
                 (rank_lo + rank_hi) - n_pos (n_pos + 1), twice the Mann-Whitney U: an exact
-                integer sum (int_sum: a bigint sum of ranks overflows past about 3e9 rows) (no per-row halving, no float partial sums: past 2^53, about 1e8
-                rows, a double sum of rank terms would round in an order that depends on the
-                threads), cast to double once.
+                integer sum (int_sum: a bigint sum of ranks overflows past about 3e9 rows; no
+                per-row halving, no float partial sums: past 2^53, about 1e8 rows, a double sum
+                of rank terms would round in an order that depends on the threads), cast to
+                double once. Every sum of label here goes through int_sum: DataFusion names
+                sum(cast(label as decimal)) and sum(label) alike and refuses both in one select
+                (tests/test_datafusion.py).
   auc_mann_whitney(): AUC = u2 / 2 / (n_pos n_neg), NULL for one class; the same expression as
   spark__auc_kernel's, so the engines give the same bits.
 #}
@@ -30,10 +33,10 @@ ranked as (
 rank_sums as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-        cast(sum(label) as {{ sqlmetrics.float_type() }}) as n_pos,
-        cast(count(*) - sum(label) as {{ sqlmetrics.float_type() }}) as n_neg,
+        cast({{ sqlmetrics.int_sum('label') }} as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast(count(*) - {{ sqlmetrics.int_sum('label') }} as {{ sqlmetrics.float_type() }}) as n_neg,
         cast(
-            {{ sqlmetrics.int_sum('case when label = 1 then rank_lo + rank_hi else 0 end') }} - {{ sqlmetrics.int_sum('label') }} * (sum(label) + 1)
+            {{ sqlmetrics.int_sum('case when label = 1 then rank_lo + rank_hi else 0 end') }} - {{ sqlmetrics.int_sum('label') }} * ({{ sqlmetrics.int_sum('label') }} + 1)
             as {{ sqlmetrics.float_type() }}
         ) as u2
     from ranked

@@ -292,6 +292,19 @@ def chdb_session() -> object:
     session.close()
 
 
+def duckdb_tables(tables: Any) -> Any:
+    """A new in-memory DuckDB connection holding each (name, pandas frame) of ``tables`` as a
+    table of that name (the reference engine of the parity-style tests)."""
+    import duckdb
+
+    con = duckdb.connect()
+    for name, frame in tables.items():
+        con.register("frame", frame)
+        con.execute(f"create table {name} as select * from frame")
+        con.unregister("frame")
+    return con
+
+
 def chdb_table(session: Any, name: str, frame: Any) -> None:
     """``frame`` (pandas) as the table ``name`` of the chdb session, replaced if it exists:
     chdb's ``Python(...)`` table function reads the DataFrame from this frame's locals."""

@@ -28,7 +28,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import chdb_table
+from conftest import chdb_table, duckdb_tables
 
 import sqlmetrics
 from sqlmetrics._templating.quoting import quote_literal
@@ -569,11 +569,7 @@ def parity_client(http_server: ClickHouseHTTP, chdb_session: Any) -> Iterator[An
 def parity_duckdb() -> Iterator[duckdb.DuckDBPyConnection]:
     from test_parity import TABLES
 
-    con = duckdb.connect()
-    for name, frame in TABLES.items():
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = duckdb_tables(TABLES)
     yield con
     con.close()
 

@@ -31,7 +31,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import chdb_table
+from conftest import chdb_table, duckdb_tables
 
 import sqlmetrics
 from sqlmetrics._backends.clickhouse_backend import ClickHouseBackend
@@ -645,11 +645,7 @@ def test_every_public_function_is_called() -> None:
 # --------------------------------------------------------------------------- engines
 @pytest.fixture(scope="module")
 def duck() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb.connect()
-    for name, frame in all_tables().items():
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = duckdb_tables(all_tables())
     yield con
     con.close()
 

@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from conftest import duckdb_tables
 from test_parity import CASES, FAMILY_COLUMNS, REFUSED, TABLES, Case, _family
 
 import sqlmetrics
@@ -98,11 +99,7 @@ def datafusion_ctx() -> datafusion.SessionContext:
 
 @pytest.fixture(scope="module")
 def duckdb_con() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb.connect()
-    for name, frame in PROBE_TABLES.items():
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = duckdb_tables(PROBE_TABLES)
     yield con
     con.close()
 

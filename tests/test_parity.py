@@ -27,7 +27,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import chdb_table
+from conftest import chdb_table, duckdb_tables
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
@@ -288,11 +288,7 @@ CASES = _cases()
 # --------------------------------------------------------------------------- engines
 @pytest.fixture(scope="module")
 def duckdb_con() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb.connect()
-    for name, frame in TABLES.items():
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = duckdb_tables(TABLES)
     yield con
     con.close()
 

@@ -40,6 +40,17 @@ _COMMON: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthChe
 settings.register_profile("dev", max_examples=10, **_COMMON)
 settings.register_profile("ci", max_examples=30, **_COMMON)
 
+#: set by pytest_configure: every tier runs (``--all`` or ``-m``), read by :func:`seeds`
+FULL_RUN = False
+
+
+def seeds(n: int, fast: int = 3) -> range:
+    """The seeds of a test parametrized over random data sets: ``range(n)`` when every tier
+    runs, the first ``fast`` in the fast tier (the seed-based twin of the hypothesis profiles:
+    the same cases, fewer of them while you iterate)."""
+    return range(n if FULL_RUN else min(n, fast))
+
+
 # --------------------------------------------------------------------------- tiers
 #: the markers of the tiers beyond the fast one (registered in pyproject.toml)
 TIERS = ("postgres", "spark", "clickhouse", "datafusion", "dbt", "slow", "browser")
@@ -70,6 +81,8 @@ def full_run(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    global FULL_RUN
+    FULL_RUN = full_run(config)
     if config.getoption("hypothesis_profile", None) is None:
         settings.load_profile("ci" if config.getoption("--all") else "dev")
     config.stash[_LEFT_OUT] = {}

@@ -611,6 +611,7 @@ def threads_frame(spec: MetricSpec, threads: int) -> pd.DataFrame:
     return cached(key, run)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # some 280,000 rows (DuckDB splits its scans only on a table that large)
 @pytest.mark.parametrize(("engine", "metric"), case_params("threads"))
 def test_one_and_two_threads_give_the_same_bits(engine: str, metric: str) -> None:
     spec = REGISTRY[metric]

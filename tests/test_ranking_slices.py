@@ -82,9 +82,18 @@ def _same(a: float, b: float) -> bool:
 
 
 # every option set from a DataFrame; files (Parquet run and qrels) for two of them
+# (by the query: one slice per query, some 8 calls of each metric per case; the fast tier runs
+# option set 1 of them, every tier all four)
 CASES = (
     [
-        pytest.param(options, by, judged, "frame", id=f"{i}-{by}-{'qrels' if judged else 'labels'}")
+        pytest.param(
+            options,
+            by,
+            judged,
+            "frame",
+            id=f"{i}-{by}-{'qrels' if judged else 'labels'}",
+            marks=[pytest.mark.slow] if by == "q" and i != 1 else [],
+        )
         for i, options in enumerate(OPTION_SETS)
         for by in ("market", "q")
         for judged in (False, True)

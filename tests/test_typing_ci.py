@@ -8,7 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from mypy import api
+
+# mypy's own run over the package (some 12 s): every tier but the fast one
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

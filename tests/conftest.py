@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # --------------------------------------------------------------------------- hypothesis
 _COMMON: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("dev", max_examples=10, **_COMMON)
+settings.register_profile("dev", max_examples=5, **_COMMON)
 settings.register_profile("ci", max_examples=30, **_COMMON)
 
 #: set by pytest_configure: every tier runs (``--all`` or ``-m``), read by :func:`seeds`

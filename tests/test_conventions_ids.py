@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
+from conftest import duckdb_tables as tables_in_duckdb
 from conftest import quiet
 
 import sqlmetrics
@@ -168,11 +169,7 @@ TABLES = {
 
 @pytest.fixture(scope="module")
 def duckdb_tables() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb.connect()
-    for name, frame in TABLES.items():
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = tables_in_duckdb(TABLES)
     yield con
     con.close()
 

@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 import pytest
+from conftest import duckdb_tables as tables_in_duckdb
 from conftest import quiet
 
 import sqlmetrics
@@ -169,11 +170,7 @@ def spark_tables(spark: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def duckdb_tables() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb.connect()
-    for name, frame in (("null_slice_run", RUN), ("null_slice_qrels", QRELS)):
-        con.register("frame", frame)
-        con.execute(f"create table {name} as select * from frame")
-        con.unregister("frame")
+    con = tables_in_duckdb({"null_slice_run": RUN, "null_slice_qrels": QRELS})
     yield con
     con.close()
 

@@ -15,8 +15,8 @@ the fast tier that starts Spark or PostgreSQL anyway (a fixture asked for by
 ``request.getfixturevalue``, a session made by hand) or imports dbt fails, naming the marker
 to add: the fast tier stays fast and the marks stay true.
 
-Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (``--all``, more examples);
-``--hypothesis-profile NAME`` overrides.
+Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (every tier, ``--all`` or ``-m``, as
+:func:`seeds`; more examples); ``--hypothesis-profile NAME`` overrides.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
     global FULL_RUN
     FULL_RUN = full_run(config)
     if config.getoption("hypothesis_profile", None) is None:
-        settings.load_profile("ci" if config.getoption("--all") else "dev")
+        settings.load_profile("ci" if FULL_RUN else "dev")
     config.stash[_LEFT_OUT] = {}
 
 

@@ -126,11 +126,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # --------------------------------------------------------------------------- one Spark worker
 # Every test on the in-process ``spark`` session runs on one xdist worker, so one JVM serves
 # them all: two JVMs (one per worker) on this 2-core machine ran the same 125 Spark cases in
-# 256 s, one JVM in 134 s; ``pytest --all`` went from 31 min 4 s to 26 min 21 s (CONTRIBUTING).
-# The workers collect; each writes the node ids of its Spark-session tests to a file the
-# controller named (``workerinput``); the controller's scheduler reads it and makes those ids
-# one work unit. (xdist's own ``--dist loadgroup`` reads a marker, but under pytest 9.2 it no
-# longer renames the node ids it groups by.)
+# 256 s, one JVM in 134 s; ``pytest --all`` went from 31 min 4 s to 26 min 21 s (CONTRIBUTING). The workers collect; each writes the node ids of its Spark-session
+# tests to a file the controller named (``workerinput``); the controller's scheduler reads it
+# and makes those ids one work unit. (xdist's own ``--dist loadgroup`` reads a marker, but
+# under pytest 9.2 it no longer renames the node ids it groups by.)
 _SPARK_IDS = "sqlmetrics_spark_ids"
 _SPARK_IDS_KEY = pytest.StashKey[Path]()
 

@@ -14,6 +14,7 @@ same rows (1e-9).
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import os
 import re
@@ -416,9 +417,7 @@ class Project:
     target: str
     env: dict[str, str]
 
-    def dbt(
-        self, *args: str, check: bool = True, timeout: int = 900
-    ) -> subprocess.CompletedProcess[str]:
+    def _env(self) -> dict[str, str]:
         env = dict(
             os.environ,
             DBT_PROFILES_DIR=str(self.root / "project"),  # the example's own profiles.yml
@@ -426,13 +425,22 @@ class Project:
             **self.env,
         )
         env.pop("DBT_TARGET_PATH", None)
-        command = [str(DBT), *args, "--target", self.target, "--log-path", str(self.root / "logs")]
-        if args[0] != "deps":
-            command += ["--target-path", str(self.root / "target")]
+        return env
+
+    def _options(self) -> list[str]:
+        """The options of every command but ``deps``."""
+        return ["--target", self.target, "--log-path", str(self.root / "logs"),
+                "--target-path", str(self.root / "target")]  # fmt: skip
+
+    def dbt(
+        self, *args: str, check: bool = True, timeout: int = 900
+    ) -> subprocess.CompletedProcess[str]:
+        options = self._options()
+        command = [str(DBT), *args, *(options[:4] if args[0] == "deps" else options)]
         done = subprocess.run(
             command,
             cwd=self.root / "project",
-            env=env,
+            env=self._env(),
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -440,6 +448,37 @@ class Project:
         if check and done.returncode != 0:
             raise AssertionError(f"dbt {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done
+
+    def compile_inline(self, calls: list[str]) -> dict[str, Compiled]:
+        """Each of ``calls`` compiled as ``dbt compile --inline "{{ call }}"`` would, all in one
+        dbt process that parses the project once (tests/dbt_inline.py): dbt's outcome and output
+        per call."""
+        tmp = self.root / "inline"
+        tmp.mkdir(exist_ok=True)
+        (tmp / "in.json").write_text(json.dumps({"args": self._options(), "calls": calls}))
+        subprocess.run(
+            [
+                sys.executable,
+                str(Path(__file__).parent / "dbt_inline.py"),
+                str(tmp / "in.json"),
+                str(tmp / "out.json"),
+            ],
+            cwd=self.root / "project",
+            env=self._env(),
+            check=True,
+            timeout=900,
+        )
+        outcomes = json.loads((tmp / "out.json").read_text())
+        return {call: Compiled(o["success"], o["output"]) for call, o in outcomes.items()}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """One call's ``dbt compile --inline`` outcome: whether dbt succeeded, and what it logged
+    (with the error it raised)."""
+
+    success: bool
+    output: str
 
 
 #: the columns each family reads in the example data
@@ -1267,13 +1306,26 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.fixture(scope="module")
+def inline_errors(duckdb_build: Built) -> dict[str, Compiled]:
+    """Every error case's call below (ERRORS, GATE_ERRORS, CONVENTION_ERRORS, a missing column,
+    the state macro) compiled by ``dbt compile --inline``, all in one dbt process."""
+    calls = [call for table in (ERRORS, GATE_ERRORS, CONVENTION_ERRORS) for call, _ in
+             table.values()] + [MISSING_COLUMN_CALL, STATE_CALL]  # fmt: skip
+    return duckdb_build.project.compile_inline(calls)
+
+
+def _refused(inline_errors: dict[str, Compiled], call: str, message: str) -> None:
+    """dbt failed on ``call`` and said ``message`` (whitespace aside)."""
+    done = inline_errors[call]
+    assert not done.success, done.output
+    assert _one_line(message) in _one_line(done.output), (message, done.output)
+
+
 @pytest.mark.parametrize("case", sorted(ERRORS))
-def test_compile_errors_have_pythons_message(case: str, duckdb_build: Built) -> None:
+def test_compile_errors_have_pythons_message(case: str, inline_errors: dict[str, Compiled]) -> None:
     call, python = ERRORS[case]
-    message = _python_error(python).replace("render_evaluate:", "evaluate:")
-    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
-    assert done.returncode != 0
-    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+    _refused(inline_errors, call, _python_error(python).replace("render_evaluate:", "evaluate:"))
 
 
 #: the gates' own arguments and the ci= methods dbt does not write (no Python twin): the
@@ -1326,23 +1378,17 @@ GATE_ERRORS = {
 
 
 @pytest.mark.parametrize("case", sorted(GATE_ERRORS))
-def test_gate_errors_name_the_argument(case: str, duckdb_build: Built) -> None:
+def test_gate_errors_name_the_argument(case: str, inline_errors: dict[str, Compiled]) -> None:
     call, message = GATE_ERRORS[case]
-    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
-    assert done.returncode != 0
-    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+    _refused(inline_errors, call, message)
 
 
-def test_missing_column_is_a_compile_error(duckdb_build: Built) -> None:
-    done = duckdb_build.project.dbt(
-        "compile",
-        "--inline",
-        "{{ sqlmetrics.auc(ref('predictions'), label='clicks', score='pctr') }}",
-        check=False,
-    )
-    assert done.returncode != 0
-    out = _one_line(done.stdout)
-    assert "auc: column 'clicks' (label=) not found in data=" in out
+MISSING_COLUMN_CALL = "sqlmetrics.auc(ref('predictions'), label='clicks', score='pctr')"
+
+
+def test_missing_column_is_a_compile_error(inline_errors: dict[str, Compiled]) -> None:
+    _refused(inline_errors, MISSING_COLUMN_CALL, "auc: column 'clicks' (label=) not found in data=")
+    out = _one_line(inline_errors[MISSING_COLUMN_CALL].output)
     assert "predictions" in out and "columns present: user_id, item_id, country" in out
 
 
@@ -1434,12 +1480,11 @@ CONVENTION_ERRORS = {
 
 
 @pytest.mark.parametrize("case", sorted(CONVENTION_ERRORS))
-def test_convention_errors_have_pythons_message(case: str, duckdb_build: Built) -> None:
+def test_convention_errors_have_pythons_message(
+    case: str, inline_errors: dict[str, Compiled]
+) -> None:
     call, python = CONVENTION_ERRORS[case]
-    message = _python_error(python)
-    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
-    assert done.returncode != 0
-    assert _one_line(message) in _one_line(done.stdout), (message, done.stdout)
+    _refused(inline_errors, call, _python_error(python))
 
 
 # --------------------------------------------------------------------------- mergeable states
@@ -1534,14 +1579,13 @@ def test_incremental_run_adds_the_new_day(build: str, request: pytest.FixtureReq
     _check_merged(built, predictions)
 
 
-def test_state_macro_errors_have_pythons_message(duckdb_build: Built) -> None:
+STATE_CALL = "sqlmetrics.evaluate_state('t', metrics=['auc'], score='sqlmetrics_n')"
+
+
+def test_state_macro_errors_have_pythons_message(inline_errors: dict[str, Compiled]) -> None:
     day = pd.DataFrame({"label": [1, 0], "sqlmetrics_n": [0.5, 0.2]})
-    with pytest.raises(SqlMetricsError) as caught:
-        sqlmetrics.state(day, "auc", score="sqlmetrics_n")
-    call = "sqlmetrics.evaluate_state('t', metrics=['auc'], score='sqlmetrics_n')"
-    done = duckdb_build.project.dbt("compile", "--inline", "{{ " + call + " }}", check=False)
-    assert done.returncode != 0
-    assert _one_line(str(caught.value)) in _one_line(done.stdout), (caught.value, done.stdout)
+    _refused(inline_errors, STATE_CALL, _python_error(lambda: sqlmetrics.state(
+        day, "auc", score="sqlmetrics_n")))  # fmt: skip
 
 
 def _gate_macro(name: str) -> Any:

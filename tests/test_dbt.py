@@ -7,6 +7,9 @@ and ``--log-path`` there too (nothing is written into the repository or the home
 DuckDB and the throwaway PostgreSQL server of ``tests/pg_server.py`` are both run; the
 PostgreSQL project installs the package from a git URL (a repository of this checkout's
 files), the others from the checkout (``local:``).
+The error-message cases (about 50 ``dbt compile --inline`` calls that must fail) run in one
+dbt process (tests/dbt_inline.py): dbt's own programmatic entry point parses the project once
+and compiles each call; one process per call cost about 5 s each.
 Every scalar metric's value from its dbt macro is compared with the Python API's on the
 same rows (1e-9).
 """

@@ -430,16 +430,17 @@ class Project:
         env.pop("DBT_TARGET_PATH", None)
         return env
 
-    def _options(self) -> list[str]:
-        """The options of every command but ``deps``."""
-        return ["--target", self.target, "--log-path", str(self.root / "logs"),
-                "--target-path", str(self.root / "target")]  # fmt: skip
+    def _options(self, command: str) -> list[str]:
+        """The options ``command`` takes here (``deps`` writes no target folder)."""
+        options = ["--target", self.target, "--log-path", str(self.root / "logs")]
+        if command != "deps":
+            options += ["--target-path", str(self.root / "target")]
+        return options
 
     def dbt(
         self, *args: str, check: bool = True, timeout: int = 900
     ) -> subprocess.CompletedProcess[str]:
-        options = self._options()
-        command = [str(DBT), *args, *(options[:4] if args[0] == "deps" else options)]
+        command = [str(DBT), *args, *self._options(args[0])]
         done = subprocess.run(
             command,
             cwd=self.root / "project",
@@ -458,19 +459,19 @@ class Project:
         per call."""
         tmp = self.root / "inline"
         tmp.mkdir(exist_ok=True)
-        (tmp / "in.json").write_text(json.dumps({"args": self._options(), "calls": calls}))
-        subprocess.run(
-            [
-                sys.executable,
-                str(Path(__file__).parent / "dbt_inline.py"),
-                str(tmp / "in.json"),
-                str(tmp / "out.json"),
-            ],
+        options = self._options("compile")
+        (tmp / "in.json").write_text(json.dumps({"args": options, "calls": calls}))
+        helper = Path(__file__).parent / "dbt_inline.py"
+        done = subprocess.run(
+            [sys.executable, str(helper), str(tmp / "in.json"), str(tmp / "out.json")],
             cwd=self.root / "project",
             env=self._env(),
-            check=True,
+            capture_output=True,
+            text=True,
             timeout=900,
         )
+        if done.returncode != 0:
+            raise AssertionError(f"{helper.name} failed:\n{done.stdout}\n{done.stderr}")
         outcomes = json.loads((tmp / "out.json").read_text())
         return {call: Compiled(o["success"], o["output"]) for call, o in outcomes.items()}
 
@@ -1587,8 +1588,8 @@ STATE_CALL = "sqlmetrics.evaluate_state('t', metrics=['auc'], score='sqlmetrics_
 
 def test_state_macro_errors_have_pythons_message(inline_errors: dict[str, Compiled]) -> None:
     day = pd.DataFrame({"label": [1, 0], "sqlmetrics_n": [0.5, 0.2]})
-    _refused(inline_errors, STATE_CALL, _python_error(lambda: sqlmetrics.state(
-        day, "auc", score="sqlmetrics_n")))  # fmt: skip
+    message = _python_error(lambda: sqlmetrics.state(day, "auc", score="sqlmetrics_n"))
+    _refused(inline_errors, STATE_CALL, message)
 
 
 def _gate_macro(name: str) -> Any:

@@ -4,6 +4,7 @@ slices, errors."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -166,6 +167,29 @@ def test_slices_and_evaluate() -> None:
         single = sqlmetrics.lift_table(part, score="s")
         sliced = lifts[lifts["g"] == g].drop(columns="g").reset_index(drop=True)
         pd.testing.assert_frame_equal(sliced, single)
+
+
+def test_ks_and_partial_auc_share_one_pass_over_the_score_points() -> None:
+    """evaluate computes both from one score_points pass (score_points_kernel), each value bit
+    for bit the metric alone, a NULL slice and weights included."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, 300),
+            "s": np.round(rng.random(300), 1),
+            "w": rng.choice([0.5, 1.0, 3.0], 300),
+            "g": rng.choice(["a", "b", None], 300),
+        }
+    )
+    kwargs = {"score": "s", "weight": "w", "by": "g", "max_fpr": 0.3}
+    sql = sqlmetrics.render_evaluate("t", ["ks", "partial_auc"], **kwargs)
+    assert len(re.findall(r"\bpoints as \(", sql)) == 1 and "join areas on" in sql
+    both = sqlmetrics.evaluate(frame, ["ks", "partial_auc"], **kwargs)
+    ks = sqlmetrics.evaluate(frame, ["ks"], score="s", weight="w", by="g")
+    pauc = sqlmetrics.evaluate(frame, ["partial_auc"], **kwargs)
+    assert both["g"].isna().sum() == 1 and len(both) == 3
+    pd.testing.assert_frame_equal(both.drop(columns="partial_auc"), ks)
+    pd.testing.assert_frame_equal(both.drop(columns="ks"), pauc)
 
 
 # ------------------------------------------------------------------------ errors, undefined

@@ -181,6 +181,18 @@ def test_the_confusion_table_gives_each_metrics_value() -> None:
         render_macro("confusion_value", "auc", {})
 
 
+def test_the_score_points_table_gives_each_metrics_value() -> None:
+    metrics = _kernel_metrics("score_points_kernel")
+    assert metrics == ["ks_statistic", "partial_auc"]
+    for metric in metrics:
+        for max_fpr in (1.0, 0.25):
+            options = {**_options(metric), "max_fpr": max_fpr}
+            want = render_macro(f"{metric}_value", options)
+            assert render_macro("score_points_value", metric, options) == want, metric
+    with pytest.raises(InvalidParameterError, match="score_points_value: the metric auc has no"):
+        render_macro("score_points_value", "auc", {})
+
+
 # ----------------------------------------------------------------------------- headers
 RULES_LINE = "Ranking rules: sql/_macros/ranking.sql"
 

@@ -1,6 +1,15 @@
 {#
+  score_points_kernel(relation, by, columns, options, entries): ks_statistic and partial_auc
+  (sql/classification/), every requested one over one pass of the score points below
+  (decision 0007). Each metric's file holds its CTEs after `points` (<metric>_ctes) and its
+  value (<metric>_value); score_points_value calls them by name. Output: one row per slice;
+  one column per entry alias, then ks_statistic's threshold, tpr, fpr when it is requested
+  and partial_auc's n_pos, n_neg when it is. No entry (ks_point): ks_statistic, threshold,
+  tpr, fpr. Both: ks_statistic's `at_best` joined with partial_auc's `areas` on the slices
+  (one row per slice each, NULL slices included).
+
   score_points_ctes(relation, by, columns, options): the ROC points of a binary score, one
-  per slice and distinct score, for ks_statistic and partial_auc. CTEs (each followed by a
+  per slice and distinct score. CTEs (each followed by a
   comma) `points_source`, `per_score`, `points`:
      tp(s) = sum_{score_i >= s} w_i y_i,  fp(s) = sum_{score_i >= s} w_i (1 - y_i)
      P = tp at the lowest score, N = fp at the lowest score
@@ -172,4 +181,41 @@ points as (
 {# a running sum of spark__score_points_ctes as a double (units of 2^(e - 80) with weights) #}
 {% macro points_units(x, weighted) -%}
 {% if weighted %}{{ sqlmetrics.curve_units(x, true) }}{% else %}cast({{ x }} as {{ sqlmetrics.float_type() }}){% endif %}
+{%- endmacro %}
+
+{% macro score_points_kernel(relation, by, columns, options, entries) -%}
+{% set metrics = entries | map(attribute='metric') | list %}
+{% set ks = 'ks_statistic' in metrics or not entries %}
+{% set pauc = 'partial_auc' in metrics %}
+with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
+{% if ks %}
+{{ sqlmetrics.ks_statistic_ctes(by) }}
+{% endif %}
+{% if pauc %}
+{{ sqlmetrics.partial_auc_ctes(by, options, 'a_' if ks else '') }}
+{% endif %}
+final as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+{% for entry in entries %}
+        {{ sqlmetrics.score_points_value(entry.metric, options) }} as {{ entry.alias }},
+{% else %}
+        ks as ks_statistic,
+{% endfor %}
+        {{ ((['threshold', 'tpr', 'fpr'] if ks else []) + (['n_pos', 'n_neg'] if pauc else [])) | join(',\n        ') }}
+    from {{ 'at_best' if ks else 'areas' }}
+{% if ks and pauc %}
+    join areas on {{ sqlmetrics.join_on_slices('at_best', 'areas', by, prefix='a_') }}
+{% endif %}
+)
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# an entry's value: the macro <metric>_value(options) of the metric's file #}
+{% macro score_points_value(metric, options) -%}
+{%- if metric == 'ks_statistic' -%}{{ sqlmetrics.ks_statistic_value(options) }}
+{%- elif metric == 'partial_auc' -%}{{ sqlmetrics.partial_auc_value(options) }}
+{%- else -%}{{ exceptions.raise_compiler_error('score_points_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to score_points_value (sql/_macros/score_points.sql)') }}
+{%- endif -%}
 {%- endmacro %}

@@ -21,10 +21,13 @@
   fpr.
   ks_point: the same kernel called as a table (no entry): ks_statistic with its threshold,
   tpr and fpr, one row per slice.
+  Kernel: score_points_kernel (sql/_macros/score_points.sql), which computes partial_auc
+  from the same pass over the score points when both are requested.
   Oracle: tests/oracle/separation.py::ks_statistic
 #}
-{% macro ks_statistic_kernel(relation, by, columns, options, entries) -%}
-with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
+{# the CTEs of ks_statistic after score_points_ctes' `points` (each followed by a comma):
+   `gaps`, then `at_best` (per slice ks, threshold, tpr, fpr) #}
+{% macro ks_statistic_ctes(by) -%}
 gaps as (
     select
         points.*,
@@ -32,21 +35,11 @@ gaps as (
     from points
 ),
 {{ sqlmetrics.ks_statistic_at_best(by) }},
-final as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-{% for entry in entries %}
-        ks as {{ entry.alias }},
-{% else %}
-        ks as ks_statistic,
-{% endfor %}
-        threshold,
-        tpr,
-        fpr
-    from at_best
-)
-select * from final
-{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# an entry's value in the row of `at_best` #}
+{% macro ks_statistic_value(options) -%}
+ks
 {%- endmacro %}
 
 

@@ -11,12 +11,15 @@
   exact_sum of the segments' areas (each in [0, 1]).
   Undefined: no positive or no negative label -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; one column per entry alias (partial_auc), n_pos, n_neg.
+  Kernel: score_points_kernel (sql/_macros/score_points.sql), which computes ks_statistic
+  from the same pass over the score points when both are requested.
   Oracle: tests/oracle/separation.py::partial_auc
 #}
-{% macro partial_auc_kernel(relation, by, columns, options, entries) -%}
-{% set m = options.max_fpr | float %}
-{% set m_sql = sqlmetrics.float_literal(m) %}
-with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
+{# the CTEs of partial_auc after score_points_ctes' `points` (each followed by a comma):
+   `segments`, then `areas` (per slice n_pos, n_neg, area; its slice keys renamed
+   `<prefix>slice_0..` for a join with ks_statistic's `at_best`) #}
+{% macro partial_auc_ctes(by, options, prefix='') -%}
+{% set m_sql = sqlmetrics.float_literal(options.max_fpr | float) %}
 segments as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -37,30 +40,25 @@ segments as (
 ),
 areas as (
     select
-        {{ sqlmetrics.slice_cols(by) }}
+        {{ sqlmetrics.slice_cols_as(by, prefix) if prefix else sqlmetrics.slice_cols(by) }}
         max(p_total) as n_pos,
         max(n_total) as n_neg,
         {{ sqlmetrics.exact_sum('area', 0) }} as area
     from segments
     {{ sqlmetrics.group_by(by) }}
 ),
-final as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-{% for entry in entries %}
-{% if m == 1.0 %}
-        case when n_pos > 0 and n_neg > 0 then area end as {{ entry.alias }},
-{% else %}
-        case
+{%- endmacro %}
+
+{# an entry's value in the row of `areas`: the McClish standardisation of the area #}
+{% macro partial_auc_value(options) -%}
+{% set m = options.max_fpr | float %}
+{% set m_sql = sqlmetrics.float_literal(m) %}
+{% if m == 1.0 -%}
+case when n_pos > 0 and n_neg > 0 then area end
+{%- else -%}
+case
             when n_pos > 0 and n_neg > 0
                 then {{ sqlmetrics.float_literal(0.5) }} * (1 + (area - {{ sqlmetrics.float_literal(0.5 * m ** 2) }}) / ({{ m_sql }} - {{ sqlmetrics.float_literal(0.5 * m ** 2) }}))
-        end as {{ entry.alias }},
-{% endif %}
-{% endfor %}
-        n_pos,
-        n_neg
-    from areas
-)
-select * from final
-{{ sqlmetrics.order_by(by) }}
+        end
+{%- endif %}
 {%- endmacro %}

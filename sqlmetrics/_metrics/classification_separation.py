@@ -62,7 +62,7 @@ register(
         params=("pos_label",),
         undefined="no positive or no negative label",
         aliases=("ks",),
-        kernel="ks_statistic_kernel",
+        kernel="score_points_kernel",
         rank_based=True,
     )
 )
@@ -76,7 +76,7 @@ register(
         params=("pos_label",),
         undefined="no positive or no negative label",
         output="table",
-        kernel="ks_statistic_kernel",
+        kernel="score_points_kernel",
     )
 )
 register(
@@ -88,7 +88,7 @@ register(
         (LABEL, SCORE, WEIGHT),
         params=("max_fpr", "pos_label"),
         undefined="no positive or no negative label",
-        kernel="partial_auc_kernel",
+        kernel="score_points_kernel",
         rank_based=True,
     )
 )

@@ -2042,7 +2042,7 @@
         'ks_point': {
             'form': 'ks_point',
             'family': 'classification',
-            'kernel': 'ks_statistic_kernel',
+            'kernel': 'score_points_kernel',
             'output': 'table',
             'roles': [
                 {
@@ -2089,7 +2089,7 @@
         'ks_statistic': {
             'form': 'ks_statistic',
             'family': 'classification',
-            'kernel': 'ks_statistic_kernel',
+            'kernel': 'score_points_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -2859,7 +2859,7 @@
         'partial_auc': {
             'form': 'partial_auc',
             'family': 'classification',
-            'kernel': 'partial_auc_kernel',
+            'kernel': 'score_points_kernel',
             'output': 'scalar',
             'roles': [
                 {
@@ -4130,12 +4130,9 @@
             'strategy': 'uniform',
             'pos_label': none
         },
-        'ks_statistic_kernel': {
-            'pos_label': none
-        },
-        'partial_auc_kernel': {
-            'max_fpr': 1.0,
-            'pos_label': none
+        'score_points_kernel': {
+            'pos_label': none,
+            'max_fpr': 1.0
         },
         'lift_table_kernel': {
             'n_bins': 10,
@@ -4528,7 +4525,6 @@
 {%- elif kernel == 'gini_index_kernel' -%}{{ sqlmetrics.gini_index_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'hamming_loss_kernel' -%}{{ sqlmetrics.hamming_loss_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'kendall_tau_kernel' -%}{{ sqlmetrics.kendall_tau_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'ks_statistic_kernel' -%}{{ sqlmetrics.ks_statistic_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'lift_table_kernel' -%}{{ sqlmetrics.lift_table_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'log_loss_kernel' -%}{{ sqlmetrics.log_loss_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'mcc_kernel' -%}{{ sqlmetrics.mcc_kernel(relation, by, columns, options, entries) }}
@@ -4538,10 +4534,10 @@
 {%- elif kernel == 'multilabel_average_precision_kernel' -%}{{ sqlmetrics.multilabel_average_precision_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'normalized_entropy_kernel' -%}{{ sqlmetrics.normalized_entropy_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'novelty_kernel' -%}{{ sqlmetrics.novelty_kernel(relation, by, columns, options, entries) }}
-{%- elif kernel == 'partial_auc_kernel' -%}{{ sqlmetrics.partial_auc_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'pr_curve_kernel' -%}{{ sqlmetrics.pr_curve_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'ranking_kernel' -%}{{ sqlmetrics.ranking_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'roc_curve_kernel' -%}{{ sqlmetrics.roc_curve_kernel(relation, by, columns, options, entries) }}
+{%- elif kernel == 'score_points_kernel' -%}{{ sqlmetrics.score_points_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'spearman_kernel' -%}{{ sqlmetrics.spearman_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'top_k_accuracy_kernel' -%}{{ sqlmetrics.top_k_accuracy_kernel(relation, by, columns, options, entries) }}
 {%- else -%}{{ sqlmetrics.sqlmetrics_fail('sqlmetrics_kernel: no kernel ' ~ sqlmetrics.sqlmetrics_repr(kernel) ~ ' in the registry; run python -m sqlmetrics._tools.dbt') }}

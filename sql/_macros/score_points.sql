@@ -9,8 +9,8 @@
   (one row per slice each, NULL slices included).
 
   score_points_ctes(relation, by, columns, options): the ROC points of a binary score, one
-  per slice and distinct score. CTEs (each followed by a
-  comma) `points_source`, `per_score`, `points`:
+  per slice and distinct score. CTEs (each followed by a comma) `points_source`, `per_score`,
+  `points`:
      tp(s) = sum_{score_i >= s} w_i y_i,  fp(s) = sum_{score_i >= s} w_i (1 - y_i)
      P = tp at the lowest score, N = fp at the lowest score
      tpr = tp / P, fpr = fp / N (NULL when P = 0, resp. N = 0)

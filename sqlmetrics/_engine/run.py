@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -112,8 +113,10 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     for name in params:
         if name not in spec.params:
             allowed = ", ".join(spec.params) or "none"
+            near = difflib.get_close_matches(name, list(spec.params), n=1)
+            hint = f" (did you mean {near[0]}=?)" if near else ""
             raise InvalidParameterError(
-                f"{spec.name}: unexpected option {name}=; options it accepts: {allowed}"
+                f"{spec.name}: unexpected option {name}={hint}; options it accepts: {allowed}"
             )
     checked = {
         name: PARAMS[name].validate(spec.name, params.get(name, default_of(spec, name)))

@@ -205,7 +205,7 @@ def evaluate(
         raise InvalidParameterError(
             f"evaluate: where={where!r} with {'ci=' if ci is not None else 'scores='}: not "
             f"supported; filter the data first (a view, or a DuckDB relation: "
-            f"con.sql(\"select * from t where ...\")) and pass that"
+            f'con.sql("select * from t where ...")) and pass that'
         )
     if scores is None and indicators is not None:
         raise InvalidParameterError(

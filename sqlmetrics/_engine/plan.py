@@ -104,9 +104,9 @@ def make_plan(
         raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
     requests = [parse_metric(t, caller) for t in texts]
     columns = dict(columns)
-    for role, default in (defaults or {}).items():
-        if columns.get(role) == default and not any(role in r.spec.role_names for r in requests):
-            columns[role] = None
+    for name, default in (defaults or {}).items():
+        if columns.get(name) == default and not any(name in r.spec.role_names for r in requests):
+            columns[name] = None
     _check_name_params(caller, requests, options)
     requests = [  # a convention's options at a cut-off (ir_measures' RR@k: msmarco's ties)
         replace(

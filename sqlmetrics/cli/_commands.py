@@ -167,7 +167,7 @@ COMMAND_FLAGS.update(
 
 #: --score on eval and report: repeatable, one model each (eval: a row per model, in a
 #: ``model`` column named by the score column, as compare and report name models)
-SCORES = {
+SCORES: dict[str, Any] = {
     "multiple": True,
     "default": ("score",),
     "show_default": True,

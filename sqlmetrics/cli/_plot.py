@@ -83,7 +83,7 @@ def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | Non
 
 
 #: the shared grammar's flags of a plot (cli's data_options), with plot's own help
-_PLOT_FLAGS = {
+_PLOT_FLAGS: dict[str, dict[str, Any]] = {
     "label": {"help": "Label column (0/1, or two classes with --pos-label)."},
     "score": {
         "multiple": True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -90,23 +90,12 @@ def make_plan(
     by: str | Sequence[str] | None,
     has_qrels: bool,
     options: dict[str, Any],
-    defaults: Mapping[str, str] | None = None,
 ) -> Plan:
-    """Parse the metric names and check every argument that needs no data.
-
-    ``defaults``: role -> the column name the caller's signature defaults it to (evaluate's
-    ``group="group"``, ``item="item"``, as the single-metric functions): a role still at its
-    default that no requested metric reads is dropped (None), so that ``evaluate(df, "auc")``
-    needs no ``group`` column.
-    """
+    """Parse the metric names and check every argument that needs no data."""
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     if not texts:
         raise InvalidParameterError(f"{caller}: metrics= is empty; ask for at least one metric")
     requests = [parse_metric(t, caller) for t in texts]
-    columns = dict(columns)
-    for name, default in (defaults or {}).items():
-        if columns.get(name) == default and not any(name in r.spec.role_names for r in requests):
-            columns[name] = None
     _check_name_params(caller, requests, options)
     requests = [  # a convention's options at a cut-off (ir_measures' RR@k: msmarco's ties)
         replace(

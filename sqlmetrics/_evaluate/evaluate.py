@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
-from .._core.names import Request
+from .._core.names import Request, parse_metric
 from .._core.registry import Role
 from .._engine.plan import (
     Plan,
@@ -24,7 +24,7 @@ from .._inference.intervals import CI_PARAMS, CiRequest, check_ci, check_method,
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
-from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from ..errors import InvalidParameterError, SqlMetricsError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
 
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ def evaluate(
     *,
     label: str = "label",
     score: str = "score",
-    group: str | None = "group",
-    item: str | None = "item",
+    group: str | None = None,
+    item: str | None = None,
     qrels: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -72,12 +72,14 @@ def evaluate(
         Label and score columns (binary labels for classification metrics, graded
         relevance for ranking metrics). One score column: for several models, see
         :func:`compare` (paired tests) or :func:`report` (``scores=``).
-    group : str, default "group"
-        Group column (user, query) for GAUC and the ranking metrics (as their functions;
-        read only when a requested metric needs one; None: no group column).
-    item : str, default "item"
-        Item (document) column for the ranking and beyond-accuracy metrics (read only when
-        a requested metric needs one).
+    group : str, optional
+        Group column (user, query) for GAUC and the ranking metrics. None: ``"group"``
+        where every requested metric that reads one defaults it so in its own function
+        (the ranking metrics: ``ndcg(..., group="group")``); GAUC, whose function has no
+        default, needs it given.
+    item : str, optional
+        Item (document) column for the ranking and beyond-accuracy metrics. None: ``"item"``
+        where their functions default it so (all of them).
     qrels : optional
         Ground-truth judgments for the ranking metrics, of any input kind.
     by : str or list of str, optional
@@ -214,8 +216,8 @@ def evaluate(
         )
     if scores is not None:  # wide class scores (_evaluate_wide.py)
         others = {
-            "group": None if group == "group" else group,  # the defaults: no column asked
-            "item": None if item == "item" else item,
+            "group": group,
+            "item": item,
             "weight": weight,
             "prediction": prediction,
             "qrels": qrels,
@@ -242,9 +244,8 @@ def evaluate(
         "item": item,
         "prediction": prediction,
     }
-    defaults = {"group": "group", "item": "item"}
-    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options, defaults)
-    columns = dict(plan.columns)  # the defaults no metric reads dropped
+    columns = _function_defaults(metrics, columns)
+    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)
     request = None
     if ci is not None or ci_method is not None:
@@ -266,6 +267,31 @@ def evaluate(
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
     return add_intervals(frame, plan, data, inputs, con, request)
+
+
+def _function_defaults(metrics: Any, columns: dict[str, str | None]) -> dict[str, str | None]:
+    """``columns`` with ``group``/``item`` left None set as the requested metrics' functions
+    default them (``ndcg(..., group="group", item="item")``): where every requested metric that
+    reads the role has that same default; else as given (make_plan names what is missing).
+    """
+    texts = [metrics] if isinstance(metrics, str) else metrics
+    try:
+        specs = [parse_metric(t).spec for t in texts]
+    except (SqlMetricsError, TypeError):  # make_plan reports it, with the name
+        return columns
+    out = dict(columns)
+    for role in ("group", "item"):
+        readers = [s for s in specs if role in s.role_names]
+        if out[role] is not None or not readers:
+            continue
+        defaults = set()
+        for spec in readers:
+            function = FUNCTIONS.get(spec.function)
+            parameter = inspect.signature(function).parameters.get(role) if function else None
+            defaults.add(None if parameter is None else parameter.default)
+        if defaults == {role}:
+            out[role] = role
+    return out
 
 
 def _evaluate(

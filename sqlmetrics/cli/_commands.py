@@ -112,6 +112,7 @@ EVAL_FLAGS = {
     "ci_method": "--ci-method",
     "n_boot": "--n-boot",
     "seed": "--seed",
+    "where": "--where",
     "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
 }
 #: the same for report()

@@ -57,6 +57,7 @@ FLAGS = {
 _PHRASES = (
     (", a table name with con=, or a DataFrame", " or path/to/db.duckdb:table"),
     ("pass con= the connection that holds the table", "name it as path/to/db.duckdb:table"),
+    ("pass e.g. scores=['model_a', 'model_b']", "pass e.g. --score model_a --score model_b"),
 )
 _ARGUMENT = re.compile(r"(?<![\w-])([a-z_]+)=")
 

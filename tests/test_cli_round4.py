@@ -338,3 +338,19 @@ def test_csv_floats_are_the_shortest_round_trip_text(parquet: str, frame: pd.Dat
         assert float(row[2]) == float(expected["log_loss"])  # ... that reads back exactly
     shown = cli.format_frame(pd.DataFrame({"x": [0.1, 1 / 3, 5e-324, np.nan], "n": 1}), "csv")
     assert shown == "x,n\n0.1,1\n0.3333333333333333,1\n5e-324,1\n,1\n"
+
+
+# ------------------------------------------------------------------ where= on ClickHouse
+@pytest.mark.clickhouse
+def test_where_on_clickhouse_equals_duckdb(chdb_session: object, frame: pd.DataFrame) -> None:
+    from conftest import chdb_table
+
+    chdb_table(chdb_session, "round4_where", frame)
+    got = sqlmetrics.evaluate(
+        "round4_where", ["auc", "gauc"], score="a", group="user", where="day >= 2",
+        con=chdb_session,
+    )  # fmt: skip
+    want = sqlmetrics.evaluate(frame[frame["day"] >= 2], ["auc", "gauc"], score="a", group="user")
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"where='dya = 1' cannot be"):
+        sqlmetrics.evaluate("round4_where", "auc", score="a", where="dya = 1", con=chdb_session)

@@ -286,7 +286,7 @@ def test_cli_labels_with_class_scores_is_refused(tmp_path: Path) -> None:
     result = run_cli(path, "-m", "multiclass_auc", "--label", "y", *pairs, "--labels", "a,b")
     assert result.exit_code == 2
     assert (
-        "sqlmetrics: error: multiclass_auc: scores= is a mapping (class -> column) and --labels "
-        "['a', 'b'] is given too; the mapping names the classes: leave --labels out"
+        "sqlmetrics: error: multiclass_auc: --class-score is a mapping (class -> column) and "
+        "--labels ['a', 'b'] is given too; the mapping names the classes: leave --labels out"
         in result.output
     )

@@ -140,7 +140,10 @@ def test_one_score_is_a_clean_error(tmp_path: Path) -> None:
     path = _data(tmp_path)
     result = CliRunner().invoke(cli.main, ["compare", str(path), "-m", "auc", "--score", "model_a"])
     assert result.exit_code == 2
-    assert "scores= needs at least two models to compare" in result.output
+    assert (
+        "compare: --score needs at least two models to compare; got ['model_a']; pass e.g. "
+        "--score model_a --score model_b" in result.output
+    )
     assert "Traceback" not in result.output
 
 

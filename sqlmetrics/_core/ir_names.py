@@ -218,6 +218,11 @@ def _cutoff(
                 f"{caller}: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
                 f"e.g. '{name}@10'"
             )
+        if len(cut) > 19 or int(cut) > 2**63 - 1:  # int() of 5,000 digits: a raw ValueError
+            raise InvalidParameterError(
+                f"{caller}: metric '{name}@{cut[:12]}...' ({len(cut)} digits): the cut-off "
+                f"after '@' must be at most {2**63 - 1} (2^63 - 1), e.g. '{name}@1000'"
+            )
         return int(cut), options
     if "recall_level" in spec.params:
         try:

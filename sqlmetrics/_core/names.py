@@ -69,13 +69,58 @@ def metric_names(scalar_only: bool = False) -> list[str]:
     )
 
 
+#: the abbreviations users write for a metric that is registered under another name, and
+#: the metric they usually mean: suggested, never accepted (``HR@10`` is ambiguous; most
+#: recommender papers mean the share of groups with a hit, ``hit_rate@10``)
+USUAL_MEANING = {"hr": "hit_rate"}
+
+#: the largest cut-off: a BIGINT of every engine (a longer number is refused before ``int()``,
+#: whose own error for thousands of digits is a raw ValueError)
+MAX_K = 2**63 - 1
+
+
+def function_spec(name: str) -> MetricSpec | None:
+    """The spec behind the public function ``name`` (``sqlmetrics.mean_average_precision`` ->
+    ``map``), so that every function's name works wherever a metric name does; for a function
+    shared by several specs, the one its default ``average=`` computes: the spec without an
+    average (``precision``: binary), else the macro one (``jaccard``: ``jaccard_macro``, as
+    scikit-learn's multiclass default; tests/test_cli_round4.py checks each against the
+    function's signature). None when ``name`` is no metric function.
+    """
+    specs = [s for s in REGISTRY.values() if s.function == name]
+    for rule in (lambda s: True, lambda s: s.average is None, lambda s: s.average == "macro"):
+        chosen = [s for s in specs if rule(s)]
+        if len(chosen) == 1:
+            return chosen[0]
+    return None
+
+
 def _lookup(base: str, with_k: bool) -> MetricSpec | None:
     candidates = [base, f"{base}_at_k"] if with_k else [base]
     for name in candidates:
         spec = REGISTRY.get(ALIASES.get(name, name))
         if spec is not None and (spec.takes_k or not with_k):
             return spec
+    spec = function_spec(base)
+    if spec is not None and (spec.takes_k or not with_k):
+        return spec
     return None
+
+
+def _cutoff(caller: str, text: str, base: str, k_text: str) -> int:
+    """``k_text`` (after the '@') as an integer in [1, :data:`MAX_K`], else a clear error."""
+    if not re.fullmatch(r"[1-9][0-9]*", k_text):
+        raise InvalidParameterError(
+            f"{caller}: metric {text if len(text) <= 60 else text[:40] + '...'!r}: the cut-off "
+            f"after '@' must be an integer >= 1, e.g. '{base}@10'"
+        )
+    if len(k_text) > len(str(MAX_K)) or int(k_text) > MAX_K:
+        raise InvalidParameterError(
+            f"{caller}: metric '{base}@{k_text[:12]}...' ({len(k_text)} digits): the cut-off "
+            f"after '@' must be at most {MAX_K} (2^63 - 1); a cut-off above the largest group "
+            f"keeps every item, so write e.g. '{base}@1000' or '{base}' (no cut-off: every item)"
+        )
+    return int(k_text)
 
 
 def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) -> Request:
@@ -97,12 +142,7 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
             return Request(text, ir_spec, k_ir, params)
     k: int | None = None
     if at:
-        if not re.fullmatch(r"[1-9][0-9]*", k_text):
-            raise InvalidParameterError(
-                f"{caller}: metric {text!r}: the cut-off after '@' must be an integer >= 1, "
-                f"e.g. '{base}@10'"
-            )
-        k = int(k_text)
+        k = _cutoff(caller, text, base, k_text)
     spec = _lookup(base, with_k=bool(at))
     if spec is None:
         forms = metric_names(scalar_only)
@@ -112,8 +152,12 @@ def parse_metric(text: Any, caller: str = "evaluate", scalar_only: bool = True) 
         hint = difflib.get_close_matches(base.lower(), plain, n=1)  # 'AUC' -> 'auc'
         theirs = ir_hint(text, k_text)  # 'nDGC@10' -> 'nDCG@10'
         near = ""
+        usual = USUAL_MEANING.get(base.lower())
         if at and _lookup(base, with_k=False) is not None:
             near = f"{base!r} takes no cut-off; write {base!r}. "
+        elif usual is not None and _lookup(usual, with_k=bool(at)) is not None:
+            meant = f"{usual}@{k}" if at else usual
+            near = f"did you mean {meant!r} (what {base!r} usually means)? "
         elif hint or theirs:
             ours = [offered[plain.index(h)].replace("@k", f"@{k}" if k else "@10") for h in hint]
             # ir_measures' name only where it is not ours in other case ('nDCG@10', 'ndcg@10')

@@ -5,6 +5,7 @@ data is opened, and the one SQL statement that computes them (shared by ``evalua
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -291,6 +292,9 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
             asked = ", ".join(r.text for r in requests)
             allowed = ", ".join(sorted(accepted)) or "none"
             extra = " (write the cut-off into the name, e.g. 'ndcg@10')" if name == "k" else ""
+            near = difflib.get_close_matches(name, sorted(accepted), n=1)
+            if near and not extra:
+                extra = f" (did you mean {near[0]}=?)"
             raise InvalidParameterError(
                 f"evaluate: option {name}= is accepted by none of the requested metrics "
                 f"({asked}){extra}; options they accept: {allowed}"

@@ -21,6 +21,7 @@ from .._templating.templates import check_dialect
 from ..errors import InvalidParameterError, SqlMetricsError
 from .plan import check_train, compose_sql, make_plan, named_sql
 from .run import Call, check_params, normalize_by, render_sql
+from .where import WHERE_CTE, check_where
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold
@@ -182,6 +183,7 @@ def render_evaluate(
     prediction: str | None = None,
     train: str | os.PathLike[str] | None = None,
     dialect: str = "duckdb",
+    where: str | None = None,
     **options: Any,
 ) -> str:
     """Return the one SQL statement that :func:`evaluate` runs, without running it, in the
@@ -207,6 +209,10 @@ def render_evaluate(
         Interactions for the beyond-accuracy metrics: a table name or a Parquet/CSV path.
     dialect : str, default "duckdb"
         As for :func:`render`.
+    where : str, optional
+        As for :func:`evaluate`: a SQL boolean expression over ``data``'s columns; the
+        statement then reads ``data`` through a first CTE, ``sqlmetrics_where``, holding
+        ``select * from data where (<where>)``.
 
     Returns
     -------
@@ -244,12 +250,17 @@ def render_evaluate(
         "item": item,
         "prediction": prediction,
     }
+    where = check_where("render_evaluate", where)
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data, dialect=dialect)
+    ctes: list[tuple[str, str]] = []
+    if where is not None:
+        ctes.append((WHERE_CTE, f"select * from {relation} where ({where})"))
+        relation = WHERE_CTE
     check_train(plan, train is not None, "render_evaluate")
     judged = relation_of("render_evaluate", qrels, "qrels", dialect) if qrels is not None else None
     interactions = (
         relation_of("render_evaluate", train, "train", dialect) if train is not None else None
     )
-    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect)
+    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect, inputs=ctes)
     return named_sql(plan, sql, dialect)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
-from .._core.names import Request
+from .._core.names import Request, parse_metric
 from .._core.registry import Role
 from .._engine.plan import (
     Plan,
@@ -19,11 +19,12 @@ from .._engine.plan import (
     make_plan,
 )
 from .._engine.run import open_checked
+from .._engine.where import WHERE_CTE, check_where
 from .._inference.intervals import CI_PARAMS, CiRequest, check_ci, check_method, ci_columns, contain
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
-from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from ..errors import InvalidParameterError, SqlMetricsError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ def evaluate(
     ci_method: str | None = None,
     n_boot: int = 200,
     seed: int = 0,
+    where: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -68,11 +70,16 @@ def evaluate(
         precision at a threshold), ``"recall@20"``, ``"hit_rate@10"``, ...
     label, score : str
         Label and score columns (binary labels for classification metrics, graded
-        relevance for ranking metrics).
+        relevance for ranking metrics). One score column: for several models, see
+        :func:`compare` (paired tests) or :func:`report` (``scores=``).
     group : str, optional
-        Group column (user, query) for GAUC and the ranking metrics.
+        Group column (user, query) for GAUC and the ranking metrics. None: ``"group"``
+        where every requested metric that reads one defaults it so in its own function
+        (the ranking metrics: ``ndcg(..., group="group")``); GAUC, whose function has no
+        default, needs it given.
     item : str, optional
-        Item (document) column for the ranking metrics.
+        Item (document) column for the ranking and beyond-accuracy metrics. None: ``"item"``
+        where their functions default it so (all of them).
     qrels : optional
         Ground-truth judgments for the ranking metrics, of any input kind.
     by : str or list of str, optional
@@ -106,6 +113,14 @@ def evaluate(
         Bootstrap replicates (>= 10).
     seed : int, default 0
         Seed of the bootstrap's hashed weights, in [0, 2^31).
+    where : str, optional
+        Keep only the rows of ``data`` where this SQL boolean expression over its columns
+        holds, before anything else (the column and value checks, every metric, ``n_rows``),
+        e.g. ``where="country = 'DE' and day >= '2026-11-01'"``. It is your SQL, executed as
+        written inside ``select * from data where (...)``: one expression, refused when it
+        holds a ``;``, a comment or a parenthesis it does not open. ``qrels=`` and
+        ``train=`` are not filtered. On DuckDB, Spark and ClickHouse; with a SQLAlchemy
+        engine (and with ``ci=``, ``scores=``) refused: create a view instead.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path
         (opened read-only). Default: in-memory.
@@ -175,6 +190,25 @@ def evaluate(
     0      DE  1.0  0.666667       3
     1      FR  0.5  0.666667       3
     """
+    for name, value in (("label", label), ("score", score), ("group", group), ("item", item)):
+        if not isinstance(value, str) and (value is not None or name in ("label", "score")):
+            several = (
+                "; to evaluate several models, call sqlmetrics.compare(data, metrics, "
+                f"scores={list(value)!r}) (each against the first, with paired tests) or "
+                f"sqlmetrics.report(..., scores={list(value)!r}), or evaluate once per model"
+                if name == "score" and isinstance(value, (list, tuple))
+                else ""
+            )
+            raise InvalidParameterError(
+                f"evaluate: {name}={value!r} must be one column name (text){several}"
+            )
+    where = check_where("evaluate", where)
+    if where is not None and (ci is not None or scores is not None):
+        raise InvalidParameterError(
+            f"evaluate: where={where!r} with {'ci=' if ci is not None else 'scores='}: not "
+            f"supported; filter the data first (a view, or a DuckDB relation: "
+            f'con.sql("select * from t where ...")) and pass that'
+        )
     if scores is None and indicators is not None:
         raise InvalidParameterError(
             f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
@@ -210,6 +244,7 @@ def evaluate(
         "item": item,
         "prediction": prediction,
     }
+    columns = _function_defaults(metrics, columns)
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)
     request = None
@@ -225,11 +260,38 @@ def evaluate(
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
     chosen = options.get("empty") is not None or options.get("convention") is not None
     convention = options.get("convention")  # ranx's order of long ties: TieOrderWarning
-    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention)
+    frame = _evaluate(
+        plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention, where=where
+    )
     if request is None:
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
     return add_intervals(frame, plan, data, inputs, con, request)
+
+
+def _function_defaults(metrics: Any, columns: dict[str, str | None]) -> dict[str, str | None]:
+    """``columns`` with ``group``/``item`` left None set as the requested metrics' functions
+    default them (``ndcg(..., group="group", item="item")``): where every requested metric that
+    reads the role has that same default; else as given (make_plan names what is missing).
+    """
+    texts = [metrics] if isinstance(metrics, str) else metrics
+    try:
+        specs = [parse_metric(t).spec for t in texts]
+    except (SqlMetricsError, TypeError):  # make_plan reports it, with the name
+        return columns
+    out = dict(columns)
+    for role in ("group", "item"):
+        readers = [s for s in specs if role in s.role_names]
+        if out[role] is not None or not readers:
+            continue
+        defaults = set()
+        for spec in readers:
+            function = FUNCTIONS.get(spec.function)
+            parameter = inspect.signature(function).parameters.get(role) if function else None
+            defaults.add(None if parameter is None else parameter.default)
+        if defaults == {role}:
+            out[role] = role
+    return out
 
 
 def _evaluate(
@@ -241,6 +303,7 @@ def _evaluate(
     warn_skips: bool = False,
     warn_ties: str | None = None,
     replay: Callable[[Any, Any], tuple[str, str]] | None = None,
+    where: str | None = None,
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
 
@@ -273,6 +336,7 @@ def _evaluate(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
+        where=where,
     ) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
             listed = check_labels("evaluate", "labels", plan.options["labels"])
@@ -304,6 +368,9 @@ def _evaluate(
         if replay is not None:
             ctes.append(replay(backend, source))
             relation = ctes[0][0]
+        elif where is not None:  # source.sql is the filtering subquery: a name for it
+            ctes.append((WHERE_CTE, f"select * from {source.sql}"))
+            relation = WHERE_CTE
         sql, names = compose_sql(
             plan, relation, judged_sql, train_sql, dialect=backend.dialect, inputs=ctes
         )

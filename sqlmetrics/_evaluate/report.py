@@ -182,7 +182,7 @@ n_boot, seed, con, **options
             warnings.simplefilter("always")
             out = fn()
         for w in caught:  # shown on the page and passed on to the caller
-            messages.append(f"{name}: {w.message}")
+            messages.append(_message(name, str(w.message)))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return out
 
@@ -312,6 +312,35 @@ n_boot, seed, con, **options
     return target
 
 
+def _message(name: str, text: str) -> str:
+    """A warning as the page lists it: the step that raised it first, once
+    (``evaluate (model_b): auc is undefined ...``, never ``evaluate: evaluate: ...``).
+    """
+    caller = name.split(" ")[0]
+    if text.startswith(f"{caller}: "):
+        text = text[len(caller) + 2 :]
+    return f"{name}: {text}"
+
+
+def data_label(data: Any, label: str) -> str:
+    """The data source as the page names it: a list of files (a folder the command line
+    read, a shell glob) as their common folder and a count, not every path.
+    """
+    if not isinstance(data, (list, tuple)) or len(data) <= 3:
+        return label
+    if not all(isinstance(d, (str, os.PathLike)) for d in data):
+        return label
+    paths = [os.fspath(d) for d in data]
+    try:
+        folder = os.path.commonpath(paths)
+    except ValueError:  # absolute and relative paths mixed
+        folder = ""
+    if folder in paths:  # one file, repeated: no folder of its own
+        folder = os.path.dirname(folder)
+    where = f"{folder or '.'}{os.sep}" if folder else "several folders"
+    return f"{where} ({len(paths)} files, e.g. {paths[0]})"
+
+
 def _check_path(path: Any) -> Path:
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
         raise InvalidParameterError(
@@ -361,7 +390,7 @@ def _about_data(
     with backend_for(con, data) as backend:
         engine = f"{backend.name} {_engine_version(con, backend)}".strip()
         with open_source(data, backend, "report") as source:
-            label = source.label
+            label = data_label(data, source.label)
             if group is None or not any(_is_grouped(r.spec) for r in plan.requests):
                 return engine, label, None
             by = [quote_ident(b, backend.dialect) for b in plan.by]

@@ -38,10 +38,18 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def cell_value(value: Any) -> tuple[str, str]:
+#: columns of p-values, and how one of 0.0 reads: a test's p-value is never 0, one that
+#: underflowed a double is (below the smallest normal double, 2.2e-308)
+P_VALUES = ("p_value", "p_adjusted")
+P_UNDERFLOW = "< 1e-308"
+
+
+def cell_value(value: Any, column: Any = None) -> tuple[str, str]:
     """``(shown, exact)`` of a table value: the text shown and its ``data-value``."""
     import pandas as pd
 
+    if column in P_VALUES and isinstance(value, float) and value == 0.0:
+        return P_UNDERFLOW, "0.0"
     if value is None or value is pd.NA or value is pd.NaT:
         return "NULL", ""
     if isinstance(value, bool):
@@ -103,11 +111,13 @@ svg { border: 1px solid #e3e3e3; background: #fff; }
 dl { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; }
 dt { font-weight: 600; } dd { margin: 0; font-family: ui-monospace, monospace; }
 pre { background: #f7f7f7; padding: .5rem; overflow-x: auto; font-size: 12px; }
+.scroll { max-width: 100%; overflow-x: auto; }
 ul.messages li { margin: .2rem 0; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11px; }
   a, summary { color: inherit; } .curves { gap: .25rem; }
   pre { white-space: pre-wrap; word-break: break-all; }
+  .scroll { overflow: visible; } th, td { padding: .1rem .2rem; overflow-wrap: anywhere; }
   table, figure, .slice { break-inside: avoid; }
   table.sortable th { cursor: auto; } h2 { break-after: avoid; }
 }
@@ -149,12 +159,19 @@ def _table(
     for row in frame.itertuples(index=False, name=None):
         out.append("<tr>")
         for column, value in zip(frame.columns, row):
-            shown, exact = cell_value(value)
+            shown, exact = cell_value(value, column)
             text = ' class="text"' if column in text_columns else ""
             out.append(f'<td{text} data-value="{esc(exact)}">{esc(shown)}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def _scroll(frame: pd.DataFrame, caption: str, table_id: str, text_columns: Sequence[str]) -> str:
+    """A table in a box that scrolls sideways when it is wider than the page (many metrics,
+    intervals), so the page itself never does; printed, it wraps instead.
+    """
+    return f'<div class="scroll">{_table(frame, caption, table_id, text_columns)}</div>'
 
 
 def _number(x: float) -> str:
@@ -273,7 +290,7 @@ def page_html(page: Page, slices: Sequence[str], models: Sequence[str]) -> str:
         _pairs(page.about[:2]),
         "</header><main>",
         '<section id="metrics"><h2>Metrics per slice</h2>',
-        _table(
+        _scroll(
             page.metrics,
             "Metrics per slice (click a header to sort; exact values in each cell's data-value)",
             "metrics-table",
@@ -281,13 +298,13 @@ def page_html(page: Page, slices: Sequence[str], models: Sequence[str]) -> str:
         ),
         "</section>",
         '<section id="groups"><h2>Rows, groups and skipped groups</h2>',
-        _table(page.counts, "Rows and groups per slice", "counts-table", text_columns),
+        _scroll(page.counts, "Rows and groups per slice", "counts-table", text_columns),
         "</section>",
     ]
     if page.comparison is not None:
         parts.append('<section id="comparison"><h2>Paired comparison of the models</h2>')
         parts.append(
-            _table(
+            _scroll(
                 page.comparison,
                 "Each model against the baseline: difference, its interval, the paired "
                 "test's p-value and p_adjusted (Holm) per slice",

@@ -17,12 +17,14 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from .._core.conventions import convention_names
 from ._io import (
+    COMMAND_FLAGS,
     Group,
     InputError,
     cancel_on_interrupt,
@@ -37,6 +39,8 @@ from ._io import (
     parse_options,
     parse_value,
     resolve_data,
+    single_score,
+    split_metrics,
     write,
 )
 
@@ -108,6 +112,7 @@ EVAL_FLAGS = {
     "ci_method": "--ci-method",
     "n_boot": "--n-boot",
     "seed": "--seed",
+    "where": "--where",
     "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
 }
 #: the same for report()
@@ -156,6 +161,21 @@ RENDER_FLAGS = {
     "prediction": "--prediction",
     "qrels": "--qrels",
 }
+COMMAND_FLAGS.update(
+    eval=EVAL_FLAGS, report=REPORT_FLAGS, compare=COMPARE_FLAGS, render=RENDER_FLAGS
+)
+
+
+#: --score on eval and report: repeatable, one model each (eval: a row per model, in a
+#: ``model`` column named by the score column, as compare and report name models)
+SCORES: dict[str, Any] = {
+    "multiple": True,
+    "default": ("score",),
+    "show_default": True,
+    "help": "Score column. Repeat it for several models: a row per model and slice, in a "
+    "model column holding the score column's name (as compare and report name them; "
+    "compare adds their paired tests).",
+}
 
 
 def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
@@ -174,17 +194,25 @@ def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
 #: columns of p-values: in a table with 3 significant digits (1.2e-09, never 0.000000)
 P_VALUES = ("p_value", "p_adjusted")
 
+#: how a p-value of 0.0 reads: a test's p-value is never 0, one that underflowed a double
+#: (below the smallest normal one, 2.2e-308) is
+P_UNDERFLOW = "< 1e-308"
+
 
 def _p_value(value: Any) -> str:
     import pandas as pd
 
-    return "NaN" if value is None or pd.isna(value) else f"{float(value):.3g}"
+    if value is None or pd.isna(value):
+        return "NaN"
+    return P_UNDERFLOW if float(value) == 0.0 else f"{float(value):.3g}"
 
 
 def format_frame(frame: pd.DataFrame, fmt: str) -> str:
     frame = _dates_as_text(frame)
     if fmt == "csv":
-        return str(frame.to_csv(index=False, float_format="%.17g"))
+        # each float in the shortest text that reads back as the same double (pandas
+        # writes Python's repr: 0.1, not %.17g's 0.10000000000000001), NaN as an empty field
+        return str(frame.to_csv(index=False))
     if fmt == "json":
         records = [
             {
@@ -260,7 +288,17 @@ def ci_options(command: Any) -> Any:
     "measures.",
 )
 @data_options(
-    "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
+    "label",
+    "score",
+    "group",
+    "item",
+    "weight",
+    "prediction",
+    "by",
+    "qrels",
+    "pos_label",
+    "where",
+    score=SCORES,
 )
 @click.option(
     "--class-score",
@@ -362,7 +400,7 @@ def eval_command(
     inputs: tuple[str, ...],
     metrics: tuple[str, ...],
     label: str,
-    score: str,
+    score: tuple[str, ...],
     group: str | None,
     item: str | None,
     weight: str | None,
@@ -397,6 +435,15 @@ def eval_command(
     from .._metrics.ranking_trec import read_trec_qrels, read_trec_run
 
     load_dirs(metrics_dirs)
+    metrics = tuple(split_metrics(metrics))
+    models = _models(score)
+    if len(models) > 1 and (fmt == "trec" or class_scores):
+        flag = "--format trec" if fmt == "trec" else "--class-score"
+        raise InputError(
+            f"--score given {len(models)} times ({', '.join(models)}) with {flag}, which "
+            f"reads one model; run eval once per model (or compare them with `sqlmetrics "
+            f"compare`)"
+        )
     if not metrics:
         if not (trec and fmt == "trec"):
             ctx = click.get_current_context()
@@ -472,7 +519,6 @@ def eval_command(
         )
     columns = dict(
         label=label,
-        score=score,
         group=group,
         item=item,
         weight=weight,
@@ -482,10 +528,11 @@ def eval_command(
     with engine_connection(database, db_url, spark_master) as con:
         table = filtered(table, con, where)
 
-        def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
+        def run_model(model: str, slices: list[str] | None, **more: Any) -> pd.DataFrame:
             return evaluate(
                 table,
                 names,
+                score=model,
                 by=slices,
                 con=con,
                 ci=ci,
@@ -497,6 +544,12 @@ def eval_command(
                 **more,
             )
 
+        def run(slices: list[str] | None, **more: Any) -> pd.DataFrame:
+            return run_model(models[0], slices, **more)
+
+        def swept(model: str) -> pd.DataFrame:  # one model, each --threshold
+            return per_threshold(partial(run_model, model), list(by), names, thresholds)
+
         if fmt == "trec":
             assert group is not None
             tallies = counts(table, judged, con, group, item, label, options)
@@ -506,9 +559,41 @@ def eval_command(
             runid = run_id(table) if trec else None
             text = format_trec(per_topic, run(None), group, tallies, names, per_query, runid)
         else:
-            frame = per_threshold(run, list(by), names, thresholds)
+            frame = swept(models[0]) if len(models) == 1 else per_model(models, list(by), swept)
             text = format_frame(frame, fmt)
     write(text, output)
+
+
+def _models(scores: tuple[str, ...]) -> list[str]:
+    """The models of repeated ``--score`` flags; one given twice is refused."""
+    twice = sorted({s for s in scores if scores.count(s) > 1})
+    if twice:
+        raise InputError(f"--score {twice[0]} is given twice; give each model's score column once")
+    return list(scores)
+
+
+def per_model(
+    models: list[str], slices: list[str], run: Callable[[str], pd.DataFrame]
+) -> pd.DataFrame:
+    """One evaluation per model, stacked: the slices, then ``model`` (the score column's
+    name, as compare and report name models), then the metrics and counts; sorted by the
+    slices, models in the order given.
+    """
+    import pandas as pd
+
+    if "model" in slices:
+        raise InputError(
+            "--by model: with several --score flags the output has a model column of its own; "
+            "rename the slice column (e.g. in a view) or evaluate one model"
+        )
+    frames = []
+    for i, model in enumerate(models):
+        frame = run(model)
+        frame.insert(len(slices), "model", model)
+        frames.append(frame.assign(__order=i))
+    stacked = pd.concat(frames, ignore_index=True)
+    stacked = stacked.sort_values([*slices, "__order"], kind="stable")
+    return stacked.drop(columns="__order").reset_index(drop=True)
 
 
 def _remote_engine_option(
@@ -849,7 +934,12 @@ def format_trec(
     "pos_label",
     "option",
     label={"default": None, "show_default": False, "help": "Label column (default: label)."},
-    score={"default": None, "show_default": False, "help": "Score column (default: score)."},
+    score={
+        "default": (),
+        "multiple": True,
+        "show_default": False,
+        "help": "Score column (default: score).",
+    },
 )
 @metrics_dir_option
 @click.pass_context
@@ -861,7 +951,7 @@ def render_command(
     data: str,
     dialect: str,
     label: str | None,
-    score: str | None,
+    score: tuple[str, ...],
     group: str | None,
     item: str | None,
     weight: str | None,
@@ -878,10 +968,11 @@ def render_command(
     from .._engine.render import render, render_evaluate
 
     load_dirs(metrics_dirs)
+    one = single_score("render", score, "its SQL reads") if score else None
     params = command_options(option_pairs, RENDER_FLAGS, pos_label)
     columns = dict(
         label=label,
-        score=score,
+        score=one,
         group=group,
         item=item,
         weight=weight,
@@ -917,7 +1008,7 @@ def render_command(
     slices = list(by) or None
     # metric names are case-insensitive on the command line, as for `eval`
     metric = cli_name(metric) if metric else metric
-    metrics = tuple(cli_name(m) for m in metrics)
+    metrics = tuple(cli_name(m) for m in split_metrics(metrics))
     if metrics:
         sql = render_evaluate(
             data, [*([metric] if metric else []), *metrics], by=slices, dialect=dialect, **params
@@ -1190,6 +1281,7 @@ def compare_command(
 
     from .._inference.compare import compare
 
+    metrics = tuple(split_metrics(metrics))
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)
     if _remote_engine_option(inputs, db_url, spark_master, False):
         table, database = inputs[0], None
@@ -1234,7 +1326,22 @@ def compare_command(
     help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
 )
 @data_options(
-    "label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label", "where"
+    "label",
+    "score",
+    "group",
+    "item",
+    "weight",
+    "prediction",
+    "by",
+    "qrels",
+    "pos_label",
+    "where",
+    score={
+        **SCORES,
+        "help": "Score column. Repeat it for several models, as --model (the first the "
+        "baseline): a table row and a plot line per model, named by the score column, and "
+        "their paired comparison.",
+    },
 )
 @click.option(
     "--model",
@@ -1294,7 +1401,7 @@ def report_command(
     inputs: tuple[str, ...],
     metrics: tuple[str, ...],
     label: str,
-    score: str,
+    score: tuple[str, ...],
     group: str | None,
     item: str | None,
     weight: str | None,
@@ -1323,6 +1430,14 @@ def report_command(
     """
     from .._evaluate.report import report
 
+    metrics = tuple(split_metrics(metrics))
+    if len(score) > 1:  # repeated --score: the models, as --model
+        if models:
+            raise InputError(
+                f"--score given {len(score)} times and --model too; give the models one way, "
+                f"e.g. --score {' --score '.join(score)}"
+            )
+        models = tuple(_models(score))
     if len(models) == 1:
         raise InputError(
             f"--model {models[0]}: give at least two --model columns (one per model, the first "
@@ -1346,7 +1461,7 @@ def report_command(
             filtered(table, con, where),
             [m.lower() for m in metrics],
             label=label,
-            score=score,
+            score=score[0],
             group=group,
             item=item,
             weight=weight,

@@ -57,6 +57,7 @@ FLAGS = {
 _PHRASES = (
     (", a table name with con=, or a DataFrame", " or path/to/db.duckdb:table"),
     ("pass con= the connection that holds the table", "name it as path/to/db.duckdb:table"),
+    ("pass e.g. scores=['model_a', 'model_b']", "pass e.g. --score model_a --score model_b"),
 )
 _ARGUMENT = re.compile(r"(?<![\w-])([a-z_]+)=")
 
@@ -168,8 +169,31 @@ def _is_option(name: str) -> bool:
     return name not in FLAGS and (name in PARAMS or name in _OPTIONS)
 
 
-def as_flags(message: str) -> str:
-    """Rewrite Python argument names in a library message as command-line flags.
+#: per command (its name), Python argument -> the flag that sets it there, where it differs
+#: from :data:`FLAGS` (report's scores= is --model, compare's is --score); filled by
+#: ``_commands``
+COMMAND_FLAGS: dict[str, Mapping[str, str]] = {}
+
+
+def command_flags() -> dict[str, str]:
+    """Python argument -> flag of the running command: each option's own name
+    (``n_permutations`` -> ``--n-permutations``), then :data:`COMMAND_FLAGS`'s entries.
+    """
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return {}
+    flags: dict[str, str] = {}
+    for param in ctx.command.params:
+        if isinstance(param, click.Option) and param.name and param.opts:
+            flags[param.name] = max(param.opts, key=len)
+    named = COMMAND_FLAGS.get(ctx.command.name or "", {})
+    flags.update({k: v for k, v in named.items() if v.startswith("-")})
+    return flags
+
+
+def as_flags(message: str, flags: Mapping[str, str] | None = None) -> str:
+    """Rewrite Python argument names in a library message as command-line flags; ``flags``
+    (the command's own, :func:`command_flags`) come first.
 
     >>> as_flags("'gauc' needs group=, the group column")
     "'gauc' needs --group, the group column"
@@ -181,7 +205,10 @@ def as_flags(message: str) -> str:
     'merge them with --option duplicates=max or --option duplicates=sum'
     >>> as_flags("pass empty='zero' to count them, or convention= to follow a tool")
     'pass --option empty=zero to count them, or --convention to follow a tool'
+    >>> as_flags("n_permutations= must be >= 10", {"n_permutations": "--n-permutations"})
+    '--n-permutations must be >= 10'
     """
+    own = dict(flags or {})
 
     def two(match: re.Match[str]) -> str:
         name, first, second = match.groups()
@@ -190,8 +217,9 @@ def as_flags(message: str) -> str:
     def flag(match: re.Match[str]) -> str:
         name = match.group(1)
         rest = message[match.end() : match.end() + 1]
-        if name in FLAGS:
-            return FLAGS[name] + (" " if rest and rest not in " ),;:" else "")
+        if name in own or name in FLAGS:
+            shown = own.get(name) or FLAGS[name]
+            return shown + (" " if rest and rest not in " ),;:?" else "")
         if _is_option(name):
             return f"--option {name}="
         return match.group(0)
@@ -218,6 +246,7 @@ def _plain_warnings(default: Callable[..., None]) -> Callable[..., None]:
     own display, never dressed as ours.
     """
     seen: set[str] = set()
+    flags = command_flags()
 
     def show(
         message: Warning | str,
@@ -230,7 +259,7 @@ def _plain_warnings(default: Callable[..., None]) -> Callable[..., None]:
         if not _ours(category):
             default(message, category, filename, lineno, file, line)
             return
-        text = mask_url(as_flags(str(message))).strip().splitlines()
+        text = mask_url(as_flags(str(message), flags)).strip().splitlines()
         shown = f"sqlmetrics: warning: {text[0] if text else category.__name__}"
         if shown not in seen:
             seen.add(shown)
@@ -266,7 +295,7 @@ def friendly(func: F) -> F:
                 if _INTERRUPTED.is_set() or isinstance(exc, duckdb.InterruptException):
                     raise Interrupted() from None
                 if isinstance(exc, SqlMetricsError):
-                    raise InputError(as_flags(str(exc))) from None
+                    raise InputError(as_flags(str(exc), command_flags())) from None
                 if isinstance(exc, ImportError):  # e.g. matplotlib missing for `plot`
                     raise InputError(str(exc)) from None
                 if isinstance(exc, duckdb.Error):
@@ -428,18 +457,62 @@ def command_options(
 
 
 def check_where(where: str) -> str:
-    """``--where``'s expression, refused when it holds a ``;`` (one expression, not a script)."""
-    if ";" in where:
-        raise InputError(
-            f"--where {where!r} holds a ';': give one SQL boolean expression over DATA's "
-            f"columns, e.g. --where \"country = 'DE'\""
-        )
+    """``--where``'s expression: one SQL boolean expression, as ``where=`` checks it
+    (``_engine.where``: no ``;``, no comment, no parenthesis it did not open).
+    """
+    from .._engine.where import where_problem
+
     if not where.strip():
         raise InputError(
             "--where '': give a SQL boolean expression over DATA's columns, "
             "e.g. --where \"country = 'DE'\""
         )
+    problem = where_problem(where)
+    if problem is not None:
+        raise InputError(
+            f"--where {where!r} {problem}: give one SQL boolean expression over DATA's "
+            f"columns, e.g. --where \"country = 'DE'\""
+        )
     return where
+
+
+def split_metrics(metrics: tuple[str, ...]) -> list[str]:
+    """``-m auc,gauc -m ndcg@10`` -> ``["auc", "gauc", "ndcg@10"]``: a comma outside
+    parentheses separates names (``'nDCG(dcg=exp-log2)@10'`` stays whole); an empty name
+    (``-m auc,``) is an error.
+    """
+    names: list[str] = []
+    for text in metrics:
+        depth, start = 0, 0
+        parts = []
+        for i, ch in enumerate(text):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if ch == "," and depth == 0:
+                parts.append(text[start:i])
+                start = i + 1
+        parts.append(text[start:])
+        for part in parts:
+            if not part.strip():
+                raise InputError(
+                    f"-m {text!r}: an empty metric name; write the metrics separated by "
+                    f"commas or as repeated -m, e.g. -m auc,gauc or -m auc -m gauc"
+                )
+            names.append(part.strip())
+    return names
+
+
+def single_score(command: str, scores: tuple[str, ...], where: str) -> str:
+    """The one ``--score`` of a command that draws or renders one model; given several
+    times it is refused, with the commands that take several models.
+    """
+    if len(scores) == 1:
+        return scores[0]
+    raise InputError(
+        f"{command}: --score given {len(scores)} times ({', '.join(scores)}), and {where} one "
+        f"model; for one line or row per model use `sqlmetrics report DATA --score "
+        f"{' --score '.join(scores)}` or `sqlmetrics eval` (a model column), and `sqlmetrics "
+        f"compare` for their paired tests"
+    )
 
 
 def filtered(table: Any, con: Any, where: str | None) -> Any:
@@ -668,6 +741,13 @@ class Group(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # a bare `sqlmetrics`: its help
+            click.echo(
+                exc.ctx.get_help()
+                if exc.ctx is not None
+                else self.get_help(self.context_class(self))
+            )
+            sys.exit(0)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "sqlmetrics"
             message = mask_url(exc.format_message().replace("\n", " "))

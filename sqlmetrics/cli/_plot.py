@@ -22,6 +22,7 @@ from ._io import (
     filtered,
     friendly,
     resolve_data,
+    single_score,
     write_file,
 )
 
@@ -33,7 +34,7 @@ def _draw(
     kind: str,
     data: tuple[str, ...],
     label: str,
-    score: str,
+    score: tuple[str, ...],
     weight: str | None,
     by: tuple[str, ...],
     max_points: int | None,
@@ -49,6 +50,7 @@ def _draw(
         )
     from .. import plot as plots
 
+    one = single_score(f"plot {kind}", score, "a plot here draws")
     options = _plot_options(kind, option_pairs, pos_label)
     table, database = resolve_data(data)
     with connection(database) as con:
@@ -56,7 +58,7 @@ def _draw(
         figure = draw(
             filtered(table, con, where),
             label=label,
-            score=score,
+            score=one,
             weight=weight,
             by=list(by) or None,
             max_points=max_points,
@@ -81,8 +83,15 @@ def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | Non
 
 
 #: the shared grammar's flags of a plot (cli's data_options), with plot's own help
-_PLOT_FLAGS = {
+_PLOT_FLAGS: dict[str, dict[str, Any]] = {
     "label": {"help": "Label column (0/1, or two classes with --pos-label)."},
+    "score": {
+        "multiple": True,
+        "default": ("score",),
+        "show_default": True,
+        "help": "Score column (one model; `sqlmetrics report --score a --score b` draws a "
+        "line per model).",
+    },
     "by": {"help": "Slice column (repeatable): one curve each."},
     "option": {"help": "pos_label=VALUE: the positive class (as --pos-label)."},
 }
@@ -128,7 +137,7 @@ def plot() -> None:
 def roc_command(
     data: tuple[str, ...],
     label: str,
-    score: str,
+    score: tuple[str, ...],
     weight: str | None,
     by: tuple[str, ...],
     max_points: int,
@@ -149,7 +158,7 @@ def roc_command(
 def pr_command(
     data: tuple[str, ...],
     label: str,
-    score: str,
+    score: tuple[str, ...],
     weight: str | None,
     by: tuple[str, ...],
     max_points: int,
@@ -211,6 +220,7 @@ def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -
 
     options = _plot_options(kind, kwargs.pop("option_pairs"), kwargs.pop("pos_label"))
     where = kwargs.pop("where")
+    kwargs["score"] = single_score(f"plot {kind}", kwargs["score"], "a plot here draws")
     kwargs["by"] = list(kwargs["by"]) or None
     table, database = resolve_data(data)
     with connection(database) as con:

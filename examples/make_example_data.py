@@ -2,10 +2,9 @@
 
 python examples/make_example_data.py
 
-ctr.csv: a click log, one row per impression, one model's score (pctr).
-exports/: the same click log as a warehouse would export it: a Hive-partitioned Parquet folder
-(exports/day=2026-11-01/country=DE/part-0.parquet, ...), with a second model's score (pctr_v2)
-beside the first, for the warehouse-export recipe (README, docs).
+ctr.csv is the click log; ctr_export/ is the same log as a warehouse export: Parquet files in
+Hive partition folders day=.../country=.../ with an empty _SUCCESS marker, as Spark writes them,
+and a second model's score (pctr_challenger, the integration tests' challenger).
 """
 
 from __future__ import annotations
@@ -13,7 +12,10 @@ from __future__ import annotations
 import csv
 import math
 import random
+import shutil
 from pathlib import Path
+
+import duckdb
 
 HERE = Path(__file__).resolve().parent / "data"
 
@@ -39,39 +41,30 @@ def ctr(path: Path, n_users: int = 200, seed: int = 7) -> None:
         w.writerows(rows)
 
 
-def exports(source: Path, folder: Path, seed: int = 11) -> None:
-    """The click log of ``source`` (ctr.csv) as a Hive-partitioned Parquet export by day and
-    country, with a second model (pctr_v2: the same logit with less noise, rounded: ties).
+def ctr_export(source: Path, folder: Path) -> None:
+    """The click log ``source`` as a Hive-partitioned Parquet export under ``folder`` (replaced):
+    ``day=<date>/country=<code>/part-0.parquet``, the rows of each part in the log's order, and
+    a challenger score: the champion's blurred by the item id (integration_tests' predictions).
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    rng = random.Random(seed)
-    with source.open(newline="") as f:
-        rows = list(csv.DictReader(f))
-    parts: dict[tuple[str, str], list[dict[str, object]]] = {}
-    for row in rows:
-        click = int(row["click"])
-        logit = math.log(float(row["pctr"]) + 1e-3) - math.log(1 - float(row["pctr"]) + 1e-3)
-        v2 = round(
-            1 / (1 + math.exp(-(0.7 * logit + (1.2 if click else -0.4) + rng.gauss(0, 1)))), 2
-        )
-        parts.setdefault((row["day"], row["country"]), []).append(
-            {
-                "user_id": int(row["user_id"]),
-                "item_id": int(row["item_id"]),
-                "click": click,
-                "pctr": float(row["pctr"]),
-                "pctr_v2": v2,
-            }
-        )
-    for (day, country), part in sorted(parts.items()):
-        target = folder / f"day={day}" / f"country={country}"
-        target.mkdir(parents=True, exist_ok=True)
-        pq.write_table(pa.Table.from_pylist(part), target / "part-0.parquet")
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    con = duckdb.connect()
+    con.execute("set preserve_insertion_order = true")
+    con.execute("set threads = 1")
+    log = con.read_csv(str(source))
+    con.register("log", log)
+    con.execute(
+        "copy (select user_id, item_id, click, pctr, "
+        "(pctr + cast(item_id % 7 as double) / 20.0) / 1.3 as pctr_challenger, day, country "
+        "from log) to ? (format parquet, partition_by (day, country), filename_pattern 'part-{i}')",
+        [str(folder)],
+    )
+    con.close()
+    (folder / "_SUCCESS").write_bytes(b"")
 
 
 if __name__ == "__main__":
     HERE.mkdir(exist_ok=True)
     ctr(HERE / "ctr.csv")
-    exports(HERE / "ctr.csv", HERE / "exports")
+    ctr_export(HERE / "ctr.csv", HERE / "ctr_export")

@@ -34,11 +34,18 @@ def compile_all(args: list[str], calls: list[str]) -> dict[str, dict[str, Any]]:
     parsed = dbtRunner(callbacks=[keep]).invoke(["parse", *args])
     if not parsed.success:
         raise SystemExit("dbt parse failed:\n" + "\n".join(lines) + f"\n{parsed.exception}")
-    runner = dbtRunner(manifest=parsed.result, callbacks=[keep])
+    manifest = parsed.result
+    runner = dbtRunner(manifest=manifest, callbacks=[keep])
     outcomes = {}
     for call in calls:
         lines.clear()
         done = runner.invoke(["compile", "--inline", "{{ " + call + " }}", *args])
+        # dbt removes the inline node from the manifest after a run (CompileTask.after_run),
+        # not after an error raised while compiling it (a check that runs a query, such as a
+        # missing column's): the next call would be "two sql_operations named inline_query"
+        for node in [n for n in manifest.nodes if n.startswith("sql_operation.")]:
+            if node.endswith(".inline_query"):
+                manifest.nodes.pop(node)
         error = "" if done.exception is None else f"\n{done.exception}"
         outcomes[call] = {"success": done.success, "output": "\n".join(lines) + error}
     return outcomes

@@ -1315,7 +1315,7 @@ def inline_errors(duckdb_build: Built) -> dict[str, Compiled]:
     """Every error case's call below (ERRORS, GATE_ERRORS, CONVENTION_ERRORS, a missing column,
     the state macro) compiled by ``dbt compile --inline``, all in one dbt process."""
     calls = [call for table in (ERRORS, GATE_ERRORS, CONVENTION_ERRORS) for call, _ in
-             table.values()] + [MISSING_COLUMN_CALL, STATE_CALL]  # fmt: skip
+             table.values()] + [MISSING_COLUMN_CALL, STATE_CALL, *EXTERNAL_MISSING]  # fmt: skip
     return duckdb_build.project.compile_inline(calls)
 
 
@@ -1394,6 +1394,66 @@ def test_missing_column_is_a_compile_error(inline_errors: dict[str, Compiled]) -
     _refused(inline_errors, MISSING_COLUMN_CALL, "auc: column 'clicks' (label=) not found in data=")
     out = _one_line(inline_errors[MISSING_COLUMN_CALL].output)
     assert "predictions" in out and "columns present: user_id, item_id, country" in out
+
+
+#: the warehouse export (examples/data/ctr_export/: Hive partition folders day=/country=) as
+#: integration_tests/models/warehouse_export/ reads it: dbt-duckdb sources with
+#: meta.external_location, one a read_parquet(..., hive_partitioning=true) call, one a path
+EXPORT = ROOT / "examples" / "data" / "ctr_export"
+EXPORT_HIVE = "read_parquet('../examples/data/ctr_export/**/*.parquet', hive_partitioning=true)"
+EXPORT_PATH = "'../examples/data/ctr_export/**/*.parquet'"
+EXPORT_COLUMNS = "columns present: user_id, item_id, click, pctr, pctr_challenger, country, day"
+#: model -> the score it evaluates (its source: export_metrics the read_parquet call,
+#: export_challenger_metrics the plain path)
+EXPORT_MODELS = {"export_metrics": "pctr", "export_challenger_metrics": "pctr_challenger"}
+
+
+@pytest.mark.parametrize("model", sorted(EXPORT_MODELS))
+def test_external_parquet_source_equals_python(model: str, duckdb_build: Built) -> None:
+    """A model on a dbt-duckdb external source builds (the column check describes a query over
+    the source: `describe read_parquet(...)` is a parser error) and equals the Python API on
+    the folder, slice by slice; the gates on the source pass.
+    """
+    out = duckdb_build.build.stdout
+    assert f"OK created sql table model {SCHEMA}.{model}" in out
+    assert out.count("PASS sqlmetrics_source_metric_threshold_ctr_export_ctr_export_hive") == 2
+    assert out.count("PASS sqlmetrics_source_champion_challenger_ctr_export_ctr_export_hive") == 1
+    got = duckdb_build.read(model)
+    metrics = ["auc", "gauc", "log_loss"]
+    want = sqlmetrics.evaluate(
+        EXPORT, metrics, label="click", score=EXPORT_MODELS[model], group="user_id",
+        by=["day", "country"],
+    )  # fmt: skip
+    assert list(got.columns) == list(want.columns)
+    assert len(got) == 6  # 2 days x 3 countries
+    for column in ("day", "country"):
+        assert list(got[column].astype(str)) == list(want[column].astype(str)), column
+    for column in metrics:
+        assert all(_same(a, b) for a, b in zip(got[column], want[column])), column
+    for column in ("n_rows", "n_groups"):
+        assert list(got[column]) == list(want[column]), column
+
+
+#: a missing column on each kind of external source: call -> what dbt must say
+EXTERNAL_MISSING = {
+    "sqlmetrics.auc(source('ctr_export', 'ctr_export_hive'), label='clicks', score='pctr')": (
+        f"auc: column 'clicks' (label=) not found in data={EXPORT_HIVE}; {EXPORT_COLUMNS}"
+    ),
+    "sqlmetrics.evaluate(source('ctr_export', 'ctr_export_hive'), metrics=['auc'], "
+    "label='click', score='pctr', by=['day', 'region'])": (
+        f"evaluate: column 'region' (by=) not found in data={EXPORT_HIVE}; {EXPORT_COLUMNS}"
+    ),
+    "sqlmetrics.log_loss(source('ctr_export', 'ctr_export'), label='click', score='ctr')": (
+        f"log_loss: column 'ctr' (score=) not found in data={EXPORT_PATH}; {EXPORT_COLUMNS}"
+    ),
+}
+
+
+@pytest.mark.parametrize("call", sorted(EXTERNAL_MISSING))
+def test_missing_column_of_an_external_source(
+    call: str, inline_errors: dict[str, Compiled]
+) -> None:
+    _refused(inline_errors, call, EXTERNAL_MISSING[call])
 
 
 @pytest.mark.parametrize("build", BUILDS)

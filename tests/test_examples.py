@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import sqlmetrics
@@ -41,19 +42,32 @@ def test_quickstart_as_a_script() -> None:
     assert out.count("\n") == 5
 
 
-def test_example_export_folder_is_reproducible(tmp_path: Path) -> None:
-    # the warehouse-export recipe's Hive folder (day=/country=, two models) is made from ctr.csv
-    import pyarrow.parquet as pq
+def test_ctr_export_is_the_click_log(tmp_path: Path) -> None:
+    """examples/data/ctr_export/ (Hive partition folders day=/country=, a _SUCCESS marker) is
+    what make_example_data.py writes, and holds the rows of ctr.csv with the challenger's score
+    (integration_tests/models/predictions.sql's formula)."""
+    script = ROOT / "examples" / "make_example_data.py"
+    namespace = runpy.run_path(str(script))
+    committed = ROOT / "examples" / "data" / "ctr_export"
+    namespace["ctr_export"](ROOT / "examples" / "data" / "ctr.csv", tmp_path / "ctr_export")
 
-    namespace = runpy.run_path(str(ROOT / "examples" / "make_example_data.py"))
-    namespace["exports"](ROOT / "examples/data/ctr.csv", tmp_path / "exports")
-    shipped = sorted(
-        p.relative_to(ROOT / "examples/data")
-        for p in (ROOT / "examples/data").glob("exports/**/*.parquet")
-    )
-    made = sorted(p.relative_to(tmp_path) for p in tmp_path.glob("exports/**/*.parquet"))
-    assert shipped == made and len(made) == 6
-    for path in made:
-        assert pq.read_table(tmp_path / path).equals(pq.read_table(ROOT / "examples/data" / path))
-    rows = sum(pq.read_metadata(tmp_path / p).num_rows for p in made)
-    assert rows == len((ROOT / "examples/data/ctr.csv").read_text().splitlines()) - 1
+    def files(folder: Path) -> list[str]:
+        return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+    assert files(tmp_path / "ctr_export") == files(committed)
+    assert "day=2026-11-01/country=DE/part-0.parquet" in files(committed)
+
+    def rows(folder: Path) -> list[tuple[object, ...]]:
+        return duckdb.sql(
+            "select user_id, item_id, cast(country as varchar), cast(day as varchar), click, "
+            "pctr, pctr_challenger from read_parquet("
+            f"'{folder}/**/*.parquet', hive_partitioning = true) order by all"
+        ).fetchall()
+
+    log = duckdb.sql(
+        f"select user_id, item_id, country, cast(day as varchar), click, pctr, "
+        f"(pctr + cast(item_id % 7 as double) / 20.0) / 1.3 from '{ROOT}/examples/data/ctr.csv' "
+        "order by all"
+    ).fetchall()
+    assert rows(committed) == rows(tmp_path / "ctr_export") == log
+    assert len(log) == 2869

@@ -71,9 +71,10 @@ def configure(
         if not isinstance(memory_limit, str) or not _SIZE.match(memory_limit):
             raise InvalidParameterError(
                 f"configure: memory_limit= must be a size with a unit such as '2GB' or "
-                f"'512MiB'; got {memory_limit!r}"
+                f"'512MiB' ({SIZE_FORMS}); got {memory_limit!r}"
             )
         _check_memory_floor(memory_limit)
+        _check_memory_ceiling(memory_limit)
         statements.append(f"set memory_limit = {quote_literal(memory_limit.strip())}")
     if threads is not None:
         if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
@@ -131,6 +132,8 @@ def _set_temp_directory(database: duckdb.DuckDBPyConnection, path: str) -> None:
         ) from None
 
 
+#: the sizes memory_limit= accepts, as its messages say
+SIZE_FORMS = "a number and a unit: B, KB, MB, GB, TB, powers of 1000; KiB, MiB, GiB, TiB, of 1024"
 #: DuckDB's size units (KB, MB, ... are powers of 1000; KiB, MiB, ... of 1024)
 _UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
 _UNITS.update({"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40})
@@ -153,4 +156,23 @@ def _check_memory_floor(memory_limit: str) -> None:
         f"configure: memory_limit={memory_limit!r} is below the 16MB DuckDB needs to run a "
         f"metric (below 8MB an AUC over 100,000 rows runs out of memory); give a size such as "
         f"'2GB' or '512MB'{hint}"
+    )
+
+
+#: the largest memory_limit DuckDB sets: its size in bytes, computed in double precision
+#: (as DuckDB computes it), must stay below 2**64 ('18446744TB' is set, '18446745TB' refused)
+MEMORY_CEILING = 2**64
+
+
+def _check_memory_ceiling(memory_limit: str) -> None:
+    """Refuse a ``memory_limit`` too large for DuckDB (its ParserException), with the fix."""
+    found = re.match(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)", memory_limit)
+    if found is None:  # pragma: no cover - _SIZE matched it
+        return
+    if float(found.group(1)) * _UNITS[found.group(2).lower()] < MEMORY_CEILING:
+        return
+    raise InvalidParameterError(
+        f"configure: memory_limit={memory_limit!r} is more than DuckDB can set (below 2**64 "
+        f"bytes: at most 18446744TB or 16777215TiB); give the memory DuckDB may use, such as "
+        f"'2GB' or '512MiB' ({SIZE_FORMS})"
     )

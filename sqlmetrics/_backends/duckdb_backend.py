@@ -6,6 +6,7 @@ connections, and the reading of data files.
 from __future__ import annotations
 
 import glob
+import math
 import os
 import re
 import tempfile
@@ -90,6 +91,9 @@ class DuckDBBackend(Backend):
     def __init__(self, con: Any, owned: bool = False) -> None:
         self.con = con
         self.owned = owned
+        #: (memory_limit, database) of an owned connection closed after an error, for the
+        #: advice of an out-of-memory error (wrapped after the connection is closed)
+        self.memory: tuple[str | None, str | None] | None = None
 
     def query(self, sql: str) -> pd.DataFrame:
         return self.con.execute(sql).df()
@@ -156,12 +160,19 @@ class DuckDBBackend(Backend):
             )
         if isinstance(exc, (duckdb.IOException, duckdb.InvalidInputException)):
             return DataSourceError(f"{metric}: {where} cannot be read: {message}")
+        if isinstance(exc, duckdb.OutOfMemoryException):
+            return EngineError(
+                f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}; "
+                f"{memory_advice(self.memory or memory_of(self.con), self.con, self.owned)}"
+            )
         return EngineError(
             f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}"
         )
 
     def close(self, failed: bool = False) -> None:
         if self.owned:
+            if failed:
+                self.memory = memory_of(self.con)
             self.con.close()
 
 
@@ -278,6 +289,66 @@ def engine_message(exc: BaseException) -> str:
     if csv_file and csv_file.group(1).strip() not in message:
         message += f" (file {csv_file.group(1).strip()})"
     return message
+
+
+#: DuckDB's units in its memory_limit setting as it reports it ('15.2 MiB', '1.8 GiB')
+_REPORTED_UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+_REPORTED_UNITS.update({"PiB": 2**50, "EiB": 2**60})
+
+
+def memory_of(con: Any) -> tuple[str | None, str | None]:
+    """``con``'s ``memory_limit`` as DuckDB reports it ('15.2 MiB') and its database's name
+    (``memory`` for an in-memory one), or Nones where it cannot say (closed, or no ``con``).
+    """
+    if con is None:
+        return None, None
+    try:
+        row = con.execute("select current_setting('memory_limit'), current_database()").fetchone()
+    except duckdb.Error:
+        return None, None
+    return (str(row[0]), str(row[1])) if row else (None, None)
+
+
+def memory_advice(memory: tuple[str | None, str | None], con: Any, owned: bool) -> str:
+    """What to do when DuckDB ran out of memory on ``con``: its ``memory_limit`` now
+    (``memory``: :func:`memory_of`), and the setting that raises it for this kind of
+    connection: ``sqlmetrics.configure`` (and the command line's ``--memory-limit``) for
+    sqlmetrics' own database, the connection's own for one the caller passed or a database
+    file sqlmetrics opened.
+    """
+    limit, database = memory
+    larger = None
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(\w+)", limit or "")
+    if found and found.group(2) in _REPORTED_UNITS:
+        twice = 2 * float(found.group(1)) * _REPORTED_UNITS[found.group(2)]
+        unit, size = ("GB", 10**9) if twice >= 10**9 else ("MB", 10**6)
+        larger = f"{math.ceil(twice / size)}{unit}"
+    example = larger or "8GB"
+    now = f"memory_limit={limit!r}" if limit else "memory_limit"
+    if con is not None and owned and database == "memory":
+        return (
+            f"sqlmetrics' database ran out of its {now}: raise it with "
+            f"sqlmetrics.configure(memory_limit={example!r}) (on the command line: "
+            f"sqlmetrics --memory-limit {example} <command> ...), or pass fewer rows or slices"
+        )
+    if con is not None and owned and database is not None:
+        return (
+            f"the database file sqlmetrics opened has DuckDB's default {now}, which "
+            f"sqlmetrics.configure() does not set: open it yourself with "
+            f"duckdb.connect(path, read_only=True, config={{'memory_limit': {example!r}}}) and "
+            f"pass that connection as con=, or pass fewer rows or slices"
+        )
+    if con is not None:
+        return (
+            f"the connection passed as con= has {now}: raise it on that connection, "
+            f"con.execute(\"set memory_limit = '{example}'\") (sqlmetrics.configure() sets only "
+            f"the database sqlmetrics uses when con= is omitted), or pass fewer rows or slices"
+        )
+    return (
+        "raise DuckDB's memory_limit: sqlmetrics.configure(memory_limit='8GB') when con= is "
+        "omitted (on the command line: sqlmetrics --memory-limit 8GB <command> ...), or "
+        "con.execute(\"set memory_limit = '8GB'\") on the connection passed as con="
+    )
 
 
 def _is_frame(data: Any) -> bool:

@@ -235,8 +235,27 @@ def _plain(value: Any) -> Any:
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sqlmetrics")
-def main() -> None:
+@click.option(
+    "--memory-limit",
+    metavar="SIZE",
+    default=None,
+    help="Largest memory DuckDB may use on the files and DataFrames sqlmetrics reads itself, "
+    "e.g. 4GB or 512MiB, given before the command (sqlmetrics --memory-limit 4GB eval ...); "
+    "beyond it, sorts and sums spill to disk. Python: sqlmetrics.configure(memory_limit=). "
+    "Default: DuckDB's, 80% of the machine's memory.",
+)
+def main(memory_limit: str | None) -> None:
     """Evaluate classification, CTR and ranking models in SQL, where the data lives."""
+    if memory_limit is not None:
+        from .._backends.config import configure
+        from ..errors import InvalidParameterError
+
+        try:
+            configure(memory_limit=memory_limit)
+        except InvalidParameterError as exc:
+            message = str(exc).removeprefix("configure: ")  # named as the flag it came from
+            message = re.sub(r"memory_limit=(\S*)", r"--memory-limit \1", message, count=1)
+            raise click.UsageError(message.replace("--memory-limit  ", "--memory-limit ")) from None
 
 
 def ci_options(command: Any) -> Any:

@@ -47,14 +47,30 @@
 #}
 {% macro sqlmetrics_check_columns(who, relation, wanted, arg='data') -%}
 {%- if execute and relation is not string and relation.identifier is defined -%}
-{%- set present = [] -%}
-{%- for column in adapter.get_columns_in_relation(relation) -%}{%- do present.append(column.name) -%}{%- endfor -%}
+{%- set present = sqlmetrics.sqlmetrics_relation_columns(relation) -%}
 {%- for pair in wanted -%}
 {%- if pair[1] not in present -%}
 {{ sqlmetrics.sqlmetrics_fail(who ~ ': column ' ~ sqlmetrics.sqlmetrics_repr(pair[1]) ~ ' (' ~ pair[0] ~ '=) not found in ' ~ arg ~ '=' ~ relation ~ '; columns present: ' ~ present | join(', ')) }}
 {%- endif -%}
 {%- endfor -%}
 {%- endif -%}
+{%- endmacro %}
+
+{#
+  The column names of a relation, in order. A dbt-duckdb source declared with
+  meta.external_location (a path, or a table function such as read_parquet('exports/**/*.parquet',
+  hive_partitioning=true)) renders as that expression, which the adapter's own lookup pastes
+  into `describe <relation>`: a parser error for a function call. Its columns are those of a
+  query over it instead, exactly as the model's query will read it.
+#}
+{% macro sqlmetrics_relation_columns(relation) -%}
+{%- set present = [] -%}
+{%- if relation.external is defined and relation.external -%}
+{%- for row in run_query('describe (select * from ' ~ relation ~ ')') -%}{%- do present.append(row[0]) -%}{%- endfor -%}
+{%- else -%}
+{%- for column in adapter.get_columns_in_relation(relation) -%}{%- do present.append(column.name) -%}{%- endfor -%}
+{%- endif -%}
+{{ return(present) }}
 {%- endmacro %}
 
 {# _role_column (evaluate.py): the column a request reads for a role, or none #}

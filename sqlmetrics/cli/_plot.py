@@ -21,6 +21,7 @@ from ._io import (
     data_options,
     filtered,
     friendly,
+    output_over_input,
     resolve_data,
     write_file,
 )
@@ -50,6 +51,7 @@ def _draw(
     from .. import plot as plots
 
     options = _plot_options(kind, option_pairs, pos_label)
+    output_over_input(output, data)
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.roc if kind == "roc" else plots.pr
@@ -212,6 +214,7 @@ def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -
     options = _plot_options(kind, kwargs.pop("option_pairs"), kwargs.pop("pos_label"))
     where = kwargs.pop("where")
     kwargs["by"] = list(kwargs["by"]) or None
+    output_over_input(output, data)
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.calibration if kind == "calibration" else plots.gains

@@ -196,3 +196,17 @@ def test_column_order_and_name_case_are_not_differences(tmp_path: Path) -> None:
     frame = pd.concat([pd.DataFrame(DAY1), pd.DataFrame(DAY2)])
     got = sqlmetrics.auc(str(tmp_path / "*.parquet"), label="label", score="score")
     assert got == sqlmetrics.auc(frame, label="label", score="score")
+
+
+def test_csv_files_of_whole_and_decimal_scores_are_read_as_decimals(tmp_path: Path) -> None:
+    """Twelve days: eleven of whole-number scores, the last of decimals. DuckDB detects the
+    types of the first ten files only and refused the twelfth (BIGINT against DOUBLE)."""
+    frames = []
+    for day in range(12):
+        scores = [0.9, 0.1, 0.8, 0.35, 0.3, 0.4] if day == 11 else [day % 3, 0, 2, 1, 0, 1]
+        frame = pd.DataFrame({"label": DAY1["label"], "score": scores})
+        (tmp_path / f"day={day:02d}").mkdir()
+        frame.to_csv(tmp_path / f"day={day:02d}" / "part-0.csv", index=False)
+        frames.append(frame)
+    got = sqlmetrics.auc(str(tmp_path), label="label", score="score")
+    assert got == sqlmetrics.auc(pd.concat(frames), label="label", score="score")

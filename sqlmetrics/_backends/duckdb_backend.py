@@ -357,15 +357,17 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
         )
     kind = kinds.pop()
     listing = "[" + ", ".join(quote_literal(escape_glob(h)) for h in matched) + "]"
-    if len(matched) > 1 and _widen(metric, arg, kind, matched):
+    shown = f"{arg}={paths[0]!r}" if len(paths) == 1 else f"{arg}={list(paths)!r}"
+    if len(matched) > 1 and _widen(metric, shown, kind, matched):
         listing += ", union_by_name = true"
     return reader_sql(kind, listing)
 
 
-def _widen(metric: str, arg: str, kind: str, files: list[str]) -> bool:
-    """Check that ``files`` agree on their columns and column types (see
-    ``files.check_same_schema``, which names the file, the column and both types otherwise);
-    return whether numbers of different widths must be widened (``union_by_name``).
+def _widen(metric: str, shown: str, kind: str, files: list[str]) -> bool:
+    """Check that ``files`` (read for ``shown``, e.g. ``data='exports/'``) agree on their
+    columns and column types (see ``files.check_same_schema``, which names the file, the column
+    and both types otherwise); return whether numbers of different widths must be widened
+    (``union_by_name``).
 
     Cheap: Parquet files are compared by their metadata, CSV files by DuckDB's type detection
     of each (in the dialect detected in the first, as DuckDB reads them), each remembered
@@ -373,7 +375,7 @@ def _widen(metric: str, arg: str, kind: str, files: list[str]) -> bool:
     """
     if kind == "parquet":
         schemas = {f: cached_schema(kind, f, "", parquet_schema) for f in files}
-        return check_same_schema(metric, arg, schemas)
+        return check_same_schema(metric, shown, schemas)
     cursor = private_database().cursor()
     try:
         dialect = str(cached_schema("csv dialect", files[0], "", lambda f: _csv_dialect(cursor, f)))
@@ -395,7 +397,7 @@ def _widen(metric: str, arg: str, kind: str, files: list[str]) -> bool:
                 return False
 
         schemas = {f: cached_schema(kind, f, dialect, read) for f in files}
-        return check_same_schema(metric, arg, schemas, is_empty)
+        return check_same_schema(metric, shown, schemas, is_empty)
     finally:
         cursor.close()
 

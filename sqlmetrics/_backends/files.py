@@ -237,10 +237,11 @@ def check_same_schema(
     the files and their types; return whether the types differ within a family (numbers of
     different widths: the reader must then widen them, ``union_by_name``).
 
-    ``schemas``: each file's ``{column: (type, family)}`` in reading order (None: unknown,
-    not compared). ``is_empty(path, column)``: whether that column of that file holds no
-    value at all (a CSV column of empty fields is detected as text; it agrees with any type).
-    Column names compare case-insensitively, as DuckDB matches them.
+    ``arg``: the argument as the message shows it (``data='exports/'``). ``schemas``: each
+    file's ``{column: (type, family)}`` in reading order (None: unknown, not compared).
+    ``is_empty(path, column)``: whether that column of that file holds no value at all (a CSV
+    column of empty fields is detected as text; it agrees with any type). Column names
+    compare case-insensitively, as DuckDB matches them.
     """
     known = {p: {c.lower(): (c, *tf) for c, tf in s.items()} for p, s in schemas.items() if s}
     if len(known) < 2:
@@ -255,7 +256,7 @@ def check_same_schema(
         lacking = [p for p in paths if low not in known[p]]
         if lacking:
             raise InvalidDataError(
-                f"{metric}: {arg}= reads {len(paths)} files as one table, but column {name!r} "
+                f"{metric}: {arg} reads {len(paths)} files as one table, but column {name!r} "
                 f"is in {having[0]!r} and not in {lacking[0]!r} ({len(lacking)} of "
                 f"{len(paths)} files lack it); pass only files with the same columns, or "
                 f"load them into one table first"
@@ -281,7 +282,7 @@ def check_same_schema(
                 if f != "null"
             )
             raise InvalidDataError(
-                f"{metric}: {arg}= reads {len(paths)} files as one table, but column {name!r} "
+                f"{metric}: {arg} reads {len(paths)} files as one table, but column {name!r} "
                 f"has a different type from file to file: {shown}. The engine would cast one "
                 f"to the other (or fail) depending on which file comes first; give the column "
                 f"one type in every file (rewrite the odd files, or load the files into a "

@@ -424,4 +424,6 @@ def _csv_dialect(cursor: duckdb.DuckDBPyConnection, path: str) -> str:
 
 
 def _csv_reader(path: str, dialect: str) -> str:
-    return f"read_csv({quote_literal(escape_glob(path))}, header = true{dialect})"
+    """One CSV file's own columns (not the partition columns of its Hive folders)."""
+    path_sql = quote_literal(escape_glob(path))
+    return f"read_csv({path_sql}, header = true, hive_partitioning = false{dialect})"

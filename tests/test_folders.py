@@ -101,3 +101,55 @@ def test_the_cli_reads_a_folder_as_python_does(export: Path) -> None:
     assert result.exit_code == 0, result.output
     expected = sqlmetrics.evaluate(str(export), ["auc"], label="click", score="pctr", by="day")
     assert [row["auc"] for row in json.loads(result.stdout)] == expected["auc"].tolist()
+
+
+@pytest.fixture
+def deep_export(tmp_path: Path) -> Path:
+    """The example click log as a two-level Hive export (day=/country=), Spark-style: a
+    ``_SUCCESS`` marker and hidden ``.crc`` files beside the parts."""
+    folder = tmp_path / "exports"
+    duckdb.sql(
+        f"copy (select * from read_csv('{CTR}')) to '{folder}' "
+        f"(format parquet, partition_by (day, country))"
+    )
+    (folder / "_SUCCESS").write_text("")
+    for part in folder.rglob("*.parquet"):
+        (part.parent / f".{part.name}.crc").write_text("crc")
+    return folder
+
+
+def test_a_recursive_glob_reads_every_depth_with_its_partitions(deep_export: Path) -> None:
+    """`exports/**/*.parquet` (DuckDB's own recursive glob) was "matches no file" (issue 39)."""
+    expected = sqlmetrics.evaluate(
+        str(CTR), ["auc", "log_loss"], label="click", score="pctr", by=["day", "country"]
+    )
+    expected["day"] = expected["day"].astype(str)
+    patterns = [
+        str(deep_export / "**" / "*.parquet"),
+        str(deep_export / "**" / "country=*" / "*.parquet"),
+        str(deep_export / "day=*" / "**" / "*.parquet"),
+    ]
+    for pattern in patterns:
+        got = sqlmetrics.evaluate(
+            pattern, ["auc", "log_loss"], label="click", score="pctr", by=["day", "country"]
+        )
+        got["day"] = got["day"].astype(str)
+        pd.testing.assert_frame_equal(got, expected)
+    # relative, as typed in a shell from the export's parent
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(deep_export.parent)
+        assert sqlmetrics.auc("exports/**/*.parquet", label="click", score="pctr") == (
+            sqlmetrics.auc(str(CTR), label="click", score="pctr")
+        )
+
+
+def test_the_cli_reads_a_recursive_glob(deep_export: Path) -> None:
+    args = ["-m", "auc", "--label", "click", "--score", "pctr", "--by", "country"]
+    result = CliRunner().invoke(
+        cli.main, ["eval", str(deep_export / "**" / "*.parquet"), *args, "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    expected = sqlmetrics.evaluate(str(CTR), ["auc"], label="click", score="pctr", by="country")
+    rows = json.loads(result.stdout)
+    assert [r["country"] for r in rows] == expected["country"].tolist()
+    assert [r["auc"] for r in rows] == expected["auc"].tolist()

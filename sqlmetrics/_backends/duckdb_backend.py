@@ -25,10 +25,15 @@ from .files import (
     CSV_SUFFIXES,
     GLOB_CHARS,
     PARQUET_SUFFIXES,
+    cached_schema,
+    check_path_text,
+    check_same_schema,
     directory_files,
+    duckdb_type_family,
     escape_glob,
     file_kind,
     literal_directories,
+    parquet_schema,
     reader_sql,
 )
 
@@ -202,6 +207,28 @@ def open_database_file(path: str) -> duckdb.DuckDBPyConnection:
         ) from None
 
 
+def database_files(con: Any) -> list[str]:
+    """The files of the databases ``con`` reads: a database path given as ``con=``, or the
+    files attached to a DuckDB connection (asked on a cursor: the connection's own pending
+    result is left alone); ``[]`` for anything else.
+    """
+    if isinstance(con, (str, os.PathLike)):
+        return [os.fspath(con)]
+    if not isinstance(con, duckdb.DuckDBPyConnection):
+        return []
+    try:
+        cursor = con.cursor()
+        try:
+            rows = cursor.execute(
+                "select path from duckdb_databases() where path is not null"
+            ).fetchall()
+        finally:
+            cursor.close()
+    except duckdb.Error:  # a closed connection: the call itself will say so
+        return []
+    return [str(r[0]) for r in rows if r[0]]
+
+
 # (database, schema, name) of every table and view the connection sees, temporary ones first;
 # `on_path`: reachable by its bare name; `local`: in the temp or current database.
 _CATALOG = """
@@ -365,6 +392,7 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
     """
     matched: list[str] = []
     for p in paths:
+        check_path_text(metric, arg, p)
         if os.path.isfile(p):
             hits = [p]
         elif os.path.isdir(p):
@@ -376,7 +404,9 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
                     f"export, a file, or a glob such as '{p.rstrip(os.sep)}/*.parquet'"
                 )
         elif any(ch in p for ch in GLOB_CHARS):
-            hits = [h for h in sorted(glob.glob(literal_directories(p))) if os.path.isfile(h)]
+            # `**` is any depth of folders (none too), as DuckDB's own globs read it
+            pattern = literal_directories(p)
+            hits = [h for h in sorted(glob.glob(pattern, recursive=True)) if os.path.isfile(h)]
         else:
             hits = []
         if not hits:
@@ -396,5 +426,75 @@ def _file_sql(metric: str, arg: str, paths: Sequence[str]) -> str:
         raise DataSourceError(
             f"{metric}: {arg}={list(paths)!r} mixes Parquet and CSV files; pass one kind at a time"
         )
+    kind = kinds.pop()
     listing = "[" + ", ".join(quote_literal(escape_glob(h)) for h in matched) + "]"
-    return reader_sql(kinds.pop(), listing)
+    shown = f"{arg}={paths[0]!r}" if len(paths) == 1 else f"{arg}={list(paths)!r}"
+    if len(matched) > 1 and _widen(metric, shown, kind, matched):
+        listing += ", union_by_name = true"
+    return reader_sql(kind, listing)
+
+
+def _widen(metric: str, shown: str, kind: str, files: list[str]) -> bool:
+    """Check that ``files`` (read for ``shown``, e.g. ``data='exports/'``) agree on their
+    columns and column types (see ``files.check_same_schema``, which names the file, the column
+    and both types otherwise); return whether numbers of different widths must be widened
+    (``union_by_name``).
+
+    Cheap: Parquet files are compared by their metadata, CSV files by DuckDB's type detection
+    of each (in the dialect detected in the first, as DuckDB reads them), each remembered
+    while the file is unchanged. Runs on sqlmetrics' private database, never on ``con``.
+    """
+    if kind == "parquet":
+        schemas = {f: cached_schema(kind, f, "", parquet_schema) for f in files}
+        return check_same_schema(metric, shown, schemas)
+    cursor = private_database().cursor()
+    try:
+        dialect = str(cached_schema("csv dialect", files[0], "", lambda f: _csv_dialect(cursor, f)))
+
+        def read(path: str) -> dict[str, tuple[str, str]] | None:
+            try:
+                rows = cursor.execute(
+                    f"describe select * from {_csv_reader(path, dialect)}"
+                ).fetchall()
+            except duckdb.Error:  # unreadable: the engine's own error names it later
+                return None
+            return {str(r[0]): (str(r[1]), duckdb_type_family(str(r[1]))) for r in rows}
+
+        def is_empty(path: str, column: str) -> bool:
+            sql = f"select count({quote_ident(column)}) from {_csv_reader(path, dialect)}"
+            try:
+                return bool(cursor.execute(sql).fetchall()[0][0] == 0)
+            except duckdb.Error:
+                return False
+
+        schemas = {f: cached_schema(kind, f, dialect, read) for f in files}
+        return check_same_schema(metric, shown, schemas, is_empty)
+    finally:
+        cursor.close()
+
+
+def _csv_dialect(cursor: duckdb.DuckDBPyConnection, path: str) -> str:
+    """The reader options of the dialect DuckDB detects in ``path`` (delimiter, quote and
+    escape), as SQL text; empty when it detects none.
+    """
+    try:
+        rows = cursor.execute(
+            f"select Delimiter, Quote, Escape from sniff_csv({quote_literal(escape_glob(path))}, "
+            f"header = true)"
+        ).fetchall()
+    except duckdb.Error:
+        return ""
+    if not rows:
+        return ""
+    # sniff_csv shows a dialect without quotes or escapes as '(empty)'
+    delim, quote, escape = ("" if v is None or str(v) == "(empty)" else str(v) for v in rows[0])
+    return (
+        f", delim = {quote_literal(delim)}, quote = {quote_literal(quote)}, "
+        f"escape = {quote_literal(escape)}"
+    )
+
+
+def _csv_reader(path: str, dialect: str) -> str:
+    """One CSV file's own columns (not the partition columns of its Hive folders)."""
+    path_sql = quote_literal(escape_glob(path))
+    return f"read_csv({path_sql}, header = true, hive_partitioning = false{dialect})"

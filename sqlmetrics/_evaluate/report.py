@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from .._backends import backend_for
+from .._backends.duckdb_backend import database_files
+from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
 from .._engine.render import render, render_evaluate
@@ -152,6 +154,9 @@ n_boot, seed, con, **options
             "metrics=['auc', 'log_loss'] (sqlmetrics.metric_names() lists them)"
         )
     target = _check_path(path)
+    check_output_over_input(
+        "report", "path", path, [("data", data), ("qrels", qrels), ("con", database_files(con))]
+    )
     if isinstance(max_slices, bool) or not isinstance(max_slices, int) or max_slices < 1:
         raise InvalidParameterError(
             f"report: max_slices={max_slices!r} must be an integer >= 1 (the slices that get "
@@ -346,6 +351,7 @@ def _check_path(path: Any) -> Path:
         raise InvalidParameterError(
             f"report: path={path!r} must be a file name, e.g. path='report.html'"
         )
+    check_path_text("report", "path", os.fspath(path))
     target = Path(os.fspath(path))
     if target.is_dir():
         raise InvalidParameterError(

@@ -35,6 +35,7 @@ from ._io import (
     filtered,
     friendly,
     mask_url,
+    output_over_input,
     parse_class,
     parse_options,
     parse_value,
@@ -475,6 +476,7 @@ def eval_command(
         raise InputError(
             f"-q prints per topic in trec_eval's layout: add --format trec (got {fmt})"
         )
+    output_over_input(output, inputs, qrels)
     table: Any
     judged: Any = qrels
     remote = _remote_engine_option(inputs, db_url, spark_master, trec)
@@ -1302,6 +1304,7 @@ def compare_command(
 
     metrics = tuple(split_metrics(metrics))
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)
+    output_over_input(output, inputs, qrels)
     if _remote_engine_option(inputs, db_url, spark_master, False):
         table, database = inputs[0], None
         if spark_master is not None:
@@ -1463,6 +1466,7 @@ def report_command(
             f"the baseline), or --score for one model"
         )
     options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    output_over_input(output, inputs, qrels)
     if convention is not None:
         if "convention" in options:
             raise InputError(

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import click
 import duckdb
 
-from .._backends.files import directory_files
+from .._backends.files import check_output_over_input, directory_files
 from ..errors import SqlMetricsError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -700,6 +700,30 @@ def check_output(
             f"first or write elsewhere"
         )
     return value
+
+
+def output_over_input(
+    output: str | None, inputs: Sequence[str], qrels: str | None = None, flag: str = "--output"
+) -> None:
+    """Refuse, before any work, an output file that is a file the command reads (DATA, the
+    database of ``path/to/db.duckdb:table``, ``--qrels``), lies in a DATA folder or is matched
+    by a DATA glob (``_backends.files.check_output_over_input``, as ``report(path=)``).
+    """
+    if output is None:
+        return
+    sources: list[tuple[str, Any]] = []
+    for item in inputs:
+        head, sep, tail = item.rpartition(":")
+        if sep and head and tail and os.path.isfile(head) and not os.path.exists(item):
+            sources.append(("DATA", head))  # path/to/db.duckdb:table reads the database
+        else:
+            sources.append(("DATA", item))
+    if qrels is not None:
+        sources.append(("--qrels", qrels))
+    try:
+        check_output_over_input(None, flag, output, sources)
+    except SqlMetricsError as exc:
+        raise InputError(str(exc)) from None
 
 
 def write_file(output: str, save: Callable[[str], None]) -> None:

@@ -21,6 +21,7 @@ from ._io import (
     data_options,
     filtered,
     friendly,
+    output_over_input,
     resolve_data,
     single_score,
     write_file,
@@ -52,6 +53,7 @@ def _draw(
 
     one = single_score(f"plot {kind}", score, "a plot here draws")
     options = _plot_options(kind, option_pairs, pos_label)
+    output_over_input(output, data)
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.roc if kind == "roc" else plots.pr
@@ -222,6 +224,7 @@ def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -
     where = kwargs.pop("where")
     kwargs["score"] = single_score(f"plot {kind}", kwargs["score"], "a plot here draws")
     kwargs["by"] = list(kwargs["by"]) or None
+    output_over_input(output, data)
     table, database = resolve_data(data)
     with connection(database) as con:
         draw = plots.calibration if kind == "calibration" else plots.gains

@@ -4302,6 +4302,9 @@
             'with_cutoff': {
                 'mrr': {
                     'ties': 'item_asc'
+                },
+                'judged': {
+                    'ties': 'item_asc'
                 }
             }
         },

@@ -682,3 +682,52 @@ def test_the_tied_runs_tell_the_tie_orders_apart() -> None:
             }
             differ.append(abs(values["text_desc"] - values["item_asc"]) > 1e-4)
         assert any(differ), name
+
+
+def _declared(base: str) -> set[str]:
+    """ir_measures' declared parameters of measure ``base``, without the cut-off."""
+    measure = getattr(ir_measures.measures, base)
+    return set(measure.SUPPORTED_PARAMS) - {"cutoff", "recall"}
+
+
+def test_the_names_take_exactly_ir_measures_declared_parameters() -> None:
+    """A parameter ir_measures declares for a measure is taken where ours has the option it
+    sets; one it does not declare is refused (issue 39: ERR(rel=2)@5 changed the value
+    though ir_measures refuses rel= on ERR), for every measure and parameter."""
+    from sqlmetrics._core.ir_names import IR_DECLARED, IR_PARAMS
+
+    values = {"rel": 2, "dcg": "'exp-log2'", "gains": "{0:0,1:1,2:3}", "judged_only": True}
+    values["beta"] = 2.0
+    checked = 0
+    for base, spec in parse_ir_names_specs().items():
+        assert set(IR_DECLARED[base]) == _declared(base) & set(IR_PARAMS), base
+        cut = "@5" if spec.takes_k else "@0.2" if "recall_level" in spec.params else ""
+        for param, ours_option in IR_PARAMS.items():
+            name = f"{base}({param}={values[param]}){cut}"
+            takes = param in _declared(base) and ours_option in spec.params
+            if takes:
+                parse_metric(name)  # accepted
+            else:
+                with pytest.raises(InvalidParameterError, match=rf"{base} takes no parameter"):
+                    parse_metric(name)
+                checked += 1
+                if param in _declared(base):
+                    continue
+                with pytest.raises(AssertionError, match="unsupported params"):
+                    ir_measures.parse_measure(name).validate_params()
+    assert checked > 20
+
+
+def parse_ir_names_specs() -> dict[str, Any]:
+    from sqlmetrics._core.ir_names import ir_names
+
+    return ir_names()
+
+
+def test_err_with_rel_is_refused_naming_what_it_takes() -> None:
+    with pytest.raises(InvalidParameterError) as caught:
+        parse_metric("ERR(rel=2)@5")
+    assert str(caught.value) == (
+        "evaluate: metric 'ERR(rel=2)@5': ERR takes no parameter rel= (ir_measures' ERR does "
+        "not declare it); its parameters here: none; drop rel= or write e.g. 'ERR'"
+    )

@@ -42,6 +42,31 @@ IR_PARAMS: dict[str, str] = {
     "judged_only": "judged_only",
     "beta": "beta",
 }
+#: ir_measures' declared parameters of each measure (its ``SUPPORTED_PARAMS`` less the cut-off
+#: and IPrec's recall level) among :data:`IR_PARAMS`: a name takes a parameter only where
+#: ir_measures declares it (``ERR(rel=2)`` is refused there and here); tests check the table
+#: against ir_measures itself
+IR_DECLARED: dict[str, tuple[str, ...]] = {
+    "Success": ("rel", "judged_only"),
+    "P": ("rel", "judged_only"),
+    "R": ("rel", "judged_only"),
+    "Rprec": ("rel", "judged_only"),
+    "AP": ("rel", "judged_only"),
+    "RR": ("rel", "judged_only"),
+    "nDCG": ("dcg", "gains", "judged_only"),
+    "Bpref": ("rel",),
+    "IPrec": ("rel", "judged_only"),
+    "ERR": (),
+    "infAP": ("rel",),
+    "Judged": (),
+    "SetP": ("rel", "judged_only"),
+    "SetR": ("rel",),
+    "SetF": ("rel", "beta", "judged_only"),
+    "NumQ": (),
+    "NumRel": ("rel",),
+    "NumRet": ("rel",),
+    "NumRelRet": ("rel",),
+}
 #: nDCG's ``dcg=``: ir_measures' DCG formulation -> our options (both discount by log2)
 DCG = {
     "log2": {"gain": "linear", "log_base": 2.0},
@@ -122,9 +147,17 @@ def _params(caller: str, text: str, spec_name: str, raw: str) -> dict[str, Any]:
     return out
 
 
-def _accepted(spec: MetricSpec) -> list[str]:
-    """ir_measures' parameters this metric takes (where it takes the option they set)."""
+def _takes(spec: MetricSpec) -> list[str]:
+    """ir_measures' parameters whose option this metric takes (the defaults a name fixes)."""
     return [p for p, ours in IR_PARAMS.items() if ours in spec.params]
+
+
+def _accepted(spec: MetricSpec) -> list[str]:
+    """ir_measures' parameters a name of this metric may write: those ir_measures declares
+    for the measure, where the metric takes the option they set.
+    """
+    declared = IR_DECLARED.get(str(spec.ir_measures), ())
+    return [p for p in _takes(spec) if p in declared]
 
 
 def _translate(
@@ -189,12 +222,17 @@ def parse_ir_name(
             near = f"did you mean {hint[0]}=? " if hint else ""
             takes = ", ".join(f"{p}=" for p in accepted) or "none"
             example = f"{name}(rel=2)" if "rel" in accepted else name
+            why = (
+                f" (ir_measures' {name} does not declare it)"
+                if param in IR_PARAMS and IR_PARAMS[param] in spec.params
+                else ""
+            )
             raise InvalidParameterError(
-                f"{caller}: metric {text!r}: {name} takes no parameter {param}=; {near}its "
-                f"parameters here: {takes}; drop {param}= or write e.g. {example!r}"
+                f"{caller}: metric {text!r}: {name} takes no parameter {param}={why}; {near}"
+                f"its parameters here: {takes}; drop {param}= or write e.g. {example!r}"
             )
     options: dict[str, Any] = {}
-    for param in accepted:  # ir_measures' defaults of what the name does not write
+    for param in _takes(spec):  # ir_measures' defaults of what the name does not write
         if param in IR_DEFAULTS and param not in given:
             options.update(_translate(caller, text, name, spec, param, IR_DEFAULTS[param]))
     for param, value in given.items():

@@ -4488,6 +4488,27 @@
             'judged_only': 'judged_only',
             'beta': 'beta'
         },
+        'declared': {
+            'Success': ['rel', 'judged_only'],
+            'P': ['rel', 'judged_only'],
+            'R': ['rel', 'judged_only'],
+            'Rprec': ['rel', 'judged_only'],
+            'AP': ['rel', 'judged_only'],
+            'RR': ['rel', 'judged_only'],
+            'nDCG': ['dcg', 'gains', 'judged_only'],
+            'Bpref': ['rel'],
+            'IPrec': ['rel', 'judged_only'],
+            'ERR': [],
+            'infAP': ['rel'],
+            'Judged': [],
+            'SetP': ['rel', 'judged_only'],
+            'SetR': ['rel'],
+            'SetF': ['rel', 'beta', 'judged_only'],
+            'NumQ': [],
+            'NumRel': ['rel'],
+            'NumRet': ['rel'],
+            'NumRelRet': ['rel']
+        },
         'dcg': {
             'log2': {
                 'gain': 'linear',

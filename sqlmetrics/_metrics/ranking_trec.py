@@ -58,9 +58,24 @@ def trec_eval_options(metrics: Iterable[str]) -> dict[str, Any]:
     {'empty': 'zero', 'missing': 'skip'}
     >>> trec_eval_options(["ndcg@10", "auc"])
     {'empty': 'zero', 'missing': 'skip', 'gain': 'linear'}
+    >>> trec_eval_options(["nDCG(dcg='exp-log2')@10"])
+    {'empty': 'zero', 'missing': 'skip'}
     """
-    accepted = {p for text in metrics for p in parse_metric(text).spec.params}
-    return {name: value for name, value in TREC_EVAL_OPTIONS.items() if name in accepted}
+    requests = [parse_metric(text) for text in metrics]
+    accepted = {p for request in requests for p in request.spec.params}
+    # an option a metric's name fixes otherwise (nDCG(dcg='exp-log2')@10: gain) is left to
+    # the names: the name is the definition asked for
+    fixed = {
+        p
+        for request in requests
+        for p, v in request.params.items()
+        if TREC_EVAL_OPTIONS.get(p, v) != v
+    }
+    return {
+        name: value
+        for name, value in TREC_EVAL_OPTIONS.items()
+        if name in accepted and name not in fixed
+    }
 
 
 def _lines(function: str, path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:

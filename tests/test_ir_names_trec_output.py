@@ -134,3 +134,20 @@ def test_ir_measures_name_of_a_definition(
     assert ir_measures_name(spec, k, resolved) == want
     if want is not None and shown_name(spec, k, resolved, "x") != want:
         assert shown_name(spec, k, resolved, "x") == trec_eval_name(spec, k, resolved)
+
+
+def test_a_conventions_per_cut_off_tie_order_keeps_the_names() -> None:
+    """--convention ir_measures sets RR@k's and Judged@k's tie order per metric: the names are
+    still worked out (RR@10 has no trec_eval name; mrr is recip_rank), with evaluate's values."""
+    import sqlmetrics
+
+    names = ["P@5", "RR@10", "mrr", "Judged@10"]
+    got = trec_lines(*(a for n in names for a in ("-m", n)), "--convention", "ir_measures")
+    run = sqlmetrics.read_trec_run(TREC / "results.test")
+    qrels = sqlmetrics.read_trec_qrels(TREC / "qrels.rel_level")
+    want = sqlmetrics.evaluate(
+        run, names, qrels=qrels, convention="ir_measures", group="group", item="item"
+    )
+    shown = {"P@5": "P_5", "RR@10": "RR@10", "mrr": "recip_rank", "Judged@10": "Judged@10"}
+    for name, line in shown.items():
+        assert got[line] == pytest.approx(float(want[name].iloc[0]), abs=5e-5), name

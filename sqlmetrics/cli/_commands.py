@@ -760,6 +760,8 @@ def trec_measure(text: str, options: dict[str, Any] | None = None) -> str:
     given = {o: v for o, v in options.items() if o in spec.params or o == "convention"}
     given.update(cutoff_options(options.get("convention"), spec, request.k, given))
     given.update(request.params)
+    if request.k is not None:
+        given["k"] = request.k
     out = resolve(spec, given)
     effective = {
         p: out[p] if out.get(p) is not None else default_of(spec, p)

@@ -390,6 +390,7 @@ IR_TEXTS = [
     "P(rel=None)@5", "P(rel={1:2})@5", "P(rel='2')@5", "P(rel=2)@05", "nDCG(gain=1)@10",
     "nDCG(gains={0:'a'})@10", "nDCG(gains={0:0,1:1,2:3}, dcg='exp-log2')@10",
     "AP(judged_only=1)", "AP(judged_only=True)@10",
+    "ERR(rel=2)@5", "Judged(rel=2)@5", "Bpref(judged_only=True)", "NumQ(rel=2)",
 ]  # fmt: skip
 
 

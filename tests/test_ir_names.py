@@ -635,3 +635,99 @@ def test_ranxs_order_of_long_ties_is_warned_under_the_ir_measures_convention() -
         warnings.simplefilter("error", sqlmetrics.TieOrderWarning)
         sqlmetrics.evaluate(untied, names, convention="ir_measures", **COLS)
         sqlmetrics.evaluate(run, names[1:], convention="ir_measures", **COLS)
+
+
+#: one name per ir_measures provider and tie order (issue 39): pytrec_eval (trec_eval's order,
+#: docno descending as text), msmarco's RR@k and the judged provider's Judged@k (docno
+#: ascending, ``key=(-score, doc_id)``), gdeval's ERR@k and nDCG(dcg='exp-log2')@k (docno
+#: descending as text); the names whose value ignores the order of ties are here too, so that
+#: every measure ir_measures names is checked (ranx's nDCG(dcg='exp-log2'): see above)
+TIED_NAMES = [
+    "P@5", "P(rel=2)@3", "R@5", "AP", "AP@5", "RR", "RR@5", "RR(rel=2)@3", "Rprec",
+    "Success@3", "nDCG", "nDCG@5", "nDCG(gains={0:0,1:1,2:3,3:5})@5", "Bpref", "infAP",
+    "IPrec@0.3", "Judged@3", "Judged@5", "Judged@10", "Judged", "ERR@5", "ERR@10",
+    "nDCG(dcg='exp-log2')@5", "SetP", "SetR", "SetF", "NumRet", "NumRelRet",
+]  # fmt: skip
+GDEVAL_TIED = {"ERR@5", "ERR@10", "nDCG(dcg='exp-log2')@5"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_provider_s_tie_order_is_ir_measures_own(seed: int) -> None:
+    """convention="ir_measures" orders equal scores as the provider ir_measures computes each
+    name with (issue 39: Judged@10 was 0.6817 against ir_measures' 0.6933 with trec_eval's
+    order): on graded runs whose scores are tied, against ir_measures itself."""
+    qrels, run = graded(seed)
+    covered = {parse_metric(n).spec.ir_measures for n in [*TIED_NAMES, *OWN_CALL, *RANX_NAMES]}
+    assert covered == {s.ir_measures for s in REGISTRY.values() if s.ir_measures}
+    want = ir_values_as_asked(TIED_NAMES, qrels, run)
+    frame = sqlmetrics.evaluate(run, TIED_NAMES, qrels=qrels, convention="ir_measures", **COLS)
+    for name in TIED_NAMES:
+        tolerance = 5e-6 + 1e-12 if name in GDEVAL_TIED else 1e-9
+        assert float(frame[name].iloc[0]) == pytest.approx(want[name], abs=tolerance), name
+
+
+def test_the_tied_runs_tell_the_tie_orders_apart() -> None:
+    """The runs above separate docno ascending from descending for each provider's names that
+    depend on the order (else the test above could not fail)."""
+    for name in ("Judged@3", "RR@5", "P@5", "ERR@5"):
+        differ = []
+        for qrels, run in [graded(seed) for seed in range(4)]:
+            values = {
+                ties: float(
+                    sqlmetrics.evaluate(run, [name], qrels=qrels, ties=ties, empty="zero", **COLS)[
+                        name
+                    ].iloc[0]
+                )
+                for ties in ("text_desc", "item_asc")
+            }
+            differ.append(abs(values["text_desc"] - values["item_asc"]) > 1e-4)
+        assert any(differ), name
+
+
+def _declared(base: str) -> set[str]:
+    """ir_measures' declared parameters of measure ``base``, without the cut-off."""
+    measure = getattr(ir_measures.measures, base)
+    return set(measure.SUPPORTED_PARAMS) - {"cutoff", "recall"}
+
+
+def test_the_names_take_exactly_ir_measures_declared_parameters() -> None:
+    """A parameter ir_measures declares for a measure is taken where ours has the option it
+    sets; one it does not declare is refused (issue 39: ERR(rel=2)@5 changed the value
+    though ir_measures refuses rel= on ERR), for every measure and parameter."""
+    from sqlmetrics._core.ir_names import IR_DECLARED, IR_PARAMS
+
+    values = {"rel": 2, "dcg": "'exp-log2'", "gains": "{0:0,1:1,2:3}", "judged_only": True}
+    values["beta"] = 2.0
+    checked = 0
+    for base, spec in parse_ir_names_specs().items():
+        assert set(IR_DECLARED[base]) == _declared(base) & set(IR_PARAMS), base
+        cut = "@5" if spec.takes_k else "@0.2" if "recall_level" in spec.params else ""
+        for param, ours_option in IR_PARAMS.items():
+            name = f"{base}({param}={values[param]}){cut}"
+            takes = param in _declared(base) and ours_option in spec.params
+            if takes:
+                parse_metric(name)  # accepted
+            else:
+                with pytest.raises(InvalidParameterError, match=rf"{base} takes no parameter"):
+                    parse_metric(name)
+                checked += 1
+                if param in _declared(base):
+                    continue
+                with pytest.raises(AssertionError, match="unsupported params"):
+                    ir_measures.parse_measure(name).validate_params()
+    assert checked > 20
+
+
+def parse_ir_names_specs() -> dict[str, Any]:
+    from sqlmetrics._core.ir_names import ir_names
+
+    return ir_names()
+
+
+def test_err_with_rel_is_refused_naming_what_it_takes() -> None:
+    with pytest.raises(InvalidParameterError) as caught:
+        parse_metric("ERR(rel=2)@5")
+    assert str(caught.value) == (
+        "evaluate: metric 'ERR(rel=2)@5': ERR takes no parameter rel= (ir_measures' ERR does "
+        "not declare it); its parameters here: none; drop rel= or write e.g. 'ERR'"
+    )

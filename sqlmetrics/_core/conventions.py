@@ -215,7 +215,10 @@ CONVENTIONS: dict[str, Convention] = {
             "(recall_rounding='trec_eval_9'); gm_map and 11pt_avg are not covered (no such "
             "ir_measures measure)",
             by_metric=_IR_BY_METRIC,
-            with_cutoff={"mrr": {"ties": "item_asc"}},
+            # msmarco's RR@k and the judged provider's Judged@k sort by (-score, doc_id):
+            # equal scores by docno ascending (issue 39); every other provider's order is
+            # trec_eval's (pytrec_eval, gdeval) or ignores ties (Judged without a cut-off)
+            with_cutoff={"mrr": {"ties": "item_asc"}, "judged": {"ties": "item_asc"}},
         ),
         Convention(
             "sklearn",

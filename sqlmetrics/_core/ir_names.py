@@ -28,8 +28,10 @@ __all__ = [
     "ir_form",
     "ir_forms",
     "ir_hint",
+    "ir_measures_name",
     "ir_names",
     "parse_ir_name",
+    "shown_name",
     "trec_eval_name",
     "trec_form",
 ]
@@ -41,6 +43,31 @@ IR_PARAMS: dict[str, str] = {
     "gains": "gains",
     "judged_only": "judged_only",
     "beta": "beta",
+}
+#: ir_measures' declared parameters of each measure (its ``SUPPORTED_PARAMS`` less the cut-off
+#: and IPrec's recall level) among :data:`IR_PARAMS`: a name takes a parameter only where
+#: ir_measures declares it (``ERR(rel=2)`` is refused there and here); tests check the table
+#: against ir_measures itself
+IR_DECLARED: dict[str, tuple[str, ...]] = {
+    "Success": ("rel", "judged_only"),
+    "P": ("rel", "judged_only"),
+    "R": ("rel", "judged_only"),
+    "Rprec": ("rel", "judged_only"),
+    "AP": ("rel", "judged_only"),
+    "RR": ("rel", "judged_only"),
+    "nDCG": ("dcg", "gains", "judged_only"),
+    "Bpref": ("rel",),
+    "IPrec": ("rel", "judged_only"),
+    "ERR": (),
+    "infAP": ("rel",),
+    "Judged": (),
+    "SetP": ("rel", "judged_only"),
+    "SetR": ("rel",),
+    "SetF": ("rel", "beta", "judged_only"),
+    "NumQ": (),
+    "NumRel": ("rel",),
+    "NumRet": ("rel",),
+    "NumRelRet": ("rel",),
 }
 #: nDCG's ``dcg=``: ir_measures' DCG formulation -> our options (both discount by log2)
 DCG = {
@@ -122,9 +149,17 @@ def _params(caller: str, text: str, spec_name: str, raw: str) -> dict[str, Any]:
     return out
 
 
-def _accepted(spec: MetricSpec) -> list[str]:
-    """ir_measures' parameters this metric takes (where it takes the option they set)."""
+def _takes(spec: MetricSpec) -> list[str]:
+    """ir_measures' parameters whose option this metric takes (the defaults a name fixes)."""
     return [p for p, ours in IR_PARAMS.items() if ours in spec.params]
+
+
+def _accepted(spec: MetricSpec) -> list[str]:
+    """ir_measures' parameters a name of this metric may write: those ir_measures declares
+    for the measure, where the metric takes the option they set.
+    """
+    declared = IR_DECLARED.get(str(spec.ir_measures), ())
+    return [p for p in _takes(spec) if p in declared]
 
 
 def _translate(
@@ -189,12 +224,17 @@ def parse_ir_name(
             near = f"did you mean {hint[0]}=? " if hint else ""
             takes = ", ".join(f"{p}=" for p in accepted) or "none"
             example = f"{name}(rel=2)" if "rel" in accepted else name
+            why = (
+                f" (ir_measures' {name} does not declare it)"
+                if param in IR_PARAMS and IR_PARAMS[param] in spec.params
+                else ""
+            )
             raise InvalidParameterError(
-                f"{caller}: metric {text!r}: {name} takes no parameter {param}=; {near}its "
-                f"parameters here: {takes}; drop {param}= or write e.g. {example!r}"
+                f"{caller}: metric {text!r}: {name} takes no parameter {param}={why}; {near}"
+                f"its parameters here: {takes}; drop {param}= or write e.g. {example!r}"
             )
     options: dict[str, Any] = {}
-    for param in accepted:  # ir_measures' defaults of what the name does not write
+    for param in _takes(spec):  # ir_measures' defaults of what the name does not write
         if param in IR_DEFAULTS and param not in given:
             options.update(_translate(caller, text, name, spec, param, IR_DEFAULTS[param]))
     for param, value in given.items():
@@ -263,6 +303,125 @@ def trec_eval_name(
     if k is None:
         return base.removesuffix("_cut")
     return f"{base}_{k}" if base in TREC_CUTS else None
+
+
+#: what trec_eval's measures are, beyond the relevance level (trec_eval's -l): linear gains
+#: and the log2 discount (ndcg), all judged items, AP over the relevant items, P over k, and a
+#: judged topic without a relevant item counting 0; trec_eval's name means these values
+TREC_DEFINITION: dict[str, Any] = {
+    "gain": "linear",
+    "gains": None,
+    "log_base": 2.0,
+    "judged_only": False,
+    "ap_denominator": "relevant",
+    "precision_denominator": "k",
+    "empty": "zero",
+    "beta": 1.0,
+}
+#: what ir_measures' measures are beyond the parameters their names write (the judged query
+#: without a relevant item counts 0 there too; IPrec is pytrec_eval's trec_eval 9)
+IR_DEFINITION: dict[str, Any] = {
+    "log_base": 2.0,
+    "ap_denominator": "relevant",
+    "precision_denominator": "k",
+    "empty": "zero",
+    "recall_rounding": "trec_eval_9",
+    "max_grade": 4,
+}
+
+
+def _differ(spec: MetricSpec, options: dict[str, Any], wanted: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``spec`` whose value in ``options`` is not the one in ``wanted``."""
+    out = {}
+    for option, want in wanted.items():
+        if option not in spec.params:
+            continue
+        value = options.get(option)
+        if not (value == want and isinstance(value, bool) == isinstance(want, bool)):
+            out[option] = value
+    return out
+
+
+def _compact(value: Any) -> str:
+    """A parameter value as ir_measures' names write it, without blanks (``{0:0,1:1,2:3}``:
+    whole numbers as integers).
+    """
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_compact(k)}:{_compact(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value).replace(" ", "")
+
+
+def ir_measures_name(spec: MetricSpec, k: int | None, options: dict[str, Any]) -> str | None:
+    """ir_measures' name of ``spec`` at cut-off ``k`` with the (resolved) ``options``
+    (``P(rel=2)@3``, ``nDCG(dcg='exp-log2')@10``), or None where ir_measures has no measure
+    with that definition (no name, an option its name cannot write, e.g. ``log_base=10``).
+    """
+    base = spec.ir_measures
+    if base is None or _differ(spec, options, IR_DEFINITION):
+        return None
+    declared = IR_DECLARED.get(base, ())
+    params: list[str] = []
+    level = options.get("relevance_level", 1)
+    if "relevance_level" in spec.params and level != 1:
+        if "rel" not in declared or float(level) != int(level):
+            return None
+        params.append(f"rel={int(level)}")
+    if "gain" in spec.params:
+        if options.get("gains") is not None:
+            params.append(f"gains={_compact(options['gains'])}")
+        elif options.get("gain", "linear") == "exponential":
+            params.append("dcg='exp-log2'")
+        elif options.get("gain", "linear") != "linear":
+            return None
+    if options.get("judged_only") is True:
+        if "judged_only" not in declared:
+            return None
+        params.append("judged_only=True")
+    if "beta" in spec.params and float(options.get("beta", 1.0)) != 1.0:
+        params.append(f"beta={_compact(float(options['beta']))}")
+    written = f"({', '.join(params)})".replace(", ", ",") if params else ""
+    if k is not None:
+        return f"{base}{written}@{k}" if spec.takes_k else None
+    if "recall_level" in spec.params:
+        return f"{base}{written}@{float(options.get('recall_level', 0.0))!r}"
+    return f"{base}{written}"
+
+
+def shown_name(
+    spec: MetricSpec,
+    k: int | None,
+    options: dict[str, Any],
+    written: str,
+    relevance_level: float = 1,
+) -> str:
+    """The name ``--format trec`` prints a requested metric under: one name, one definition.
+
+    trec_eval's name (``P_10``, ``ndcg_cut_10``, ``map``) where the metric with its resolved
+    ``options`` is trec_eval's measure at the call's relevance level (trec_eval's ``-l``);
+    else ir_measures' name of that definition (``P(rel=2)@3``, ``nDCG(dcg='exp-log2')@3``);
+    else the name as ``written``, with the options that set it apart in brackets where the
+    written name is one of those tools' names (``map[empty='skip']``).
+    """
+    if not _differ(spec, options, {**TREC_DEFINITION, "relevance_level": relevance_level}):
+        trec = trec_eval_name(spec, k, options)
+        if trec is not None:
+            return trec
+    ir = ir_measures_name(spec, k, options)
+    if ir is not None:
+        return ir
+    apart: dict[str, Any] = {}
+    if trec_eval_name(spec, k, options) == written:
+        apart.update(
+            _differ(spec, options, {**TREC_DEFINITION, "relevance_level": relevance_level})
+        )
+    match = _NAME.fullmatch(written.strip())
+    if match is not None and match["name"] in ir_names():
+        apart.update(_differ(spec, options, IR_DEFINITION))
+    if not apart:
+        return written
+    return f"{written}[{','.join(f'{o}={_compact(v)}' for o, v in apart.items())}]"
 
 
 def ir_hint(text: str, k_text: str) -> list[str]:

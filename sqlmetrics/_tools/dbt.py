@@ -31,7 +31,7 @@ from typing import Any
 import duckdb
 
 from .._core.conventions import CONVENTIONS, DEFINITIONAL
-from .._core.ir_names import DCG, IR_DEFAULTS, IR_PARAMS, ir_forms, ir_names
+from .._core.ir_names import DCG, IR_DECLARED, IR_DEFAULTS, IR_PARAMS, ir_forms, ir_names
 from .._core.names import metric_form, metric_names
 from .._core.registry import (
     ALIASES,
@@ -245,6 +245,7 @@ def ir_facts() -> dict[str, Any]:
     return {
         "names": {base: spec.name for base, spec in sorted(ir_names().items())},
         "params": dict(IR_PARAMS),
+        "declared": {base: list(params) for base, params in IR_DECLARED.items()},
         "dcg": {name: dict(options) for name, options in DCG.items()},
         "defaults": dict(IR_DEFAULTS),
         "forms": ir_forms(),

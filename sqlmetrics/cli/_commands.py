@@ -578,7 +578,9 @@ def eval_command(
             if judged is not None:  # as trec_eval: only judged topics are evaluated
                 per_topic = per_topic[per_topic[group].astype(str).isin(tallies.index)]
             runid = run_id(table) if trec else None
-            text = format_trec(per_topic, run(None), group, tallies, names, per_query, runid)
+            text = format_trec(
+                per_topic, run(None), group, tallies, names, per_query, runid, options
+            )
         else:
             frame = swept(models[0]) if len(models) == 1 else per_model(models, list(by), swept)
             text = format_frame(frame, fmt)
@@ -848,16 +850,32 @@ def run_id(table: Any) -> str | None:
     return None
 
 
-def trec_measure(text: str) -> str:
-    """trec_eval's name of a requested metric (``P_10``, ``ndcg_cut_10``, ``recip_rank``),
-    or the name as written where trec_eval has none.
+def trec_measure(text: str, options: dict[str, Any] | None = None) -> str:
+    """The name ``--format trec`` prints a requested metric under, computed with the call's
+    ``options``: trec_eval's (``P_10``, ``ndcg_cut_10``, ``recip_rank``) where it is trec_eval's
+    measure, else ir_measures' (``P(rel=2)@3``), else as written (``ir_names.shown_name``).
     """
-    from .._core.ir_names import trec_eval_name
+    from .._core.conventions import cutoff_options, resolve
+    from .._core.ir_names import shown_name
     from .._core.names import parse_metric
+    from .._core.registry import default_of
 
+    options = options or {}
     request = parse_metric(text)
-    options = {**request.params}
-    return trec_eval_name(request.spec, request.k, options) or text
+    spec = request.spec
+    given = {o: v for o, v in options.items() if o in spec.params or o == "convention"}
+    given.update(cutoff_options(options.get("convention"), spec, request.k, given))
+    given.update(request.params)
+    if request.k is not None:
+        given["k"] = request.k
+    out = resolve(spec, given)
+    effective = {
+        p: out[p] if out.get(p) is not None else default_of(spec, p)
+        for p in spec.params
+        if p != "k"
+    }
+    level = float(options.get("relevance_level", 1))
+    return shown_name(spec, request.k, effective, text, level)
 
 
 def format_trec(
@@ -868,11 +886,14 @@ def format_trec(
     names: list[str] | None = None,
     per_query: bool = True,
     runid: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> str:
     """trec_eval's layout: ``measure`` padded to 22, tab, topic, tab, value (4 decimals;
     counts as integers); with ``per_query`` (``-q``) per topic in topic order first, then
-    ``all``; ``names``: the requested metrics, printed under trec_eval's names. A mean
-    over topics that is not one per topic (gm_map, a geometric mean) has ``all`` only.
+    ``all``; ``names``: the requested metrics, printed under trec_eval's names where they
+    are its measures with the call's ``options`` (:func:`trec_measure`; one name, one
+    definition: two requests of one definition print once). A mean over topics that is not
+    one per topic (gm_map, a geometric mean) has ``all`` only.
     """
     from .._core.names import parse_metric
 
@@ -882,7 +903,12 @@ def format_trec(
         c for c in overall.columns if c in ("n_rows", "n_groups") or c.startswith("n_groups_")
     ]
     measures = [c for c in overall.columns if c not in counts]
-    shown_as = {m: trec_measure(m) if names is not None and m in names else m for m in measures}
+    shown_as = {
+        m: trec_measure(m, options) if names is not None and m in names else m for m in measures
+    }
+    measures = [
+        m for i, m in enumerate(measures) if shown_as[m] not in map(shown_as.get, measures[:i])
+    ]
     from .._metrics.ranking_trec import TREC_COUNT_LINES, TREC_TOPICS_LINE
 
     tally = (TREC_TOPICS_LINE, *TREC_COUNT_LINES)  # printed from the counts already

@@ -4302,6 +4302,9 @@
             'with_cutoff': {
                 'mrr': {
                     'ties': 'item_asc'
+                },
+                'judged': {
+                    'ties': 'item_asc'
                 }
             }
         },
@@ -4484,6 +4487,27 @@
             'gains': 'gains',
             'judged_only': 'judged_only',
             'beta': 'beta'
+        },
+        'declared': {
+            'Success': ['rel', 'judged_only'],
+            'P': ['rel', 'judged_only'],
+            'R': ['rel', 'judged_only'],
+            'Rprec': ['rel', 'judged_only'],
+            'AP': ['rel', 'judged_only'],
+            'RR': ['rel', 'judged_only'],
+            'nDCG': ['dcg', 'gains', 'judged_only'],
+            'Bpref': ['rel'],
+            'IPrec': ['rel', 'judged_only'],
+            'ERR': [],
+            'infAP': ['rel'],
+            'Judged': [],
+            'SetP': ['rel', 'judged_only'],
+            'SetR': ['rel'],
+            'SetF': ['rel', 'beta', 'judged_only'],
+            'NumQ': [],
+            'NumRel': ['rel'],
+            'NumRet': ['rel'],
+            'NumRelRet': ['rel']
         },
         'dcg': {
             'log2': {

@@ -86,15 +86,15 @@
 {%- set metric = ir.names[name] -%}
 {%- set spec = facts.metrics[metric] -%}
 {%- set given = sqlmetrics.sqlmetrics_ir_params(who, text, name, match.group('params')) if match.group('params') is not none else {} -%}
-{%- set accepted = [] -%}
-{%- for param, ours in ir.params.items() -%}{%- if ours in spec.params -%}{%- do accepted.append(param) -%}{%- endif -%}{%- endfor -%}
+{%- set takers = [] -%}{%- set accepted = [] -%}
+{%- for param, ours in ir.params.items() -%}{%- if ours in spec.params -%}{%- do takers.append(param) -%}{%- if param in ir.declared.get(name, []) -%}{%- do accepted.append(param) -%}{%- endif -%}{%- endif -%}{%- endfor -%}
 {%- for param in given if param not in accepted -%}
 {%- set hint = sqlmetrics.sqlmetrics_close_match(param, accepted) | trim -%}
 {%- set takes = [] -%}{%- for p in accepted -%}{%- do takes.append(p ~ '=') -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=; ' ~ ('did you mean ' ~ hint ~ '=? ' if hint else '') ~ 'its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=' ~ (" (ir_measures' " ~ name ~ " does not declare it)" if param in takers else '') ~ '; ' ~ ('did you mean ' ~ hint ~ '=? ' if hint else '') ~ 'its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
 {%- endfor -%}
 {%- set options = {} -%}
-{%- for param in accepted if param in ir.defaults and param not in given -%}
+{%- for param in takers if param in ir.defaults and param not in given -%}
 {%- do options.update(sqlmetrics.sqlmetrics_ir_translate(who, text, name, metric, param, ir.defaults[param])) -%}
 {%- endfor -%}
 {%- for param, value in given.items() -%}

@@ -197,14 +197,16 @@ CONVENTIONS: dict[str, Convention] = {
         Convention(
             "ir_measures",
             "ir_measures",
-            "ir_measures 0.4.3 (its default providers: pytrec_eval, msmarco for RR@k)",
+            "ir_measures 0.4.3 (its default providers: pytrec_eval, msmarco for RR@k, "
+            "judged for Judged@k)",
             (*_RANKING, "bpref", *_IR_MORE),
             {**_TREC_SETS, "missing": "zero"},
             {"relevance_level": (None, "rel= in the name, e.g. P(rel=2)@5")},
             "pytrec_eval's values (trec_eval's: ties by docno as text, descending; linear "
             "gains) with a judged query absent from the run counting 0, as ir_measures fills "
-            "it; RR@k comes from its msmarco provider, which orders equal scores by docno "
-            "ascending (ties='item_asc' there: equal to its order for text ids); "
+            "it; RR@k comes from its msmarco provider and Judged@k from its judged provider, "
+            "which order equal scores by docno ascending (ties='item_asc' there: equal to "
+            "their order for text ids); "
             "nDCG(dcg='exp-log2')@k comes from gdeval, which prints 5 decimals; "
             "nDCG(dcg='exp-log2') without a cut-off from ranx, which orders equal scores by the "
             "run's input order (equal on untied scores; a TieOrderWarning names the groups "

@@ -66,7 +66,8 @@ SETTINGS: dict[str, int | str] = {
     "additional_result_filter": "''",
     # a limit on rows read, sorted, grouped, joined, kept in a set or a DISTINCT, transferred,
     # returned, or on time raises rather than stopping early with part of the rows ('break')
-    # or grouping only the first keys ('any'): the user's limits hold, as errors
+    # or grouping only the first keys ('any'): the user's limits hold, as errors (the _leaf
+    # and transfer modes act on a Distributed table's shards)
     "read_overflow_mode": "'throw'",
     "read_overflow_mode_leaf": "'throw'",
     "sort_overflow_mode": "'throw'",
@@ -78,11 +79,7 @@ SETTINGS: dict[str, int | str] = {
     "result_overflow_mode": "'throw'",
     "timeout_overflow_mode": "'throw'",
     "timeout_overflow_mode_leaf": "'throw'",
-    # names and NULLs as standard SQL reads them: an alias wins over a column of the same name
-    # (`max(score) as score`); `x in (..., NULL)` does not match a NULL x; count(distinct)
-    # is exact, not an estimate
-    "prefer_column_name_to_alias": 0,
-    "transform_null_in": 0,
+    # count(distinct) is exact, not an estimate (uniq, uniqHLL12, ...)
     "count_distinct_implementation": "'uniqExact'",
     # never an earlier result of the same text from the query cache (a changed table's
     # metrics would be stale)

@@ -91,3 +91,17 @@ def tables() -> dict[str, pd.DataFrame]:
     rng = np.random.default_rng(20261125)
     run = _run(rng)
     return {"inv_run": run, "inv_scores": _scores(rng), "inv_train": _train(run)}
+
+
+def with_zero_scores(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with two more score columns for the signed-zero check: ``score_z``, the scores
+    with every score up to 1/4 set to 0.0 (one tie of positives and negatives, in every slice
+    but ``one``), and ``score_nz``, the same scores with every other of those zeros -0.0. Both
+    give the same values: -0.0 and 0.0 are one number, one tied score.
+    """
+    out = frame.copy()
+    zero = out["score"] <= 0.25
+    out["score_z"] = out["score"].where(~zero, 0.0)
+    signs = np.where(np.cumsum(zero.to_numpy()) % 2 == 0, -1.0, 1.0)
+    out["score_nz"] = np.where(zero, signs * 0.0, out["score"])
+    return out

@@ -19,6 +19,9 @@ to it, with a reason.
   give the same values;
 - render: ``evaluate([m])`` equals the metric's function, and ``render(m)`` run by hand on the
   engine equals both.
+- zeros: scores with -0.0 among the 0.0 (``score_nz``) give the values of the same scores all
+  0.0 (``score_z``; invariance_data.with_zero_scores): -0.0 and 0.0 are one tied score (one
+  threshold, one group, one join key), on every engine (issue 39: ClickHouse split them).
 - option variants (issue 27): nDCG's ``gains=`` and ``judged_only=True`` with qrels, which the
   checks above run at their defaults only, through slices, row order, names, score transforms
   and the functions, on every engine (``test_option_variants_keep_the_invariances``).
@@ -218,7 +221,7 @@ def setup_engine(name: str, con: Any) -> Engine:
             engine.load(table, frame)
             engine.load(f"{table}__renamed", frame.rename(columns=RENAMED))
             continue
-        engine.load(table, _with_ranks(frame))
+        engine.load(table, invariance_data.with_zero_scores(_with_ranks(frame)))
         engine.load(f"{table}__renamed", frame.rename(columns=RENAMED))
         if name == "spark":  # other rows order and other partitions
             shuffled = con.table(table).repartition(5).orderBy(con.table(table)["score"].desc())
@@ -386,13 +389,20 @@ NOT_APPLICABLE: dict[str, dict[str, str]] = {
         for s in REGISTRY.values()
         if not getattr(s, "rank_based", False)
     },
+    "zeros": {
+        s.name: "it reads no score column"
+        for s in REGISTRY.values()
+        if not any(r.name == "score" for r in s.roles)
+    },
     "evaluate": {
         s.name: "a table metric (a curve, counts or a report): evaluate takes one value per "
         "slice; its function and render() are compared in 'render'"
         for s in TABLE_METRICS
     },
 }
-INVARIANCES = ("slices", "shuffle", "threads", "weights", "names", "ranks", "evaluate", "render")
+INVARIANCES = (
+    "slices", "shuffle", "threads", "weights", "names", "ranks", "evaluate", "render", "zeros",
+)  # fmt: skip
 #: the engines of each invariance: Spark runs the slices, the row order, the names and the
 #: weights (one query costs it seconds); threads are DuckDB's setting
 ENGINES_OF = {
@@ -404,6 +414,7 @@ ENGINES_OF = {
     "ranks": QUICK_ENGINES,
     "evaluate": QUICK_ENGINES,
     "render": QUICK_ENGINES,
+    "zeros": ENGINES,
 }
 
 
@@ -664,6 +675,34 @@ def test_increasing_transform_of_scores_keeps_rank_metrics(
         assert_same_rows(
             plain, moved, ["seg", *metric_columns(spec, plain)], f"{metric} {score} on {engine}"
         )
+
+
+@pytest.mark.parametrize(("engine", "metric"), case_params("zeros"))
+def test_minus_zero_and_zero_are_one_tied_score(
+    engine: str, metric: str, request: pytest.FixtureRequest
+) -> None:
+    eng = get_engine(engine, request)
+    spec = REGISTRY[metric]
+    table = table_of(spec)
+    zeros = by_frame(eng, spec, table, score="score_z")
+    signed = by_frame(eng, spec, table, score="score_nz")
+    where = f"{metric}: -0.0 and 0.0 scores on {engine}"
+    assert list(zeros.columns) == list(signed.columns), where
+    assert_same_rows(zeros, signed, ["seg", *metric_columns(spec, zeros)], where)
+    if spec.output == "table":  # the tie is one row of a curve (its threshold 0.0)
+        assert len(zeros) > 0, where
+
+
+def test_the_zero_scores_hold_both_signs_and_both_labels() -> None:
+    for table in ("inv_run", "inv_scores"):
+        frame = invariance_data.with_zero_scores(TABLES[table])
+        zero = frame[frame["score_z"] == 0.0]
+        assert (zero["score_nz"] == 0.0).all(), table
+        negative = np.signbit(zero["score_nz"].to_numpy())
+        assert 0 < negative.sum() < len(zero), table
+        for sign in (True, False):  # positives and negatives among -0.0 and among 0.0
+            assert zero["label"][negative == sign].nunique() == 2, (table, sign)
+        assert (frame["score_z"] != 0.0).equals(frame["score_nz"] != 0.0), table
 
 
 def _render_value(

@@ -276,7 +276,7 @@ with rows_in as (
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
-        {{ score }} as s{{ loop.index0 }}{{ ',' if not loop.last }}
+        {{ sqlmetrics.score_value(score) }} as s{{ loop.index0 }}{{ ',' if not loop.last }}
 {% endfor %}
     from {{ relation }}
 ),
@@ -332,7 +332,7 @@ source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
-        case when {{ score }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
+        case when {{ sqlmetrics.score_value(score) }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as p{{ loop.index0 }},
 {% endfor %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
@@ -425,7 +425,7 @@ with source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
 {% for score in columns.scores %}
-        cast({{ score }} as {{ sqlmetrics.float_type() }}) as p{{ loop.index0 }}{{ ',' if not loop.last }}
+        cast({{ sqlmetrics.score_value(score) }} as {{ sqlmetrics.float_type() }}) as p{{ loop.index0 }}{{ ',' if not loop.last }}
 {% endfor %}
     from {{ relation }}
 ),

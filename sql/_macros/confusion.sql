@@ -29,7 +29,7 @@
 {% if columns.prediction %}
         {{ sqlmetrics.binary_label(columns.prediction) }} as predicted,
 {% else %}
-        case when {{ columns.score }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as predicted,
+        case when {{ sqlmetrics.score_value(columns.score) }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
     from {{ relation }}

@@ -15,7 +15,7 @@
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group if columns.group is not none else '0' }} as grp,
-        {{ columns.score }} as x,
+        {{ sqlmetrics.score_value(columns.score) }} as x,
         cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as y
     from {{ relation }}
 {%- endmacro %}

@@ -39,7 +39,7 @@ source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score,
+        {{ sqlmetrics.score_value(columns.score) }} as score,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
         {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
@@ -177,7 +177,7 @@ source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score,
+        {{ sqlmetrics.score_value(columns.score) }} as score,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if weighted else '1' }} as w
     from {{ relation }}
 {% if weighted %}

@@ -31,6 +31,13 @@
                NaN and infinities have no literal: a compiler error.
   string_literal(s): a text literal that means `s` byte for byte (below: line breaks as chr(n),
                PostgreSQL's E'', Spark without backslash or quote).
+  score_value(x): a user's score column as the templates read it, -0.0 and 0.0 one value (one
+               tied score: one threshold, one group, one join key). DuckDB, PostgreSQL and
+               Spark group, join and order -0.0 and 0.0 as one value already (x as written;
+               DuckDB's optimiser would fold `x + 0` into x anyway); ClickHouse hashes the
+               bits, so `group by` and joins split them: `x + 0` (IEEE: -0 + 0 = +0; the type
+               stays exact: an integer stays an integer, Float32 widens to Float64), which
+               its optimiser keeps.
   as_boolean(x): a 0/1 number (integer or float) or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
   binary_text(x): x as text that compares in byte order (strcmp; UTF-8 byte order is code
@@ -300,6 +307,18 @@ chr({{ code }})
 {% macro clickhouse__string_literal(value) -%}
 {%- set runs = [] -%}{%- do sqlmetrics.literal_runs(value, runs) -%}
 {{ sqlmetrics.join_runs(runs, 'clickhouse') }}
+{%- endmacro %}
+
+{% macro score_value(expr) -%}
+{{ adapter.dispatch('score_value', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__score_value(expr) -%}
+{{ expr }}
+{%- endmacro %}
+
+{% macro clickhouse__score_value(expr) -%}
+({{ expr }} + 0)
 {%- endmacro %}
 
 {% macro as_boolean(expr) -%}

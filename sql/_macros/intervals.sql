@@ -357,7 +357,7 @@ source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(label, pos_label) }} as label,
-        {{ score }} as score
+        {{ sqlmetrics.score_value(score) }} as score
     from {{ relation }}
 ),
 per_score as (

@@ -197,7 +197,7 @@ with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ columns.item }} as item,
-        {{ columns.score }} as score{{ ',' if not ctx.has_qrels }}
+        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if not ctx.has_qrels }}
 {% if not ctx.has_qrels %}
         cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as label
 {% endif %}

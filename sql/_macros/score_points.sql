@@ -37,7 +37,7 @@ points_source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s
         {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if columns.weight }}
     from {{ relation }}
 ),
@@ -107,7 +107,7 @@ points_source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s
         {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if weighted }}
     from {{ relation }}
 ),

@@ -97,7 +97,7 @@ bucketed as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(label, pos_label) }} as label,
-        {{ score }} as bucket
+        {{ sqlmetrics.score_value(score) }} as bucket
     from sqlmetrics_replayed
 ),
 {{ sqlmetrics.auc_bounds_counted(by, {'weight': none}, {'bins': 1}, [{'alias': 'estimate'}]) }}

@@ -37,7 +37,7 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score{{ ',' if columns.weight }}
+        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if columns.weight }}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
@@ -155,7 +155,7 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score{{ ',' if columns.weight }}
+        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if columns.weight }}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}

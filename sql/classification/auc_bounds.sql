@@ -41,7 +41,7 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as score{{ ',' if columns.weight }}
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as score{{ ',' if columns.weight }}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
@@ -52,8 +52,8 @@ extent as (
     -- streamed instead of materialised, and min/max may come from file statistics
     select
         {{ sqlmetrics.auc_bounds_extent_slices(by) }}
-        min(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 as lo_half,
-        max(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 - min(cast({{ columns.score }} as {{ sqlmetrics.float_type() }})) / 2 as width_half{{ ',' if columns.weight }}
+        min(cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }})) / 2 as lo_half,
+        max(cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }})) / 2 - min(cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }})) / 2 as width_half{{ ',' if columns.weight }}
 {% if columns.weight %}
         -- w_exp = ceil(log2 max w) of the slice: an aggregate here, not a window over the rows
         coalesce({{ sqlmetrics.auc_exponent('max(abs(cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')))') }}, 0) as w_exp

@@ -15,7 +15,7 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         cast({{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as {{ sqlmetrics.float_type() }}) as label,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as p,
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as p,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),

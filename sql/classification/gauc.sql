@@ -20,7 +20,7 @@ with source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ columns.score }} as score
+        {{ sqlmetrics.score_value(columns.score) }} as score
     from {{ relation }}
 ),
 {{ sqlmetrics.auc_rank_sums(by, ['grp']) }},

@@ -29,7 +29,7 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s
     from {{ relation }}
 ),
 {{ sqlmetrics.lift_table_per_bin(by, options) }},

@@ -30,7 +30,7 @@ with source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as g,
         {{ columns.item }} as c,
-        cast({{ columns.score }} as {{ sqlmetrics.float_type() }}) as s,
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s,
         {{ sqlmetrics.binary_label(columns.label) }} as y,
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}

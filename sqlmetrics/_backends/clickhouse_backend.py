@@ -38,14 +38,52 @@ from .base import PREFIX, Backend, engine_failed, unique_name
 if TYPE_CHECKING:
     import pandas as pd
 
-#: the settings each statement runs with (standard SQL where ClickHouse's default differs):
-#: an unmatched outer-join row holds NULL, not the type's default (0, ''), which anti-joins and
-#: `missing` policies read; ``cast(NULL as T)`` is NULL, not an error; an aggregate over no row
-#: (``sum``, ``max``) is NULL, not 0
-SETTINGS = {
+#: the settings each statement runs with, in its own ``SETTINGS`` clause (nothing is set on the
+#: session or the client): every ClickHouse setting that can change a result of sqlmetrics' SQL,
+#: at the value its SQL is written and tested for, so that a session's or a client's own values
+#: (``SET limit = 10``, ``get_client(settings=...)``) cannot change a number (issue 39). By what
+#: they would change (tests/test_clickhouse_settings.py sets each to its worst value):
+SETTINGS: dict[str, int | str] = {
+    # standard SQL where ClickHouse's default differs: an unmatched outer-join row holds NULL,
+    # not the type's default (0, ''), which anti-joins and `missing` policies read;
+    # ``cast(NULL as T)`` is NULL, not an error; an aggregate over no row (``sum``, ``max``)
+    # is NULL, not 0
     "join_use_nulls": 1,
     "cast_keep_nullable": 1,
     "aggregate_functions_null_for_empty": 1,
+    # a plain join is every matching row (ALL), not one (ANY: GAUC's groups collapse), and
+    # not ANY's distinct right keys
+    "join_default_strictness": "'ALL'",
+    "any_join_distinct_right_table_keys": 0,
+    # a column of a join's one side found by its bare name, as the templates write it (0:
+    # "cannot be resolved", the confusion matrix's grid)
+    "single_join_prefer_left_table": 1,
+    # the result is the query's rows: no extremes rows appended (a state() would carry them
+    # into merge as data), no LIMIT/OFFSET applied to it, no filter on it
+    "extremes": 0,
+    "limit": 0,
+    "offset": 0,
+    "additional_result_filter": "''",
+    # a limit on rows read, sorted, grouped, joined, kept in a set or a DISTINCT, transferred,
+    # returned, or on time raises rather than stopping early with part of the rows ('break')
+    # or grouping only the first keys ('any'): the user's limits hold, as errors (the _leaf
+    # and transfer modes act on a Distributed table's shards)
+    "read_overflow_mode": "'throw'",
+    "read_overflow_mode_leaf": "'throw'",
+    "sort_overflow_mode": "'throw'",
+    "group_by_overflow_mode": "'throw'",
+    "join_overflow_mode": "'throw'",
+    "set_overflow_mode": "'throw'",
+    "distinct_overflow_mode": "'throw'",
+    "transfer_overflow_mode": "'throw'",
+    "result_overflow_mode": "'throw'",
+    "timeout_overflow_mode": "'throw'",
+    "timeout_overflow_mode_leaf": "'throw'",
+    # count(distinct) is exact, not an estimate (uniq, uniqHLL12, ...)
+    "count_distinct_implementation": "'uniqExact'",
+    # never an earlier result of the same text from the query cache (a changed table's
+    # metrics would be stale)
+    "use_query_cache": 0,
 }
 
 #: ClickHouse error codes and the error class sqlmetrics raises for them (as on DuckDB)
@@ -175,10 +213,17 @@ class ClickHouseConnectTransport(Transport):
         result = self.con.query(sql)
         names = list(result.column_names)
         if not names:
-            names = [row[0] for row in self.con.query(f"DESCRIBE ({sql})").result_rows]
+            described = self.con.query(with_settings(f"DESCRIBE ({sql})"))
+            names = [row[0] for row in described.result_rows]
         names = unique_column_names(names)
         columns = result.result_columns if result.row_count else [[] for _ in names]
         return pd.DataFrame({name: list(values) for name, values in zip(names, columns)})
+
+
+def with_settings(sql: str) -> str:
+    """``sql`` with the :data:`SETTINGS` clause every statement sqlmetrics sends carries."""
+    settings = ", ".join(f"{k} = {v}" for k, v in SETTINGS.items())
+    return f"{sql.rstrip().rstrip(';')}\nSETTINGS {settings}"
 
 
 def unique_column_names(names: Sequence[str]) -> list[str]:
@@ -219,8 +264,7 @@ class ClickHouseBackend(Backend):
 
     # ---------------------------------------------------------------- running statements
     def _sql(self, sql: str) -> str:
-        settings = ", ".join(f"{k} = {v}" for k, v in SETTINGS.items())
-        return f"{sql.rstrip().rstrip(';')}\nSETTINGS {settings}"
+        return with_settings(sql)
 
     def _frame(self, sql: str) -> pd.DataFrame:
         import pandas as pd
@@ -240,12 +284,14 @@ class ClickHouseBackend(Backend):
 
     # ---------------------------------------------------------------- relations and types
     def columns(self, relation: str) -> dict[str, str]:
-        frame = self._frame(f"DESCRIBE (SELECT * FROM {relation})")
+        frame = self._frame(self._sql(f"DESCRIBE (SELECT * FROM {relation})"))
         return {str(n): str(t) for n, t in zip(frame["name"], frame["type"])}
 
     def _tables(self, where: str) -> list[tuple[str, str]]:
         frame = self._frame(
-            f"SELECT database, name FROM system.tables WHERE {where} ORDER BY database, name"
+            self._sql(
+                f"SELECT database, name FROM system.tables WHERE {where} ORDER BY database, name"
+            )
         )
         if not len(frame):
             return []

@@ -139,7 +139,13 @@ register(
         undefined="the weights sum to 0",
         aliases=("cross_entropy",),
         kernel="log_loss_kernel",
-        inference=Inference(paired="losses", tests=("t",), loss="ll"),
+        inference=Inference(
+            ci_methods=("t", "bootstrap"),
+            paired="losses",
+            tests=("t",),
+            loss="ll",
+            row_mean="ll",
+        ),
         better="lower",
     )
 )
@@ -154,7 +160,13 @@ register(
         undefined="the weights sum to 0",
         aliases=("brier_score_loss",),
         kernel="brier_score_kernel",
-        inference=Inference(paired="losses", tests=("t",), loss="sq"),
+        inference=Inference(
+            ci_methods=("t", "bootstrap"),
+            paired="losses",
+            tests=("t",),
+            loss="sq",
+            row_mean="sq",
+        ),
         better="lower",
     )
 )

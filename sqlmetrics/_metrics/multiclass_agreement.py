@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, overload
 
-from .._core.registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+from .._core.registry import (
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    register,
+)
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
@@ -98,6 +106,7 @@ register(
         ROLES,
         undefined="the weights sum to 0",
         kernel="hamming_loss_kernel",
+        inference=Inference(ci_methods=("t", "bootstrap"), row_mean="miss"),
         better="lower",
     )
 )

@@ -109,7 +109,7 @@ def test_t_interval_counts_the_rows_of_nonzero_weight() -> None:
     df.loc[[3, 9], "w"] = [1.0, 2.0]  # two rows count: df = 1
     iv = sqlmetrics.log_loss(df, weight="w", ci=0.9)
     mean, lo, hi = oracle_t(row_losses("log_loss", df), df["w"].to_numpy(), 0.9)
-    assert same(iv.lo, lo) and same(iv.hi, hi)
+    assert same(iv.value, mean) and same(iv.lo, lo) and same(iv.hi, hi)
     df.loc[9, "w"] = 0.0  # one row counts: undefined
     with pytest.warns(UndefinedMetricWarning, match="t interval is undefined"):
         iv = sqlmetrics.log_loss(df, weight="w", ci=0.9)

@@ -740,9 +740,7 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
     if method == "t" and row_mean(spec):
         sums = _row_mean_sql(call, by, request, "t")
         terms = [call.macro("float_literal", g).strip() for g in t_expansion_terms(request.level)]
-        bounds = call.macro(
-            "ci_t_bounds", sums, n_by, list(t_table(request.level)), terms, True
-        )
+        bounds = call.macro("ci_t_bounds", sums, n_by, list(t_table(request.level)), terms, True)
         return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi)
     if method == "t":
         sums = _group_sql(call, by, request, "t")

@@ -1102,7 +1102,11 @@ def test_metric_macros_with_ci_equal_python(build: str, request: pytest.FixtureR
     frame = built.read("predictions")
     cases = [
         ("auc_ci_by_country", "auc", {}),
-        ("log_loss_ci_by_country", "log_loss", {"weight": "weight", "n_boot": 100, "seed": 1}),
+        (
+            "log_loss_ci_by_country",
+            "log_loss",
+            {"weight": "weight", "ci_method": "bootstrap", "n_boot": 100, "seed": 1},
+        ),
     ]
     for model, metric, options in cases:
         got = built.read(model).sort_values("country", ignore_index=True)

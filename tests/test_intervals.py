@@ -383,7 +383,9 @@ def test_log_loss_bootstrap_replays_the_row_weights() -> None:
     keys = O.row_keys([s, y])
     loss = -(y * np.log(s) + (1 - y) * np.log(1 - s))
     expected = O.row_bootstrap(keys, lambda w: float((w * loss).sum() / w.sum()), 30, 0, LEVEL)
-    assert close(sqlmetrics.log_loss(df, ci=LEVEL, n_boot=30), expected)
+    iv = sqlmetrics.log_loss(df, ci=LEVEL, ci_method="bootstrap", n_boot=30)
+    assert iv.method == "bootstrap"
+    assert close(iv, expected)
 
 
 # --------------------------------------------------------------------------- determinism

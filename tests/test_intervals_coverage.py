@@ -76,3 +76,34 @@ def test_t_interval_over_groups_covers_the_true_hit_rate() -> None:
         )
         rate = coverage(frame, "hit_rate@1", TRUE_AUC)
         assert 0.92 <= rate <= 0.98, (method, rate)
+
+
+@pytest.mark.slow
+def test_t_interval_over_rows_covers_the_true_mean_loss() -> None:
+    # calibrated probabilities p ~ U(0.05, 0.95), y ~ Bernoulli(p), 200 rows per data set: the
+    # expected per-row log loss is E[H(p)] (binary entropy) and the Brier score's E[p (1 - p)];
+    # with weights w ~ U{1, 2, 3} independent of (p, y) the weighted means have the same truth
+    from scipy import integrate
+
+    a, b = 0.05, 0.95
+    entropy = integrate.quad(lambda p: -(p * math.log(p) + (1 - p) * math.log(1 - p)), a, b)[0]
+    truth = {"log_loss": entropy / (b - a), "brier_score": (
+        integrate.quad(lambda p: p * (1 - p), a, b)[0] / (b - a))}  # fmt: skip
+    rng = np.random.default_rng(11)
+    n = 200
+    p = rng.uniform(a, b, N_SETS * n)
+    data = pd.DataFrame(
+        {
+            "sim": np.repeat(np.arange(N_SETS), n),
+            "label": (rng.random(N_SETS * n) < p).astype(int),
+            "score": p,
+            "w": rng.integers(1, 4, N_SETS * n).astype(float),
+        }
+    )
+    for weight in (None, "w"):
+        frame = sqlmetrics.evaluate(
+            data, ["log_loss", "brier_score"], by="sim", ci=0.95, ci_method="t", weight=weight
+        )
+        for metric, value in truth.items():
+            rate = coverage(frame, metric, value)
+            assert 0.92 <= rate <= 0.98, (metric, weight, rate)

@@ -68,6 +68,21 @@ CASES: dict[str, Callable[..., Any]] = {
     "hit_rate_wilson": lambda d, con: sqlmetrics.hit_rate(
         d, group="g", item="item", k=3, empty="skip", con=con, ci=0.9
     ),
+    # issue 39: the means of per-row losses: t over the rows (their default), the one-pass
+    # bootstrap, per slice, 1e300 weights
+    "log_loss_t_weighted": lambda d, con: sqlmetrics.log_loss(d, weight="w", con=con, ci=0.9),
+    "brier_t_weights_1e300": lambda d, con: sqlmetrics.brier_score(
+        d, weight="w_big", con=con, ci=0.95
+    ),
+    "losses_t_by_slice": lambda d, con: sqlmetrics.evaluate(
+        d, ["log_loss", "brier_score"], by="country", weight="w", con=con, ci=0.9
+    ),
+    "log_loss_bootstrap_weighted": lambda d, con: sqlmetrics.log_loss(
+        d, weight="w", con=con, ci=0.9, ci_method="bootstrap", n_boot=25, seed=2
+    ),
+    "brier_bootstrap_by_slice": lambda d, con: sqlmetrics.evaluate(
+        d, ["brier_score"], by="country", con=con, ci=0.9, ci_method="bootstrap", n_boot=25
+    ),
     # issue 22: the largest level below 1, 1e300 weights, an estimate of 1
     "auc_delong_top_level": lambda d, con: sqlmetrics.auc(d, con=con, ci=1 - 2**-53),
     "ndcg_t_top_level": lambda d, con: sqlmetrics.ndcg(
@@ -138,7 +153,8 @@ def spark_table(spark: Any, data: pd.DataFrame) -> Any:
                                   "mcc_threshold_bootstrap", "accuracy_wilson_weighted",
                                   "ndcg_t", "ndcg_bootstrap", "auc_delong_top_level",
                                   "precision_wilson_weights_1e300",
-                                  "accuracy_wilson_of_one"])  # fmt: skip
+                                  "accuracy_wilson_of_one", "log_loss_t_weighted",
+                                  "losses_t_by_slice", "brier_bootstrap_by_slice"])  # fmt: skip
 def test_spark_gives_the_duckdb_interval(
     case: str, spark: Any, spark_table: str, data: pd.DataFrame
 ) -> None:

@@ -97,8 +97,8 @@ def test_declared_facts_are_consistent(name: str) -> None:
     assert facts.ci_methods and "bootstrap" in facts.ci_methods
     if facts.proportion or "wilson" in facts.ci_methods:
         assert "wilson" in facts.ci_methods
-    if "t" in facts.ci_methods:
-        assert facts.group_mean is not None  # t is over per-group values
+    if "t" in facts.ci_methods:  # t is over per-group values, or over the rows' losses
+        assert (facts.group_mean is None) != (facts.row_mean is None)
     if facts.paired == "groups":
         assert facts.group_mean is not None
 
@@ -112,6 +112,8 @@ def test_declared_facts_are_consistent(name: str) -> None:
         ({"paired": "groups"}, "tests"),
         ({"paired": "losses", "tests": ("t",)}, "loss"),
         ({"paired": "ranks", "tests": ("t",)}, "paired"),
+        ({"row_mean": "abs"}, "row_mean"),
+        ({"paired": "losses", "tests": ("t",), "loss": "ll", "row_mean": "sq"}, "row_mean"),
     ],
 )
 def test_inference_refuses_facts_no_layer_can_act_on(kwargs: dict[str, object], match: str) -> None:

@@ -53,7 +53,9 @@ CASES = [
     ("precision", {"threshold": 0.5}, None),  # wilson
     ("recall", {"threshold": 0.4}, "wilson"),
     ("accuracy", {}, None),
-    ("log_loss", {}, None),  # row bootstrap
+    ("log_loss", {}, None),  # t over the rows' losses
+    ("log_loss", {"weight": "w"}, None),
+    ("log_loss", {}, "bootstrap"),  # the losses' one-pass row bootstrap
     ("brier_score", {"weight": "w"}, "bootstrap"),
     ("gauc", {"group": "g"}, "bootstrap"),  # group bootstrap
     ("ndcg@5", {"group": "g", "item": "item", "empty": "skip"}, "bootstrap"),

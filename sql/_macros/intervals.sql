@@ -23,7 +23,10 @@
                               query sliced by the user's slices and then __sqlm_b)
   ci_group_query(...)         per-group values (a kernel query sliced by the slices and then
                               the group) -> t sums or a cluster bootstrap
-  ci_t_bounds(...)            the t interval from ci_group_query's t sums (render(ci=))
+  ci_t_bounds(...)            the t interval from ci_group_query's t sums (render(ci=)), or
+                              from ci_row_mean_query's (centred=true)
+  ci_row_mean_query(...)      means of per-row losses (log_loss, brier_score, hamming_loss):
+                              the t sums over rows, or the row bootstrap in one pass
   ci_delong(...)              AUC with DeLong's variance from placement values
   ci_auc_bootstrap(...)       AUC's row bootstrap over one shared sort (score buckets)
 #}
@@ -271,6 +274,206 @@ final as (
 select * from final
 {% endif %}
 {% if n_by %}order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.last }}{% endfor %}
+{% endif %}
+{%- endmacro %}
+
+{#
+  ci_row_mean_query(relation, by, columns, options, kind, method, order, n_boot, seed, level):
+  intervals of a mean of per-row losses, M = sum_i w_i l_i / sum_i w_i (log_loss, brier_score,
+  hamming_loss; w_i = 1 without weight), with the metric's own per-row terms:
+     kind 'll' (log_loss):     l_i = -ln(q_i), q_i the clipped probability of the row's label
+                               (options.eps), w_i l_i written `w * l`
+     kind 'sq' (brier_score):  l_i = (p_i - y_i)^2, w_i l_i written `w * (p - y) * (p - y)`
+     kind 'miss' (hamming):    l_i = [label_i != prediction_i], w_i l_i written `w * miss`, summed
+                               at the exponent of w (as hamming_loss's kernel)
+  so that the sums below are the kernel's exact_sums (decision 0006) and M its value bit for
+  bit.
+  method 't' (the losses' default): per slice
+     n   = #{i : w_i <> 0}                 (rows that count)
+     sv  = sum_i w_i, svx = sum_i w_i l_i   (M = svx / sv, the metric's value)
+     su  = sum_i u_i, u_i = w_i / 2^e, e = ceil(log2 max_i |w_i|) of the slice (exact scaling)
+     ss  = sum_i (u_i (l_i - M))^2         (centred: a second pass with M joined back)
+  Python (intervals.py::t_row_interval) or ci_t_bounds(centred=true) turn them into
+     SE = sqrt(ss n / (n - 1)) / su = sqrt(n / (n - 1) sum_i w_i^2 (l_i - M)^2) / sum_i w_i
+     bounds M -+ t_{n-1}((1 + level) / 2) SE
+  (unweighted: SE = s / sqrt(n), s the sample standard deviation of the l_i; weighted: the
+  linearised variance of a ratio estimator with the n / (n - 1) correction, as ci_group_query's
+  t over per-group values). Undefined (NULL bounds): n < 2, or sum w = 0 (M undefined).
+  The weights enter as u (scale-free: a power-of-two factor on w gives the same bits; weights
+  of 1e300 do not overflow their squares). ss is an exact_sum at the exponent 2 e_l + 2 of the
+  bound (2 max|l|)^2 (|u| <= 1, |l - M| <= 2 max|l|): any row order, the same bits.
+  Output (t): slice_0.., n, sv, svx, su, ss.
+  method 'bootstrap': the row bootstrap of ci_rows_relation, the same draws (row key: the
+  row's position in `order` within its slice; count n_ib = poisson1(replicate_uniform(key, b,
+  seed))) and the same per-row terms with w_i n_ib for w_i, but in one pass over rows x
+  replicates with no per-replicate kernel: the loss l_i and the key's hash part are computed
+  once per row, and each (slice, replicate) sums
+     M_b = sum_i n_ib w_i l_i / sum_i n_ib w_i
+  as exact_sums at the slice's exponents of |w| and |w l| plus 3 (n_ib <= 8 = 2^3, so every
+  term is within the bound: the same bits in any row order and on any thread count). The
+  kernel over ci_rows_relation (the generic row bootstrap) sums at each replicate's own
+  exponent instead, a finer grid by 0 to 3 bits: the two agree bit for bit unless an exact
+  sum lies within ~2^-80 of its largest term from a rounding boundary of the double
+  (tests/test_intervals_losses.py compares them). Replicates with sum n_ib w_i = 0 are NULL,
+  left out. Output (bootstrap): slice_0.., lo, hi, n_valid.
+#}
+{% macro ci_row_mean_query(relation, by, columns, options, kind, method, order=[], n_boot=200, seed=0, level=0.95) -%}
+{% set f = sqlmetrics.float_type() %}
+{% set slices = sqlmetrics.slice_cols(by) %}
+{% set slice_names = [] %}{% for col in by %}{% do slice_names.append('slice_' ~ loop.index0) %}{% endfor %}
+{% set tail = {'ll': ' * l', 'sq': ' * (p - label) * (p - label)', 'miss': ' * miss'}[kind] %}
+with source as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+{% if kind == 'miss' %}
+        case when {{ columns.label }} = {{ columns.prediction }} then 0 else 1 end as miss,
+{% elif kind == 'sq' %}
+        cast({{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as {{ f }}) as label,
+        cast({{ columns.score }} as {{ f }}) as p,
+{% else %}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        cast({{ columns.score }} as {{ f }}) as p,
+{% endif %}
+{% if method == 'bootstrap' %}
+        {{ sqlmetrics.row_key(order, by) }} as row_key,
+{% endif %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ f ~ ')' if columns.weight else 'cast(1 as ' ~ f ~ ')' }} as w
+    from {{ relation }}
+),
+terms as (
+    select
+        source.*,
+{% if kind == 'll' %}
+        -ln(
+            case
+                when label = 1 then greatest(least(p, {{ sqlmetrics.float_literal(1.0 - options.eps) }}), {{ sqlmetrics.float_literal(options.eps) }})
+                else greatest(least(1 - p, {{ sqlmetrics.float_literal(1.0 - options.eps) }}), {{ sqlmetrics.float_literal(options.eps) }})
+            end
+        ) as l
+{% elif kind == 'sq' %}
+        (p - label) * (p - label) as l
+{% else %}
+        cast(miss as {{ f }}) as l
+{% endif %}
+    from source
+),
+weighted_terms as (
+    select
+        terms.*,
+        w{{ tail }} as wl
+    from terms
+),
+{% if method == 't' %}
+{{ sqlmetrics.with_slice_exponents('scaled', 'weighted_terms', by, [('e_w', 'w'), ('e_wl', 'w' if kind == 'miss' else 'wl'), ('e_l', 'l')]) }},
+sums as (
+    select
+        {% for col in by %}slice_{{ loop.index0 }} as s_slice_{{ loop.index0 }}, {% endfor %}
+
+        sum(case when w <> 0 then 1 else 0 end) as n,
+        {{ sqlmetrics.exact_sum('w', 'e_w') }} as sv,
+        {{ sqlmetrics.exact_sum('wl', 'e_wl') }} as svx,
+        max(e_w) as s_e_w,
+        max(e_l) as s_e_l
+    from scaled
+    {{ sqlmetrics.group_by(by) }}
+),
+centred_terms as (
+    select
+        {{ slices }}
+        sums.n as n,
+        sums.sv as sv,
+        sums.svx as svx,
+        2 * sums.s_e_l + 2 as e_dd,
+        {{ sqlmetrics.ldexp('scaled.w', '-sums.s_e_w') }} as u,
+        scaled.l - sums.svx / nullif(sums.sv, 0) as dev
+    from scaled
+    join sums
+        on {{ sqlmetrics.join_on_slices('scaled', 'sums', by, [], 's_') }}
+),
+squares as (
+    select
+        centred_terms.*,
+        (u * dev) * (u * dev) as dd
+    from centred_terms
+),
+final as (
+    select
+        {{ slices }}
+        max(n) as n,
+        max(sv) as sv,
+        max(svx) as svx,
+        {{ sqlmetrics.exact_sum('u', 0) }} as su,
+        {{ sqlmetrics.exact_sum('dd', 'e_dd') }} as ss
+    from squares
+    {{ sqlmetrics.group_by(by) }}
+)
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{% else %}
+{{ sqlmetrics.with_slice_exponents('scaled', 'weighted_terms', by, [('e_w', 'w'), ('e_wl', 'w' if kind == 'miss' else 'wl')]) }},
+keyed as (
+    select
+        scaled.*,
+        {{ sqlmetrics.replicate_key('row_key', seed) }} as key_a
+    from scaled
+),
+-- rows x replicates: the replicate's first hash step (the count's uniform one level up)
+replicated as (
+    select
+        {{ sqlmetrics.slice_cols_of('keyed', by) }}
+        replicates.b as b,
+        keyed.w as w,
+{% if kind == 'll' %}
+        keyed.l as l,
+{% elif kind == 'sq' %}
+        keyed.p as p,
+        keyed.label as label,
+{% else %}
+        keyed.miss as miss,
+{% endif %}
+        keyed.e_w as e_w,
+        keyed.e_wl as e_wl,
+        keyed.key_a as key_a,
+        {{ sqlmetrics.replicate_x1('keyed.key_a', 'replicates.b') }} as x1
+    from keyed
+    cross join (
+{{ sqlmetrics.replicates(n_boot) }}
+    ) as replicates
+    {{ sqlmetrics.resample_fence() }}
+),
+uniforms as (
+    select
+        replicated.*,
+        cast({{ sqlmetrics.replicate_x('x1', 'key_a', 'b') }} as {{ f }}) / {{ sqlmetrics.float_literal(2147483647) }} as u
+    from replicated
+    {{ sqlmetrics.resample_fence() }}
+),
+drawn as (
+    select
+        uniforms.*,
+        w * cast({{ sqlmetrics.poisson1('u') }} as {{ f }}) as wb
+    from uniforms
+),
+replicate_values as (
+    select
+        {{ slices }}
+        b,
+        {{ sqlmetrics.exact_sum('wb' ~ tail, 'e_wl + 3') }}
+            / nullif({{ sqlmetrics.exact_sum('wb', 'e_w + 3') }}, 0) as x
+    from drawn
+    {{ sqlmetrics.group_by(by, ['b']) }}
+),
+final as (
+    select
+        {{ slices }}
+        {{ sqlmetrics.ci_percentile('x', (1 - level) / 2) }} as lo,
+        {{ sqlmetrics.ci_percentile('x', (1 + level) / 2) }} as hi,
+        count(x) as n_valid
+    from replicate_values
+    {{ sqlmetrics.group_by(by) }}
+)
+select * from final
+{{ sqlmetrics.order_by(by) }}
 {% endif %}
 {%- endmacro %}
 
@@ -640,7 +843,10 @@ select * from final
     above it the four-term Cornish-Fisher expansion of the t quantile in z (Abramowitz &
     Stegun 26.7.5; `terms` = z, g1..g4 as SQL literals of the level):
       t = z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df,
-    the same operations as Python's, so the bounds are Python's bit for bit. The expansion's
+    the same operations as Python's, so the bounds are Python's bit for bit.
+    centred=true: the sums of ci_row_mean_query (n, sv, svx, su, ss; a mean of per-row
+    losses), as intervals.py::t_row_interval: mean = svx / sv, se = sqrt(max(ss, 0) n /
+    (n - 1)) / su. The expansion's
     relative error for df > 1000 is about its first omitted term g5(z) / df^5: below 3e-14
     for levels up to 0.999, 4e-12 at 1 - 1e-8 (tests/test_stats.py checks it against scipy).
     Output: slice_0.., lo, hi.
@@ -697,7 +903,7 @@ from (
 ) as wilson_bounds
 {%- endmacro %}
 
-{% macro ci_t_bounds(inner, n_by, table, terms) -%}
+{% macro ci_t_bounds(inner, n_by, table, terms, centred=false) -%}
 {%- set f = sqlmetrics.float_type() -%}
 {%- set df = 'cast(t_sums.n - 1 as ' ~ f ~ ')' -%}
 select
@@ -712,11 +918,13 @@ from (
     from (
         select
             t_ss.*,
-            sqrt(case when ss < 0 then {{ sqlmetrics.float_literal(0) }} else ss end * n / (n - {{ sqlmetrics.float_literal(1) }})) / sv as se
+            sqrt(case when ss < 0 then {{ sqlmetrics.float_literal(0) }} else ss end * n / (n - {{ sqlmetrics.float_literal(1) }})) / {{ 'nullif(su, 0)' if centred else 'sv' }} as se
         from (
             select
-                t_mean.*,
+                t_mean.*{{ ',' if not centred }}
+{% if not centred %}
                 sv2x2 - {{ sqlmetrics.float_literal(2) }} * mean * sv2x + mean * mean * sv2 as ss
+{% endif %}
             from (
                 select
                     {% for i in range(n_by) %}t_sums.slice_{{ i }}, {% endfor %}
@@ -724,10 +932,16 @@ from (
                     cast(t_sums.n as {{ f }}) as n,
                     {{ df }} as df,
                     cast(t_sums.sv as {{ f }}) as sv,
+{% if centred %}
+                    cast(t_sums.su as {{ f }}) as su,
+                    cast(t_sums.ss as {{ f }}) as ss,
+                    cast(t_sums.svx as {{ f }}) / nullif(cast(t_sums.sv as {{ f }}), 0) as mean
+{% else %}
                     cast(t_sums.sv2 as {{ f }}) as sv2,
                     cast(t_sums.sv2x as {{ f }}) as sv2x,
                     cast(t_sums.sv2x2 as {{ f }}) as sv2x2,
                     cast(t_sums.svx as {{ f }}) / cast(t_sums.sv as {{ f }}) as mean
+{% endif %}
                 from (
 {{ inner | indent(20, true) }}
                 ) as t_sums

@@ -108,6 +108,21 @@ mod({{ expr }}, cast(2147483647 as bigint))
 {{ sqlmetrics.resample_mod_p(x2 ~ ' * 48271 + ' ~ a) }}
 {%- endmacro %}
 
+{# replicate_int in steps, the same integers, for a caller that selects each step as a column
+   one level up (ci_row_mean_query: rows x replicates): replicate_key(key, seed) = a, once per
+   row; replicate_x1(a, b) = x1; replicate_x(x1, a, b) = replicate_int(key, b, seed) #}
+{% macro replicate_key(key, seed) -%}
+{{ sqlmetrics.resample_mod_p(sqlmetrics.resample_mod_p('cast(' ~ key ~ ' as bigint)') ~ ' + ' ~ sqlmetrics.resample_mod_p('cast(' ~ seed ~ ' as bigint)') ~ ' * 16807') }}
+{%- endmacro %}
+
+{% macro replicate_x1(a, b) -%}
+{{ sqlmetrics.resample_mod_p(a ~ ' * 48271 + cast(' ~ b ~ ' as bigint) * 69621 + 12345') }}
+{%- endmacro %}
+
+{% macro replicate_x(x1, a, b) -%}
+{{ sqlmetrics.resample_mod_p(sqlmetrics.resample_mod_p(x1 ~ ' * ' ~ x1 ~ ' + cast(' ~ b ~ ' as bigint) + 1') ~ ' * 48271 + ' ~ a) }}
+{%- endmacro %}
+
 {% macro replicate_uniform(key, b, seed) -%}
 cast({{ sqlmetrics.replicate_int(key, b, seed) }} as {{ sqlmetrics.float_type() }}) / {{ sqlmetrics.float_literal(2147483647) }}
 {%- endmacro %}

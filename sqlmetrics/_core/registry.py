@@ -297,7 +297,8 @@ class Inference:
     ci_methods: the interval methods (:data:`CI_METHODS`) that apply, the default first.
     ``"delong"`` applies without ``weight=`` only, and ``"t"`` (and ``"wilson"`` over groups)
     only to a mean over groups, so with a ``group`` column when the group role is optional
-    (spearman, kendall_tau); ``"bootstrap"`` applies to every scalar metric.
+    (spearman, kendall_tau), or to a mean over rows (``row_mean``: t over the per-row
+    losses); ``"bootstrap"`` applies to every scalar metric.
     group_mean: ``"mean"`` or ``"geometric"`` (gm_map) when the metric is a mean of per-group
     values (the cluster bootstrap and the t interval resample groups), else None.
     group_weights: how the groups weigh in that mean, when not equally: ``"weighting"`` (by
@@ -317,6 +318,11 @@ class Inference:
     default first. loss: the per-row loss of a mean loss (``compare_losses``: ``"ll"`` log
     loss, ``"sq"`` squared error); loss_scale: ``"entropy"`` when the mean loss is divided by
     the entropy of the base rate (normalized_entropy).
+    row_mean: the per-row term when the metric is a (weighted) mean over rows of a per-row
+    loss, for the t interval over rows and the one-pass row bootstrap
+    (``ci_row_mean_query``): ``"ll"`` log loss, ``"sq"`` squared error, ``"miss"`` the 0/1
+    miss of a prediction (hamming_loss); None otherwise (normalized_entropy divides its mean
+    by the base rate's entropy: not a mean of per-row terms).
     """
 
     ci_methods: tuple[str, ...] = ("bootstrap",)
@@ -330,6 +336,7 @@ class Inference:
     tests: tuple[str, ...] = ()
     loss: str | None = None
     loss_scale: str | None = None
+    row_mean: str | None = None
 
     def __post_init__(self) -> None:
         """Refuse facts that intervals.py or compare.py could not act on."""
@@ -344,6 +351,10 @@ class Inference:
             raise RuntimeError(f"paired={self.paired!r}: None or one of {PAIRED_KINDS}")
         if bool(self.paired) != bool(self.tests) or not set(self.tests) <= set(PAIRED_TESTS):
             raise RuntimeError(f"paired={self.paired!r} with tests={self.tests!r}")
+        if self.row_mean not in (None, "ll", "sq", "miss"):
+            raise RuntimeError(f"row_mean={self.row_mean!r}: None, 'll', 'sq' or 'miss'")
+        if self.paired == "losses" and self.loss_scale is None and self.row_mean != self.loss:
+            raise RuntimeError(f"loss={self.loss!r} with row_mean={self.row_mean!r}")
         if (self.paired == "losses") != (self.loss is not None):
             raise RuntimeError(f"paired={self.paired!r} with loss={self.loss!r}")
 

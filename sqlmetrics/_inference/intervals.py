@@ -34,11 +34,18 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     spearman / kendall_tau with ``group=``): mean +- t_{n-1} * SE over the per-group values,
     SE^2 = n / (n - 1) * sum_g v_g^2 (x_g - mean)^2 / (sum_g v_g)^2 (the plain s / sqrt(n) when
     every v_g = 1).
+    Means over rows of a per-row loss (log_loss, brier_score, hamming_loss; their default):
+    the same over the rows, x_i the row's loss, v_i its weight (1 without ``weight=``), n the
+    rows of nonzero weight, mean the metric's value bit for bit; undefined (NaN) for n < 2
+    (``ci_row_mean_query`` in ``sql/_macros/intervals.sql`` states the sums).
 ``"bootstrap"``
     Every scalar metric. A Poisson(1) bootstrap with ``n_boot`` replicates, percentile interval.
     Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
     per replicate); everything else resamples rows (a row's key: its position within its slice
     in the order of the columns the metric reads; a sample id for the multiclass score tables).
+    The means of per-row losses draw the same rows in one pass over rows x replicates (the
+    loss computed once per row, one grouped sum per slice and replicate: no per-replicate run
+    of the kernel).
     AUC without weights draws no per-row weights: one sort of the distinct scores gives score
     buckets, and each bucket's replicate count of positives (negatives), a sum of Poisson(1)
     row weights, is drawn at once as one Poisson(n) count (exact in law when every bucket
@@ -122,6 +129,13 @@ GROUP_METHODS = ("t",)
 UNWEIGHTED_METHODS = ("delong",)
 
 
+def row_mean(spec: MetricSpec) -> str | None:
+    """The per-row term of ``spec`` when it is a mean of per-row losses (its declared
+    ``inference.row_mean``: ``"ll"``, ``"sq"``, ``"miss"``), else None.
+    """
+    return spec.inference.row_mean
+
+
 def group_mean(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str | None:
     """How ``spec`` aggregates per-group values (its declared ``inference.group_mean``), or
     None when it is not a mean over groups: ``"mean"`` or ``"geometric"`` (gm_map). A metric
@@ -139,6 +153,8 @@ def _applies(spec: MetricSpec, method: str, columns: Mapping[str, str | None] | 
     """Whether declared ``method`` applies to ``spec`` with these ``columns``."""
     if method in UNWEIGHTED_METHODS and columns and columns.get("weight"):
         return False
+    if method in GROUP_METHODS and row_mean(spec) is not None:
+        return True
     return not (method in GROUP_METHODS and group_mean(spec, columns) is None)
 
 
@@ -151,17 +167,22 @@ def methods_for(
     >>> from sqlmetrics._core.registry import get_spec
     >>> methods_for(get_spec("auc")), methods_for(get_spec("ndcg"))
     (('delong', 'bootstrap'), ('t', 'bootstrap'))
+    >>> methods_for(get_spec("log_loss"))
+    ('t', 'bootstrap')
     """
     return tuple(m for m in spec.inference.ci_methods if _applies(spec, m, columns))
 
 
 def default_method(spec: MetricSpec, columns: Mapping[str, str | None] | None = None) -> str:
     """The method ``ci_method=None`` uses for ``spec``: delong for auc (bootstrap with
-    ``weight=``), wilson for the proportions, t for means over groups, bootstrap otherwise.
+    ``weight=``), wilson for the proportions, t for means over groups and for means of per-row
+    losses (log_loss, brier_score, hamming_loss), bootstrap otherwise.
 
     >>> from sqlmetrics._core.registry import get_spec
     >>> default_method(get_spec("recall")), default_method(get_spec("log_loss"))
-    ('wilson', 'bootstrap')
+    ('wilson', 't')
+    >>> default_method(get_spec("normalized_entropy"))
+    'bootstrap'
     """
     return methods_for(spec, columns)[0]
 
@@ -330,6 +351,21 @@ def t_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+def t_row_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
+    """The t interval of a mean of per-row losses from the sums of ``ci_row_mean_query``
+    (n, sv, svx, su, ss): mean = svx / sv (the metric's value), SE = sqrt(ss n / (n - 1)) /
+    su, bounds mean -+ t_{n-1} SE; NaN for n < 2 or no weight. ``ci_t_bounds(centred=true)``
+    does the same operations in SQL.
+    """
+    n, sv, su = float(row["n"]), float(row["sv"]), float(row["su"])
+    if not (n >= 2 and sv != 0 and su > 0):
+        return math.nan, math.nan
+    mean = float(row["svx"]) / sv
+    se = math.sqrt(max(float(row["ss"]), 0.0) * n / (n - 1.0)) / su
+    half = two_sided_t_interval(level, n - 1.0) * se
+    return mean - half, mean + half
+
+
 def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     """Compute the interval ``request`` asks for ``call`` (stored in ``request.result``) and
     return the metric's own frame (its query ``metric_sql`` run, or the DeLong query's value).
@@ -366,6 +402,14 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
             frame = out.drop(columns=["var"])
     elif method == "wilson" and spec.inference.proportion:
         result = _wilson_frame(call, by, spec.inference.proportion, request.level)
+    elif row_mean(spec) and method == "t":
+        out = call.backend.query(_row_mean_sql(call, by, request, "t"))
+        result = out.iloc[:, :n_by].copy()
+        bounds = [t_row_interval(row, request.level) for _, row in out.iterrows()]
+        result["lo"] = [b[0] for b in bounds]
+        result["hi"] = [b[1] for b in bounds]
+    elif row_mean(spec):
+        result = call.backend.query(_row_mean_sql(call, by, request, "bootstrap"))
     elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
         out = _group_query(call, by, request, "t")
         result = out.iloc[:, :n_by].copy()
@@ -419,6 +463,35 @@ def _auc_bootstrap_sql(call: Call, by: list[str], request: CiRequest) -> str:
         request.seed,
         request.level,
         AUC_BOOT_BUCKETS,
+    )
+
+
+def _row_order(call: Call) -> list[str]:
+    """The row key's order of the row bootstrap: the score first, the other columns in the
+    registry's role order, the weight last (``ci_rows_relation``, ``ci_auc_bootstrap``).
+    """
+    rank = {"score": 0, "weight": 2}
+    return [
+        call.q(c) for r, c in sorted(call.columns.items(), key=lambda rc: rank.get(rc[0], 1)) if c
+    ]
+
+
+def _row_mean_sql(call: Call, by: list[str], request: CiRequest, method: str) -> str:
+    """The interval statement of a mean of per-row losses (``ci_row_mean_query``): ``"t"``
+    gives the per-slice sums, ``"bootstrap"`` the percentile bounds.
+    """
+    return call.macro(
+        "ci_row_mean_query",
+        call.relation,
+        [call.q(b) for b in by],
+        call.quoted(),
+        call.params,
+        row_mean(call.spec),
+        method,
+        _row_order(call),
+        request.n_boot,
+        request.seed,
+        request.level,
     )
 
 
@@ -561,12 +634,7 @@ def _row_bootstrap_sql(
     has_weight = "weight" in roles
     group = call.columns.get("group")
     key = call.q(group) if group else None  # a sample id (multiclass score tables)
-    # the row key's order: score first, the other columns in the registry's role order,
-    # the weight last (ci_auc_bootstrap's order too: its keys are the same)
-    rank = {"score": 0, "weight": 2}
-    order = [
-        call.q(c) for r, c in sorted(call.columns.items(), key=lambda rc: rank.get(rc[0], 1)) if c
-    ]
+    order = _row_order(call)
     mode = "weight" if has_weight else "copies"
     relation = call.macro(
         "ci_rows_relation",
@@ -669,6 +737,11 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
         num, den = spec.inference.proportion
         bounds = call.macro("ci_wilson_bounds", counts, n_by, " + ".join(num), " + ".join(den), z)
         return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi, True)
+    if method == "t" and row_mean(spec):
+        sums = _row_mean_sql(call, by, request, "t")
+        terms = [call.macro("float_literal", g).strip() for g in t_expansion_terms(request.level)]
+        bounds = call.macro("ci_t_bounds", sums, n_by, list(t_table(request.level)), terms, True)
+        return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi)
     if method == "t":
         sums = _group_sql(call, by, request, "t")
         terms = [call.macro("float_literal", g).strip() for g in t_expansion_terms(request.level)]
@@ -680,6 +753,8 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
         return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi, True)
     if group_mean(spec, call.columns):
         bounds = _group_sql(call, by, request, "bootstrap")
+    elif row_mean(spec):
+        bounds = _row_mean_sql(call, by, request, "bootstrap")
     elif spec.inference.bucket_bootstrap and not weighted:
         bounds = _auc_bootstrap_sql(call, by, request)
         return call.macro("ci_render", None, bounds, n_by, spec.name, lo, hi)

@@ -139,7 +139,13 @@ register(
         undefined="the weights sum to 0",
         aliases=("cross_entropy",),
         kernel="log_loss_kernel",
-        inference=Inference(paired="losses", tests=("t",), loss="ll"),
+        inference=Inference(
+            ci_methods=("t", "bootstrap"),
+            paired="losses",
+            tests=("t",),
+            loss="ll",
+            row_mean="ll",
+        ),
         better="lower",
     )
 )
@@ -154,7 +160,13 @@ register(
         undefined="the weights sum to 0",
         aliases=("brier_score_loss",),
         kernel="brier_score_kernel",
-        inference=Inference(paired="losses", tests=("t",), loss="sq"),
+        inference=Inference(
+            ci_methods=("t", "bootstrap"),
+            paired="losses",
+            tests=("t",),
+            loss="sq",
+            row_mean="sq",
+        ),
         better="lower",
     )
 )
@@ -689,8 +701,11 @@ def log_loss(
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        The interval's method; None: this metric's default, 't' (the methods that apply:
+        't', 'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row
+        losses +- t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2)
+        / sum w_i over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for
+        n < 2. 'bootstrap': the Poisson row bootstrap, percentile interval.
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -832,8 +847,11 @@ def brier_score(
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        The interval's method; None: this metric's default, 't' (the methods that apply:
+        't', 'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row
+        losses +- t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2)
+        / sum w_i over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for
+        n < 2. 'bootstrap': the Poisson row bootstrap, percentile interval.
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0

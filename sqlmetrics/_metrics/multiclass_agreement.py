@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, overload
 
-from .._core.registry import MetricSpec, ParamSpec, Role, check_choice, declare_param, register
+from .._core.registry import (
+    Inference,
+    MetricSpec,
+    ParamSpec,
+    Role,
+    check_choice,
+    declare_param,
+    register,
+)
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
@@ -98,6 +106,7 @@ register(
         ROLES,
         undefined="the weights sum to 0",
         kernel="hamming_loss_kernel",
+        inference=Inference(ci_methods=("t", "bootstrap"), row_mean="miss"),
         better="lower",
     )
 )
@@ -480,8 +489,11 @@ def hamming_loss(
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
         ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        The interval's method; None: this metric's default, 't' (the methods that apply:
+        't', 'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row
+        losses +- t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2)
+        / sum w_i over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for
+        n < 2. 'bootstrap': the Poisson row bootstrap, percentile interval.
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0

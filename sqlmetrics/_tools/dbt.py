@@ -226,6 +226,8 @@ def _inference_facts(spec: MetricSpec) -> dict[str, Any]:
         "proportion": [list(proportion[0]), list(proportion[1])] if proportion else None,
         "bucket_bootstrap": inference.bucket_bootstrap,
         "group_mean": inference.group_mean,
+        # the per-row loss of a mean over rows ("ll", "sq", "miss"): ci_row_mean_query
+        "row_mean": inference.row_mean,
         "counts_macro": inference.counts_macro,
         # compare's paired statement and tests, default first (champion_challenger's test=)
         "paired": inference.paired,

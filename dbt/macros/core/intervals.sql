@@ -15,6 +15,10 @@
   group weights is Python's intervals._group_sql, and t's exact factor table for df <= 1000 is
   stats.two_sided_t, a Newton solve on the incomplete beta function that Jinja would repeat a
   thousand times per compile; paste render's SQL into a model instead).
+  The means of per-row losses (log_loss, brier_score, hamming_loss) default to 't' in Python
+  and render(ci=); here the default is refused the same way, naming ci_method='bootstrap',
+  whose SQL (ci_row_mean_query, one pass over rows x replicates) is the Python call's: the
+  same ci= never means two intervals.
 
   The normal factor z of DeLong and Wilson is AUC's AS241 in SQL (ci_normal_factor), in
   CPython's statistics.NormalDist order of operations: equal to Python's z where the
@@ -76,7 +80,7 @@
 {%- set group_mean = spec.inference.group_mean if not (group_optional and not columns.group) else none -%}
 {%- for m in spec.inference.ci_methods -%}
 {%- if m == 'delong' and columns.weight -%}
-{%- elif m == 't' and group_mean is none -%}
+{%- elif m == 't' and group_mean is none and not spec.inference.row_mean -%}
 {%- else -%}{%- do out.append(m) -%}{%- endif -%}
 {%- endfor -%}
 {{ return([out, group_mean]) }}
@@ -126,6 +130,9 @@
 {%- set why = " (DeLong's variance here is unweighted; with weight= use the bootstrap)" if method == 'delong' and method in spec.inference.ci_methods else (' (t needs per-group values: pass group=)' if method == 't' and method in spec.inference.ci_methods else '') -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method=' ~ sqlmetrics.sqlmetrics_repr(method) ~ ' does not apply to ' ~ name ~ why ~ '; methods that do: ' ~ sqlmetrics.sqlmetrics_repr_list(allowed) ~ ' (None = ' ~ sqlmetrics.sqlmetrics_repr(allowed[0]) ~ ')') }}
 {%- endif -%}
+{%- if method == 't' and spec.inference.row_mean -%}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ": ci_method='t' (" ~ name ~ "'s default: t over the per-row losses) needs the t quantile of each slice's rows, which the dbt macros do not compute; pass ci_method='bootstrap' (the Python call's SQL), call sqlmetrics." ~ name ~ '(..., ci=) in Python (a dbt Python model), or paste sqlmetrics.render(' ~ sqlmetrics.sqlmetrics_repr(name) ~ ', ..., ci=) into a model') }}
+{%- endif -%}
 {%- if group_mean is not none or (method == 'wilson' and not spec.inference.proportion) -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method=' ~ sqlmetrics.sqlmetrics_repr(method) ~ ' of ' ~ name ~ ' reads per-group values, which the dbt macros do not compute; call sqlmetrics.' ~ name ~ '(..., ci=) in Python (a dbt Python model), or drop ci=') }}
 {%- endif -%}
@@ -171,6 +178,11 @@
 {%- if r == rank and quoted[role.name] -%}{%- do order.append(quoted[role.name]) -%}{%- endif -%}
 {%- endfor -%}
 {%- endfor -%}
+{%- if spec.inference.row_mean -%}
+{#- a mean of per-row losses: intervals._row_mean_sql, one pass over rows x replicates -#}
+{%- set bounds = sqlmetrics.ci_row_mean_query(rel, quoted_by, quoted, filled, spec.inference.row_mean, 'bootstrap', order, ci.n_boot, ci.seed, ci.level) -%}
+{%- set sql = sqlmetrics.ci_render(metric_sql, bounds, n_by, value, lo, hi) -%}
+{%- else -%}
 {%- set role_names = spec.roles | map(attribute='name') | list -%}
 {%- set has_weight = 'weight' in role_names -%}
 {%- set mode = 'weight' if has_weight else 'copies' -%}
@@ -185,6 +197,7 @@
 {%- set inner = sqlmetrics.sqlmetrics_kernel(spec.kernel, resampled, boot_by, over, filled, [ci_entry]) -%}
 {%- set bounds = sqlmetrics.ci_replicate_percentiles(inner, n_by, 'ci_value', ci.level) -%}
 {%- set sql = sqlmetrics.ci_render(metric_sql, bounds, n_by, value, lo, hi) -%}
+{%- endif -%}
 {%- endif -%}
 {%- set select = [] -%}
 {%- for col in by_cols -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}

@@ -770,7 +770,7 @@ def test_cli_render_dialect() -> None:
     )
     result = CliRunner().invoke(cli.main, ["render", "auc", "--dialect", "postgress"])
     assert result.exit_code != 0
-    assert "Unknown dialect 'postgress' (dialect=). Did you mean 'postgres'?" in result.output
+    assert "Unknown dialect 'postgress' (--dialect). Did you mean 'postgres'?" in result.output
 
 
 # --------------------------------------------------------------------------- golden SQL

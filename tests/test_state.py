@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -92,7 +93,7 @@ def _outcome(function: Callable[..., pd.DataFrame], *args: Any, **kwargs: Any) -
         try:
             return function(*args, **kwargs)
         except sqlmetrics.errors.SqlMetricsError as exc:
-            return type(exc), str(exc).replace("evaluate: ", "")
+            return type(exc), str(exc).replace("evaluate: ", "").replace("merge: ", "")
 
 
 #: the interactions of the beyond-accuracy metrics (their catalog and item popularity)
@@ -495,3 +496,62 @@ def test_every_metric_merges_on_postgres(
 @pytest.mark.parametrize(("kind", "args", "metrics"), ENGINE_CALLS)
 def test_every_metric_merges_on_spark(spark: Any, kind: str, args: str, metrics: list[str]) -> None:
     _merge_on_engine(spark, lambda frame, _: spark.createDataFrame(frame), kind, args, metrics)
+
+
+# --------------------------------------------------------------------------- issue 39
+@pytest.mark.parametrize(
+    ("count", "shown"), [(0, "0"), (-1, "-1"), (None, "NULL"), (1.5, "1.5"), (np.nan, "NULL")]
+)
+def test_merge_refuses_a_count_that_is_not_a_positive_integer(count: Any, shown: str) -> None:
+    import duckdb
+
+    day = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0], "score": [0.9, 0.1, 0.4, 0.6, 0.2, 0.3]})
+    good = sqlmetrics.state(day, "brier_score")
+    bad = good.astype({"sqlmetrics_n": "object"})
+    bad.loc[2, "sqlmetrics_n"] = count  # the row (label=0, score=0.6)
+    message = (
+        f"merge: 1 state row(s) have sqlmetrics_n not a positive integer, e.g. "
+        f"sqlmetrics_n={shown} in the row (label=0, score=0.6); a state row counts the rows"
+    )
+    with pytest.raises(InvalidDataError, match=re.escape(message)):
+        sqlmetrics.merge([good, bad], "brier_score")
+    con = duckdb.connect()  # a table of appended states, checked on the engine
+    con.register("appended", pd.concat([good, bad], ignore_index=True))
+    with pytest.raises(InvalidDataError, match=re.escape(message)):
+        sqlmetrics.merge("appended", "brier_score", con=con)
+
+
+@pytest.mark.parametrize("metric", ["f1", "precision", "accuracy"])
+def test_a_threshold_state_weighted_by_its_score_column_keeps_the_weights(metric: str) -> None:
+    rng = np.random.default_rng(7)
+    log = pd.DataFrame({"day": rng.integers(0, 3, 300), "label": rng.integers(0, 2, 300),
+                        "score": np.round(rng.random(300), 2)})  # fmt: skip
+    args = {"weight": "score", "threshold": 0.5}
+    days = [d.drop(columns="day") for _, d in log.groupby("day")]
+    states = [sqlmetrics.state(day, metric, **args) for day in days]
+    got = sqlmetrics.merge(states, metric, **args)
+    want = sqlmetrics.evaluate(log.drop(columns="day"), metric, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_merge_errors_and_warnings_name_merge() -> None:
+    bad = sqlmetrics.state(DAY, "auc").assign(label=[3, 1, 0, 1])
+    with pytest.raises(InvalidDataError, match=r"^merge: label column 'label' \(label=\) has 1 "):
+        sqlmetrics.merge([bad], "auc")
+    one_class = sqlmetrics.state(DAY[DAY["label"] == 1], "auc")
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=r"^merge: auc is undefined in 1"):
+        sqlmetrics.merge([one_class], "auc")
+
+
+@pytest.mark.parametrize(
+    ("version", "message"),
+    [
+        ("x", "merge: state 0 has sqlmetrics_state='x', not a schema version (an integer, 1 "),
+        (None, "merge: state 0 has sqlmetrics_state=None, not a schema version"),
+        (1.5, "merge: state 0 has sqlmetrics_state=1.5, a schema this sqlmetrics does not rea"),
+    ],
+)
+def test_merge_names_a_version_that_is_not_one(version: Any, message: str) -> None:
+    good = sqlmetrics.state(DAY, "auc")
+    with pytest.raises(InvalidDataError, match=re.escape(message)):
+        sqlmetrics.merge([good.assign(sqlmetrics_state=version)], "auc")

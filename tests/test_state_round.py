@@ -363,3 +363,17 @@ def test_rounded_states_on_spark(spark: Any) -> None:
         return spark.createDataFrame(pd.concat(states, ignore_index=True))
 
     _check_engine(spark, [spark.createDataFrame(d) for d in days], whole, write)
+
+
+def test_round_whose_scaled_scores_pass_two_to_the_63_is_refused_by_state() -> None:
+    huge = pd.DataFrame({"label": [0, 1, 1, 0], "score": [1e300, 2e300, 3e300, 1.5e300]})
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "state: round=15 with score column 'score' (score=) holding values up to 3e+300 in "
+            "absolute value: times 10**15 they reach 2**63")) as caught:  # fmt: skip
+        sqlmetrics.state(huge, "auc", round=15)
+    assert "leave round= out (the scores are too large to keep any decimal)" in str(caught.value)
+    large = pd.DataFrame({"label": [0, 1, 1, 0], "score": [-1e5, 2e5, 3e4, 1.5e5]})
+    with pytest.raises(InvalidParameterError, match=re.escape("pass round=13 or fewer decimals")):
+        sqlmetrics.state(large, "auc", round=14)
+    kept = sqlmetrics.state(large, "auc", round=13)  # the largest it allows merges
+    assert sqlmetrics.merge([kept], "auc", round=13)["auc"].iloc[0] == 0.75

@@ -40,6 +40,22 @@ group by {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %
 order by {% for col in columns %}{{ col }} nulls last{{ ', ' if not loop.last }}{% endfor %}
 {%- endmacro %}
 
+{#
+  state_bad_counts(relation, columns): the state rows whose count is not a positive integer
+  (sqlmetrics_n NULL, 0, negative or fractional), the first in `columns` order, with n_bad:
+  how many there are; no row when every count is fine. merge refuses such a state: a count
+  is how many rows of the data hold the row's values, at least 1 (state_compose's count(*));
+  a 0 or a negative count (e.g. a day subtracted for a sliding window) is not defined by
+  the metrics' formulas, and replaying it would drop the row silently.
+#}
+{% macro state_bad_counts(relation, columns) -%}
+select {% for col in columns %}{{ col }}, {% endfor %}sqlmetrics_n, count(*) over () as n_bad
+from {{ relation }}
+where sqlmetrics_n is null or not (sqlmetrics_n >= 1 and sqlmetrics_n = floor(sqlmetrics_n))
+order by {% for col in columns %}{{ col }} nulls last, {% endfor %}sqlmetrics_n nulls first
+limit 1
+{%- endmacro %}
+
 {% macro state_rows(relation, columns) -%}
 {{ adapter.dispatch('state_rows', 'sqlmetrics')(relation, columns) }}
 {%- endmacro %}

@@ -241,6 +241,7 @@ def _evaluate(
     warn_skips: bool = False,
     warn_ties: str | None = None,
     replay: Callable[[Any, Any], tuple[str, str]] | None = None,
+    caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
 
@@ -252,7 +253,8 @@ def _evaluate(
     ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
     (the convention, or None): under ``"ranx"`` (and ``"ir_measures"`` for the values it takes
     from ranx) warn ``TieOrderWarning`` where ranx's order of equal scores, which SQL cannot
-    reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
+    reproduce, may change a ranking metric (:func:`warn_ranx_ties`). ``caller``: the public
+    function its errors and warnings name (``merge`` runs this statement too).
     """
     columns = plan.columns
     checks = data_checks(plan.requests)  # the ranking family's, declared on its specs
@@ -263,7 +265,7 @@ def _evaluate(
     if train is not None:
         extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
     with open_checked(
-        "evaluate",
+        caller,
         data,
         con,
         columns,
@@ -275,7 +277,7 @@ def _evaluate(
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
-            listed = check_labels("evaluate", "labels", plan.options["labels"])
+            listed = check_labels(caller, "labels", plan.options["labels"])
             for req in plan.requests:
                 if "labels" in req.spec.params:  # classes: in item= for a table of scores
                     role = "item" if req.spec.family == "multiclass_scores" else "label"
@@ -290,7 +292,7 @@ def _evaluate(
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         for family in checks:
             family.before(
-                "evaluate",
+                caller,
                 backend,
                 source.sql,
                 judged_sql,
@@ -311,8 +313,8 @@ def _evaluate(
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
-        family.after("evaluate", frame, plan.options, qrels is not None, plan.requests, warn_skips)
-    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
+        family.after(caller, frame, plan.options, qrels is not None, plan.requests, warn_skips)
+    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options, caller)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 
 
@@ -322,6 +324,7 @@ def _finish(
     names: dict[str, str],
     n_slices: int,
     options: dict[str, Any],
+    caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Metric columns under their requested names, in the requested order; the counts last.
 
@@ -346,14 +349,14 @@ def _finish(
             frame[req.text] = values.fillna(float(zero_division))
             if warns_zero(zero_division):  # scikit-learn's zero_division="warn"
                 warn(
-                    f"evaluate: {req.text} is undefined in {int(missing.sum())} of "
+                    f"{caller}: {req.text} is undefined in {int(missing.sum())} of "
                     f"{len(frame)} slice(s) ({req.spec.undefined}); 0.0 there "
                     f"(scikit-learn's zero_division='warn')",
                     UndefinedMetricWarning,
                 )
             continue
         warn(
-            f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
+            f"{caller}: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
             f"slice(s) ({req.spec.undefined}); NaN there",
             UndefinedMetricWarning,
         )

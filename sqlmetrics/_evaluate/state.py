@@ -150,6 +150,10 @@ def _confusion_score(plan: Plan) -> tuple[str, float, float] | None:
     readers = [r for r in plan.requests if any(u[0].name == "score" for u in _used(plan, r))]
     if not readers or any(r.spec.state != "confusion" for r in readers) or score in plan.by:
         return None
+    if any(col == score and role.name != "score" for role, col in plan.used):
+        # the column plays another role too (weight=score): it is stored once, as it is, and
+        # read by both roles; its two-value form would replace the other role's values
+        return None
     first = readers[0]
     threshold = float(plan.options.get("threshold", default_of(first.spec, "threshold")))
     below = math.nextafter(threshold, -math.inf)
@@ -214,6 +218,37 @@ def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
             f"is not rounded; leave round= out, or slice by another column"
         )
     return int(decimals)
+
+
+#: the bound on |score| * 10**round: past it the scaled score is beyond a 64-bit integer
+#: (Spark's floor returns one) and soon infinite (a double's range)
+SCALE_MAX = 2.0**63
+
+
+def _check_scale(backend: Any, relation: str, score: str, decimals: int) -> None:
+    """Refuse ``round=decimals`` when a score times ``10**decimals`` reaches
+    :data:`SCALE_MAX` (``state_round`` would give an infinite or clamped score, a state
+    merge refuses), naming the largest ``round=`` the scores allow.
+    """
+    s = quote_ident(score, backend.dialect)
+    double = macro("float_type", backend.dialect)()
+    ((largest,),) = backend.rows(f"select max(abs(cast({s} as {double}))) from {relation}")
+    if largest is None or float(largest) * 10.0**decimals < SCALE_MAX:
+        return
+    largest = float(largest)
+    fits = math.floor(math.log10(SCALE_MAX / largest)) if largest > 0 else ROUND_MAX
+    while fits >= 0 and largest * 10.0**fits >= SCALE_MAX:  # log10's own rounding
+        fits -= 1
+    fix = (
+        f"pass round={fits} or fewer decimals, or leave round= out"
+        if fits >= 0
+        else "leave round= out (the scores are too large to keep any decimal), or rescale them"
+    )
+    raise InvalidParameterError(
+        f"state: round={decimals} with score column {score!r} (score=) holding values up to "
+        f"{largest!r} in absolute value: times 10**{decimals} they reach 2**63 (beyond a 64-bit "
+        f"integer, then infinite), so the rounded state would hold scores merge refuses; {fix}"
+    )
 
 
 def _rounded(plan: Plan, keys: Sequence[str], decimals: int | None) -> tuple[str, int] | None:
@@ -353,6 +388,8 @@ def state(
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, _):
+        if rounded is not None:
+            _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
         frame = backend.query(sql)
     return frame.reset_index(drop=True)
@@ -471,11 +508,21 @@ def _check_state(
                 f"merge: {label} has no column {name!r}, so it is not a sqlmetrics state "
                 f"(columns: {list(data)}); make it with sqlmetrics.state"
             )
-    versions = sorted({int(v) for v in found[VERSION].dropna()})
-    for version in versions:
-        if version != STATE_VERSION:
+    for version in found[VERSION].drop_duplicates():
+        version = version.item() if hasattr(version, "item") else version  # numpy scalars
+        try:
+            number = float(version)
+        except (TypeError, ValueError):
+            number = math.nan
+        if isinstance(version, (str, bytes, bool)) or math.isnan(number):
             raise InvalidDataError(
-                f"merge: {label} has {VERSION}={version}, a schema this sqlmetrics does "
+                f"merge: {label} has {VERSION}={version!r}, not a schema version (an integer, "
+                f"{STATE_VERSION} for this sqlmetrics); make the states with sqlmetrics.state, "
+                f"and keep its {VERSION} column as it is"
+            )
+        if number != STATE_VERSION:
+            raise InvalidDataError(
+                f"merge: {label} has {VERSION}={version!r}, a schema this sqlmetrics does "
                 f"not read (it reads version {STATE_VERSION}); recompute the state with this "
                 f"version's sqlmetrics.state"
             )
@@ -488,6 +535,30 @@ def _check_state(
             f"{list(keys)} (the slices, then the columns the metrics read); merge states made "
             f"with the same by= and columns"
         )
+
+
+def _check_counts(bad: pd.DataFrame) -> None:
+    """Refuse a state row whose count is not a positive integer (``state_bad_counts``'s
+    result: the first such row, or none): it stands for no rows of the data, and merge does
+    not define a count of 0, a negative count (e.g. a day taken out of a sliding window) or a
+    NULL one.
+    """
+    import pandas as pd
+
+    if not len(bad):
+        return
+    row = {name: bad[name].iloc[0] for name in bad.columns}  # each column's own type
+    row = {name: v.item() if hasattr(v, "item") else v for name, v in row.items()}
+    count = row[COUNT]
+    shown = "NULL" if pd.isna(count) else repr(count)
+    values = ", ".join(f"{name}={row[name]!r}" for name in list(bad.columns)[:-2])
+    raise InvalidDataError(
+        f"merge: {int(row['n_bad'])} state row(s) have {COUNT} not a positive integer, e.g. "
+        f"{COUNT}={shown} in the row ({values}); a state row counts the rows of the data "
+        f"holding its values, at least 1 (merge does not subtract a state, or read a count "
+        f"of 0, a negative or a NULL one): drop those rows, or recompute the states with "
+        f"sqlmetrics.state"
+    )
 
 
 def _replay(
@@ -509,9 +580,10 @@ def _replay(
                 f"select distinct {meta[0]} as {VERSION}, {meta[1]} as {ARGS} from {source.sql}"
             )
             _check_state("states", list(source.columns), found, keys, args)
+        quoted = [quote_ident(k, dialect) for k in keys]
+        _check_counts(backend.query(str(macro("state_bad_counts", dialect)(source.sql, quoted))))
         if bounds is not None:
             bounds(backend, source)
-        quoted = [quote_ident(k, dialect) for k in keys]
         return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
 
     return replay
@@ -646,6 +718,7 @@ def merge(
         warn_skips=not chosen,
         warn_ties=options.get("convention"),
         replay=_replay(keys, args, checked=listed, bounds=bounds),
+        caller="merge",
     )
     return _with_bounds(frame, plan, computed) if computed else frame
 

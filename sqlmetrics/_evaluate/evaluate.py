@@ -240,14 +240,16 @@ def _evaluate(
     con: Any,
     warn_skips: bool = False,
     warn_ties: str | None = None,
-    replay: Callable[[Any, Any], tuple[str, str]] | None = None,
+    replay: Callable[[Any, Any], tuple[str, str, str]] | None = None,
     caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
 
     ``replay`` (merge): ``data`` holds states, and ``replay(backend, source)`` checks them
     and gives the (name, query) of a CTE holding the rows they stand for, which the
-    statement reads instead of ``data`` (after the data's checks, run on the states' rows).
+    statement reads instead of ``data`` (after the data's checks, run on the states' rows),
+    and the quoted count column of the states, which the kernels that take a count per row
+    read in place of the CTE (``compose_sql``'s ``counted``).
 
     ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
     ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
@@ -302,12 +304,19 @@ def _evaluate(
                 warn_ties,
             )
         train_sql = extra["train"][0] if "train" in extra else None
-        relation, ctes = source.sql, []
+        relation, ctes, counted = source.sql, [], None
         if replay is not None:
-            ctes.append(replay(backend, source))
-            relation = ctes[0][0]
+            name, query, count = replay(backend, source)
+            ctes.append((name, query))
+            relation, counted = name, (source.sql, count)
         sql, names = compose_sql(
-            plan, relation, judged_sql, train_sql, dialect=backend.dialect, inputs=ctes
+            plan,
+            relation,
+            judged_sql,
+            train_sql,
+            dialect=backend.dialect,
+            inputs=ctes,
+            counted=counted,
         )
         frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may

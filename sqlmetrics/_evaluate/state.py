@@ -337,7 +337,8 @@ def state(
     -------
     pandas.DataFrame
         The state, schema version 1: ``sqlmetrics_state`` (the version, 1),
-        ``sqlmetrics_args`` (the metrics and arguments, JSON), the slice columns and the
+        ``sqlmetrics_args`` (the metrics and arguments, JSON; a categorical column, so the
+        text is held once, not once per row), the slice columns and the
         columns the metrics read under their own names, and ``sqlmetrics_n``: one row per
         distinct row of those columns, with how many rows of ``data`` hold it. At most as
         many rows as ``data``; with scores rounded to 3 decimals, at most 2,002 per slice
@@ -392,6 +393,9 @@ def state(
             _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
         frame = backend.query(sql)
+    # the arguments once per state, not once per row: a categorical column holds its one JSON
+    # text once and a 1-byte code per row (the same values, written to tables as text)
+    frame[ARGS] = frame[ARGS].astype("category")
     return frame.reset_index(drop=True)
 
 
@@ -566,13 +570,13 @@ def _replay(
     args: str,
     checked: bool,
     bounds: Callable[[Any, Any], None] | None = None,
-) -> Callable[[Any, Any], tuple[str, str]]:
+) -> Callable[[Any, Any], tuple[str, str, str]]:
     """The ``replay`` of merge for ``_evaluate``: check the states on the engine (unless
     ``checked`` already, one by one), run ``bounds(backend, source)`` (a rounded state's
     AUC bounds), then the CTE of the rows they stand for.
     """
 
-    def replay(backend: Any, source: Any) -> tuple[str, str]:
+    def replay(backend: Any, source: Any) -> tuple[str, str, str]:
         dialect = backend.dialect
         if not checked:
             meta = [quote_ident(c, dialect) for c in (VERSION, ARGS)]
@@ -584,7 +588,8 @@ def _replay(
         _check_counts(backend.query(str(macro("state_bad_counts", dialect)(source.sql, quoted))))
         if bounds is not None:
             bounds(backend, source)
-        return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
+        replayed = str(macro("state_rows", dialect)(source.sql, quoted))
+        return REPLAYED, replayed, quote_ident(COUNT, dialect)
 
     return replay
 

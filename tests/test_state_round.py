@@ -378,3 +378,24 @@ def test_round_whose_scaled_scores_pass_two_to_the_63_is_refused_by_state() -> N
         sqlmetrics.state(large, "auc", round=14)
     kept = sqlmetrics.state(large, "auc", round=13)  # the largest it allows merges
     assert sqlmetrics.merge([kept], "auc", round=13)["auc"].iloc[0] == 0.75
+
+
+def test_bounds_of_rounded_states_of_a_billion_rows_cost_the_states_rows() -> None:
+    """Issue 39, item 10: a rounded state's AUC bounds read each row's count too (not the
+    rows replayed): states standing for 1e9 rows merge with their bounds under 1GB."""
+    import duckdb
+
+    day = pd.DataFrame({"label": [1, 1, 0, 0, 1, 0], "score": [0.91, 0.24, 0.83, 0.12, 0.26, 0.21]})
+    made = sqlmetrics.state(day, "auc", round=1)
+    assert made["score"].tolist() == [0.1, 0.2, 0.8, 0.2, 0.3, 0.9]  # label 0 first
+    made["sqlmetrics_n"] = [100_000_000, 200_000_000, 150_000_000, 250_000_000, 120_000_000,
+                            180_000_000]  # fmt: skip
+    con = duckdb.connect(config={"memory_limit": "1GB", "threads": 2})
+    got = sqlmetrics.merge([made], "auc", round=1, con=con)
+    neg, pos = [1e8, 2e8, 1.5e8], [2.5e8, 1.2e8, 1.8e8]  # scores .1 .2 .8; .2 .3 .9
+    below = (2.5e8 * 1e8 + 1.2e8 * 3e8 + 1.8e8 * 4.5e8) / (5.5e8 * 4.5e8)
+    tied = 2.5e8 * 2e8 / (5.5e8 * 4.5e8)  # the positives and negatives rounded to 0.2
+    assert got["auc_lower"].iloc[0] == pytest.approx(below, rel=1e-15)
+    assert got["auc_upper"].iloc[0] == pytest.approx(below + tied, rel=1e-15)
+    assert got["auc"].iloc[0] == pytest.approx(below + tied / 2, rel=1e-15)
+    assert got["n_rows"].iloc[0] == 1_000_000_000 and sum(neg) + sum(pos) == 1e9

@@ -2,10 +2,23 @@
 
 A state holds, per partition, each distinct row of the slice columns and of the columns the
 requested metrics read, once, with its count (sql/_macros/state.sql, schema version
-:data:`STATE_VERSION`). ``merge`` checks the states, replays the rows they stand for and runs
-``evaluate``'s own statement over them: every metric whose ``MetricSpec.state`` is
-``"rows"`` is a function of that multiset, computed in the same bits in any row order
-(decision 0006), so ``merge`` returns ``evaluate``'s frame over the union, bit for bit.
+:data:`STATE_VERSION`). ``merge`` checks the states and runs ``evaluate``'s own statement over
+the rows they stand for: every metric whose ``MetricSpec.state`` is ``"rows"`` is a function
+of that multiset, computed in the same bits in any row order (decision 0006), so ``merge``
+returns ``evaluate``'s frame over the union, bit for bit.
+
+Cost: the kernels that take a count per row (``COUNTED_KERNELS`` in sqlmetrics/_engine/plan.py:
+the threshold metrics, AUC, GAUC, log loss, Brier score, normalized entropy, calibration
+ratio; and n_rows) read the states as they are, each row standing for ``sqlmetrics_n`` rows
+(exact integer sums times the count, the same integers as over the copies), so they cost in
+proportion to the states' rows; the others (and AUC on Spark) read the rows replayed
+(``state_rows``), in proportion to the rows the states stand for.
+
+Counts: a state row's ``sqlmetrics_n`` is how many rows of the data hold its values, a
+positive integer. ``merge`` refuses a count of 0, a negative, fractional or NULL one, naming
+the row (it does not subtract states, e.g. for a sliding window: merge the states of the
+days in the window instead). The arguments (``sqlmetrics_args``) are the same on every row
+of a state: ``state`` returns them as a categorical column, the text held once.
 """
 
 from __future__ import annotations
@@ -350,7 +363,9 @@ def state(
         As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
         ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
         column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
-        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``.
+        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``;
+        ``round=`` with a score whose ``|score| * 10**round`` reaches 2**63 (the largest
+        ``round=`` the scores allow is named).
 
     Examples
     --------
@@ -654,8 +669,9 @@ def merge(
         As :func:`state`; no state; a state that is not a DataFrame; a state made with
         other metrics or arguments, ``round=`` included (the first that differs is named).
     InvalidDataError
-        A state without the state columns, of another schema version, or with other data
-        columns.
+        A state without the state columns, of another schema version (or a version that is
+        not a number), with other data columns, or a row whose ``sqlmetrics_n`` is not a
+        positive integer (0, negative, fractional or NULL).
 
     Examples
     --------

@@ -1566,7 +1566,7 @@ STATE_ARGS = {"label": "click", "score": "pctr", "group": "user_id", "by": "coun
 def _sorted_state(frame: pd.DataFrame) -> pd.DataFrame:
     keys = ["country", "click", "pctr", "user_id"]
     out = frame.astype({"sqlmetrics_state": "int64", "sqlmetrics_n": "int64", "click": "int64",
-                        "user_id": "int64"})  # fmt: skip
+                        "user_id": "int64", "sqlmetrics_args": "str"})  # fmt: skip
     return out.sort_values(keys, na_position="last", ignore_index=True)[sorted(out.columns)]
 
 

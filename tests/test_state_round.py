@@ -181,7 +181,8 @@ def test_render_state_runs_the_rounded_state() -> None:
     for dialect in ("duckdb", "postgres", "spark"):
         assert "floor(cast(" in sqlmetrics.render_state("day", "auc", round=3, dialect=dialect)
     sql = sqlmetrics.render_state("day", "auc", round=3)
-    pd.testing.assert_frame_equal(con.sql(sql).df(), sqlmetrics.state(day, "auc", round=3))
+    rendered = con.sql(sql).df().astype({"sqlmetrics_args": "category"})  # state's: held once
+    pd.testing.assert_frame_equal(rendered, sqlmetrics.state(day, "auc", round=3))
     # by (label, score): 0.1234 and 0.123456 tie; 0.0005 * 1000 = 0.5 goes up
     assert sqlmetrics.state(day, "auc", round=3)["score"].tolist() == [0.123, 0.5, 0.001, 0.123,
                                                                        2.5]  # fmt: skip
@@ -363,3 +364,38 @@ def test_rounded_states_on_spark(spark: Any) -> None:
         return spark.createDataFrame(pd.concat(states, ignore_index=True))
 
     _check_engine(spark, [spark.createDataFrame(d) for d in days], whole, write)
+
+
+def test_round_whose_scaled_scores_pass_two_to_the_63_is_refused_by_state() -> None:
+    huge = pd.DataFrame({"label": [0, 1, 1, 0], "score": [1e300, 2e300, 3e300, 1.5e300]})
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "state: round=15 with score column 'score' (score=) holding values up to 3e+300 in "
+            "absolute value: times 10**15 they reach 2**63")) as caught:  # fmt: skip
+        sqlmetrics.state(huge, "auc", round=15)
+    assert "leave round= out (the scores are too large to keep any decimal)" in str(caught.value)
+    large = pd.DataFrame({"label": [0, 1, 1, 0], "score": [-1e5, 2e5, 3e4, 1.5e5]})
+    with pytest.raises(InvalidParameterError, match=re.escape("pass round=13 or fewer decimals")):
+        sqlmetrics.state(large, "auc", round=14)
+    kept = sqlmetrics.state(large, "auc", round=13)  # the largest it allows merges
+    assert sqlmetrics.merge([kept], "auc", round=13)["auc"].iloc[0] == 0.75
+
+
+def test_bounds_of_rounded_states_of_a_billion_rows_cost_the_states_rows() -> None:
+    """Issue 39, item 10: a rounded state's AUC bounds read each row's count too (not the
+    rows replayed): states standing for 1e9 rows merge with their bounds under 1GB."""
+    import duckdb
+
+    day = pd.DataFrame({"label": [1, 1, 0, 0, 1, 0], "score": [0.91, 0.24, 0.83, 0.12, 0.26, 0.21]})
+    made = sqlmetrics.state(day, "auc", round=1)
+    assert made["score"].tolist() == [0.1, 0.2, 0.8, 0.2, 0.3, 0.9]  # label 0 first
+    made["sqlmetrics_n"] = [100_000_000, 200_000_000, 150_000_000, 250_000_000, 120_000_000,
+                            180_000_000]  # fmt: skip
+    con = duckdb.connect(config={"memory_limit": "1GB", "threads": 2})
+    got = sqlmetrics.merge([made], "auc", round=1, con=con)
+    neg, pos = [1e8, 2e8, 1.5e8], [2.5e8, 1.2e8, 1.8e8]  # scores .1 .2 .8; .2 .3 .9
+    below = (2.5e8 * 1e8 + 1.2e8 * 3e8 + 1.8e8 * 4.5e8) / (5.5e8 * 4.5e8)
+    tied = 2.5e8 * 2e8 / (5.5e8 * 4.5e8)  # the positives and negatives rounded to 0.2
+    assert got["auc_lower"].iloc[0] == pytest.approx(below, rel=1e-15)
+    assert got["auc_upper"].iloc[0] == pytest.approx(below + tied, rel=1e-15)
+    assert got["auc"].iloc[0] == pytest.approx(below + tied / 2, rel=1e-15)
+    assert got["n_rows"].iloc[0] == 1_000_000_000 and sum(neg) + sum(pos) == 1e9

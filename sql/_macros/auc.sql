@@ -16,27 +16,37 @@
                 double once. Every sum of label here goes through int_sum: DataFusion names
                 sum(cast(label as decimal)) and sum(label) alike and refuses both in one select
                 (tests/test_datafusion.py).
+  With m (a count column of `source`, merge's states read as they are: each row stands for m
+  rows): rank_hi = sum(m) over the same frame, rank_lo = rank_hi - sum(m) of the row's tied
+  peers + 1, and every count and rank term times m: the same integers as over the m copies.
   auc_mann_whitney(): AUC = u2 / 2 / (n_pos n_neg), NULL for one class; the same expression as
   spark__auc_kernel's, so the engines give the same bits.
 #}
 
-{% macro auc_rank_sums(by, groups=[]) -%}
+{% macro auc_rank_sums(by, groups=[], m=none) -%}
 ranked as (
     select
         {{ sqlmetrics.slice_cols(by) }}{% for col in groups %}{{ col }}, {% endfor %}
 
         label,
+{% if m %}
+        {{ m }} as m,
+        sum({{ m }}) over ({{ sqlmetrics.window(by, 'score', groups) }}) - sum({{ m }}) over ({{ sqlmetrics.partition_by(by, groups + ['score']) }}) + 1 as rank_lo,
+        sum({{ m }}) over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_hi
+{% else %}
         rank() over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_lo,
         count(*) over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_hi
+{% endif %}
     from source
 ),
 rank_sums as (
+{% set pos = sqlmetrics.int_sum('label * m' if m else 'label') %}
     select
         {{ sqlmetrics.slice_cols(by) }}
-        cast({{ sqlmetrics.int_sum('label') }} as {{ sqlmetrics.float_type() }}) as n_pos,
-        cast(count(*) - {{ sqlmetrics.int_sum('label') }} as {{ sqlmetrics.float_type() }}) as n_neg,
+        cast({{ pos }} as {{ sqlmetrics.float_type() }}) as n_pos,
+        cast({{ sqlmetrics.int_sum('m') if m else 'count(*)' }} - {{ pos }} as {{ sqlmetrics.float_type() }}) as n_neg,
         cast(
-            {{ sqlmetrics.int_sum('case when label = 1 then rank_lo + rank_hi else 0 end') }} - {{ sqlmetrics.int_sum('label') }} * ({{ sqlmetrics.int_sum('label') }} + 1)
+            {{ sqlmetrics.int_sum('case when label = 1 then ' ~ ('m * ' if m else '') ~ '(rank_lo + rank_hi) else 0 end' if m else 'case when label = 1 then rank_lo + rank_hi else 0 end') }} - {{ pos }} * ({{ pos }} + 1)
             as {{ sqlmetrics.float_type() }}
         ) as u2
     from ranked

@@ -158,14 +158,29 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
   |expr| <= 2^e, usually sum_exponent(expr); `0` for terms in [-1, 1]; `a_exp + b_exp` for a
   product of a and b.
 #}
-{% macro exact_sum(expr, e) -%}
+{#
+  Multiplicity (merge reads states as they are, sql/_macros/state.sql): a kernel that takes
+  columns.multiplicity (a count column: each row stands for that many rows; compose_sql's
+  COUNTED_KERNELS) carries it as a column m and passes multiplicity(columns) ('m', or '' when
+  none) to exact_sum; without it, its SQL is unchanged.
+#}
+{% macro multiplicity(columns) -%}
+{{ 'm' if columns.get('multiplicity') else '' }}
+{%- endmacro %}
+
+{# exact_sum(expr, e, m): with m (a count column, merge's sqlmetrics_n), the sum over the rows
+   each row stands for m times: each rounded term times m as an exact integer, so the same
+   integer, and the same bits, as exact_sum over the m copies (e is the same: a max) #}
+{% macro exact_sum(expr, e, m=none) -%}
 {% if (e ~ '').lstrip('-').isdigit() %}
 {% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
 {% else %}
 {% set up = '80 - greatest(' ~ e ~ ', -940)' %}
 {% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
 {% endif %}
-coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', ' ~ up ~ '))') }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ expr }}))
+{% set times = ' * ' ~ m if m else '' %}
+{% set plain = '(' ~ expr ~ ')' ~ times if m else expr %}
+coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', ' ~ up ~ '))') }}{{ times }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ plain }}))
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}

@@ -10,15 +10,18 @@
               `<metric>_value(options)` over tp, fp, tn, fn (from the metric's file, by
               confusion_value)
   Predicted positive: score >= threshold, or prediction = 1 when a prediction column is given.
-  With weight, each row counts its weight instead of 1.
+  With weight, each row counts its weight instead of 1. With columns.multiplicity (merge:
+  a relation of states, the column sqlmetrics_n) each row stands for that many rows: the
+  counts are its exact integer sums, the weighted counts exact_sum's with the multiplicity,
+  the same numbers, in the same bits, as over the rows replayed.
   CTEs: source (canonical column names) -> counts (tp, fp, tn, fn per slice) -> final.
   Output: slice_0.., one column per entry (its alias), tp, fp, tn, fn. No entry: the counts
   alone (confusion_matrix).
 #}
 
 {# exact integer counts, or order-independent sums of weights (exact_sum, decision 0006) #}
-{% macro confusion_total(expr, weight) -%}
-{{ sqlmetrics.exact_sum(expr, 'w_exp') if weight else 'sum(' ~ expr ~ ')' }}
+{% macro confusion_total(expr, weight, m=none) -%}
+{{ sqlmetrics.exact_sum(expr, 'w_exp', 'm' if m else none) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro confusion_counts(relation, by, columns, options) -%}
@@ -31,7 +34,10 @@
 {% else %}
         case when {{ sqlmetrics.score_value(columns.score) }} >= {{ sqlmetrics.float_literal(options.threshold) }} then 1 else 0 end as predicted,
 {% endif %}
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
+{% if columns.get('multiplicity') and columns.weight %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else columns.get('multiplicity') or '1' }} as w
     from {{ relation }}
 ),
 {% if columns.weight %}
@@ -41,10 +47,10 @@
 counts as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 1 then w else 0 end', columns.weight) }} as tp,
-        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 1 then w else 0 end', columns.weight) }} as fp,
-        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 0 then w else 0 end', columns.weight) }} as tn,
-        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 0 then w else 0 end', columns.weight) }} as fn
+        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 1 then w else 0 end', columns.weight, columns.get('multiplicity')) }} as tp,
+        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 1 then w else 0 end', columns.weight, columns.get('multiplicity')) }} as fp,
+        {{ sqlmetrics.confusion_total('case when label = 0 and predicted = 0 then w else 0 end', columns.weight, columns.get('multiplicity')) }} as tn,
+        {{ sqlmetrics.confusion_total('case when label = 1 and predicted = 0 then w else 0 end', columns.weight, columns.get('multiplicity')) }} as fn
     from source
     {{ sqlmetrics.group_by(by) }}
 )

@@ -14,6 +14,8 @@
               group column); they get n_rows = 0
     inputs    optional: list of {name, sql}, CTEs put first, which `relation` and the parts may
               name (merge: the rows a table of states stands for, sql/_macros/state.sql)
+    count     optional: a column of `relation` counting the rows each of its rows stands for
+              (merge: sqlmetrics_n of a relation of states); n_rows sums it
   Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice
   of the data (`slices`, with n_rows) and per extra slice, metrics joined on the slice columns with
   `null_safe_equal` (is not distinct from), so a NULL slice value is a slice like any other.
@@ -24,16 +26,16 @@
 {% if by %}{% for col in by %}{{ sqlmetrics.null_safe_equal('slices.slice_' ~ loop.index0, alias ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}true{% endif %}
 {%- endmacro %}
 
-{% macro evaluate_compose(relation, by, parts, extra_slices=none, inputs=none) -%}
+{% macro evaluate_compose(relation, by, parts, extra_slices=none, inputs=none, count=none) -%}
 with {% for input in inputs or [] %}{{ input.name }} as (
 {{ input.sql | indent(4, true) }}
 ),
 {% endfor %}slices as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-        count(*) as n_rows
+        {{ 'cast(sum(one) as bigint)' if count else 'count(*)' }} as n_rows
     from (
-        select {{ sqlmetrics.slice_source(by) }} 1 as one
+        select {{ sqlmetrics.slice_source(by) }} {{ count or 1 }} as one
         from {{ relation }}
     ) as sliced
     {{ sqlmetrics.group_by(by) }}

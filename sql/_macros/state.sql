@@ -20,6 +20,12 @@
 
   state_compose(relation, columns, version, args): relation SQL after `from`; columns the
   quoted column names; version an integer; args the JSON text (a Python str, quoted here).
+  merge reads a relation of states as it is where the kernel takes a count per row
+  (columns.multiplicity, sqlmetrics/_engine/plan.py COUNTED_KERNELS: the threshold metrics,
+  AUC, GAUC, the losses, calibration ratio; evaluate_compose's n_rows): exact integer sums
+  times sqlmetrics_n, the same integers as over the rows replayed, at a cost in proportion
+  to the states' rows. The other kernels read state_rows.
+  sqlmetrics_n must be a positive integer (state_bad_counts; merge refuses any other).
   state_rows(relation, columns): the rows a relation of states stands for: each state row
   sqlmetrics_n times, with `columns` (quoted names) only. Written for DuckDB and PostgreSQL
   (generate_series), Spark (explode(sequence)) and ClickHouse (array join range), the engines
@@ -38,6 +44,22 @@ from {{ relation }}
 group by {% for col in columns %}{{ col }}{{ ', ' if not loop.last }}{% endfor %}
 
 order by {% for col in columns %}{{ col }} nulls last{{ ', ' if not loop.last }}{% endfor %}
+{%- endmacro %}
+
+{#
+  state_bad_counts(relation, columns): the state rows whose count is not a positive integer
+  (sqlmetrics_n NULL, 0, negative or fractional), the first in `columns` order, with n_bad:
+  how many there are; no row when every count is fine. merge refuses such a state: a count
+  is how many rows of the data hold the row's values, at least 1 (state_compose's count(*));
+  a 0 or a negative count (e.g. a day subtracted for a sliding window) is not defined by
+  the metrics' formulas, and replaying it would drop the row silently.
+#}
+{% macro state_bad_counts(relation, columns) -%}
+select {% for col in columns %}{{ col }}, {% endfor %}sqlmetrics_n, count(*) over () as n_bad
+from {{ relation }}
+where sqlmetrics_n is null or not (sqlmetrics_n >= 1 and sqlmetrics_n = floor(sqlmetrics_n))
+order by {% for col in columns %}{{ col }} nulls last, {% endfor %}sqlmetrics_n nulls first
+limit 1
 {%- endmacro %}
 
 {% macro state_rows(relation, columns) -%}
@@ -79,7 +101,8 @@ lateral view explode(sequence(1, sqlmetrics_n)) sqlmetrics_repeated as sqlmetric
   returns a bigint: |s| * 10^d must stay below 2^63 there.
 
   state_auc_bounds(relation, columns, by, label, score, pos_label): per slice of the rows a
-  relation of rounded states stands for (state_rows), auc_bounds' estimate (the AUC of the
+  relation of rounded states stands for (each row counted sqlmetrics_n times: auc_bounds_counted
+  with a multiplicity, not the rows replayed), auc_bounds' estimate (the AUC of the
   rounded scores, same-score pairs counted 1/2), lower and upper with each rounded score as
   its own bucket (auc_bounds_counted); unweighted. `columns` the quoted state columns, `by`
   the quoted slice columns, `label`, `score` quoted names.
@@ -90,17 +113,15 @@ floor(cast({{ score }} as {{ sqlmetrics.float_type() }}) * {{ scale }} + {{ sqlm
 {%- endmacro %}
 
 {% macro state_auc_bounds(relation, columns, by, label, score, pos_label=none) -%}
-with sqlmetrics_replayed as (
-{{ sqlmetrics.state_rows(relation, columns) }}
-),
-bucketed as (
+with bucketed as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(label, pos_label) }} as label,
-        {{ sqlmetrics.score_value(score) }} as bucket
-    from sqlmetrics_replayed
+        {{ sqlmetrics.score_value(score) }} as bucket,
+        sqlmetrics_n as m
+    from {{ relation }}
 ),
-{{ sqlmetrics.auc_bounds_counted(by, {'weight': none}, {'bins': 1}, [{'alias': 'estimate'}]) }}
+{{ sqlmetrics.auc_bounds_counted(by, {'weight': none, 'multiplicity': 'm'}, {'bins': 1}, [{'alias': 'estimate'}]) }}
 {%- endmacro %}
 
 {#

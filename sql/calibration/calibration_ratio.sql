@@ -26,9 +26,9 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} / nullif({{ sqlmetrics.exact_sum('wy', 'wy_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wp', 'wp_exp', sqlmetrics.multiplicity(columns)) }} / nullif({{ sqlmetrics.exact_sum('wy', 'wy_exp', sqlmetrics.multiplicity(columns)) }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }} as n
     from scaled
     {{ sqlmetrics.group_by(by) }}
 )

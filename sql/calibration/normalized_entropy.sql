@@ -23,6 +23,9 @@ with source as (
 per_row as (
     select
         {{ sqlmetrics.slice_cols(by) }}
+{% if columns.get('multiplicity') %}
+        m,
+{% endif %}
         w,
         w * label as wy,
         w * -ln(
@@ -38,9 +41,9 @@ per_row as (
 sums as (
     select
         {{ sqlmetrics.slice_cols(by) }}
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
-        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum,
-        {{ sqlmetrics.exact_sum('wloss', 'wloss_exp') }} as wloss_sum
+        {{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }} as w_sum,
+        {{ sqlmetrics.exact_sum('wy', 'wy_exp', sqlmetrics.multiplicity(columns)) }} as wy_sum,
+        {{ sqlmetrics.exact_sum('wloss', 'wloss_exp', sqlmetrics.multiplicity(columns)) }} as wloss_sum
     from scaled
     {{ sqlmetrics.group_by(by) }}
 ),

@@ -37,7 +37,10 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if columns.weight }}
+        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if columns.weight or columns.get('multiplicity') }}
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m{{ ',' if columns.weight }}
+{% endif %}
 {% if columns.weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w
 {% endif %}
@@ -50,6 +53,9 @@ scaled as (
         {{ sqlmetrics.slice_cols(by) }}
         label,
         score,
+{% if columns.get('multiplicity') %}
+        m,
+{% endif %}
         {{ sqlmetrics.ldexp('w', '-w_exp') }} as w,
         w_exp
     from (
@@ -61,7 +67,7 @@ scaled as (
 ),
 {% endif %}
 {% if not columns.weight %}
-{{ sqlmetrics.auc_rank_sums(by) }},
+{{ sqlmetrics.auc_rank_sums(by, [], sqlmetrics.multiplicity(columns)) }},
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -82,7 +88,7 @@ per_label as (
         score,
         label,
         w_exp,
-        {{ sqlmetrics.auc_fixed_sum('w') }} as w_sum
+        {{ sqlmetrics.auc_fixed_sum('w', sqlmetrics.multiplicity(columns)) }} as w_sum
     from scaled
     {{ sqlmetrics.group_by(by, ['score', 'label', 'w_exp']) }}
 ),
@@ -291,7 +297,8 @@ select * from final
 {%- endmacro %}
 
 
-{# exact_sum(expr, 0) without the plain-sum fallback: terms in [0, 1], units of 2^-80 #}
-{% macro auc_fixed_sum(expr) -%}
-cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', 80))') }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, -80)
+{# exact_sum(expr, 0) without the plain-sum fallback: terms in [0, 1], units of 2^-80; m: as
+   exact_sum's (each term times the row's count) #}
+{% macro auc_fixed_sum(expr, m=none) -%}
+cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', 80))') }}{{ ' * ' ~ m if m }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, -80)
 {%- endmacro %}

@@ -105,6 +105,9 @@ per_bucket as (
         max(w_exp) as w_exp,
         {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', '0') }} as pos_b,
         {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', '0') }} as neg_b
+{% elif columns.get('multiplicity') %}
+        sum(label * m) as pos_b,
+        sum(m) - sum(label * m) as neg_b
 {% else %}
         sum(label) as pos_b,
         count(*) - sum(label) as neg_b

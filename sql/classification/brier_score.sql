@@ -16,12 +16,18 @@ with source as (
         {{ sqlmetrics.slice_source(by) }}
         cast({{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as {{ sqlmetrics.float_type() }}) as label,
         cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as p,
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
 per_row as (
     select
         {{ sqlmetrics.slice_cols(by) }}
+{% if columns.get('multiplicity') %}
+        m,
+{% endif %}
         w,
         w * (p - label) * (p - label) as wsq
     from source
@@ -32,10 +38,10 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ sqlmetrics.exact_sum('wsq', 'wsq_exp') }}
-            / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wsq', 'wsq_exp', sqlmetrics.multiplicity(columns)) }}
+            / nullif({{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }} as n
     from scaled
     {{ sqlmetrics.group_by(by) }}
 )

@@ -20,10 +20,13 @@ with source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        {{ sqlmetrics.score_value(columns.score) }} as score
+        {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if columns.get('multiplicity') }}
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m
+{% endif %}
     from {{ relation }}
 ),
-{{ sqlmetrics.auc_rank_sums(by, ['grp']) }},
+{{ sqlmetrics.auc_rank_sums(by, ['grp'], sqlmetrics.multiplicity(columns)) }},
 scored_rows as (
     select
         {{ sqlmetrics.slice_cols(by) }}

@@ -112,9 +112,9 @@ def make_plan(
         seen.add(req.text)
     by_cols = normalize_by(caller, by)
     check_slice_names(by_cols, requests, caller)
-    _check_options(requests, options)
-    _check_prediction(requests, columns["prediction"], options)
-    _check_column_args(requests, columns)
+    _check_options(requests, options, caller)
+    _check_prediction(requests, columns["prediction"], options, caller)
+    _check_column_args(requests, columns, caller)
     ranking = any(_is_ranking(r.spec) for r in requests)
     if has_qrels and not ranking:
         raise InvalidParameterError(
@@ -182,12 +182,16 @@ def compose_sql(
     train_relation: str | None = None,
     dialect: str = "duckdb",
     inputs: Sequence[tuple[str, str]] = (),
+    counted: tuple[str, str] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """The one statement of a plan in ``dialect``, with generated column names (slice_0..,
     m0.., counts), and the map from those metric names to the requested ones.
 
     ``inputs``: (name, query) pairs, CTEs put first that ``relation`` may name (merge: the
-    rows a relation of states stands for).
+    rows a relation of states stands for). ``counted`` (merge): (a relation of states, its
+    quoted count column): the slices' n_rows and the parts of the kernels in
+    :data:`COUNTED_KERNELS` read it, each row standing for its count of rows (the same bits,
+    at a cost in proportion to the states' rows); the other parts read ``relation``.
     """
     parts, names = _parts(
         plan.requests,
@@ -198,6 +202,7 @@ def compose_sql(
         qrels_relation,
         train_relation,
         dialect,
+        counted,
     )
     extra_slices = None
     group = plan.columns["group"]
@@ -212,7 +217,12 @@ def compose_sql(
         )
     ctes = [{"name": name, "sql": query} for name, query in inputs]
     sql = macro("evaluate_compose", dialect)(
-        relation, [quote_ident(b, dialect) for b in plan.by], parts, extra_slices, ctes
+        counted[0] if counted else relation,
+        [quote_ident(b, dialect) for b in plan.by],
+        parts,
+        extra_slices,
+        ctes,
+        counted[1] if counted else None,
     )
     return str(sql), names
 
@@ -282,7 +292,9 @@ def _role_column(
     return col
 
 
-def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
+def _check_options(
+    requests: list[Request], options: dict[str, Any], caller: str = "evaluate"
+) -> None:
     """Every option is accepted by a requested metric, and its value passes the ParamSpec
     check the functions use (the message names the first metric that takes it).
     """
@@ -296,7 +308,7 @@ def _check_options(requests: list[Request], options: dict[str, Any]) -> None:
             if near and not extra:
                 extra = f" (did you mean {near[0]}=?)"
             raise InvalidParameterError(
-                f"evaluate: option {name}= is accepted by none of the requested metrics "
+                f"{caller}: option {name}= is accepted by none of the requested metrics "
                 f"({asked}){extra}; options they accept: {allowed}"
             )
         first = next(r for r in requests if name in r.spec.params)
@@ -324,7 +336,10 @@ def _check_name_params(caller: str, requests: list[Request], options: dict[str, 
 
 
 def _check_prediction(
-    requests: list[Request], prediction: str | None, options: dict[str, Any]
+    requests: list[Request],
+    prediction: str | None,
+    options: dict[str, Any],
+    caller: str = "evaluate",
 ) -> None:
     """``prediction=`` replaces ``score >= threshold``: both at once is refused, as the
     single-metric functions refuse it.
@@ -333,13 +348,15 @@ def _check_prediction(
         return
     users = ", ".join(r.text for r in requests if "threshold" in r.spec.params)
     raise InvalidParameterError(
-        f"evaluate: threshold={options['threshold']!r} and prediction={prediction!r} both "
+        f"{caller}: threshold={options['threshold']!r} and prediction={prediction!r} both "
         f"given; the threshold metrics ({users}) use the prediction column with prediction=, "
         f"or score >= threshold without it: pass one of them, not both"
     )
 
 
-def _check_column_args(requests: list[Request], columns: dict[str, str | None]) -> None:
+def _check_column_args(
+    requests: list[Request], columns: dict[str, str | None], caller: str = "evaluate"
+) -> None:
     for req in requests:
         roles = list(req.spec.roles)
         if _is_ranking(req.spec):
@@ -347,12 +364,12 @@ def _check_column_args(requests: list[Request], columns: dict[str, str | None]) 
         for role in roles:
             if role.required and columns.get(role.name) is None:
                 raise InvalidParameterError(
-                    f"evaluate: {req.text!r} needs {role.name}=, the {role.name} column"
+                    f"{caller}: {req.text!r} needs {role.name}=, the {role.name} column"
                 )
     for arg in ("weight", "prediction", "item"):
         if columns[arg] is not None and not any(arg in r.spec.role_names for r in requests):
             raise InvalidParameterError(
-                f"evaluate: {arg}={columns[arg]!r} is used by none of the requested metrics "
+                f"{caller}: {arg}={columns[arg]!r} is used by none of the requested metrics "
                 f"({', '.join(r.text for r in requests)})"
             )
 
@@ -371,6 +388,23 @@ def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
     return check_params(req.spec, params)
 
 
+#: the kernels whose macro reads ``columns.multiplicity`` (a count per row: merge's states
+#: read as they are, not replayed row by row)
+COUNTED_KERNELS = frozenset(
+    {
+        "confusion_kernel",
+        "log_loss_kernel",
+        "brier_score_kernel",
+        "normalized_entropy_kernel",
+        "calibration_ratio_kernel",
+        "auc_kernel",
+        "gauc_kernel",
+    }
+)
+#: (kernel, dialect) pairs whose variant takes no count: spark__auc_kernel reads replayed rows
+UNCOUNTED = frozenset({("auc_kernel", "spark")})
+
+
 def _parts(
     requests: list[Request],
     relation: str,
@@ -380,9 +414,10 @@ def _parts(
     qrels_relation: str | None = None,
     train_relation: str | None = None,
     dialect: str = "duckdb",
+    counted: tuple[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The composed statement's parts: one per family kernel, all its requested metrics in
-    one call (decision 0007).
+    one call (decision 0007); ``counted``: as for :func:`compose_sql`.
     """
     parts: list[dict[str, Any]] = []
     names: dict[str, str] = {}
@@ -392,12 +427,14 @@ def _parts(
         names[f"m{i}"] = req.text
         kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
     for (kernel, n), indices in kernels.items():
+        takes = kernel in COUNTED_KERNELS and (kernel, dialect) not in UNCOUNTED
+        multiplicity = counted if counted and takes else None
         part = _kernel_part(
             kernel,
             [requests[i] for i in indices],
             indices,
-            relation,
-            columns,
+            multiplicity[0] if multiplicity else relation,
+            {**columns, "multiplicity": multiplicity[1]} if multiplicity else columns,
             by,
             options,
             qrels_relation,
@@ -481,6 +518,8 @@ def _kernel_part(
         for role in req.spec.roles:
             col = _role_column(req.spec, role, columns, has_qrels)
             roles[role.name] = quote_ident(col, dialect) if col else None
+        if columns.get("multiplicity"):  # quoted already (compose_sql's counted)
+            roles["multiplicity"] = columns["multiplicity"]
         checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
     extra = None
     if qrels_relation is not None:

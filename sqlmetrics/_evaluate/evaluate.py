@@ -302,20 +302,24 @@ def _evaluate(
     con: Any,
     warn_skips: bool = False,
     warn_ties: str | None = None,
-    replay: Callable[[Any, Any], tuple[str, str]] | None = None,
+    replay: Callable[[Any, Any], tuple[str, str, str]] | None = None,
     where: str | None = None,
+    caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
 
     ``replay`` (merge): ``data`` holds states, and ``replay(backend, source)`` checks them
     and gives the (name, query) of a CTE holding the rows they stand for, which the
-    statement reads instead of ``data`` (after the data's checks, run on the states' rows).
+    statement reads instead of ``data`` (after the data's checks, run on the states' rows),
+    and the quoted count column of the states, which the kernels that take a count per row
+    read in place of the CTE (``compose_sql``'s ``counted``).
 
     ``warn_skips``: warn (``SkippedGroupsWarning``, one per ranking metric) when the default
     ``empty="skip"`` left groups out, as the ranking functions do. ``warn_ties``
     (the convention, or None): under ``"ranx"`` (and ``"ir_measures"`` for the values it takes
     from ranx) warn ``TieOrderWarning`` where ranx's order of equal scores, which SQL cannot
-    reproduce, may change a ranking metric (:func:`warn_ranx_ties`).
+    reproduce, may change a ranking metric (:func:`warn_ranx_ties`). ``caller``: the public
+    function its errors and warnings name (``merge`` runs this statement too).
     """
     columns = plan.columns
     checks = data_checks(plan.requests)  # the ranking family's, declared on its specs
@@ -326,7 +330,7 @@ def _evaluate(
     if train is not None:
         extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
     with open_checked(
-        "evaluate",
+        caller,
         data,
         con,
         columns,
@@ -339,7 +343,7 @@ def _evaluate(
         where=where,
     ) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
-            listed = check_labels("evaluate", "labels", plan.options["labels"])
+            listed = check_labels(caller, "labels", plan.options["labels"])
             for req in plan.requests:
                 if "labels" in req.spec.params:  # classes: in item= for a table of scores
                     role = "item" if req.spec.family == "multiclass_scores" else "label"
@@ -354,7 +358,7 @@ def _evaluate(
         judged_sql = extra["qrels"][0] if "qrels" in extra else None
         for family in checks:
             family.before(
-                "evaluate",
+                caller,
                 backend,
                 source.sql,
                 judged_sql,
@@ -364,22 +368,29 @@ def _evaluate(
                 warn_ties,
             )
         train_sql = extra["train"][0] if "train" in extra else None
-        relation, ctes = source.sql, []
+        relation, ctes, counted = source.sql, [], None
         if replay is not None:
-            ctes.append(replay(backend, source))
-            relation = ctes[0][0]
+            name, query, count = replay(backend, source)
+            ctes.append((name, query))
+            relation, counted = name, (source.sql, count)
         elif where is not None:  # source.sql is the filtering subquery: a name for it
             ctes.append((WHERE_CTE, f"select * from {source.sql}"))
             relation = WHERE_CTE
         sql, names = compose_sql(
-            plan, relation, judged_sql, train_sql, dialect=backend.dialect, inputs=ctes
+            plan,
+            relation,
+            judged_sql,
+            train_sql,
+            dialect=backend.dialect,
+            inputs=ctes,
+            counted=counted,
         )
         frame = backend.query(sql)
     # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
     # be called anything, even like one of them
     for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
-        family.after("evaluate", frame, plan.options, qrels is not None, plan.requests, warn_skips)
-    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options)
+        family.after(caller, frame, plan.options, qrels is not None, plan.requests, warn_skips)
+    frame = _finish(frame, plan.requests, names, len(plan.by), plan.options, caller)
     return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
 
 
@@ -389,6 +400,7 @@ def _finish(
     names: dict[str, str],
     n_slices: int,
     options: dict[str, Any],
+    caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Metric columns under their requested names, in the requested order; the counts last.
 
@@ -413,14 +425,14 @@ def _finish(
             frame[req.text] = values.fillna(float(zero_division))
             if warns_zero(zero_division):  # scikit-learn's zero_division="warn"
                 warn(
-                    f"evaluate: {req.text} is undefined in {int(missing.sum())} of "
+                    f"{caller}: {req.text} is undefined in {int(missing.sum())} of "
                     f"{len(frame)} slice(s) ({req.spec.undefined}); 0.0 there "
                     f"(scikit-learn's zero_division='warn')",
                     UndefinedMetricWarning,
                 )
             continue
         warn(
-            f"evaluate: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
+            f"{caller}: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
             f"slice(s) ({req.spec.undefined}); NaN there",
             UndefinedMetricWarning,
         )

@@ -2,10 +2,23 @@
 
 A state holds, per partition, each distinct row of the slice columns and of the columns the
 requested metrics read, once, with its count (sql/_macros/state.sql, schema version
-:data:`STATE_VERSION`). ``merge`` checks the states, replays the rows they stand for and runs
-``evaluate``'s own statement over them: every metric whose ``MetricSpec.state`` is
-``"rows"`` is a function of that multiset, computed in the same bits in any row order
-(decision 0006), so ``merge`` returns ``evaluate``'s frame over the union, bit for bit.
+:data:`STATE_VERSION`). ``merge`` checks the states and runs ``evaluate``'s own statement over
+the rows they stand for: every metric whose ``MetricSpec.state`` is ``"rows"`` is a function
+of that multiset, computed in the same bits in any row order (decision 0006), so ``merge``
+returns ``evaluate``'s frame over the union, bit for bit.
+
+Cost: the kernels that take a count per row (``COUNTED_KERNELS`` in sqlmetrics/_engine/plan.py:
+the threshold metrics, AUC, GAUC, log loss, Brier score, normalized entropy, calibration
+ratio; and n_rows) read the states as they are, each row standing for ``sqlmetrics_n`` rows
+(exact integer sums times the count, the same integers as over the copies), so they cost in
+proportion to the states' rows; the others (and AUC on Spark) read the rows replayed
+(``state_rows``), in proportion to the rows the states stand for.
+
+Counts: a state row's ``sqlmetrics_n`` is how many rows of the data hold its values, a
+positive integer. ``merge`` refuses a count of 0, a negative, fractional or NULL one, naming
+the row (it does not subtract states, e.g. for a sliding window: merge the states of the
+days in the window instead). The arguments (``sqlmetrics_args``) are the same on every row
+of a state: ``state`` returns them as a categorical column, the text held once.
 """
 
 from __future__ import annotations
@@ -150,6 +163,10 @@ def _confusion_score(plan: Plan) -> tuple[str, float, float] | None:
     readers = [r for r in plan.requests if any(u[0].name == "score" for u in _used(plan, r))]
     if not readers or any(r.spec.state != "confusion" for r in readers) or score in plan.by:
         return None
+    if any(col == score and role.name != "score" for role, col in plan.used):
+        # the column plays another role too (weight=score): it is stored once, as it is, and
+        # read by both roles; its two-value form would replace the other role's values
+        return None
     first = readers[0]
     threshold = float(plan.options.get("threshold", default_of(first.spec, "threshold")))
     below = math.nextafter(threshold, -math.inf)
@@ -214,6 +231,37 @@ def _check_round(caller: str, decimals: Any, plan: Plan) -> int | None:
             f"is not rounded; leave round= out, or slice by another column"
         )
     return int(decimals)
+
+
+#: the bound on |score| * 10**round: past it the scaled score is beyond a 64-bit integer
+#: (Spark's floor returns one) and soon infinite (a double's range)
+SCALE_MAX = 2.0**63
+
+
+def _check_scale(backend: Any, relation: str, score: str, decimals: int) -> None:
+    """Refuse ``round=decimals`` when a score times ``10**decimals`` reaches
+    :data:`SCALE_MAX` (``state_round`` would give an infinite or clamped score, a state
+    merge refuses), naming the largest ``round=`` the scores allow.
+    """
+    s = quote_ident(score, backend.dialect)
+    double = macro("float_type", backend.dialect)()
+    ((largest,),) = backend.rows(f"select max(abs(cast({s} as {double}))) from {relation}")
+    if largest is None or float(largest) * 10.0**decimals < SCALE_MAX:
+        return
+    largest = float(largest)
+    fits = math.floor(math.log10(SCALE_MAX / largest)) if largest > 0 else ROUND_MAX
+    while fits >= 0 and largest * 10.0**fits >= SCALE_MAX:  # log10's own rounding
+        fits -= 1
+    fix = (
+        f"pass round={fits} or fewer decimals, or leave round= out"
+        if fits >= 0
+        else "leave round= out (the scores are too large to keep any decimal), or rescale them"
+    )
+    raise InvalidParameterError(
+        f"state: round={decimals} with score column {score!r} (score=) holding values up to "
+        f"{largest!r} in absolute value: times 10**{decimals} they reach 2**63 (beyond a 64-bit "
+        f"integer, then infinite), so the rounded state would hold scores merge refuses; {fix}"
+    )
 
 
 def _rounded(plan: Plan, keys: Sequence[str], decimals: int | None) -> tuple[str, int] | None:
@@ -302,7 +350,8 @@ def state(
     -------
     pandas.DataFrame
         The state, schema version 1: ``sqlmetrics_state`` (the version, 1),
-        ``sqlmetrics_args`` (the metrics and arguments, JSON), the slice columns and the
+        ``sqlmetrics_args`` (the metrics and arguments, JSON; a categorical column, so the
+        text is held once, not once per row), the slice columns and the
         columns the metrics read under their own names, and ``sqlmetrics_n``: one row per
         distinct row of those columns, with how many rows of ``data`` hold it. At most as
         many rows as ``data``; with scores rounded to 3 decimals, at most 2,002 per slice
@@ -314,7 +363,9 @@ def state(
         As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
         ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
         column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
-        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``.
+        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``;
+        ``round=`` with a score whose ``|score| * 10**round`` reaches 2**63 (the largest
+        ``round=`` the scores allow is named).
 
     Examples
     --------
@@ -353,8 +404,13 @@ def state(
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
     ) as (backend, source, _):
+        if rounded is not None:
+            _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
         frame = backend.query(sql)
+    # the arguments once per state, not once per row: a categorical column holds its one JSON
+    # text once and a 1-byte code per row (the same values, written to tables as text)
+    frame[ARGS] = frame[ARGS].astype("category")
     return frame.reset_index(drop=True)
 
 
@@ -471,11 +527,21 @@ def _check_state(
                 f"merge: {label} has no column {name!r}, so it is not a sqlmetrics state "
                 f"(columns: {list(data)}); make it with sqlmetrics.state"
             )
-    versions = sorted({int(v) for v in found[VERSION].dropna()})
-    for version in versions:
-        if version != STATE_VERSION:
+    for version in found[VERSION].drop_duplicates():
+        version = version.item() if hasattr(version, "item") else version  # numpy scalars
+        try:
+            number = float(version)
+        except (TypeError, ValueError):
+            number = math.nan
+        if isinstance(version, (str, bytes, bool)) or math.isnan(number):
             raise InvalidDataError(
-                f"merge: {label} has {VERSION}={version}, a schema this sqlmetrics does "
+                f"merge: {label} has {VERSION}={version!r}, not a schema version (an integer, "
+                f"{STATE_VERSION} for this sqlmetrics); make the states with sqlmetrics.state, "
+                f"and keep its {VERSION} column as it is"
+            )
+        if number != STATE_VERSION:
+            raise InvalidDataError(
+                f"merge: {label} has {VERSION}={version!r}, a schema this sqlmetrics does "
                 f"not read (it reads version {STATE_VERSION}); recompute the state with this "
                 f"version's sqlmetrics.state"
             )
@@ -490,18 +556,42 @@ def _check_state(
         )
 
 
+def _check_counts(bad: pd.DataFrame) -> None:
+    """Refuse a state row whose count is not a positive integer (``state_bad_counts``'s
+    result: the first such row, or none): it stands for no rows of the data, and merge does
+    not define a count of 0, a negative count (e.g. a day taken out of a sliding window) or a
+    NULL one.
+    """
+    import pandas as pd
+
+    if not len(bad):
+        return
+    row = {name: bad[name].iloc[0] for name in bad.columns}  # each column's own type
+    row = {name: v.item() if hasattr(v, "item") else v for name, v in row.items()}
+    count = row[COUNT]
+    shown = "NULL" if pd.isna(count) else repr(count)
+    values = ", ".join(f"{name}={row[name]!r}" for name in list(bad.columns)[:-2])
+    raise InvalidDataError(
+        f"merge: {int(row['n_bad'])} state row(s) have {COUNT} not a positive integer, e.g. "
+        f"{COUNT}={shown} in the row ({values}); a state row counts the rows of the data "
+        f"holding its values, at least 1 (merge does not subtract a state, or read a count "
+        f"of 0, a negative or a NULL one): drop those rows, or recompute the states with "
+        f"sqlmetrics.state"
+    )
+
+
 def _replay(
     keys: Sequence[str],
     args: str,
     checked: bool,
     bounds: Callable[[Any, Any], None] | None = None,
-) -> Callable[[Any, Any], tuple[str, str]]:
+) -> Callable[[Any, Any], tuple[str, str, str]]:
     """The ``replay`` of merge for ``_evaluate``: check the states on the engine (unless
     ``checked`` already, one by one), run ``bounds(backend, source)`` (a rounded state's
     AUC bounds), then the CTE of the rows they stand for.
     """
 
-    def replay(backend: Any, source: Any) -> tuple[str, str]:
+    def replay(backend: Any, source: Any) -> tuple[str, str, str]:
         dialect = backend.dialect
         if not checked:
             meta = [quote_ident(c, dialect) for c in (VERSION, ARGS)]
@@ -509,10 +599,12 @@ def _replay(
                 f"select distinct {meta[0]} as {VERSION}, {meta[1]} as {ARGS} from {source.sql}"
             )
             _check_state("states", list(source.columns), found, keys, args)
+        quoted = [quote_ident(k, dialect) for k in keys]
+        _check_counts(backend.query(str(macro("state_bad_counts", dialect)(source.sql, quoted))))
         if bounds is not None:
             bounds(backend, source)
-        quoted = [quote_ident(k, dialect) for k in keys]
-        return REPLAYED, str(macro("state_rows", dialect)(source.sql, quoted))
+        replayed = str(macro("state_rows", dialect)(source.sql, quoted))
+        return REPLAYED, replayed, quote_ident(COUNT, dialect)
 
     return replay
 
@@ -577,8 +669,9 @@ def merge(
         As :func:`state`; no state; a state that is not a DataFrame; a state made with
         other metrics or arguments, ``round=`` included (the first that differs is named).
     InvalidDataError
-        A state without the state columns, of another schema version, or with other data
-        columns.
+        A state without the state columns, of another schema version (or a version that is
+        not a number), with other data columns, or a row whose ``sqlmetrics_n`` is not a
+        positive integer (0, negative, fractional or NULL).
 
     Examples
     --------
@@ -646,6 +739,7 @@ def merge(
         warn_skips=not chosen,
         warn_ties=options.get("convention"),
         replay=_replay(keys, args, checked=listed, bounds=bounds),
+        caller="merge",
     )
     return _with_bounds(frame, plan, computed) if computed else frame
 

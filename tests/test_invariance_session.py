@@ -196,3 +196,122 @@ def test_duckdb_settings_come_back_after_an_error() -> None:
     with pytest.raises(sqlmetrics.errors.SqlMetricsError):
         sqlmetrics.evaluate("v", ["auc"], label="label", score="score", by="seg", con=con)
     assert duckdb_settings(con) == before
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+#: a user's PostgreSQL session at its worst (as ``-c`` options of the connection): floats
+#: rounded to one digit on the way out (``extra_float_digits=-15``: AP 0.6 for 0.6426 before
+#: sqlmetrics pinned it), a schema of look-alike functions and operators searched before
+#: ``pg_catalog``, old string literals, ``x = NULL`` as ``x is null``, other date and interval
+#: styles, a read-only serializable transaction, and plan changes that must not change a bit
+#: (no hash aggregate, a tiny work_mem, forced parallel query). Measured alone too: JIT at
+#: zero cost and every ``enable_*`` off changed no bit either, but cost 340 s each.
+HOSTILE_POSTGRES: dict[str, str] = {
+    "extra_float_digits": "-15",
+    "search_path": "sqlmetrics_evil,pg_catalog,public",
+    "standard_conforming_strings": "off",
+    "backslash_quote": "on",
+    "transform_null_equals": "on",
+    "DateStyle": "SQL,DMY",
+    "IntervalStyle": "sql_standard",
+    "TimeZone": "Pacific/Kiritimati",
+    "lc_numeric": "C",
+    "array_nulls": "off",
+    "quote_all_identifiers": "on",
+    "default_transaction_read_only": "on",
+    "default_transaction_isolation": "serializable",
+    "enable_hashagg": "off",
+    "work_mem": "64",
+    "max_parallel_workers_per_gather": "4",
+    "parallel_setup_cost": "0",
+    "parallel_tuple_cost": "0",
+    "min_parallel_table_scan_size": "0",
+    "force_parallel_mode": "on",
+}
+#: functions and operators named as built-in ones, in a schema before pg_catalog
+EVIL_SCHEMA = """
+create schema if not exists sqlmetrics_evil;
+create or replace function sqlmetrics_evil.ln(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+create or replace function sqlmetrics_evil.ln(numeric) returns numeric
+    language sql as 'select 42.0';
+create or replace function sqlmetrics_evil.abs(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+create or replace function sqlmetrics_evil.greatest(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+drop operator if exists sqlmetrics_evil./ (double precision, double precision);
+create operator sqlmetrics_evil./ (leftarg = double precision, rightarg = double precision,
+    function = float8pl);
+"""
+
+
+def pg_settings(conn: Any) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in conn.exec_driver_sql("select name, setting from pg_settings")]
+
+
+def hostile_pg_engine(pg_engine: Any, settings: dict[str, str]) -> Any:
+    import sqlalchemy
+
+    with pg_engine.begin() as c:
+        for statement in EVIL_SCHEMA.split(";\n"):
+            if statement.strip():
+                c.exec_driver_sql(statement)
+    options = " ".join(f"-c {k}={v}" for k, v in settings.items())
+    return sqlalchemy.create_engine(pg_engine.url, connect_args={"options": options})
+
+
+@pytest.mark.postgres
+def test_postgres_hostile_session_gives_the_default_values(pg_engine: Any) -> None:
+    default = setup_engine("postgres", pg_engine)
+    expected = default_values(default)
+    hostile_engine = hostile_pg_engine(pg_engine, HOSTILE_POSTGRES)
+    try:
+        with hostile_engine.connect() as conn:
+            before = pg_settings(conn)  # (a transaction of the user's from here: savepoints)
+            assert ("extra_float_digits", "-15") in before
+            hostile = session_values(Engine("postgres", conn))
+            assert pg_settings(conn) == before
+            conn.commit()
+            # outside a transaction, and on the Engine itself
+            again = session_values(Engine("postgres", conn))
+            assert pg_settings(conn) == before
+        assert_same_values(expected, hostile, "postgres hostile session (savepoints)")
+        assert_same_values(expected, again, "postgres hostile session (no transaction)")
+    finally:
+        hostile_engine.dispose()
+
+
+PG_CASES = {
+    "extra_float_digits": {"extra_float_digits": "-15"},
+    "search_path": {"search_path": "sqlmetrics_evil,pg_catalog,public"},
+}
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("case", sorted(PG_CASES))
+@pytest.mark.parametrize("mode", ["engine", "autocommit"])
+def test_postgres_settings_that_changed_values(pg_engine: Any, case: str, mode: str) -> None:
+    """Before sqlmetrics pinned them: ``extra_float_digits=-15`` rounded every value to one
+    digit (AUC 0.8 for 0.7878); a schema before pg_catalog replaced ``ln`` and ``/`` (log
+    loss 42-ish), and hid the table (looked up in the first schema only). On an Engine (a
+    connection of sqlmetrics' own) and on a Connection in AUTOCOMMIT mode (session settings,
+    set back after the call)."""
+    setup_engine("postgres", pg_engine)
+    names = ["auc", "log_loss", "brier_score", "average_precision"]
+    columns = {"label": "label", "score": "score", "weight": "w"}
+    expected = quiet(sqlmetrics.evaluate, "inv_run", names, con=pg_engine, by="seg", **columns)
+    hostile_engine = hostile_pg_engine(pg_engine, PG_CASES[case])
+    try:
+        if mode == "engine":
+            got = quiet(
+                sqlmetrics.evaluate, "inv_run", names, con=hostile_engine, by="seg", **columns
+            )
+        else:
+            with hostile_engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                before = pg_settings(conn)
+                got = quiet(sqlmetrics.evaluate, "inv_run", names, con=conn, by="seg", **columns)
+                assert pg_settings(conn) == before
+    finally:
+        hostile_engine.dispose()
+    assert_same_rows(expected, got, list(expected.columns), f"postgres {case} {mode}")

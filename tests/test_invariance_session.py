@@ -315,3 +315,53 @@ def test_postgres_settings_that_changed_values(pg_engine: Any, case: str, mode: 
     finally:
         hostile_engine.dispose()
     assert_same_rows(expected, got, list(expected.columns), f"postgres {case} {mode}")
+
+
+# --------------------------------------------------------------------------- Spark
+#: a user's SparkSession at its worst (a ``newSession()``: its own SQL settings and temporary
+#: views): ANSI mode off (the default is on; the default session runs it on), case-sensitive
+#: names, another time zone, one shuffle partition and no adaptive execution, the legacy
+#: flags that change a literal's, a decimal's, a ``size``'s, a statistic's or a CTE's meaning,
+#: ordinals and aliases in ``group by``/``order by`` off, cross joins refused, backquoted names
+#: read as regular expressions, and Arrow for ``toPandas``. Measured on this suite: no value
+#: changed (sqlmetrics' Spark SQL casts its literals, names its columns and orders by them),
+#: and so this case keeps it so.
+HOSTILE_SPARK: dict[str, str] = {
+    "spark.sql.ansi.enabled": "false",
+    "spark.sql.caseSensitive": "true",
+    "spark.sql.session.timeZone": "Pacific/Kiritimati",
+    "spark.sql.shuffle.partitions": "1",
+    "spark.sql.adaptive.enabled": "false",
+    "spark.sql.legacy.allowNegativeScaleOfDecimal": "true",
+    "spark.sql.legacy.sizeOfNull": "true",
+    "spark.sql.legacy.statisticalAggregate": "true",
+    "spark.sql.decimalOperations.allowPrecisionLoss": "false",
+    "spark.sql.crossJoin.enabled": "false",
+    "spark.sql.groupByOrdinal": "false",
+    "spark.sql.orderByOrdinal": "false",
+    "spark.sql.groupByAliases": "false",
+    "spark.sql.legacy.exponentLiteralAsDecimal.enabled": "true",
+    "spark.sql.parser.quotedRegexColumnNames": "true",
+    "spark.sql.legacy.ctePrecedencePolicy": "LEGACY",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.sql.legacy.literal.pickMinimumPrecision": "false",
+    "spark.sql.legacy.setopsPrecedence.enabled": "true",
+}
+
+
+def spark_conf(session: Any) -> dict[str, str]:
+    return {str(r[0]): str(r[1]) for r in session.sql("set").collect()}
+
+
+@pytest.mark.spark
+def test_spark_hostile_session_gives_the_default_values(spark: Any) -> None:
+    default = setup_engine("spark", spark)
+    expected = default_values(default)
+    session = spark.newSession()
+    for key, value in HOSTILE_SPARK.items():
+        session.conf.set(key, value)
+    hostile_engine = setup_engine("spark", session)
+    before = spark_conf(session)
+    hostile = session_values(hostile_engine)
+    assert spark_conf(session) == before
+    assert_same_values(expected, hostile, "spark hostile session")

@@ -124,9 +124,20 @@ class DuckDBBackend(Backend):
         if self._restore is not None:
             return
         self._restore = {}
-        names = ", ".join(quote_literal(n) for n in PINNED_SETTINGS)
+        names = list(PINNED_SETTINGS)
+        values = self.con.execute(
+            "select " + ", ".join(f"current_setting({quote_literal(n)})" for n in names)
+        ).fetchone()
+        differ = [
+            n
+            for n, v in zip(names, values or ())
+            if ("" if v is None else str(v)).lower() not in PINNED_SETTINGS[n]
+        ]
+        if not differ:  # the usual case: one cheap statement
+            return
+        listed = ", ".join(quote_literal(n) for n in differ)
         rows = self.con.execute(
-            f"select name, value, scope from duckdb_settings() where name in ({names})"
+            f"select name, value, scope from duckdb_settings() where name in ({listed})"
         ).fetchall()
         for name, value, scope in rows:
             text = "" if value is None else str(value)

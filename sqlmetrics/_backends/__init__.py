@@ -60,7 +60,7 @@ from typing import Any
 import duckdb
 
 from ..errors import DataSourceError
-from .base import Backend
+from .base import Backend, closing
 from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
@@ -121,8 +121,8 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):
             default = duckdb.default_connection()
-            with lock_of(default):
-                yield DuckDBBackend(default)
+            with lock_of(default), closing(DuckDBBackend(default)) as held:
+                yield held
             return
         backend: Backend = DuckDBBackend(with_progress(private_database().cursor()), owned=True)
     elif isinstance(con, (str, os.PathLike)):
@@ -147,8 +147,8 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
                 f"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or "
                 f"connection, or a clickhouse_connect client; got {type(con).__name__}"
             )
-        with lock_of(found):
-            yield DuckDBBackend(found)
+        with lock_of(found), closing(DuckDBBackend(found)) as held:
+            yield held
         return
     failed = False
     try:

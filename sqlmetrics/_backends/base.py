@@ -190,3 +190,16 @@ def engine_failed(
     lines = str(exc).strip().splitlines()
     message = lines[0].strip() if lines else ""
     return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
+
+
+@contextmanager
+def closing(backend: Backend) -> Iterator[Backend]:
+    """``backend`` for one call, then :meth:`Backend.close` (told whether the call failed)."""
+    failed = False
+    try:
+        yield backend
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        backend.close(failed)

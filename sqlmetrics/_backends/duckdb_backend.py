@@ -85,8 +85,34 @@ def lock_of(con: Any) -> threading.RLock:
         return lock
 
 
+#: the settings of a user's connection that change what sqlmetrics' SQL computes, with the
+#: value its SQL is written for (DuckDB's default) and the spellings DuckDB shows for it:
+#: ``default_order='descending'`` turns every ``order by x`` around (AUC 0.0 for 1.0);
+#: ``default_collation='nocase'`` makes 'A' and 'a' one slice, one class, one label; the
+#: others change a division, a subquery, an ``order by`` or the engine's error messages.
+#: Measured one by one on the registry-wide suite (tests/test_invariance_session.py); the
+#: rest of ``duckdb_settings()`` changes a plan, a limit or a file reader, not a value.
+PINNED_SETTINGS: dict[str, tuple[str, ...]] = {
+    "default_order": ("ascending", "asc"),
+    "default_null_order": ("nulls_last", "nulls last"),
+    "default_collation": ("",),
+    "integer_division": ("false",),
+    "ieee_floating_point_ops": ("true",),
+    "scalar_subquery_error_on_multiple_rows": ("true",),
+    "order_by_non_integer_literal": ("false",),
+    "errors_as_json": ("false",),
+}
+
+
 class DuckDBBackend(Backend):
-    """DuckDB: the default engine. ``con`` is a connection or an object with its API."""
+    """DuckDB: the default engine. ``con`` is a connection or an object with its API.
+
+    A connection the user passes keeps its settings: those of :data:`PINNED_SETTINGS` that
+    differ from what sqlmetrics' SQL is written for are set for this connection alone
+    (``SET SESSION``, never the database's other connections) on the first statement, and
+    put back as they were (their session value, or the database's) by :meth:`close`, also
+    after an error.
+    """
 
     name = "duckdb"
     dialect = "duckdb"
@@ -99,14 +125,62 @@ class DuckDBBackend(Backend):
         #: (memory_limit, database) of an owned connection closed after an error, for the
         #: advice of an out-of-memory error (wrapped after the connection is closed)
         self.memory: tuple[str | None, str | None] | None = None
+        # setting -> (its value, whether this connection set it itself) before the call
+        self._restore: dict[str, tuple[str, bool]] | None = None
+
+    def _pin(self) -> None:
+        """Set the pinned settings that differ, once per call (see the class docstring)."""
+        if self._restore is not None:
+            return
+        self._restore = {}
+        names = list(PINNED_SETTINGS)
+        values = self.con.execute(
+            "select " + ", ".join(f"current_setting({quote_literal(n)})" for n in names)
+        ).fetchone()
+        differ = [
+            n
+            for n, v in zip(names, values or ())
+            if ("" if v is None else str(v)).lower() not in PINNED_SETTINGS[n]
+        ]
+        if not differ:  # the usual case: one cheap statement
+            return
+        listed = ", ".join(quote_literal(n) for n in differ)
+        rows = self.con.execute(
+            f"select name, value, scope from duckdb_settings() where name in ({listed})"
+        ).fetchall()
+        for name, value, scope in rows:
+            text = "" if value is None else str(value)
+            if text.lower() in PINNED_SETTINGS[name]:
+                continue
+            try:
+                self.con.execute(f"set session {name} = {quote_literal(PINNED_SETTINGS[name][0])}")
+            except duckdb.Error as exc:
+                self._unpin()
+                raise EngineError(
+                    f"the DuckDB connection passed as con= has {name}={text!r}, which changes "
+                    f"sqlmetrics' results, and it cannot be set for the call ({exc}); "
+                    f"set {name} = {quote_literal(PINNED_SETTINGS[name][0])} on it first"
+                ) from None
+            self._restore[name] = (text, str(scope).upper() == "LOCAL")
+
+    def _unpin(self) -> None:
+        for name, (value, local) in (self._restore or {}).items():
+            if local:
+                self.con.execute(f"set session {name} = {quote_literal(value)}")
+            else:
+                self.con.execute(f"reset session {name}")
+        self._restore = None
 
     def query(self, sql: str) -> pd.DataFrame:
+        self._pin()
         return self.con.execute(sql).df()
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        self._pin()
         return list(self.con.execute(sql).fetchall())
 
     def columns(self, relation: str) -> dict[str, str]:
+        self._pin()
         rows = self.con.execute(f"describe select * from {relation}").fetchall()
         return {str(r[0]): str(r[1]) for r in rows}
 
@@ -179,6 +253,13 @@ class DuckDBBackend(Backend):
             if failed:
                 self.memory = memory_of(self.con)
             self.con.close()
+            return
+        try:
+            self._unpin()
+        except duckdb.Error:
+            if not failed:
+                raise
+            # the error that ended the call is the one to see
 
 
 def open_database_file(path: str) -> duckdb.DuckDBPyConnection:

@@ -10,6 +10,13 @@ transaction, the one SQLAlchemy begins on our first statement is rolled back at 
 would hold a lock on every table read); inside the user's transaction, our statements run in a
 SAVEPOINT (``begin_nested``), released after success and rolled back to after an error, so a
 failing statement of ours does not abort their transaction (in AUTOCOMMIT mode, neither).
+
+On PostgreSQL the session settings that change what sqlmetrics' SQL computes
+(:data:`PG_PINNED`) are set for the call where they differ, with ``set_config(..., true)``
+inside the call's transaction or savepoint (a rollback puts them back; after a released
+savepoint they are set back explicitly), and with ``set_config(..., false)`` and set back in
+AUTOCOMMIT mode. A table name is looked up in the schemas of the user's ``search_path``, in
+order, as PostgreSQL looks it up.
 """
 
 from __future__ import annotations
@@ -24,6 +31,28 @@ from .base import SQLALCHEMY_DIALECTS, Backend, engine_failed
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+#: PostgreSQL settings that change what sqlmetrics' SQL computes or returns, and the value it
+#: runs with: ``extra_float_digits`` below 1 rounds every float sent to the client (psycopg
+#: reads them as text: AP 0.6 for 0.6426); a ``search_path`` naming a schema before
+#: ``pg_catalog`` lets a user's function or operator (``ln``, ``/``) replace the built-in one
+#: (table names are resolved before, and qualified); the others change a string literal's
+#: backslashes, ``x = NULL``, or the text of a date or interval in a message;
+#: ``quote_all_identifiers`` makes the catalog spell a column's type ``"text"``, which
+#: SQLAlchemy's inspector cannot read (pinned before the inspector runs). Measured on the
+#: registry-wide suite (tests/test_invariance_session.py); the planner's settings (``enable_*``,
+#: ``work_mem``, parallel query, JIT) change a plan, not a bit, and ``statement_timeout`` or
+#: ``default_transaction_read_only`` are the user's limits (sqlmetrics only reads).
+PG_PINNED: dict[str, str] = {
+    "extra_float_digits": "1",
+    "search_path": "pg_catalog, pg_temp",
+    "standard_conforming_strings": "on",
+    "transform_null_equals": "off",
+    "datestyle": "ISO, MDY",
+    "intervalstyle": "postgres",
+    "quote_all_identifiers": "off",
+}
 
 
 class SQLAlchemyBackend(Backend):
@@ -67,9 +96,59 @@ class SQLAlchemyBackend(Backend):
                 ) from None
         self._inspector: Any = None
         self._resolved: dict[str, tuple[str | None, str]] = {}  # relation SQL -> (schema, name)
+        # PostgreSQL: the user's search_path schemas (read before any pin); the settings
+        # pinned for the call -> their value before; whether they were set for the session
+        self._schemas: list[str] | None = None
+        self._restore: dict[str, str] | None = None
+        self._session_pins = False
 
     # ---------------------------------------------------------------- running statements
+    def _raw(self, sql: str) -> Any:
+        return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
+
+    def _search_schemas(self) -> list[str]:
+        """The schemas of the user's ``search_path``, in order (read once, before pinning)."""
+        if self._schemas is None:
+            row = self._raw("select pg_catalog.current_schemas(false)").fetchone()
+            self._schemas = [str(s) for s in (row[0] if row else [])]
+        return self._schemas
+
+    def _pin(self) -> None:
+        """Set the :data:`PG_PINNED` settings that differ, once per call."""
+        if self._restore is not None or self.dialect != "postgres":
+            return
+        self._search_schemas()
+        names = list(PG_PINNED)
+        values = ", ".join(f"pg_catalog.current_setting('{n}')" for n in names)
+        row = self._raw(f"select {values}").fetchone()
+        before = dict(zip(names, [str(v) for v in row])) if row else {}
+        self._restore = {}
+        self._session_pins = _autocommit(self.connection)
+        local = "false" if self._session_pins else "true"
+        changes = []
+        for name, value in PG_PINNED.items():
+            old = before.get(name, "")
+            if old == value or (
+                name == "extra_float_digits" and old.lstrip("-").isdigit() and int(old) >= 1
+            ):
+                continue
+            changes.append(f"pg_catalog.set_config('{name}', {_literal(value)}, {local})")
+            self._restore[name] = old
+        if changes:
+            self._raw("select " + ", ".join(changes))
+
+    def _unpin(self) -> None:
+        if self._restore:
+            local = "false" if self._session_pins else "true"
+            resets = [
+                f"pg_catalog.set_config('{n}', {_literal(v)}, {local})"
+                for n, v in self._restore.items()
+            ]
+            self._raw("select " + ", ".join(resets))
+        self._restore = None
+
     def _execute(self, sql: str) -> Any:
+        self._pin()
         # the statement goes to the driver as it is: no parameters, so neither SQLAlchemy nor
         # the driver parses ':name' or '%s' placeholders (a '%' in a name stays a '%')
         return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
@@ -94,6 +173,7 @@ class SQLAlchemyBackend(Backend):
         import sqlalchemy
 
         if self._inspector is None:
+            self._pin()
             self._inspector = sqlalchemy.inspect(self.connection)
         return self._inspector
 
@@ -120,8 +200,14 @@ class SQLAlchemyBackend(Backend):
         return ".".join(self.ident(p) for p in parts if p is not None)
 
     def resolve_table(self, name: str) -> str | None:
-        default = self.inspector.default_schema_name
-        found = self._find(default, name)
+        found = None
+        if self.dialect == "postgres":  # the first schema of the search_path that has it
+            for schema in self._search_schemas():
+                found = self._find(schema, name)
+                if found is not None:
+                    break
+        else:
+            found = self._find(self.inspector.default_schema_name, name)
         if found is None and "." in name:
             schema, _, table = name.partition(".")
             schemas = self.inspector.get_schema_names()
@@ -217,13 +303,15 @@ class SQLAlchemyBackend(Backend):
         return engine_failed(self, metric, labels, orig)
 
     def close(self, failed: bool = False) -> None:
-        if self.owned:
+        if self.owned:  # the rollback puts the pinned settings back too
             try:
                 self.connection.rollback()
             finally:
                 self.connection.close()
             return
         try:
+            if self._session_pins or (self._savepoint is not None and not failed):
+                self._unpin()  # (a rollback, ours or to the savepoint, puts them back)
             if self._savepoint is not None:
                 if self._savepoint.is_active:
                     # RELEASE after success; ROLLBACK TO after an error: the user's
@@ -235,6 +323,13 @@ class SQLAlchemyBackend(Backend):
             if not failed:
                 raise
             # the error that ended the call is the one to see (this one follows from it)
+
+
+def _literal(value: str) -> str:
+    """``value`` as a PostgreSQL string literal whatever ``standard_conforming_strings`` is."""
+    if "\\" in value:
+        return "E'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+    return "'" + value.replace("'", "''") + "'"
 
 
 def _autocommit(con: Any) -> bool:

@@ -1,0 +1,367 @@
+"""Hostile sessions (issue 39): the user's own session settings change nothing.
+
+A user passes ``con=`` a DuckDB connection, a PostgreSQL connection or a SparkSession that
+they have configured for their own work. Each engine has settings that change what a SQL
+statement computes (DuckDB's ``default_order='descending'`` turns every ``order by``
+around; ``default_collation='nocase'`` makes 'A' and 'a' one slice); sqlmetrics pins them for
+its own statements and puts them back afterwards. Here a session with every such setting at
+its worst value runs every registered metric (tests/test_invariance.py's batches: one
+``evaluate`` per column set, a table metric's function, ``by=`` the slice column) and must give
+the default session's values bit for bit (NaN equal to NaN), and the session's settings must
+be what they were before the calls. One small case per engine shows a setting that changed a
+result before sqlmetrics pinned it, so the suite can fail.
+
+The settings each engine's hostile session sets, and why the others are left out, are listed
+with :data:`HOSTILE_DUCKDB`, :data:`HOSTILE_POSTGRES` and :data:`HOSTILE_SPARK`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+from conftest import quiet
+from test_invariance import (
+    SCALARS,
+    TABLE_METRICS,
+    Engine,
+    assert_same_rows,
+    batches,
+    by_frame,
+    columns_of,
+    evaluate_frame,
+    setup_engine,
+    table_frame,
+    table_of,
+)
+
+import sqlmetrics
+
+# --------------------------------------------------------------------------- all the values
+
+
+def session_values(engine: Engine) -> dict[tuple[Any, ...], pd.DataFrame]:
+    """Every registered metric on ``engine``, by the slice column: one evaluate per column set
+    (as tests/test_invariance.py batches them) and each table metric's frame; not cached."""
+    out: dict[tuple[Any, ...], pd.DataFrame] = {}
+    for (table, columns), specs in batches(SCALARS).items():
+        out[("evaluate", table, columns)] = evaluate_frame(
+            engine, table, specs, dict(columns), "seg"
+        )
+    for spec in TABLE_METRICS:
+        frame = table_frame(engine, table_of(spec), spec, columns_of(spec), "seg")
+        out[("table", spec.name)] = frame
+    return out
+
+
+def default_values(engine: Engine) -> dict[tuple[Any, ...], pd.DataFrame]:
+    """The same frames in the default session (test_invariance's cache: computed once per
+    process, shared with that suite when both run in one worker)."""
+    out: dict[tuple[Any, ...], pd.DataFrame] = {}
+    for (table, columns), specs in batches(SCALARS).items():
+        out[("evaluate", table, columns)] = by_frame(engine, specs[0], table)
+    for spec in TABLE_METRICS:
+        out[("table", spec.name)] = by_frame(engine, spec, table_of(spec))
+    return out
+
+
+def assert_same_values(
+    default: dict[tuple[Any, ...], pd.DataFrame],
+    hostile: dict[tuple[Any, ...], pd.DataFrame],
+    where: str,
+) -> None:
+    assert set(default) == set(hostile)
+    assert len(default) == len(batches(SCALARS)) + len(TABLE_METRICS)
+    for key, expected in default.items():
+        got = hostile[key]
+        assert list(got.columns) == list(expected.columns), f"{where} {key}"
+        assert_same_rows(expected, got, list(expected.columns), f"{where} {key}")
+
+
+# --------------------------------------------------------------------------- DuckDB
+#: a user's DuckDB connection at its worst: every setting of ``duckdb_settings()`` that could
+#: change a value, one in the database's scope and the others in the connection's (each one
+#: measured alone on this suite: ``default_order`` and ``default_collation`` changed values,
+#: the others none on these data but can on others); a plan, a thread count, a reader or a
+#: limit (the rest of ``duckdb_settings()``) changes no value
+HOSTILE_DUCKDB: dict[str, str] = {
+    "default_order": "'descending'",
+    "default_collation": "'nocase'",
+    "default_null_order": "'nulls_first'",
+    "integer_division": "true",
+    "ieee_floating_point_ops": "false",
+    "scalar_subquery_error_on_multiple_rows": "false",
+    "order_by_non_integer_literal": "true",
+    "errors_as_json": "true",
+    "preserve_insertion_order": "false",
+    "threads": "1",
+    "enable_optimizer": "false",
+}
+GLOBAL_DUCKDB = ("default_order", "threads", "preserve_insertion_order")
+
+
+def duckdb_settings(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+    return con.execute("select name, value, scope from duckdb_settings() order by name").fetchall()
+
+
+@pytest.fixture(scope="module")
+def duckdb_default() -> Iterator[Engine]:
+    con = duckdb.connect()
+    yield setup_engine("duckdb", con)
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def duckdb_hostile() -> Iterator[Engine]:
+    con = duckdb.connect()
+    engine = setup_engine("duckdb", con)
+    for name, value in HOSTILE_DUCKDB.items():
+        scope = "global" if name in GLOBAL_DUCKDB else "session"
+        con.execute(f"set {scope} {name} = {value}")
+    yield engine
+    con.close()
+
+
+def test_duckdb_hostile_session_gives_the_default_values(
+    duckdb_default: Engine, duckdb_hostile: Engine
+) -> None:
+    before = duckdb_settings(duckdb_hostile.con)
+    hostile = session_values(duckdb_hostile)
+    assert duckdb_settings(duckdb_hostile.con) == before  # the user's settings, as they were
+    assert_same_values(default_values(duckdb_default), hostile, "duckdb hostile session")
+
+
+CASES = pd.DataFrame(
+    {
+        "label": [1, 0, 1, 0, 1, 0],
+        "score": [0.9, 0.8, 0.3, 0.4, 0.6, 0.1],
+        "seg": ["A", "a", "A", "a", "a", "A"],
+        "cls": ["X", "x", "y", "Y", "x", "x"],
+        "pred": ["x", "x", "y", "y", "X", "x"],
+    }
+)
+
+
+def _cases_values(con: Any, table: str = "cases") -> tuple[pd.DataFrame, pd.DataFrame]:
+    by_slice = sqlmetrics.evaluate(table, ["auc"], label="label", score="score", by="seg", con=con)
+    classes = quiet(
+        sqlmetrics.evaluate, table, ["f1_macro"], label="cls", prediction="pred", con=con
+    )
+    return by_slice, classes
+
+
+@pytest.mark.parametrize(
+    "setting", ["default_order = 'descending'", "default_collation = 'nocase'"]
+)
+def test_duckdb_settings_that_changed_values(setting: str) -> None:
+    """Before sqlmetrics pinned them: a descending default order gave slice 'A' an AUC of 0.0
+    (1.0), and a case-blind collation made 'A' and 'a' one slice and 'X' and 'x' one class."""
+    plain = duckdb.connect()
+    plain.register("frame", CASES)
+    plain.execute("create table cases as select * from frame")
+    expected = _cases_values(plain)
+    assert list(expected[0]["seg"]) == ["A", "a"] and list(expected[0]["auc"]) == [1.0, 0.5]
+    plain.execute(f"set {setting}")
+    before = duckdb_settings(plain)
+    got = _cases_values(plain)
+    assert duckdb_settings(plain) == before
+    pd.testing.assert_frame_equal(got[0], expected[0])
+    pd.testing.assert_frame_equal(got[1], expected[1])
+
+
+def test_duckdb_errors_as_json_keeps_the_message_readable() -> None:
+    """An engine error on a connection with ``errors_as_json`` reads as on any other."""
+    con = duckdb.connect()
+    con.execute("create table t as select 1 as label, 'x' as score")
+    con.execute("create view v as select label, cast(score as double) as score from t")
+    con.execute("set errors_as_json = true")
+    with pytest.raises(sqlmetrics.errors.SqlMetricsError) as info:
+        sqlmetrics.auc("v", label="label", score="score", con=con)
+    assert "{" not in str(info.value), str(info.value)
+    assert con.execute("select current_setting('errors_as_json')").fetchone() == (True,)
+
+
+def test_duckdb_settings_come_back_after_an_error() -> None:
+    con = duckdb.connect()
+    con.execute("create table t as select 1 as label, 0.5 as score, 'a' as seg")
+    con.execute("create view v as select label, cast('x' as double) as score from t")
+    con.execute("set session default_order = 'descending'")
+    con.execute("set global default_collation = 'nocase'")
+    before = duckdb_settings(con)
+    with pytest.raises(sqlmetrics.errors.SqlMetricsError):
+        sqlmetrics.auc("t", label="label", score="nope", con=con)
+    with pytest.raises(sqlmetrics.errors.SqlMetricsError):
+        sqlmetrics.evaluate("v", ["auc"], label="label", score="score", by="seg", con=con)
+    assert duckdb_settings(con) == before
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+#: a user's PostgreSQL session at its worst (as ``-c`` options of the connection): floats
+#: rounded to one digit on the way out (``extra_float_digits=-15``: AP 0.6 for 0.6426 before
+#: sqlmetrics pinned it), a schema of look-alike functions and operators searched before
+#: ``pg_catalog``, old string literals, ``x = NULL`` as ``x is null``, other date and interval
+#: styles, a read-only serializable transaction, and plan changes that must not change a bit
+#: (no hash aggregate, a tiny work_mem, forced parallel query). Measured alone too: JIT at
+#: zero cost and every ``enable_*`` off changed no bit either, but cost 340 s each.
+HOSTILE_POSTGRES: dict[str, str] = {
+    "extra_float_digits": "-15",
+    "search_path": "sqlmetrics_evil,pg_catalog,public",
+    "standard_conforming_strings": "off",
+    "backslash_quote": "on",
+    "transform_null_equals": "on",
+    "DateStyle": "SQL,DMY",
+    "IntervalStyle": "sql_standard",
+    "TimeZone": "Pacific/Kiritimati",
+    "lc_numeric": "C",
+    "array_nulls": "off",
+    "quote_all_identifiers": "on",
+    "default_transaction_read_only": "on",
+    "default_transaction_isolation": "serializable",
+    "enable_hashagg": "off",
+    "work_mem": "64",
+    "max_parallel_workers_per_gather": "4",
+    "parallel_setup_cost": "0",
+    "parallel_tuple_cost": "0",
+    "min_parallel_table_scan_size": "0",
+    "force_parallel_mode": "on",
+}
+#: functions and operators named as built-in ones, in a schema before pg_catalog
+EVIL_SCHEMA = """
+create schema if not exists sqlmetrics_evil;
+create or replace function sqlmetrics_evil.ln(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+create or replace function sqlmetrics_evil.ln(numeric) returns numeric
+    language sql as 'select 42.0';
+create or replace function sqlmetrics_evil.abs(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+create or replace function sqlmetrics_evil.greatest(double precision) returns double precision
+    language sql as 'select 42.0::float8';
+drop operator if exists sqlmetrics_evil./ (double precision, double precision);
+create operator sqlmetrics_evil./ (leftarg = double precision, rightarg = double precision,
+    function = float8pl);
+"""
+
+
+def pg_settings(conn: Any) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in conn.exec_driver_sql("select name, setting from pg_settings")]
+
+
+def hostile_pg_engine(pg_engine: Any, settings: dict[str, str]) -> Any:
+    import sqlalchemy
+
+    with pg_engine.begin() as c:
+        for statement in EVIL_SCHEMA.split(";\n"):
+            if statement.strip():
+                c.exec_driver_sql(statement)
+    options = " ".join(f"-c {k}={v}" for k, v in settings.items())
+    return sqlalchemy.create_engine(pg_engine.url, connect_args={"options": options})
+
+
+@pytest.mark.postgres
+def test_postgres_hostile_session_gives_the_default_values(pg_engine: Any) -> None:
+    default = setup_engine("postgres", pg_engine)
+    expected = default_values(default)
+    hostile_engine = hostile_pg_engine(pg_engine, HOSTILE_POSTGRES)
+    try:
+        with hostile_engine.connect() as conn:
+            before = pg_settings(conn)  # (a transaction of the user's from here: savepoints)
+            assert ("extra_float_digits", "-15") in before
+            hostile = session_values(Engine("postgres", conn))
+            assert pg_settings(conn) == before
+            conn.commit()
+            # outside a transaction, and on the Engine itself
+            again = session_values(Engine("postgres", conn))
+            assert pg_settings(conn) == before
+        assert_same_values(expected, hostile, "postgres hostile session (savepoints)")
+        assert_same_values(expected, again, "postgres hostile session (no transaction)")
+    finally:
+        hostile_engine.dispose()
+
+
+PG_CASES = {
+    "extra_float_digits": {"extra_float_digits": "-15"},
+    "search_path": {"search_path": "sqlmetrics_evil,pg_catalog,public"},
+}
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("case", sorted(PG_CASES))
+@pytest.mark.parametrize("mode", ["engine", "autocommit"])
+def test_postgres_settings_that_changed_values(pg_engine: Any, case: str, mode: str) -> None:
+    """Before sqlmetrics pinned them: ``extra_float_digits=-15`` rounded every value to one
+    digit (AUC 0.8 for 0.7878); a schema before pg_catalog replaced ``ln`` and ``/`` (log
+    loss 42-ish), and hid the table (looked up in the first schema only). On an Engine (a
+    connection of sqlmetrics' own) and on a Connection in AUTOCOMMIT mode (session settings,
+    set back after the call)."""
+    setup_engine("postgres", pg_engine)
+    names = ["auc", "log_loss", "brier_score", "average_precision"]
+    columns = {"label": "label", "score": "score", "weight": "w"}
+    expected = quiet(sqlmetrics.evaluate, "inv_run", names, con=pg_engine, by="seg", **columns)
+    hostile_engine = hostile_pg_engine(pg_engine, PG_CASES[case])
+    try:
+        if mode == "engine":
+            got = quiet(
+                sqlmetrics.evaluate, "inv_run", names, con=hostile_engine, by="seg", **columns
+            )
+        else:
+            with hostile_engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                before = pg_settings(conn)
+                got = quiet(sqlmetrics.evaluate, "inv_run", names, con=conn, by="seg", **columns)
+                assert pg_settings(conn) == before
+    finally:
+        hostile_engine.dispose()
+    assert_same_rows(expected, got, list(expected.columns), f"postgres {case} {mode}")
+
+
+# --------------------------------------------------------------------------- Spark
+#: a user's SparkSession at its worst (a ``newSession()``: its own SQL settings and temporary
+#: views): ANSI mode off (the default is on; the default session runs it on), case-sensitive
+#: names, another time zone, one shuffle partition and no adaptive execution, the legacy
+#: flags that change a literal's, a decimal's, a ``size``'s, a statistic's or a CTE's meaning,
+#: ordinals and aliases in ``group by``/``order by`` off, cross joins refused, backquoted names
+#: read as regular expressions, and Arrow for ``toPandas``. Measured on this suite: no value
+#: changed (sqlmetrics' Spark SQL casts its literals, names its columns and orders by them),
+#: and so this case keeps it so.
+HOSTILE_SPARK: dict[str, str] = {
+    "spark.sql.ansi.enabled": "false",
+    "spark.sql.caseSensitive": "true",
+    "spark.sql.session.timeZone": "Pacific/Kiritimati",
+    "spark.sql.shuffle.partitions": "1",
+    "spark.sql.adaptive.enabled": "false",
+    "spark.sql.legacy.allowNegativeScaleOfDecimal": "true",
+    "spark.sql.legacy.sizeOfNull": "true",
+    "spark.sql.legacy.statisticalAggregate": "true",
+    "spark.sql.decimalOperations.allowPrecisionLoss": "false",
+    "spark.sql.crossJoin.enabled": "false",
+    "spark.sql.groupByOrdinal": "false",
+    "spark.sql.orderByOrdinal": "false",
+    "spark.sql.groupByAliases": "false",
+    "spark.sql.legacy.exponentLiteralAsDecimal.enabled": "true",
+    "spark.sql.parser.quotedRegexColumnNames": "true",
+    "spark.sql.legacy.ctePrecedencePolicy": "LEGACY",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.sql.legacy.literal.pickMinimumPrecision": "false",
+    "spark.sql.legacy.setopsPrecedence.enabled": "true",
+}
+
+
+def spark_conf(session: Any) -> dict[str, str]:
+    return {str(r[0]): str(r[1]) for r in session.sql("set").collect()}
+
+
+@pytest.mark.spark
+def test_spark_hostile_session_gives_the_default_values(spark: Any) -> None:
+    default = setup_engine("spark", spark)
+    expected = default_values(default)
+    session = spark.newSession()
+    for key, value in HOSTILE_SPARK.items():
+        session.conf.set(key, value)
+    hostile_engine = setup_engine("spark", session)
+    before = spark_conf(session)
+    hostile = session_values(hostile_engine)
+    assert spark_conf(session) == before
+    assert_same_values(expected, hostile, "spark hostile session")

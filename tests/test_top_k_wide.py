@@ -230,7 +230,7 @@ def test_cli_equals_python(tmp_path: Path) -> None:
     assert got == pytest.approx(want, rel=1e-12)
     mixed = CliRunner().invoke(cli.main, [*args, *pairs, "-m", "multiclass_auc", "--weight", "w"])
     assert mixed.exit_code != 0
-    assert "--weight 'w' with wide scores= is read by top_k_accuracy only" in mixed.output
+    assert "--weight 'w' with wide --class-score is read by top_k_accuracy only" in mixed.output
 
 
 def keyed_long(frame: pd.DataFrame, weight: bool) -> pd.DataFrame:

@@ -329,10 +329,10 @@ with source as (
         case when {{ columns.label }} = {{ columns.prediction }} then 0 else 1 end as miss,
 {% elif kind == 'sq' %}
         cast({{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as {{ f }}) as label,
-        cast({{ columns.score }} as {{ f }}) as p,
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ f }}) as p,
 {% else %}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
-        cast({{ columns.score }} as {{ f }}) as p,
+        cast({{ sqlmetrics.score_value(columns.score) }} as {{ f }}) as p,
 {% endif %}
 {% if method == 'bootstrap' %}
         {{ sqlmetrics.row_key(order, by) }} as row_key,
@@ -364,6 +364,14 @@ weighted_terms as (
     from terms
 ),
 {% if method == 't' %}
+{{ sqlmetrics.ci_row_mean_t(by, kind, slices) }}
+{% else %}
+{{ sqlmetrics.ci_row_mean_bootstrap(by, kind, slices, tail, seed, n_boot, level) }}
+{% endif %}
+{%- endmacro %}
+
+{# ci_row_mean_query's t tail: the sums and the centred squares (stages after weighted_terms) #}
+{% macro ci_row_mean_t(by, kind, slices) -%}
 {{ sqlmetrics.with_slice_exponents('scaled', 'weighted_terms', by, [('e_w', 'w'), ('e_wl', 'w' if kind == 'miss' else 'wl'), ('e_l', 'l')]) }},
 sums as (
     select
@@ -409,7 +417,11 @@ final as (
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}
-{% else %}
+{%- endmacro %}
+
+{# ci_row_mean_query's bootstrap tail: rows x replicates, one grouped sum per (slice, replicate) #}
+{% macro ci_row_mean_bootstrap(by, kind, slices, tail, seed, n_boot, level) -%}
+{% set f = sqlmetrics.float_type() %}
 {{ sqlmetrics.with_slice_exponents('scaled', 'weighted_terms', by, [('e_w', 'w'), ('e_wl', 'w' if kind == 'miss' else 'wl')]) }},
 keyed as (
     select
@@ -474,7 +486,6 @@ final as (
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}
-{% endif %}
 {%- endmacro %}
 
 {#

@@ -79,6 +79,15 @@ final as (
     from rank_sums
 )
 {% else %}
+{{ sqlmetrics.auc_weighted_tail(by, columns, entries) }}
+{% endif %}
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# default__auc_kernel's weighted stages after `scaled`: per (slice, score) fixed-point sums,
+   the negatives below each score, the exact pair sum (the header's weighted formula) #}
+{% macro auc_weighted_tail(by, columns, entries) -%}
 -- per (slice, score, label): the label's weights as a fixed-point sum (units 2^-80, as
 -- exact_sum(w, 0); without its plain-sum fallback, which only a group of NULL terms reaches
 -- and which is then NULL too); w_exp is constant per slice, so a key, not an aggregate
@@ -149,9 +158,6 @@ final as (
         {{ sqlmetrics.ldexp('neg_sum', 'w_exp') }} as n_neg
     from per_slice
 )
-{% endif %}
-select * from final
-{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 

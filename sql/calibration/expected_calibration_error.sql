@@ -8,7 +8,7 @@
   p), with scikit-learn's calibration_curve's edges and rule exactly (sql/_macros/calibration.sql:
   p on an edge falls in the lower bin). Empty bins add nothing. w_i = 1 without weight.
   Ties: rows of equal p fall in the same bin; no order is involved. Float sums are exact_sums
-  (decision 0006): shuffled input gives bit-identical results.
+  (decision 0006), the bins' weight total W too: shuffled input gives bit-identical results.
   Computed as sum_b |sum_{i in b} w_i (y_i - p_i)| / W (the same sum, one division).
   Undefined: the weights sum to 0 -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns expected_calibration_error, n (rows).
@@ -40,6 +40,24 @@ per_slice as (
     from scaled_gaps
     {{ sqlmetrics.group_by(by) }}
 ),
+{% if columns.weight %}
+-- the bins' weight sums added exactly too (a plain float sum of them depends on the order the
+-- engine meets the bins in: the last bit moved under shuffles, issue 39)
+scaled_bins as (
+    select
+        per_bin.*,
+        {{ sqlmetrics.sum_exponent('w_sum', by) }} as w_sum_exp
+    from per_bin
+),
+totals as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        sum(n_rows) as n,
+        {{ sqlmetrics.exact_sum('w_sum', 'w_sum_exp') }} as w_total
+    from scaled_bins
+    {{ sqlmetrics.group_by(by) }}
+),
+{% else %}
 totals as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -48,6 +66,7 @@ totals as (
     from per_bin
     {{ sqlmetrics.group_by(by) }}
 ),
+{% endif %}
 final as (
     select
         {% for col in by %}totals.slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}

@@ -223,7 +223,17 @@ class SQLAlchemyBackend(Backend):
         return relation
 
     def table_names(self) -> list[str]:
-        return sorted(n for n in self._relations(None) if not n.startswith("__sqlmetrics_"))
+        names: list[str] = []
+        if self.dialect == "postgres":  # the user's search_path, not the pinned one
+            self.inspector  # noqa: B018 (pins, having read the user's search_path)
+            for schema in self._search_schemas():
+                try:
+                    names += self._relations(schema)
+                except self.errors:  # a schema that does not exist
+                    continue
+        else:
+            names = self._relations(None)
+        return sorted({n for n in names if not n.startswith("__sqlmetrics_")})
 
     def columns(self, relation: str) -> dict[str, str]:
         found = self._resolved_of(relation)

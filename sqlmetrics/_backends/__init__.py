@@ -37,6 +37,8 @@ A backend provides, and the rest of sqlmetrics uses nothing else:
     the relation SQL of an in-memory object (registered under a unique ``__sqlmetrics_`` name
     and removed afterwards, also on failure) or of data files; an engine that cannot read them
     refuses with the fix;
+:meth:`~Backend.derived`
+    a select statement as a relation (``where=``'s filtered rows; PostgreSQL's differs);
 :meth:`~Backend.is_not_finite`, :meth:`~Backend.as_text`, :meth:`~Backend.tuple_text`
     the few check expressions that differ between engines.
 
@@ -64,6 +66,7 @@ from .base import Backend, closing
 from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
+from .source import Filtered
 
 __all__ = ["Backend", "DuckDBBackend", "backend_for"]
 
@@ -118,6 +121,8 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     concurrent queries itself; chdb documents its sessions as safe to share between threads,
     and is held the same way for one rule on every engine.
     """
+    if isinstance(data, Filtered):  # where=: the engine of the data it filters
+        data = data.data
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):
             default = duckdb.default_connection()

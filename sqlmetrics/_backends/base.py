@@ -117,6 +117,12 @@ class Backend(abc.ABC):
     def columns(self, relation: str) -> dict[str, str]:
         """The columns of ``relation`` (SQL after ``from``), in order, with their engine types."""
 
+    def derived(self, query: str) -> str:
+        """``query`` (a select statement) as a relation: SQL read after ``from`` both bare
+        and followed by an alias (``where=``'s filtered rows, :func:`.source.filter_rows`).
+        """
+        return f"({query})"
+
     def family(self, sql_type: str) -> str:
         """``"number"``, ``"boolean"``, ``"text"``, ``"date/time"`` or the type upper-cased."""
         if unwrap_type(sql_type).upper() in ("BOOLEAN", "BOOL"):

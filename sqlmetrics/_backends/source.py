@@ -17,7 +17,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import DataSourceError
+from ..errors import DataSourceError, InvalidParameterError
 from .base import Backend
 from .duckdb_backend import DuckDBBackend, engine_message
 from .files import is_path_like
@@ -36,13 +36,59 @@ class Source:
         self.columns = self.backend.columns(self.sql)
 
 
+@dataclass(frozen=True)
+class Filtered:
+    """``data`` keeping only the rows where ``where`` holds: what ``where=`` hands on as the
+    data, so that everything that opens it (:func:`open_source`, :func:`backend_for
+    <sqlmetrics._backends.backend_for>`) reads the filtered rows, the intervals' and the wide
+    scores' passes too. ``where`` is checked already (``_engine.where.check_where``).
+    """
+
+    data: Any
+    where: str
+
+
+#: the example of a ``where=`` expression in messages
+WHERE_EXAMPLE = "\"country = 'DE' and day >= '2026-11-01'\""
+
+
+def filter_rows(metric: str, source: Source, where: str, arg: str = "data") -> Source:
+    """``source`` keeping only the rows where ``where`` holds (:meth:`Backend.derived` of
+    ``select * from <source> where (<where>)``); the expression is bound now, by a query that
+    reads no row, so a wrong column or a syntax error is named here, before any check or metric.
+    """
+    backend = source.backend
+    sql = backend.derived(f"select * from {source.sql} where ({where})")
+    try:
+        backend.rows(f"select count(*) from {sql} as sqlmetrics_probe where 1 = 0")
+    except backend.errors as exc:
+        if isinstance(exc, backend.interrupts):
+            raise
+        if backend.name == "duckdb":
+            message = engine_message(exc)
+        else:
+            message = " ".join(str(getattr(exc, "orig", None) or exc).split())[:400]
+        present = ", ".join(source.columns) or "(none)"
+        raise InvalidParameterError(
+            f"{metric}: where={where!r} cannot be applied to {arg}={source.label}: {message}; "
+            f"write a SQL boolean expression over its columns ({present}), e.g. "
+            f"where={WHERE_EXAMPLE}"
+        ) from None
+    return Source(backend, sql, f"{source.label} where {where}", dict(source.columns))
+
+
 @contextmanager
 def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iterator[Source]:
     """Resolve ``data`` into a :class:`Source` on ``backend`` (a DuckDB connection is taken as
-    one); clean up whatever was registered, also after an error.
+    one); clean up whatever was registered, also after an error. A :class:`Filtered` ``data``
+    is its data's source keeping the rows its ``where`` holds for (:func:`filter_rows`).
     """
     if not isinstance(backend, Backend):
         backend = DuckDBBackend(backend)
+    if isinstance(data, Filtered):
+        with open_source(data.data, backend, metric, arg) as whole:
+            yield filter_rows(metric, whole, data.where, arg)
+        return
     on = "" if backend.name == "duckdb" else f" on {backend.name}"
     with ExitStack() as stack:
         if is_path_like(data):

@@ -253,6 +253,14 @@ class SQLAlchemyBackend(Backend):
             raise DataSourceError(f"{self.name}: {relation} is not a table resolved here")
         return self._resolved[relation]
 
+    def derived(self, query: str) -> str:
+        if self.dialect != "postgres":
+            return super().derived(query)
+        # PostgreSQL before 16 refuses a subquery without an alias after `from`, and the
+        # relation is read both bare and aliased (`from R as t`): a parenthesized join takes
+        # either, and joining the one row of no column, `(select)`, keeps rows and columns
+        return f"(({query}) as sqlmetrics_rows cross join (select) as sqlmetrics_one)"
+
     def is_floating(self, sql_type: str) -> bool:
         # PostgreSQL's numeric holds NaN and, from version 14, infinities
         return super().is_floating(sql_type) or (

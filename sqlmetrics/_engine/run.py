@@ -24,7 +24,6 @@ from ..errors import (
 )
 from ..errors import warn as warn_user
 from .validate import check_columns, check_join_types, check_unique, validate_data
-from .where import filter_source
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -217,7 +216,6 @@ def open_checked(
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     pos_label: Any = None,
     duplicates: str = "error",
-    where: str | None = None,
 ) -> Iterator[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
     """Open ``data`` (and any second input) on one connection, checked, ready to query.
 
@@ -228,8 +226,9 @@ def open_checked(
     ``extra`` mapping each extra source's name to its relation SQL and columns by role.
     ``connection`` is the :class:`~sqlmetrics._backends.Backend` running on ``con``; an error of
     its engine is wrapped by its ``wrap_error`` (the engine's name and message, the metric).
-    Everything registered is removed on exit, also after an error. ``where``: a checked SQL
-    boolean expression (:mod:`.where`); the source keeps only its rows, before every check.
+    Everything registered is removed on exit, also after an error. ``data`` (or an extra
+    source) given ``where=`` (:class:`~sqlmetrics._backends.source.Filtered`) is its rows where
+    the expression holds, before every check.
     """
     labels: list[str] = []
     backend: Backend | None = None
@@ -237,8 +236,6 @@ def open_checked(
         with ExitStack() as stack:
             backend = stack.enter_context(backend_for(con, data))
             source = stack.enter_context(open_source(data, backend, metric))
-            if where is not None:
-                source = filter_source(metric, source, where)
             labels.append(f"data={source.label}")
             check_columns(metric, source, [(r.name, c) for r, c in used])
             check_columns(metric, source, [("by", c) for c in by_cols])

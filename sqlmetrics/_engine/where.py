@@ -6,22 +6,26 @@ no ``;``, no comment (``--``, ``/*``, which would swallow the closing parenthesi
 parentheses balanced (none that closes ours), each judged outside quoted text (``'a;b'`` and
 ``"odd;name"`` are fine). Everything after that (column checks, value checks, the metrics,
 ``n_rows``) sees only the rows where it holds. The CLI's ``--where`` uses the same check.
+
+The checked expression travels with the data, as :class:`Filtered` (:func:`filtered`):
+whatever opens the data (``open_source``) reads the filtered rows, on every engine, so the
+intervals of ``ci=``, the wide ``scores=`` and each model of ``compare`` see the same rows as
+the point values.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._backends.duckdb_backend import engine_message
-from .._backends.source import Source
+from .._backends.source import WHERE_EXAMPLE, Filtered
 from ..errors import InvalidParameterError
 
-__all__ = ["WHERE_CTE", "check_where", "filter_source", "where_problem"]
+__all__ = ["WHERE_CTE", "Filtered", "check_where", "filtered", "where_problem"]
 
 #: the CTE that holds the filtered rows in the composed statement
 WHERE_CTE = "sqlmetrics_where"
 
-EXAMPLE = "\"country = 'DE' and day >= '2026-11-01'\""
+EXAMPLE = WHERE_EXAMPLE
 
 
 def where_problem(where: str) -> str | None:
@@ -83,31 +87,8 @@ def check_where(caller: str, where: Any) -> str | None:
     return where
 
 
-def filter_source(caller: str, source: Source, where: str) -> Source:
-    """``source`` keeping only the rows where ``where`` holds; the expression is bound now
-    (a wrong column or a syntax error is named here, before any metric runs).
+def filtered(data: Any, where: str | None) -> Any:
+    """``data`` as ``where=`` hands it on: :class:`Filtered` when there is an expression (checked
+    by :func:`check_where`), ``data`` itself without one.
     """
-    backend = source.backend
-    if type(backend).__name__ == "SQLAlchemyBackend":
-        raise InvalidParameterError(
-            f"{caller}: where={where!r}: with con= a SQLAlchemy {backend.name} engine, data= is "
-            f"read as the table it names (sqlmetrics writes nothing there); create a view with "
-            f"that condition in the database and pass its name"
-        )
-    sql = f"(select * from {source.sql} where ({where}))"
-    try:
-        backend.rows(f"select count(*) from {sql} as sqlmetrics_probe where 1 = 0")
-    except backend.errors as exc:
-        if isinstance(exc, backend.interrupts):
-            raise
-        if backend.name == "duckdb":
-            message = engine_message(exc)
-        else:
-            message = " ".join(str(exc).split())[:400]
-        present = ", ".join(source.columns) or "(none)"
-        raise InvalidParameterError(
-            f"{caller}: where={where!r} cannot be applied to data={source.label}: {message}; "
-            f"write a SQL boolean expression over its columns ({present}), e.g. "
-            f"where={EXAMPLE}"
-        ) from None
-    return Source(backend, sql, f"{source.label} where {where}", dict(source.columns))
+    return data if where is None else Filtered(data, where)

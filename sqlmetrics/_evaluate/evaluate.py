@@ -19,7 +19,7 @@ from .._engine.plan import (
     make_plan,
 )
 from .._engine.run import open_checked
-from .._engine.where import WHERE_CTE, check_where
+from .._engine.where import WHERE_CTE, Filtered, check_where, filtered
 from .._inference.intervals import CI_PARAMS, CiRequest, check_ci, check_method, ci_columns, contain
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
@@ -202,13 +202,7 @@ def evaluate(
             raise InvalidParameterError(
                 f"evaluate: {name}={value!r} must be one column name (text){several}"
             )
-    where = check_where("evaluate", where)
-    if where is not None and (ci is not None or scores is not None):
-        raise InvalidParameterError(
-            f"evaluate: where={where!r} with {'ci=' if ci is not None else 'scores='}: not "
-            f"supported; filter the data first (a view, or a DuckDB relation: "
-            f'con.sql("select * from t where ...")) and pass that'
-        )
+    data = filtered(data, check_where("evaluate", where))  # every pass reads these rows
     if scores is None and indicators is not None:
         raise InvalidParameterError(
             f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
@@ -260,9 +254,7 @@ def evaluate(
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
     chosen = options.get("empty") is not None or options.get("convention") is not None
     convention = options.get("convention")  # ranx's order of long ties: TieOrderWarning
-    frame = _evaluate(
-        plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention, where=where
-    )
+    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention)
     if request is None:
         return frame
     inputs = {**columns, "qrels": qrels, "train": train}
@@ -303,7 +295,6 @@ def _evaluate(
     warn_skips: bool = False,
     warn_ties: str | None = None,
     replay: Callable[[Any, Any], tuple[str, str, str]] | None = None,
-    where: str | None = None,
     caller: str = "evaluate",
 ) -> pd.DataFrame:
     """Run the one statement of a checked plan (evaluate without intervals).
@@ -340,7 +331,6 @@ def _evaluate(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
-        where=where,
     ) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
             listed = check_labels(caller, "labels", plan.options["labels"])
@@ -373,7 +363,7 @@ def _evaluate(
             name, query, count = replay(backend, source)
             ctes.append((name, query))
             relation, counted = name, (source.sql, count)
-        elif where is not None:  # source.sql is the filtering subquery: a name for it
+        elif isinstance(data, Filtered):  # source.sql is the filtering subquery: a name for it
             ctes.append((WHERE_CTE, f"select * from {source.sql}"))
             relation = WHERE_CTE
         sql, names = compose_sql(

@@ -28,6 +28,7 @@ from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
 from .._engine.render import render, render_evaluate
+from .._engine.where import check_where, filtered
 from .._inference.compare import compare
 from .._metrics.calibration import calibration_curve
 from .._metrics.classification_curves import pr_curve, roc_curve
@@ -68,6 +69,7 @@ def report(
     path: str | os.PathLike[str] = "report.html",
     title: str = "sqlmetrics report",
     convention: str | None = None,
+    where: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> Path:
@@ -85,8 +87,9 @@ def report(
     Parameters
     ----------
     data, metrics, label, score, group, item, qrels, by, weight, prediction, ci, ci_method, \
-n_boot, seed, con, **options
-        As for :func:`evaluate`; the table shows exactly ``evaluate``'s frame.
+n_boot, seed, where, con, **options
+        As for :func:`evaluate`; the table shows exactly ``evaluate``'s frame. ``where=``
+        filters the rows of every part of the page (metrics, plots, comparison).
     scores : list of str, optional
         Score columns of several models (at least two), the first the baseline: the table
         has a row per (slice, model), the plots a line per model, and the page the paired
@@ -157,6 +160,9 @@ n_boot, seed, con, **options
     check_output_over_input(
         "report", "path", path, [("data", data), ("qrels", qrels), ("con", database_files(con))]
     )
+    where = check_where("report", where)
+    table_name = data  # what the SQL shown on the page reads
+    data = filtered(data, where)  # every part of the page reads these rows
     if isinstance(max_slices, bool) or not isinstance(max_slices, int) or max_slices < 1:
         raise InvalidParameterError(
             f"report: max_slices={max_slices!r} must be an integer >= 1 (the slices that get "
@@ -281,6 +287,7 @@ n_boot, seed, con, **options
             ("by", slices or None),
             ("ci", ci),
             ("ci_method", ci_method),
+            ("where", where),
         )
         if v is not None
     ]
@@ -303,7 +310,9 @@ n_boot, seed, con, **options
         curves_note=note,
         settings=settings,
         about=about,
-        sql=_sql(data, texts, plan, models, columns, qrels, options, draw, engine, ci is not None),
+        sql=_sql(
+            table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where
+        ),
         messages=messages,
     )
     text = page_html(page, slices, models)
@@ -571,9 +580,12 @@ def _sql(
     options: dict[str, Any],
     draw: bool,
     engine: str,
-    intervals: bool,
+    ci: float | None,
+    filter_rows: str | None = None,
 ) -> list[tuple[str, str]]:
-    """The SQL behind the numbers, rendered by render_evaluate / render (decision 0001)."""
+    """The SQL behind the numbers, rendered by render_evaluate / render (decision 0001);
+    ``filter_rows``: report's ``where=`` (in evaluate's SQL; a comment above the curves').
+    """
     named = isinstance(data, (str, os.PathLike))
     relation = data if named else "source_table"
     dialect = engine.split(" ")[0]
@@ -593,6 +605,7 @@ def _sql(
                     score=models[0],
                     by=plan.by or None,
                     qrels=qrels,
+                    where=filter_rows,
                     dialect=dialect,
                     **{k: v for k, v in columns.items() if v is not None},
                     **options,
@@ -620,8 +633,10 @@ def _sql(
                 )
             except SqlMetricsError as exc:
                 sql = f"-- not rendered: {exc}"
+            if filter_rows is not None:  # render has no where=: said, not left out
+                sql = f"-- over the rows where ({' '.join(filter_rows.split())})\n{sql}"
             out.append((f"{name}{where}", sql))
-    if intervals:
+    if ci is not None:
         out.append(
             (
                 "intervals",

@@ -33,6 +33,7 @@ from .._core.registry import Role, default_of, get_spec
 from .._engine.plan import Plan, check_train, make_plan
 from .._engine.render import relation_of
 from .._engine.run import open_checked
+from .._engine.where import check_where, filtered
 from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
 from .._templating.templates import check_dialect, macro
@@ -322,6 +323,7 @@ def state(
     ci_method: str | None = None,
     n_boot: int = 200,
     seed: int = 0,
+    where: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -345,6 +347,11 @@ def state(
         :func:`auc_bounds`). The state records it; merge is passed the same ``round=``.
     scores, indicators, ci, ci_method, n_boot, seed
         Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
+    where : str, optional
+        As for :func:`evaluate`: the state holds only the rows of ``data`` where this SQL
+        boolean expression over its columns holds (e.g. ``where="day = '2026-11-01'"``, one
+        partition of a table). Not recorded in the state: states made with different
+        ``where=`` merge, as partitions of the data.
 
     Returns
     -------
@@ -395,7 +402,7 @@ def state(
     rounded = _rounded(plan, keys, decimals)
     with open_checked(
         "state",
-        data,
+        filtered(data, check_where("state", where)),
         con,
         columns,
         plan.used,
@@ -629,6 +636,7 @@ def merge(
     ci_method: str | None = None,
     n_boot: int = 200,
     seed: int = 0,
+    where: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -649,6 +657,14 @@ def merge(
         do not merge).
     scores, indicators, ci, ci_method, n_boot, seed
         Not mergeable, as for :func:`state`.
+    where : str, optional
+        Keep only the rows of the states where this SQL boolean expression holds, over the
+        slice and data columns the states hold (``by=``'s, ``label=``'s, ...; with
+        ``round=``, the rounded scores): the result is then :func:`evaluate`'s over the rows
+        of the partitions where it holds (``evaluate(..., where=)`` on their union), since a
+        state's row stands for rows of ``data`` with exactly those values. Checked as
+        :func:`evaluate` checks it; an expression over the state's own columns
+        (``sqlmetrics_n``, ...) is the caller's responsibility.
 
     Returns
     -------
@@ -697,6 +713,7 @@ def merge(
     import pandas as pd
 
     _refuse("merge", scores, indicators, ci, ci_method)
+    where = check_where("merge", where)
     columns = _columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
@@ -732,7 +749,7 @@ def merge(
 
     frame = _evaluate(
         plan,
-        data,
+        filtered(data, where),
         qrels,
         train,
         con,

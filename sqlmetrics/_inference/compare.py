@@ -22,6 +22,7 @@ from .._core.registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Rol
 from .._engine.plan import Plan, data_checks, make_plan
 from .._engine.run import check_params, entry, kernel_sql, open_checked
 from .._engine.validate import check_columns, validate_data
+from .._engine.where import check_where, filtered
 from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
 from ..errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning, warn
@@ -106,6 +107,7 @@ def compare(
     n_permutations: int = 1000,
     seed: int = 0,
     convention: str | None = None,
+    where: str | None = None,
     con: Any = None,
     **options: Any,
 ) -> pd.DataFrame:
@@ -159,6 +161,10 @@ def compare(
     convention : str, optional
         Reproduce a tool's definitions (``"trec_eval"``, ``"ranx"``, ...), as in
         :func:`evaluate`: its values fill the options not given.
+    where : str, optional
+        Keep only the rows where this SQL boolean expression holds, as in :func:`evaluate`:
+        of ``data``, or of each run of ``runs=`` (``qrels=`` is not filtered); every model,
+        test and interval sees only those rows.
     con : optional
         A DuckDB connection, a SQLAlchemy engine or connection, or a Spark session.
     **options
@@ -246,6 +252,7 @@ def compare(
     3  accuracy     b  1.000  0.375  mcnemar
     """
     _check_settings(test, correction, ci, n_boot, n_permutations, seed)
+    where = check_where("compare", where)
     if "zero_division" in options:
         raise InvalidParameterError(
             "compare: zero_division= is not used by compare: an undefined value is NaN with "
@@ -293,9 +300,10 @@ def compare(
             )
     settings = _Settings(ci, n_boot, n_permutations, seed)
     if runs is not None:
-        frames = _run_runs(plan, tasks, models, dict(runs), qrels, con, settings)
+        kept = {name: filtered(run, where) for name, run in dict(runs).items()}
+        frames = _run_runs(plan, tasks, models, kept, qrels, con, settings)
     else:
-        frames = _run_table(plan, tasks, models, data, qrels, con, settings)
+        frames = _run_table(plan, tasks, models, filtered(data, where), qrels, con, settings)
     return _assemble(plan, tasks, models, frames, correction, settings)
 
 

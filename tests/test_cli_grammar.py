@@ -451,14 +451,23 @@ def test_where_on_spark(spark: Any, tmp_path: Path) -> None:
     assert "`clik` cannot be resolved" in line and ";;" not in line
 
 
-def test_where_with_db_url_says_to_make_a_view(pg_engine: Any) -> None:
+def test_where_with_db_url_filters_in_the_database(pg_engine: Any) -> None:
     url = pg_engine.url.render_as_string(hide_password=False)
-    pd.read_csv(CTR).to_sql("grammar_clicks", pg_engine, index=False, if_exists="replace")
+    frame = pd.read_csv(CTR)
+    frame.to_sql("grammar_clicks", pg_engine, index=False, if_exists="replace")
     try:
-        args = ["eval", "grammar_clicks", "--db-url", url, "-m", "auc", *CLICK]
-        line = error_line(invoke([*args, "--where", "country = 'DE'"]))
+        args = ["eval", "grammar_clicks", "--db-url", url, "-m", "auc", *CLICK, "--format", "csv"]
+        result = invoke([*args, "--by", "country", "--where", "country <> 'US'"])
+        line = error_line(invoke([*args, "--where", "clik = 1"]))
     finally:
         with pg_engine.begin() as c:
             c.exec_driver_sql("drop table if exists grammar_clicks")
-    assert "--where \"country = 'DE'\"" in line or "--where 'country" in line
-    assert "create a view with that condition in the database" in line
+    assert result.exit_code == 0, result.output
+    got = pd.read_csv(io.StringIO(result.stdout), float_precision="round_trip")
+    want = sqlmetrics.evaluate(
+        frame[frame["country"] != "US"], ["auc"], label="click", score="pctr", by="country"
+    )
+    assert got["country"].tolist() == want["country"].tolist() == ["DE", "FR"]
+    assert got["auc"].tolist() == pytest.approx(want["auc"].tolist(), rel=1e-12)
+    assert line.startswith("sqlmetrics: error: --where 'clik = 1' cannot be applied to DATA")
+    assert 'column "clik" does not exist' in line

@@ -178,11 +178,6 @@ def test_where_allows_semicolons_in_quoted_text(frame: pd.DataFrame) -> None:
     assert got["n_rows"].iloc[0] == int((frame["day"] == 1).sum())
 
 
-def test_where_with_ci_is_refused_not_ignored(frame: pd.DataFrame) -> None:
-    with pytest.raises(sqlmetrics.InvalidParameterError, match=r"where='day = 1' with ci="):
-        sqlmetrics.evaluate(frame, "auc", score="a", where="day = 1", ci=0.95)
-
-
 def test_cli_metric_comma_lists(parquet: str) -> None:
     code, out, err = invoke(
         "eval", parquet, "-m", "auc,gauc", "-m", "log_loss", "--score", "a", "--group", "user",

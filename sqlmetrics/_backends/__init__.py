@@ -39,6 +39,8 @@ A backend provides, and the rest of sqlmetrics uses nothing else:
     refuses with the fix;
 :meth:`~Backend.derived`
     a select statement as a relation (``where=``'s filtered rows; PostgreSQL's differs);
+:meth:`~Backend.message`
+    an engine error's message on one line (``where=``'s cause);
 :meth:`~Backend.is_not_finite`, :meth:`~Backend.as_text`, :meth:`~Backend.tuple_text`
     the few check expressions that differ between engines.
 

@@ -172,6 +172,11 @@ class Backend(abc.ABC):
         return self.as_text("row(" + ", ".join(exprs) + ")")
 
     # ---------------------------------------------------------------- errors
+    def message(self, exc: BaseException) -> str:
+        """The engine's message of ``exc`` on one line, without a driver's query excerpt."""
+        lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        return lines[0].strip().rstrip(";") if lines else type(exc).__name__
+
     @abc.abstractmethod
     def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
         """Our error for engine error ``exc`` raised while checking or computing ``metric``

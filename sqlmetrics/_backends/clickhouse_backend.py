@@ -368,6 +368,9 @@ class ClickHouseBackend(Backend):
         return f"concat('(', arrayStringConcat([{parts}], ', '), ')')"
 
     # ---------------------------------------------------------------- errors
+    def message(self, exc: BaseException) -> str:
+        return clickhouse_message(exc)
+
     def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
         where = " / ".join(labels) or "data"
         if " on clickhouse" not in where:

@@ -217,6 +217,9 @@ class DuckDBBackend(Backend):
     def is_not_finite(self, expr: str) -> str:
         return f"not isfinite({expr})"
 
+    def message(self, exc: BaseException) -> str:
+        return engine_message(exc)
+
     def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
         where = " / ".join(labels) or "data"
         message = engine_message(exc)

@@ -52,10 +52,9 @@ class Filtered:
 WHERE_EXAMPLE = "\"country = 'DE' and day >= '2026-11-01'\""
 
 
-def filter_rows(metric: str, source: Source, where: str, arg: str = "data") -> Source:
-    """``source`` keeping only the rows where ``where`` holds (:meth:`Backend.derived` of
-    ``select * from <source> where (<where>)``); the expression is bound now, by a query that
-    reads no row, so a wrong column or a syntax error is named here, before any check or metric.
+def where_cause(source: Source, where: str) -> str | None:
+    """Why ``where`` cannot filter ``source`` (the engine's message: a wrong column, a syntax
+    error), or None: the expression is bound by a query that reads no row.
     """
     backend = source.backend
     sql = backend.derived(f"select * from {source.sql} where ({where})")
@@ -64,17 +63,25 @@ def filter_rows(metric: str, source: Source, where: str, arg: str = "data") -> S
     except backend.errors as exc:
         if isinstance(exc, backend.interrupts):
             raise
-        if backend.name == "duckdb":
-            message = engine_message(exc)
-        else:
-            message = " ".join(str(getattr(exc, "orig", None) or exc).split())[:400]
+        return backend.message(exc)[:400]
+    return None
+
+
+def filter_rows(metric: str, source: Source, where: str, arg: str = "data") -> Source:
+    """``source`` keeping only the rows where ``where`` holds (:meth:`Backend.derived` of
+    ``select * from <source> where (<where>)``); a wrong column or a syntax error is named
+    here (:func:`where_cause`), before any check or metric.
+    """
+    cause = where_cause(source, where)
+    if cause is not None:
         present = ", ".join(source.columns) or "(none)"
         raise InvalidParameterError(
-            f"{metric}: where={where!r} cannot be applied to {arg}={source.label}: {message}; "
+            f"{metric}: where={where!r} cannot be applied to {arg}={source.label}: {cause}; "
             f"write a SQL boolean expression over its columns ({present}), e.g. "
             f"where={WHERE_EXAMPLE}"
-        ) from None
-    return Source(backend, sql, f"{source.label} where {where}", dict(source.columns))
+        )
+    sql = source.backend.derived(f"select * from {source.sql} where ({where})")
+    return Source(source.backend, sql, f"{source.label} where {where}", dict(source.columns))
 
 
 @contextmanager

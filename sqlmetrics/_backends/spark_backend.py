@@ -174,6 +174,9 @@ class SparkBackend(Backend):
         return f"concat('(', concat_ws(', ', {parts}), ')')"
 
     # ---------------------------------------------------------------- errors
+    def message(self, exc: BaseException) -> str:
+        return spark_message(exc)
+
     def wrap_error(self, metric: str, labels: Sequence[str], exc: BaseException) -> SqlMetricsError:
         where = " / ".join(labels) or "data"
         condition = spark_condition(exc)

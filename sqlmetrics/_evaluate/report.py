@@ -163,6 +163,9 @@ n_boot, seed, where, con, **options
     where = check_where("report", where)
     table_name = data  # what the SQL shown on the page reads
     data = filtered(data, where)  # every part of the page reads these rows
+    if where is not None:  # bound now: a wrong column is named as report's, before any part
+        with backend_for(con, data) as backend, open_source(data, backend, "report"):
+            pass
     if isinstance(max_slices, bool) or not isinstance(max_slices, int) or max_slices < 1:
         raise InvalidParameterError(
             f"report: max_slices={max_slices!r} must be an integer >= 1 (the slices that get "
@@ -310,9 +313,7 @@ n_boot, seed, where, con, **options
         curves_note=note,
         settings=settings,
         about=about,
-        sql=_sql(
-            table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where
-        ),
+        sql=_sql(table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where),
         messages=messages,
     )
     text = page_html(page, slices, models)

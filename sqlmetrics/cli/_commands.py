@@ -27,6 +27,7 @@ from ._io import (
     COMMAND_FLAGS,
     Group,
     InputError,
+    bound_where,
     cancel_on_interrupt,
     check_output,
     command_options,
@@ -1507,7 +1508,7 @@ def report_command(
         table, database = resolve_data(inputs)
     with engine_connection(database, db_url, spark_master) as con:
         written = report(
-            filtered(table, con, where),
+            table,
             [m.lower() for m in metrics],
             label=label,
             score=score[0],
@@ -1526,6 +1527,7 @@ def report_command(
             max_slices=max_slices,
             path=output,
             title=title,
+            where=bound_where(table, con, where),
             con=con,
             **options,
         )

@@ -515,48 +515,35 @@ def single_score(command: str, scores: tuple[str, ...], where: str) -> str:
     )
 
 
-def filtered(table: Any, con: Any, where: str | None) -> Any:
-    """``table`` (what ``data=`` gets) with only the rows where ``where`` holds, as
-    ``select * from (<data>) where (<where>)`` on ``con`` (a DuckDB relation, or a Spark
-    DataFrame); ``table`` itself when there is no ``--where``.
+def bound_where(table: Any, con: Any, where: str | None) -> str | None:
+    """``--where``'s expression checked (:func:`check_where`) and bound to ``table`` on
+    ``con`` by a query that reads no row, so a wrong column or a syntax error is named now,
+    before any metric; None without ``--where``.
     """
     if where is None:
-        return table
+        return None
     where = check_where(where)
     from .._backends import backend_for
-    from .._backends.source import open_source
+    from .._backends.source import open_source, where_cause
 
-    if not isinstance(con, duckdb.DuckDBPyConnection) and type(con).__name__ != "SparkSession":
-        raise InputError(
-            f"--where {where!r}: --db-url reads one table or view as it is; create a view "
-            f"with that condition in the database and pass its name"
-        )
-    try:
-        if isinstance(con, duckdb.DuckDBPyConnection):
-            if type(table).__name__ == "DataFrame":  # a TREC run read into pandas
-                base = con.from_df(table)
-            else:
-                with backend_for(con) as backend, open_source(table, backend, "eval") as src:
-                    base = con.sql(f"select * from {src.sql}")
-            relation = base.query(
-                "__sqlmetrics_data", f"select * from __sqlmetrics_data where ({where})"
-            )
-            assert relation is not None  # a select gives a relation
-            relation.limit(0).fetchall()  # a wrong column or syntax: named now, not mid-metric
-            return relation
-        with backend_for(con) as backend, open_source(table, backend, "eval") as src:
-            frame = con.sql(f"select * from {src.sql} where ({where})")
-        frame.schema  # noqa: B018 (Spark analyses the query here: a wrong column named now)
-        return frame
-    except SqlMetricsError:
-        raise
-    except Exception as exc:
-        lines = str(exc).strip().splitlines()
-        cause = lines[0].rstrip(";") if lines else type(exc).__name__
+    with backend_for(con, table) as backend, open_source(table, backend, "eval") as src:
+        cause = where_cause(src, where)
+    if cause is not None:
         raise InputError(
             f"--where {where!r} cannot be applied to DATA: {cause}; write a SQL boolean "
             f"expression over DATA's columns, e.g. --where \"country = 'DE'\""
-        ) from None
+        )
+    return where
+
+
+def filtered(table: Any, con: Any, where: str | None) -> Any:
+    """``table`` (what ``data=`` gets) keeping the rows where ``--where`` holds: the library's
+    ``where=`` (``Filtered``), read so by every command on every engine (DuckDB, Spark,
+    ``--db-url``); ``table`` itself without ``--where``.
+    """
+    from .._engine.where import filtered as where_filtered
+
+    return where_filtered(table, bound_where(table, con, where))
 
 
 # --------------------------------------------------------------------------- input

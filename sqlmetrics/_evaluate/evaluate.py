@@ -118,9 +118,11 @@ def evaluate(
         holds, before anything else (the column and value checks, every metric, ``n_rows``),
         e.g. ``where="country = 'DE' and day >= '2026-11-01'"``. It is your SQL, executed as
         written inside ``select * from data where (...)``: one expression, refused when it
-        holds a ``;``, a comment or a parenthesis it does not open. ``qrels=`` and
-        ``train=`` are not filtered. On DuckDB, Spark and ClickHouse; with a SQLAlchemy
-        engine (and with ``ci=``, ``scores=``) refused: create a view instead.
+        holds a ``;``, a comment or a parenthesis it does not open; a column it names that
+        ``data`` lacks is an error naming ``where=`` before any metric runs. ``qrels=`` and
+        ``train=`` are not filtered. On every engine (DuckDB, PostgreSQL and the other
+        SQLAlchemy databases, Spark, ClickHouse), nothing written there; the intervals of
+        ``ci=`` and the wide ``scores=`` read the same filtered rows.
     con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
         Connection holding ``data`` if it is a table name, or a DuckDB database path
         (opened read-only). Default: in-memory.

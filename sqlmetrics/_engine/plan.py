@@ -399,6 +399,9 @@ COUNTED_KERNELS = frozenset(
         "calibration_ratio_kernel",
         "auc_kernel",
         "gauc_kernel",
+        "average_precision_kernel",
+        "score_points_kernel",
+        "expected_calibration_error_kernel",
     }
 )
 #: (kernel, dialect) pairs whose variant takes no count: spark__auc_kernel reads replayed rows

@@ -37,7 +37,8 @@ cells as (
         {{ sqlmetrics.slice_cols(by) }}
         y,
         y_hat,
-        cast({{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as c
+        {#- with a count per row (merge): weighted, m times each weight; unweighted, w is the count #}
+        cast({{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight, sqlmetrics.multiplicity(columns) if columns.weight else none) }} as {{ sqlmetrics.float_type() }}) as c
     from source
     {{ sqlmetrics.group_by(by, ['y', 'y_hat']) }}
 ),

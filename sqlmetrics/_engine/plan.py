@@ -402,6 +402,11 @@ COUNTED_KERNELS = frozenset(
         "average_precision_kernel",
         "score_points_kernel",
         "expected_calibration_error_kernel",
+        "multiclass_kernel",
+        "balanced_accuracy_kernel",
+        "mcc_kernel",
+        "cohen_kappa_kernel",
+        "hamming_loss_kernel",
     }
 )
 #: (kernel, dialect) pairs whose variant takes no count: spark__auc_kernel reads replayed rows

@@ -707,6 +707,90 @@ def test_counted_multiclass_metrics_are_the_replayed_rows_bit_for_bit(
     assert got["country"].isna().sum() == 1
 
 
+def _counted_call(kind: str, weighted: bool) -> tuple[pd.DataFrame, dict[str, Any], list[str]]:
+    """A log of repeated rows (counts above 1 in its states, a NULL slice) and the call of
+    the counted metrics of ``kind`` (binary | multiclass) over it."""
+    rng = np.random.default_rng(5)
+    n = 150
+    log = pd.DataFrame({"country": rng.choice(["DE", "FR", None], n),
+                        "label": rng.integers(0, 2, n), "score": np.round(rng.random(n), 1),
+                        "cls": rng.choice(["a", "b", "c"], n),
+                        "guess": rng.choice(["a", "b", "c", "d"], n),
+                        "w": rng.choice([0.1, 0.3, 2.5], n)})  # fmt: skip
+    log = log.loc[log.index.repeat(rng.integers(1, 12, n))].reset_index(drop=True)
+    args: dict[str, Any] = {"by": "country"}
+    if kind == "binary":
+        args.update(strategy="quantile", n_bins=4)
+        metrics = ["average_precision", "ks_statistic", "partial_auc", "expected_calibration_error"]
+        log = log.drop(columns=["cls", "guess"])
+    else:
+        args.update(label="cls", prediction="guess")
+        metrics = [*MULTICLASS_COUNTED, "balanced_accuracy", "mcc", "hamming_loss"]
+        log = log.drop(columns=["label", "score"])
+    if weighted:
+        args["weight"] = "w"
+    return log, args, metrics
+
+
+def _counted_on_engine(con: Any, table: Callable[[pd.DataFrame, str], Any]) -> None:
+    """The counted metrics merged on ``con`` (states appended into one table there) against
+    evaluate over all rows there, bit for bit. The states are made on DuckDB (the same rows
+    on every engine; made on the engines in test_every_metric_merges_on_*): two statements
+    per call on the engine, as Spark's cost is some seconds a statement."""
+    for kind in ("binary", "multiclass"):
+        for weighted in (False, True):
+            log, args, metrics = _counted_call(kind, weighted)
+            parts = [log.iloc[i::3].reset_index(drop=True) for i in range(3)]
+            whole = table(log, "counted_whole")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                states = [sqlmetrics.state(part, metrics, **args) for part in parts]
+                appended = pd.concat(states, ignore_index=True)
+                assert appended["sqlmetrics_n"].max() > 1
+                merged = table(appended.astype({"sqlmetrics_args": "object"}), "counted_states")
+                got = sqlmetrics.merge(merged, metrics, con=con, **args)
+                want = sqlmetrics.evaluate(whole, metrics, con=con, **args)
+            pd.testing.assert_frame_equal(got, want, check_exact=True)
+            assert want["country"].isna().sum() == 1
+
+
+def test_counted_metrics_on_duckdb() -> None:
+    import duckdb
+
+    con = duckdb.connect()
+
+    def table(frame: pd.DataFrame, name: str) -> str:
+        con.register(name, frame)
+        return name
+
+    _counted_on_engine(con, table)
+
+
+@pytest.mark.postgres
+def test_counted_metrics_on_postgres(pg_engine: Any) -> None:
+    def table(frame: pd.DataFrame, name: str) -> str:
+        frame.to_sql(name, pg_engine, index=False, if_exists="replace")
+        return name
+
+    _counted_on_engine(pg_engine, table)
+
+
+@pytest.mark.spark
+def test_counted_metrics_on_spark(spark: Any) -> None:
+    _counted_on_engine(spark, lambda frame, _: spark.createDataFrame(frame))
+
+
+@pytest.mark.clickhouse
+def test_counted_metrics_on_clickhouse(chdb_session: Any) -> None:
+    from conftest import chdb_table
+
+    def table(frame: pd.DataFrame, name: str) -> str:
+        chdb_table(chdb_session, name, frame)
+        return name
+
+    _counted_on_engine(chdb_session, table)
+
+
 #: the mergeable scalar kernels that read the rows replayed (state_rows), and why that costs
 #: about the states' rows (sqlmetrics/_evaluate/state.py's module docstring)
 REPLAYED_KERNELS = {

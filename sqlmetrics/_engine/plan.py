@@ -389,7 +389,9 @@ def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
 
 
 #: the kernels whose macro reads ``columns.multiplicity`` (a count per row: merge's states
-#: read as they are, not replayed row by row)
+#: read as they are, not replayed row by row; the list and what stays replayed, and why:
+#: sqlmetrics/_evaluate/state.py's docstring). The table kernels (curves, reports, confusion
+#: matrices) are not merged (evaluate gives scalars); their shared macros take the count.
 COUNTED_KERNELS = frozenset(
     {
         "confusion_kernel",

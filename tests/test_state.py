@@ -634,12 +634,13 @@ def test_merge_of_a_billion_rows_costs_the_states_rows(weighted: bool) -> None:
         assert mine["n_rows"].iloc[0] == 2 * rows["sqlmetrics_n"].sum()
 
 
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_counted_metrics_are_the_replayed_rows_bit_for_bit(weighted: bool) -> None:
+def test_counted_metrics_are_the_replayed_rows_bit_for_bit(weighted: bool, strategy: str) -> None:
     """merge with counts above 1 (the states of repeated rows) against evaluate over the rows
-    they stand for: the metrics whose kernels read the counts (threshold metrics, AUC, GAUC,
-    the losses, calibration ratio) and those that replay them (average precision, ECE), in
-    one call, with a NULL slice."""
+    they stand for: every binary metric, each kernel reading the counts (threshold metrics,
+    AUC, GAUC, the losses, calibration ratio, average precision, KS, partial AUC, ECE with
+    either bin strategy), in one call, with a NULL slice."""
     rng = np.random.default_rng(5)
     n = 400
     log = pd.DataFrame({"country": rng.choice(["DE", "FR", None], n),
@@ -648,12 +649,12 @@ def test_counted_metrics_are_the_replayed_rows_bit_for_bit(weighted: bool) -> No
                         "score": np.round(rng.random(n), 1),
                         "w": rng.choice([0.1, 0.3, 2.5], n)})  # fmt: skip
     log = log.loc[log.index.repeat(rng.integers(1, 40, n))].reset_index(drop=True)
-    args: dict[str, Any] = {"by": "country", "threshold": 0.5}
+    args: dict[str, Any] = {"by": "country", "threshold": 0.5, "strategy": strategy, "n_bins": 7}
     metrics = ["f1", "fbeta", "recall", "auc", "log_loss", "brier_score", "normalized_entropy",
-               "calibration_ratio", "average_precision", "expected_calibration_error"]  # fmt: skip
-    if weighted:  # weighted ECE is not the same bits under a shuffle (found here; reported)
+               "calibration_ratio", "average_precision", "expected_calibration_error",
+               "ks_statistic", "partial_auc"]  # fmt: skip
+    if weighted:
         args["weight"] = "w"
-        metrics.remove("expected_calibration_error")
     else:
         args["group"] = "user"
         metrics.append("gauc")
@@ -665,3 +666,208 @@ def test_counted_metrics_are_the_replayed_rows_bit_for_bit(weighted: bool) -> No
         got = sqlmetrics.merge(states, metrics, **args)
         want = sqlmetrics.evaluate(log, metrics, **args)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["country"].isna().sum() == 1
+
+
+MULTICLASS_COUNTED = ["precision_macro", "recall_micro", "f1_weighted", "fbeta_macro",
+                      "jaccard_micro", "jaccard_weighted", "cohen_kappa"]  # fmt: skip
+
+
+@pytest.mark.parametrize("labels", [None, ["a", "b", "c"]])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_counted_multiclass_metrics_are_the_replayed_rows_bit_for_bit(
+    weighted: bool, labels: list[str] | None
+) -> None:
+    """As above for the multiclass metrics on per-class counts and hamming_loss: counts above
+    1, a NULL slice, a prediction class that is never a label, labels= (rows outside it
+    left out by cohen_kappa)."""
+    rng = np.random.default_rng(8)
+    n = 400
+    log = pd.DataFrame({"country": rng.choice(["DE", "FR", None], n),
+                        "cls": rng.choice(["a", "b", "c"], n),
+                        "guess": rng.choice(["a", "b", "c", "d"], n),
+                        "w": rng.choice([0.1, 0.3, 2.5], n)})  # fmt: skip
+    log = log.loc[log.index.repeat(rng.integers(1, 40, n))].reset_index(drop=True)
+    args: dict[str, Any] = {"by": "country", "label": "cls", "prediction": "guess"}
+    metrics = list(MULTICLASS_COUNTED)
+    if labels is None:
+        metrics += ["balanced_accuracy", "mcc", "hamming_loss"]
+    else:
+        args["labels"] = labels
+    if weighted:
+        args["weight"] = "w"
+    parts = [log.iloc[i::3].reset_index(drop=True) for i in range(3)]
+    states = [sqlmetrics.state(part, metrics, **args) for part in parts]
+    assert sum(len(s) for s in states) < len(log) / 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = sqlmetrics.merge(states, metrics, **args)
+        want = sqlmetrics.evaluate(log, metrics, **args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["country"].isna().sum() == 1
+
+
+def _counted_call(kind: str, weighted: bool) -> tuple[pd.DataFrame, dict[str, Any], list[str]]:
+    """A log of repeated rows (counts above 1 in its states, a NULL slice) and the call of
+    the counted metrics of ``kind`` (binary | multiclass) over it."""
+    rng = np.random.default_rng(5)
+    n = 150
+    log = pd.DataFrame({"country": rng.choice(["DE", "FR", None], n),
+                        "label": rng.integers(0, 2, n), "score": np.round(rng.random(n), 1),
+                        "cls": rng.choice(["a", "b", "c"], n),
+                        "guess": rng.choice(["a", "b", "c", "d"], n),
+                        "w": rng.choice([0.1, 0.3, 2.5], n)})  # fmt: skip
+    log = log.loc[log.index.repeat(rng.integers(1, 12, n))].reset_index(drop=True)
+    args: dict[str, Any] = {"by": "country"}
+    if kind == "binary":
+        args.update(strategy="quantile", n_bins=4)
+        metrics = ["average_precision", "ks_statistic", "partial_auc", "expected_calibration_error"]
+        log = log.drop(columns=["cls", "guess"])
+    else:
+        args.update(label="cls", prediction="guess")
+        metrics = [*MULTICLASS_COUNTED, "balanced_accuracy", "mcc", "hamming_loss"]
+        log = log.drop(columns=["label", "score"])
+    if weighted:
+        args["weight"] = "w"
+    return log, args, metrics
+
+
+def _counted_on_engine(con: Any, table: Callable[[pd.DataFrame, str], Any]) -> None:
+    """The counted metrics merged on ``con`` (states appended into one table there) against
+    evaluate over all rows there, bit for bit. The states are made on DuckDB (the same rows
+    on every engine; made on the engines in test_every_metric_merges_on_*): two statements
+    per call on the engine, as Spark's cost is some seconds a statement."""
+    for kind in ("binary", "multiclass"):
+        for weighted in (False, True):
+            log, args, metrics = _counted_call(kind, weighted)
+            parts = [log.iloc[i::3].reset_index(drop=True) for i in range(3)]
+            whole = table(log, "counted_whole")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                states = [sqlmetrics.state(part, metrics, **args) for part in parts]
+                appended = pd.concat(states, ignore_index=True)
+                assert appended["sqlmetrics_n"].max() > 1
+                merged = table(appended.astype({"sqlmetrics_args": "object"}), "counted_states")
+                got = sqlmetrics.merge(merged, metrics, con=con, **args)
+                want = sqlmetrics.evaluate(whole, metrics, con=con, **args)
+            pd.testing.assert_frame_equal(got, want, check_exact=True)
+            assert want["country"].isna().sum() == 1
+
+
+def test_counted_metrics_on_duckdb() -> None:
+    import duckdb
+
+    con = duckdb.connect()
+
+    def table(frame: pd.DataFrame, name: str) -> str:
+        con.register(name, frame)
+        return name
+
+    _counted_on_engine(con, table)
+
+
+@pytest.mark.postgres
+def test_counted_metrics_on_postgres(pg_engine: Any) -> None:
+    def table(frame: pd.DataFrame, name: str) -> str:
+        frame.to_sql(name, pg_engine, index=False, if_exists="replace")
+        return name
+
+    _counted_on_engine(pg_engine, table)
+
+
+@pytest.mark.spark
+def test_counted_metrics_on_spark(spark: Any) -> None:
+    _counted_on_engine(spark, lambda frame, _: spark.createDataFrame(frame))
+
+
+@pytest.mark.clickhouse
+def test_counted_metrics_on_clickhouse(chdb_session: Any) -> None:
+    from conftest import chdb_table
+
+    def table(frame: pd.DataFrame, name: str) -> str:
+        chdb_table(chdb_session, name, frame)
+        return name
+
+    _counted_on_engine(chdb_session, table)
+
+
+#: the mergeable scalar kernels that read the rows replayed (state_rows), and why that costs
+#: about the states' rows (sqlmetrics/_evaluate/state.py's module docstring)
+REPLAYED_KERNELS = {
+    "ranking_kernel",  # one row per (group, item): a count above 1 only with duplicates=
+    "top_k_accuracy_kernel",  # one row per (sample, class)
+    "multiclass_auc_kernel",
+    "multilabel_average_precision_kernel",
+    "auc_bounds_kernel",  # score buckets of the data's own ranks (merge's round= bounds count)
+    "spearman_kernel",  # average ranks and pairs: not written for counts yet
+    "kendall_tau_kernel",
+    "catalog_coverage_kernel",  # item sets and popularity of the recommendations
+    "distributional_coverage_kernel",
+    "gini_index_kernel",
+    "novelty_kernel",
+}
+
+
+def test_every_mergeable_kernel_is_counted_or_replayed_on_purpose() -> None:
+    from sqlmetrics._engine.plan import COUNTED_KERNELS
+
+    kernels = {spec.kernel for spec in REGISTRY.values() if spec.name in MERGEABLE}
+    assert kernels - COUNTED_KERNELS == REPLAYED_KERNELS
+    assert REPLAYED_KERNELS.isdisjoint(COUNTED_KERNELS)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_merge_of_a_billion_rows_of_curves_calibration_and_classes(weighted: bool) -> None:
+    """The kernels counted since (average precision, KS and partial AUC, ECE, the multiclass
+    counts, hamming loss) merge states standing for 2e9 rows under DuckDB's
+    memory_limit='1GB' in seconds (replayed before: minutes, or out of memory). Their values
+    are those of the state's rows weighted by their counts (times the weights): a count is
+    the weight of its copies, so evaluate with the count as (a factor of) the weight gives the
+    same numbers by the weighted path (exact sums of doubles, not integer sums: equal to 1e-12).
+    """
+    import time
+
+    import duckdb
+
+    day = pd.DataFrame({"country": ["DE", "DE", "DE", "DE", None, None, None],
+                        "label": [1, 1, 0, 0, 1, 0, 1],
+                        "score": [0.9, 0.2, 0.8, 0.1, 0.7, 0.6, 0.6],
+                        "cls": ["a", "b", "b", "c", "a", "c", "c"],
+                        "guess": ["a", "c", "b", "c", "b", "c", "a"],
+                        "w": [0.5, 3.0, 3.0, 0.5, 1.0, 0.5, 2.0]})  # fmt: skip
+    counts = [
+        123_456_789,
+        234_567_891,
+        98_765_432,
+        187_654_321,
+        200_000_000,
+        55_555_567,
+        100_000_000,
+    ]
+    binary = ["average_precision", "ks_statistic", "partial_auc", "expected_calibration_error"]
+    multiclass = ["f1_macro", "precision_micro", "jaccard_weighted", "balanced_accuracy", "mcc",
+                  "cohen_kappa", "hamming_loss"]  # fmt: skip
+    calls: list[tuple[list[str], dict[str, Any]]] = [
+        (binary, {"by": "country"}),
+        (multiclass, {"by": "country", "label": "cls", "prediction": "guess"}),
+    ]
+    con = duckdb.connect(config={"memory_limit": "1GB", "threads": 2})
+    for metrics, args in calls:
+        if weighted:
+            args = {**args, "weight": "w"}
+        made = sqlmetrics.state(day, metrics, **args)
+        assert len(made) == len(day)  # every row distinct: one state row each
+        keys = [c for c in day.columns if c in made.columns]
+        made = made.merge(day.assign(n=counts)[[*keys, "n"]], on=keys)
+        made["sqlmetrics_n"] = made.pop("n")
+        assert made["sqlmetrics_n"].sum() == 1_000_000_000
+        start = time.perf_counter()
+        got = sqlmetrics.merge([made, made], metrics, con=con, **args)
+        assert time.perf_counter() - start < 30  # replayed: minutes, or out of memory
+        assert got["n_rows"].sum() == 2_000_000_000
+        rows = made.drop(columns=["sqlmetrics_state", "sqlmetrics_args"])
+        rows["cw"] = 2.0 * rows["sqlmetrics_n"] * (rows["w"] if weighted else 1.0)
+        want = sqlmetrics.evaluate(rows, metrics, con=con, **{**args, "weight": "cw"})
+        for metric in metrics:
+            assert got[metric].to_numpy() == pytest.approx(want[metric].to_numpy(), rel=1e-12)
+            assert not got[metric].isna().any(), metric

@@ -17,6 +17,11 @@
   p on an edge falls in the lower bin; bins are numbered 0 .. n_bins - 1. Repeated quantile
   edges leave bins empty. The quantile edges read the value at a sorted position: rows tied on
   p share that value, so the row order among ties cannot change it.
+  counted (columns.multiplicity, merge's count per state row: a column m of `source`): binned
+  carries m, a row holds the sorted positions pos .. pos + m - 1 (pos the rows of lower p
+  before it: a running sum of m), and calibration_per_bin_ctes(by, weighted, counted) sums
+  each row m times (integer sums times m, exact_sum with m): the same edges and integers as
+  over the rows replayed, so the same bits.
 #}
 {% macro calibration_source(relation, by, columns, options) -%}
     select
@@ -44,7 +49,7 @@ case when {{ g }} >= {{ sqlmetrics.float_literal(0.5) }} then {{ b }} - ({{ b }}
 {% if by %}{% for col in by %}{{ sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{% else %}1 = 1{% endif %}
 {%- endmacro %}
 
-{% macro calibration_binned_ctes(by, options) -%}
+{% macro calibration_binned_ctes(by, options, counted=false) -%}
 {% set n = options.n_bins %}
 {% if options.strategy == 'uniform' %}
 candidate as (
@@ -59,6 +64,9 @@ binned as (
         label,
         p,
         w,
+{% if counted %}
+        m,
+{% endif %}
         bin,
         case when bin = 0 then cast(0 as {{ sqlmetrics.float_type() }}) else {{ sqlmetrics.calibration_uniform_edge('bin', n) }} end as bin_lower,
         case when bin = {{ n - 1 }} then cast(1 as {{ sqlmetrics.float_type() }}) else {{ sqlmetrics.calibration_uniform_edge('bin + 1', n) }} end as bin_upper
@@ -73,7 +81,7 @@ binned as (
     ) as assigned
 ),
 {% else %}
-{{ sqlmetrics.calibration_quantile_edges(by, n) }},
+{{ sqlmetrics.calibration_quantile_edges(by, n, counted) }},
 edge_values as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -90,6 +98,9 @@ assigned as (
         source.label as label,
         source.p as p,
         source.w as w,
+{% if counted %}
+        source.m as m,
+{% endif %}
         0{% for i in range(1, n) %} + case when edge_values.e_{{ i }} < source.p then 1 else 0 end{% endfor %} as bin,
 {% for i in range(0, n + 1) %}
         edge_values.e_{{ i }}{{ ',' if not loop.last }}
@@ -103,6 +114,9 @@ binned as (
         label,
         p,
         w,
+{% if counted %}
+        m,
+{% endif %}
         bin,
         case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i }}{% endfor %} end as bin_lower,
         case bin{% for i in range(0, n) %} when {{ i }} then e_{{ i + 1 }}{% endfor %} end as bin_upper
@@ -121,7 +135,8 @@ binned as (
   one partition) they are a per-(slice, bin) aggregate joined back (broadcast, at most
   n_bins rows per slice): the same exponents, so the same bits.
 #}
-{% macro calibration_per_bin_ctes(by, weighted) -%}
+{% macro calibration_per_bin_ctes(by, weighted, counted=false) -%}
+{% set m = 'm' if counted else none %}
 {% if weighted %}
 {{ sqlmetrics.calibration_bin_exponents(by) }},
 per_bin as (
@@ -130,10 +145,10 @@ per_bin as (
         bin,
         min(bin_lower) as bin_lower,
         min(bin_upper) as bin_upper,
-        count(*) as n_rows,
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as w_sum,
-        {{ sqlmetrics.exact_sum('wp', 'wp_exp') }} as wp_sum,
-        {{ sqlmetrics.exact_sum('wy', 'wy_exp') }} as wy_sum
+        {{ 'sum(m)' if counted else 'count(*)' }} as n_rows,
+        {{ sqlmetrics.exact_sum('w', 'w_exp', m) }} as w_sum,
+        {{ sqlmetrics.exact_sum('wp', 'wp_exp', m) }} as wp_sum,
+        {{ sqlmetrics.exact_sum('wy', 'wy_exp', m) }} as wy_sum
     from scaled
     {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
@@ -144,10 +159,17 @@ per_bin as (
         bin,
         min(bin_lower) as bin_lower,
         min(bin_upper) as bin_upper,
+{% if counted %}
+        sum(m) as n_rows,
+        cast(sum(m) as {{ sqlmetrics.float_type() }}) as w_sum,
+        {{ sqlmetrics.exact_sum('p', 0, m) }} as wp_sum,
+        cast(sum(label * m) as {{ sqlmetrics.float_type() }}) as wy_sum
+{% else %}
         count(*) as n_rows,
         cast(count(*) as {{ sqlmetrics.float_type() }}) as w_sum,
         {{ sqlmetrics.exact_sum('p', 0) }} as wp_sum,
         cast(sum(label) as {{ sqlmetrics.float_type() }}) as wy_sum
+{% endif %}
     from binned
     {{ sqlmetrics.group_by(by, ['bin']) }}
 ),
@@ -155,11 +177,21 @@ per_bin as (
 {%- endmacro %}
 
 
-{% macro calibration_quantile_edges(by, n) -%}
-{{ adapter.dispatch('calibration_quantile_edges', 'sqlmetrics')(by, n) }}
+{% macro calibration_quantile_edges(by, n, counted=false) -%}
+{{ adapter.dispatch('calibration_quantile_edges', 'sqlmetrics')(by, n, counted) }}
 {%- endmacro %}
 
-{% macro default__calibration_quantile_edges(by, n) -%}
+{% macro default__calibration_quantile_edges(by, n, counted=false) -%}
+{% if counted %}
+-- each row stands for m rows: it holds the sorted positions pos .. pos + m - 1
+positioned as (
+    select
+        source.*,
+        sum(m) over ({{ sqlmetrics.window(by, 'p') }} rows between unbounded preceding and current row) - m as pos,
+        sum(m) over ({{ sqlmetrics.partition_by(by) }}) as n_slice
+    from source
+),
+{% else %}
 positioned as (
     select
         source.*,
@@ -167,6 +199,7 @@ positioned as (
         count(*) over ({{ sqlmetrics.partition_by(by) }}) as n_slice
     from source
 ),
+{% endif %}
 located as (
     select
         positioned.*,
@@ -183,8 +216,13 @@ edges as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for i in range(1, n) %}
+{% if counted %}
+        max(case when least(floor(v_{{ i }}), cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) between pos and pos + m - 1 then p end) as a_{{ i }},
+        max(case when least(floor(v_{{ i }}) + 1, cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) between pos and pos + m - 1 then p end) as b_{{ i }},
+{% else %}
         max(case when pos = least(floor(v_{{ i }}), cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as a_{{ i }},
         max(case when pos = least(floor(v_{{ i }}) + 1, cast(n_slice - 1 as {{ sqlmetrics.float_type() }})) then p end) as b_{{ i }},
+{% endif %}
         max(v_{{ i }} - floor(v_{{ i }})) as g_{{ i }},
 {% endfor %}
         min(p) as e_0,
@@ -194,12 +232,12 @@ edges as (
 )
 {%- endmacro %}
 
-{% macro spark__calibration_quantile_edges(by, n) -%}
+{% macro spark__calibration_quantile_edges(by, n, counted=false) -%}
 per_value as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         p as score,
-        count(*) as cnt
+        {{ 'sum(m)' if counted else 'count(*)' }} as cnt
     from source
     {{ sqlmetrics.group_by(by, ['p']) }}
 ),

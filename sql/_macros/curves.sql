@@ -16,6 +16,9 @@
                 the slice.
   Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
   distinct scores in a total order, so shuffled input gives bit-identical results.
+  With columns.multiplicity (merge's count per state row, sql/_macros/state.sql) the per-score
+  sums count each row m times: sum(label * m) and sum(m) - sum(label * m), the weights'
+  exact_sums with m: the same integers as over the rows replayed, so the same bits.
 
   Spark (spark__curve_points, spark__curve_neighbours, spark__curve_thinned): the same CTEs
   with no window over a whole slice. Per-score sums are integers (counts; with weights, fixed
@@ -40,6 +43,9 @@ source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ sqlmetrics.score_value(columns.score) }} as score,
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w{{ ',' if columns.weight }}
 {% if columns.weight %}
         {{ sqlmetrics.source_sum_exponent('cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')', by) }} as w_exp
@@ -54,8 +60,11 @@ per_score as (
         {{ sqlmetrics.slice_cols(by) }}
         score,
 {% if columns.weight %}
-        {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', 'w_exp') }} as w_pos,
-        {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', 'w_exp') }} as w_neg
+        {{ sqlmetrics.exact_sum('case when label = 1 then w else 0 end', 'w_exp', sqlmetrics.multiplicity(columns)) }} as w_pos,
+        {{ sqlmetrics.exact_sum('case when label = 0 then w else 0 end', 'w_exp', sqlmetrics.multiplicity(columns)) }} as w_neg
+{% elif columns.get('multiplicity') %}
+        sum(label * m) as w_pos,
+        sum(m) - sum(label * m) as w_neg
 {% else %}
         sum(label) as w_pos,
         count(*) - sum(label) as w_neg
@@ -178,6 +187,9 @@ source as (
         {{ sqlmetrics.slice_source(by) }}
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         {{ sqlmetrics.score_value(columns.score) }} as score,
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if weighted else '1' }} as w
     from {{ relation }}
 {% if weighted %}
@@ -199,8 +211,9 @@ per_score as (
         {{ sqlmetrics.slice_cols(by) }}
         score,
         max(e) as e,
-        sum({{ sqlmetrics.exact_int_of('round(case when label = 1 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as pos,
-        sum({{ sqlmetrics.exact_int_of('round(case when label = 0 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as neg
+{% set times = ' * m' if columns.get('multiplicity') else '' %}
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 1 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}{{ times }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(case when label = 0 then w else 0 end * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}{{ times }}) as neg
     from source
 {% if by %}
     join exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
@@ -214,8 +227,13 @@ per_score as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         score,
+{% if columns.get('multiplicity') %}
+        sum(label * m) as pos,
+        sum(m) - sum(label * m) as neg
+{% else %}
         sum(label) as pos,
         count(*) - sum(label) as neg
+{% endif %}
     from source
     {{ sqlmetrics.group_by(by, ['score']) }}
 ),

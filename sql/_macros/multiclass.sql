@@ -20,20 +20,27 @@
   restrict false: the counts still come from every row (precision, recall, F-beta, Jaccard:
   scikit-learn's multilabel_confusion_matrix(labels=)); restrict true: only the rows whose
   label and prediction are both listed count (confusion_matrix(labels=), cohen_kappa).
+  columns.multiplicity (merge's count per state row, sql/_macros/state.sql): each row counts
+  m times: w = m without weights (integer sums of m), exact_sum with m with them: the same
+  integers as over the rows replayed, so the same bits.
 #}
 
 {# exact integer counts, or order-independent sums of weights (e: see exact_sum) #}
-{% macro multiclass_total(expr, e, weight) -%}
-{{ sqlmetrics.exact_sum(expr, e) if weight else 'sum(' ~ expr ~ ')' }}
+{% macro multiclass_total(expr, e, weight, m=none) -%}
+{{ sqlmetrics.exact_sum(expr, e, m) if weight else 'sum(' ~ expr ~ ')' }}
 {%- endmacro %}
 
 {% macro multiclass_per_class(relation, by, columns, labels=none, restrict=false) -%}
+{% set m = sqlmetrics.multiplicity(columns) if columns.weight else none %}
 {{ 'source_rows' if columns.weight else 'source' }} as (
     select
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.label }} as y,
         {{ columns.prediction }} as y_hat,
-        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else '1' }} as w
+{% if m %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
+        {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else columns.get('multiplicity') or '1' }} as w
     from {{ relation }}
 {% if labels is not none and restrict %}
     -- only rows whose label and prediction are both listed (labels=)
@@ -51,6 +58,9 @@ contrib as (
         case when y = y_hat then w else {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} end as tp,
         w as n_true,
         {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_pred{{ ',' if columns.weight }}
+{% if m %}
+        m,
+{% endif %}
 {% if columns.weight %}
         w_exp
 {% endif %}
@@ -62,6 +72,9 @@ contrib as (
         {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as tp,
         {{ sqlmetrics.float_literal(0) if columns.weight else '0' }} as n_true,
         w as n_pred{{ ',' if columns.weight }}
+{% if m %}
+        m,
+{% endif %}
 {% if columns.weight %}
         w_exp
 {% endif %}
@@ -71,9 +84,9 @@ class_sums as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         class,
-        {{ sqlmetrics.multiclass_total('tp', 'w_exp', columns.weight) }} as tp,
-        {{ sqlmetrics.multiclass_total('n_true', 'w_exp', columns.weight) }} as n_true,
-        {{ sqlmetrics.multiclass_total('n_pred', 'w_exp', columns.weight) }} as n_pred
+        {{ sqlmetrics.multiclass_total('tp', 'w_exp', columns.weight, m) }} as tp,
+        {{ sqlmetrics.multiclass_total('n_true', 'w_exp', columns.weight, m) }} as n_true,
+        {{ sqlmetrics.multiclass_total('n_pred', 'w_exp', columns.weight, m) }} as n_pred
     from contrib
     {{ sqlmetrics.group_by(by, ['class']) }}
 ),

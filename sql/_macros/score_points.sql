@@ -18,6 +18,9 @@
   Rows of equal score form one point (a threshold cannot separate them). The running sums run
   over distinct scores in descending order (a total order within a slice); the per-score sums
   of weights are exact_sums, counts are integers: shuffled input gives identical bits.
+  With columns.multiplicity (merge's count per state row, sql/_macros/state.sql) the per-score
+  sums count each row m times (integer sums times m, exact_sum with m): the same integers as
+  over the rows replayed, so the same bits.
 
   Spark (spark__score_points_ctes): no window over a whole slice. The running sums are those
   of the curves (spark__curve_points, sql/_macros/curves.sql): per-score integers (counts;
@@ -39,6 +42,7 @@ points_source as (
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s
         {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if columns.weight }}
+        {{- ', ' ~ columns.multiplicity ~ ' as m' if columns.get('multiplicity') }}
     from {{ relation }}
 ),
 {% if columns.weight %}
@@ -54,8 +58,8 @@ per_score as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         s,
-        {{ sqlmetrics.exact_sum('wp', 'w_exp') }} as pos,
-        {{ sqlmetrics.exact_sum('wn', 'w_exp') }} as neg
+        {{ sqlmetrics.exact_sum('wp', 'w_exp', sqlmetrics.multiplicity(columns)) }} as pos,
+        {{ sqlmetrics.exact_sum('wn', 'w_exp', sqlmetrics.multiplicity(columns)) }} as neg
     from scaled_points
     {{ sqlmetrics.group_by(by, ['s']) }}
 ),
@@ -64,8 +68,13 @@ per_score as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         s,
+{% if columns.get('multiplicity') %}
+        cast(sum(label * m) as {{ sqlmetrics.float_type() }}) as pos,
+        cast(sum((1 - label) * m) as {{ sqlmetrics.float_type() }}) as neg
+{% else %}
         cast(sum(label) as {{ sqlmetrics.float_type() }}) as pos,
         cast(sum(1 - label) as {{ sqlmetrics.float_type() }}) as neg
+{% endif %}
     from points_source
     {{ sqlmetrics.group_by(by, ['s']) }}
 ),
@@ -109,6 +118,7 @@ points_source as (
         {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
         cast({{ sqlmetrics.score_value(columns.score) }} as {{ sqlmetrics.float_type() }}) as s
         {{- ', cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ') as w' if weighted }}
+        {{- ', ' ~ columns.multiplicity ~ ' as m' if columns.get('multiplicity') }}
     from {{ relation }}
 ),
 {% if weighted %}
@@ -126,8 +136,9 @@ per_score as (
         {{ sqlmetrics.slice_cols(by) }}
         s as score,
         max(e) as e,
-        sum({{ sqlmetrics.exact_int_of('round(w * label * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as pos,
-        sum({{ sqlmetrics.exact_int_of('round(w * (1 - label) * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}) as neg
+{% set times = ' * m' if columns.get('multiplicity') else '' %}
+        sum({{ sqlmetrics.exact_int_of('round(w * label * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}{{ times }}) as pos,
+        sum({{ sqlmetrics.exact_int_of('round(w * (1 - label) * power(' ~ sqlmetrics.float_literal(2) ~ ', 80 - e))') }}{{ times }}) as neg
     from points_source
 {% if by %}
     join points_exponents on {{ sqlmetrics.auc_join_slices(by, 'e_') }}
@@ -141,8 +152,13 @@ per_score as (
     select
         {{ sqlmetrics.slice_cols(by) }}
         s as score,
+{% if columns.get('multiplicity') %}
+        sum(label * m) as pos,
+        sum((1 - label) * m) as neg
+{% else %}
         sum(label) as pos,
         sum(1 - label) as neg
+{% endif %}
     from points_source
     {{ sqlmetrics.group_by(by, ['s']) }}
 ),

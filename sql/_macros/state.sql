@@ -22,9 +22,11 @@
   quoted column names; version an integer; args the JSON text (a Python str, quoted here).
   merge reads a relation of states as it is where the kernel takes a count per row
   (columns.multiplicity, sqlmetrics/_engine/plan.py COUNTED_KERNELS: the threshold metrics,
-  AUC, GAUC, the losses, calibration ratio; evaluate_compose's n_rows): exact integer sums
-  times sqlmetrics_n, the same integers as over the rows replayed, at a cost in proportion
-  to the states' rows. The other kernels read state_rows.
+  AUC, GAUC, the losses, calibration ratio, average precision (curve_points), KS and partial
+  AUC (score_points_ctes), ECE, the multiclass per-class counts (multiclass_per_class) and
+  Hamming loss; evaluate_compose's n_rows): exact integer sums times sqlmetrics_n, the same
+  integers as over the rows replayed, at a cost in proportion to the states' rows. The other
+  kernels read state_rows (sqlmetrics/_evaluate/state.py says which, and why).
   sqlmetrics_n must be a positive integer (state_bad_counts; merge refuses any other).
   state_rows(relation, columns): the rows a relation of states stands for: each state row
   sqlmetrics_n times, with `columns` (quoted names) only. Written for DuckDB and PostgreSQL

@@ -18,8 +18,8 @@
 with source as (
 {{ sqlmetrics.calibration_source(relation, by, columns, options) }}
 ),
-{{ sqlmetrics.calibration_binned_ctes(by, options) }}
-{{ sqlmetrics.calibration_per_bin_ctes(by, columns.weight is not none) }}
+{{ sqlmetrics.calibration_binned_ctes(by, options, columns.get('multiplicity') is not none) }}
+{{ sqlmetrics.calibration_per_bin_ctes(by, columns.weight is not none, columns.get('multiplicity') is not none) }}
 gaps as (
     select
         per_bin.*,

@@ -11,7 +11,9 @@
   labels (scikit-learn's labels=): the classes are the listed ones, numbered by their
   position in the list (the scale of linear and quadratic weights); rows whose label or
   prediction is not listed are left out, as scikit-learn's cohen_kappa_score(labels=).
-  Ties: none. Float sums are exact_sums (decision 0006).
+  Ties: none. Float sums are exact_sums (decision 0006). With a count per row (merge's
+  columns.multiplicity): multiclass_per_class's w is the count without weights, and each
+  weight counts m times (exact_sum with m) with them.
   Undefined: sum_ij v_ij E_ij = 0 or s = 0 (one class only in label and prediction alike, the
   same single class, or no listed row: labels=) -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; columns cohen_kappa, n_classes.
@@ -37,7 +39,7 @@ cells as (
         {{ sqlmetrics.slice_cols(by) }}
         y,
         y_hat,
-        cast({{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight) }} as {{ sqlmetrics.float_type() }}) as c
+        cast({{ sqlmetrics.multiclass_total('w', 'w_exp', columns.weight, sqlmetrics.multiplicity(columns) if columns.weight else none) }} as {{ sqlmetrics.float_type() }}) as c
     from source
     {{ sqlmetrics.group_by(by, ['y', 'y_hat']) }}
 ),

@@ -13,6 +13,9 @@ with source as (
     select
         {{ sqlmetrics.slice_source(by) }}
         case when {{ columns.label }} = {{ columns.prediction }} then 0 else 1 end as miss,
+{% if columns.get('multiplicity') %}
+        {{ columns.multiplicity }} as m,
+{% endif %}
         {{ 'cast(' ~ columns.weight ~ ' as ' ~ sqlmetrics.float_type() ~ ')' if columns.weight else 'cast(1 as ' ~ sqlmetrics.float_type() ~ ')' }} as w
     from {{ relation }}
 ),
@@ -28,9 +31,9 @@ final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for entry in entries %}
-        {{ sqlmetrics.exact_sum('wmiss', 'w_exp') }} / nullif({{ sqlmetrics.exact_sum('w', 'w_exp') }}, 0) as {{ entry.alias }},
+        {{ sqlmetrics.exact_sum('wmiss', 'w_exp', sqlmetrics.multiplicity(columns)) }} / nullif({{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }}, 0) as {{ entry.alias }},
 {% endfor %}
-        {{ sqlmetrics.exact_sum('w', 'w_exp') }} as n
+        {{ sqlmetrics.exact_sum('w', 'w_exp', sqlmetrics.multiplicity(columns)) }} as n
     from scaled
     {{ sqlmetrics.group_by(by) }}
 )

@@ -389,7 +389,9 @@ def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
 
 
 #: the kernels whose macro reads ``columns.multiplicity`` (a count per row: merge's states
-#: read as they are, not replayed row by row)
+#: read as they are, not replayed row by row; the list and what stays replayed, and why:
+#: sqlmetrics/_evaluate/state.py's docstring). The table kernels (curves, reports, confusion
+#: matrices) are not merged (evaluate gives scalars); their shared macros take the count.
 COUNTED_KERNELS = frozenset(
     {
         "confusion_kernel",
@@ -399,6 +401,14 @@ COUNTED_KERNELS = frozenset(
         "calibration_ratio_kernel",
         "auc_kernel",
         "gauc_kernel",
+        "average_precision_kernel",
+        "score_points_kernel",
+        "expected_calibration_error_kernel",
+        "multiclass_kernel",
+        "balanced_accuracy_kernel",
+        "mcc_kernel",
+        "cohen_kappa_kernel",
+        "hamming_loss_kernel",
     }
 )
 #: (kernel, dialect) pairs whose variant takes no count: spark__auc_kernel reads replayed rows

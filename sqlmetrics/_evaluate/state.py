@@ -9,10 +9,23 @@ returns ``evaluate``'s frame over the union, bit for bit.
 
 Cost: the kernels that take a count per row (``COUNTED_KERNELS`` in sqlmetrics/_engine/plan.py:
 the threshold metrics, AUC, GAUC, log loss, Brier score, normalized entropy, calibration
-ratio; and n_rows) read the states as they are, each row standing for ``sqlmetrics_n`` rows
-(exact integer sums times the count, the same integers as over the copies), so they cost in
-proportion to the states' rows; the others (and AUC on Spark) read the rows replayed
-(``state_rows``), in proportion to the rows the states stand for.
+ratio, average precision, KS statistic, partial AUC, expected calibration error (quantile
+bins too: a row holds sorted positions pos .. pos + count - 1), the averaged multiclass
+precision, recall, F-beta and Jaccard, balanced accuracy, MCC, Cohen's kappa, Hamming loss;
+and n_rows) read the states as they are, each row standing for ``sqlmetrics_n`` rows (exact
+integer sums times the count, exact sums of weights with the count: the same integers as
+over the copies, so the same bits), so they cost in proportion to the states' rows. The
+others (and AUC on Spark) read the rows replayed (``state_rows``), in proportion to the rows
+the states stand for; for most of them that is about the states' rows, as a state row holds
+a count above 1 only for identical rows of the data:
+- the ranking metrics: one row per (group, item), duplicates refused, so every count is 1
+  unless ``duplicates='max'`` or ``'sum'`` lets identical repeated impressions through;
+- top_k_accuracy, multiclass_auc, multilabel_average_precision: one row per (sample, class),
+  the sample's id in it: a count above 1 only for a line repeated in the data;
+- auc_bounds, spearman, kendall_tau (ranks, pairs) and the beyond-accuracy metrics
+  (catalog_coverage, distributional_coverage, gini_index, novelty: the recommended items)
+  are not written for counts yet: a state of repeated (label, score) pairs or of popular
+  items costs the rows it stands for.
 
 Counts: a state row's ``sqlmetrics_n`` is how many rows of the data hold its values, a
 positive integer. ``merge`` refuses a count of 0, a negative, fractional or NULL one, naming

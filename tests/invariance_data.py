@@ -90,18 +90,18 @@ def tables() -> dict[str, pd.DataFrame]:
     """The three tables, by name."""
     rng = np.random.default_rng(20261125)
     run = _run(rng)
-    return {"inv_run": run, "inv_scores": _scores(rng), "inv_train": _train(run)}
+    scores = _scores(rng)
+    for frame in (run, scores):  # a quarter of the scores 0.0: one tie of both labels
+        frame["score"] = frame["score"].where(frame["score"] > 0.25, 0.0)
+    return {"inv_run": run, "inv_scores": scores, "inv_train": _train(run)}
 
 
-def with_zero_scores(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with two more score columns for the signed-zero check: ``score_z``, the scores
-    with every score up to 1/4 set to 0.0 (one tie of positives and negatives, in every slice
-    but ``one``), and ``score_nz``, the same scores with every other of those zeros -0.0. Both
-    give the same values: -0.0 and 0.0 are one number, one tied score.
-    """
+def with_signed_zeros(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every other 0.0 of its score written -0.0 (the "names" check's copy,
+    tests/test_invariance.py): -0.0 and 0.0 are one number, one tied score, so every value
+    stays the same."""
     out = frame.copy()
-    zero = out["score"] <= 0.25
-    out["score_z"] = out["score"].where(~zero, 0.0)
-    signs = np.where(np.cumsum(zero.to_numpy()) % 2 == 0, -1.0, 1.0)
-    out["score_nz"] = np.where(zero, signs * 0.0, out["score"])
+    zero = (out["score"] == 0.0).to_numpy()
+    signs = np.where(np.cumsum(zero) % 2 == 0, -1.0, 1.0)
+    out["score"] = np.where(zero, signs * 0.0, out["score"])
     return out

@@ -13,15 +13,18 @@ to it, with a reason.
   DuckDB 1 and 2 threads (``sqlmetrics.configure``) give the same bits, over a table large
   enough (some 280,000 rows) that DuckDB splits its scans;
 - weights: a weight column of 1s gives the unweighted value (metrics with a weight role);
-- names: quoted, mixed-case, dotted and spaced column names give the same values;
+- names, signed zeros and a hostile session, in one pass: a copy of the table with quoted,
+  mixed-case, dotted and spaced column names, and -0.0 for every other 0.0 score (a quarter of
+  the scores are 0.0: invariance_data), read in a user's session at its worst (``hostile``:
+  every setting that can change a result, tests/test_invariance_session.py and
+  tests/test_invariance_session_clickhouse.py), gives the default session's values on the
+  original table bit for bit, and leaves the session's settings as they were (issue 39:
+  ClickHouse split -0.0 and 0.0; sessions changed AUC, slices and rounding);
 - ranks: for the metrics declared ``rank_based`` (MetricSpec), scores times 4 and scores + 1
   (both exact in floating point on scores that are multiples of 1/8: no tie made or lost)
   give the same values;
 - render: ``evaluate([m])`` equals the metric's function, and ``render(m)`` run by hand on the
   engine equals both.
-- zeros: scores with -0.0 among the 0.0 (``score_nz``) give the values of the same scores all
-  0.0 (``score_z``; invariance_data.with_zero_scores): -0.0 and 0.0 are one tied score (one
-  threshold, one group, one join key), on every engine (issue 39: ClickHouse split them).
 - option variants (issue 27): nDCG's ``gains=`` and ``judged_only=True`` with qrels, which the
   checks above run at their defaults only, through slices, row order, names, score transforms
   and the functions, on every engine (``test_option_variants_keep_the_invariances``).
@@ -36,6 +39,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -214,6 +218,84 @@ def _with_ranks(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def renamed_frame(table: str) -> pd.DataFrame:
+    """The "names" check's copy of ``table``: its columns renamed (:data:`RENAMED`) and, in
+    its score, every other 0.0 written -0.0 (invariance_data.with_signed_zeros)."""
+    frame = TABLES[table]
+    if "score" in frame.columns:
+        frame = invariance_data.with_signed_zeros(frame)
+    return frame.rename(columns=RENAMED)
+
+
+@contextmanager
+def hostile(eng: Engine) -> Iterator[Engine]:
+    """``eng``'s engine in a user's session at its worst (the settings of
+    tests/test_invariance_session.py: ``HOSTILE_DUCKDB``, ``HOSTILE_POSTGRES`` with a schema of
+    look-alike functions first, ``HOSTILE_SPARK``; tests/test_invariance_session_clickhouse.py:
+    ``HOSTILE_SESSION``), holding the renamed tables; on leaving, the session's settings must
+    be what they were before the calls inside (sqlmetrics pins its own and puts them back).
+    DuckDB and ClickHouse: the same connection, its settings set back to the defaults after;
+    PostgreSQL: a connection of its own (the user's transaction: sqlmetrics' savepoints);
+    Spark: a ``newSession()`` of its own, made once."""
+    import test_invariance_session as ts
+
+    if eng.name == "duckdb":
+        for name, value in ts.HOSTILE_DUCKDB.items():
+            scope = "global" if name in ts.GLOBAL_DUCKDB else "session"
+            eng.con.execute(f"set {scope} {name} = {value}")
+        before = ts.duckdb_settings(eng.con)
+        try:
+            yield eng
+            assert ts.duckdb_settings(eng.con) == before, "duckdb: the user's settings changed"
+        finally:
+            for name in ts.HOSTILE_DUCKDB:
+                scope = "global" if name in ts.GLOBAL_DUCKDB else "session"
+                eng.con.execute(f"reset {scope} {name}")
+    elif eng.name == "clickhouse":
+        from test_invariance_session_clickhouse import HOSTILE_SESSION
+
+        from sqlmetrics._templating.quoting import quote_literal
+
+        for name, value in HOSTILE_SESSION.items():
+            text = quote_literal(value, "clickhouse") if isinstance(value, str) else value
+            eng.con.query(f"SET {name} = {text}")
+        changed = "select name, value from system.settings where changed order by name"
+        before = str(eng.con.query(changed, "CSV"))
+        try:
+            yield eng
+            assert str(eng.con.query(changed, "CSV")) == before, "clickhouse: settings changed"
+        finally:
+            for name in HOSTILE_SESSION:
+                eng.con.query(f"SET {name} = DEFAULT")
+    elif eng.name == "postgres":
+        if "postgres" not in _HOSTILE:
+            bad = ts.hostile_pg_engine(eng.con, ts.HOSTILE_POSTGRES)
+            conn = bad.connect()  # kept open: a transaction of the user's
+            assert ("extra_float_digits", "-15") in ts.pg_settings(conn)
+            _HOSTILE["postgres"] = Engine("postgres", conn)
+        other = _HOSTILE["postgres"]
+        before = ts.pg_settings(other.con)
+        yield other
+        assert ts.pg_settings(other.con) == before, "postgres: the user's settings changed"
+    else:
+        if "spark" not in _HOSTILE:
+            session = eng.con.newSession()
+            for key, value in ts.HOSTILE_SPARK.items():
+                session.conf.set(key, value)
+            other = Engine("spark", session)
+            for table in TABLES:
+                other.load(f"{table}__renamed", renamed_frame(table))
+            _HOSTILE["spark"] = other
+        other = _HOSTILE["spark"]
+        before = ts.spark_conf(other.con)
+        yield other
+        assert ts.spark_conf(other.con) == before, "spark: the user's settings changed"
+
+
+#: the hostile sessions of PostgreSQL and Spark (one per process, made on first use)
+_HOSTILE: dict[str, Engine] = {}
+
+
 def setup_engine(name: str, con: Any) -> Engine:
     engine = Engine(name, con)
     for table, frame in TABLES.items():
@@ -221,8 +303,8 @@ def setup_engine(name: str, con: Any) -> Engine:
             engine.load(table, frame)
             engine.load(f"{table}__renamed", frame.rename(columns=RENAMED))
             continue
-        engine.load(table, invariance_data.with_zero_scores(_with_ranks(frame)))
-        engine.load(f"{table}__renamed", frame.rename(columns=RENAMED))
+        engine.load(table, _with_ranks(frame))
+        engine.load(f"{table}__renamed", renamed_frame(table))
         if name == "spark":  # other rows order and other partitions
             shuffled = con.table(table).repartition(5).orderBy(con.table(table)["score"].desc())
             # materialized: the same other order and partitions for every query, sorted once
@@ -389,20 +471,13 @@ NOT_APPLICABLE: dict[str, dict[str, str]] = {
         for s in REGISTRY.values()
         if not getattr(s, "rank_based", False)
     },
-    "zeros": {
-        s.name: "it reads no score column"
-        for s in REGISTRY.values()
-        if not any(r.name == "score" for r in s.roles)
-    },
     "evaluate": {
         s.name: "a table metric (a curve, counts or a report): evaluate takes one value per "
         "slice; its function and render() are compared in 'render'"
         for s in TABLE_METRICS
     },
 }
-INVARIANCES = (
-    "slices", "shuffle", "threads", "weights", "names", "ranks", "evaluate", "render", "zeros",
-)  # fmt: skip
+INVARIANCES = ("slices", "shuffle", "threads", "weights", "names", "ranks", "evaluate", "render")
 #: the engines of each invariance: Spark runs the slices, the row order, the names and the
 #: weights (one query costs it seconds); threads are DuckDB's setting
 ENGINES_OF = {
@@ -414,7 +489,6 @@ ENGINES_OF = {
     "ranks": QUICK_ENGINES,
     "evaluate": QUICK_ENGINES,
     "render": QUICK_ENGINES,
-    "zeros": ENGINES,
 }
 
 
@@ -653,10 +727,12 @@ def test_quoted_mixed_case_dotted_spaced_names(
     spec = REGISTRY[metric]
     table = table_of(spec)
     plain = by_frame(eng, spec, table)
-    renamed = by_frame(eng, spec, f"{table}__renamed", rename=RENAMED, by=RENAMED["seg"])
+    with hostile(eng) as bad:
+        renamed = by_frame(bad, spec, f"{table}__renamed", rename=RENAMED, by=RENAMED["seg"])
     renamed = renamed.rename(columns={RENAMED["seg"]: "seg"})
-    assert list(plain.columns) == list(renamed.columns), f"{metric} on {engine}"
-    assert_same_rows(plain, renamed, list(plain.columns), f"{metric} renamed on {engine}")
+    where = f"{metric} on {engine}: renamed columns, -0.0 scores, a hostile session"
+    assert list(plain.columns) == list(renamed.columns), where
+    assert_same_rows(plain, renamed, list(plain.columns), where)
 
 
 RANK_BASED = [s for s in SCALARS if s.rank_based]
@@ -677,32 +753,17 @@ def test_increasing_transform_of_scores_keeps_rank_metrics(
         )
 
 
-@pytest.mark.parametrize(("engine", "metric"), case_params("zeros"))
-def test_minus_zero_and_zero_are_one_tied_score(
-    engine: str, metric: str, request: pytest.FixtureRequest
-) -> None:
-    eng = get_engine(engine, request)
-    spec = REGISTRY[metric]
-    table = table_of(spec)
-    zeros = by_frame(eng, spec, table, score="score_z")
-    signed = by_frame(eng, spec, table, score="score_nz")
-    where = f"{metric}: -0.0 and 0.0 scores on {engine}"
-    assert list(zeros.columns) == list(signed.columns), where
-    assert_same_rows(zeros, signed, ["seg", *metric_columns(spec, zeros)], where)
-    if spec.output == "table":  # the tie is one row of a curve (its threshold 0.0)
-        assert len(zeros) > 0, where
-
-
 def test_the_zero_scores_hold_both_signs_and_both_labels() -> None:
     for table in ("inv_run", "inv_scores"):
-        frame = invariance_data.with_zero_scores(TABLES[table])
-        zero = frame[frame["score_z"] == 0.0]
-        assert (zero["score_nz"] == 0.0).all(), table
-        negative = np.signbit(zero["score_nz"].to_numpy())
+        plain = TABLES[table]
+        frame = invariance_data.with_signed_zeros(plain)
+        zero = frame[frame["score"] == 0.0]
+        assert (plain["score"] == 0.0).equals(frame["score"] == 0.0), table
+        assert not np.signbit(plain["score"].to_numpy()).any(), table
+        negative = np.signbit(zero["score"].to_numpy())
         assert 0 < negative.sum() < len(zero), table
         for sign in (True, False):  # positives and negatives among -0.0 and among 0.0
             assert zero["label"][negative == sign].nunique() == 2, (table, sign)
-        assert (frame["score_z"] != 0.0).equals(frame["score_nz"] != 0.0), table
 
 
 def _render_value(

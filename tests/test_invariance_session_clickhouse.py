@@ -2,26 +2,21 @@
 
 Every ClickHouse setting that can change a result of sqlmetrics' SQL, at its worst value on the
 chdb session at once (the ones sqlmetrics pins, tests/test_clickhouse_settings.py, and the ones
-it leaves to the user because they change no result: they are here to prove it), over every
-registered metric on the small tied data of tests/test_invariance.py (by slice: a NULL slice, a
-one-row slice, a slice without a relevant item), gives the default session's values bit for
-bit. The limits on rows (``max_rows_to_read`` and the like) are not set: their modes are set to
-'break' / 'any', and sqlmetrics' statements turn them back to 'throw' (a limit then holds as an
-error: tests/test_clickhouse_settings.py).
+it leaves to the user because they change no result: they are here to prove it):
+:data:`HOSTILE_SESSION`. tests/test_invariance.py's "names" check runs every registered metric
+in it (by slice: a NULL slice, a one-row slice, a slice without a relevant item; the renamed
+table with signed zeros) and must give the default session's values bit for bit. The limits
+on rows (``max_rows_to_read`` and the like) are not set: their modes are set to 'break' /
+'any', and sqlmetrics' statements turn them back to 'throw' (a limit then holds as an error:
+tests/test_clickhouse_settings.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pandas as pd
 import pytest
-import test_invariance as inv
 from test_clickhouse_settings import HOSTILE
-
-from sqlmetrics._core.registry import REGISTRY, MetricSpec
-from sqlmetrics._templating.quoting import quote_literal
 
 pytestmark = pytest.mark.clickhouse
 
@@ -60,49 +55,3 @@ def test_the_hostile_session_sets_every_pinned_setting() -> None:
 
     assert set(SETTINGS) - {"use_query_cache"} <= set(HOSTILE_SESSION)
     assert not set(UNPINNED_WORST) & set(SETTINGS)
-
-
-def _frames(engine: inv.Engine) -> dict[Any, pd.DataFrame]:
-    """Every registered metric's by-slice frame: the scalars in one evaluate per column set,
-    each table metric on its own (not inv's cache: the same engine gives two sessions)."""
-    out: dict[Any, pd.DataFrame] = {}
-    for (table, columns), specs in inv.batches(inv.SCALARS).items():
-        out[(table, columns)] = inv.evaluate_frame(engine, table, specs, dict(columns), "seg")
-    for spec in inv.TABLE_METRICS:
-        columns = inv.columns_of(spec)
-        out[spec.name] = inv.table_frame(engine, inv.table_of(spec), spec, columns, "seg")
-    return out
-
-
-def _key(spec: MetricSpec) -> Any:
-    if spec.output == "table":
-        return spec.name
-    return (inv.table_of(spec), tuple(sorted(inv.columns_of(spec).items())))
-
-
-@pytest.fixture(scope="module")
-def both_sessions(chdb_session: Any) -> Iterator[tuple[dict[Any, Any], dict[Any, Any]]]:
-    """(the default session's frames, the hostile session's frames) on one chdb session."""
-    engine = inv.setup_engine("clickhouse", chdb_session)
-    default = _frames(engine)
-    try:
-        for name, value in HOSTILE_SESSION.items():
-            text = quote_literal(value, "clickhouse") if isinstance(value, str) else value
-            chdb_session.query(f"SET {name} = {text}")
-        hostile = _frames(engine)
-    finally:
-        for name in HOSTILE_SESSION:
-            chdb_session.query(f"SET {name} = DEFAULT")
-    yield default, hostile
-
-
-@pytest.mark.parametrize("metric", sorted(REGISTRY))
-def test_a_hostile_session_gives_the_default_values(
-    metric: str, both_sessions: tuple[dict[Any, Any], dict[Any, Any]]
-) -> None:
-    default, hostile = both_sessions
-    spec = REGISTRY[metric]
-    expected, got = default[_key(spec)], hostile[_key(spec)]
-    where = f"{metric} in a hostile ClickHouse session"
-    assert list(got.columns) == list(expected.columns), where
-    inv.assert_same_rows(expected, got, ["seg", *inv.metric_columns(spec, expected)], where)

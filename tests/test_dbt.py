@@ -1322,7 +1322,8 @@ def inline_errors(duckdb_build: Built) -> dict[str, Compiled]:
     """Every error case's call below (ERRORS, GATE_ERRORS, CONVENTION_ERRORS, a missing column,
     the state macro) compiled by ``dbt compile --inline``, all in one dbt process."""
     calls = [call for table in (ERRORS, GATE_ERRORS, CONVENTION_ERRORS) for call, _ in
-             table.values()] + [MISSING_COLUMN_CALL, STATE_CALL, *EXTERNAL_MISSING]  # fmt: skip
+             table.values()] + [MISSING_COLUMN_CALL, STATE_CALL, *EXTERNAL_MISSING,
+                                 *STATE_COUNT_CALLS.values()]  # fmt: skip
     return duckdb_build.project.compile_inline(calls)
 
 
@@ -1657,6 +1658,46 @@ def test_state_macro_errors_have_pythons_message(inline_errors: dict[str, Compil
     day = pd.DataFrame({"label": [1, 0], "sqlmetrics_n": [0.5, 0.2]})
     message = _python_error(lambda: sqlmetrics.state(day, "auc", score="sqlmetrics_n"))
     _refused(inline_errors, STATE_CALL, message)
+
+
+def _bad_count_states(count: str) -> str:
+    """A relation of two brier_score state rows, (label=1, score=0.9, sqlmetrics_n=1) and
+    (label=0, score=0.6, sqlmetrics_n=``count``), as a subquery for a dbt call."""
+    rows = f"(1, 'x', 1, cast(0.9 as double), 1), (1, 'x', 0, cast(0.6 as double), {count})"
+    names = "sqlmetrics_state, sqlmetrics_args, label, score, sqlmetrics_n"
+    return f'"(select * from (values {rows}) as v({names})) as states"'
+
+
+#: issue 39: a count that is not a positive integer -> merge_states' call on such states
+STATE_COUNTS = {"0": 0, "-1": -1, "NULL": None, "1.5": 1.5}
+STATE_COUNT_CALLS = {
+    shown: f"sqlmetrics.merge_states({_bad_count_states(shown)}, metrics='brier_score')"
+    for shown in STATE_COUNTS
+}
+#: the same states under the gate's states: true mode (the rows it replays)
+STATE_COUNT_CALLS["gate"] = (
+    f"sqlmetrics.test_metric_threshold(model={_bad_count_states('0')}, metric='brier_score', "
+    "max=1, states=true)"
+)
+
+
+@pytest.mark.parametrize("shown", [*STATE_COUNTS, "gate"])
+def test_merge_states_refuses_a_count_that_is_not_a_positive_integer(
+    shown: str, inline_errors: dict[str, Compiled]
+) -> None:
+    """merge_states (and the gate on states) refuses a state row whose sqlmetrics_n is 0,
+    negative, fractional or NULL with Python merge's message (the fix names dbt's
+    evaluate_state), where the replay dropped or miscounted the row silently before."""
+    count = STATE_COUNTS.get(shown, 0)
+    day = pd.DataFrame({"label": [1, 0], "score": [0.9, 0.6]})
+    bad = sqlmetrics.state(day, "brier_score").astype({"sqlmetrics_n": "object"})
+    bad.loc[bad["label"] == 0, "sqlmetrics_n"] = count
+    message = _python_error(lambda: sqlmetrics.merge([bad], "brier_score"))
+    assert "(label=0, score=0.6)" in message
+    message = message.removesuffix("sqlmetrics.state") + "sqlmetrics.evaluate_state"
+    if shown == "gate":
+        message = message.replace("merge:", "metric_threshold:", 1)
+    _refused(inline_errors, STATE_COUNT_CALLS[shown], message)
 
 
 def _gate_macro(name: str) -> Any:

@@ -5,6 +5,8 @@ connections, and the reading of data files.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import glob
 import math
 import os
@@ -104,6 +106,63 @@ PINNED_SETTINGS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: DuckDB's functions whose name is also syntax with a form a qualified call does not take
+#: (``position('a' in s)``, ``substring(s from 1)``, ``trim(both from s)``, ...)
+_SYNTAX_FUNCTIONS = frozenset({"position", "substring", "trim", "overlay", "extract"})
+
+
+@functools.cache
+def _builtin_functions() -> frozenset[str]:
+    """The names of DuckDB's own functions (catalog ``system``, schema ``main``), read once
+    from a fresh in-memory database: the names a user's macro can shadow.
+    """
+    with duckdb.connect() as con:
+        rows = con.execute(
+            "select distinct lower(function_name) from duckdb_functions() "
+            "where database_name = 'system' and schema_name = 'main'"
+        ).fetchall()
+    return frozenset(str(r[0]) for r in rows) - _SYNTAX_FUNCTIONS
+
+
+#: a word followed by ``(``: a candidate call (confirmed by DuckDB's tokenizer)
+_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def builtin_calls(sql: str) -> str:
+    """``sql`` with each call of a DuckDB built-in function qualified as ``system.main.f(``.
+
+    An unqualified ``ln(x)`` calls the user's macro ``ln`` when the connection has one
+    (``create [temp] macro ln(x) as 0``: DuckDB looks a function up in the temporary and the
+    user's schemas before its own), which changed sqlmetrics' numbers silently; the
+    qualified name reaches DuckDB's function whatever the user defined. A call is a word
+    that DuckDB's own tokenizer reads as a name or a keyword (never inside a string literal,
+    a quoted identifier or a comment), followed by ``(``, and not after ``as`` (an alias's
+    column list), ``::`` (a type's parameters), ``.`` (already qualified) or ``)``
+    (``filter (where ...)``).
+    """
+    builtins = _builtin_functions()
+    hits = [m.start(1) for m in _CALL.finditer(sql) if m.group(1).lower() in builtins]
+    if not hits:
+        return sql
+    tokens = duckdb.tokenize(sql)
+    starts = [pos for pos, _ in tokens]
+    names = (duckdb.token_type.identifier, duckdb.token_type.keyword)
+    out: list[str] = []
+    last = 0
+    for pos in hits:
+        i = bisect.bisect_left(starts, pos)
+        if i + 1 >= len(starts) or starts[i] != pos or tokens[i][1] not in names:
+            continue  # inside a literal, a quoted name or a comment
+        if not sql.startswith("(", starts[i + 1]):
+            continue
+        if i and sql[starts[i - 1] : pos].rstrip().lower() in ("as", "::", ".", ")"):
+            continue
+        out += [sql[last:pos], "system.main."]
+        last = pos
+    out.append(sql[last:])
+    return "".join(out)
+
+
 class DuckDBBackend(Backend):
     """DuckDB: the default engine. ``con`` is a connection or an object with its API.
 
@@ -135,7 +194,9 @@ class DuckDBBackend(Backend):
         self._restore = {}
         names = list(PINNED_SETTINGS)
         values = self.con.execute(
-            "select " + ", ".join(f"current_setting({quote_literal(n)})" for n in names)
+            builtin_calls(
+                "select " + ", ".join(f"current_setting({quote_literal(n)})" for n in names)
+            )
         ).fetchone()
         differ = [
             n
@@ -146,7 +207,9 @@ class DuckDBBackend(Backend):
             return
         listed = ", ".join(quote_literal(n) for n in differ)
         rows = self.con.execute(
-            f"select name, value, scope from duckdb_settings() where name in ({listed})"
+            builtin_calls(
+                f"select name, value, scope from duckdb_settings() where name in ({listed})"
+            )
         ).fetchall()
         for name, value, scope in rows:
             text = "" if value is None else str(value)
@@ -173,15 +236,15 @@ class DuckDBBackend(Backend):
 
     def query(self, sql: str) -> pd.DataFrame:
         self._pin()
-        return self.con.execute(sql).df()
+        return self.con.execute(builtin_calls(sql)).df()
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         self._pin()
-        return list(self.con.execute(sql).fetchall())
+        return list(self.con.execute(builtin_calls(sql)).fetchall())
 
     def columns(self, relation: str) -> dict[str, str]:
         self._pin()
-        rows = self.con.execute(f"describe select * from {relation}").fetchall()
+        rows = self.con.execute(builtin_calls(f"describe select * from {relation}")).fetchall()
         return {str(r[0]): str(r[1]) for r in rows}
 
     def resolve_table(self, name: str) -> str | None:
@@ -337,7 +400,7 @@ def resolve_table(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
     """
     rows = [
         (str(d), str(s), str(n), bool(on_path), bool(local))
-        for d, s, n, on_path, local in con.execute(_CATALOG).fetchall()
+        for d, s, n, on_path, local in con.execute(builtin_calls(_CATALOG)).fetchall()
     ]
     wanted = name.lower()
     parts = tuple(wanted.split("."))
@@ -360,7 +423,7 @@ def resolve_table(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
 
 def table_names(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Names of the tables and views ``con`` sees (sqlmetrics' own registrations left out)."""
-    names = {str(r[2]) for r in con.execute(_CATALOG).fetchall()}
+    names = {str(r[2]) for r in con.execute(builtin_calls(_CATALOG)).fetchall()}
     return sorted(n for n in names if not n.startswith("__sqlmetrics_"))
 
 

@@ -54,6 +54,26 @@
 {%- endif -%}
 {%- endmacro %}
 
+{#
+  Python's _check_counts (sqlmetrics/_evaluate/state.py), with its message, at execution
+  time (dbt's `execute`: a query of the states, state_bad_counts): a state row whose
+  sqlmetrics_n is not a positive integer (0, negative, fractional or NULL) is refused, naming
+  the row; the replay (state_rows) would drop it or count it wrongly, silently.
+#}
+{% macro sqlmetrics_check_state_counts(who, relation, quoted) -%}
+{%- if execute -%}
+{%- set bad = run_query(sqlmetrics.state_bad_counts(relation, quoted)) -%}
+{%- if bad.rows | length -%}
+{%- set row = bad.rows[0] -%}
+{%- set names = bad.column_names -%}
+{%- set values = [] -%}
+{%- for name in names[:-2] -%}{%- do values.append(name ~ '=' ~ sqlmetrics.sqlmetrics_repr(row[loop.index0])) -%}{%- endfor -%}
+{%- set count = row[names | length - 2] -%}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ": " ~ row[names | length - 1] ~ " state row(s) have sqlmetrics_n not a positive integer, e.g. sqlmetrics_n=" ~ ('NULL' if count is none else count) ~ " in the row (" ~ values | join(', ') ~ "); a state row counts the rows of the data holding its values, at least 1 (merge does not subtract a state, or read a count of 0, a negative or a NULL one): drop those rows, or recompute the states with sqlmetrics.evaluate_state") }}
+{%- endif -%}
+{%- endif -%}
+{%- endmacro %}
+
 {# the state's data columns: the slices, then each column the metrics read (plan.used) #}
 {% macro sqlmetrics_state_columns(who, metrics, columns, by, has_qrels) -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
@@ -113,11 +133,14 @@
 {%- endif -%}
 {%- set slices = [] -%}
 {%- for col in sqlmetrics.sqlmetrics_normalize_by('merge', by) -%}{%- do slices.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{#- evaluate's checks (no query) before the counts' (a query of the states) -#}
+{%- set merged = sqlmetrics.evaluate('sqlmetrics_replayed', metrics, label=label, score=score, group=group, item=item, qrels=qrels, by=by, weight=weight, prediction=prediction, train=train, **kwargs) -%}
+{%- do sqlmetrics.sqlmetrics_check_state_counts('merge', relation, quoted) -%}
 with sqlmetrics_replayed as (
 {{ sqlmetrics.state_rows(relation, quoted) | indent(4, true) }}
 )
 select {{ 'merged.*' if bounded else '*' }}{% for text, name in bounded %}, bounds_{{ loop.index }}.lower as {{ sqlmetrics.sqlmetrics_quote(text ~ '_lower') }}, bounds_{{ loop.index }}.upper as {{ sqlmetrics.sqlmetrics_quote(text ~ '_upper') }}{% endfor %} from (
-{{ sqlmetrics.evaluate('sqlmetrics_replayed', metrics, label=label, score=score, group=group, item=item, qrels=qrels, by=by, weight=weight, prediction=prediction, train=train, **kwargs) }}
+{{ merged }}
 ) as merged
 {%- for text, name in bounded %}
 left join (

@@ -62,6 +62,7 @@
 {%- set req = sqlmetrics.sqlmetrics_parse_metric(metric, 'metric_threshold') -%}
 {%- set columns = sqlmetrics.sqlmetrics_columns(req.name, kwargs) -%}
 {%- set quoted = sqlmetrics.sqlmetrics_state_columns('metric_threshold', [metric], columns, by_cols, 'qrels' in kwargs) -%}
+{%- do sqlmetrics.sqlmetrics_check_state_counts('metric_threshold', model ~ '', quoted) -%}
 {%- set replayed = sqlmetrics.state_rows(model ~ '', quoted) -%}
 {%- set model = 'sqlmetrics_replayed' -%}
 {%- elif ci is not none -%}

@@ -67,8 +67,19 @@ def spark_condition(exc: BaseException) -> str:
     return ""
 
 
+#: Spark SQL settings that change what sqlmetrics' statements mean, and the value they are
+#: written for: ``quotedRegexColumnNames`` reads a backquoted name as a regular expression
+#: (`Item Id` inside a function call is then an error). Set for the call where the session
+#: differs, and put back by :meth:`SparkBackend.close`, also after an error. The other
+#: settings of a session (ANSI mode, the legacy flags, time zone, partitions) change no value:
+#: tests/test_invariance_session.py lists what was measured.
+PINNED_SETTINGS: dict[str, str] = {"spark.sql.parser.quotedRegexColumnNames": "false"}
+
+
 class SparkBackend(Backend):
-    """Spark SQL on the ``pyspark.sql.SparkSession`` passed as ``con=``."""
+    """Spark SQL on the ``pyspark.sql.SparkSession`` passed as ``con=``; the session keeps its
+    settings but those of :data:`PINNED_SETTINGS`, which are set for the call only.
+    """
 
     name = "spark"
     dialect = "spark"
@@ -80,9 +91,27 @@ class SparkBackend(Backend):
         self.spark = spark
         self.errors = (PySparkException, Py4JError)
         self.interrupts = ()
+        #: the session's own values of the pinned settings this call changed
+        self._restore: dict[str, str] | None = None
+
+    def _pin(self) -> None:
+        if self._restore is not None:
+            return
+        self._restore = {}
+        for key, value in PINNED_SETTINGS.items():
+            current = str(self.spark.conf.get(key))
+            if current.lower() != value:
+                self.spark.conf.set(key, value)
+                self._restore[key] = current
+
+    def close(self, failed: bool = False) -> None:
+        for key, value in (self._restore or {}).items():
+            self.spark.conf.set(key, value)
+        self._restore = None
 
     # ---------------------------------------------------------------- running statements
     def query(self, sql: str) -> pd.DataFrame:
+        self._pin()
         frame = self.spark.sql(sql).toPandas()
         for column in frame.columns:  # decimal results (exact sums) as floats, as on DuckDB
             values = frame[column].dropna()
@@ -91,10 +120,12 @@ class SparkBackend(Backend):
         return frame
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        self._pin()
         return [tuple(row) for row in self.spark.sql(sql).collect()]
 
     # ---------------------------------------------------------------- relations and types
     def columns(self, relation: str) -> dict[str, str]:
+        self._pin()
         schema = self.spark.sql(f"select * from {relation}").schema
         return {field.name: field.dataType.simpleString() for field in schema.fields}
 

@@ -148,6 +148,13 @@ per_slice as (
     from ranked
     {{ sqlmetrics.group_by(by) }}
 ),
+{{ sqlmetrics.auc_weighted_final(by, entries) }}
+{%- endmacro %}
+
+
+{# the weighted AUC of each slice from per_slice (w_exp, pos_sum, neg_sum, pairs: scaled
+   sums), and its weights of positives and negatives scaled back; default and spark #}
+{% macro auc_weighted_final(by, entries) -%}
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -287,16 +294,7 @@ per_slice as (
     from ranked
     {{ sqlmetrics.group_by(by) }}
 ),
-final as (
-    select
-        {{ sqlmetrics.slice_cols(by) }}
-{% for entry in entries %}
-        pairs / nullif(pos_sum * neg_sum, 0) as {{ entry.alias }},
-{% endfor %}
-        {{ sqlmetrics.ldexp('pos_sum', 'w_exp') }} as n_pos,
-        {{ sqlmetrics.ldexp('neg_sum', 'w_exp') }} as n_neg
-    from per_slice
-)
+{{ sqlmetrics.auc_weighted_final(by, entries) }}
 {% endif %}
 select * from final
 {{ sqlmetrics.order_by(by) }}

@@ -269,14 +269,14 @@ def hostile(eng: Engine) -> Iterator[Engine]:
                 eng.con.query(f"SET {name} = DEFAULT")
     elif eng.name == "postgres":
         if "postgres" not in _HOSTILE:
-            bad = ts.hostile_pg_engine(eng.con, ts.HOSTILE_POSTGRES)
-            conn = bad.connect()  # kept open: a transaction of the user's
-            assert ("extra_float_digits", "-15") in ts.pg_settings(conn)
-            _HOSTILE["postgres"] = Engine("postgres", conn)
-        other = _HOSTILE["postgres"]
-        before = ts.pg_settings(other.con)
-        yield other
-        assert ts.pg_settings(other.con) == before, "postgres: the user's settings changed"
+            _HOSTILE["postgres"] = ts.hostile_pg_engine(eng.con, ts.HOSTILE_POSTGRES)
+        # a transaction of the user's (sqlmetrics' savepoints), closed on leaving: held open
+        # across tests it would block another test's drop table
+        with _HOSTILE["postgres"].connect() as conn:
+            before = ts.pg_settings(conn)
+            assert ("extra_float_digits", "-15") in before
+            yield Engine("postgres", conn)
+            assert ts.pg_settings(conn) == before, "postgres: the user's settings changed"
     else:
         if "spark" not in _HOSTILE:
             session = eng.con.newSession()
@@ -292,8 +292,8 @@ def hostile(eng: Engine) -> Iterator[Engine]:
         assert ts.spark_conf(other.con) == before, "spark: the user's settings changed"
 
 
-#: the hostile sessions of PostgreSQL and Spark (one per process, made on first use)
-_HOSTILE: dict[str, Engine] = {}
+#: the hostile PostgreSQL engine and Spark session (one per process, made on first use)
+_HOSTILE: dict[str, Any] = {}
 
 
 def setup_engine(name: str, con: Any) -> Engine:

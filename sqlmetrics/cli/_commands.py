@@ -141,6 +141,7 @@ COMPARE_FLAGS = {
     "by": "--by",
     "weight": "--weight",
     "test": "--test",
+    "where": "--where",
     "correction": "--correction",
     "ci": "--ci",
     "n_boot": "--n-boot",

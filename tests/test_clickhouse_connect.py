@@ -553,7 +553,7 @@ def test_a_client_with_a_query_limit_is_refused(http_server: ClickHouseHTTP) -> 
 
 @pytest.fixture(scope="module")
 def parity_client(http_server: ClickHouseHTTP, chdb_session: Any) -> Iterator[Any]:
-    from test_parity import TABLES
+    from engine_variants import TABLES
 
     for name, frame in TABLES.items():
         chdb_table(chdb_session, name, frame)
@@ -564,7 +564,7 @@ def parity_client(http_server: ClickHouseHTTP, chdb_session: Any) -> Iterator[An
 
 @pytest.fixture(scope="module")
 def parity_duckdb() -> Iterator[duckdb.DuckDBPyConnection]:
-    from test_parity import TABLES
+    from engine_variants import TABLES
 
     con = duckdb_tables(TABLES)
     yield con
@@ -574,7 +574,7 @@ def parity_duckdb() -> Iterator[duckdb.DuckDBPyConnection]:
 def _parity_cases() -> list[Any]:
     """The parity cases that reach every kind of result: each family's batch by a slice, each
     table function alone and by a slice, the ``labels=`` checks (an empty result)."""
-    from test_parity import CASES
+    from engine_variants import CASES
 
     return [
         c for c in CASES if c.by or (c.table and c.id.endswith("[default]")) or "labels=" in c.id
@@ -586,7 +586,7 @@ def test_parity_over_http(case: Any, parity_client: Any, parity_duckdb: Any) -> 
     """Parity cases through the HTTP client equal DuckDB: the values clickhouse_connect
     decodes from the Native format are the ones chdb's DataFrame gives (an empty result, which
     Native sends without its columns, failed the ``labels=`` checks)."""
-    from test_parity import assert_same, run_case
+    from engine_variants import assert_same, run_case
 
     expected = run_case(case, parity_duckdb)
     assert_same(expected, run_case(case, parity_client), f"{case.id} over http")

@@ -41,7 +41,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from conftest import duckdb_tables
-from test_parity import CASES, FAMILY_COLUMNS, REFUSED, TABLES, Case, _family
+from engine_variants import CASES, FAMILY_COLUMNS, REFUSED, TABLES, Case, _family
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY

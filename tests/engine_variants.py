@@ -1,6 +1,6 @@
-"""Parity: every registered metric, with each of its option variants, gives the same rows in
-the same order and the same values (1e-9 relative) on DuckDB, PostgreSQL, Spark local[2] and
-ClickHouse (chdb, in process).
+"""The engine contract suite's option variants (tests/test_engines.py): every registered
+metric, with each of its option variants, must give the same rows in the same order and the
+same values (1e-9 relative) on every engine as on DuckDB.
 
 The data (about 2,000 rows, scores rounded so that many tie) is loaded once per engine as
 tables of the test's own (DuckDB: a fresh connection; PostgreSQL: the throwaway server of
@@ -285,49 +285,6 @@ def _cases() -> list[Case]:
 CASES = _cases()
 
 
-# --------------------------------------------------------------------------- engines
-@pytest.fixture(scope="module")
-def duckdb_con() -> Iterator[duckdb.DuckDBPyConnection]:
-    con = duckdb_tables(TABLES)
-    yield con
-    con.close()
-
-
-@pytest.fixture(scope="module")
-def pg_tables(pg_engine: Any) -> Any:
-    for name, frame in TABLES.items():
-        frame.to_sql(name, pg_engine, index=False, if_exists="replace")
-    return pg_engine
-
-
-@pytest.fixture(scope="module")
-def spark_tables(spark: Any) -> Iterator[Any]:
-    for name, frame in TABLES.items():
-        spark.createDataFrame(
-            frame.astype(object).where(frame.notna(), None)
-        ).createOrReplaceTempView(name)
-    yield spark
-    for name in TABLES:
-        spark.catalog.dropTempView(name)
-
-
-@pytest.fixture(scope="module")
-def ch_tables(chdb_session: Any) -> Any:
-    for name, frame in TABLES.items():
-        chdb_table(chdb_session, name, frame)
-    return chdb_session
-
-
-def _con(engine: str, request: pytest.FixtureRequest) -> Any:
-    fixture = {
-        "duckdb": "duckdb_con",
-        "postgres": "pg_tables",
-        "spark": "spark_tables",
-        "clickhouse": "ch_tables",
-    }[engine]
-    return request.getfixturevalue(fixture)
-
-
 def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
     """The case's result frame, or ``("error", class name, message)`` when it raises our error
     (outcomes compare by class: the message names the engine)."""
@@ -405,60 +362,3 @@ def assert_same(expected: Any, got: Any, where: str) -> None:
             a, b = _normal(a), _normal(b)
             ok = (a is None and b is None) or (a is not None and b is not None and _same(a, b))
             assert ok, f"{where}: column {column!r} row {i}: {a!r} (duckdb) vs {b!r}"
-
-
-# --------------------------------------------------------------------------- tests
-def test_every_registered_metric_is_covered() -> None:
-    covered = {m for case in CASES for m in case.metrics}
-    assert covered == set(REGISTRY), f"forgotten: {sorted(set(REGISTRY) - covered)}"
-
-
-def test_every_option_has_variants() -> None:
-    options = {p for spec in REGISTRY.values() for p in spec.params}
-    assert options <= set(VALUES), f"no variants for: {sorted(options - set(VALUES))}"
-    for spec in REGISTRY.values():
-        for param in spec.params:
-            values = [v for v in VALUES[param] if v != default_of(spec, param)]
-            assert values, (spec.name, param)
-            for value in values:
-                assert any(
-                    spec.name in case.metrics and (param, value) in case.options for case in CASES
-                ), (spec.name, param, value)
-
-
-def test_each_variant_runs_on_duckdb(duckdb_con: duckdb.DuckDBPyConnection) -> None:
-    """The reference side: every case gives a result, except the variants meant to raise."""
-    for case in CASES:
-        outcome = run_case(case, duckdb_con)
-        expected_error = (
-            ("empty", "error") in case.options
-            or ("missing", "error") in case.options
-            or any((m, p, v) in REFUSED for m in case.metrics for p, v in case.options)
-        )
-        if isinstance(outcome, tuple):
-            assert expected_error, f"{case.id}: {outcome}"
-        else:
-            assert len(outcome) >= 1, case.id
-
-
-_REFERENCE: dict[str, Any] = {}
-
-
-@pytest.mark.parametrize("engine", ENGINES[1:])
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_parity(
-    case: Case,
-    engine: str,
-    duckdb_con: duckdb.DuckDBPyConnection,
-    request: pytest.FixtureRequest,
-) -> None:
-    if case.id not in _REFERENCE:
-        _REFERENCE[case.id] = run_case(case, duckdb_con)
-    got = run_case(case, _con(engine, request))
-    assert_same(_REFERENCE[case.id], got, f"{case.id} on {engine}")
-
-
-# --------------------------------------------------------------------------- determinism
-# The same table in another row order (Spark: other partitions) gives the same bits, weighted
-# and sliced: the registry-wide shuffle invariance (tests/test_invariance.py) checks every
-# metric on each engine (it replaced a shuffle test here over 12 of them).

@@ -1,4 +1,4 @@
-"""The resampling macros (sql/_macros/resample.sql) give the same weights on every engine,
+"""The resampling macros (sql/_macros/inference/resample.sql) give the same weights on every engine,
 equal to their Python replay (_inference/resample.py), and behave like Poisson(1) draws."""
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def test_poisson_counts_spark_equal_the_python_replay(spark: Any) -> None:
 def test_poisson_thresholds_in_the_template_are_the_generated_ones() -> None:
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "sql/_macros/resample.sql").read_text()
+    text = (Path(__file__).resolve().parents[1] / "sql/_macros/inference/resample.sql").read_text()
     assert R.poisson_table_jinja() in text, (
         "paste sqlmetrics._inference.resample.poisson_table_jinja()"
     )

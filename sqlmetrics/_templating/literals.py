@@ -10,7 +10,7 @@ from ..errors import InvalidParameterError
 
 __all__ = ["FLOAT_TYPES", "sql_double"]
 
-#: the binary64 type per dialect, as ``float_type()`` in sql/_macros/dialect.sql writes it
+#: the binary64 type per dialect, as ``float_type()`` in sql/_macros/shared/dialect.sql writes it
 #: (a test compares the two)
 FLOAT_TYPES = {
     "duckdb": "double",

@@ -1,6 +1,6 @@
 """The one quoting of identifiers and string literals per dialect: every name and text that
 reaches SQL goes through here (string literals through the ``string_literal`` macro of
-``sql/_macros/dialect.sql``, which the templates use too).
+``sql/_macros/shared/dialect.sql``, which the templates use too).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
 
 def quote_literal(value: str, dialect: str = "duckdb") -> str:
     """Quote a SQL string literal for ``dialect``: the macro ``string_literal``
-    (sql/_macros/dialect.sql), the one quoting of text per dialect, so that a path or setting
+    (sql/_macros/shared/dialect.sql), the one quoting of text per dialect, so that a path or setting
     survives rendering and every quoting setting as a class name does.
 
     >>> quote_literal("it's")

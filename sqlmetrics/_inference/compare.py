@@ -3,8 +3,8 @@
 Several models scored on the same rows (two or more score columns of one table), or several
 ranking runs of the same groups (``runs=``), compared to a baseline with a paired test per
 metric: the sums each test needs come from one SQL statement per family
-(``sql/_macros/inference/compare.sql``); Python only turns those few numbers per slice into p-values,
-intervals and a multiple-comparison correction.
+(``sql/_macros/inference/compare.sql``); Python only turns those few numbers per slice into
+p-values, intervals and a multiple-comparison correction.
 """
 
 from __future__ import annotations

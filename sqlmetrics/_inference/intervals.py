@@ -7,8 +7,8 @@ the options are declared in :data:`sqlmetrics._core.registry.PARAMS`). It checks
 :func:`ci_request` and passes the :class:`CiRequest` explicitly to its call of
 :func:`sqlmetrics._engine.run.compute`, which serves the request (:func:`serve`) on the same
 connection, over the same checked data, with the metric's own kernel: the SQL is in
-``sql/_macros/inference/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
-t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
+``sql/_macros/inference/intervals.sql``; Python only turns per-slice sums into an interval (a
+normal or t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
 nothing changes.
 Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
 a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there

@@ -48,8 +48,8 @@ _HERE = Path(__file__).resolve().parents[1]  # the package folder
 #: the dialect Python renders for by default (dbt passes its own adapter)
 DIALECT = "duckdb"
 
-#: the dialects ``render(..., dialect=)`` writes (sql/_macros/shared/dialect.sql); DuckDB, PostgreSQL,
-#: Spark SQL and ClickHouse (chDB) run in the tests, BigQuery, Snowflake and Trino are rendered
+#: the dialects ``render(..., dialect=)`` writes (sql/_macros/shared/dialect.sql); DuckDB,
+#: PostgreSQL, Spark SQL and ClickHouse (chDB) run in the tests, BigQuery, Snowflake and Trino are rendered
 #: and parsed only
 DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino", "clickhouse")
 
@@ -377,7 +377,8 @@ def template_names() -> list[str]:
 
 #: a ranking header's one line standing for the shared rules (``_RULES`` in ranking.sql)
 _RULES_LINE = re.compile(r"^([ \t]*)Ranking rules: sql/_macros/kernels/ranking\.sql\b.*$", re.M)
-#: the comment of sql/_macros/kernels/ranking.sql holding the rules, after its title and a blank line
+#: the comment of sql/_macros/kernels/ranking.sql holding the rules, after its title and a
+#: blank line
 _RULES = re.compile(r"\{#\s*ranking rules \(.*?\):[ \t]*\n[ \t]*\n(.*?)#\}", re.S)
 
 
@@ -388,8 +389,8 @@ def ranking_rules() -> str:
     found = _RULES.search((sql_dir() / "_macros" / "kernels" / "ranking.sql").read_text())
     if found is None:
         raise SqlMetricsError(
-            "sql/_macros/kernels/ranking.sql has no comment '{# ranking rules (...):' followed by a "
-            "blank line and the rules; reinstall the package"
+            "sql/_macros/kernels/ranking.sql has no comment '{# ranking rules (...):' followed "
+            "by a blank line and the rules; reinstall the package"
         )
     return textwrap.dedent(found.group(1)).strip("\n")
 

@@ -298,7 +298,8 @@ def registry_facts() -> dict[str, Any]:
             "n_boot_max": N_BOOT_MAX,
             "auc_boot_buckets": AUC_BOOT_BUCKETS,
             # AS241 (PPND16), the normal quantile of the interval's level, as CPython's
-            # statistics.NormalDist computes it (sql/_macros/inference/intervals.sql::ci_normal_factor)
+            # statistics.NormalDist computes it
+            # (sql/_macros/inference/intervals.sql::ci_normal_factor)
             "as241": [list(AS241_A), list(AS241_B), list(AS241_C), list(AS241_D)],
         },
         "forms": metric_names(),

@@ -36,6 +36,7 @@ from typing import Any
 import jinja2
 import jinja2.sandbox
 
+from .._core.dialects import DEFAULT, NAMES
 from ..errors import (
     InvalidParameterError,
     SqlMetricsError,
@@ -46,12 +47,11 @@ from ..errors import (
 _HERE = Path(__file__).resolve().parents[1]  # the package folder
 
 #: the dialect Python renders for by default (dbt passes its own adapter)
-DIALECT = "duckdb"
+DIALECT = DEFAULT
 
-#: the dialects ``render(..., dialect=)`` writes (sql/_macros/shared/dialect.sql); DuckDB,
-#: PostgreSQL, Spark SQL and ClickHouse (chDB) run in the tests, BigQuery, Snowflake and Trino are rendered
-#: and parsed only
-DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino", "clickhouse")
+#: the dialects ``render(..., dialect=)`` writes, declared with their facts in
+#: ``sqlmetrics/_core/dialects.py`` (their SQL: sql/_macros/shared/dialect.sql)
+DIALECTS = NAMES
 
 
 def check_dialect(dialect: Any, caller: str = "render") -> str:

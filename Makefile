@@ -12,13 +12,13 @@ test-fast:
 	pytest
 
 lint:
-	ruff format --check sqlmetrics tests examples benchmarks
-	ruff check sqlmetrics tests examples benchmarks
+	ruff format --check sqlmetrics tools tests examples benchmarks
+	ruff check sqlmetrics tools tests examples benchmarks
 	mypy
 
 format:
-	ruff format sqlmetrics tests examples benchmarks
-	ruff check --fix sqlmetrics tests examples benchmarks
+	ruff format sqlmetrics tools tests examples benchmarks
+	ruff check --fix sqlmetrics tools tests examples benchmarks
 
 readme:
-	python -m sqlmetrics._tools.docs README.md
+	python -m tools.docs README.md

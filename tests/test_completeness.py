@@ -17,7 +17,7 @@ import sqlmetrics
 from sqlmetrics._core.names import metric_form
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._templating.templates import sql_dir
-from sqlmetrics._tools.docs import metrics_table
+from tools.docs import metrics_table
 
 # exported functions that compute no registered metric (readers and helpers)
 NOT_METRICS = {

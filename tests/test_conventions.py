@@ -32,9 +32,9 @@ from test_trec import MEASURES, TREC, expected_values
 import sqlmetrics
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics._tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
 from sqlmetrics.cli import _commands as cli
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
+from tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table, section
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 COLS = {"group": "group", "item": "item", "score": "score", "label": "label"}
@@ -655,9 +655,9 @@ def test_skipped_groups_warn_unless_chosen() -> None:
 
 # ----------------------------------------------------------------------------- README
 def test_readme_conventions_table_is_generated() -> None:
-    table = README.split(CONVENTIONS_START)[1].split(CONVENTIONS_END)[0].strip()
+    table = section(README, CONVENTIONS_START, CONVENTIONS_END).strip()
     assert table == conventions_table().strip(), (
-        "README conventions table is stale: run `python -m sqlmetrics._tools.docs README.md`"
+        "README conventions table is stale: run `python -m tools.docs README.md`"
     )
     assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", README)
 

@@ -279,16 +279,18 @@ def template_traps(root: Path) -> list[str]:
         for match in re.finditer(r"is\s+not\s+distinct\s+from", code, flags=re.I):
             line = code[: match.start()].count("\n") + 1
             owner = re.findall(r"\{%-?\s*macro\s+(\w+)", code[: match.start()])
-            if not (name == "_macros/dialect.sql" and owner[-1:] == ["default__null_safe_equal"]):
+            if not (
+                name == "_macros/shared/dialect.sql" and owner[-1:] == ["default__null_safe_equal"]
+            ):
                 found.append(f"{name}:{line}: is not distinct from")
         for match in re.finditer(r"\busing\s*\(", code, flags=re.I):
             found.append(f"{name}:{code[: match.start()].count(chr(10)) + 1}: join using")
-    dialect = _code((root / "_macros" / "dialect.sql").read_text())
+    dialect = _code((root / "_macros" / "shared" / "dialect.sql").read_text())
     wrapper = re.search(
         r"macro null_safe_equal\(a, b\) -%\}\s*(.*?)\s*\{%-? endmacro", dialect, re.S
     )
     if wrapper is None or not re.fullmatch(r"\(\{\{.*\}\}\)", wrapper.group(1)):
-        found.append("_macros/dialect.sql: null_safe_equal's result is not parenthesized")
+        found.append("_macros/shared/dialect.sql: null_safe_equal's result is not parenthesized")
     return found
 
 
@@ -303,7 +305,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
     # null_safe_equal before the ClickHouse work (dffbbbf): auc's bucket join read
     # `slice_0 is not distinct from (p_slice_0 and bucket = p_bucket)` on DataFusion
     "null_safe_equal unparenthesized": (
-        "_macros/dialect.sql",
+        "_macros/shared/dialect.sql",
         "({{ adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b) }})",
         "{{ adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b) }}",
         True,
@@ -312,7 +314,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
     # calibration's slice join before dffbbbf: a bare `is not distinct from` (and so, on
     # PostgreSQL, a nested loop); two slices chain two of them with `and`
     "bare is not distinct from": (
-        "_macros/calibration.sql",
+        "_macros/kernels/calibration.sql",
         "{{ sqlmetrics.null_safe_equal(left ~ '.slice_' ~ loop.index0, right ~ '.slice_' ~ "
         "loop.index0) }}",
         "{{ left }}.slice_{{ loop.index0 }} is not distinct from {{ right }}.slice_{{ "
@@ -323,7 +325,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
     # a USING join on the slices: drops the NULL slice everywhere, and its key is the left
     # side's on DataFusion; caught by the static check
     "join using": (
-        "_macros/ranking.sql",
+        "_macros/kernels/ranking.sql",
         "left join aggregated on {{ sqlmetrics.join_on_slices('counted', 'aggregated', by) }}",
         "left join aggregated using ({{ sqlmetrics.slice_cols(by) }} n_rows)",
         True,
@@ -331,7 +333,7 @@ TRAPS: dict[str, tuple[str, str, str, bool, list[Probe]]] = {
     ),
     # the shared division without its casts: count / count is an integer division there
     "integer division": (
-        "_macros/common.sql",
+        "_macros/shared/common.sql",
         "cast({{ num }} as {{ sqlmetrics.float_type() }}) / nullif(cast({{ den }} as "
         "{{ sqlmetrics.float_type() }}), 0)",
         "{{ num }} / nullif({{ den }}, 0)",

@@ -42,8 +42,8 @@ from sqlmetrics._core.names import metric_form, parse_metric
 from sqlmetrics._core.registry import CI_PARAM_NAMES, PARAMS, REGISTRY, MetricSpec, get_spec
 from sqlmetrics._engine.run import check_params
 from sqlmetrics._templating import templates as _templates
-from sqlmetrics._tools import dbt as _dbt
 from sqlmetrics.errors import SqlMetricsError
+from tools import dbt as _dbt
 
 pytestmark = pytest.mark.dbt
 
@@ -58,7 +58,7 @@ SCHEMA = "sqlmetrics_integration_tests"  # integration_tests/profiles.yml
 # --------------------------------------------------------------------------- generated files
 def test_generated_files_are_fresh() -> None:
     stale = _dbt.check()
-    assert stale == [], f"run `python -m sqlmetrics._tools.dbt`: stale {stale}"
+    assert stale == [], f"run `python -m tools.dbt`: stale {stale}"
 
 
 def test_check_names_a_stale_file(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_main_check_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_templates_are_already_qualified() -> None:
     """Running the qualifier changes nothing: every call between templates in sql/ is written
-    sqlmetrics.<macro>(...), as dbt needs it (run `python -m sqlmetrics._tools.dbt` after writing a
+    sqlmetrics.<macro>(...), as dbt needs it (run `python -m tools.dbt` after writing a
     template with bare calls).
     """
     assert _dbt.unqualified() == []

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 import sqlmetrics
 from sqlmetrics._core.conventions import DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY, default_of
-from sqlmetrics._tools.docs import metrics_table
 from sqlmetrics.cli import _commands as cli
+from tools.docs import metrics_table
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 

@@ -17,11 +17,11 @@ from scipy import stats
 import sqlmetrics
 from sqlmetrics._core.registry import CI_PARAM_NAMES, PARAMS, REGISTRY
 from sqlmetrics._inference import intervals as intervals
-from sqlmetrics._inference import resample as R
 from sqlmetrics.errors import InvalidParameterError, UndefinedMetricWarning
 from tests.oracle import classification as OC
 from tests.oracle import intervals as O
 from tests.oracle import ranking as ORK
+from tools import resample as R
 
 LEVEL = 0.9
 TOL = 1e-9
@@ -500,7 +500,8 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
     import re
     from pathlib import Path
 
-    from sqlmetrics._tools.docs import INTERVALS_END, INTERVALS_START, intervals_table
+    from tools.docs import INTERVALS_END, INTERVALS_START, intervals_table
+    from tools.docs import section as marked
 
     root = Path(__file__).resolve().parents[1]
     readme = (root / "README.md").read_text()
@@ -514,8 +515,8 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
         warnings.simplefilter("error")
         exec(compile(code.group(1), "README.md", "exec"), {})
     assert out.getvalue() == shown.group(1)
-    table = readme.split(INTERVALS_START)[1].split(INTERVALS_END)[0].strip()
-    assert table == intervals_table().strip(), "run `python -m sqlmetrics._tools.docs README.md`"
+    table = marked(readme, INTERVALS_START, INTERVALS_END).strip()
+    assert table == intervals_table().strip(), "run `python -m tools.docs README.md`"
 
 
 # --------------------------------------------------------------------------- every metric

@@ -27,7 +27,6 @@ LAYERS = {
     "__init__": 8,
     "__main__": 9,
     "cli": 9,
-    "_tools": 9,
 }
 
 #: function-level imports of our own modules, where lazy loading is the point: the command

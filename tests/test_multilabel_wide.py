@@ -460,7 +460,7 @@ def keyed_long(
 ) -> pd.DataFrame:
     """The long table of a wide frame with the row id the wide form's bootstrap keys rows by:
     the row's position (from 1) in the order of its score columns, then its truth columns
-    (sql/_macros/multiclass.sql, multiclass_wide_scores)."""
+    (sql/_macros/kernels/multiclass.sql, multiclass_wide_scores)."""
     order = frame.sort_values([*scores, *truth], kind="stable").index
     key = pd.Series(np.arange(1, len(frame) + 1), index=order).reindex(frame.index)
     rows = []

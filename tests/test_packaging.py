@@ -14,6 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: development-only code, which the wheel must not ship (issue 40): the generators and the
+#: Python replay of the resampling weights live in tools/ at the repository root
+DEV_ONLY = ("tools/", "tests/", "sqlmetrics/_tools/", "sqlmetrics/_inference/resample.py")
+
 
 @pytest.mark.slow
 def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
@@ -36,6 +40,10 @@ def test_wheel_ships_templates_and_runs_elsewhere(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     templates = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "sql").rglob("*.sql"))
     assert templates and all(f"sqlmetrics/{t}" in names for t in templates)
+    shipped = [n for n in names if n.startswith(DEV_ONLY)]
+    assert not shipped, f"the wheel ships development-only code: {shipped}"
+    modules = {n for n in names if n.endswith(".py")}
+    assert modules == {p.relative_to(ROOT).as_posix() for p in (ROOT / "sqlmetrics").rglob("*.py")}
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"

@@ -1,5 +1,5 @@
 """Warehouse portability traps of the rendered-only dialects (issue 25): BigQuery, Snowflake,
-Trino, fixed in sql/_macros/dialect.sql and sqlmetrics/_templating.
+Trino, fixed in sql/_macros/shared/dialect.sql and sqlmetrics/_templating.
 
 These engines cannot run here, so their renders are parsed with sqlglot in their dialect and
 the casts, types and names are read off the tree (never a substring); the same macros run on

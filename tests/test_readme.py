@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqlmetrics._tools.docs import END, START, metrics_table
+from tools.docs import END, START, metrics_table, section
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -46,9 +46,9 @@ def test_main_job_output_is_what_the_readme_shows() -> None:
 
 
 def test_metric_table_is_generated_from_the_registry() -> None:
-    table = README.split(START)[1].split(END)[0].strip()
+    table = section(README, START, END).strip()
     assert table == metrics_table().strip(), (
-        "README metric table is stale: run `python -m sqlmetrics._tools.docs README.md`"
+        "README metric table is stale: run `python -m tools.docs README.md`"
     )
 
 

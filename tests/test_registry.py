@@ -47,7 +47,7 @@ def test_templates_are_portable(path: str) -> None:
 
 
 def test_portability_scan_covers_macros_and_every_template() -> None:
-    assert "_macros/common.sql" in _SQL_FILES
+    assert "_macros/shared/common.sql" in _SQL_FILES
     assert {REGISTRY[name].template for name in REGISTRY} <= set(_SQL_FILES)
     assert _ORDERED_AGGREGATE.search("select sum(x order by x) from t")
     assert _ORDERED_AGGREGATE.search("sum(case when a then b end order by (b))")

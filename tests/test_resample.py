@@ -1,5 +1,5 @@
-"""The resampling macros (sql/_macros/resample.sql) give the same weights on every engine,
-equal to their Python replay (_inference/resample.py), and behave like Poisson(1) draws."""
+"""The resampling macros (sql/_macros/inference/resample.sql) give the same weights on every engine,
+equal to their Python replay (tools/resample.py), and behave like Poisson(1) draws."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 import sqlalchemy
 
-from sqlmetrics._inference import resample as R
 from sqlmetrics._templating.templates import render_macro
+from tools import resample as R
 
 SEED = 7
 SOURCE = pd.DataFrame(
@@ -146,10 +146,8 @@ def test_poisson_counts_spark_equal_the_python_replay(spark: Any) -> None:
 def test_poisson_thresholds_in_the_template_are_the_generated_ones() -> None:
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "sql/_macros/resample.sql").read_text()
-    assert R.poisson_table_jinja() in text, (
-        "paste sqlmetrics._inference.resample.poisson_table_jinja()"
-    )
+    text = (Path(__file__).resolve().parents[1] / "sql/_macros/inference/resample.sql").read_text()
+    assert R.poisson_table_jinja() in text, "paste tools.resample.poisson_table_jinja()"
 
 
 def test_small_means_are_the_exact_poisson_quantile() -> None:

@@ -264,16 +264,16 @@ def variants(name: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-#: (metric, variant) whose Spark plans still gather a whole slice, and why (measured; strict:
-#: the test fails the day one passes, so its mark goes). The whole-slice windows of sum_exponent
-#: became per-slice aggregates joined back (with_slice_exponents, sql/_macros/common.sql) in the
-#: confusion and multiclass kernels, log_loss, brier_score, gauc, the DCG family,
-#: calibration_ratio, normalized_entropy, hamming_loss, mcc, top_k_accuracy and the weighted
-#: averages. Positions and running sums over a slice's sorted values (ks_statistic, ks_point,
-#: partial_auc, lift_table, the quantile bins of the calibration family, the pooled (micro)
-#: multiclass AUC and multilabel AP, gini_index's item positions) run over score buckets
-#: (auc_prefixed, sql/_macros/auc.sql); the slice totals of the beyond-accuracy metrics are
-#: aggregates joined back (sql/_macros/beyond.sql).
+#: (metric, variant) whose Spark plans still gather a whole slice, and why (measured; strict: the
+#: test fails the day one passes, so its mark goes). The whole-slice windows of sum_exponent became
+#: per-slice aggregates joined back (with_slice_exponents, sql/_macros/shared/common.sql) in the
+#: confusion and multiclass kernels, log_loss, brier_score, gauc, the DCG family, calibration_ratio,
+#: normalized_entropy, hamming_loss, mcc, top_k_accuracy and the weighted averages. Positions and
+#: running sums over a slice's sorted values (ks_statistic, ks_point, partial_auc, lift_table, the
+#: quantile bins of the calibration family, the pooled (micro) multiclass AUC and multilabel AP,
+#: gini_index's item positions) run over score buckets (auc_prefixed, sql/_macros/kernels/auc.sql);
+#: the slice totals of the beyond-accuracy metrics are aggregates joined back
+#: (sql/_macros/kernels/beyond.sql).
 KNOWN_GATHERING: dict[tuple[str, str], str] = {}
 
 CASES = [(name, label, params) for name in sorted(REGISTRY) for label, params in variants(name)]

@@ -1,4 +1,4 @@
-"""Student's t p-value in SQL (sql/_macros/student_t.sql, compare_t_p) against compare()'s
+"""Student's t p-value in SQL (sql/_macros/inference/student_t.sql, compare_t_p) against compare()'s
 Python p-value (``_t_result``, ``t_two_sided_p``): the dbt gate champion_challenger's test='t'.
 
 The SQL evaluates the incomplete beta function with stats.py's own steps (the switch points,

@@ -64,7 +64,7 @@ def test_every_namespace_macro_is_loaded() -> None:
 def test_every_file_under_sql_is_in_the_namespace() -> None:
     # no family is loaded the old way (per-file templates with imports) any more
     assert namespace_files() == sql_files()
-    assert "_macros/common.sql" in sql_files() and "ranking/ndcg.sql" in sql_files()
+    assert "_macros/shared/common.sql" in sql_files() and "ranking/ndcg.sql" in sql_files()
     for path in sql_files():
         code = re.sub(r"\{#.*?#\}", "", (sql_dir() / path).read_text(), flags=re.S)
         assert "import" not in code and "with context" not in code, path

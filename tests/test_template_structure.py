@@ -13,6 +13,7 @@ import pytest
 from sqlmetrics._core.registry import REGISTRY, default_of
 from sqlmetrics._templating.templates import (
     environment,
+    macro_names,
     ranking_rules,
     render_macro,
     sql_dir,
@@ -65,7 +66,7 @@ def test_every_macro_fits_the_line_budget() -> None:
 
 
 def test_the_ranking_stages_fit_the_budget() -> None:
-    text = (sql_dir() / "_macros" / "ranking.sql").read_text()
+    text = (sql_dir() / "_macros" / "kernels" / "ranking.sql").read_text()
     sizes = macro_lines(text)
     stages = [name for name in sizes if name.startswith("ranking_")]
     assert "ranking_kernel" in stages and len(stages) >= 6, stages
@@ -194,7 +195,7 @@ def test_the_score_points_table_gives_each_metrics_value() -> None:
 
 
 # ----------------------------------------------------------------------------- headers
-RULES_LINE = "Ranking rules: sql/_macros/ranking.sql"
+RULES_LINE = "Ranking rules: sql/_macros/kernels/ranking.sql"
 
 
 def _header(path: str) -> str:
@@ -206,7 +207,7 @@ def test_the_ranking_rules_are_written_once() -> None:
     first = rules.splitlines()[0]
     assert first.startswith("Per group (user, query): items ordered by score desc")
     holding = [p for p in sql_files() if first in (sql_dir() / p).read_text()]
-    assert holding == ["_macros/ranking.sql"]
+    assert holding == ["_macros/kernels/ranking.sql"]
 
 
 def test_each_ranking_header_refers_to_the_rules_in_one_line() -> None:
@@ -236,3 +237,33 @@ def test_a_ranking_metrics_card_prints_the_rules_in_place() -> None:
     plain = (sql_dir() / REGISTRY["auc"].template).read_text().split("#}")[0]
     header = template_header(sql_dir() / REGISTRY["auc"].template)
     assert header is not None and header.splitlines()[0] == plain.strip("{#\n ").splitlines()[0]
+
+
+#: the roles of sql/_macros/ (issue 40): a reader finds a kernel by its family
+MACRO_ROLES = {
+    "kernels": "a family's kernel and its pieces (auc, ranking, confusion, ...)",
+    "inference": "intervals, resampling, compare, Student's t",
+    "shared": "what every template uses (common, dialect, labels, evaluate, state)",
+}
+
+
+def test_shared_macros_are_filed_by_role() -> None:
+    """Every file of sql/_macros/ sits in one of its role folders; a shared kernel macro
+    (``*_kernel``) in kernels/, an interval or comparison macro (``ci_*``, ``compare_*``) in
+    inference/."""
+    misplaced = []
+    for path in sql_files():
+        parts = path.split("/")
+        if parts[0] != "_macros":
+            continue
+        if len(parts) != 3 or parts[1] not in MACRO_ROLES:
+            misplaced.append(f"sql/{path}: not in a role folder ({', '.join(MACRO_ROLES)})")
+            continue
+        for name in macro_names(path):
+            base = name.split("__")[-1]
+            if base.endswith("_kernel") and parts[1] != "kernels":
+                misplaced.append(f"sql/{path}: kernel {name} belongs in _macros/kernels/")
+            if base.startswith(("ci_", "compare_")) and parts[1] != "inference":
+                misplaced.append(f"sql/{path}: {name} belongs in _macros/inference/")
+    assert any(p.startswith("_macros/kernels/") for p in sql_files())
+    assert not misplaced, "\n".join(misplaced)

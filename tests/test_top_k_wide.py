@@ -236,7 +236,7 @@ def test_cli_equals_python(tmp_path: Path) -> None:
 def keyed_long(frame: pd.DataFrame, weight: bool) -> pd.DataFrame:
     """The long table with the row id the wide form's bootstrap keys rows by: the row's
     position (from 1) in the order of its score columns, then its label, then its weight
-    (sql/_macros/multiclass.sql, multiclass_wide_scores)."""
+    (sql/_macros/kernels/multiclass.sql, multiclass_wide_scores)."""
     order = frame.sort_values([*SCORES, "y", *(["w"] if weight else [])], kind="stable").index
     key = pd.Series(np.arange(1, len(frame) + 1), index=order).reindex(frame.index)
     long = long_form(frame, CLASSES, SCORES)

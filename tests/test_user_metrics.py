@@ -208,7 +208,7 @@ FRONT = "{#\n  name: m\n  roles: label=binary\n  summary: a test metric\n#}\n"
         (FRONT.replace("name: m", "name: M-1") + GOOD_KERNEL, "must be a lowercase identifier"),
         (
             FRONT + GOOD_KERNEL + "{% macro safe_div(a, b) %}{% endmacro %}\n",
-            r"macro 'safe_div' is already defined in sql/_macros/common.sql",
+            r"macro 'safe_div' is already defined in sql/_macros/shared/common.sql",
         ),
         (FRONT + GOOD_KERNEL + "{% macro ref(a) %}{% endmacro %}\n", "shadows a dbt builtin"),
         (FRONT + "{% macro m_kernel(relation %}\n", "m.sql"),

@@ -17,7 +17,7 @@
   j = J_c + 1 .. J_c + k_c (k_c items of count c, J_c items of smaller count), whose terms
   add up to c k_c (2 J_c + k_c - m); J_c is a running sum of k_c over the slice's distinct
   counts in increasing order, distributed by count buckets (auc_prefixed,
-  sql/_macros/auc.sql). The same integers, so the same value.
+  sql/_macros/kernels/auc.sql). The same integers, so the same value.
   Oracle: tests/oracle/beyond.py::gini_index
 #}
 {% macro gini_index_kernel(relation, by, columns, options, entries) -%}

@@ -5,7 +5,7 @@
      mean_predicted    = sum_{i in b} w_i p_i / W_b    (scikit-learn's prob_pred)
      W_b = sum_{i in b} w_i (w_i = 1 without weight)
   Bins: n_bins bins by `strategy` uniform | quantile, with scikit-learn's edges and
-  searchsorted rule exactly (sql/_macros/calibration.sql); empty bins are left out, as
+  searchsorted rule exactly (sql/_macros/kernels/calibration.sql); empty bins are left out, as
   scikit-learn leaves them out. bin_lower / bin_upper: the bin's edges (uniform: i / n_bins;
   quantile: the percentiles of p, the first and last being min and max p).
   Ties: rows of equal p share a bin; no order is involved. Float sums are exact_sums.

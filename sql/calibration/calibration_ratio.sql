@@ -20,7 +20,7 @@ scaled_rows as (
         w * label as wy
     from source
 ),
--- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w'), ('wp_exp', 'wp'), ('wy_exp', 'wy')]) }},
 final as (
     select

@@ -5,7 +5,7 @@
      W_b = sum_{i in b} w_i,  ybar_b = sum_{i in b} w_i y_i / W_b,  pbar_b = sum_{i in b} w_i p_i / W_b
   Bins: n_bins (default 10) bins of p (the predicted probability of label 1), by `strategy`:
   uniform (equal width on [0, 1]) | quantile (equal mass: edges at the unweighted quantiles of
-  p), with scikit-learn's calibration_curve's edges and rule exactly (sql/_macros/calibration.sql:
+  p), with scikit-learn's calibration_curve's edges and rule exactly (sql/_macros/kernels/calibration.sql:
   p on an edge falls in the lower bin). Empty bins add nothing. w_i = 1 without weight.
   Ties: rows of equal p fall in the same bin; no order is involved. Float sums are exact_sums
   (decision 0006), the bins' weight total W too: shuffled input gives bit-identical results.

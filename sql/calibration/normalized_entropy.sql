@@ -36,7 +36,7 @@ per_row as (
         ) as wloss
     from source
 ),
--- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wy_exp', 'wy'), ('wloss_exp', 'wloss')]) }},
 sums as (
     select

@@ -1,7 +1,7 @@
 {#
   accuracy: share of rows classified correctly.
      accuracy = (tp + tn) / (tp + fp + tn + fn)
-  tp, fp, tn, fn: the confusion-matrix counts (sql/_macros/confusion.sql), predicted 1 when
+  tp, fp, tn, fn: the confusion-matrix counts (sql/_macros/kernels/confusion.sql), predicted 1 when
   score >= threshold (default 0.5) or from a 0/1 prediction column; with weight, sums of
   sample weights.
   Undefined: never (empty input is rejected before the query runs).

@@ -9,10 +9,10 @@
   computed per distinct score s as sum_s wpos_s (Wneg_{<s} + wneg_s / 2) / (W_pos W_neg),
   with every weight first divided by 2^E, E = ceil(log2 max w) of the slice: an exact scaling
   that cancels in the ratio and keeps W_pos W_neg finite for weights from 1e-300 to 1e300.
-  Formulation (unweighted): average ranks from one window sort (sql/_macros/auc.sql).
+  Formulation (unweighted): average ranks from one window sort (sql/_macros/kernels/auc.sql).
   Spark (spark__auc_kernel): the same numbers without a window over a whole slice. Unweighted:
   the rows are cut into score buckets (approximate quantiles of a sample, auc_row_buckets in
-  sql/_macros/auc.sql; tied scores share a bucket), average ranks inside each bucket from one
+  sql/_macros/kernels/auc.sql; tied scores share a bucket), average ranks inside each bucket from one
   sort per (slice, bucket) partition, and per bucket k
      2U_k = sum_{pos in k} (rank_lo + rank_hi) - P_k (P_k + 1)
      2U = sum_k (2U_k + 2 P_k N_{<k})           AUC = U / (P N)

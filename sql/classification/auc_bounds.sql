@@ -94,7 +94,7 @@ bucketed as (
   select, over a CTE `bucketed` (slice_0.., label 0/1, bucket; with columns.weight also w,
   w_exp): the counts, D, S and the bounds of the header. Any bucket that is a non-decreasing
   function of the score certifies the bounds: the kernel's equal-width buckets, a rounded
-  state's rounded scores (state_auc_bounds, sql/_macros/state.sql).
+  state's rounded scores (state_auc_bounds, sql/_macros/shared/state.sql).
 #}
 {% macro auc_bounds_counted(by, columns, options, entries) -%}
 per_bucket as (

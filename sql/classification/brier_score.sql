@@ -32,7 +32,7 @@ per_row as (
         w * (p - label) * (p - label) as wsq
     from source
 ),
--- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w'), ('wsq_exp', 'wsq')]) }},
 final as (
     select

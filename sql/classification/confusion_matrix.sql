@@ -6,6 +6,6 @@
   With weight: sums of sample weights instead of counts.
   Undefined: never (empty input is rejected before the query runs).
   Output: one row per slice; columns tp, fp, tn, fn: the rows of confusion_kernel
-  (sql/_macros/confusion.sql) called with no metric entry. No macro of its own.
+  (sql/_macros/kernels/confusion.sql) called with no metric entry. No macro of its own.
   Oracle: tests/oracle/classification.py::confusion
 #}

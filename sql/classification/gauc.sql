@@ -3,7 +3,7 @@
      GAUC = sum_g v_g AUC_g / sum_g v_g   over groups g with both classes
      AUC_g = (sum_{i in g, label_i = 1} r_i - P_g (P_g + 1) / 2) / (P_g N_g)
   r_i: average rank of score_i within its group (ties share the mean rank: a tied
-  positive/negative pair counts 1/2), from sql/_macros/auc.sql.
+  positive/negative pair counts 1/2), from sql/_macros/kernels/auc.sql.
   weighting: samples -> v_g = rows of g (P_g + N_g, as in the DIN paper)
            | positives -> v_g = P_g (e.g. clicks) | uniform -> v_g = 1.
   Groups whose labels are all 0 or all 1 (AUC_g undefined) are left out; n_groups counts
@@ -42,7 +42,7 @@ scored_rows as (
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
--- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/common.sql)
+-- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('v_exp', 'v')]) }},
 final as (
     select

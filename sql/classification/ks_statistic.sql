@@ -3,7 +3,7 @@
   negatives: the largest gap between the true and false positive rates over thresholds.
      KS = max_t |TPR(t) - FPR(t)|,  TPR(t) = sum_{s_i >= t} w_i y_i / P,
                                     FPR(t) = sum_{s_i >= t} w_i (1 - y_i) / N
-  t over the distinct scores (sql/_macros/score_points.sql). Equal to the two-sample statistic
+  t over the distinct scores (sql/_macros/kernels/score_points.sql). Equal to the two-sample statistic
   sup_x |F_pos(x) - F_neg(x)| of the empirical distribution functions (scipy.stats.ks_2samp)
   for unit weights. The threshold reported is the largest score t where the maximum is
   reached (predict 1 for score >= t), with TPR(t) and FPR(t) there.
@@ -21,7 +21,7 @@
   fpr.
   ks_point: the same kernel called as a table (no entry): ks_statistic with its threshold,
   tpr and fpr, one row per slice.
-  Kernel: score_points_kernel (sql/_macros/score_points.sql), which computes partial_auc
+  Kernel: score_points_kernel (sql/_macros/kernels/score_points.sql), which computes partial_auc
   from the same pass over the score points when both are requested.
   Oracle: tests/oracle/separation.py::ks_statistic
 #}

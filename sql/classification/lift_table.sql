@@ -18,7 +18,7 @@
   On Spark (spark__lift_table_per_bin) r is not a rank over the slice's rows (a window that
   moves every row of a slice into one partition): r = rows of higher score, a running count
   over the slice's distinct scores in descending order, distributed by score buckets
-  (auc_prefixed, sql/_macros/auc.sql); the same integers, so the same bins and values.
+  (auc_prefixed, sql/_macros/kernels/auc.sql); the same integers, so the same bins and values.
   Output: one row per slice and non-empty bin, ordered by slices then bin: bin, n, n_pos,
   min_score, max_score, response_rate, lift, cumulative_n, cumulative_pos, gain,
   cumulative_lift.

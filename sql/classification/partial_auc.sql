@@ -2,7 +2,7 @@
   partial_auc: the area under the ROC curve up to FPR = max_fpr, McClish-standardised, as
   scikit-learn's roc_auc_score(max_fpr=).
      A_m = integral_0^m TPR d(FPR), trapezoids between the ROC points (one per distinct
-           score, from (0, 0); sql/_macros/score_points.sql); the segment crossing FPR = m is
+           score, from (0, 0); sql/_macros/kernels/score_points.sql); the segment crossing FPR = m is
            cut there, TPR interpolated linearly (numpy.interp, as scikit-learn)
      partial_auc = 1/2 (1 + (A_m - m^2 / 2) / (m - m^2 / 2))    (McClish 1989)
   m = max_fpr in (0, 1]; m = 1 is the plain ROC AUC (no standardisation, as scikit-learn).
@@ -11,7 +11,7 @@
   exact_sum of the segments' areas (each in [0, 1]).
   Undefined: no positive or no negative label -> NULL (NaN + UndefinedMetricWarning).
   Output: one row per slice; one column per entry alias (partial_auc), n_pos, n_neg.
-  Kernel: score_points_kernel (sql/_macros/score_points.sql), which computes ks_statistic
+  Kernel: score_points_kernel (sql/_macros/kernels/score_points.sql), which computes ks_statistic
   from the same pass over the score points when both are requested.
   Oracle: tests/oracle/separation.py::partial_auc
 #}

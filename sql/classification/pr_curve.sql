@@ -11,7 +11,7 @@
   point that is not first or last is dropped when tp equals tp of both neighbours (a vertical
   run at one recall keeps its two ends).
   max_points (none or an integer >= 2): at most max_points rows per slice, the +infinity row
-  and max_points - 1 points at score quantiles (see `thinned` in sql/_macros/curves.sql).
+  and max_points - 1 points at score quantiles (see `thinned` in sql/_macros/kernels/curves.sql).
   Undefined: P = 0 -> recall NULL (NaN); scikit-learn sets recall 1 instead.
   Output: per slice, rows ordered by threshold ascending; columns threshold, precision,
   recall, tp, fp, fn. Equals scikit-learn's precision_recall_curve (precision, recall, and

@@ -11,7 +11,7 @@
   (fp_{i+1} - fp_i) = (fp_i - fp_{i-1}) and the same for tp (scikit-learn's rule: it drops
   the middle of straight runs of equal steps, not every collinear point).
   max_points (none or an integer >= 2): at most max_points rows per slice, the +infinity row
-  and max_points - 1 points at score quantiles (see `thinned` in sql/_macros/curves.sql).
+  and max_points - 1 points at score quantiles (see `thinned` in sql/_macros/kernels/curves.sql).
   Undefined: N = 0 -> fpr NULL (NaN); P = 0 -> tpr NULL (NaN), as scikit-learn.
   Output: per slice, rows ordered by threshold descending; columns threshold, fpr, tpr, tp,
   fp, tn, fn. Equals scikit-learn's roc_curve (fpr, tpr, thresholds).

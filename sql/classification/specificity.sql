@@ -1,7 +1,7 @@
 {#
   specificity: true negative rate (TNR).
      specificity = tn / (tn + fp)
-  tp, fp, tn, fn: the confusion-matrix counts (sql/_macros/confusion.sql), predicted 1 when
+  tp, fp, tn, fn: the confusion-matrix counts (sql/_macros/kernels/confusion.sql), predicted 1 when
   score >= threshold (default 0.5) or from a 0/1 prediction column; with weight, sums of
   sample weights.
   Undefined: no negative label (tn + fp = 0) -> NULL (NaN + UndefinedMetricWarning, or the zero_division value).

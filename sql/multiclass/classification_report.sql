@@ -4,7 +4,7 @@
   Per slice and class c (the union of the values of label and prediction; any type):
      precision_c = tp_c / n_pred_c    recall_c = tp_c / n_true_c
      fbeta_c = (1 + b^2) tp_c / (b^2 n_true_c + n_pred_c)    support_c = n_true_c
-  tp_c, n_true_c, n_pred_c: as in sql/_macros/multiclass.sql (sums of weights with weight).
+  tp_c, n_true_c, n_pred_c: as in sql/_macros/kernels/multiclass.sql (sums of weights with weight).
   Average rows (class NULL, `average` = micro | macro | weighted), as the *_micro, *_macro
   and *_weighted templates; their support is the slice's total.
   Undefined: precision_c when c is never predicted, recall_c when c is never true -> NULL
@@ -12,7 +12,7 @@
   Ties: none. Float sums are exact_sums (decision 0006).
   labels (scikit-learn's labels=): the classes reported and averaged are the listed ones, in
   their order; counts come from every row; a listed class absent from the slice has support 0
-  and precision and recall 0/0 (see sql/_macros/multiclass.sql).
+  and precision and recall 0/0 (see sql/_macros/kernels/multiclass.sql).
   Output: per slice, one row per class ordered by class (labels: in the listed order), then
   micro, macro, weighted; columns class, average, precision, recall, fbeta, support.
   Oracle: tests/oracle/multiclass.py::report

@@ -90,7 +90,7 @@ terms as (
     union all
     select {{ sqlmetrics.slice_cols(by) }} cast(0 as {{ sqlmetrics.float_type() }}) as o, term as e from expected
 ),
--- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled_terms', 'terms', by, [('o_exp', 'o'), ('e_exp', 'e')]) }},
 sums as (
     select

@@ -25,7 +25,7 @@ scaled_rows as (
         w * miss as wmiss
     from source
 ),
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled', 'scaled_rows', by, [('w_exp', 'w')]) }},
 final as (
     select

@@ -9,12 +9,12 @@
   Classes: the union of the values of label and prediction in the slice; a class whose rows
   all have weight 0 has a union of 0 and J_c = 0 (scikit-learn's zero_division default).
   labels (scikit-learn's labels=): the classes averaged are the listed ones, counts from every
-  row; a listed class absent from the slice has J_c = 0 (see sql/_macros/multiclass.sql).
+  row; a listed class absent from the slice has J_c = 0 (see sql/_macros/kernels/multiclass.sql).
   Ties: none. Float sums are exact_sums (decision 0006).
   Undefined: weighted with every support 0, or the weights sum to 0 -> NULL (NaN +
   UndefinedMetricWarning).
   jaccard_macro:, jaccard_micro:, jaccard_weighted: the three averages above, each a
-  jaccard_<average>_value of multiclass_kernel (sql/_macros/multiclass.sql), which computes the
+  jaccard_<average>_value of multiclass_kernel (sql/_macros/kernels/multiclass.sql), which computes the
   per-class counts once for every averaged multiclass metric of a call.
   Output (multiclass_kernel): one row per slice; one column per entry alias, n_classes,
   n_undefined (0).

@@ -32,7 +32,7 @@ scaled as (
         from per_class
     ) as exponents
 ),
--- the slice's exponents of the scaled per-class sums: aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the scaled per-class sums: aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('counts', 'scaled', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }},
 {% endif %}
 sums as (

@@ -141,7 +141,7 @@ scored_rows as (
         n_ab * value as wv
     from per_pair
 ),
--- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scored', 'scored_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select

@@ -78,7 +78,7 @@ weighted_rows as (
         p_total * value as wv
     from per_part
 ),
--- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('weighted', 'weighted_rows', by, [('wv_exp', 'wv')]) }},
 final as (
     select

@@ -14,7 +14,7 @@
   the same on every line of the row; 1 without one).
   Ties: broken by class as above (a total order within a row). Float sums are exact_sums.
   Wide form (scikit-learn's y_score matrix, a score column per class; sqlmetrics/
-  multiclass_roc.py): the same kernel over multiclass_wide_scores (sql/_macros/multiclass.sql,
+  multiclass_roc.py): the same kernel over multiclass_wide_scores (sql/_macros/kernels/multiclass.sql,
   numbered: the row's key is g; the weight column carried on every class), so the same rule
   and values as the long table of those columns: with labels (the class of each column, in
   column order) ties go by column position, the later first, exactly scikit-learn's argsort
@@ -65,7 +65,7 @@ per_row as (
     from ranked
     {{ sqlmetrics.group_by(by, ['g']) }}
 ),
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('scaled', 'per_row', by, [('w_exp', 'w')]) }},
 final as (
     select

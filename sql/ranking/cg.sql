@@ -3,7 +3,7 @@
      CG@k = sum_{i <= k} gain(label_i)
   gain: exponential = 2^label - 1 (Burges et al. 2005) | linear = label (Jarvelin &
   Kekalainen 2002). ties=average: gain_i is the mean gain of its tie group (an expectation).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns cg, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::cg

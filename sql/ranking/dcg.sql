@@ -6,7 +6,7 @@
   expectation over the orders of tied items (scikit-learn dcg_score, ignore_ties=False).
   log_base: the discount is 1 / log_b(i + 1) = ln(b) / ln(i + 1): the value with base 2
   times ln(b) / ln(2) (scikit-learn's dcg_score(log_base=); default 2).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns dcg, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::dcg

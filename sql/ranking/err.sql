@@ -10,7 +10,7 @@
   follow the ranking rules (gdeval evaluates the topics with a relevant judgment only: the
   same as empty='skip').
   ties="average" is refused: the product has no closed form over the orders of tied items.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns err, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::err

@@ -7,7 +7,7 @@
   collection's non-relevant documents (its -N), which a table of rankings does not hold.
   A group whose retrieved items are all relevant has 0/0, counted 0 (as every ranking metric).
   ties=average: E[1 - rel_i] = 1 - r / n, linear, exact.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns fallout, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::fallout

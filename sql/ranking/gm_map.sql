@@ -4,7 +4,7 @@
      AP@k = sum_{i <= k} P@i rel_i / D, D per ap_denominator as in map.sql.
   ties=average: AP_g is its expected value (as map), then the logarithm is taken (the
   geometric mean of expected APs, not the expectation of a geometric mean).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns gm_map, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::gm_map

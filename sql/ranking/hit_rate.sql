@@ -4,7 +4,7 @@
   ties=average: P(at least one relevant item in the top k) = 1 - prod over positions
   i <= k of miss_i, miss_i = (n - r - t) / (n - t) for position i at offset t of a tie group
   of n items with r relevant (a hypergeometric probability); 1 - [no relevant] otherwise.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns hit_rate, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::hit_rate

@@ -6,7 +6,7 @@
   Empty groups add 0 to both sums (skip and zero give the same value; n_groups differs).
   The sum of hits is an exact_sum (decision 0006): each group's hits is a multiple of 2^-80
   below 2^47, so the sum over groups is exact and bit-identical under any row order.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns hit_ratio, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::hit_ratio

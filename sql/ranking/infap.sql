@@ -12,7 +12,7 @@
   terms (H_r + eps) / (i - 1 + 2 eps) for H_r / (i - 1), within 2e-5 of it. R = 0 counts 0
   (empty='zero').
   ties="average" is refused: no closed form (it reads judged items above each position).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns infap, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::infap

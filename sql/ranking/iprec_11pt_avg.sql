@@ -7,7 +7,7 @@
      trec_eval conventions set it)
   ties="average" is refused: no closed form (the Python layer raises, the macro raises a
   compiler error).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns iprec_11pt_avg, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::iprec_11pt_avg

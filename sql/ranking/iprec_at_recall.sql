@@ -14,7 +14,7 @@
   positions, so the maximum is taken over them.
   ties="average" is refused: no closed form (the Python layer raises, the macro raises a
   compiler error).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns iprec_at_recall, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::iprec_at_recall

@@ -6,7 +6,7 @@
   judged and the value is 1. A group that retrieved nothing (missing='zero') counts 0.
   ir_measures orders equal scores by docno ascending here (ties='item_asc').
   ties="average" is refused (it reads the judged items above each position).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns judged, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::judged

@@ -7,7 +7,7 @@
   offset t of a tie group of n items (r relevant, q = r / n, R_a relevant above the group):
   exact for a fixed D; with ap_denominator=hits the expectation of the ratio has no closed
   form and the Python layer refuses the combination.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns map, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::map

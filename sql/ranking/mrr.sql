@@ -4,7 +4,7 @@
   ties=average: E[RR@k] = sum_{i <= k} P(first relevant at i) / i; in the first tie group
   holding a relevant item (n items, r relevant, t = offset of i in it),
   P(first at i) = prod_{t' < t} (n - r - t') / (n - t') * r / (n - t).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns mrr, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::mrr

@@ -9,7 +9,7 @@
   ties=average: DCG is its expectation over the orders of tied items (each tied position
   gets the mean gain of its tie group): scikit-learn's ndcg_score with ignore_ties=False.
   IDCG = 0 (no positive gain) counts 0 with empty=zero (as trec_eval).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns ndcg, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::ndcg

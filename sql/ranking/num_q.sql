@@ -5,7 +5,7 @@
   Which groups: the ranking rules (empty=, missing=); trec_eval counts the judged groups of
   the run (empty='zero'), with -c also the missing ones (missing='zero'). empty='one' is
   refused (it is a count, not a mean).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns num_q, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::num_q

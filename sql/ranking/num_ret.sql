@@ -4,7 +4,7 @@
      num_ret = sum over groups of n_ret (a missing group retrieved 0)
   Which groups: the ranking rules (empty=, missing=); empty='one' is refused (it is a sum,
   not a mean).
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns num_ret, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::num_ret

@@ -5,7 +5,7 @@
   precision_denominator: k (default; trec_eval) | min_k_retrieved = hits@k / min(k, n_ret)
   (torchmetrics' adaptive_k).
   ties=average: hits@k is its expectation.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns precision_at_k, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::precision_at_k

@@ -2,7 +2,7 @@
   r_precision: precision at R = n_rel, mean over groups (trec_eval Rprec).
      Rprec = hits@R / R,   R = n_rel (relevant judged items of the group)
   ties=average: hits@R is its expectation.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns r_precision, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::r_precision

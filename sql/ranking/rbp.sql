@@ -7,7 +7,7 @@
   (trec_eval rbp_resid, the weight of unjudged items) is not computed.
   ties=average: E[rel_i] = r / n for a position in a tie group of n items with r relevant
   (RBP is linear in rel_i), exact.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns rbp, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/retrieval.py::rbp

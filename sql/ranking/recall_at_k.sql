@@ -3,7 +3,7 @@
   (trec_eval recall_k).
      R@k = hits@k / n_rel   (n_rel counts relevant judged items the run never retrieved)
   ties=average: hits@k is its expectation.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns recall_at_k, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ranking.py::recall_at_k

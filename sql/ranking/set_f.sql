@@ -5,7 +5,7 @@
   P = set precision, R = set recall, relret = relevant retrieved items; beta (default 1: F1;
   0 gives P) weighs recall beta times as much as precision. 0/0 counts 0 (trec_eval: P + R
   = 0 gives 0). The order of the items does not matter, so every ties= gives the same value.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns set_f, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::set_f

@@ -4,7 +4,7 @@
      set_P = relevant retrieved items / retrieved items (n_ret)
   A group that retrieved nothing (missing='zero') counts 0. The order of the items does not
   matter, so every ties= gives the same value.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns set_precision, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::set_precision

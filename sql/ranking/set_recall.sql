@@ -4,7 +4,7 @@
      set_recall = relevant retrieved items / relevant items (n_rel, retrieved or not)
   n_rel = 0 counts 0 (empty='zero'). The order of the items does not matter, so every ties=
   gives the same value.
-  Ranking rules: sql/_macros/ranking.sql (order and ties, relevance, empty and missing groups).
+  Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns set_recall, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
   Oracle: tests/oracle/ir.py::set_recall

@@ -20,15 +20,6 @@ if TYPE_CHECKING:
 #: a prefix no user object has: every name sqlmetrics registers or creates starts with it
 PREFIX = "__sqlmetrics_"
 
-#: the dialects a SQLAlchemy engine may speak, by SQLAlchemy dialect name
-SQLALCHEMY_DIALECTS = {
-    "postgresql": "postgres",
-    "snowflake": "snowflake",
-    "bigquery": "bigquery",
-    "trino": "trino",
-    "duckdb": "duckdb",
-}
-
 
 _NUMERIC = {
     "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .._core.dialects import DIALECTS, FILE_KINDS
 from ..errors import InvalidDataError, InvalidParameterError
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
@@ -86,19 +87,16 @@ def reader_sql(kind: str, paths_sql: str, dialect: str = "duckdb") -> str:
     ``paths_sql``: the path as ``dialect`` names a file, a quoted string literal (or a list
     of them) for DuckDB (``read_parquet('p')``), a quoted identifier for Spark (``parquet.`p```,
     Parquet only: Spark's CSV source reads no header this way). Other dialects read no file
-    in SQL: :class:`~sqlmetrics.errors.InvalidParameterError` asks for a table name.
+    in SQL: :class:`~sqlmetrics.errors.InvalidParameterError` asks for a table name. The
+    readers are declared with the dialects (``sqlmetrics/_core/dialects.py``).
     """
-    if dialect == "duckdb":
-        if kind == "parquet":
-            return f"read_parquet({paths_sql})"
-        return f"read_csv({paths_sql}, header = true)"
-    if dialect == "spark" and kind == "parquet":
-        return f"parquet.{paths_sql}"
-    what = "a CSV file" if kind == "csv" else "a Parquet file"
+    facts = DIALECTS[dialect]
+    if kind in facts.file_readers:
+        return facts.file_readers[kind].format(paths=paths_sql)
     raise InvalidParameterError(
-        f"render: data= is {what}, which dialect {dialect!r} cannot read in a query; render a "
-        f"table name for dialect {dialect} (load the file into a table first)"
-        + ("; Spark reads Parquet paths only" if dialect == "spark" else "")
+        f"render: data= is a {FILE_KINDS[kind]} file, which dialect {dialect!r} cannot read in "
+        f"a query; render a table name for dialect {dialect} (load the file into a table "
+        f"first){facts.reads_only()}"
     )
 
 

@@ -6,8 +6,8 @@ named ``__sqlmetrics_<hex>`` and dropped afterwards, also after an error: the on
 sqlmetrics ever creates in a user's catalog) or a Parquet path, glob or directory (read with
 ``parquet.`path```). Templates render with dialect ``spark``; the metrics whose plain SQL
 would gather a slice into one partition (AUC, the curves, average precision) have
-distributed ``spark__`` kernels (``sql/_macros/auc.sql``, ``auc_prefixed``). Results come back
-with ``toPandas()``: one row per slice (per curve point for the curves), never the data.
+distributed ``spark__`` kernels (``sql/_macros/kernels/auc.sql``, ``auc_prefixed``). Results
+come back with ``toPandas()``: one row per slice (per curve point for the curves), never the data.
 """
 
 from __future__ import annotations

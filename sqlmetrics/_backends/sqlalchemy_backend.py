@@ -26,8 +26,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .._core.dialects import DIALECTS, SQLALCHEMY_DIALECTS
 from ..errors import DataSourceError, InvalidDataError, SqlMetricsError
-from .base import SQLALCHEMY_DIALECTS, Backend, engine_failed
+from .base import Backend, engine_failed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -298,8 +299,7 @@ class SQLAlchemyBackend(Backend):
         return f"cast({expr} as {f8}) in ({values})"
 
     def as_text(self, expr: str) -> str:
-        target = {"postgres": "text", "bigquery": "string"}.get(self.dialect, "varchar")
-        return f"cast({expr} as {target})"
+        return f"cast({expr} as {DIALECTS[self.dialect].text_type})"
 
     def tuple_text(self, exprs: Sequence[str]) -> str:
         if self.dialect == "postgres":

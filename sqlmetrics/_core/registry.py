@@ -283,7 +283,7 @@ declare_param(ParamSpec("seed", 0, check_seed, "seed of the bootstrap's hashed w
 PAIRED_TESTS = ("t", "randomization", "wilcoxon", "delong", "mcnemar", "bootstrap")
 #: the paired tests over per-group values, the default first
 GROUP_TESTS = ("t", "randomization", "wilcoxon")
-#: the statements compare runs, one per kind of metric (``sql/_macros/compare.sql``)
+#: the statements compare runs, one per kind of metric (``sql/_macros/inference/compare.sql``)
 PAIRED_KINDS = ("groups", "delong", "confusion", "losses")
 
 
@@ -384,7 +384,7 @@ class DataChecks:
 
 
 #: the kinds of mergeable state (``MetricSpec.state``): ``"rows"``, the distinct rows of the
-#: metric's columns and slices with their counts (sql/_macros/state.sql); ``"confusion"``,
+#: metric's columns and slices with their counts (sql/_macros/shared/state.sql); ``"confusion"``,
 #: those rows with the score kept only as ``score >= threshold``
 STATE_KINDS = ("rows", "confusion")
 

@@ -15,6 +15,7 @@ from .._backends.files import (
     literal_directories,
     reader_sql,
 )
+from .._core.dialects import DIALECTS, FILE_KINDS
 from .._core.names import parse_metric
 from .._templating.quoting import quote_ident, quote_literal, quote_table
 from .._templating.templates import check_dialect
@@ -53,17 +54,17 @@ def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckd
     kind = data_kind(path)
     if kind == "table":
         return quote_table(path, dialect)
-    if dialect == "spark" and kind == "parquet":
+    facts = DIALECTS[dialect]  # the files each dialect reads: sqlmetrics/_core/dialects.py
+    if kind in facts.file_readers and facts.paths == "identifier":
         return reader_sql(kind, quote_ident(path, dialect), dialect)
     folder = os.path.isdir(path)
-    if dialect != "duckdb":
-        spark = "; Spark reads Parquet paths only" if dialect == "spark" else ""
-        what = {"csv": "CSV", "parquet": "Parquet"}[kind]
+    if kind not in facts.file_readers:
+        what = FILE_KINDS[kind]
         what = f"a directory of {what} files" if folder else f"a {what} file"
         raise InvalidParameterError(
             f"{caller}: {arg}={path!r} is {what}, which dialect {dialect!r} cannot "
             f"read in a query; render a table name for "
-            f"dialect {dialect} (load the file into a table first){spark}"
+            f"dialect {dialect} (load the file into a table first){facts.reads_only()}"
         )
     # as the engine reads it: an existing file is exactly that file (DuckDB would glob
     # `data[1].parquet` into `data1.parquet`), and a pattern's existing directories are literal

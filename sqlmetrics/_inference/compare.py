@@ -3,8 +3,8 @@
 Several models scored on the same rows (two or more score columns of one table), or several
 ranking runs of the same groups (``runs=``), compared to a baseline with a paired test per
 metric: the sums each test needs come from one SQL statement per family
-(``sql/_macros/compare.sql``); Python only turns those few numbers per slice into p-values,
-intervals and a multiple-comparison correction.
+(``sql/_macros/inference/compare.sql``); Python only turns those few numbers per slice into
+p-values, intervals and a multiple-comparison correction.
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def compare(
       values, the difference and its interval by the entropy of the slice's base rate (the
       same for every model: the p-value is log_loss's). No weights.
     - ``randomization``: the mean difference under ``n_permutations`` sign flips per group,
-      sign_flip(key_hash(group), b, seed) (``sql/_macros/resample.sql``);
+      sign_flip(key_hash(group), b, seed) (``sql/_macros/inference/resample.sql``);
       p = (1 + #{b: |mean_b| >= |mean|}) / (1 + n_permutations), ``>=`` with a slack of
       1e-9 sum |w d| for float sums added in another order.
     - ``wilcoxon``: signed-rank test over the non-zero d_g (|d_g| rounded to 1e-12 so that
@@ -231,7 +231,7 @@ def compare(
       proportions, diff ± z se, se = sqrt(n01 + n10 - (n01 - n10)^2 / n) / n. No weights.
     - ``bootstrap``: ``n_boot`` Poisson(1) replicates of the rows, each row's weight the
       same for every model (a paired resample; weights by key, replicate and seed,
-      ``sql/_macros/resample.sql``); the interval is the percentile interval of the
+      ``sql/_macros/inference/resample.sql``); the interval is the percentile interval of the
       replicates' differences (linear interpolation, numpy's default) and
       p = min(1, 2 min(#{d_b <= 0}, #{d_b >= 0}) / B) over the B replicates where both
       values are defined.

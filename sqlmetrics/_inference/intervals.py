@@ -7,8 +7,8 @@ the options are declared in :data:`sqlmetrics._core.registry.PARAMS`). It checks
 :func:`ci_request` and passes the :class:`CiRequest` explicitly to its call of
 :func:`sqlmetrics._engine.run.compute`, which serves the request (:func:`serve`) on the same
 connection, over the same checked data, with the metric's own kernel: the SQL is in
-``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
-t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
+``sql/_macros/inference/intervals.sql``; Python only turns per-slice sums into an interval (a
+normal or t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
 nothing changes.
 Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
 a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there
@@ -37,7 +37,7 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     Means over rows of a per-row loss (log_loss, brier_score, hamming_loss; their default):
     the same over the rows, x_i the row's loss, v_i its weight (1 without ``weight=``), n the
     rows of nonzero weight, mean the metric's value bit for bit; undefined (NaN) for n < 2
-    (``ci_row_mean_query`` in ``sql/_macros/intervals.sql`` states the sums).
+    (``ci_row_mean_query`` in ``sql/_macros/inference/intervals.sql`` states the sums).
 ``"bootstrap"``
     Every scalar metric. A Poisson(1) bootstrap with ``n_boot`` replicates, percentile interval.
     Group means resample groups (cluster bootstrap: per-group values computed once, re-averaged
@@ -50,7 +50,7 @@ Methods (``ci_method=``; None = the metric's default, :func:`default_method`):
     buckets, and each bucket's replicate count of positives (negatives), a sum of Poisson(1)
     row weights, is drawn at once as one Poisson(n) count (exact in law when every bucket
     holds one distinct score, i.e. up to 4096 distinct scores per slice; see
-    ``ci_auc_bootstrap`` in ``sql/_macros/intervals.sql`` for the approximation beyond).
+    ``ci_auc_bootstrap`` in ``sql/_macros/inference/intervals.sql`` for the approximation beyond).
 """
 
 from __future__ import annotations

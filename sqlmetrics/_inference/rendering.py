@@ -42,7 +42,7 @@ def render(
     dialect : str, default "duckdb"
         One of ``duckdb``, ``postgres``, ``spark``, ``bigquery``, ``snowflake``, ``trino``,
         ``clickhouse``: the SQL dialect written: its float and exact integer types,
-        identifier quoting and file reader (``sql/_macros/dialect.sql``). DuckDB,
+        identifier quoting and file reader (``sql/_macros/shared/dialect.sql``). DuckDB,
         PostgreSQL, Spark SQL and ClickHouse run in the tests; BigQuery, Snowflake and Trino
         are rendered and parsed back only. A file path renders for DuckDB (any file) and
         Spark (Parquet) only. ClickHouse SQL runs with ``join_use_nulls = 1,

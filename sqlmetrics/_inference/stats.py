@@ -245,7 +245,7 @@ def two_sided_t(level: float, df: float) -> float:
 
 #: the largest degrees of freedom whose interval factor is :func:`two_sided_t` itself; above
 #: it, :func:`two_sided_t_interval` uses the Cornish-Fisher expansion (SQL writes the same rule:
-#: a literal table of df = 1..T_TABLE_DF, then the expansion, sql/_macros/intervals.sql)
+#: a literal table of df = 1..T_TABLE_DF, then the expansion, sql/_macros/inference/intervals.sql)
 T_TABLE_DF = 1000
 
 

@@ -6,21 +6,14 @@ import math
 import numbers
 from typing import Any
 
+from .._core.dialects import DIALECTS
 from ..errors import InvalidParameterError
 
 __all__ = ["FLOAT_TYPES", "sql_double"]
 
-#: the binary64 type per dialect, as ``float_type()`` in sql/_macros/dialect.sql writes it
-#: (a test compares the two)
-FLOAT_TYPES = {
-    "duckdb": "double",
-    "postgres": "double precision",
-    "spark": "double",
-    "bigquery": "float64",
-    "snowflake": "double",
-    "trino": "double",
-    "clickhouse": "Float64",
-}
+#: the binary64 type per dialect (``sqlmetrics/_core/dialects.py``), as ``float_type()`` in
+#: sql/_macros/shared/dialect.sql writes it (a test compares the two)
+FLOAT_TYPES = {name: d.float_type for name, d in DIALECTS.items()}
 
 
 def sql_double(value: Any, dialect: str = "duckdb") -> str:

@@ -1,24 +1,17 @@
 """The one quoting of identifiers and string literals per dialect: every name and text that
 reaches SQL goes through here (string literals through the ``string_literal`` macro of
-``sql/_macros/dialect.sql``, which the templates use too).
+``sql/_macros/shared/dialect.sql``, which the templates use too).
 """
 
 from __future__ import annotations
 
-import re
-
+from .._core.dialects import DIALECTS
 from .templates import macro
-
-#: dialects whose identifiers are quoted with backticks (the others: double quotes)
-_BACKTICK_DIALECTS = ("spark", "bigquery")
-
-#: a name Snowflake could read unquoted, written in lowercase: Snowflake stores and resolves
-#: such a name in uppercase (``click`` is ``CLICK``)
-_SNOWFLAKE_CASE_INSENSITIVE = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def quote_ident(name: str, dialect: str = "duckdb") -> str:
-    """Quote one SQL identifier for ``dialect``: double quotes around it, embedded double quotes
+    """Quote one SQL identifier for ``dialect`` as its declaration says
+    (``sqlmetrics/_core/dialects.py``): double quotes around it, embedded double quotes
     doubled; backticks on Spark (embedded backticks doubled) and BigQuery (backslash-escaped);
     ClickHouse reads a backslash in a quoted name as an escape: double quotes, a double quote or
     backslash inside backslash-escaped.
@@ -42,20 +35,18 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
     """
     if not isinstance(name, str) or name == "":
         raise TypeError(f"an identifier must be a non-empty string, got {name!r}")
-    if dialect == "bigquery":
-        return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
-    if dialect == "clickhouse":
-        return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if dialect == "snowflake" and _SNOWFLAKE_CASE_INSENSITIVE.fullmatch(name):
-        return '"' + name.upper() + '"'
-    if dialect in _BACKTICK_DIALECTS:
-        return "`" + name.replace("`", "``") + "`"
-    return '"' + name.replace('"', '""') + '"'
+    facts = DIALECTS[dialect]
+    q = facts.quote
+    if facts.case_insensitive is not None and facts.case_insensitive.fullmatch(name):
+        name = name.upper()
+    if facts.escape == "backslash":
+        return q + name.replace("\\", "\\\\").replace(q, "\\" + q) + q
+    return q + name.replace(q, q + q) + q
 
 
 def quote_literal(value: str, dialect: str = "duckdb") -> str:
     """Quote a SQL string literal for ``dialect``: the macro ``string_literal``
-    (sql/_macros/dialect.sql), the one quoting of text per dialect, so that a path or setting
+    (sql/_macros/shared/dialect.sql), the one quoting of text per dialect, so that a path or setting
     survives rendering and every quoting setting as a class name does.
 
     >>> quote_literal("it's")

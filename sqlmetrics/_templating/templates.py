@@ -36,6 +36,7 @@ from typing import Any
 import jinja2
 import jinja2.sandbox
 
+from .._core.dialects import DEFAULT, NAMES
 from ..errors import (
     InvalidParameterError,
     SqlMetricsError,
@@ -46,12 +47,11 @@ from ..errors import (
 _HERE = Path(__file__).resolve().parents[1]  # the package folder
 
 #: the dialect Python renders for by default (dbt passes its own adapter)
-DIALECT = "duckdb"
+DIALECT = DEFAULT
 
-#: the dialects ``render(..., dialect=)`` writes (sql/_macros/dialect.sql); DuckDB, PostgreSQL,
-#: Spark SQL and ClickHouse (chDB) run in the tests, BigQuery, Snowflake and Trino are rendered
-#: and parsed only
-DIALECTS = ("duckdb", "postgres", "spark", "bigquery", "snowflake", "trino", "clickhouse")
+#: the dialects ``render(..., dialect=)`` writes, declared with their facts in
+#: ``sqlmetrics/_core/dialects.py`` (their SQL: sql/_macros/shared/dialect.sql)
+DIALECTS = NAMES
 
 
 def check_dialect(dialect: Any, caller: str = "render") -> str:
@@ -291,7 +291,7 @@ def environment(dialect: str = DIALECT) -> Environment:
         extensions=["jinja2.ext.do"],
     )
     # no filter of our own (dbt has none of them): numbers reach SQL through the macro
-    # float_literal (sql/_macros/dialect.sql), exact finite literals of float_type()
+    # float_literal (sql/_macros/shared/dialect.sql), exact finite literals of float_type()
     namespace: dict[str, Any] = {}
     env.globals.update(
         adapter=Adapter(namespace, dialect),
@@ -376,27 +376,28 @@ def template_names() -> list[str]:
 
 
 #: a ranking header's one line standing for the shared rules (``_RULES`` in ranking.sql)
-_RULES_LINE = re.compile(r"^([ \t]*)Ranking rules: sql/_macros/ranking\.sql\b.*$", re.M)
-#: the comment of sql/_macros/ranking.sql holding the rules, after its title and a blank line
+_RULES_LINE = re.compile(r"^([ \t]*)Ranking rules: sql/_macros/kernels/ranking\.sql\b.*$", re.M)
+#: the comment of sql/_macros/kernels/ranking.sql holding the rules, after its title and a
+#: blank line
 _RULES = re.compile(r"\{#\s*ranking rules \(.*?\):[ \t]*\n[ \t]*\n(.*?)#\}", re.S)
 
 
 def ranking_rules() -> str:
     """The rules every ranking metric shares (order and ties, relevance, judged items, empty
-    and missing groups, slices, undefined), written once in ``sql/_macros/ranking.sql``.
+    and missing groups, slices, undefined), written once in ``sql/_macros/kernels/ranking.sql``.
     """
-    found = _RULES.search((sql_dir() / "_macros" / "ranking.sql").read_text())
+    found = _RULES.search((sql_dir() / "_macros" / "kernels" / "ranking.sql").read_text())
     if found is None:
         raise SqlMetricsError(
-            "sql/_macros/ranking.sql has no comment '{# ranking rules (...):' followed by a "
-            "blank line and the rules; reinstall the package"
+            "sql/_macros/kernels/ranking.sql has no comment '{# ranking rules (...):' followed "
+            "by a blank line and the rules; reinstall the package"
         )
     return textwrap.dedent(found.group(1)).strip("\n")
 
 
 def template_header(path: Path) -> str | None:
     """The header of the template file ``path`` (its leading ``{# #}`` comment), dedented,
-    its line "Ranking rules: sql/_macros/ranking.sql ..." replaced by those rules: the whole
+    its line "Ranking rules: sql/_macros/kernels/ranking.sql ..." replaced by those rules: the whole
     definition of one metric, as ``sqlmetrics list <metric>`` prints it. None without one.
     """
     header = re.match(r"\s*\{#(.*?)#\}", path.read_text(), re.S)

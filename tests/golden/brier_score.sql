@@ -13,7 +13,7 @@ per_row as (
         w * (p - label) * (p - label) as wsq
     from source
 ),
--- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w and wsq: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 scaled_exponents as (
     select
         slice_0 as e_slice_0,

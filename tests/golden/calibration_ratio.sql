@@ -13,7 +13,7 @@ scaled_rows as (
         w * label as wy
     from source
 ),
--- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w, wp, wy: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 scaled_exponents as (
     select
         slice_0 as e_slice_0,

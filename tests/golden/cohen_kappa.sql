@@ -33,7 +33,7 @@ class_sums as (
     from contrib
     group by slice_0, class
 ),
--- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/shared/common.sql)
 per_class_exponents as (
     select
         slice_0 as e_slice_0,
@@ -100,7 +100,7 @@ terms as (
     union all
     select slice_0,  cast(0 as double) as o, term as e from expected
 ),
--- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the terms: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 scaled_terms_exponents as (
     select
         slice_0 as e_slice_0,

@@ -34,7 +34,7 @@ scored_rows as (
     from rank_sums
     where n_pos > 0 and n_neg > 0
 ),
--- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/common.sql)
+-- v_exp: the slice's ceil(log2 max v), an aggregate joined back (sql/_macros/shared/common.sql)
 scored_exponents as (
     select
         slice_0 as e_slice_0,

@@ -11,7 +11,7 @@ scaled_rows as (
         w * miss as wmiss
     from source
 ),
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 scaled_exponents as (
     select
         slice_0 as e_slice_0,

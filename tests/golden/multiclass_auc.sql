@@ -39,7 +39,7 @@ scored_rows as (
         n_ab * value as wv
     from per_pair
 ),
--- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 scored_exponents as (
     select
         slice_0 as e_slice_0,

@@ -50,7 +50,7 @@ weighted_rows as (
         p_total * value as wv
     from per_part
 ),
--- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/common.sql)
+-- wv_exp: the slice's exponent of wv, a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 weighted_exponents as (
     select
         slice_0 as e_slice_0,

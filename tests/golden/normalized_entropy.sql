@@ -19,7 +19,7 @@ per_row as (
         ) as wloss
     from source
 ),
--- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of w, wy, wloss: per-slice aggregates joined back (sql/_macros/shared/common.sql)
 scaled_exponents as (
     select
         slice_0 as e_slice_0,

@@ -24,7 +24,7 @@ per_row as (
     from ranked
     group by slice_0, g
 ),
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 scaled_exponents as (
     select
         slice_0 as e_slice_0,

@@ -4,7 +4,7 @@
 - paired t and Wilcoxon by ``scipy.stats``; McNemar by ``scipy.stats.binomtest`` / ``chi2``;
 - DeLong's variance by the O(n^2) structural components (DeLong et al. 1988, eq. for V10, V01);
 - randomization by a plain Python loop over the same hashed sign flips
-  (``sqlmetrics._inference.resample.sign_flip`` of ``key_hash(group)``);
+  (``tools.resample.sign_flip`` of ``key_hash(group)``);
 - the paired bootstrap by replaying the same Poisson weights in numpy.
 """
 
@@ -20,7 +20,7 @@ from scipy import stats
 
 from oracle import classification as oc
 from oracle import ranking as orr
-from sqlmetrics._inference import resample as R
+from tools import resample as R
 
 NAN = float("nan")
 

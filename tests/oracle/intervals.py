@@ -3,7 +3,7 @@
 - DeLong's variance by the O(n^2) structural components (DeLong et al. 1988), not from
   placement values of one sort;
 - Wilson and t intervals by their textbook formulas (scipy.stats checks them in the tests);
-- the bootstrap by replaying the SQL's hashed Poisson weights (_inference.resample) in numpy:
+- the bootstrap by replaying the SQL's hashed Poisson weights (tools.resample) in numpy:
   row keys are 1-based positions in the order of the columns the metric reads (score first),
   group keys key_hash(group); percentile = numpy's linear interpolation (type 7). AUC's
   unweighted bootstrap draws per score bucket and class (auc_bucket_replicates), not per row.
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from sqlmetrics._inference import resample as R
+from tools import resample as R
 
 
 def delong(labels: Sequence[int], scores: Sequence[float], level: float) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 {#
   Exact mergeable states in dbt (sqlmetrics.state and sqlmetrics.merge; README "Daily
-  partitions: mergeable states"; the schema: sql/_macros/state.sql).
+  partitions: mergeable states"; the schema: sql/_macros/shared/state.sql).
 
   evaluate_state: the state of one partition (a day), e.g. in an incremental model that
   appends each day's state:
@@ -16,7 +16,7 @@
   read back the version and arguments each state recorded (Python's merge checks them).
 
   round= (as Python's state and merge, README "Rounded states"): evaluate_state keeps the
-  score to `round` decimals (state_round, sql/_macros/state.sql) and records it;
+  score to `round` decimals (state_round, sql/_macros/shared/state.sql) and records it;
   merge_states, given the same round=, adds after evaluate's columns `<metric>_lower` and
   `<metric>_upper` for each AUC and GAUC, the certified bounds on the exact value
   (state_auc_bounds, state_gauc_bounds).

@@ -2,7 +2,7 @@
   ci= of the dbt metric macros: sqlmetrics.auc(ref('x'), label=..., score=..., ci=0.95) gives
   the slices under their own names, the value under the metric's name and <metric>_lo,
   <metric>_hi, computed in the warehouse by the SQL the Python call runs
-  (sql/_macros/intervals.sql; sqlmetrics/_inference/intervals.py::interval_sql is the Python
+  (sql/_macros/inference/intervals.sql; sqlmetrics/_inference/intervals.py::interval_sql is the Python
   twin of sqlmetrics_metric_ci). Options: ci= (a level in (0, 1)), ci_method= (None: the
   metric's default), n_boot=, seed=, checked with Python's messages.
 

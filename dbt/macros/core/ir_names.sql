@@ -2,7 +2,7 @@
   ir_measures' names in dbt (sqlmetrics/_core/ir_names.py): `nDCG@10`, `P(rel=2)@5`,
   `RR(rel=2)`, `IPrec@0.2`, "nDCG(dcg='exp-log2')@10". The table (base name -> metric,
   parameter -> option, DCG formulations, the defaults a name fixes) is generated from the
-  registry into facts.ir_measures (python -m sqlmetrics._tools.dbt); the messages are
+  registry into facts.ir_measures (python -m tools.dbt); the messages are
   Python's.
     sqlmetrics_parse_ir_name(text, who) -> {text, name, k, params} or none (not one of
       ir_measures' names: the caller reports it as unknown)

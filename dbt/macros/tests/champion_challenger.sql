@@ -16,7 +16,7 @@
   (champion, challenger, difference); each is also written to dbt's log.
 
   With test= (or alpha=) the gate knows its uncertainty: it runs sqlmetrics.compare()'s
-  paired test of the two score columns per slice, in the warehouse (sql/_macros/compare.sql),
+  paired test of the two score columns per slice, in the warehouse (sql/_macros/inference/compare.sql),
   and fails only where the challenger is worse by more than `margin` AND significantly so:
   the two-sided p-value is below alpha (default 0.05). The failing rows add p_value.
     test: auto       compare()'s default test for the metric (the default with alpha=)
@@ -29,7 +29,7 @@
     test: t          the ranking metrics and gauc (over the groups' paired values, group=),
                      log_loss, brier_score, normalized_entropy (over the rows' losses): compare's
                      paired t-test, Student's t computed in SQL as stats.py computes it
-                     (sql/_macros/student_t.sql; within 1e-12 relative of compare's p-value,
+                     (sql/_macros/inference/student_t.sql; within 1e-12 relative of compare's p-value,
                      2e-14 measured on DuckDB and PostgreSQL)
     test: randomization  per-group values: compare's sign-flip test, the same flips (hashes
                      of the group, n_permutations= (1000), seed=): p = (1 + #extreme) / (1 + n)
@@ -278,7 +278,7 @@ from (
     groups (ranking metrics, gauc): each model's value per group by the metric's own kernel
         sliced by the slices and the group (GAUC's group weights by compare_group_weights),
         then compare_groups, as compare.py::_group_sql;
-  then  t:             compare_t_p (sql/_macros/student_t.sql: Student's t as stats.py)
+  then  t:             compare_t_p (sql/_macros/inference/student_t.sql: Student's t as stats.py)
         randomization: (1 + n_extreme) / (1 + n_permutations), compare's sign flips by the
                        same hashes and seed
         wilcoxon:      erfc(|z| / sqrt 2) of the signed-rank statistic with the tie

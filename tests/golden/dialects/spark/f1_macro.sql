@@ -6,7 +6,7 @@ with source_rows as (
         cast(`w` as double) as w
     from `events`
 ),
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 source_exponents as (
     select
         slice_0 as e_slice_0,
@@ -50,7 +50,7 @@ class_sums as (
     from contrib
     group by slice_0, class
 ),
--- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/shared/common.sql)
 per_class_exponents as (
     select
         slice_0 as e_slice_0,

@@ -76,7 +76,7 @@ case when row_number() over ({{ sqlmetrics.window(by, order, extra) }}) = count(
   (2^(80 - e) stays finite; terms below 2^-940 keep fewer bits). A group with e NULL (all terms 0 or
   NULL, or an infinite/NaN term) takes the plain sum, which is then exact (0), NULL, or
   +-inf/NaN whatever the order. Counts and sums of integers below 2^53 are exact in double
-  and keep a plain sum(). The 128-bit integer type is exact_int() (sql/_macros/dialect.sql).
+  and keep a plain sum(). The 128-bit integer type is exact_int() (sql/_macros/shared/dialect.sql).
 #}
 {# window column: e for exact_sum(expr, e), over the rows of the group (slices + extra) #}
 {# `order`: the order of another window over the same partition, so that both share one sort #}
@@ -159,7 +159,7 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
   product of a and b.
 #}
 {#
-  Multiplicity (merge reads states as they are, sql/_macros/state.sql): a kernel that takes
+  Multiplicity (merge reads states as they are, sql/_macros/shared/state.sql): a kernel that takes
   columns.multiplicity (a count column: each row stands for that many rows; compose_sql's
   COUNTED_KERNELS) carries it as a column m and passes multiplicity(columns) ('m', or '' when
   none) to exact_sum; without it, its SQL is unchanged.

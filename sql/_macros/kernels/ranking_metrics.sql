@@ -1,5 +1,5 @@
 {#
-  The ranking kernel's metrics (sql/_macros/ranking.sql): which macro of sql/ranking/ gives
+  The ranking kernel's metrics (sql/_macros/kernels/ranking.sql): which macro of sql/ranking/ gives
   each piece of each metric, written out once, so that every call is a plain call by name
   (no macro is looked up by a computed name: dbt's static analysis of a test sees them all).
   A new ranking metric adds its line to each macro its file defines a piece for; a metric
@@ -36,7 +36,7 @@
 {%- elif metric == 'set_f' -%}{{ sqlmetrics.set_f_group_columns(p, k, by, options) }}
 {%- elif metric == 'set_precision' -%}{{ sqlmetrics.set_precision_group_columns(p, k, by, options) }}
 {%- elif metric == 'set_recall' -%}{{ sqlmetrics.set_recall_group_columns(p, k, by, options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('ranking_group_columns: the metric ' ~ metric ~ ' has no <metric>_group_columns(p, k, by, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_group_columns (sql/_macros/ranking_metrics.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('ranking_group_columns: the metric ' ~ metric ~ ' has no <metric>_group_columns(p, k, by, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_group_columns (sql/_macros/kernels/ranking_metrics.sql)') }}
 {%- endif -%}
 {%- endmacro %}
 
@@ -44,7 +44,7 @@
 {% macro ranking_ideal_columns(metric, p, k, by, options) -%}
 {%- if metric == 'idcg' -%}{{ sqlmetrics.idcg_ideal_columns(p, k, by, options) }}
 {%- elif metric == 'ndcg' -%}{{ sqlmetrics.ndcg_ideal_columns(p, k, by, options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('ranking_ideal_columns: the metric ' ~ metric ~ ' has no <metric>_ideal_columns(p, k, by, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_ideal_columns (sql/_macros/ranking_metrics.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('ranking_ideal_columns: the metric ' ~ metric ~ ' has no <metric>_ideal_columns(p, k, by, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_ideal_columns (sql/_macros/kernels/ranking_metrics.sql)') }}
 {%- endif -%}
 {%- endmacro %}
 
@@ -86,6 +86,6 @@
 {%- elif metric == 'set_f' -%}{{ sqlmetrics.set_f_value(p, k, options) }}
 {%- elif metric == 'set_precision' -%}{{ sqlmetrics.set_precision_value(p, k, options) }}
 {%- elif metric == 'set_recall' -%}{{ sqlmetrics.set_recall_value(p, k, options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('ranking_value: the metric ' ~ metric ~ ' has no <metric>_value(p, k, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_value (sql/_macros/ranking_metrics.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('ranking_value: the metric ' ~ metric ~ ' has no <metric>_value(p, k, options) here; define it in sql/ranking/<metric>.sql and add its line to ranking_value (sql/_macros/kernels/ranking_metrics.sql)') }}
 {%- endif -%}
 {%- endmacro %}

@@ -3,7 +3,7 @@
   (sqlmetrics/intervals.py) picks the method, renders one of the queries below around the
   metric's own kernel, and does only per-slice arithmetic on the small result (a normal or t
   quantile, Wilson's formula). Resampling weights, and the replicates b = 1..n_boot
-  (replicates(n)), come from sql/_macros/resample.sql: the
+  (replicates(n)), come from sql/_macros/inference/resample.sql: the
   weight of a row (or group) in replicate b is poisson1(replicate_uniform(key, b, seed)), so
   the same seed gives the same interval on every engine and under any row order.
   Replicates are b = 1..n_boot. Percentile intervals are linear-interpolation quantiles
@@ -627,7 +627,7 @@ running as (
 )
 {%- endmacro %}
 
-{# Spark: the distributed running sums of sql/_macros/auc.sql (no window over a whole slice) #}
+{# Spark: the distributed running sums of sql/_macros/kernels/auc.sql (no window over a whole slice) #}
 {% macro spark__ci_delong_running(by, scores=false) -%}
 {{ sqlmetrics.auc_prefixed('per_score', by, ['neg', 'pos', 'one'] if scores else ['neg', 'pos']) }},
 running as (
@@ -659,7 +659,7 @@ running as (
   positive/negative pairs (ties 1/2), c_k = U_k / (P_k N_k).
   Replicate b: in the row bootstrap, the bucket's count of positives is a sum of P_k iid
   Poisson(1) row weights, i.e. Poisson(P_k) (likewise N_k): drawn directly, once per (bucket,
-  class, replicate), by poisson_counts (sql/_macros/resample.sql) from
+  class, replicate), by poisson_counts (sql/_macros/inference/resample.sql) from
   x = replicate_int(key_hash(2 k + class), b, seed): P_kb, N_kb. Then
      U_b = sum_k P_kb (N_b(<k) + c_k N_kb),    AUC_b = U_b / (P_b N_b)
   Pairs in different buckets are ordered by their buckets exactly. With one distinct score

@@ -29,7 +29,7 @@
                            item at pos satisfies the user, and err_reach = prod_{j < pos}
                            (1 - err_r_j) on every `ranked` row; not with ties = 'average'
   Each entry's metric file defines these pieces (p: the entry's column prefix `<alias>_`),
-  which the kernel reaches through the metric table of sql/_macros/ranking_metrics.sql
+  which the kernel reaches through the metric table of sql/_macros/kernels/ranking_metrics.sql
   (ranking_group_columns(metric, ...), ranking_value, ranking_mean_exponent,
   ranking_ideal_columns: one line per metric and piece, no lookup by a computed name):
      <metric>_group_columns(p, k, by, options)  aggregates over the `ranked` rows of one
@@ -44,7 +44,7 @@
                     [0, 1]; otherwise the file defines <metric>_mean_exponent(p), the name
                     of its per-group column, and the kernel joins back {p}exp, that column's
                     sum_exponent over the slice's kept groups (dcg, cg, idcg; a per-slice
-                    aggregate, not a window: with_slice_exponents, sql/_macros/common.sql)
+                    aggregate, not a window: with_slice_exponents, sql/_macros/shared/common.sql)
      <metric>_ideal_columns(p, k, by, options)  (metrics that need `ideal`): aggregates over
                     the `ideal` rows of one group (ipos, gain, gain_exp), e.g. the ideal DCG;
                     `by` is the slicing of `ideal` (none with qrels: judgments have no slice)
@@ -105,7 +105,7 @@
 
 {#
   ranking rules (each ranking metric's header stands for them with its one line "Ranking
-  rules: sql/_macros/ranking.sql (...)"; `sqlmetrics list <metric>` prints them there):
+  rules: sql/_macros/kernels/ranking.sql (...)"; `sqlmetrics list <metric>` prints them there):
 
   Per group (user, query): items ordered by score desc; equal scores by item desc in its own
   type (ties="item_desc"), item asc ("item_asc"), item as text in byte order desc
@@ -122,10 +122,10 @@
   Missing group (qrels only): judged, no row in the run. missing: skip = left out (default;
   trec_eval) | zero = kept as a group that retrieved nothing (trec_eval -c) | error = raise.
   With by= the group column, a kept missing group is a slice of its own; with other slices it
-  has no slice value and enters none (sql/_macros/ranking.sql).
+  has no slice value and enters none (sql/_macros/kernels/ranking.sql).
   Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
-  Shared SQL: sql/_macros/ranking.sql (one row_number() sort per group for every metric).
+  Shared SQL: sql/_macros/kernels/ranking.sql (one row_number() sort per group for every metric).
 #}
 
 {# `pos <= k`, or a true condition for the whole list: the cut at k, applied by each metric's

@@ -20,7 +20,7 @@
   restrict false: the counts still come from every row (precision, recall, F-beta, Jaccard:
   scikit-learn's multilabel_confusion_matrix(labels=)); restrict true: only the rows whose
   label and prediction are both listed count (confusion_matrix(labels=), cohen_kappa).
-  columns.multiplicity (merge's count per state row, sql/_macros/state.sql): each row counts
+  columns.multiplicity (merge's count per state row, sql/_macros/shared/state.sql): each row counts
   m times: w = m without weights (integer sums of m), exact_sum with m with them: the same
   integers as over the rows replayed, so the same bits.
 #}
@@ -48,7 +48,7 @@
 {% endif %}
 ),
 {% if columns.weight %}
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
 {% endif %}
 contrib as (
@@ -121,7 +121,7 @@ listed_sums as (
         on {{ sqlmetrics.calibration_join_on('listed', 'c', by) }} and c.class = listed.class
 ),
 {% endif %}
--- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/common.sql)
+-- the slice's exponents of the per-class sums: aggregates joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('per_class', 'class_sums' if labels is none else 'listed_sums', by, [('tp_exp', 'tp'), ('n_true_exp', 'n_true'), ('n_pred_exp', 'n_pred')]) }}
 {%- endmacro %}
 
@@ -245,7 +245,7 @@ select * from final
 {%- elif metric == 'jaccard_macro' -%}{{ sqlmetrics.jaccard_macro_value(columns, options) }}
 {%- elif metric == 'jaccard_micro' -%}{{ sqlmetrics.jaccard_micro_value(columns, options) }}
 {%- elif metric == 'jaccard_weighted' -%}{{ sqlmetrics.jaccard_weighted_value(columns, options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('multiclass_value: the metric ' ~ metric ~ ' has no <metric>_value(columns, options) here; define it in its file and add its line to multiclass_value (sql/_macros/multiclass.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('multiclass_value: the metric ' ~ metric ~ ' has no <metric>_value(columns, options) here; define it in its file and add its line to multiclass_value (sql/_macros/kernels/multiclass.sql)') }}
 {%- endif -%}
 {%- endmacro %}
 
@@ -279,7 +279,7 @@ coalesce(
                  partition by it, as they would by a row id); multilabel, 0;
      numbered (multilabel average='samples' and top_k_accuracy, which partition by the
                  row; any bootstrap, whose sample is the row): the row's key, row_key
-                 (sql/_macros/resample.sql): its position within its slice in the order of all
+                 (sql/_macros/inference/resample.sql): its position within its slice in the order of all
                  its score columns, then its label or indicator columns, then its weight.
                  Rows equal in all of them get distinct keys in some order, and which gets
                  which changes no value (nor any replicate), so the key is deterministic

@@ -18,15 +18,15 @@
   Rows of equal score form one point (a threshold cannot separate them). The running sums run
   over distinct scores in descending order (a total order within a slice); the per-score sums
   of weights are exact_sums, counts are integers: shuffled input gives identical bits.
-  With columns.multiplicity (merge's count per state row, sql/_macros/state.sql) the per-score
+  With columns.multiplicity (merge's count per state row, sql/_macros/shared/state.sql) the per-score
   sums count each row m times (integer sums times m, exact_sum with m): the same integers as
   over the rows replayed, so the same bits.
 
   Spark (spark__score_points_ctes): no window over a whole slice. The running sums are those
-  of the curves (spark__curve_points, sql/_macros/curves.sql): per-score integers (counts;
+  of the curves (spark__curve_points, sql/_macros/kernels/curves.sql): per-score integers (counts;
   with weights fixed point, units of 2^(e - 80), e = the slice's greatest(sum_exponent(w),
   -940), exactly exact_sum's terms) summed over score buckets (auc_prefixed,
-  sql/_macros/auc.sql), exact, converted to double once; P, N are the slice totals and the
+  sql/_macros/kernels/auc.sql), exact, converted to double once; P, N are the slice totals and the
   previous point's rates come from the sums over the higher scores. Without weights every
   value equals the default's; with weights tp and fp are the exact running sums where the
   default adds doubles in score order (they agree to about 1e-16 relative).
@@ -232,6 +232,6 @@ select * from final
 {% macro score_points_value(metric, options) -%}
 {%- if metric == 'ks_statistic' -%}{{ sqlmetrics.ks_statistic_value(options) }}
 {%- elif metric == 'partial_auc' -%}{{ sqlmetrics.partial_auc_value(options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('score_points_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to score_points_value (sql/_macros/score_points.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('score_points_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to score_points_value (sql/_macros/kernels/score_points.sql)') }}
 {%- endif -%}
 {%- endmacro %}

@@ -41,7 +41,7 @@
     from {{ relation }}
 ),
 {% if columns.weight %}
--- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/common.sql)
+-- w_exp: the slice's ceil(log2 max w), a per-slice aggregate joined back (sql/_macros/shared/common.sql)
 {{ sqlmetrics.with_slice_exponents('source', 'source_rows', by, [('w_exp', 'w')]) }},
 {% endif %}
 counts as (
@@ -81,6 +81,6 @@ select * from final
 {%- elif metric == 'precision' -%}{{ sqlmetrics.precision_value(options) }}
 {%- elif metric == 'recall' -%}{{ sqlmetrics.recall_value(options) }}
 {%- elif metric == 'specificity' -%}{{ sqlmetrics.specificity_value(options) }}
-{%- else -%}{{ exceptions.raise_compiler_error('confusion_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to confusion_value (sql/_macros/confusion.sql)') }}
+{%- else -%}{{ exceptions.raise_compiler_error('confusion_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to confusion_value (sql/_macros/kernels/confusion.sql)') }}
 {%- endif -%}
 {%- endmacro %}

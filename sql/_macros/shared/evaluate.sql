@@ -13,7 +13,7 @@
               that a part reports (judged groups absent from a ranking run, sliced by the
               group column); they get n_rows = 0
     inputs    optional: list of {name, sql}, CTEs put first, which `relation` and the parts may
-              name (merge: the rows a table of states stands for, sql/_macros/state.sql)
+              name (merge: the rows a table of states stands for, sql/_macros/shared/state.sql)
     count     optional: a column of `relation` counting the rows each of its rows stands for
               (merge: sqlmetrics_n of a relation of states); n_rows sums it
   Every part has one row per slice (slice_0, slice_1, ...); the result has one row per slice

@@ -16,14 +16,14 @@
                 the slice.
   Float sums of weights are exact_sums (decision 0006); the cumulative window sums run over
   distinct scores in a total order, so shuffled input gives bit-identical results.
-  With columns.multiplicity (merge's count per state row, sql/_macros/state.sql) the per-score
+  With columns.multiplicity (merge's count per state row, sql/_macros/shared/state.sql) the per-score
   sums count each row m times: sum(label * m) and sum(m) - sum(label * m), the weights'
   exact_sums with m: the same integers as over the rows replayed, so the same bits.
 
   Spark (spark__curve_points, spark__curve_neighbours, spark__curve_thinned): the same CTEs
   with no window over a whole slice. Per-score sums are integers (counts; with weights, fixed
   point: units of 2^(e - 80), e = greatest(w_exp, -940), exactly the terms exact_sum adds),
-  tp and fp are running sums of them over score buckets (auc_prefixed, sql/_macros/auc.sql),
+  tp and fp are running sums of them over score buckets (auc_prefixed, sql/_macros/kernels/auc.sql),
   exact, then converted to double once; the neighbours of a point come from the same sums
   (prev = sums over the higher scores, next = this point plus the next score's sums, the next
   bucket's first score at a bucket's end), and thinning keeps the lowest score of each

@@ -8,7 +8,7 @@
   Models are numbered 0..n_models-1, model 0 the baseline; metrics 0..n_metrics-1.
 
   (the replicates b = 1..n of the randomization test and the bootstrap: replicates(n) of
-  sql/_macros/resample.sql, shared with the intervals)
+  sql/_macros/inference/resample.sql, shared with the intervals)
   compare_slice_rows(relation, by): rows per slice (n_rows).
   compare_group_weights(relation, by, columns, options): GAUC's weight of each group
   (options.weighting: samples = its rows, positives = its positives, uniform = 1).
@@ -35,7 +35,7 @@
 
   compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
   correlated ROC curves. Placement values per model from ci_score_placements (the one-model
-  placements of sql/_macros/intervals.sql, shared with ci_delong; ties count 1/2):
+  placements of sql/_macros/inference/intervals.sql, shared with ci_delong; ties count 1/2):
      a_i = #{negatives j: s_j < s_i} + #{negatives: s_j = s_i} / 2    (positive i; V10 = a_i / n_neg)
      c_j = #{positives i: s_i > s_j} + #{positives: s_i = s_j} / 2    (negative j; V01 = c_j / n_pos)
   c_j is written x_j = n_pos - c_j = #{positives: s_i <= s_j} - #{positives: s_i = s_j} / 2, a
@@ -280,7 +280,7 @@ with rows_in as (
 {% endfor %}
     from {{ relation }}
 ),
--- placement counts per model: ci_score_placements (sql/_macros/intervals.sql), one sort of
+-- placement counts per model: ci_score_placements (sql/_macros/inference/intervals.sql), one sort of
 -- the model's distinct scores, joined back to the rows on (slice, score)
 {% for score in columns.scores %}
 placed_{{ loop.index0 }} as (

@@ -1,10 +1,10 @@
-"""The Python replay of the resampling weights of ``sql/_macros/resample.sql``.
+"""The Python replay of the resampling weights of ``sql/_macros/inference/resample.sql``.
 
 Tests (and the oracles in ``tests/oracle/``) use these to recompute, in plain Python/numpy,
 exactly the replicate weights and sign flips the SQL draws, so a bootstrap interval or a
 randomization p-value can be checked value for value.
 
-``poisson_count(lam, x)`` is the Poisson(lam) draw of ``sql/_macros/resample.sql``'s
+``poisson_count(lam, x)`` is the Poisson(lam) draw of ``sql/_macros/inference/resample.sql``'s
 ``poisson_counts`` (AUC's bucket bootstrap): exact inversion through the integer thresholds
 :func:`poisson_thresholds` for ``lam <= POISSON_EXACT_MAX``, a Cornish-Fisher quantile above.
 :func:`poisson_table_jinja` writes the thresholds as the Jinja literal that ``resample.sql``
@@ -136,7 +136,7 @@ def poisson_thresholds(lam: int) -> tuple[int, ...]:
 
 
 def poisson_table_jinja() -> str:
-    """The Jinja ``set`` of ``poisson_cdf_table`` in ``sql/_macros/resample.sql``."""
+    """The Jinja ``set`` of ``poisson_cdf_table`` in ``sql/_macros/inference/resample.sql``."""
     rows = [
         f"    {lam}: [{', '.join(map(str, poisson_thresholds(lam)))}],"
         for lam in range(1, POISSON_EXACT_MAX + 1)

@@ -30,10 +30,10 @@ from sklearn import metrics as skm
 from test_trec import MEASURES, TREC, expected_values
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table
-from sqlmetrics.cli import _commands as cli
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -1,4 +1,5 @@
-"""Input and output helpers shared by every ``sqlmetrics`` command (``eval``, ``plot``, ...).
+"""Input and output helpers and the options shared by every ``sqlmetrics`` command (``eval``,
+``plot``, ...; each command in a module of its own).
 
 One place decides how a command line names its data (files, globs expanded by the shell, a
 directory of Parquet files, ``path/to/db.duckdb:table``), how errors and warnings reach the

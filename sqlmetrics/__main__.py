@@ -1,6 +1,6 @@
 """``python -m sqlmetrics``: the same command line as the ``sqlmetrics`` script."""
 
-from .cli._commands import main
+from .cli import main
 
 if __name__ == "__main__":
     main(prog_name="sqlmetrics")

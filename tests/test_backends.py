@@ -138,7 +138,7 @@ def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
 
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     path = tmp_path / "scored.parquet"
     FRAME.to_parquet(path)
@@ -167,7 +167,7 @@ def test_cli_eval_on_spark(spark: Any, tmp_path: Any) -> None:
 def test_cli_refuses_two_engines_and_trec_with_one() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     result = CliRunner().invoke(
         cli.main,

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
+from sqlmetrics.cli import _io
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"
@@ -225,11 +226,11 @@ def test_progress_is_tracked_only_when_stderr_is_a_terminal(
 
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    with cli.connection(None) as con:
+    with _io.connection(None) as con:
         assert setting(con, "enable_progress_bar") is False
         assert setting(con, "enable_progress_bar_print") is False
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    with cli.connection(None) as con:
+    with _io.connection(None) as con:
         assert setting(con, "enable_progress_bar") is True
         assert setting(con, "enable_progress_bar_print") is False
 
@@ -244,7 +245,7 @@ def test_piped_output_is_clean_csv() -> None:
     "text,value", [("10", 10), ("0.5", 0.5), ("none", None), ("true", True), ("linear", "linear")]
 )
 def test_option_values(text: str, value: object) -> None:
-    assert cli.parse_value(text) == value
+    assert _io.parse_value(text) == value
 
 
 def test_trec_files_reproduce_trec_eval() -> None:

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.cli import _io as _cli_io
 
 ROOT = Path(__file__).resolve().parents[1]

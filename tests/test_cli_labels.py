@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from conftest import quiet
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
+from sqlmetrics.cli import _eval, _io
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +205,7 @@ def test_cli_labels_top_k_accuracy_long_table(tmp_path: Path) -> None:
 
 
 def test_parse_class_typing() -> None:
-    assert [cli.parse_class(t) for t in ["2", " 2 ", "2.5", "true", "'2'", '"x y"', "cat"]] == [
+    assert [_io.parse_class(t) for t in ["2", " 2 ", "2.5", "true", "'2'", '"x y"', "cat"]] == [
         2,
         2,
         2.5,
@@ -214,8 +215,8 @@ def test_parse_class_typing() -> None:
         "cat",
     ]
     # none and nan name no Python class: they stay text
-    assert [cli.parse_class(t) for t in ["none", "NaN"]] == ["none", "NaN"]
-    assert cli.parse_classes(("a,b", "c")) == ["a", "b", "c"]
+    assert [_io.parse_class(t) for t in ["none", "NaN"]] == ["none", "NaN"]
+    assert _eval.parse_classes(("a,b", "c")) == ["a", "b", "c"]
 
 
 @pytest.mark.parametrize(

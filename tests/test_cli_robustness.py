@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
+from sqlmetrics.cli import _compare, _eval
 from sqlmetrics.errors import InvalidParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,8 +104,8 @@ def test_every_argument_of_evaluate_and_compare_is_a_flag_or_deliberately_an_opt
     """
     through_option = {"evaluate": {"train"}, "compare": {"runs", "convention"}}
     for function, flags in (
-        (sqlmetrics.evaluate, cli.EVAL_FLAGS),
-        (sqlmetrics.compare, cli.COMPARE_FLAGS),
+        (sqlmetrics.evaluate, _eval.EVAL_FLAGS),
+        (sqlmetrics.compare, _compare.COMPARE_FLAGS),
     ):
         params = {
             name

@@ -19,10 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.names import parse_metric
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._metrics import FUNCTIONS
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics.cli import _io
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -297,7 +298,7 @@ def test_report_warnings_name_the_step_once(tmp_path: Path) -> None:
 
 
 def test_p_values_in_the_table_format(tmp_path: Path) -> None:
-    table = cli.format_frame(pd.DataFrame({"p_value": [0.0, 1e-320, 0.5]}), "table")
+    table = _io.format_frame(pd.DataFrame({"p_value": [0.0, 1e-320, 0.5]}), "table")
     assert [line.strip() for line in table.split("\n")[1:4]] == ["< 1e-308", "1e-320", "0.5"]
 
 
@@ -331,7 +332,7 @@ def test_csv_floats_are_the_shortest_round_trip_text(parquet: str, frame: pd.Dat
     for row, (_, expected) in zip(rows, want.iterrows()):
         assert row[1] == repr(float(expected["auc"]))  # shortest text ...
         assert float(row[2]) == float(expected["log_loss"])  # ... that reads back exactly
-    shown = cli.format_frame(pd.DataFrame({"x": [0.1, 1 / 3, 5e-324, np.nan], "n": 1}), "csv")
+    shown = _io.format_frame(pd.DataFrame({"x": [0.1, 1 / 3, 5e-324, np.nan], "n": 1}), "csv")
     assert shown == "x,n\n0.1,1\n0.3333333333333333,1\n5e-324,1\n,1\n"
 
 

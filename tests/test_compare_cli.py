@@ -11,7 +11,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 
 
 def _data(tmp_path: Path) -> Path:

@@ -19,7 +19,7 @@ from scipy import stats
 from sklearn.metrics import brier_score_loss, log_loss
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

@@ -30,9 +30,9 @@ from sklearn import metrics as skm
 from test_trec import MEASURES, TREC, expected_values
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics.cli import _commands as cli
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
 from tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table, section
 

@@ -754,7 +754,7 @@ def test_unknown_dialect_without_a_near_name() -> None:
 def test_cli_render_dialect() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     result = CliRunner().invoke(
         cli.main, ["render", "ndcg@10", "--dialect", "spark", "--label", "rel"]

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.conventions import DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY, default_of
-from sqlmetrics.cli import _commands as cli
 from tools.docs import metrics_table
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics.cli import _commands as cli
 
 CTR = Path(__file__).resolve().parents[1] / "examples" / "data" / "ctr.csv"
 RANKING = sorted(name for name, spec in REGISTRY.items() if spec.family == "ranking")

@@ -94,7 +94,7 @@ def test_zero_division_none_is_not_passed() -> None:
 def test_zero_division_error_on_the_command_line(tmp_path: object) -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     path = f"{tmp_path}/data.csv"
     DATA.to_csv(path, index=False)

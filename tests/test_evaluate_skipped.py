@@ -20,8 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics import SkippedGroupsWarning
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import SkippedGroupsWarning, cli
 
 # users: 1 and 4 have both classes; 3 only positives; 2 and 5 only negatives (5 one row).
 # ranking (relevant: label >= 1): 2 and 5 are empty -> 3 of 5 kept; GAUC: 1 and 4 -> 2.

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.errors import DataSourceError, InvalidDataError, InvalidParameterError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.errors import InvalidDataError
 
 DAY1 = {"label": [1, 0, 1, 0, 1, 0], "score": [0.9, 0.1, 0.8, 0.35, 0.3, 0.4]}

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli._commands import main
+from sqlmetrics.cli import main
 from sqlmetrics.errors import InvalidParameterError
 
 

@@ -389,7 +389,7 @@ def test_readme_ir_measures_section_prints_what_it_shows(
 
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     section = readme_section()
@@ -492,7 +492,7 @@ def test_render_on_the_command_line_keeps_the_names_case() -> None:
     """The command line lower-cases our names only: render (and compare) take ir_measures'."""
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     shown = CliRunner().invoke(
         cli.main, ["render", "P(rel=2)@5", "--qrels", "qrels", "--group", "q", "--item", "d"]

@@ -90,7 +90,7 @@ def test_the_new_names_give_ir_measures_values(source: str) -> None:
 def test_the_new_metrics_are_listed_with_both_names() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     listed = CliRunner().invoke(cli.main, ["list"]).output.splitlines()
     rows = {line.split()[0]: line.split()[1:3] for line in listed[1:] if not line.startswith(" ")}
@@ -104,7 +104,7 @@ def test_the_new_metrics_are_listed_with_both_names() -> None:
 def test_trec_format_prints_the_new_measures_under_trec_evals_names() -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     result = CliRunner().invoke(
         cli.main,

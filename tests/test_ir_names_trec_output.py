@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sqlmetrics import cli
 from sqlmetrics._core.ir_names import ir_measures_name, shown_name, trec_eval_name
 from sqlmetrics._core.registry import REGISTRY, default_of
-from sqlmetrics.cli import _commands as cli
 
 TREC = Path(__file__).resolve().parent / "data" / "trec_eval"
 

@@ -25,7 +25,14 @@ GENERIC = (
     "sqlmetrics._engine.plan",
     "sqlmetrics._engine.run",
     "sqlmetrics._evaluate.wide",
-    "sqlmetrics.cli._commands",
+    "sqlmetrics.cli._main",
+    "sqlmetrics.cli._eval",
+    "sqlmetrics.cli._trec",
+    "sqlmetrics.cli._render",
+    "sqlmetrics.cli._list",
+    "sqlmetrics.cli._compare",
+    "sqlmetrics.cli._report",
+    "sqlmetrics.cli._engines",
     "sqlmetrics.cli._io",
     "sqlmetrics.cli._plot",
 )
@@ -174,7 +181,7 @@ def test_register_refuses_an_unknown_direction() -> None:
 def test_the_cli_card_shows_the_declared_facts(metric: str, lines: list[str]) -> None:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     result = CliRunner().invoke(cli.main, ["list", metric])
     assert result.exit_code == 0, result.output

@@ -213,7 +213,7 @@ def test_evaluate_and_cli_take_wide_scores(tmp_path: Any) -> None:
 
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     rng = np.random.default_rng(3)
     n = 240

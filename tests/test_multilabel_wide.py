@@ -21,7 +21,7 @@ from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 
 AVERAGES = ["macro", "weighted", "micro", "samples"]
 CLASSES = ["a", "b", "c", "d"]

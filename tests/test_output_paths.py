@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.errors import InvalidParameterError
 
 ROWS = pd.DataFrame(

@@ -20,7 +20,7 @@ import sqlalchemy
 from click.testing import CliRunner
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.errors import (
     ColumnNotFoundError,
     DataSourceError,

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from conftest import quiet
 
 import sqlmetrics
+from sqlmetrics import cli
 from sqlmetrics._core.registry import REGISTRY
-from sqlmetrics.cli import _commands as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CTR = ROOT / "examples" / "data" / "ctr.csv"

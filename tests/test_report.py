@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from conftest import quiet
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 from sqlmetrics.errors import InvalidDataError, InvalidParameterError, UndefinedMetricWarning
 
 HOSTILE = '<script>alert("x")</script>'

@@ -499,7 +499,7 @@ def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> Non
 
 
 # --------------------------------------------------------------------------- CLI
-CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli._commands import main; main()"]
+CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli import main; main()"]
 
 
 def test_cli_spark_master_end_to_end(parquet: str, frame: pd.DataFrame) -> None:

@@ -20,7 +20,7 @@ from sqlmetrics._templating.templates import (
     sql_files,
     template_header,
 )
-from sqlmetrics.cli._commands import metric_card
+from sqlmetrics.cli._list import metric_card
 from sqlmetrics.errors import InvalidParameterError
 
 ROOT = sql_dir().parent

@@ -20,7 +20,7 @@ from oracle import multiclass_auc as omc
 from sklearn import metrics as skm
 
 import sqlmetrics
-from sqlmetrics.cli import _commands as cli
+from sqlmetrics import cli
 
 CLASSES = ["a", "b", "c", "d"]
 SCORES = [f"p_{c}" for c in CLASSES]

@@ -183,7 +183,7 @@ ISSUE_QRELS = """1 0 a 1
 def _trec_cli(tmp_path: Path, *args: str) -> dict[str, Any]:
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text(ISSUE_RUN)
@@ -238,7 +238,7 @@ def test_trec_cli_reproduces_trec_eval_output_without_options(
     (graded ndcg in out.test.aql needs trec_eval's linear gain)."""
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     published = {m: v for (m, t), v in expected_values(expected).items() if t == "all"}
     names = {"map": "map", "Rprec": "r_precision", "recip_rank": "mrr", "ndcg": "ndcg"}
@@ -272,7 +272,7 @@ def test_trec_cli_per_topic_with_c_prints_the_missing_topic() -> None:
     row for topic 302, which results.trunc lacks (n_rows 0, every measure 0)."""
     from click.testing import CliRunner
 
-    from sqlmetrics.cli import _commands as cli
+    from sqlmetrics import cli
 
     published = expected_values("out.test.aqc")
     names = {

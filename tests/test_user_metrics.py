@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import sqlmetrics
 from sqlmetrics import TemplateContractError
 from sqlmetrics._templating import templates as _templates
-from sqlmetrics.cli._commands import main
+from sqlmetrics.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my_metrics" / "ctr_lift.sql"

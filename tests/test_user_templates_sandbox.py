@@ -19,7 +19,7 @@ from sqlmetrics import TemplateContractError, TemplateSecurityError
 from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics._engine.user import dispatched_names
 from sqlmetrics._templating import templates as _templates
-from sqlmetrics.cli._commands import main
+from sqlmetrics.cli import main
 
 FRONT = "{#\n  name: m\n  roles: label=binary, score=score\n  summary: a test metric\n#}\n"
 #: line 6 of the file: the kernel's first line of SQL

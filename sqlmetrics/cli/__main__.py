@@ -1,5 +1,5 @@
 """``python -m sqlmetrics.cli``: the same command line as the ``sqlmetrics`` script."""
 
-from ._commands import main
+from ._main import main
 
 main()

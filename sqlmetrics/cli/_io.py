@@ -1,4 +1,5 @@
-"""Input and output helpers shared by every ``sqlmetrics`` command (``eval``, ``plot``, ...).
+"""Input and output helpers and the options shared by every ``sqlmetrics`` command (``eval``,
+``plot``, ...; each command in a module of its own).
 
 One place decides how a command line names its data (files, globs expanded by the shell, a
 directory of Parquet files, ``path/to/db.duckdb:table``), how errors and warnings reach the
@@ -9,6 +10,7 @@ names) and how results are written (``--output`` checked before any work is done
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import re
@@ -20,13 +22,16 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import duckdb
 
 from .._backends.files import check_output_over_input, directory_files
 from ..errors import SqlMetricsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -171,7 +176,7 @@ def _is_option(name: str) -> bool:
 
 #: per command (its name), Python argument -> the flag that sets it there, where it differs
 #: from :data:`FLAGS` (report's scores= is --model, compare's is --score); filled by
-#: ``_commands``
+#: each command's module
 COMMAND_FLAGS: dict[str, Mapping[str, str]] = {}
 
 
@@ -732,6 +737,164 @@ def write(text: str, output: str | None) -> None:
             handle.write(text)
 
     write_file(output, save)
+
+
+# ------------------------------------------------------- options and helpers of the commands
+#: ``--metrics-dir`` on eval, render and list: users' own metric files, registered first
+metrics_dir_option = click.option(
+    "--metrics-dir",
+    "metrics_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Register every *.sql file of DIR as a metric first (your own metrics, "
+    "from each file's front matter; repeatable).",
+)
+
+#: ``--output FILE`` on eval and compare (checked before any work is done)
+output_option = click.option(
+    "--output",
+    default=None,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="Write to this file instead of stdout.",
+)
+
+
+#: --score on eval and report: repeatable, one model each (eval: a row per model, in a
+#: ``model`` column named by the score column, as compare and report name models)
+SCORES: dict[str, Any] = {
+    "multiple": True,
+    "default": ("score",),
+    "show_default": True,
+    "help": "Score column. Repeat it for several models: a row per model and slice, in a "
+    "model column holding the score column's name (as compare and report name them; "
+    "compare adds their paired tests).",
+}
+
+
+def _dates_as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """Date slices as ISO text (``2026-11-01``; with the time only when there is one)."""
+    import pandas as pd
+
+    out = frame.copy()
+    for col in out.columns:
+        if pd.api.types.is_datetime64_any_dtype(out[col]):
+            times = out[col].dropna()
+            midnight = bool((times == times.dt.normalize()).all())
+            out[col] = out[col].dt.strftime("%Y-%m-%d" if midnight else "%Y-%m-%dT%H:%M:%S")
+    return out
+
+
+#: columns of p-values: in a table with 3 significant digits (1.2e-09, never 0.000000)
+P_VALUES = ("p_value", "p_adjusted")
+
+#: how a p-value of 0.0 reads: a test's p-value is never 0, one that underflowed a double
+#: (below the smallest normal one, 2.2e-308) is
+P_UNDERFLOW = "< 1e-308"
+
+
+def _p_value(value: Any) -> str:
+    import pandas as pd
+
+    if value is None or pd.isna(value):
+        return "NaN"
+    return P_UNDERFLOW if float(value) == 0.0 else f"{float(value):.3g}"
+
+
+def format_frame(frame: pd.DataFrame, fmt: str) -> str:
+    """``frame`` as ``--format`` says: a table (6 decimals, p-values to 3 significant
+    digits), CSV (each double in its shortest exact text) or JSON records (NaN as null).
+    """
+    frame = _dates_as_text(frame)
+    if fmt == "csv":
+        # each float in the shortest text that reads back as the same double (pandas
+        # writes Python's repr: 0.1, not %.17g's 0.10000000000000001), NaN as an empty field
+        return str(frame.to_csv(index=False))
+    if fmt == "json":
+        records = [
+            {
+                k: (None if isinstance(v, float) and math.isnan(v) else _plain(v))
+                for k, v in row.items()
+            }
+            for row in frame.to_dict(orient="records")
+        ]
+        return json.dumps(records, indent=2) + "\n"
+    formatters = {c: _p_value for c in P_VALUES if c in frame.columns}
+    text = frame.to_string(index=False, float_format=lambda v: f"{v:.6f}", formatters=formatters)
+    return str(text) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def ci_options(command: Any) -> Any:
+    """The interval options of a command: --ci, --ci-method, --n-boot, --seed."""
+    for option in reversed(
+        [
+            click.option(
+                "--ci",
+                type=float,
+                default=None,
+                help="Confidence level in (0, 1), e.g. 0.95: add <metric>_lo and <metric>_hi "
+                "columns after each metric.",
+            ),
+            click.option(
+                "--ci-method",
+                default=None,
+                help="Interval method: wilson, delong, t or bootstrap (default: each "
+                "metric's own).",
+            ),
+            click.option(
+                "--n-boot",
+                type=int,
+                default=200,
+                show_default=True,
+                help="Bootstrap replicates (>= 10).",
+            ),
+            click.option(
+                "--seed",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Seed of the bootstrap's hashed weights.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def score_models(scores: tuple[str, ...]) -> list[str]:
+    """The models of repeated ``--score`` flags; one given twice is refused."""
+    twice = sorted({s for s in scores if scores.count(s) > 1})
+    if twice:
+        raise InputError(f"--score {twice[0]} is given twice; give each model's score column once")
+    return list(scores)
+
+
+def cli_name(text: str) -> str:
+    """A metric name as the command line takes it: as written when it parses (ir_measures'
+    ``nDCG@10``, ``P(rel=2)@5``), else lower-cased (``NDCG@10`` is ``ndcg@10``).
+    """
+    from .._core.names import parse_metric
+    from ..errors import SqlMetricsError
+
+    try:
+        parse_metric(text)
+    except SqlMetricsError:
+        return text.lower()
+    return text
+
+
+def load_dirs(directories: tuple[str, ...]) -> None:
+    """Register the user metrics of every ``--metrics-dir``."""
+    from .._engine.user import load_metrics_dir
+
+    for directory in directories:
+        load_metrics_dir(directory)
 
 
 # --------------------------------------------------------------------------- usage errors

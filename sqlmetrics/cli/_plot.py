@@ -1,7 +1,7 @@
 """``sqlmetrics plot roc|pr|calibration|gains DATA ... --output FILE.png``: draw a curve to
 an image file.
 
-Registered on the main command group by ``cli/_commands.py`` (``main.add_command(plot)``).
+Registered on the main command group by ``cli/_main.py`` (``main.add_command(plot)``).
 Bad input (a missing file or column, labels outside {0, 1}, no matplotlib) prints one line
 on stderr and exits 2.
 """

@@ -1,0 +1,56 @@
+"""The ``sqlmetrics`` command group: ``--memory-limit``, ``--version`` and the commands, one
+module each (``_eval``, ``_render``, ``_list``, ``_compare``, ``_report``, ``_plot``).
+
+    sqlmetrics eval DATA -m auc -m gauc -m ndcg@10 --label click --score pctr --group user_id
+    sqlmetrics render auc --label click
+    sqlmetrics compare DATA -m auc -m ndcg@10 --score model_a --score model_b --group user_id
+    sqlmetrics list
+
+Bad input (a missing file, an unknown column, metric or option) prints one line on stderr and
+exits 2; there is never a Python traceback for something we could check.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from ._compare import compare_command
+from ._eval import eval_command
+from ._io import Group
+from ._list import list_command
+from ._plot import plot
+from ._render import render_command
+from ._report import report_command
+
+__all__ = ["main"]
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sqlmetrics")
+@click.option(
+    "--memory-limit",
+    metavar="SIZE",
+    default=None,
+    help="Largest memory DuckDB may use on the files and DataFrames sqlmetrics reads itself, "
+    "e.g. 4GB or 512MiB, given before the command (sqlmetrics --memory-limit 4GB eval ...); "
+    "beyond it, sorts and sums spill to disk. Python: sqlmetrics.configure(memory_limit=). "
+    "Default: DuckDB's, 80% of the machine's memory.",
+)
+def main(memory_limit: str | None) -> None:
+    """Evaluate classification, CTR and ranking models in SQL, where the data lives."""
+    if memory_limit is not None:
+        from .._backends.config import configure
+        from ..errors import InvalidParameterError
+
+        try:
+            configure(memory_limit=memory_limit)
+        except InvalidParameterError as exc:
+            message = str(exc).removeprefix("configure: ")  # named as the flag it came from
+            message = re.sub(r"memory_limit=(\S*)", r"--memory-limit \1", message, count=1)
+            raise click.UsageError(message.replace("--memory-limit  ", "--memory-limit ")) from None
+
+
+for _command in (eval_command, render_command, list_command, compare_command, report_command, plot):
+    main.add_command(_command)

@@ -1,0 +1,190 @@
+"""``sqlmetrics report DATA -m METRIC ...``: one offline HTML page of the metrics per
+slice, their intervals, curves, the comparison of models, the settings and the SQL.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .._core.conventions import convention_names
+from ._engines import engine_connection, engine_data, engine_options
+from ._eval import EVAL_FLAGS
+from ._io import (
+    COMMAND_FLAGS,
+    SCORES,
+    InputError,
+    bound_where,
+    check_output,
+    ci_options,
+    command_options,
+    data_options,
+    friendly,
+    output_over_input,
+    score_models,
+    split_metrics,
+)
+
+#: the arguments of report() that `report` sets itself, and the flag that sets each
+REPORT_FLAGS = {
+    **{k: v for k, v in EVAL_FLAGS.items() if k not in ("scores", "indicators")},
+    "scores": "--model",
+    "curves": "--curves/--no-curves",
+    "max_slices": "--max-slices",
+    "path": "-o/--output",
+    "title": "--title",
+    "convention": "--convention",
+}
+COMMAND_FLAGS["report"] = REPORT_FLAGS
+
+
+@click.command("report")
+@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+@click.option(
+    "-m",
+    "--metric",
+    "metrics",
+    multiple=True,
+    required=True,
+    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
+)
+@data_options(
+    "label",
+    "score",
+    "group",
+    "item",
+    "weight",
+    "prediction",
+    "by",
+    "qrels",
+    "pos_label",
+    "where",
+    score={
+        **SCORES,
+        "help": "Score column. Repeat it for several models, as --model (the first the "
+        "baseline): a table row and a plot line per model, named by the score column, and "
+        "their paired comparison.",
+    },
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="COLUMN",
+    help="Score column of one model (repeat for each, at least two; the first is the "
+    "baseline): a table row and a plot line per model, and their paired comparison. "
+    "Without it: one model, --score.",
+)
+@click.option(
+    "--convention",
+    default=None,
+    type=click.Choice(convention_names()),
+    help="Reproduce a tool's definitions: its values fill the options not given with --option.",
+)
+@data_options("option")
+@click.option(
+    "--curves/--no-curves",
+    default=None,
+    help="Draw ROC, precision-recall, calibration and gains plots (default: unless a "
+    "ranking metric is asked; --curves fails where one cannot be drawn).",
+)
+@click.option(
+    "--max-slices",
+    type=int,
+    default=12,
+    show_default=True,
+    help="Plots for at most this many slices, the largest.",
+)
+@click.option("--title", default="sqlmetrics report", show_default=True, help="Page title.")
+@click.option(
+    "-o",
+    "--output",
+    default="report.html",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    callback=check_output,
+    help="The HTML file written.",
+)
+@engine_options()
+@ci_options
+@friendly
+def report_command(
+    inputs: tuple[str, ...],
+    metrics: tuple[str, ...],
+    label: str,
+    score: tuple[str, ...],
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+    by: tuple[str, ...],
+    qrels: str | None,
+    pos_label: str | None,
+    where: str | None,
+    models: tuple[str, ...],
+    convention: str | None,
+    option_pairs: tuple[str, ...],
+    curves: bool | None,
+    max_slices: int,
+    title: str,
+    output: str,
+    db_url: str | None,
+    spark_master: str | None,
+    ci: float | None,
+    ci_method: str | None,
+    n_boot: int,
+    seed: int,
+) -> None:
+    """Write an HTML report of METRICs over DATA (as for `eval`): the metrics per slice
+    (sortable), intervals with --ci, group counts, curves, the comparison of --model
+    columns, the settings, versions and SQL; one file that works offline.
+    """
+    from .._evaluate.report import report
+
+    metrics = tuple(split_metrics(metrics))
+    if len(score) > 1:  # repeated --score: the models, as --model
+        if models:
+            raise InputError(
+                f"--score given {len(score)} times and --model too; give the models one way, "
+                f"e.g. --score {' --score '.join(score)}"
+            )
+        models = tuple(score_models(score))
+    if len(models) == 1:
+        raise InputError(
+            f"--model {models[0]}: give at least two --model columns (one per model, the first "
+            f"the baseline), or --score for one model"
+        )
+    options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    output_over_input(output, inputs, qrels)
+    if convention is not None:
+        if "convention" in options:
+            raise InputError(
+                "--convention and --option convention= both given; give it with --convention only"
+            )
+        options["convention"] = convention
+    table, database = engine_data(inputs, db_url, spark_master)
+    with engine_connection(database, db_url, spark_master) as con:
+        written = report(
+            table,
+            [m.lower() for m in metrics],
+            label=label,
+            score=score[0],
+            group=group,
+            item=item,
+            weight=weight,
+            prediction=prediction,
+            qrels=qrels,
+            by=list(by) or None,
+            scores=list(models) or None,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
+            curves=curves,
+            max_slices=max_slices,
+            path=output,
+            title=title,
+            where=bound_where(table, con, where),
+            con=con,
+            **options,
+        )
+    click.echo(f"wrote {written}")

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import sqlmetrics
+
 from .._core.params import OWN, Param, variants
 from .._core.registry import REGISTRY
 from .._inference.intervals import methods_for
@@ -30,8 +32,6 @@ _HEADER = re.compile(r"-{3,}")
 
 def public_functions() -> dict[str, Callable[..., Any]]:
     """The functions among ``sqlmetrics.__all__``, unwrapped, by name."""
-    import sqlmetrics
-
     found: dict[str, Callable[..., Any]] = {}
     for name in sqlmetrics.__all__:
         obj = getattr(sqlmetrics, name)

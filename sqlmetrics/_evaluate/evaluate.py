@@ -61,8 +61,8 @@ def evaluate(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow
-        table or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     metrics : str or list of str
         Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
         ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
@@ -110,9 +110,10 @@ def evaluate(
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The method for every metric; None: each metric's default.
     n_boot : int, default 200
-        Bootstrap replicates (>= 10).
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed weights, in [0, 2^31).
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     where : str, optional
         Keep only the rows of ``data`` where this SQL boolean expression over its columns
         holds, before anything else (the column and value checks, every metric, ``n_rows``),
@@ -123,9 +124,13 @@ def evaluate(
         ``train=`` are not filtered. On every engine (DuckDB, PostgreSQL and the other
         SQLAlchemy databases, Spark, ClickHouse), nothing written there; the intervals of
         ``ci=`` and the wide ``scores=`` read the same filtered rows.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path
-        (opened read-only). Default: in-memory.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
         ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,

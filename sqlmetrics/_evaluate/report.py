@@ -108,7 +108,11 @@ n_boot, seed, where, con, **options
     title : str, default "sqlmetrics report"
         The page's title.
     convention : str, optional
-        As in :func:`evaluate` (``"sklearn"``, ``"trec_eval"``, ...).
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
 
     Returns
     -------

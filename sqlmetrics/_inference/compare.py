@@ -165,8 +165,13 @@ def compare(
         Keep only the rows where this SQL boolean expression holds, as in :func:`evaluate`:
         of ``data``, or of each run of ``runs=`` (``qrels=`` is not filtered); every model,
         test and interval sees only those rows.
-    con : optional
-        A DuckDB connection, a SQLAlchemy engine or connection, or a Spark session.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
     **options
         Options of the metrics, as in :func:`evaluate` (``threshold``, ``ties``, ...).
 

@@ -208,41 +208,44 @@ def auc(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores (higher means more likely positive); any finite numbers.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     max_fpr : float, optional
         The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
         McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
         :func:`partial_auc` (see there). None: the whole area.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'delong' (the methods that apply:
         'delong', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -379,39 +382,45 @@ def gauc(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`auc`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     group : str
         Column identifying the group (user, session, query). Must not be NULL.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of finite numeric scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weighting : {"samples", "positives", "uniform"}, default "samples"
         Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
         its number of positives (clicks), or 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`auc`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -509,21 +518,24 @@ def confusion_matrix(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`auc`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     normalize : {"true", "pred", "all"}, optional
         Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
         ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
@@ -532,12 +544,17 @@ def confusion_matrix(
         (weights with ``weight``). A zero total gives 0, as there. None: counts.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`auc`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -755,43 +772,48 @@ def accuracy(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -922,18 +944,21 @@ def precision(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -957,27 +982,29 @@ def precision(
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1131,18 +1158,21 @@ def recall(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -1166,27 +1196,29 @@ def recall(
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1333,18 +1365,21 @@ def specificity(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -1352,27 +1387,29 @@ def specificity(
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1503,18 +1540,21 @@ def fpr(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -1522,27 +1562,29 @@ def fpr(
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1679,18 +1721,21 @@ def f1(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -1714,27 +1759,29 @@ def f1(
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1891,21 +1938,24 @@ def fbeta(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob, a DataFrame, an Arrow table
-        or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
     threshold : float, optional
-        Predicted positive when ``score >= threshold``. Default 0.5. Not with ``prediction``.
+        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
+        ``prediction``.
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
     beta : float
         Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
         scikit-learn's ``fbeta_score(beta=0)``).
     weight : str, optional
-        Column of non-negative sample weights: each row counts its weight.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
@@ -1929,27 +1979,29 @@ def fbeta(
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

@@ -95,19 +95,20 @@ def auc_bounds(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores (higher means more likely positive); any finite numbers.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     bins : int, default 65536
         Number of buckets, between 1 and 2**31 - 1. More bins give tighter bounds (for powers
         of two the interval for ``2 * bins`` lies inside the one for ``bins``); the cost grows
         little with ``bins`` as long as the buckets fit in memory.
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
         Not available here: this function returns two bounds (:class:`~sqlmetrics.AucBounds`),
         not one number, so ``ci=`` raises InvalidParameterError (the bounds already are guaranteed
@@ -120,15 +121,17 @@ def auc_bounds(
         Not available here (see ``ci``).
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

@@ -241,13 +241,13 @@ def roc_curve(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores (higher means more likely positive); any finite numbers.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; rows of weight 0 are left out (as
-        scikit-learn does). None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
+        are left out (as scikit-learn does). None (default) weighs every row 1.
     drop_intermediate : bool, default True
         Drop points in the middle of a straight run of equal steps (scikit-learn's rule);
         they change no corner of the plotted curve and not its area.
@@ -256,21 +256,24 @@ def roc_curve(
         ``max_points - 1`` exact points of the curve at score quantiles (see Notes). None
         keeps every point.
     by : str or list of str, optional
-        Slice columns: one curve per distinct combination, the slice columns first.
+        Slice columns: one result (curve, row or table) per distinct combination of their
+        values, the slice columns first.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -378,14 +381,16 @@ def pr_curve(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of finite numeric scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; rows of weight 0 are left out.
+        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
+        are left out (as scikit-learn does). None (default) weighs every row 1.
     drop_intermediate : bool, default False
         Drop points whose tp equals that of both neighbours (the inside of a vertical run at
         one recall), as scikit-learn's option of the same name.
@@ -393,18 +398,24 @@ def pr_curve(
         At most this many points (>= 2) per slice, chosen at score quantiles as in
         :func:`roc_curve`; the ``+inf`` point is one of them.
     by : str or list of str, optional
-        Slice columns: one curve per distinct combination, the slice columns first.
+        Slice columns: one result (curve, row or table) per distinct combination of their
+        values, the slice columns first.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -532,39 +543,46 @@ def average_precision(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of finite numeric scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; rows of weight 0 are left out.
+        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
+        are left out (as scikit-learn does). None (default) weighs every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
         scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -681,44 +699,51 @@ def log_loss(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of predicted probabilities of label 1, in [0, 1].
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     eps : "auto" or float, default "auto"
         Probabilities are clipped to ``[eps, 1 - eps]`` so that a confident mistake costs
         ``-ln(eps)``, not infinity. "auto" is the machine epsilon of a double
         (2.220446049250313e-16), as scikit-learn (>= 1.5) does; a number must satisfy
         ``0 < eps < 0.5``.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply:
-        't', 'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row
-        losses +- t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2)
-        / sum w_i over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for
-        n < 2. 'bootstrap': the Poisson row bootstrap, percentile interval.
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
+        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
+        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
+        'bootstrap': the Poisson row bootstrap, percentile interval.
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -832,39 +857,46 @@ def brier_score(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two
-        values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
         Column of predicted probabilities of label 1, in [0, 1].
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values
-        (e.g. ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply:
-        't', 'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row
-        losses +- t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2)
-        / sum w_i over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for
-        n < 2. 'bootstrap': the Poisson row bootstrap, percentile interval.
+        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
+        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
+        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
+        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
+        'bootstrap': the Poisson row bootstrap, percentile interval.
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

@@ -165,34 +165,43 @@ def ks_statistic(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`sqlmetrics.roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean, or any two values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores (any finite numbers; higher means label 1 more likely).
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class; None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -263,25 +272,35 @@ def ks_point(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`sqlmetrics.roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean, or any two values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     pos_label : str, number or bool, optional
-        The label value of the positive class; None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     by : str or list of str, optional
-        Slice columns: one row per slice, the slice columns first.
+        Slice columns: one result (curve, row or table) per distinct combination of their
+        values, the slice columns first.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -393,37 +412,46 @@ def partial_auc(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`sqlmetrics.roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean, or any two values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1.
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
     max_fpr : float, default 1.0
         The area is taken over ``0 <= FPR <= max_fpr``, ``0 < max_fpr <= 1``; 1 gives the
         plain ROC AUC.
     pos_label : str, number or bool, optional
-        The label value of the positive class; None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -496,25 +524,34 @@ def lift_table(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`sqlmetrics.roc_curve`.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
-        Column of true labels: 0/1 or boolean, or any two values with ``pos_label``.
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
     score : str, default "score"
-        Column of scores.
+        Column of scores, any finite numbers; higher means label 1 more likely.
     n_bins : int, default 10
         Number of bins (10: deciles), 1 to 1000.
     pos_label : str, number or bool, optional
-        The label value of the positive class; None: 0/1 or boolean labels.
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     by : str or list of str, optional
-        Slice columns: one table per slice, the slice columns first.
+        Slice columns: one result (curve, row or table) per distinct combination of their
+        values, the slice columns first.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

@@ -181,27 +181,29 @@ def spearman(
         Column identifying groups (query, user): rho per group, then the uniform mean over the
         groups where it is defined. None: one rho over all rows.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -338,27 +340,29 @@ def kendall_tau(
         The most distinct labels a group (or the data, without ``group``) may have: the cost
         is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data`` if it is a table name, or a DuckDB database path (opened
-        read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

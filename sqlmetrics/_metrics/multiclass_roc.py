@@ -588,8 +588,9 @@ def multiclass_auc(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The input, as in :func:`sqlmetrics.roc_curve`: one row per (row id, class) in the
-        long form, one row per classified row with ``scores=``.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
+        form, one row per classified row with ``scores=``.
     row_id : str, optional
         Long form: column identifying the classified row (each class once per row id). In
         :func:`sqlmetrics.evaluate`: ``group=``.
@@ -633,24 +634,29 @@ def multiclass_auc(
         classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
         ``auc_average=``.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -838,8 +844,9 @@ def top_k_accuracy(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
-        row with ``scores=``.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
+        form, one row per classified row with ``scores=``.
     row_id : str, optional
         Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
         ``group=``.
@@ -868,24 +875,29 @@ def top_k_accuracy(
         list), the class of each column, in order. Strings, numbers or booleans, as the
         class column's type. None: the classes in sorted order.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1049,8 +1061,9 @@ def multilabel_average_precision(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        One row per (row id, class), as in :func:`multiclass_auc`; one row per classified
-        row with ``scores=``.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
+        form, one row per classified row with ``scores=``.
     row_id : str, optional
         Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
         ``group=``.
@@ -1075,24 +1088,29 @@ def multilabel_average_precision(
         "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
         row's AP across its classes. In ``evaluate``: ``ap_average=``.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        As in :func:`sqlmetrics.roc_curve`.
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

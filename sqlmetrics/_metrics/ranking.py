@@ -882,7 +882,8 @@ def hit_ratio(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -895,18 +896,18 @@ def hit_ratio(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -925,27 +926,29 @@ def hit_ratio(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1105,7 +1108,8 @@ def hit_rate(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -1118,18 +1122,18 @@ def hit_rate(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1148,27 +1152,29 @@ def hit_rate(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
         'wilson', 't', 'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1331,7 +1337,8 @@ def precision_at_k(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -1344,18 +1351,18 @@ def precision_at_k(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1378,27 +1385,29 @@ def precision_at_k(
         ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
         ``adaptive_k=True``).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1559,7 +1568,8 @@ def recall_at_k(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -1572,18 +1582,18 @@ def recall_at_k(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1602,27 +1612,29 @@ def recall_at_k(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1777,7 +1789,8 @@ def r_precision(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -1790,18 +1803,18 @@ def r_precision(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -1820,27 +1833,29 @@ def r_precision(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -2003,7 +2018,8 @@ def mean_average_precision(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -2020,19 +2036,19 @@ def mean_average_precision(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``, which has no
-        closed form.
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``,
+        which has no closed form.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -2051,27 +2067,29 @@ def mean_average_precision(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -2239,7 +2257,8 @@ def mrr(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -2252,18 +2271,18 @@ def mrr(
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -2282,27 +2301,29 @@ def mrr(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -2466,7 +2487,8 @@ def cg(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -2477,8 +2499,8 @@ def cg(
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
     gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
-        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
+        Kekalainen 2002; trec_eval and scikit-learn).
     gains : dict, optional
         A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
         ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
@@ -2487,18 +2509,18 @@ def cg(
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -2517,27 +2539,29 @@ def cg(
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -2706,7 +2730,8 @@ def dcg(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -2717,8 +2742,8 @@ def dcg(
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
     gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
-        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
+        Kekalainen 2002; trec_eval and scikit-learn).
     gains : dict, optional
         A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
         ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
@@ -2727,18 +2752,18 @@ def dcg(
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -2760,27 +2785,29 @@ def dcg(
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -2950,7 +2977,8 @@ def idcg(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -2961,8 +2989,8 @@ def idcg(
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
     gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
-        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
+        Kekalainen 2002; trec_eval and scikit-learn).
     gains : dict, optional
         A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
         ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
@@ -2971,18 +2999,18 @@ def idcg(
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -3004,27 +3032,29 @@ def idcg(
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -3192,7 +3222,8 @@ def ndcg(
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
@@ -3203,8 +3234,8 @@ def ndcg(
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
     gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself
-        (Jarvelin & Kekalainen 2002; trec_eval and scikit-learn).
+        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
+        Kekalainen 2002; trec_eval and scikit-learn).
     gains : dict, optional
         A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
         ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
@@ -3213,18 +3244,18 @@ def ndcg(
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
         gains, graded labels are used as they are; the level decides which groups are empty.
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in numeric
-        order), ascending, ``"text_desc"``: the item as text in byte order, descending (trec_eval's
-        rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare as their
-        digits: "9" ranks above "10"), or ``"average"``: the expected value over every order of the
-        tied items (McSherry & Najork 2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         What to do with an *empty* group: one with no relevant item (label >=
         ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
         averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is
-        0/0 (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1
-        (torchmetrics' ``empty_target_action="pos"``). ``"error"`` raises.
+        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
+        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
+        ``empty_target_action="pos"``). ``"error"`` raises.
     missing : {"skip", "zero", "error"}, default "skip"
         With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
         has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
@@ -3247,27 +3278,29 @@ def ndcg(
         ``dcg_score(log_base=)``). NDCG does not depend
         on it (accepted for scikit-learn's signature).
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

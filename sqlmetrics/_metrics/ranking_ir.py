@@ -245,58 +245,66 @@ def err(
         item's probability of satisfying the user is R = (2^label - 1) / 2^max_grade. A label
         above it is an error.
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008); refused here.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
+        linear in the positions, and has no closed form for it.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -430,58 +438,66 @@ def infap(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008); refused here.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
+        linear in the positions, and has no closed form for it.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -624,58 +640,66 @@ def judged(
     k : int, optional
         Cut-off: only the top ``k`` positions count. None (default) = the whole list.
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008); refused here.
+    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
+        linear in the positions, and has no closed form for it.
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -808,58 +832,66 @@ def set_precision(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -989,58 +1021,66 @@ def set_recall(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1175,58 +1215,66 @@ def set_f(
     beta : float, default 1.0
         Recall weighs ``beta`` times as much as precision (1: F1; 0: set precision).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "one", "error"}, default "skip"
         Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
         or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
         'bootstrap'; README, "How sure is the number?").
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1358,57 +1406,65 @@ def num_q(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out, counted (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count summed over groups has no interval.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
+        here: a count summed over groups has no interval.
     ci_method : str, optional
         Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1537,57 +1593,65 @@ def num_rel(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out, counted (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count summed over groups has no interval.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
+        here: a count summed over groups has no interval.
     ci_method : str, optional
         Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1716,57 +1780,65 @@ def num_ret(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out, counted (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count summed over groups has no interval.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
+        here: a count summed over groups has no interval.
     ci_method : str, optional
         Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------
@@ -1894,57 +1966,65 @@ def num_rel_ret(
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
         DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     group : str, default "group"
-        Column identifying the ranked list (query, user). Must not be NULL.
+        Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique.
+        Column identifying the item (document, product). (group, item) pairs must be unique,
+        unless ``duplicates=`` merges them.
     score : str, default "score"
         Column of finite scores; higher ranks first.
     label : str, default "label"
         Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
         given (then ``data`` needs no label).
     qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names), as in
-        :func:`sqlmetrics.ndcg`.
+        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
+        items the run never scored; a run item absent from them has label 0; a run group absent
+        from them is not evaluated (nothing is judged), as in trec_eval.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type, ascending,
-        ``"text_desc"``: the item as text in byte order, descending (trec_eval's rule for
-        docnos), or the expected value over every order of the tied items (McSherry & Najork
-        2008).
+        Order of equal scores: by item descending in the item column's own type (numbers in
+        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
+        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
+        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
+        order of the tied items (McSherry & Najork 2008).
     empty : {"skip", "zero", "error"}, default "skip"
         Groups with no relevant item: left out, counted (trec_eval), or an error.
     missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted
-        as a group that retrieved nothing (trec_eval ``-c``), or an error.
+        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
+        group that retrieved nothing (trec_eval ``-c``), or an error.
     duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data``: an error, or merged into one item (highest
-        score; highest or summed label), as in :func:`sqlmetrics.ndcg`.
+        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
+        ``"max"`` merges them into one item with the highest score and the highest label
+        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
+        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
+        position. ``qrels`` must never repeat a pair.
     judged_only : bool, default False
         With ``qrels``, remove the run's items absent from the judgments before ranking (the
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval`
-        ``(value, lo, hi, level, method)`` instead of a float. None (default): the float alone.
-        Refused here: a count summed over groups has no interval.
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
+        here: a count summed over groups has no interval.
     ci_method : str, optional
         Not available here (see ``ci``).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the same
-        interval on every engine and under any row order.
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or
-        ``"ir_measures"`` (the README's
-        conventions table lists what each sets). Options left out take the tool's values; an
-        option passed explicitly wins where the tool can produce it, else it is an error.
-    con : duckdb connection, str, SparkSession or SQLAlchemy engine, optional
-        Connection holding ``data``/``qrels`` if they are table names, or a DuckDB database path
-        (opened read-only). Default: a fresh in-memory connection.
-        A ``pyspark.sql.SparkSession`` or a SQLAlchemy ``Engine``/``Connection``
-        runs it on that engine (README, "Other engines").
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (the README's conventions table lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP). README, "Other engines".
 
     Returns
     -------

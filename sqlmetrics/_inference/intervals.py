@@ -9,7 +9,10 @@ the options are declared in :data:`sqlmetrics._core.registry.PARAMS`). It checks
 connection, over the same checked data, with the metric's own kernel: the SQL is in
 ``sql/_macros/intervals.sql``; Python only turns per-slice sums into an interval (a normal or
 t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
-nothing changes.
+nothing changes. ``evaluate(ci=)`` serves every slice's interval from its own plan, on the one
+source it opened and checked (:func:`serve_slices`: no second opening, no public function
+called again), through the same statements (:func:`_bounds`), one per kernel for the means
+over groups.
 Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
 a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there
 (:func:`sqlmetrics._inference.stats.two_sided_normal`), while ``(1 + level) / 2`` rounds to 1.

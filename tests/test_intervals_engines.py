@@ -131,14 +131,21 @@ def test_postgres_gives_the_duckdb_interval(
     assert_same(CASES[case](pg_table, pg_engine), CASES[case](data, None))
 
 
-def test_postgres_evaluate_ci_per_slice(pg_engine: Any, pg_table: str, data: pd.DataFrame) -> None:
+def evaluate_ci_per_slice(table: str, con: Any, data: pd.DataFrame) -> None:
+    """evaluate(ci=) on ``con`` gives DuckDB's frame: ndcg, map and mrr share one interval
+    statement (their kernel once, stacked per metric: ``ci_stack_values``).
+    """
     kwargs: dict[str, Any] = dict(
         by="country", ci=0.9, n_boot=20, group="g", item="item", empty="skip"
     )
-    metrics = ["auc", "accuracy", "ndcg@5", "log_loss"]
-    got = sqlmetrics.evaluate(pg_table, metrics, con=pg_engine, **kwargs)
+    metrics = ["auc", "accuracy", "ndcg@5", "map@5", "mrr", "log_loss"]
+    got = sqlmetrics.evaluate(table, metrics, con=con, **kwargs)
     expected = sqlmetrics.evaluate(data, metrics, **kwargs)
     pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, atol=1e-9)
+
+
+def test_postgres_evaluate_ci_per_slice(pg_engine: Any, pg_table: str, data: pd.DataFrame) -> None:
+    evaluate_ci_per_slice(pg_table, pg_engine, data)
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +167,8 @@ def test_spark_gives_the_duckdb_interval(
     case: str, spark: Any, spark_table: str, data: pd.DataFrame
 ) -> None:
     assert_same(CASES[case](spark_table, spark), CASES[case](data, None))
+
+
+@pytest.mark.spark
+def test_spark_evaluate_ci_per_slice(spark: Any, spark_table: str, data: pd.DataFrame) -> None:
+    evaluate_ci_per_slice(spark_table, spark, data)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -107,3 +109,129 @@ def test_cli_eval_ci(tmp_path: Path) -> None:
     )
     assert bad.exit_code != 0
     assert "--ci-method must be one of" in bad.output and "did you mean 'delong'?" in bad.output
+
+
+# ----------------------------------------------------------------- evaluate(ci=)'s own plan
+def ranked(n: int = 600, seed: int = 4) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "g": rng.integers(0, 40, n),
+            "item": np.arange(n),
+            "label": rng.integers(0, 4, n),
+            "score": np.round(rng.random(n), 2),
+            "country": rng.choice(["DE", "FR", "IT"], n),
+        }
+    )
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements the DuckDB backend executes (its query, rows and columns: each one)."""
+    from sqlmetrics._backends.duckdb_backend import DuckDBBackend
+
+    seen: list[str] = []
+    for name in ("query", "rows", "columns"):
+        original = getattr(DuckDBBackend, name)
+
+        def spy(self: Any, sql: str, _original: Any = original) -> Any:
+            seen.append(sql)
+            return _original(self, sql)
+
+        monkeypatch.setattr(DuckDBBackend, name, spy)
+    return seen
+
+
+def test_evaluate_ci_serves_its_own_plan(statements: list[str]) -> None:
+    """The issue's call: the checks and the metrics' statement as without ci=, then one
+    interval statement for the three ranking metrics (one kernel); 19 statements (23 with
+    the column lookups) when each metric's function was called again.
+    """
+    df = ranked()
+    sqlmetrics.evaluate(df, ["ndcg@10", "map@10", "mrr"], group="g", by="country")
+    plain = len(statements)
+    statements.clear()
+    sqlmetrics.evaluate(df, ["ndcg@10", "map@10", "mrr"], group="g", by="country", ci=0.95)
+    assert len(statements) <= 6 and len(statements) == plain + 1, statements
+    statements.clear()
+    sqlmetrics.evaluate(
+        df, ["ndcg@10", "mrr", "precision@5"], group="g", ci=0.9, ci_method="bootstrap", n_boot=20
+    )
+    assert len(statements) == plain + 1
+    # Wilson's intervals of the confusion metrics read one counts statement
+    binary = frame(n=300)
+    statements.clear()
+    sqlmetrics.evaluate(binary, ["accuracy", "precision", "recall"], by="country")
+    plain = len(statements)
+    statements.clear()
+    sqlmetrics.evaluate(binary, ["accuracy", "precision", "recall"], by="country", ci=0.95)
+    assert len(statements) == plain + 1
+
+
+def test_check_params_once_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each metric's options are checked once per call (check_params starts with resolve)."""
+    from sqlmetrics._engine import run
+
+    checked: list[str] = []
+    original = run.resolve
+
+    def spy(spec: Any, params: Any) -> Any:
+        checked.append(spec.name)
+        return original(spec, params)
+
+    monkeypatch.setattr(run, "resolve", spy)
+    df = ranked()
+    sqlmetrics.evaluate(df, ["ndcg@10", "map@10", "mrr"], group="g", by="country", ci=0.95)
+    assert sorted(checked) == ["map", "mrr", "ndcg"]
+    checked.clear()
+    sqlmetrics.ndcg(df, group="g", k=10, ci=0.95)
+    assert checked == ["ndcg"]
+
+
+def test_public_ci_takes_a_level_only() -> None:
+    """ci= of a metric function is a level: no hidden request object passes through it."""
+    from sqlmetrics._inference.intervals import CiRequest
+
+    df = ranked(n=100)
+    hidden: Any = CiRequest("ndcg", 0.95, None, 200, 0)
+    with pytest.raises(InvalidParameterError, match="ci="):
+        sqlmetrics.ndcg(df, group="g", ci=hidden)
+
+
+def exact(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+@pytest.mark.parametrize("method", [None, "bootstrap"])
+def test_shared_interval_statement_is_each_functions_bit_for_bit(method: str | None) -> None:
+    """Metrics sharing one interval statement (one kernel; a name fixing other options runs
+    in a second) give per slice exactly the bounds of their own functions on the slice.
+    """
+    df = ranked()
+    df.loc[df.country == "IT", "g"] = 7  # one group: the t interval undefined there
+    calls = {
+        "ndcg@10": lambda d, **kw: sqlmetrics.ndcg(d, group="g", k=10, **kw),
+        "map@10": lambda d, **kw: sqlmetrics.mean_average_precision(d, group="g", k=10, **kw),
+        "mrr": lambda d, **kw: sqlmetrics.mrr(d, group="g", **kw),
+        "P(rel=2)@5": lambda d, **kw: sqlmetrics.precision_at_k(
+            d, group="g", k=5, relevance_level=2, **kw
+        ),
+        "hit_rate@5": lambda d, **kw: sqlmetrics.hit_rate(d, group="g", k=5, **kw),
+    }
+    options = {"ci": 0.9, "ci_method": method, "n_boot": 30, "seed": 5}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = sqlmetrics.evaluate(df, list(calls), group="g", by="country", **options)
+    said = sorted(str(w.message) for w in caught if "interval is undefined" in str(w.message))
+    expected = []
+    for _, row in out.iterrows():
+        part = df[df.country == row["country"]]
+        for metric, call in calls.items():
+            with warnings.catch_warnings(record=True) as own:
+                warnings.simplefilter("always")
+                iv = call(part, **options)
+            expected += [str(w.message) for w in own if "interval is undefined" in str(w.message)]
+            assert exact(row[f"{metric}_lo"], iv.lo), (metric, row["country"])
+            assert exact(row[f"{metric}_hi"], iv.hi), (metric, row["country"])
+    # the functions' warnings, one per metric (here: one slice each), none filtered away
+    assert said == sorted(expected) and (method is not None or len(said) == 4), said

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .._core.conventions import cutoff_options, fill
 from .._core.names import Request, parse_metric
-from .._core.registry import PARAMS, DataChecks, MetricSpec, Role
+from .._core.registry import PARAMS, DataChecks, MetricSpec, Role, default_of
 from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
@@ -81,6 +81,9 @@ class Plan:
     options: dict[str, Any]
     used: list[tuple[Role, str]]
     ranking: bool
+    #: per request, its options checked once (:func:`request_params`): what its own function
+    #: would check, read by the kernel parts and by ``ci=``'s intervals
+    checked: tuple[dict[str, Any], ...] = ()
 
 
 def make_plan(
@@ -131,21 +134,27 @@ def make_plan(
     used: list[tuple[Role, str]] = []
     for req in requests:
         for role in req.spec.roles:
-            col = _role_column(req.spec, role, columns, has_qrels)
+            col = role_column(req.spec, role, columns, has_qrels)
             if col is not None and (role, col) not in used:
                 used.append((role, col))
-    _check_parts(caller, requests, options)
-    return Plan(requests, by_cols, columns, dict(options), used, ranking)
+    checked = tuple(request_params(req, options) for req in requests)
+    _check_parts(caller, requests, options, checked)
+    return Plan(requests, by_cols, columns, dict(options), used, ranking, checked)
 
 
-def _check_parts(caller: str, requests: list[Request], options: dict[str, Any]) -> None:
+def _check_parts(
+    caller: str,
+    requests: list[Request],
+    options: dict[str, Any],
+    checked: Sequence[dict[str, Any]],
+) -> None:
     """``empty="error"`` / ``missing="error"`` are checked on the counts of a kernel's first
     part; metrics whose names fix other options (``P(rel=3)@5``) run in a further part, whose
     groups those counts do not describe: refused there, with the fix.
     """
     kernels: dict[tuple[str, int], list[int]] = {}
-    for i, req in enumerate(requests):
-        kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
+    for i in range(len(requests)):
+        kernels.setdefault(_kernel_key(i, requests, kernels, checked), []).append(i)
     further = [requests[i].text for (_, n), idx in kernels.items() if n > 0 for i in idx]
     strict = [o for o in ("empty", "missing") if options.get(o) == "error"]
     if further and strict:
@@ -195,6 +204,7 @@ def compose_sql(
     """
     parts, names = _parts(
         plan.requests,
+        plan.checked,
         relation,
         plan.columns,
         plan.by,
@@ -281,7 +291,7 @@ def check_slice_names(
             )
 
 
-def _role_column(
+def role_column(
     spec: MetricSpec, role: Role, columns: dict[str, str | None], has_qrels: bool = False
 ) -> str | None:
     col = columns.get(role.name)
@@ -374,18 +384,30 @@ def _check_column_args(
             )
 
 
-def _metric_params(req: Request, options: dict[str, Any]) -> dict[str, Any]:
+def request_params(req: Request, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``req`` checked (:func:`check_params`, once per call): those of
+    ``options`` it accepts, what its name fixes (ir_measures' names) and its cut-off; the same
+    as its own function checks when called with them.
+    """
     params = {name: options[name] for name in req.spec.params if name in options}
     params.update(req.params)  # what its name fixes (ir_measures' names)
     if req.spec.takes_k:
         params["k"] = req.k
+    return check_params(req.spec, params)
+
+
+def _metric_params(req: Request, checked: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``req``'s entry in its kernel part (``checked``: its
+    :func:`request_params`).
+    """
+    params = dict(checked)
     if "zero_division" in params and not (
         req.spec.family == "multiclass" and req.spec.average in ("macro", "weighted")
     ):
         # applied to the result in Python, as the functions do; the macro and weighted
         # averages apply it to each class in SQL (a 0/0 class counts as the value given)
-        params.pop("zero_division")
-    return check_params(req.spec, params)
+        params["zero_division"] = default_of(req.spec, "zero_division")
+    return params
 
 
 #: the kernels whose macro reads ``columns.multiplicity`` (a count per row: merge's states
@@ -417,6 +439,7 @@ UNCOUNTED = frozenset({("auc_kernel", "spark")})
 
 def _parts(
     requests: list[Request],
+    checked: Sequence[dict[str, Any]],
     relation: str,
     columns: dict[str, str | None],
     by: list[str],
@@ -435,13 +458,14 @@ def _parts(
     kernels: dict[tuple[str, int], list[int]] = {}
     for i, req in enumerate(requests):
         names[f"m{i}"] = req.text
-        kernels.setdefault(_kernel_key(req, requests, kernels, options), []).append(i)
+        kernels.setdefault(_kernel_key(i, requests, kernels, checked), []).append(i)
     for (kernel, n), indices in kernels.items():
         takes = kernel in COUNTED_KERNELS and (kernel, dialect) not in UNCOUNTED
         multiplicity = counted if counted and takes else None
         part = _kernel_part(
             kernel,
             [requests[i] for i in indices],
+            [checked[i] for i in indices],
             indices,
             multiplicity[0] if multiplicity else relation,
             {**columns, "multiplicity": multiplicity[1]} if multiplicity else columns,
@@ -459,22 +483,23 @@ def _parts(
 
 
 def _kernel_key(
-    req: Request,
+    index: int,
     requests: list[Request],
     kernels: dict[tuple[str, int], list[int]],
-    options: dict[str, Any],
+    checked: Sequence[dict[str, Any]],
 ) -> tuple[str, int]:
     """The part of ``req``: its kernel's first part whose metrics agree with it on every
     option they share, else a new one. Metrics whose names fix different options
     (``P(rel=2)@5`` and ``nDCG@10``) need separate calls of the kernel.
     """
+    req = requests[index]
     kernel = str(req.spec.kernel)
-    mine = _metric_params(req, options)
+    mine = _metric_params(req, checked[index])
     parts = [key for key in kernels if key[0] == kernel]
     for key in parts:
         theirs: dict[str, Any] = {}
         for i in kernels[key]:
-            theirs.update(_metric_params(requests[i], options))
+            theirs.update(_metric_params(requests[i], checked[i]))
         shared = (set(mine) & set(theirs)) - {"k"}
         if all(repr(mine[o]) == repr(theirs[o]) for o in shared):
             return key
@@ -505,6 +530,7 @@ def _count_columns(
 def _kernel_part(
     kernel: str,
     requests: list[Request],
+    params: list[dict[str, Any]],
     indices: list[int],
     relation: str,
     columns: dict[str, str | None],
@@ -524,13 +550,13 @@ def _kernel_part(
     has_qrels = qrels_relation is not None
     roles: dict[str, str | None] = {}
     checked: dict[str, Any] = {}
-    for req in requests:
+    for req, own in zip(requests, params):
         for role in req.spec.roles:
-            col = _role_column(req.spec, role, columns, has_qrels)
+            col = role_column(req.spec, role, columns, has_qrels)
             roles[role.name] = quote_ident(col, dialect) if col else None
         if columns.get("multiplicity"):  # quoted already (compose_sql's counted)
             roles["multiplicity"] = columns["multiplicity"]
-        checked.update({k: v for k, v in _metric_params(req, options).items() if k != "k"})
+        checked.update({k: v for k, v in _metric_params(req, own).items() if k != "k"})
     extra = None
     if qrels_relation is not None:
         extra = {

@@ -102,11 +102,23 @@ def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
     return cols
 
 
+class Checked(dict[str, Any]):
+    """The options of metric ``metric`` as :func:`check_params` returns them: :func:`compute`
+    given these does not check them again (a function that reads its checked options before
+    computing checks them once).
+    """
+
+    def __init__(self, metric: str, values: Mapping[str, Any]) -> None:
+        super().__init__(values)
+        self.metric = metric
+
+
 def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     """Validate ``params`` against the spec; fill defaults; reject options it does not take.
 
     ``params`` may hold ``convention`` (:func:`sqlmetrics._core.conventions.resolve`, applied here
     first); a definitional option given as None takes the convention's value or the default.
+    Returns them as :class:`Checked`.
     """
     params = resolve(spec, params)
     for name in params:
@@ -127,7 +139,7 @@ def check_params(spec: MetricSpec, params: Mapping[str, Any]) -> dict[str, Any]:
     # a check across several options (e.g. a combination without a closed form)
     if spec.check_params is not None:
         spec.check_params(spec.name, checked)
-    return checked
+    return Checked(spec.name, checked)
 
 
 def render_sql(
@@ -317,7 +329,10 @@ def compute(
     served here too through its own ``serve`` (:class:`IntervalRequest`).
     """
     spec = get_spec(name)
-    checked = check_params(spec, params or {})
+    if isinstance(params, Checked) and params.metric == spec.name:  # checked by the caller
+        checked: dict[str, Any] = dict(params)
+    else:
+        checked = check_params(spec, params or {})
     by_cols = normalize_by(spec.name, by)
     for role in spec.roles:
         col = columns.get(role.name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,13 +16,24 @@ from .._engine.plan import (
     data_checks,
     group_counts,
     make_plan,
+    role_column,
 )
-from .._engine.run import open_checked
+from .._engine.run import Call, open_checked
 from .._engine.where import WHERE_CTE, Filtered, check_where, filtered
-from .._inference.intervals import CI_PARAMS, CiRequest, check_ci, check_method, ci_columns, contain
+from .._inference.intervals import (
+    CiRequest,
+    SliceBounds,
+    check_ci,
+    check_method,
+    ci_columns,
+    contain,
+    serve_slices,
+    warn_undefined,
+)
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
+from .._metrics.ranking_ir import COUNTS, no_interval
 from ..errors import InvalidParameterError, SqlMetricsError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
 
@@ -255,17 +265,17 @@ def evaluate(
                 f"evaluate: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
             )
         request = check_ci("evaluate", ci, ci_method, n_boot, seed)
-        if request.method is not None:
-            for req in plan.requests:
+        for req in plan.requests:
+            if req.spec.name in COUNTS:  # a sum over groups
+                raise no_interval(req.spec.name)
+            if request.method is not None:
                 check_method(req.spec, request.method)
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
     chosen = options.get("empty") is not None or options.get("convention") is not None
     convention = options.get("convention")  # ranx's order of long ties: TieOrderWarning
-    frame = _evaluate(plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention)
-    if request is None:
-        return frame
-    inputs = {**columns, "qrels": qrels, "train": train}
-    return add_intervals(frame, plan, data, inputs, con, request)
+    return _evaluate(
+        plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention, ci=request
+    )
 
 
 def _function_defaults(metrics: Any, columns: dict[str, str | None]) -> dict[str, str | None]:
@@ -303,8 +313,10 @@ def _evaluate(
     warn_ties: str | None = None,
     replay: Callable[[Any, Any], tuple[str, str, str]] | None = None,
     caller: str = "evaluate",
+    ci: CiRequest | None = None,
 ) -> pd.DataFrame:
-    """Run the one statement of a checked plan (evaluate without intervals).
+    """Run the one statement of a checked plan and, with ``ci``, its intervals
+    (:func:`add_intervals`) on the same opened, checked source.
 
     ``replay`` (merge): ``data`` holds states, and ``replay(backend, source)`` checks them
     and gives the (name, query) of a CTE holding the rows they stand for, which the
@@ -383,12 +395,39 @@ def _evaluate(
             counted=counted,
         )
         frame = backend.query(sql)
-    # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column may
-    # be called anything, even like one of them
-    for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
-        family.after(caller, frame, plan.options, qrels is not None, plan.requests, warn_skips)
+        # generated names (slice_0.., m0.., n_empty, ...) until the very end: a slice column
+        # may be called anything, even like one of them
+        for family in checks:  # e.g. ranking: n_empty, n_missing, their policies
+            family.after(caller, frame, plan.options, qrels is not None, plan.requests, warn_skips)
+        bounds = None
+        if ci is not None:  # the plan's intervals, on the same source (no second opening)
+            calls = _interval_calls(plan, backend, source.sql, extra)
+            bounds = serve_slices(calls, list(plan.by), ci)
     frame = _finish(frame, plan.requests, names, len(plan.by), plan.options, caller)
-    return frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+    frame = frame.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+    return frame if bounds is None else add_intervals(frame, plan, bounds)
+
+
+def _interval_calls(
+    plan: Plan, backend: Any, relation: str, extra: Mapping[str, Any]
+) -> dict[str, Call]:
+    """Each requested metric's checked call, as its own function would make it on the same
+    source: its roles' columns, its checked options (the plan's, checked once), the slices and
+    the second input its kernel reads (``qrels=`` for the ranking kernel, ``train=`` for the
+    beyond-accuracy metrics).
+    """
+    has_qrels = "qrels" in extra
+    calls: dict[str, Call] = {}
+    for req, params in zip(plan.requests, plan.checked):
+        spec = req.spec
+        roles = {r.name: role_column(spec, r, plan.columns, has_qrels) or None for r in spec.roles}
+        own = None
+        if has_qrels and plan.ranking and spec.kernel == "ranking_kernel":
+            own = {"qrels": extra["qrels"]}
+        elif "train" in extra and spec.family == "beyond":
+            own = {"train": extra["train"]}
+        calls[req.text] = Call(spec, backend, relation, roles, params, list(plan.by), own)
+    return calls
 
 
 def _finish(
@@ -437,58 +476,30 @@ def _finish(
 
 
 def add_intervals(
-    frame: pd.DataFrame,
-    plan: Any,
-    data: Any,
-    inputs: Mapping[str, Any],
-    con: Any,
-    request: CiRequest,
+    frame: pd.DataFrame, plan: Plan, bounds: Mapping[str, SliceBounds]
 ) -> pd.DataFrame:
-    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column.
-
-    Each metric's interval is served by its own function (the same path as ``ci=`` on it),
-    asked for ``plan.by``'s slices: per slice the same interval as the function gives on the
-    slice's rows. ``inputs``: evaluate's column keywords, ``qrels`` and ``train``.
+    """``evaluate``'s frame with ``<metric>_lo`` and ``<metric>_hi`` after each metric column,
+    from the plan's intervals ``bounds`` (:func:`serve_slices`): per slice the same interval as
+    the metric's function gives on the slice's rows.
     """
     import pandas as pd
 
     out = frame.copy()
     by = list(plan.by)
     for req in plan.requests:
-        fn = FUNCTIONS[req.spec.function]
-        names = inspect.signature(fn).parameters
-        kwargs: dict[str, Any] = {
-            name: value
-            for name, value in {**inputs, **plan.options}.items()
-            if name in names and name not in CI_PARAMS and value is not None  # ci=: below
-        }
-        kwargs.update({n: v for n, v in req.params.items() if n in names})  # the name's own
-        if "k" in names:
-            kwargs["k"] = req.k
-        if "average" in names and req.spec.average is not None:
-            kwargs["average"] = req.spec.average
-        one = CiRequest(
-            req.spec.name, request.level, request.method, request.n_boot, request.seed, by=by
-        )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            fn(data, con=con, ci=one, **kwargs)
-        for w in caught:  # the point value's own warnings are evaluate's already
-            if "interval" in str(w.message):
-                warn(str(w.message), UndefinedMetricWarning)
-        if one.result is None:
-            raise InvalidParameterError(f"evaluate: no interval was computed for {req.text!r}")
+        found = bounds[req.text]
+        warn_undefined(req.spec.name, found.method, found.bounds)
         lo_name, hi_name = ci_columns(req.text)
-        bounds = one.result.rename(columns={"lo": lo_name, "hi": hi_name})
+        named = found.bounds.rename(columns={"lo": lo_name, "hi": hi_name})
         if by:
             keys = out[by].reset_index(drop=True)
-            merged = keys.merge(bounds, on=by, how="left")
+            merged = keys.merge(named, on=by, how="left")
         else:
-            merged = bounds
+            merged = named
         at = list(out.columns).index(req.text) + 1
         los = merged[lo_name].to_numpy(dtype=float, copy=True)
         his = merged[hi_name].to_numpy(dtype=float, copy=True)
-        if one.used == "wilson":
+        if found.method == "wilson":
             values = pd.to_numeric(out[req.text], errors="coerce").to_numpy(dtype=float)
             for i, value in enumerate(values):
                 los[i], his[i] = contain(los[i], his[i], value)

@@ -9,7 +9,10 @@ the options are declared in :data:`sqlmetrics._core.registry.PARAMS`). It checks
 connection, over the same checked data, with the metric's own kernel: the SQL is in
 ``sql/_macros/inference/intervals.sql``; Python only turns per-slice sums into an interval (a
 normal or t quantile from :mod:`~sqlmetrics._inference.stats`, Wilson's formula). With ``ci=None``
-nothing changes.
+nothing changes. ``evaluate(ci=)`` serves every slice's interval from its own plan, on the one
+source it opened and checked (:func:`serve_slices`: no second opening, no public function
+called again), through the same statements (:func:`_bounds`), one per kernel for the means
+over groups.
 Any level in (0, 1) works, up to the largest double below 1 (``1 - 2**-53``): the quantiles of
 a two-sided interval come from its lower tail ``(1 - level) / 2``, which is exact there
 (:func:`sqlmetrics._inference.stats.two_sided_normal`), while ``(1 + level) / 2`` rounds to 1.
@@ -65,7 +68,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 from .._core.registry import CI_METHODS as METHODS
 from .._core.registry import CI_PARAM_NAMES as CI_PARAMS
 from .._core.registry import PARAMS, REGISTRY, MetricSpec
-from .._engine.run import Call
+from .._engine.run import Call, entry, kernel_sql
 from ..errors import InvalidParameterError, UndefinedMetricWarning
 from ..errors import warn as warn_user
 from .stats import (
@@ -192,9 +195,9 @@ def default_method(spec: MetricSpec, columns: Mapping[str, str | None] | None = 
 class CiRequest:
     """What a ``ci=`` call asks of :func:`serve`, and where the answer goes.
 
-    ``by``: the slices of the interval (evaluate's ``by``), None for one overall interval.
-    ``result``: filled by :func:`serve`: the slice columns, ``lo``, ``hi`` (and ``value`` for a
-    method whose query also gives the value), one row per slice. ``method``: the method used.
+    ``result``: filled by :func:`serve`: ``lo``, ``hi``, one row. ``used``: the method used.
+    ``evaluate(ci=)`` serves its slices' intervals from its own plan instead
+    (:func:`serve_slices`).
     """
 
     metric: str
@@ -202,7 +205,6 @@ class CiRequest:
     method: str | None
     n_boot: int
     seed: int
-    by: list[str] | None = None
     result: pd.DataFrame | None = None
     used: str = ""
     served: list[str] = field(default_factory=list)
@@ -250,18 +252,13 @@ def check_method(
 
 # --------------------------------------------------------------------------- the call
 def ci_request(
-    metric: str, ci: float | CiRequest | None, ci_method: str | None, n_boot: int, seed: int
+    metric: str, ci: float | None, ci_method: str | None, n_boot: int, seed: int
 ) -> CiRequest | None:
     """The interval request of a metric function's call (its own ``ci=``, ``ci_method=``,
     ``n_boot=`` and ``seed=``), checked; None without ``ci=``. The function passes it on to
     :func:`sqlmetrics._engine.run.compute` (``ci=``), which serves it, and ends with
     :func:`ci_result`.
-
-    ``ci`` may be a :class:`CiRequest` already: ``evaluate(ci=)`` (its ``add_intervals``) asks
-    each metric's own function for its slices' intervals that way.
     """
-    if isinstance(ci, CiRequest):
-        return ci
     if ci is None:
         if ci_method is not None:
             raise InvalidParameterError(
@@ -272,10 +269,8 @@ def ci_request(
 
 
 def ci_result(metric: str, value: T, request: CiRequest | None) -> T | Interval:
-    """What a metric function returns: ``value`` without ``ci=`` (and for evaluate's sliced
-    requests, whose bounds stay in ``request.result``), else its :class:`Interval`.
-    """
-    if request is None or request.by is not None:
+    """What a metric function returns: ``value`` without ``ci=``, else its :class:`Interval`."""
+    if request is None:
         return value
     return to_interval(metric, value, request)
 
@@ -381,7 +376,44 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     check_method(checked, method, call.columns)
     request.used = method
     request.served.append(spec.name)
-    by = list(call.by if request.by is None else request.by)
+    result, frame = _bounds(call, list(call.by), request, method, counts_macro)
+    request.result = result
+    if frame is None:
+        frame = call.backend.query(metric_sql)
+    values = pd.to_numeric(frame[spec.name], errors="coerce") if spec.name in frame else None
+    if values is None or values.notna().all():
+        warn_undefined(spec.name, method, result)
+    return frame
+
+
+def warn_undefined(metric: str, method: str, result: pd.DataFrame) -> None:
+    """Warn :class:`UndefinedMetricWarning` when the bounds ``result`` (slices, lo, hi) of
+    ``metric``'s ``method`` interval are NaN in some slice.
+    """
+    undefined = result["lo"].isna() | result["hi"].isna()
+    if undefined.any():
+        warn_user(
+            f"{metric}: the {method} interval is undefined in {int(undefined.sum())} "
+            f"slice(s) (too few rows, groups or classes, or no defined bootstrap replicate); "
+            f"lo and hi are NaN there",
+            UndefinedMetricWarning,
+        )
+
+
+def _bounds(
+    call: Call,
+    by: list[str],
+    request: CiRequest,
+    method: str,
+    counts_macro: str | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The bounds of ``call``'s ``method`` interval per slice of ``by`` (columns: the slices,
+    ``lo``, ``hi``), and the metric's own frame when the interval's query also gives its
+    value bit for bit (DeLong, AUC's bucket bootstrap), else None.
+    """
+    import pandas as pd
+
+    spec = call.spec
     n_by = len(by)
     frame: pd.DataFrame | None = None
     if counts_macro:
@@ -398,8 +430,7 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
         lo, hi = (auc - half).clip(0.0, 1.0), (auc + half).clip(0.0, 1.0)
         result = out.iloc[:, :n_by].copy()
         result["lo"], result["hi"] = lo.to_numpy(), hi.to_numpy()
-        if request.by is None:
-            frame = out.drop(columns=["var"])
+        frame = out.drop(columns=["var"])
     elif method == "wilson" and spec.inference.proportion:
         result = _wilson_frame(call, by, spec.inference.proportion, request.level)
     elif row_mean(spec) and method == "t":
@@ -411,44 +442,194 @@ def serve(request: CiRequest, call: Call, metric_sql: str) -> pd.DataFrame:
     elif row_mean(spec):
         result = call.backend.query(_row_mean_sql(call, by, request, "bootstrap"))
     elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
-        out = _group_query(call, by, request, "t")
-        result = out.iloc[:, :n_by].copy()
-        bounds = [
-            t_interval(row, request.level)
-            if method == "t"
-            else wilson(float(row["svx"]), float(row["n"]), request.level)
-            for _, row in out.iterrows()
-        ]
-        result["lo"] = [b[0] for b in bounds]
-        result["hi"] = [b[1] for b in bounds]
+        result = _group_bounds(_group_query(call, by, request, "t"), n_by, method, request)
     elif group_mean(spec, call.columns):
         result = _group_query(call, by, request, "bootstrap")
     elif spec.inference.bucket_bootstrap and not call.columns.get("weight"):
         out = call.backend.query(_auc_bootstrap_sql(call, by, request))
         result = out.drop(columns=[spec.name, "n_pos", "n_neg"])
-        if request.by is None:  # the query's AUC is the metric's, bit for bit
-            frame = out.drop(columns=["lo", "hi", "n_valid"])
+        frame = out.drop(columns=["lo", "hi", "n_valid"])  # its AUC is the metric's, bit for bit
     else:
         result = _row_bootstrap(call, by, request)
-    result = result.iloc[:, : n_by + 2] if "n_valid" in result else result
+    return _named(result, by), frame
+
+
+def _named(result: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The bounds ``result`` under the columns ``[*by, "lo", "hi"]`` (``n_valid`` dropped)."""
+    result = result.iloc[:, : len(by) + 2] if "n_valid" in result else result
     result.columns = [*by, "lo", "hi"]
-    request.result = result
-    if frame is None:
-        frame = call.backend.query(metric_sql)
-    undefined = result["lo"].isna() | result["hi"].isna()
-    values = (
-        pd.to_numeric(frame[spec.name], errors="coerce")
-        if request.by is None and spec.name in frame
-        else None
-    )
-    if undefined.any() and (values is None or values.notna().all()):
-        warn_user(
-            f"{spec.name}: the {method} interval is undefined in {int(undefined.sum())} "
-            f"slice(s) (too few rows, groups or classes, or no defined bootstrap replicate); "
-            f"lo and hi are NaN there",
-            UndefinedMetricWarning,
+    return result
+
+
+def _group_bounds(out: pd.DataFrame, n_by: int, method: str, request: CiRequest) -> pd.DataFrame:
+    """The t bounds (or Wilson's over groups) per slice from the sums of ``ci_group_query``."""
+    result = out.iloc[:, :n_by].copy()
+    bounds = [
+        t_interval(row, request.level)
+        if method == "t"
+        else wilson(float(row["svx"]), float(row["n"]), request.level)
+        for _, row in out.iterrows()
+    ]
+    result["lo"] = [b[0] for b in bounds]
+    result["hi"] = [b[1] for b in bounds]
+    return result
+
+
+# --------------------------------------------------------------------------- evaluate(ci=)
+@dataclass
+class SliceBounds:
+    """One metric's interval in ``evaluate(ci=)``: its bounds per slice (the slice columns,
+    ``lo``, ``hi``) and the method used.
+    """
+
+    bounds: pd.DataFrame
+    method: str
+
+
+class _Memo:
+    """A backend whose ``query`` runs each distinct statement once (the confusion counts that
+    serve the Wilson intervals of accuracy, precision, recall, ... alike).
+    """
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+        self.dialect = backend.dialect
+        self.done: dict[str, pd.DataFrame] = {}
+
+    def query(self, sql: str) -> pd.DataFrame:
+        if sql not in self.done:
+            self.done[sql] = self.backend.query(sql)
+        return self.done[sql].copy()
+
+
+def serve_slices(
+    calls: Mapping[str, Call], by: list[str], request: CiRequest
+) -> dict[str, SliceBounds]:
+    """``evaluate(ci=)``'s intervals: for each requested metric (its text -> its checked
+    ``Call`` on evaluate's one opened, validated source), its bounds per slice of ``by``, the
+    same as its own function gives with ``ci=`` on each slice's rows.
+
+    The plan: each metric's method (``request.method`` or its default) is checked against its
+    columns first; the means over groups (t, Wilson over groups, the cluster bootstrap) of one
+    kernel whose options agree share one statement (:func:`_group_batch_sql`: the kernel once,
+    its per-group values stacked with the metric as a further slice); a statement the plan
+    asks twice (the confusion counts of the Wilson intervals) runs once; every other method
+    runs its own statement, as for a single function.
+    """
+    methods: dict[str, str] = {}
+    memo: dict[int, _Memo] = {}
+    for text, call in calls.items():
+        method = request.method or default_method(call.spec, call.columns)
+        check_method(call.spec, method, call.columns)
+        methods[text] = method
+    batches: list[tuple[tuple[Any, ...], list[str]]] = []
+    for text, call in calls.items():
+        key = _batch_key(call, methods[text])
+        if key is None:
+            continue
+        for known, members in batches:
+            if known == key and _agree(call, [calls[m] for m in members]):
+                members.append(text)
+                break
+        else:
+            batches.append((key, [text]))
+    out: dict[str, SliceBounds] = {}
+    n_by = len(by)
+    for (kind, *_), members in batches:
+        found = calls[members[0]].backend.query(
+            _group_batch_sql([calls[m] for m in members], by, request, kind)
         )
-    return frame
+        index = found.columns[n_by]  # the metric's index, the slice after by's
+        for i, text in enumerate(members):
+            part = found[found[index] == i].drop(columns=[index]).reset_index(drop=True)
+            if not n_by and part.empty:  # no group with a value: its one slice, undefined
+                part = part.reindex([0])
+            if kind == "t":
+                part = _group_bounds(part, n_by, methods[text], request)
+            out[text] = SliceBounds(_named(part, by), methods[text])
+    for text, call in calls.items():
+        if text in out:
+            continue
+        backend = memo.setdefault(id(call.backend), _Memo(call.backend))
+        shared = Call(call.spec, backend, call.relation, call.columns, call.params, by, call.extra)
+        result, _ = _bounds(shared, by, request, methods[text])
+        out[text] = SliceBounds(result, methods[text])
+    return out
+
+
+def _batch_key(call: Call, method: str) -> tuple[Any, ...] | None:
+    """What a metric's interval statement shares with others' (the group query's method, the
+    kernel, the aggregate, its columns), or None when it has a statement of its own: a mean
+    over groups with group weights, or any other method.
+    """
+    spec = call.spec
+    if row_mean(spec) or (method == "wilson" and spec.inference.proportion):
+        return None
+    if method in ("t", "wilson"):
+        kind = "t"
+    elif method == "bootstrap" and group_mean(spec, call.columns):
+        kind = "bootstrap"
+    else:
+        return None
+    if spec.inference.group_weights is not None:  # joined per metric: its own statement
+        return None
+    columns = tuple(sorted((r, c) for r, c in call.columns.items() if c))
+    return (kind, spec.kernel, group_mean(spec, call.columns) or "mean", columns)
+
+
+def _agree(call: Call, others: list[Call]) -> bool:
+    """Whether ``call``'s options agree with those of ``others`` wherever they share one (the
+    cut-off apart): one kernel call then computes them all, each as alone.
+    """
+    mine = {k: v for k, v in call.params.items() if k != "k"}
+    for other in others:
+        shared = set(mine) & set(other.params)
+        if any(repr(mine[o]) != repr(other.params[o]) for o in shared):
+            return False
+    return True
+
+
+def _group_batch_sql(calls: list[Call], by: list[str], request: CiRequest, method: str) -> str:
+    """One ``ci_group_query`` over several metrics of one kernel: the kernel once, sliced by
+    ``by`` and the group, one entry per metric; its per-group values stacked
+    (``ci_stack_values``) with the metric's index as one more slice after ``by``. Per metric
+    and slice the sums (exact sums) and bootstrap draws (keyed by the group) are those of its
+    own :func:`_group_sql`, bit for bit.
+    """
+    first = calls[0]
+    for call in calls:
+        _group_weights(call, by)  # its checks (qrels= with slices); no weights here
+    group = str(first.columns.get("group"))
+    params: dict[str, Any] = {}
+    columns: dict[str, str | None] = {}
+    for call in calls:
+        params.update({k: v for k, v in call.params.items() if k != "k"})
+        columns.update(call.quoted())
+    aliases = [f"ci_value_{i}" for i in range(len(calls))]
+    entries = [entry(c.spec, a, c.params.get("k")) for c, a in zip(calls, aliases)]
+    inner = kernel_sql(
+        str(first.spec.kernel),
+        first.relation,
+        [*by, group],
+        columns,
+        params,
+        entries,
+        first.extra,
+        dialect=first.dialect,
+    )
+    stacked = first.macro("ci_stack_values", inner, len(by), aliases, "ci_value")
+    return first.macro(
+        "ci_group_query",
+        stacked,
+        len(by) + 1,
+        "ci_value",
+        method,
+        request.n_boot,
+        request.seed,
+        request.level,
+        group_mean(first.spec, first.columns) or "mean",
+        None,
+    )
 
 
 def _auc_bootstrap_sql(call: Call, by: list[str], request: CiRequest) -> str:
@@ -561,6 +742,31 @@ def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> st
     per-slice sums, ``"bootstrap"`` the percentile bounds.
     """
     spec = call.spec
+    weights = _group_weights(call, by)
+    inner = call.kernel(
+        call.relation, [*by, str(call.columns.get("group"))], call.quoted(), "ci_value"
+    )
+    aggregate = group_mean(spec, call.columns) or "mean"
+    sql = call.macro(
+        "ci_group_query",
+        inner,
+        len(by),
+        "ci_value",
+        method,
+        request.n_boot,
+        request.seed,
+        request.level,
+        aggregate,
+        weights,
+    )
+    return sql
+
+
+def _group_weights(call: Call, by: list[str]) -> str | None:
+    """The group weights' query of ``call``'s per-group interval (``ci_group_weights``), None
+    when every group weighs 1; raises for what the per-group intervals do not support.
+    """
+    spec = call.spec
     group = call.columns.get("group")
     if not group:
         raise InvalidParameterError(f"{spec.name}: this interval needs group= (per-group values)")
@@ -569,7 +775,6 @@ def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> st
             f"{spec.name}: ci= with qrels=, missing='zero' and slices is not supported (a "
             f"missing group has no slice); drop by= or pass missing='skip'"
         )
-    inner = call.kernel(call.relation, [*by, group], call.quoted(), "ci_value")
     weights = None
     kind = (
         "relevant"
@@ -600,20 +805,7 @@ def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> st
             label,
             {**call.params, "relevance_level": call.params.get("relevance_level", 1)},
         )
-    aggregate = group_mean(spec, call.columns) or "mean"
-    sql = call.macro(
-        "ci_group_query",
-        inner,
-        len(by),
-        "ci_value",
-        method,
-        request.n_boot,
-        request.seed,
-        request.level,
-        aggregate,
-        weights,
-    )
-    return sql
+    return weights
 
 
 def _row_bootstrap(

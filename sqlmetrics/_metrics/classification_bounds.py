@@ -220,7 +220,7 @@ def auc_bounds(
         bounds = AucBounds(nan, nan, nan)
     else:
         bounds = AucBounds(float(values[0]), float(values[1]), float(values[2]))
-    if iv_request is not None and iv_request.by is None:  # two bounds, not one number: raises
+    if iv_request is not None:  # two bounds, not one number: raises
         to_interval("auc_bounds", bounds, iv_request)
     return bounds
 

@@ -763,7 +763,7 @@ def _ranking_metric(
     label: str,
     qrels: Any,
     con: Any,
-    ci: float | CiRequest | None,
+    ci: float | None,
     ci_method: str | None,
     n_boot: int,
     seed: int,

@@ -86,15 +86,20 @@ def _check_count_params(metric: str, params: dict[str, Any]) -> None:
 COUNT = Inference(intervals=False)
 
 
+def no_interval(name: str) -> InvalidParameterError:
+    """The error of ``ci=`` on a count (a sum over groups has no interval method here)."""
+    return InvalidParameterError(
+        f"{name}: ci= has no interval here: {name} is a count summed over groups, not a "
+        f"mean or a proportion; drop ci= (and ci_method=)"
+    )
+
+
 def _count(name: str, ci: Any, **arguments: Any) -> float | Interval:
-    """A count's function body: ``ci=`` refused (a sum over groups has no interval method
-    here), then the ranking kernel's value.
+    """A count's function body: ``ci=`` refused (:func:`no_interval`), then the ranking
+    kernel's value.
     """
     if ci is not None:
-        raise InvalidParameterError(
-            f"{name}: ci= has no interval here: {name} is a count summed over groups, not a "
-            f"mean or a proportion; drop ci= (and ci_method=)"
-        )
+        raise no_interval(name)
     return _ranking_metric(name, ci=None, **arguments)
 
 

@@ -278,6 +278,34 @@ select * from final
 {%- endmacro %}
 
 {#
+  ci_stack_values(inner, n_by, aliases, alias): several metrics' per-group values as the
+  `inner` of one ci_group_query (evaluate(ci=): one interval statement per kernel).
+    inner    one kernel call sliced by the user's slices and then the group column
+             (slice_<n_by> = the group), one column per metric: `aliases`
+    output   a row per (metric, slice, group): slice_0.. the slices, slice_<n_by> the metric's
+             index in `aliases` (0, 1, ...), slice_<n_by + 1> the group, `alias` its value
+  ci_group_query(stacked, n_by + 1, alias, ...) then gives per metric and slice the sums and
+  draws of that metric's own query (sums and exponents per slice, draws keyed by the group).
+#}
+{% macro ci_stack_values(inner, n_by, aliases, alias) -%}
+with ci_values as (
+{{ inner }}
+)
+{% for name in aliases %}
+select
+    {% for i in range(n_by) %}slice_{{ i }}, {% endfor %}
+
+    {{ loop.index0 }} as slice_{{ n_by }},
+    slice_{{ n_by }} as slice_{{ n_by + 1 }},
+    {{ name }} as {{ alias }}
+from ci_values
+{% if not loop.last %}
+union all
+{% endif %}
+{% endfor %}
+{%- endmacro %}
+
+{#
   ci_row_mean_query(relation, by, columns, options, kind, method, order, n_boot, seed, level):
   intervals of a mean of per-row losses, M = sum_i w_i l_i / sum_i w_i (log_loss, brier_score,
   hamming_loss; w_i = 1 without weight), with the metric's own per-row terms:

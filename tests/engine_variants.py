@@ -23,11 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
 import numpy as np
 import pandas as pd
-import pytest
-from conftest import chdb_table, duckdb_tables
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of

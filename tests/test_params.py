@@ -14,8 +14,8 @@ import pytest
 from sqlmetrics._backends import backend_for
 from sqlmetrics._core.params import OWN, PARAMS, REQUIRED, WIDTH, variants
 from sqlmetrics._core.registry import PARAMS as OPTIONS
-from tools import api
 from sqlmetrics.errors import DataSourceError, InvalidParameterError
+from tools import api
 
 FUNCTIONS = api.public_functions()
 DECLARED = sorted({p.name for p in PARAMS.values()})

@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import sqlmetrics
-
-from .._core.params import OWN, Param, variants
-from .._core.registry import REGISTRY
-from .._inference.intervals import methods_for
+from sqlmetrics._core.params import OWN, Param, variants
+from sqlmetrics._core.registry import REGISTRY
+from sqlmetrics._inference.intervals import methods_for
 
 _HEADER = re.compile(r"-{3,}")
 

@@ -289,7 +289,8 @@ def to_interval(metric: str, value: Any, request: CiRequest) -> Interval:
             f"{metric}: ci= is not available for this call: no interval was computed for it; "
             f"drop ci="
         )
-    lo, hi = float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0])
+    # an undefined bound is NULL: NaN from DuckDB, None from a SQLAlchemy or Spark result
+    lo, hi = (_bound(frame[column].iloc[0]) for column in ("lo", "hi"))
     if math.isnan(value):
         lo = hi = math.nan
     elif request.used == "wilson":
@@ -953,3 +954,11 @@ def interval_sql(request: CiRequest, call: Call, metric_sql: str) -> str:
     else:
         bounds = _row_bootstrap_sql(call, by, request)
     return call.macro("ci_render", metric_sql, bounds, n_by, value, lo, hi)
+
+
+def _bound(value: Any) -> float:
+    """A bound as a float; NULL (None, pandas' NA) is NaN."""
+    try:
+        return float(value)
+    except TypeError:
+        return math.nan

@@ -1,6 +1,6 @@
 """ClickHouse through chdb (issue 25): ``con=`` a chdb session or connection.
 
-The registry-wide parity is in tests/test_parity.py (``evaluate`` and the table functions
+The registry-wide parity is in tests/test_engines.py (``evaluate`` and the table functions
 through ``con=``) and tests/test_dialects.py (every rendered variant); here the backend itself:
 the session's settings are left as the user set them, names that need quoting, DataFrames read
 in place, threads, the errors. The clickhouse_connect transport: tests/test_clickhouse_connect.py.
@@ -18,7 +18,7 @@ import pytest
 from conftest import chdb_table
 
 import sqlmetrics
-from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, EngineError
+from sqlmetrics.errors import DataSourceError
 
 pytestmark = pytest.mark.clickhouse
 
@@ -176,31 +176,6 @@ def test_files_are_refused_with_the_fix(ch: Any, tmp_path: Any) -> None:
         f"must be the name of a table or view of that database. Load the files into a table "
         f"first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM file('path')), or leave con= "
         f"out to read them with DuckDB"
-    )
-
-
-def test_an_unknown_table_names_the_tables(ch: Any) -> None:
-    with pytest.raises(DataSourceError, match=r"ch_evnts.*ch_events"):
-        sqlmetrics.auc("ch_evnts", label="click", score="pctr", con=ch)
-
-
-def test_an_unknown_column_is_named(ch: Any) -> None:
-    with pytest.raises(ColumnNotFoundError, match=r"'clik'"):
-        sqlmetrics.auc("ch_events", label="clik", score="pctr", con=ch)
-
-
-def test_an_engine_error_names_clickhouse(ch: Any) -> None:
-    from sqlmetrics._backends.clickhouse_backend import ClickHouseBackend
-
-    backend = ClickHouseBackend(ch)
-    try:
-        backend.query("SELECT no_such_function(1)")
-    except backend.errors as exc:
-        error = backend.wrap_error("auc", ["data='ch_events'"], exc)
-    assert isinstance(error, EngineError)
-    assert str(error).startswith(
-        "auc: the engine failed on data='ch_events' on clickhouse: ChdbError: Code: 46. "
-        "DB::Exception: Function with name `no_such_function` does not exist"
     )
 
 

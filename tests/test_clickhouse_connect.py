@@ -547,7 +547,7 @@ def test_a_client_with_a_query_limit_is_refused(http_server: ClickHouseHTTP) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# the parity suite over HTTP: cases of tests/test_parity.py, decoded by clickhouse_connect (all
+# the parity suite over HTTP: cases of tests/test_engines.py, decoded by clickhouse_connect (all
 # 135 pass; 27 kept, 105 s for all on one process here)
 
 

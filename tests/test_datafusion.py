@@ -11,7 +11,7 @@ the supported engines hide:
   the right side has (DuckDB, PostgreSQL: the coalesce of both sides);
 - a nested ``with`` may not reuse a name of an enclosing one.
 
-How it runs: the parity tables (``tests/test_parity.py``: ties, NULL slices, empty groups,
+How it runs: the parity tables (``tests/test_engines.py``: ties, NULL slices, empty groups,
 judgments the run lacks) are registered in a DataFusion ``SessionContext`` as Arrow tables;
 every parity case is rendered for ``dialect="trino"`` (the render closest to DataFusion's SQL:
 ``is not distinct from`` as written, no ``hugeint``, ``double``) and run there, and its rows

@@ -8,7 +8,7 @@
   same order, on a 2k-row table with tied scores and a NULL slice. This is render-level
   parity, independent of the ``con=`` backends. PostgreSQL runs every variant; Spark (slow per
   statement) runs each metric's two-slice variant (``SPARK_VARIANTS``), its option values being
-  run on Spark by tests/test_parity.py.
+  run on Spark by tests/test_engines.py.
 - ClickHouse: every variant runs on in-process ClickHouse (chdb) with the backend's settings
   and matches DuckDB to 1e-12 (695 of 742 bit for bit).
 - BigQuery, Snowflake and Trino are rendered only: each render parses back with sqlglot in
@@ -360,7 +360,7 @@ def test_postgres_matches_duckdb(
 
 #: the render-level Spark runs: each metric with two slice columns (one with NULLs), the shape
 #: every other variant builds on. Every option value of every metric runs on Spark in
-#: tests/test_parity.py (through ``con=``, one statement per option variant), and the plan of
+#: tests/test_engines.py (through ``con=``, one statement per option variant), and the plan of
 #: each shape-changing variant in tests/test_spark_plan.py; running all of VARIANTS here too
 #: (546 statements) doubled the Spark part of CI for no code path of its own.
 SPARK_VARIANTS = [v for v in VARIANTS if v[0] == f"{v[1]}-by"]

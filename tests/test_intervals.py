@@ -3,11 +3,13 @@ determinism, the registry-driven signature check and every error message."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import math
 import typing
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -520,42 +522,61 @@ def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) ->
 
 
 # --------------------------------------------------------------------------- every metric
-def _smoke_cases() -> list[tuple[str, dict]]:
-    from test_postgres import CALLS  # every public function with the arguments it takes
-
-    return [
-        (name, kwargs)
-        for name, calls in CALLS.items()
-        if name in SCALAR_FUNCTIONS
-        for kwargs in calls
-        if kwargs.get("average", "binary") is not None
-    ]
+CI_OPTIONS = ("ci", "ci_method", "n_boot", "seed")
 
 
-@pytest.mark.parametrize(("name", "kwargs"), _smoke_cases())
+def _smoke_cases() -> list[Any]:
+    """The engine contract suite's calls of the scalar functions (every public function with
+    the arguments it takes: tests/engine_calls.py), their own ci= options left out."""
+    from engine_calls import CALLS
+
+    cases, seen = [], set()
+    for call in CALLS:
+        kwargs = {k: v for k, v in call.kwargs.items() if k not in CI_OPTIONS}
+        # one call per function, table and form (average, weights, groups, labels=): the
+        # default method depends on these
+        form = [kwargs.get(k) is not None for k in ("weight", "group", "labels", "max_fpr")]
+        key = (call.function, call.table, str(kwargs.get("average")), *form)
+        if (
+            call.function in SCALAR_FUNCTIONS
+            and call.kind == "call"
+            and kwargs.get("average", "binary") is not None
+            and key not in seen
+        ):
+            seen.add(key)
+            cases.append(pytest.param(call.function, call.table, kwargs, id=call.name))
+    return cases
+
+
+@pytest.fixture(scope="module")
+def call_tables() -> Any:
+    from conftest import duckdb_tables
+    from engine_calls import all_tables
+
+    con = duckdb_tables(all_tables())
+    yield con
+    con.close()
+
+
+@pytest.mark.parametrize(("name", "table", "kwargs"), _smoke_cases())
 @pytest.mark.parametrize("method", [None, "bootstrap"])
-def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: str | None) -> None:
-    from test_postgres import CLASS_SCORES, CLASS_WIDE, EVENTS
-
-    kwargs = dict(kwargs)
-    tables = {"events": EVENTS, "class_scores": CLASS_SCORES, "class_wide": CLASS_WIDE}
-    data = tables[kwargs.pop("_table", "events")]
-    if kwargs.get("train") == "events":
-        kwargs["train"] = EVENTS
-    fn = getattr(sqlmetrics, name)
+def test_every_scalar_metric_gives_an_interval(
+    name: str, table: str, kwargs: dict, method: str | None, call_tables: Any
+) -> None:
+    fn = functools.partial(getattr(sqlmetrics, name), table, con=call_tables)
     if name == "auc_bounds":  # two bounds, not one number: refused (README, docstring)
         match = "returns AucBounds, not one number"
         with pytest.raises(InvalidParameterError, match=match):
-            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+            fn(ci=0.9, ci_method=method, n_boot=20, **kwargs)
         return
     if not REGISTRY[iv_spec(name, kwargs)].inference.intervals:  # the counts: refused
         with pytest.raises(InvalidParameterError, match=f"{name}: ci= has no interval here"):
-            fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+            fn(ci=0.9, ci_method=method, n_boot=20, **kwargs)
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the point value's own warnings (skipped groups)
-        plain = fn(data, **kwargs)
-        iv = fn(data, ci=0.9, ci_method=method, n_boot=20, **kwargs)
+        plain = fn(**kwargs)
+        iv = fn(ci=0.9, ci_method=method, n_boot=20, **kwargs)
     assert isinstance(iv, sqlmetrics.Interval)
     columns = {"weight": kwargs.get("weight"), "group": kwargs.get("group")}
     default = intervals.default_method(REGISTRY[iv_spec(name, kwargs)], columns)
@@ -568,8 +589,11 @@ def test_every_scalar_metric_gives_an_interval(name: str, kwargs: dict, method: 
 def iv_spec(function: str, kwargs: dict) -> str:
     """The registry name a call of ``function`` computes (precision with average= macro ->
     precision_macro)."""
-    average = kwargs.get("average", "binary")
-    name = {"mean_average_precision": "map", "jaccard": "jaccard"}.get(function, function)
+    if function == "auc" and kwargs.get("max_fpr") is not None:
+        return "partial_auc"
+    default = inspect.signature(getattr(sqlmetrics, function)).parameters.get("average")
+    average = kwargs.get("average", "binary" if default is None else default.default)
+    name = {"mean_average_precision": "map"}.get(function, function)
     # multiclass_auc and multilabel_average_precision take average= as an option
     if average not in ("binary", None) and f"{name}_{average}" in REGISTRY:
         name = f"{name}_{average}"

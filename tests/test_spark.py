@@ -1,7 +1,10 @@
-"""sqlmetrics on Spark (``con=`` a SparkSession): every public function, ``evaluate`` and the
-curves, on a table name, a Spark DataFrame and a Parquet path; values equal DuckDB's to 1e-9;
-temporary views removed afterwards (also after an error); errors name spark; shuffled input
-gives bit-identical results.
+"""sqlmetrics on Spark (``con=`` a SparkSession), what is Spark's own: a Spark DataFrame and a
+Parquet path as data, the score buckets of Spark's AUC kernel, thinned curves, temporary views
+removed afterwards (also after an error), errors that name spark, the CLI's ``--spark``.
+
+Every public function and option variant on a Spark table against DuckDB is the engine
+contract suite's (tests/test_engines.py); shuffled input, the invariance suite's
+(tests/test_invariance.py).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 
 import sqlmetrics
 from sqlmetrics._core.registry import REGISTRY, MetricSpec
-from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, SqlMetricsError
+from sqlmetrics.errors import ColumnNotFoundError, DataSourceError
 
 pytestmark = pytest.mark.spark
 
@@ -72,21 +75,6 @@ def parquet(tmp_path_factory: pytest.TempPathFactory, frame: pd.DataFrame) -> st
 
 def temp_views(spark: Any) -> list[str]:
     return [t.name for t in spark.catalog.listTables() if t.name.startswith("__sqlmetrics_")]
-
-
-def make_class_scores(seed: int = 6, n_rows: int = 150) -> pd.DataFrame:
-    """Class scores in long form (one row per (row, class); one true class per row, ties)."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 3, n_rows)
-    raw = np.round(rng.random((n_rows, 3)) + 0.4 * (np.arange(3) == truth[:, None]), 1)
-    return pd.DataFrame(
-        {
-            "row_id": np.repeat(np.arange(n_rows), 3).astype("int64"),
-            "cls": np.tile(np.array(["a", "b", "c"]), n_rows),
-            "score": raw.ravel(),
-            "label": (np.arange(3) == truth[:, None]).astype("int64").ravel(),
-        }
-    )
 
 
 #: values of the options a public function requires (no default)
@@ -172,144 +160,6 @@ def run(spec: MetricSpec, data: Any, con: Any, **extra: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return getattr(sqlmetrics, spec.function)(data, con=con, **arguments(spec), **extra)
-
-
-FUNCTIONS = sorted(REGISTRY)
-
-
-def test_every_function_is_covered() -> None:
-    assert {REGISTRY[n].function for n in FUNCTIONS} <= set(sqlmetrics.__all__)
-    assert set(FUNCTIONS) == set(REGISTRY)
-
-
-@pytest.fixture(scope="module")
-def scores_table(spark: Any) -> Any:
-    name = "spark_class_scores"
-    spark.createDataFrame(make_class_scores()).createOrReplaceTempView(name)
-    yield name
-    spark.catalog.dropTempView(name)
-
-
-@pytest.mark.parametrize("name", FUNCTIONS)
-def test_function_on_a_spark_table_equals_duckdb(
-    spark: Any, table: str, frame: pd.DataFrame, scores_table: str, name: str
-) -> None:
-    spec = REGISTRY[name]
-    if spec.family == "multiclass_scores":
-        table, frame = scores_table, make_class_scores()
-    got = run(spec, table, spark)
-    want = run(spec, frame, None)
-    assert_same(got, want, f"{name} on spark")
-    assert temp_views(spark) == []
-
-
-MULTILABEL = {"scores": ["s_a", "s_b", "s_c"], "indicators": ["y_a", "y_b", "y_c"]}
-#: wide class scores and labels= (issue 14): function -> arguments, on the events or on the
-#: class scores made wide (s_a, s_b, s_c and the true class in truth)
-WIDE_AND_LISTED = [
-    ("multiclass_auc", {"label": "truth", "scores": ["s_a", "s_b", "s_c"], "multi_class": "ovo"}),
-    (
-        "multiclass_auc",
-        {"label": "truth", "scores": {"c": "s_c", "a": "s_a", "b": "s_b"}, "average": "weighted"},
-    ),
-    (
-        "precision",
-        {"label": "cls", "prediction": "pred", "average": "macro", "labels": [2, 0, 9]},
-    ),
-    ("classification_report", {"label": "cls", "prediction": "pred", "labels": [1, 9, 0]}),
-    (
-        "multiclass_confusion_matrix",
-        {"label": "cls", "prediction": "pred", "labels": [2, 9, 0]},
-    ),
-    (
-        "cohen_kappa",
-        {"label": "cls", "prediction": "pred", "labels": [2, 0, 1], "weights": "linear"},
-    ),
-    ("jaccard", {"label": "cls", "prediction": "pred", "average": "micro", "labels": [0, 9]}),
-    ("top_k_accuracy", {"row_id": "row_id", "class_col": "cls", "k": 1, "labels": ["c", "b", "a"]}),
-    # multilabel truth, wide: a 0/1 column per class (the samples average keys rows)
-    ("multiclass_auc", {**MULTILABEL, "average": "samples"}),
-    ("multilabel_average_precision", {**MULTILABEL, "average": "samples"}),
-    ("multilabel_average_precision", {**MULTILABEL, "average": "weighted"}),
-    # ci=: the bootstrap keys the wide rows by their order (the same on every engine)
-    ("multiclass_auc", {**MULTILABEL, "average": "samples", "ci": 0.9, "n_boot": 20}),
-    (
-        "multiclass_auc",
-        {
-            "label": "truth",
-            "scores": ["s_a", "s_b", "s_c"],
-            "multi_class": "ovo",
-            "ci": 0.9,
-            "n_boot": 20,
-        },
-    ),
-    (
-        "evaluate",
-        {
-            **MULTILABEL,
-            "metrics": ["multiclass_auc", "multilabel_average_precision"],
-            "by": "part",
-            "auc_average": "samples",
-            "ap_average": "macro",
-        },
-    ),
-]
-
-
-def make_class_wide() -> pd.DataFrame:
-    long = make_class_scores()
-    wide = long.pivot(index="row_id", columns="cls", values="score").add_prefix("s_")
-    truth = long[long["label"] == 1].set_index("row_id")["cls"]
-    wide = wide.rename_axis(columns=None).assign(truth=truth).reset_index()
-    # multilabel truth (y_a, y_b, y_c: the true class, and the next one on about half of the
-    # rows, so every row keeps a negative), a NULL slice
-    rng = np.random.default_rng(13)
-    after = wide["truth"].map({"a": "b", "b": "c", "c": "a"}).where(rng.random(len(wide)) < 0.5)
-    for c in "abc":
-        wide[f"y_{c}"] = ((wide["truth"] == c) | (after == c)).astype("int64")
-    wide["part"] = pd.Series(rng.choice(["x", "y", None], len(wide)), dtype=object)
-    return wide
-
-
-@pytest.mark.parametrize(("name", "kwargs"), WIDE_AND_LISTED, ids=[n for n, _ in WIDE_AND_LISTED])
-def test_wide_scores_and_labels_on_spark_equal_duckdb(
-    spark: Any,
-    table: str,
-    frame: pd.DataFrame,
-    scores_table: str,
-    name: str,
-    kwargs: dict[str, Any],
-) -> None:
-    if "scores" in kwargs:
-        wide = make_class_wide()
-        spark.createDataFrame(wide).createOrReplaceTempView("spark_class_wide")
-        table, frame = "spark_class_wide", wide
-    elif "class_col" in kwargs:
-        table, frame = scores_table, make_class_scores()
-    function = getattr(sqlmetrics, name)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            got, want = function(table, con=spark, **kwargs), function(frame, **kwargs)
-    finally:
-        spark.catalog.dropTempView("spark_class_wide")
-    if isinstance(want, sqlmetrics.Interval):
-        got, want = got._asdict(), want._asdict()
-    assert_same(got, want, f"{name} on spark")
-    assert temp_views(spark) == []
-
-
-@pytest.mark.parametrize(
-    "name", ["auc", "average_precision", "roc_curve", "pr_curve", "auc_bounds"]
-)
-def test_weighted_and_sliced_on_spark_equal_duckdb(
-    spark: Any, table: str, frame: pd.DataFrame, name: str
-) -> None:
-    spec = REGISTRY[name]
-    extra: dict[str, Any] = {"weight": "weight"}
-    if "by" in _params(spec):
-        extra["by"] = "country"
-    assert_same(run(spec, table, spark, **extra), run(spec, frame, None, **extra), name)
 
 
 def bucket_scores(kind: str, n: int = 30_000, seed: int = 9) -> pd.DataFrame:
@@ -420,27 +270,9 @@ def test_temporary_view_dropped_after_an_error(spark: Any, sdf: Any) -> None:
     assert temp_views(spark) == []
 
 
-# --------------------------------------------------------------------------- errors
-def test_missing_table(spark: Any) -> None:
-    with pytest.raises(DataSourceError, match=r"'no_such_table'.*spark"):
-        sqlmetrics.auc("no_such_table", con=spark)
-
-
-def test_missing_column(spark: Any, table: str) -> None:
-    with pytest.raises(ColumnNotFoundError, match=r"'nope'.*spark"):
-        sqlmetrics.auc(table, label="nope", con=spark)
-
-
 def test_missing_parquet_file(spark: Any, tmp_path: Path) -> None:
     with pytest.raises(DataSourceError, match="spark"):
         sqlmetrics.auc(str(tmp_path / "absent.parquet"), con=spark)
-
-
-def test_csv_refused_on_spark(spark: Any, tmp_path: Path) -> None:
-    path = tmp_path / "events.csv"
-    path.write_text("label,score\n1,0.5\n")
-    with pytest.raises(DataSourceError, match=r"Parquet.*spark.read"):
-        sqlmetrics.auc(str(path), con=spark)
 
 
 def test_pandas_frame_refused_with_spark(spark: Any, frame: pd.DataFrame) -> None:
@@ -453,21 +285,6 @@ def test_unsupported_con_names_spark() -> None:
         sqlmetrics.auc("events", con=object())
 
 
-def test_engine_error_wrapped_with_metric_and_spark(spark: Any) -> None:
-    from sqlmetrics._backends.spark_backend import SparkBackend
-
-    backend = SparkBackend(spark)
-    try:
-        backend.rows("select raise_error('boom from the engine')")
-    except backend.errors as exc:
-        error = backend.wrap_error("auc", ["data='t'"], exc)
-    else:  # pragma: no cover
-        pytest.fail("raise_error did not raise")
-    assert isinstance(error, SqlMetricsError)
-    assert "auc" in str(error) and "spark" in str(error) and "boom from the engine" in str(error)
-    assert "JVM stacktrace" not in str(error)
-
-
 def test_table_lookup_in_a_database(spark: Any, sdf: Any) -> None:
     from sqlmetrics._backends.spark_backend import SparkBackend
 
@@ -478,27 +295,6 @@ def test_table_lookup_in_a_database(spark: Any, sdf: Any) -> None:
 
 
 # --------------------------------------------------------------------------- determinism
-def test_shuffled_input_gives_bit_identical_results(spark: Any, sdf: Any) -> None:
-    """Repartitioned and reordered: every value the same bits (exact integer or fixed-point
-    sums, total orders)."""
-    shuffled = sdf.repartition(7).orderBy(sdf["item"].desc()).repartition(3)
-    metrics = ["auc", "average_precision", "gauc", "auc_bounds", "ndcg@5", "map@5"]
-    kwargs = {**evaluate_kwargs(), "weight": None}
-    a = sqlmetrics.evaluate(sdf, metrics, con=spark, **kwargs)
-    b = sqlmetrics.evaluate(shuffled, metrics, con=spark, **kwargs)
-    pd.testing.assert_frame_equal(a, b, check_exact=True)
-    for name in ("roc_curve", "pr_curve"):
-        spec = REGISTRY[name]
-        x = run(spec, sdf, spark, weight="weight", by="country")
-        y = run(spec, shuffled, spark, weight="weight", by="country")
-        pd.testing.assert_frame_equal(x, y, check_exact=True)
-    for name in ("auc", "average_precision", "log_loss", "auc_bounds"):
-        spec = REGISTRY[name]
-        x, y = run(spec, sdf, spark, weight="weight"), run(spec, shuffled, spark, weight="weight")
-        assert x == y or (math.isnan(x) and math.isnan(y)), name
-
-
-# --------------------------------------------------------------------------- CLI
 CLI = [__import__("sys").executable, "-c", "from sqlmetrics.cli import main; main()"]
 
 

@@ -13,7 +13,7 @@ score ties read from Parquet and repartitioned into 6 partitions.
 Each frame equals DuckDB's bit for bit (``check_exact``). The AUC and GAUC values are exact by
 construction (integer rank sums, one division); the others are exact (order-free) sums too,
 but of terms each engine computes with its own math functions (``ln``, ``log``, ``power``),
-and on these rows they agree bit for bit on ``local[2]`` as well (tests/test_parity.py's
+and on these rows they agree bit for bit on ``local[2]`` as well (tests/test_engines.py's
 general standard is 1e-9: on other calls, e.g. ``ndcg@10`` or weighted ``auc`` of all 12,000
 rows unsliced, DuckDB and ``local[2]`` differ by one ulp, and the cluster gives ``local[2]``'s
 bits). The driver's status API shows both executors ran tasks and wrote

@@ -5,6 +5,7 @@ prefix of the names sqlmetrics registers, SQL type families, the generic error w
 from __future__ import annotations
 
 import abc
+import decimal
 import re
 import uuid
 from collections.abc import Iterator, Sequence
@@ -38,6 +39,28 @@ _TEXT = {
     "VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "NAME",
     "FIXEDSTRING",
 }  # fmt: skip
+
+
+def frame_of_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> pd.DataFrame:
+    """A result's rows as DuckDB's ``.df()`` would give them: exact decimals (the exact sums) as
+    floats, and an integer column that holds NULL as pandas' nullable ``Int64`` (pandas alone
+    would make it float64: an integer slice ``3`` shown as ``3.0``).
+    """
+    import pandas as pd
+
+    frame = pd.DataFrame(list(rows), columns=list(columns))
+    for i in range(len(frame.columns)):
+        values = [row[i] for row in rows]
+        present = [v for v in values if v is not None]
+        if not present:
+            continue
+        if all(isinstance(v, decimal.Decimal) for v in present):
+            frame.isetitem(i, pd.array([float("nan") if v is None else float(v) for v in values]))
+        elif len(present) < len(values) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in present
+        ):
+            frame.isetitem(i, pd.array(values, dtype="Int64"))
+    return frame
 
 
 def unique_name() -> str:

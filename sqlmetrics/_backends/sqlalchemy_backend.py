@@ -1,6 +1,6 @@
 """The SQLAlchemy backend: metrics run on the database behind an ``Engine`` or ``Connection``.
 
-PostgreSQL is tested (``tests/test_postgres.py``, ``tests/test_parity.py``); Snowflake,
+PostgreSQL is tested (``tests/test_postgres.py``, ``tests/test_engines.py``); Snowflake,
 BigQuery, Trino and DuckDB engines map to their render dialect and run the same way, untested.
 ``data`` is a table or view name (``schema.table`` allowed), looked up with SQLAlchemy's
 inspector (catalog queries only). Nothing is written: no temporary table, no view. An
@@ -21,14 +21,13 @@ order, as PostgreSQL looks it up.
 
 from __future__ import annotations
 
-import decimal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .._core.dialects import DIALECTS, SQLALCHEMY_DIALECTS
 from ..errors import DataSourceError, InvalidDataError, SqlMetricsError
-from .base import Backend, engine_failed
+from .base import Backend, engine_failed, frame_of_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -155,15 +154,8 @@ class SQLAlchemyBackend(Backend):
         return self.connection.exec_driver_sql(sql, execution_options={"no_parameters": True})
 
     def query(self, sql: str) -> pd.DataFrame:
-        import pandas as pd
-
         result = self._execute(sql)
-        frame = pd.DataFrame(result.fetchall(), columns=list(result.keys()))
-        for column in frame.columns:
-            values = frame[column].dropna()
-            if len(values) and all(isinstance(v, decimal.Decimal) for v in values):
-                frame[column] = frame[column].astype(float)
-        return frame
+        return frame_of_rows(result.fetchall(), list(result.keys()))
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in self._execute(sql).fetchall()]

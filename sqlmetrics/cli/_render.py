@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 
+from .._core.dialects import DEFAULT, DIALECTS, NAMES
 from ._engines import spark_glob
 from ._io import (
     COMMAND_FLAGS,
@@ -61,9 +62,9 @@ COMMAND_FLAGS["render"] = RENDER_FLAGS
 )
 @click.option(
     "--dialect",
-    default="duckdb",
+    default=DEFAULT,
     show_default=True,
-    help="SQL dialect written: duckdb, postgres, spark, bigquery, snowflake, trino or clickhouse.",
+    help=f"SQL dialect written: {', '.join(NAMES[:-1])} or {NAMES[-1]}.",
 )
 @data_options(
     "label",
@@ -170,6 +171,6 @@ def render_data(data: str, dialect: str) -> str:
     table, database = split_data(data)
     if database is not None:
         return table
-    if dialect == "spark":
-        spark_glob(data, "render --dialect spark: --data")
+    if dialect in DIALECTS and DIALECTS[dialect].paths == "identifier":  # Spark's path syntax
+        spark_glob(data, f"render --dialect {dialect}: --data")
     return data

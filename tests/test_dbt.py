@@ -16,7 +16,6 @@ same rows (1e-9).
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -220,34 +219,6 @@ def _names_module() -> Any:
     return namespace
 
 
-WORDS = [
-    "aucc", "AUC", "ndgc", "ncdg", "precison", "recal", "f_1", "map_", "mrrr", "gaux", "averag",
-    "item_dsc", "exponentail", "lineer", "ski", "zeroo", "relevent", "hits_", "sampels",
-    "positive", "logloss", "brier", "hitrate", "hit_rat", "r_prec", "xyz", "", "a", "cg_", "dgc",
-    "roc_curv", "precision_at", "recall_k", "f1_macr", "mc", "spec", "fbet", "accuracy",
-]  # fmt: skip
-
-
-def test_close_match_is_difflibs() -> None:
-    macros = _names_module()
-    pools = [
-        sqlmetrics.metric_names(),
-        [f.removesuffix("@k") for f in sqlmetrics.metric_names(scalar_only=True)],
-        ["item_desc", "item_asc", "average"],
-        ["exponential", "linear"],
-        ["skip", "zero", "error"],
-        ["relevant", "min_k_relevant", "hits"],
-        ["samples", "positives", "uniform"],
-    ]
-    checked = 0
-    for pool in pools:
-        for word in WORDS:
-            hint = difflib.get_close_matches(word, pool, n=1)
-            assert str(macros["sqlmetrics_close_match"](word, pool)) == (hint[0] if hint else "")
-            checked += 1
-    assert checked == len(pools) * len(WORDS)
-
-
 @pytest.mark.parametrize(
     "value", ["auc", "it's", 'say "x"', 0.5, 10, True, False, None, ["a", 1], {"k": 2.5}]
 )
@@ -288,7 +259,13 @@ def _checks_module() -> dict[str, Any]:
             ),
         }
     )
-    files = ("core/names.sql", "core/ir_names.sql", "core/checks.sql", "_generated/registry.sql")
+    files = (
+        "core/names.sql",
+        "core/ir_names.sql",
+        "core/checks.sql",
+        "_generated/registry.sql",
+        "_generated/checks.sql",
+    )
     module = env.from_string("\n".join((MACROS / f).read_text() for f in files)).module
 
     def returning(macro: Any) -> Any:
@@ -306,12 +283,21 @@ def _checks_module() -> dict[str, Any]:
     return namespace
 
 
+def _no_hint(message: str) -> str:
+    """Python's message without its "did you mean" hint (difflib's close match): the dbt
+    macros leave it out and list the valid names, as the message does after it.
+    """
+    message = re.sub(r" \(did you mean [^)]*\?\)", "", message)
+    message = re.sub(r"did you mean [^?]*\? (?=[a-z])", "", message)
+    return re.sub(r"; did you mean [^?]*\?", "", message)
+
+
 def _outcome(call: Any, args: tuple[Any, ...], error: type[Exception]) -> tuple[str, Any]:
     """``('ok', call(*args))`` (tuples as lists, NaN as a string) or ``('error', message)``."""
     try:
         value = call(*args)
     except error as exc:
-        return "error", str(exc)
+        return "error", _no_hint(str(exc))
 
     def plain(v: Any) -> Any:
         if isinstance(v, (list, tuple)):
@@ -373,8 +359,6 @@ def test_check_params_is_pythons() -> None:
     ]
     for spec, params in cases:
         want = _outcome(check_params, (spec, params), SqlMetricsError)
-        if want[0] == "error":  # Python adds "did you mean" to an option typo; dbt lists them
-            want = (want[0], re.sub(r" \(did you mean [^)]*\?\)", "", str(want[1])))
         got = _outcome(checks["sqlmetrics_check_params"], (spec.name, params), _CompilerError)
         assert got == want, (spec.name, params)
 
@@ -1145,7 +1129,7 @@ def test_text_pos_label_survives_dbt(build: str, request: pytest.FixtureRequest)
 def _python_error(call: Any) -> str:
     with pytest.raises(SqlMetricsError) as info:
         call()
-    return str(info.value)
+    return _no_hint(str(info.value))
 
 
 _TINY = pd.DataFrame({"label": [0, 1], "score": [0.2, 0.8], "item": [1, 2]})

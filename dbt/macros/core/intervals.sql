@@ -49,8 +49,7 @@
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= must be a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval; got ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
 {%- endif -%}
 {%- if method is not none and method not in facts.ci.methods -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(method | string, facts.ci.methods) if method is string else '' -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method= must be one of ' ~ sqlmetrics.sqlmetrics_repr_list(facts.ci.methods) ~ ' or None (the metric\'s default); got ' ~ sqlmetrics.sqlmetrics_repr(method) ~ ("; did you mean " ~ sqlmetrics.sqlmetrics_repr(hint) ~ "?" if hint else "")) }}
+{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method= must be one of ' ~ sqlmetrics.sqlmetrics_repr_list(facts.ci.methods) ~ ' or None (the metric\'s default); got ' ~ sqlmetrics.sqlmetrics_repr(method)) }}
 {%- endif -%}
 {%- set n_boot = ci.get('n_boot', 200) -%}
 {%- if n_boot is not number or n_boot is boolean or n_boot != (n_boot | int) or n_boot < 10 -%}

@@ -6,7 +6,6 @@
   Python's.
     sqlmetrics_parse_ir_name(text, who) -> {text, name, k, params} or none (not one of
       ir_measures' names: the caller reports it as unknown)
-    sqlmetrics_ir_hint(text, k_text) -> ir_measures' names close to text's base name
   Parameter values are literals as Python's ast.literal_eval reads them here: integers,
   floats, quoted strings, True/False/None and flat dicts of numbers ({0:0,1:1,2:3}).
 #}
@@ -89,9 +88,8 @@
 {%- set takers = [] -%}{%- set accepted = [] -%}
 {%- for param, ours in ir.params.items() -%}{%- if ours in spec.params -%}{%- do takers.append(param) -%}{%- if param in ir.declared.get(name, []) -%}{%- do accepted.append(param) -%}{%- endif -%}{%- endif -%}{%- endfor -%}
 {%- for param in given if param not in accepted -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(param, accepted) | trim -%}
 {%- set takes = [] -%}{%- for p in accepted -%}{%- do takes.append(p ~ '=') -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=' ~ (" (ir_measures' " ~ name ~ " does not declare it)" if param in takers else '') ~ '; ' ~ ('did you mean ' ~ hint ~ '=? ' if hint else '') ~ 'its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=' ~ (" (ir_measures' " ~ name ~ " does not declare it)" if param in takers else '') ~ '; its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
 {%- endfor -%}
 {%- set options = {} -%}
 {%- for param in takers if param in ir.defaults and param not in given -%}
@@ -121,18 +119,4 @@
 {%- endif -%}
 {%- endif -%}
 {{ return({'text': text, 'name': metric, 'k': k, 'params': options}) }}
-{%- endmacro %}
-
-{# ir_hint: ir_measures' name closest to text's base name, written with its cut-off #}
-{% macro sqlmetrics_ir_hint(text, k_text) -%}
-{%- set forms = sqlmetrics.sqlmetrics_registry().ir_measures.forms -%}
-{%- set match = modules.re.match(sqlmetrics.sqlmetrics_ir_pattern(), text | trim, modules.re.S) -%}
-{%- set base = match.group('name') if match else text -%}
-{%- set plain = [] -%}{%- set lower = [] -%}
-{%- for form in forms -%}{%- do plain.append(form.split('@')[0]) -%}{%- do lower.append(form.split('@')[0] | lower) -%}{%- endfor -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(base, plain) | trim -%}
-{%- set hint = hint or sqlmetrics.sqlmetrics_close_match(base | lower, lower) | trim -%}
-{%- if not hint -%}{{ return([]) }}{%- endif -%}
-{%- set form = forms[lower.index(hint | lower)] -%}
-{{ return([form.replace('@k', '@' ~ (k_text or 10)).replace('@recall', '@0.2')]) }}
 {%- endmacro %}

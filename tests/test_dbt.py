@@ -38,7 +38,7 @@ import yaml
 import sqlmetrics
 from sqlmetrics._core.conventions import fill, resolve
 from sqlmetrics._core.names import metric_form, parse_metric
-from sqlmetrics._core.registry import CI_PARAM_NAMES, PARAMS, REGISTRY, MetricSpec, get_spec
+from sqlmetrics._core.registry import PARAMS, REGISTRY, MetricSpec, get_spec
 from sqlmetrics._engine.run import check_params
 from sqlmetrics._templating import templates as _templates
 from sqlmetrics.errors import SqlMetricsError
@@ -72,15 +72,24 @@ def test_check_names_a_stale_file(tmp_path: Path) -> None:
     target = tmp_path / "dbt" / "macros" / "metrics" / "auc.sql"
     target.write_text(target.read_text() + "\n{# edited by hand #}\n")
     (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").write_text("")
+    checks = tmp_path / "dbt" / "macros" / "_generated" / "checks.sql"
+    generated = checks.read_text()
+    assert "must be a finite number >= 0 (recall weighs beta" in generated  # Python's message
+    checks.write_text(generated.replace("must be a finite number >= 0", "must be >= 0"))
+    (tmp_path / "dbt" / "macros" / "_generated" / "old.sql").write_text("")
     assert _dbt.check(tmp_path) == [
         "sql/classification/auc.sql",
+        "dbt/macros/_generated/checks.sql",
         "dbt/macros/metrics/auc.sql",
+        "dbt/macros/_generated/old.sql",
         "dbt/macros/metrics/gone.sql",
     ]
     _dbt.write(tmp_path)
     assert _dbt.check(tmp_path) == []
     assert template.read_text() == qualified
+    assert checks.read_text() == generated
     assert not (tmp_path / "dbt" / "macros" / "metrics" / "gone.sql").exists()
+    assert not (tmp_path / "dbt" / "macros" / "_generated" / "old.sql").exists()
 
 
 def test_main_check_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -320,7 +329,8 @@ OPTION_VALUES = [
 
 
 def test_option_checks_are_pythons() -> None:
-    """Every option's Jinja check (checks.sql, written by hand) accepts what Python's accepts,
+    """Every option's Jinja check (checks.sql over the generated rules and messages) accepts
+    what Python's accepts (the interval options too),
     gives the value Python's gives, and refuses with Python's message, on each value of
     OPTION_VALUES and the option's allowed values and default. (It found labels=' message
     for a class given twice out of date.)
@@ -328,9 +338,8 @@ def test_option_checks_are_pythons() -> None:
     checks = _checks_module()
     tried = 0
     for name, param in PARAMS.items():
-        if name in CI_PARAM_NAMES:  # the Python layer's interval options; dbt takes none
-            continue
-        spec = next(s for s in REGISTRY.values() if name in s.params)
+        # the interval options (ci=, ...): checked for a scalar metric by intervals.sql
+        spec = next((s for s in REGISTRY.values() if name in s.params), get_spec("auc"))
         for value in [*OPTION_VALUES, *getattr(param.check, "allowed", ()), param.default]:
             want = _outcome(param.validate, (spec.name, value), SqlMetricsError)
             jinja = checks["sqlmetrics_check_option"]

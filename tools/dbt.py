@@ -94,6 +94,11 @@ RULES: dict[str, dict[str, Any]] = {
     "check_max_grade": {"number": "real", "range": [0, False, 960, True], "out": "float"},
     "_check_max_fpr": {"number": "real", "range": [0, False, 1, True], "out": "float"},
     "check_labels": {"none": True, "special": "labels"},
+    # the interval options (ci=, ci_method=, n_boot=, seed=: dbt/macros/core/intervals.sql)
+    "check_level": {"none": True, "number": "real", "range": [0, False, 1, False], "out": "float"},
+    "check_ci_method": {"none": True, "allowed": list(CI_METHODS)},
+    "check_n_boot": {"number": "int", "range": [10, True, None, False], "limit": N_BOOT_MAX},
+    "check_seed": {"number": "int", "range": [0, True, 2**31, False]},
 }  # fmt: skip
 
 #: a cross-option check (by its function's name) -> its Jinja name and when it refuses: every
@@ -183,8 +188,6 @@ def option_checks() -> dict[str, Any]:
     """
     options: dict[str, Any] = {}
     for name, spec in PARAMS.items():
-        if name in CI_PARAM_NAMES:  # checked by dbt/macros/core/intervals.sql
-            continue
         rule = RULES.get(spec.check.__name__)
         if rule is None:
             raise RuntimeError(
@@ -416,8 +419,7 @@ def registry_facts() -> dict[str, Any]:
     return {
         "metrics": metrics,
         "aliases": dict(sorted(ALIASES.items())),
-        # the interval options (ci=, ...) are checked by dbt/macros/core/intervals.sql
-        "params": {name: _param_facts(name) for name in PARAMS if name not in CI_PARAM_NAMES},
+        "params": {name: _param_facts(name) for name in PARAMS},
         "ci": {
             "params": list(CI_PARAM_NAMES),
             "methods": list(CI_METHODS),

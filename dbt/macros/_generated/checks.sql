@@ -59,6 +59,38 @@
                 'type': '{metric}: pos_label= must be a string, a finite number or a boolean (the label value of the positive class), or None for 0/1 or boolean labels; got {value}'
             }
         },
+        'ci': {
+            'none': true,
+            'number': 'real',
+            'range': [0, false, 1, false],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: ci= must be a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval; got {value}'
+            }
+        },
+        'ci_method': {
+            'none': true,
+            'allowed': ['bootstrap', 'delong', 't', 'wilson'],
+            'messages': {
+                'type': '{metric}: ci_method= must be one of \'bootstrap\', \'delong\', \'t\', \'wilson\' or None (the metric\'s default); got {value}'
+            }
+        },
+        'n_boot': {
+            'number': 'int',
+            'range': [10, true, none, false],
+            'limit': 100000,
+            'messages': {
+                'type': '{metric}: n_boot= must be an integer >= 10 (bootstrap replicates; 200 is the default, 1000 or more for a 99% interval); got {value}',
+                'limit': '{metric}: n_boot= must be <= 100000 (each replicate is a pass over the data); got {value}; pass a smaller number, e.g. n_boot=2000'
+            }
+        },
+        'seed': {
+            'number': 'int',
+            'range': [0, true, 2147483648, false],
+            'messages': {
+                'type': '{metric}: seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got {value}'
+            }
+        },
         'drop_intermediate': {
             'none': true,
             'bool': true,

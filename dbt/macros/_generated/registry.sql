@@ -4017,6 +4017,18 @@
         'pos_label': {
             'default': none
         },
+        'ci': {
+            'default': none
+        },
+        'ci_method': {
+            'default': none
+        },
+        'n_boot': {
+            'default': 200
+        },
+        'seed': {
+            'default': 0
+        },
         'drop_intermediate': {
             'default': none
         },

@@ -45,24 +45,11 @@
 {%- endif -%}
 {{ return(none) }}
 {%- endif -%}
-{%- if not sqlmetrics.sqlmetrics_is_real(level) or level <= 0 or level >= 1 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= must be a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval; got ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
-{%- endif -%}
-{%- if method is not none and method not in facts.ci.methods -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method= must be one of ' ~ sqlmetrics.sqlmetrics_repr_list(facts.ci.methods) ~ ' or None (the metric\'s default); got ' ~ sqlmetrics.sqlmetrics_repr(method)) }}
-{%- endif -%}
-{%- set n_boot = ci.get('n_boot', 200) -%}
-{%- if n_boot is not number or n_boot is boolean or n_boot != (n_boot | int) or n_boot < 10 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be an integer >= 10 (bootstrap replicates; 200 is the default, 1000 or more for a 99% interval); got ' ~ sqlmetrics.sqlmetrics_repr(n_boot)) }}
-{%- endif -%}
-{%- if n_boot > facts.ci.n_boot_max -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be <= ' ~ facts.ci.n_boot_max ~ ' (each replicate is a pass over the data); got ' ~ n_boot ~ '; pass a smaller number, e.g. n_boot=2000') }}
-{%- endif -%}
-{%- set seed = ci.get('seed', 0) -%}
-{%- if seed is not number or seed is boolean or seed != (seed | int) or seed < 0 or seed >= 2147483648 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got ' ~ sqlmetrics.sqlmetrics_repr(seed)) }}
-{%- endif -%}
-{{ return({'level': level, 'method': method, 'n_boot': n_boot | int, 'seed': seed | int}) }}
+{%- set checked = {} -%}
+{%- for option in facts.ci.params -%}
+{%- do checked.update({option: sqlmetrics.sqlmetrics_check_option(name, option, ci.get(option, facts.params[option].default))}) -%}
+{%- endfor -%}
+{{ return({'level': checked.ci, 'method': checked.ci_method, 'n_boot': checked.n_boot, 'seed': checked.seed}) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_repr_list(values) -%}

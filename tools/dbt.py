@@ -31,7 +31,15 @@ from typing import Any
 import duckdb
 
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
-from sqlmetrics._core.ir_names import DCG, IR_DECLARED, IR_DEFAULTS, IR_PARAMS, ir_forms, ir_names
+from sqlmetrics._core.ir_names import (
+    DCG,
+    IR_DECLARED,
+    IR_DEFAULTS,
+    IR_PARAMS,
+    _translate,
+    ir_forms,
+    ir_names,
+)
 from sqlmetrics._core.names import metric_form, metric_names
 from sqlmetrics._core.registry import (
     ALIASES,
@@ -216,6 +224,50 @@ def option_checks() -> dict[str, Any]:
     return {
         "options": options,
         "cross": {jinja: facts for jinja, (_, facts) in sorted(cross.items())},
+        "ir": _ir_checks(),
+    }
+
+
+#: ir_measures' parameters with a check of their own before their option's
+#: (sqlmetrics/_core/ir_names.py::_translate), as :data:`RULES` reads them, and a metric
+#: that takes each
+IR_RULES: dict[str, tuple[str, dict[str, Any]]] = {
+    "dcg": ("ndcg", {"allowed": sorted(DCG)}),
+    "rel": ("precision_at_k", {"number": "int", "range": [1, True, None, False]}),
+    "judged_only": ("map", {"bool": True}),
+}
+
+
+def _ir_checks() -> dict[str, Any]:
+    """The checks of ir_measures' parameters in a name (``P(rel=0)@5``) with the Python
+    messages (``{who}``, ``{text}``, ``{name}``, ``{param}``, ``{value}`` filled by dbt), and
+    the words around an option's own message (``is not valid (...)``).
+    """
+    who, text, name = "\x00who\x00", "\x00text\x00", "\x00name\x00"
+    value = _Probe("value")
+    shown = {"who": who, "text": repr(text), "name": name}
+
+    def template(message: str, **more: str) -> str:
+        for placeholder, mark in shown.items():
+            message = message.replace(mark, "{" + placeholder + "}")
+        return _template(message, **more)
+
+    rules: dict[str, Any] = {}
+    for param, (metric, rule) in IR_RULES.items():
+        spec = REGISTRY[metric]
+        message = _refusal(_translate, who, text, name, spec, param, value)
+        rules[param] = {**rule, "messages": {"type": template(message, value=repr(value))}}
+    # gains= whose own check refuses: the words around the option's message
+    bad = {0: value}
+    inner = _refusal(PARAMS["gains"].validate, text, bad)
+    outer = _refusal(_translate, who, text, name, REGISTRY["ndcg"], "gains", bad)
+    before, after = outer.split(inner)
+    return {
+        "params": rules,
+        "invalid": [
+            template(before, value=repr(bad), param="gains"),
+            template(after, param="gains"),
+        ],
     }
 
 

@@ -339,6 +339,30 @@
             },
             'message': '{metric}: multi_class=\'ovo\' averages pairs of classes with average=\'macro\' or \'weighted\'; got average={value} (micro and samples are one-vs-rest averages: use multi_class=\'ovr\')'
         }
+    },
+    'ir': {
+        'params': {
+            'dcg': {
+                'allowed': ['exp-log2', 'log2'],
+                'messages': {
+                    'type': '{who}: metric {text}: dcg={value} is not one of ir_measures\' DCG formulations; write dcg=\'log2\' (linear gains, the default) or dcg=\'exp-log2\' (gains 2^rel - 1), e.g. "{name}(dcg=\'exp-log2\')@10"'
+                }
+            },
+            'rel': {
+                'number': 'int',
+                'range': [1, true, none, false],
+                'messages': {
+                    'type': '{who}: metric {text}: rel={value} must be an integer >= 1 (a document is relevant when its judgment is >= rel), e.g. \'{name}(rel=2)\''
+                }
+            },
+            'judged_only': {
+                'bool': true,
+                'messages': {
+                    'type': '{who}: metric {text}: judged_only={value} must be True or False, e.g. \'{name}(judged_only=True)\''
+                }
+            }
+        },
+        'invalid': ['{who}: metric {text}: {param}={value} is not valid (', '); fix the value of {param}= in the name']
     }
 }) }}
 {%- endmacro %}

@@ -13,10 +13,15 @@
 {%- endmacro %}
 
 {# a generated message with its {metric}, {value}, ... filled, inside [before, after] #}
-{% macro sqlmetrics_say(within, template, metric, shown={}) -%}
-{%- set text = namespace(value=template.replace('{metric}', metric)) -%}
+{% macro sqlmetrics_fill(template, shown) -%}
+{%- set text = namespace(value=template) -%}
 {%- for key, item in shown.items() -%}{%- set text.value = text.value.replace('{' ~ key ~ '}', item) -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_fail(text.value if within is none else within[0] ~ text.value ~ within[1]) }}
+{{ return(text.value) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_say(within, template, metric, shown={}) -%}
+{%- set text = sqlmetrics.sqlmetrics_fill(template.replace('{metric}', metric), shown) -%}
+{{ sqlmetrics.sqlmetrics_fail(text if within is none else within[0] ~ text ~ within[1]) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_is_real(value) -%}
@@ -27,10 +32,13 @@
 {{ return(value | int if (value | float) == (value | int) else value | float) }}
 {%- endmacro %}
 
-{% macro sqlmetrics_check_option(metric, name, value, within=none) -%}
-{%- set rule = sqlmetrics.sqlmetrics_checks().options[name] -%}
+{# rule: another generated rule than the option's (ir_measures' parameters), with what its
+   messages show besides the value #}
+{% macro sqlmetrics_check_option(metric, name, value, within=none, rule=none, shown={}) -%}
+{%- set rule = rule or sqlmetrics.sqlmetrics_checks().options[name] -%}
 {%- set say = rule.messages -%}
 {%- set got = {'value': sqlmetrics.sqlmetrics_repr(value)} -%}
+{%- do got.update(shown) -%}
 {%- if value is none and rule.get('none') -%}{{ return(none) }}{%- endif -%}
 {%- if value is boolean and rule.get('bool') -%}{{ return(value) }}{%- endif -%}
 {%- if value is string and (rule.get('string') or value in rule.get('allowed', [])) -%}{{ return(value) }}{%- endif -%}

@@ -56,23 +56,15 @@
 {{ return(out) }}
 {%- endmacro %}
 
-{# _translate: one of ir_measures' parameters as our options, checked #}
+{# _translate: one of ir_measures' parameters as our options, checked: its own check first
+   (dcg=, rel=, judged_only=), then its option's, inside the generated words #}
 {% macro sqlmetrics_ir_translate(who, text, name, metric, param, value) -%}
 {%- set ir = sqlmetrics.sqlmetrics_registry().ir_measures -%}
-{%- set head = who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ param ~ '=' ~ sqlmetrics.sqlmetrics_repr(value) -%}
-{%- if param == 'dcg' -%}
-{%- if value is not string or value not in ir.dcg -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " is not one of ir_measures' DCG formulations; write dcg='log2' (linear gains, the default) or dcg='exp-log2' (gains 2^rel - 1), e.g. \"" ~ name ~ "(dcg='exp-log2')@10\"") }}
-{%- endif -%}
-{{ return(ir.dcg[value]) }}
-{%- endif -%}
-{%- if param == 'rel' and (value is boolean or value is not integer or value < 1) -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " must be an integer >= 1 (a document is relevant when its judgment is >= rel), e.g. '" ~ name ~ "(rel=2)'") }}
-{%- endif -%}
-{%- if param == 'judged_only' and value is not boolean -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " must be True or False, e.g. '" ~ name ~ "(judged_only=True)'") }}
-{%- endif -%}
-{%- set within = [head ~ ' is not valid (', '); fix the value of ' ~ param ~ '= in the name'] -%}
+{%- set checks = sqlmetrics.sqlmetrics_checks().ir -%}
+{%- set shown = {'who': who, 'text': sqlmetrics.sqlmetrics_repr(text), 'name': name, 'param': param, 'value': sqlmetrics.sqlmetrics_repr(value)} -%}
+{%- if param in checks.params -%}{%- do sqlmetrics.sqlmetrics_check_option(text, param, value, none, checks.params[param], shown) -%}{%- endif -%}
+{%- if param == 'dcg' -%}{{ return(ir.dcg[value]) }}{%- endif -%}
+{%- set within = [sqlmetrics.sqlmetrics_fill(checks.invalid[0], shown), sqlmetrics.sqlmetrics_fill(checks.invalid[1], shown)] -%}
 {{ return({ir.params[param]: sqlmetrics.sqlmetrics_check_option(text, ir.params[param], value, within)}) }}
 {%- endmacro %}
 

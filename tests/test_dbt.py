@@ -330,10 +330,10 @@ OPTION_VALUES = [
 
 def test_option_checks_are_pythons() -> None:
     """Every option's Jinja check (checks.sql over the generated rules and messages) accepts
-    what Python's accepts (the interval options too),
-    gives the value Python's gives, and refuses with Python's message, on each value of
-    OPTION_VALUES and the option's allowed values and default. (It found labels=' message
-    for a class given twice out of date.)
+    what Python's accepts, gives the value Python's gives, and refuses with Python's message
+    (less its "did you mean"), on each value of OPTION_VALUES and the option's allowed values
+    and default; the interval options (ci=, ...) too. (It found labels=' message for a class
+    given twice out of date.)
     """
     checks = _checks_module()
     tried = 0

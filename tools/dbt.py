@@ -1,8 +1,8 @@
 """Keep the dbt package one source with ``sql/`` (decision 0009).
 
 The repository root is the dbt package: ``dbt_project.yml`` there reads its macros from
-``sql/`` (the templates themselves, no copies) and ``dbt/macros/`` (dbt only). Two things
-keep it whole, both done by ``python -m tools.dbt`` and checked by ``--check`` (run by
+``sql/`` (the templates themselves, no copies) and ``dbt/macros/`` (dbt only). Three things
+keep it whole, all done by ``python -m tools.dbt`` and checked by ``--check`` (run by
 the tests), which names every file that is stale:
 
 - the calls between templates are written ``sqlmetrics.<name>(...)`` in ``sql/`` itself
@@ -10,13 +10,20 @@ the tests), which names every file that is stale:
   bare name), and in Python ``sqlmetrics`` is the namespace mapping, so the same text renders
   the same SQL. A template written with bare calls is qualified by the command, never by hand;
 - ``dbt/macros/_generated/registry.sql``: the macro ``sqlmetrics_registry()`` returning the
-  registry's facts as a Jinja literal: metric names, roles, options with their defaults and
-  allowed values, aliases, ``@k`` forms, kernels and needs, the output columns of the table
+  registry's facts as a Jinja literal: metric names, roles, options with their defaults,
+  aliases, ``@k`` forms, kernels and needs, the output columns of the table
   metrics, and the conventions table (``convention=``, sqlmetrics/_core/conventions.py);
   ``dbt/macros/metrics/<metric>.sql``: one public macro per registered metric, a one-line call
   of the package's implementation (``sqlmetrics_metric`` or ``sqlmetrics_table``). Generated
   from the Python registry (the name table dbt cannot compute), committed, kept fresh by
-  ``--check``.
+  ``--check``;
+- ``dbt/macros/_generated/checks.sql``: the option checks as data (``sqlmetrics_checks()``):
+  per option what it accepts (:data:`RULES`: None, booleans, words, a number's kind and range,
+  an upper limit, the allowed strings) and its messages, read from the Python check itself by
+  calling it with values it refuses (:func:`option_checks`), so that a message changed in
+  Python reaches dbt by this command alone; the cross-option checks and the checks of
+  ir_measures' parameters in a name likewise. dbt/macros/core/checks.sql reads the table; a
+  new option whose check has no rule here stops the command.
 """
 
 from __future__ import annotations

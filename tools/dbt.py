@@ -1,8 +1,8 @@
 """Keep the dbt package one source with ``sql/`` (decision 0009).
 
 The repository root is the dbt package: ``dbt_project.yml`` there reads its macros from
-``sql/`` (the templates themselves, no copies) and ``dbt/macros/`` (dbt only). Two things
-keep it whole, both done by ``python -m tools.dbt`` and checked by ``--check`` (run by
+``sql/`` (the templates themselves, no copies) and ``dbt/macros/`` (dbt only). Three things
+keep it whole, all done by ``python -m tools.dbt`` and checked by ``--check`` (run by
 the tests), which names every file that is stale:
 
 - the calls between templates are written ``sqlmetrics.<name>(...)`` in ``sql/`` itself
@@ -10,13 +10,20 @@ the tests), which names every file that is stale:
   bare name), and in Python ``sqlmetrics`` is the namespace mapping, so the same text renders
   the same SQL. A template written with bare calls is qualified by the command, never by hand;
 - ``dbt/macros/_generated/registry.sql``: the macro ``sqlmetrics_registry()`` returning the
-  registry's facts as a Jinja literal: metric names, roles, options with their defaults and
-  allowed values, aliases, ``@k`` forms, kernels and needs, the output columns of the table
+  registry's facts as a Jinja literal: metric names, roles, options with their defaults,
+  aliases, ``@k`` forms, kernels and needs, the output columns of the table
   metrics, and the conventions table (``convention=``, sqlmetrics/_core/conventions.py);
   ``dbt/macros/metrics/<metric>.sql``: one public macro per registered metric, a one-line call
   of the package's implementation (``sqlmetrics_metric`` or ``sqlmetrics_table``). Generated
   from the Python registry (the name table dbt cannot compute), committed, kept fresh by
-  ``--check``.
+  ``--check``;
+- ``dbt/macros/_generated/checks.sql``: the option checks as data (``sqlmetrics_checks()``):
+  per option what it accepts (:data:`RULES`: None, booleans, words, a number's kind and range,
+  an upper limit, the allowed strings) and its messages, read from the Python check itself by
+  calling it with values it refuses (:func:`option_checks`), so that a message changed in
+  Python reaches dbt by this command alone; the cross-option checks and the checks of
+  ir_measures' parameters in a name likewise. dbt/macros/core/checks.sql reads the table; a
+  new option whose check has no rule here stops the command.
 """
 
 from __future__ import annotations
@@ -31,7 +38,15 @@ from typing import Any
 import duckdb
 
 from sqlmetrics._core.conventions import CONVENTIONS, DEFINITIONAL
-from sqlmetrics._core.ir_names import DCG, IR_DECLARED, IR_DEFAULTS, IR_PARAMS, ir_forms, ir_names
+from sqlmetrics._core.ir_names import (
+    DCG,
+    IR_DECLARED,
+    IR_DEFAULTS,
+    IR_PARAMS,
+    _translate,
+    ir_forms,
+    ir_names,
+)
 from sqlmetrics._core.names import metric_form, metric_names
 from sqlmetrics._core.registry import (
     ALIASES,
@@ -51,46 +66,228 @@ from sqlmetrics._metrics.classification_bounds import MAX_BINS
 from sqlmetrics._metrics.classification_curves import DOUBLE_EPS
 from sqlmetrics._templating.quoting import quote_ident
 from sqlmetrics._templating.templates import macro_names, sql_dir, sql_files
+from sqlmetrics.errors import InvalidParameterError
 
 from .resample import AS241_A, AS241_B, AS241_C, AS241_D
 
 __all__ = ["check", "generated_files", "main", "package_dir", "write"]
 
-#: a Python ParamSpec check -> the Jinja check of the same name (dbt/macros/core/checks.sql)
-CHECKS = {
-    "check_real": "real",
-    "check_beta": "beta",
-    "check_zero_division": "zero_division",
-    "check_k": "k",
-    "check_pos_label": "pos_label",
-    "check_bins": "bins",
-    "_check_drop_intermediate": "drop_intermediate",
-    "_check_max_points": "max_points",
-    "_check_eps": "eps",
-    "check_relevance_level": "relevance_level",
-    "check": "choice",  # check_choice(*allowed)
-    "_check_adjusted": "adjusted",
-    "_check_kappa_weights": "kappa_weights",
-    "_check_n_bins": "n_bins",
-    "check_max_label_levels": "max_label_levels",
-    "check_log_base": "log_base",
-    "check_persistence": "persistence",
-    "check_recall_level": "recall_level",
-    "check_judged_only": "judged_only",
-    "check_gains": "gains",
-    "check_max_grade": "max_grade",
-    "_check_max_fpr": "max_fpr",
-    "check_labels": "labels",
+#: a Python ParamSpec check (by its function's name) -> what it accepts, as the table-driven
+#: Jinja check reads it (dbt/macros/core/checks.sql::sqlmetrics_check_option): ``none``,
+#: ``bool``, ``string``: None, booleans, any string pass as they are; ``words``: strings that
+#: stand for a value; ``number``: ``real`` (finite), ``int`` or ``any`` (NaN included), within
+#: ``range`` ([low, low included, high, high included], None: open) and, where given, one of
+#: ``values``; ``out``: the number returned as ``float``, as ``num`` (an int when integral) or
+#: as it is; ``limit``: an upper bound with a message of its own; ``special``: the checks with
+#: several messages over their items (beta, gains, labels). The messages are not written here:
+#: :func:`option_checks` reads them from the Python check itself (:data:`PROBES`).
+RULES: dict[str, dict[str, Any]] = {
+    "check_real": {"number": "real", "out": "float"},
+    "check_beta": {"number": "real", "out": "float", "special": "beta"},
+    "check": {},  # check_choice(*allowed): the allowed strings
+    "check_zero_division": {"words": {"warn": "warn"}, "number": "any", "values": [0, 1, "nan"],
+                            "out": "float"},
+    "check_k": {"none": True, "number": "int", "range": [1, True, None, False], "limit": K_MAX},
+    "check_pos_label": {"none": True, "bool": True, "string": True, "number": "real", "out": "num"},
+    "check_bins": {"number": "int", "range": [1, True, MAX_BINS, True]},
+    "_check_drop_intermediate": {"none": True, "bool": True},
+    "_check_max_points": {"none": True, "number": "int", "range": [2, True, None, False]},
+    "_check_eps": {"words": {"auto": DOUBLE_EPS}, "number": "real", "range": [0, False, 0.5, False],
+                   "out": "float"},
+    "check_relevance_level": {"number": "real", "range": [0, False, None, False], "out": "num"},
+    "_check_adjusted": {"bool": True},
+    "_check_kappa_weights": {"none": True, "allowed": ["linear", "quadratic"]},
+    "_check_n_bins": {"none": True, "number": "int", "range": [1, True, None, False],
+                      "limit": N_BINS_MAX},
+    "check_max_label_levels": {"number": "int", "range": [2, True, None, False],
+                               "limit": 2147483647},
+    "check_log_base": {"number": "real", "range": [1, False, None, False], "out": "float"},
+    "check_persistence": {"number": "real", "range": [0, False, 1, False], "out": "float"},
+    "check_recall_level": {"number": "real", "range": [0, True, 1, True], "out": "float"},
+    "check_judged_only": {"bool": True},
+    "check_gains": {"none": True, "special": "gains"},
+    "check_max_grade": {"number": "real", "range": [0, False, 960, True], "out": "float"},
+    "_check_max_fpr": {"number": "real", "range": [0, False, 1, True], "out": "float"},
+    "check_labels": {"none": True, "special": "labels"},
+    # the interval options (ci=, ci_method=, n_boot=, seed=: dbt/macros/core/intervals.sql)
+    "check_level": {"none": True, "number": "real", "range": [0, False, 1, False], "out": "float"},
+    "check_ci_method": {"none": True, "allowed": list(CI_METHODS)},
+    "check_n_boot": {"number": "int", "range": [10, True, None, False], "limit": N_BOOT_MAX},
+    "check_seed": {"number": "int", "range": [0, True, 2**31, False]},
+}  # fmt: skip
+
+#: a cross-option check (by its function's name) -> its Jinja name and when it refuses: every
+#: option of ``when`` has one of its values and no option of ``unless`` has one of its; the
+#: message is read from the Python check (:func:`option_checks`), ``{value}`` the value of the
+#: ``unless`` option
+CROSS_CHECKS: dict[str, tuple[str, dict[str, Any]]] = {
+    "_check_map_params": ("map_ties_hits", {"when": {"ties": ["average"],
+                                                     "ap_denominator": ["hits"]}}),
+    "_check_ties": ("no_tie_average", {"when": {"ties": ["average"]}}),
+    "_check_hit_ratio_params": ("hit_ratio_empty", {"when": {"empty": ["one"]}}),
+    "_check_count_params": ("count_empty_one", {"when": {"empty": ["one"]}}),
+    "_check_combination": ("ovo_average", {"when": {"multi_class": ["ovo"]},
+                                           "unless": {"auc_average": ["macro", "weighted"]}}),
+}  # fmt: skip
+
+
+class _Probe:
+    """A value no check accepts, whose ``repr`` marks where a message shows the value."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
+
+    def __repr__(self) -> str:
+        return f"\x00{self.mark}\x00"
+
+    __str__ = __repr__
+
+
+#: the metric name a probed message is given, written ``{metric}`` in its template
+_METRIC = "\x00metric\x00"
+
+
+def _refusal(call: Any, *args: Any) -> str:
+    """The message of the InvalidParameterError ``call(*args)`` raises."""
+    try:
+        call(*args)
+    except InvalidParameterError as exc:
+        return str(exc)
+    raise RuntimeError(f"{call.__name__}{args!r} raised nothing: the probe needs updating")
+
+
+def _template(message: str, **shown: str) -> str:
+    """``message`` with the metric and each text of ``shown`` (in order) as ``{name}``."""
+    out = message.replace(_METRIC, "{metric}")
+    for placeholder, text in shown.items():
+        if text not in out:
+            raise RuntimeError(f"probe: {text!r} not in {message!r}")
+        out = out.replace(text, "{" + placeholder + "}")
+    if "\x00" in out:
+        raise RuntimeError(f"probe: a mark left in {out!r}")
+    return out
+
+
+def _messages(name: str, rule: dict[str, Any]) -> dict[str, str]:
+    """Option ``name``'s messages, read from its Python check by values that make it refuse."""
+    validate = PARAMS[name].validate
+    value = _Probe("value")
+
+    def say(probe: Any, **shown: str) -> str:
+        return _template(_refusal(validate, _METRIC, probe), **shown)
+
+    out = {"type": say(value, value=repr(value))}
+    if "limit" in rule:
+        out["limit"] = say(rule["limit"] + 1, value=repr(rule["limit"] + 1))
+    special = rule.get("special")
+    if special == "beta":
+        out["negative"] = say(-1.0, value="-1.0")
+        out["square"] = say(1e155, value="1e+155")
+    elif special == "gains":
+        out["level"] = say({1.5: 1}, level="1.5")
+        out["gain"] = say({12345: value}, gain=repr(value), level="12345")
+        out["range"] = say({2**60: 1}, level=str(2**60))
+    elif special == "labels":
+        out["empty"] = say([])
+        out["holds"] = say([value], item=repr(value))
+        out["mixes"] = say(["a", 1], kinds="number, text", value="['a', 1]")
+        out["twice"] = say(["a", "a"], value="['a', 'a']", item="'a'")
+    return out
+
+
+def option_checks() -> dict[str, Any]:
+    """The option checks as data for dbt/macros/core/checks.sql: per option its rule
+    (:data:`RULES`) and its messages, per cross-option check its condition and message; every
+    message is the Python check's own, read by calling it (``{metric}``, ``{value}``, ...
+    stand for what dbt fills in).
+    """
+    options: dict[str, Any] = {}
+    for name, spec in PARAMS.items():
+        rule = RULES.get(spec.check.__name__)
+        if rule is None:
+            raise RuntimeError(
+                f"option {name!r}: its check {spec.check.__name__} has no rule in "
+                f"tools.dbt.RULES; describe what it accepts there"
+            )
+        rule = dict(rule)
+        if spec.check.__name__ == "check":
+            rule["allowed"] = list(spec.check.allowed)  # type: ignore[attr-defined]
+        options[name] = {**rule, "messages": _messages(name, rule)}
+    cross: dict[str, Any] = {}
+    for metric in REGISTRY.values():
+        check = metric.check_params
+        if check is None or check.__name__ in {c for c, _ in cross.values()}:
+            continue
+        if check.__name__ not in CROSS_CHECKS:
+            raise RuntimeError(f"{metric.name}: cross-option check {check.__name__} has no rule")
+        jinja, condition = CROSS_CHECKS[check.__name__]
+        params = {o: values[0] for o, values in condition["when"].items()}
+        shown: dict[str, str] = {}
+        for option in condition.get("unless", {}):
+            params[option] = _Probe("value")
+            shown["value"] = repr(params[option])
+        message = _template(_refusal(check, _METRIC, params), **shown)
+        cross[jinja] = (check.__name__, {**condition, "message": message})
+    return {
+        "options": options,
+        "cross": {jinja: facts for jinja, (_, facts) in sorted(cross.items())},
+        "ir": _ir_checks(),
+    }
+
+
+#: ir_measures' parameters with a check of their own before their option's
+#: (sqlmetrics/_core/ir_names.py::_translate), as :data:`RULES` reads them, and a metric
+#: that takes each
+IR_RULES: dict[str, tuple[str, dict[str, Any]]] = {
+    "dcg": ("ndcg", {"allowed": sorted(DCG)}),
+    "rel": ("precision_at_k", {"number": "int", "range": [1, True, None, False]}),
+    "judged_only": ("map", {"bool": True}),
 }
 
-#: a cross-option check -> its Jinja name
-CROSS_CHECKS = {
-    "_check_map_params": "map_ties_hits",
-    "_check_ties": "no_tie_average",
-    "_check_hit_ratio_params": "hit_ratio_empty",
-    "_check_count_params": "count_empty_one",
-    "_check_combination": "ovo_average",
-}
+
+def _ir_checks() -> dict[str, Any]:
+    """The checks of ir_measures' parameters in a name (``P(rel=0)@5``) with the Python
+    messages (``{who}``, ``{text}``, ``{name}``, ``{param}``, ``{value}`` filled by dbt), and
+    the words around an option's own message (``is not valid (...)``).
+    """
+    who, text, name = "\x00who\x00", "\x00text\x00", "\x00name\x00"
+    value = _Probe("value")
+    shown = {"who": who, "text": repr(text), "name": name}
+
+    def template(message: str, **more: str) -> str:
+        for placeholder, mark in shown.items():
+            message = message.replace(mark, "{" + placeholder + "}")
+        return _template(message, **more)
+
+    rules: dict[str, Any] = {}
+    for param, (metric, rule) in IR_RULES.items():
+        spec = REGISTRY[metric]
+        message = _refusal(_translate, who, text, name, spec, param, value)
+        rules[param] = {**rule, "messages": {"type": template(message, value=repr(value))}}
+    # gains= whose own check refuses: the words around the option's message
+    bad = {0: value}
+    inner = _refusal(PARAMS["gains"].validate, text, bad)
+    outer = _refusal(_translate, who, text, name, REGISTRY["ndcg"], "gains", bad)
+    before, after = outer.split(inner)
+    return {
+        "params": rules,
+        "invalid": [
+            template(before, value=repr(bad), param="gains"),
+            template(after, param="gains"),
+        ],
+    }
+
+
+def _checks_file() -> str:
+    return (
+        "{# generated by `python -m tools.dbt` from the option checks of the registry\n"
+        "   (sqlmetrics/_core/registry.py PARAMS and check_params, tools/dbt.py RULES): what\n"
+        "   each option accepts and the Python check's own messages; do not edit, run the\n"
+        "   generator #}\n"
+        "{% macro sqlmetrics_checks() -%}\n"
+        "{{ return(" + jinja_literal(option_checks(), 0) + ") }}\n"
+        "{%- endmacro %}\n"
+    )
 
 
 def package_dir() -> Path:
@@ -136,17 +333,7 @@ def jinja_literal(value: Any, indent: int = 0) -> str:
 
 
 def _param_facts(name: str) -> dict[str, Any]:
-    spec = PARAMS[name]
-    check_name = CHECKS.get(spec.check.__name__)
-    if check_name is None:
-        raise RuntimeError(
-            f"option {name!r}: its check {spec.check.__name__} has no Jinja twin in "
-            f"dbt/macros/core/checks.sql; add one there and to tools.dbt.CHECKS"
-        )
-    facts: dict[str, Any] = {"default": spec.default, "check": check_name}
-    if check_name == "choice":
-        facts["allowed"] = list(spec.check.allowed)  # type: ignore[attr-defined]
-    return facts
+    return {"default": PARAMS[name].default}
 
 
 def _table_columns(spec: MetricSpec) -> dict[str, list[str]]:
@@ -276,7 +463,7 @@ def registry_facts() -> dict[str, Any]:
             "needs": list(spec.needs),
             "undefined": spec.undefined,
             "state": spec.state,
-            "cross_check": CROSS_CHECKS[check.__name__] if check is not None else None,
+            "cross_check": CROSS_CHECKS[check.__name__][0] if check is not None else None,
             "inference": _inference_facts(spec),
         }
         if spec.output == "table":
@@ -291,8 +478,7 @@ def registry_facts() -> dict[str, Any]:
     return {
         "metrics": metrics,
         "aliases": dict(sorted(ALIASES.items())),
-        # the interval options (ci=, ...) are checked by dbt/macros/core/intervals.sql
-        "params": {name: _param_facts(name) for name in PARAMS if name not in CI_PARAM_NAMES},
+        "params": {name: _param_facts(name) for name in PARAMS},
         "ci": {
             "params": list(CI_PARAM_NAMES),
             "methods": list(CI_METHODS),
@@ -455,7 +641,10 @@ def template_macros() -> set[str]:
 
 def generated_files() -> dict[str, str]:
     """Every generated file of the package: path relative to its root -> its text."""
-    files: dict[str, str] = {f"{GENERATED}/_generated/registry.sql": _registry_file()}
+    files: dict[str, str] = {
+        f"{GENERATED}/_generated/registry.sql": _registry_file(),
+        f"{GENERATED}/_generated/checks.sql": _checks_file(),
+    }
     for spec in REGISTRY.values():
         files[f"{GENERATED}/metrics/{spec.name}.sql"] = _api_file(spec)
     return files
@@ -463,7 +652,9 @@ def generated_files() -> dict[str, str]:
 
 def _generated_on_disk(root: Path) -> set[str]:
     found = {p.relative_to(root).as_posix() for p in (root / GENERATED / "metrics").glob("*.sql")}
-    found.add(f"{GENERATED}/_generated/registry.sql")
+    found |= {
+        p.relative_to(root).as_posix() for p in (root / GENERATED / "_generated").glob("*.sql")
+    }
     return {p for p in found if (root / p).is_file()}
 
 

@@ -4000,157 +4000,121 @@
     },
     'params': {
         'threshold': {
-            'default': 0.5,
-            'check': 'real'
+            'default': 0.5
         },
         'beta': {
-            'default': 1.0,
-            'check': 'beta'
+            'default': 1.0
         },
         'weighting': {
-            'default': 'samples',
-            'check': 'choice',
-            'allowed': ['samples', 'positives', 'uniform']
+            'default': 'samples'
         },
         'zero_division': {
-            'default': 'warn',
-            'check': 'zero_division'
+            'default': 'warn'
         },
         'k': {
-            'default': none,
-            'check': 'k'
+            'default': none
         },
         'pos_label': {
-            'default': none,
-            'check': 'pos_label'
+            'default': none
+        },
+        'ci': {
+            'default': none
+        },
+        'ci_method': {
+            'default': none
+        },
+        'n_boot': {
+            'default': 200
+        },
+        'seed': {
+            'default': 0
         },
         'drop_intermediate': {
-            'default': none,
-            'check': 'drop_intermediate'
+            'default': none
         },
         'max_points': {
-            'default': none,
-            'check': 'max_points'
+            'default': none
         },
         'eps': {
-            'default': 'auto',
-            'check': 'eps'
+            'default': 'auto'
         },
         'n_bins': {
-            'default': 10,
-            'check': 'n_bins'
+            'default': 10
         },
         'strategy': {
-            'default': 'uniform',
-            'check': 'choice',
-            'allowed': ['uniform', 'quantile']
+            'default': 'uniform'
         },
         'max_fpr': {
-            'default': 1.0,
-            'check': 'max_fpr'
+            'default': 1.0
         },
         'labels': {
-            'default': none,
-            'check': 'labels'
+            'default': none
         },
         'bins': {
-            'default': 65536,
-            'check': 'bins'
+            'default': 65536
         },
         'max_label_levels': {
-            'default': 1000,
-            'check': 'max_label_levels'
+            'default': 1000
         },
         'adjusted': {
-            'default': false,
-            'check': 'adjusted'
+            'default': false
         },
         'weights': {
-            'default': none,
-            'check': 'kappa_weights'
+            'default': none
         },
         'multi_class': {
-            'default': 'ovr',
-            'check': 'choice',
-            'allowed': ['ovr', 'ovo']
+            'default': 'ovr'
         },
         'auc_average': {
-            'default': 'macro',
-            'check': 'choice',
-            'allowed': ['macro', 'weighted', 'micro', 'samples']
+            'default': 'macro'
         },
         'ap_average': {
-            'default': 'macro',
-            'check': 'choice',
-            'allowed': ['macro', 'weighted', 'micro', 'samples']
+            'default': 'macro'
         },
         'ties': {
-            'default': 'item_desc',
-            'check': 'choice',
-            'allowed': ['item_desc', 'item_asc', 'text_desc', 'average']
+            'default': 'item_desc'
         },
         'gain': {
-            'default': 'exponential',
-            'check': 'choice',
-            'allowed': ['exponential', 'linear']
+            'default': 'exponential'
         },
         'empty': {
-            'default': 'skip',
-            'check': 'choice',
-            'allowed': ['skip', 'zero', 'one', 'error']
+            'default': 'skip'
         },
         'missing': {
-            'default': 'skip',
-            'check': 'choice',
-            'allowed': ['skip', 'zero', 'error']
+            'default': 'skip'
         },
         'relevance_level': {
-            'default': 1,
-            'check': 'relevance_level'
+            'default': 1
         },
         'duplicates': {
-            'default': 'error',
-            'check': 'choice',
-            'allowed': ['error', 'max', 'sum']
+            'default': 'error'
         },
         'judged_only': {
-            'default': false,
-            'check': 'judged_only'
+            'default': false
         },
         'gains': {
-            'default': none,
-            'check': 'gains'
+            'default': none
         },
         'log_base': {
-            'default': 2.0,
-            'check': 'log_base'
+            'default': 2.0
         },
         'precision_denominator': {
-            'default': 'k',
-            'check': 'choice',
-            'allowed': ['k', 'min_k_retrieved']
+            'default': 'k'
         },
         'ap_denominator': {
-            'default': 'relevant',
-            'check': 'choice',
-            'allowed': ['relevant', 'min_k_relevant', 'hits']
+            'default': 'relevant'
         },
         'persistence': {
-            'default': 0.9,
-            'check': 'persistence'
+            'default': 0.9
         },
         'recall_level': {
-            'default': 0.0,
-            'check': 'recall_level'
+            'default': 0.0
         },
         'recall_rounding': {
-            'default': 'trec_eval_10',
-            'check': 'choice',
-            'allowed': ['trec_eval_10', 'trec_eval_9']
+            'default': 'trec_eval_10'
         },
         'max_grade': {
-            'default': 4,
-            'check': 'max_grade'
+            'default': 4
         }
     },
     'ci': {

@@ -31,9 +31,7 @@
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- if name is string and name in facts.conventions -%}{{ return(facts.conventions[name]) }}{%- endif -%}
 {%- set known = facts.conventions.keys() | sort -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(name ~ '', known) | trim -%}
-{%- set near = "did you mean " ~ sqlmetrics.sqlmetrics_repr(hint) ~ "? " if hint else '' -%}
-{{ sqlmetrics.sqlmetrics_fail(who ~ ': unknown convention=' ~ sqlmetrics.sqlmetrics_repr(name) ~ '; ' ~ near ~ 'known conventions: ' ~ known | join(', ')) }}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': unknown convention=' ~ sqlmetrics.sqlmetrics_repr(name) ~ '; known conventions: ' ~ known | join(', ')) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_resolve_convention(metric, options) -%}

@@ -45,25 +45,11 @@
 {%- endif -%}
 {{ return(none) }}
 {%- endif -%}
-{%- if not sqlmetrics.sqlmetrics_is_real(level) or level <= 0 or level >= 1 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= must be a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval; got ' ~ sqlmetrics.sqlmetrics_repr(level)) }}
-{%- endif -%}
-{%- if method is not none and method not in facts.ci.methods -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(method | string, facts.ci.methods) if method is string else '' -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': ci_method= must be one of ' ~ sqlmetrics.sqlmetrics_repr_list(facts.ci.methods) ~ ' or None (the metric\'s default); got ' ~ sqlmetrics.sqlmetrics_repr(method) ~ ("; did you mean " ~ sqlmetrics.sqlmetrics_repr(hint) ~ "?" if hint else "")) }}
-{%- endif -%}
-{%- set n_boot = ci.get('n_boot', 200) -%}
-{%- if n_boot is not number or n_boot is boolean or n_boot != (n_boot | int) or n_boot < 10 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be an integer >= 10 (bootstrap replicates; 200 is the default, 1000 or more for a 99% interval); got ' ~ sqlmetrics.sqlmetrics_repr(n_boot)) }}
-{%- endif -%}
-{%- if n_boot > facts.ci.n_boot_max -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': n_boot= must be <= ' ~ facts.ci.n_boot_max ~ ' (each replicate is a pass over the data); got ' ~ n_boot ~ '; pass a smaller number, e.g. n_boot=2000') }}
-{%- endif -%}
-{%- set seed = ci.get('seed', 0) -%}
-{%- if seed is not number or seed is boolean or seed != (seed | int) or seed < 0 or seed >= 2147483648 -%}
-{{ sqlmetrics.sqlmetrics_fail(name ~ ': seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got ' ~ sqlmetrics.sqlmetrics_repr(seed)) }}
-{%- endif -%}
-{{ return({'level': level, 'method': method, 'n_boot': n_boot | int, 'seed': seed | int}) }}
+{%- set checked = {} -%}
+{%- for option in facts.ci.params -%}
+{%- do checked.update({option: sqlmetrics.sqlmetrics_check_option(name, option, ci.get(option, facts.params[option].default))}) -%}
+{%- endfor -%}
+{{ return({'level': checked.ci, 'method': checked.ci_method, 'n_boot': checked.n_boot, 'seed': checked.seed}) }}
 {%- endmacro %}
 
 {% macro sqlmetrics_repr_list(values) -%}
@@ -108,20 +94,14 @@
 {% macro sqlmetrics_metric_ci(name, relation, by, kwargs, ci) -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set spec = facts.metrics[name] -%}
-{%- set columns = sqlmetrics.sqlmetrics_columns(name, kwargs) -%}
-{%- set options = sqlmetrics.sqlmetrics_options(name, kwargs) -%}
 {%- if 'qrels' in kwargs or 'train' in kwargs -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= with qrels= or train= is computed in Python only; call sqlmetrics.' ~ name ~ '(..., ci=) there, or drop ci=') }}
 {%- endif -%}
 {%- if spec.inference.counts_macro -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ': ci= of ' ~ name ~ ' is computed from another metric\'s counts in Python; call sqlmetrics.' ~ name ~ '(..., ci=) instead, or drop ci=') }}
 {%- endif -%}
-{%- set k = sqlmetrics.sqlmetrics_check_option(name, 'k', options.get('k')) if spec.takes_k else none -%}
-{%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(name, by) -%}
-{%- set wanted = [] -%}
-{%- for role, col in columns.items() -%}{%- if col is not none -%}{%- do wanted.append([role, col]) -%}{%- endif -%}{%- endfor -%}
-{%- for col in by_cols -%}{%- do wanted.append(['by', col]) -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_check_columns(name, relation, wanted) }}
+{%- set call = sqlmetrics.sqlmetrics_prepare(name, relation, by, kwargs) -%}
+{%- set columns, k, by_cols, quoted, quoted_by, checked, filled = call.columns, call.k, call.by, call.quoted, call.quoted_by, call.checked, call.filled -%}
 {%- set found = sqlmetrics.sqlmetrics_ci_methods(spec, columns) -%}
 {%- set allowed = found[0] -%}
 {%- set group_mean = found[1] -%}
@@ -139,17 +119,6 @@
 {%- if method == 'wilson' and columns.weight -%}
 {{ sqlmetrics.sqlmetrics_fail(name ~ ": ci_method='wilson' of " ~ name ~ " cannot be written as SQL alone (with weight= its effective sample size is an exact fraction computed in Python); methods the dbt macros compute for it: 'bootstrap'; or call sqlmetrics." ~ name ~ '(..., ci=) to run it') }}
 {%- endif -%}
-{%- set quoted = {} -%}
-{%- for role in spec.roles -%}
-{%- do quoted.update({role.name: sqlmetrics.sqlmetrics_quote(columns[role.name]) if columns[role.name] else none}) -%}
-{%- endfor -%}
-{%- set quoted_by = [] -%}
-{%- for col in by_cols -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
-{%- set checked = sqlmetrics.sqlmetrics_check_params(name, options) -%}
-{%- if spec.takes_k -%}{%- do checked.update({'k': k}) -%}{%- endif -%}
-{%- set filled = {} -%}
-{%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
-{%- do filled.update(checked) -%}
 {%- set rel = relation ~ '' -%}
 {%- set n_by = by_cols | length -%}
 {%- set entry = {'alias': name, 'metric': name, 'k': k, 'needs': spec.needs} -%}
@@ -199,17 +168,5 @@
 {%- set sql = sqlmetrics.ci_render(metric_sql, bounds, n_by, value, lo, hi) -%}
 {%- endif -%}
 {%- endif -%}
-{%- set select = [] -%}
-{%- for col in by_cols -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
-{%- do select.append(value) -%}
-{%- do select.append(lo) -%}
-{%- do select.append(hi) -%}
-{%- set result -%}
-select
-    {{ select | join(',\n    ') }}
-from (
-{{ sql | trim | indent(4, true) }}
-) as {{ name }}_ci
-{%- endset -%}
-{{ return(result) }}
+{{ return(sqlmetrics.sqlmetrics_select(by_cols, [value, lo, hi], sql, name ~ '_ci')) }}
 {%- endmacro %}

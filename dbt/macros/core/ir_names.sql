@@ -6,7 +6,6 @@
   Python's.
     sqlmetrics_parse_ir_name(text, who) -> {text, name, k, params} or none (not one of
       ir_measures' names: the caller reports it as unknown)
-    sqlmetrics_ir_hint(text, k_text) -> ir_measures' names close to text's base name
   Parameter values are literals as Python's ast.literal_eval reads them here: integers,
   floats, quoted strings, True/False/None and flat dicts of numbers ({0:0,1:1,2:3}).
 #}
@@ -57,23 +56,15 @@
 {{ return(out) }}
 {%- endmacro %}
 
-{# _translate: one of ir_measures' parameters as our options, checked #}
+{# _translate: one of ir_measures' parameters as our options, checked: its own check first
+   (dcg=, rel=, judged_only=), then its option's, inside the generated words #}
 {% macro sqlmetrics_ir_translate(who, text, name, metric, param, value) -%}
 {%- set ir = sqlmetrics.sqlmetrics_registry().ir_measures -%}
-{%- set head = who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ param ~ '=' ~ sqlmetrics.sqlmetrics_repr(value) -%}
-{%- if param == 'dcg' -%}
-{%- if value is not string or value not in ir.dcg -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " is not one of ir_measures' DCG formulations; write dcg='log2' (linear gains, the default) or dcg='exp-log2' (gains 2^rel - 1), e.g. \"" ~ name ~ "(dcg='exp-log2')@10\"") }}
-{%- endif -%}
-{{ return(ir.dcg[value]) }}
-{%- endif -%}
-{%- if param == 'rel' and (value is boolean or value is not integer or value < 1) -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " must be an integer >= 1 (a document is relevant when its judgment is >= rel), e.g. '" ~ name ~ "(rel=2)'") }}
-{%- endif -%}
-{%- if param == 'judged_only' and value is not boolean -%}
-{{ sqlmetrics.sqlmetrics_fail(head ~ " must be True or False, e.g. '" ~ name ~ "(judged_only=True)'") }}
-{%- endif -%}
-{%- set within = [head ~ ' is not valid (', '); fix the value of ' ~ param ~ '= in the name'] -%}
+{%- set checks = sqlmetrics.sqlmetrics_checks().ir -%}
+{%- set shown = {'who': who, 'text': sqlmetrics.sqlmetrics_repr(text), 'name': name, 'param': param, 'value': sqlmetrics.sqlmetrics_repr(value)} -%}
+{%- if param in checks.params -%}{%- do sqlmetrics.sqlmetrics_check_option(text, param, value, none, checks.params[param], shown) -%}{%- endif -%}
+{%- if param == 'dcg' -%}{{ return(ir.dcg[value]) }}{%- endif -%}
+{%- set within = [sqlmetrics.sqlmetrics_fill(checks.invalid[0], shown), sqlmetrics.sqlmetrics_fill(checks.invalid[1], shown)] -%}
 {{ return({ir.params[param]: sqlmetrics.sqlmetrics_check_option(text, ir.params[param], value, within)}) }}
 {%- endmacro %}
 
@@ -89,9 +80,8 @@
 {%- set takers = [] -%}{%- set accepted = [] -%}
 {%- for param, ours in ir.params.items() -%}{%- if ours in spec.params -%}{%- do takers.append(param) -%}{%- if param in ir.declared.get(name, []) -%}{%- do accepted.append(param) -%}{%- endif -%}{%- endif -%}{%- endfor -%}
 {%- for param in given if param not in accepted -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(param, accepted) | trim -%}
 {%- set takes = [] -%}{%- for p in accepted -%}{%- do takes.append(p ~ '=') -%}{%- endfor -%}
-{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=' ~ (" (ir_measures' " ~ name ~ " does not declare it)" if param in takers else '') ~ '; ' ~ ('did you mean ' ~ hint ~ '=? ' if hint else '') ~ 'its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
+{{ sqlmetrics.sqlmetrics_fail(who ~ ': metric ' ~ sqlmetrics.sqlmetrics_repr(text) ~ ': ' ~ name ~ ' takes no parameter ' ~ param ~ '=' ~ (" (ir_measures' " ~ name ~ " does not declare it)" if param in takers else '') ~ '; its parameters here: ' ~ (takes | join(', ') or 'none') ~ '; drop ' ~ param ~ '= or write e.g. ' ~ sqlmetrics.sqlmetrics_repr(name ~ '(rel=2)' if 'rel' in accepted else name)) }}
 {%- endfor -%}
 {%- set options = {} -%}
 {%- for param in takers if param in ir.defaults and param not in given -%}
@@ -121,18 +111,4 @@
 {%- endif -%}
 {%- endif -%}
 {{ return({'text': text, 'name': metric, 'k': k, 'params': options}) }}
-{%- endmacro %}
-
-{# ir_hint: ir_measures' name closest to text's base name, written with its cut-off #}
-{% macro sqlmetrics_ir_hint(text, k_text) -%}
-{%- set forms = sqlmetrics.sqlmetrics_registry().ir_measures.forms -%}
-{%- set match = modules.re.match(sqlmetrics.sqlmetrics_ir_pattern(), text | trim, modules.re.S) -%}
-{%- set base = match.group('name') if match else text -%}
-{%- set plain = [] -%}{%- set lower = [] -%}
-{%- for form in forms -%}{%- do plain.append(form.split('@')[0]) -%}{%- do lower.append(form.split('@')[0] | lower) -%}{%- endfor -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(base, plain) | trim -%}
-{%- set hint = hint or sqlmetrics.sqlmetrics_close_match(base | lower, lower) | trim -%}
-{%- if not hint -%}{{ return([]) }}{%- endif -%}
-{%- set form = forms[lower.index(hint | lower)] -%}
-{{ return([form.replace('@k', '@' ~ (k_text or 10)).replace('@recall', '@0.2')]) }}
 {%- endmacro %}

@@ -76,15 +76,16 @@
 {{ return(sqlmetrics.sqlmetrics_plan_sql(name, relation, [{'text': name, 'name': name, 'k': k}], columns, by_cols, passed, qrels, [name], kwargs.get('train'))) }}
 {%- endmacro %}
 
-{% macro sqlmetrics_table(name, relation, by, kwargs) -%}
-{%- set facts = sqlmetrics.sqlmetrics_registry() -%}
-{%- set spec = facts.metrics[name] -%}
+{# one metric's call made ready for its kernel (sqlmetrics_table, sqlmetrics_metric_ci):
+   columns and options checked, the columns checked against the relation, names quoted #}
+{% macro sqlmetrics_prepare(name, relation, by, kwargs) -%}
+{%- set spec = sqlmetrics.sqlmetrics_registry().metrics[name] -%}
 {%- set columns = sqlmetrics.sqlmetrics_columns(name, kwargs) -%}
 {%- set options = sqlmetrics.sqlmetrics_options(name, kwargs) -%}
-{%- set checked = sqlmetrics.sqlmetrics_check_params(name, options) -%}
+{%- set k = sqlmetrics.sqlmetrics_check_option(name, 'k', options.get('k')) if spec.takes_k else none -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(name, by) -%}
 {%- set wanted = [] -%}
-{%- for role, col in columns.items() -%}{%- if col is not none -%}{%- do wanted.append([role, col]) -%}{%- endif -%}{%- endfor -%}
+{%- for role, col in columns.items() if col is not none -%}{%- do wanted.append([role, col]) -%}{%- endfor -%}
 {%- for col in by_cols -%}{%- do wanted.append(['by', col]) -%}{%- endfor -%}
 {{ sqlmetrics.sqlmetrics_check_columns(name, relation, wanted) }}
 {%- set quoted = {} -%}
@@ -93,20 +94,34 @@
 {%- endfor -%}
 {%- set quoted_by = [] -%}
 {%- for col in by_cols -%}{%- do quoted_by.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set checked = sqlmetrics.sqlmetrics_check_params(name, options) -%}
+{%- if spec.takes_k -%}{%- do checked.update({'k': k}) -%}{%- endif -%}
 {%- set filled = {} -%}
-{%- do filled.update(facts.kernel_defaults[spec.kernel]) -%}
+{%- do filled.update(sqlmetrics.sqlmetrics_registry().kernel_defaults[spec.kernel]) -%}
 {%- do filled.update(checked) -%}
-{%- set sql = sqlmetrics.sqlmetrics_kernel(spec.kernel, relation ~ '', quoted_by, quoted, filled, []) -%}
-{%- set outputs = spec.columns.weighted if columns.weight else spec.columns.plain -%}
+{{ return({'spec': spec, 'columns': columns, 'k': k, 'by': by_cols, 'quoted': quoted, 'quoted_by': quoted_by, 'checked': checked, 'filled': filled}) }}
+{%- endmacro %}
+
+{# select the slices under their own names and `outputs` from the kernel's `sql` #}
+{% macro sqlmetrics_select(by_cols, outputs, sql, alias, order=false) -%}
 {%- set select = [] -%}
 {%- for col in by_cols -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
-{%- for col in outputs -%}{%- do select.append(col) -%}{%- endfor -%}
+{%- do select.extend(outputs) -%}
+{%- set slices = [] -%}
+{%- for col in by_cols -%}{%- do slices.append('slice_' ~ loop.index0) -%}{%- endfor -%}
 {%- set result -%}
 select
     {{ select | join(',\n    ') }}
 from (
 {{ sql | trim | indent(4, true) }}
-) as {{ name }}
+) as {{ alias }}{% if order %}
+{% if slices %}order by {{ slices | join(' nulls last, ') }} nulls last{% endif %}{% endif %}
 {%- endset -%}
 {{ return(result) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_table(name, relation, by, kwargs) -%}
+{%- set call = sqlmetrics.sqlmetrics_prepare(name, relation, by, kwargs) -%}
+{%- set sql = sqlmetrics.sqlmetrics_kernel(call.spec.kernel, relation ~ '', call.quoted_by, call.quoted, call.filled, []) -%}
+{{ return(sqlmetrics.sqlmetrics_select(call.by, call.spec.columns.weighted if call.columns.weight else call.spec.columns.plain, sql, name)) }}
 {%- endmacro %}

@@ -1,9 +1,9 @@
 {#
   Names as users write them, as sqlmetrics/names.py and registry.py read them: `repr` of a
-  value in messages, the "did you mean" hint (difflib.get_close_matches, same scores, same
-  choice), the parsing of `ndcg@10`, identifier quoting with the adapter's own quote.
-  sqlmetrics_repr and sqlmetrics_close_match write their result (no `return`), so a plain
-  Jinja environment can render them too (tests/test_dbt.py compares them with Python's).
+  value in messages, the parsing of `ndcg@10`, identifier quoting with the adapter's own
+  quote. Python's "did you mean" hint (difflib) is left out: the messages list the valid
+  names. sqlmetrics_repr writes its result (no `return`), so a plain Jinja environment can
+  render it too (tests/test_dbt.py compares it with Python's).
 #}
 
 {# Python's repr() of a value read from Jinja or YAML: 'text', 0.5, 10, True, None, [...] #}
@@ -20,46 +20,6 @@
 {%- for item in value -%}{{ sqlmetrics.sqlmetrics_repr(item) }}{{ ', ' if not loop.last }}{%- endfor -%}]
 {%- else -%}{{ value }}
 {%- endif -%}
-{%- endmacro %}
-
-{#
-  Characters of difflib.SequenceMatcher(None, a, b).get_matching_blocks() within
-  a[alo:ahi], b[blo:bhi]: the longest common block (first by its start in a, then in b, as
-  find_longest_match picks it; no junk: names are far below difflib's 200-character
-  autojunk limit), plus the matches left and right of it, recursively.
-#}
-{% macro sqlmetrics_matching(a, b, alo, ahi, blo, bhi) -%}
-{%- set best = namespace(i=alo, j=blo, size=0) -%}
-{%- for i in range(alo, ahi) -%}
-{%- for j in range(blo, bhi) -%}
-{%- set run = namespace(n=0, going=true) -%}
-{%- for step in range([ahi - i, bhi - j] | min) -%}
-{%- if run.going and a[i + step] == b[j + step] -%}{%- set run.n = run.n + 1 -%}
-{%- else -%}{%- set run.going = false -%}{%- endif -%}
-{%- endfor -%}
-{%- if run.n > best.size -%}{%- set best.i, best.j, best.size = i, j, run.n -%}{%- endif -%}
-{%- endfor -%}
-{%- endfor -%}
-{%- if best.size == 0 -%}0
-{%- else -%}
-{%- set left = sqlmetrics.sqlmetrics_matching(a, b, alo, best.i, blo, best.j) | trim | int -%}
-{%- set right = sqlmetrics.sqlmetrics_matching(a, b, best.i + best.size, ahi, best.j + best.size, bhi) | trim | int -%}
-{{ best.size + left + right }}
-{%- endif -%}
-{%- endmacro %}
-
-{# difflib.get_close_matches(word, choices, n=1)[0] (cutoff 0.6), or nothing #}
-{% macro sqlmetrics_close_match(word, choices) -%}
-{%- set best = namespace(score=-1.0, choice='') -%}
-{%- for choice in choices -%}
-{%- set total = (choice | length) + (word | length) -%}
-{%- set matched = sqlmetrics.sqlmetrics_matching(choice, word, 0, choice | length, 0, word | length) | trim | int -%}
-{%- set score = 2.0 * matched / total if total else 1.0 -%}
-{%- if score >= 0.6 and (score > best.score or (score == best.score and choice > best.choice)) -%}
-{%- set best.score, best.choice = score, choice -%}
-{%- endif -%}
-{%- endfor -%}
-{{ best.choice }}
 {%- endmacro %}
 
 {# an identifier quoted by the adapter, its own quote character doubled inside #}
@@ -108,23 +68,8 @@
 {%- set name = sqlmetrics.sqlmetrics_lookup(base, at != '') -%}
 {%- if name is none -%}
 {%- set forms = facts.scalar_forms if scalar_only else facts.forms -%}
-{%- set offered = [] -%}
-{%- for form in forms -%}{%- if not at or form.endswith('@k') -%}{%- do offered.append(form) -%}{%- endif -%}{%- endfor -%}
-{%- set plain = [] -%}
-{%- for form in offered -%}{%- do plain.append(form[:-2] if form.endswith('@k') else form) -%}{%- endfor -%}
-{%- set hint = sqlmetrics.sqlmetrics_close_match(base | lower, plain) | trim -%}
-{%- set theirs = sqlmetrics.sqlmetrics_ir_hint(text, k_text) -%}
-{%- set near = '' -%}
-{%- if at and sqlmetrics.sqlmetrics_lookup(base, false) is not none -%}
-{%- set near = sqlmetrics.sqlmetrics_repr(base) ~ ' takes no cut-off; write ' ~ sqlmetrics.sqlmetrics_repr(base) ~ '. ' -%}
-{%- elif hint or theirs -%}
-{%- set said = [] -%}
-{%- if hint -%}{%- do said.append(offered[plain.index(hint)].replace('@k', '@' ~ k if k else '@10')) -%}{%- endif -%}
-{#- ir_measures' name only where it is not ours in other case ('nDCG@10', 'ndcg@10') -#}
-{%- for form in theirs if form | lower not in said | map('lower') | list -%}{%- do said.append(form) -%}{%- endfor -%}
-{%- set quoted = [] -%}{%- for form in said -%}{%- do quoted.append(sqlmetrics.sqlmetrics_repr(form)) -%}{%- endfor -%}
-{%- set near = 'did you mean ' ~ quoted | join(' or ') ~ '? ' -%}
-{%- endif -%}
+{#- no "did you mean" (Python's difflib hint): the message lists the names -#}
+{%- set near = sqlmetrics.sqlmetrics_repr(base) ~ ' takes no cut-off; write ' ~ sqlmetrics.sqlmetrics_repr(base) ~ '. ' if at and sqlmetrics.sqlmetrics_lookup(base, false) is not none else '' -%}
 {{ exceptions.raise_compiler_error(who ~ ": unknown metric " ~ sqlmetrics.sqlmetrics_repr(text) ~ "; " ~ near ~ "known metrics: " ~ forms | join(', ') ~ "; ir_measures' names: " ~ facts.ir_measures.forms | join(', ')) }}
 {%- endif -%}
 {%- set spec = facts.metrics[name] -%}

@@ -240,7 +240,6 @@
 {# named_sql: slices under their own names, metrics as requested, zero_division applied,
    rows in slice order with NULL slices last on every engine #}
 {%- set select = [] -%}
-{%- for col in by -%}{%- do select.append('slice_' ~ loop.index0 ~ ' as ' ~ sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
 {%- set zero_division = options.get('zero_division', 'warn') -%}
 {%- for req in requests -%}
 {%- set expr = 'm' ~ loop.index0 -%}
@@ -251,15 +250,5 @@
 {%- endfor -%}
 {%- do select.append('n_rows') -%}
 {%- for count in counts -%}{%- do select.append('coalesce(' ~ count[1] ~ ', 0) as ' ~ (count[0] if count[0] == count[1] else sqlmetrics.sqlmetrics_quote(count[0]))) -%}{%- endfor -%}
-{%- set slices = [] -%}
-{%- for col in by -%}{%- do slices.append('slice_' ~ loop.index0) -%}{%- endfor -%}
-{%- set sql -%}
-select
-    {{ select | join(',\n    ') }}
-from (
-{{ composed | trim | indent(4, true) }}
-) as evaluated
-{% if slices %}order by {{ slices | join(' nulls last, ') }} nulls last{% endif %}
-{%- endset -%}
-{{ return(sql) }}
+{{ return(sqlmetrics.sqlmetrics_select(by, select, composed, 'evaluated', true)) }}
 {%- endmacro %}

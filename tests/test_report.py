@@ -413,3 +413,28 @@ def test_with_qrels_the_page_holds_evaluates_values(tmp_path: Path) -> None:
         assert_cell(row[column], want[column][0])
     # the SQL of a DataFrame's judgments cannot be named: said, not rendered without them
     assert page.codes == ["-- not rendered: qrels= is not a table name or a file path"]
+
+
+def test_a_librarys_own_warning_is_passed_on_but_not_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warning raised inside the computation by an engine's client or a library (PySpark
+    warns about its pandas version on every toPandas) is no finding about the data: the page
+    shows sqlmetrics' own warnings only; the caller still receives both."""
+    from sqlmetrics._evaluate import report as report_module
+
+    real = report_module.evaluate
+
+    def noisy(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn("a client library's own deprecation", FutureWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(report_module, "evaluate", noisy)
+    frame = pd.DataFrame({"label": [1, 1, 1], "score": [0.2, 0.4, 0.9]})  # no negative
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        path = sqlmetrics.report(frame, ["auc"], path=tmp_path / "r.html")
+    page = path.read_text(encoding="utf-8")
+    assert {w.category for w in caught} >= {FutureWarning, UndefinedMetricWarning}
+    assert "auc is undefined" in page
+    assert "client library" not in page

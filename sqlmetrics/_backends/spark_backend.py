@@ -112,11 +112,23 @@ class SparkBackend(Backend):
     # ---------------------------------------------------------------- running statements
     def query(self, sql: str) -> pd.DataFrame:
         self._pin()
-        frame = self.spark.sql(sql).toPandas()
-        for column in frame.columns:  # decimal results (exact sums) as floats, as on DuckDB
-            values = frame[column].dropna()
+        result = self.spark.sql(sql)
+        frame = result.toPandas()
+        integral = ("tinyint", "smallint", "int", "bigint")
+        for i, field in enumerate(result.schema.fields):
+            column = frame.iloc[:, i]
+            values = column.dropna()
             if len(values) and all(isinstance(v, decimal.Decimal) for v in values):
-                frame[column] = frame[column].astype(float)
+                # decimal results (exact sums) as floats, as on DuckDB
+                frame.isetitem(i, column.astype(float))
+            elif (
+                field.dataType.simpleString() in integral
+                and column.dtype == "float64"
+                and bool((values.abs() < 2.0**53).all())
+            ):
+                # an integer column with NULL (toPandas makes it float64) as pandas' nullable
+                # Int64, as DuckDB gives it; exact: every value is below 2^53
+                frame.isetitem(i, column.astype("Int64"))
         return frame
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:

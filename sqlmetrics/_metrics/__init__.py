@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_ranking,
     beyond,
     calibration,
     classification,
@@ -27,6 +28,7 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_ranking,  # ranking's public functions, generated from its declarations
     beyond,
     calibration,
     classification,

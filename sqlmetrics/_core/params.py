@@ -27,7 +27,9 @@ tools.api`` into a committed module (``sqlmetrics/_metrics/_api_<family>.py``, d
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "variants"]
 
@@ -101,22 +103,23 @@ class Function:
     Parameters (each a :class:`Param`'s entry, or one of ``own``), and the other sections.
 
     ``takes``: the parameters in signature order (the first positional, the others keyword-only);
-    ``call``: the implementation the body calls, as ``call(metric, first, name=name, ...)``;
+    ``call``: the implementation the body calls, as ``call(metric, first, name=name, ...)``
+    (imported by the generated module from where it is defined);
     ``metric``: its registry name (default: ``name``). The section texts are written as in the
     source docstring (indented by 4: :func:`inspect.cleandoc` takes the indent off).
     """
 
     name: str
     takes: tuple[str, ...]
-    call: str
+    call: Callable[..., Any]
     summary: str
     returns: str
-    raises: str
-    warns: str
-    see_also: str
-    notes: str
-    references: str
-    examples: str
+    raises: str = ""
+    warns: str = ""
+    see_also: str = ""
+    notes: str = ""
+    references: str = ""
+    examples: str = ""
     own: tuple[Arg, ...] = ()
     metric: str = ""
     returns_type: str = "float"

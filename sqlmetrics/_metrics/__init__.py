@@ -11,6 +11,8 @@ from typing import Any
 
 from . import (
     _api_ranking,
+    _api_ranking_ir,
+    _api_ranking_retrieval,
     beyond,
     calibration,
     classification,
@@ -28,7 +30,9 @@ from . import (
 )
 
 FAMILY_MODULES = (
-    _api_ranking,  # ranking's public functions, generated from its declarations
+    _api_ranking,  # the ranking families' public functions, generated from their declarations
+    _api_ranking_ir,
+    _api_ranking_retrieval,
     beyond,
     calibration,
     classification,

@@ -836,7 +836,7 @@ _WARNS = """
 _HIT_RATIO = Function(
     "hit_ratio",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Hit ratio: relevant items in the top k over all relevant items.
 
@@ -892,7 +892,7 @@ _HIT_RATIO = Function(
 _HIT_RATE = Function(
     "hit_rate",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Hit rate: the share of groups with a relevant item in the top k.
 
@@ -960,7 +960,7 @@ _PRECISION_AT_K_PRECISION_DENOMINATOR = Arg(
 _PRECISION_AT_K = Function(
     "precision_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, "precision_denominator", *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Precision at k: relevant items in the top k over k, mean over groups.
 
@@ -1016,7 +1016,7 @@ _PRECISION_AT_K = Function(
 _RECALL_AT_K = Function(
     "recall_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
@@ -1071,7 +1071,7 @@ _RECALL_AT_K = Function(
 _R_PRECISION = Function(
     "r_precision",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     R-precision: precision at R, the number of relevant items of the group.
 
@@ -1149,7 +1149,7 @@ _MEAN_AVERAGE_PRECISION_AP_DENOMINATOR = Arg(
 _MEAN_AVERAGE_PRECISION = Function(
     "mean_average_precision",
     takes=("data", "k", *_COLUMNS, "ap_denominator", *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     metric="map",
     summary="""
     Mean average precision at k (MAP@k), registry name ``map``.
@@ -1228,7 +1228,7 @@ _MEAN_AVERAGE_PRECISION = Function(
 _MRR = Function(
     "mrr",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Mean reciprocal rank of the first relevant item within the top k.
 
@@ -1280,7 +1280,7 @@ _MRR = Function(
 _CG = Function(
     "cg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Cumulative gain of the top k, mean over groups.
 
@@ -1345,7 +1345,7 @@ _DCG_LOG_BASE = Arg(
 _DCG = Function(
     "dcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Discounted cumulative gain at k, mean over groups.
 
@@ -1413,7 +1413,7 @@ _IDCG_LOG_BASE = Arg(
 _IDCG = Function(
     "idcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Ideal discounted cumulative gain at k, mean over groups.
 
@@ -1478,7 +1478,7 @@ _NDCG_LOG_BASE = Arg(
 _NDCG = Function(
     "ndcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call="_ranking_metric",
+    call=_ranking_metric,
     summary="""
     Normalised discounted cumulative gain at k, mean over groups.
 

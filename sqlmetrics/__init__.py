@@ -27,6 +27,39 @@ from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
+from ._metrics._api_ranking import (
+    cg,
+    dcg,
+    hit_rate,
+    hit_ratio,
+    idcg,
+    mean_average_precision,
+    mrr,
+    ndcg,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+)
+from ._metrics._api_ranking_ir import (
+    err,
+    infap,
+    judged,
+    num_q,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+    set_f,
+    set_precision,
+    set_recall,
+)
+from ._metrics._api_ranking_retrieval import (
+    bpref,
+    fallout,
+    gm_map,
+    iprec_11pt_avg,
+    iprec_at_recall,
+    rbp,
+)
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics.calibration import (
     calibration_curve,
@@ -59,39 +92,6 @@ from ._metrics.correlation import kendall_tau, spearman
 from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard
 from ._metrics.multiclass_roc import multiclass_auc, multilabel_average_precision, top_k_accuracy
-from ._metrics.ranking import (
-    cg,
-    dcg,
-    hit_rate,
-    hit_ratio,
-    idcg,
-    mean_average_precision,
-    mrr,
-    ndcg,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-)
-from ._metrics.ranking_ir import (
-    err,
-    infap,
-    judged,
-    num_q,
-    num_rel,
-    num_rel_ret,
-    num_ret,
-    set_f,
-    set_precision,
-    set_recall,
-)
-from ._metrics.ranking_retrieval import (
-    bpref,
-    fallout,
-    gm_map,
-    iprec_11pt_avg,
-    iprec_at_recall,
-    rbp,
-)
 from ._metrics.ranking_trec import read_trec_qrels, read_trec_run
 from .errors import (
     ColumnNotFoundError,

@@ -10,6 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_ranking,
+    _api_ranking_ir,
+    _api_ranking_retrieval,
     beyond,
     calibration,
     classification,
@@ -27,6 +30,9 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_ranking,  # the ranking families' public functions, generated from their declarations
+    _api_ranking_ir,
+    _api_ranking_retrieval,
     beyond,
     calibration,
     classification,

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from .._backends import Backend
+from .._core.params import Arg, Function
 from .._core.registry import (
     GROUP_TESTS,
     PARAMS,
@@ -30,26 +31,16 @@ from .._core.registry import (
     register,
 )
 from .._engine.run import check_params, compute, undefined
-from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
+from .._inference.intervals import CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from ..errors import warn as warn_user
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "cg",
-    "dcg",
-    "hit_rate",
-    "hit_ratio",
-    "idcg",
-    "mean_average_precision",
-    "mrr",
-    "ndcg",
-    "precision_at_k",
-    "r_precision",
-    "recall_at_k",
-]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_ranking.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 TIES = ("item_desc", "item_asc", "text_desc", "average")
 GAINS = ("exponential", "linear")
@@ -791,172 +782,16 @@ def _ranking_metric(
     return ci_result(name, value, request)
 
 
-# ----------------------------------------------------------------------------- metrics
-@overload
-def hit_ratio(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared: the parameters it takes, in order (their entries are the
+# shared declarations of sqlmetrics/_core/params.py, or its own Arg), and its own sections.
+# ``python -m tools.api`` writes the typed functions, their ci= overloads and docstrings into
+# _api_ranking.py, each calling _ranking_metric.
+_COLUMNS = ("group", "item", "score", "label", "qrels")
+_OPTIONS = ("relevance_level", "ties", "empty", "missing", "duplicates", "judged_only")
+_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 
-
-@overload
-def hit_ratio(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def hit_ratio(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Hit ratio: relevant items in the top k over all relevant items.
-
-    A micro average: hits and relevant items are summed over groups before dividing, so groups
-    with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items give
-    15 / 30 = 0.5): a micro recall. Many recommender papers report "HR@k" (hit ratio) meaning
-    the share of users with a hit, which is :func:`hit_rate`, not this function; check which one
-    a paper means before comparing numbers.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        Hit ratio in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
+_RAISES = """
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
@@ -969,23 +804,59 @@ def hit_ratio(
         (the message lists the allowed ones), or ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
+    """
 
-    Warns
-    -----
+
+_RAISES_1 = """
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
+    InvalidDataError
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
+        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
+        one side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
+    InvalidParameterError
+        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
+        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+    """
+
+
+_WARNS = """
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
+    """
 
-    See Also
-    --------
+
+_HIT_RATIO = Function(
+    "hit_ratio",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Hit ratio: relevant items in the top k over all relevant items.
+
+    A micro average: hits and relevant items are summed over groups before dividing, so groups
+    with many relevant items weigh more (e.g. 6 + 5 + 4 hits for 10 + 12 + 8 relevant items give
+    15 / 30 = 0.5): a micro recall. Many recommender papers report "HR@k" (hit ratio) meaning
+    the share of users with a hit, which is :func:`hit_rate`, not this function; check which one
+    a paper means before comparing numbers.
+    """,
+    returns="""
+    float
+        Hit ratio in [0, 1], or NaN when no group is left.
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    see_also="""
     hit_rate : share of groups with at least one hit.
     recall_at_k : per-group recall, then a mean.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -999,16 +870,14 @@ def hit_ratio(
 
     The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1016,201 +885,31 @@ def hit_ratio(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
-    """
-    return _ranking_metric("hit_ratio", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def hit_rate(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def hit_rate(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def hit_rate(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Hit rate: the share of groups with a relevant item in the top k.
+_HIT_RATE = Function(
+    "hit_rate",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Hit rate: the share of groups with a relevant item in the top k.
 
     trec_eval's ``success_k``. Many recommender papers call this "HR@k" or hit ratio (e.g.
     leave-one-out evaluation, one relevant item per user, where it also equals recall@k);
     sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 't', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         Hit rate in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    see_also="""
     hit_ratio : hits over relevant items, summed over groups.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -1226,16 +925,14 @@ def hit_rate(
 
     The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1243,209 +940,45 @@ def hit_rate(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
+    """,
+)
+
+
+_PRECISION_AT_K_PRECISION_DENOMINATOR = Arg(
+    "precision_denominator",
+    "str | None",
+    None,
     """
-    return _ranking_metric("hit_rate", **locals())  # its arguments, as given
-
-
-@overload
-def precision_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    precision_denominator: str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def precision_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    precision_denominator: str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def precision_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    precision_denominator: str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Precision at k: relevant items in the top k over k, mean over groups.
-
-    trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
-    ``k=None`` it is the precision of the whole retrieved list.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     precision_denominator : {"k", "min_k_retrieved"}, optional
         Divisor of the hits: ``"k"`` (default; trec_eval, ranx, recommenders, Spark) or
         ``"min_k_retrieved"``: min(k, items retrieved in the group) (torchmetrics'
         ``adaptive_k=True``).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_PRECISION_AT_K = Function(
+    "precision_at_k",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, "precision_denominator", *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Precision at k: relevant items in the top k over k, mean over groups.
+
+    trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
+    ``k=None`` it is the precision of the whole retrieved list.
+    """,
+    returns="""
     float
         Precision at k in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    see_also="""
     recall_at_k : the same hits over the relevant items.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -1460,16 +993,14 @@ def precision_at_k(
 
     The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1477,202 +1008,33 @@ def precision_at_k(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
-    """
-    return _ranking_metric("precision_at_k", **locals())  # its arguments, as given
+    """,
+    own=(_PRECISION_AT_K_PRECISION_DENOMINATOR,),
+)
 
 
-@overload
-def recall_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def recall_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def recall_at_k(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Recall at k: the share of a group's relevant items in the top k, mean over groups.
+_RECALL_AT_K = Function(
+    "recall_at_k",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
     trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
     count in the divisor.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         Recall at k in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    see_also="""
     precision_at_k : the same hits over k.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -1687,16 +1049,14 @@ def recall_at_k(
 
     The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1704,166 +1064,24 @@ def recall_at_k(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
-    """
-    return _ranking_metric("recall_at_k", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def r_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def r_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def r_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""R-precision: precision at R, the number of relevant items of the group.
+_R_PRECISION = Function(
+    "r_precision",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    R-precision: precision at R, the number of relevant items of the group.
 
     trec_eval's ``Rprec``; at that cut-off precision equals recall.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         R-precision in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
@@ -1876,22 +1094,12 @@ def r_precision(
         ones), or ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    warns=_WARNS,
+    see_also="""
     precision_at_k : precision at a fixed cut-off.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -1906,16 +1114,14 @@ def r_precision(
 
     The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1923,181 +1129,40 @@ def r_precision(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
+    """,
+)
+
+
+_MEAN_AVERAGE_PRECISION_AP_DENOMINATOR = Arg(
+    "ap_denominator",
+    "str | None",
+    None,
     """
-    return _ranking_metric("r_precision", **locals())  # its arguments, as given
-
-
-@overload
-def mean_average_precision(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    ap_denominator: str | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def mean_average_precision(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    ap_denominator: str | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def mean_average_precision(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    ap_denominator: str | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Mean average precision at k (MAP@k), registry name ``map``.
-
-    The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
-    disagree here silently (trec_eval and ranx divide by all relevant items, Spark by min(k,
-    relevant), others by the hits).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
     ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
         Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
         ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
         top k.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008): not with ``ap_denominator='hits'``,
-        which has no closed form.
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_MEAN_AVERAGE_PRECISION = Function(
+    "mean_average_precision",
+    takes=("data", "k", *_COLUMNS, "ap_denominator", *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    metric="map",
+    summary="""
+    Mean average precision at k (MAP@k), registry name ``map``.
+
+    The mean over groups of AP@k, with the divisor named by ``ap_denominator``: libraries
+    disagree here silently (trec_eval and ranx divide by all relevant items, Spark by min(k,
+    relevant), others by the hits).
+    """,
+    returns="""
     float
         MAP in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
@@ -2111,24 +1176,14 @@ def mean_average_precision(
         ``ap_denominator``, or ``ties='average'`` with ``ap_denominator='hits'``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    warns=_WARNS,
+    see_also="""
     mrr : reciprocal rank of the first relevant item.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -2148,16 +1203,14 @@ def mean_average_precision(
 
     The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -2167,199 +1220,30 @@ def mean_average_precision(
     0.6667
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
     0.75
-    """
-    return _ranking_metric("map", **locals())  # its arguments, as given
+    """,
+    own=(_MEAN_AVERAGE_PRECISION_AP_DENOMINATOR,),
+)
 
 
-@overload
-def mrr(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def mrr(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def mrr(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Mean reciprocal rank of the first relevant item within the top k.
+_MRR = Function(
+    "mrr",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Mean reciprocal rank of the first relevant item within the top k.
 
     trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         MRR in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    see_also="""
     mean_average_precision : every relevant item counts.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -2374,16 +1258,14 @@ def mrr(
 
     The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -2391,214 +1273,30 @@ def mrr(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> sqlmetrics.mrr(df, **cols)
     0.75
-    """
-    return _ranking_metric("mrr", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def cg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def cg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def cg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Cumulative gain of the top k, mean over groups.
+_CG = Function(
+    "cg",
+    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Cumulative gain of the top k, mean over groups.
 
     CG ignores positions within the top k; see :func:`dcg`.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
-        Kekalainen 2002; trec_eval and scikit-learn).
-    gains : dict, optional
-        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
-        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
-        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
-        gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         Mean CG (>= 0), or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    see_also="""
     dcg : discounted by position.
     ndcg : normalised.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -2613,16 +1311,14 @@ def cg(
 
     The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
        techniques. ACM TOIS 20(4), 422-446.
     .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -2630,221 +1326,43 @@ def cg(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
+    """,
+)
+
+
+_DCG_LOG_BASE = Arg(
+    "log_base",
+    "float | None",
+    None,
     """
-    return _ranking_metric("cg", **locals())  # its arguments, as given
-
-
-@overload
-def dcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def dcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def dcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Discounted cumulative gain at k, mean over groups.
-
-    With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
-    over groups).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
-        Kekalainen 2002; trec_eval and scikit-learn).
-    gains : dict, optional
-        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
-        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
-        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
-        gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_DCG = Function(
+    "dcg",
+    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Discounted cumulative gain at k, mean over groups.
+
+    With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
+    over groups).
+    """,
+    returns="""
     float
         Mean DCG (>= 0), or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    see_also="""
     ndcg : DCG over the ideal DCG.
     idcg : the ideal DCG.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -2859,17 +1377,15 @@ def dcg(
 
     The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
        techniques. ACM TOIS 20(4), 422-446.
     .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
     .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -2877,220 +1393,43 @@ def dcg(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
+    """,
+    own=(_DCG_LOG_BASE,),
+)
+
+
+_IDCG_LOG_BASE = Arg(
+    "log_base",
+    "float | None",
+    None,
     """
-    return _ranking_metric("dcg", **locals())  # its arguments, as given
-
-
-@overload
-def idcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def idcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def idcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Ideal discounted cumulative gain at k, mean over groups.
-
-    The DCG of the group's judged items (``qrels`` if given, including items the run never
-    retrieved; else the group's rows) in ideal order: labels descending.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
-        Kekalainen 2002; trec_eval and scikit-learn).
-    gains : dict, optional
-        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
-        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
-        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
-        gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
         ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_IDCG = Function(
+    "idcg",
+    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Ideal discounted cumulative gain at k, mean over groups.
+
+    The DCG of the group's judged items (``qrels`` if given, including items the run never
+    retrieved; else the group's rows) in ideal order: labels descending.
+    """,
+    returns="""
     float
         Mean ideal DCG (>= 0), or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    see_also="""
     ndcg : DCG over the ideal DCG.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -3105,14 +1444,12 @@ def idcg(
 
     The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
        techniques. ACM TOIS 20(4), 422-446.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -3120,224 +1457,47 @@ def idcg(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
+    """,
+    own=(_IDCG_LOG_BASE,),
+)
+
+
+_NDCG_LOG_BASE = Arg(
+    "log_base",
+    "float | None",
+    None,
     """
-    return _ranking_metric("idcg", **locals())  # its arguments, as given
+    log_base : float, optional
+        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
+        ``dcg_score(log_base=)``). NDCG does not depend
+        on it (accepted for scikit-learn's signature).
+    """,
+)
 
 
-@overload
-def ndcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def ndcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def ndcg(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    gain: str | None = None,
-    gains: Mapping[int, float] | None = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    log_base: float | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Normalised discounted cumulative gain at k, mean over groups.
+_NDCG = Function(
+    "ndcg",
+    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Normalised discounted cumulative gain at k, mean over groups.
 
     DCG divided by the ideal DCG of the group's judged items (``qrels`` if given, including
     items the run never retrieved). With ``gain="linear"`` it is trec_eval's ``ndcg``
     (``k=None``) and ``ndcg_cut_k``; with ``gain="linear", ties="average"`` it is scikit-learn's
     ``ndcg_score`` (``ignore_ties=False``) averaged over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    gain : {"exponential", "linear"}, default "exponential"
-        Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
-        Kekalainen 2002; trec_eval and scikit-learn).
-    gains : dict, optional
-        A gain per relevance level, e.g. ``{0: 0, 1: 1, 2: 3}`` (trec_eval's gain map,
-        ir_measures' ``nDCG(gains=...)``): integer levels, finite gains; a label not in it keeps
-        its own value as gain, and the ideal order is by gain. Replaces ``gain=``.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``). For the
-        gains, graded labels are used as they are; the level decides which groups are empty.
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        What to do with an *empty* group: one with no relevant item (label >=
-        ``relevance_level``). ``"skip"`` leaves it out of the mean (every metric of one call
-        averages over the same groups; a warning says how many when ``empty=`` and
-        ``convention=`` are both left out). ``"zero"`` keeps it: its value is 0 where it is 0/0
-        (trec_eval, with or without ``-c``). ``"one"`` keeps it with the value 1 (torchmetrics'
-        ``empty_target_action="pos"``). ``"error"`` raises.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``: what to do with a *missing* group, one the judgments hold but the run
-        has no row for. ``"skip"`` leaves it out (trec_eval without ``-c``); ``"zero"`` counts
-        it as a group that retrieved nothing: 0 for every metric except ``idcg``, whose value
-        comes from the judgments alone (``trec_eval -c``); ``"error"`` raises. A missing group
-        without a relevant item is kept only when ``empty="zero"`` too. Without ``qrels`` no
-        group is missing. trec_eval's default is ``empty="zero", missing="skip"``, its ``-c``
-        ``empty="zero", missing="zero"``.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    log_base : float, optional
-        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). NDCG does not depend
-        on it (accepted for scikit-learn's signature).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         NDCG in [0, 1], or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    SkippedGroupsWarning
-        When groups without a relevant item were left out by the default ``empty="skip"``
-        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
-
-    See Also
-    --------
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    see_also="""
     dcg, idcg : numerator and denominator.
     mean_average_precision : binary relevance.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
     item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
     (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
@@ -3355,17 +1515,15 @@ def ndcg(
 
     The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
        techniques. ACM TOIS 20(4), 422-446.
     .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
     .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
        measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -3375,5 +1533,22 @@ def ndcg(
     0.4532
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
     0.5055
-    """
-    return _ranking_metric("ndcg", **locals())  # its arguments, as given
+    """,
+    own=(_NDCG_LOG_BASE,),
+)
+
+
+#: the public functions of this module, generated into _api_ranking.py
+API = (
+    _HIT_RATIO,
+    _HIT_RATE,
+    _PRECISION_AT_K,
+    _RECALL_AT_K,
+    _R_PRECISION,
+    _MEAN_AVERAGE_PRECISION,
+    _MRR,
+    _CG,
+    _DCG,
+    _IDCG,
+    _NDCG,
+)

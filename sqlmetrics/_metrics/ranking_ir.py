@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, overload
+from typing import Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -24,23 +25,26 @@ from .._core.registry import (
     declare_param,
     register,
 )
-from .._inference.intervals import CiMethod, Interval
+from .._inference.intervals import Interval
 from ..errors import InvalidParameterError
-from .ranking import _COMMON, CHECKS, GROUP, GROUP_MEAN, ITEM, LABEL, SCORE, _ranking_metric
+from .ranking import (
+    _COLUMNS,
+    _COMMON,
+    _INTERVAL,
+    _OPTIONS,
+    CHECKS,
+    GROUP,
+    GROUP_MEAN,
+    ITEM,
+    LABEL,
+    SCORE,
+    _ranking_metric,
+)
 from .ranking_retrieval import _check_ties
 
-__all__ = [
-    "err",
-    "infap",
-    "judged",
-    "num_q",
-    "num_rel",
-    "num_rel_ret",
-    "num_ret",
-    "set_f",
-    "set_precision",
-    "set_recall",
-]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_ranking_ir.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 #: the counts: sums over groups, not means (no interval, no empty="one")
 COUNTS = ("num_q", "num_rel", "num_ret", "num_rel_ret")
@@ -94,13 +98,13 @@ def no_interval(name: str) -> InvalidParameterError:
     )
 
 
-def _count(name: str, ci: Any, **arguments: Any) -> float | Interval:
+def _count(name: str, data: Any, *, ci: Any, **arguments: Any) -> float | Interval:
     """A count's function body: ``ci=`` refused (:func:`no_interval`), then the ranking
     kernel's value.
     """
     if ci is not None:
         raise no_interval(name)
-    return _ranking_metric(name, ci=None, **arguments)
+    return _ranking_metric(name, data, ci=None, **arguments)
 
 
 _SPECS: dict[str, tuple[str, bool, tuple[str, ...], tuple[str, ...], str, str | None]] = {
@@ -161,163 +165,86 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
     )
 
 
-@overload
-def err(
-    data: Any,
-    *,
-    k: int | None = None,
-    max_grade: float = 4,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (as in ranking.py): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_ranking_ir.py.
+_RAISES = """
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+    """
 
 
-@overload
-def err(
-    data: Any,
-    *,
-    k: int | None = None,
-    max_grade: float = 4,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
+_RAISES_1 = """
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed), or ``ties="average"``.
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+    """
 
 
-def err(
-    data: Any,
-    *,
-    k: int | None = None,
-    max_grade: float = 4,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
+_RAISES_2 = """
+    ColumnNotFoundError
+        A named column is missing from ``data`` or ``qrels``.
+    InvalidDataError
+        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
+        repeated (group, item) pair; with ``empty="error"`` an empty group, with
+        ``missing="error"`` a judged group absent from the run.
+    InvalidParameterError
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
+        listed).
+    DataSourceError
+        ``data`` or ``qrels`` names no existing table or file.
+    """
 
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+
+_WARNS = """
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    """
+
+
+_ERR_MAX_GRADE = Arg(
+    "max_grade",
+    "float",
+    4,
+    """
     max_grade : float, default 4
         The highest grade the judgments may hold (gdeval's 4, the TREC Web track's scale): an
         item's probability of satisfying the user is R = (2^label - 1) / 2^max_grade. A label
         above it is an error.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_ERR = Function(
+    "err",
+    takes=("data", "k", "max_grade", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -329,15 +256,9 @@ def err(
         listed), ``max_grade`` outside (0, 960], or ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     With :math:`R_i = (2^{label_i} - 1) / 2^{max\_grade}`:
 
     .. math:: ERR@k = \sum_{i \le k} \frac{R_i}{i} \prod_{j < i} (1 - R_j)
@@ -345,14 +266,12 @@ def err(
     gdeval's form (ir_measures' ``ERR@k``), which fixes max_grade = 4 and prints 5
     decimals; here the value is not rounded. ``relevance_level`` is not read: every grade
     counts through :math:`R_i`. The SQL is ``sql/ranking/err.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected reciprocal
        rank for graded relevance. CIKM 2009, 621-630.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -362,175 +281,25 @@ def err(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> round(sqlmetrics.err(run, k=2, **cols), 4)
     0.1094
-    """
-    return _ranking_metric("err", **locals())  # its arguments, as given
+    """,
+    own=(_ERR_MAX_GRADE,),
+)
 
 
-@overload
-def infap(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def infap(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def infap(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Inferred average precision (trec_eval's infAP), mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_INFAP = Function(
+    "infap",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Inferred average precision (trec_eval's infAP), mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    notes=r"""
     With :math:`R` the group's relevant judged items, and for a relevant item retrieved at
     position :math:`i`, :math:`J` the judged items and :math:`H` the relevant items above it:
 
@@ -542,14 +311,12 @@ def infap(
     position but counts as not relevant and is left out of :math:`J` and :math:`H`. With every
     item judged it is AP within 2e-5 (the :math:`\epsilon` terms). The SQL is
     ``sql/ranking/infap.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete
        and imperfect judgments. CIKM 2006, 102-111.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -559,194 +326,36 @@ def infap(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> round(sqlmetrics.infap(run, **cols), 4)
     0.5417
-    """
-    return _ranking_metric("infap", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def judged(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def judged(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def judged(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Judged@k: the share of the top k that the judgments hold, mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_JUDGED = Function(
+    "judged",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Judged@k: the share of the top k that the judgments hold, mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES_1,
+    warns=_WARNS,
+    notes=r"""
     .. math:: Judged@k = \frac{|\{\text{judged items in the top } k\}|}{\min(k, n_{ret})}
 
     ir_measures' ``Judged@k`` (after OpenNIR): an item is judged when ``qrels`` holds it,
     whatever its label; without ``qrels`` every row is judged (1). ir_measures orders equal
     scores by docno ascending for it (``ties="item_asc"``). The SQL is
     ``sql/ranking/judged.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining evaluation with
        ir-measures. ECIR 2022, 305-310.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -756,186 +365,33 @@ def judged(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> sqlmetrics.judged(run, k=2, **cols)
     0.5
-    """
-    return _ranking_metric("judged", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def set_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def set_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def set_precision(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Set precision: relevant retrieved items over retrieved items, mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_SET_PRECISION = Function(
+    "set_precision",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Set precision: relevant retrieved items over retrieved items, mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES_2,
+    warns=_WARNS,
+    notes=r"""
     .. math:: set\_P = \frac{|\text{relevant retrieved}|}{|\text{retrieved}|}
 
     trec_eval's ``set_P`` (ir_measures' ``SetP``): the whole retrieved list, in any order. The
     SQL is ``sql/ranking/set_precision.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -945,186 +401,33 @@ def set_precision(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> round(sqlmetrics.set_precision(run, **cols), 4)
     0.5
-    """
-    return _ranking_metric("set_precision", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def set_recall(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def set_recall(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def set_recall(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Set recall: relevant retrieved items over relevant items, mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_SET_RECALL = Function(
+    "set_recall",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Set recall: relevant retrieved items over relevant items, mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES_2,
+    warns=_WARNS,
+    notes=r"""
     .. math:: set\_recall = \frac{|\text{relevant retrieved}|}{|\text{relevant}|}
 
     trec_eval's ``set_recall`` (ir_measures' ``SetR``): relevant items counted in the
     judgments, retrieved or not. The SQL is ``sql/ranking/set_recall.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1134,160 +437,33 @@ def set_recall(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> round(sqlmetrics.set_recall(run, **cols), 4)
     0.75
+    """,
+)
+
+
+_SET_F_BETA = Arg(
+    "beta",
+    "float",
+    1.0,
     """
-    return _ranking_metric("set_recall", **locals())  # its arguments, as given
-
-
-@overload
-def set_f(
-    data: Any,
-    *,
-    beta: float = 1.0,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def set_f(
-    data: Any,
-    *,
-    beta: float = 1.0,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def set_f(
-    data: Any,
-    *,
-    beta: float = 1.0,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Set F-measure of set precision and recall, mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     beta : float, default 1.0
         Recall weighs ``beta`` times as much as precision (1: F1; 0: set precision).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "one", "error"}, default "skip"
-        Groups with no relevant item: left out, counted 0 (trec_eval), counted 1 (torchmetrics),
-        or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_SET_F = Function(
+    "set_f",
+    takes=("data", "beta", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Set F-measure of set precision and recall, mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -1299,28 +475,20 @@ def set_f(
         listed), or ``beta`` negative or not finite.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     With :math:`P` the set precision and :math:`R` the set recall:
 
     .. math:: set\_F = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
 
     trec_eval's ``set_F`` (ir_measures' ``SetF``), 0 when :math:`P + R = 0`. The SQL is
     ``sql/ranking/set_f.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1330,154 +498,23 @@ def set_f(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> round(sqlmetrics.set_f(run, **cols), 4)
     0.6
-    """
-    return _ranking_metric("set_f", **locals())  # its arguments, as given
+    """,
+    own=(_SET_F_BETA,),
+)
 
 
-@overload
-def num_q(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def num_q(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def num_q(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""The number of groups (queries) evaluated.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out, counted (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
-        here: a count summed over groups has no interval.
-    ci_method : str, optional
-        Not available here (see ``ci``).
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_NUM_Q = Function(
+    "num_q",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_count,
+    summary="""
+    The number of groups (queries) evaluated.
+    """,
+    returns="""
     float
         The sum over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -1489,25 +526,17 @@ def num_q(
         listed), or ``empty="one"`` (a count is not a mean), or ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes="""
     trec_eval's ``num_q`` (ir_measures' ``NumQ``): the groups the ranking rules keep
     (``empty=``, ``missing=``), summed over them (not a mean). The SQL is
     ``sql/ranking/num_q.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1517,184 +546,32 @@ def num_q(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> sqlmetrics.num_q(run, empty="zero", **cols)
     2.0
-    """
-    return _count("num_q", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def num_rel(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def num_rel(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def num_rel(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""The relevant items of the groups, summed over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out, counted (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
-        here: a count summed over groups has no interval.
-    ci_method : str, optional
-        Not available here (see ``ci``).
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_NUM_REL = Function(
+    "num_rel",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_count,
+    summary="""
+    The relevant items of the groups, summed over groups.
+    """,
+    returns="""
     float
         The sum over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    notes="""
     trec_eval's ``num_rel`` (ir_measures' ``NumRel``): relevant judged items (``label >=
     relevance_level``), retrieved or not, summed over the groups kept (not a mean). The SQL
     is ``sql/ranking/num_rel.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1704,183 +581,31 @@ def num_rel(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> sqlmetrics.num_rel(run, **cols)
     4.0
-    """
-    return _count("num_rel", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def num_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def num_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def num_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""The retrieved items of the groups, summed over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out, counted (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
-        here: a count summed over groups has no interval.
-    ci_method : str, optional
-        Not available here (see ``ci``).
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_NUM_RET = Function(
+    "num_ret",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_count,
+    summary="""
+    The retrieved items of the groups, summed over groups.
+    """,
+    returns="""
     float
         The sum over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    notes="""
     trec_eval's ``num_ret`` (ir_measures' ``NumRet``): the run's items of the groups kept,
     summed (not a mean). The SQL is ``sql/ranking/num_ret.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1890,184 +615,32 @@ def num_ret(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> sqlmetrics.num_ret(run, **cols)
     6.0
-    """
-    return _count("num_ret", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def num_rel_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def num_rel_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def num_rel_ret(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""The relevant retrieved items of the groups, summed over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out, counted (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone. Refused
-        here: a count summed over groups has no interval.
-    ci_method : str, optional
-        Not available here (see ``ci``).
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_NUM_REL_RET = Function(
+    "num_rel_ret",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_count,
+    summary="""
+    The relevant retrieved items of the groups, summed over groups.
+    """,
+    returns="""
     float
         The sum over the groups left, or NaN when no group is left.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    raises=_RAISES,
+    warns=_WARNS,
+    notes="""
     trec_eval's ``num_rel_ret`` (ir_measures' ``NumRelRet``): retrieved items with ``label
     >= relevance_level``, summed over the groups kept (not a mean). The SQL is
     ``sql/ranking/num_rel_ret.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -2077,5 +650,20 @@ def num_rel_ret(
     >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
     >>> sqlmetrics.num_rel_ret(run, **cols)
     3.0
-    """
-    return _count("num_rel_ret", **locals())  # its arguments, as given
+    """,
+)
+
+
+#: the public functions of this module, generated into _api_ranking_ir.py
+API = (
+    _ERR,
+    _INFAP,
+    _JUDGED,
+    _SET_PRECISION,
+    _SET_RECALL,
+    _SET_F,
+    _NUM_Q,
+    _NUM_REL,
+    _NUM_RET,
+    _NUM_REL_RET,
+)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, overload
+from typing import Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     GROUP_TESTS,
     Inference,
@@ -24,10 +25,12 @@ from .._core.registry import (
     declare_param,
     register,
 )
-from .._inference.intervals import CiMethod, Interval
 from ..errors import InvalidParameterError
 from .ranking import (
+    _COLUMNS,
     _COMMON,
+    _INTERVAL,
+    _OPTIONS,
     CHECKS,
     GROUP,
     GROUP_MEAN,
@@ -38,7 +41,9 @@ from .ranking import (
     _ranking_metric,
 )
 
-__all__ = ["bpref", "fallout", "gm_map", "iprec_11pt_avg", "iprec_at_recall", "rbp"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_ranking_retrieval.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 
 def check_persistence(metric: str, name: str, value: Any) -> float:
@@ -172,161 +177,40 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
     )
 
 
-@overload
-def rbp(
-    data: Any,
-    *,
-    k: int | None = None,
-    persistence: float = 0.9,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (as in ranking.py): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_ranking_retrieval.py.
+_WARNS = """
+    UndefinedMetricWarning
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
+        is returned.
+    """
 
 
-@overload
-def rbp(
-    data: Any,
-    *,
-    k: int | None = None,
-    persistence: float = 0.9,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def rbp(
-    data: Any,
-    *,
-    k: int | None = None,
-    persistence: float = 0.9,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Rank-biased precision at k, mean over groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
+_RBP_PERSISTENCE = Arg(
+    "persistence",
+    "float",
+    0.9,
+    """
     persistence : float, default 0.9
         The probability p that the user looks at the next item, in (0, 1) (trec_eval's
         default 0.9).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_RBP = Function(
+    "rbp",
+    takes=("data", "k", "persistence", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Rank-biased precision at k, mean over groups.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -338,15 +222,9 @@ def rbp(
         listed), or ``persistence`` outside (0, 1).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     With :math:`rel_i` = 1 when the item at position :math:`i` is relevant:
 
     .. math:: RBP@k = (1 - p) \sum_{i \le k} rel_i \, p^{i - 1}
@@ -354,14 +232,12 @@ def rbp(
     trec_eval's ``rbp`` (its residual ``rbp_resid`` is not computed). With ``ties="average"``
     :math:`rel_i` is its expectation, exact since RBP is linear in it. The SQL is
     ``sql/ranking/rbp.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of retrieval
        effectiveness. ACM TOIS 27(1), 2:1-2:27.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -369,159 +245,23 @@ def rbp(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.rbp(df, **cols), 4)
     0.1355
-    """
-    return _ranking_metric("rbp", **locals())  # its arguments, as given
+    """,
+    own=(_RBP_PERSISTENCE,),
+)
 
 
-@overload
-def fallout(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def fallout(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def fallout(
-    data: Any,
-    *,
-    k: int | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_FALLOUT = Function(
+    "fallout",
+    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -533,29 +273,21 @@ def fallout(
         listed).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     .. math:: fallout@k = \frac{\sum_{i \le k} (1 - rel_i)}{\sum_i (1 - rel_i)}
 
     the false positive rate of the list cut at k. The denominator is the group's own
     retrieved non-relevant items (trec_eval's ``fallout`` divides by the collection's, its
     ``-N``, which a table of rankings does not hold); a group whose retrieved items are all
     relevant counts 0. The SQL is ``sql/ranking/fallout.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -563,154 +295,22 @@ def fallout(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
     0.25
-    """
-    return _ranking_metric("fallout", **locals())  # its arguments, as given
+    """,
+)
 
 
-@overload
-def bpref(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def bpref(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def bpref(
-    data: Any,
-    *,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_BPREF = Function(
+    "bpref",
+    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -722,29 +322,21 @@ def bpref(
         listed), or ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     .. math:: bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(N_r, R)}{\min(R, N)}\right)
 
     over the relevant retrieved items :math:`r`, with :math:`R` the group's relevant judged
     items, :math:`N` its judged non-relevant items and :math:`N_r` the judged non-relevant
     items ranked above :math:`r`. Unjudged retrieved items (absent from ``qrels``) are
     skipped; without ``qrels`` every row is judged. The SQL is ``sql/ranking/bpref.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with incomplete
        information. SIGIR 2004, 25-32.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -752,168 +344,48 @@ def bpref(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.bpref(df, **cols), 4)
     0.25
+    """,
+)
+
+
+_IPREC_AT_RECALL_RECALL_LEVEL = Arg(
+    "recall_level",
+    "float",
+    0.0,
     """
-    return _ranking_metric("bpref", **locals())  # its arguments, as given
-
-
-@overload
-def iprec_at_recall(
-    data: Any,
-    *,
-    recall_level: float = 0.0,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def iprec_at_recall(
-    data: Any,
-    *,
-    recall_level: float = 0.0,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def iprec_at_recall(
-    data: Any,
-    *,
-    recall_level: float = 0.0,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     recall_level : float, default 0.0
         The recall level L in [0, 1] (trec_eval prints 0.0, 0.1, ..., 1.0).
+    """,
+)
+
+
+_IPREC_AT_RECALL_RECALL_ROUNDING = Arg(
+    "recall_rounding",
+    "str | None",
+    None,
+    """
     recall_rounding : {"trec_eval_10", "trec_eval_9"}, default "trec_eval_10"
         How a recall level L becomes the count c of relevant items the list must reach, R
         being the number of relevant judged items: ``"trec_eval_10"`` rounds, c = lround(L R)
         (halves away from zero; trec_eval 10); ``"trec_eval_9"`` is c = floor(L R + 0.9), the
         rule of trec_eval 9 and earlier, hence of pytrec_eval and of ir_measures' ``IPrec@L``
         (the ``trec_eval``, ``trec_eval_c`` and ``ir_measures`` conventions set it).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_IPREC_AT_RECALL = Function(
+    "iprec_at_recall",
+    takes=("data", "recall_level", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -926,28 +398,20 @@ def iprec_at_recall(
         ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     .. math:: iprec(L) = \max \{ P@i : hits@i \ge c \}
 
     over the retrieved positions :math:`i`, 0 when the list never holds c relevant items;
     c is L times R (all relevant judged items, retrieved or not) made a count by
     ``recall_rounding``. The SQL is ``sql/ranking/iprec_at_recall.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
        Information Retrieval. MIT Press. (trec_eval measures.)
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -960,163 +424,41 @@ def iprec_at_recall(
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.6, recall_rounding="trec_eval_9",
     ...                                  **cols), 4)
     0.5833
+    """,
+    own=(
+        _IPREC_AT_RECALL_RECALL_LEVEL,
+        _IPREC_AT_RECALL_RECALL_ROUNDING,
+    ),
+)
+
+
+_IPREC_11PT_AVG_RECALL_ROUNDING = Arg(
+    "recall_rounding",
+    "str | None",
+    None,
     """
-    return _ranking_metric("iprec_at_recall", **locals())  # its arguments, as given
-
-
-@overload
-def iprec_11pt_avg(
-    data: Any,
-    *,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def iprec_11pt_avg(
-    data: Any,
-    *,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def iprec_11pt_avg(
-    data: Any,
-    *,
-    recall_rounding: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
     recall_rounding : {"trec_eval_10", "trec_eval_9"}, default "trec_eval_10"
         How each recall level L becomes the count c of relevant items the list must reach, R
         being the number of relevant judged items: ``"trec_eval_10"`` rounds, c = lround(L R)
         (halves away from zero; trec_eval 10); ``"trec_eval_9"`` is c = floor(L R + 0.9), the
         rule of trec_eval 9 and earlier, hence of pytrec_eval and of ir_measures' ``IPrec@L``
         (the ``trec_eval``, ``trec_eval_c`` and ``ir_measures`` conventions set it).
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"). ``"average"`` is refused: the metric is not
-        linear in the positions, and has no closed form for it.
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_IPREC_11PT_AVG = Function(
+    "iprec_11pt_avg",
+    takes=("data", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -1128,28 +470,20 @@ def iprec_11pt_avg(
         listed), an unknown ``recall_rounding``, or ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     The mean of :func:`iprec_at_recall` at the recall levels 0.0, 0.1, ..., 1.0, per group:
 
     .. math:: 11pt = \frac{1}{11} \sum_{j=0}^{10} iprec(j / 10)
 
     The SQL is ``sql/ranking/iprec_11pt_avg.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Salton, G. and McGill, M. J. (1983). Introduction to Modern Information
        Retrieval. McGraw-Hill.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1157,164 +491,34 @@ def iprec_11pt_avg(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
     0.7045
+    """,
+    own=(_IPREC_11PT_AVG_RECALL_ROUNDING,),
+)
+
+
+_GM_MAP_AP_DENOMINATOR = Arg(
+    "ap_denominator",
+    "str | None",
+    None,
     """
-    return _ranking_metric("iprec_11pt_avg", **locals())  # its arguments, as given
-
-
-@overload
-def gm_map(
-    data: Any,
-    *,
-    k: int | None = None,
-    ap_denominator: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def gm_map(
-    data: Any,
-    *,
-    k: int | None = None,
-    ap_denominator: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def gm_map(
-    data: Any,
-    *,
-    k: int | None = None,
-    ap_denominator: str | None = None,
-    group: str = "group",
-    item: str = "item",
-    score: str = "score",
-    label: str = "label",
-    qrels: Any = None,
-    relevance_level: float = 1,
-    ties: str | None = None,
-    empty: str | None = None,
-    missing: str | None = None,
-    duplicates: str = "error",
-    judged_only: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
-    k : int, optional
-        Cut-off: only the top ``k`` positions count. None (default) = the whole list.
     ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
         AP's divisor, as in :func:`sqlmetrics.mean_average_precision`.
-    group : str, default "group"
-        Column identifying the ranked list (query, user, session). Must not be NULL.
-    item : str, default "item"
-        Column identifying the item (document, product). (group, item) pairs must be unique,
-        unless ``duplicates=`` merges them.
-    score : str, default "score"
-        Column of finite scores; higher ranks first.
-    label : str, default "label"
-        Column of graded relevance >= 0 (0 = not relevant): in ``data``, or in ``qrels`` when
-        given (then ``data`` needs no label).
-    qrels : same kinds as ``data``, optional
-        Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
-        items the run never scored; a run item absent from them has label 0; a run group absent
-        from them is not evaluated (nothing is judged), as in trec_eval.
-    relevance_level : float, default 1
-        An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
-    ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
-        Order of equal scores: by item descending in the item column's own type (numbers in
-        numeric order), ascending, ``"text_desc"``: the item as text in byte order, descending
-        (trec_eval's rule for docnos, which ``convention="trec_eval"`` sets; integer ids compare
-        as their digits: "9" ranks above "10"), or ``"average"``: the expected value over every
-        order of the tied items (McSherry & Najork 2008).
-    empty : {"skip", "zero", "error"}, default "skip"
-        Groups with no relevant item: left out of the mean, counted 0 (trec_eval), or an error.
-    missing : {"skip", "zero", "error"}, default "skip"
-        With ``qrels``, judged groups the run has no row for: left out (trec_eval), counted as a
-        group that retrieved nothing (trec_eval ``-c``), or an error.
-    duplicates : {"error", "max", "sum"}, default "error"
-        Repeated (group, item) rows of ``data`` (an impression log): ``"error"`` raises;
-        ``"max"`` merges them into one item with the highest score and the highest label
-        (relevant if any impression was); ``"sum"`` keeps the highest score and sums the labels
-        (e.g. clicks as graded relevance). Every metric then sees each item once, at its best
-        position. ``qrels`` must never repeat a pair.
-    judged_only : bool, default False
-        With ``qrels``, remove the run's items absent from the judgments before ranking (the
-        condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_GM_MAP = Function(
+    "gm_map",
+    takes=("data", "k", "ap_denominator", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    call=_ranking_metric,
+    summary="""
+    Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
+    """,
+    returns="""
     float
         The mean over the groups left, or NaN when none is left.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels``.
     InvalidDataError
@@ -1326,27 +530,19 @@ def gm_map(
         listed), or ``ap_denominator`` unknown.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS,
+    notes=r"""
     .. math:: GM\text{-}MAP = \exp\left(\frac{1}{|G|} \sum_g \ln \max(AP_g@k, 10^{-5})\right)
 
     with trec_eval's floor :math:`10^{-5}` (``MIN_GEO_MEAN``), so that a group with AP 0 does
     not make the mean 0. With ``ties="average"`` :math:`AP_g` is its expected value, then the
     logarithm is taken. The SQL is ``sql/ranking/gm_map.sql``.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Robertson, S. (2006). On GMAP: and other transformations. CIKM 2006, 78-83.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
@@ -1354,5 +550,10 @@ def gm_map(
     >>> cols = dict(group="query", item="doc", label="rel")
     >>> round(sqlmetrics.gm_map(df, **cols), 4)
     0.6455
-    """
-    return _ranking_metric("gm_map", **locals())  # its arguments, as given
+    """,
+    own=(_GM_MAP_AP_DENOMINATOR,),
+)
+
+
+#: the public functions of this module, generated into _api_ranking_retrieval.py
+API = (_RBP, _FALLOUT, _BPREF, _IPREC_AT_RECALL, _IPREC_11PT_AVG, _GM_MAP)

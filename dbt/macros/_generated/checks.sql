@@ -91,6 +91,110 @@
                 'type': '{metric}: seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got {value}'
             }
         },
+        'ties': {
+            'allowed': ['item_desc', 'item_asc', 'text_desc', 'average'],
+            'messages': {
+                'type': '{metric}: ties= must be one of \'item_desc\', \'item_asc\', \'text_desc\', \'average\'; got {value}'
+            }
+        },
+        'gain': {
+            'allowed': ['exponential', 'linear'],
+            'messages': {
+                'type': '{metric}: gain= must be one of \'exponential\', \'linear\'; got {value}'
+            }
+        },
+        'empty': {
+            'allowed': ['skip', 'zero', 'one', 'error'],
+            'messages': {
+                'type': '{metric}: empty= must be one of \'skip\', \'zero\', \'one\', \'error\'; got {value}'
+            }
+        },
+        'missing': {
+            'allowed': ['skip', 'zero', 'error'],
+            'messages': {
+                'type': '{metric}: missing= must be one of \'skip\', \'zero\', \'error\'; got {value}'
+            }
+        },
+        'relevance_level': {
+            'number': 'real',
+            'range': [0, false, none, false],
+            'out': 'num',
+            'messages': {
+                'type': '{metric}: relevance_level= must be a finite number > 0 (an item is relevant when label >= relevance_level; trec_eval\'s -l); got {value}'
+            }
+        },
+        'duplicates': {
+            'allowed': ['error', 'max', 'sum'],
+            'messages': {
+                'type': '{metric}: duplicates= must be one of \'error\', \'max\', \'sum\'; got {value}'
+            }
+        },
+        'judged_only': {
+            'bool': true,
+            'messages': {
+                'type': '{metric}: judged_only= must be True or False (True: with qrels=, the run\'s items absent from the judgments are removed before ranking, trec_eval -J); got {value}'
+            }
+        },
+        'gains': {
+            'none': true,
+            'special': 'gains',
+            'messages': {
+                'type': '{metric}: gains= must be a non-empty mapping of relevance level -> gain, e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map), or None for gain=; got {value}',
+                'level': '{metric}: gains= levels must be integers (the labels\' relevance levels), e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got the level {level}',
+                'gain': '{metric}: gains= gains must be finite numbers, e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got {gain} for level {level}',
+                'range': '{metric}: gains= levels must lie within +-2^53 (exact as doubles), e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got the level {level}'
+            }
+        },
+        'log_base': {
+            'number': 'real',
+            'range': [1, false, none, false],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: log_base= must be a finite number > 1 (the discount is 1 / log_base(position + 1)); got {value}'
+            }
+        },
+        'precision_denominator': {
+            'allowed': ['k', 'min_k_retrieved'],
+            'messages': {
+                'type': '{metric}: precision_denominator= must be one of \'k\', \'min_k_retrieved\'; got {value}'
+            }
+        },
+        'ap_denominator': {
+            'allowed': ['relevant', 'min_k_relevant', 'hits'],
+            'messages': {
+                'type': '{metric}: ap_denominator= must be one of \'relevant\', \'min_k_relevant\', \'hits\'; got {value}'
+            }
+        },
+        'persistence': {
+            'number': 'real',
+            'range': [0, false, 1, false],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: persistence= must be a number in (0, 1), the probability of looking at the next item (trec_eval\'s default 0.9); got {value}'
+            }
+        },
+        'recall_level': {
+            'number': 'real',
+            'range': [0, true, 1, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: recall_level= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval\'s iprec_at_recall_0.50); got {value}'
+            }
+        },
+        'recall_rounding': {
+            'allowed': ['trec_eval_10', 'trec_eval_9'],
+            'messages': {
+                'type': '{metric}: recall_rounding= must be one of \'trec_eval_10\', \'trec_eval_9\'; got {value}'
+            }
+        },
+        'max_grade': {
+            'number': 'real',
+            'range': [0, false, 960, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: max_grade= must be a number in (0, 960], the highest grade of the judgments (ERR\'s R = (2^label - 1) / 2^max_grade; gdeval\'s default 4); got {value}'
+            }
+        },
         'drop_intermediate': {
             'none': true,
             'bool': true,
@@ -197,110 +301,6 @@
             'allowed': ['macro', 'weighted', 'micro', 'samples'],
             'messages': {
                 'type': '{metric}: ap_average= must be one of \'macro\', \'weighted\', \'micro\', \'samples\'; got {value}'
-            }
-        },
-        'ties': {
-            'allowed': ['item_desc', 'item_asc', 'text_desc', 'average'],
-            'messages': {
-                'type': '{metric}: ties= must be one of \'item_desc\', \'item_asc\', \'text_desc\', \'average\'; got {value}'
-            }
-        },
-        'gain': {
-            'allowed': ['exponential', 'linear'],
-            'messages': {
-                'type': '{metric}: gain= must be one of \'exponential\', \'linear\'; got {value}'
-            }
-        },
-        'empty': {
-            'allowed': ['skip', 'zero', 'one', 'error'],
-            'messages': {
-                'type': '{metric}: empty= must be one of \'skip\', \'zero\', \'one\', \'error\'; got {value}'
-            }
-        },
-        'missing': {
-            'allowed': ['skip', 'zero', 'error'],
-            'messages': {
-                'type': '{metric}: missing= must be one of \'skip\', \'zero\', \'error\'; got {value}'
-            }
-        },
-        'relevance_level': {
-            'number': 'real',
-            'range': [0, false, none, false],
-            'out': 'num',
-            'messages': {
-                'type': '{metric}: relevance_level= must be a finite number > 0 (an item is relevant when label >= relevance_level; trec_eval\'s -l); got {value}'
-            }
-        },
-        'duplicates': {
-            'allowed': ['error', 'max', 'sum'],
-            'messages': {
-                'type': '{metric}: duplicates= must be one of \'error\', \'max\', \'sum\'; got {value}'
-            }
-        },
-        'judged_only': {
-            'bool': true,
-            'messages': {
-                'type': '{metric}: judged_only= must be True or False (True: with qrels=, the run\'s items absent from the judgments are removed before ranking, trec_eval -J); got {value}'
-            }
-        },
-        'gains': {
-            'none': true,
-            'special': 'gains',
-            'messages': {
-                'type': '{metric}: gains= must be a non-empty mapping of relevance level -> gain, e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map), or None for gain=; got {value}',
-                'level': '{metric}: gains= levels must be integers (the labels\' relevance levels), e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got the level {level}',
-                'gain': '{metric}: gains= gains must be finite numbers, e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got {gain} for level {level}',
-                'range': '{metric}: gains= levels must lie within +-2^53 (exact as doubles), e.g. gains={0: 0, 1: 1, 2: 3} (trec_eval\'s gain map); got the level {level}'
-            }
-        },
-        'log_base': {
-            'number': 'real',
-            'range': [1, false, none, false],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: log_base= must be a finite number > 1 (the discount is 1 / log_base(position + 1)); got {value}'
-            }
-        },
-        'precision_denominator': {
-            'allowed': ['k', 'min_k_retrieved'],
-            'messages': {
-                'type': '{metric}: precision_denominator= must be one of \'k\', \'min_k_retrieved\'; got {value}'
-            }
-        },
-        'ap_denominator': {
-            'allowed': ['relevant', 'min_k_relevant', 'hits'],
-            'messages': {
-                'type': '{metric}: ap_denominator= must be one of \'relevant\', \'min_k_relevant\', \'hits\'; got {value}'
-            }
-        },
-        'persistence': {
-            'number': 'real',
-            'range': [0, false, 1, false],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: persistence= must be a number in (0, 1), the probability of looking at the next item (trec_eval\'s default 0.9); got {value}'
-            }
-        },
-        'recall_level': {
-            'number': 'real',
-            'range': [0, true, 1, true],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: recall_level= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval\'s iprec_at_recall_0.50); got {value}'
-            }
-        },
-        'recall_rounding': {
-            'allowed': ['trec_eval_10', 'trec_eval_9'],
-            'messages': {
-                'type': '{metric}: recall_rounding= must be one of \'trec_eval_10\', \'trec_eval_9\'; got {value}'
-            }
-        },
-        'max_grade': {
-            'number': 'real',
-            'range': [0, false, 960, true],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: max_grade= must be a number in (0, 960], the highest grade of the judgments (ERR\'s R = (2^label - 1) / 2^max_grade; gdeval\'s default 4); got {value}'
             }
         }
     },

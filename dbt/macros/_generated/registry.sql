@@ -4029,48 +4029,6 @@
         'seed': {
             'default': 0
         },
-        'drop_intermediate': {
-            'default': none
-        },
-        'max_points': {
-            'default': none
-        },
-        'eps': {
-            'default': 'auto'
-        },
-        'n_bins': {
-            'default': 10
-        },
-        'strategy': {
-            'default': 'uniform'
-        },
-        'max_fpr': {
-            'default': 1.0
-        },
-        'labels': {
-            'default': none
-        },
-        'bins': {
-            'default': 65536
-        },
-        'max_label_levels': {
-            'default': 1000
-        },
-        'adjusted': {
-            'default': false
-        },
-        'weights': {
-            'default': none
-        },
-        'multi_class': {
-            'default': 'ovr'
-        },
-        'auc_average': {
-            'default': 'macro'
-        },
-        'ap_average': {
-            'default': 'macro'
-        },
         'ties': {
             'default': 'item_desc'
         },
@@ -4115,6 +4073,48 @@
         },
         'max_grade': {
             'default': 4
+        },
+        'drop_intermediate': {
+            'default': none
+        },
+        'max_points': {
+            'default': none
+        },
+        'eps': {
+            'default': 'auto'
+        },
+        'n_bins': {
+            'default': 10
+        },
+        'strategy': {
+            'default': 'uniform'
+        },
+        'max_fpr': {
+            'default': 1.0
+        },
+        'labels': {
+            'default': none
+        },
+        'bins': {
+            'default': 65536
+        },
+        'max_label_levels': {
+            'default': 1000
+        },
+        'adjusted': {
+            'default': false
+        },
+        'weights': {
+            'default': none
+        },
+        'multi_class': {
+            'default': 'ovr'
+        },
+        'auc_average': {
+            'default': 'macro'
+        },
+        'ap_average': {
+            'default': 'macro'
         }
     },
     'ci': {
@@ -4133,6 +4133,24 @@
     'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
     'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
+        'ranking_kernel': {
+            'relevance_level': 1,
+            'ties': 'item_desc',
+            'empty': 'skip',
+            'missing': 'skip',
+            'duplicates': 'error',
+            'judged_only': false,
+            'precision_denominator': 'k',
+            'ap_denominator': 'relevant',
+            'gain': 'exponential',
+            'gains': none,
+            'log_base': 2.0,
+            'persistence': 0.9,
+            'recall_level': 0.0,
+            'recall_rounding': 'trec_eval_10',
+            'max_grade': 4,
+            'beta': 1.0
+        },
         'catalog_coverage_kernel': {},
         'distributional_coverage_kernel': {},
         'gini_index_kernel': {},
@@ -4237,24 +4255,6 @@
         },
         'multilabel_average_precision_kernel': {
             'ap_average': 'macro'
-        },
-        'ranking_kernel': {
-            'relevance_level': 1,
-            'ties': 'item_desc',
-            'empty': 'skip',
-            'missing': 'skip',
-            'duplicates': 'error',
-            'judged_only': false,
-            'precision_denominator': 'k',
-            'ap_denominator': 'relevant',
-            'gain': 'exponential',
-            'gains': none,
-            'log_base': 2.0,
-            'persistence': 0.9,
-            'recall_level': 0.0,
-            'recall_rounding': 'trec_eval_10',
-            'max_grade': 4,
-            'beta': 1.0
         }
     },
     'double_eps': 2.220446049250313e-16,

@@ -132,7 +132,7 @@ RANKING = (
     "num_q", "num_rel", "num_rel_ret", "num_ret", "precision_at_k", "r_precision", "rbp",
     "recall_at_k", "set_f", "set_precision", "set_recall",
 )  # fmt: skip
-#: the ranking metrics on the shared kernel (``sql/_macros/ranking.sql``)
+#: the ranking metrics on the shared kernel (``sql/_macros/kernels/ranking.sql``)
 KERNEL = (
     "cg", "dcg", "hit_rate", "hit_ratio", "idcg", "mean_average_precision", "mrr", "ndcg",
     "precision_at_k", "r_precision", "recall_at_k",

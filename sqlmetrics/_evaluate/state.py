@@ -1,7 +1,7 @@
 """Exact mergeable states: ``state`` of each partition, ``merge`` of their union.
 
 A state holds, per partition, each distinct row of the slice columns and of the columns the
-requested metrics read, once, with its count (sql/_macros/state.sql, schema version
+requested metrics read, once, with its count (sql/_macros/shared/state.sql, schema version
 :data:`STATE_VERSION`). ``merge`` checks the states and runs ``evaluate``'s own statement over
 the rows they stand for: every metric whose ``MetricSpec.state`` is ``"rows"`` is a function
 of that multiset, computed in the same bits in any row order (decision 0006), so ``merge``

@@ -234,7 +234,7 @@ def hit_ratio(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -482,7 +482,7 @@ def hit_rate(
     after :math:`m` positions holds no relevant item with the hypergeometric probability
     :math:`\binom{n-r}{m} / \binom{n}{m}`.
 
-    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -737,7 +737,7 @@ def precision_at_k(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -986,7 +986,7 @@ def recall_at_k(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -1226,7 +1226,7 @@ def r_precision(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -1488,7 +1488,7 @@ def mean_average_precision(
     :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
     for a fixed divisor.
 
-    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -1736,7 +1736,7 @@ def mrr(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -1996,7 +1996,7 @@ def cg(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -2265,7 +2265,7 @@ def dcg(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -2535,7 +2535,7 @@ def idcg(
     Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
     mean, so every ranking metric of one call averages over the same groups.
 
-    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References
@@ -2809,7 +2809,7 @@ def ndcg(
     Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
     expected DCG.
 
-    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
 
     References

@@ -2,7 +2,7 @@
 ratio, expected calibration error and the calibration (reliability) curve.
 
 Templates: ``sql/calibration/`` (one kernel each), the binning shared in
-``sql/_macros/calibration.sql``. The bins are scikit-learn's ``calibration_curve``'s exactly
+``sql/_macros/kernels/calibration.sql``. The bins are scikit-learn's ``calibration_curve``'s exactly
 (``strategy="uniform"`` edges ``i / n_bins``; ``"quantile"`` edges at numpy's linear
 percentiles; a probability on an edge falls in the lower bin).
 """

@@ -3,7 +3,7 @@
 table by score deciles.
 
 Templates: ``sql/classification/ks_statistic.sql``, ``partial_auc.sql``, ``lift_table.sql``;
-the ROC points shared by the first two in ``sql/_macros/score_points.sql``.
+the ROC points shared by the first two in ``sql/_macros/kernels/score_points.sql``.
 """
 
 from __future__ import annotations

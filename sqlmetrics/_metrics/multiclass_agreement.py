@@ -3,7 +3,7 @@ Cohen's kappa, the Jaccard index and the Hamming loss, as scikit-learn defines t
 
 Templates under ``sql/multiclass/`` (``balanced_accuracy.sql``, ``cohen_kappa.sql``,
 ``jaccard.sql``, ``hamming_loss.sql``), built on the per-class counts of
-``sql/_macros/multiclass.sql``. Classes may be of any type; label and prediction must hold
+``sql/_macros/kernels/multiclass.sql``. Classes may be of any type; label and prediction must hold
 comparable types (checked as for :func:`sqlmetrics.mcc`).
 """
 

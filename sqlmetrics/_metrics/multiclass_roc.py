@@ -6,7 +6,7 @@ labels next to the scores: ``row_id``, ``class_col``, ``score`` (that class's sc
 ``label`` (1 where the class is a true class of the row). Multiclass data have one true class
 per row; multilabel data any number. The wide forms (a score column per class, with the
 true class in one column or, multilabel, a 0/1 indicator column per class) are turned into
-that long table in SQL (``multiclass_wide_scores``, sql/_macros/multiclass.sql) and run
+that long table in SQL (``multiclass_wide_scores``, sql/_macros/kernels/multiclass.sql) and run
 through the same kernels (multiclass_auc, multilabel_average_precision, top_k_accuracy).
 """
 
@@ -330,7 +330,7 @@ def wide_frame(
 ) -> pd.DataFrame:
     """``metric`` (multiclass_auc or top_k_accuracy, or multilabel_average_precision with
     ``indicators``) from wide columns, per slice of ``by``: the long table built by
-    ``multiclass_wide_scores`` (sql/_macros/multiclass.sql) under the metric's own kernel.
+    ``multiclass_wide_scores`` (sql/_macros/kernels/multiclass.sql) under the metric's own kernel.
     Multiclass: ``label`` holds the true class; multilabel (``indicators``): a 0/1 column per
     class. ``weight``: the row's weight column (top_k_accuracy). Returns the slice columns
     under their names, ``metric``, the kernel's counts and ``n_rows`` (rows of ``data`` in

@@ -5,7 +5,7 @@ relevant), or a run of ``group, item, score`` plus ``qrels=`` judgments ``group,
 that may hold relevant items the run never retrieved. Items are ranked per group by score,
 ties broken by a named policy; the definitional choices (tie order, gain, AP denominator, what
 happens to groups without a relevant item) are parameters, documented in each template header
-under ``sql/ranking/``. The SQL of the whole family is ``sql/_macros/ranking.sql``.
+under ``sql/ranking/``. The SQL of the whole family is ``sql/_macros/kernels/ranking.sql``.
 """
 
 from __future__ import annotations
@@ -868,7 +868,7 @@ _HIT_RATIO = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -923,7 +923,7 @@ _HIT_RATE = Function(
     after :math:`m` positions holds no relevant item with the hypergeometric probability
     :math:`\binom{n-r}{m} / \binom{n}{m}`.
 
-    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -991,7 +991,7 @@ _PRECISION_AT_K = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1047,7 +1047,7 @@ _RECALL_AT_K = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1112,7 +1112,7 @@ _R_PRECISION = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1201,7 +1201,7 @@ _MEAN_AVERAGE_PRECISION = Function(
     :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
     for a fixed divisor.
 
-    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1256,7 +1256,7 @@ _MRR = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1309,7 +1309,7 @@ _CG = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1375,7 +1375,7 @@ _DCG = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1442,7 +1442,7 @@ _IDCG = Function(
     Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
     mean, so every ranking metric of one call averages over the same groups.
 
-    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""
@@ -1513,7 +1513,7 @@ _NDCG = Function(
     Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
     expected DCG.
 
-    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/ranking.sql``);
+    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
     :func:`sqlmetrics.render` shows it.
     """,
     references="""

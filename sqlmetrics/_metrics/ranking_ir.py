@@ -5,7 +5,7 @@ relevant retrieved items).
 
 Each is a metric of the ranking kernel (kernel ``ranking_kernel``): it reads the same
 ``group, item, score, label`` rows (or a run plus ``qrels=``), takes the same options and
-shares the kernel's one sort per group (``sql/_macros/ranking.sql``) with the other ranking
+shares the kernel's one sort per group (``sql/_macros/kernels/ranking.sql``) with the other ranking
 metrics in ``evaluate``; its pieces are in ``sql/ranking/<name>.sql``, its tests in
 ``tests/test_ir_measures.py``. ``MetricSpec.ir_measures`` and ``MetricSpec.trec_eval`` give
 the two tools' names for each.

@@ -4,7 +4,7 @@ levels (and trec_eval's 11-point average), geometric-mean MAP.
 Each is a metric of the ranking kernel (registry family ``retrieval``, kernel
 ``ranking_kernel``): it reads the same ``group, item, score, label`` rows (or a run plus
 ``qrels=``), takes the same options and shares the kernel's one sort per group
-(``sql/_macros/ranking.sql``) with the ranking metrics in ``evaluate``; its pieces are in
+(``sql/_macros/kernels/ranking.sql``) with the ranking metrics in ``evaluate``; its pieces are in
 ``sql/ranking/<name>.sql``, its tests in ``tests/test_retrieval.py``.
 ``success@k`` is trec_eval's name for :func:`sqlmetrics.hit_rate` (an alias).
 """

@@ -737,8 +737,8 @@ def precision_at_k(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part:
+    ``sql/_macros/kernels/ranking.sql``); :func:`sqlmetrics.render` shows it.
 
     References
     ----------

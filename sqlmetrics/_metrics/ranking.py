@@ -991,8 +991,8 @@ _PRECISION_AT_K = Function(
     With ``ties="average"`` the value is the exact expectation over all orders of tied items
     (closed forms in the template header), not a sample.
 
-    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
+    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part:
+    ``sql/_macros/kernels/ranking.sql``); :func:`sqlmetrics.render` shows it.
     """,
     references="""
     .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in

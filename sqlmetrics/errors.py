@@ -98,3 +98,12 @@ def warn(message: str, category: type[Warning] = UndefinedMetricWarning) -> None
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
     warnings.warn(message, category, stacklevel=level + 1)
+
+
+#: sqlmetrics' own warning classes, every one defined above (the report's page shows these;
+#: a warning of an engine's client or another library is passed on to the caller only)
+OWN_WARNINGS: tuple[type[Warning], ...] = tuple(
+    value
+    for value in list(globals().values())
+    if isinstance(value, type) and issubclass(value, Warning) and value.__module__ == __name__
+)

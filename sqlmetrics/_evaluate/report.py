@@ -34,14 +34,7 @@ from .._metrics.calibration import calibration_curve
 from .._metrics.classification_curves import pr_curve, roc_curve
 from .._metrics.classification_separation import lift_table
 from .._templating.quoting import quote_ident
-from ..errors import (
-    InvalidDataError,
-    InvalidParameterError,
-    SkippedGroupsWarning,
-    SqlMetricsError,
-    TieOrderWarning,
-    UndefinedMetricWarning,
-)
+from ..errors import OWN_WARNINGS, InvalidDataError, InvalidParameterError, SqlMetricsError
 from .evaluate import evaluate
 from .report_html import Curves, Page, page_html
 
@@ -52,11 +45,6 @@ __all__ = ["report"]
 
 #: points kept per ROC / PR curve (exact points at score quantiles, see roc_curve)
 MAX_POINTS = 200
-
-#: the warnings the page shows: sqlmetrics' own (an undefined metric, groups left out, ties in
-#: input order); a warning of an engine's client or of a library it calls (PySpark's about its
-#: pandas version) is passed on to the caller but is no finding about the data
-OUR_WARNINGS = (UndefinedMetricWarning, SkippedGroupsWarning, TieOrderWarning)
 
 
 def report(
@@ -212,7 +200,7 @@ n_boot, seed, where, con, **options
             warnings.simplefilter("always")
             out = fn()
         for w in caught:  # ours shown on the page; every one passed on to the caller
-            if issubclass(w.category, OUR_WARNINGS):  # not an engine's or a library's own
+            if issubclass(w.category, OWN_WARNINGS):  # not an engine's or a library's own
                 messages.append(_message(name, str(w.message)))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return out

@@ -26,6 +26,7 @@ tools.api`` into a committed module (``sqlmetrics/_metrics/_api_<family>.py``, d
 
 from __future__ import annotations
 
+import inspect
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -679,3 +680,35 @@ def variants(name: str) -> list[Param]:
     """The declarations of the parameter ``name``, the one without ``functions`` last."""
     found = [p for p in PARAMS.values() if p.name == name]
     return sorted(found, key=lambda p: p.functions is None)
+
+
+# ----------------------------------------------------------------------------- shared prose
+# A paragraph or a citation that several declarations hold is one constant, composed here into
+# their sections (the copy detector finds no docstring block twice).
+
+
+def section(*parts: str) -> str:
+    """A docstring section from ``parts``, each cleaned (:func:`inspect.cleandoc`) and joined
+    by a blank line: paragraphs shared as constants and a function's own.
+    """
+    return "\n\n".join(inspect.cleandoc(part) for part in parts if part)
+
+
+def prose(text: str) -> str:
+    """``text`` (one paragraph, on one or more lines) wrapped as the docstrings are: 96
+    columns, the 100 of the source less the function body's indent.
+    """
+    return textwrap.fill(
+        " ".join(text.split()), width=96, break_long_words=False, break_on_hyphens=False
+    )
+
+
+def references(*works: str) -> str:
+    """A References section: ``works`` (citations, their lines unindented) numbered
+    ``.. [1]``, ``.. [2]``, ..., continuation lines indented under the text.
+    """
+    # (led by a newline: cleandoc then keeps the continuation lines' indent)
+    return "\n" + "\n".join(
+        f".. [{i}] " + inspect.cleandoc(work).replace("\n", "\n   ")
+        for i, work in enumerate(works, 1)
+    )

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._backends import Backend
-from .._core.params import Arg, Function
+from .._core.params import Arg, Function, prose, references, section
 from .._core.registry import (
     GROUP_TESTS,
     PARAMS,
@@ -791,6 +791,59 @@ _COLUMNS = ("group", "item", "score", "label", "qrels")
 _OPTIONS = ("relevance_level", "ties", "empty", "missing", "duplicates", "judged_only")
 _INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 
+# the Notes' paragraphs, citations and example data several declarations share
+_SETUP = section(
+    r"""
+    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
+    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
+    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+    """
+)
+_EMPTY = section(
+    """
+    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
+    mean, so every ranking metric of one call averages over the same groups.
+    """
+)
+_TIES_EXACT = section(
+    """
+    With ``ties="average"`` the value is the exact expectation over all orders of tied items
+    (closed forms in the template header), not a sample.
+    """
+)
+_BURGES = "Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005."
+_JARVELIN = """Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
+techniques. ACM TOIS 20(4), 422-446."""
+_MCSHERRY = """McSherry, F. and Najork, M. (2008). Computing information retrieval performance
+measures efficiently in the presence of tied scores. ECIR 2008, 414-421."""
+_RIJSBERGEN = "Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths."
+_TREC_BOOK = """Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
+Information Retrieval. MIT Press. (trec_eval measures.)"""
+_TREC_EVAL = "Buckley, C. and others. trec_eval, the TREC evaluation program (NIST)."
+_DF_EXAMPLE = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
+    >>> cols = dict(group="query", item="doc", label="rel")"""
+_RUN_EXAMPLE = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
+    ...                     "score": [.9, .8, .1, .3, .7, .5]})
+    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
+    ...                       "rel": [2, 1, 0, 1, 3]})
+    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)"""
+
+
+def _sql(template: str) -> str:
+    """The Notes' last paragraph: where the metric's SQL is."""
+    return prose(
+        f"The SQL is ``sql/ranking/{template}.sql`` (shared part: "
+        "``sql/_macros/kernels/ranking.sql``); :func:`sqlmetrics.render` shows it."
+    )
+
+
 _RAISES = """
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
@@ -856,33 +909,19 @@ _HIT_RATIO = Function(
     hit_rate : share of groups with at least one hit.
     recall_at_k : per-group recall, then a mean.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: HR@k = \frac{\sum_g hits_g@k}{\sum_g R_g}
 
-    .. math:: HR@k = \frac{\sum_g hits_g@k}{\sum_g R_g}
-
-    Empty groups add 0 to both sums: ``empty="skip"`` and ``"zero"`` give the same value.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/hit_ratio.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        Empty groups add 0 to both sums: ``empty="skip"`` and ``"zero"`` give the same value.
+        """,
+        _TIES_EXACT,
+        _sql("hit_ratio"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
     """,
@@ -909,35 +948,22 @@ _HIT_RATE = Function(
     see_also="""
     hit_ratio : hits over relevant items, summed over groups.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: HitRate@k = \frac{1}{|G|} \sum_g [hits_g@k \ge 1]
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"``, a tie group of :math:`n` items with :math:`r` relevant cut by k
-    after :math:`m` positions holds no relevant item with the hypergeometric probability
-    :math:`\binom{n-r}{m} / \binom{n}{m}`.
-
-    The SQL is ``sql/ranking/hit_rate.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: HitRate@k = \frac{1}{|G|} \sum_g [hits_g@k \ge 1]
+        """,
+        _EMPTY,
+        r"""
+        With ``ties="average"``, a tie group of :math:`n` items with :math:`r` relevant cut by k
+        after :math:`m` positions holds no relevant item with the hypergeometric probability
+        :math:`\binom{n-r}{m} / \binom{n}{m}`.
+        """,
+        _sql("hit_rate"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
     """,
@@ -978,34 +1004,18 @@ _PRECISION_AT_K = Function(
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: P@k = \frac{hits@k}{k}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/precision_at_k.sql`` (shared part:
-    ``sql/_macros/kernels/ranking.sql``); :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: P@k = \frac{hits@k}{k}
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("precision_at_k"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
     """,
@@ -1034,34 +1044,18 @@ _RECALL_AT_K = Function(
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: R@k = \frac{hits@k}{R}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/recall_at_k.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: R@k = \frac{hits@k}{R}
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("recall_at_k"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
     """,
@@ -1099,34 +1093,18 @@ _R_PRECISION = Function(
     see_also="""
     precision_at_k : precision at a fixed cut-off.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: Rprec = \frac{hits@R}{R}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/r_precision.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: Rprec = \frac{hits@R}{R}
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("r_precision"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
     """,
@@ -1183,39 +1161,26 @@ _MEAN_AVERAGE_PRECISION = Function(
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+    notes=section(
+        _SETUP,
+        r"""
+        .. math::
 
-    .. math::
-
-        AP@k = \frac{1}{D} \sum_{i \le k} P@i \, rel_i,
-        \quad D \in \{R, \min(k, R), hits@k\}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"``, :math:`E[rel_i \, hits@i] = q (1 + R_a) + t \, r (r - 1) / (n (n -
-    1))` for position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with
-    :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
-    for a fixed divisor.
-
-    The SQL is ``sql/ranking/map.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+            AP@k = \frac{1}{D} \sum_{i \le k} P@i \, rel_i,
+            \quad D \in \{R, \min(k, R), hits@k\}
+        """,
+        _EMPTY,
+        r"""
+        With ``ties="average"``, :math:`E[rel_i \, hits@i] = q (1 + R_a) + t \, r (r - 1) / (n (n -
+        1))` for position :math:`i` at offset :math:`t` of a tie group of :math:`n` items with
+        :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
+        for a fixed divisor.
+        """,
+        _sql("map"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.mean_average_precision(df, **cols), 4)
     0.6667
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
@@ -1243,34 +1208,18 @@ _MRR = Function(
     see_also="""
     mean_average_precision : every relevant item counts.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: RR@k = \frac{1}{\min\{i \le k : rel_i = 1\}} \text{ (0 if none)}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/mrr.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: RR@k = \frac{1}{\min\{i \le k : rel_i = 1\}} \text{ (0 if none)}
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("mrr"),
+    ),
+    references=references(_TREC_BOOK, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> sqlmetrics.mrr(df, **cols)
     0.75
     """,
@@ -1296,34 +1245,18 @@ _CG = Function(
     dcg : discounted by position.
     ndcg : normalised.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: CG@k = \sum_{i \le k} gain(label_i)
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/cg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
-       techniques. ACM TOIS 20(4), 422-446.
-    .. [2] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: CG@k = \sum_{i \le k} gain(label_i)
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("cg"),
+    ),
+    references=references(_JARVELIN, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
     """,
@@ -1362,35 +1295,18 @@ _DCG = Function(
     ndcg : DCG over the ideal DCG.
     idcg : the ideal DCG.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
-
-    .. math:: DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    With ``ties="average"`` the value is the exact expectation over all orders of tied items
-    (closed forms in the template header), not a sample.
-
-    The SQL is ``sql/ranking/dcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
-       techniques. ACM TOIS 20(4), 422-446.
-    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
-    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+    notes=section(
+        _SETUP,
+        r"""
+        .. math:: DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+        """,
+        _EMPTY,
+        _TIES_EXACT,
+        _sql("dcg"),
+    ),
+    references=references(_JARVELIN, _BURGES, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """,
@@ -1429,32 +1345,20 @@ _IDCG = Function(
     see_also="""
     ndcg : DCG over the ideal DCG.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+    notes=section(
+        _SETUP,
+        r"""
+        .. math::
 
-    .. math::
-
-        IDCG@k = \sum_{i \le k} \frac{gain(label^*_i)}{\log_2(i + 1)},
-        \quad label^*_1 \ge label^*_2 \ge \dots
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    The SQL is ``sql/ranking/idcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
-       techniques. ACM TOIS 20(4), 422-446.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+            IDCG@k = \sum_{i \le k} \frac{gain(label^*_i)}{\log_2(i + 1)},
+            \quad label^*_1 \ge label^*_2 \ge \dots
+        """,
+        _EMPTY,
+        _sql("idcg"),
+    ),
+    references=references(_JARVELIN),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """,
@@ -1497,38 +1401,24 @@ _NDCG = Function(
     dcg, idcg : numerator and denominator.
     mean_average_precision : binary relevance.
     """,
-    notes=r"""
-    Per group, items are ranked by score descending (ties per ``ties``); ``rel_i`` = 1 when the
-    item at position :math:`i` is relevant, :math:`R` = the group's relevant judged items
-    (retrieved or not), :math:`hits@k = \sum_{i \le k} rel_i`.
+    notes=section(
+        _SETUP,
+        r"""
+        .. math::
 
-    .. math::
-
-        NDCG@k = \frac{DCG@k}{IDCG@k},
-        \quad DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
-
-    Groups without a relevant item are *empty*: with ``empty="skip"`` they are left out of the
-    mean, so every ranking metric of one call averages over the same groups.
-
-    Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
-    expected DCG.
-
-    The SQL is ``sql/ranking/ndcg.sql`` (shared part: ``sql/_macros/kernels/ranking.sql``);
-    :func:`sqlmetrics.render` shows it.
-    """,
-    references="""
-    .. [1] Jarvelin, K. and Kekalainen, J. (2002). Cumulated gain-based evaluation of IR
-       techniques. ACM TOIS 20(4), 422-446.
-    .. [2] Burges, C. et al. (2005). Learning to rank using gradient descent. ICML 2005.
-    .. [3] McSherry, F. and Najork, M. (2008). Computing information retrieval performance
-       measures efficiently in the presence of tied scores. ECIR 2008, 414-421.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+            NDCG@k = \frac{DCG@k}{IDCG@k},
+            \quad DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
+        """,
+        _EMPTY,
+        """
+        Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
+        expected DCG.
+        """,
+        _sql("ndcg"),
+    ),
+    references=references(_JARVELIN, _BURGES, _MCSHERRY),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)
     0.4532
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)

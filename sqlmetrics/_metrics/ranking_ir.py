@@ -17,7 +17,7 @@ import math
 import numbers
 from typing import Any
 
-from .._core.params import Arg, Function
+from .._core.params import Arg, Function, references, section
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -32,6 +32,9 @@ from .ranking import (
     _COMMON,
     _INTERVAL,
     _OPTIONS,
+    _RIJSBERGEN,
+    _RUN_EXAMPLE,
+    _TREC_EVAL,
     CHECKS,
     GROUP,
     GROUP_MEAN,
@@ -258,27 +261,23 @@ _ERR = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    With :math:`R_i = (2^{label_i} - 1) / 2^{max\_grade}`:
+    notes=section(
+        r"""
+        With :math:`R_i = (2^{label_i} - 1) / 2^{max\_grade}`:
 
-    .. math:: ERR@k = \sum_{i \le k} \frac{R_i}{i} \prod_{j < i} (1 - R_j)
+        .. math:: ERR@k = \sum_{i \le k} \frac{R_i}{i} \prod_{j < i} (1 - R_j)
 
-    gdeval's form (ir_measures' ``ERR@k``), which fixes max_grade = 4 and prints 5
-    decimals; here the value is not rounded. ``relevance_level`` is not read: every grade
-    counts through :math:`R_i`. The SQL is ``sql/ranking/err.sql``.
-    """,
-    references="""
-    .. [1] Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected reciprocal
-       rank for graded relevance. CIKM 2009, 621-630.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        gdeval's form (ir_measures' ``ERR@k``), which fixes max_grade = 4 and prints 5
+        decimals; here the value is not rounded. ``relevance_level`` is not read: every grade
+        counts through :math:`R_i`. The SQL is ``sql/ranking/err.sql``.
+        """,
+    ),
+    references=references("""
+        Chapelle, O., Metzler, D., Zhang, Y. and Grinspan, P. (2009). Expected reciprocal
+        rank for graded relevance. CIKM 2009, 621-630.
+        """),
+    examples=_RUN_EXAMPLE
+    + """
     >>> round(sqlmetrics.err(run, k=2, **cols), 4)
     0.1094
     """,
@@ -299,31 +298,27 @@ _INFAP = Function(
     """,
     raises=_RAISES_1,
     warns=_WARNS,
-    notes=r"""
-    With :math:`R` the group's relevant judged items, and for a relevant item retrieved at
-    position :math:`i`, :math:`J` the judged items and :math:`H` the relevant items above it:
+    notes=section(
+        r"""
+        With :math:`R` the group's relevant judged items, and for a relevant item retrieved at
+        position :math:`i`, :math:`J` the judged items and :math:`H` the relevant items above it:
 
-    .. math:: infAP = \frac{1}{R} \sum_{r} \frac{1}{i}
-              \left(1 + J \frac{H + \epsilon}{J + 2\epsilon}\right),
-              \quad \epsilon = 0.00001
+        .. math:: infAP = \frac{1}{R} \sum_{r} \frac{1}{i}
+                  \left(1 + J \frac{H + \epsilon}{J + 2\epsilon}\right),
+                  \quad \epsilon = 0.00001
 
-    trec_eval's ``infAP`` (ir_measures' ``infAP``): an item absent from the judgments takes a
-    position but counts as not relevant and is left out of :math:`J` and :math:`H`. With every
-    item judged it is AP within 2e-5 (the :math:`\epsilon` terms). The SQL is
-    ``sql/ranking/infap.sql``.
-    """,
-    references="""
-    .. [1] Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete
-       and imperfect judgments. CIKM 2006, 102-111.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        trec_eval's ``infAP`` (ir_measures' ``infAP``): an item absent from the judgments takes a
+        position but counts as not relevant and is left out of :math:`J` and :math:`H`. With every
+        item judged it is AP within 2e-5 (the :math:`\epsilon` terms). The SQL is
+        ``sql/ranking/infap.sql``.
+        """,
+    ),
+    references=references("""
+        Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete
+        and imperfect judgments. CIKM 2006, 102-111.
+        """),
+    examples=_RUN_EXAMPLE
+    + """
     >>> round(sqlmetrics.infap(run, **cols), 4)
     0.5417
     """,
@@ -343,26 +338,22 @@ _JUDGED = Function(
     """,
     raises=_RAISES_1,
     warns=_WARNS,
-    notes=r"""
-    .. math:: Judged@k = \frac{|\{\text{judged items in the top } k\}|}{\min(k, n_{ret})}
+    notes=section(
+        r"""
+        .. math:: Judged@k = \frac{|\{\text{judged items in the top } k\}|}{\min(k, n_{ret})}
 
-    ir_measures' ``Judged@k`` (after OpenNIR): an item is judged when ``qrels`` holds it,
-    whatever its label; without ``qrels`` every row is judged (1). ir_measures orders equal
-    scores by docno ascending for it (``ties="item_asc"``). The SQL is
-    ``sql/ranking/judged.sql``.
-    """,
-    references="""
-    .. [1] MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining evaluation with
-       ir-measures. ECIR 2022, 305-310.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        ir_measures' ``Judged@k`` (after OpenNIR): an item is judged when ``qrels`` holds it,
+        whatever its label; without ``qrels`` every row is judged (1). ir_measures orders equal
+        scores by docno ascending for it (``ties="item_asc"``). The SQL is
+        ``sql/ranking/judged.sql``.
+        """,
+    ),
+    references=references("""
+        MacAvaney, S., Macdonald, C. and Ounis, I. (2022). Streamlining evaluation with
+        ir-measures. ECIR 2022, 305-310.
+        """),
+    examples=_RUN_EXAMPLE
+    + """
     >>> sqlmetrics.judged(run, k=2, **cols)
     0.5
     """,
@@ -382,23 +373,17 @@ _SET_PRECISION = Function(
     """,
     raises=_RAISES_2,
     warns=_WARNS,
-    notes=r"""
-    .. math:: set\_P = \frac{|\text{relevant retrieved}|}{|\text{retrieved}|}
+    notes=section(
+        r"""
+        .. math:: set\_P = \frac{|\text{relevant retrieved}|}{|\text{retrieved}|}
 
-    trec_eval's ``set_P`` (ir_measures' ``SetP``): the whole retrieved list, in any order. The
-    SQL is ``sql/ranking/set_precision.sql``.
-    """,
-    references="""
-    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        trec_eval's ``set_P`` (ir_measures' ``SetP``): the whole retrieved list, in any order. The
+        SQL is ``sql/ranking/set_precision.sql``.
+        """,
+    ),
+    references=references(_RIJSBERGEN),
+    examples=_RUN_EXAMPLE
+    + """
     >>> round(sqlmetrics.set_precision(run, **cols), 4)
     0.5
     """,
@@ -418,23 +403,17 @@ _SET_RECALL = Function(
     """,
     raises=_RAISES_2,
     warns=_WARNS,
-    notes=r"""
-    .. math:: set\_recall = \frac{|\text{relevant retrieved}|}{|\text{relevant}|}
+    notes=section(
+        r"""
+        .. math:: set\_recall = \frac{|\text{relevant retrieved}|}{|\text{relevant}|}
 
-    trec_eval's ``set_recall`` (ir_measures' ``SetR``): relevant items counted in the
-    judgments, retrieved or not. The SQL is ``sql/ranking/set_recall.sql``.
-    """,
-    references="""
-    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        trec_eval's ``set_recall`` (ir_measures' ``SetR``): relevant items counted in the
+        judgments, retrieved or not. The SQL is ``sql/ranking/set_recall.sql``.
+        """,
+    ),
+    references=references(_RIJSBERGEN),
+    examples=_RUN_EXAMPLE
+    + """
     >>> round(sqlmetrics.set_recall(run, **cols), 4)
     0.75
     """,
@@ -477,25 +456,19 @@ _SET_F = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    With :math:`P` the set precision and :math:`R` the set recall:
+    notes=section(
+        r"""
+        With :math:`P` the set precision and :math:`R` the set recall:
 
-    .. math:: set\_F = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
+        .. math:: set\_F = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
 
-    trec_eval's ``set_F`` (ir_measures' ``SetF``), 0 when :math:`P + R = 0`. The SQL is
-    ``sql/ranking/set_f.sql``.
-    """,
-    references="""
-    .. [1] Van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed. Butterworths.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+        trec_eval's ``set_F`` (ir_measures' ``SetF``), 0 when :math:`P + R = 0`. The SQL is
+        ``sql/ranking/set_f.sql``.
+        """,
+    ),
+    references=references(_RIJSBERGEN),
+    examples=_RUN_EXAMPLE
+    + """
     >>> round(sqlmetrics.set_f(run, **cols), 4)
     0.6
     """,
@@ -528,22 +501,16 @@ _NUM_Q = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes="""
-    trec_eval's ``num_q`` (ir_measures' ``NumQ``): the groups the ranking rules keep
-    (``empty=``, ``missing=``), summed over them (not a mean). The SQL is
-    ``sql/ranking/num_q.sql``.
-    """,
-    references="""
-    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    notes=section(
+        """
+        trec_eval's ``num_q`` (ir_measures' ``NumQ``): the groups the ranking rules keep
+        (``empty=``, ``missing=``), summed over them (not a mean). The SQL is
+        ``sql/ranking/num_q.sql``.
+        """,
+    ),
+    references=references(_TREC_EVAL),
+    examples=_RUN_EXAMPLE
+    + """
     >>> sqlmetrics.num_q(run, empty="zero", **cols)
     2.0
     """,
@@ -563,22 +530,16 @@ _NUM_REL = Function(
     """,
     raises=_RAISES,
     warns=_WARNS,
-    notes="""
-    trec_eval's ``num_rel`` (ir_measures' ``NumRel``): relevant judged items (``label >=
-    relevance_level``), retrieved or not, summed over the groups kept (not a mean). The SQL
-    is ``sql/ranking/num_rel.sql``.
-    """,
-    references="""
-    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    notes=section(
+        """
+        trec_eval's ``num_rel`` (ir_measures' ``NumRel``): relevant judged items (``label >=
+        relevance_level``), retrieved or not, summed over the groups kept (not a mean). The SQL
+        is ``sql/ranking/num_rel.sql``.
+        """,
+    ),
+    references=references(_TREC_EVAL),
+    examples=_RUN_EXAMPLE
+    + """
     >>> sqlmetrics.num_rel(run, **cols)
     4.0
     """,
@@ -598,21 +559,15 @@ _NUM_RET = Function(
     """,
     raises=_RAISES,
     warns=_WARNS,
-    notes="""
-    trec_eval's ``num_ret`` (ir_measures' ``NumRet``): the run's items of the groups kept,
-    summed (not a mean). The SQL is ``sql/ranking/num_ret.sql``.
-    """,
-    references="""
-    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    notes=section(
+        """
+        trec_eval's ``num_ret`` (ir_measures' ``NumRet``): the run's items of the groups kept,
+        summed (not a mean). The SQL is ``sql/ranking/num_ret.sql``.
+        """,
+    ),
+    references=references(_TREC_EVAL),
+    examples=_RUN_EXAMPLE
+    + """
     >>> sqlmetrics.num_ret(run, **cols)
     6.0
     """,
@@ -632,22 +587,16 @@ _NUM_REL_RET = Function(
     """,
     raises=_RAISES,
     warns=_WARNS,
-    notes="""
-    trec_eval's ``num_rel_ret`` (ir_measures' ``NumRelRet``): retrieved items with ``label
-    >= relevance_level``, summed over the groups kept (not a mean). The SQL is
-    ``sql/ranking/num_rel_ret.sql``.
-    """,
-    references="""
-    .. [1] Buckley, C. and others. trec_eval, the TREC evaluation program (NIST).
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                     "score": [.9, .8, .1, .3, .7, .5]})
-    >>> qrels = pd.DataFrame({"query": [1, 1, 2, 2, 2], "doc": ["a", "c", "a", "c", "d"],
-    ...                       "rel": [2, 1, 0, 1, 3]})
-    >>> cols = dict(group="query", item="doc", label="rel", qrels=qrels)
+    notes=section(
+        """
+        trec_eval's ``num_rel_ret`` (ir_measures' ``NumRelRet``): retrieved items with ``label
+        >= relevance_level``, summed over the groups kept (not a mean). The SQL is
+        ``sql/ranking/num_rel_ret.sql``.
+        """,
+    ),
+    references=references(_TREC_EVAL),
+    examples=_RUN_EXAMPLE
+    + """
     >>> sqlmetrics.num_rel_ret(run, **cols)
     3.0
     """,

@@ -15,7 +15,7 @@ import math
 import numbers
 from typing import Any
 
-from .._core.params import Arg, Function
+from .._core.params import Arg, Function, references, section
 from .._core.registry import (
     GROUP_TESTS,
     Inference,
@@ -29,8 +29,10 @@ from ..errors import InvalidParameterError
 from .ranking import (
     _COLUMNS,
     _COMMON,
+    _DF_EXAMPLE,
     _INTERVAL,
     _OPTIONS,
+    _TREC_BOOK,
     CHECKS,
     GROUP,
     GROUP_MEAN,
@@ -224,25 +226,23 @@ _RBP = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    With :math:`rel_i` = 1 when the item at position :math:`i` is relevant:
+    notes=section(
+        r"""
+        With :math:`rel_i` = 1 when the item at position :math:`i` is relevant:
 
-    .. math:: RBP@k = (1 - p) \sum_{i \le k} rel_i \, p^{i - 1}
+        .. math:: RBP@k = (1 - p) \sum_{i \le k} rel_i \, p^{i - 1}
 
-    trec_eval's ``rbp`` (its residual ``rbp_resid`` is not computed). With ``ties="average"``
-    :math:`rel_i` is its expectation, exact since RBP is linear in it. The SQL is
-    ``sql/ranking/rbp.sql``.
-    """,
-    references="""
-    .. [1] Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of retrieval
-       effectiveness. ACM TOIS 27(1), 2:1-2:27.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        trec_eval's ``rbp`` (its residual ``rbp_resid`` is not computed). With ``ties="average"``
+        :math:`rel_i` is its expectation, exact since RBP is linear in it. The SQL is
+        ``sql/ranking/rbp.sql``.
+        """,
+    ),
+    references=references("""
+        Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of retrieval
+        effectiveness. ACM TOIS 27(1), 2:1-2:27.
+        """),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.rbp(df, **cols), 4)
     0.1355
     """,
@@ -275,24 +275,19 @@ _FALLOUT = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    .. math:: fallout@k = \frac{\sum_{i \le k} (1 - rel_i)}{\sum_i (1 - rel_i)}
+    notes=section(
+        r"""
+        .. math:: fallout@k = \frac{\sum_{i \le k} (1 - rel_i)}{\sum_i (1 - rel_i)}
 
-    the false positive rate of the list cut at k. The denominator is the group's own
-    retrieved non-relevant items (trec_eval's ``fallout`` divides by the collection's, its
-    ``-N``, which a table of rankings does not hold); a group whose retrieved items are all
-    relevant counts 0. The SQL is ``sql/ranking/fallout.sql``.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        the false positive rate of the list cut at k. The denominator is the group's own
+        retrieved non-relevant items (trec_eval's ``fallout`` divides by the collection's, its
+        ``-N``, which a table of rankings does not hold); a group whose retrieved items are all
+        relevant counts 0. The SQL is ``sql/ranking/fallout.sql``.
+        """,
+    ),
+    references=references(_TREC_BOOK),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.fallout(df, k=1, **cols), 4)
     0.25
     """,
@@ -324,24 +319,22 @@ _BPREF = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    .. math:: bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(N_r, R)}{\min(R, N)}\right)
+    notes=section(
+        r"""
+        .. math:: bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(N_r, R)}{\min(R, N)}\right)
 
-    over the relevant retrieved items :math:`r`, with :math:`R` the group's relevant judged
-    items, :math:`N` its judged non-relevant items and :math:`N_r` the judged non-relevant
-    items ranked above :math:`r`. Unjudged retrieved items (absent from ``qrels``) are
-    skipped; without ``qrels`` every row is judged. The SQL is ``sql/ranking/bpref.sql``.
-    """,
-    references="""
-    .. [1] Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with incomplete
-       information. SIGIR 2004, 25-32.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        over the relevant retrieved items :math:`r`, with :math:`R` the group's relevant judged
+        items, :math:`N` its judged non-relevant items and :math:`N_r` the judged non-relevant
+        items ranked above :math:`r`. Unjudged retrieved items (absent from ``qrels``) are
+        skipped; without ``qrels`` every row is judged. The SQL is ``sql/ranking/bpref.sql``.
+        """,
+    ),
+    references=references("""
+        Buckley, C. and Voorhees, E. M. (2004). Retrieval evaluation with incomplete
+        information. SIGIR 2004, 25-32.
+        """),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.bpref(df, **cols), 4)
     0.25
     """,
@@ -400,23 +393,18 @@ _IPREC_AT_RECALL = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    .. math:: iprec(L) = \max \{ P@i : hits@i \ge c \}
+    notes=section(
+        r"""
+        .. math:: iprec(L) = \max \{ P@i : hits@i \ge c \}
 
-    over the retrieved positions :math:`i`, 0 when the list never holds c relevant items;
-    c is L times R (all relevant judged items, retrieved or not) made a count by
-    ``recall_rounding``. The SQL is ``sql/ranking/iprec_at_recall.sql``.
-    """,
-    references="""
-    .. [1] Voorhees, E. M. and Harman, D. K. (2005). TREC: Experiment and Evaluation in
-       Information Retrieval. MIT Press. (trec_eval measures.)
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        over the retrieved positions :math:`i`, 0 when the list never holds c relevant items;
+        c is L times R (all relevant judged items, retrieved or not) made a count by
+        ``recall_rounding``. The SQL is ``sql/ranking/iprec_at_recall.sql``.
+        """,
+    ),
+    references=references(_TREC_BOOK),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.5, **cols), 4)
     0.75
     >>> round(sqlmetrics.iprec_at_recall(df, recall_level=0.6, **cols), 4)
@@ -472,23 +460,21 @@ _IPREC_11PT_AVG = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    The mean of :func:`iprec_at_recall` at the recall levels 0.0, 0.1, ..., 1.0, per group:
+    notes=section(
+        r"""
+        The mean of :func:`iprec_at_recall` at the recall levels 0.0, 0.1, ..., 1.0, per group:
 
-    .. math:: 11pt = \frac{1}{11} \sum_{j=0}^{10} iprec(j / 10)
+        .. math:: 11pt = \frac{1}{11} \sum_{j=0}^{10} iprec(j / 10)
 
-    The SQL is ``sql/ranking/iprec_11pt_avg.sql``.
-    """,
-    references="""
-    .. [1] Salton, G. and McGill, M. J. (1983). Introduction to Modern Information
-       Retrieval. McGraw-Hill.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        The SQL is ``sql/ranking/iprec_11pt_avg.sql``.
+        """,
+    ),
+    references=references("""
+        Salton, G. and McGill, M. J. (1983). Introduction to Modern Information
+        Retrieval. McGraw-Hill.
+        """),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.iprec_11pt_avg(df, **cols), 4)
     0.7045
     """,
@@ -532,22 +518,20 @@ _GM_MAP = Function(
         ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
-    notes=r"""
-    .. math:: GM\text{-}MAP = \exp\left(\frac{1}{|G|} \sum_g \ln \max(AP_g@k, 10^{-5})\right)
+    notes=section(
+        r"""
+        .. math:: GM\text{-}MAP = \exp\left(\frac{1}{|G|} \sum_g \ln \max(AP_g@k, 10^{-5})\right)
 
-    with trec_eval's floor :math:`10^{-5}` (``MIN_GEO_MEAN``), so that a group with AP 0 does
-    not make the mean 0. With ``ties="average"`` :math:`AP_g` is its expected value, then the
-    logarithm is taken. The SQL is ``sql/ranking/gm_map.sql``.
-    """,
-    references="""
-    .. [1] Robertson, S. (2006). On GMAP: and other transformations. CIKM 2006, 78-83.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "doc": ["a", "b", "c", "a", "b", "c"],
-    ...                    "score": [.9, .8, .1, .3, .7, .5], "rel": [1, 0, 2, 0, 0, 1]})
-    >>> cols = dict(group="query", item="doc", label="rel")
+        with trec_eval's floor :math:`10^{-5}` (``MIN_GEO_MEAN``), so that a group with AP 0 does
+        not make the mean 0. With ``ties="average"`` :math:`AP_g` is its expected value, then the
+        logarithm is taken. The SQL is ``sql/ranking/gm_map.sql``.
+        """,
+    ),
+    references=references("""
+        Robertson, S. (2006). On GMAP: and other transformations. CIKM 2006, 78-83.
+        """),
+    examples=_DF_EXAMPLE
+    + """
     >>> round(sqlmetrics.gm_map(df, **cols), 4)
     0.6455
     """,

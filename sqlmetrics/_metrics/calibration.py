@@ -190,6 +190,11 @@ _BAD_PROBABILITIES = """
 _BAD_BINS = """
     InvalidParameterError
         ``n_bins`` not an integer in [1, 1000]; ``strategy`` not "uniform" or "quantile"."""
+#: the reference of normalized_entropy and calibration_ratio
+_HE_2014 = """
+    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
+       ADKDD'14, section 2.1.
+    """
 
 
 _NORMALIZED_ENTROPY_WEIGHT = Arg(
@@ -245,10 +250,7 @@ _NORMALIZED_ENTROPY = Function(
     with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]`. Natural
     logarithms (the ratio does not depend on the base). No ties are involved.
     """,
-    references="""
-    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
-       ADKDD'14, section 2.1.
-    """,
+    references=_HE_2014,
     examples=_DATA
     + """
     >>> round(sqlmetrics.normalized_entropy(df), 4)
@@ -286,10 +288,7 @@ _CALIBRATION_RATIO = Function(
     The ratio of the mean predicted CTR to the observed CTR (He et al. 2014). A ratio of 1
     says nothing about calibration within score ranges: see :func:`calibration_curve`.
     """,
-    references="""
-    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
-       ADKDD'14, section 2.1.
-    """,
+    references=_HE_2014,
     examples=_DATA
     + """
     >>> round(sqlmetrics.calibration_ratio(df), 4)

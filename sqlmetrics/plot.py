@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._engine.run import compute, normalize_by
-from ._metrics.calibration import calibration_curve
-from ._metrics.classification_curves import pr_curve, roc_curve
-from ._metrics.classification_separation import lift_table
+from ._metrics._api_calibration import calibration_curve
+from ._metrics._api_classification_curves import pr_curve, roc_curve
+from ._metrics._api_classification_separation import lift_table
 from .errors import UndefinedMetricWarning
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -81,3 +81,17 @@ def test_an_undeclared_parameter_is_refused() -> None:
     bad = dataclasses.replace(function, takes=(*function.takes, "no_such_parameter"))
     with pytest.raises(ValueError, match="no_such_parameter"):
         api.function_source(bad)
+
+
+def test_a_table_is_typed_without_importing_pandas() -> None:
+    """A declared function that returns a table is annotated ``pd.DataFrame``: the generated
+    module imports pandas for its annotations only, so ``import sqlmetrics`` stays without it.
+    """
+    source = api.module_source("sqlmetrics._metrics.classification_curves")
+    assert "\nif TYPE_CHECKING:\n    import pandas as pd\n" in source
+    assert "\nfrom typing import TYPE_CHECKING, Any, overload\n" in source  # isort's order
+    assert "\nimport pandas" not in source and "\nfrom pandas" not in source
+    assert "\n) -> pd.DataFrame:\n" in source
+    generated = importlib.import_module("sqlmetrics._metrics._api_classification_curves")
+    assert "pd" not in vars(generated)
+    assert inspect.signature(generated.roc_curve).return_annotation == "pd.DataFrame"

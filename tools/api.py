@@ -56,7 +56,11 @@ _IMPORTS = {
     "Sequence": "collections.abc",
     "CiMethod": ".._inference.intervals",
     "Interval": ".._inference.intervals",
+    "TYPE_CHECKING": "typing",
 }
+#: names used in the generated annotations only, imported under ``if TYPE_CHECKING:`` (pandas
+#: stays a lazy import: tests/test_startup.py)
+_TYPE_ONLY = {"pd": "import pandas as pd"}
 _SECTIONS = (
     ("Returns", "returns"),
     ("Raises", "raises"),
@@ -312,18 +316,23 @@ def module_source(module: str) -> str:
     """The generated module of ``module``'s declared public functions (its ``API``)."""
     declared: tuple[Function, ...] = importlib.import_module(module).API
     used = {"overload"} if any(f.interval for f in declared) else set()
+    identifier = re.compile(r"(?<![.\w])[A-Za-z_]\w*")  # not an attribute (``pd.DataFrame``)
     for function in declared:
         for name in function.takes:
-            used.update(re.findall(r"[A-Za-z_]\w*", _annotation(function, name)[0]))
-        used.update(re.findall(r"[A-Za-z_]\w*", function.returns_type))
+            used.update(identifier.findall(_annotation(function, name)[0]))
+        used.update(identifier.findall(function.returns_type))
         if function.interval:
             used.add("Interval")
     used -= {"None", "int", "float", "str", "bool", "dict", "list", "tuple", "object"}
+    type_only = sorted(used & set(_TYPE_ONLY))
+    used -= set(type_only)
+    if type_only:
+        used.add("TYPE_CHECKING")
     unknown = used - set(_IMPORTS)
     if unknown:
         raise ValueError(f"{module}: add where {sorted(unknown)} come from to tools.api._IMPORTS")
     by_source: dict[str, list[str]] = {}
-    for name in sorted(used):
+    for name in sorted(used, key=lambda n: (not n.isupper(), n)):  # isort: constants first
         by_source.setdefault(_IMPORTS[name], []).append(name)
     for call in {f.call for f in declared}:
         if not call.__module__.startswith("sqlmetrics._metrics."):
@@ -354,6 +363,11 @@ def module_source(module: str) -> str:
         "",
         *ours,
         "",
+        *(
+            ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
+            if type_only
+            else []
+        ),
         "__all__ = [",
         *(f'    "{name}",' for name in names),
         "]",

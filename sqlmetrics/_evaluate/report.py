@@ -30,9 +30,9 @@ from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_pl
 from .._engine.render import render, render_evaluate
 from .._engine.where import check_where, filtered
 from .._inference.compare import compare
-from .._metrics.calibration import calibration_curve
-from .._metrics.classification_curves import pr_curve, roc_curve
-from .._metrics.classification_separation import lift_table
+from .._metrics._api_calibration import calibration_curve
+from .._metrics._api_classification_curves import pr_curve, roc_curve
+from .._metrics._api_classification_separation import lift_table
 from .._templating.quoting import quote_ident
 from ..errors import OWN_WARNINGS, InvalidDataError, InvalidParameterError, SqlMetricsError
 from .evaluate import evaluate

@@ -10,6 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_calibration,
+    _api_classification_curves,
+    _api_classification_separation,
     _api_ranking,
     _api_ranking_ir,
     _api_ranking_retrieval,
@@ -30,6 +33,9 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_calibration,  # generated from calibration's declarations
+    _api_classification_curves,
+    _api_classification_separation,
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,

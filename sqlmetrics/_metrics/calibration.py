@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -22,20 +23,24 @@ from .._core.registry import (
     declare_param,
     register,
 )
-from .._engine.run import compute, scalar
-from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
+from .._engine.run import compute
 from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
-from . import classification_curves as _curves  # noqa: F401  (declares eps=, which normalized_entropy takes)
+from .classification_curves import (  # (also declares eps=, which normalized_entropy takes)
+    _BAD_EPS,
+    _COLUMNS,
+    _DATA,
+    _ENGINE,
+    _INTERVAL,
+    _WARNS_NO_WEIGHT,
+    _scalar,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "calibration_curve",
-    "calibration_ratio",
-    "expected_calibration_error",
-    "normalized_entropy",
-]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_calibration.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 LABEL = Role("label", "binary")
 PROBABILITY = Role("score", "probability")
@@ -136,582 +141,28 @@ register(
 )
 
 
-def _columns(label: str, score: str, weight: str | None) -> dict[str, str | None]:
-    return {"label": label, "score": score, "weight": weight}
-
-
-@overload
-def normalized_entropy(
+def _calibration_curve(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def normalized_entropy(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def normalized_entropy(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Normalized entropy (NE): log loss divided by the entropy of the base rate.
-
-    The standard metric of click-through-rate models (He et al. 2014): the log loss of the
-    predictions relative to the log loss of always predicting the observed rate of positives.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1. The base rate is
-        weighted too.
-    eps : "auto" or float, default "auto"
-        Clipping of the probabilities, as in :func:`sqlmetrics.log_loss`.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        >= 0; 1 for a model no better than the base rate, below 1 when better.
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1], NULLs, labels outside {0, 1}, negative weights, no rows.
-    InvalidParameterError
-        ``eps`` is not "auto" or a number in (0, 0.5).
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0 or only one class is present (the base rate's entropy is
-        0); NaN is returned.
-
-    See Also
-    --------
-    log_loss : the numerator.
-    calibration_ratio : the other standard CTR diagnostic.
-
-    Notes
-    -----
-    .. math:: NE = \frac{-\frac{1}{W}\sum_i w_i [y_i \ln q_i + (1 - y_i) \ln(1 - q_i)]}
-              {-[\bar p \ln \bar p + (1 - \bar p) \ln(1 - \bar p)]},
-              \quad \bar p = \frac{\sum_i w_i y_i}{\sum_i w_i}
-
-    with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]`. Natural
-    logarithms (the ratio does not depend on the base). No ties are involved.
-
-    References
-    ----------
-    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
-       ADKDD'14, section 2.1.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.normalized_entropy(df), 4)
-    0.7876
-    """
-    iv_request = ci_request("normalized_entropy", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "normalized_entropy",
-        data,
-        con=con,
-        columns=_columns(label, score, weight),
-        params={"eps": eps, "pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("normalized_entropy", scalar(frame, "normalized_entropy"), iv_request)
-
-
-@overload
-def calibration_ratio(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def calibration_ratio(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def calibration_ratio(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Calibration ratio: the sum of predicted probabilities over the number of positives.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        >= 0; 1 when as many positives are predicted as observed, above 1 when the model
-        over-predicts.
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1], NULLs, labels outside {0, 1}, negative weights, no rows.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no row with positive weight has label 1; NaN is returned.
-
-    See Also
-    --------
-    normalized_entropy, expected_calibration_error
-
-    Notes
-    -----
-    .. math:: CR = \frac{\sum_i w_i p_i}{\sum_i w_i y_i}
-
-    The ratio of the mean predicted CTR to the observed CTR (He et al. 2014). A ratio of 1
-    says nothing about calibration within score ranges: see :func:`calibration_curve`.
-
-    References
-    ----------
-    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
-       ADKDD'14, section 2.1.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.calibration_ratio(df), 4)
-    0.8833
-    """
-    iv_request = ci_request("calibration_ratio", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "calibration_ratio",
-        data,
-        con=con,
-        columns=_columns(label, score, weight),
-        params={"pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("calibration_ratio", scalar(frame, "calibration_ratio"), iv_request)
-
-
-@overload
-def expected_calibration_error(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def expected_calibration_error(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def expected_calibration_error(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    n_bins: int = 10,
-    strategy: str = "uniform",
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Expected calibration error (ECE) of predicted probabilities over probability bins.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights; None weighs every row 1. Weights enter the
-        bins' means and masses; quantile edges are unweighted (as scikit-learn's).
-    n_bins : int, default 10
-        Number of bins, 1 to 1000.
-    strategy : {"uniform", "quantile"}, default "uniform"
-        ``"uniform"``: bins of equal width on [0, 1]; ``"quantile"``: bins holding equal
-        numbers of rows (edges at the percentiles of the probabilities). The edges and the
-        rule for a probability on an edge (lower bin) are scikit-learn's
-        ``calibration_curve``'s.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1]; 0 when every bin's mean probability equals its fraction of positives.
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1], NULLs, labels outside {0, 1}, negative weights, no rows.
-    InvalidParameterError
-        ``n_bins`` not an integer in [1, 1000]; ``strategy`` not "uniform" or "quantile".
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    See Also
-    --------
-    calibration_curve : the bins themselves.
-
-    Notes
-    -----
-    .. math:: ECE = \sum_b \frac{W_b}{W} \left| \bar y_b - \bar p_b \right|
-
-    with :math:`W_b` the weight in bin :math:`b`, :math:`\bar y_b` and :math:`\bar p_b` its
-    weighted fraction of positives and mean probability. Empty bins add nothing. Rows of
-    equal probability share a bin, so no tie rule is needed.
-
-    References
-    ----------
-    .. [1] Naeini, M. P., Cooper, G. F. and Hauskrecht, M. (2015). Obtaining well calibrated
-       probabilities using Bayesian binning. AAAI 2015.
-    .. [2] Guo, C. et al. (2017). On calibration of modern neural networks. ICML 2017.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.expected_calibration_error(df, n_bins=2), 4)
-    0.0583
-    """
-    iv_request = ci_request("expected_calibration_error", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "expected_calibration_error",
-        data,
-        con=con,
-        columns=_columns(label, score, weight),
-        params={
-            "n_bins": n_bins,
-            "strategy": strategy,
-            "pos_label": pos_label,
-            "convention": convention,
-        },
-        ci=iv_request,
-    )
-    return ci_result(
-        "expected_calibration_error", scalar(frame, "expected_calibration_error"), iv_request
-    )
-
-
-def calibration_curve(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    n_bins: int = 5,
-    strategy: str = "uniform",
-    pos_label: Any = None,
-    by: str | Sequence[str] | None = None,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    weight: str | None,
+    n_bins: int,
+    strategy: str,
+    pos_label: Any,
+    by: str | Sequence[str] | None,
+    convention: str | None,
+    con: Any,
 ) -> pd.DataFrame:
-    r"""Calibration (reliability) curve: fraction of positives and mean probability per bin.
-
-    The table of scikit-learn's ``calibration_curve`` (``prob_true`` is
-    ``fraction_positive``, ``prob_pred`` is ``mean_predicted``), with the bins' edges and
-    sizes.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights (weighted means; quantile edges unweighted).
-    n_bins : int, default 5
-        Number of bins, 1 to 1000 (scikit-learn's default 5).
-    strategy : {"uniform", "quantile"}, default "uniform"
-        As in :func:`expected_calibration_error`.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    by : str or list of str, optional
-        Slice columns: one result (curve, row or table) per distinct combination of their
-        values, the slice columns first.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per non-empty bin (per slice), ordered by bin: ``bin`` (0-based),
-        ``bin_lower``, ``bin_upper`` (the bin's edges), ``n`` (rows), ``weight`` (sum of
-        weights), ``mean_predicted``, ``fraction_positive``.
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1], NULLs, labels outside {0, 1}, negative weights, no rows.
-    InvalidParameterError
-        ``n_bins`` not an integer in [1, 1000]; ``strategy`` not "uniform" or "quantile".
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When a bin's weights sum to 0 (its means are NaN).
-
-    See Also
-    --------
-    expected_calibration_error : the bins' weighted mean gap.
-    sqlmetrics.plot.calibration : the plot.
-
-    Notes
-    -----
-    Uniform edges are ``numpy.linspace(0, 1, n_bins + 1)``; quantile edges are
-    ``numpy.percentile(p, linspace(0, 100, n_bins + 1))`` (linear interpolation). A row
-    falls in bin ``searchsorted(inner edges, p, "left")``: a probability on an edge belongs to
-    the lower bin. Empty bins are left out, as scikit-learn leaves them out.
-
-    References
-    ----------
-    .. [1] Niculescu-Mizil, A. and Caruana, R. (2005). Predicting good probabilities with
-       supervised learning. ICML 2005.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> curve = sqlmetrics.calibration_curve(df, n_bins=2)
-    >>> curve[["bin", "n", "mean_predicted", "fraction_positive"]].round(4)
-       bin  n  mean_predicted  fraction_positive
-    0    0  5            0.37                0.4
-    1    1  1            0.80                1.0
+    """calibration_curve's body: the bins with integer ``n`` and ``bin``, and a warning for a
+    bin of weight 0.
     """
     frame = compute(
-        "calibration_curve",
+        metric,
         data,
         con=con,
-        columns=_columns(label, score, weight),
+        columns={"label": label, "score": score, "weight": weight},
         params={
             "n_bins": n_bins,
             "strategy": strategy,
@@ -724,8 +175,288 @@ def calibration_curve(
     frame["bin"] = frame["bin"].astype("int64")
     if frame["fraction_positive"].isna().any():
         warn(
-            "calibration_curve: a bin's weights sum to 0; its mean_predicted and "
-            "fraction_positive are NaN",
+            f"{metric}: a bin's weights sum to 0; its mean_predicted and fraction_positive are NaN",
             UndefinedMetricWarning,
         )
     return frame
+
+
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_calibration.py.
+_BAD_PROBABILITIES = """
+    InvalidDataError
+        Probabilities outside [0, 1], NULLs, labels outside {0, 1}, negative weights, no rows."""
+_BAD_BINS = """
+    InvalidParameterError
+        ``n_bins`` not an integer in [1, 1000]; ``strategy`` not "uniform" or "quantile"."""
+#: the reference of normalized_entropy and calibration_ratio
+_HE_2014 = """
+    .. [1] He, X. et al. (2014). Practical lessons from predicting clicks on ads at Facebook.
+       ADKDD'14, section 2.1.
+    """
+
+
+_NORMALIZED_ENTROPY_WEIGHT = Arg(
+    "weight",
+    "str | None",
+    None,
+    """
+    weight : str, optional
+        Column of non-negative sample weights; None weighs every row 1. The base rate is
+        weighted too.
+    """,
+)
+
+_NORMALIZED_ENTROPY_EPS = Arg(
+    "eps",
+    "float | str",
+    "auto",
+    """
+    eps : "auto" or float, default "auto"
+        Clipping of the probabilities, as in :func:`sqlmetrics.log_loss`.
+    """,
+)
+
+_NORMALIZED_ENTROPY = Function(
+    "normalized_entropy",
+    takes=("data", *_COLUMNS, "eps", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Normalized entropy (NE): log loss divided by the entropy of the base rate.
+
+    The standard metric of click-through-rate models (He et al. 2014): the log loss of the
+    predictions relative to the log loss of always predicting the observed rate of positives.
+    """,
+    returns="""
+    float
+        >= 0; 1 for a model no better than the base rate, below 1 when better.
+    """,
+    raises=_BAD_PROBABILITIES + _BAD_EPS,
+    warns="""
+    UndefinedMetricWarning
+        When the weights sum to 0 or only one class is present (the base rate's entropy is
+        0); NaN is returned.
+    """,
+    see_also="""
+    log_loss : the numerator.
+    calibration_ratio : the other standard CTR diagnostic.
+    """,
+    notes=r"""
+    .. math:: NE = \frac{-\frac{1}{W}\sum_i w_i [y_i \ln q_i + (1 - y_i) \ln(1 - q_i)]}
+              {-[\bar p \ln \bar p + (1 - \bar p) \ln(1 - \bar p)]},
+              \quad \bar p = \frac{\sum_i w_i y_i}{\sum_i w_i}
+
+    with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]`. Natural
+    logarithms (the ratio does not depend on the base). No ties are involved.
+    """,
+    references=_HE_2014,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.normalized_entropy(df), 4)
+    0.7876
+    """,
+    own=(
+        _NORMALIZED_ENTROPY_WEIGHT,
+        _NORMALIZED_ENTROPY_EPS,
+    ),
+)
+
+_CALIBRATION_RATIO = Function(
+    "calibration_ratio",
+    takes=("data", *_COLUMNS, "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Calibration ratio: the sum of predicted probabilities over the number of positives.
+    """,
+    returns="""
+    float
+        >= 0; 1 when as many positives are predicted as observed, above 1 when the model
+        over-predicts.
+    """,
+    raises=_BAD_PROBABILITIES,
+    warns="""
+    UndefinedMetricWarning
+        When no row with positive weight has label 1; NaN is returned.
+    """,
+    see_also="""
+    normalized_entropy, expected_calibration_error
+    """,
+    notes=r"""
+    .. math:: CR = \frac{\sum_i w_i p_i}{\sum_i w_i y_i}
+
+    The ratio of the mean predicted CTR to the observed CTR (He et al. 2014). A ratio of 1
+    says nothing about calibration within score ranges: see :func:`calibration_curve`.
+    """,
+    references=_HE_2014,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.calibration_ratio(df), 4)
+    0.8833
+    """,
+)
+
+_EXPECTED_CALIBRATION_ERROR_WEIGHT = Arg(
+    "weight",
+    "str | None",
+    None,
+    """
+    weight : str, optional
+        Column of non-negative sample weights; None weighs every row 1. Weights enter the
+        bins' means and masses; quantile edges are unweighted (as scikit-learn's).
+    """,
+)
+
+_EXPECTED_CALIBRATION_ERROR_N_BINS = Arg(
+    "n_bins",
+    "int",
+    10,
+    """
+    n_bins : int, default 10
+        Number of bins, 1 to 1000.
+    """,
+)
+
+_EXPECTED_CALIBRATION_ERROR_STRATEGY = Arg(
+    "strategy",
+    "str",
+    "uniform",
+    """
+    strategy : {"uniform", "quantile"}, default "uniform"
+        ``"uniform"``: bins of equal width on [0, 1]; ``"quantile"``: bins holding equal
+        numbers of rows (edges at the percentiles of the probabilities). The edges and the
+        rule for a probability on an edge (lower bin) are scikit-learn's
+        ``calibration_curve``'s.
+    """,
+)
+
+_EXPECTED_CALIBRATION_ERROR = Function(
+    "expected_calibration_error",
+    takes=("data", *_COLUMNS, "n_bins", "strategy", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Expected calibration error (ECE) of predicted probabilities over probability bins.
+    """,
+    returns="""
+    float
+        In [0, 1]; 0 when every bin's mean probability equals its fraction of positives.
+    """,
+    raises=_BAD_PROBABILITIES + _BAD_BINS,
+    warns=_WARNS_NO_WEIGHT,
+    see_also="""
+    calibration_curve : the bins themselves.
+    """,
+    notes=r"""
+    .. math:: ECE = \sum_b \frac{W_b}{W} \left| \bar y_b - \bar p_b \right|
+
+    with :math:`W_b` the weight in bin :math:`b`, :math:`\bar y_b` and :math:`\bar p_b` its
+    weighted fraction of positives and mean probability. Empty bins add nothing. Rows of
+    equal probability share a bin, so no tie rule is needed.
+    """,
+    references="""
+    .. [1] Naeini, M. P., Cooper, G. F. and Hauskrecht, M. (2015). Obtaining well calibrated
+       probabilities using Bayesian binning. AAAI 2015.
+    .. [2] Guo, C. et al. (2017). On calibration of modern neural networks. ICML 2017.
+    """,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.expected_calibration_error(df, n_bins=2), 4)
+    0.0583
+    """,
+    own=(
+        _EXPECTED_CALIBRATION_ERROR_WEIGHT,
+        _EXPECTED_CALIBRATION_ERROR_N_BINS,
+        _EXPECTED_CALIBRATION_ERROR_STRATEGY,
+    ),
+)
+
+_CALIBRATION_CURVE_WEIGHT = Arg(
+    "weight",
+    "str | None",
+    None,
+    """
+    weight : str, optional
+        Column of non-negative sample weights (weighted means; quantile edges unweighted).
+    """,
+)
+
+_CALIBRATION_CURVE_N_BINS = Arg(
+    "n_bins",
+    "int",
+    5,
+    """
+    n_bins : int, default 5
+        Number of bins, 1 to 1000 (scikit-learn's default 5).
+    """,
+)
+
+_CALIBRATION_CURVE_STRATEGY = Arg(
+    "strategy",
+    "str",
+    "uniform",
+    """
+    strategy : {"uniform", "quantile"}, default "uniform"
+        As in :func:`expected_calibration_error`.
+    """,
+)
+
+_CALIBRATION_CURVE = Function(
+    "calibration_curve",
+    takes=("data", *_COLUMNS, "n_bins", "strategy", "pos_label", "by", *_ENGINE),
+    call=_calibration_curve,
+    summary="""
+    Calibration (reliability) curve: fraction of positives and mean probability per bin.
+
+    The table of scikit-learn's ``calibration_curve`` (``prob_true`` is
+    ``fraction_positive``, ``prob_pred`` is ``mean_predicted``), with the bins' edges and
+    sizes.
+    """,
+    returns="""
+    pandas.DataFrame
+        One row per non-empty bin (per slice), ordered by bin: ``bin`` (0-based),
+        ``bin_lower``, ``bin_upper`` (the bin's edges), ``n`` (rows), ``weight`` (sum of
+        weights), ``mean_predicted``, ``fraction_positive``.
+    """,
+    raises=_BAD_PROBABILITIES + _BAD_BINS,
+    warns="""
+    UndefinedMetricWarning
+        When a bin's weights sum to 0 (its means are NaN).
+    """,
+    see_also="""
+    expected_calibration_error : the bins' weighted mean gap.
+    sqlmetrics.plot.calibration : the plot.
+    """,
+    notes="""
+    Uniform edges are ``numpy.linspace(0, 1, n_bins + 1)``; quantile edges are
+    ``numpy.percentile(p, linspace(0, 100, n_bins + 1))`` (linear interpolation). A row
+    falls in bin ``searchsorted(inner edges, p, "left")``: a probability on an edge belongs to
+    the lower bin. Empty bins are left out, as scikit-learn leaves them out.
+    """,
+    references="""
+    .. [1] Niculescu-Mizil, A. and Caruana, R. (2005). Predicting good probabilities with
+       supervised learning. ICML 2005.
+    """,
+    examples=_DATA
+    + """
+    >>> curve = sqlmetrics.calibration_curve(df, n_bins=2)
+    >>> curve[["bin", "n", "mean_predicted", "fraction_positive"]].round(4)
+       bin  n  mean_predicted  fraction_positive
+    0    0  5            0.37                0.4
+    1    1  1            0.80                1.0
+    """,
+    own=(
+        _CALIBRATION_CURVE_WEIGHT,
+        _CALIBRATION_CURVE_N_BINS,
+        _CALIBRATION_CURVE_STRATEGY,
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
+#: the public functions of this module, generated into _api_calibration.py
+API = (
+    _NORMALIZED_ENTROPY,
+    _CALIBRATION_RATIO,
+    _EXPECTED_CALIBRATION_ERROR,
+    _CALIBRATION_CURVE,
+)

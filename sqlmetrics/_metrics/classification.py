@@ -18,7 +18,7 @@ from .._core.registry import (
 from .._engine.run import check_params, compute, scalar
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .classification_separation import partial_auc
+from ._api_classification_separation import partial_auc
 from .multiclass import averaged, check_average, check_normalize_arg
 
 if TYPE_CHECKING:

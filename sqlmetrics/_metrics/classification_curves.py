@@ -12,9 +12,10 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import resolved
+from .._core.params import Arg, Function
 from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
@@ -23,7 +24,9 @@ from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["average_precision", "brier_score", "log_loss", "pr_curve", "roc_curve"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_classification_curves.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 LABEL = Role("label", "binary")
 SCORE = Role("score", "score")
@@ -187,21 +190,57 @@ def _warn_nan(frame: pd.DataFrame, metric: str, column: str, reason: str) -> Non
         )
 
 
-def _curve(
-    name: str,
+def _scalar(
+    metric: str,
     data: Any,
+    *,
+    label: str,
+    score: str,
+    weight: str | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+    **params: Any,
+) -> float | Interval:
+    """A scalar binary metric's function body (this family's, calibration's and
+    classification_separation's): its value, or with ``ci=`` its interval. ``params`` are
+    the metric's options as passed (``pos_label`` and its own); a ``zero_division`` among them
+    also gives the value of an undefined result (the convention's where None).
+    """
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    frame = compute(
+        metric,
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={**params, "convention": convention},
+        ci=iv_request,
+    )
+    zero_division = "warn"
+    if "zero_division" in params:
+        zero_division = resolved(metric, "zero_division", params["zero_division"], convention)
+    return ci_result(metric, scalar(frame, metric, zero_division), iv_request)
+
+
+def _curve(
+    metric: str,
+    data: Any,
+    *,
     label: str,
     score: str,
     weight: str | None,
     drop_intermediate: bool,
     max_points: int | None,
     by: str | Sequence[str] | None,
+    pos_label: Any,
+    convention: str | None,
     con: Any,
-    pos_label: Any = None,
-    convention: str | None = None,
 ) -> pd.DataFrame:
     return compute(
-        name,
+        metric,
         data,
         con=con,
         columns={"label": label, "score": score, "weight": weight},
@@ -215,74 +254,100 @@ def _curve(
     )
 
 
+def _roc_curve(metric: str, data: Any, **arguments: Any) -> pd.DataFrame:
+    """roc_curve's body: the curve, a warning for a slice of one class, integer counts
+    unweighted.
+    """
+    frame = _curve(metric, data, **arguments)
+    _warn_nan(frame, metric, "fpr", "a slice has no negative label")
+    _warn_nan(frame, metric, "tpr", "a slice has no positive label")
+    return _counts(frame, ["tp", "fp", "tn", "fn"], arguments["weight"] is not None)
+
+
+def _pr_curve(metric: str, data: Any, **arguments: Any) -> pd.DataFrame:
+    """pr_curve's body: the curve, a warning for a slice without a positive label (recall 1
+    there with ``convention="sklearn"``, 0 at the ``+inf`` point), integer counts unweighted.
+    """
+    frame = _curve(metric, data, **arguments)
+    _warn_nan(frame, metric, "recall", "a slice has no positive label")
+    if arguments["convention"] == "sklearn":  # recall 1 where no positive (0 at +inf)
+        empty = frame["recall"].isna()
+        frame.loc[empty, "recall"] = (frame.loc[empty, "fp"] > 0).astype(float)
+    return _counts(frame, ["tp", "fp", "fn"], arguments["weight"] is not None)
+
+
 # --------------------------------------------------------------------------- functions
-def roc_curve(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    drop_intermediate: bool = True,
-    max_points: int | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = None,
-    convention: str | None = None,
-    con: Any = None,
-) -> pd.DataFrame:
-    r"""Receiver operating characteristic (ROC) curve, computed in SQL.
+# Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_classification_curves.py. The
+# parameter tuples and the section texts below are shared with calibration.py and
+# classification_separation.py.
+_COLUMNS = ("label", "score", "weight")
+_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
+_ENGINE = ("convention", "con")
 
-    One point per distinct score: predicted positive when ``score >= threshold``. The first
-    point has threshold ``+inf`` (nothing predicted positive, ``fpr = tpr = 0``). Equal to
-    scikit-learn's ``roc_curve`` (same points, same order), with and without weights.
+#: the examples' first lines: the same six rows for every binary metric
+_DATA = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})"""
 
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of scores, any finite numbers; higher means label 1 more likely.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
-        are left out (as scikit-learn does). None (default) weighs every row 1.
+# Raises and Warns entries of several functions, here and in calibration.py (each ends without
+# a newline: ``+`` joins them)
+_BAD_PROBABILITIES_COUNTED = """
+    InvalidDataError
+        Probabilities outside [0, 1] (the message gives how many rows), NULLs, labels outside
+        {0, 1}, negative weights, no rows."""
+_BAD_EPS = """
+    InvalidParameterError
+        ``eps`` is not "auto" or a number in (0, 0.5)."""
+_AS_ROC_CURVE = """
+    ColumnNotFoundError, DataSourceError
+        As in :func:`roc_curve`."""
+_WARNS_NO_WEIGHT = """
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned."""
+
+
+_ROC_CURVE_DROP_INTERMEDIATE = Arg(
+    "drop_intermediate",
+    "bool",
+    True,
+    """
     drop_intermediate : bool, default True
         Drop points in the middle of a straight run of equal steps (scikit-learn's rule);
         they change no corner of the plotted curve and not its area.
+    """,
+)
+
+_ROC_CURVE_MAX_POINTS = Arg(
+    "max_points",
+    "int | None",
+    None,
+    """
     max_points : int, optional
         Keep at most this many points (>= 2) per slice: the ``+inf`` point and
         ``max_points - 1`` exact points of the curve at score quantiles (see Notes). None
         keeps every point.
-    by : str or list of str, optional
-        Slice columns: one result (curve, row or table) per distinct combination of their
-        values, the slice columns first.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+_ROC_CURVE = Function(
+    "roc_curve",
+    takes=("data", *_COLUMNS, "drop_intermediate", "max_points", "by", "pos_label", *_ENGINE),
+    call=_roc_curve,
+    summary="""
+    Receiver operating characteristic (ROC) curve, computed in SQL.
+
+    One point per distinct score: predicted positive when ``score >= threshold``. The first
+    point has threshold ``+inf`` (nothing predicted positive, ``fpr = tpr = 0``). Equal to
+    scikit-learn's ``roc_curve`` (same points, same order), with and without weights.
+    """,
+    returns="""
     pandas.DataFrame
         Columns ``[*by,] threshold, fpr, tpr, tp, fp, tn, fn``, ordered by slice, then
         threshold descending. Counts are ints, or floats (sums of weights) with ``weight``.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         A named column is missing (the message lists the columns present).
     InvalidDataError
@@ -292,21 +357,18 @@ def roc_curve(
         ``max_points`` is not an integer >= 2, or ``drop_intermediate`` not a bool.
     DataSourceError
         ``data`` names no existing table or file.
-
-    Warns
-    -----
+    """,
+    warns="""
     UndefinedMetricWarning
         When a slice has no negative label (its ``fpr`` is NaN) or no positive label (its
         ``tpr`` is NaN), as scikit-learn.
-
-    See Also
-    --------
+    """,
+    see_also="""
     auc : the area under this curve.
     pr_curve : the precision-recall curve.
     sqlmetrics.plot.roc : draw it.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     For a distinct score :math:`s`, :math:`tp(s)` and :math:`fp(s)` are the (weighted)
     positives and negatives with score :math:`\ge s`; :math:`tpr = tp / P`,
     :math:`fpr = fp / N`, :math:`tn = N - fp`, :math:`fn = P - tp`. Tied scores are one
@@ -320,17 +382,13 @@ def roc_curve(
     ``BinaryClassificationMetrics(numBins)`` down-sampling). Every kept point lies on the
     exact curve; the last (1, 1) point is always kept. A heavy tie spans several buckets and
     gives one point, so fewer points may come back. ``drop_intermediate`` applies first.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters
        27(8), 861-874.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    """,
+    examples=_DATA
+    + """
     >>> sqlmetrics.roc_curve(df)
        threshold       fpr       tpr  tp  fp  tn  fn
     0        inf  0.000000  0.000000   0   0   3   3
@@ -339,123 +397,79 @@ def roc_curve(
     3       0.40  0.666667  0.666667   2   2   1   1
     4       0.35  0.666667  1.000000   3   2   1   0
     5       0.10  1.000000  1.000000   3   3   0   0
+    """,
+    own=(
+        _ROC_CURVE_DROP_INTERMEDIATE,
+        _ROC_CURVE_MAX_POINTS,
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
+_PR_CURVE_DROP_INTERMEDIATE = Arg(
+    "drop_intermediate",
+    "bool",
+    False,
     """
-    frame = _curve(
-        "roc_curve",
-        data,
-        label,
-        score,
-        weight,
-        drop_intermediate,
-        max_points,
-        by,
-        con,
-        pos_label,
-        convention,
-    )
-    _warn_nan(frame, "roc_curve", "fpr", "a slice has no negative label")
-    _warn_nan(frame, "roc_curve", "tpr", "a slice has no positive label")
-    return _counts(frame, ["tp", "fp", "tn", "fn"], weight is not None)
+    drop_intermediate : bool, default False
+        Drop points whose tp equals that of both neighbours (the inside of a vertical run at
+        one recall), as scikit-learn's option of the same name.
+    """,
+)
 
+_PR_CURVE_MAX_POINTS = Arg(
+    "max_points",
+    "int | None",
+    None,
+    """
+    max_points : int, optional
+        At most this many points (>= 2) per slice, chosen at score quantiles as in
+        :func:`roc_curve`; the ``+inf`` point is one of them.
+    """,
+)
 
-def pr_curve(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    drop_intermediate: bool = False,
-    max_points: int | None = None,
-    by: str | Sequence[str] | None = None,
-    pos_label: Any = None,
-    convention: str | None = None,
-    con: Any = None,
-) -> pd.DataFrame:
-    r"""Precision-recall curve, computed in SQL.
+_PR_CURVE = Function(
+    "pr_curve",
+    takes=("data", *_COLUMNS, "drop_intermediate", "max_points", "by", "pos_label", *_ENGINE),
+    call=_pr_curve,
+    summary="""
+    Precision-recall curve, computed in SQL.
 
     One point per distinct score: predicted positive when ``score >= threshold``, in
     ascending threshold order, then a last point at threshold ``+inf`` with recall 0 and
     precision 1. Equal to scikit-learn's ``precision_recall_curve`` (its ``thresholds`` are
     this frame's thresholds without the last row).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of scores, any finite numbers; higher means label 1 more likely.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
-        are left out (as scikit-learn does). None (default) weighs every row 1.
-    drop_intermediate : bool, default False
-        Drop points whose tp equals that of both neighbours (the inside of a vertical run at
-        one recall), as scikit-learn's option of the same name.
-    max_points : int, optional
-        At most this many points (>= 2) per slice, chosen at score quantiles as in
-        :func:`roc_curve`; the ``+inf`` point is one of them.
-    by : str or list of str, optional
-        Slice columns: one result (curve, row or table) per distinct combination of their
-        values, the slice columns first.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     pandas.DataFrame
         Columns ``[*by,] threshold, precision, recall, tp, fp, fn``, ordered by slice, then
         threshold ascending. Counts are ints, or floats with ``weight``.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError, InvalidDataError, InvalidParameterError, DataSourceError
         As in :func:`roc_curve`.
-
-    Warns
-    -----
+    """,
+    warns="""
     UndefinedMetricWarning
         When a slice has no positive label: its recall is NaN, or with
         ``convention="sklearn"`` 1 (0 at the ``+inf`` point), as scikit-learn.
-
-    See Also
-    --------
+    """,
+    see_also="""
     average_precision : the step-wise area under this curve.
     sqlmetrics.plot.pr : draw it.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     :math:`precision = tp / (tp + fp)`, :math:`recall = tp / P`, :math:`fn = P - tp`, with
     :math:`tp, fp` the (weighted) positives and negatives with score :math:`\ge` threshold.
     Ties are one threshold. The ``+inf`` point has ``tp = fp = 0``; its precision 0/0 is
     set to 1 by convention (scikit-learn's). ``tp + fp > 0`` at every other point.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Davis, J. and Goadrich, M. (2006). The relationship between precision-recall and
        ROC curves. ICML 2006.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    """,
+    examples=_DATA
+    + """
     >>> sqlmetrics.pr_curve(df)
        threshold  precision    recall  tp  fp  fn
     0       0.10   0.500000  1.000000   3   3   0
@@ -464,147 +478,51 @@ def pr_curve(
     3       0.50   0.666667  0.666667   2   1   1
     4       0.80   1.000000  0.333333   1   0   2
     5        inf   1.000000  0.000000   0   0   3
+    """,
+    own=(
+        _PR_CURVE_DROP_INTERMEDIATE,
+        _PR_CURVE_MAX_POINTS,
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
+_AVERAGE_PRECISION_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
     """
-    frame = _curve(
-        "pr_curve",
-        data,
-        label,
-        score,
-        weight,
-        drop_intermediate,
-        max_points,
-        by,
-        con,
-        pos_label,
-        convention,
-    )
-    _warn_nan(frame, "pr_curve", "recall", "a slice has no positive label")
-    if convention == "sklearn":  # recall 1 where no positive (0 at the +inf point)
-        empty = frame["recall"].isna()
-        frame.loc[empty, "recall"] = (frame.loc[empty, "fp"] > 0).astype(float)
-    return _counts(frame, ["tp", "fp", "fn"], weight is not None)
-
-
-@overload
-def average_precision(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    zero_division: float | str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def average_precision(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    zero_division: float | str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def average_precision(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    zero_division: float | str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Average precision (AP): the step-wise area under the precision-recall curve.
-
-    Not interpolated: scikit-learn's ``average_precision_score``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of scores, any finite numbers; higher means label 1 more likely.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight, and rows of weight 0
-        are left out (as scikit-learn does). None (default) weighs every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value when no label is positive: "warn" returns NaN with an UndefinedMetricWarning;
         scikit-learn returns 0 (``convention="sklearn"`` sets 0.0).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+_AVERAGE_PRECISION = Function(
+    "average_precision",
+    takes=("data", *_COLUMNS, "pos_label", "zero_division", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Average precision (AP): the step-wise area under the precision-recall curve.
+
+    Not interpolated: scikit-learn's ``average_precision_score``.
+    """,
+    returns="""
     float
         AP in [0, 1], or NaN when there is no positive label.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError, InvalidDataError, DataSourceError
         As in :func:`roc_curve`.
-
-    Warns
-    -----
+    """,
+    warns="""
     UndefinedMetricWarning
         When no label is positive; NaN is returned (scikit-learn returns 0 with a warning).
-
-    See Also
-    --------
+    """,
+    see_also="""
     pr_curve : the curve it summarises.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: AP = \sum_n (R_n - R_{n-1}) P_n
 
     over the distinct scores in descending order (:math:`R_0 = 0`), with :math:`P_n, R_n`
@@ -612,340 +530,108 @@ def average_precision(
     (weighted) positives of the precision at their own score. Tied scores are one threshold:
     every positive of a tie gets the precision of the whole tie. Unlike the 11-point or
     all-point *interpolated* AP of PASCAL VOC, precision is not made monotone first.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information
        Retrieval, section 8.4. Cambridge University Press.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    """,
+    examples=_DATA
+    + """
     >>> round(sqlmetrics.average_precision(df), 4)
     0.7556
+    """,
+    own=(_AVERAGE_PRECISION_ZERO_DIVISION,),
+)
+
+_LOG_LOSS_EPS = Arg(
+    "eps",
+    "float | str",
+    "auto",
     """
-    iv_request = ci_request("average_precision", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "average_precision",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label, "zero_division": zero_division, "convention": convention},
-        ci=iv_request,
-    )
-    zero_division = resolved("average_precision", "zero_division", zero_division, convention)
-    return ci_result(
-        "average_precision", scalar(frame, "average_precision", zero_division), iv_request
-    )
-
-
-@overload
-def log_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def log_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def log_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    eps: float | str = "auto",
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Log loss (binary cross-entropy) of predicted probabilities, in nats.
-
-    Equal to scikit-learn's ``log_loss`` for a binary target.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
     eps : "auto" or float, default "auto"
         Probabilities are clipped to ``[eps, 1 - eps]`` so that a confident mistake costs
         ``-ln(eps)``, not infinity. "auto" is the machine epsilon of a double
         (2.220446049250313e-16), as scikit-learn (>= 1.5) does; a number must satisfy
         ``0 < eps < 0.5``.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
-        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
-        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
-        'bootstrap': the Poisson row bootstrap, percentile interval.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+_LOG_LOSS = Function(
+    "log_loss",
+    takes=("data", *_COLUMNS, "eps", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Log loss (binary cross-entropy) of predicted probabilities, in nats.
+
+    Equal to scikit-learn's ``log_loss`` for a binary target.
+    """,
+    returns="""
     float
         The mean loss, >= 0 (0 is perfect; ln 2 = 0.693 for a constant 0.5).
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1] (the message gives how many rows), NULLs, labels outside
-        {0, 1}, negative weights, no rows.
-    InvalidParameterError
-        ``eps`` is not "auto" or a number in (0, 0.5).
-    ColumnNotFoundError, DataSourceError
-        As in :func:`roc_curve`.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    See Also
-    --------
+    """,
+    raises=_BAD_PROBABILITIES_COUNTED + _BAD_EPS + _AS_ROC_CURVE,
+    warns=_WARNS_NO_WEIGHT,
+    see_also="""
     brier_score : the quadratic counterpart.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: L = -\frac{\sum_i w_i [y_i \ln q_i + (1 - y_i) \ln(1 - q_i)]}{\sum_i w_i}
 
     with :math:`q_i` the probability clipped to :math:`[\epsilon, 1 - \epsilon]` (for label
     0, :math:`1 - p_i` is clipped). No ties are involved; never undefined with rows of
     positive weight.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Bishop, C. M. (2006). Pattern Recognition and Machine Learning, section 4.3.2.
        Springer.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    """,
+    examples=_DATA
+    + """
     >>> round(sqlmetrics.log_loss(df), 4)
     0.5459
-    """
-    iv_request = ci_request("log_loss", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "log_loss",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "weight": weight},
-        params={"eps": eps, "pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("log_loss", scalar(frame, "log_loss"), iv_request)
+    """,
+    own=(_LOG_LOSS_EPS,),
+)
 
-
-@overload
-def brier_score(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def brier_score(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def brier_score(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Brier score: the mean squared difference between probability and label.
+_BRIER_SCORE = Function(
+    "brier_score",
+    takes=("data", *_COLUMNS, "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    Brier score: the mean squared difference between probability and label.
 
     Equal to scikit-learn's ``brier_score_loss`` for a binary target.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of predicted probabilities of label 1, in [0, 1].
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
-        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
-        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
-        'bootstrap': the Poisson row bootstrap, percentile interval.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         In [0, 1]; 0 is perfect, 0.25 is a constant 0.5.
-
-    Raises
-    ------
-    InvalidDataError
-        Probabilities outside [0, 1] (the message gives how many rows), NULLs, labels outside
-        {0, 1}, negative weights, no rows.
-    ColumnNotFoundError, DataSourceError
-        As in :func:`roc_curve`.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    See Also
-    --------
+    """,
+    raises=_BAD_PROBABILITIES_COUNTED + _AS_ROC_CURVE,
+    warns=_WARNS_NO_WEIGHT,
+    see_also="""
     log_loss : the logarithmic counterpart.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: BS = \frac{\sum_i w_i (p_i - y_i)^2}{\sum_i w_i}
 
     No ties are involved; never undefined with rows of positive weight.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Brier, G. W. (1950). Verification of forecasts expressed in terms of probability.
        Monthly Weather Review 78(1), 1-3.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    """,
+    examples=_DATA
+    + """
     >>> round(sqlmetrics.brier_score(df), 4)
     0.1888
-    """
-    iv_request = ci_request("brier_score", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "brier_score",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("brier_score", scalar(frame, "brier_score"), iv_request)
+    """,
+)
+
+#: the public functions of this module, generated into _api_classification_curves.py
+API = (
+    _ROC_CURVE,
+    _PR_CURVE,
+    _AVERAGE_PRECISION,
+    _LOG_LOSS,
+    _BRIER_SCORE,
+)

@@ -27,6 +27,7 @@ tools.api`` into a committed module (``sqlmetrics/_metrics/_api_<family>.py``, d
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -694,13 +695,15 @@ def section(*parts: str) -> str:
     return "\n\n".join(inspect.cleandoc(part) for part in parts if part)
 
 
-def prose(text: str) -> str:
+def prose(text: str, width: int = 96) -> str:
     """``text`` (one paragraph, on one or more lines) wrapped as the docstrings are: 96
-    columns, the 100 of the source less the function body's indent.
+    columns, the 100 of the source less the function body's indent (less 4 more in an
+    entry's description).
     """
-    return textwrap.fill(
-        " ".join(text.split()), width=96, break_long_words=False, break_on_hyphens=False
-    )
+    # a ``literal`` is never broken across lines (its spaces held as NUL while wrapping)
+    held = re.sub(r"``.*?``", lambda m: m.group(0).replace(" ", "\0"), " ".join(text.split()))
+    wrapped = textwrap.fill(held, width=width, break_long_words=False, break_on_hyphens=False)
+    return wrapped.replace("\0", " ")
 
 
 def references(*works: str) -> str:

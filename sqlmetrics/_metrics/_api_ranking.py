@@ -197,13 +197,13 @@ def hit_ratio(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -444,13 +444,13 @@ def hit_rate(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -698,13 +698,14 @@ def precision_at_k(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``precision_denominator``
+        value (the message lists the allowed ones); ``k`` not an integer >= 1 (or None);
+        ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -947,13 +948,13 @@ def recall_at_k(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1189,13 +1190,13 @@ def r_precision(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty`` or ``missing`` value (the message lists the allowed
-        ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1443,14 +1444,14 @@ def mean_average_precision(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), ``relevance_level <= 0``, an unknown
-        ``ap_denominator``, or ``ties='average'`` with ``ap_denominator='hits'``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``ap_denominator`` value (the
+        message lists the allowed ones); ``k`` not an integer >= 1 (or None);
+        ``relevance_level <= 0``; ``ties="average"`` with ``ap_denominator="hits"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1699,13 +1700,13 @@ def mrr(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1958,13 +1959,13 @@ def cg(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2227,13 +2228,13 @@ def dcg(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2498,13 +2499,13 @@ def idcg(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2768,13 +2769,13 @@ def ndcg(
     ColumnNotFoundError
         A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

@@ -186,14 +186,16 @@ def err(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run; a label above ``max_grade``.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run; a label above ``max_grade``.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), ``max_grade`` outside (0, 960], or ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``max_grade`` outside (0, 960];
+        ``relevance_level <= 0``; ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -401,14 +403,15 @@ def infap(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -623,14 +626,16 @@ def judged(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``;
+        ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -836,14 +841,15 @@ def set_precision(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1045,14 +1051,15 @@ def set_recall(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1259,14 +1266,15 @@ def set_f(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``beta`` negative or not finite.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``beta`` negative or not finite; ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1470,14 +1478,16 @@ def num_q(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a count is not a mean), or ``ci=`` (no interval applies).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
+        ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1677,14 +1687,16 @@ def num_rel(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
+        ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1884,14 +1896,16 @@ def num_ret(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
+        ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2090,14 +2104,16 @@ def num_rel_ret(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
+        ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

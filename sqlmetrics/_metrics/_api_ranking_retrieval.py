@@ -179,14 +179,16 @@ def rbp(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``persistence`` outside (0, 1).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``persistence`` outside (0, 1);
+        ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -396,14 +398,15 @@ def fallout(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -606,14 +609,15 @@ def bpref(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
+        allowed ones); ``relevance_level <= 0``; ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -829,15 +833,16 @@ def iprec_at_recall(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), ``recall_level`` outside [0, 1], an unknown ``recall_rounding``, or
-        ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``recall_rounding`` value
+        (the message lists the allowed ones); ``recall_level`` outside [0, 1];
+        ``relevance_level <= 0``; ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1054,14 +1059,15 @@ def iprec_11pt_avg(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), an unknown ``recall_rounding``, or ``ties="average"``.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``recall_rounding`` value
+        (the message lists the allowed ones); ``relevance_level <= 0``; ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1273,14 +1279,16 @@ def gm_map(
     Raises
     ------
     ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
+        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
     InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
+        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a
+        (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one
+        side and text on the other; with ``empty="error"``, an empty group; with
+        ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ap_denominator`` unknown.
+        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``ap_denominator`` value (the
+        message lists the allowed ones); ``k`` not an integer >= 1 (or None);
+        ``relevance_level <= 0``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

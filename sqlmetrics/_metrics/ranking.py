@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -844,36 +845,67 @@ def _sql(template: str) -> str:
     )
 
 
-_RAISES = """
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-    """
+#: the ranking metrics that refuse ties="average" (no exact expectation over tie orders)
+NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg", "err", "infap", "judged")
+#: the options a ranking metric checks against a list of values (the message lists them)
+_CHOICES = (
+    "ties", "empty", "missing", "duplicates", "gain", "ap_denominator",
+    "precision_denominator", "recall_rounding",
+)  # fmt: skip
+#: the numeric options a ranking metric checks, and what each refuses
+_RANGES = {
+    "k": "``k`` not an integer >= 1 (or None)",
+    "relevance_level": "``relevance_level <= 0``",
+    "max_grade": "``max_grade`` outside (0, 960]",
+    "beta": "``beta`` negative or not finite",
+    "persistence": "``persistence`` outside (0, 1)",
+    "recall_level": "``recall_level`` outside [0, 1]",
+}
+_DATA_ERRORS = (
+    "No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a "
+    "(group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one "
+    'side and text on the other; with ``empty="error"``, an empty group; with '
+    '``missing="error"``, a judged group absent from the run'
+)
 
 
-_RAISES_1 = """
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` or
-        ``gain`` value (the message lists the allowed ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
+def _raises(name: str, takes: tuple[str, ...], refused: tuple[str, ...], bad_data: str) -> str:
+    """A ranking metric's Raises section, written from what it takes: the options it checks
+    against a list, its numeric options' ranges, ``ties="average"`` where it has no exact
+    expectation (:data:`NO_TIE_AVERAGE`), then ``refused``: what else it refuses.
     """
+    choices = [f"``{option}``" for option in _CHOICES if option in takes]
+    refuses = [
+        f"an unknown {', '.join(choices[:-1])} or {choices[-1]} value (the message lists the "
+        "allowed ones)",
+        *(_RANGES[option] for option in takes if option in _RANGES),
+        *(['``ties="average"``'] if name in NO_TIE_AVERAGE else []),
+        *refused,
+    ]
+    data = _DATA_ERRORS + (f"; {bad_data}" if bad_data else "")
+    entries = {
+        "ColumnNotFoundError": "A named column is missing from ``data`` or ``qrels`` (the "
+        "message lists the columns).",
+        "InvalidDataError": data + ".",
+        "InvalidParameterError": "; ".join(refuses)[0].upper() + "; ".join(refuses)[1:] + ".",
+        "DataSourceError": "``data`` or ``qrels`` names no existing table or file.",
+    }
+    return "\n".join(
+        f"{error}\n" + textwrap.indent(prose(text, width=92), "    ")
+        for error, text in entries.items()
+    )
+
+
+def _function(
+    name: str,
+    takes: tuple[str, ...],
+    *,
+    refused: tuple[str, ...] = (),
+    bad_data: str = "",
+    **sections: Any,
+) -> Function:
+    """A ranking metric's declaration, its Raises section written by :func:`_raises`."""
+    return Function(name, takes, raises=_raises(name, takes, refused, bad_data), **sections)
 
 
 _WARNS = """
@@ -886,7 +918,7 @@ _WARNS = """
     """
 
 
-_HIT_RATIO = Function(
+_HIT_RATIO = _function(
     "hit_ratio",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -903,7 +935,6 @@ _HIT_RATIO = Function(
     float
         Hit ratio in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     see_also="""
     hit_rate : share of groups with at least one hit.
@@ -928,7 +959,7 @@ _HIT_RATIO = Function(
 )
 
 
-_HIT_RATE = Function(
+_HIT_RATE = _function(
     "hit_rate",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -943,7 +974,6 @@ _HIT_RATE = Function(
     float
         Hit rate in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     see_also="""
     hit_ratio : hits over relevant items, summed over groups.
@@ -983,7 +1013,7 @@ _PRECISION_AT_K_PRECISION_DENOMINATOR = Arg(
 )
 
 
-_PRECISION_AT_K = Function(
+_PRECISION_AT_K = _function(
     "precision_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, "precision_denominator", *_INTERVAL),
     call=_ranking_metric,
@@ -997,7 +1027,6 @@ _PRECISION_AT_K = Function(
     float
         Precision at k in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     see_also="""
     recall_at_k : the same hits over the relevant items.
@@ -1023,7 +1052,7 @@ _PRECISION_AT_K = Function(
 )
 
 
-_RECALL_AT_K = Function(
+_RECALL_AT_K = _function(
     "recall_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -1037,7 +1066,6 @@ _RECALL_AT_K = Function(
     float
         Recall at k in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     see_also="""
     precision_at_k : the same hits over k.
@@ -1062,7 +1090,7 @@ _RECALL_AT_K = Function(
 )
 
 
-_R_PRECISION = Function(
+_R_PRECISION = _function(
     "r_precision",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -1074,20 +1102,6 @@ _R_PRECISION = Function(
     returns="""
     float
         R-precision in [0, 1], or NaN when no group is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty`` or ``missing`` value (the message lists the allowed
-        ones), or ``relevance_level <= 0``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     see_also="""
@@ -1124,11 +1138,12 @@ _MEAN_AVERAGE_PRECISION_AP_DENOMINATOR = Arg(
 )
 
 
-_MEAN_AVERAGE_PRECISION = Function(
+_MEAN_AVERAGE_PRECISION = _function(
     "mean_average_precision",
     takes=("data", "k", *_COLUMNS, "ap_denominator", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     metric="map",
+    refused=('``ties="average"`` with ``ap_denominator="hits"``',),
     summary="""
     Mean average precision at k (MAP@k), registry name ``map``.
 
@@ -1139,21 +1154,6 @@ _MEAN_AVERAGE_PRECISION = Function(
     returns="""
     float
         MAP in [0, 1], or NaN when no group is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels`` (the message lists the columns).
-    InvalidDataError
-        No rows; NULL group, item, score or label; NaN or infinite scores; negative labels;
-        a (group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on
-        one side and text on the other; with ``empty="error"``, an empty group; with
-        ``missing="error"``, a judged group absent from the run.
-    InvalidParameterError
-        ``k`` not an integer >= 1 (or None); an unknown ``ties``, ``empty``, ``missing`` value
-        (the message lists the allowed ones), ``relevance_level <= 0``, an unknown
-        ``ap_denominator``, or ``ties='average'`` with ``ap_denominator='hits'``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     see_also="""
@@ -1190,7 +1190,7 @@ _MEAN_AVERAGE_PRECISION = Function(
 )
 
 
-_MRR = Function(
+_MRR = _function(
     "mrr",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -1203,7 +1203,6 @@ _MRR = Function(
     float
         MRR in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     see_also="""
     mean_average_precision : every relevant item counts.
@@ -1226,7 +1225,7 @@ _MRR = Function(
 )
 
 
-_CG = Function(
+_CG = _function(
     "cg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -1239,7 +1238,6 @@ _CG = Function(
     float
         Mean CG (>= 0), or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     see_also="""
     dcg : discounted by position.
@@ -1275,7 +1273,7 @@ _DCG_LOG_BASE = Arg(
 )
 
 
-_DCG = Function(
+_DCG = _function(
     "dcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
     call=_ranking_metric,
@@ -1289,7 +1287,6 @@ _DCG = Function(
     float
         Mean DCG (>= 0), or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     see_also="""
     ndcg : DCG over the ideal DCG.
@@ -1326,7 +1323,7 @@ _IDCG_LOG_BASE = Arg(
 )
 
 
-_IDCG = Function(
+_IDCG = _function(
     "idcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
     call=_ranking_metric,
@@ -1340,7 +1337,6 @@ _IDCG = Function(
     float
         Mean ideal DCG (>= 0), or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     see_also="""
     ndcg : DCG over the ideal DCG.
@@ -1379,7 +1375,7 @@ _NDCG_LOG_BASE = Arg(
 )
 
 
-_NDCG = Function(
+_NDCG = _function(
     "ndcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
     call=_ranking_metric,
@@ -1395,7 +1391,6 @@ _NDCG = Function(
     float
         NDCG in [0, 1], or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     see_also="""
     dcg, idcg : numerator and denominator.

@@ -17,7 +17,7 @@ import math
 import numbers
 from typing import Any
 
-from .._core.params import Arg, Function, references, section
+from .._core.params import Arg, references, section
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -41,6 +41,7 @@ from .ranking import (
     ITEM,
     LABEL,
     SCORE,
+    _function,
     _ranking_metric,
 )
 from .ranking_retrieval import _check_ties
@@ -171,49 +172,6 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
 # ----------------------------------------------------------------------------- the functions
 # Each public function declared (as in ranking.py): ``python -m tools.api`` writes the typed
 # functions, their ci= overloads and docstrings into _api_ranking_ir.py.
-_RAISES = """
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a sum is not a mean), or ``ci=`` (no interval applies).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-    """
-
-
-_RAISES_1 = """
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-    """
-
-
-_RAISES_2 = """
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
-    """
 
 
 _WARNS = """
@@ -221,6 +179,13 @@ _WARNS = """
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
     """
+
+
+#: what a count refuses beyond the options (a sum over groups: no empty="one", no interval)
+_SUM_REFUSED = (
+    '``empty="one"`` (a sum over groups is not a mean)',
+    "``ci=`` (no interval applies)",
+)
 
 
 _ERR_MAX_GRADE = Arg(
@@ -236,29 +201,17 @@ _ERR_MAX_GRADE = Arg(
 )
 
 
-_ERR = Function(
+_ERR = _function(
     "err",
     takes=("data", "k", "max_grade", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
+    bad_data="a label above ``max_grade``",
     summary="""
     Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
     """,
     returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run; a label above ``max_grade``.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), ``max_grade`` outside (0, 960], or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -285,7 +238,7 @@ _ERR = Function(
 )
 
 
-_INFAP = Function(
+_INFAP = _function(
     "infap",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -296,7 +249,6 @@ _INFAP = Function(
     float
         The mean over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     notes=section(
         r"""
@@ -325,7 +277,7 @@ _INFAP = Function(
 )
 
 
-_JUDGED = Function(
+_JUDGED = _function(
     "judged",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -336,7 +288,6 @@ _JUDGED = Function(
     float
         The mean over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES_1,
     warns=_WARNS,
     notes=section(
         r"""
@@ -360,7 +311,7 @@ _JUDGED = Function(
 )
 
 
-_SET_PRECISION = Function(
+_SET_PRECISION = _function(
     "set_precision",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -371,7 +322,6 @@ _SET_PRECISION = Function(
     float
         The mean over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES_2,
     warns=_WARNS,
     notes=section(
         r"""
@@ -390,7 +340,7 @@ _SET_PRECISION = Function(
 )
 
 
-_SET_RECALL = Function(
+_SET_RECALL = _function(
     "set_recall",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -401,7 +351,6 @@ _SET_RECALL = Function(
     float
         The mean over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES_2,
     warns=_WARNS,
     notes=section(
         r"""
@@ -431,7 +380,7 @@ _SET_F_BETA = Arg(
 )
 
 
-_SET_F = Function(
+_SET_F = _function(
     "set_f",
     takes=("data", "beta", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -441,19 +390,6 @@ _SET_F = Function(
     returns="""
     float
         The mean over the groups left, or NaN when no group is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``beta`` negative or not finite.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -476,29 +412,17 @@ _SET_F = Function(
 )
 
 
-_NUM_Q = Function(
+_NUM_Q = _function(
     "num_q",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_count,
+    refused=_SUM_REFUSED,
     summary="""
     The number of groups (queries) evaluated.
     """,
     returns="""
     float
         The sum over the groups left, or NaN when no group is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``empty="one"`` (a count is not a mean), or ``ci=`` (no interval applies).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -517,10 +441,11 @@ _NUM_Q = Function(
 )
 
 
-_NUM_REL = Function(
+_NUM_REL = _function(
     "num_rel",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_count,
+    refused=_SUM_REFUSED,
     summary="""
     The relevant items of the groups, summed over groups.
     """,
@@ -528,7 +453,6 @@ _NUM_REL = Function(
     float
         The sum over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     notes=section(
         """
@@ -546,10 +470,11 @@ _NUM_REL = Function(
 )
 
 
-_NUM_RET = Function(
+_NUM_RET = _function(
     "num_ret",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_count,
+    refused=_SUM_REFUSED,
     summary="""
     The retrieved items of the groups, summed over groups.
     """,
@@ -557,7 +482,6 @@ _NUM_RET = Function(
     float
         The sum over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     notes=section(
         """
@@ -574,10 +498,11 @@ _NUM_RET = Function(
 )
 
 
-_NUM_REL_RET = Function(
+_NUM_REL_RET = _function(
     "num_rel_ret",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_count,
+    refused=_SUM_REFUSED,
     summary="""
     The relevant retrieved items of the groups, summed over groups.
     """,
@@ -585,7 +510,6 @@ _NUM_REL_RET = Function(
     float
         The sum over the groups left, or NaN when no group is left.
     """,
-    raises=_RAISES,
     warns=_WARNS,
     notes=section(
         """

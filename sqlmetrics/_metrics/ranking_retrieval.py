@@ -15,7 +15,7 @@ import math
 import numbers
 from typing import Any
 
-from .._core.params import Arg, Function, references, section
+from .._core.params import Arg, references, section
 from .._core.registry import (
     GROUP_TESTS,
     Inference,
@@ -38,8 +38,10 @@ from .ranking import (
     GROUP_MEAN,
     ITEM,
     LABEL,
+    NO_TIE_AVERAGE,
     SCORE,
     _check_map_params,
+    _function,
     _ranking_metric,
 )
 
@@ -107,7 +109,6 @@ declare_param(
 
 #: metrics without a closed form for ties="average" (not linear in the positions); err,
 #: infap and judged are ranking_ir's
-NO_TIE_AVERAGE = ("bpref", "iprec_at_recall", "iprec_11pt_avg", "err", "infap", "judged")
 
 
 def _check_ties(metric: str, params: dict[str, Any]) -> None:
@@ -201,7 +202,7 @@ _RBP_PERSISTENCE = Arg(
 )
 
 
-_RBP = Function(
+_RBP = _function(
     "rbp",
     takes=("data", "k", "persistence", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -211,19 +212,6 @@ _RBP = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``persistence`` outside (0, 1).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -250,7 +238,7 @@ _RBP = Function(
 )
 
 
-_FALLOUT = Function(
+_FALLOUT = _function(
     "fallout",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -260,19 +248,6 @@ _FALLOUT = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed).
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -294,7 +269,7 @@ _FALLOUT = Function(
 )
 
 
-_BPREF = Function(
+_BPREF = _function(
     "bpref",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -304,19 +279,6 @@ _BPREF = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -367,7 +329,7 @@ _IPREC_AT_RECALL_RECALL_ROUNDING = Arg(
 )
 
 
-_IPREC_AT_RECALL = Function(
+_IPREC_AT_RECALL = _function(
     "iprec_at_recall",
     takes=("data", "recall_level", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -377,20 +339,6 @@ _IPREC_AT_RECALL = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), ``recall_level`` outside [0, 1], an unknown ``recall_rounding``, or
-        ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -435,7 +383,7 @@ _IPREC_11PT_AVG_RECALL_ROUNDING = Arg(
 )
 
 
-_IPREC_11PT_AVG = Function(
+_IPREC_11PT_AVG = _function(
     "iprec_11pt_avg",
     takes=("data", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -445,19 +393,6 @@ _IPREC_11PT_AVG = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), an unknown ``recall_rounding``, or ``ties="average"``.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(
@@ -493,7 +428,7 @@ _GM_MAP_AP_DENOMINATOR = Arg(
 )
 
 
-_GM_MAP = Function(
+_GM_MAP = _function(
     "gm_map",
     takes=("data", "k", "ap_denominator", *_COLUMNS, *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
@@ -503,19 +438,6 @@ _GM_MAP = Function(
     returns="""
     float
         The mean over the groups left, or NaN when none is left.
-    """,
-    raises="""
-    ColumnNotFoundError
-        A named column is missing from ``data`` or ``qrels``.
-    InvalidDataError
-        No rows; NULL ids, scores or labels; NaN or infinite scores; negative labels; a
-        repeated (group, item) pair; with ``empty="error"`` an empty group, with
-        ``missing="error"`` a judged group absent from the run.
-    InvalidParameterError
-        An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` value (the allowed ones are
-        listed), or ``ap_denominator`` unknown.
-    DataSourceError
-        ``data`` or ``qrels`` names no existing table or file.
     """,
     warns=_WARNS,
     notes=section(

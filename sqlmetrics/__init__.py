@@ -27,6 +27,19 @@ from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
+from ._metrics._api_classification import (
+    accuracy,
+    auc,
+    confusion_matrix,
+    f1,
+    fbeta,
+    fpr,
+    gauc,
+    precision,
+    recall,
+    specificity,
+)
+from ._metrics._api_classification_bounds import auc_bounds
 from ._metrics._api_ranking import (
     cg,
     dcg,
@@ -67,19 +80,6 @@ from ._metrics.calibration import (
     expected_calibration_error,
     normalized_entropy,
 )
-from ._metrics.classification import (
-    accuracy,
-    auc,
-    confusion_matrix,
-    f1,
-    fbeta,
-    fpr,
-    gauc,
-    precision,
-    recall,
-    specificity,
-)
-from ._metrics.classification_bounds import auc_bounds
 from ._metrics.classification_curves import (
     average_precision,
     brier_score,

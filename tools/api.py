@@ -56,7 +56,12 @@ _IMPORTS = {
     "Sequence": "collections.abc",
     "CiMethod": ".._inference.intervals",
     "Interval": ".._inference.intervals",
+    "AucBounds": ".classification_bounds",
 }
+#: the names of the generated annotations imported for the type checker only (their import)
+_TYPE_ONLY = {"pd": "import pandas as pd"}
+#: a name in an annotation (not an attribute: ``pd.Series`` uses ``pd``)
+_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 _SECTIONS = (
     ("Returns", "returns"),
     ("Raises", "raises"),
@@ -246,8 +251,11 @@ def docstring(function: Function) -> str:
     unused = own - set(function.takes)
     if unused:
         raise ValueError(f"{function.name}: own entries of parameters it does not take: {unused}")
+    order = function.doc_order or function.takes
+    if sorted(order) != sorted(function.takes):
+        raise ValueError(f"{function.name}: doc_order is not an order of takes: {order}")
     parts = [_clean(function.summary), "Parameters\n----------"]
-    parts[-1] += "\n" + "\n".join(_annotation(function, name)[2] for name in function.takes)
+    parts[-1] += "\n" + "\n".join(_annotation(function, name)[2] for name in order)
     for header, field in _SECTIONS:
         text = _clean(getattr(function, field))
         if text:
@@ -314,17 +322,21 @@ def module_source(module: str) -> str:
     used = {"overload"} if any(f.interval for f in declared) else set()
     for function in declared:
         for name in function.takes:
-            used.update(re.findall(r"[A-Za-z_]\w*", _annotation(function, name)[0]))
-        used.update(re.findall(r"[A-Za-z_]\w*", function.returns_type))
+            used.update(_NAME.findall(_annotation(function, name)[0]))
+        used.update(_NAME.findall(function.returns_type))
         if function.interval:
             used.add("Interval")
     used -= {"None", "int", "float", "str", "bool", "dict", "list", "tuple", "object"}
+    type_only = sorted(used & set(_TYPE_ONLY))
+    used -= set(type_only)
     unknown = used - set(_IMPORTS)
     if unknown:
         raise ValueError(f"{module}: add where {sorted(unknown)} come from to tools.api._IMPORTS")
     by_source: dict[str, list[str]] = {}
     for name in sorted(used):
         by_source.setdefault(_IMPORTS[name], []).append(name)
+    if type_only:  # isort's order: the constant first
+        by_source.setdefault("typing", []).insert(0, "TYPE_CHECKING")
     for call in {f.call for f in declared}:
         if not call.__module__.startswith("sqlmetrics._metrics."):
             raise ValueError(f"{module}: call={call.__qualname__} is not a _metrics function")
@@ -354,6 +366,11 @@ def module_source(module: str) -> str:
         "",
         *ours,
         "",
+        *(
+            ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
+            if type_only
+            else []
+        ),
         "__all__ = [",
         *(f'    "{name}",' for name in names),
         "]",

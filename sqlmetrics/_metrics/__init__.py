@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_classification,
+    _api_classification_bounds,
     _api_ranking,
     _api_ranking_ir,
     _api_ranking_retrieval,
@@ -30,6 +32,8 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_classification,  # classification's public functions, generated from its declarations
+    _api_classification_bounds,
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,

@@ -459,7 +459,8 @@ _INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 _THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
 _TAKES_RATE = (*_THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
 _TAKES_AVERAGED = (*_THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
-#: the texts that several docstrings share
+#: the texts that several docstrings share; a piece that others continue ends with its last
+#: line's newline, and the piece after it starts at the entries' indent
 _PREDICTED = """
     A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
     ``prediction`` column is 1 (true).

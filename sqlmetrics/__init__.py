@@ -33,6 +33,19 @@ from ._metrics._api_calibration import (
     expected_calibration_error,
     normalized_entropy,
 )
+from ._metrics._api_classification import (
+    accuracy,
+    auc,
+    confusion_matrix,
+    f1,
+    fbeta,
+    fpr,
+    gauc,
+    precision,
+    recall,
+    specificity,
+)
+from ._metrics._api_classification_bounds import auc_bounds
 from ._metrics._api_classification_curves import (
     average_precision,
     brier_score,
@@ -75,19 +88,6 @@ from ._metrics._api_ranking_retrieval import (
     rbp,
 )
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
-from ._metrics.classification import (
-    accuracy,
-    auc,
-    confusion_matrix,
-    f1,
-    fbeta,
-    fpr,
-    gauc,
-    precision,
-    recall,
-    specificity,
-)
-from ._metrics.classification_bounds import auc_bounds
 from ._metrics.correlation import kendall_tau, spearman
 from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard

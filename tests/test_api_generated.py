@@ -95,3 +95,31 @@ def test_a_table_is_typed_without_importing_pandas() -> None:
     generated = importlib.import_module("sqlmetrics._metrics._api_classification_curves")
     assert "pd" not in vars(generated)
     assert inspect.signature(generated.roc_curve).return_annotation == "pd.DataFrame"
+
+
+def test_doc_order_orders_the_parameters_entries_only() -> None:
+    """``doc_order`` (fbeta documents ``beta`` after ``prediction`` but takes it first) orders
+    the Parameters section; the signature keeps ``takes``' order; an order that is not one of
+    ``takes`` is refused.
+    """
+    fbeta = next(f for f in importlib.import_module("sqlmetrics._metrics.classification").API
+                 if f.name == "fbeta")  # fmt: skip
+    assert fbeta.doc_order and fbeta.doc_order != fbeta.takes
+    documented = list(api.entries(api.docstring(fbeta)))
+    assert documented == list(fbeta.doc_order)
+    assert tuple(inspect.signature(sqlmetrics.fbeta).parameters) == fbeta.takes
+    plain = dataclasses.replace(fbeta, doc_order=())
+    assert list(api.entries(api.docstring(plain))) == list(fbeta.takes)
+    with pytest.raises(ValueError, match="doc_order"):
+        api.docstring(dataclasses.replace(fbeta, doc_order=fbeta.doc_order[:-1]))
+
+
+def test_a_type_only_name_is_imported_for_the_type_checker_only() -> None:
+    """``pd.Series`` in a declared return type imports pandas under ``TYPE_CHECKING`` (no
+    pandas import at ``import sqlmetrics``); a module without one has no such block.
+    """
+    source = api.module_source("sqlmetrics._metrics.classification")
+    assert "\nif TYPE_CHECKING:\n    import pandas as pd\n" in source
+    assert "from typing import TYPE_CHECKING, Any, overload\n" in source
+    assert "\nimport pandas" not in source
+    assert "TYPE_CHECKING" not in api.module_source("sqlmetrics._metrics.ranking_ir")

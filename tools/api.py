@@ -57,6 +57,7 @@ _IMPORTS = {
     "CiMethod": ".._inference.intervals",
     "Interval": ".._inference.intervals",
     "TYPE_CHECKING": "typing",
+    "AucBounds": ".classification_bounds",
 }
 #: names used in the generated annotations only, imported under ``if TYPE_CHECKING:`` (pandas
 #: stays a lazy import: tests/test_startup.py)
@@ -250,8 +251,11 @@ def docstring(function: Function) -> str:
     unused = own - set(function.takes)
     if unused:
         raise ValueError(f"{function.name}: own entries of parameters it does not take: {unused}")
+    order = function.doc_order or function.takes
+    if sorted(order) != sorted(function.takes):
+        raise ValueError(f"{function.name}: doc_order is not an order of takes: {order}")
     parts = [_clean(function.summary), "Parameters\n----------"]
-    parts[-1] += "\n" + "\n".join(_annotation(function, name)[2] for name in function.takes)
+    parts[-1] += "\n" + "\n".join(_annotation(function, name)[2] for name in order)
     for header, field in _SECTIONS:
         text = _clean(getattr(function, field))
         if text:

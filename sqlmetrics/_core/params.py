@@ -126,6 +126,8 @@ class Function:
     metric: str = ""
     returns_type: str = "float"
     interval: bool = True  # ci=: None -> returns_type, a level -> Interval
+    #: the Parameters' order in the docstring where it is not ``takes``' (the signature's)
+    doc_order: tuple[str, ...] = ()
 
 
 RANKING = (

@@ -11,6 +11,8 @@ from typing import Any
 
 from . import (
     _api_calibration,
+    _api_classification,
+    _api_classification_bounds,
     _api_classification_curves,
     _api_classification_separation,
     _api_ranking,
@@ -36,6 +38,8 @@ FAMILY_MODULES = (
     _api_calibration,  # generated from calibration's declarations
     _api_classification_curves,
     _api_classification_separation,
+    _api_classification,  # classification's public functions, generated from its declarations
+    _api_classification_bounds,
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,

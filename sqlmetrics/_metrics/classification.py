@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import resolve
+from .._core.params import REQUIRED, Arg, Function
 from .._core.registry import (
     GROUP_TESTS,
     REGISTRY,
@@ -24,18 +25,9 @@ from .multiclass import averaged, check_average, check_normalize_arg
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "accuracy",
-    "auc",
-    "confusion_matrix",
-    "f1",
-    "fbeta",
-    "fpr",
-    "gauc",
-    "precision",
-    "recall",
-    "specificity",
-]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_classification.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 LABEL = Role("label", "binary")
 SCORE = Role("score", "score")
@@ -145,333 +137,6 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
     )
 
 
-@overload
-def auc(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    max_fpr: float | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def auc(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    max_fpr: float | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def auc(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    weight: str | None = None,
-    pos_label: Any = None,
-    max_fpr: float | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
-
-    AUC is the probability that a random positive row scores higher than a random negative
-    row, a tied pair counting 1/2. It equals scikit-learn's ``roc_auc_score``, with and
-    without ``sample_weight``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of scores, any finite numbers; higher means label 1 more likely.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    max_fpr : float, optional
-        The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
-        McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
-        :func:`partial_auc` (see there). None: the whole area.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'delong' (the methods that apply:
-        'delong', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        ROC AUC in [0, 1], or NaN when undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing (the message lists the columns present).
-    InvalidDataError
-        No rows; NULL labels, scores or weights; labels outside {0, 1}; NaN or infinite
-        scores; negative weights; a non-numeric score.
-    DataSourceError
-        ``data`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When only one class is present; NaN is returned.
-
-    See Also
-    --------
-    gauc : AUC per group, then a weighted mean.
-    partial_auc : the area up to a false positive rate (``max_fpr=``).
-
-    Notes
-    -----
-    With average ranks :math:`r_i` (tied scores share the mean of the ranks they span),
-    :math:`P` positives and :math:`N` negatives,
-
-    .. math:: AUC = \frac{\sum_{i: y_i = 1} r_i - P (P + 1) / 2}{P N}.
-
-    With weights, each positive/negative pair counts :math:`w_i w_j` and the denominator is
-    :math:`W_+ W_-`. The SQL is ``sql/classification/auc.sql``; :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a
-       receiver operating characteristic (ROC) curve. Radiology 143(1), 29-36.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.auc(df), 4)
-    0.7222
-    """
-    iv_request = ci_request("auc", ci, ci_method, n_boot, seed)
-    if max_fpr is not None:
-        # partial_auc's own interval (its request: the same options)
-        return partial_auc(
-            data,
-            label=label,
-            score=score,
-            weight=weight,
-            max_fpr=max_fpr,
-            pos_label=pos_label,
-            ci=ci,
-            ci_method=ci_method,
-            n_boot=n_boot,
-            seed=seed,
-            convention=convention,
-            con=con,
-        )
-    frame = compute(
-        "auc",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("auc", scalar(frame, "auc"), iv_request)
-
-
-@overload
-def gauc(
-    data: Any,
-    *,
-    group: str,
-    label: str = "label",
-    score: str = "score",
-    weighting: str = "samples",
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def gauc(
-    data: Any,
-    *,
-    group: str,
-    label: str = "label",
-    score: str = "score",
-    weighting: str = "samples",
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def gauc(
-    data: Any,
-    *,
-    group: str,
-    label: str = "label",
-    score: str = "score",
-    weighting: str = "samples",
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
-
-    GAUC measures how well a model orders items *for the same user*, which is what a
-    recommender or CTR ranker is asked to do; a global AUC also rewards separating users.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    group : str
-        Column identifying the group (user, session, query). Must not be NULL.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of scores, any finite numbers; higher means label 1 more likely.
-    weighting : {"samples", "positives", "uniform"}, default "samples"
-        Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
-        its number of positives (clicks), or 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        GAUC in [0, 1], or NaN when no group has both classes.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`auc`; also for NULL group keys.
-    InvalidParameterError
-        ``weighting`` is not one of the three choices.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no group has both a positive and a negative row; NaN is returned.
-
-    Notes
-    -----
-    .. math:: GAUC = \frac{\sum_g v_g AUC_g}{\sum_g v_g}
-
-    over the groups :math:`g` whose labels are not all equal (their AUC is undefined, so they
-    are left out). :math:`AUC_g` uses average ranks for ties, as :func:`auc`.
-
-    References
-    ----------
-    .. [1] Zhou, G. et al. (2018). Deep Interest Network for Click-Through Rate Prediction.
-       KDD 2018, section 6.3.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "label": [1, 0, 0, 0, 1, 1],
-    ...                    "score": [.9, .3, .5, .4, .2, .8]})
-    >>> round(sqlmetrics.gauc(df, group="user"), 4)
-    0.75
-    """
-    iv_request = ci_request("gauc", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "gauc",
-        data,
-        con=con,
-        columns={"group": group, "label": label, "score": score},
-        params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("gauc", scalar(frame, "gauc"), iv_request)
-
-
 def _threshold_columns(
     name: str,
     label: str,
@@ -497,110 +162,106 @@ def _threshold_columns(
     return columns, {"threshold": threshold, "pos_label": pos_label}
 
 
-def confusion_matrix(
+# ----------------------------------------------------------------------------- the bodies
+# What the public functions (generated into _api_classification.py) call, each as
+# ``call(metric, data, name=name, ...)`` with every parameter the function takes.
+
+
+def _auc(
+    name: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    normalize: str | None = None,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    weight: str | None,
+    pos_label: Any,
+    max_fpr: float | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+) -> float | Interval:
+    """The body of auc: :func:`partial_auc` with ``max_fpr``, else the Mann-Whitney AUC."""
+    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
+    if max_fpr is not None:
+        # partial_auc's own interval (its request: the same options)
+        return partial_auc(
+            data,
+            label=label,
+            score=score,
+            weight=weight,
+            max_fpr=max_fpr,
+            pos_label=pos_label,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
+            convention=convention,
+            con=con,
+        )
+    frame = compute(
+        name,
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={"pos_label": pos_label, "convention": convention},
+        ci=iv_request,
+    )
+    return ci_result(name, scalar(frame, name), iv_request)
+
+
+def _gauc(
+    name: str,
+    data: Any,
+    *,
+    group: str,
+    label: str,
+    score: str,
+    weighting: str,
+    pos_label: Any,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+) -> float | Interval:
+    """The body of gauc."""
+    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
+    frame = compute(
+        name,
+        data,
+        con=con,
+        columns={"group": group, "label": label, "score": score},
+        params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
+        ci=iv_request,
+    )
+    return ci_result(name, scalar(frame, name), iv_request)
+
+
+def _confusion_matrix(
+    name: str,
+    data: Any,
+    *,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    pos_label: Any,
+    normalize: str | None,
+    convention: str | None,
+    con: Any,
 ) -> dict[str, float]:
-    """Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
-
-    A row is predicted positive when ``score >= threshold``, or when its ``prediction``
-    column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    normalize : {"true", "pred", "all"}, optional
-        Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
-        ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
-        and fp by the negatives), ``"pred"`` by each predicted class (tp and fp by the
-        predicted positives, tn and fn by the predicted negatives), ``"all"`` by all rows
-        (weights with ``weight``). A zero total gives 0, as there. None: counts.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    dict
-        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight`` or
-        ``normalize``.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`auc`.
-    InvalidParameterError
-        ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
-
-    See Also
-    --------
-    precision, recall, f1 : metrics of these counts.
-
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: never (no rows is an error). The SQL is
-    ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> sqlmetrics.confusion_matrix(df)
-    {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
-    >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
-    >>> {key: round(value, 4) for key, value in fractions.items()}
-    {'tp': 0.6667, 'fp': 0.6667, 'tn': 0.3333, 'fn': 0.3333}
-    """
-    how = check_normalize_arg(normalize, "confusion_matrix")
+    """The body of confusion_matrix: the four counts, or their fractions (``normalize``)."""
+    how = check_normalize_arg(normalize, name)
     columns, params = _threshold_columns(
-        "confusion_matrix", label, score, prediction, weight, threshold, pos_label
+        name, label, score, prediction, weight, threshold, pos_label
     )
     params["convention"] = convention
-    frame = compute("confusion_matrix", data, con=con, columns=columns, params=params)
+    frame = compute(name, data, con=con, columns=columns, params=params)
     cast = float if weight is not None else int
     counts = {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
     if how is None:
@@ -708,1375 +369,718 @@ def _averaged(
     )
 
 
-@overload
-def accuracy(
+def _threshold_metric(
+    name: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    pos_label: Any,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+    **options: Any,
 ) -> float | Interval:
-    """Accuracy: the share of rows classified correctly.
-
-        (tp + tn) / (tp + fp + tn + fn)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        The metric in [0, 1].
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
-
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: never (no rows is an error). The SQL is
-    ``sql/classification/accuracy.sql``; :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.accuracy(df), 4)
-    0.5
+    """The body of accuracy, specificity and fpr (:func:`_binary`); ``options``: the
+    metric's own (``zero_division``).
     """
-    iv_request = ci_request("accuracy", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "accuracy",
-        _binary(
-            "accuracy",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            options={"convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
+    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
+    value = _binary(
+        name,
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        options={**options, "convention": convention},
+        con=con,
+        ci=iv_request,
     )
+    return ci_result(name, value, iv_request)
 
 
-@overload
-def precision(
+def _averaged_metric(
+    name: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series: ...
-
-
-@overload
-def precision(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def precision(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    average: str | None,
+    pos_label: Any,
+    labels: Sequence[Any] | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+    **options: Any,
 ) -> float | pd.Series | Interval:
-    """Precision (positive predictive value).
+    """The body of precision, recall, f1 and fbeta (:func:`_averaged`); ``options``: the
+    metric's own (``beta``, ``zero_division``).
+    """
+    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
+    value = _averaged(
+        name,
+        data,
+        label=label,
+        score=score,
+        threshold=threshold,
+        prediction=prediction,
+        weight=weight,
+        pos_label=pos_label,
+        labels=labels,
+        average=average,
+        options={**options, "convention": convention},
+        con=con,
+        ci=iv_request,
+    )
+    return ci_result(name, value, iv_request)
 
-        tp / (tp + fp)
 
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_classification.py.
+
+
+#: the parameters the declarations take, in signature order
+_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
+_THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
+_TAKES_RATE = (*_THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
+_TAKES_AVERAGED = (*_THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
+#: the texts that several docstrings share; a piece that others continue ends with its last
+#: line's newline, and the piece after it starts at the entries' indent
+_PREDICTED = """
     A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
     ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
-        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
-        and ``prediction`` hold classes of any type (the classes are the values seen in either)
-        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
-        the mean weighted by support (true rows per class), "micro" the metric of the counts
-        summed over classes (all floats); None gives one value per class (a pandas Series
-        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
-        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
-        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    labels : list, optional
-        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
-        in their order for ``average=None``. A listed class absent from the data counts with
-        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
-        still counts in the other classes' counts (e.g. as their false positives); "micro"
-        sums the listed classes only. Strings, numbers or booleans, as the label column's
-        type. Not with ``average="binary"`` (use ``pos_label``).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float or pandas.Series
-        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
-        ``average=None``. The type depends on ``average`` only, never on the data.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-    InvalidDataError
-        With a multiclass ``average``: label and prediction of incomparable types.
-    InvalidParameterError
-        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
-        ``threshold``.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is
-        returned.
-
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
-
-    Notes
-    -----
+    """
+_TIES = """
     Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no predicted positive (tp + fp = 0), NaN (or the
-    ``zero_division`` value). The SQL is
-    ``sql/classification/precision.sql`` (``sql/multiclass/precision_<average>.sql`` for a
-    multiclass ``average``); :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
+    never split."""
+_EXAMPLE = """
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.precision(df), 4)
-    0.5
-
+"""
+#: also auc_bounds' (classification_bounds.py), as are the Raises and reference of AUC
+RAISES_COLUMNS = """
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns present).
+    InvalidDataError
+        No rows; NULL labels, scores or weights; labels outside {0, 1}; NaN or infinite
+        scores; negative weights; a non-numeric score.
+"""
+RAISES_SOURCE = """    DataSourceError
+        ``data`` names no existing table or file.
+    """
+HANLEY = """
+    .. [1] Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a
+       receiver operating characteristic (ROC) curve. Radiology 143(1), 29-36.
+"""
+EXAMPLE_AUC = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+"""
+_ANIMALS = """
     Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
 
     >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> round(sqlmetrics.precision(animals, label="y", prediction="p", average="macro"), 4)
-    0.2222
-    """
-    iv_request = ci_request("precision", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "precision",
-        _averaged(
-            "precision",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            labels=labels,
-            average=average,
-            options={"zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})"""
 
 
-@overload
-def recall(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series: ...
-
-
-@overload
-def recall(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def recall(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series | Interval:
-    """Recall: true positive rate (TPR, sensitivity).
-
-        tp / (tp + fn)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
-        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
-        and ``prediction`` hold classes of any type (the classes are the values seen in either)
-        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
-        the mean weighted by support (true rows per class), "micro" the metric of the counts
-        summed over classes (all floats); None gives one value per class (a pandas Series
-        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
-        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
-        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    labels : list, optional
-        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
-        in their order for ``average=None``. A listed class absent from the data counts with
-        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
-        still counts in the other classes' counts (e.g. as their false positives); "micro"
-        sums the listed classes only. Strings, numbers or booleans, as the label column's
-        type. Not with ``average="binary"`` (use ``pos_label``).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float or pandas.Series
-        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
-        ``average=None``. The type depends on ``average`` only, never on the data.
-
-    Raises
-    ------
+_RAISES_DATA = """
     ColumnNotFoundError, InvalidDataError, DataSourceError
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
-    InvalidParameterError
+"""
+_RAISES_THRESHOLD = (
+    _RAISES_DATA
+    + """    InvalidParameterError
         ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-    InvalidDataError
+"""
+)
+#: the multiclass averages' errors (precision, recall, f1, fbeta), after the binary ones
+_RAISES_MULTICLASS = """    InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
     InvalidParameterError
         An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
         ``threshold``.
+    """
 
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no positive label (tp + fn = 0), with ``zero_division="warn"``; NaN is returned.
 
-    See Also
-    --------
+_SEE_ALSO_COUNTS = """
     confusion_matrix : the four counts behind every threshold metric.
+    """
 
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
 
-    References
-    ----------
+_SOKOLOVA = """
     .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
        for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.recall(df), 4)
-    0.6667
-
-    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> round(sqlmetrics.recall(animals, label="y", prediction="p", average="macro"), 4)
-    0.3333
     """
-    iv_request = ci_request("recall", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "recall",
-        _averaged(
-            "recall",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            labels=labels,
-            average=average,
-            options={"zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
 
 
-@overload
-def specificity(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def specificity(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def specificity(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    """Specificity: true negative rate (TNR).
-
-        tn / (tn + fp)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        The metric in [0, 1], or NaN when undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no negative label (tn + fp = 0), with ``zero_division="warn"``; NaN is returned.
-
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
-
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/specificity.sql``; :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.specificity(df), 4)
-    0.3333
-    """
-    iv_request = ci_request("specificity", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "specificity",
-        _binary(
-            "specificity",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            options={"zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
-
-
-@overload
-def fpr(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def fpr(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def fpr(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    """False positive rate (fall-out): 1 - specificity.
-
-        fp / (fp + tn)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        The metric in [0, 1], or NaN when undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no negative label (fp + tn = 0), with ``zero_division="warn"``; NaN is returned.
-
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
-
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/fpr.sql``; :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.fpr(df), 4)
-    0.6667
-    """
-    iv_request = ci_request("fpr", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "fpr",
-        _binary(
-            "fpr",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            options={"zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
-
-
-@overload
-def f1(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series: ...
-
-
-@overload
-def f1(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def f1(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series | Interval:
-    """F1 score: the harmonic mean of precision and recall.
-
-        2 tp / (2 tp + fp + fn)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
-        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
-        and ``prediction`` hold classes of any type (the classes are the values seen in either)
-        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
-        the mean weighted by support (true rows per class), "micro" the metric of the counts
-        summed over classes (all floats); None gives one value per class (a pandas Series
-        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
-        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
-        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    labels : list, optional
-        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
-        in their order for ``average=None``. A listed class absent from the data counts with
-        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
-        still counts in the other classes' counts (e.g. as their false positives); "micro"
-        sums the listed classes only. Strings, numbers or booleans, as the label column's
-        type. Not with ``average="binary"`` (use ``pos_label``).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_RETURNS_AVERAGED = """
     float or pandas.Series
         A float in [0, 1], or NaN when undefined; a Series (one value per class) when
         ``average=None``. The type depends on ``average`` only, never on the data.
+    """
 
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-    InvalidDataError
-        With a multiclass ``average``: label and prediction of incomparable types.
-    InvalidParameterError
-        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
-        ``threshold``.
 
-    Warns
-    -----
+_WARNS_F = """
     UndefinedMetricWarning
         When no positive label and no predicted positive (tp + fp + fn = 0), with
         ``zero_division="warn"``; NaN is returned.
-
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
-
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
-    NaN (or the ``zero_division`` value). The SQL is
-    ``sql/classification/f1.sql`` (``sql/multiclass/f1_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.f1(df), 4)
-    0.5714
-
-    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> round(sqlmetrics.f1(animals, label="y", prediction="p", average="macro"), 4)
-    0.2667
     """
-    iv_request = ci_request("f1", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "f1",
-        _averaged(
-            "f1",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            labels=labels,
-            average=average,
-            options={"zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
 
 
-@overload
-def fbeta(
-    data: Any,
-    *,
-    beta: float,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series: ...
+_RETURNS_RATE = """
+    float
+        The metric in [0, 1], or NaN when undefined.
+    """
 
 
-@overload
-def fbeta(
-    data: Any,
-    *,
-    beta: float,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def fbeta(
-    data: Any,
-    *,
-    beta: float,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    average: str | None = "binary",
-    pos_label: Any = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | pd.Series | Interval:
-    """F-beta score: a weighted harmonic mean of precision and recall.
-
-        (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)
-
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
-        with ``pos_label``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
+_PREDICTION = Arg(
+    "prediction",
+    "str | None",
+    None,
+    """
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
+    """,
+)
+
+
+_MAX_FPR = Arg(
+    "max_fpr",
+    "float | None",
+    None,
+    """
+    max_fpr : float, optional
+        The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
+        McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
+        :func:`partial_auc` (see there). None: the whole area.
+    """,
+)
+
+
+_NORMALIZE = Arg(
+    "normalize",
+    "str | None",
+    None,
+    """
+    normalize : {"true", "pred", "all"}, optional
+        Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
+        ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
+        and fp by the negatives), ``"pred"`` by each predicted class (tp and fp by the
+        predicted positives, tn and fn by the predicted negatives), ``"all"`` by all rows
+        (weights with ``weight``). A zero total gives 0, as there. None: counts.
+    """,
+)
+
+
+_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
+    """
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value returned when the denominator is 0: "warn" returns NaN with an
+        UndefinedMetricWarning; a number is returned silently.
+    """,
+)
+
+
+_AVERAGE = Arg(
+    "average",
+    "str | None",
+    "binary",
+    """
+    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
+        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
+        and ``prediction`` hold classes of any type (the classes are the values seen in either)
+        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
+        the mean weighted by support (true rows per class), "micro" the metric of the counts
+        summed over classes (all floats); None gives one value per class (a pandas Series
+        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
+        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
+        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
+    """,
+)
+
+
+_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
+        in their order for ``average=None``. A listed class absent from the data counts with
+        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
+        still counts in the other classes' counts (e.g. as their false positives); "micro"
+        sums the listed classes only. Strings, numbers or booleans, as the label column's
+        type. Not with ``average="binary"`` (use ``pos_label``).
+    """,
+)
+
+
+_BETA = Arg(
+    "beta",
+    "float",
+    REQUIRED,
+    """
     beta : float
         Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
         scikit-learn's ``fbeta_score(beta=0)``).
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value returned when the denominator is 0: "warn" returns NaN with an
-        UndefinedMetricWarning; a number is returned silently.
-    average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
-        "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
-        and ``prediction`` hold classes of any type (the classes are the values seen in either)
-        and ``prediction=`` is required: "macro" is the plain mean over classes, "weighted"
-        the mean weighted by support (true rows per class), "micro" the metric of the counts
-        summed over classes (all floats); None gives one value per class (a pandas Series
-        indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
-        0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
-        0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-    pos_label : str, number or bool, optional
-        The label value of the positive class, for a label column of two other values (e.g.
-        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
-    labels : list, optional
-        With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
-        in their order for ``average=None``. A listed class absent from the data counts with
-        support 0 (its precision and recall are 0/0, see ``zero_division``); a class left out
-        still counts in the other classes' counts (e.g. as their false positives); "micro"
-        sums the listed classes only. Strings, numbers or booleans, as the label column's
-        type. Not with ``average="binary"`` (use ``pos_label``).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
-    float or pandas.Series
-        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
-        ``average=None``. The type depends on ``average`` only, never on the data.
 
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
-        unreadable data.
-    InvalidParameterError
-        ``threshold`` or ``beta`` out of range, or both ``threshold`` and ``prediction`` given.
-    InvalidDataError
-        With a multiclass ``average``: label and prediction of incomparable types.
-    InvalidParameterError
-        An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
-        ``threshold``.
+_GROUP = Arg(
+    "group",
+    "str",
+    REQUIRED,
+    """
+    group : str
+        Column identifying the group (user, session, query). Must not be NULL.
+    """,
+)
 
-    Warns
-    -----
+
+_WEIGHTING = Arg(
+    "weighting",
+    "str",
+    "samples",
+    """
+    weighting : {"samples", "positives", "uniform"}, default "samples"
+        Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
+        its number of positives (clicks), or 1.
+    """,
+)
+
+
+_ACCURACY = Function(
+    "accuracy",
+    takes=(*_THRESHOLDED, "pos_label", *_INTERVAL),
+    call=_threshold_metric,
+    summary="""
+    Accuracy: the share of rows classified correctly.
+
+        (tp + tn) / (tp + fp + tn + fn)
+"""
+    + _PREDICTED,
+    returns="""
+    float
+        The metric in [0, 1].
+    """,
+    raises=_RAISES_THRESHOLD,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: never (no rows is an error). The SQL is
+    ``sql/classification/accuracy.sql``; :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.accuracy(df), 4)
+    0.5
+    """,
+    own=(_PREDICTION,),
+)
+
+
+_AUC = Function(
+    "auc",
+    takes=("data", "label", "score", "weight", "pos_label", "max_fpr", *_INTERVAL),
+    call=_auc,
+    summary="""
+    Area under the ROC curve, computed in SQL as the Mann-Whitney statistic.
+
+    AUC is the probability that a random positive row scores higher than a random negative
+    row, a tied pair counting 1/2. It equals scikit-learn's ``roc_auc_score``, with and
+    without ``sample_weight``.
+    """,
+    returns="""
+    float
+        ROC AUC in [0, 1], or NaN when undefined.
+    """,
+    raises=RAISES_COLUMNS + RAISES_SOURCE,
+    warns="""
     UndefinedMetricWarning
-        When no positive label and no predicted positive (tp + fp + fn = 0), with
-        ``zero_division="warn"``; NaN is returned.
+        When only one class is present; NaN is returned.
+    """,
+    see_also="""
+    gauc : AUC per group, then a weighted mean.
+    partial_auc : the area up to a false positive rate (``max_fpr=``).
+    """,
+    notes=r"""
+    With average ranks :math:`r_i` (tied scores share the mean of the ranks they span),
+    :math:`P` positives and :math:`N` negatives,
 
-    See Also
-    --------
-    confusion_matrix : the four counts behind every threshold metric.
+    .. math:: AUC = \frac{\sum_{i: y_i = 1} r_i - P (P + 1) / 2}{P N}.
 
-    Notes
-    -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
+    With weights, each positive/negative pair counts :math:`w_i w_j` and the denominator is
+    :math:`W_+ W_-`. The SQL is ``sql/classification/auc.sql``; :func:`render` shows it.
+    """,
+    references=HANLEY,
+    examples=EXAMPLE_AUC
+    + """    >>> round(sqlmetrics.auc(df), 4)
+    0.7222
+    """,
+    own=(_MAX_FPR,),
+)
+
+
+_CONFUSION_MATRIX = Function(
+    "confusion_matrix",
+    takes=(*_THRESHOLDED, "pos_label", "normalize", "convention", "con"),
+    call=_confusion_matrix,
+    summary="""
+    Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
+
+    A row is predicted positive when ``score >= threshold``, or when its ``prediction``
+    column is 1 (true).
+    """,
+    returns="""
+    dict
+        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight`` or
+        ``normalize``.
+    """,
+    raises="""
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`auc`.
+    InvalidParameterError
+        ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
+    """,
+    see_also="""
+    precision, recall, f1 : metrics of these counts.
+    """,
+    notes=_TIES
+    + """ Undefined: never (no rows is an error). The SQL is
+    ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> sqlmetrics.confusion_matrix(df)
+    {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
+    >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
+    >>> {key: round(value, 4) for key, value in fractions.items()}
+    {'tp': 0.6667, 'fp': 0.6667, 'tn': 0.3333, 'fn': 0.3333}
+    """,
+    own=(
+        _PREDICTION,
+        _NORMALIZE,
+    ),
+    returns_type="dict[str, float]",
+    interval=False,
+)
+
+
+_F1 = Function(
+    "f1",
+    takes=_TAKES_AVERAGED,
+    call=_averaged_metric,
+    summary="""
+    F1 score: the harmonic mean of precision and recall.
+
+        2 tp / (2 tp + fp + fn)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_AVERAGED,
+    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
+    warns=_WARNS_F,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
+    NaN (or the ``zero_division`` value). The SQL is
+    ``sql/classification/f1.sql`` (``sql/multiclass/f1_<average>.sql`` for a multiclass
+    ``average``); :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.f1(df), 4)
+    0.5714
+"""
+    + _ANIMALS
+    + """
+    >>> round(sqlmetrics.f1(animals, label="y", prediction="p", average="macro"), 4)
+    0.2667
+    """,
+    own=(
+        _PREDICTION,
+        _ZERO_DIVISION,
+        _AVERAGE,
+        _LABELS,
+    ),
+    returns_type="float | pd.Series",
+)
+
+
+_FBETA = Function(
+    "fbeta",
+    takes=("data", "beta", *_TAKES_AVERAGED[1:]),
+    call=_averaged_metric,
+    summary="""
+    F-beta score: a weighted harmonic mean of precision and recall.
+
+        (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_AVERAGED,
+    raises=_RAISES_DATA
+    + """    InvalidParameterError
+        ``threshold`` or ``beta`` out of range, or both ``threshold`` and ``prediction`` given.
+"""
+    + _RAISES_MULTICLASS,
+    warns=_WARNS_F,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
     NaN (or the ``zero_division`` value). The SQL is
     ``sql/classification/fbeta.sql`` (``sql/multiclass/fbeta_<average>.sql`` for a multiclass
     ``average``); :func:`render` shows it.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.fbeta(df, beta=2), 4)
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.fbeta(df, beta=2), 4)
     0.625
-
-    Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+"""
+    + _ANIMALS
+    + """
     >>> round(sqlmetrics.fbeta(animals, label="y", prediction="p", average="macro", beta=2), 4)
     0.303
-    """
-    iv_request = ci_request("fbeta", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "fbeta",
-        _averaged(
-            "fbeta",
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            labels=labels,
-            average=average,
-            options={"beta": beta, "zero_division": zero_division, "convention": convention},
-            con=con,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    """,
+    own=(_BETA, _PREDICTION, _ZERO_DIVISION, _AVERAGE, _LABELS),
+    doc_order=("data", "label", "score", "threshold", "prediction", "beta", *_TAKES_AVERAGED[5:]),
+    returns_type="float | pd.Series",
+)
+
+
+_FPR = Function(
+    "fpr",
+    takes=_TAKES_RATE,
+    call=_threshold_metric,
+    summary="""
+    False positive rate (fall-out): 1 - specificity.
+
+        fp / (fp + tn)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_RATE,
+    raises=_RAISES_THRESHOLD,
+    warns="""
+    UndefinedMetricWarning
+        When no negative label (fp + tn = 0), with ``zero_division="warn"``; NaN is returned.
+    """,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/fpr.sql``; :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.fpr(df), 4)
+    0.6667
+    """,
+    own=(
+        _PREDICTION,
+        _ZERO_DIVISION,
+    ),
+)
+
+
+_GAUC = Function(
+    "gauc",
+    takes=("data", "group", "label", "score", "weighting", "pos_label", *_INTERVAL),
+    call=_gauc,
+    summary="""
+    Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
+
+    GAUC measures how well a model orders items *for the same user*, which is what a
+    recommender or CTR ranker is asked to do; a global AUC also rewards separating users.
+    """,
+    returns="""
+    float
+        GAUC in [0, 1], or NaN when no group has both classes.
+    """,
+    raises="""
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`auc`; also for NULL group keys.
+    InvalidParameterError
+        ``weighting`` is not one of the three choices.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When no group has both a positive and a negative row; NaN is returned.
+    """,
+    notes=r"""
+    .. math:: GAUC = \frac{\sum_g v_g AUC_g}{\sum_g v_g}
+
+    over the groups :math:`g` whose labels are not all equal (their AUC is undefined, so they
+    are left out). :math:`AUC_g` uses average ranks for ties, as :func:`auc`.
+    """,
+    references="""
+    .. [1] Zhou, G. et al. (2018). Deep Interest Network for Click-Through Rate Prediction.
+       KDD 2018, section 6.3.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "label": [1, 0, 0, 0, 1, 1],
+    ...                    "score": [.9, .3, .5, .4, .2, .8]})
+    >>> round(sqlmetrics.gauc(df, group="user"), 4)
+    0.75
+    """,
+    own=(
+        _GROUP,
+        _WEIGHTING,
+    ),
+)
+
+
+_PRECISION = Function(
+    "precision",
+    takes=_TAKES_AVERAGED,
+    call=_averaged_metric,
+    summary="""
+    Precision (positive predictive value).
+
+        tp / (tp + fp)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_AVERAGED,
+    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
+    warns="""
+    UndefinedMetricWarning
+        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is
+        returned.
+    """,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no predicted positive (tp + fp = 0), NaN (or the
+    ``zero_division`` value). The SQL is
+    ``sql/classification/precision.sql`` (``sql/multiclass/precision_<average>.sql`` for a
+    multiclass ``average``); :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.precision(df), 4)
+    0.5
+"""
+    + _ANIMALS
+    + """
+    >>> round(sqlmetrics.precision(animals, label="y", prediction="p", average="macro"), 4)
+    0.2222
+    """,
+    own=(
+        _PREDICTION,
+        _ZERO_DIVISION,
+        _AVERAGE,
+        _LABELS,
+    ),
+    returns_type="float | pd.Series",
+)
+
+
+_RECALL = Function(
+    "recall",
+    takes=_TAKES_AVERAGED,
+    call=_averaged_metric,
+    summary="""
+    Recall: true positive rate (TPR, sensitivity).
+
+        tp / (tp + fn)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_AVERAGED,
+    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
+    warns="""
+    UndefinedMetricWarning
+        When no positive label (tp + fn = 0), with ``zero_division="warn"``; NaN is returned.
+    """,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a multiclass
+    ``average``); :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.recall(df), 4)
+    0.6667
+"""
+    + _ANIMALS
+    + """
+    >>> round(sqlmetrics.recall(animals, label="y", prediction="p", average="macro"), 4)
+    0.3333
+    """,
+    own=(
+        _PREDICTION,
+        _ZERO_DIVISION,
+        _AVERAGE,
+        _LABELS,
+    ),
+    returns_type="float | pd.Series",
+)
+
+
+_SPECIFICITY = Function(
+    "specificity",
+    takes=_TAKES_RATE,
+    call=_threshold_metric,
+    summary="""
+    Specificity: true negative rate (TNR).
+
+        tn / (tn + fp)
+"""
+    + _PREDICTED,
+    returns=_RETURNS_RATE,
+    raises=_RAISES_THRESHOLD,
+    warns="""
+    UndefinedMetricWarning
+        When no negative label (tn + fp = 0), with ``zero_division="warn"``; NaN is returned.
+    """,
+    see_also=_SEE_ALSO_COUNTS,
+    notes=_TIES
+    + """ Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division``
+    value). The SQL is
+    ``sql/classification/specificity.sql``; :func:`render` shows it.
+    """,
+    references=_SOKOLOVA,
+    examples=_EXAMPLE
+    + """    >>> round(sqlmetrics.specificity(df), 4)
+    0.3333
+    """,
+    own=(
+        _PREDICTION,
+        _ZERO_DIVISION,
+    ),
+)
+
+
+#: the public functions of this module, generated into _api_classification.py
+API = (
+    _AUC,
+    _GAUC,
+    _CONFUSION_MATRIX,
+    _ACCURACY,
+    _PRECISION,
+    _RECALL,
+    _SPECIFICITY,
+    _FPR,
+    _F1,
+    _FBETA,
+)

@@ -27,6 +27,18 @@ from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
+from ._metrics._api_multiclass import classification_report, mcc, multiclass_confusion_matrix
+from ._metrics._api_multiclass_agreement import (
+    balanced_accuracy,
+    cohen_kappa,
+    hamming_loss,
+    jaccard,
+)
+from ._metrics._api_multiclass_roc import (
+    multiclass_auc,
+    multilabel_average_precision,
+    top_k_accuracy,
+)
 from ._metrics._api_ranking import (
     cg,
     dcg,
@@ -89,9 +101,6 @@ from ._metrics.classification_curves import (
 )
 from ._metrics.classification_separation import ks_point, ks_statistic, lift_table, partial_auc
 from ._metrics.correlation import kendall_tau, spearman
-from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
-from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard
-from ._metrics.multiclass_roc import multiclass_auc, multilabel_average_precision, top_k_accuracy
 from ._metrics.ranking_trec import read_trec_qrels, read_trec_run
 from .errors import (
     ColumnNotFoundError,

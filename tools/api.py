@@ -56,7 +56,13 @@ _IMPORTS = {
     "Sequence": "collections.abc",
     "CiMethod": ".._inference.intervals",
     "Interval": ".._inference.intervals",
+    "TYPE_CHECKING": "typing",
 }
+#: a name in an annotation (not an attribute: ``pd`` of ``pd.DataFrame``)
+_NAME = r"(?<![.\w])[A-Za-z_]\w*"
+#: names used in the generated annotations that are imported for type checking only (a
+#: third-party module that ``import sqlmetrics`` does not load: tests/test_startup.py)
+_TYPE_ONLY = {"pd": "import pandas as pd"}
 _SECTIONS = (
     ("Returns", "returns"),
     ("Raises", "raises"),
@@ -314,17 +320,20 @@ def module_source(module: str) -> str:
     used = {"overload"} if any(f.interval for f in declared) else set()
     for function in declared:
         for name in function.takes:
-            used.update(re.findall(r"[A-Za-z_]\w*", _annotation(function, name)[0]))
-        used.update(re.findall(r"[A-Za-z_]\w*", function.returns_type))
+            used.update(re.findall(_NAME, _annotation(function, name)[0]))
+        used.update(re.findall(_NAME, function.returns_type))
         if function.interval:
             used.add("Interval")
     used -= {"None", "int", "float", "str", "bool", "dict", "list", "tuple", "object"}
+    type_only = sorted(used & set(_TYPE_ONLY))
+    if type_only:
+        used = used - set(type_only) | {"TYPE_CHECKING"}
     unknown = used - set(_IMPORTS)
     if unknown:
         raise ValueError(f"{module}: add where {sorted(unknown)} come from to tools.api._IMPORTS")
     by_source: dict[str, list[str]] = {}
-    for name in sorted(used):
-        by_source.setdefault(_IMPORTS[name], []).append(name)
+    for name in sorted(used, key=lambda n: (not n.isupper(), not n[0].isupper(), n)):
+        by_source.setdefault(_IMPORTS[name], []).append(name)  # isort's order: constants first
     for call in {f.call for f in declared}:
         if not call.__module__.startswith("sqlmetrics._metrics."):
             raise ValueError(f"{module}: call={call.__qualname__} is not a _metrics function")
@@ -354,6 +363,11 @@ def module_source(module: str) -> str:
         "",
         *ours,
         "",
+        *(
+            ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
+            if type_only
+            else []
+        ),
         "__all__ = [",
         *(f'    "{name}",' for name in names),
         "]",

@@ -10,8 +10,9 @@ comparable types (checked as for :func:`sqlmetrics.mcc`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -24,9 +25,11 @@ from .._core.registry import (
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .multiclass import check_class_columns
+from .multiclass import _RETURNS, _WARNS, check_class_columns
 
-__all__ = ["balanced_accuracy", "cohen_kappa", "hamming_loss", "jaccard"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_multiclass_agreement.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 CLASS_LABEL = Role("label", "key")
 CLASS_PREDICTION = Role("prediction", "key")
@@ -131,140 +134,21 @@ def _columns(label: str, prediction: str, weight: str | None) -> dict[str, str |
     return {"label": label, "prediction": prediction, "weight": weight}
 
 
-@overload
-def balanced_accuracy(
+def _balanced_accuracy(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    adjusted: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def balanced_accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    adjusted: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def balanced_accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    adjusted: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    adjusted: bool,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Balanced accuracy: the mean recall over the classes of the label.
-
-    Equal to scikit-learn's ``balanced_accuracy_score``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    adjusted : bool, default False
-        Rescale so that a chance-level prediction scores 0 and a perfect one 1:
-        ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1] (adjusted: <= 1, 0 at chance).
-
-    Raises
-    ------
-    InvalidDataError
-        NULL classes, label and prediction of incomparable types, negative weights, no rows.
-    InvalidParameterError
-        ``adjusted`` not a boolean.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no class of the label has weight, or adjusted with a single class; NaN is
-        returned.
-
-    See Also
-    --------
-    recall : ``average="macro"`` includes the classes that are only predicted.
-
-    Notes
-    -----
-    .. math:: BA = \frac{1}{K} \sum_{c:\, n_c > 0} \frac{tp_c}{n_c}
-
-    over the K classes occurring in the label (a class only predicted has no recall and is
-    left out, as scikit-learn leaves it out). No ties are involved.
-
-    References
-    ----------
-    .. [1] Brodersen, K. H. et al. (2010). The balanced accuracy and its posterior
-       distribution. ICPR 2010.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 1, 0, 0, 1, 0], "prediction": [0, 1, 0, 0, 0, 1]})
-    >>> round(sqlmetrics.balanced_accuracy(df), 4)
-    0.625
-    """
     iv_request = ci_request("balanced_accuracy", ci, ci_method, n_boot, seed)
     check_class_columns("balanced_accuracy", data, con, label, prediction)
     frame = compute(
@@ -278,155 +162,22 @@ def balanced_accuracy(
     return ci_result("balanced_accuracy", scalar(frame, "balanced_accuracy"), iv_request)
 
 
-@overload
-def cohen_kappa(
+def _cohen_kappa(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def cohen_kappa(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def cohen_kappa(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    weights: str | None,
+    labels: Sequence[Any] | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Cohen's kappa: agreement between label and prediction beyond chance.
-
-    Equal to scikit-learn's ``cohen_kappa_score(label, prediction, weights=weights,
-    sample_weight=weight)``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type; the first rater).
-    prediction : str, default "prediction"
-        Column of predicted classes (the second rater), of a comparable type.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    weights : {None, "linear", "quadratic"}, default None
-        Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
-        weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
-        order (ordinal classes), or in ``labels``' order when given.
-    labels : list, optional
-        The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
-        whose label or prediction is not listed are left out; a listed class absent from the
-        data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
-        numbers or booleans, as the label column's type. None: every class of ``label`` or
-        ``prediction``, sorted.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        At most 1 (perfect agreement); 0 at chance; negative below chance.
-
-    Raises
-    ------
-    InvalidDataError
-        NULL classes, label and prediction of incomparable types, negative weights, no rows.
-    InvalidParameterError
-        ``weights`` not None, "linear" or "quadratic".
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When no disagreement is expected by chance (a single class in label and prediction
-        alike); NaN is returned.
-
-    See Also
-    --------
-    mcc : another chance-corrected agreement.
-
-    Notes
-    -----
-    .. math:: \kappa = 1 - \frac{\sum_{ij} v_{ij} C_{ij}}{\sum_{ij} v_{ij} E_{ij}},
-              \quad E_{ij} = \frac{t_i p_j}{s}
-
-    with :math:`C` the confusion matrix over the union of the classes (sorted), :math:`t, p`
-    its row and column sums, :math:`s` its total and :math:`v` the disagreement weights.
-
-    References
-    ----------
-    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
-       Psychological Measurement 20(1), 37-46.
-    .. [2] Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213-220.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 1, 2, 2, 1, 0], "prediction": [0, 2, 2, 1, 1, 0]})
-    >>> round(sqlmetrics.cohen_kappa(df), 4)
-    0.5
-    >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
-    0.75
-    """
     iv_request = ci_request("cohen_kappa", ci, ci_method, n_boot, seed)
     check_class_columns("cohen_kappa", data, con, label, prediction, labels)
     frame = compute(
@@ -440,127 +191,20 @@ def cohen_kappa(
     return ci_result("cohen_kappa", scalar(frame, "cohen_kappa"), iv_request)
 
 
-@overload
-def hamming_loss(
+def _hamming_loss(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def hamming_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def hamming_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Hamming loss: the fraction of rows whose predicted class differs from the label.
-
-    Equal to scikit-learn's ``hamming_loss`` for single-label (binary or multiclass) data.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
-        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
-        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
-        'bootstrap': the Poisson row bootstrap, percentile interval.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1]; 1 - accuracy.
-
-    Raises
-    ------
-    InvalidDataError
-        NULL classes, label and prediction of incomparable types, negative weights, no rows.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    Notes
-    -----
-    .. math:: HL = \frac{\sum_i w_i [y_i \neq \hat y_i]}{\sum_i w_i}
-
-    References
-    ----------
-    .. [1] Tsoumakas, G. and Katakis, I. (2007). Multi-label classification: an overview.
-       International Journal of Data Warehousing and Mining 3(3), 1-13.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": ["a", "b", "c", "a"], "prediction": ["a", "c", "c", "b"]})
-    >>> sqlmetrics.hamming_loss(df)
-    0.5
-    """
     iv_request = ci_request("hamming_loss", ci, ci_method, n_boot, seed)
     check_class_columns("hamming_loss", data, con, label, prediction)
     frame = compute(
@@ -574,147 +218,22 @@ def hamming_loss(
     return ci_result("hamming_loss", scalar(frame, "hamming_loss"), iv_request)
 
 
-@overload
-def jaccard(
+def _jaccard(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def jaccard(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def jaccard(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    average: str,
+    labels: Sequence[Any] | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Jaccard index (intersection over union) per class, averaged over the classes.
-
-    Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
-    multiclass data.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    average : {"macro", "micro", "weighted"}, default "macro"
-        "macro": the mean of the per-class indices; "weighted": their mean weighted by the
-        classes' support; "micro": the index of the summed counts. In ``evaluate``:
-        ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
-    labels : list, optional
-        The classes to average (scikit-learn's ``labels``); counts come from every row (a
-        class left out still counts as the listed classes' false positives or negatives); a
-        listed class absent from the data has the index 0 (scikit-learn's zero_division
-        default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
-        label column's type. None: every class of ``label`` or ``prediction``.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1].
-
-    Raises
-    ------
-    InvalidDataError
-        NULL classes, label and prediction of incomparable types, negative weights, no rows.
-    InvalidParameterError
-        ``average`` not one of "macro", "micro", "weighted".
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    Notes
-    -----
-    .. math:: J_c = \frac{tp_c}{tp_c + fp_c + fn_c}
-
-    over the union of the classes of label and prediction, so every :math:`J_c` is defined.
-
-    References
-    ----------
-    .. [1] Jaccard, P. (1912). The distribution of the flora in the alpine zone. New
-       Phytologist 11(2), 37-50.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 1, 2, 0, 1, 2], "prediction": [0, 2, 1, 0, 0, 1]})
-    >>> round(sqlmetrics.jaccard(df), 4)
-    0.2222
-    >>> round(sqlmetrics.jaccard(df, average="micro"), 4)
-    0.2
-    """
     iv_request = ci_request("jaccard_macro", ci, ci_method, n_boot, seed)
     check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
     check_class_columns("jaccard", data, con, label, prediction, labels)
@@ -728,3 +247,330 @@ def jaccard(
         ci=iv_request,
     )
     return ci_result("jaccard_macro", scalar(frame, name), iv_request)
+
+
+_PREDICTION_2 = Arg(
+    "prediction",
+    "str",
+    "prediction",
+    """
+    prediction : str, default "prediction"
+        Column of predicted classes, of a type comparable with ``label``'s.
+    """,
+)
+
+
+_BALANCED_ACCURACY = Function(
+    "balanced_accuracy",
+    takes=(
+        "data",
+        "label",
+        "prediction",
+        "weight",
+        "adjusted",
+        "ci",
+        "ci_method",
+        "n_boot",
+        "seed",
+        "convention",
+        "con",
+    ),
+    call=_balanced_accuracy,
+    summary="""
+    Balanced accuracy: the mean recall over the classes of the label.
+
+    Equal to scikit-learn's ``balanced_accuracy_score``.
+    """,
+    returns="""
+    float
+        In [0, 1] (adjusted: <= 1, 0 at chance).
+    """,
+    raises="""
+    InvalidDataError
+        NULL classes, label and prediction of incomparable types, negative weights, no rows.
+    InvalidParameterError
+        ``adjusted`` not a boolean.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When no class of the label has weight, or adjusted with a single class; NaN is
+        returned.
+    """,
+    see_also="""
+    recall : ``average="macro"`` includes the classes that are only predicted.
+    """,
+    notes=r"""
+    .. math:: BA = \frac{1}{K} \sum_{c:\, n_c > 0} \frac{tp_c}{n_c}
+
+    over the K classes occurring in the label (a class only predicted has no recall and is
+    left out, as scikit-learn leaves it out). No ties are involved.
+    """,
+    references="""
+    .. [1] Brodersen, K. H. et al. (2010). The balanced accuracy and its posterior
+       distribution. ICPR 2010.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 1, 0, 0, 1, 0], "prediction": [0, 1, 0, 0, 0, 1]})
+    >>> round(sqlmetrics.balanced_accuracy(df), 4)
+    0.625
+    """,
+    own=(
+        _PREDICTION_2,
+        Arg(
+            "adjusted",
+            "bool",
+            False,
+            """
+    adjusted : bool, default False
+        Rescale so that a chance-level prediction scores 0 and a perfect one 1:
+        ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
+    """,
+        ),
+    ),
+)
+
+
+_COHEN_KAPPA = Function(
+    "cohen_kappa",
+    takes=(
+        "data",
+        "label",
+        "prediction",
+        "weight",
+        "weights",
+        "labels",
+        "ci",
+        "ci_method",
+        "n_boot",
+        "seed",
+        "convention",
+        "con",
+    ),
+    call=_cohen_kappa,
+    summary="""
+    Cohen's kappa: agreement between label and prediction beyond chance.
+
+    Equal to scikit-learn's ``cohen_kappa_score(label, prediction, weights=weights,
+    sample_weight=weight)``.
+    """,
+    returns="""
+    float
+        At most 1 (perfect agreement); 0 at chance; negative below chance.
+    """,
+    raises="""
+    InvalidDataError
+        NULL classes, label and prediction of incomparable types, negative weights, no rows.
+    InvalidParameterError
+        ``weights`` not None, "linear" or "quadratic".
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When no disagreement is expected by chance (a single class in label and prediction
+        alike); NaN is returned.
+    """,
+    see_also="""
+    mcc : another chance-corrected agreement.
+    """,
+    notes=r"""
+    .. math:: \kappa = 1 - \frac{\sum_{ij} v_{ij} C_{ij}}{\sum_{ij} v_{ij} E_{ij}},
+              \quad E_{ij} = \frac{t_i p_j}{s}
+
+    with :math:`C` the confusion matrix over the union of the classes (sorted), :math:`t, p`
+    its row and column sums, :math:`s` its total and :math:`v` the disagreement weights.
+    """,
+    references="""
+    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+       Psychological Measurement 20(1), 37-46.
+    .. [2] Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213-220.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 1, 2, 2, 1, 0], "prediction": [0, 2, 2, 1, 1, 0]})
+    >>> round(sqlmetrics.cohen_kappa(df), 4)
+    0.5
+    >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
+    0.75
+    """,
+    own=(
+        Arg(
+            "label",
+            "str",
+            "label",
+            """
+    label : str, default "label"
+        Column of true classes (any type; the first rater).
+    """,
+        ),
+        Arg(
+            "prediction",
+            "str",
+            "prediction",
+            """
+    prediction : str, default "prediction"
+        Column of predicted classes (the second rater), of a comparable type.
+    """,
+        ),
+        Arg(
+            "weights",
+            "str | None",
+            None,
+            """
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
+        weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
+        order (ordinal classes), or in ``labels``' order when given.
+    """,
+        ),
+        Arg(
+            "labels",
+            "Sequence[Any] | None",
+            None,
+            """
+    labels : list, optional
+        The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
+        whose label or prediction is not listed are left out; a listed class absent from the
+        data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
+        numbers or booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
+    """,
+        ),
+    ),
+)
+
+
+_HAMMING_LOSS = Function(
+    "hamming_loss",
+    takes=(
+        "data",
+        "label",
+        "prediction",
+        "weight",
+        "ci",
+        "ci_method",
+        "n_boot",
+        "seed",
+        "convention",
+        "con",
+    ),
+    call=_hamming_loss,
+    summary="""
+    Hamming loss: the fraction of rows whose predicted class differs from the label.
+
+    Equal to scikit-learn's ``hamming_loss`` for single-label (binary or multiclass) data.
+    """,
+    returns="""
+    float
+        In [0, 1]; 1 - accuracy.
+    """,
+    raises="""
+    InvalidDataError
+        NULL classes, label and prediction of incomparable types, negative weights, no rows.
+    """,
+    warns=_WARNS,
+    notes=r"""
+    .. math:: HL = \frac{\sum_i w_i [y_i \neq \hat y_i]}{\sum_i w_i}
+    """,
+    references="""
+    .. [1] Tsoumakas, G. and Katakis, I. (2007). Multi-label classification: an overview.
+       International Journal of Data Warehousing and Mining 3(3), 1-13.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["a", "b", "c", "a"], "prediction": ["a", "c", "c", "b"]})
+    >>> sqlmetrics.hamming_loss(df)
+    0.5
+    """,
+    own=(_PREDICTION_2,),
+)
+
+
+_JACCARD = Function(
+    "jaccard",
+    takes=(
+        "data",
+        "label",
+        "prediction",
+        "weight",
+        "average",
+        "labels",
+        "ci",
+        "ci_method",
+        "n_boot",
+        "seed",
+        "convention",
+        "con",
+    ),
+    call=_jaccard,
+    summary="""
+    Jaccard index (intersection over union) per class, averaged over the classes.
+
+    Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
+    multiclass data.
+    """,
+    returns=_RETURNS,
+    raises="""
+    InvalidDataError
+        NULL classes, label and prediction of incomparable types, negative weights, no rows.
+    InvalidParameterError
+        ``average`` not one of "macro", "micro", "weighted".
+    """,
+    warns=_WARNS,
+    notes=r"""
+    .. math:: J_c = \frac{tp_c}{tp_c + fp_c + fn_c}
+
+    over the union of the classes of label and prediction, so every :math:`J_c` is defined.
+    """,
+    references="""
+    .. [1] Jaccard, P. (1912). The distribution of the flora in the alpine zone. New
+       Phytologist 11(2), 37-50.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 1, 2, 0, 1, 2], "prediction": [0, 2, 1, 0, 0, 1]})
+    >>> round(sqlmetrics.jaccard(df), 4)
+    0.2222
+    >>> round(sqlmetrics.jaccard(df, average="micro"), 4)
+    0.2
+    """,
+    own=(
+        _PREDICTION_2,
+        Arg(
+            "average",
+            "str",
+            "macro",
+            """
+    average : {"macro", "micro", "weighted"}, default "macro"
+        "macro": the mean of the per-class indices; "weighted": their mean weighted by the
+        classes' support; "micro": the index of the summed counts. In ``evaluate``:
+        ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
+    """,
+        ),
+        Arg(
+            "labels",
+            "Sequence[Any] | None",
+            None,
+            """
+    labels : list, optional
+        The classes to average (scikit-learn's ``labels``); counts come from every row (a
+        class left out still counts as the listed classes' false positives or negatives); a
+        listed class absent from the data has the index 0 (scikit-learn's zero_division
+        default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
+        label column's type. None: every class of ``label`` or ``prediction``.
+    """,
+        ),
+    ),
+)
+
+
+#: the public functions of this module, generated into _api_multiclass_agreement.py
+API = (
+    _BALANCED_ACCURACY,
+    _COHEN_KAPPA,
+    _HAMMING_LOSS,
+    _JACCARD,
+)

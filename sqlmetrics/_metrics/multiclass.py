@@ -388,7 +388,7 @@ def _classification_report(
 ) -> pd.DataFrame:
     import pandas as pd
 
-    zero_division = resolved("classification_report", "zero_division", zero_division, convention)
+    zero_division = resolved(metric, "zero_division", zero_division, convention)
     columns = _columns(label, prediction, weight, metric, "report")
     check_class_columns(metric, data, con, label, prediction, labels)
     frame = compute(
@@ -488,8 +488,8 @@ def _mcc(
 ) -> float | Interval:
     import pandas as pd
 
-    iv_request = ci_request("mcc", ci, ci_method, n_boot, seed)
-    zero_division = resolved("mcc", "zero_division", zero_division, convention)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    zero_division = resolved(metric, "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"mcc: threshold={threshold!r} and prediction={prediction!r} both given; pass a "
@@ -500,23 +500,23 @@ def _mcc(
             data, label, score, threshold, weight, zero_division, con, ci=iv_request
         )
     else:
-        check_class_columns("mcc", data, con, label, prediction)
+        check_class_columns(metric, data, con, label, prediction)
         frame = compute(
-            "mcc",
+            metric,
             data,
             con=con,
             columns={"label": label, "prediction": prediction, "weight": weight},
             params={"zero_division": zero_division},
             ci=iv_request,
         )
-        raw = frame["mcc"].iloc[0]
+        raw = frame[metric].iloc[0]
         value = math.nan if raw is None or pd.isna(raw) else float(raw)
     if math.isnan(value):
         reason = "one class only in label or in prediction (a zero factor under the root)"
         if zero_division == "warn":
-            return ci_result("mcc", undefined("mcc", reason), iv_request)
-        return ci_result("mcc", float(zero_division), iv_request)
-    return ci_result("mcc", value, iv_request)
+            return ci_result(metric, undefined(metric, reason), iv_request)
+        return ci_result(metric, float(zero_division), iv_request)
+    return ci_result(metric, value, iv_request)
 
 
 def _binary_mcc(
@@ -552,7 +552,7 @@ def _binary_mcc(
     return (tp * tn - fp * fn) / math.prod(math.sqrt(f) for f in factors)
 
 
-_PREDICTION_1 = Arg(
+_PREDICTION = Arg(
     "prediction",
     "str",
     "prediction",
@@ -563,13 +563,13 @@ _PREDICTION_1 = Arg(
 )
 
 
-_WARNS = """
+_WARNS_NO_WEIGHT = """
     UndefinedMetricWarning
         When the weights sum to 0; NaN is returned.
     """
 
 
-_RETURNS = """
+_RETURNS_UNIT = """
     float
         In [0, 1].
     """
@@ -646,7 +646,7 @@ _CLASSIFICATION_REPORT = Function(
     weighted avg     0.2222  0.3333  0.2667        6
     """,
     own=(
-        _PREDICTION_1,
+        _PREDICTION,
         Arg(
             "zero_division",
             "float | str | None",
@@ -841,7 +841,7 @@ _MULTICLASS_CONFUSION_MATRIX = Function(
     [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
     """,
     own=(
-        _PREDICTION_1,
+        _PREDICTION,
         Arg(
             "normalize",
             "str | None",

@@ -25,7 +25,7 @@ from .._core.registry import (
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .multiclass import _RETURNS, _WARNS, check_class_columns
+from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_class_columns
 
 #: the public functions are declared at the end of this module (API) and generated into
 #: ``_api_multiclass_agreement.py`` by ``python -m tools.api`` (decision 0013)
@@ -149,17 +149,17 @@ def _balanced_accuracy(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("balanced_accuracy", ci, ci_method, n_boot, seed)
-    check_class_columns("balanced_accuracy", data, con, label, prediction)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    check_class_columns(metric, data, con, label, prediction)
     frame = compute(
-        "balanced_accuracy",
+        metric,
         data,
         con=con,
         columns=_columns(label, prediction, weight),
         params={"adjusted": adjusted, "convention": convention},
         ci=iv_request,
     )
-    return ci_result("balanced_accuracy", scalar(frame, "balanced_accuracy"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 def _cohen_kappa(
@@ -178,17 +178,17 @@ def _cohen_kappa(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("cohen_kappa", ci, ci_method, n_boot, seed)
-    check_class_columns("cohen_kappa", data, con, label, prediction, labels)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    check_class_columns(metric, data, con, label, prediction, labels)
     frame = compute(
-        "cohen_kappa",
+        metric,
         data,
         con=con,
         columns=_columns(label, prediction, weight),
         params={"weights": weights, "labels": labels, "convention": convention},
         ci=iv_request,
     )
-    return ci_result("cohen_kappa", scalar(frame, "cohen_kappa"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 def _hamming_loss(
@@ -205,17 +205,17 @@ def _hamming_loss(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("hamming_loss", ci, ci_method, n_boot, seed)
-    check_class_columns("hamming_loss", data, con, label, prediction)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    check_class_columns(metric, data, con, label, prediction)
     frame = compute(
-        "hamming_loss",
+        metric,
         data,
         con=con,
         columns=_columns(label, prediction, weight),
         params={"convention": convention},
         ci=iv_request,
     )
-    return ci_result("hamming_loss", scalar(frame, "hamming_loss"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 def _jaccard(
@@ -235,8 +235,8 @@ def _jaccard(
     con: Any,
 ) -> float | Interval:
     iv_request = ci_request("jaccard_macro", ci, ci_method, n_boot, seed)
-    check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
-    check_class_columns("jaccard", data, con, label, prediction, labels)
+    check_choice(*JACCARD_AVERAGES)(metric, "average", average)
+    check_class_columns(metric, data, con, label, prediction, labels)
     name = f"jaccard_{average}"
     frame = compute(
         name,
@@ -249,7 +249,7 @@ def _jaccard(
     return ci_result("jaccard_macro", scalar(frame, name), iv_request)
 
 
-_PREDICTION_2 = Arg(
+_PREDICTION = Arg(
     "prediction",
     "str",
     "prediction",
@@ -317,7 +317,7 @@ _BALANCED_ACCURACY = Function(
     0.625
     """,
     own=(
-        _PREDICTION_2,
+        _PREDICTION,
         Arg(
             "adjusted",
             "bool",
@@ -469,7 +469,7 @@ _HAMMING_LOSS = Function(
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     """,
-    warns=_WARNS,
+    warns=_WARNS_NO_WEIGHT,
     notes=r"""
     .. math:: HL = \frac{\sum_i w_i [y_i \neq \hat y_i]}{\sum_i w_i}
     """,
@@ -484,7 +484,7 @@ _HAMMING_LOSS = Function(
     >>> sqlmetrics.hamming_loss(df)
     0.5
     """,
-    own=(_PREDICTION_2,),
+    own=(_PREDICTION,),
 )
 
 
@@ -511,14 +511,14 @@ _JACCARD = Function(
     Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
     multiclass data.
     """,
-    returns=_RETURNS,
+    returns=_RETURNS_UNIT,
     raises="""
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     InvalidParameterError
         ``average`` not one of "macro", "micro", "weighted".
     """,
-    warns=_WARNS,
+    warns=_WARNS_NO_WEIGHT,
     notes=r"""
     .. math:: J_c = \frac{tp_c}{tp_c + fp_c + fn_c}
 
@@ -538,7 +538,7 @@ _JACCARD = Function(
     0.2
     """,
     own=(
-        _PREDICTION_2,
+        _PREDICTION,
         Arg(
             "average",
             "str",

@@ -39,7 +39,7 @@ from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
-from .multiclass import _RETURNS, _WARNS, check_labels, check_labels_type
+from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_labels, check_labels_type
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -537,7 +537,7 @@ def _multiclass_auc(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("multiclass_auc", ci, ci_method, n_boot, seed)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
     if scores is not None:
         if row_id is not None or class_col is not None:
@@ -546,9 +546,9 @@ def _multiclass_auc(
                 f"row_id=/class_col= (long: a row per class) both given; pass one form"
             )
         return ci_result(
-            "multiclass_auc",
+            metric,
             _wide_value(
-                "multiclass_auc",
+                metric,
                 data,
                 label,
                 scores,
@@ -560,7 +560,7 @@ def _multiclass_auc(
             ),
             iv_request,
         )
-    _no_indicators("multiclass_auc", indicators)
+    _no_indicators(metric, indicators)
     if labels is not None:
         raise InvalidParameterError(
             f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
@@ -573,7 +573,7 @@ def _multiclass_auc(
             "class, label= 0/1)"
         )
     frame = compute(
-        "multiclass_auc",
+        metric,
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
@@ -581,7 +581,7 @@ def _multiclass_auc(
         unique=("group", "item"),
         ci=iv_request,
     )
-    return ci_result("multiclass_auc", scalar(frame, "multiclass_auc"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 def _top_k_accuracy(
@@ -603,7 +603,7 @@ def _top_k_accuracy(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("top_k_accuracy", ci, ci_method, n_boot, seed)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     if scores is not None:
         if row_id is not None or class_col is not None:
             raise InvalidParameterError(
@@ -624,7 +624,7 @@ def _top_k_accuracy(
             weight=weight,
             ci=iv_request,
         )
-        return ci_result("top_k_accuracy", scalar(frame, metric), iv_request)
+        return ci_result(metric, scalar(frame, metric), iv_request)
     if row_id is None or class_col is None:
         raise InvalidParameterError(
             f"{metric}: give the scores as scores= (a column per class, with the true class in "
@@ -632,7 +632,7 @@ def _top_k_accuracy(
             f"0/1)"
         )
     frame = compute(
-        "top_k_accuracy",
+        metric,
         data,
         con=con,
         columns={
@@ -644,10 +644,10 @@ def _top_k_accuracy(
         },
         params={"k": k, "labels": labels, "convention": convention},
         unique=("group", "item"),
-        check=listed_classes("top_k_accuracy", class_col, labels),
+        check=listed_classes(metric, class_col, labels),
         ci=iv_request,
     )
-    return ci_result("top_k_accuracy", scalar(frame, "top_k_accuracy"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 def _multilabel_average_precision(
@@ -669,7 +669,7 @@ def _multilabel_average_precision(
     convention: str | None,
     con: Any,
 ) -> float | Interval:
-    iv_request = ci_request("multilabel_average_precision", ci, ci_method, n_boot, seed)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     params = {"ap_average": average, "convention": convention}
     if scores is not None or indicators is not None:
         if row_id is not None or class_col is not None:
@@ -683,7 +683,7 @@ def _multilabel_average_precision(
                 f"column of each class)"
             )
         return ci_result(
-            "multilabel_average_precision",
+            metric,
             _wide_value(
                 metric, data, label, scores, indicators, labels, params, con, ci=iv_request
             ),
@@ -701,7 +701,7 @@ def _multilabel_average_precision(
             f"label= 0/1)"
         )
     frame = compute(
-        "multilabel_average_precision",
+        metric,
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
@@ -709,9 +709,7 @@ def _multilabel_average_precision(
         unique=("group", "item"),
         ci=iv_request,
     )
-    return ci_result(
-        "multilabel_average_precision", scalar(frame, "multilabel_average_precision"), iv_request
-    )
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
 _ROW_ID = Arg(
@@ -778,7 +776,7 @@ _MULTICLASS_AUC = Function(
     ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
     ``class_col=``, ``score=``, ``label`` 0/1).
     """,
-    returns=_RETURNS,
+    returns=_RETURNS_UNIT,
     raises="""
     InvalidDataError
         NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
@@ -975,7 +973,7 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
     ``Y`` and ``scores`` given as a long table (``row_id=``, ``class_col=``, ``score=``,
     ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
     """,
-    returns=_RETURNS,
+    returns=_RETURNS_UNIT,
     raises="""
     InvalidDataError
         NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
@@ -1104,7 +1102,7 @@ _TOP_K_ACCURACY = Function(
     sample_weight=w)``, from the long table of :func:`multiclass_auc` or from its wide
     columns (``scores=``, a score column per class, and the true class in ``label=``).
     """,
-    returns=_RETURNS,
+    returns=_RETURNS_UNIT,
     raises="""
     InvalidDataError
         NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
@@ -1117,7 +1115,7 @@ _TOP_K_ACCURACY = Function(
     ColumnNotFoundError
         A column named by any argument is missing.
     """,
-    warns=_WARNS,
+    warns=_WARNS_NO_WEIGHT,
     notes="""
     Classes of equal score are ordered by class, the later first, as scikit-learn's
     reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:

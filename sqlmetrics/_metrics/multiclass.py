@@ -575,6 +575,35 @@ _RETURNS_UNIT = """
     """
 
 
+_CLASSIFICATION_REPORT_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
+    """
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
+        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
+        replace it and count in the averages (scikit-learn's ``zero_division``).
+    """,
+)
+
+
+_CLASSIFICATION_REPORT_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes to report and average, in this order (scikit-learn's ``labels``). A
+        listed class absent from the data has support 0 and precision and recall 0/0; the
+        rows of a class left out still count in the listed classes' counts (e.g. as their
+        false positives); the averages run over the listed classes only, their support is
+        the listed classes' total. Strings, numbers or booleans, as the label column's type.
+        None: every class of ``label`` or ``prediction``, sorted.
+    """,
+)
+
+
 _CLASSIFICATION_REPORT = Function(
     "classification_report",
     takes=(
@@ -647,34 +676,45 @@ _CLASSIFICATION_REPORT = Function(
     """,
     own=(
         _PREDICTION,
-        Arg(
-            "zero_division",
-            "float | str | None",
-            None,
-            """
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
-        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
-        replace it and count in the averages (scikit-learn's ``zero_division``).
-    """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
-    labels : list, optional
-        The classes to report and average, in this order (scikit-learn's ``labels``). A
-        listed class absent from the data has support 0 and precision and recall 0/0; the
-        rows of a class left out still count in the listed classes' counts (e.g. as their
-        false positives); the averages run over the listed classes only, their support is
-        the listed classes' total. Strings, numbers or booleans, as the label column's type.
-        None: every class of ``label`` or ``prediction``, sorted.
-    """,
-        ),
+        _CLASSIFICATION_REPORT_ZERO_DIVISION,
+        _CLASSIFICATION_REPORT_LABELS,
     ),
     returns_type="pd.DataFrame",
     interval=False,
+)
+
+
+_MCC_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
+    """,
+)
+
+
+_MCC_PREDICTION = Arg(
+    "prediction",
+    "str | None",
+    None,
+    """
+    prediction : str, optional
+        Column of predicted classes, used instead of ``score`` and ``threshold``.
+    """,
+)
+
+
+_MCC_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
+    """
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
+        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+    """,
 )
 
 
@@ -746,35 +786,51 @@ _MCC = Function(
     0.0
     """,
     own=(
-        Arg(
-            "label",
-            "str",
-            "label",
-            """
-    label : str, default "label"
-        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
-    """,
-        ),
-        Arg(
-            "prediction",
-            "str | None",
-            None,
-            """
-    prediction : str, optional
-        Column of predicted classes, used instead of ``score`` and ``threshold``.
-    """,
-        ),
-        Arg(
-            "zero_division",
-            "float | str | None",
-            None,
-            """
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
-        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
-    """,
-        ),
+        _MCC_LABEL,
+        _MCC_PREDICTION,
+        _MCC_ZERO_DIVISION,
     ),
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_NORMALIZE = Arg(
+    "normalize",
+    "str | None",
+    None,
+    """
+    normalize : {"true", "pred", "all"}, optional
+        Add a column ``fraction``: the count divided by the row's true-class total
+        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
+        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
+    """,
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
+        absent from the data gets a row and a column of zeros; rows whose label or prediction
+        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
+        booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
+    """,
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_AS_MATRIX = Arg(
+    "as_matrix",
+    "bool",
+    False,
+    """
+    as_matrix : bool, default False
+        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
+        table: index ``label`` (true class), columns ``prediction``, in the long table's class
+        order; the values are the counts, or the fractions with ``normalize``.
+    """,
 )
 
 
@@ -842,41 +898,9 @@ _MULTICLASS_CONFUSION_MATRIX = Function(
     """,
     own=(
         _PREDICTION,
-        Arg(
-            "normalize",
-            "str | None",
-            None,
-            """
-    normalize : {"true", "pred", "all"}, optional
-        Add a column ``fraction``: the count divided by the row's true-class total
-        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
-        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
-    """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
-    labels : list, optional
-        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
-        absent from the data gets a row and a column of zeros; rows whose label or prediction
-        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
-        booleans, as the label column's type. None: every class of ``label`` or
-        ``prediction``, sorted.
-    """,
-        ),
-        Arg(
-            "as_matrix",
-            "bool",
-            False,
-            """
-    as_matrix : bool, default False
-        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
-        table: index ``label`` (true class), columns ``prediction``, in the long table's class
-        order; the values are the counts, or the fractions with ``normalize``.
-    """,
-        ),
+        _MULTICLASS_CONFUSION_MATRIX_NORMALIZE,
+        _MULTICLASS_CONFUSION_MATRIX_LABELS,
+        _MULTICLASS_CONFUSION_MATRIX_AS_MATRIX,
     ),
     returns_type="pd.DataFrame",
     interval=False,

@@ -260,6 +260,18 @@ _PREDICTION = Arg(
 )
 
 
+_BALANCED_ACCURACY_ADJUSTED = Arg(
+    "adjusted",
+    "bool",
+    False,
+    """
+    adjusted : bool, default False
+        Rescale so that a chance-level prediction scores 0 and a perfect one 1:
+        ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
+    """,
+)
+
+
 _BALANCED_ACCURACY = Function(
     "balanced_accuracy",
     takes=(
@@ -318,17 +330,58 @@ _BALANCED_ACCURACY = Function(
     """,
     own=(
         _PREDICTION,
-        Arg(
-            "adjusted",
-            "bool",
-            False,
-            """
-    adjusted : bool, default False
-        Rescale so that a chance-level prediction scores 0 and a perfect one 1:
-        ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
-    """,
-        ),
+        _BALANCED_ACCURACY_ADJUSTED,
     ),
+)
+
+
+_COHEN_KAPPA_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Column of true classes (any type; the first rater).
+    """,
+)
+
+
+_COHEN_KAPPA_PREDICTION = Arg(
+    "prediction",
+    "str",
+    "prediction",
+    """
+    prediction : str, default "prediction"
+        Column of predicted classes (the second rater), of a comparable type.
+    """,
+)
+
+
+_COHEN_KAPPA_WEIGHTS = Arg(
+    "weights",
+    "str | None",
+    None,
+    """
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
+        weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
+        order (ordinal classes), or in ``labels``' order when given.
+    """,
+)
+
+
+_COHEN_KAPPA_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
+        whose label or prediction is not listed are left out; a listed class absent from the
+        data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
+        numbers or booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
+    """,
 )
 
 
@@ -395,48 +448,10 @@ _COHEN_KAPPA = Function(
     0.75
     """,
     own=(
-        Arg(
-            "label",
-            "str",
-            "label",
-            """
-    label : str, default "label"
-        Column of true classes (any type; the first rater).
-    """,
-        ),
-        Arg(
-            "prediction",
-            "str",
-            "prediction",
-            """
-    prediction : str, default "prediction"
-        Column of predicted classes (the second rater), of a comparable type.
-    """,
-        ),
-        Arg(
-            "weights",
-            "str | None",
-            None,
-            """
-    weights : {None, "linear", "quadratic"}, default None
-        Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
-        weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
-        order (ordinal classes), or in ``labels``' order when given.
-    """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
-    labels : list, optional
-        The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
-        whose label or prediction is not listed are left out; a listed class absent from the
-        data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
-        numbers or booleans, as the label column's type. None: every class of ``label`` or
-        ``prediction``, sorted.
-    """,
-        ),
+        _COHEN_KAPPA_LABEL,
+        _COHEN_KAPPA_PREDICTION,
+        _COHEN_KAPPA_WEIGHTS,
+        _COHEN_KAPPA_LABELS,
     ),
 )
 
@@ -485,6 +500,34 @@ _HAMMING_LOSS = Function(
     0.5
     """,
     own=(_PREDICTION,),
+)
+
+
+_JACCARD_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
+    """
+    average : {"macro", "micro", "weighted"}, default "macro"
+        "macro": the mean of the per-class indices; "weighted": their mean weighted by the
+        classes' support; "micro": the index of the summed counts. In ``evaluate``:
+        ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
+    """,
+)
+
+
+_JACCARD_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes to average (scikit-learn's ``labels``); counts come from every row (a
+        class left out still counts as the listed classes' false positives or negatives); a
+        listed class absent from the data has the index 0 (scikit-learn's zero_division
+        default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
+        label column's type. None: every class of ``label`` or ``prediction``.
+    """,
 )
 
 
@@ -539,30 +582,8 @@ _JACCARD = Function(
     """,
     own=(
         _PREDICTION,
-        Arg(
-            "average",
-            "str",
-            "macro",
-            """
-    average : {"macro", "micro", "weighted"}, default "macro"
-        "macro": the mean of the per-class indices; "weighted": their mean weighted by the
-        classes' support; "micro": the index of the summed counts. In ``evaluate``:
-        ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
-    """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
-    labels : list, optional
-        The classes to average (scikit-learn's ``labels``); counts come from every row (a
-        class left out still counts as the listed classes' false positives or negatives); a
-        listed class absent from the data has the index 0 (scikit-learn's zero_division
-        default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
-        label column's type. None: every class of ``label`` or ``prediction``.
-    """,
-        ),
+        _JACCARD_AVERAGE,
+        _JACCARD_LABELS,
     ),
 )
 

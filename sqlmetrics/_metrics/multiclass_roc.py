@@ -746,6 +746,129 @@ _SCORE = Arg(
 )
 
 
+_MULTICLASS_AUC_ROW_ID = Arg(
+    "row_id",
+    "str | None",
+    None,
+    """
+    row_id : str, optional
+        Long form: column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
+    """,
+)
+
+
+_MULTICLASS_AUC_CLASS_COL = Arg(
+    "class_col",
+    "str | None",
+    None,
+    """
+    class_col : str, optional
+        Long form: column of the class the score is for (any type). In ``evaluate``:
+        ``item=``.
+    """,
+)
+
+
+_MULTICLASS_AUC_SCORE = Arg(
+    "score",
+    "str",
+    "score",
+    """
+    score : str, default "score"
+        Long form: column of the class's score (probability or any finite number).
+    """,
+)
+
+
+_MULTICLASS_AUC_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+    """,
+)
+
+
+_MULTICLASS_AUC_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns; their classes are ``labels`` in the same order (default: the sorted classes
+        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
+        one true class per row): not with ``average="samples"``; with ``indicators=``
+        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
+        ``--class-score CLASS=COLUMN`` per class.
+    """,
+)
+
+
+_MULTICLASS_AUC_INDICATORS = Arg(
+    "indicators",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    indicators : list of str or dict, optional
+        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
+        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
+        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
+        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
+        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
+        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+        bootstrap (README, "How sure is the number?").
+    """,
+)
+
+
+_MULTICLASS_AUC_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        With ``scores=`` as a list: the class of each score column (scikit-learn's
+        ``labels``, which must be sorted there; any order here). A listed class that is never
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
+        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
+    """,
+)
+
+
+_MULTICLASS_AUC_MULTI_CLASS = Arg(
+    "multi_class",
+    "str",
+    "ovr",
+    """
+    multi_class : {"ovr", "ovo"}, default "ovr"
+        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+        multiclass data only.
+    """,
+)
+
+
+_MULTICLASS_AUC_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
+    """
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+        ``auc_average=``.
+    """,
+)
+
+
 _MULTICLASS_AUC = Function(
     "multiclass_auc",
     takes=(
@@ -837,112 +960,77 @@ _MULTICLASS_AUC = Function(
     0.75
     """,
     own=(
-        Arg(
-            "row_id",
-            "str | None",
-            None,
-            """
-    row_id : str, optional
-        Long form: column identifying the classified row (each class once per row id). In
-        :func:`sqlmetrics.evaluate`: ``group=``.
-    """,
-        ),
-        Arg(
-            "class_col",
-            "str | None",
-            None,
-            """
-    class_col : str, optional
-        Long form: column of the class the score is for (any type). In ``evaluate``:
-        ``item=``.
-    """,
-        ),
-        Arg(
-            "score",
-            "str",
-            "score",
-            """
-    score : str, default "score"
-        Long form: column of the class's score (probability or any finite number).
-    """,
-        ),
-        Arg(
-            "label",
-            "str",
-            "label",
-            """
+        _MULTICLASS_AUC_ROW_ID,
+        _MULTICLASS_AUC_CLASS_COL,
+        _MULTICLASS_AUC_SCORE,
+        _MULTICLASS_AUC_LABEL,
+        _MULTICLASS_AUC_SCORES,
+        _MULTICLASS_AUC_INDICATORS,
+        _MULTICLASS_AUC_LABELS,
+        _MULTICLASS_AUC_MULTI_CLASS,
+        _MULTICLASS_AUC_AVERAGE,
+    ),
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
     label : str, default "label"
-        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
-        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
-        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+        Long form: column of 0/1: 1 where the class is a true class of the row.
     """,
-        ),
-        Arg(
-            "scores",
-            "Sequence[str] | Mapping[Any, str] | None",
-            None,
-            """
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
     scores : list of str or dict, optional
         Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns; their classes are ``labels`` in the same order (default: the sorted classes
-        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
-        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
-        one true class per row): not with ``average="samples"``; with ``indicators=``
-        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
-        ``--class-score CLASS=COLUMN`` per class.
+        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
+        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
     """,
-        ),
-        Arg(
-            "indicators",
-            "Sequence[str] | Mapping[Any, str] | None",
-            None,
-            """
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_INDICATORS = Arg(
+    "indicators",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
     indicators : list of str or dict, optional
-        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
-        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
-        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
-        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
-        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
-        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
-        bootstrap (README, "How sure is the number?").
+        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
+        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
+        On the command line: ``--class-indicator CLASS=COLUMN``.
     """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
     labels : list, optional
-        With ``scores=`` as a list: the class of each score column (scikit-learn's
-        ``labels``, which must be sorted there; any order here). A listed class that is never
-        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
-        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
+        With ``scores=`` as a list: names of the classes (they do not change the value).
     """,
-        ),
-        Arg(
-            "multi_class",
-            "str",
-            "ovr",
-            """
-    multi_class : {"ovr", "ovo"}, default "ovr"
-        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
-        multiclass data only.
-    """,
-        ),
-        Arg(
-            "average",
-            "str",
-            "macro",
-            """
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
+    """
     average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
-        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
-        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
-        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
-        ``auc_average=``.
+        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+        row's AP across its classes. In ``evaluate``: ``ap_average=``.
     """,
-        ),
-    ),
 )
 
 
@@ -1020,58 +1108,77 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
         _ROW_ID,
         _CLASS_COL,
         _SCORE,
-        Arg(
-            "label",
-            "str",
-            "label",
-            """
+        _MULTILABEL_AVERAGE_PRECISION_LABEL,
+        _MULTILABEL_AVERAGE_PRECISION_SCORES,
+        _MULTILABEL_AVERAGE_PRECISION_INDICATORS,
+        _MULTILABEL_AVERAGE_PRECISION_LABELS,
+        _MULTILABEL_AVERAGE_PRECISION_AVERAGE,
+    ),
+)
+
+
+_TOP_K_ACCURACY_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
     label : str, default "label"
-        Long form: column of 0/1: 1 where the class is a true class of the row.
+        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
+        the row's true class (scikit-learn's ``y_true``).
     """,
-        ),
-        Arg(
-            "scores",
-            "Sequence[str] | Mapping[Any, str] | None",
-            None,
-            """
+)
+
+
+_TOP_K_ACCURACY_WEIGHT = Arg(
+    "weight",
+    "str | None",
+    None,
+    """
+    weight : str, optional
+        Column of the row's non-negative weight (long form: repeated on each of its lines).
+    """,
+)
+
+
+_TOP_K_ACCURACY_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
     scores : list of str or dict, optional
         Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
-        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
+        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
+        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
+        on the command line: ``--class-score CLASS=COLUMN``.
     """,
-        ),
-        Arg(
-            "indicators",
-            "Sequence[str] | Mapping[Any, str] | None",
-            None,
-            """
-    indicators : list of str or dict, optional
-        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
-        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
-        On the command line: ``--class-indicator CLASS=COLUMN``.
+)
+
+
+_TOP_K_ACCURACY_K = Arg(
+    "k",
+    "int",
+    2,
+    """
+    k : int, default 2
+        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+        a ranking metric without a cut-off does).
     """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
+)
+
+
+_TOP_K_ACCURACY_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
     labels : list, optional
-        With ``scores=`` as a list: names of the classes (they do not change the value).
+        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+        of equal score are ordered by their position here, the later first. Every class of
+        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
+        list), the class of each column, in order. Strings, numbers or booleans, as the
+        class column's type. None: the classes in sorted order.
     """,
-        ),
-        Arg(
-            "average",
-            "str",
-            "macro",
-            """
-    average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
-        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
-        row's AP across its classes. In ``evaluate``: ``ap_average=``.
-    """,
-        ),
-    ),
 )
 
 
@@ -1140,61 +1247,11 @@ _TOP_K_ACCURACY = Function(
         _ROW_ID,
         _CLASS_COL,
         _SCORE,
-        Arg(
-            "label",
-            "str",
-            "label",
-            """
-    label : str, default "label"
-        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
-        the row's true class (scikit-learn's ``y_true``).
-    """,
-        ),
-        Arg(
-            "weight",
-            "str | None",
-            None,
-            """
-    weight : str, optional
-        Column of the row's non-negative weight (long form: repeated on each of its lines).
-    """,
-        ),
-        Arg(
-            "scores",
-            "Sequence[str] | Mapping[Any, str] | None",
-            None,
-            """
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
-        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
-        on the command line: ``--class-score CLASS=COLUMN``.
-    """,
-        ),
-        Arg(
-            "k",
-            "int",
-            2,
-            """
-    k : int, default 2
-        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
-        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
-        a ranking metric without a cut-off does).
-    """,
-        ),
-        Arg(
-            "labels",
-            "Sequence[Any] | None",
-            None,
-            """
-    labels : list, optional
-        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
-        of equal score are ordered by their position here, the later first. Every class of
-        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
-        list), the class of each column, in order. Strings, numbers or booleans, as the
-        class column's type. None: the classes in sorted order.
-    """,
-        ),
+        _TOP_K_ACCURACY_LABEL,
+        _TOP_K_ACCURACY_WEIGHT,
+        _TOP_K_ACCURACY_SCORES,
+        _TOP_K_ACCURACY_K,
+        _TOP_K_ACCURACY_LABELS,
     ),
 )
 

@@ -5,6 +5,7 @@ a shared parameter's text reaches every generated docstring from its one declara
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -81,3 +82,24 @@ def test_an_undeclared_parameter_is_refused() -> None:
     bad = dataclasses.replace(function, takes=(*function.takes, "no_such_parameter"))
     with pytest.raises(ValueError, match="no_such_parameter"):
         api.function_source(bad)
+
+
+def test_a_dataframe_return_is_imported_for_type_checking_only() -> None:
+    """A declared function returning ``pd.DataFrame`` (``classification_report``) gets pandas
+    imported under ``TYPE_CHECKING`` only, so ``import sqlmetrics`` still loads no pandas
+    (tests/test_startup.py), and the annotation names the attribute, not a name to import.
+    """
+    source = api.module_source("sqlmetrics._metrics.multiclass")
+    tree = ast.parse(source)
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert imports and not any("pandas" in ast.unparse(n) for n in imports)
+    guarded = [
+        ast.unparse(line)
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+        for line in node.body
+    ]
+    assert guarded == ["import pandas as pd"]
+    assert "from typing import TYPE_CHECKING, Any, overload" in source
+    assert "\n) -> pd.DataFrame:\n" in source
+    assert inspect.signature(sqlmetrics.classification_report).return_annotation == "pd.DataFrame"

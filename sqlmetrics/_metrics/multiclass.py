@@ -34,6 +34,7 @@ from .._engine.run import compute, undefined
 from .._engine.validate import check_columns, is_numeric
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
+from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -563,6 +564,10 @@ _PREDICTION = Arg(
 )
 
 
+#: the columns of the functions of a label and a prediction column, in signature order
+_CLASSES = ("label", "prediction", "weight")
+
+
 _WARNS_NO_WEIGHT = """
     UndefinedMetricWarning
         When the weights sum to 0; NaN is returned.
@@ -606,16 +611,7 @@ _CLASSIFICATION_REPORT_LABELS = Arg(
 
 _CLASSIFICATION_REPORT = Function(
     "classification_report",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "zero_division",
-        "labels",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, "zero_division", "labels", "convention", "con"),
     call=_classification_report,
     summary="""
     Per-class precision, recall, F1 and support, with micro, macro and weighted averages.
@@ -728,12 +724,7 @@ _MCC = Function(
         "prediction",
         "weight",
         "zero_division",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
+        *_INTERVAL,
     ),
     call=_mcc,
     summary="""
@@ -836,17 +827,7 @@ _MULTICLASS_CONFUSION_MATRIX_AS_MATRIX = Arg(
 
 _MULTICLASS_CONFUSION_MATRIX = Function(
     "multiclass_confusion_matrix",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "normalize",
-        "labels",
-        "as_matrix",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, "normalize", "labels", "as_matrix", "convention", "con"),
     call=_multiclass_confusion_matrix,
     summary="""
     Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.

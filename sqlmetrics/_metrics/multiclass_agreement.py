@@ -25,7 +25,8 @@ from .._core.registry import (
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_class_columns
+from .multiclass import _CLASSES, _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_class_columns
+from .ranking import _INTERVAL
 
 #: the public functions are declared at the end of this module (API) and generated into
 #: ``_api_multiclass_agreement.py`` by ``python -m tools.api`` (decision 0013)
@@ -274,19 +275,7 @@ _BALANCED_ACCURACY_ADJUSTED = Arg(
 
 _BALANCED_ACCURACY = Function(
     "balanced_accuracy",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "adjusted",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, "adjusted", *_INTERVAL),
     call=_balanced_accuracy,
     summary="""
     Balanced accuracy: the mean recall over the classes of the label.
@@ -387,20 +376,7 @@ _COHEN_KAPPA_LABELS = Arg(
 
 _COHEN_KAPPA = Function(
     "cohen_kappa",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "weights",
-        "labels",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, "weights", "labels", *_INTERVAL),
     call=_cohen_kappa,
     summary="""
     Cohen's kappa: agreement between label and prediction beyond chance.
@@ -458,18 +434,7 @@ _COHEN_KAPPA = Function(
 
 _HAMMING_LOSS = Function(
     "hamming_loss",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, *_INTERVAL),
     call=_hamming_loss,
     summary="""
     Hamming loss: the fraction of rows whose predicted class differs from the label.
@@ -533,20 +498,7 @@ _JACCARD_LABELS = Arg(
 
 _JACCARD = Function(
     "jaccard",
-    takes=(
-        "data",
-        "label",
-        "prediction",
-        "weight",
-        "average",
-        "labels",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_CLASSES, "average", "labels", *_INTERVAL),
     call=_jaccard,
     summary="""
     Jaccard index (intersection over union) per class, averaged over the classes.

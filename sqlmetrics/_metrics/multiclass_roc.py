@@ -40,6 +40,7 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
 from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_labels, check_labels_type
+from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -712,6 +713,10 @@ def _multilabel_average_precision(
     return ci_result(metric, scalar(frame, metric), iv_request)
 
 
+#: the columns of the long form (a row per row id and class), in signature order
+_LONG_FORM = ("row_id", "class_col", "score", "label")
+
+
 _ROW_ID = Arg(
     "row_id",
     "str | None",
@@ -873,21 +878,13 @@ _MULTICLASS_AUC = Function(
     "multiclass_auc",
     takes=(
         "data",
-        "row_id",
-        "class_col",
-        "score",
-        "label",
+        *_LONG_FORM,
         "scores",
         "indicators",
         "labels",
         "multi_class",
         "average",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
+        *_INTERVAL,
     ),
     call=_multiclass_auc,
     summary="""
@@ -1036,23 +1033,7 @@ _MULTILABEL_AVERAGE_PRECISION_AVERAGE = Arg(
 
 _MULTILABEL_AVERAGE_PRECISION = Function(
     "multilabel_average_precision",
-    takes=(
-        "data",
-        "row_id",
-        "class_col",
-        "score",
-        "label",
-        "scores",
-        "indicators",
-        "labels",
-        "average",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_LONG_FORM, "scores", "indicators", "labels", "average", *_INTERVAL),
     call=_multilabel_average_precision,
     summary="""
     Average precision of a multilabel classifier, averaged over classes, rows or pooled.
@@ -1184,23 +1165,7 @@ _TOP_K_ACCURACY_LABELS = Arg(
 
 _TOP_K_ACCURACY = Function(
     "top_k_accuracy",
-    takes=(
-        "data",
-        "row_id",
-        "class_col",
-        "score",
-        "label",
-        "weight",
-        "scores",
-        "k",
-        "labels",
-        "ci",
-        "ci_method",
-        "n_boot",
-        "seed",
-        "convention",
-        "con",
-    ),
+    takes=("data", *_LONG_FORM, "weight", "scores", "k", "labels", *_INTERVAL),
     call=_top_k_accuracy,
     summary="""
     Top-k accuracy: the fraction of rows whose true class is among the k best-scored.

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, overload
 
 from .._inference.intervals import CiMethod, Interval
-from .multiclass_agreement import _balanced_accuracy, _cohen_kappa, _hamming_loss, _jaccard
+from .multiclass_agreement import _agreement
 
 __all__ = [
     "balanced_accuracy",
@@ -156,7 +156,7 @@ def balanced_accuracy(
     >>> round(sqlmetrics.balanced_accuracy(df), 4)
     0.625
     """
-    return _balanced_accuracy(
+    return _agreement(
         "balanced_accuracy",
         data,
         label=label,
@@ -321,7 +321,7 @@ def cohen_kappa(
     >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
     0.75
     """
-    return _cohen_kappa(
+    return _agreement(
         "cohen_kappa",
         data,
         label=label,
@@ -459,7 +459,7 @@ def hamming_loss(
     >>> sqlmetrics.hamming_loss(df)
     0.5
     """
-    return _hamming_loss(
+    return _agreement(
         "hamming_loss",
         data,
         label=label,
@@ -615,7 +615,7 @@ def jaccard(
     >>> round(sqlmetrics.jaccard(df, average="micro"), 4)
     0.2
     """
-    return _jaccard(
+    return _agreement(
         "jaccard",
         data,
         label=label,

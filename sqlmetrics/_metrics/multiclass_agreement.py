@@ -20,6 +20,7 @@ from .._core.registry import (
     Role,
     check_choice,
     declare_param,
+    get_spec,
     register,
 )
 from .._engine.run import compute, scalar
@@ -135,119 +136,48 @@ def _columns(label: str, prediction: str, weight: str | None) -> dict[str, str |
     return {"label": label, "prediction": prediction, "weight": weight}
 
 
-def _balanced_accuracy(
+def _agreement(
     metric: str,
     data: Any,
     *,
     label: str,
     prediction: str,
     weight: str | None,
-    adjusted: bool,
     ci: float | None,
     ci_method: CiMethod | None,
     n_boot: int,
     seed: int,
     convention: str | None,
     con: Any,
+    adjusted: bool = False,
+    weights: str | None = None,
+    average: str = "macro",
+    labels: Sequence[Any] | None = None,
 ) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
-    check_class_columns(metric, data, con, label, prediction)
-    frame = compute(
-        metric,
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"adjusted": adjusted, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result(metric, scalar(frame, metric), iv_request)
-
-
-def _cohen_kappa(
-    metric: str,
-    data: Any,
-    *,
-    label: str,
-    prediction: str,
-    weight: str | None,
-    weights: str | None,
-    labels: Sequence[Any] | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    """The public functions of this module (``metric``); each passes the options it takes, and
+    those its metric declares (``MetricSpec.params``) are sent. jaccard's metric is
+    ``jaccard_<average>``; its intervals are those of ``jaccard_macro``.
+    """
+    interval = "jaccard_macro" if metric == "jaccard" else metric
+    iv_request = ci_request(interval, ci, ci_method, n_boot, seed)
+    name = metric
+    if metric == "jaccard":
+        check_choice(*JACCARD_AVERAGES)(metric, "average", average)
+        name = f"jaccard_{average}"
     check_class_columns(metric, data, con, label, prediction, labels)
-    frame = compute(
-        metric,
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"weights": weights, "labels": labels, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result(metric, scalar(frame, metric), iv_request)
-
-
-def _hamming_loss(
-    metric: str,
-    data: Any,
-    *,
-    label: str,
-    prediction: str,
-    weight: str | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
-    check_class_columns(metric, data, con, label, prediction)
-    frame = compute(
-        metric,
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"convention": convention},
-        ci=iv_request,
-    )
-    return ci_result(metric, scalar(frame, metric), iv_request)
-
-
-def _jaccard(
-    metric: str,
-    data: Any,
-    *,
-    label: str,
-    prediction: str,
-    weight: str | None,
-    average: str,
-    labels: Sequence[Any] | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    iv_request = ci_request("jaccard_macro", ci, ci_method, n_boot, seed)
-    check_choice(*JACCARD_AVERAGES)(metric, "average", average)
-    check_class_columns(metric, data, con, label, prediction, labels)
-    name = f"jaccard_{average}"
+    options = {"adjusted": adjusted, "weights": weights, "labels": labels}
     frame = compute(
         name,
         data,
         con=con,
         columns=_columns(label, prediction, weight),
-        params={"labels": labels, "convention": convention},
+        params={
+            **{k: v for k, v in options.items() if k in get_spec(name).params},
+            "convention": convention,
+        },
         ci=iv_request,
     )
-    return ci_result("jaccard_macro", scalar(frame, name), iv_request)
+    return ci_result(interval, scalar(frame, name), iv_request)
 
 
 _PREDICTION = Arg(
@@ -276,7 +206,7 @@ _BALANCED_ACCURACY_ADJUSTED = Arg(
 _BALANCED_ACCURACY = Function(
     "balanced_accuracy",
     takes=("data", *_CLASSES, "adjusted", *_INTERVAL),
-    call=_balanced_accuracy,
+    call=_agreement,
     summary="""
     Balanced accuracy: the mean recall over the classes of the label.
 
@@ -377,7 +307,7 @@ _COHEN_KAPPA_LABELS = Arg(
 _COHEN_KAPPA = Function(
     "cohen_kappa",
     takes=("data", *_CLASSES, "weights", "labels", *_INTERVAL),
-    call=_cohen_kappa,
+    call=_agreement,
     summary="""
     Cohen's kappa: agreement between label and prediction beyond chance.
 
@@ -435,7 +365,7 @@ _COHEN_KAPPA = Function(
 _HAMMING_LOSS = Function(
     "hamming_loss",
     takes=("data", *_CLASSES, *_INTERVAL),
-    call=_hamming_loss,
+    call=_agreement,
     summary="""
     Hamming loss: the fraction of rows whose predicted class differs from the label.
 
@@ -499,7 +429,7 @@ _JACCARD_LABELS = Arg(
 _JACCARD = Function(
     "jaccard",
     takes=("data", *_CLASSES, "average", "labels", *_INTERVAL),
-    call=_jaccard,
+    call=_agreement,
     summary="""
     Jaccard index (intersection over union) per class, averaged over the classes.
 

@@ -54,6 +54,18 @@ from ._metrics._api_classification_curves import (
     roc_curve,
 )
 from ._metrics._api_classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics._api_multiclass import classification_report, mcc, multiclass_confusion_matrix
+from ._metrics._api_multiclass_agreement import (
+    balanced_accuracy,
+    cohen_kappa,
+    hamming_loss,
+    jaccard,
+)
+from ._metrics._api_multiclass_roc import (
+    multiclass_auc,
+    multilabel_average_precision,
+    top_k_accuracy,
+)
 from ._metrics._api_ranking import (
     cg,
     dcg,
@@ -89,9 +101,6 @@ from ._metrics._api_ranking_retrieval import (
 )
 from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics.correlation import kendall_tau, spearman
-from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
-from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard
-from ._metrics.multiclass_roc import multiclass_auc, multilabel_average_precision, top_k_accuracy
 from ._metrics.ranking_trec import read_trec_qrels, read_trec_run
 from .errors import (
     ColumnNotFoundError,

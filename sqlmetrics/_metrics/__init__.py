@@ -15,6 +15,9 @@ from . import (
     _api_classification_bounds,
     _api_classification_curves,
     _api_classification_separation,
+    _api_multiclass,
+    _api_multiclass_agreement,
+    _api_multiclass_roc,
     _api_ranking,
     _api_ranking_ir,
     _api_ranking_retrieval,
@@ -43,6 +46,9 @@ FAMILY_MODULES = (
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,
+    _api_multiclass,  # the multiclass families' public functions, generated likewise
+    _api_multiclass_agreement,
+    _api_multiclass_roc,
     beyond,
     calibration,
     classification,

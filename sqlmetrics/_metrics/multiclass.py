@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
 from .._backends.source import open_source
 from .._core.conventions import resolved, warns_zero
+from .._core.params import Arg, Function
 from .._core.registry import (
     PARAMS,
     Inference,
@@ -33,11 +34,14 @@ from .._engine.run import compute, undefined
 from .._engine.validate import check_columns, is_numeric
 from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError, warn
+from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["classification_report", "mcc", "multiclass_confusion_matrix"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_multiclass.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 CLASS_LABEL = Role("label", "key")
 CLASS_PREDICTION = Role("prediction", "key")
@@ -371,121 +375,21 @@ def averaged(
 
 
 # --------------------------------------------------------------------------- functions
-def classification_report(
+def _classification_report(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    labels: Sequence[Any] | None = None,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    zero_division: float | str | None,
+    labels: Sequence[Any] | None,
+    convention: str | None,
+    con: Any,
 ) -> pd.DataFrame:
-    """Per-class precision, recall, F1 and support, with micro, macro and weighted averages.
-
-    scikit-learn's ``classification_report(..., output_dict=True)`` as a DataFrame, computed
-    in SQL. Labels and predictions may be of any (comparable) type.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
-        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
-        replace it and count in the averages (scikit-learn's ``zero_division``).
-    labels : list, optional
-        The classes to report and average, in this order (scikit-learn's ``labels``). A
-        listed class absent from the data has support 0 and precision and recall 0/0; the
-        rows of a class left out still count in the listed classes' counts (e.g. as their
-        false positives); the averages run over the listed classes only, their support is
-        the listed classes' total. Strings, numbers or booleans, as the label column's type.
-        None: every class of ``label`` or ``prediction``, sorted.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index ``class``: the classes in sorted order, then "accuracy", "macro avg",
-        "weighted avg"; columns precision, recall, f1, support (int, or float with
-        ``weight``; the averages' support is the number of rows). The "accuracy" row holds
-        the micro averages, equal to the accuracy for single-label data, as scikit-learn
-        prints it; with ``labels=`` it is named "micro avg" (over the listed classes only).
-
-    Raises
-    ------
-    ColumnNotFoundError, DataSourceError
-        A missing column, or unreadable data.
-    InvalidDataError
-        No rows; NULL labels, predictions or weights; label and prediction of incomparable
-        types (e.g. integers and strings); negative weights.
-    InvalidParameterError
-        ``zero_division`` not one of the allowed values.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        With ``zero_division="warn"``, when a class's precision or recall is 0/0.
-
-    See Also
-    --------
-    multiclass_confusion_matrix : the counts behind it.
-    precision, recall, f1, fbeta : one average at a time, with ``average=``.
-
-    Notes
-    -----
-    For class :math:`c`: :math:`P_c = tp_c / (tp_c + fp_c)`, :math:`R_c = tp_c / (tp_c +
-    fn_c)`, :math:`F_c = 2 tp_c / (2 tp_c + fp_c + fn_c)`, support :math:`= tp_c + fn_c`.
-    micro: the same of the counts summed over classes (equal to accuracy for single-label
-    data); macro: the plain mean over classes; weighted: the mean weighted by support. The
-    classes are the union of the values of ``label`` and ``prediction``. No ties arise.
-
-    References
-    ----------
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> sqlmetrics.classification_report(df).round(4)  # doctest: +NORMALIZE_WHITESPACE
-                  precision  recall      f1  support
-    class
-    cat              0.6667  1.0000  0.8000        2
-    dog              0.0000  0.0000  0.0000        2
-    pig              0.0000  0.0000  0.0000        2
-    accuracy         0.3333  0.3333  0.3333        6
-    macro avg        0.2222  0.3333  0.2667        6
-    weighted avg     0.2222  0.3333  0.2667        6
-    """
     import pandas as pd
 
-    zero_division = resolved("classification_report", "zero_division", zero_division, convention)
-    metric = "classification_report"
+    zero_division = resolved(metric, "zero_division", zero_division, convention)
     columns = _columns(label, prediction, weight, metric, "report")
     check_class_columns(metric, data, con, label, prediction, labels)
     frame = compute(
@@ -527,114 +431,21 @@ def classification_report(
     return out
 
 
-def multiclass_confusion_matrix(
+def _multiclass_confusion_matrix(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    normalize: str | None = None,
-    labels: Sequence[Any] | None = None,
-    as_matrix: bool = False,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    normalize: str | None,
+    labels: Sequence[Any] | None,
+    as_matrix: bool,
+    convention: str | None,
+    con: Any,
 ) -> pd.DataFrame:
-    """Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.
-
-    One row for every pair of classes, zeros included, so that
-    ``.pivot(index="label", columns="prediction", values="count")`` gives scikit-learn's
-    ``confusion_matrix(y_true, y_pred)`` (rows: true class, columns: predicted class);
-    ``as_matrix=True`` returns that square frame.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    normalize : {"true", "pred", "all"}, optional
-        Add a column ``fraction``: the count divided by the row's true-class total
-        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
-        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
-    labels : list, optional
-        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
-        absent from the data gets a row and a column of zeros; rows whose label or prediction
-        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
-        booleans, as the label column's type. None: every class of ``label`` or
-        ``prediction``, sorted.
-    as_matrix : bool, default False
-        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
-        table: index ``label`` (true class), columns ``prediction``, in the long table's class
-        order; the values are the counts, or the fractions with ``normalize``.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns label, prediction, count (int, or float with ``weight``); K * K rows for K
-        classes, ordered by label, then prediction (with ``labels``: by their positions in
-        the list). With ``as_matrix=True``: the K x K matrix (see ``as_matrix``).
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`classification_report`.
-
-    See Also
-    --------
-    confusion_matrix : the binary counts tp, fp, tn, fn at a threshold.
-
-    Notes
-    -----
-    The classes are the union of the values of ``label`` and ``prediction``. A long table
-    scales to many classes and slices and joins like any other table; K * K rows are
-    returned, so prefer :func:`classification_report` for thousands of classes.
-
-    References
-    ----------
-    .. [1] Stehman, S. V. (1997). Selecting and interpreting measures of thematic
-       classification accuracy. Remote Sensing of Environment 62(1), 77-89.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> table = sqlmetrics.multiclass_confusion_matrix(df)
-    >>> table.pivot(index="label", columns="prediction", values="count")
-    ... # doctest: +NORMALIZE_WHITESPACE
-    prediction  cat  dog  pig
-    label
-    cat           2    0    0
-    dog           1    0    1
-    pig           0    2    0
-    >>> sqlmetrics.multiclass_confusion_matrix(df, labels=["pig", "cat", "cow"])["count"].tolist()
-    [0, 0, 0, 0, 2, 0, 0, 0, 0]
-    >>> sqlmetrics.multiclass_confusion_matrix(df, as_matrix=True).to_numpy().tolist()
-    [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
-    """
     import pandas as pd
 
-    metric = "multiclass_confusion_matrix"
     columns = _columns(label, prediction, weight, metric, "matrix")
     how = check_normalize_arg(normalize)
     if not isinstance(as_matrix, bool):
@@ -659,163 +470,27 @@ def multiclass_confusion_matrix(
     )
 
 
-@overload
-def mcc(
+def _mcc(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def mcc(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def mcc(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    threshold: float | None = None,
-    prediction: str | None = None,
-    weight: str | None = None,
-    zero_division: float | str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    threshold: float | None,
+    prediction: str | None,
+    weight: str | None,
+    zero_division: float | str | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Matthews correlation coefficient (MCC), binary or multiclass.
-
-    With ``prediction=``: the classes in ``label`` and ``prediction`` (any type, two or
-    more), as scikit-learn's ``matthews_corrcoef``. Without: binary 0/1 labels, predicted 1
-    when ``score >= threshold`` (default 0.5).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
-    score : str, default "score"
-        Column of finite scores, compared with ``threshold``; ignored with ``prediction``.
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
-    prediction : str, optional
-        Column of predicted classes, used instead of ``score`` and ``threshold``.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
-        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        MCC in [-1, 1] (1 perfect, 0 no better than chance), or NaN when undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`classification_report`; with ``score``, also labels outside {0, 1}.
-    InvalidParameterError
-        Both ``threshold`` and ``prediction`` given, or a bad ``threshold``/``zero_division``.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When undefined and ``zero_division="warn"``.
-
-    Notes
-    -----
-    .. math:: MCC = \frac{c\,s - \sum_k t_k p_k}
-              {\sqrt{(s^2 - \sum_k p_k^2)(s^2 - \sum_k t_k^2)}}
-
-    with :math:`t_k, p_k` the rows truly in / predicted as class :math:`k`, :math:`c` the
-    rows predicted correctly and :math:`s` all rows (sums of weights with ``weight``). For
-    two classes: :math:`(tp\,tn - fp\,fn) / \sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
-    Undefined when one factor under the root is 0.
-
-    References
-    ----------
-    .. [1] Matthews, B. W. (1975). Comparison of the predicted and observed secondary
-       structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2), 442-451.
-    .. [2] Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
-       correlation coefficient. Computational Biology and Chemistry 28(5-6), 367-374.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.mcc(df), 4)
-    0.0
-    >>> round(sqlmetrics.mcc(df, threshold=0.7), 4)
-    0.4472
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
-    0.0
-    """
     import pandas as pd
 
-    iv_request = ci_request("mcc", ci, ci_method, n_boot, seed)
-    zero_division = resolved("mcc", "zero_division", zero_division, convention)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    zero_division = resolved(metric, "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"mcc: threshold={threshold!r} and prediction={prediction!r} both given; pass a "
@@ -826,23 +501,23 @@ def mcc(
             data, label, score, threshold, weight, zero_division, con, ci=iv_request
         )
     else:
-        check_class_columns("mcc", data, con, label, prediction)
+        check_class_columns(metric, data, con, label, prediction)
         frame = compute(
-            "mcc",
+            metric,
             data,
             con=con,
             columns={"label": label, "prediction": prediction, "weight": weight},
             params={"zero_division": zero_division},
             ci=iv_request,
         )
-        raw = frame["mcc"].iloc[0]
+        raw = frame[metric].iloc[0]
         value = math.nan if raw is None or pd.isna(raw) else float(raw)
     if math.isnan(value):
         reason = "one class only in label or in prediction (a zero factor under the root)"
         if zero_division == "warn":
-            return ci_result("mcc", undefined("mcc", reason), iv_request)
-        return ci_result("mcc", float(zero_division), iv_request)
-    return ci_result("mcc", value, iv_request)
+            return ci_result(metric, undefined(metric, reason), iv_request)
+        return ci_result(metric, float(zero_division), iv_request)
+    return ci_result(metric, value, iv_request)
 
 
 def _binary_mcc(
@@ -876,3 +551,346 @@ def _binary_mcc(
     if min(factors) <= 0:
         return math.nan
     return (tp * tn - fp * fn) / math.prod(math.sqrt(f) for f in factors)
+
+
+_PREDICTION = Arg(
+    "prediction",
+    "str",
+    "prediction",
+    """
+    prediction : str, default "prediction"
+        Column of predicted classes, of a type comparable with ``label``.
+    """,
+)
+
+
+#: the columns of the functions of a label and a prediction column, in signature order
+_CLASSES = ("label", "prediction", "weight")
+
+
+_WARNS_NO_WEIGHT = """
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+    """
+
+
+_RETURNS_UNIT = """
+    float
+        In [0, 1].
+    """
+
+
+_CLASSIFICATION_REPORT_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
+    """
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
+        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
+        replace it and count in the averages (scikit-learn's ``zero_division``).
+    """,
+)
+
+
+_CLASSIFICATION_REPORT_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes to report and average, in this order (scikit-learn's ``labels``). A
+        listed class absent from the data has support 0 and precision and recall 0/0; the
+        rows of a class left out still count in the listed classes' counts (e.g. as their
+        false positives); the averages run over the listed classes only, their support is
+        the listed classes' total. Strings, numbers or booleans, as the label column's type.
+        None: every class of ``label`` or ``prediction``, sorted.
+    """,
+)
+
+
+_CLASSIFICATION_REPORT = Function(
+    "classification_report",
+    takes=("data", *_CLASSES, "zero_division", "labels", "convention", "con"),
+    call=_classification_report,
+    summary="""
+    Per-class precision, recall, F1 and support, with micro, macro and weighted averages.
+
+    scikit-learn's ``classification_report(..., output_dict=True)`` as a DataFrame, computed
+    in SQL. Labels and predictions may be of any (comparable) type.
+    """,
+    returns="""
+    pandas.DataFrame
+        Index ``class``: the classes in sorted order, then "accuracy", "macro avg",
+        "weighted avg"; columns precision, recall, f1, support (int, or float with
+        ``weight``; the averages' support is the number of rows). The "accuracy" row holds
+        the micro averages, equal to the accuracy for single-label data, as scikit-learn
+        prints it; with ``labels=`` it is named "micro avg" (over the listed classes only).
+    """,
+    raises="""
+    ColumnNotFoundError, DataSourceError
+        A missing column, or unreadable data.
+    InvalidDataError
+        No rows; NULL labels, predictions or weights; label and prediction of incomparable
+        types (e.g. integers and strings); negative weights.
+    InvalidParameterError
+        ``zero_division`` not one of the allowed values.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        With ``zero_division="warn"``, when a class's precision or recall is 0/0.
+    """,
+    see_also="""
+    multiclass_confusion_matrix : the counts behind it.
+    precision, recall, f1, fbeta : one average at a time, with ``average=``.
+    """,
+    notes="""
+    For class :math:`c`: :math:`P_c = tp_c / (tp_c + fp_c)`, :math:`R_c = tp_c / (tp_c +
+    fn_c)`, :math:`F_c = 2 tp_c / (2 tp_c + fp_c + fn_c)`, support :math:`= tp_c + fn_c`.
+    micro: the same of the counts summed over classes (equal to accuracy for single-label
+    data); macro: the plain mean over classes; weighted: the mean weighted by support. The
+    classes are the union of the values of ``label`` and ``prediction``. No ties arise.
+    """,
+    references="""
+    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+       for classification tasks. Information Processing & Management 45(4), 427-437.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> sqlmetrics.classification_report(df).round(4)  # doctest: +NORMALIZE_WHITESPACE
+                  precision  recall      f1  support
+    class
+    cat              0.6667  1.0000  0.8000        2
+    dog              0.0000  0.0000  0.0000        2
+    pig              0.0000  0.0000  0.0000        2
+    accuracy         0.3333  0.3333  0.3333        6
+    macro avg        0.2222  0.3333  0.2667        6
+    weighted avg     0.2222  0.3333  0.2667        6
+    """,
+    own=(
+        _PREDICTION,
+        _CLASSIFICATION_REPORT_ZERO_DIVISION,
+        _CLASSIFICATION_REPORT_LABELS,
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
+
+_MCC_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
+    """,
+)
+
+
+_MCC_PREDICTION = Arg(
+    "prediction",
+    "str | None",
+    None,
+    """
+    prediction : str, optional
+        Column of predicted classes, used instead of ``score`` and ``threshold``.
+    """,
+)
+
+
+_MCC_ZERO_DIVISION = Arg(
+    "zero_division",
+    "float | str | None",
+    None,
+    """
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
+        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+    """,
+)
+
+
+_MCC = Function(
+    "mcc",
+    takes=(
+        "data",
+        "label",
+        "score",
+        "threshold",
+        "prediction",
+        "weight",
+        "zero_division",
+        *_INTERVAL,
+    ),
+    call=_mcc,
+    summary="""
+    Matthews correlation coefficient (MCC), binary or multiclass.
+
+    With ``prediction=``: the classes in ``label`` and ``prediction`` (any type, two or
+    more), as scikit-learn's ``matthews_corrcoef``. Without: binary 0/1 labels, predicted 1
+    when ``score >= threshold`` (default 0.5).
+    """,
+    returns="""
+    float
+        MCC in [-1, 1] (1 perfect, 0 no better than chance), or NaN when undefined.
+    """,
+    raises="""
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`classification_report`; with ``score``, also labels outside {0, 1}.
+    InvalidParameterError
+        Both ``threshold`` and ``prediction`` given, or a bad ``threshold``/``zero_division``.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When undefined and ``zero_division="warn"``.
+    """,
+    notes=r"""
+    .. math:: MCC = \frac{c\,s - \sum_k t_k p_k}
+              {\sqrt{(s^2 - \sum_k p_k^2)(s^2 - \sum_k t_k^2)}}
+
+    with :math:`t_k, p_k` the rows truly in / predicted as class :math:`k`, :math:`c` the
+    rows predicted correctly and :math:`s` all rows (sums of weights with ``weight``). For
+    two classes: :math:`(tp\,tn - fp\,fn) / \sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
+    Undefined when one factor under the root is 0.
+    """,
+    references="""
+    .. [1] Matthews, B. W. (1975). Comparison of the predicted and observed secondary
+       structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2), 442-451.
+    .. [2] Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
+       correlation coefficient. Computational Biology and Chemistry 28(5-6), 367-374.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.mcc(df), 4)
+    0.0
+    >>> round(sqlmetrics.mcc(df, threshold=0.7), 4)
+    0.4472
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
+    0.0
+    """,
+    own=(
+        _MCC_LABEL,
+        _MCC_PREDICTION,
+        _MCC_ZERO_DIVISION,
+    ),
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_NORMALIZE = Arg(
+    "normalize",
+    "str | None",
+    None,
+    """
+    normalize : {"true", "pred", "all"}, optional
+        Add a column ``fraction``: the count divided by the row's true-class total
+        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
+        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
+    """,
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
+        absent from the data gets a row and a column of zeros; rows whose label or prediction
+        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
+        booleans, as the label column's type. None: every class of ``label`` or
+        ``prediction``, sorted.
+    """,
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX_AS_MATRIX = Arg(
+    "as_matrix",
+    "bool",
+    False,
+    """
+    as_matrix : bool, default False
+        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
+        table: index ``label`` (true class), columns ``prediction``, in the long table's class
+        order; the values are the counts, or the fractions with ``normalize``.
+    """,
+)
+
+
+_MULTICLASS_CONFUSION_MATRIX = Function(
+    "multiclass_confusion_matrix",
+    takes=("data", *_CLASSES, "normalize", "labels", "as_matrix", "convention", "con"),
+    call=_multiclass_confusion_matrix,
+    summary="""
+    Confusion matrix of a (multiclass) classifier as a long table: label, prediction, count.
+
+    One row for every pair of classes, zeros included, so that
+    ``.pivot(index="label", columns="prediction", values="count")`` gives scikit-learn's
+    ``confusion_matrix(y_true, y_pred)`` (rows: true class, columns: predicted class);
+    ``as_matrix=True`` returns that square frame.
+    """,
+    returns="""
+    pandas.DataFrame
+        Columns label, prediction, count (int, or float with ``weight``); K * K rows for K
+        classes, ordered by label, then prediction (with ``labels``: by their positions in
+        the list). With ``as_matrix=True``: the K x K matrix (see ``as_matrix``).
+    """,
+    raises="""
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`classification_report`.
+    """,
+    see_also="""
+    confusion_matrix : the binary counts tp, fp, tn, fn at a threshold.
+    """,
+    notes="""
+    The classes are the union of the values of ``label`` and ``prediction``. A long table
+    scales to many classes and slices and joins like any other table; K * K rows are
+    returned, so prefer :func:`classification_report` for thousands of classes.
+    """,
+    references="""
+    .. [1] Stehman, S. V. (1997). Selecting and interpreting measures of thematic
+       classification accuracy. Remote Sensing of Environment 62(1), 77-89.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    >>> table = sqlmetrics.multiclass_confusion_matrix(df)
+    >>> table.pivot(index="label", columns="prediction", values="count")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    prediction  cat  dog  pig
+    label
+    cat           2    0    0
+    dog           1    0    1
+    pig           0    2    0
+    >>> sqlmetrics.multiclass_confusion_matrix(df, labels=["pig", "cat", "cow"])["count"].tolist()
+    [0, 0, 0, 0, 2, 0, 0, 0, 0]
+    >>> sqlmetrics.multiclass_confusion_matrix(df, as_matrix=True).to_numpy().tolist()
+    [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
+    """,
+    own=(
+        _PREDICTION,
+        _MULTICLASS_CONFUSION_MATRIX_NORMALIZE,
+        _MULTICLASS_CONFUSION_MATRIX_LABELS,
+        _MULTICLASS_CONFUSION_MATRIX_AS_MATRIX,
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
+
+#: the public functions of this module, generated into _api_multiclass.py
+API = (
+    _CLASSIFICATION_REPORT,
+    _MULTICLASS_CONFUSION_MATRIX,
+    _MCC,
+)

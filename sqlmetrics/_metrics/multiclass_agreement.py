@@ -10,8 +10,9 @@ comparable types (checked as for :func:`sqlmetrics.mcc`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -19,14 +20,18 @@ from .._core.registry import (
     Role,
     check_choice,
     declare_param,
+    get_spec,
     register,
 )
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .multiclass import check_class_columns
+from .multiclass import _CLASSES, _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_class_columns
+from .ranking import _INTERVAL
 
-__all__ = ["balanced_accuracy", "cohen_kappa", "hamming_loss", "jaccard"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_multiclass_agreement.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 CLASS_LABEL = Role("label", "key")
 CLASS_PREDICTION = Role("prediction", "key")
@@ -131,294 +136,215 @@ def _columns(label: str, prediction: str, weight: str | None) -> dict[str, str |
     return {"label": label, "prediction": prediction, "weight": weight}
 
 
-@overload
-def balanced_accuracy(
+def _agreement(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
+    label: str,
+    prediction: str,
+    weight: str | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
     adjusted: bool = False,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def balanced_accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    adjusted: bool = False,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def balanced_accuracy(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    adjusted: bool = False,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    weights: str | None = None,
+    average: str = "macro",
+    labels: Sequence[Any] | None = None,
 ) -> float | Interval:
-    r"""Balanced accuracy: the mean recall over the classes of the label.
+    """The public functions of this module (``metric``); each passes the options it takes, and
+    those its metric declares (``MetricSpec.params``) are sent. jaccard's metric is
+    ``jaccard_<average>``; its intervals are those of ``jaccard_macro``.
+    """
+    interval = "jaccard_macro" if metric == "jaccard" else metric
+    iv_request = ci_request(interval, ci, ci_method, n_boot, seed)
+    name = metric
+    if metric == "jaccard":
+        check_choice(*JACCARD_AVERAGES)(metric, "average", average)
+        name = f"jaccard_{average}"
+    check_class_columns(metric, data, con, label, prediction, labels)
+    options = {"adjusted": adjusted, "weights": weights, "labels": labels}
+    frame = compute(
+        name,
+        data,
+        con=con,
+        columns=_columns(label, prediction, weight),
+        params={
+            **{k: v for k, v in options.items() if k in get_spec(name).params},
+            "convention": convention,
+        },
+        ci=iv_request,
+    )
+    return ci_result(interval, scalar(frame, name), iv_request)
 
-    Equal to scikit-learn's ``balanced_accuracy_score``.
 
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
+_PREDICTION = Arg(
+    "prediction",
+    "str",
+    "prediction",
+    """
     prediction : str, default "prediction"
         Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
+    """,
+)
+
+
+_BALANCED_ACCURACY_ADJUSTED = Arg(
+    "adjusted",
+    "bool",
+    False,
+    """
     adjusted : bool, default False
         Rescale so that a chance-level prediction scores 0 and a perfect one 1:
         ``(score - 1/K) / (1 - 1/K)``, K the classes of the label.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_BALANCED_ACCURACY = Function(
+    "balanced_accuracy",
+    takes=("data", *_CLASSES, "adjusted", *_INTERVAL),
+    call=_agreement,
+    summary="""
+    Balanced accuracy: the mean recall over the classes of the label.
+
+    Equal to scikit-learn's ``balanced_accuracy_score``.
+    """,
+    returns="""
     float
         In [0, 1] (adjusted: <= 1, 0 at chance).
-
-    Raises
-    ------
+    """,
+    raises="""
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     InvalidParameterError
         ``adjusted`` not a boolean.
-
-    Warns
-    -----
+    """,
+    warns="""
     UndefinedMetricWarning
         When no class of the label has weight, or adjusted with a single class; NaN is
         returned.
-
-    See Also
-    --------
+    """,
+    see_also="""
     recall : ``average="macro"`` includes the classes that are only predicted.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: BA = \frac{1}{K} \sum_{c:\, n_c > 0} \frac{tp_c}{n_c}
 
     over the K classes occurring in the label (a class only predicted has no recall and is
     left out, as scikit-learn leaves it out). No ties are involved.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Brodersen, K. H. et al. (2010). The balanced accuracy and its posterior
        distribution. ICPR 2010.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 1, 0, 0, 1, 0], "prediction": [0, 1, 0, 0, 0, 1]})
     >>> round(sqlmetrics.balanced_accuracy(df), 4)
     0.625
+    """,
+    own=(
+        _PREDICTION,
+        _BALANCED_ACCURACY_ADJUSTED,
+    ),
+)
+
+
+_COHEN_KAPPA_LABEL = Arg(
+    "label",
+    "str",
+    "label",
     """
-    iv_request = ci_request("balanced_accuracy", ci, ci_method, n_boot, seed)
-    check_class_columns("balanced_accuracy", data, con, label, prediction)
-    frame = compute(
-        "balanced_accuracy",
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"adjusted": adjusted, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("balanced_accuracy", scalar(frame, "balanced_accuracy"), iv_request)
-
-
-@overload
-def cohen_kappa(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def cohen_kappa(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def cohen_kappa(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    weights: str | None = None,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Cohen's kappa: agreement between label and prediction beyond chance.
-
-    Equal to scikit-learn's ``cohen_kappa_score(label, prediction, weights=weights,
-    sample_weight=weight)``.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
     label : str, default "label"
         Column of true classes (any type; the first rater).
+    """,
+)
+
+
+_COHEN_KAPPA_PREDICTION = Arg(
+    "prediction",
+    "str",
+    "prediction",
+    """
     prediction : str, default "prediction"
         Column of predicted classes (the second rater), of a comparable type.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
+    """,
+)
+
+
+_COHEN_KAPPA_WEIGHTS = Arg(
+    "weights",
+    "str | None",
+    None,
+    """
     weights : {None, "linear", "quadratic"}, default None
         Disagreement weights: None counts every disagreement 1; "linear" and "quadratic"
         weigh classes ``i, j`` by ``|i - j|`` or ``(i - j)^2``, their positions in sorted
         order (ordinal classes), or in ``labels``' order when given.
+    """,
+)
+
+
+_COHEN_KAPPA_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
     labels : list, optional
         The classes of the confusion matrix, in this order (scikit-learn's ``labels``): rows
         whose label or prediction is not listed are left out; a listed class absent from the
         data counts nothing; the order is the scale of "linear" and "quadratic". Strings,
         numbers or booleans, as the label column's type. None: every class of ``label`` or
         ``prediction``, sorted.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
+
+_COHEN_KAPPA = Function(
+    "cohen_kappa",
+    takes=("data", *_CLASSES, "weights", "labels", *_INTERVAL),
+    call=_agreement,
+    summary="""
+    Cohen's kappa: agreement between label and prediction beyond chance.
+
+    Equal to scikit-learn's ``cohen_kappa_score(label, prediction, weights=weights,
+    sample_weight=weight)``.
+    """,
+    returns="""
     float
         At most 1 (perfect agreement); 0 at chance; negative below chance.
-
-    Raises
-    ------
+    """,
+    raises="""
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     InvalidParameterError
         ``weights`` not None, "linear" or "quadratic".
-
-    Warns
-    -----
+    """,
+    warns="""
     UndefinedMetricWarning
         When no disagreement is expected by chance (a single class in label and prediction
         alike); NaN is returned.
-
-    See Also
-    --------
+    """,
+    see_also="""
     mcc : another chance-corrected agreement.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: \kappa = 1 - \frac{\sum_{ij} v_{ij} C_{ij}}{\sum_{ij} v_{ij} E_{ij}},
               \quad E_{ij} = \frac{t_i p_j}{s}
 
     with :math:`C` the confusion matrix over the union of the classes (sorted), :math:`t, p`
     its row and column sums, :math:`s` its total and :math:`v` the disagreement weights.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
        Psychological Measurement 20(1), 37-46.
     .. [2] Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213-220.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 1, 2, 2, 1, 0], "prediction": [0, 2, 2, 1, 1, 0]})
@@ -426,287 +352,108 @@ def cohen_kappa(
     0.5
     >>> round(sqlmetrics.cohen_kappa(df, weights="quadratic"), 4)
     0.75
-    """
-    iv_request = ci_request("cohen_kappa", ci, ci_method, n_boot, seed)
-    check_class_columns("cohen_kappa", data, con, label, prediction, labels)
-    frame = compute(
-        "cohen_kappa",
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"weights": weights, "labels": labels, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("cohen_kappa", scalar(frame, "cohen_kappa"), iv_request)
+    """,
+    own=(
+        _COHEN_KAPPA_LABEL,
+        _COHEN_KAPPA_PREDICTION,
+        _COHEN_KAPPA_WEIGHTS,
+        _COHEN_KAPPA_LABELS,
+    ),
+)
 
 
-@overload
-def hamming_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def hamming_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def hamming_loss(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Hamming loss: the fraction of rows whose predicted class differs from the label.
+_HAMMING_LOSS = Function(
+    "hamming_loss",
+    takes=("data", *_CLASSES, *_INTERVAL),
+    call=_agreement,
+    summary="""
+    Hamming loss: the fraction of rows whose predicted class differs from the label.
 
     Equal to scikit-learn's ``hamming_loss`` for single-label (binary or multiclass) data.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
-        t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
-        over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
-        'bootstrap': the Poisson row bootstrap, percentile interval.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+    """,
+    returns="""
     float
         In [0, 1]; 1 - accuracy.
-
-    Raises
-    ------
+    """,
+    raises="""
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS_NO_WEIGHT,
+    notes=r"""
     .. math:: HL = \frac{\sum_i w_i [y_i \neq \hat y_i]}{\sum_i w_i}
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Tsoumakas, G. and Katakis, I. (2007). Multi-label classification: an overview.
        International Journal of Data Warehousing and Mining 3(3), 1-13.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": ["a", "b", "c", "a"], "prediction": ["a", "c", "c", "b"]})
     >>> sqlmetrics.hamming_loss(df)
     0.5
+    """,
+    own=(_PREDICTION,),
+)
+
+
+_JACCARD_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
     """
-    iv_request = ci_request("hamming_loss", ci, ci_method, n_boot, seed)
-    check_class_columns("hamming_loss", data, con, label, prediction)
-    frame = compute(
-        "hamming_loss",
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("hamming_loss", scalar(frame, "hamming_loss"), iv_request)
-
-
-@overload
-def jaccard(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def jaccard(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def jaccard(
-    data: Any,
-    *,
-    label: str = "label",
-    prediction: str = "prediction",
-    weight: str | None = None,
-    average: str = "macro",
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Jaccard index (intersection over union) per class, averaged over the classes.
-
-    Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
-    multiclass data.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of true classes (any type, no NULL).
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``'s.
-    weight : str, optional
-        Column of non-negative sample weights: each row counts its weight. None (default) weighs
-        every row 1.
     average : {"macro", "micro", "weighted"}, default "macro"
         "macro": the mean of the per-class indices; "weighted": their mean weighted by the
         classes' support; "micro": the index of the summed counts. In ``evaluate``:
         ``jaccard_macro``, ``jaccard_micro``, ``jaccard_weighted``.
+    """,
+)
+
+
+_JACCARD_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
     labels : list, optional
         The classes to average (scikit-learn's ``labels``); counts come from every row (a
         class left out still counts as the listed classes' false positives or negatives); a
         listed class absent from the data has the index 0 (scikit-learn's zero_division
         default); "micro" sums the listed classes only. Strings, numbers or booleans, as the
         label column's type. None: every class of ``label`` or ``prediction``.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+    """,
+)
 
-    Returns
-    -------
-    float
-        In [0, 1].
 
-    Raises
-    ------
+_JACCARD = Function(
+    "jaccard",
+    takes=("data", *_CLASSES, "average", "labels", *_INTERVAL),
+    call=_agreement,
+    summary="""
+    Jaccard index (intersection over union) per class, averaged over the classes.
+
+    Equal to scikit-learn's ``jaccard_score(label, prediction, average=average)`` for
+    multiclass data.
+    """,
+    returns=_RETURNS_UNIT,
+    raises="""
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     InvalidParameterError
         ``average`` not one of "macro", "micro", "weighted".
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    Notes
-    -----
+    """,
+    warns=_WARNS_NO_WEIGHT,
+    notes=r"""
     .. math:: J_c = \frac{tp_c}{tp_c + fp_c + fn_c}
 
     over the union of the classes of label and prediction, so every :math:`J_c` is defined.
-
-    References
-    ----------
+    """,
+    references="""
     .. [1] Jaccard, P. (1912). The distribution of the flora in the alpine zone. New
        Phytologist 11(2), 37-50.
-
-    Examples
-    --------
+    """,
+    examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 1, 2, 0, 1, 2], "prediction": [0, 2, 1, 0, 0, 1]})
@@ -714,17 +461,19 @@ def jaccard(
     0.2222
     >>> round(sqlmetrics.jaccard(df, average="micro"), 4)
     0.2
-    """
-    iv_request = ci_request("jaccard_macro", ci, ci_method, n_boot, seed)
-    check_choice(*JACCARD_AVERAGES)("jaccard", "average", average)
-    check_class_columns("jaccard", data, con, label, prediction, labels)
-    name = f"jaccard_{average}"
-    frame = compute(
-        name,
-        data,
-        con=con,
-        columns=_columns(label, prediction, weight),
-        params={"labels": labels, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("jaccard_macro", scalar(frame, name), iv_request)
+    """,
+    own=(
+        _PREDICTION,
+        _JACCARD_AVERAGE,
+        _JACCARD_LABELS,
+    ),
+)
+
+
+#: the public functions of this module, generated into _api_multiclass_agreement.py
+API = (
+    _BALANCED_ACCURACY,
+    _COHEN_KAPPA,
+    _HAMMING_LOSS,
+    _JACCARD,
+)

@@ -13,8 +13,9 @@ through the same kernels (multiclass_auc, multilabel_average_precision, top_k_ac
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
+from .._core.params import Arg, Function
 from .._core.registry import (
     MetricSpec,
     ParamSpec,
@@ -38,12 +39,15 @@ from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
-from .multiclass import check_labels, check_labels_type
+from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_labels, check_labels_type
+from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["multiclass_auc", "multilabel_average_precision", "top_k_accuracy"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_multiclass_roc.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 declare_param(
     ParamSpec(
@@ -514,221 +518,27 @@ def _true_classes(
     return listed
 
 
-@overload
-def multiclass_auc(
+def _multiclass_auc(
+    metric: str,
     data: Any,
     *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    multi_class: str = "ovr",
-    average: str = "macro",
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def multiclass_auc(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    multi_class: str = "ovr",
-    average: str = "macro",
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def multiclass_auc(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    multi_class: str = "ovr",
-    average: str = "macro",
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    row_id: str | None,
+    class_col: str | None,
+    score: str,
+    label: str,
+    scores: Sequence[str] | Mapping[Any, str] | None,
+    indicators: Sequence[str] | Mapping[Any, str] | None,
+    labels: Sequence[Any] | None,
+    multi_class: str,
+    average: str,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
-    from a score column per class.
-
-    Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
-    average=average)``: ``scores`` the wide matrix, given as its columns (``scores=``, with
-    ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
-    ``class_col=``, ``score=``, ``label`` 0/1).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
-        form, one row per classified row with ``scores=``.
-    row_id : str, optional
-        Long form: column identifying the classified row (each class once per row id). In
-        :func:`sqlmetrics.evaluate`: ``group=``.
-    class_col : str, optional
-        Long form: column of the class the score is for (any type). In ``evaluate``:
-        ``item=``.
-    score : str, default "score"
-        Long form: column of the class's score (probability or any finite number).
-    label : str, default "label"
-        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
-        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
-        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns; their classes are ``labels`` in the same order (default: the sorted classes
-        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
-        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
-        one true class per row): not with ``average="samples"``; with ``indicators=``
-        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
-        ``--class-score CLASS=COLUMN`` per class.
-    indicators : list of str or dict, optional
-        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
-        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
-        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
-        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
-        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
-        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
-        bootstrap (README, "How sure is the number?").
-    labels : list, optional
-        With ``scores=`` as a list: the class of each score column (scikit-learn's
-        ``labels``, which must be sorted there; any order here). A listed class that is never
-        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
-        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
-    multi_class : {"ovr", "ovo"}, default "ovr"
-        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
-        multiclass data only.
-    average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
-        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
-        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
-        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
-        ``auc_average=``.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1].
-
-    Raises
-    ------
-    InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
-        ``label`` without a score column, or (without ``labels``) as many classes as columns;
-        with ``indicators=``, an indicator column not of 0/1 numbers or booleans.
-    InvalidParameterError
-        ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
-        "samples" (or with ``indicators``); ``scores`` not a list or mapping of two or more
-        distinct columns, ``labels`` of another length, repeated, or not of the label
-        column's type; ``indicators`` not of the form of ``scores`` (a list of its length, a
-        mapping of its classes), or without ``scores``; both forms (``scores`` and
-        ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When a class, pair or row of the average has no positive or no negative (scikit-learn
-        raises there); NaN is returned.
-
-    See Also
-    --------
-    auc : the binary AUC.
-
-    Notes
-    -----
-    Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
-    1/2). One-vs-one, as Hand and Till (2001):
-
-    .. math:: AUC_{ovo} = \frac{1}{|pairs|} \sum_{a < b} \frac{A(a|b) + A(b|a)}{2}
-
-    with :math:`A(a|b)` the AUC of class :math:`a`'s score between the rows of true class
-    :math:`a` and those of true class :math:`b`. The wide form (one score column per class)
-    is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
-    class_col value score``.
-
-    References
-    ----------
-    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
-       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
-    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
-       estimation trees. CeDER Working Paper IS-00-04, NYU.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
-    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
-    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
-    0.9583
-    >>> wide["y"] = list("abcb")  # the same scores, a column per class
-    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
-    0.9583
-    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
-    ...                                 multi_class="ovo"), 4)
-    0.9583
-    >>> wide[["y_a", "y_b", "y_c"]] = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 0]]  # multilabel
-    >>> round(sqlmetrics.multiclass_auc(wide, scores=["a", "b", "c"],
-    ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
-    0.75
-    """
-    iv_request = ci_request("multiclass_auc", ci, ci_method, n_boot, seed)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
     if scores is not None:
         if row_id is not None or class_col is not None:
@@ -737,9 +547,9 @@ def multiclass_auc(
                 f"row_id=/class_col= (long: a row per class) both given; pass one form"
             )
         return ci_result(
-            "multiclass_auc",
+            metric,
             _wide_value(
-                "multiclass_auc",
+                metric,
                 data,
                 label,
                 scores,
@@ -751,7 +561,7 @@ def multiclass_auc(
             ),
             iv_request,
         )
-    _no_indicators("multiclass_auc", indicators)
+    _no_indicators(metric, indicators)
     if labels is not None:
         raise InvalidParameterError(
             f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
@@ -764,7 +574,7 @@ def multiclass_auc(
             "class, label= 0/1)"
         )
     frame = compute(
-        "multiclass_auc",
+        metric,
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
@@ -772,180 +582,29 @@ def multiclass_auc(
         unique=("group", "item"),
         ci=iv_request,
     )
-    return ci_result("multiclass_auc", scalar(frame, "multiclass_auc"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
-@overload
-def top_k_accuracy(
+def _top_k_accuracy(
+    metric: str,
     data: Any,
     *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    weight: str | None = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    k: int = 2,
-    labels: Sequence[Any] | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def top_k_accuracy(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    weight: str | None = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    k: int = 2,
-    labels: Sequence[Any] | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def top_k_accuracy(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    weight: str | None = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    k: int = 2,
-    labels: Sequence[Any] | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    row_id: str | None,
+    class_col: str | None,
+    score: str,
+    label: str,
+    weight: str | None,
+    scores: Sequence[str] | Mapping[Any, str] | None,
+    k: int,
+    labels: Sequence[Any] | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
-
-    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k, labels=labels,
-    sample_weight=w)``, from the long table of :func:`multiclass_auc` or from its wide
-    columns (``scores=``, a score column per class, and the true class in ``label=``).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
-        form, one row per classified row with ``scores=``.
-    row_id : str, optional
-        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
-        ``group=``.
-    class_col : str, optional
-        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
-    score : str, default "score"
-        Long form: column of the class's score.
-    label : str, default "label"
-        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
-        the row's true class (scikit-learn's ``y_true``).
-    weight : str, optional
-        Column of the row's non-negative weight (long form: repeated on each of its lines).
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
-        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
-        on the command line: ``--class-score CLASS=COLUMN``.
-    k : int, default 2
-        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
-        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
-        a ranking metric without a cut-off does).
-    labels : list, optional
-        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
-        of equal score are ordered by their position here, the later first. Every class of
-        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
-        list), the class of each column, in order. Strings, numbers or booleans, as the
-        class column's type. None: the classes in sorted order.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1].
-
-    Raises
-    ------
-    InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
-        with ``scores=``, a class of ``label`` without a score column, or (without
-        ``labels``) as many classes as columns.
-    InvalidParameterError
-        ``k`` not an integer >= 1; ``scores`` not a list or mapping of two or more distinct
-        columns, ``labels`` of another length, repeated, or not of the class column's type;
-        both forms (``scores`` and ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-
-    Notes
-    -----
-    Classes of equal score are ordered by class, the later first, as scikit-learn's
-    reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
-    scikit-learn requires it sorted, any order is taken here). A row with no class labelled
-    1 counts as a miss. The wide form is the same table after an unpivot, with the same
-    rule: ties by the position of the class in ``labels`` (the list's column order), else
-    (no ``labels``, or a mapping, whose order is not read) by class, the later first.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
-    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
-    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
-    0.25
-    >>> wide["y"] = list("bcab")  # the same scores, a column per class
-    >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
-    0.25
-    """
-    iv_request = ci_request("top_k_accuracy", ci, ci_method, n_boot, seed)
-    metric = "top_k_accuracy"
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     if scores is not None:
         if row_id is not None or class_col is not None:
             raise InvalidParameterError(
@@ -966,7 +625,7 @@ def top_k_accuracy(
             weight=weight,
             ci=iv_request,
         )
-        return ci_result("top_k_accuracy", scalar(frame, metric), iv_request)
+        return ci_result(metric, scalar(frame, metric), iv_request)
     if row_id is None or class_col is None:
         raise InvalidParameterError(
             f"{metric}: give the scores as scores= (a column per class, with the true class in "
@@ -974,7 +633,7 @@ def top_k_accuracy(
             f"0/1)"
         )
     frame = compute(
-        "top_k_accuracy",
+        metric,
         data,
         con=con,
         columns={
@@ -986,188 +645,33 @@ def top_k_accuracy(
         },
         params={"k": k, "labels": labels, "convention": convention},
         unique=("group", "item"),
-        check=listed_classes("top_k_accuracy", class_col, labels),
+        check=listed_classes(metric, class_col, labels),
         ci=iv_request,
     )
-    return ci_result("top_k_accuracy", scalar(frame, "top_k_accuracy"), iv_request)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
-@overload
-def multilabel_average_precision(
+def _multilabel_average_precision(
+    metric: str,
     data: Any,
     *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    average: str = "macro",
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def multilabel_average_precision(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    average: str = "macro",
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def multilabel_average_precision(
-    data: Any,
-    *,
-    row_id: str | None = None,
-    class_col: str | None = None,
-    score: str = "score",
-    label: str = "label",
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    labels: Sequence[Any] | None = None,
-    average: str = "macro",
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    row_id: str | None,
+    class_col: str | None,
+    score: str,
+    label: str,
+    scores: Sequence[str] | Mapping[Any, str] | None,
+    indicators: Sequence[str] | Mapping[Any, str] | None,
+    labels: Sequence[Any] | None,
+    average: str,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
 ) -> float | Interval:
-    r"""Average precision of a multilabel classifier, averaged over classes, rows or pooled.
-
-    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)``, with
-    ``Y`` and ``scores`` given as a long table (``row_id=``, ``class_col=``, ``score=``,
-    ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
-        form, one row per classified row with ``scores=``.
-    row_id : str, optional
-        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
-        ``group=``.
-    class_col : str, optional
-        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
-    score : str, default "score"
-        Long form: column of the class's score.
-    label : str, default "label"
-        Long form: column of 0/1: 1 where the class is a true class of the row.
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
-        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
-    indicators : list of str or dict, optional
-        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
-        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
-        On the command line: ``--class-indicator CLASS=COLUMN``.
-    labels : list, optional
-        With ``scores=`` as a list: names of the classes (they do not change the value).
-    average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
-        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
-        row's AP across its classes. In ``evaluate``: ``ap_average=``.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        In [0, 1].
-
-    Raises
-    ------
-    InvalidDataError
-        NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
-        row, no rows.
-    InvalidParameterError
-        ``average`` unknown; ``scores`` and ``indicators`` not two or more distinct score
-        columns with a 0/1 column each (both lists of one length, or both mappings of the
-        same classes); both forms (``scores`` and ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When a class (macro, weighted), a row (samples) or the whole table (micro) has no
-        positive label; NaN is returned.
-
-    See Also
-    --------
-    average_precision : the binary AP.
-
-    Notes
-    -----
-    .. math:: AP = \sum_t (R_t - R_{t'}) P_t
-
-    over the distinct scores as thresholds (rows of equal score form one step), as
-    scikit-learn's ``average_precision_score``.
-
-    References
-    ----------
-    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
-       University of Waterloo.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
-    ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
-    >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
-    0.9167
-    >>> wide = pd.DataFrame({"p_a": [.9, .4, .3], "p_b": [.2, .6, .8], "y_a": [1, 0, 1],
-    ...                      "y_b": [0, 1, 1]})  # the same, a score and a 0/1 column per class
-    >>> round(sqlmetrics.multilabel_average_precision(wide, scores=["p_a", "p_b"],
-    ...                                               indicators=["y_a", "y_b"]), 4)
-    0.9167
-    """
-    iv_request = ci_request("multilabel_average_precision", ci, ci_method, n_boot, seed)
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     params = {"ap_average": average, "convention": convention}
-    metric = "multilabel_average_precision"
     if scores is not None or indicators is not None:
         if row_id is not None or class_col is not None:
             raise InvalidParameterError(
@@ -1180,7 +684,7 @@ def multilabel_average_precision(
                 f"column of each class)"
             )
         return ci_result(
-            "multilabel_average_precision",
+            metric,
             _wide_value(
                 metric, data, label, scores, indicators, labels, params, con, ci=iv_request
             ),
@@ -1198,7 +702,7 @@ def multilabel_average_precision(
             f"label= 0/1)"
         )
     frame = compute(
-        "multilabel_average_precision",
+        metric,
         data,
         con=con,
         columns={"group": row_id, "item": class_col, "score": score, "label": label},
@@ -1206,6 +710,520 @@ def multilabel_average_precision(
         unique=("group", "item"),
         ci=iv_request,
     )
-    return ci_result(
-        "multilabel_average_precision", scalar(frame, "multilabel_average_precision"), iv_request
-    )
+    return ci_result(metric, scalar(frame, metric), iv_request)
+
+
+#: the columns of the long form (a row per row id and class), in signature order
+_LONG_FORM = ("row_id", "class_col", "score", "label")
+
+
+_ROW_ID = Arg(
+    "row_id",
+    "str | None",
+    None,
+    """
+    row_id : str, optional
+        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
+        ``group=``.
+    """,
+)
+
+
+_CLASS_COL = Arg(
+    "class_col",
+    "str | None",
+    None,
+    """
+    class_col : str, optional
+        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
+    """,
+)
+
+
+_SCORE = Arg(
+    "score",
+    "str",
+    "score",
+    """
+    score : str, default "score"
+        Long form: column of the class's score.
+    """,
+)
+
+
+_MULTICLASS_AUC_ROW_ID = Arg(
+    "row_id",
+    "str | None",
+    None,
+    """
+    row_id : str, optional
+        Long form: column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
+    """,
+)
+
+
+_MULTICLASS_AUC_CLASS_COL = Arg(
+    "class_col",
+    "str | None",
+    None,
+    """
+    class_col : str, optional
+        Long form: column of the class the score is for (any type). In ``evaluate``:
+        ``item=``.
+    """,
+)
+
+
+_MULTICLASS_AUC_SCORE = Arg(
+    "score",
+    "str",
+    "score",
+    """
+    score : str, default "score"
+        Long form: column of the class's score (probability or any finite number).
+    """,
+)
+
+
+_MULTICLASS_AUC_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+    """,
+)
+
+
+_MULTICLASS_AUC_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns; their classes are ``labels`` in the same order (default: the sorted classes
+        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
+        one true class per row): not with ``average="samples"``; with ``indicators=``
+        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
+        ``--class-score CLASS=COLUMN`` per class.
+    """,
+)
+
+
+_MULTICLASS_AUC_INDICATORS = Arg(
+    "indicators",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    indicators : list of str or dict, optional
+        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
+        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
+        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
+        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
+        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
+        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+        bootstrap (README, "How sure is the number?").
+    """,
+)
+
+
+_MULTICLASS_AUC_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        With ``scores=`` as a list: the class of each score column (scikit-learn's
+        ``labels``, which must be sorted there; any order here). A listed class that is never
+        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
+        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
+    """,
+)
+
+
+_MULTICLASS_AUC_MULTI_CLASS = Arg(
+    "multi_class",
+    "str",
+    "ovr",
+    """
+    multi_class : {"ovr", "ovo"}, default "ovr"
+        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+        multiclass data only.
+    """,
+)
+
+
+_MULTICLASS_AUC_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
+    """
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+        ``auc_average=``.
+    """,
+)
+
+
+_MULTICLASS_AUC = Function(
+    "multiclass_auc",
+    takes=(
+        "data",
+        *_LONG_FORM,
+        "scores",
+        "indicators",
+        "labels",
+        "multi_class",
+        "average",
+        *_INTERVAL,
+    ),
+    call=_multiclass_auc,
+    summary="""
+    ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
+    from a score column per class.
+
+    Equal to scikit-learn's ``roc_auc_score(y, scores, multi_class=multi_class,
+    average=average)``: ``scores`` the wide matrix, given as its columns (``scores=``, with
+    ``label`` the true class, as scikit-learn's ``y``) or as a long table (``row_id=``,
+    ``class_col=``, ``score=``, ``label`` 0/1).
+    """,
+    returns=_RETURNS_UNIT,
+    raises="""
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
+        ``label`` without a score column, or (without ``labels``) as many classes as columns;
+        with ``indicators=``, an indicator column not of 0/1 numbers or booleans.
+    InvalidParameterError
+        ``multi_class`` or ``average`` unknown, or ``multi_class="ovo"`` with "micro" or
+        "samples" (or with ``indicators``); ``scores`` not a list or mapping of two or more
+        distinct columns, ``labels`` of another length, repeated, or not of the label
+        column's type; ``indicators`` not of the form of ``scores`` (a list of its length, a
+        mapping of its classes), or without ``scores``; both forms (``scores`` and
+        ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When a class, pair or row of the average has no positive or no negative (scikit-learn
+        raises there); NaN is returned.
+    """,
+    see_also="""
+    auc : the binary AUC.
+    """,
+    notes=r"""
+    Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
+    1/2). One-vs-one, as Hand and Till (2001):
+
+    .. math:: AUC_{ovo} = \frac{1}{|pairs|} \sum_{a < b} \frac{A(a|b) + A(b|a)}{2}
+
+    with :math:`A(a|b)` the AUC of class :math:`a`'s score between the rows of true class
+    :math:`a` and those of true class :math:`b`. The wide form (one score column per class)
+    is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
+    class_col value score``.
+    """,
+    references="""
+    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
+       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
+    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
+       estimation trees. CeDER Working Paper IS-00-04, NYU.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
+    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    0.9583
+    >>> wide["y"] = list("abcb")  # the same scores, a column per class
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
+    0.9583
+    >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores={"c": "c", "a": "a", "b": "b"},
+    ...                                 multi_class="ovo"), 4)
+    0.9583
+    >>> wide[["y_a", "y_b", "y_c"]] = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 0]]  # multilabel
+    >>> round(sqlmetrics.multiclass_auc(wide, scores=["a", "b", "c"],
+    ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
+    0.75
+    """,
+    own=(
+        _MULTICLASS_AUC_ROW_ID,
+        _MULTICLASS_AUC_CLASS_COL,
+        _MULTICLASS_AUC_SCORE,
+        _MULTICLASS_AUC_LABEL,
+        _MULTICLASS_AUC_SCORES,
+        _MULTICLASS_AUC_INDICATORS,
+        _MULTICLASS_AUC_LABELS,
+        _MULTICLASS_AUC_MULTI_CLASS,
+        _MULTICLASS_AUC_AVERAGE,
+    ),
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Long form: column of 0/1: 1 where the class is a true class of the row.
+    """,
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
+        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
+    """,
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_INDICATORS = Arg(
+    "indicators",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    indicators : list of str or dict, optional
+        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
+        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
+        On the command line: ``--class-indicator CLASS=COLUMN``.
+    """,
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        With ``scores=`` as a list: names of the classes (they do not change the value).
+    """,
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION_AVERAGE = Arg(
+    "average",
+    "str",
+    "macro",
+    """
+    average : {"macro", "weighted", "micro", "samples"}, default "macro"
+        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+        row's AP across its classes. In ``evaluate``: ``ap_average=``.
+    """,
+)
+
+
+_MULTILABEL_AVERAGE_PRECISION = Function(
+    "multilabel_average_precision",
+    takes=("data", *_LONG_FORM, "scores", "indicators", "labels", "average", *_INTERVAL),
+    call=_multilabel_average_precision,
+    summary="""
+    Average precision of a multilabel classifier, averaged over classes, rows or pooled.
+
+    Equal to scikit-learn's ``average_precision_score(Y, scores, average=average)``, with
+    ``Y`` and ``scores`` given as a long table (``row_id=``, ``class_col=``, ``score=``,
+    ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
+    """,
+    returns=_RETURNS_UNIT,
+    raises="""
+    InvalidDataError
+        NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
+        row, no rows.
+    InvalidParameterError
+        ``average`` unknown; ``scores`` and ``indicators`` not two or more distinct score
+        columns with a 0/1 column each (both lists of one length, or both mappings of the
+        same classes); both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+    """,
+    warns="""
+    UndefinedMetricWarning
+        When a class (macro, weighted), a row (samples) or the whole table (micro) has no
+        positive label; NaN is returned.
+    """,
+    see_also="""
+    average_precision : the binary AP.
+    """,
+    notes=r"""
+    .. math:: AP = \sum_t (R_t - R_{t'}) P_t
+
+    over the distinct scores as thresholds (rows of equal score form one step), as
+    scikit-learn's ``average_precision_score``.
+    """,
+    references="""
+    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
+       University of Waterloo.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
+    ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
+    >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
+    0.9167
+    >>> wide = pd.DataFrame({"p_a": [.9, .4, .3], "p_b": [.2, .6, .8], "y_a": [1, 0, 1],
+    ...                      "y_b": [0, 1, 1]})  # the same, a score and a 0/1 column per class
+    >>> round(sqlmetrics.multilabel_average_precision(wide, scores=["p_a", "p_b"],
+    ...                                               indicators=["y_a", "y_b"]), 4)
+    0.9167
+    """,
+    own=(
+        _ROW_ID,
+        _CLASS_COL,
+        _SCORE,
+        _MULTILABEL_AVERAGE_PRECISION_LABEL,
+        _MULTILABEL_AVERAGE_PRECISION_SCORES,
+        _MULTILABEL_AVERAGE_PRECISION_INDICATORS,
+        _MULTILABEL_AVERAGE_PRECISION_LABELS,
+        _MULTILABEL_AVERAGE_PRECISION_AVERAGE,
+    ),
+)
+
+
+_TOP_K_ACCURACY_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
+        the row's true class (scikit-learn's ``y_true``).
+    """,
+)
+
+
+_TOP_K_ACCURACY_WEIGHT = Arg(
+    "weight",
+    "str | None",
+    None,
+    """
+    weight : str, optional
+        Column of the row's non-negative weight (long form: repeated on each of its lines).
+    """,
+)
+
+
+_TOP_K_ACCURACY_SCORES = Arg(
+    "scores",
+    "Sequence[str] | Mapping[Any, str] | None",
+    None,
+    """
+    scores : list of str or dict, optional
+        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
+        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
+        on the command line: ``--class-score CLASS=COLUMN``.
+    """,
+)
+
+
+_TOP_K_ACCURACY_K = Arg(
+    "k",
+    "int",
+    2,
+    """
+    k : int, default 2
+        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+        a ranking metric without a cut-off does).
+    """,
+)
+
+
+_TOP_K_ACCURACY_LABELS = Arg(
+    "labels",
+    "Sequence[Any] | None",
+    None,
+    """
+    labels : list, optional
+        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+        of equal score are ordered by their position here, the later first. Every class of
+        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
+        list), the class of each column, in order. Strings, numbers or booleans, as the
+        class column's type. None: the classes in sorted order.
+    """,
+)
+
+
+_TOP_K_ACCURACY = Function(
+    "top_k_accuracy",
+    takes=("data", *_LONG_FORM, "weight", "scores", "k", "labels", *_INTERVAL),
+    call=_top_k_accuracy,
+    summary="""
+    Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
+
+    Equal to scikit-learn's ``top_k_accuracy_score(y, scores, k=k, labels=labels,
+    sample_weight=w)``, from the long table of :func:`multiclass_auc` or from its wide
+    columns (``scores=``, a score column per class, and the true class in ``label=``).
+    """,
+    returns=_RETURNS_UNIT,
+    raises="""
+    InvalidDataError
+        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
+        with ``scores=``, a class of ``label`` without a score column, or (without
+        ``labels``) as many classes as columns.
+    InvalidParameterError
+        ``k`` not an integer >= 1; ``scores`` not a list or mapping of two or more distinct
+        columns, ``labels`` of another length, repeated, or not of the class column's type;
+        both forms (``scores`` and ``row_id``/``class_col``) or neither.
+    ColumnNotFoundError
+        A column named by any argument is missing.
+    """,
+    warns=_WARNS_NO_WEIGHT,
+    notes="""
+    Classes of equal score are ordered by class, the later first, as scikit-learn's
+    reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:
+    scikit-learn requires it sorted, any order is taken here). A row with no class labelled
+    1 counts as a miss. The wide form is the same table after an unpivot, with the same
+    rule: ties by the position of the class in ``labels`` (the list's column order), else
+    (no ``labels``, or a mapping, whose order is not read) by class, the later first.
+    """,
+    examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
+    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    0.25
+    >>> wide["y"] = list("bcab")  # the same scores, a column per class
+    >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
+    0.25
+    """,
+    own=(
+        _ROW_ID,
+        _CLASS_COL,
+        _SCORE,
+        _TOP_K_ACCURACY_LABEL,
+        _TOP_K_ACCURACY_WEIGHT,
+        _TOP_K_ACCURACY_SCORES,
+        _TOP_K_ACCURACY_K,
+        _TOP_K_ACCURACY_LABELS,
+    ),
+)
+
+
+#: the public functions of this module, generated into _api_multiclass_roc.py
+API = (
+    _MULTICLASS_AUC,
+    _TOP_K_ACCURACY,
+    _MULTILABEL_AVERAGE_PRECISION,
+)

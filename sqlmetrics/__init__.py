@@ -27,6 +27,7 @@ from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
+from ._metrics._api_beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics._api_calibration import (
     calibration_curve,
     calibration_ratio,
@@ -41,6 +42,7 @@ from ._metrics._api_classification_curves import (
     roc_curve,
 )
 from ._metrics._api_classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics._api_correlation import kendall_tau, spearman
 from ._metrics._api_ranking import (
     cg,
     dcg,
@@ -74,7 +76,6 @@ from ._metrics._api_ranking_retrieval import (
     iprec_at_recall,
     rbp,
 )
-from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics.classification import (
     accuracy,
     auc,
@@ -88,7 +89,6 @@ from ._metrics.classification import (
     specificity,
 )
 from ._metrics.classification_bounds import auc_bounds
-from ._metrics.correlation import kendall_tau, spearman
 from ._metrics.multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics.multiclass_agreement import balanced_accuracy, cohen_kappa, hamming_loss, jaccard
 from ._metrics.multiclass_roc import multiclass_auc, multilabel_average_precision, top_k_accuracy

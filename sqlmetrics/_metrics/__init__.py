@@ -10,9 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_beyond,
     _api_calibration,
     _api_classification_curves,
     _api_classification_separation,
+    _api_correlation,
     _api_ranking,
     _api_ranking_ir,
     _api_ranking_retrieval,
@@ -33,9 +35,11 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_beyond,  # generated from beyond's declarations
     _api_calibration,  # generated from calibration's declarations
     _api_classification_curves,
     _api_classification_separation,
+    _api_correlation,  # generated from correlation's declarations
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,

@@ -18,6 +18,8 @@ from .._core.registry import MetricSpec, Role, register
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
+from .classification_curves import _INTERVAL
+from .correlation import _NO_DATA
 
 #: the public functions are declared at the end of this module (API) and generated into
 #: ``_api_beyond.py`` by ``python -m tools.api`` (decision 0013)
@@ -93,8 +95,6 @@ def _beyond(
 # ----------------------------------------------------------------------------- the functions
 # Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
 # functions, their ci= overloads and docstrings into _api_beyond.py.
-_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
-
 # Raises entries of several functions (each ends without a newline: ``+`` joins them)
 _MISSING_ITEM = """
     ColumnNotFoundError
@@ -177,10 +177,8 @@ _DISTRIBUTIONAL_COVERAGE = Function(
     ColumnNotFoundError
         The item column is missing.
     InvalidDataError
-        No rows; NULL items.
-    DataSourceError
-        ``data`` names no existing table or file.
-    """,
+        No rows; NULL items."""
+    + _NO_DATA,
     notes=r"""
     .. math:: DC = -\sum_i p_i \log_2 p_i, \quad p_i = c_i / n
 

@@ -19,6 +19,7 @@ from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_par
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError
+from .classification_curves import _INTERVAL
 
 #: the public functions are declared at the end of this module (API) and generated into
 #: ``_api_correlation.py`` by ``python -m tools.api`` (decision 0013)
@@ -165,7 +166,6 @@ def _correlation(
 # Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
 # functions, their ci= overloads and docstrings into _api_correlation.py.
 _TAKES = ("data", "label", "score", "group")
-_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 _SCORE = Arg(
     "score",
     "str",
@@ -185,11 +185,12 @@ _GROUP = """
     """
 
 
-# Raises entries of both functions (each ends without a newline: ``+`` joins them)
+# Raises entries of both functions (_NO_DATA: distributional_coverage's too); each ends without
+# a newline: ``+`` joins them
 _MISSING_COLUMN = """
     ColumnNotFoundError
         A named column is missing (the message lists the columns present)."""
-_NO_SOURCE = """
+_NO_DATA = """
     DataSourceError
         ``data`` names no existing table or file."""
 _WARNS = """
@@ -235,7 +236,7 @@ _SPEARMAN = Function(
     + """
     InvalidDataError
         No rows; NULL, NaN or infinite scores or labels; non-numeric labels; NULL groups."""
-    + _NO_SOURCE,
+    + _NO_DATA,
     warns=_WARNS,
     see_also="""
     kendall_tau : the share of concordant minus discordant pairs.
@@ -308,7 +309,7 @@ _KENDALL_TAU = Function(
         ``max_label_levels`` distinct labels.
     InvalidParameterError
         ``max_label_levels`` not an integer >= 2."""
-    + _NO_SOURCE,
+    + _NO_DATA,
     warns=_WARNS,
     see_also="""
     spearman : the correlation of the ranks.

@@ -27,6 +27,7 @@ from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
+from ._metrics._api_beyond import catalog_coverage, distributional_coverage, gini_index, novelty
 from ._metrics._api_calibration import (
     calibration_curve,
     calibration_ratio,
@@ -54,6 +55,7 @@ from ._metrics._api_classification_curves import (
     roc_curve,
 )
 from ._metrics._api_classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics._api_correlation import kendall_tau, spearman
 from ._metrics._api_multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics._api_multiclass_agreement import (
     balanced_accuracy,
@@ -99,8 +101,6 @@ from ._metrics._api_ranking_retrieval import (
     iprec_at_recall,
     rbp,
 )
-from ._metrics.beyond import catalog_coverage, distributional_coverage, gini_index, novelty
-from ._metrics.correlation import kendall_tau, spearman
 from ._metrics.ranking_trec import read_trec_qrels, read_trec_run
 from .errors import (
     ColumnNotFoundError,

@@ -10,11 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from . import (
+    _api_beyond,
     _api_calibration,
     _api_classification,
     _api_classification_bounds,
     _api_classification_curves,
     _api_classification_separation,
+    _api_correlation,
     _api_multiclass,
     _api_multiclass_agreement,
     _api_multiclass_roc,
@@ -38,11 +40,13 @@ from . import (
 )
 
 FAMILY_MODULES = (
+    _api_beyond,  # generated from beyond's declarations
     _api_calibration,  # generated from calibration's declarations
     _api_classification_curves,
     _api_classification_separation,
     _api_classification,  # classification's public functions, generated from its declarations
     _api_classification_bounds,
+    _api_correlation,  # generated from correlation's declarations
     _api_ranking,  # the ranking families' public functions, generated from their declarations
     _api_ranking_ir,
     _api_ranking_retrieval,

@@ -11,14 +11,19 @@ is ``sql/beyond/``.
 
 from __future__ import annotations
 
-from typing import Any, overload
+from typing import Any
 
+from .._core.params import REQUIRED, Arg, Function, references
 from .._core.registry import MetricSpec, Role, register
 from .._engine.run import compute, scalar
-from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
+from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
+from .classification_curves import _INTERVAL
+from .correlation import _NO_DATA
 
-__all__ = ["catalog_coverage", "distributional_coverage", "gini_index", "novelty"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_beyond.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 ITEM = Role("item", "key")
 
@@ -50,532 +55,204 @@ for _name, (_summary, _undefined) in _SPECS.items():
     )
 
 
+#: the metrics that cannot do without train=
+_NEEDS_TRAIN = ("catalog_coverage", "novelty")
+
+
 def _beyond(
-    name: str,
+    metric: str,
     data: Any,
+    *,
     item: str,
-    train: Any,
-    con: Any,
-    needs_train: bool,
+    train: Any = None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
     convention: str | None,
-    ci: CiRequest | None = None,
-) -> float:
-    if needs_train and train is None:
+    con: Any,
+) -> float | Interval:
+    """The public functions' body: the value, or with ``ci=`` its interval."""
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    if metric in _NEEDS_TRAIN and train is None:
         raise InvalidParameterError(
-            f"{name}: train= is required: the interactions (one row per user-item event, with "
+            f"{metric}: train= is required: the interactions (one row per user-item event, with "
             f"the item column {item!r}) that define the catalog and the items' popularity"
         )
     extra = None if train is None else {"train": (train, [(ITEM, item)])}
     frame = compute(
-        name,
+        metric,
         data,
         con=con,
         columns={"item": item},
         params={"convention": convention},
         extra_sources=extra,
-        ci=ci,
+        ci=iv_request,
     )
-    return scalar(frame, name)
+    return ci_result(metric, scalar(frame, metric), iv_request)
 
 
-@overload
-def catalog_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_beyond.py.
+# Raises entries of several functions (each ends without a newline: ``+`` joins them)
+_MISSING_ITEM = """
+    ColumnNotFoundError
+        The item column is missing from ``data`` or ``train``."""
+_BAD_ITEMS = """
+    InvalidDataError
+        No rows; NULL items; item ids that are numbers on one side and text on the other."""
+_NO_TRAIN = """
+    InvalidParameterError
+        ``train`` not given."""
+_NO_SOURCE = """
+    DataSourceError
+        ``data`` or ``train`` names no existing table or file."""
+_SHANI = """
+    Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
+    Recommender Systems Handbook, 257-297"""
 
 
-@overload
-def catalog_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
+#: the examples' first lines: three users' recommendations, and the interactions
+_RECO = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})"""
+_TRAIN = (
+    _RECO
+    + """
+    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})"""
+)
 
-
-def catalog_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Catalog coverage: the share of the catalog's items recommended at least once.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: the recommendations, one row per
-        recommended (user, item), e.g. every user's top k.
-    item : str, default "item"
-        The item column, in ``data`` (and in ``train`` where the function takes it). No NULL.
-    train : same kinds as ``data``
-        The interactions (e.g. the training set) whose distinct items are the catalog.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_CATALOG_COVERAGE = Function(
+    "catalog_coverage",
+    takes=("data", "item", "train", *_INTERVAL),
+    call=_beyond,
+    summary="""
+    Catalog coverage: the share of the catalog's items recommended at least once.
+    """,
+    returns="""
     float
         The coverage, in [0, 1] when every recommended item is in ``train``.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        The item column is missing from ``data`` or ``train``.
-    InvalidDataError
-        No rows; NULL items; item ids that are numbers on one side and text on the other.
-    InvalidParameterError
-        ``train`` not given.
-    DataSourceError
-        ``data`` or ``train`` names no existing table or file.
-
-    Notes
-    -----
+    """,
+    raises=_MISSING_ITEM + _BAD_ITEMS + _NO_TRAIN + _NO_SOURCE,
+    notes=r"""
     .. math:: CC = \frac{|\{i : i \text{ recommended}\}|}{|\{i : i \in train\}|}
 
     As Microsoft Recommenders' ``catalog_coverage``: a recommended item absent from ``train``
     counts in the numerator. The SQL is ``sql/beyond/catalog_coverage.sql``.
-
-    References
-    ----------
-    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
-       Recommender Systems Handbook, 257-297.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
-    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    """,
+    references=references(_SHANI + "."),
+    examples=_TRAIN
+    + """
     >>> sqlmetrics.catalog_coverage(reco, train=train)
     0.6
-    """
-    iv_request = ci_request("catalog_coverage", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "catalog_coverage",
-        _beyond(
-            "catalog_coverage",
-            data,
-            item,
-            train,
-            con,
-            needs_train=True,
-            convention=convention,
-            ci=iv_request,
+    """,
+    own=(
+        Arg(
+            "train",
+            "Any",
+            REQUIRED,
+            """
+            train : same kinds as ``data``
+                The interactions (e.g. the training set) whose distinct items are the catalog.
+            """,
         ),
-        iv_request,
-    )
+    ),
+)
 
-
-@overload
-def distributional_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def distributional_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def distributional_coverage(
-    data: Any,
-    *,
-    item: str = "item",
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Distributional coverage: the entropy, in bits, of how often each item is recommended.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: the recommendations, one row per
-        recommended (user, item), e.g. every user's top k.
-    item : str, default "item"
-        The item column, in ``data`` (and in ``train`` where the function takes it). No NULL.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_DISTRIBUTIONAL_COVERAGE = Function(
+    "distributional_coverage",
+    takes=("data", "item", *_INTERVAL),
+    call=_beyond,
+    summary="""
+    Distributional coverage: the entropy, in bits, of how often each item is recommended.
+    """,
+    returns=r"""
     float
         The entropy, >= 0: 0 when one item takes every recommendation, :math:`\log_2 m`
         when :math:`m` items are recommended equally often.
-
-    Raises
-    ------
+    """,
+    raises="""
     ColumnNotFoundError
         The item column is missing.
     InvalidDataError
-        No rows; NULL items.
-    DataSourceError
-        ``data`` names no existing table or file.
-
-    Notes
-    -----
+        No rows; NULL items."""
+    + _NO_DATA,
+    notes=r"""
     .. math:: DC = -\sum_i p_i \log_2 p_i, \quad p_i = c_i / n
 
     with :math:`c_i` the rows recommending item :math:`i` and :math:`n` all rows: Microsoft
     Recommenders' ``distributional_coverage``. The SQL is
     ``sql/beyond/distributional_coverage.sql``.
-
-    References
-    ----------
-    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
-       Recommender Systems Handbook, 257-297 (eq. 21).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
+    """,
+    references=references(_SHANI + " (eq. 21)."),
+    examples=_RECO
+    + """
     >>> round(sqlmetrics.distributional_coverage(reco), 4)
     1.4591
-    """
-    iv_request = ci_request("distributional_coverage", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "distributional_coverage",
-        _beyond(
-            "distributional_coverage",
-            data,
-            item,
-            None,
-            con,
-            needs_train=False,
-            convention=convention,
-            ci=iv_request,
-        ),
-        iv_request,
-    )
+    """,
+)
 
-
-@overload
-def gini_index(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def gini_index(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def gini_index(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Gini index of item exposure: how unequally the recommendations spread over the items.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: the recommendations, one row per
-        recommended (user, item), e.g. every user's top k.
-    item : str, default "item"
-        The item column, in ``data`` (and in ``train`` where the function takes it). No NULL.
-    train : same kinds as ``data``, optional
-        Interactions whose distinct items complete the catalog: items never recommended
-        count with 0 recommendations. None: the recommended items only.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_GINI_INDEX = Function(
+    "gini_index",
+    takes=("data", "item", "train", *_INTERVAL),
+    call=_beyond,
+    summary="""
+    Gini index of item exposure: how unequally the recommendations spread over the items.
+    """,
+    returns="""
     float
         The index in [0, 1): 0 when every item is recommended equally often; NaN for a
         single item.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        The item column is missing from ``data`` or ``train``.
-    InvalidDataError
-        No rows; NULL items; item ids that are numbers on one side and text on the other.
-    DataSourceError
-        ``data`` or ``train`` names no existing table or file.
-
-    Warns
-    -----
+    """,
+    raises=_MISSING_ITEM + _BAD_ITEMS + _NO_SOURCE,
+    warns="""
     UndefinedMetricWarning
         When the catalog holds a single item; NaN is returned.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: G = \frac{\sum_{j=1}^{m} (2j - m - 1)\, c_{(j)}}{(m - 1)\, n}
 
     with :math:`c_{(1)} \le \dots \le c_{(m)}` the recommendation counts of the :math:`m`
     items and :math:`n` their sum (Shani & Gunawardana, eq. 20). The SQL is
     ``sql/beyond/gini_index.sql``.
-
-    References
-    ----------
-    .. [1] Shani, G. and Gunawardana, A. (2011). Evaluating recommendation systems.
-       Recommender Systems Handbook, 257-297 (eq. 20).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
-    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    """,
+    references=references(_SHANI + " (eq. 20)."),
+    examples=_TRAIN
+    + """
     >>> round(sqlmetrics.gini_index(reco), 4)
     0.3333
     >>> round(sqlmetrics.gini_index(reco, train=train), 4)
     0.6667
-    """
-    iv_request = ci_request("gini_index", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "gini_index",
-        _beyond(
-            "gini_index",
-            data,
-            item,
-            train,
-            con,
-            needs_train=False,
-            convention=convention,
-            ci=iv_request,
+    """,
+    own=(
+        Arg(
+            "train",
+            "Any",
+            None,
+            """
+            train : same kinds as ``data``, optional
+                Interactions whose distinct items complete the catalog: items never recommended
+                count with 0 recommendations. None: the recommended items only.
+            """,
         ),
-        iv_request,
-    )
+    ),
+)
 
-
-@overload
-def novelty(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def novelty(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def novelty(
-    data: Any,
-    *,
-    item: str = "item",
-    train: Any,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Novelty: the mean self-information of the recommended items under train's popularity.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: the recommendations, one row per
-        recommended (user, item), e.g. every user's top k.
-    item : str, default "item"
-        The item column, in ``data`` (and in ``train`` where the function takes it). No NULL.
-    train : same kinds as ``data``
-        The interactions, one row per event: an item's popularity is its share of the rows.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
+_NOVELTY = Function(
+    "novelty",
+    takes=("data", "item", "train", *_INTERVAL),
+    call=_beyond,
+    summary="""
+    Novelty: the mean self-information of the recommended items under train's popularity.
+    """,
+    returns="""
     float
         The novelty in bits, >= 0: higher for recommendations from the long tail.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        The item column is missing from ``data`` or ``train``.
-    InvalidDataError
-        No rows; NULL items; item ids that are numbers on one side and text on the other.
-    InvalidParameterError
-        ``train`` not given.
-    DataSourceError
-        ``data`` or ``train`` names no existing table or file.
-
-    Notes
-    -----
+    """,
+    raises=_MISSING_ITEM + _BAD_ITEMS + _NO_TRAIN + _NO_SOURCE,
+    notes=r"""
     .. math:: novelty = \frac{1}{n} \sum_{r} -\log_2 \frac{t_{i_r}}{T}
 
     over the :math:`n` recommendation rows :math:`r` of item :math:`i_r`, with :math:`t_i`
@@ -583,33 +260,30 @@ def novelty(
     Recommenders' ``novelty`` (Castells et al.'s choice model). A recommended item absent
     from ``train`` adds 0 but counts in :math:`n`, as there. The SQL is
     ``sql/beyond/novelty.sql``.
-
-    References
-    ----------
-    .. [1] Castells, P., Vargas, S. and Wang, J. (2011). Novelty and diversity metrics for
-       recommender systems: choice, discovery and relevance. ECIR 2011 workshop DDR.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> reco = pd.DataFrame({"user": [1, 1, 2, 2, 3, 3], "item": ["a", "b", "a", "c", "a", "b"]})
-    >>> train = pd.DataFrame({"user": [1, 2, 2, 3, 3, 3], "item": list("abcdea")})
+    """,
+    references=references(
+        """
+        Castells, P., Vargas, S. and Wang, J. (2011). Novelty and diversity metrics for
+        recommender systems: choice, discovery and relevance. ECIR 2011 workshop DDR.
+        """
+    ),
+    examples=_TRAIN
+    + """
     >>> round(sqlmetrics.novelty(reco, train=train), 4)
     2.085
-    """
-    iv_request = ci_request("novelty", ci, ci_method, n_boot, seed)
-    return ci_result(
-        "novelty",
-        _beyond(
-            "novelty",
-            data,
-            item,
-            train,
-            con,
-            needs_train=True,
-            convention=convention,
-            ci=iv_request,
+    """,
+    own=(
+        Arg(
+            "train",
+            "Any",
+            REQUIRED,
+            """
+            train : same kinds as ``data``
+                The interactions, one row per event: an item's popularity is its share of the rows.
+            """,
         ),
-        iv_request,
-    )
+    ),
+)
+
+#: the public functions of this module, generated into _api_beyond.py
+API = (_CATALOG_COVERAGE, _DISTRIBUTIONAL_COVERAGE, _GINI_INDEX, _NOVELTY)

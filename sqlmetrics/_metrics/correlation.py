@@ -10,16 +10,20 @@ concordant nor discordant pairs (Kendall's tau-b), as ``scipy.stats``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import Any, overload
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .._backends.source import Source
+from .._core.params import Arg, Function, references
 from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
-from .._engine.run import compute, normalize_by, scalar
+from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError
+from .classification_curves import _INTERVAL
 
-__all__ = ["kendall_tau", "spearman"]
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_correlation.py`` by ``python -m tools.api`` (decision 0013)
+__all__: list[str] = []
 
 #: Kendall's cost is O(n log n + n L); beyond this many distinct labels per group it is refused
 MAX_LABEL_LEVELS = 1000
@@ -117,120 +121,127 @@ def check_label_levels(
         )
 
 
-@overload
-def spearman(
+def _correlation(
+    metric: str,
     data: Any,
     *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def spearman(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def spearman(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
+    label: str,
+    score: str,
+    group: str | None,
+    ci: float | None,
+    ci_method: CiMethod | None,
+    n_boot: int,
+    seed: int,
+    convention: str | None,
+    con: Any,
+    **params: Any,
 ) -> float | Interval:
-    r"""Spearman's rank correlation coefficient rho between score and label.
+    """The body of spearman and kendall_tau: the value, or with ``ci=`` its interval.
+    ``params``: the metric's own options as passed (kendall_tau's ``max_label_levels``, checked
+    here; the label levels are then checked before the query).
+    """
+    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
+    check: Callable[[Any, Source, dict[str, Any]], None] | None = None
+    if "max_label_levels" in params:
+        limit = check_max_label_levels(metric, "max_label_levels", params["max_label_levels"])
+
+        def levels_check(connection: Any, source: Source, extra: dict[str, Any]) -> None:
+            check_label_levels(metric, connection, source.sql, label, group, (), limit)
+
+        check = levels_check
+
+    frame = compute(
+        metric,
+        data,
+        con=con,
+        columns={"label": label, "score": score, "group": group},
+        params={**params, "convention": convention},
+        check=check,
+        ci=iv_request,
+    )
+    return ci_result(metric, scalar(frame, metric), iv_request)
+
+
+# ----------------------------------------------------------------------------- the functions
+# Each public function declared (decision 0013): ``python -m tools.api`` writes the typed
+# functions, their ci= overloads and docstrings into _api_correlation.py.
+_TAKES = ("data", "label", "score", "group")
+_SCORE = Arg(
+    "score",
+    "str",
+    "score",
+    """
+    score : str, default "score"
+        Column of finite numeric scores. No NULL.
+    """,
+)
+
+
+#: the ``group`` entry, of the coefficient (rho, tau)
+_GROUP = """
+    group : str, optional
+        Column identifying groups (query, user): {0} per group, then the uniform mean over the
+        groups where it is defined. None: one {0} over all rows.
+    """
+
+
+# Raises entries of both functions (_NO_DATA: distributional_coverage's too); each ends without
+# a newline: ``+`` joins them
+_MISSING_COLUMN = """
+    ColumnNotFoundError
+        A named column is missing (the message lists the columns present)."""
+_NO_DATA = """
+    DataSourceError
+        ``data`` names no existing table or file."""
+_WARNS = """
+    UndefinedMetricWarning
+        When the scores or the labels are constant (in every group, with ``group``); NaN is
+        returned.
+    """
+_RETURNS = """
+    float
+        {} in [-1, 1], or NaN when it is undefined.
+    """
+#: the examples' first lines: the same six rows in two queries
+_DF = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "rel": [2, 1, 0, 0, 1, 1],
+    ...                    "score": [.9, .8, .1, .3, .7, .5]})"""
+
+
+_SPEARMAN_LABEL = Arg(
+    "label",
+    "str",
+    "label",
+    """
+    label : str, default "label"
+        Column of numeric labels (e.g. graded relevance, a rating, a click count). No NULL.
+    """,
+)
+
+_SPEARMAN = Function(
+    "spearman",
+    takes=(*_TAKES, *_INTERVAL),
+    call=_correlation,
+    summary="""
+    Spearman's rank correlation coefficient rho between score and label.
 
     The Pearson correlation of the average ranks: 1 when the scores order the rows exactly as
     the labels do, -1 for the reverse order. With ``group``, rho is computed within each group
     (e.g. per query or user) and averaged over the groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of numeric labels (e.g. graded relevance, a rating, a click count). No NULL.
-    score : str, default "score"
-        Column of finite numeric scores. No NULL.
-    group : str, optional
-        Column identifying groups (query, user): rho per group, then the uniform mean over the
-        groups where it is defined. None: one rho over all rows.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        rho in [-1, 1], or NaN when it is undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing (the message lists the columns present).
+    """,
+    returns=_RETURNS.format("rho"),
+    raises=_MISSING_COLUMN
+    + """
     InvalidDataError
-        No rows; NULL, NaN or infinite scores or labels; non-numeric labels; NULL groups.
-    DataSourceError
-        ``data`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the scores or the labels are constant (in every group, with ``group``); NaN is
-        returned.
-
-    See Also
-    --------
+        No rows; NULL, NaN or infinite scores or labels; non-numeric labels; NULL groups."""
+    + _NO_DATA,
+    warns=_WARNS,
+    see_also="""
     kendall_tau : the share of concordant minus discordant pairs.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     With :math:`r_i, s_i` the average ranks of score and label among the :math:`n` rows
     (tied values share the mean of their ranks) and :math:`m = (n + 1) / 2`:
 
@@ -240,159 +251,70 @@ def spearman(
     equal to ``scipy.stats.spearmanr``. The sums are exact integer sums of doubled ranks, so
     the result does not depend on row order. Groups with constant scores or labels (or one row)
     have no rho and are left out of the mean. The SQL is ``sql/correlation/spearman.sql``.
-
-    References
-    ----------
-    .. [1] Spearman, C. (1904). The proof and measurement of association between two things.
-       American Journal of Psychology 15(1), 72-101.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "rel": [2, 1, 0, 0, 1, 1],
-    ...                    "score": [.9, .8, .1, .3, .7, .5]})
+    """,
+    references=references(
+        """
+        Spearman, C. (1904). The proof and measurement of association between two things.
+        American Journal of Psychology 15(1), 72-101.
+        """
+    ),
+    examples=_DF
+    + """
     >>> round(sqlmetrics.spearman(df, label="rel"), 4)
     0.9258
     >>> round(sqlmetrics.spearman(df, label="rel", group="query"), 4)
     0.933
+    """,
+    own=(_SPEARMAN_LABEL, _SCORE, Arg("group", "str | None", None, _GROUP.format("rho"))),
+)
+
+_KENDALL_TAU_LABEL = Arg(
+    "label",
+    "str",
+    "label",
     """
-    iv_request = ci_request("spearman", ci, ci_method, n_boot, seed)
-    frame = compute(
-        "spearman",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "group": group},
-        params={"convention": convention},
-        ci=iv_request,
-    )
-    return ci_result("spearman", scalar(frame, "spearman"), iv_request)
+    label : str, default "label"
+        Column of numeric labels with few distinct values (binary, graded relevance, ratings).
+        No NULL.
+    """,
+)
 
+_MAX_LABEL_LEVELS = Arg(
+    "max_label_levels",
+    "int",
+    MAX_LABEL_LEVELS,
+    r"""
+    max_label_levels : int, default 1000
+        The most distinct labels a group (or the data, without ``group``) may have: the cost
+        is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
+    """,
+)
 
-@overload
-def kendall_tau(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    max_label_levels: int = MAX_LABEL_LEVELS,
-    ci: None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float: ...
-
-
-@overload
-def kendall_tau(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    max_label_levels: int = MAX_LABEL_LEVELS,
-    ci: float,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> Interval: ...
-
-
-def kendall_tau(
-    data: Any,
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    max_label_levels: int = MAX_LABEL_LEVELS,
-    ci: float | None = None,
-    ci_method: CiMethod | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    convention: str | None = None,
-    con: Any = None,
-) -> float | Interval:
-    r"""Kendall's rank correlation tau-b between score and label.
+_KENDALL_TAU = Function(
+    "kendall_tau",
+    takes=(*_TAKES, "max_label_levels", *_INTERVAL),
+    call=_correlation,
+    summary="""
+    Kendall's rank correlation tau-b between score and label.
 
     The number of pairs that score and label order the same way minus those they order the
     opposite way, normalised for ties in both (tau-b). With ``group``, tau is computed within
     each group and averaged over the groups.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
-    label : str, default "label"
-        Column of numeric labels with few distinct values (binary, graded relevance, ratings).
-        No NULL.
-    score : str, default "score"
-        Column of finite numeric scores. No NULL.
-    group : str, optional
-        Column identifying groups (query, user): tau per group, then the uniform mean over the
-        groups where it is defined. None: one tau over all rows.
-    max_label_levels : int, default 1000
-        The most distinct labels a group (or the data, without ``group``) may have: the cost
-        is :math:`O(n \log n + n L)` for :math:`L` distinct labels.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
-        lo, hi, level, method)`` instead of a float. None (default): the float alone.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
-
-    Returns
-    -------
-    float
-        tau-b in [-1, 1], or NaN when it is undefined.
-
-    Raises
-    ------
-    ColumnNotFoundError
-        A named column is missing (the message lists the columns present).
+    """,
+    returns=_RETURNS.format("tau-b"),
+    raises=_MISSING_COLUMN
+    + """
     InvalidDataError
         No rows; NULL, NaN or infinite scores or labels; NULL groups; a group with more than
         ``max_label_levels`` distinct labels.
     InvalidParameterError
-        ``max_label_levels`` not an integer >= 2.
-    DataSourceError
-        ``data`` names no existing table or file.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        When the scores or the labels are constant (in every group, with ``group``); NaN is
-        returned.
-
-    See Also
-    --------
+        ``max_label_levels`` not an integer >= 2."""
+    + _NO_DATA,
+    warns=_WARNS,
+    see_also="""
     spearman : the correlation of the ranks.
-
-    Notes
-    -----
+    """,
+    notes=r"""
     .. math:: \tau_b = \frac{n_c - n_d}{\sqrt{(n_0 - n_1)(n_0 - n_2)}}
 
     with :math:`n_c, n_d` the concordant and discordant pairs, :math:`n_0 = n(n-1)/2`, and
@@ -400,36 +322,25 @@ def kendall_tau(
     (``variant="b"``). No list of pairs is built: :math:`n_c - n_d` is summed from one running
     count per label value over the rows in score order (the template header gives the
     identity), in exact integers. The SQL is ``sql/correlation/kendall_tau.sql``.
-
-    References
-    ----------
-    .. [1] Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika
-       33(3), 239-251.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "rel": [2, 1, 0, 0, 1, 1],
-    ...                    "score": [.9, .8, .1, .3, .7, .5]})
+    """,
+    references=references(
+        """
+        Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika
+        33(3), 239-251.
+        """
+    ),
+    examples=_DF
+    + """
     >>> round(sqlmetrics.kendall_tau(df, label="rel"), 4)
     0.8563
-    """
-    iv_request = ci_request("kendall_tau", ci, ci_method, n_boot, seed)
-    by: list[str] = []
-    limit = check_max_label_levels("kendall_tau", "max_label_levels", max_label_levels)
+    """,
+    own=(
+        _KENDALL_TAU_LABEL,
+        _SCORE,
+        Arg("group", "str | None", None, _GROUP.format("tau")),
+        _MAX_LABEL_LEVELS,
+    ),
+)
 
-    def levels_check(connection: Any, source: Source, extra: dict[str, Any]) -> None:
-        check_label_levels("kendall_tau", connection, source.sql, label, group, by, limit)
-
-    frame = compute(
-        "kendall_tau",
-        data,
-        con=con,
-        columns={"label": label, "score": score, "group": group},
-        params={"max_label_levels": max_label_levels, "convention": convention},
-        by=normalize_by("kendall_tau", by),
-        check=levels_check,
-        ci=iv_request,
-    )
-    return ci_result("kendall_tau", scalar(frame, "kendall_tau"), iv_request)
+#: the public functions of this module, generated into _api_correlation.py
+API = (_SPEARMAN, _KENDALL_TAU)

@@ -30,17 +30,23 @@ BAD = {
     "beta": -1.0,
     "persistence": 1.5,
     "recall_level": 2.0,
+    "ci": 1.5,
+    "log_base": 1,
 }
 CASES = [
     (function.name, option)
     for function in DECLARED
     for option in function.takes
-    if option in ranking._CHOICES or option in ranking._RANGES
+    if option in ranking._CHOICES
+    or (
+        option not in ranking._WITH_CI and (option in ranking._REFUSED or ranking._declared(option))
+    )
 ]
 
 
 def test_every_numeric_option_has_a_refused_value() -> None:
-    assert set(BAD) == set(ranking._RANGES)
+    numeric = {option for _, option in CASES if option not in ranking._CHOICES}
+    assert set(BAD) == numeric
 
 
 @pytest.mark.parametrize(("name", "option"), CASES)

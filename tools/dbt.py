@@ -56,7 +56,9 @@ from sqlmetrics._core.registry import (
     N_BOOT_MAX,
     PARAMS,
     REGISTRY,
+    Flag,
     MetricSpec,
+    Number,
     default_of,
 )
 from sqlmetrics._engine.run import check_params, render_sql
@@ -72,7 +74,8 @@ from .resample import AS241_A, AS241_B, AS241_C, AS241_D
 
 __all__ = ["check", "generated_files", "main", "package_dir", "write"]
 
-#: a Python ParamSpec check (by its function's name) -> what it accepts, as the table-driven
+#: a Python ParamSpec check that is not declared as data (a registry.Number or Flag, whose
+#: :meth:`rule` it is) (by its function's name) -> what it accepts, as the table-driven
 #: Jinja check reads it (dbt/macros/core/checks.sql::sqlmetrics_check_option): ``none``,
 #: ``bool``, ``string``: None, booleans, any string pass as they are; ``words``: strings that
 #: stand for a value; ``number``: ``real`` (finite), ``int`` or ``any`` (NaN included), within
@@ -87,33 +90,12 @@ RULES: dict[str, dict[str, Any]] = {
     "check": {},  # check_choice(*allowed): the allowed strings
     "check_zero_division": {"words": {"warn": "warn"}, "number": "any", "values": [0, 1, "nan"],
                             "out": "float"},
-    "check_k": {"none": True, "number": "int", "range": [1, True, None, False], "limit": K_MAX},
     "check_pos_label": {"none": True, "bool": True, "string": True, "number": "real", "out": "num"},
-    "check_bins": {"number": "int", "range": [1, True, MAX_BINS, True]},
-    "_check_drop_intermediate": {"none": True, "bool": True},
-    "_check_max_points": {"none": True, "number": "int", "range": [2, True, None, False]},
-    "_check_eps": {"words": {"auto": DOUBLE_EPS}, "number": "real", "range": [0, False, 0.5, False],
-                   "out": "float"},
-    "check_relevance_level": {"number": "real", "range": [0, False, None, False], "out": "num"},
-    "_check_adjusted": {"bool": True},
     "_check_kappa_weights": {"none": True, "allowed": ["linear", "quadratic"]},
-    "_check_n_bins": {"none": True, "number": "int", "range": [1, True, None, False],
-                      "limit": N_BINS_MAX},
-    "check_max_label_levels": {"number": "int", "range": [2, True, None, False],
-                               "limit": 2147483647},
-    "check_log_base": {"number": "real", "range": [1, False, None, False], "out": "float"},
-    "check_persistence": {"number": "real", "range": [0, False, 1, False], "out": "float"},
-    "check_recall_level": {"number": "real", "range": [0, True, 1, True], "out": "float"},
-    "check_judged_only": {"bool": True},
     "check_gains": {"none": True, "special": "gains"},
-    "check_max_grade": {"number": "real", "range": [0, False, 960, True], "out": "float"},
-    "_check_max_fpr": {"number": "real", "range": [0, False, 1, True], "out": "float"},
     "check_labels": {"none": True, "special": "labels"},
     # the interval options (ci=, ci_method=, n_boot=, seed=: dbt/macros/core/intervals.sql)
-    "check_level": {"none": True, "number": "real", "range": [0, False, 1, False], "out": "float"},
     "check_ci_method": {"none": True, "allowed": list(CI_METHODS)},
-    "check_n_boot": {"number": "int", "range": [10, True, None, False], "limit": N_BOOT_MAX},
-    "check_seed": {"number": "int", "range": [0, True, 2**31, False]},
 }  # fmt: skip
 
 #: a cross-option check (by its function's name) -> its Jinja name and when it refuses: every
@@ -203,14 +185,21 @@ def option_checks() -> dict[str, Any]:
     """
     options: dict[str, Any] = {}
     for name, spec in PARAMS.items():
-        rule = RULES.get(spec.check.__name__)
+        validate = spec.check
+        declared = isinstance(validate, (Number, Flag))  # the check is its rule's data
+        rule = (
+            validate.rule()
+            if isinstance(validate, (Number, Flag))
+            else RULES.get(validate.__name__)
+        )
         if rule is None:
             raise RuntimeError(
-                f"option {name!r}: its check {spec.check.__name__} has no rule in "
-                f"tools.dbt.RULES; describe what it accepts there"
+                f"option {name!r}: its check {validate.__name__} has no rule in "
+                f"tools.dbt.RULES; declare it as a registry.Number or Flag, or describe what it "
+                f"accepts there"
             )
         rule = dict(rule)
-        if spec.check.__name__ == "check":
+        if not declared and validate.__name__ == "check":
             rule["allowed"] = list(spec.check.allowed)  # type: ignore[attr-defined]
         options[name] = {**rule, "messages": _messages(name, rule)}
     cross: dict[str, Any] = {}

@@ -27,8 +27,10 @@ __all__ = [
     "REGISTRY",
     "STATE_KINDS",
     "DataChecks",
+    "Flag",
     "Inference",
     "MetricSpec",
+    "Number",
     "ParamSpec",
     "Role",
     "default_of",
@@ -53,6 +55,120 @@ class Role:
 
 
 # --------------------------------------------------------------------------- parameters
+@dataclass(frozen=True)
+class Number:
+    """A numeric option's check declared as data, as scikit-learn's parameter constraints are:
+    its kind and range, whether None (or a word) stands for a value, an upper ``limit`` with a
+    message of its own, and the text of its one message (``{metric}: {name}= must be {must};
+    got {value!r}``). Calling it checks a value; the dbt package's table-driven check
+    (``tools.dbt``: :meth:`rule`) and the ranking functions' Raises (:meth:`range_text`) are
+    written from the same fields.
+
+    kind: ``"real"`` (a finite number) or ``"int"`` (an integer); ``low``/``high`` with
+    ``low_in``/``high_in`` (the bound included); ``out``: the value returned as ``"float"``,
+    ``"int"`` or ``"num"`` (an int when integral); ``words``: strings that stand for a value.
+    """
+
+    must: str
+    kind: str = "real"
+    low: float | None = None
+    low_in: bool = True
+    high: float | None = None
+    high_in: bool = True
+    none: bool = False
+    out: str = "float"
+    words: tuple[tuple[str, float], ...] = ()
+    limit: int | None = None
+    #: the limit message's tails: ``must be <= {limit}{limit_why}; got {value!r}{limit_fix}``
+    limit_why: str = ""
+    limit_fix: str = ""
+
+    def _inside(self, number: Any) -> bool:
+        low, high = self.low, self.high
+        return (low is None or (number >= low if self.low_in else number > low)) and (
+            high is None or (number <= high if self.high_in else number < high)
+        )
+
+    def __call__(self, metric: str, name: str, value: Any) -> Any:
+        if value is None and self.none:
+            return None
+        for word, stands_for in self.words:
+            if value == word:
+                return stands_for
+        kind = numbers.Integral if self.kind == "int" else numbers.Real
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, kind)
+            or (not isinstance(value, numbers.Integral) and not math.isfinite(value))
+            or not self._inside(value)
+        ):
+            raise InvalidParameterError(
+                f"{metric}: {name}= must be {self.must.format(name=name)}; got {value!r}"
+            )
+        if self.limit is not None and value > self.limit:
+            fix = self.limit_fix.format(name=name)
+            raise InvalidParameterError(
+                f"{metric}: {name}= must be <= {self.limit}{self.limit_why}; got {value!r}{fix}"
+            )
+        if self.kind == "int" or (self.out == "num" and float(value).is_integer()):
+            return int(value)
+        return float(value)
+
+    def range_text(self) -> str:
+        """The accepted range in words (``an integer >= 1``, ``a number in (0, 1]``)."""
+        what = "an integer" if self.kind == "int" else "a number"
+        low, high = (None if b is None else int(b) if float(b).is_integer() else b
+                     for b in (self.low, self.high))  # fmt: skip
+        if low is not None and high is not None:
+            left, right = "[" if self.low_in else "(", "]" if self.high_in else ")"
+            return f"{what} in {left}{low}, {high}{right}"
+        if low is not None:
+            return f"{what} {'>=' if self.low_in else '>'} {low}"
+        if high is not None:
+            return f"{what} {'<=' if self.high_in else '<'} {high}"
+        return what
+
+    def rule(self) -> dict[str, Any]:
+        """The rule of dbt's table-driven check (dbt/macros/core/checks.sql)."""
+        out: dict[str, Any] = {"none": True} if self.none else {}
+        if self.words:
+            out["words"] = dict(self.words)
+        out["number"] = self.kind
+        if self.low is not None or self.high is not None:
+            out["range"] = [  # an absent bound is "not included", as the table reads it
+                self.low,
+                self.low_in and self.low is not None,
+                self.high,
+                self.high_in and self.high is not None,
+            ]
+        if self.kind == "real":
+            out["out"] = self.out
+        if self.limit is not None:
+            out["limit"] = self.limit
+        return out
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A True/False option's check declared as data (None passes where ``none``); its message
+    ``{metric}: {name}= must be True or False{why}; got {value!r}``.
+    """
+
+    why: str = ""
+    none: bool = False
+
+    def __call__(self, metric: str, name: str, value: Any) -> bool | None:
+        if isinstance(value, bool) or (value is None and self.none):
+            return value
+        raise InvalidParameterError(
+            f"{metric}: {name}= must be True or False{self.why}; got {value!r}"
+        )
+
+    def rule(self) -> dict[str, Any]:
+        """The rule of dbt's table-driven check."""
+        return {"none": True, "bool": True} if self.none else {"bool": True}
+
+
 def _real(metric: str, name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise InvalidParameterError(f"{metric}: {name}= must be a finite number; got {value!r}")
@@ -112,18 +228,14 @@ def check_zero_division(metric: str, name: str, value: Any) -> float | str:
 K_MAX = 2**31 - 1  # a rank is a 32-bit integer in SQL; no list is longer
 
 
-def check_k(metric: str, name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer >= 1, or None for the whole list; got {value!r}"
-        )
-    if int(value) > K_MAX:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be <= {K_MAX}; got {value!r}; pass None for the whole list"
-        )
-    return int(value)
+check_k = Number(
+    "an integer >= 1, or None for the whole list",
+    kind="int",
+    low=1,
+    none=True,
+    limit=K_MAX,
+    limit_fix="; pass None for the whole list",
+)
 
 
 @dataclass(frozen=True)
@@ -202,16 +314,15 @@ CI_PARAM_NAMES = ("ci", "ci_method", "n_boot", "seed")
 CI_METHODS = ("bootstrap", "delong", "t", "wilson")
 
 
-def check_level(metric: str, name: str, value: Any) -> float | None:
-    """``ci=``: None, or a level strictly between 0 and 1."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) < 1:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a confidence level strictly between 0 and 1 (e.g. "
-            f"0.95), or None for no interval; got {value!r}"
-        )
-    return float(value)
+#: ``ci=``: None, or a level strictly between 0 and 1
+check_level = Number(
+    "a confidence level strictly between 0 and 1 (e.g. 0.95), or None for no interval",
+    low=0,
+    low_in=False,
+    high=1,
+    high_in=False,
+    none=True,
+)
 
 
 def check_ci_method(metric: str, name: str, value: Any) -> str | None:
@@ -233,34 +344,24 @@ def check_ci_method(metric: str, name: str, value: Any) -> str | None:
 N_BOOT_MAX = 100_000
 
 
-def check_n_boot(metric: str, name: str, value: Any) -> int:
-    """``n_boot=``: an integer from 10 to :data:`N_BOOT_MAX`."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 10:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer >= 10 (bootstrap replicates; 200 is the "
-            f"default, 1000 or more for a 99% interval); got {value!r}"
-        )
-    if value > N_BOOT_MAX:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be <= {N_BOOT_MAX} (each replicate is a pass over the "
-            f"data); got {value!r}; pass a smaller number, e.g. {name}=2000"
-        )
-    return int(value)
+#: ``n_boot=``: an integer from 10 to :data:`N_BOOT_MAX`
+check_n_boot = Number(
+    "an integer >= 10 (bootstrap replicates; 200 is the default, 1000 or more for a 99% interval)",
+    kind="int",
+    low=10,
+    limit=N_BOOT_MAX,
+    limit_why=" (each replicate is a pass over the data)",
+    limit_fix="; pass a smaller number, e.g. {name}=2000",
+)
 
-
-def check_seed(metric: str, name: str, value: Any) -> int:
-    """``seed=``: an integer in [0, 2^31)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
-        or not 0 <= int(value) < 2**31
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer in [0, 2^31) (the bootstrap's hash seed); "
-            f"got {value!r}"
-        )
-    return int(value)
-
+#: ``seed=``: an integer in [0, 2^31)
+check_seed = Number(
+    "an integer in [0, 2^31) (the bootstrap's hash seed)",
+    kind="int",
+    low=0,
+    high=2**31,
+    high_in=False,
+)
 
 declare_param(
     ParamSpec(

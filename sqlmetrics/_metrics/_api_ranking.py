@@ -203,7 +203,8 @@ def hit_ratio(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -450,7 +451,8 @@ def hit_rate(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -705,7 +707,7 @@ def precision_at_k(
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``precision_denominator``
         value (the message lists the allowed ones); ``k`` not an integer >= 1 (or None);
-        ``relevance_level <= 0``.
+        ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -954,7 +956,8 @@ def recall_at_k(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1196,7 +1199,8 @@ def r_precision(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``.
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1450,8 +1454,9 @@ def mean_average_precision(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``ap_denominator`` value (the
-        message lists the allowed ones); ``k`` not an integer >= 1 (or None);
-        ``relevance_level <= 0``; ``ties="average"`` with ``ap_denominator="hits"``.
+        message lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level``
+        not a number > 0; ``ci`` not a number in (0, 1) (or None); ``ties="average"`` with
+        ``ap_denominator="hits"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1706,7 +1711,8 @@ def mrr(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1965,7 +1971,8 @@ def cg(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
-        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a
+        number > 0; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2234,7 +2241,8 @@ def dcg(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
-        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a
+        number > 0; ``log_base`` not a number > 1; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2505,7 +2513,8 @@ def idcg(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
-        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a
+        number > 0; ``log_base`` not a number > 1; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2775,7 +2784,8 @@ def ndcg(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``gain`` value (the message
-        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a
+        number > 0; ``log_base`` not a number > 1; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

@@ -194,8 +194,9 @@ def err(
         ``missing="error"``, a judged group absent from the run; a label above ``max_grade``.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``max_grade`` outside (0, 960];
-        ``relevance_level <= 0``; ``ties="average"``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``max_grade`` not a number in (0, 960];
+        ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or None);
+        ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -411,7 +412,8 @@ def infap(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``ties="average"``.
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -634,8 +636,8 @@ def judged(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``;
-        ``ties="average"``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None); ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -849,7 +851,8 @@ def set_precision(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``.
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1059,7 +1062,8 @@ def set_recall(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``.
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1274,7 +1278,8 @@ def set_f(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``beta`` negative or not finite; ``relevance_level <= 0``.
+        allowed ones); ``beta`` negative or not finite; ``relevance_level`` not a number > 0; ``ci``
+        not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1486,8 +1491,8 @@ def num_q(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
-        ``ci=`` (no interval applies).
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``empty="one"`` (a sum over groups is not a mean); ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1695,8 +1700,8 @@ def num_rel(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
-        ``ci=`` (no interval applies).
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``empty="one"`` (a sum over groups is not a mean); ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1904,8 +1909,8 @@ def num_ret(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
-        ``ci=`` (no interval applies).
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``empty="one"`` (a sum over groups is not a mean); ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -2112,8 +2117,8 @@ def num_rel_ret(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``empty="one"`` (a sum over groups is not a mean);
-        ``ci=`` (no interval applies).
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``empty="one"`` (a sum over groups is not a mean); ``ci=`` (no interval applies).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

@@ -187,8 +187,8 @@ def rbp(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``persistence`` outside (0, 1);
-        ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``persistence`` not a number in (0, 1);
+        ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -406,7 +406,8 @@ def fallout(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level <= 0``.
+        allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level`` not a number > 0;
+        ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -617,7 +618,8 @@ def bpref(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing`` or ``duplicates`` value (the message lists the
-        allowed ones); ``relevance_level <= 0``; ``ties="average"``.
+        allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or
+        None); ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -841,8 +843,9 @@ def iprec_at_recall(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``recall_rounding`` value
-        (the message lists the allowed ones); ``recall_level`` outside [0, 1];
-        ``relevance_level <= 0``; ``ties="average"``.
+        (the message lists the allowed ones); ``recall_level`` not a number in [0, 1];
+        ``relevance_level`` not a number > 0; ``ci`` not a number in (0, 1) (or None);
+        ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1067,7 +1070,8 @@ def iprec_11pt_avg(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``recall_rounding`` value
-        (the message lists the allowed ones); ``relevance_level <= 0``; ``ties="average"``.
+        (the message lists the allowed ones); ``relevance_level`` not a number > 0; ``ci`` not a
+        number in (0, 1) (or None); ``ties="average"``.
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 
@@ -1287,8 +1291,8 @@ def gm_map(
         ``missing="error"``, a judged group absent from the run.
     InvalidParameterError
         An unknown ``ties``, ``empty``, ``missing``, ``duplicates`` or ``ap_denominator`` value (the
-        message lists the allowed ones); ``k`` not an integer >= 1 (or None);
-        ``relevance_level <= 0``.
+        message lists the allowed ones); ``k`` not an integer >= 1 (or None); ``relevance_level``
+        not a number > 0; ``ci`` not a number in (0, 1) (or None).
     DataSourceError
         ``data`` or ``qrels`` names no existing table or file.
 

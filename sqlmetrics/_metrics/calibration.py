@@ -9,7 +9,6 @@ percentiles; a probability on an edge falls in the lower bin).
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +16,7 @@ from .._core.params import Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
+    Number,
     ParamSpec,
     Role,
     check_choice,
@@ -24,7 +24,7 @@ from .._core.registry import (
     register,
 )
 from .._engine.run import compute
-from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from ..errors import UndefinedMetricWarning, warn
 from .classification_curves import (  # (also declares eps=, which normalized_entropy takes)
     _BAD_EPS,
     _COLUMNS,
@@ -50,20 +50,14 @@ WEIGHT = Role("weight", "weight", required=False)
 N_BINS_MAX = 1000
 
 
-def _check_n_bins(metric: str, name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer >= 1 (the number of bins); got {value!r}"
-        )
-    if int(value) > N_BINS_MAX:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be <= {N_BINS_MAX} (each bin edge is a column of the "
-            f"query); got {value!r}"
-        )
-    return int(value)
-
+_check_n_bins = Number(
+    "an integer >= 1 (the number of bins)",
+    kind="int",
+    low=1,
+    none=True,
+    limit=N_BINS_MAX,
+    limit_why=" (each bin edge is a column of the query)",
+)
 
 declare_param(
     ParamSpec(

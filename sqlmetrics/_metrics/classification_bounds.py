@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any, NamedTuple
 
 from .._core.params import Arg, Function
-from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
+from .._core.registry import Inference, MetricSpec, Number, ParamSpec, Role, declare_param, register
 from .._engine.run import compute, undefined
 from .._inference.intervals import CiMethod, ci_request, to_interval
-from ..errors import InvalidParameterError
 from .classification import EXAMPLE_AUC, HANLEY, RAISES_COLUMNS, RAISES_SOURCE
 
 #: the public function is declared at the end of this module (API) and generated into
@@ -20,18 +18,13 @@ __all__: list[str] = []
 MAX_BINS = 2**31 - 1
 
 
-def check_bins(metric: str, name: str, value: Any) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
-        or not 1 <= int(value) <= MAX_BINS
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer between 1 and {MAX_BINS} (a power of two, "
-            f"e.g. 65536, makes the bounds nest as it grows); got {value!r}"
-        )
-    return int(value)
-
+check_bins = Number(
+    f"an integer between 1 and {MAX_BINS} (a power of two, e.g. 65536, makes the bounds nest "
+    "as it grows)",
+    kind="int",
+    low=1,
+    high=MAX_BINS,
+)
 
 declare_param(
     ParamSpec(

@@ -9,17 +9,25 @@ plottable.
 
 from __future__ import annotations
 
-import numbers
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import resolved
 from .._core.params import Arg, Function
-from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
+from .._core.registry import (
+    Flag,
+    Inference,
+    MetricSpec,
+    Number,
+    ParamSpec,
+    Role,
+    declare_param,
+    register,
+)
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
-from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from ..errors import UndefinedMetricWarning, warn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,33 +46,20 @@ DOUBLE_EPS = sys.float_info.epsilon
 
 
 # --------------------------------------------------------------------------- parameters
-def _check_drop_intermediate(metric: str, name: str, value: Any) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    raise InvalidParameterError(f"{metric}: {name}= must be True or False; got {value!r}")
+_check_drop_intermediate = Flag(none=True)
 
+_check_max_points = Number(
+    "an integer >= 2 (the curve's two ends), or None for every point", kind="int", low=2, none=True
+)
 
-def _check_max_points(metric: str, name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer >= 2 (the curve's two ends), or None for "
-            f"every point; got {value!r}"
-        )
-    return int(value)
-
-
-def _check_eps(metric: str, name: str, value: Any) -> float:
-    if value == "auto":
-        return DOUBLE_EPS
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < float(value) < 0.5:
-        return float(value)
-    raise InvalidParameterError(
-        f"{metric}: {name}= must be 'auto' (machine epsilon, {DOUBLE_EPS!r}, as scikit-learn) "
-        f"or a number with 0 < eps < 0.5; got {value!r}"
-    )
-
+_check_eps = Number(
+    f"'auto' (machine epsilon, {DOUBLE_EPS!r}, as scikit-learn) or a number with 0 < eps < 0.5",
+    low=0,
+    low_in=False,
+    high=0.5,
+    high_in=False,
+    words=(("auto", DOUBLE_EPS),),
+)
 
 declare_param(
     ParamSpec(

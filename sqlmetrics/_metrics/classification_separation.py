@@ -8,15 +8,13 @@ the ROC points shared by the first two in ``sql/_macros/kernels/score_points.sql
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.params import Arg, Function
-from .._core.registry import MetricSpec, ParamSpec, Role, declare_param, register
+from .._core.registry import MetricSpec, Number, ParamSpec, Role, declare_param, register
 from .._engine.run import compute
-from ..errors import InvalidParameterError, UndefinedMetricWarning, warn
+from ..errors import UndefinedMetricWarning, warn
 from . import calibration as _calibration  # noqa: F401  (declares n_bins=)
 from .classification_curves import _COLUMNS, _DATA, _ENGINE, _INTERVAL, _scalar
 
@@ -32,19 +30,13 @@ SCORE = Role("score", "score")
 WEIGHT = Role("weight", "weight", required=False)
 
 
-def _check_max_fpr(metric: str, name: str, value: Any) -> float:
-    if (
-        isinstance(value, numbers.Real)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0 < float(value) <= 1
-    ):
-        return float(value)
-    raise InvalidParameterError(
-        f"{metric}: {name}= must be a number with 0 < max_fpr <= 1 (the false positive rate "
-        f"the area stops at; 1 is the whole ROC AUC); got {value!r}"
-    )
-
+_check_max_fpr = Number(
+    "a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the "
+    "whole ROC AUC)",
+    low=0,
+    low_in=False,
+    high=1,
+)
 
 declare_param(
     ParamSpec(

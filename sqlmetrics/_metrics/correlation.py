@@ -9,16 +9,15 @@ concordant nor discordant pairs (Kendall's tau-b), as ``scipy.stats``.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._backends.source import Source
 from .._core.params import Arg, Function, references
-from .._core.registry import Inference, MetricSpec, ParamSpec, Role, declare_param, register
+from .._core.registry import Inference, MetricSpec, Number, ParamSpec, Role, declare_param, register
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
-from ..errors import InvalidDataError, InvalidParameterError
+from ..errors import InvalidDataError
 from .classification_curves import _INTERVAL
 
 #: the public functions are declared at the end of this module (API) and generated into
@@ -29,16 +28,13 @@ __all__: list[str] = []
 MAX_LABEL_LEVELS = 1000
 
 
-def check_max_label_levels(metric: str, name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 2:
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be an integer >= 2 (the most distinct label values a "
-            f"group may have; the cost grows as rows x label values); got {value!r}"
-        )
-    if int(value) > 2**31 - 1:
-        raise InvalidParameterError(f"{metric}: {name}= must be <= {2**31 - 1}; got {value!r}")
-    return int(value)
-
+check_max_label_levels = Number(
+    "an integer >= 2 (the most distinct label values a group may have; the cost grows as rows "
+    "x label values)",
+    kind="int",
+    low=2,
+    limit=2**31 - 1,
+)
 
 declare_param(
     ParamSpec(

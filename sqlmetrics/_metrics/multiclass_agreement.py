@@ -14,6 +14,7 @@ from typing import Any
 
 from .._core.params import Arg, Function
 from .._core.registry import (
+    Flag,
     Inference,
     MetricSpec,
     ParamSpec,
@@ -41,11 +42,7 @@ ROLES = (CLASS_LABEL, CLASS_PREDICTION, WEIGHT)
 JACCARD_AVERAGES = ("macro", "micro", "weighted")
 
 
-def _check_adjusted(metric: str, name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise InvalidParameterError(f"{metric}: {name}= must be True or False; got {value!r}")
-
+_check_adjusted = Flag()
 
 _kappa_choice = check_choice("linear", "quadratic")
 

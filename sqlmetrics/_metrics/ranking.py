@@ -22,8 +22,10 @@ from .._core.registry import (
     GROUP_TESTS,
     PARAMS,
     DataChecks,
+    Flag,
     Inference,
     MetricSpec,
+    Number,
     ParamSpec,
     Role,
     check_choice,
@@ -52,19 +54,12 @@ DUPLICATES = ("error", "max", "sum")
 PRECISION_DENOMINATORS = ("k", "min_k_retrieved")
 
 
-def check_relevance_level(metric: str, name: str, value: Any) -> float | int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a finite number > 0 (an item is relevant when "
-            f"label >= {name}; trec_eval's -l); got {value!r}"
-        )
-    return int(float(value)) if float(value).is_integer() else float(value)
-
+check_relevance_level = Number(
+    "a finite number > 0 (an item is relevant when label >= {name}; trec_eval's -l)",
+    low=0,
+    low_in=False,
+    out="num",
+)
 
 declare_param(
     ParamSpec(
@@ -121,15 +116,10 @@ declare_param(
 )
 
 
-def check_judged_only(metric: str, name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be True or False (True: with qrels=, the run's items "
-            f"absent from the judgments are removed before ranking, trec_eval -J); got "
-            f"{value!r}"
-        )
-    return value
-
+check_judged_only = Flag(
+    " (True: with qrels=, the run's items absent from the judgments are removed before "
+    "ranking, trec_eval -J)"
+)
 
 declare_param(
     ParamSpec(
@@ -189,19 +179,9 @@ declare_param(
 )
 
 
-def check_log_base(metric: str, name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value <= 1
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a finite number > 1 (the discount is "
-            f"1 / log_base(position + 1)); got {value!r}"
-        )
-    return float(value)
-
+check_log_base = Number(
+    "a finite number > 1 (the discount is 1 / log_base(position + 1))", low=1, low_in=False
+)
 
 declare_param(
     ParamSpec("log_base", 2.0, check_log_base, "base of the DCG discount's logarithm (> 1)")
@@ -852,21 +832,31 @@ _CHOICES = (
     "ties", "empty", "missing", "duplicates", "gain", "ap_denominator",
     "precision_denominator", "recall_rounding",
 )  # fmt: skip
-#: the numeric options a ranking metric checks, and what each refuses
-_RANGES = {
-    "k": "``k`` not an integer >= 1 (or None)",
-    "relevance_level": "``relevance_level <= 0``",
-    "max_grade": "``max_grade`` outside (0, 960]",
-    "beta": "``beta`` negative or not finite",
-    "persistence": "``persistence`` outside (0, 1)",
-    "recall_level": "``recall_level`` outside [0, 1]",
-}
+#: what a numeric option a ranking metric checks refuses, where its check is not declared as
+#: a range (registry.Number: the text is written from it)
+_REFUSED = {"beta": "``beta`` negative or not finite"}
+#: the interval's options checked only with ``ci=`` (their own entries say so)
+_WITH_CI = ("n_boot", "seed")
 _DATA_ERRORS = (
     "No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a "
     "(group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one "
     'side and text on the other; with ``empty="error"``, an empty group; with '
     '``missing="error"``, a judged group absent from the run'
 )
+
+
+def _declared(option: str) -> Number | None:
+    """``option``'s check where it is declared as a range (:class:`registry.Number`)."""
+    spec = PARAMS.get(option)
+    return spec.check if spec is not None and isinstance(spec.check, Number) else None
+
+
+def _refused(option: str) -> str:
+    """What a ranking metric's Raises says it refuses of the numeric ``option``."""
+    rule = _declared(option)
+    if rule is None:
+        return _REFUSED[option]
+    return f"``{option}`` not {rule.range_text()}" + (" (or None)" if rule.none else "")
 
 
 def _raises(name: str, takes: tuple[str, ...], refused: tuple[str, ...], bad_data: str) -> str:
@@ -878,7 +868,11 @@ def _raises(name: str, takes: tuple[str, ...], refused: tuple[str, ...], bad_dat
     refuses = [
         f"an unknown {', '.join(choices[:-1])} or {choices[-1]} value (the message lists the "
         "allowed ones)",
-        *(_RANGES[option] for option in takes if option in _RANGES),
+        *(
+            _refused(option)
+            for option in takes
+            if option not in _WITH_CI and (option in _REFUSED or _declared(option))
+        ),
         *(['``ties="average"``'] if name in NO_TIE_AVERAGE else []),
         *refused,
     ]

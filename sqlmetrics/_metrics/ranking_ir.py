@@ -13,14 +13,13 @@ the two tools' names for each.
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Any
 
 from .._core.params import Arg, references, section
 from .._core.registry import (
     Inference,
     MetricSpec,
+    Number,
     ParamSpec,
     declare_param,
     register,
@@ -57,19 +56,13 @@ COUNTS = ("num_q", "num_rel", "num_ret", "num_rel_ret")
 MAX_GRADE = 4
 
 
-def check_max_grade(metric: str, name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or not 0 < float(value) <= 960
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a number in (0, 960], the highest grade of the "
-            f"judgments (ERR's R = (2^label - 1) / 2^{name}; gdeval's default 4); got {value!r}"
-        )
-    return float(value)
-
+check_max_grade = Number(
+    "a number in (0, 960], the highest grade of the judgments (ERR's R = (2^label - 1) / "
+    "2^{name}; gdeval's default 4)",
+    low=0,
+    low_in=False,
+    high=960,
+)
 
 declare_param(
     ParamSpec(

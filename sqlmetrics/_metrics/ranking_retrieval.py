@@ -11,8 +11,6 @@ Each is a metric of the ranking kernel (registry family ``retrieval``, kernel
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Any
 
 from .._core.params import Arg, references, section
@@ -20,6 +18,7 @@ from .._core.registry import (
     GROUP_TESTS,
     Inference,
     MetricSpec,
+    Number,
     ParamSpec,
     check_choice,
     declare_param,
@@ -50,33 +49,19 @@ from .ranking import (
 __all__: list[str] = []
 
 
-def check_persistence(metric: str, name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or not 0 < float(value) < 1
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a number in (0, 1), the probability of looking at the "
-            f"next item (trec_eval's default 0.9); got {value!r}"
-        )
-    return float(value)
+check_persistence = Number(
+    "a number in (0, 1), the probability of looking at the next item (trec_eval's default 0.9)",
+    low=0,
+    low_in=False,
+    high=1,
+    high_in=False,
+)
 
-
-def check_recall_level(metric: str, name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or not 0 <= float(value) <= 1
-    ):
-        raise InvalidParameterError(
-            f"{metric}: {name}= must be a number in [0, 1] (a recall level, e.g. 0.5 for "
-            f"trec_eval's iprec_at_recall_0.50); got {value!r}"
-        )
-    return float(value)
-
+check_recall_level = Number(
+    "a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval's iprec_at_recall_0.50)",
+    low=0,
+    high=1,
+)
 
 declare_param(
     ParamSpec(

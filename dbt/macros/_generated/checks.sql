@@ -91,6 +91,65 @@
                 'type': '{metric}: seed= must be an integer in [0, 2^31) (the bootstrap\'s hash seed); got {value}'
             }
         },
+        'drop_intermediate': {
+            'none': true,
+            'bool': true,
+            'messages': {
+                'type': '{metric}: drop_intermediate= must be True or False; got {value}'
+            }
+        },
+        'max_points': {
+            'none': true,
+            'number': 'int',
+            'range': [2, true, none, false],
+            'messages': {
+                'type': '{metric}: max_points= must be an integer >= 2 (the curve\'s two ends), or None for every point; got {value}'
+            }
+        },
+        'eps': {
+            'words': {
+                'auto': 2.220446049250313e-16
+            },
+            'number': 'real',
+            'range': [0, false, 0.5, false],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: eps= must be \'auto\' (machine epsilon, 2.220446049250313e-16, as scikit-learn) or a number with 0 < eps < 0.5; got {value}'
+            }
+        },
+        'max_label_levels': {
+            'number': 'int',
+            'range': [2, true, none, false],
+            'limit': 2147483647,
+            'messages': {
+                'type': '{metric}: max_label_levels= must be an integer >= 2 (the most distinct label values a group may have; the cost grows as rows x label values); got {value}',
+                'limit': '{metric}: max_label_levels= must be <= 2147483647; got {value}'
+            }
+        },
+        'n_bins': {
+            'none': true,
+            'number': 'int',
+            'range': [1, true, none, false],
+            'limit': 1000,
+            'messages': {
+                'type': '{metric}: n_bins= must be an integer >= 1 (the number of bins); got {value}',
+                'limit': '{metric}: n_bins= must be <= 1000 (each bin edge is a column of the query); got {value}'
+            }
+        },
+        'strategy': {
+            'allowed': ['uniform', 'quantile'],
+            'messages': {
+                'type': '{metric}: strategy= must be one of \'uniform\', \'quantile\'; got {value}'
+            }
+        },
+        'max_fpr': {
+            'number': 'real',
+            'range': [0, false, 1, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: max_fpr= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC); got {value}'
+            }
+        },
         'ties': {
             'allowed': ['item_desc', 'item_asc', 'text_desc', 'average'],
             'messages': {
@@ -165,86 +224,6 @@
                 'type': '{metric}: ap_denominator= must be one of \'relevant\', \'min_k_relevant\', \'hits\'; got {value}'
             }
         },
-        'persistence': {
-            'number': 'real',
-            'range': [0, false, 1, false],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: persistence= must be a number in (0, 1), the probability of looking at the next item (trec_eval\'s default 0.9); got {value}'
-            }
-        },
-        'recall_level': {
-            'number': 'real',
-            'range': [0, true, 1, true],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: recall_level= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval\'s iprec_at_recall_0.50); got {value}'
-            }
-        },
-        'recall_rounding': {
-            'allowed': ['trec_eval_10', 'trec_eval_9'],
-            'messages': {
-                'type': '{metric}: recall_rounding= must be one of \'trec_eval_10\', \'trec_eval_9\'; got {value}'
-            }
-        },
-        'max_grade': {
-            'number': 'real',
-            'range': [0, false, 960, true],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: max_grade= must be a number in (0, 960], the highest grade of the judgments (ERR\'s R = (2^label - 1) / 2^max_grade; gdeval\'s default 4); got {value}'
-            }
-        },
-        'drop_intermediate': {
-            'none': true,
-            'bool': true,
-            'messages': {
-                'type': '{metric}: drop_intermediate= must be True or False; got {value}'
-            }
-        },
-        'max_points': {
-            'none': true,
-            'number': 'int',
-            'range': [2, true, none, false],
-            'messages': {
-                'type': '{metric}: max_points= must be an integer >= 2 (the curve\'s two ends), or None for every point; got {value}'
-            }
-        },
-        'eps': {
-            'words': {
-                'auto': 2.220446049250313e-16
-            },
-            'number': 'real',
-            'range': [0, false, 0.5, false],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: eps= must be \'auto\' (machine epsilon, 2.220446049250313e-16, as scikit-learn) or a number with 0 < eps < 0.5; got {value}'
-            }
-        },
-        'n_bins': {
-            'none': true,
-            'number': 'int',
-            'range': [1, true, none, false],
-            'limit': 1000,
-            'messages': {
-                'type': '{metric}: n_bins= must be an integer >= 1 (the number of bins); got {value}',
-                'limit': '{metric}: n_bins= must be <= 1000 (each bin edge is a column of the query); got {value}'
-            }
-        },
-        'strategy': {
-            'allowed': ['uniform', 'quantile'],
-            'messages': {
-                'type': '{metric}: strategy= must be one of \'uniform\', \'quantile\'; got {value}'
-            }
-        },
-        'max_fpr': {
-            'number': 'real',
-            'range': [0, false, 1, true],
-            'out': 'float',
-            'messages': {
-                'type': '{metric}: max_fpr= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC); got {value}'
-            }
-        },
         'labels': {
             'none': true,
             'special': 'labels',
@@ -261,15 +240,6 @@
             'range': [1, true, 2147483647, true],
             'messages': {
                 'type': '{metric}: bins= must be an integer between 1 and 2147483647 (a power of two, e.g. 65536, makes the bounds nest as it grows); got {value}'
-            }
-        },
-        'max_label_levels': {
-            'number': 'int',
-            'range': [2, true, none, false],
-            'limit': 2147483647,
-            'messages': {
-                'type': '{metric}: max_label_levels= must be an integer >= 2 (the most distinct label values a group may have; the cost grows as rows x label values); got {value}',
-                'limit': '{metric}: max_label_levels= must be <= 2147483647; got {value}'
             }
         },
         'adjusted': {
@@ -301,6 +271,36 @@
             'allowed': ['macro', 'weighted', 'micro', 'samples'],
             'messages': {
                 'type': '{metric}: ap_average= must be one of \'macro\', \'weighted\', \'micro\', \'samples\'; got {value}'
+            }
+        },
+        'persistence': {
+            'number': 'real',
+            'range': [0, false, 1, false],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: persistence= must be a number in (0, 1), the probability of looking at the next item (trec_eval\'s default 0.9); got {value}'
+            }
+        },
+        'recall_level': {
+            'number': 'real',
+            'range': [0, true, 1, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: recall_level= must be a number in [0, 1] (a recall level, e.g. 0.5 for trec_eval\'s iprec_at_recall_0.50); got {value}'
+            }
+        },
+        'recall_rounding': {
+            'allowed': ['trec_eval_10', 'trec_eval_9'],
+            'messages': {
+                'type': '{metric}: recall_rounding= must be one of \'trec_eval_10\', \'trec_eval_9\'; got {value}'
+            }
+        },
+        'max_grade': {
+            'number': 'real',
+            'range': [0, false, 960, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: max_grade= must be a number in (0, 960], the highest grade of the judgments (ERR\'s R = (2^label - 1) / 2^max_grade; gdeval\'s default 4); got {value}'
             }
         }
     },

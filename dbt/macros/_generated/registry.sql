@@ -4029,6 +4029,27 @@
         'seed': {
             'default': 0
         },
+        'drop_intermediate': {
+            'default': none
+        },
+        'max_points': {
+            'default': none
+        },
+        'eps': {
+            'default': 'auto'
+        },
+        'max_label_levels': {
+            'default': 1000
+        },
+        'n_bins': {
+            'default': 10
+        },
+        'strategy': {
+            'default': 'uniform'
+        },
+        'max_fpr': {
+            'default': 1.0
+        },
         'ties': {
             'default': 'item_desc'
         },
@@ -4062,44 +4083,11 @@
         'ap_denominator': {
             'default': 'relevant'
         },
-        'persistence': {
-            'default': 0.9
-        },
-        'recall_level': {
-            'default': 0.0
-        },
-        'recall_rounding': {
-            'default': 'trec_eval_10'
-        },
-        'max_grade': {
-            'default': 4
-        },
-        'drop_intermediate': {
-            'default': none
-        },
-        'max_points': {
-            'default': none
-        },
-        'eps': {
-            'default': 'auto'
-        },
-        'n_bins': {
-            'default': 10
-        },
-        'strategy': {
-            'default': 'uniform'
-        },
-        'max_fpr': {
-            'default': 1.0
-        },
         'labels': {
             'default': none
         },
         'bins': {
             'default': 65536
-        },
-        'max_label_levels': {
-            'default': 1000
         },
         'adjusted': {
             'default': false
@@ -4115,6 +4103,18 @@
         },
         'ap_average': {
             'default': 'macro'
+        },
+        'persistence': {
+            'default': 0.9
+        },
+        'recall_level': {
+            'default': 0.0
+        },
+        'recall_rounding': {
+            'default': 'trec_eval_10'
+        },
+        'max_grade': {
+            'default': 4
         }
     },
     'ci': {
@@ -4133,28 +4133,6 @@
     'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
     'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
     'kernel_defaults': {
-        'ranking_kernel': {
-            'relevance_level': 1,
-            'ties': 'item_desc',
-            'empty': 'skip',
-            'missing': 'skip',
-            'duplicates': 'error',
-            'judged_only': false,
-            'precision_denominator': 'k',
-            'ap_denominator': 'relevant',
-            'gain': 'exponential',
-            'gains': none,
-            'log_base': 2.0,
-            'persistence': 0.9,
-            'recall_level': 0.0,
-            'recall_rounding': 'trec_eval_10',
-            'max_grade': 4,
-            'beta': 1.0
-        },
-        'catalog_coverage_kernel': {},
-        'distributional_coverage_kernel': {},
-        'gini_index_kernel': {},
-        'novelty_kernel': {},
         'roc_curve_kernel': {
             'drop_intermediate': true,
             'max_points': none,
@@ -4176,6 +4154,14 @@
         'brier_score_kernel': {
             'pos_label': none
         },
+        'spearman_kernel': {},
+        'kendall_tau_kernel': {
+            'max_label_levels': 1000
+        },
+        'catalog_coverage_kernel': {},
+        'distributional_coverage_kernel': {},
+        'gini_index_kernel': {},
+        'novelty_kernel': {},
         'normalized_entropy_kernel': {
             'eps': 'auto',
             'pos_label': none
@@ -4200,6 +4186,24 @@
         'lift_table_kernel': {
             'n_bins': 10,
             'pos_label': none
+        },
+        'ranking_kernel': {
+            'relevance_level': 1,
+            'ties': 'item_desc',
+            'empty': 'skip',
+            'missing': 'skip',
+            'duplicates': 'error',
+            'judged_only': false,
+            'precision_denominator': 'k',
+            'ap_denominator': 'relevant',
+            'gain': 'exponential',
+            'gains': none,
+            'log_base': 2.0,
+            'persistence': 0.9,
+            'recall_level': 0.0,
+            'recall_rounding': 'trec_eval_10',
+            'max_grade': 4,
+            'beta': 1.0
         },
         'multiclass_kernel': {
             'zero_division': 'warn',
@@ -4233,10 +4237,6 @@
         'auc_bounds_kernel': {
             'bins': 65536,
             'pos_label': none
-        },
-        'spearman_kernel': {},
-        'kendall_tau_kernel': {
-            'max_label_levels': 1000
         },
         'balanced_accuracy_kernel': {
             'adjusted': false

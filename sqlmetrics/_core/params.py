@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "variants"]
+__all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "args", "variants"]
 
 #: the width of a description's lines (it is indented by 4 under its entry, by 8 in a source
 #: docstring: 100 columns at most)
@@ -96,6 +96,26 @@ class Arg:
     type: str
     default: object  # REQUIRED: none
     entry: str
+
+
+def args(block: str, **types: tuple[str, object]) -> tuple[Arg, ...]:
+    """Several :class:`Arg` from ``block``, their numpydoc entries as written (each ``name :
+    type`` line at the block's indent, its description below), in order; ``types``: each
+    name's annotation and default.
+    """
+    lines = inspect.cleandoc(block).splitlines()
+    starts = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
+    found = tuple(
+        Arg(
+            lines[start].partition(" : ")[0],
+            *types[lines[start].partition(" : ")[0]],
+            "\n" + "\n".join(lines[start:end]),  # led by a newline: cleandoc keeps the indent
+        )
+        for start, end in zip(starts, [*starts[1:], len(lines)])
+    )
+    if sorted(types) != sorted(arg.name for arg in found):
+        raise ValueError(f"args: entries {[a.name for a in found]}, types {sorted(types)}")
+    return found
 
 
 @dataclass(frozen=True)

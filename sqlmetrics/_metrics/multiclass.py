@@ -11,10 +11,11 @@ scikit-learn's scorer names. See docs/decisions/0003-multiclass.md.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._backends import backend_for
 from .._backends.source import open_source
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 #: ``_api_multiclass.py`` by ``python -m tools.api`` (decision 0013)
 __all__: list[str] = []
 
+T = TypeVar("T")
 CLASS_LABEL = Role("label", "key")
 CLASS_PREDICTION = Role("prediction", "key")
 WEIGHT = Role("weight", "weight", required=False)
@@ -197,6 +199,29 @@ register(
 
 
 # --------------------------------------------------------------------------- helpers
+def with_interval(body: Callable[..., T]) -> Callable[..., T | Interval]:
+    """A public function's call from ``body(metric, data, ci=request, **options)``: the
+    interval request of its ``ci``, ``ci_method``, ``n_boot`` and ``seed`` checked first, and
+    its value returned as it is, or as an Interval with ``ci=``.
+    """
+
+    @functools.wraps(body)
+    def call(
+        metric: str,
+        data: Any,
+        *,
+        ci: float | None,
+        ci_method: CiMethod | None,
+        n_boot: int,
+        seed: int,
+        **options: Any,
+    ) -> T | Interval:
+        request = ci_request(metric, ci, ci_method, n_boot, seed)
+        return ci_result(metric, body(metric, data, ci=request, **options), request)
+
+    return call
+
+
 _check_normalize = check_choice("true", "pred", "all")
 
 

@@ -343,6 +343,32 @@ def _params() -> tuple[Param, ...]:
             functions=("catalog_coverage", "distributional_coverage", "gini_index", "novelty"),
         ),
         Param(
+            "row_id",
+            "str | None",
+            None,
+            "str, optional",
+            "Long form: column identifying the classified row (each class once per row id). In "
+            ":func:`sqlmetrics.evaluate`: ``group=``.",
+            functions=LONG_FORM,
+        ),
+        Param(
+            "class_col",
+            "str | None",
+            None,
+            "str, optional",
+            "Long form: column of the class the score is for (any type). In ``evaluate``: "
+            "``item=``.",
+            functions=LONG_FORM,
+        ),
+        Param(
+            "score:long_form",
+            "str",
+            "score",
+            'str, default "score"',
+            "Long form: column of the class's score (probability or any finite number).",
+            functions=LONG_FORM,
+        ),
+        Param(
             "weight",
             "str | None",
             None,
@@ -679,9 +705,7 @@ OWN: dict[tuple[str, str], str] = {
     ("kendall_tau", "score"): "no NULL",
     ("mcc", "label"): "0/1 with score=, classes with prediction=",
     ("multiclass_auc", "label"): "long form or scores=",
-    ("multiclass_auc", "score"): "long form",
     ("multilabel_average_precision", "label"): "long form",
-    ("multilabel_average_precision", "score"): "long form",
     ("normalized_entropy", "weight"): "the base rate is weighted too",
     ("render", "by"): "renders a statement",
     ("render", "ci"): "the interval written as SQL",
@@ -694,7 +718,6 @@ OWN: dict[tuple[str, str], str] = {
     ("spearman", "score"): "no NULL",
     ("top_k_accuracy", "k"): "how many classes count, default 2",
     ("top_k_accuracy", "label"): "long form or scores=",
-    ("top_k_accuracy", "score"): "long form",
     ("top_k_accuracy", "weight"): "repeated on each line of the long form",
 }
 

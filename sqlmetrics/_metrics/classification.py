@@ -22,7 +22,16 @@ from .._engine.run import check_params, compute, scalar
 from .._inference.intervals import CiRequest, Interval, ci_request
 from ..errors import InvalidParameterError
 from ._api_classification_separation import partial_auc
-from .multiclass import averaged, check_average, check_normalize_arg, with_interval
+from .multiclass import (
+    ANIMALS,
+    EXAMPLE,
+    SOKOLOVA,
+    THRESHOLDED,
+    averaged,
+    check_average,
+    check_normalize_arg,
+    with_interval,
+)
 from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
@@ -287,9 +296,8 @@ def _averaged_metric(
 
 
 #: the parameters the declarations take, in signature order
-_THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
-_TAKES_RATE = (*_THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
-_TAKES_AVERAGED = (*_THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
+_TAKES_RATE = (*THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
+_TAKES_AVERAGED = (*THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
 #: also auc_bounds' (classification_bounds.py), as are the Raises and reference of AUC
 RAISES_COLUMNS = """
     ColumnNotFoundError
@@ -315,25 +323,17 @@ _PREDICTED = """
     A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
     ``prediction`` column is 1 (true).
     """
-_ANIMALS = """
+_ANIMALS = (
+    """
     Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})"""
-_SOKOLOVA = references(
-    """Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-    for classification tasks. Information Processing & Management 45(4), 427-437."""
+"""
+    + ANIMALS
 )
 _RETURNS_AVERAGED = """
     float or pandas.Series
         A float in [0, 1], or NaN when undefined; a Series (one value per class) when
         ``average=None``. The type depends on ``average`` only, never on the data.
     """
-_EXAMPLE = """
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-"""
 _RETURNS_RATE = """
     float
         The metric in [0, 1], or NaN when undefined.
@@ -422,7 +422,7 @@ def _threshold(
     if averaged:
         sql += f" (``sql/multiclass/{name}_<average>.sql`` for a multiclass ``average``)"
     arguments, value = example.split("\n") if example else ("", "")
-    examples = f"{_EXAMPLE}    >>> round(sqlmetrics.{name}(df{arguments}), 4)\n    {value}"
+    examples = f"{EXAMPLE}    >>> round(sqlmetrics.{name}(df{arguments}), 4)\n    {value}"
     if multiclass:
         call = f'sqlmetrics.{name}(animals, label="y", prediction="p", average="macro"{arguments})'
         examples += f"\n{_ANIMALS}\n    >>> round({call}, 4)\n    {multiclass}"
@@ -452,7 +452,7 @@ def _threshold(
             )
             + f". The SQL is {sql}; :func:`render` shows it."
         ),
-        "references": _SOKOLOVA,
+        "references": SOKOLOVA,
         "examples": examples if example else "",
         "own": tuple(arg for arg in _THRESHOLD_ARGS if arg.name in takes),
         "returns_type": "float | pd.Series" if averaged else "float",
@@ -565,7 +565,7 @@ _GAUC = Function(
 _CONFUSION_MATRIX = _threshold(
     "confusion_matrix",
     "Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.",
-    (*_THRESHOLDED, "pos_label", "normalize", "convention", "con"),
+    (*THRESHOLDED, "pos_label", "normalize", "convention", "con"),
     call=_confusion_matrix,
     returns="""
     dict
@@ -573,7 +573,7 @@ _CONFUSION_MATRIX = _threshold(
         ``normalize``.
     """,
     see_also="precision, recall, f1 : metrics of these counts.",
-    examples=_EXAMPLE
+    examples=EXAMPLE
     + """    >>> sqlmetrics.confusion_matrix(df)
     {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
     >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
@@ -586,7 +586,7 @@ _CONFUSION_MATRIX = _threshold(
 _ACCURACY = _threshold(
     "accuracy",
     "Accuracy: the share of rows classified correctly.\n\n    (tp + tn) / (tp + fp + tn + fn)",
-    (*_THRESHOLDED, "pos_label", *_INTERVAL),
+    (*THRESHOLDED, "pos_label", *_INTERVAL),
     "\n0.5",
 )
 _PRECISION = _threshold(

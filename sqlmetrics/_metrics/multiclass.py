@@ -133,68 +133,60 @@ _UNDEFINED = {
     "fbeta": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
 }
 
+
+def register_multiclass(
+    name: str,
+    summary: str,
+    params: tuple[str, ...],
+    roles: tuple[Role, ...] = (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+    family: str = "multiclass",
+    **facts: Any,
+) -> None:
+    """Register the metric ``name`` of ``sql/multiclass/<name>.sql`` (default: a label and a
+    prediction column of classes, and a weight), its kernel ``<name>_kernel`` unless given.
+    """
+    facts.setdefault("kernel", f"{name}_kernel")
+    register(
+        MetricSpec(name, f"multiclass/{name}.sql", family, summary, roles, params=params, **facts)
+    )
+
+
 for _metric in ("precision", "recall", "f1", "fbeta"):
     for _average in ("macro", "micro", "weighted"):
-        _params = (
+        register_multiclass(
+            f"{_metric}_{_average}",
+            f"multiclass {_metric}, {_average}-averaged over the classes",
             ("beta", "zero_division", "labels")
             if _metric == "fbeta"
-            else ("zero_division", "labels")
+            else ("zero_division", "labels"),
+            undefined="every class undefined"
+            if _average != "micro"
+            else "no class of labels= true or predicted (0/0 summed over them)",
+            function=_metric,
+            average=_average,
+            kernel="multiclass_kernel",
         )
-        register(
-            MetricSpec(
-                f"{_metric}_{_average}",
-                f"multiclass/{_metric}_{_average}.sql",
-                "multiclass",
-                f"multiclass {_metric}, {_average}-averaged over the classes",
-                (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-                params=_params,
-                undefined="every class undefined"
-                if _average != "micro"
-                else "no class of labels= true or predicted (0/0 summed over them)",
-                function=_metric,
-                average=_average,
-                kernel="multiclass_kernel",
-            )
-        )
-register(
-    MetricSpec(
-        "classification_report",
-        "multiclass/classification_report.sql",
-        "multiclass",
-        "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("beta", "zero_division", "labels"),
-        undefined="precision of a class never predicted, recall of a class never true",
-        output="table",
-        kernel="classification_report_kernel",
-    )
+register_multiclass(
+    "classification_report",
+    "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
+    ("beta", "zero_division", "labels"),
+    undefined="precision of a class never predicted, recall of a class never true",
+    output="table",
 )
-register(
-    MetricSpec(
-        "multiclass_confusion_matrix",
-        "multiclass/multiclass_confusion_matrix.sql",
-        "multiclass",
-        "count of rows for every (label, prediction) pair of classes, as a long table",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("labels",),
-        output="table",
-        kernel="multiclass_confusion_matrix_kernel",
-    )
+register_multiclass(
+    "multiclass_confusion_matrix",
+    "count of rows for every (label, prediction) pair of classes, as a long table",
+    ("labels",),
+    output="table",
 )
-register(
-    MetricSpec(
-        "mcc",
-        "multiclass/mcc.sql",
-        "multiclass",
-        "Matthews correlation coefficient (multiclass R_K; binary phi coefficient)",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("zero_division",),
-        undefined="one class only in label or in prediction (a zero factor under the root)",
-        aliases=("matthews_corrcoef",),
-        kernel="mcc_kernel",
-        # binary mcc (a score and a threshold) comes from confusion_matrix's counts
-        inference=Inference(counts_macro="ci_binary_mcc"),
-    )
+register_multiclass(
+    "mcc",
+    "Matthews correlation coefficient (multiclass R_K; binary phi coefficient)",
+    ("zero_division",),
+    undefined="one class only in label or in prediction (a zero factor under the root)",
+    aliases=("matthews_corrcoef",),
+    # binary mcc (a score and a threshold) comes from confusion_matrix's counts
+    inference=Inference(counts_macro="ci_binary_mcc"),
 )
 
 
@@ -225,14 +217,19 @@ def with_interval(body: Callable[..., T]) -> Callable[..., T | Interval]:
 _check_normalize = check_choice("true", "pred", "all")
 
 
-def check_normalize_arg(normalize: Any, metric: str = "multiclass_confusion_matrix") -> str | None:
-    """``normalize`` checked: "true", "pred", "all" or None."""
-    if normalize is None:
+def _optional(check: Any, metric: str, name: str, value: Any, none: str) -> str | None:
+    """``value`` checked by ``check``, or None; a refusal says what None gives (``none``)."""
+    if value is None:
         return None
     try:
-        return _check_normalize(metric, "normalize", normalize)
+        return str(check(metric, name, value))
     except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{exc} (or None for counts)") from None
+        raise InvalidParameterError(f"{exc} (or None {none})") from None
+
+
+def check_normalize_arg(normalize: Any, metric: str = "multiclass_confusion_matrix") -> str | None:
+    """``normalize`` checked: "true", "pred", "all" or None."""
+    return _optional(_check_normalize, metric, "normalize", normalize, "for counts")
 
 
 def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
@@ -250,12 +247,7 @@ def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
 
 def check_average(metric: str, average: Any) -> str | None:
     """``average`` checked: one of binary, macro, micro, weighted, or None (per class)."""
-    if average is None:
-        return None
-    try:
-        return _check_average(metric, "average", average)
-    except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{exc} (or None for one value per class)") from None
+    return _optional(_check_average, metric, "average", average, "for one value per class")
 
 
 def _family(sql_type: str) -> str:

@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.params import Function, args, references
 from .._core.registry import (
-    MetricSpec,
     ParamSpec,
     Role,
     check_choice,
     declare_param,
     get_spec,
-    register,
 )
 from .._engine.run import (
     Call,
@@ -44,6 +42,7 @@ from .multiclass import (
     _WARNS_NO_WEIGHT,
     check_labels,
     check_labels_type,
+    register_multiclass,
     with_interval,
 )
 from .ranking import _INTERVAL
@@ -82,53 +81,38 @@ def _check_combination(metric: str, params: dict[str, Any]) -> None:
         )
 
 
-register(
-    MetricSpec(
-        "multiclass_auc",
-        "multiclass/multiclass_auc.sql",
-        "multiclass_scores",
-        "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
-        "samples",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-        ),
-        params=("multi_class", "auc_average"),
-        undefined="a class, pair or row of the average without positives or negatives",
-        aliases=("roc_auc_multiclass",),
-        check_params=_check_combination,
-        kernel="multiclass_auc_kernel",
-        rank_based=True,
-        wide=("multiclass", "multilabel"),
-    )
+#: the columns of a table of scores, a row per (row id, class): group, item, score, label
+SCORES_ROLES = (
+    Role("group", "key"),
+    Role("item", "key"),
+    Role("score", "score"),
+    Role("label", "binary"),
+)
+register_multiclass(
+    "multiclass_auc",
+    "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, samples",
+    ("multi_class", "auc_average"),
+    SCORES_ROLES,
+    "multiclass_scores",
+    undefined="a class, pair or row of the average without positives or negatives",
+    aliases=("roc_auc_multiclass",),
+    check_params=_check_combination,
+    rank_based=True,
+    wide=("multiclass", "multilabel"),
 )
 
-
-register(
-    MetricSpec(
-        "top_k_accuracy",
-        "multiclass/top_k_accuracy.sql",
-        "multiclass_scores",
-        "fraction of rows whose true class is among the k highest scores (ties: later class)",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-            Role("weight", "weight", required=False),
-        ),
-        params=("k", "labels"),
-        undefined="the weights sum to 0",
-        takes_k=True,
-        aliases=("top_k_accuracy_score",),
-        kernel="top_k_accuracy_kernel",
-        rank_based=True,
-        wide=("multiclass",),
-    )
+register_multiclass(
+    "top_k_accuracy",
+    "fraction of rows whose true class is among the k highest scores (ties: later class)",
+    ("k", "labels"),
+    (*SCORES_ROLES, Role("weight", "weight", required=False)),
+    "multiclass_scores",
+    undefined="the weights sum to 0",
+    takes_k=True,
+    aliases=("top_k_accuracy_score",),
+    rank_based=True,
+    wide=("multiclass",),
 )
-
 
 declare_param(
     ParamSpec(
@@ -138,39 +122,36 @@ declare_param(
         "multilabel AP average: macro | weighted (by support) | micro (pooled) | samples",
     )
 )
-register(
-    MetricSpec(
-        "multilabel_average_precision",
-        "multiclass/multilabel_average_precision.sql",
-        "multiclass_scores",
-        "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-        ),
-        params=("ap_average",),
-        undefined="a class, row or the pooled table of the average without a positive label",
-        kernel="multilabel_average_precision_kernel",
-        rank_based=True,
-        wide=("multilabel",),
-    )
+register_multiclass(
+    "multilabel_average_precision",
+    "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
+    ("ap_average",),
+    SCORES_ROLES,
+    "multiclass_scores",
+    undefined="a class, row or the pooled table of the average without a positive label",
+    rank_based=True,
+    wide=("multilabel",),
 )
 
 
-def _unlisted(backend: Any, source: Any, column: str, listed: tuple[Any, ...]) -> str:
-    """Up to five values of ``column`` that are not among the ``listed`` classes, shown for an
-    error message (``"'x', 'y' ..."`` when there are more); ``""`` when every value is listed.
-    One query on the engine: nothing is pulled into Python but those values.
+def _all_listed(
+    metric: str, backend: Any, source: Any, column: str, listed: tuple[Any, ...], refusal: str
+) -> None:
+    """The ``listed`` classes are of ``column``'s kind and hold each of its values, else
+    ``refusal`` is raised, its ``{shown}`` up to five values not listed (``"'x', 'y' ..."``
+    when there are more). One query on the engine: nothing is pulled into Python but those.
     """
+    sql_type = source.columns[column]
+    check_labels_type(metric, listed, column, sql_type, backend.family(sql_type))
     quoted = quote_ident(column, backend.dialect)
     inside = macro("class_in", backend.dialect)(quoted, list(listed))
     found = backend.query(
         f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
         f"order by 1 limit 5"
     )["c"].tolist()
-    return ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+    shown = ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+    if shown:
+        raise InvalidDataError(f"{metric}: " + refusal.replace("{shown}", shown))
 
 
 def listed_classes(
@@ -185,15 +166,16 @@ def listed_classes(
         return None
 
     def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
-        sql_type = source.columns[class_col]
-        check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
-        shown = _unlisted(backend, source, class_col, listed)
-        if shown:
-            raise InvalidDataError(
-                f"{metric}: column {class_col!r} (class_col=) holds classes not in "
-                f"labels={list(listed)!r}: {shown}; list every class of the data (the labels "
-                f"index the scores), or pass labels=None"
-            )
+        _all_listed(
+            metric,
+            backend,
+            source,
+            class_col,
+            listed,
+            f"column {class_col!r} (class_col=) holds classes not in labels={list(listed)!r}: "
+            "{shown}; list every class of the data (the labels index the scores), or pass "
+            "labels=None",
+        )
 
     return check
 
@@ -470,7 +452,6 @@ def _true_classes(
     sorted classes of ``label`` (as many as columns); every class of ``label`` has a column.
     """
     dialect = backend.dialect
-    sql_type = source.columns[label]
     quoted = quote_ident(label, dialect)
     if listed is None:
         found = backend.query(f"select distinct {quoted} as c from {source.sql} as t order by 1")[
@@ -485,13 +466,15 @@ def _true_classes(
             )
         listed = check_labels(metric, "labels", found)
     assert listed is not None
-    check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
-    shown = _unlisted(backend, source, label, listed)
-    if shown:
-        raise InvalidDataError(
-            f"{metric}: label column {label!r} holds classes without a score column: "
-            f"{shown}; give each class a column in scores= (and labels=)"
-        )
+    _all_listed(
+        metric,
+        backend,
+        source,
+        label,
+        listed,
+        f"label column {label!r} holds classes without a score column: {{shown}}; give each "
+        "class a column in scores= (and labels=)",
+    )
     return listed
 
 
@@ -588,7 +571,13 @@ def _class_scores(
 
 #: the columns of the long form (a row per row id and class), in signature order
 _LONG_FORM = ("data", "row_id", "class_col", "score", "label")
-_TYPES = {
+#: the annotations and defaults of the functions' own parameters
+_TYPES: dict[str, tuple[str, object]] = {
+    "label": ("str", "label"),
+    "weight": ("str | None", None),
+    "k": ("int", 2),
+    "multi_class": ("str", "ovr"),
+    "average": ("str", "macro"),
     "scores": ("Sequence[str] | Mapping[Any, str] | None", None),
     "indicators": ("Sequence[str] | Mapping[Any, str] | None", None),
     "labels": ("Sequence[Any] | None", None),
@@ -596,9 +585,19 @@ _TYPES = {
 _SETUP = """
     >>> import pandas as pd
     >>> import sqlmetrics"""
-_WIDE = (
-    '    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")'
-)
+
+
+def _example(scores: str, truth: str) -> str:
+    """The examples' setup: ``scores``, a score column per class, in their long form, whose
+    label is 1 on each row's true class (``truth``: a letter per row).
+    """
+    return f"""{_SETUP}
+    >>> wide = pd.DataFrame({scores})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("{truth}")))).astype(int)
+"""
+
+
 _ERRORS = """
     InvalidDataError
         NULLs, labels{} outside {{0, 1}}, non-finite scores,"""
@@ -609,10 +608,17 @@ _COLUMNS = """
 _FORMS = "both forms (``scores`` and ``row_id``/``class_col``) or neither."
 
 
-_MULTICLASS_AUC = Function(
+def _scores_function(name: str, takes: tuple[str, ...], own: str, **sections: Any) -> Function:
+    """A metric of a table of scores, declared: it takes the long form's columns, ``takes`` and
+    the interval options; ``own``: the entries of its own parameters (types: :data:`_TYPES`).
+    """
+    declared = (*_LONG_FORM, *takes, *_INTERVAL)
+    return Function(name, declared, _class_scores, own=args(own, **_TYPES), **sections)
+
+
+_MULTICLASS_AUC = _scores_function(
     "multiclass_auc",
-    takes=(*_LONG_FORM, "scores", "indicators", "labels", "multi_class", "average", *_INTERVAL),
-    call=_class_scores,
+    ("scores", "indicators", "labels", "multi_class", "average"),
     summary="""
     ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
     from a score column per class.
@@ -658,14 +664,10 @@ _MULTICLASS_AUC = Function(
         """Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
         estimation trees. CeDER Working Paper IS-00-04, NYU.""",
     ),
-    examples=_SETUP
-    + """
-    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
-"""
-    + _WIDE
-    + """
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
-    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    examples=_example(
+        '{"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]}', "abcb"
+    )
+    + """    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
     0.9583
     >>> wide["y"] = list("abcb")  # the same scores, a column per class
     >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
@@ -678,8 +680,7 @@ _MULTICLASS_AUC = Function(
     ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
     0.75
     """,
-    own=args(
-        """
+    own="""
         label : str, default "label"
             Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
             (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
@@ -715,16 +716,10 @@ _MULTICLASS_AUC = Function(
             classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
             ``auc_average=``.
         """,
-        label=("str", "label"),
-        multi_class=("str", "ovr"),
-        average=("str", "macro"),
-        **_TYPES,
-    ),
 )
-_MULTILABEL_AVERAGE_PRECISION = Function(
+_MULTILABEL_AVERAGE_PRECISION = _scores_function(
     "multilabel_average_precision",
-    takes=(*_LONG_FORM, "scores", "indicators", "labels", "average", *_INTERVAL),
-    call=_class_scores,
+    ("scores", "indicators", "labels", "average"),
     summary="""
     Average precision of a multilabel classifier, averaged over classes, rows or pooled.
 
@@ -769,8 +764,7 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
     ...                                               indicators=["y_a", "y_b"]), 4)
     0.9167
     """,
-    own=args(
-        """
+    own="""
         label : str, default "label"
             Long form: column of 0/1: 1 where the class is a true class of the row.
         scores : list of str or dict, optional
@@ -788,15 +782,10 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
             "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
             row's AP across its classes. In ``evaluate``: ``ap_average=``.
         """,
-        label=("str", "label"),
-        average=("str", "macro"),
-        **_TYPES,
-    ),
 )
-_TOP_K_ACCURACY = Function(
+_TOP_K_ACCURACY = _scores_function(
     "top_k_accuracy",
-    takes=(*_LONG_FORM, "weight", "scores", "k", "labels", *_INTERVAL),
-    call=_class_scores,
+    ("weight", "scores", "k", "labels"),
     summary="""
     Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
 
@@ -823,21 +812,16 @@ _TOP_K_ACCURACY = Function(
     rule: ties by the position of the class in ``labels`` (the list's column order), else
     (no ``labels``, or a mapping, whose order is not read) by class, the later first.
     """,
-    examples=_SETUP
-    + """
-    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
-"""
-    + _WIDE
-    + """
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
-    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    examples=_example(
+        '{"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]}', "bcab"
+    )
+    + """    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
     0.25
     >>> wide["y"] = list("bcab")  # the same scores, a column per class
     >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
     0.25
     """,
-    own=args(
-        """
+    own="""
         label : str, default "label"
             Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
             the row's true class (scikit-learn's ``y_true``).
@@ -859,12 +843,6 @@ _TOP_K_ACCURACY = Function(
             list), the class of each column, in order. Strings, numbers or booleans, as the
             class column's type. None: the classes in sorted order.
         """,
-        label=("str", "label"),
-        weight=("str | None", None),
-        k=("int", 2),
-        scores=_TYPES["scores"],
-        labels=_TYPES["labels"],
-    ),
 )
 
 #: the public functions of this module, generated into _api_multiclass_roc.py

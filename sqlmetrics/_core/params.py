@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "variants"]
+__all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "args", "variants"]
 
 #: the width of a description's lines (it is indented by 4 under its entry, by 8 in a source
 #: docstring: 100 columns at most)
@@ -96,6 +96,24 @@ class Arg:
     type: str
     default: object  # REQUIRED: none
     entry: str
+
+
+def args(block: str, **types: tuple[str, object]) -> tuple[Arg, ...]:
+    """Several :class:`Arg` from ``block``, their numpydoc entries as written (each ``name :
+    type`` line at the block's indent, its description below), in order; ``types``: each
+    name's annotation and default (it may hold more names).
+    """
+    lines = inspect.cleandoc(block).splitlines()
+    starts = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
+    found = tuple(
+        Arg(
+            lines[start].partition(" : ")[0],
+            *types[lines[start].partition(" : ")[0]],
+            "\n" + "\n".join(lines[start:end]),  # led by a newline: cleandoc keeps the indent
+        )
+        for start, end in zip(starts, [*starts[1:], len(lines)])
+    )
+    return found
 
 
 @dataclass(frozen=True)
@@ -321,6 +339,32 @@ def _params() -> tuple[Param, ...]:
             'str, default "item"',
             "The item column, in ``data`` (and in ``train`` where the function takes it). No NULL.",
             functions=("catalog_coverage", "distributional_coverage", "gini_index", "novelty"),
+        ),
+        Param(
+            "row_id",
+            "str | None",
+            None,
+            "str, optional",
+            "Long form: column identifying the classified row (each class once per row id). In "
+            ":func:`sqlmetrics.evaluate`: ``group=``.",
+            functions=LONG_FORM,
+        ),
+        Param(
+            "class_col",
+            "str | None",
+            None,
+            "str, optional",
+            "Long form: column of the class the score is for (any type). In ``evaluate``: "
+            "``item=``.",
+            functions=LONG_FORM,
+        ),
+        Param(
+            "score:long_form",
+            "str",
+            "score",
+            'str, default "score"',
+            "Long form: column of the class's score (probability or any finite number).",
+            functions=LONG_FORM,
         ),
         Param(
             "weight",
@@ -659,9 +703,7 @@ OWN: dict[tuple[str, str], str] = {
     ("kendall_tau", "score"): "no NULL",
     ("mcc", "label"): "0/1 with score=, classes with prediction=",
     ("multiclass_auc", "label"): "long form or scores=",
-    ("multiclass_auc", "score"): "long form",
     ("multilabel_average_precision", "label"): "long form",
-    ("multilabel_average_precision", "score"): "long form",
     ("normalized_entropy", "weight"): "the base rate is weighted too",
     ("render", "by"): "renders a statement",
     ("render", "ci"): "the interval written as SQL",
@@ -674,7 +716,6 @@ OWN: dict[tuple[str, str], str] = {
     ("spearman", "score"): "no NULL",
     ("top_k_accuracy", "k"): "how many classes count, default 2",
     ("top_k_accuracy", "label"): "long form or scores=",
-    ("top_k_accuracy", "score"): "long form",
     ("top_k_accuracy", "weight"): "repeated on each line of the long form",
 }
 

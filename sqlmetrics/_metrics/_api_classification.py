@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from .._inference.intervals import CiMethod, Interval
-from .classification import _auc, _averaged_metric, _confusion_matrix, _gauc, _threshold_metric
+from .classification import _auc, _averaged_metric, _confusion_matrix, _one_value, _threshold_metric
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -335,7 +335,7 @@ def gauc(
     >>> round(sqlmetrics.gauc(df, group="user"), 4)
     0.75
     """
-    return _gauc(
+    return _one_value(
         "gauc",
         data,
         group=group,
@@ -367,8 +367,8 @@ def confusion_matrix(
 ) -> dict[str, float]:
     """Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
 
-    A row is predicted positive when ``score >= threshold``, or when its ``prediction``
-    column is 1 (true).
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
 
     Parameters
     ----------
@@ -420,9 +420,11 @@ def confusion_matrix(
     Raises
     ------
     ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`auc`.
+        A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
+        unreadable data.
     InvalidParameterError
-        ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``normalize``, or both ``threshold`` and
+        ``prediction`` given.
 
     See Also
     --------
@@ -430,8 +432,8 @@ def confusion_matrix(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: never (no rows is an error). The SQL is
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: never (no rows is an error). The SQL is
     ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
 
     References
@@ -583,7 +585,7 @@ def accuracy(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, or both ``threshold`` and ``prediction`` given.
 
     See Also
     --------
@@ -591,9 +593,9 @@ def accuracy(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: never (no rows is an error). The SQL is
-    ``sql/classification/accuracy.sql``; :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: never (no rows is an error). The SQL is ``sql/classification/accuracy.sql``;
+    :func:`render` shows it.
 
     References
     ----------
@@ -773,7 +775,8 @@ def precision(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``zero_division``, or both ``threshold``
+        and ``prediction`` given.
     InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
     InvalidParameterError
@@ -783,8 +786,7 @@ def precision(
     Warns
     -----
     UndefinedMetricWarning
-        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is
-        returned.
+        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is returned.
 
     See Also
     --------
@@ -792,11 +794,11 @@ def precision(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no predicted positive (tp + fp = 0), NaN (or the
-    ``zero_division`` value). The SQL is
-    ``sql/classification/precision.sql`` (``sql/multiclass/precision_<average>.sql`` for a
-    multiclass ``average``); :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no predicted positive (tp + fp = 0), NaN (or the ``zero_division``
+    value). The SQL is ``sql/classification/precision.sql``
+    (``sql/multiclass/precision_<average>.sql`` for a multiclass ``average``); :func:`render` shows
+    it.
 
     References
     ----------
@@ -986,7 +988,8 @@ def recall(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``zero_division``, or both ``threshold``
+        and ``prediction`` given.
     InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
     InvalidParameterError
@@ -1004,11 +1007,10 @@ def recall(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division`` value).
+    The SQL is ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a
+    multiclass ``average``); :func:`render` shows it.
 
     References
     ----------
@@ -1175,7 +1177,8 @@ def specificity(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``zero_division``, or both ``threshold``
+        and ``prediction`` given.
 
     Warns
     -----
@@ -1188,10 +1191,9 @@ def specificity(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/specificity.sql``; :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division`` value).
+    The SQL is ``sql/classification/specificity.sql``; :func:`render` shows it.
 
     References
     ----------
@@ -1349,7 +1351,8 @@ def fpr(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``zero_division``, or both ``threshold``
+        and ``prediction`` given.
 
     Warns
     -----
@@ -1362,10 +1365,9 @@ def fpr(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/fpr.sql``; :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division`` value).
+    The SQL is ``sql/classification/fpr.sql``; :func:`render` shows it.
 
     References
     ----------
@@ -1546,7 +1548,8 @@ def f1(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, an unknown ``zero_division``, or both ``threshold``
+        and ``prediction`` given.
     InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
     InvalidParameterError
@@ -1565,11 +1568,10 @@ def f1(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
-    NaN (or the ``zero_division`` value). The SQL is
-    ``sql/classification/f1.sql`` (``sql/multiclass/f1_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0), NaN (or
+    the ``zero_division`` value). The SQL is ``sql/classification/f1.sql``
+    (``sql/multiclass/f1_<average>.sql`` for a multiclass ``average``); :func:`render` shows it.
 
     References
     ----------
@@ -1765,7 +1767,8 @@ def fbeta(
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
     InvalidParameterError
-        ``threshold`` or ``beta`` out of range, or both ``threshold`` and ``prediction`` given.
+        ``threshold`` not a finite number, ``beta`` negative or not finite, an unknown
+        ``zero_division``, or both ``threshold`` and ``prediction`` given.
     InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
     InvalidParameterError
@@ -1784,11 +1787,10 @@ def fbeta(
 
     Notes
     -----
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
-    NaN (or the ``zero_division`` value). The SQL is
-    ``sql/classification/fbeta.sql`` (``sql/multiclass/fbeta_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
+    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
+    split. Undefined: when no positive label and no predicted positive (tp + fp + fn = 0), NaN (or
+    the ``zero_division`` value). The SQL is ``sql/classification/fbeta.sql``
+    (``sql/multiclass/fbeta_<average>.sql`` for a multiclass ``average``); :func:`render` shows it.
 
     References
     ----------

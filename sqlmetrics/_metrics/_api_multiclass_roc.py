@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, overload
 
 from .._inference.intervals import CiMethod, Interval
-from .multiclass_roc import _multiclass_auc, _multilabel_average_precision, _top_k_accuracy
+from .multiclass_roc import _class_scores
 
 __all__ = [
     "multiclass_auc",
@@ -102,8 +102,7 @@ def multiclass_auc(
         Long form: column identifying the classified row (each class once per row id). In
         :func:`sqlmetrics.evaluate`: ``group=``.
     class_col : str, optional
-        Long form: column of the class the score is for (any type). In ``evaluate``:
-        ``item=``.
+        Long form: column of the class the score is for (any type). In ``evaluate``: ``item=``.
     score : str, default "score"
         Long form: column of the class's score (probability or any finite number).
     label : str, default "label"
@@ -235,7 +234,7 @@ def multiclass_auc(
     ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
     0.75
     """
-    return _multiclass_auc(
+    return _class_scores(
         "multiclass_auc",
         data,
         row_id=row_id,
@@ -329,12 +328,12 @@ def top_k_accuracy(
         DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
         form, one row per classified row with ``scores=``.
     row_id : str, optional
-        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
-        ``group=``.
+        Long form: column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
     class_col : str, optional
-        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
+        Long form: column of the class the score is for (any type). In ``evaluate``: ``item=``.
     score : str, default "score"
-        Long form: column of the class's score.
+        Long form: column of the class's score (probability or any finite number).
     label : str, default "label"
         Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
         the row's true class (scikit-learn's ``y_true``).
@@ -425,7 +424,7 @@ def top_k_accuracy(
     >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
     0.25
     """
-    return _top_k_accuracy(
+    return _class_scores(
         "top_k_accuracy",
         data,
         row_id=row_id,
@@ -518,12 +517,12 @@ def multilabel_average_precision(
         DataFrame, an Arrow table or a DuckDB relation: one row per (row id, class) in the long
         form, one row per classified row with ``scores=``.
     row_id : str, optional
-        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
-        ``group=``.
+        Long form: column identifying the classified row (each class once per row id). In
+        :func:`sqlmetrics.evaluate`: ``group=``.
     class_col : str, optional
-        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
+        Long form: column of the class the score is for (any type). In ``evaluate``: ``item=``.
     score : str, default "score"
-        Long form: column of the class's score.
+        Long form: column of the class's score (probability or any finite number).
     label : str, default "label"
         Long form: column of 0/1: 1 where the class is a true class of the row.
     scores : list of str or dict, optional
@@ -618,7 +617,7 @@ def multilabel_average_precision(
     ...                                               indicators=["y_a", "y_b"]), 4)
     0.9167
     """
-    return _multilabel_average_precision(
+    return _class_scores(
         "multilabel_average_precision",
         data,
         row_id=row_id,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import resolve
-from .._core.params import REQUIRED, Arg, Function
+from .._core.params import REQUIRED, Function, args, prose, references
 from .._core.registry import (
     GROUP_TESTS,
     REGISTRY,
@@ -17,10 +19,20 @@ from .._core.registry import (
     register,
 )
 from .._engine.run import check_params, compute, scalar
-from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result
+from .._inference.intervals import CiRequest, Interval, ci_request
 from ..errors import InvalidParameterError
 from ._api_classification_separation import partial_auc
-from .multiclass import averaged, check_average, check_normalize_arg
+from .multiclass import (
+    ANIMALS,
+    EXAMPLE,
+    SOKOLOVA,
+    THRESHOLDED,
+    averaged,
+    check_average,
+    check_normalize_arg,
+    with_interval,
+)
+from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,13 +151,16 @@ for _name, (_summary, _undefined) in _THRESHOLD.items():
 
 def _threshold_columns(
     name: str,
+    *,
     label: str,
     score: str,
+    threshold: float | None,
     prediction: str | None,
     weight: str | None,
-    threshold: float | None,
-    pos_label: Any = None,
+    pos_label: Any,
+    **options: Any,
 ) -> tuple[dict[str, str | None], dict[str, Any]]:
+    """A threshold metric's columns and params (``options``: its own, with ``convention``)."""
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
             f"{name}: threshold={threshold!r} and prediction={prediction!r} both given; "
@@ -159,7 +174,7 @@ def _threshold_columns(
     }
     if threshold is None:  # the registry's default (0.5), also used with prediction=
         threshold = default_of(REGISTRY[name], "threshold")
-    return columns, {"threshold": threshold, "pos_label": pos_label}
+    return columns, {"threshold": threshold, "pos_label": pos_label, **options}
 
 
 # ----------------------------------------------------------------------------- the bodies
@@ -167,102 +182,35 @@ def _threshold_columns(
 # ``call(metric, data, name=name, ...)`` with every parameter the function takes.
 
 
-def _auc(
-    name: str,
-    data: Any,
-    *,
-    label: str,
-    score: str,
-    weight: str | None,
-    pos_label: Any,
-    max_fpr: float | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    """The body of auc: :func:`partial_auc` with ``max_fpr``, else the Mann-Whitney AUC."""
-    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
-    if max_fpr is not None:
-        # partial_auc's own interval (its request: the same options)
-        return partial_auc(
-            data,
-            label=label,
-            score=score,
-            weight=weight,
-            max_fpr=max_fpr,
-            pos_label=pos_label,
-            ci=ci,
-            ci_method=ci_method,
-            n_boot=n_boot,
-            seed=seed,
-            convention=convention,
-            con=con,
-        )
-    frame = compute(
-        name,
-        data,
-        con=con,
-        columns={"label": label, "score": score, "weight": weight},
-        params={"pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result(name, scalar(frame, name), iv_request)
+@with_interval
+def _one_value(name: str, data: Any, *, con: Any, ci: CiRequest | None, **options: Any) -> float:
+    """The body of gauc (and of auc without ``max_fpr``): ``options`` are the metric's columns
+    (its registry roles) and its params.
+    """
+    roles = {role.name for role in REGISTRY[name].roles}
+    columns = {key: value for key, value in options.items() if key in roles}
+    params = {key: value for key, value in options.items() if key not in roles}
+    return scalar(compute(name, data, con=con, columns=columns, params=params, ci=ci), name)
 
 
-def _gauc(
-    name: str,
-    data: Any,
-    *,
-    group: str,
-    label: str,
-    score: str,
-    weighting: str,
-    pos_label: Any,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    """The body of gauc."""
-    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
-    frame = compute(
-        name,
-        data,
-        con=con,
-        columns={"group": group, "label": label, "score": score},
-        params={"weighting": weighting, "pos_label": pos_label, "convention": convention},
-        ci=iv_request,
-    )
-    return ci_result(name, scalar(frame, name), iv_request)
+def _auc(name: str, data: Any, *, max_fpr: float | None, **options: Any) -> float | Interval:
+    """The body of auc: the Mann-Whitney AUC, or with ``max_fpr`` :func:`partial_auc` (its own
+    interval; the interval options checked as auc's first).
+    """
+    if max_fpr is None:
+        return _one_value(name, data, **options)
+    ci_request(name, *(options[key] for key in ("ci", "ci_method", "n_boot", "seed")))
+    return partial_auc(data, max_fpr=max_fpr, **options)  # type: ignore[no-any-return]
 
 
 def _confusion_matrix(
-    name: str,
-    data: Any,
-    *,
-    label: str,
-    score: str,
-    threshold: float | None,
-    prediction: str | None,
-    weight: str | None,
-    pos_label: Any,
-    normalize: str | None,
-    convention: str | None,
-    con: Any,
+    name: str, data: Any, *, normalize: str | None, con: Any, **options: Any
 ) -> dict[str, float]:
     """The body of confusion_matrix: the four counts, or their fractions (``normalize``)."""
     how = check_normalize_arg(normalize, name)
-    columns, params = _threshold_columns(
-        name, label, score, prediction, weight, threshold, pos_label
-    )
-    params["convention"] = convention
+    columns, params = _threshold_columns(name, **options)
     frame = compute(name, data, con=con, columns=columns, params=params)
-    cast = float if weight is not None else int
+    cast = float if options["weight"] is not None else int
     counts = {key: cast(frame[key].iloc[0]) for key in ("tp", "fp", "tn", "fn")}
     if how is None:
         return counts
@@ -279,60 +227,41 @@ def _confusion_matrix(
     return out
 
 
-def _no_threshold(name: str, average: str | None, threshold: float | None) -> None:
-    if threshold is not None:
-        raise InvalidParameterError(
-            f"{name}: threshold={threshold!r} applies to average='binary' only; with "
-            f"average={average!r} pass prediction= (a column of predicted classes)"
-        )
-
-
-def _binary(
-    name: str,
-    data: Any,
-    *,
-    label: str,
-    score: str,
-    threshold: float | None,
-    prediction: str | None,
-    weight: str | None,
-    pos_label: Any,
-    options: dict[str, Any],
-    con: Any,
-    ci: CiRequest | None = None,
-) -> float:
-    """The one body of the binary threshold metrics. ``options``: the metric's own options
-    (``zero_division``, ``beta``), checked with the others by the registry's ParamSpecs.
+def _binary(name: str, data: Any, *, con: Any, ci: CiRequest | None, **options: Any) -> float:
+    """The one body of the binary threshold metrics. ``options``: the columns, ``threshold``,
+    ``pos_label`` and the metric's own options (``zero_division``, ``beta``), checked with the
+    others by the registry's ParamSpecs.
     """
-    columns, params = _threshold_columns(
-        name, label, score, prediction, weight, threshold, pos_label
-    )
-    params.update(options)
+    columns, params = _threshold_columns(name, **options)
     params = check_params(REGISTRY[name], params)  # the convention applied (zero_division)
     frame = compute(name, data, con=con, columns=columns, params=params, ci=ci)
     return scalar(frame, name, params.get("zero_division", "warn"))
 
 
-def _averaged(
+@with_interval
+def _threshold_metric(name: str, data: Any, **options: Any) -> float:
+    """The body of accuracy, specificity and fpr."""
+    return _binary(name, data, **options)
+
+
+@with_interval
+def _averaged_metric(
     name: str,
     data: Any,
     *,
-    label: str,
-    score: str,
-    threshold: float | None,
-    prediction: str | None,
-    weight: str | None,
-    pos_label: Any,
-    labels: Sequence[Any] | None,
-    options: dict[str, Any],
     average: str | None,
+    labels: Sequence[Any] | None,
     con: Any,
-    ci: CiRequest | None = None,
+    ci: CiRequest | None,
+    **options: Any,
 ) -> float | pd.Series:
-    """Precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``, else the
-    multiclass path (:func:`sqlmetrics._metrics.multiclass.averaged`).
+    """The body of precision, recall, f1 and fbeta: :func:`_binary` for ``average="binary"``,
+    else the multiclass path (:func:`sqlmetrics._metrics.multiclass.averaged`).
     """
-    options = resolve(REGISTRY[name], options)  # the convention applied once
+    own = {
+        key: options.pop(key) for key in ("zero_division", "beta", "convention") if key in options
+    }
+    own = resolve(REGISTRY[name], own)  # the convention applied once
     if check_average(name, average) == "binary":
         if labels is not None:
             raise InvalidParameterError(
@@ -340,113 +269,25 @@ def _averaged(
                 f"average='binary' pass pos_label= (the positive class) instead, or a "
                 f"multiclass average ('macro', 'micro', 'weighted' or None)"
             )
-        return _binary(
-            name,
-            data,
-            label=label,
-            score=score,
-            threshold=threshold,
-            prediction=prediction,
-            weight=weight,
-            pos_label=pos_label,
-            options=options,
-            con=con,
-            ci=ci,
+        return _binary(name, data, con=con, ci=ci, **options, **own)
+    if options["threshold"] is not None:
+        raise InvalidParameterError(
+            f"{name}: threshold={options['threshold']!r} applies to average='binary' only; with "
+            f"average={average!r} pass prediction= (a column of predicted classes)"
         )
-    _no_threshold(name, average, threshold)
     return averaged(
         name,
         data,
-        label=label,
-        prediction=prediction,
-        weight=weight,
+        label=options["label"],
+        prediction=options["prediction"],
+        weight=options["weight"],
         average=average,
-        zero_division=options.get("zero_division", default_of(REGISTRY[name], "zero_division")),
-        beta=options.get("beta"),
+        zero_division=own.get("zero_division", default_of(REGISTRY[name], "zero_division")),
+        beta=own.get("beta"),
         labels=labels,
         con=con,
         ci=ci,
     )
-
-
-def _threshold_metric(
-    name: str,
-    data: Any,
-    *,
-    label: str,
-    score: str,
-    threshold: float | None,
-    prediction: str | None,
-    weight: str | None,
-    pos_label: Any,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-    **options: Any,
-) -> float | Interval:
-    """The body of accuracy, specificity and fpr (:func:`_binary`); ``options``: the
-    metric's own (``zero_division``).
-    """
-    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
-    value = _binary(
-        name,
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        options={**options, "convention": convention},
-        con=con,
-        ci=iv_request,
-    )
-    return ci_result(name, value, iv_request)
-
-
-def _averaged_metric(
-    name: str,
-    data: Any,
-    *,
-    label: str,
-    score: str,
-    threshold: float | None,
-    prediction: str | None,
-    weight: str | None,
-    average: str | None,
-    pos_label: Any,
-    labels: Sequence[Any] | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-    **options: Any,
-) -> float | pd.Series | Interval:
-    """The body of precision, recall, f1 and fbeta (:func:`_averaged`); ``options``: the
-    metric's own (``beta``, ``zero_division``).
-    """
-    iv_request = ci_request(name, ci, ci_method, n_boot, seed)
-    value = _averaged(
-        name,
-        data,
-        label=label,
-        score=score,
-        threshold=threshold,
-        prediction=prediction,
-        weight=weight,
-        pos_label=pos_label,
-        labels=labels,
-        average=average,
-        options={**options, "convention": convention},
-        con=con,
-        ci=iv_request,
-    )
-    return ci_result(name, value, iv_request)
 
 
 # ----------------------------------------------------------------------------- the functions
@@ -455,24 +296,8 @@ def _averaged_metric(
 
 
 #: the parameters the declarations take, in signature order
-_INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
-_THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
-_TAKES_RATE = (*_THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
-_TAKES_AVERAGED = (*_THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
-#: the texts that several docstrings share; a piece that others continue ends with its last
-#: line's newline, and the piece after it starts at the entries' indent
-_PREDICTED = """
-    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
-    ``prediction`` column is 1 (true).
-    """
-_TIES = """
-    Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are
-    never split."""
-_EXAMPLE = """
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-"""
+_TAKES_RATE = (*THRESHOLDED, "zero_division", "pos_label", *_INTERVAL)
+_TAKES_AVERAGED = (*THRESHOLDED, "zero_division", "average", "pos_label", "labels", *_INTERVAL)
 #: also auc_bounds' (classification_bounds.py), as are the Raises and reference of AUC
 RAISES_COLUMNS = """
     ColumnNotFoundError
@@ -493,24 +318,39 @@ EXAMPLE_AUC = """
     >>> import sqlmetrics
     >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
 """
-_ANIMALS = """
+#: the threshold metrics' shared texts (:func:`_threshold`)
+_PREDICTED = """
+    A row is predicted positive when ``score >= threshold`` (default 0.5), or when its
+    ``prediction`` column is 1 (true).
+    """
+_ANIMALS = (
+    """
     Multiclass, with ``average=`` (scikit-learn's cat/dog/pig example):
-
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})"""
-
-
-_RAISES_DATA = """
+"""
+    + ANIMALS
+)
+_RETURNS_AVERAGED = """
+    float or pandas.Series
+        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
+        ``average=None``. The type depends on ``average`` only, never on the data.
+    """
+_RETURNS_RATE = """
+    float
+        The metric in [0, 1], or NaN when undefined.
+    """
+#: what a threshold metric's InvalidParameterError refuses, of the options it takes
+_CHECKED = {
+    "threshold": "``threshold`` not a finite number",
+    "beta": "``beta`` negative or not finite",
+    "zero_division": "an unknown ``zero_division``",
+    "normalize": "an unknown ``normalize``",
+}
+_RAISES_THRESHOLD = """
     ColumnNotFoundError, InvalidDataError, DataSourceError
         A missing column, bad values (NULLs, labels outside {0, 1}, NaN scores), no rows, or
         unreadable data.
+    InvalidParameterError
 """
-_RAISES_THRESHOLD = (
-    _RAISES_DATA
-    + """    InvalidParameterError
-        ``threshold`` out of range, or both ``threshold`` and ``prediction`` given.
-"""
-)
 #: the multiclass averages' errors (precision, recall, f1, fbeta), after the binary ones
 _RAISES_MULTICLASS = """    InvalidDataError
         With a multiclass ``average``: label and prediction of incomparable types.
@@ -518,95 +358,16 @@ _RAISES_MULTICLASS = """    InvalidDataError
         An unknown ``average``, or a multiclass ``average`` without ``prediction`` or with
         ``threshold``.
     """
-
-
-_SEE_ALSO_COUNTS = """
-    confusion_matrix : the four counts behind every threshold metric.
-    """
-
-
-_SOKOLOVA = """
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-    """
-
-
-_RETURNS_AVERAGED = """
-    float or pandas.Series
-        A float in [0, 1], or NaN when undefined; a Series (one value per class) when
-        ``average=None``. The type depends on ``average`` only, never on the data.
-    """
-
-
-_WARNS_F = """
-    UndefinedMetricWarning
-        When no positive label and no predicted positive (tp + fp + fn = 0), with
-        ``zero_division="warn"``; NaN is returned.
-    """
-
-
-_RETURNS_RATE = """
-    float
-        The metric in [0, 1], or NaN when undefined.
-    """
-
-
-_PREDICTION = Arg(
-    "prediction",
-    "str | None",
-    None,
+_THRESHOLD_ARGS = args(
     """
     prediction : str, optional
         Column of 0/1 (or boolean) predictions, used instead of ``score`` and ``threshold``.
-    """,
-)
-
-
-_MAX_FPR = Arg(
-    "max_fpr",
-    "float | None",
-    None,
-    """
-    max_fpr : float, optional
-        The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
-        McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
-        :func:`partial_auc` (see there). None: the whole area.
-    """,
-)
-
-
-_NORMALIZE = Arg(
-    "normalize",
-    "str | None",
-    None,
-    """
-    normalize : {"true", "pred", "all"}, optional
-        Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
-        ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
-        and fp by the negatives), ``"pred"`` by each predicted class (tp and fp by the
-        predicted positives, tn and fn by the predicted negatives), ``"all"`` by all rows
-        (weights with ``weight``). A zero total gives 0, as there. None: counts.
-    """,
-)
-
-
-_ZERO_DIVISION = Arg(
-    "zero_division",
-    "float | str | None",
-    None,
-    """
+    beta : float
+        Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
+        scikit-learn's ``fbeta_score(beta=0)``).
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         Value returned when the denominator is 0: "warn" returns NaN with an
         UndefinedMetricWarning; a number is returned silently.
-    """,
-)
-
-
-_AVERAGE = Arg(
-    "average",
-    "str | None",
-    "binary",
-    """
     average : {"binary", "macro", "micro", "weighted"} or None, default "binary"
         "binary": 0/1 labels, the metric of class 1 (a float). Otherwise multiclass: ``label``
         and ``prediction`` hold classes of any type (the classes are the values seen in either)
@@ -616,15 +377,6 @@ _AVERAGE = Arg(
         indexed by class, sorted). With ``zero_division="warn"`` or nan, a class whose value is
         0/0 is NaN and left out of "macro" and "weighted" (scikit-learn's zero_division=nan);
         0.0 or 1.0 count it as that value (scikit-learn's default is 0.0 with a warning).
-    """,
-)
-
-
-_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
-    """
     labels : list, optional
         With a multiclass ``average``: the classes to include (scikit-learn's ``labels``),
         in their order for ``average=None``. A listed class absent from the data counts with
@@ -632,72 +384,80 @@ _LABELS = Arg(
         still counts in the other classes' counts (e.g. as their false positives); "micro"
         sums the listed classes only. Strings, numbers or booleans, as the label column's
         type. Not with ``average="binary"`` (use ``pos_label``).
+    normalize : {"true", "pred", "all"}, optional
+        Fractions instead of counts, as scikit-learn's ``confusion_matrix(normalize=)``:
+        ``"true"`` divides by the count of each true class (tp and fn by the positives, tn
+        and fp by the negatives), ``"pred"`` by each predicted class (tp and fp by the
+        predicted positives, tn and fn by the predicted negatives), ``"all"`` by all rows
+        (weights with ``weight``). A zero total gives 0, as there. None: counts.
     """,
+    prediction=("str | None", None),
+    beta=("float", REQUIRED),
+    zero_division=("float | str | None", None),
+    average=("str | None", "binary"),
+    labels=("Sequence[Any] | None", None),
+    normalize=("str | None", None),
 )
 
 
-_BETA = Arg(
-    "beta",
-    "float",
-    REQUIRED,
+def _threshold(
+    name: str,
+    summary: str,
+    takes: tuple[str, ...],
+    example: str = "",
+    multiclass: str = "",
+    **fields: Any,
+) -> Function:
+    """A threshold metric's declaration: its Raises, Warns, Notes, See Also and References
+    written from its undefined case (:data:`_THRESHOLD`) and what it takes; ``example``: the
+    call's arguments after ``df`` and its value; ``multiclass``: the value of the macro average
+    of the cat/dog/pig example (``example``'s arguments added).
     """
-    beta : float
-        Weight of recall against precision, >= 0 (1 gives F1; 0 gives precision, as
-        scikit-learn's ``fbeta_score(beta=0)``).
-    """,
-)
-
-
-_GROUP = Arg(
-    "group",
-    "str",
-    REQUIRED,
-    """
-    group : str
-        Column identifying the group (user, session, query). Must not be NULL.
-    """,
-)
-
-
-_WEIGHTING = Arg(
-    "weighting",
-    "str",
-    "samples",
-    """
-    weighting : {"samples", "positives", "uniform"}, default "samples"
-        Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
-        its number of positives (clicks), or 1.
-    """,
-)
-
-
-_ACCURACY = Function(
-    "accuracy",
-    takes=(*_THRESHOLDED, "pos_label", *_INTERVAL),
-    call=_threshold_metric,
-    summary="""
-    Accuracy: the share of rows classified correctly.
-
-        (tp + tn) / (tp + fp + tn + fn)
-"""
-    + _PREDICTED,
-    returns="""
-    float
-        The metric in [0, 1].
-    """,
-    raises=_RAISES_THRESHOLD,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: never (no rows is an error). The SQL is
-    ``sql/classification/accuracy.sql``; :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.accuracy(df), 4)
-    0.5
-    """,
-    own=(_PREDICTION,),
-)
+    undefined = _THRESHOLD[name][1]
+    never = undefined == "never"
+    averaged = "average" in takes
+    checked = ", ".join(text for option, text in _CHECKED.items() if option in takes)
+    warns = f'When {undefined}, with ``zero_division="warn"``; NaN is returned.'
+    sql = f"``sql/classification/{name}.sql``"
+    if averaged:
+        sql += f" (``sql/multiclass/{name}_<average>.sql`` for a multiclass ``average``)"
+    arguments, value = example.split("\n") if example else ("", "")
+    examples = f"{EXAMPLE}    >>> round(sqlmetrics.{name}(df{arguments}), 4)\n    {value}"
+    if multiclass:
+        call = f'sqlmetrics.{name}(animals, label="y", prediction="p", average="macro"{arguments})'
+        examples += f"\n{_ANIMALS}\n    >>> round({call}, 4)\n    {multiclass}"
+    sections: dict[str, Any] = {
+        "call": _averaged_metric if averaged else _threshold_metric,
+        "summary": summary + "\n\n" + inspect.cleandoc(_PREDICTED),
+        "returns": _RETURNS_AVERAGED
+        if averaged
+        else _RETURNS_RATE.replace(", or NaN when undefined" * never, ""),
+        "raises": _RAISES_THRESHOLD
+        + textwrap.indent(
+            prose(f"{checked}, or both ``threshold`` and ``prediction`` given.", 88), " " * 8
+        )
+        + "\n"
+        + (_RAISES_MULTICLASS if averaged else ""),
+        "warns": ""
+        if never
+        else "\nUndefinedMetricWarning\n" + textwrap.indent(prose(warns, 92), "    "),
+        "see_also": "confusion_matrix : the four counts behind every threshold metric.",
+        "notes": prose(
+            "Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores "
+            "are never split. Undefined: "
+            + (
+                "never (no rows is an error)"
+                if never
+                else f"when {undefined}, NaN (or the ``zero_division`` value)"
+            )
+            + f". The SQL is {sql}; :func:`render` shows it."
+        ),
+        "references": SOKOLOVA,
+        "examples": examples if example else "",
+        "own": tuple(arg for arg in _THRESHOLD_ARGS if arg.name in takes),
+        "returns_type": "float | pd.Series" if averaged else "float",
+    }
+    return Function(name, takes, **{**sections, **fields})
 
 
 _AUC = Function(
@@ -738,173 +498,20 @@ _AUC = Function(
     + """    >>> round(sqlmetrics.auc(df), 4)
     0.7222
     """,
-    own=(_MAX_FPR,),
-)
-
-
-_CONFUSION_MATRIX = Function(
-    "confusion_matrix",
-    takes=(*_THRESHOLDED, "pos_label", "normalize", "convention", "con"),
-    call=_confusion_matrix,
-    summary="""
-    Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.
-
-    A row is predicted positive when ``score >= threshold``, or when its ``prediction``
-    column is 1 (true).
-    """,
-    returns="""
-    dict
-        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight`` or
-        ``normalize``.
-    """,
-    raises="""
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`auc`.
-    InvalidParameterError
-        ``threshold`` is not a finite number, or both ``threshold`` and ``prediction`` given.
-    """,
-    see_also="""
-    precision, recall, f1 : metrics of these counts.
-    """,
-    notes=_TIES
-    + """ Undefined: never (no rows is an error). The SQL is
-    ``sql/classification/confusion_matrix.sql``; :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> sqlmetrics.confusion_matrix(df)
-    {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
-    >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
-    >>> {key: round(value, 4) for key, value in fractions.items()}
-    {'tp': 0.6667, 'fp': 0.6667, 'tn': 0.3333, 'fn': 0.3333}
-    """,
-    own=(
-        _PREDICTION,
-        _NORMALIZE,
-    ),
-    returns_type="dict[str, float]",
-    interval=False,
-)
-
-
-_F1 = Function(
-    "f1",
-    takes=_TAKES_AVERAGED,
-    call=_averaged_metric,
-    summary="""
-    F1 score: the harmonic mean of precision and recall.
-
-        2 tp / (2 tp + fp + fn)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_AVERAGED,
-    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
-    warns=_WARNS_F,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
-    NaN (or the ``zero_division`` value). The SQL is
-    ``sql/classification/f1.sql`` (``sql/multiclass/f1_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.f1(df), 4)
-    0.5714
-"""
-    + _ANIMALS
-    + """
-    >>> round(sqlmetrics.f1(animals, label="y", prediction="p", average="macro"), 4)
-    0.2667
-    """,
-    own=(
-        _PREDICTION,
-        _ZERO_DIVISION,
-        _AVERAGE,
-        _LABELS,
-    ),
-    returns_type="float | pd.Series",
-)
-
-
-_FBETA = Function(
-    "fbeta",
-    takes=("data", "beta", *_TAKES_AVERAGED[1:]),
-    call=_averaged_metric,
-    summary="""
-    F-beta score: a weighted harmonic mean of precision and recall.
-
-        (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_AVERAGED,
-    raises=_RAISES_DATA
-    + """    InvalidParameterError
-        ``threshold`` or ``beta`` out of range, or both ``threshold`` and ``prediction`` given.
-"""
-    + _RAISES_MULTICLASS,
-    warns=_WARNS_F,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no positive label and no predicted positive (tp + fp + fn = 0),
-    NaN (or the ``zero_division`` value). The SQL is
-    ``sql/classification/fbeta.sql`` (``sql/multiclass/fbeta_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.fbeta(df, beta=2), 4)
-    0.625
-"""
-    + _ANIMALS
-    + """
-    >>> round(sqlmetrics.fbeta(animals, label="y", prediction="p", average="macro", beta=2), 4)
-    0.303
-    """,
-    own=(_BETA, _PREDICTION, _ZERO_DIVISION, _AVERAGE, _LABELS),
-    doc_order=("data", "label", "score", "threshold", "prediction", "beta", *_TAKES_AVERAGED[5:]),
-    returns_type="float | pd.Series",
-)
-
-
-_FPR = Function(
-    "fpr",
-    takes=_TAKES_RATE,
-    call=_threshold_metric,
-    summary="""
-    False positive rate (fall-out): 1 - specificity.
-
-        fp / (fp + tn)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_RATE,
-    raises=_RAISES_THRESHOLD,
-    warns="""
-    UndefinedMetricWarning
-        When no negative label (fp + tn = 0), with ``zero_division="warn"``; NaN is returned.
-    """,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no negative label (fp + tn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/fpr.sql``; :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.fpr(df), 4)
-    0.6667
-    """,
-    own=(
-        _PREDICTION,
-        _ZERO_DIVISION,
+    own=args(
+        """
+        max_fpr : float, optional
+            The partial AUC over ``0 <= FPR <= max_fpr`` (``0 < max_fpr <= 1``),
+            McClish-standardised, as scikit-learn's ``roc_auc_score(max_fpr=)``: computed by
+            :func:`partial_auc` (see there). None: the whole area.
+        """,
+        max_fpr=("float | None", None),
     ),
 )
-
-
 _GAUC = Function(
     "gauc",
     takes=("data", "group", "label", "score", "weighting", "pos_label", *_INTERVAL),
-    call=_gauc,
+    call=_one_value,
     summary="""
     Group AUC: ROC AUC within each group (e.g. user), then a weighted mean over groups.
 
@@ -931,10 +538,10 @@ _GAUC = Function(
     over the groups :math:`g` whose labels are not all equal (their AUC is undefined, so they
     are left out). :math:`AUC_g` uses average ranks for ties, as :func:`auc`.
     """,
-    references="""
-    .. [1] Zhou, G. et al. (2018). Deep Interest Network for Click-Through Rate Prediction.
-       KDD 2018, section 6.3.
-    """,
+    references=references(
+        """Zhou, G. et al. (2018). Deep Interest Network for Click-Through Rate Prediction.
+        KDD 2018, section 6.3."""
+    ),
     examples="""
     >>> import pandas as pd
     >>> import sqlmetrics
@@ -943,133 +550,87 @@ _GAUC = Function(
     >>> round(sqlmetrics.gauc(df, group="user"), 4)
     0.75
     """,
-    own=(
-        _GROUP,
-        _WEIGHTING,
+    own=args(
+        """
+        group : str
+            Column identifying the group (user, session, query). Must not be NULL.
+        weighting : {"samples", "positives", "uniform"}, default "samples"
+            Weight of a group's AUC in the mean: its number of rows (impressions; the DIN paper),
+            its number of positives (clicks), or 1.
+        """,
+        group=("str", REQUIRED),
+        weighting=("str", "samples"),
     ),
 )
-
-
-_PRECISION = Function(
+_CONFUSION_MATRIX = _threshold(
+    "confusion_matrix",
+    "Confusion-matrix counts of a binary classifier: tp, fp, tn, fn.",
+    (*THRESHOLDED, "pos_label", "normalize", "convention", "con"),
+    call=_confusion_matrix,
+    returns="""
+    dict
+        ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``: ints, or floats with ``weight`` or
+        ``normalize``.
+    """,
+    see_also="precision, recall, f1 : metrics of these counts.",
+    examples=EXAMPLE
+    + """    >>> sqlmetrics.confusion_matrix(df)
+    {'tp': 2, 'fp': 2, 'tn': 1, 'fn': 1}
+    >>> fractions = sqlmetrics.confusion_matrix(df, normalize="true")
+    >>> {key: round(value, 4) for key, value in fractions.items()}
+    {'tp': 0.6667, 'fp': 0.6667, 'tn': 0.3333, 'fn': 0.3333}
+    """,
+    returns_type="dict[str, float]",
+    interval=False,
+)
+_ACCURACY = _threshold(
+    "accuracy",
+    "Accuracy: the share of rows classified correctly.\n\n    (tp + tn) / (tp + fp + tn + fn)",
+    (*THRESHOLDED, "pos_label", *_INTERVAL),
+    "\n0.5",
+)
+_PRECISION = _threshold(
     "precision",
-    takes=_TAKES_AVERAGED,
-    call=_averaged_metric,
-    summary="""
-    Precision (positive predictive value).
-
-        tp / (tp + fp)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_AVERAGED,
-    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
-    warns="""
-    UndefinedMetricWarning
-        When no predicted positive (tp + fp = 0), with ``zero_division="warn"``; NaN is
-        returned.
-    """,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no predicted positive (tp + fp = 0), NaN (or the
-    ``zero_division`` value). The SQL is
-    ``sql/classification/precision.sql`` (``sql/multiclass/precision_<average>.sql`` for a
-    multiclass ``average``); :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.precision(df), 4)
-    0.5
-"""
-    + _ANIMALS
-    + """
-    >>> round(sqlmetrics.precision(animals, label="y", prediction="p", average="macro"), 4)
-    0.2222
-    """,
-    own=(
-        _PREDICTION,
-        _ZERO_DIVISION,
-        _AVERAGE,
-        _LABELS,
-    ),
-    returns_type="float | pd.Series",
+    "Precision (positive predictive value).\n\n    tp / (tp + fp)",
+    _TAKES_AVERAGED,
+    "\n0.5",
+    "0.2222",
 )
-
-
-_RECALL = Function(
+_RECALL = _threshold(
     "recall",
-    takes=_TAKES_AVERAGED,
-    call=_averaged_metric,
-    summary="""
-    Recall: true positive rate (TPR, sensitivity).
-
-        tp / (tp + fn)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_AVERAGED,
-    raises=_RAISES_THRESHOLD + _RAISES_MULTICLASS,
-    warns="""
-    UndefinedMetricWarning
-        When no positive label (tp + fn = 0), with ``zero_division="warn"``; NaN is returned.
-    """,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no positive label (tp + fn = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/recall.sql`` (``sql/multiclass/recall_<average>.sql`` for a multiclass
-    ``average``); :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.recall(df), 4)
-    0.6667
-"""
-    + _ANIMALS
-    + """
-    >>> round(sqlmetrics.recall(animals, label="y", prediction="p", average="macro"), 4)
-    0.3333
-    """,
-    own=(
-        _PREDICTION,
-        _ZERO_DIVISION,
-        _AVERAGE,
-        _LABELS,
-    ),
-    returns_type="float | pd.Series",
+    "Recall: true positive rate (TPR, sensitivity).\n\n    tp / (tp + fn)",
+    _TAKES_AVERAGED,
+    "\n0.6667",
+    "0.3333",
 )
-
-
-_SPECIFICITY = Function(
+_SPECIFICITY = _threshold(
     "specificity",
-    takes=_TAKES_RATE,
-    call=_threshold_metric,
-    summary="""
-    Specificity: true negative rate (TNR).
-
-        tn / (tn + fp)
-"""
-    + _PREDICTED,
-    returns=_RETURNS_RATE,
-    raises=_RAISES_THRESHOLD,
-    warns="""
-    UndefinedMetricWarning
-        When no negative label (tn + fp = 0), with ``zero_division="warn"``; NaN is returned.
-    """,
-    see_also=_SEE_ALSO_COUNTS,
-    notes=_TIES
-    + """ Undefined: when no negative label (tn + fp = 0), NaN (or the ``zero_division``
-    value). The SQL is
-    ``sql/classification/specificity.sql``; :func:`render` shows it.
-    """,
-    references=_SOKOLOVA,
-    examples=_EXAMPLE
-    + """    >>> round(sqlmetrics.specificity(df), 4)
-    0.3333
-    """,
-    own=(
-        _PREDICTION,
-        _ZERO_DIVISION,
-    ),
+    "Specificity: true negative rate (TNR).\n\n    tn / (tn + fp)",
+    _TAKES_RATE,
+    "\n0.3333",
 )
-
+_FPR = _threshold(
+    "fpr",
+    "False positive rate (fall-out): 1 - specificity.\n\n    fp / (fp + tn)",
+    _TAKES_RATE,
+    "\n0.6667",
+)
+_F1 = _threshold(
+    "f1",
+    "F1 score: the harmonic mean of precision and recall.\n\n    2 tp / (2 tp + fp + fn)",
+    _TAKES_AVERAGED,
+    "\n0.5714",
+    "0.2667",
+)
+_FBETA = _threshold(
+    "fbeta",
+    "F-beta score: a weighted harmonic mean of precision and recall.\n\n"
+    "    (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)",
+    ("data", "beta", *_TAKES_AVERAGED[1:]),
+    ", beta=2\n0.625",
+    "0.303",
+    doc_order=("data", "label", "score", "threshold", "prediction", "beta", *_TAKES_AVERAGED[5:]),
+)
 
 #: the public functions of this module, generated into _api_classification.py
 API = (

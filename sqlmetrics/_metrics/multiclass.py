@@ -11,15 +11,16 @@ scikit-learn's scorer names. See docs/decisions/0003-multiclass.md.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._backends import backend_for
 from .._backends.source import open_source
 from .._core.conventions import resolved, warns_zero
-from .._core.params import Arg, Function
+from .._core.params import Function, args, references
 from .._core.registry import (
     PARAMS,
     Inference,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 #: ``_api_multiclass.py`` by ``python -m tools.api`` (decision 0013)
 __all__: list[str] = []
 
+T = TypeVar("T")
 CLASS_LABEL = Role("label", "key")
 CLASS_PREDICTION = Role("prediction", "key")
 WEIGHT = Role("weight", "weight", required=False)
@@ -131,83 +133,103 @@ _UNDEFINED = {
     "fbeta": ("fbeta", "neither true nor predicted (listed by labels=): tp + fp + fn = 0"),
 }
 
+
+def register_multiclass(
+    name: str,
+    summary: str,
+    params: tuple[str, ...],
+    roles: tuple[Role, ...] = (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
+    family: str = "multiclass",
+    **facts: Any,
+) -> None:
+    """Register the metric ``name`` of ``sql/multiclass/<name>.sql`` (default: a label and a
+    prediction column of classes, and a weight), its kernel ``<name>_kernel`` unless given.
+    """
+    facts.setdefault("kernel", f"{name}_kernel")
+    register(
+        MetricSpec(name, f"multiclass/{name}.sql", family, summary, roles, params=params, **facts)
+    )
+
+
 for _metric in ("precision", "recall", "f1", "fbeta"):
     for _average in ("macro", "micro", "weighted"):
-        _params = (
+        register_multiclass(
+            f"{_metric}_{_average}",
+            f"multiclass {_metric}, {_average}-averaged over the classes",
             ("beta", "zero_division", "labels")
             if _metric == "fbeta"
-            else ("zero_division", "labels")
+            else ("zero_division", "labels"),
+            undefined="every class undefined"
+            if _average != "micro"
+            else "no class of labels= true or predicted (0/0 summed over them)",
+            function=_metric,
+            average=_average,
+            kernel="multiclass_kernel",
         )
-        register(
-            MetricSpec(
-                f"{_metric}_{_average}",
-                f"multiclass/{_metric}_{_average}.sql",
-                "multiclass",
-                f"multiclass {_metric}, {_average}-averaged over the classes",
-                (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-                params=_params,
-                undefined="every class undefined"
-                if _average != "micro"
-                else "no class of labels= true or predicted (0/0 summed over them)",
-                function=_metric,
-                average=_average,
-                kernel="multiclass_kernel",
-            )
-        )
-register(
-    MetricSpec(
-        "classification_report",
-        "multiclass/classification_report.sql",
-        "multiclass",
-        "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("beta", "zero_division", "labels"),
-        undefined="precision of a class never predicted, recall of a class never true",
-        output="table",
-        kernel="classification_report_kernel",
-    )
+register_multiclass(
+    "classification_report",
+    "per-class precision, recall, F-beta and support, with micro, macro, weighted rows",
+    ("beta", "zero_division", "labels"),
+    undefined="precision of a class never predicted, recall of a class never true",
+    output="table",
 )
-register(
-    MetricSpec(
-        "multiclass_confusion_matrix",
-        "multiclass/multiclass_confusion_matrix.sql",
-        "multiclass",
-        "count of rows for every (label, prediction) pair of classes, as a long table",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("labels",),
-        output="table",
-        kernel="multiclass_confusion_matrix_kernel",
-    )
+register_multiclass(
+    "multiclass_confusion_matrix",
+    "count of rows for every (label, prediction) pair of classes, as a long table",
+    ("labels",),
+    output="table",
 )
-register(
-    MetricSpec(
-        "mcc",
-        "multiclass/mcc.sql",
-        "multiclass",
-        "Matthews correlation coefficient (multiclass R_K; binary phi coefficient)",
-        (CLASS_LABEL, CLASS_PREDICTION, WEIGHT),
-        params=("zero_division",),
-        undefined="one class only in label or in prediction (a zero factor under the root)",
-        aliases=("matthews_corrcoef",),
-        kernel="mcc_kernel",
-        # binary mcc (a score and a threshold) comes from confusion_matrix's counts
-        inference=Inference(counts_macro="ci_binary_mcc"),
-    )
+register_multiclass(
+    "mcc",
+    "Matthews correlation coefficient (multiclass R_K; binary phi coefficient)",
+    ("zero_division",),
+    undefined="one class only in label or in prediction (a zero factor under the root)",
+    aliases=("matthews_corrcoef",),
+    # binary mcc (a score and a threshold) comes from confusion_matrix's counts
+    inference=Inference(counts_macro="ci_binary_mcc"),
 )
 
 
 # --------------------------------------------------------------------------- helpers
+def with_interval(body: Callable[..., T]) -> Callable[..., T | Interval]:
+    """A public function's call from ``body(metric, data, ci=request, **options)``: the
+    interval request of its ``ci``, ``ci_method``, ``n_boot`` and ``seed`` checked first, and
+    its value returned as it is, or as an Interval with ``ci=``.
+    """
+
+    @functools.wraps(body)
+    def call(
+        metric: str,
+        data: Any,
+        *,
+        ci: float | None,
+        ci_method: CiMethod | None,
+        n_boot: int,
+        seed: int,
+        **options: Any,
+    ) -> T | Interval:
+        request = ci_request(metric, ci, ci_method, n_boot, seed)
+        return ci_result(metric, body(metric, data, ci=request, **options), request)
+
+    return call
+
+
 _check_normalize = check_choice("true", "pred", "all")
+
+
+def _optional(check: Any, metric: str, name: str, value: Any, none: str) -> str | None:
+    """``value`` checked by ``check``, or None; a refusal says what None gives (``none``)."""
+    if value is None:
+        return None
+    try:
+        return str(check(metric, name, value))
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{exc} (or None {none})") from None
 
 
 def check_normalize_arg(normalize: Any, metric: str = "multiclass_confusion_matrix") -> str | None:
     """``normalize`` checked: "true", "pred", "all" or None."""
-    if normalize is None:
-        return None
-    try:
-        return _check_normalize(metric, "normalize", normalize)
-    except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{exc} (or None for counts)") from None
+    return _optional(_check_normalize, metric, "normalize", normalize, "for counts")
 
 
 def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
@@ -225,12 +247,7 @@ def _normalized(frame: pd.DataFrame, how: str) -> pd.Series:
 
 def check_average(metric: str, average: Any) -> str | None:
     """``average`` checked: one of binary, macro, micro, weighted, or None (per class)."""
-    if average is None:
-        return None
-    try:
-        return _check_average(metric, "average", average)
-    except InvalidParameterError as exc:
-        raise InvalidParameterError(f"{exc} (or None for one value per class)") from None
+    return _optional(_check_average, metric, "average", average, "for one value per class")
 
 
 def _family(sql_type: str) -> str:
@@ -470,6 +487,7 @@ def _multiclass_confusion_matrix(
     )
 
 
+@with_interval
 def _mcc(
     metric: str,
     data: Any,
@@ -480,16 +498,12 @@ def _mcc(
     prediction: str | None,
     weight: str | None,
     zero_division: float | str | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
     convention: str | None,
     con: Any,
-) -> float | Interval:
+    ci: CiRequest | None,
+) -> float:
     import pandas as pd
 
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
     zero_division = resolved(metric, "zero_division", zero_division, convention)
     if prediction is not None and threshold is not None:
         raise InvalidParameterError(
@@ -497,9 +511,7 @@ def _mcc(
             f"score column with threshold=, or a prediction column, not both"
         )
     if prediction is None:
-        value = _binary_mcc(
-            data, label, score, threshold, weight, zero_division, con, ci=iv_request
-        )
+        value = _binary_mcc(data, label, score, threshold, weight, zero_division, con, ci=ci)
     else:
         check_class_columns(metric, data, con, label, prediction)
         frame = compute(
@@ -508,16 +520,16 @@ def _mcc(
             con=con,
             columns={"label": label, "prediction": prediction, "weight": weight},
             params={"zero_division": zero_division},
-            ci=iv_request,
+            ci=ci,
         )
         raw = frame[metric].iloc[0]
         value = math.nan if raw is None or pd.isna(raw) else float(raw)
-    if math.isnan(value):
+    if not math.isnan(value):
+        return value
+    if zero_division == "warn":
         reason = "one class only in label or in prediction (a zero factor under the root)"
-        if zero_division == "warn":
-            return ci_result(metric, undefined(metric, reason), iv_request)
-        return ci_result(metric, float(zero_division), iv_request)
-    return ci_result(metric, value, iv_request)
+        return undefined(metric, reason)
+    return float(zero_division)
 
 
 def _binary_mcc(
@@ -553,59 +565,46 @@ def _binary_mcc(
     return (tp * tn - fp * fn) / math.prod(math.sqrt(f) for f in factors)
 
 
-_PREDICTION = Arg(
-    "prediction",
-    "str",
-    "prediction",
-    """
-    prediction : str, default "prediction"
-        Column of predicted classes, of a type comparable with ``label``.
-    """,
-)
-
-
 #: the columns of the functions of a label and a prediction column, in signature order
 _CLASSES = ("label", "prediction", "weight")
-
-
+#: those of a score and a threshold, or a prediction column (mcc, the binary metrics)
+THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
 _WARNS_NO_WEIGHT = """
     UndefinedMetricWarning
         When the weights sum to 0; NaN is returned.
     """
-
-
 _RETURNS_UNIT = """
     float
         In [0, 1].
     """
-
-
-_CLASSIFICATION_REPORT_ZERO_DIVISION = Arg(
-    "zero_division",
-    "float | str | None",
-    None,
-    """
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
-        nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
-        replace it and count in the averages (scikit-learn's ``zero_division``).
-    """,
+#: the examples' data: a binary score (also classification's), three animals (scikit-learn's)
+EXAMPLE = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
+"""
+ANIMALS = """
+    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})"""
+_ANIMALS_DF = """
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
+    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+"""
+SOKOLOVA = references(
+    """Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
+    for classification tasks. Information Processing & Management 45(4), 427-437."""
 )
-
-
-_CLASSIFICATION_REPORT_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
+_RAISES_CLASSES = """
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As in :func:`classification_report`"""
+_PREDICTION = args(
     """
-    labels : list, optional
-        The classes to report and average, in this order (scikit-learn's ``labels``). A
-        listed class absent from the data has support 0 and precision and recall 0/0; the
-        rows of a class left out still count in the listed classes' counts (e.g. as their
-        false positives); the averages run over the listed classes only, their support is
-        the listed classes' total. Strings, numbers or booleans, as the label column's type.
-        None: every class of ``label`` or ``prediction``, sorted.
+    prediction : str, default "prediction"
+        Column of predicted classes, of a type comparable with ``label``.
     """,
+    prediction=("str", "prediction"),
 )
 
 
@@ -651,16 +650,9 @@ _CLASSIFICATION_REPORT = Function(
     data); macro: the plain mean over classes; weighted: the mean weighted by support. The
     classes are the union of the values of ``label`` and ``prediction``. No ties arise.
     """,
-    references="""
-    .. [1] Sokolova, M. and Lapalme, G. (2009). A systematic analysis of performance measures
-       for classification tasks. Information Processing & Management 45(4), 427-437.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> sqlmetrics.classification_report(df).round(4)  # doctest: +NORMALIZE_WHITESPACE
+    references=SOKOLOVA,
+    examples=_ANIMALS_DF
+    + """    >>> sqlmetrics.classification_report(df).round(4)  # doctest: +NORMALIZE_WHITESPACE
                   precision  recall      f1  support
     class
     cat              0.6667  1.0000  0.8000        2
@@ -670,62 +662,30 @@ _CLASSIFICATION_REPORT = Function(
     macro avg        0.2222  0.3333  0.2667        6
     weighted avg     0.2222  0.3333  0.2667        6
     """,
-    own=(
-        _PREDICTION,
-        _CLASSIFICATION_REPORT_ZERO_DIVISION,
-        _CLASSIFICATION_REPORT_LABELS,
+    own=_PREDICTION
+    + args(
+        """
+        zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+            A class never predicted has precision 0/0, a class never true recall 0/0. "warn" and
+            nan give NaN (left out of the macro and weighted rows; "warn" also warns); 0.0 or 1.0
+            replace it and count in the averages (scikit-learn's ``zero_division``).
+        labels : list, optional
+            The classes to report and average, in this order (scikit-learn's ``labels``). A
+            listed class absent from the data has support 0 and precision and recall 0/0; the
+            rows of a class left out still count in the listed classes' counts (e.g. as their
+            false positives); the averages run over the listed classes only, their support is
+            the listed classes' total. Strings, numbers or booleans, as the label column's type.
+            None: every class of ``label`` or ``prediction``, sorted.
+        """,
+        zero_division=("float | str | None", None),
+        labels=("Sequence[Any] | None", None),
     ),
     returns_type="pd.DataFrame",
     interval=False,
 )
-
-
-_MCC_LABEL = Arg(
-    "label",
-    "str",
-    "label",
-    """
-    label : str, default "label"
-        Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
-    """,
-)
-
-
-_MCC_PREDICTION = Arg(
-    "prediction",
-    "str | None",
-    None,
-    """
-    prediction : str, optional
-        Column of predicted classes, used instead of ``score`` and ``threshold``.
-    """,
-)
-
-
-_MCC_ZERO_DIVISION = Arg(
-    "zero_division",
-    "float | str | None",
-    None,
-    """
-    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
-        Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
-        with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
-    """,
-)
-
-
 _MCC = Function(
     "mcc",
-    takes=(
-        "data",
-        "label",
-        "score",
-        "threshold",
-        "prediction",
-        "weight",
-        "zero_division",
-        *_INTERVAL,
-    ),
+    takes=(*THRESHOLDED, "zero_division", *_INTERVAL),
     call=_mcc,
     summary="""
     Matthews correlation coefficient (MCC), binary or multiclass.
@@ -738,9 +698,8 @@ _MCC = Function(
     float
         MCC in [-1, 1] (1 perfect, 0 no better than chance), or NaN when undefined.
     """,
-    raises="""
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`classification_report`; with ``score``, also labels outside {0, 1}.
+    raises=_RAISES_CLASSES
+    + """; with ``score``, also labels outside {0, 1}.
     InvalidParameterError
         Both ``threshold`` and ``prediction`` given, or a bad ``threshold``/``zero_division``.
     """,
@@ -757,74 +716,37 @@ _MCC = Function(
     two classes: :math:`(tp\,tn - fp\,fn) / \sqrt{(tp+fp)(tp+fn)(tn+fp)(tn+fn)}`.
     Undefined when one factor under the root is 0.
     """,
-    references="""
-    .. [1] Matthews, B. W. (1975). Comparison of the predicted and observed secondary
-       structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2), 442-451.
-    .. [2] Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
-       correlation coefficient. Computational Biology and Chemistry 28(5-6), 367-374.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .6, .35, .8, .5, .5]})
-    >>> round(sqlmetrics.mcc(df), 4)
+    references=references(
+        """Matthews, B. W. (1975). Comparison of the predicted and observed secondary
+        structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405(2), 442-451.""",
+        """Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
+        correlation coefficient. Computational Biology and Chemistry 28(5-6), 367-374.""",
+    ),
+    examples=EXAMPLE
+    + """    >>> round(sqlmetrics.mcc(df), 4)
     0.0
     >>> round(sqlmetrics.mcc(df, threshold=0.7), 4)
-    0.4472
-    >>> animals = pd.DataFrame({"y": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                         "p": ["cat", "pig", "dog", "cat", "cat", "dog"]})
+    0.4472"""
+    + ANIMALS
+    + """
     >>> round(sqlmetrics.mcc(animals, label="y", prediction="p"), 4)
     0.0
     """,
-    own=(
-        _MCC_LABEL,
-        _MCC_PREDICTION,
-        _MCC_ZERO_DIVISION,
+    own=args(
+        """
+        label : str, default "label"
+            Column of true classes: 0/1 or boolean with ``score``; any type with ``prediction``.
+        prediction : str, optional
+            Column of predicted classes, used instead of ``score`` and ``threshold``.
+        zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+            Value when MCC is 0/0 (a single class in label or in prediction): "warn" returns NaN
+            with an UndefinedMetricWarning; scikit-learn returns 0.0 (pass 0.0 for that).
+        """,
+        label=("str", "label"),
+        prediction=("str | None", None),
+        zero_division=("float | str | None", None),
     ),
 )
-
-
-_MULTICLASS_CONFUSION_MATRIX_NORMALIZE = Arg(
-    "normalize",
-    "str | None",
-    None,
-    """
-    normalize : {"true", "pred", "all"}, optional
-        Add a column ``fraction``: the count divided by the row's true-class total
-        ("true"), its predicted-class total ("pred") or the grand total ("all"), as
-        scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
-    """,
-)
-
-
-_MULTICLASS_CONFUSION_MATRIX_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
-    """
-    labels : list, optional
-        The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
-        absent from the data gets a row and a column of zeros; rows whose label or prediction
-        is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
-        booleans, as the label column's type. None: every class of ``label`` or
-        ``prediction``, sorted.
-    """,
-)
-
-
-_MULTICLASS_CONFUSION_MATRIX_AS_MATRIX = Arg(
-    "as_matrix",
-    "bool",
-    False,
-    """
-    as_matrix : bool, default False
-        Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
-        table: index ``label`` (true class), columns ``prediction``, in the long table's class
-        order; the values are the counts, or the fractions with ``normalize``.
-    """,
-)
-
-
 _MULTICLASS_CONFUSION_MATRIX = Function(
     "multiclass_confusion_matrix",
     takes=("data", *_CLASSES, "normalize", "labels", "as_matrix", "convention", "con"),
@@ -843,10 +765,7 @@ _MULTICLASS_CONFUSION_MATRIX = Function(
         classes, ordered by label, then prediction (with ``labels``: by their positions in
         the list). With ``as_matrix=True``: the K x K matrix (see ``as_matrix``).
     """,
-    raises="""
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As in :func:`classification_report`.
-    """,
+    raises=_RAISES_CLASSES + ".",
     see_also="""
     confusion_matrix : the binary counts tp, fp, tn, fn at a threshold.
     """,
@@ -855,16 +774,12 @@ _MULTICLASS_CONFUSION_MATRIX = Function(
     scales to many classes and slices and joins like any other table; K * K rows are
     returned, so prefer :func:`classification_report` for thousands of classes.
     """,
-    references="""
-    .. [1] Stehman, S. V. (1997). Selecting and interpreting measures of thematic
-       classification accuracy. Remote Sensing of Environment 62(1), 77-89.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": ["cat", "dog", "pig", "cat", "dog", "pig"],
-    ...                    "prediction": ["cat", "pig", "dog", "cat", "cat", "dog"]})
-    >>> table = sqlmetrics.multiclass_confusion_matrix(df)
+    references=references(
+        """Stehman, S. V. (1997). Selecting and interpreting measures of thematic
+        classification accuracy. Remote Sensing of Environment 62(1), 77-89."""
+    ),
+    examples=_ANIMALS_DF
+    + """    >>> table = sqlmetrics.multiclass_confusion_matrix(df)
     >>> table.pivot(index="label", columns="prediction", values="count")
     ... # doctest: +NORMALIZE_WHITESPACE
     prediction  cat  dog  pig
@@ -877,20 +792,31 @@ _MULTICLASS_CONFUSION_MATRIX = Function(
     >>> sqlmetrics.multiclass_confusion_matrix(df, as_matrix=True).to_numpy().tolist()
     [[2, 0, 0], [1, 0, 1], [0, 2, 0]]
     """,
-    own=(
-        _PREDICTION,
-        _MULTICLASS_CONFUSION_MATRIX_NORMALIZE,
-        _MULTICLASS_CONFUSION_MATRIX_LABELS,
-        _MULTICLASS_CONFUSION_MATRIX_AS_MATRIX,
+    own=_PREDICTION
+    + args(
+        """
+        normalize : {"true", "pred", "all"}, optional
+            Add a column ``fraction``: the count divided by the row's true-class total
+            ("true"), its predicted-class total ("pred") or the grand total ("all"), as
+            scikit-learn's ``confusion_matrix(normalize=)``; a zero total gives 0, as there.
+        labels : list, optional
+            The classes of the matrix, in this order (scikit-learn's ``labels``): a listed class
+            absent from the data gets a row and a column of zeros; rows whose label or prediction
+            is not listed are left out (also of the ``normalize`` totals). Strings, numbers or
+            booleans, as the label column's type. None: every class of ``label`` or
+            ``prediction``, sorted.
+        as_matrix : bool, default False
+            Return the K x K matrix of scikit-learn's ``confusion_matrix`` instead of the long
+            table: index ``label`` (true class), columns ``prediction``, in the long table's class
+            order; the values are the counts, or the fractions with ``normalize``.
+        """,
+        normalize=("str | None", None),
+        labels=("Sequence[Any] | None", None),
+        as_matrix=("bool", False),
     ),
     returns_type="pd.DataFrame",
     interval=False,
 )
 
-
 #: the public functions of this module, generated into _api_multiclass.py
-API = (
-    _CLASSIFICATION_REPORT,
-    _MULTICLASS_CONFUSION_MATRIX,
-    _MCC,
-)
+API = (_CLASSIFICATION_REPORT, _MULTICLASS_CONFUSION_MATRIX, _MCC)

@@ -15,15 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._core.params import Arg, Function
+from .._core.params import Function, args, references
 from .._core.registry import (
-    MetricSpec,
     ParamSpec,
     Role,
     check_choice,
     declare_param,
     get_spec,
-    register,
 )
 from .._engine.run import (
     Call,
@@ -35,11 +33,18 @@ from .._engine.run import (
     open_checked,
     scalar,
 )
-from .._inference.intervals import CiMethod, CiRequest, Interval, ci_request, ci_result, serve
+from .._inference.intervals import CiRequest, serve
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
-from .multiclass import _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_labels, check_labels_type
+from .multiclass import (
+    _RETURNS_UNIT,
+    _WARNS_NO_WEIGHT,
+    check_labels,
+    check_labels_type,
+    register_multiclass,
+    with_interval,
+)
 from .ranking import _INTERVAL
 
 if TYPE_CHECKING:
@@ -76,53 +81,38 @@ def _check_combination(metric: str, params: dict[str, Any]) -> None:
         )
 
 
-register(
-    MetricSpec(
-        "multiclass_auc",
-        "multiclass/multiclass_auc.sql",
-        "multiclass_scores",
-        "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, "
-        "samples",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-        ),
-        params=("multi_class", "auc_average"),
-        undefined="a class, pair or row of the average without positives or negatives",
-        aliases=("roc_auc_multiclass",),
-        check_params=_check_combination,
-        kernel="multiclass_auc_kernel",
-        rank_based=True,
-        wide=("multiclass", "multilabel"),
-    )
+#: the columns of a table of scores, a row per (row id, class): group, item, score, label
+SCORES_ROLES = (
+    Role("group", "key"),
+    Role("item", "key"),
+    Role("score", "score"),
+    Role("label", "binary"),
+)
+register_multiclass(
+    "multiclass_auc",
+    "multiclass / multilabel ROC AUC: one-vs-rest or one-vs-one, macro, weighted, micro, samples",
+    ("multi_class", "auc_average"),
+    SCORES_ROLES,
+    "multiclass_scores",
+    undefined="a class, pair or row of the average without positives or negatives",
+    aliases=("roc_auc_multiclass",),
+    check_params=_check_combination,
+    rank_based=True,
+    wide=("multiclass", "multilabel"),
 )
 
-
-register(
-    MetricSpec(
-        "top_k_accuracy",
-        "multiclass/top_k_accuracy.sql",
-        "multiclass_scores",
-        "fraction of rows whose true class is among the k highest scores (ties: later class)",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-            Role("weight", "weight", required=False),
-        ),
-        params=("k", "labels"),
-        undefined="the weights sum to 0",
-        takes_k=True,
-        aliases=("top_k_accuracy_score",),
-        kernel="top_k_accuracy_kernel",
-        rank_based=True,
-        wide=("multiclass",),
-    )
+register_multiclass(
+    "top_k_accuracy",
+    "fraction of rows whose true class is among the k highest scores (ties: later class)",
+    ("k", "labels"),
+    (*SCORES_ROLES, Role("weight", "weight", required=False)),
+    "multiclass_scores",
+    undefined="the weights sum to 0",
+    takes_k=True,
+    aliases=("top_k_accuracy_score",),
+    rank_based=True,
+    wide=("multiclass",),
 )
-
 
 declare_param(
     ParamSpec(
@@ -132,39 +122,36 @@ declare_param(
         "multilabel AP average: macro | weighted (by support) | micro (pooled) | samples",
     )
 )
-register(
-    MetricSpec(
-        "multilabel_average_precision",
-        "multiclass/multilabel_average_precision.sql",
-        "multiclass_scores",
-        "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
-        (
-            Role("group", "key"),
-            Role("item", "key"),
-            Role("score", "score"),
-            Role("label", "binary"),
-        ),
-        params=("ap_average",),
-        undefined="a class, row or the pooled table of the average without a positive label",
-        kernel="multilabel_average_precision_kernel",
-        rank_based=True,
-        wide=("multilabel",),
-    )
+register_multiclass(
+    "multilabel_average_precision",
+    "multilabel average precision per class, row or pooled: macro, weighted, micro, samples",
+    ("ap_average",),
+    SCORES_ROLES,
+    "multiclass_scores",
+    undefined="a class, row or the pooled table of the average without a positive label",
+    rank_based=True,
+    wide=("multilabel",),
 )
 
 
-def _unlisted(backend: Any, source: Any, column: str, listed: tuple[Any, ...]) -> str:
-    """Up to five values of ``column`` that are not among the ``listed`` classes, shown for an
-    error message (``"'x', 'y' ..."`` when there are more); ``""`` when every value is listed.
-    One query on the engine: nothing is pulled into Python but those values.
+def _all_listed(
+    metric: str, backend: Any, source: Any, column: str, listed: tuple[Any, ...], refusal: str
+) -> None:
+    """The ``listed`` classes are of ``column``'s kind and hold each of its values, else
+    ``refusal`` is raised, its ``{shown}`` up to five values not listed (``"'x', 'y' ..."``
+    when there are more). One query on the engine: nothing is pulled into Python but those.
     """
+    sql_type = source.columns[column]
+    check_labels_type(metric, listed, column, sql_type, backend.family(sql_type))
     quoted = quote_ident(column, backend.dialect)
     inside = macro("class_in", backend.dialect)(quoted, list(listed))
     found = backend.query(
         f"select distinct {quoted} as c from {source.sql} as t where not ({inside}) "
         f"order by 1 limit 5"
     )["c"].tolist()
-    return ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+    shown = ", ".join(repr(v) for v in found) + (" ..." if len(found) == 5 else "")
+    if shown:
+        raise InvalidDataError(f"{metric}: " + refusal.replace("{shown}", shown))
 
 
 def listed_classes(
@@ -179,15 +166,16 @@ def listed_classes(
         return None
 
     def check(backend: Any, source: Any, extra: dict[str, Any]) -> None:
-        sql_type = source.columns[class_col]
-        check_labels_type(metric, listed, class_col, sql_type, backend.family(sql_type))
-        shown = _unlisted(backend, source, class_col, listed)
-        if shown:
-            raise InvalidDataError(
-                f"{metric}: column {class_col!r} (class_col=) holds classes not in "
-                f"labels={list(listed)!r}: {shown}; list every class of the data (the labels "
-                f"index the scores), or pass labels=None"
-            )
+        _all_listed(
+            metric,
+            backend,
+            source,
+            class_col,
+            listed,
+            f"column {class_col!r} (class_col=) holds classes not in labels={list(listed)!r}: "
+            "{shown}; list every class of the data (the labels index the scores), or pass "
+            "labels=None",
+        )
 
     return check
 
@@ -237,35 +225,6 @@ def _score_columns(
             f"columns; give the class of each score column, in the same order"
         )
     return columns, listed
-
-
-def _wide_value(
-    metric: str,
-    data: Any,
-    label: str,
-    scores: Any,
-    indicators: Any,
-    labels: Any,
-    params: dict[str, Any],
-    con: Any,
-    ci: CiRequest | None = None,
-) -> float:
-    """multiclass_auc or multilabel_average_precision from wide columns (one value; with
-    ``ci=``, its interval too: the bootstrap resamples rows, keyed by the row key of
-    ``multiclass_wide_scores``).
-    """
-    frame = wide_frame(
-        metric, data, label, scores, labels, params, [], con, metric, indicators, ci=ci
-    )
-    return scalar(frame, metric)
-
-
-def _no_indicators(metric: str, indicators: Any) -> None:
-    if indicators is not None:
-        raise InvalidParameterError(
-            f"{metric}: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
-            f"score column of each class); the long form reads the 0/1 truth from label="
-        )
 
 
 def _indicator_columns(
@@ -493,7 +452,6 @@ def _true_classes(
     sorted classes of ``label`` (as many as columns); every class of ``label`` has a column.
     """
     dialect = backend.dialect
-    sql_type = source.columns[label]
     quoted = quote_ident(label, dialect)
     if listed is None:
         found = backend.query(f"select distinct {quoted} as c from {source.sql} as t order by 1")[
@@ -508,17 +466,24 @@ def _true_classes(
             )
         listed = check_labels(metric, "labels", found)
     assert listed is not None
-    check_labels_type(metric, listed, label, sql_type, backend.family(sql_type))
-    shown = _unlisted(backend, source, label, listed)
-    if shown:
-        raise InvalidDataError(
-            f"{metric}: label column {label!r} holds classes without a score column: "
-            f"{shown}; give each class a column in scores= (and labels=)"
-        )
+    _all_listed(
+        metric,
+        backend,
+        source,
+        label,
+        listed,
+        f"label column {label!r} holds classes without a score column: {{shown}}; give each "
+        "class a column in scores= (and labels=)",
+    )
     return listed
 
 
-def _multiclass_auc(
+#: the registry's name of the option ``average`` of the metrics that take one
+_AVERAGE = {"multiclass_auc": "auc_average", "multilabel_average_precision": "ap_average"}
+
+
+@with_interval
+def _class_scores(
     metric: str,
     data: Any,
     *,
@@ -527,366 +492,133 @@ def _multiclass_auc(
     score: str,
     label: str,
     scores: Sequence[str] | Mapping[Any, str] | None,
-    indicators: Sequence[str] | Mapping[Any, str] | None,
     labels: Sequence[Any] | None,
-    multi_class: str,
-    average: str,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
     convention: str | None,
     con: Any,
-) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
-    params = {"multi_class": multi_class, "auc_average": average, "convention": convention}
+    ci: CiRequest | None,
+    indicators: Sequence[str] | Mapping[Any, str] | None = None,
+    weight: str | None = None,
+    **options: Any,
+) -> float:
+    """The body of multiclass_auc, multilabel_average_precision and top_k_accuracy: from the
+    wide columns (``scores=``, the true class in ``label`` or the 0/1 ``indicators=``) or the
+    long table (``row_id=``, ``class_col=``); ``options``: the metric's own (``multi_class``,
+    ``average``, ``k``).
+    """
+    if "average" in options:
+        options[_AVERAGE[metric]] = options.pop("average")
+    params = {**options, "convention": convention}
+    multilabel = metric == "multilabel_average_precision"
+    if indicators is not None and scores is None:
+        shown = "" if multilabel else repr(indicators)
+        rest = "" if multilabel else "; the long form reads the 0/1 truth from label="
+        raise InvalidParameterError(
+            f"{metric}: indicators={shown} (a 0/1 column per class) needs scores= (the score "
+            f"column of each class){rest}"
+        )
     if scores is not None:
         if row_id is not None or class_col is not None:
-            raise InvalidParameterError(
-                f"multiclass_auc: scores={scores!r} (wide: a score column per class) and "
-                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+            wide = (
+                "scores=/indicators= (wide: a score and a 0/1 column per class)"
+                if multilabel
+                else f"scores={scores!r} (wide: a score column per class)"
             )
-        return ci_result(
-            metric,
-            _wide_value(
-                metric,
-                data,
-                label,
-                scores,
-                indicators,
-                labels,
-                params,
-                con,
-                ci=iv_request,
-            ),
-            iv_request,
-        )
-    _no_indicators(metric, indicators)
-    if labels is not None:
-        raise InvalidParameterError(
-            f"multiclass_auc: labels={labels!r} names the classes of the score columns of "
-            f"scores= (wide form); the long form reads them from class_col="
-        )
-    if row_id is None or class_col is None:
-        raise InvalidParameterError(
-            "multiclass_auc: give the scores as scores= (a column per class, with the true "
-            "class in label=) or as a long table with row_id= and class_col= (a row per "
-            "class, label= 0/1)"
-        )
-    frame = compute(
-        metric,
-        data,
-        con=con,
-        columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params=params,
-        unique=("group", "item"),
-        ci=iv_request,
-    )
-    return ci_result(metric, scalar(frame, metric), iv_request)
-
-
-def _top_k_accuracy(
-    metric: str,
-    data: Any,
-    *,
-    row_id: str | None,
-    class_col: str | None,
-    score: str,
-    label: str,
-    weight: str | None,
-    scores: Sequence[str] | Mapping[Any, str] | None,
-    k: int,
-    labels: Sequence[Any] | None,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
-    if scores is not None:
-        if row_id is not None or class_col is not None:
             raise InvalidParameterError(
-                f"{metric}: scores={scores!r} (wide: a score column per class) and "
-                f"row_id=/class_col= (long: a row per class) both given; pass one form"
+                f"{metric}: {wide} and row_id=/class_col= (long: a row per class) both given; "
+                f"pass one form"
             )
-        params = {"k": k, "convention": convention}
         frame = wide_frame(
-            metric,
-            data,
-            label,
-            scores,
-            labels,
-            params,
-            [],
-            con,
-            metric,
-            weight=weight,
-            ci=iv_request,
+            metric, data, label, scores, labels, params, [], con, metric, indicators, weight, ci
         )
-        return ci_result(metric, scalar(frame, metric), iv_request)
-    if row_id is None or class_col is None:
+        return scalar(frame, metric)
+    if labels is not None and metric != "top_k_accuracy":
         raise InvalidParameterError(
-            f"{metric}: give the scores as scores= (a column per class, with the true class in "
-            f"label=) or as a long table with row_id= and class_col= (a row per class, label= "
-            f"0/1)"
+            f"{metric}: labels={labels!r} names the classes of the "
+            f"{'columns' if multilabel else 'score columns'} of scores= (wide form); the long "
+            f"form reads them from class_col="
         )
+    if row_id is None or class_col is None:
+        wide = (
+            "scores= and indicators= (a score and a 0/1 column per class)"
+            if multilabel
+            else "scores= (a column per class, with the true class in label=)"
+        )
+        raise InvalidParameterError(
+            f"{metric}: give the scores as {wide} or as a long table with row_id= and "
+            f"class_col= (a row per class, label= 0/1)"
+        )
+    columns: dict[str, str | None] = {
+        "group": row_id,
+        "item": class_col,
+        "score": score,
+        "label": label,
+    }
+    if metric == "top_k_accuracy":
+        columns["weight"] = weight
+        params["labels"] = labels
     frame = compute(
         metric,
         data,
         con=con,
-        columns={
-            "group": row_id,
-            "item": class_col,
-            "score": score,
-            "label": label,
-            "weight": weight,
-        },
-        params={"k": k, "labels": labels, "convention": convention},
+        columns=columns,
+        params=params,
         unique=("group", "item"),
         check=listed_classes(metric, class_col, labels),
-        ci=iv_request,
+        ci=ci,
     )
-    return ci_result(metric, scalar(frame, metric), iv_request)
-
-
-def _multilabel_average_precision(
-    metric: str,
-    data: Any,
-    *,
-    row_id: str | None,
-    class_col: str | None,
-    score: str,
-    label: str,
-    scores: Sequence[str] | Mapping[Any, str] | None,
-    indicators: Sequence[str] | Mapping[Any, str] | None,
-    labels: Sequence[Any] | None,
-    average: str,
-    ci: float | None,
-    ci_method: CiMethod | None,
-    n_boot: int,
-    seed: int,
-    convention: str | None,
-    con: Any,
-) -> float | Interval:
-    iv_request = ci_request(metric, ci, ci_method, n_boot, seed)
-    params = {"ap_average": average, "convention": convention}
-    if scores is not None or indicators is not None:
-        if row_id is not None or class_col is not None:
-            raise InvalidParameterError(
-                f"{metric}: scores=/indicators= (wide: a score and a 0/1 column per class) and "
-                f"row_id=/class_col= (long: a row per class) both given; pass one form"
-            )
-        if scores is None:
-            raise InvalidParameterError(
-                f"{metric}: indicators= (a 0/1 column per class) needs scores= (the score "
-                f"column of each class)"
-            )
-        return ci_result(
-            metric,
-            _wide_value(
-                metric, data, label, scores, indicators, labels, params, con, ci=iv_request
-            ),
-            iv_request,
-        )
-    if labels is not None:
-        raise InvalidParameterError(
-            f"{metric}: labels={labels!r} names the classes of the columns of scores= (wide "
-            f"form); the long form reads them from class_col="
-        )
-    if row_id is None or class_col is None:
-        raise InvalidParameterError(
-            f"{metric}: give the scores as scores= and indicators= (a score and a 0/1 column "
-            f"per class) or as a long table with row_id= and class_col= (a row per class, "
-            f"label= 0/1)"
-        )
-    frame = compute(
-        metric,
-        data,
-        con=con,
-        columns={"group": row_id, "item": class_col, "score": score, "label": label},
-        params=params,
-        unique=("group", "item"),
-        ci=iv_request,
-    )
-    return ci_result(metric, scalar(frame, metric), iv_request)
+    return scalar(frame, metric)
 
 
 #: the columns of the long form (a row per row id and class), in signature order
-_LONG_FORM = ("row_id", "class_col", "score", "label")
+_LONG_FORM = ("data", "row_id", "class_col", "score", "label")
+#: the annotations and defaults of the functions' own parameters
+_TYPES: dict[str, tuple[str, object]] = {
+    "label": ("str", "label"),
+    "weight": ("str | None", None),
+    "k": ("int", 2),
+    "multi_class": ("str", "ovr"),
+    "average": ("str", "macro"),
+    "scores": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "indicators": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "labels": ("Sequence[Any] | None", None),
+}
+_SETUP = """
+    >>> import pandas as pd
+    >>> import sqlmetrics"""
 
 
-_ROW_ID = Arg(
-    "row_id",
-    "str | None",
-    None,
+def _example(scores: str, truth: str) -> str:
+    """The examples' setup: ``scores``, a score column per class, in their long form, whose
+    label is 1 on each row's true class (``truth``: a letter per row).
     """
-    row_id : str, optional
-        Long form: column identifying the classified row. In :func:`sqlmetrics.evaluate`:
-        ``group=``.
-    """,
-)
+    return f"""{_SETUP}
+    >>> wide = pd.DataFrame({scores})
+    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
+    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("{truth}")))).astype(int)
+"""
 
 
-_CLASS_COL = Arg(
-    "class_col",
-    "str | None",
-    None,
+_ERRORS = """
+    InvalidDataError
+        NULLs, labels{} outside {{0, 1}}, non-finite scores,"""
+_COLUMNS = """
+    ColumnNotFoundError
+        A column named by any argument is missing.
     """
-    class_col : str, optional
-        Long form: column of the class the score is for. In ``evaluate``: ``item=``.
-    """,
-)
+_FORMS = "both forms (``scores`` and ``row_id``/``class_col``) or neither."
 
 
-_SCORE = Arg(
-    "score",
-    "str",
-    "score",
+def _scores_function(name: str, takes: tuple[str, ...], own: str, **sections: Any) -> Function:
+    """A metric of a table of scores, declared: it takes the long form's columns, ``takes`` and
+    the interval options; ``own``: the entries of its own parameters (types: :data:`_TYPES`).
     """
-    score : str, default "score"
-        Long form: column of the class's score.
-    """,
-)
+    declared = (*_LONG_FORM, *takes, *_INTERVAL)
+    return Function(name, declared, _class_scores, own=args(own, **_TYPES), **sections)
 
 
-_MULTICLASS_AUC_ROW_ID = Arg(
-    "row_id",
-    "str | None",
-    None,
-    """
-    row_id : str, optional
-        Long form: column identifying the classified row (each class once per row id). In
-        :func:`sqlmetrics.evaluate`: ``group=``.
-    """,
-)
-
-
-_MULTICLASS_AUC_CLASS_COL = Arg(
-    "class_col",
-    "str | None",
-    None,
-    """
-    class_col : str, optional
-        Long form: column of the class the score is for (any type). In ``evaluate``:
-        ``item=``.
-    """,
-)
-
-
-_MULTICLASS_AUC_SCORE = Arg(
-    "score",
-    "str",
-    "score",
-    """
-    score : str, default "score"
-        Long form: column of the class's score (probability or any finite number).
-    """,
-)
-
-
-_MULTICLASS_AUC_LABEL = Arg(
-    "label",
-    "str",
-    "label",
-    """
-    label : str, default "label"
-        Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
-        (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
-        column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
-    """,
-)
-
-
-_MULTICLASS_AUC_SCORES = Arg(
-    "scores",
-    "Sequence[str] | Mapping[Any, str] | None",
-    None,
-    """
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns; their classes are ``labels`` in the same order (default: the sorted classes
-        of ``label``, which must then number as many), or give a mapping ``{class: column}``.
-        Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
-        one true class per row): not with ``average="samples"``; with ``indicators=``
-        (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
-        ``--class-score CLASS=COLUMN`` per class.
-    """,
-)
-
-
-_MULTICLASS_AUC_INDICATORS = Arg(
-    "indicators",
-    "Sequence[str] | Mapping[Any, str] | None",
-    None,
-    """
-    indicators : list of str or dict, optional
-        Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
-        scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
-        in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
-        of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
-        ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
-        CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
-        bootstrap (README, "How sure is the number?").
-    """,
-)
-
-
-_MULTICLASS_AUC_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
-    """
-    labels : list, optional
-        With ``scores=`` as a list: the class of each score column (scikit-learn's
-        ``labels``, which must be sorted there; any order here). A listed class that is never
-        true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
-        ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
-    """,
-)
-
-
-_MULTICLASS_AUC_MULTI_CLASS = Arg(
-    "multi_class",
-    "str",
-    "ovr",
-    """
-    multi_class : {"ovr", "ovo"}, default "ovr"
-        "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
-        multiclass data only.
-    """,
-)
-
-
-_MULTICLASS_AUC_AVERAGE = Arg(
-    "average",
-    "str",
-    "macro",
-    """
-    average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
-        classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
-        (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
-        classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
-        ``auc_average=``.
-    """,
-)
-
-
-_MULTICLASS_AUC = Function(
+_MULTICLASS_AUC = _scores_function(
     "multiclass_auc",
-    takes=(
-        "data",
-        *_LONG_FORM,
-        "scores",
-        "indicators",
-        "labels",
-        "multi_class",
-        "average",
-        *_INTERVAL,
-    ),
-    call=_multiclass_auc,
+    ("scores", "indicators", "labels", "multi_class", "average"),
     summary="""
     ROC AUC of a multiclass or multilabel classifier, from a long table of scores or
     from a score column per class.
@@ -897,9 +629,8 @@ _MULTICLASS_AUC = Function(
     ``class_col=``, ``score=``, ``label`` 0/1).
     """,
     returns=_RETURNS_UNIT,
-    raises="""
-    InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, no rows; with ``scores=``, a class of
+    raises=_ERRORS.format("")
+    + """ no rows; with ``scores=``, a class of
         ``label`` without a score column, or (without ``labels``) as many classes as columns;
         with ``indicators=``, an indicator column not of 0/1 numbers or booleans.
     InvalidParameterError
@@ -908,18 +639,14 @@ _MULTICLASS_AUC = Function(
         distinct columns, ``labels`` of another length, repeated, or not of the label
         column's type; ``indicators`` not of the form of ``scores`` (a list of its length, a
         mapping of its classes), or without ``scores``; both forms (``scores`` and
-        ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-    """,
+        ``row_id``/``class_col``) or neither."""
+    + _COLUMNS,
     warns="""
     UndefinedMetricWarning
         When a class, pair or row of the average has no positive or no negative (scikit-learn
         raises there); NaN is returned.
     """,
-    see_also="""
-    auc : the binary AUC.
-    """,
+    see_also="auc : the binary AUC.",
     notes=r"""
     Each binary AUC is the Mann-Whitney statistic with average ranks (a tied pair counts
     1/2). One-vs-one, as Hand and Till (2001):
@@ -931,19 +658,16 @@ _MULTICLASS_AUC = Function(
     is the same table after an unpivot, e.g. DuckDB's ``unpivot t on a, b, c into name
     class_col value score``.
     """,
-    references="""
-    .. [1] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
-       ROC curve for multiple class classification problems. Machine Learning 45, 171-186.
-    .. [2] Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
-       estimation trees. CeDER Working Paper IS-00-04, NYU.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> wide = pd.DataFrame({"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]})
-    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("abcb")))).astype(int)
-    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
+    references=references(
+        """Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area under the
+        ROC curve for multiple class classification problems. Machine Learning 45, 171-186.""",
+        """Provost, F. and Domingos, P. (2000). Well-trained PETs: improving probability
+        estimation trees. CeDER Working Paper IS-00-04, NYU.""",
+    ),
+    examples=_example(
+        '{"a": [.7, .2, .1, .3], "b": [.2, .5, .3, .3], "c": [.1, .3, .6, .4]}', "abcb"
+    )
+    + """    >>> round(sqlmetrics.multiclass_auc(long, row_id="row", class_col="cls"), 4)
     0.9583
     >>> wide["y"] = list("abcb")  # the same scores, a column per class
     >>> round(sqlmetrics.multiclass_auc(wide, label="y", scores=["a", "b", "c"]), 4)
@@ -956,85 +680,46 @@ _MULTICLASS_AUC = Function(
     ...                                 indicators=["y_a", "y_b", "y_c"], average="samples"), 4)
     0.75
     """,
-    own=(
-        _MULTICLASS_AUC_ROW_ID,
-        _MULTICLASS_AUC_CLASS_COL,
-        _MULTICLASS_AUC_SCORE,
-        _MULTICLASS_AUC_LABEL,
-        _MULTICLASS_AUC_SCORES,
-        _MULTICLASS_AUC_INDICATORS,
-        _MULTICLASS_AUC_LABELS,
-        _MULTICLASS_AUC_MULTI_CLASS,
-        _MULTICLASS_AUC_AVERAGE,
-    ),
+    own="""
+        label : str, default "label"
+            Long form: column of 0/1 (or booleans), 1 where the class is a true class of the row
+            (multiclass: exactly one per row id; multilabel: any number). With ``scores=``: the
+            column of the row's true class (strings, numbers or booleans), scikit-learn's ``y``.
+        scores : list of str or dict, optional
+            Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+            columns; their classes are ``labels`` in the same order (default: the sorted classes
+            of ``label``, which must then number as many), or give a mapping ``{class: column}``.
+            Every class of ``label`` needs a column. With the true class in ``label`` (multiclass,
+            one true class per row): not with ``average="samples"``; with ``indicators=``
+            (multilabel): every average. In ``evaluate``: ``scores=``; on the command line:
+            ``--class-score CLASS=COLUMN`` per class.
+        indicators : list of str or dict, optional
+            Wide multilabel truth, with ``scores=``: a 0/1 (or boolean) column per class,
+            scikit-learn's indicator matrix ``Y`` in ``roc_auc_score(Y, S, average=)``: a list
+            in the order of the ``scores`` list, or a mapping ``{class: column}`` of the classes
+            of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
+            ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
+            CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
+            bootstrap (README, "How sure is the number?").
+        labels : list, optional
+            With ``scores=`` as a list: the class of each score column (scikit-learn's
+            ``labels``, which must be sorted there; any order here). A listed class that is never
+            true leaves its one-vs-rest AUC (and so the average) undefined, as there. With
+            ``indicators=`` it only names the classes (default: their positions 0, 1, ...).
+        multi_class : {"ovr", "ovo"}, default "ovr"
+            "ovr": each class against the rest; "ovo": each pair of classes (Hand & Till),
+            multiclass data only.
+        average : {"macro", "weighted", "micro", "samples"}, default "macro"
+            "macro": the mean over classes (ovr) or pairs (ovo); "weighted": weighted by the
+            classes' support (ovr) or the pairs' prevalence (ovo); "micro": one AUC over all
+            (row, class) pairs pooled; "samples": the mean over rows of each row's AUC across its
+            classes (multilabel). micro and samples are one-vs-rest only. In ``evaluate``:
+            ``auc_average=``.
+        """,
 )
-
-
-_MULTILABEL_AVERAGE_PRECISION_LABEL = Arg(
-    "label",
-    "str",
-    "label",
-    """
-    label : str, default "label"
-        Long form: column of 0/1: 1 where the class is a true class of the row.
-    """,
-)
-
-
-_MULTILABEL_AVERAGE_PRECISION_SCORES = Arg(
-    "scores",
-    "Sequence[str] | Mapping[Any, str] | None",
-    None,
-    """
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
-        ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
-    """,
-)
-
-
-_MULTILABEL_AVERAGE_PRECISION_INDICATORS = Arg(
-    "indicators",
-    "Sequence[str] | Mapping[Any, str] | None",
-    None,
-    """
-    indicators : list of str or dict, optional
-        Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
-        order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
-        On the command line: ``--class-indicator CLASS=COLUMN``.
-    """,
-)
-
-
-_MULTILABEL_AVERAGE_PRECISION_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
-    """
-    labels : list, optional
-        With ``scores=`` as a list: names of the classes (they do not change the value).
-    """,
-)
-
-
-_MULTILABEL_AVERAGE_PRECISION_AVERAGE = Arg(
-    "average",
-    "str",
-    "macro",
-    """
-    average : {"macro", "weighted", "micro", "samples"}, default "macro"
-        "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
-        "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
-        row's AP across its classes. In ``evaluate``: ``ap_average=``.
-    """,
-)
-
-
-_MULTILABEL_AVERAGE_PRECISION = Function(
+_MULTILABEL_AVERAGE_PRECISION = _scores_function(
     "multilabel_average_precision",
-    takes=("data", *_LONG_FORM, "scores", "indicators", "labels", "average", *_INTERVAL),
-    call=_multilabel_average_precision,
+    ("scores", "indicators", "labels", "average"),
     summary="""
     Average precision of a multilabel classifier, averaged over classes, rows or pooled.
 
@@ -1043,38 +728,32 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
     ``label=`` 0/1) or as their wide columns (``scores=`` and ``indicators=``).
     """,
     returns=_RETURNS_UNIT,
-    raises="""
-    InvalidDataError
-        NULLs, labels (or indicators) outside {0, 1}, non-finite scores, a class twice for a
+    raises=_ERRORS.format(" (or indicators)")
+    + f""" a class twice for a
         row, no rows.
     InvalidParameterError
         ``average`` unknown; ``scores`` and ``indicators`` not two or more distinct score
         columns with a 0/1 column each (both lists of one length, or both mappings of the
-        same classes); both forms (``scores`` and ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-    """,
+        same classes); {_FORMS}"""
+    + _COLUMNS,
     warns="""
     UndefinedMetricWarning
         When a class (macro, weighted), a row (samples) or the whole table (micro) has no
         positive label; NaN is returned.
     """,
-    see_also="""
-    average_precision : the binary AP.
-    """,
+    see_also="average_precision : the binary AP.",
     notes=r"""
     .. math:: AP = \sum_t (R_t - R_{t'}) P_t
 
     over the distinct scores as thresholds (rows of equal score form one step), as
     scikit-learn's ``average_precision_score``.
     """,
-    references="""
-    .. [1] Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
-       University of Waterloo.
-    """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
+    references=references(
+        """Zhu, M. (2004). Recall, precision and average precision. Working paper 2004-09,
+        University of Waterloo."""
+    ),
+    examples=_SETUP
+    + """
     >>> long = pd.DataFrame({"row": [0, 0, 1, 1, 2, 2], "cls": ["a", "b"] * 3,
     ...                      "score": [.9, .2, .4, .6, .3, .8], "label": [1, 0, 0, 1, 1, 1]})
     >>> round(sqlmetrics.multilabel_average_precision(long, row_id="row", class_col="cls"), 4)
@@ -1085,88 +764,28 @@ _MULTILABEL_AVERAGE_PRECISION = Function(
     ...                                               indicators=["y_a", "y_b"]), 4)
     0.9167
     """,
-    own=(
-        _ROW_ID,
-        _CLASS_COL,
-        _SCORE,
-        _MULTILABEL_AVERAGE_PRECISION_LABEL,
-        _MULTILABEL_AVERAGE_PRECISION_SCORES,
-        _MULTILABEL_AVERAGE_PRECISION_INDICATORS,
-        _MULTILABEL_AVERAGE_PRECISION_LABELS,
-        _MULTILABEL_AVERAGE_PRECISION_AVERAGE,
-    ),
+    own="""
+        label : str, default "label"
+            Long form: column of 0/1: 1 where the class is a true class of the row.
+        scores : list of str or dict, optional
+            Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+            columns, as a list or a mapping ``{class: column}``; with ``indicators=``. In
+            ``evaluate``: ``scores=``; on the command line: ``--class-score CLASS=COLUMN``.
+        indicators : list of str or dict, optional
+            Wide form: a 0/1 (or boolean) column per class, scikit-learn's ``Y``: a list in the
+            order of the ``scores`` list, or a mapping of the classes of the ``scores`` mapping.
+            On the command line: ``--class-indicator CLASS=COLUMN``.
+        labels : list, optional
+            With ``scores=`` as a list: names of the classes (they do not change the value).
+        average : {"macro", "weighted", "micro", "samples"}, default "macro"
+            "macro": the mean of the classes' AP; "weighted": weighted by the classes' positives;
+            "micro": one AP over all (row, class) pairs; "samples": the mean over rows of each
+            row's AP across its classes. In ``evaluate``: ``ap_average=``.
+        """,
 )
-
-
-_TOP_K_ACCURACY_LABEL = Arg(
-    "label",
-    "str",
-    "label",
-    """
-    label : str, default "label"
-        Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
-        the row's true class (scikit-learn's ``y_true``).
-    """,
-)
-
-
-_TOP_K_ACCURACY_WEIGHT = Arg(
-    "weight",
-    "str | None",
-    None,
-    """
-    weight : str, optional
-        Column of the row's non-negative weight (long form: repeated on each of its lines).
-    """,
-)
-
-
-_TOP_K_ACCURACY_SCORES = Arg(
-    "scores",
-    "Sequence[str] | Mapping[Any, str] | None",
-    None,
-    """
-    scores : list of str or dict, optional
-        Wide form: a score column per class (at least two), scikit-learn's ``y_score``
-        columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
-        as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
-        on the command line: ``--class-score CLASS=COLUMN``.
-    """,
-)
-
-
-_TOP_K_ACCURACY_K = Arg(
-    "k",
-    "int",
-    2,
-    """
-    k : int, default 2
-        How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
-        ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
-        a ranking metric without a cut-off does).
-    """,
-)
-
-
-_TOP_K_ACCURACY_LABELS = Arg(
-    "labels",
-    "Sequence[Any] | None",
-    None,
-    """
-    labels : list, optional
-        The classes, in the order of scikit-learn's score columns (its ``labels``): classes
-        of equal score are ordered by their position here, the later first. Every class of
-        ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
-        list), the class of each column, in order. Strings, numbers or booleans, as the
-        class column's type. None: the classes in sorted order.
-    """,
-)
-
-
-_TOP_K_ACCURACY = Function(
+_TOP_K_ACCURACY = _scores_function(
     "top_k_accuracy",
-    takes=("data", *_LONG_FORM, "weight", "scores", "k", "labels", *_INTERVAL),
-    call=_top_k_accuracy,
+    ("weight", "scores", "k", "labels"),
     summary="""
     Top-k accuracy: the fraction of rows whose true class is among the k best-scored.
 
@@ -1175,18 +794,15 @@ _TOP_K_ACCURACY = Function(
     columns (``scores=``, a score column per class, and the true class in ``label=``).
     """,
     returns=_RETURNS_UNIT,
-    raises="""
-    InvalidDataError
-        NULLs, labels outside {0, 1}, non-finite scores, a class twice for a row, no rows;
+    raises=_ERRORS.format("")
+    + f""" a class twice for a row, no rows;
         with ``scores=``, a class of ``label`` without a score column, or (without
         ``labels``) as many classes as columns.
     InvalidParameterError
         ``k`` not an integer >= 1; ``scores`` not a list or mapping of two or more distinct
         columns, ``labels`` of another length, repeated, or not of the class column's type;
-        both forms (``scores`` and ``row_id``/``class_col``) or neither.
-    ColumnNotFoundError
-        A column named by any argument is missing.
-    """,
+        {_FORMS}"""
+    + _COLUMNS,
     warns=_WARNS_NO_WEIGHT,
     notes="""
     Classes of equal score are ordered by class, the later first, as scikit-learn's
@@ -1196,34 +812,38 @@ _TOP_K_ACCURACY = Function(
     rule: ties by the position of the class in ``labels`` (the list's column order), else
     (no ``labels``, or a mapping, whose order is not read) by class, the later first.
     """,
-    examples="""
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> wide = pd.DataFrame({"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]})
-    >>> long = wide.reset_index(names="row").melt("row", var_name="cls", value_name="score")
-    >>> long["label"] = (long["cls"] == long["row"].map(dict(enumerate("bcab")))).astype(int)
-    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
+    examples=_example(
+        '{"a": [.5, .3, .2, .7], "b": [.2, .4, .2, .1], "c": [.3, .3, .6, .2]}', "bcab"
+    )
+    + """    >>> sqlmetrics.top_k_accuracy(long, row_id="row", class_col="cls", k=2)
     0.25
     >>> wide["y"] = list("bcab")  # the same scores, a column per class
     >>> sqlmetrics.top_k_accuracy(wide, label="y", scores=["a", "b", "c"], k=2)
     0.25
     """,
-    own=(
-        _ROW_ID,
-        _CLASS_COL,
-        _SCORE,
-        _TOP_K_ACCURACY_LABEL,
-        _TOP_K_ACCURACY_WEIGHT,
-        _TOP_K_ACCURACY_SCORES,
-        _TOP_K_ACCURACY_K,
-        _TOP_K_ACCURACY_LABELS,
-    ),
+    own="""
+        label : str, default "label"
+            Long form: column of 0/1, 1 on the row's true class. With ``scores=``: the column of
+            the row's true class (scikit-learn's ``y_true``).
+        weight : str, optional
+            Column of the row's non-negative weight (long form: repeated on each of its lines).
+        scores : list of str or dict, optional
+            Wide form: a score column per class (at least two), scikit-learn's ``y_score``
+            columns, as a list (the classes: ``labels=``, else the sorted classes of ``label``,
+            as many as columns) or a mapping ``{class: column}``. In ``evaluate``: ``scores=``;
+            on the command line: ``--class-score CLASS=COLUMN``.
+        k : int, default 2
+            How many of the best-scored classes count (>= 1; scikit-learn's default 2). In
+            ``evaluate``: ``"top_k_accuracy@3"`` (the name without ``@k`` counts every class, as
+            a ranking metric without a cut-off does).
+        labels : list, optional
+            The classes, in the order of scikit-learn's score columns (its ``labels``): classes
+            of equal score are ordered by their position here, the later first. Every class of
+            ``class_col`` (with ``scores=``: of ``label``) must be listed; with ``scores=`` (a
+            list), the class of each column, in order. Strings, numbers or booleans, as the
+            class column's type. None: the classes in sorted order.
+        """,
 )
-
 
 #: the public functions of this module, generated into _api_multiclass_roc.py
-API = (
-    _MULTICLASS_AUC,
-    _TOP_K_ACCURACY,
-    _MULTILABEL_AVERAGE_PRECISION,
-)
+API = (_MULTICLASS_AUC, _TOP_K_ACCURACY, _MULTILABEL_AVERAGE_PRECISION)

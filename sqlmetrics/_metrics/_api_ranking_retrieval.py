@@ -174,7 +174,7 @@ def rbp(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------
@@ -393,7 +393,7 @@ def fallout(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------
@@ -605,7 +605,7 @@ def bpref(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------
@@ -830,7 +830,7 @@ def iprec_at_recall(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------
@@ -1057,7 +1057,7 @@ def iprec_11pt_avg(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------
@@ -1278,7 +1278,7 @@ def gm_map(
     Returns
     -------
     float
-        The mean over the groups left, or NaN when none is left.
+        The mean over the groups left, or NaN when no group is left.
 
     Raises
     ------

@@ -769,7 +769,7 @@ def _ranking_metric(
 # ``python -m tools.api`` writes the typed functions, their ci= overloads and docstrings into
 # _api_ranking.py, each calling _ranking_metric.
 _COLUMNS = ("group", "item", "score", "label", "qrels")
-_OPTIONS = ("relevance_level", "ties", "empty", "missing", "duplicates", "judged_only")
+_OPTIONS = _COMMON
 _INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 
 # the Notes' paragraphs, citations and example data several declarations share
@@ -837,6 +837,15 @@ _CHOICES = (
 _REFUSED = {"beta": "``beta`` negative or not finite"}
 #: the interval's options checked only with ``ci=`` (their own entries say so)
 _WITH_CI = ("n_boot", "seed")
+#: the Returns of a mean or a sum over the groups (ranking_ir, ranking_retrieval)
+_MEAN_LEFT = """
+    float
+        The mean over the groups left, or NaN when no group is left.
+    """
+_SUM_LEFT = """
+    float
+        The sum over the groups left, or NaN when no group is left.
+    """
 _DATA_ERRORS = (
     "No rows; NULL group, item, score or label; NaN or infinite scores; negative labels; a "
     "(group, item) pair twice in ``data`` or ``qrels``; group/item ids that are numbers on one "

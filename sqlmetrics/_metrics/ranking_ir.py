@@ -30,9 +30,11 @@ from .ranking import (
     _COLUMNS,
     _COMMON,
     _INTERVAL,
+    _MEAN_LEFT,
     _OPTIONS,
     _RIJSBERGEN,
     _RUN_EXAMPLE,
+    _SUM_LEFT,
     _TREC_EVAL,
     CHECKS,
     GROUP,
@@ -202,10 +204,7 @@ _ERR = _function(
     summary="""
     Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -238,10 +237,7 @@ _INFAP = _function(
     summary="""
     Inferred average precision (trec_eval's infAP), mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -277,10 +273,7 @@ _JUDGED = _function(
     summary="""
     Judged@k: the share of the top k that the judgments hold, mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -311,10 +304,7 @@ _SET_PRECISION = _function(
     summary="""
     Set precision: relevant retrieved items over retrieved items, mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -340,10 +330,7 @@ _SET_RECALL = _function(
     summary="""
     Set recall: relevant retrieved items over relevant items, mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -380,10 +367,7 @@ _SET_F = _function(
     summary="""
     Set F-measure of set precision and recall, mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when no group is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -413,10 +397,7 @@ _NUM_Q = _function(
     summary="""
     The number of groups (queries) evaluated.
     """,
-    returns="""
-    float
-        The sum over the groups left, or NaN when no group is left.
-    """,
+    returns=_SUM_LEFT,
     warns=_WARNS,
     notes=section(
         """
@@ -442,10 +423,7 @@ _NUM_REL = _function(
     summary="""
     The relevant items of the groups, summed over groups.
     """,
-    returns="""
-    float
-        The sum over the groups left, or NaN when no group is left.
-    """,
+    returns=_SUM_LEFT,
     warns=_WARNS,
     notes=section(
         """
@@ -471,10 +449,7 @@ _NUM_RET = _function(
     summary="""
     The retrieved items of the groups, summed over groups.
     """,
-    returns="""
-    float
-        The sum over the groups left, or NaN when no group is left.
-    """,
+    returns=_SUM_LEFT,
     warns=_WARNS,
     notes=section(
         """
@@ -499,10 +474,7 @@ _NUM_REL_RET = _function(
     summary="""
     The relevant retrieved items of the groups, summed over groups.
     """,
-    returns="""
-    float
-        The sum over the groups left, or NaN when no group is left.
-    """,
+    returns=_SUM_LEFT,
     warns=_WARNS,
     notes=section(
         """

@@ -30,6 +30,7 @@ from .ranking import (
     _COMMON,
     _DF_EXAMPLE,
     _INTERVAL,
+    _MEAN_LEFT,
     _OPTIONS,
     _TREC_BOOK,
     CHECKS,
@@ -194,10 +195,7 @@ _RBP = _function(
     summary="""
     Rank-biased precision at k, mean over groups.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -230,10 +228,7 @@ _FALLOUT = _function(
     summary="""
     Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -261,10 +256,7 @@ _BPREF = _function(
     summary="""
     Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -321,10 +313,7 @@ _IPREC_AT_RECALL = _function(
     summary="""
     Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -375,10 +364,7 @@ _IPREC_11PT_AVG = _function(
     summary="""
     11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""
@@ -420,10 +406,7 @@ _GM_MAP = _function(
     summary="""
     Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
     """,
-    returns="""
-    float
-        The mean over the groups left, or NaN when none is left.
-    """,
+    returns=_MEAN_LEFT,
     warns=_WARNS,
     notes=section(
         r"""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .._backends.source import Source
 from .._core.names import Request, metric_form
 from .._core.registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
-from .._engine.plan import Plan, data_checks, make_plan
+from .._engine.plan import Plan, data_checks, make_plan, open_plan
 from .._engine.run import check_params, entry, kernel_sql, open_checked
 from .._engine.validate import check_columns, validate_data
 from .._engine.where import check_where, filtered
@@ -496,18 +496,11 @@ def _run_table(
         roles = _qrels_roles(plan)
         extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in roles])
     frames: dict[str, Any] = {}
-    with open_checked(
-        "compare",
-        data,
-        con,
-        plan.columns,
-        used,
-        plan.by,
-        ("group", "item") if plan.ranking else (),
-        extra_sources,
-        pos_label=plan.options.get("pos_label"),
-        duplicates=plan.options.get("duplicates", "error"),
-    ) as (backend, source, extra):
+    with open_plan("compare", data, con, plan.columns, used, plan, extra_sources) as (
+        backend,
+        source,
+        extra,
+    ):
         check_columns("compare", source, [("scores", m) for m in models])
         _check_nulls(backend, source, models)
         validate_data("compare", source, score_roles)

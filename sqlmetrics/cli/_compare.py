@@ -15,6 +15,7 @@ from ._io import (
     filtered,
     format_frame,
     friendly,
+    metric_option,
     output_option,
     output_over_input,
     split_metrics,
@@ -48,14 +49,7 @@ COMMAND_FLAGS["compare"] = COMPARE_FLAGS
 
 @click.command("compare")
 @click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    required=True,
-    help="Metric to compare, e.g. auc, accuracy, ndcg@10 (repeatable).",
-)
+@metric_option("Metric to compare, e.g. auc, accuracy, ndcg@10 (repeatable).", required=True)
 @click.option(
     "--score",
     "scores",

@@ -424,6 +424,15 @@ GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+#: the data flags of the commands that read columns by role (eval, report, render), in order
+ROLES = ("label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label")
+
+
+def metric_option(help: str, *, required: bool = False) -> Callable[[F], F]:
+    """``-m/--metric`` (repeatable, into ``metrics``), with the command's own help."""
+    return click.option("-m", "--metric", "metrics", multiple=True, required=required, help=help)
+
+
 def data_options(*names: str, **overrides: dict[str, Any]) -> Callable[[F], F]:
     """The flags ``names`` of :data:`GRAMMAR` on a command, in that order; ``overrides``
     changes a flag's settings for that command (``score={"multiple": True}``).

@@ -297,22 +297,21 @@ def check_slice_names(
 
 def open_plan(
     caller: str,
+    plan: Plan,
     data: Any,
     con: Any,
-    columns: Mapping[str, str | None],
-    used: Sequence[tuple[Role, str]],
-    plan: Plan,
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
+    used: Sequence[tuple[Role, str]] | None = None,
 ) -> AbstractContextManager[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
-    """:func:`open_checked` for a plan: its slices, the ranking keys as unique roles, its
-    ``pos_label`` and ``duplicates`` options.
+    """:func:`open_checked` for a plan: its columns, the columns it uses (unless ``used``), its
+    slices, the ranking keys as unique roles, its ``pos_label`` and ``duplicates`` options.
     """
     return open_checked(
         caller,
         data,
         con,
-        columns,
-        used,
+        plan.columns,
+        plan.used if used is None else used,
         plan.by,
         ("group", "item") if plan.ranking else (),
         extra_sources,

@@ -334,11 +334,7 @@ def _evaluate(
         extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in inputs["qrels"]])
     if train is not None:
         extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
-    with open_plan(caller, data, con, columns, plan.used, plan, extra_sources) as (
-        backend,
-        source,
-        extra,
-    ):
+    with open_plan(caller, plan, data, con, extra_sources) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
             listed = check_labels(caller, "labels", plan.options["labels"])
             for req in plan.requests:

@@ -395,7 +395,7 @@ def state(
     confusion = _confusion_score(plan)
     rounded = _rounded(plan, keys, decimals)
     data = filtered(data, check_where("state", where))
-    with open_plan("state", data, con, columns, plan.used, plan) as (backend, source, _):
+    with open_plan("state", plan, data, con) as (backend, source, _):
         if rounded is not None:
             _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)

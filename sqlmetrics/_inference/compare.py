@@ -496,11 +496,7 @@ def _run_table(
         roles = _qrels_roles(plan)
         extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in roles])
     frames: dict[str, Any] = {}
-    with open_plan("compare", data, con, plan.columns, used, plan, extra_sources) as (
-        backend,
-        source,
-        extra,
-    ):
+    with open_plan("compare", plan, data, con, extra_sources, used) as (backend, source, extra):
         check_columns("compare", source, [("scores", m) for m in models])
         _check_nulls(backend, source, models)
         validate_data("compare", source, score_roles)

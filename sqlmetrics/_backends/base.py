@@ -227,6 +227,13 @@ def engine_failed(
     return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
 
 
+def driver_message(exc: BaseException) -> str:
+    """A driver's error on one line: the database's own error where a SQLAlchemy error wraps
+    it (``orig``), else ``exc``.
+    """
+    return " ".join(str(getattr(exc, "orig", None) or exc).split())
+
+
 @contextmanager
 def closing(backend: Backend) -> Iterator[Backend]:
     """``backend`` for one call, then :meth:`Backend.close` (told whether the call failed)."""

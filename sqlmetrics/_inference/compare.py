@@ -605,37 +605,19 @@ def _run_row_tests(
         "scores": scores,
         "weight": quote_ident(weight, dialect) if weight else None,
     }
-    entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in threshold]
-    frames["confusion"] = backend.query(
-        render_macro(
-            "compare_confusion",
-            source.sql,
-            by,
-            columns,
-            options,
-            entries,
-            len(scores),
-            dialect=dialect,
+
+    def run(macro: str, picked: list[_Task], *more: Any) -> Any:
+        """``macro`` over the confusion counts of the ``picked`` metrics (m0, m1, ...)."""
+        entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in picked]
+        sql = render_macro(
+            macro, source.sql, by, columns, options, entries, len(scores), *more, dialect=dialect
         )
-    )
+        return backend.query(sql)
+
+    frames["confusion"] = run("compare_confusion", threshold)
     boot = [t for t in threshold if t.test == "bootstrap"]
     if boot:
-        entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in boot]
-        frame = backend.query(
-            render_macro(
-                "compare_bootstrap",
-                source.sql,
-                by,
-                columns,
-                options,
-                entries,
-                len(scores),
-                settings.n_boot,
-                settings.seed,
-                settings.ci,
-                dialect=dialect,
-            )
-        )
+        frame = run("compare_bootstrap", boot, settings.n_boot, settings.seed, settings.ci)
         # the bootstrap numbers its metrics 0.. in the order of `boot`
         frame["metric"] = [boot[int(i)].index for i in frame["metric"]]
         frames["bootstrap"] = frame

@@ -424,6 +424,11 @@ GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+#: what sets ``con=`` in the commands that take --db-url and --spark (eval, compare)
+ENGINE_CON = "DATA (path/to/db.duckdb:table), --db-url or --spark"
+#: DATA... of the commands that read one or more inputs (eval, report, compare)
+inputs_argument = click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+
 #: the data flags of the commands that read columns by role (eval, report, render), in order
 ROLES = ("label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label")
 

@@ -20,6 +20,7 @@ from ._io import (
     command_options,
     data_options,
     friendly,
+    inputs_argument,
     metric_option,
     output_over_input,
     score_models,
@@ -40,7 +41,7 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
 
 
 @click.command("report")
-@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+@inputs_argument
 @metric_option("Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).", required=True)
 @data_options(
     *ROLES,

@@ -157,11 +157,5 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
         with lock_of(found), closing(DuckDBBackend(found)) as held:
             yield held
         return
-    failed = False
-    try:
-        yield backend
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        backend.close(failed)
+    with closing(backend) as held:
+        yield held

@@ -10,7 +10,7 @@ import re
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._templating.quoting import quote_ident
 from ..errors import EngineError, SqlMetricsError
@@ -173,17 +173,27 @@ class Backend(abc.ABC):
         """``name`` quoted as an identifier of the backend's dialect."""
         return quote_ident(name, self.dialect)
 
-    @abc.abstractmethod
+    #: the engine's SQL of the three methods below, ``{0}`` the expression (for
+    #: ``TUPLE_TEXT``: the values as text, comma-separated, NULL as 'NULL'; None: the engine
+    #: casts a ``row(...)``); a backend whose SQL depends on more overrides the method
+    NOT_FINITE: ClassVar[str]
+    TEXT: ClassVar[str] = "cast({0} as varchar)"
+    TUPLE_TEXT: ClassVar[str | None] = None
+
     def is_not_finite(self, expr: str) -> str:
         """A boolean SQL expression: the floating value ``expr`` is NaN or infinite."""
+        return self.NOT_FINITE.format(expr)
 
     def as_text(self, expr: str) -> str:
         """``expr`` cast to the engine's string type."""
-        return f"cast({expr} as varchar)"
+        return self.TEXT.format(expr)
 
     def tuple_text(self, exprs: Sequence[str]) -> str:
         """One string showing the values of ``exprs`` (a duplicated key in a message)."""
-        return self.as_text("row(" + ", ".join(exprs) + ")")
+        if self.TUPLE_TEXT is None:
+            return self.as_text("row(" + ", ".join(exprs) + ")")
+        parts = ", ".join(f"coalesce({self.as_text(e)}, 'NULL')" for e in exprs)
+        return self.TUPLE_TEXT.format(parts)
 
     # ---------------------------------------------------------------- errors
     def message(self, exc: BaseException) -> str:
@@ -215,6 +225,13 @@ def engine_failed(
     lines = str(exc).strip().splitlines()
     message = lines[0].strip() if lines else ""
     return EngineError(f"{metric}: the engine failed on {where}: {type(exc).__name__}: {message}")
+
+
+def driver_message(exc: BaseException) -> str:
+    """A driver's error on one line: the database's own error where a SQLAlchemy error wraps
+    it (``orig``), else ``exc``.
+    """
+    return " ".join(str(getattr(exc, "orig", None) or exc).split())
 
 
 @contextmanager

@@ -255,6 +255,9 @@ class ClickHouseBackend(Backend):
 
     name = "clickhouse"
     dialect = "clickhouse"
+    NOT_FINITE = "(isNaN({0}) or isInfinite({0}))"
+    TEXT = "cast({0} as Nullable(String))"
+    TUPLE_TEXT = "concat('(', arrayStringConcat([{0}], ', '), ')')"
 
     def __init__(self, con: Any) -> None:
         self.con = con
@@ -355,17 +358,6 @@ class ClickHouseBackend(Backend):
             f"the files into a table first (CREATE TABLE t ENGINE = Memory AS SELECT * FROM "
             f"file('path')), or leave con= out to read them with DuckDB"
         )
-
-    # ---------------------------------------------------------------- check expressions
-    def is_not_finite(self, expr: str) -> str:
-        return f"(isNaN({expr}) or isInfinite({expr}))"
-
-    def as_text(self, expr: str) -> str:
-        return f"cast({expr} as Nullable(String))"
-
-    def tuple_text(self, exprs: Sequence[str]) -> str:
-        parts = ", ".join(f"coalesce({self.as_text(e)}, 'NULL')" for e in exprs)
-        return f"concat('(', arrayStringConcat([{parts}], ', '), ')')"
 
     # ---------------------------------------------------------------- errors
     def message(self, exc: BaseException) -> str:

@@ -175,6 +175,7 @@ class DuckDBBackend(Backend):
 
     name = "duckdb"
     dialect = "duckdb"
+    NOT_FINITE = "not isfinite({0})"
     errors = (duckdb.Error,)
     interrupts = (duckdb.InterruptException,)
 
@@ -276,9 +277,6 @@ class DuckDBBackend(Backend):
 
     def files(self, metric: str, arg: str, paths: Sequence[str]) -> str:
         return _file_sql(metric, arg, paths)
-
-    def is_not_finite(self, expr: str) -> str:
-        return f"not isfinite({expr})"
 
     def message(self, exc: BaseException) -> str:
         return engine_message(exc)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DataSourceError, InvalidParameterError
-from .base import Backend
+from .base import Backend, driver_message
 from .duckdb_backend import DuckDBBackend, engine_message
 from .files import is_path_like
 
@@ -133,10 +133,7 @@ def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iter
             except backend.errors as exc:
                 if isinstance(exc, backend.interrupts):
                     raise
-                if backend.name == "duckdb":
-                    message = engine_message(exc)
-                else:
-                    message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+                message = engine_message(exc) if backend.name == "duckdb" else driver_message(exc)
                 raise DataSourceError(
                     f"{metric}: {arg}={source.label} cannot be read: {message}"
                 ) from None

@@ -83,6 +83,9 @@ class SparkBackend(Backend):
 
     name = "spark"
     dialect = "spark"
+    NOT_FINITE = "(isnan({0}) or abs({0}) = cast('Infinity' as double))"
+    TEXT = "cast({0} as string)"
+    TUPLE_TEXT = "concat('(', concat_ws(', ', {0}), ')')"
 
     def __init__(self, spark: Any) -> None:
         from py4j.protocol import Py4JError
@@ -204,17 +207,6 @@ class SparkBackend(Backend):
         if len(readers) == 1:
             return f"parquet.{quote_ident(paths[0], self.dialect)}"
         return "(" + " union all ".join(readers) + f") as {PREFIX}files"
-
-    # ---------------------------------------------------------------- check expressions
-    def is_not_finite(self, expr: str) -> str:
-        return f"(isnan({expr}) or abs({expr}) = cast('Infinity' as double))"
-
-    def as_text(self, expr: str) -> str:
-        return f"cast({expr} as string)"
-
-    def tuple_text(self, exprs: Sequence[str]) -> str:
-        parts = ", ".join(f"coalesce({self.as_text(e)}, 'NULL')" for e in exprs)
-        return f"concat('(', concat_ws(', ', {parts}), ')')"
 
     # ---------------------------------------------------------------- errors
     def message(self, exc: BaseException) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.dialects import DIALECTS, SQLALCHEMY_DIALECTS
 from ..errors import DataSourceError, InvalidDataError, SqlMetricsError
-from .base import Backend, engine_failed, frame_of_rows
+from .base import Backend, driver_message, engine_failed, frame_of_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,7 +77,7 @@ class SQLAlchemyBackend(Backend):
         try:
             self.connection = con.connect() if self.owned else con
         except sqlalchemy.exc.SQLAlchemyError as exc:
-            message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+            message = driver_message(exc)
             raise DataSourceError(
                 f"con= (a SQLAlchemy {self.name} engine) cannot connect: {message}; check the "
                 f"URL, that the server runs and that the user may log in"
@@ -89,7 +89,7 @@ class SQLAlchemyBackend(Backend):
             try:
                 self._savepoint = con.begin_nested()
             except sqlalchemy.exc.SQLAlchemyError as exc:
-                message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+                message = driver_message(exc)
                 raise DataSourceError(
                     f"con= is a SQLAlchemy Connection whose transaction has failed ({message}); "
                     f"roll it back (conn.rollback()) or pass another connection"
@@ -305,7 +305,7 @@ class SQLAlchemyBackend(Backend):
         state = str(getattr(orig, "sqlstate", "") or getattr(orig, "pgcode", "") or "")
         if state in ("22P02", "22003", "22018"):  # bad text for a type, out of range
             where = " / ".join(labels) or "data"
-            message = " ".join(str(orig).split())
+            message = driver_message(exc)
             return InvalidDataError(
                 f"{metric}: {where} on {self.name} holds a value of the wrong type: {message}; "
                 f"fix or drop that value, or cast the column in a view and pass the view"

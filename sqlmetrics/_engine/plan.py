@@ -8,8 +8,9 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import cutoff_options, fill
 from .._core.names import Request, parse_metric
@@ -18,7 +19,10 @@ from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
 from .._templating.templates import macro
 from ..errors import InvalidParameterError
-from .run import check_params, entry, kernel_sql, normalize_by
+from .run import check_params, entry, kernel_sql, normalize_by, open_checked
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._backends.source import Source
 
 #: evaluate's column keywords, by role name
 COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
@@ -289,6 +293,52 @@ def check_slice_names(
                 f"column in the data (e.g. select {name} as {name}_slice) or leave it out "
                 f"of by="
             )
+
+
+def open_plan(
+    caller: str,
+    plan: Plan,
+    data: Any,
+    con: Any,
+    extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
+    used: Sequence[tuple[Role, str]] | None = None,
+) -> AbstractContextManager[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
+    """:func:`open_checked` for a plan: its columns, the columns it uses (unless ``used``), its
+    slices, the ranking keys as unique roles, its ``pos_label`` and ``duplicates`` options.
+    """
+    return open_checked(
+        caller,
+        data,
+        con,
+        plan.columns,
+        plan.used if used is None else used,
+        plan.by,
+        ("group", "item") if plan.ranking else (),
+        extra_sources,
+        pos_label=plan.options.get("pos_label"),
+        duplicates=plan.options.get("duplicates", "error"),
+    )
+
+
+def role_columns(
+    label: str,
+    score: str,
+    group: str | None,
+    item: str | None,
+    weight: str | None,
+    prediction: str | None,
+) -> dict[str, str | None]:
+    """The column of each role, as ``evaluate``, ``state`` and their ``render_`` twins take
+    them (the mapping :func:`make_plan` reads).
+    """
+    return {
+        "label": label,
+        "score": score,
+        "weight": weight,
+        "group": group,
+        "item": item,
+        "prediction": prediction,
+    }
 
 
 def role_column(

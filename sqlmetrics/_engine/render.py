@@ -20,7 +20,7 @@ from .._core.names import parse_metric
 from .._templating.quoting import quote_ident, quote_literal, quote_table
 from .._templating.templates import check_dialect
 from ..errors import InvalidParameterError, SqlMetricsError
-from .plan import check_train, compose_sql, make_plan, named_sql
+from .plan import check_train, compose_sql, make_plan, named_sql, role_columns
 from .run import Call, check_params, normalize_by, render_sql
 from .where import WHERE_CTE, check_where
 
@@ -243,14 +243,7 @@ def render_evaluate(
         slice_0 as "country",
     """
     dialect = check_dialect(dialect, "render_evaluate")
-    columns: dict[str, str | None] = {
-        "label": label,
-        "score": score,
-        "weight": weight,
-        "group": group,
-        "item": item,
-        "prediction": prediction,
-    }
+    columns = role_columns(label, score, group, item, weight, prediction)
     where = check_where("render_evaluate", where)
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data, dialect=dialect)

@@ -16,9 +16,11 @@ from .._engine.plan import (
     data_checks,
     group_counts,
     make_plan,
+    open_plan,
     role_column,
+    role_columns,
 )
-from .._engine.run import Call, open_checked
+from .._engine.run import Call
 from .._engine.where import WHERE_CTE, Filtered, check_where, filtered
 from .._inference.intervals import (
     CiRequest,
@@ -247,14 +249,7 @@ def evaluate(
             options=options,
             con=con,
         )
-    columns = {
-        "label": label,
-        "score": score,
-        "weight": weight,
-        "group": group,
-        "item": item,
-        "prediction": prediction,
-    }
+    columns = role_columns(label, score, group, item, weight, prediction)
     columns = _function_defaults(metrics, columns)
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)
@@ -339,18 +334,7 @@ def _evaluate(
         extra_sources["qrels"] = (qrels, [(r, str(columns[r.name])) for r in inputs["qrels"]])
     if train is not None:
         extra_sources["train"] = (train, [(Role("item", "key"), str(columns["item"]))])
-    with open_checked(
-        caller,
-        data,
-        con,
-        columns,
-        plan.used,
-        plan.by,
-        ("group", "item") if plan.ranking else (),
-        extra_sources,
-        pos_label=plan.options.get("pos_label"),
-        duplicates=plan.options.get("duplicates", "error"),
-    ) as (backend, source, extra):
+    with open_plan(caller, plan, data, con, extra_sources) as (backend, source, extra):
         if plan.options.get("labels") is not None:  # the classes of labels= (multiclass)
             listed = check_labels(caller, "labels", plan.options["labels"])
             for req in plan.requests:

@@ -43,9 +43,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.registry import Role, default_of, get_spec
-from .._engine.plan import Plan, check_train, make_plan
+from .._engine.plan import Plan, check_train, make_plan, open_plan, role_columns
 from .._engine.render import relation_of
-from .._engine.run import open_checked
 from .._engine.where import check_where, filtered
 from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
@@ -64,24 +63,6 @@ STATE_VERSION = 1
 VERSION, ARGS, COUNT = "sqlmetrics_state", "sqlmetrics_args", "sqlmetrics_n"
 #: the CTE of the rows the states stand for, which merge's statement reads
 REPLAYED = "sqlmetrics_replayed"
-
-
-def _columns(
-    label: str,
-    score: str,
-    group: str | None,
-    item: str | None,
-    weight: str | None,
-    prediction: str | None,
-) -> dict[str, str | None]:
-    return {
-        "label": label,
-        "score": score,
-        "weight": weight,
-        "group": group,
-        "item": item,
-        "prediction": prediction,
-    }
 
 
 def _refuse(
@@ -406,24 +387,15 @@ def state(
     1                 1      1    0.9             2
     """
     _refuse("state", scores, indicators, ci, ci_method)
-    columns = _columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("state", round, plan)
     args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
     confusion = _confusion_score(plan)
     rounded = _rounded(plan, keys, decimals)
-    with open_checked(
-        "state",
-        filtered(data, check_where("state", where)),
-        con,
-        columns,
-        plan.used,
-        plan.by,
-        ("group", "item") if plan.ranking else (),
-        pos_label=plan.options.get("pos_label"),
-        duplicates=plan.options.get("duplicates", "error"),
-    ) as (backend, source, _):
+    data = filtered(data, check_where("state", where))
+    with open_plan("state", plan, data, con) as (backend, source, _):
         if rounded is not None:
             _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
@@ -482,7 +454,7 @@ def render_state(
     group by "country", "click", "pctr"
     """
     dialect = check_dialect(dialect, "render_state")
-    columns = _columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("render_state", round, plan)
@@ -727,7 +699,7 @@ def merge(
 
     _refuse("merge", scores, indicators, ci, ci_method)
     where = check_where("merge", where)
-    columns = _columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("merge", round, plan)

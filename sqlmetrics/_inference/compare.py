@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .._backends.source import Source
 from .._core.names import Request, metric_form
 from .._core.registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
-from .._engine.plan import Plan, data_checks, make_plan
+from .._engine.plan import Plan, data_checks, make_plan, open_plan
 from .._engine.run import check_params, entry, kernel_sql, open_checked
 from .._engine.validate import check_columns, validate_data
 from .._engine.where import check_where, filtered
@@ -496,18 +496,7 @@ def _run_table(
         roles = _qrels_roles(plan)
         extra_sources["qrels"] = (qrels, [(r, str(plan.columns[r.name])) for r in roles])
     frames: dict[str, Any] = {}
-    with open_checked(
-        "compare",
-        data,
-        con,
-        plan.columns,
-        used,
-        plan.by,
-        ("group", "item") if plan.ranking else (),
-        extra_sources,
-        pos_label=plan.options.get("pos_label"),
-        duplicates=plan.options.get("duplicates", "error"),
-    ) as (backend, source, extra):
+    with open_plan("compare", plan, data, con, extra_sources, used) as (backend, source, extra):
         check_columns("compare", source, [("scores", m) for m in models])
         _check_nulls(backend, source, models)
         validate_data("compare", source, score_roles)
@@ -616,37 +605,19 @@ def _run_row_tests(
         "scores": scores,
         "weight": quote_ident(weight, dialect) if weight else None,
     }
-    entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in threshold]
-    frames["confusion"] = backend.query(
-        render_macro(
-            "compare_confusion",
-            source.sql,
-            by,
-            columns,
-            options,
-            entries,
-            len(scores),
-            dialect=dialect,
+
+    def run(macro: str, picked: list[_Task], *more: Any) -> Any:
+        """``macro`` over the confusion counts of the ``picked`` metrics (m0, m1, ...)."""
+        entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in picked]
+        sql = render_macro(
+            macro, source.sql, by, columns, options, entries, len(scores), *more, dialect=dialect
         )
-    )
+        return backend.query(sql)
+
+    frames["confusion"] = run("compare_confusion", threshold)
     boot = [t for t in threshold if t.test == "bootstrap"]
     if boot:
-        entries = [{"alias": f"m{t.index}", "metric": t.request.spec.name} for t in boot]
-        frame = backend.query(
-            render_macro(
-                "compare_bootstrap",
-                source.sql,
-                by,
-                columns,
-                options,
-                entries,
-                len(scores),
-                settings.n_boot,
-                settings.seed,
-                settings.ci,
-                dialect=dialect,
-            )
-        )
+        frame = run("compare_bootstrap", boot, settings.n_boot, settings.seed, settings.ci)
         # the bootstrap numbers its metrics 0.. in the order of `boot`
         frame["metric"] = [boot[int(i)].index for i in frame["metric"]]
         frames["bootstrap"] = frame

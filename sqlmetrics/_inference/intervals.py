@@ -635,16 +635,8 @@ def _group_batch_sql(calls: list[Call], by: list[str], request: CiRequest, metho
 
 def _auc_bootstrap_sql(call: Call, by: list[str], request: CiRequest) -> str:
     """AUC's bucket bootstrap (``ci_auc_bootstrap``): its AUC, counts and bounds per slice."""
-    return call.macro(
-        "ci_auc_bootstrap",
-        call.relation,
-        [call.q(b) for b in by],
-        call.quoted(),
-        call.params,
-        request.n_boot,
-        request.seed,
-        request.level,
-        AUC_BOOT_BUCKETS,
+    return _rows_macro(
+        call, "ci_auc_bootstrap", by, request.n_boot, request.seed, request.level, AUC_BOOT_BUCKETS
     )
 
 
@@ -658,16 +650,23 @@ def _row_order(call: Call) -> list[str]:
     ]
 
 
+def _rows_macro(call: Call, name: str, by: list[str], *more: Any) -> str:
+    """The interval macro ``name`` over the call's rows: its relation, the slices, the columns
+    and the metric's parameters, then ``more``.
+    """
+    return call.macro(
+        name, call.relation, [call.q(b) for b in by], call.quoted(), call.params, *more
+    )
+
+
 def _row_mean_sql(call: Call, by: list[str], request: CiRequest, method: str) -> str:
     """The interval statement of a mean of per-row losses (``ci_row_mean_query``): ``"t"``
     gives the per-slice sums, ``"bootstrap"`` the percentile bounds.
     """
-    return call.macro(
+    return _rows_macro(
+        call,
         "ci_row_mean_query",
-        call.relation,
-        [call.q(b) for b in by],
-        call.quoted(),
-        call.params,
+        by,
         row_mean(call.spec),
         method,
         _row_order(call),

@@ -9,12 +9,15 @@ import click
 from ._engines import engine_connection, engine_data, engine_options
 from ._io import (
     COMMAND_FLAGS,
+    ENGINE_CON,
     cli_name,
     command_options,
     data_options,
     filtered,
     format_frame,
     friendly,
+    inputs_argument,
+    metric_option,
     output_option,
     output_over_input,
     split_metrics,
@@ -41,21 +44,14 @@ COMPARE_FLAGS = {
     "n_boot": "--n-boot",
     "n_permutations": "--n-permutations",
     "seed": "--seed",
-    "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
+    "con": ENGINE_CON,
 }
 COMMAND_FLAGS["compare"] = COMPARE_FLAGS
 
 
 @click.command("compare")
-@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    required=True,
-    help="Metric to compare, e.g. auc, accuracy, ndcg@10 (repeatable).",
-)
+@inputs_argument
+@metric_option("Metric to compare, e.g. auc, accuracy, ndcg@10 (repeatable).", required=True)
 @click.option(
     "--score",
     "scores",

@@ -103,6 +103,8 @@ def database_engine(db_url: str) -> Iterator[Any]:
         raise InputError(
             "--db-url needs SQLAlchemy and a driver: pip install 'sqlmetrics[postgres]'"
         ) from None
+    from .._backends.base import driver_message
+
     try:
         engine = sqlalchemy.create_engine(db_url)
     except (sqlalchemy.exc.ArgumentError, ImportError, ValueError, TypeError) as exc:
@@ -121,7 +123,7 @@ def database_engine(db_url: str) -> Iterator[Any]:
         try:
             engine.connect().close()
         except sqlalchemy.exc.SQLAlchemyError as exc:
-            message = " ".join(str(getattr(exc, "orig", None) or exc).split())
+            message = driver_message(exc)
             raise InputError(
                 f"--db-url {shown} cannot connect: {message}; check the URL, that the server "
                 f"runs and that the user may log in"

@@ -14,6 +14,8 @@ from .._core.conventions import convention_names
 from ._engines import engine_connection, engine_data, engine_options
 from ._io import (
     COMMAND_FLAGS,
+    ENGINE_CON,
+    ROLES,
     SCORES,
     InputError,
     ci_options,
@@ -23,7 +25,9 @@ from ._io import (
     filtered,
     format_frame,
     friendly,
+    inputs_argument,
     load_dirs,
+    metric_option,
     metrics_dir_option,
     output_option,
     output_over_input,
@@ -91,36 +95,20 @@ EVAL_FLAGS = {
     "n_boot": "--n-boot",
     "seed": "--seed",
     "where": "--where",
-    "con": "DATA (path/to/db.duckdb:table), --db-url or --spark",
+    "con": ENGINE_CON,
 }
 
 COMMAND_FLAGS["eval"] = EVAL_FLAGS
 
 
 @click.command("eval")
-@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    help="Metric to compute, e.g. auc, gauc, ndcg@10, or ir_measures' names such as nDCG@10, "
+@inputs_argument
+@metric_option(
+    "Metric to compute, e.g. auc, gauc, ndcg@10, or ir_measures' names such as nDCG@10, "
     "'P(rel=2)@5' (repeatable). With --trec --format trec and no -m: trec_eval's standard "
-    "measures.",
+    "measures."
 )
-@data_options(
-    "label",
-    "score",
-    "group",
-    "item",
-    "weight",
-    "prediction",
-    "by",
-    "qrels",
-    "pos_label",
-    "where",
-    score=SCORES,
-)
+@data_options(*ROLES, "where", score=SCORES)
 @click.option(
     "--class-score",
     "class_scores",

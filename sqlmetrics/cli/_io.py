@@ -424,6 +424,20 @@ GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+#: what sets ``con=`` in the commands that take --db-url and --spark (eval, compare)
+ENGINE_CON = "DATA (path/to/db.duckdb:table), --db-url or --spark"
+#: DATA... of the commands that read one or more inputs (eval, report, compare)
+inputs_argument = click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
+
+#: the data flags of the commands that read columns by role (eval, report, render), in order
+ROLES = ("label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label")
+
+
+def metric_option(help: str, *, required: bool = False) -> Callable[[F], F]:
+    """``-m/--metric`` (repeatable, into ``metrics``), with the command's own help."""
+    return click.option("-m", "--metric", "metrics", multiple=True, required=required, help=help)
+
+
 def data_options(*names: str, **overrides: dict[str, Any]) -> Callable[[F], F]:
     """The flags ``names`` of :data:`GRAMMAR` on a command, in that order; ``overrides``
     changes a flag's settings for that command (``score={"multiple": True}``).

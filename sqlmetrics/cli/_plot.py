@@ -31,6 +31,31 @@ F = TypeVar("F", bound=Callable[..., Any])
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 
 
+def _check_image(kind: str, output: str) -> None:
+    """``--output`` names an image file of a format matplotlib writes."""
+    if not output.lower().endswith(IMAGE_SUFFIXES):
+        raise InputError(
+            f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
+            f"e.g. --output {kind}.png"
+        )
+
+
+def _save(figure: Any, output: str) -> None:
+    write_file(output, lambda path: figure.savefig(path, dpi=120))
+    click.echo(f"wrote {output}", err=True)
+
+
+def _output_option() -> Callable[[F], F]:
+    return click.option(
+        "--output",
+        "-o",
+        required=True,
+        type=click.Path(dir_okay=False),
+        callback=check_output,
+        help="Image file to write (.png, .svg or .pdf).",
+    )
+
+
 def _draw(
     kind: str,
     data: tuple[str, ...],
@@ -44,11 +69,7 @@ def _draw(
     pos_label: str | None = None,
     where: str | None = None,
 ) -> None:
-    if not output.lower().endswith(IMAGE_SUFFIXES):
-        raise InputError(
-            f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
-            f"e.g. --output {kind}.png"
-        )
+    _check_image(kind, output)
     from .. import plot as plots
 
     one = single_score(f"plot {kind}", score, "a plot here draws")
@@ -67,8 +88,7 @@ def _draw(
             con=con,
             pos_label=options.get("pos_label"),
         )
-    write_file(output, lambda path: figure.savefig(path, dpi=120))
-    click.echo(f"wrote {output}", err=True)
+    _save(figure, output)
 
 
 def _plot_options(kind: str, option_pairs: tuple[str, ...], pos_label: str | None) -> Any:
@@ -112,14 +132,7 @@ def _options(func: F) -> F:
             type=click.IntRange(min=2),
             help="Points per curve (score quantiles).",
         ),
-        click.option(
-            "--output",
-            "-o",
-            required=True,
-            type=click.Path(dir_okay=False),
-            callback=check_output,
-            help="Image file to write (.png, .svg or .pdf).",
-        ),
+        _output_option(),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -133,44 +146,37 @@ def plot() -> None:
     """
 
 
-@plot.command("roc")
-@_options
-@friendly
-def roc_command(
-    data: tuple[str, ...],
-    label: str,
-    score: tuple[str, ...],
-    weight: str | None,
-    by: tuple[str, ...],
-    max_points: int,
-    output: str,
-    option_pairs: tuple[str, ...],
-    pos_label: str | None,
-    where: str | None,
-) -> None:
+def _curve_command(kind: str, help: str) -> None:
+    """``plot roc`` or ``plot pr`` (the same flags; ``help`` is the command's)."""
+
+    def command(
+        data: tuple[str, ...],
+        label: str,
+        score: tuple[str, ...],
+        weight: str | None,
+        by: tuple[str, ...],
+        max_points: int,
+        output: str,
+        option_pairs: tuple[str, ...],
+        pos_label: str | None,
+        where: str | None,
+    ) -> None:
+        _draw(
+            kind, data, label, score, weight, by, max_points, output, option_pairs, pos_label, where
+        )
+
+    command.__name__ = command.__qualname__ = f"{kind}_command"
+    command.__doc__ = help
+    plot.command(kind)(_options(friendly(command)))
+
+
+_curve_command(
+    "roc",
     """ROC curve of DATA (Parquet/CSV files or a glob, a directory of Parquet files, or
     path/to/db.duckdb:table), AUC in the legend.
-    """
-    _draw("roc", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
-
-
-@plot.command("pr")
-@_options
-@friendly
-def pr_command(
-    data: tuple[str, ...],
-    label: str,
-    score: tuple[str, ...],
-    weight: str | None,
-    by: tuple[str, ...],
-    max_points: int,
-    output: str,
-    option_pairs: tuple[str, ...],
-    pos_label: str | None,
-    where: str | None,
-) -> None:
-    """Precision-recall curve of DATA, average precision in the legend."""
-    _draw("pr", data, label, score, weight, by, max_points, output, option_pairs, pos_label, where)
+    """,
+)
+_curve_command("pr", """Precision-recall curve of DATA, average precision in the legend.""")
 
 
 def _binned_options(func: F, strategy: bool) -> F:
@@ -198,14 +204,7 @@ def _binned_options(func: F, strategy: bool) -> F:
             if strategy
             else []
         ),
-        click.option(
-            "--output",
-            "-o",
-            required=True,
-            type=click.Path(dir_okay=False),
-            callback=check_output,
-            help="Image file to write (.png, .svg or .pdf).",
-        ),
+        _output_option(),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -213,11 +212,7 @@ def _binned_options(func: F, strategy: bool) -> F:
 
 
 def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -> None:
-    if not output.lower().endswith(IMAGE_SUFFIXES):
-        raise InputError(
-            f"plot {kind}: --output {output!r} must end in {', '.join(IMAGE_SUFFIXES)}, "
-            f"e.g. --output {kind}.png"
-        )
+    _check_image(kind, output)
     from .. import plot as plots
 
     options = _plot_options(kind, kwargs.pop("option_pairs"), kwargs.pop("pos_label"))
@@ -231,8 +226,7 @@ def _draw_binned(kind: str, data: tuple[str, ...], output: str, **kwargs: Any) -
         figure = draw(
             filtered(table, con, where), con=con, pos_label=options.get("pos_label"), **kwargs
         )
-    write_file(output, lambda path: figure.savefig(path, dpi=120))
-    click.echo(f"wrote {output}", err=True)
+    _save(figure, output)
 
 
 @plot.command("calibration")

@@ -10,12 +10,15 @@ from .._core.dialects import DEFAULT, DIALECTS, NAMES
 from ._engines import spark_glob
 from ._io import (
     COMMAND_FLAGS,
+    FLAGS,
+    ROLES,
     InputError,
     cli_name,
     command_options,
     data_options,
     friendly,
     load_dirs,
+    metric_option,
     metrics_dir_option,
     parse_value,
     single_score,
@@ -30,13 +33,8 @@ RENDER_FLAGS = {
     "data": "--data",
     "by": "--by",
     "dialect": "--dialect",
-    "label": "--label",
-    "score": "--score",
-    "group": "--group",
-    "item": "--item",
-    "weight": "--weight",
-    "prediction": "--prediction",
-    "qrels": "--qrels",
+    **{name: FLAGS[name] for name in ROLES[:6]},
+    "qrels": FLAGS["qrels"],
 }
 COMMAND_FLAGS["render"] = RENDER_FLAGS
 
@@ -45,13 +43,7 @@ COMMAND_FLAGS["render"] = RENDER_FLAGS
     "render", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
 )
 @click.argument("metric", required=False)
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    help="Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.",
-)
+@metric_option("Metric of the evaluate statement (repeatable), e.g. -m auc -m ndcg@10.")
 @click.option(
     "--data",
     default="source_table",
@@ -67,15 +59,7 @@ COMMAND_FLAGS["render"] = RENDER_FLAGS
     help=f"SQL dialect written: {', '.join(NAMES[:-1])} or {NAMES[-1]}.",
 )
 @data_options(
-    "label",
-    "score",
-    "group",
-    "item",
-    "weight",
-    "prediction",
-    "by",
-    "qrels",
-    "pos_label",
+    *ROLES,
     "option",
     label={"default": None, "show_default": False, "help": "Label column (default: label)."},
     score={

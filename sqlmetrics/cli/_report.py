@@ -11,6 +11,7 @@ from ._engines import engine_connection, engine_data, engine_options
 from ._eval import EVAL_FLAGS
 from ._io import (
     COMMAND_FLAGS,
+    ROLES,
     SCORES,
     InputError,
     bound_where,
@@ -19,6 +20,8 @@ from ._io import (
     command_options,
     data_options,
     friendly,
+    inputs_argument,
+    metric_option,
     output_over_input,
     score_models,
     split_metrics,
@@ -38,25 +41,10 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
 
 
 @click.command("report")
-@click.argument("inputs", metavar="DATA...", nargs=-1, required=True)
-@click.option(
-    "-m",
-    "--metric",
-    "metrics",
-    multiple=True,
-    required=True,
-    help="Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).",
-)
+@inputs_argument
+@metric_option("Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).", required=True)
 @data_options(
-    "label",
-    "score",
-    "group",
-    "item",
-    "weight",
-    "prediction",
-    "by",
-    "qrels",
-    "pos_label",
+    *ROLES,
     "where",
     score={
         **SCORES,

@@ -911,6 +911,31 @@ def _function(
     return Function(name, takes, raises=_raises(name, takes, refused, bad_data), **sections)
 
 
+def _kernel(
+    name: str,
+    takes: tuple[str, ...],
+    *,
+    value: str,
+    notes: tuple[str, ...],
+    examples: str,
+    **sections: Any,
+) -> Function:
+    """A declaration of a metric of the shared ranking kernel: its Returns says what the float
+    is (``value``); its Notes are the kernel's setup, its own ``notes`` (the formula, the empty
+    groups and ties paragraphs) and where its SQL is; its Examples run on :data:`_DF_EXAMPLE`.
+    """
+    return _function(
+        name,
+        takes,
+        call=_ranking_metric,
+        returns=f"\nfloat\n    {value}, or NaN when no group is left.",
+        warns=_WARNS,
+        notes=section(_SETUP, *notes, _sql(sections.get("metric") or name)),
+        examples=_DF_EXAMPLE + examples,
+        **sections,
+    )
+
+
 _WARNS = """
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
@@ -921,10 +946,9 @@ _WARNS = """
     """
 
 
-_HIT_RATIO = _function(
+_HIT_RATIO = _kernel(
     "hit_ratio",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Hit ratio: relevant items in the top k over all relevant items.
 
@@ -934,38 +958,30 @@ _HIT_RATIO = _function(
     the share of users with a hit, which is :func:`hit_rate`, not this function; check which one
     a paper means before comparing numbers.
     """,
-    returns="""
-    float
-        Hit ratio in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Hit ratio in [0, 1]",
     see_also="""
     hit_rate : share of groups with at least one hit.
     recall_at_k : per-group recall, then a mean.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: HR@k = \frac{\sum_g hits_g@k}{\sum_g R_g}
 
         Empty groups add 0 to both sums: ``empty="skip"`` and ``"zero"`` give the same value.
         """,
         _TIES_EXACT,
-        _sql("hit_ratio"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.hit_ratio(df, k=1, **cols), 4)
     0.3333
     """,
 )
 
 
-_HIT_RATE = _function(
+_HIT_RATE = _kernel(
     "hit_rate",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Hit rate: the share of groups with a relevant item in the top k.
 
@@ -973,16 +989,11 @@ _HIT_RATE = _function(
     leave-one-out evaluation, one relevant item per user, where it also equals recall@k);
     sqlmetrics' :func:`hit_ratio` is a different quantity, the micro recall.
     """,
-    returns="""
-    float
-        Hit rate in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Hit rate in [0, 1]",
     see_also="""
     hit_ratio : hits over relevant items, summed over groups.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: HitRate@k = \frac{1}{|G|} \sum_g [hits_g@k \ge 1]
         """,
@@ -992,11 +1003,9 @@ _HIT_RATE = _function(
         after :math:`m` positions holds no relevant item with the hypergeometric probability
         :math:`\binom{n-r}{m} / \binom{n}{m}`.
         """,
-        _sql("hit_rate"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> sqlmetrics.hit_rate(df, k=1, **cols)
     0.5
     """,
@@ -1016,38 +1025,30 @@ _PRECISION_AT_K_PRECISION_DENOMINATOR = Arg(
 )
 
 
-_PRECISION_AT_K = _function(
+_PRECISION_AT_K = _kernel(
     "precision_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, "precision_denominator", *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Precision at k: relevant items in the top k over k, mean over groups.
 
     trec_eval's ``P_k``: the divisor is k even when fewer than k items were retrieved. With
     ``k=None`` it is the precision of the whole retrieved list.
     """,
-    returns="""
-    float
-        Precision at k in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Precision at k in [0, 1]",
     see_also="""
     recall_at_k : the same hits over the relevant items.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: P@k = \frac{hits@k}{k}
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("precision_at_k"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> sqlmetrics.precision_at_k(df, k=2, **cols)
     0.5
     """,
@@ -1055,73 +1056,57 @@ _PRECISION_AT_K = _function(
 )
 
 
-_RECALL_AT_K = _function(
+_RECALL_AT_K = _kernel(
     "recall_at_k",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
     trec_eval's ``recall_k``: relevant items the run never retrieved (present only in ``qrels``)
     count in the divisor.
     """,
-    returns="""
-    float
-        Recall at k in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Recall at k in [0, 1]",
     see_also="""
     precision_at_k : the same hits over k.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: R@k = \frac{hits@k}{R}
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("recall_at_k"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> sqlmetrics.recall_at_k(df, k=2, **cols)
     0.75
     """,
 )
 
 
-_R_PRECISION = _function(
+_R_PRECISION = _kernel(
     "r_precision",
     takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     R-precision: precision at R, the number of relevant items of the group.
 
     trec_eval's ``Rprec``; at that cut-off precision equals recall.
     """,
-    returns="""
-    float
-        R-precision in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="R-precision in [0, 1]",
     see_also="""
     precision_at_k : precision at a fixed cut-off.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: Rprec = \frac{hits@R}{R}
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("r_precision"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.r_precision(df, **cols), 4)
     0.25
     """,
@@ -1141,10 +1126,9 @@ _MEAN_AVERAGE_PRECISION_AP_DENOMINATOR = Arg(
 )
 
 
-_MEAN_AVERAGE_PRECISION = _function(
+_MEAN_AVERAGE_PRECISION = _kernel(
     "mean_average_precision",
     takes=("data", "k", *_COLUMNS, "ap_denominator", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     metric="map",
     refused=('``ties="average"`` with ``ap_denominator="hits"``',),
     summary="""
@@ -1154,18 +1138,13 @@ _MEAN_AVERAGE_PRECISION = _function(
     disagree here silently (trec_eval and ranx divide by all relevant items, Spark by min(k,
     relevant), others by the hits).
     """,
-    returns="""
-    float
-        MAP in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="MAP in [0, 1]",
     see_also="""
     mrr : reciprocal rank of the first relevant item.
     ndcg : graded-relevance ranking quality.
     mean_average_precision : AP per group.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math::
 
@@ -1179,11 +1158,9 @@ _MEAN_AVERAGE_PRECISION = _function(
         :math:`r` relevant (:math:`q = r / n`, :math:`R_a` relevant items above the group); exact
         for a fixed divisor.
         """,
-        _sql("map"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.mean_average_precision(df, **cols), 4)
     0.6667
     >>> round(sqlmetrics.mean_average_precision(df, k=2, ap_denominator='hits', **cols), 4)
@@ -1193,71 +1170,55 @@ _MEAN_AVERAGE_PRECISION = _function(
 )
 
 
-_MRR = _function(
+_MRR = _kernel(
     "mrr",
     takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Mean reciprocal rank of the first relevant item within the top k.
 
     trec_eval's ``recip_rank``: a group without a relevant item in the top k scores 0.
     """,
-    returns="""
-    float
-        MRR in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="MRR in [0, 1]",
     see_also="""
     mean_average_precision : every relevant item counts.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: RR@k = \frac{1}{\min\{i \le k : rel_i = 1\}} \text{ (0 if none)}
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("mrr"),
     ),
     references=references(_TREC_BOOK, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> sqlmetrics.mrr(df, **cols)
     0.75
     """,
 )
 
 
-_CG = _function(
+_CG = _kernel(
     "cg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Cumulative gain of the top k, mean over groups.
 
     CG ignores positions within the top k; see :func:`dcg`.
     """,
-    returns="""
-    float
-        Mean CG (>= 0), or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Mean CG (>= 0)",
     see_also="""
     dcg : discounted by position.
     ndcg : normalised.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: CG@k = \sum_{i \le k} gain(label_i)
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("cg"),
     ),
     references=references(_JARVELIN, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> sqlmetrics.cg(df, k=2, gain='linear', **cols)
     1.0
     """,
@@ -1276,37 +1237,29 @@ _DCG_LOG_BASE = Arg(
 )
 
 
-_DCG = _function(
+_DCG = _kernel(
     "dcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Discounted cumulative gain at k, mean over groups.
 
     With ``gain="linear"`` and ``ties="average"`` this is scikit-learn's ``dcg_score`` (averaged
     over groups).
     """,
-    returns="""
-    float
-        Mean DCG (>= 0), or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Mean DCG (>= 0)",
     see_also="""
     ndcg : DCG over the ideal DCG.
     idcg : the ideal DCG.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math:: DCG@k = \sum_{i \le k} \frac{gain(label_i)}{\log_2(i + 1)}
         """,
         _EMPTY,
         _TIES_EXACT,
-        _sql("dcg"),
     ),
     references=references(_JARVELIN, _BURGES, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """,
@@ -1326,26 +1279,20 @@ _IDCG_LOG_BASE = Arg(
 )
 
 
-_IDCG = _function(
+_IDCG = _kernel(
     "idcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Ideal discounted cumulative gain at k, mean over groups.
 
     The DCG of the group's judged items (``qrels`` if given, including items the run never
     retrieved; else the group's rows) in ideal order: labels descending.
     """,
-    returns="""
-    float
-        Mean ideal DCG (>= 0), or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="Mean ideal DCG (>= 0)",
     see_also="""
     ndcg : DCG over the ideal DCG.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math::
 
@@ -1353,11 +1300,9 @@ _IDCG = _function(
             \quad label^*_1 \ge label^*_2 \ge \dots
         """,
         _EMPTY,
-        _sql("idcg"),
     ),
     references=references(_JARVELIN),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """,
@@ -1378,10 +1323,9 @@ _NDCG_LOG_BASE = Arg(
 )
 
 
-_NDCG = _function(
+_NDCG = _kernel(
     "ndcg",
     takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Normalised discounted cumulative gain at k, mean over groups.
 
@@ -1390,17 +1334,12 @@ _NDCG = _function(
     (``k=None``) and ``ndcg_cut_k``; with ``gain="linear", ties="average"`` it is scikit-learn's
     ``ndcg_score`` (``ignore_ties=False``) averaged over groups.
     """,
-    returns="""
-    float
-        NDCG in [0, 1], or NaN when no group is left.
-    """,
-    warns=_WARNS,
+    value="NDCG in [0, 1]",
     see_also="""
     dcg, idcg : numerator and denominator.
     mean_average_precision : binary relevance.
     """,
-    notes=section(
-        _SETUP,
+    notes=(
         r"""
         .. math::
 
@@ -1412,11 +1351,9 @@ _NDCG = _function(
         Each tied position gets the mean gain of its tie group with ``ties="average"``, the exact
         expected DCG.
         """,
-        _sql("ndcg"),
     ),
     references=references(_JARVELIN, _BURGES, _MCSHERRY),
-    examples=_DF_EXAMPLE
-    + """
+    examples="""
     >>> round(sqlmetrics.ndcg(df, k=2, **cols), 4)
     0.4532
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)

@@ -119,6 +119,46 @@ def test_ci_none_changes_nothing() -> None:
         assert fn(frame, ci=0.95).value == plain
 
 
+#: what each function needs besides data= to reach its option checks
+_REQUIRED: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
+    "catalog_coverage": ((), {"train": "t"}),
+    "novelty": ((), {"train": "t"}),
+    "fbeta": ((), {"beta": 1.0}),
+    "gauc": ((), {"group": "g"}),
+    "evaluate": ((["auc"],), {}),
+    "report": ((["auc"],), {}),
+}
+#: the functions whose n_boot=/seed= serve intervals (state and merge refuse ci=)
+_RESAMPLING = sorted(
+    name
+    for name in sqlmetrics.__all__
+    if inspect.isfunction(getattr(sqlmetrics, name))
+    and "n_boot" in inspect.signature(getattr(sqlmetrics, name)).parameters
+    and name not in ("state", "merge")
+)
+
+
+@pytest.mark.parametrize("name", _RESAMPLING)
+def test_n_boot_and_seed_are_checked_without_ci(name: str) -> None:
+    """A bad n_boot= or seed= is refused even without ci= (it is not kept silently until the
+    day a level is passed), before the data is read; a good one without ci= changes nothing."""
+    assert len(_RESAMPLING) > 50
+    fn = getattr(sqlmetrics, name)
+    args, kwargs = _REQUIRED.get(name, ((), {}))
+    for option, value, words in (
+        ("n_boot", -5, "n_boot= must be an integer >= 10 .*got -5"),
+        ("n_boot", 5.5, "n_boot= must be an integer >= 10 .*got 5.5"),
+        ("seed", -1, "seed= must be an integer in \\[0, 2\\^31\\).*got -1"),
+    ):
+        # the message names the metric (map, jaccard_macro) or the call that checks (report:
+        # evaluate)
+        with pytest.raises(InvalidParameterError, match=f"^[a-z_0-9]+: {words}"):
+            fn("no_such_table", *args, **kwargs, **{option: value})
+    if name == "auc":
+        df = binary_frame(n=20)
+        assert fn(df, n_boot=500, seed=3) == fn(df)
+
+
 # --------------------------------------------------------------------------- delong
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_delong_equals_the_structural_components(seed: int) -> None:

@@ -27,6 +27,7 @@ from .._inference.intervals import (
     SliceBounds,
     check_ci,
     check_method,
+    check_unused_ci,
     ci_columns,
     contain,
     serve_slices,
@@ -254,11 +255,9 @@ def evaluate(
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)
     request = None
-    if ci is not None or ci_method is not None:
-        if ci is None:
-            raise InvalidParameterError(
-                f"evaluate: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
-            )
+    if ci is None:
+        check_unused_ci("evaluate", ci_method, n_boot, seed)
+    else:
         request = check_ci("evaluate", ci, ci_method, n_boot, seed)
         for req in plan.requests:
             if req.spec.name in COUNTS:  # a sum over groups

@@ -260,12 +260,22 @@ def ci_request(
     :func:`ci_result`.
     """
     if ci is None:
-        if ci_method is not None:
-            raise InvalidParameterError(
-                f"{metric}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
-            )
+        check_unused_ci(metric, ci_method, n_boot, seed)
         return None
     return check_ci(metric, ci, ci_method, n_boot, seed)
+
+
+def check_unused_ci(metric: str, ci_method: Any, n_boot: Any, seed: Any) -> None:
+    """Without ``ci=``: ``ci_method=`` is refused (it needs a level), and ``n_boot=`` and
+    ``seed=`` are still checked, so that a bad value is not silently kept until the day a
+    level is passed.
+    """
+    if ci_method is not None:
+        raise InvalidParameterError(
+            f"{metric}: ci_method={ci_method!r} needs ci= (a level, e.g. ci=0.95)"
+        )
+    PARAMS["n_boot"].validate(metric, n_boot)
+    PARAMS["seed"].validate(metric, seed)
 
 
 def ci_result(metric: str, value: T, request: CiRequest | None) -> T | Interval:

@@ -47,7 +47,7 @@ import invariance_data
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import chdb_table, quiet
+from conftest import SPARK_CODEGEN_DEFAULTS, chdb_table, quiet
 
 import sqlmetrics
 from sqlmetrics._backends.clickhouse_backend import SETTINGS as CLICKHOUSE_SETTINGS
@@ -280,8 +280,10 @@ def hostile(eng: Engine) -> Iterator[Engine]:
     else:
         if "spark" not in _HOSTILE:
             session = eng.con.newSession()
-            for key, value in ts.HOSTILE_SPARK.items():
+            # code generation as users have it (the suite's session interprets, for speed)
+            for key, value in {**SPARK_CODEGEN_DEFAULTS, **ts.HOSTILE_SPARK}.items():
                 session.conf.set(key, value)
+            assert session.conf.get("spark.sql.codegen.factoryMode") == "FALLBACK"
             other = Engine("spark", session)
             for table in TABLES:
                 other.load(f"{table}__renamed", renamed_frame(table))

@@ -74,7 +74,8 @@ def parquet(tmp_path_factory: pytest.TempPathFactory, frame: pd.DataFrame) -> st
 
 
 def temp_views(spark: Any) -> list[str]:
-    return [t.name for t in spark.catalog.listTables() if t.name.startswith("__sqlmetrics_")]
+    names = [str(row[1]) for row in spark.sql("show tables").collect()]
+    return [name for name in names if name.startswith("__sqlmetrics_")]
 
 
 #: values of the options a public function requires (no default)

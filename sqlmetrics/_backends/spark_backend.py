@@ -158,7 +158,9 @@ class SparkBackend(Backend):
         return ".".join(quote_ident(p, self.dialect) for p in [*parts, str(table.name)])
 
     def table_names(self) -> list[str]:
-        names = {str(t.name) for t in self.spark.catalog.listTables()}
+        # SHOW TABLES, not catalog.listTables(): the latter decodes its rows into Table objects,
+        # which fails in a session that interprets expressions (factoryMode NO_CODEGEN)
+        names = {str(row[1]) for row in self.spark.sql("show tables").collect()}
         return sorted(n for n in names if not n.startswith(PREFIX))
 
     @contextmanager

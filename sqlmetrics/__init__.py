@@ -1,15 +1,49 @@
 """sqlmetrics: classification, CTR and ranking metrics computed in SQL, where the data lives.
 
-Each metric is one Jinja-templated SQL query (``sql/``), rendered and run in DuckDB over a
-table, Parquet/CSV files, a DataFrame, an Arrow table or a DuckDB relation; on PostgreSQL
-(SQLAlchemy) and Spark with ``con=``.
+Each metric is one SQL query whose header states its exact definition (ties, gains,
+denominators, undefined cases). It runs in DuckDB, embedded, over a pandas DataFrame, an Arrow
+table, Parquet/CSV files and folders (globs too) or a DuckDB table; with ``con=`` on
+PostgreSQL (a SQLAlchemy engine or connection), Spark (a SparkSession) or ClickHouse (a chdb
+session, a clickhouse_connect client), next to the data.
 
-Every public name is here, in :data:`__all__`; the modules behind them are private and grouped
-by layer (docs/decisions/0012-layout.md): ``_core`` (registry, names, conventions),
-``_templating`` (the Jinja SQL and quoting), ``_backends`` (where SQL runs), ``_engine`` (check,
-render, run; ``evaluate``), ``_inference`` (intervals, comparison), ``_metrics`` (one module per
-family, named as ``sql/``'s folders), ``cli``. ``sqlmetrics.plot`` (matplotlib, imported only
-when plotting) and ``sqlmetrics.errors`` are public modules.
+>>> import pandas as pd
+>>> import sqlmetrics
+>>> clicks = pd.DataFrame({
+...     "label": [1, 0, 1, 0, 0, 1],
+...     "score": [0.9, 0.4, 0.7, 0.3, 0.8, 0.6],
+...     "country": ["de", "de", "de", "fr", "fr", "fr"],
+... })
+>>> sqlmetrics.auc(clicks)
+0.7777777777777778
+>>> sqlmetrics.auc(clicks, ci=0.95)
+Interval(value=0.7777777777777778, lo=0.2908208107907882, hi=1.0, level=0.95, method='delong')
+
+Many metrics, per slice, in one statement:
+
+>>> sqlmetrics.evaluate(clicks, ["auc", "log_loss", "precision"], by="country", threshold=0.5)
+  country  auc  log_loss  precision  n_rows
+0      de  1.0  0.324287        1.0       3
+1      fr  0.5  0.825646        0.5       3
+
+Ranking metrics over groups (queries, users), with graded labels:
+
+>>> run = pd.DataFrame({
+...     "query": [1, 1, 1, 2, 2], "doc": ["a", "b", "c", "a", "d"],
+...     "score": [3.0, 2.0, 1.0, 2.0, 1.0], "rel": [0, 2, 1, 1, 0],
+... })
+>>> sqlmetrics.ndcg(run, k=3, group="query", item="doc", label="rel")
+0.8295009024012067
+
+Where to read on: each function's own help (``help(sqlmetrics.ndcg)``: definition, options,
+references, examples); :func:`metric_names` and ``sqlmetrics list`` for every metric and its
+ir_measures and trec_eval names; :func:`evaluate`, :func:`compare` (paired tests),
+:func:`state`/:func:`merge` (mergeable states), :func:`report` (an offline HTML page) and
+:func:`render` (the SQL itself); the README and ``sqlmetrics --help`` for the command line and
+the dbt package.
+
+Every public name is here, in :data:`__all__`. The modules behind them are private, grouped by
+layer (docs/decisions/0012-layout.md); ``sqlmetrics.plot`` (matplotlib, imported only when
+plotting) and ``sqlmetrics.errors`` are public modules.
 """
 
 from __future__ import annotations

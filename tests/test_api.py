@@ -70,3 +70,15 @@ def test_all_is_explicit_and_complete() -> None:
     }
     assert modules <= {"errors", "plot", "cli"}, sorted(modules - {"errors", "plot", "cli"})
     assert len(sqlmetrics.__all__) == len(set(sqlmetrics.__all__))
+
+
+def test_help_of_the_package_opens_on_what_a_user_needs() -> None:
+    """``help(sqlmetrics)`` opens on what the package is, where it runs and three examples
+    (doctested with the module), and where the reference is; the private layers come last."""
+    doc = sqlmetrics.__doc__ or ""
+    first_screen = "\n".join(doc.splitlines()[:50])
+    for words in ("DuckDB", "PostgreSQL", "Spark", "ClickHouse", "sqlmetrics.auc(clicks)"):
+        assert words in first_screen, words
+    assert first_screen.count(">>> sqlmetrics.") >= 3
+    assert "sqlmetrics list" in doc and "help(sqlmetrics.ndcg)" in doc
+    assert "_core" not in first_screen and "_templating" not in doc

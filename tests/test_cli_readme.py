@@ -131,3 +131,24 @@ def test_the_spark_command_runs_in_a_new_local_session(workdir: Path) -> None:
 
     want = sqlmetrics.auc(frame, label="click", score="pctr")
     assert f"{want:.6f}" in out
+
+
+def test_help_ends_with_the_readmes_first_command_and_points_to_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``sqlmetrics --help`` and ``sqlmetrics eval --help`` end with an example, the README's
+    first command (so it stays true), which runs, and point to ``sqlmetrics list``."""
+    first = README.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    readme_eval = first.split("&& sqlmetrics ", 1)[1]
+    runner = CliRunner()
+    for args in ([], ["eval"]):
+        result = runner.invoke(cli.main, [*args, "--help"], terminal_width=100)
+        assert result.exit_code == 0, result.output
+        tail = result.output.rsplit("Example", 1)[1]
+        assert tail.rstrip().endswith("sqlmetrics list"), tail
+        (shown,) = commands("\n".join(line.strip() for line in tail.splitlines()))
+        assert shown == ["sqlmetrics", *shlex.split(readme_eval)], shown
+    monkeypatch.chdir(ROOT)
+    result = runner.invoke(cli.main, shown[1:])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].split()[:4] == ["country", "auc", "gauc", "f1"]

@@ -27,7 +27,17 @@ from ._report import report_command
 __all__ = ["main"]
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+#: the example that ends ``sqlmetrics --help`` and ``sqlmetrics eval --help`` (the README's
+#: first command, on the example click log that ships with the repository)
+EXAMPLE = (
+    "\b\nExample (the example click log of the repository):\n"
+    "  sqlmetrics eval examples/data/ctr.csv -m auc -m gauc -m f1 --label click \\\n"
+    "      --score pctr --group user_id --by country --option threshold=0.3\n\n"
+    "Every metric, with its ir_measures and trec_eval names: sqlmetrics list"
+)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLE)
 @click.version_option(package_name="sqlmetrics")
 @click.option(
     "--memory-limit",
@@ -52,5 +62,6 @@ def main(memory_limit: str | None) -> None:
             raise click.UsageError(message.replace("--memory-limit  ", "--memory-limit ")) from None
 
 
+eval_command.epilog = EXAMPLE
 for _command in (eval_command, render_command, list_command, compare_command, report_command, plot):
     main.add_command(_command)

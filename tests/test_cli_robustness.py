@@ -267,10 +267,12 @@ def test_an_interrupted_duckdb_query_is_exit_130(monkeypatch: pytest.MonkeyPatch
 # --------------------------------------------------------------------------- bounds
 def test_compare_bounds_n_boot_and_n_permutations() -> None:
     frame = pd.DataFrame({"label": [0, 1] * 10, "a": [0.1, 0.9] * 10, "b": [0.4, 0.6] * 10})
+    why = {"n_boot": "each replicate is a pass over the data", "n_permutations": "each one is a "
+           "pass over the rows"}  # fmt: skip
     for name in ("n_boot", "n_permutations"):
         with pytest.raises(
             InvalidParameterError,
-            match=rf"compare: {name}= must be <= 100000 \(each one is a pass over the rows\); "
+            match=rf"compare: {name}= must be <= 100000 \({why[name]}\); "
             rf"got 1000000000; pass a smaller number, e.g. {name}=2000$",
         ):
             sqlmetrics.compare(frame, ["accuracy"], scores=["a", "b"], **{name: 10**9})
@@ -281,8 +283,8 @@ def test_compare_n_boot_too_large_on_the_command_line() -> None:
     args += ["--score", "user_id", "--test", "bootstrap", "--n-boot", "1000000000"]
     line = one_error_line(invoke(args))
     assert line == (
-        "sqlmetrics: error: compare: --n-boot must be <= 100000 (each one is a pass over the "
-        "rows); got 1000000000; pass a smaller number, e.g. --n-boot 2000"
+        "sqlmetrics: error: compare: --n-boot must be <= 100000 (each replicate is a pass over "
+        "the data); got 1000000000; pass a smaller number, e.g. --n-boot 2000"
     )
 
 

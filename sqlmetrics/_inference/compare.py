@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends.source import Source
 from .._core.names import Request, metric_form
-from .._core.registry import N_BOOT_MAX, PAIRED_TESTS, REGISTRY, MetricSpec, Role
+from .._core.registry import (
+    N_BOOT_MAX,
+    PAIRED_TESTS,
+    PARAMS,
+    REGISTRY,
+    MetricSpec,
+    Number,
+    Role,
+)
 from .._engine.plan import Plan, data_checks, make_plan, open_plan
 from .._engine.run import check_params, entry, kernel_sql, open_checked
 from .._engine.validate import check_columns, validate_data
@@ -49,7 +57,16 @@ _SYNONYMS = {
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: below this many discordant pairs McNemar's test is the exact binomial test
 MCNEMAR_EXACT_BELOW = 25
-SEED_MAX = 2**31
+#: ``n_permutations=``: as ``n_boot=``, each permutation a pass over the rows (dbt's
+#: champion_challenger test states the same message)
+check_n_permutations = Number(
+    "an integer >= 10 (e.g. 200 or 1000)",
+    kind="int",
+    low=10,
+    limit=N_BOOT_MAX,
+    limit_why=" (each one is a pass over the rows)",
+    limit_fix="; pass a smaller number, e.g. {name}=2000",
+)
 COLUMNS = [
     "metric",
     "model",
@@ -340,22 +357,9 @@ def _check_settings(
         raise InvalidParameterError(
             f"compare: ci= must be a number in (0, 1), e.g. 0.95; got {ci!r}"
         )
-    for name, value in (("n_boot", n_boot), ("n_permutations", n_permutations)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 10:
-            raise InvalidParameterError(
-                f"compare: {name}= must be an integer >= 10 (e.g. 200 or 1000); got {value!r}"
-            )
-        if value > N_BOOT_MAX:  # each one a pass over the rows (registry.N_BOOT_MAX)
-            raise InvalidParameterError(
-                f"compare: {name}= must be <= {N_BOOT_MAX} (each one is a pass over the rows); "
-                f"got {value!r}; pass a smaller number, e.g. {name}=2000"
-            )
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, numbers.Integral)
-        or not 0 <= int(seed) < SEED_MAX
-    ):
-        raise InvalidParameterError(f"compare: seed= must be an integer in [0, 2^31); got {seed!r}")
+    PARAMS["n_boot"].validate("compare", n_boot)
+    check_n_permutations("compare", "n_permutations", n_permutations)
+    PARAMS["seed"].validate("compare", seed)
 
 
 def _models(arg: str, names: Any, baseline: str | None) -> list[str]:

@@ -21,4 +21,4 @@ format:
 	ruff check --fix sqlmetrics tools tests examples benchmarks
 
 readme:
-	python -m tools.docs README.md
+	python -m tools.docs

@@ -1,6 +1,7 @@
-"""The README's command-line examples run as written (issue 28, items 3 and 8): every line of
-its "Command line" block, its `compare` example and its Spark command, in a folder holding the
-files they name (built from the repository's own click log and search run).
+"""The site's command-line examples run as written (issue 28, items 3 and 8): the folder holding
+the files they name (built from the repository's own click log and search run), in which
+tests/test_site_pages.py runs every command of every page; the repeated-impressions error the
+command-line page names; its Spark command; the help's example, the README's first command.
 """
 
 from __future__ import annotations
@@ -13,27 +14,29 @@ import duckdb
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from docpages import page, section
 
 from sqlmetrics import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = page("README.md")
 CTR = ROOT / "examples" / "data" / "ctr.csv"
 SEARCH = ROOT / "examples" / "data" / "search.csv"
 
 
 def commands(text: str) -> list[list[str]]:
-    """The ``sqlmetrics ...`` commands of a bash block: continuation lines joined, comments
-    dropped, each split as the shell would (an unquoted glob left for :func:`expand`).
+    """The ``sqlmetrics ...`` commands of a bash block: continuation lines joined, ``&&``
+    chains split, comments dropped, each split as the shell would (an unquoted glob left for
+    :func:`expand`).
     """
     joined = text.replace("\\\n", " ")
-    lines = [line for line in joined.splitlines() if line.startswith("sqlmetrics ")]
+    parts = [part for line in joined.splitlines() for part in line.split(" && ")]
+    lines = [part for part in parts if part.startswith("sqlmetrics ")]
     return [shlex.split(line, comments=True) for line in lines]
 
 
 def section_block(heading: str) -> str:
-    section = README.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    return str(re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)[0])
+    return str(re.findall(r"```bash\n(.*?)\n```", section(heading), flags=re.S)[0])
 
 
 @pytest.fixture
@@ -92,16 +95,6 @@ def run(argv: list[str], cwd: Path) -> str:
     return result.stdout
 
 
-def test_the_command_line_block_runs_line_by_line(workdir: Path) -> None:
-    argvs = commands(section_block("Command line"))
-    assert len(argvs) >= 15
-    for argv in argvs:
-        run(argv, workdir)
-    written = pd.read_csv(workdir / "metrics.csv")  # the first line's output
-    assert {"auc", "gauc", "ndcg@10"} <= set(written.columns) and len(written) == 6
-    assert (workdir / "roc.png").stat().st_size > 0
-
-
 def test_the_repeated_impressions_need_the_option_the_readme_names(workdir: Path) -> None:
     first = commands(section_block("Command line"))[0]
     without = [a for a in first if a != "duplicates=max"]
@@ -111,14 +104,6 @@ def test_the_repeated_impressions_need_the_option_the_readme_names(workdir: Path
     assert result.exit_code == 2
     assert "--option duplicates=max or --option duplicates=sum" in result.stderr
     assert "'max'" not in result.stderr
-
-
-def test_the_compare_example_runs(workdir: Path) -> None:
-    section = README.split("\n### Comparing models\n", 1)[1].split("\n## ", 1)[0]
-    block = re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)[0]
-    (argv,) = commands(block)
-    out = run(argv, workdir)
-    assert "ndcg@10" in out and "model_b" in out
 
 
 @pytest.mark.spark

@@ -145,21 +145,3 @@ def test_one_score_is_a_clean_error(tmp_path: Path) -> None:
         "--score model_a --score model_b" in result.output
     )
     assert "Traceback" not in result.output
-
-
-def test_readme_example_prints_what_the_readme_shows(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import contextlib
-    import re
-    import warnings
-
-    root = Path(__file__).resolve().parents[1]
-    section = (root / "README.md").read_text().split("### Comparing models\n", 1)[1]
-    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
-    shown = re.search(r"\nprints\n\n```\n(.*?)```", section, flags=re.S)
-    assert code is not None and shown is not None
-    monkeypatch.chdir(root)
-    out = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
-        warnings.simplefilter("error")
-        exec(compile(code.group(1), "README.md", "exec"), {})
-    assert out.getvalue() == shown.group(1)

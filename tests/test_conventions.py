@@ -23,6 +23,7 @@ import pytest
 import pytrec_eval
 from click.testing import CliRunner
 from conftest import seeds
+from docpages import page
 from oracle import conventions as oracle
 from ranx import Qrels, Run
 from ranx import evaluate as ranx_evaluate
@@ -36,7 +37,7 @@ from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics.errors import InvalidParameterError, SkippedGroupsWarning
 from tools.docs import CONVENTIONS_END, CONVENTIONS_START, conventions_table, section
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+CONVENTIONS_PAGE = page("concepts/conventions.md")
 COLS = {"group": "group", "item": "item", "score": "score", "label": "label"}
 CUTS = (1, 3, 5, 20)  # 20: beyond every list
 SEEDS = seeds(8)  # 3 in the fast tier
@@ -653,13 +654,13 @@ def test_skipped_groups_warn_unless_chosen() -> None:
         sqlmetrics.ndcg(FRAME.assign(label=1), k=2)  # nothing skipped
 
 
-# ----------------------------------------------------------------------------- README
-def test_readme_conventions_table_is_generated() -> None:
-    table = section(README, CONVENTIONS_START, CONVENTIONS_END).strip()
+# ----------------------------------------------------------------------------- the site
+def test_site_conventions_table_is_generated() -> None:
+    table = section(CONVENTIONS_PAGE, CONVENTIONS_START, CONVENTIONS_END).strip()
     assert table == conventions_table().strip(), (
-        "README conventions table is stale: run `python -m tools.docs README.md`"
+        "the conventions table of docs/concepts/conventions.md is stale: run `python -m tools.docs`"
     )
-    assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", README)
+    assert re.search(r"## Coming from trec_eval / scikit-learn / ranx", CONVENTIONS_PAGE)
 
 
 # ----------------------------------------------------------------------------- issue 14 metrics

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import inspect
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from docpages import page
 
 import sqlmetrics
 from sqlmetrics import cli
@@ -15,7 +15,8 @@ from sqlmetrics._core.conventions import DEFINITIONAL
 from sqlmetrics._core.registry import REGISTRY, default_of
 from tools.docs import metrics_table
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+RANKING_PAGE = page("concepts/ranking.md")
+GETTING_STARTED = page("getting-started.md")
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -59,9 +60,11 @@ def test_hit_ratio_and_hit_rate_are_told_apart_everywhere() -> None:
     for function in (sqlmetrics.hit_ratio, sqlmetrics.hit_rate):
         doc = inspect.getdoc(function) or ""
         assert '"HR@k"' in doc or "HR@k" in doc
-    assert "hit_rate@10" in README and "HR@10" in README
+    assert "hit_rate@10" in RANKING_PAGE and "HR@10" in RANKING_PAGE
 
 
-def test_readme_explains_the_count_columns() -> None:
-    assert re.search(r"`n_rows`.*rows", README)
-    assert re.search(r"`n_groups`.*GAUC.*both classes", README, flags=re.S)
+def test_getting_started_explains_the_count_columns() -> None:
+    assert re.search(r"`n_rows`.*rows", GETTING_STARTED)
+    assert re.search(
+        r"`n_groups`.*GAUC.*both a positive and a negative label", GETTING_STARTED, flags=re.S
+    )

@@ -535,30 +535,15 @@ def test_no_warning_for_a_defined_interval() -> None:
         sqlmetrics.auc(binary_frame(), ci=0.95)
 
 
-# --------------------------------------------------------------------------- README
-def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    import contextlib
-    import io
-    import re
-    from pathlib import Path
+# --------------------------------------------------------------------------- the site
+def test_site_intervals_table_is_generated() -> None:
+    from docpages import page
 
     from tools.docs import INTERVALS_END, INTERVALS_START, intervals_table
     from tools.docs import section as marked
 
-    root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text()
-    section = readme.split("\n## How sure is the number?\n", 1)[1].split("\n## ", 1)[0]
-    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
-    shown = re.search(r"prints:\n\n```\n(.*?)```", section, flags=re.S)
-    assert code is not None and shown is not None
-    monkeypatch.chdir(root)
-    out = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
-        warnings.simplefilter("error")
-        exec(compile(code.group(1), "README.md", "exec"), {})
-    assert out.getvalue() == shown.group(1)
-    table = marked(readme, INTERVALS_START, INTERVALS_END).strip()
-    assert table == intervals_table().strip(), "run `python -m tools.docs README.md`"
+    table = marked(page("concepts/uncertainty.md"), INTERVALS_START, INTERVALS_END).strip()
+    assert table == intervals_table().strip(), "run `python -m tools.docs`"
 
 
 # --------------------------------------------------------------------------- every metric

@@ -376,36 +376,6 @@ def test_compare_and_intervals_apply_the_names_parameters() -> None:
     )
 
 
-def readme_section() -> str:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    return readme.split("\n## IR measures\n", 1)[1].split("\n## ", 1)[0]
-
-
-def test_readme_ir_measures_section_prints_what_it_shows(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import re
-    import shlex
-
-    from click.testing import CliRunner
-
-    from sqlmetrics import cli
-
-    monkeypatch.chdir(Path(__file__).resolve().parents[1])
-    section = readme_section()
-    code = re.findall(r"```python\n(.*?)\n```", section, flags=re.S)
-    command = re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)
-    shown = re.findall(r"prints\n\n```\n(.*?)```", section, flags=re.S)
-    assert len(code) == len(command) == 1 and len(shown) == 2
-    exec(compile(code[0], "README.md", "exec"), {})
-    assert capsys.readouterr().out == shown[0]
-    argv = shlex.split(command[0])
-    assert argv[0] == "sqlmetrics"
-    result = CliRunner().invoke(cli.main, argv[1:])
-    assert result.exit_code == 0, result.output
-    assert result.output == shown[1]
-
-
 ENGINE_NAMES = ["P(rel=2)@5", "nDCG@10", "RR@10", "AP", "Success@5", "Bpref", "IPrec@0.6"]
 
 

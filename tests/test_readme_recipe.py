@@ -1,57 +1,37 @@
-"""The README's warehouse-export recipe (issue 39, Done-when) runs and prints what it shows:
-its Python block, its `sqlmetrics eval` command (two models, `**`, `where`), the report that
-the same command writes, and its dbt model, which is the integration project's own file (built
-and checked against Python in tests/test_dbt.py).
+"""The site's warehouse-export recipe (issue 39, Done-when; docs/recipes/warehouse-export.md):
+its Python block and its `sqlmetrics eval` command (two models, `**`, `where`) print what the
+page shows (tests/test_site_pages.py runs them; here, that they show what the recipe is
+about), the report that the same command writes, and its dbt model, which is the integration
+project's own file (built and checked against Python in tests/test_dbt.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shlex
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from docpages import blocks, section
 
 from sqlmetrics import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("\n## Recipe: a warehouse export, by day and country\n", 1)[1].split(
-    "\n## ", 1
-)[0]
+SECTION = section("Recipe: a warehouse export, by day and country")
 
 
 def block(kind: str) -> str:
     return str(re.findall(rf"```{kind}\n(.*?)\n```", SECTION, flags=re.S)[0])
 
 
-def shown_after(text: str) -> str:
-    """The output block printed after ``text`` (its ``prints`` block)."""
-    rest = SECTION.split(text, 1)[1]
-    return str(re.search(r"\nprints\n\n```\n(.*?)```", rest, flags=re.S).group(1))  # type: ignore[union-attr]
-
-
-def test_python_block_prints_what_the_recipe_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    code = block("python")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), {})
-    assert out.getvalue() == shown_after(code)
-    assert "US" not in out.getvalue() and "day country" in out.getvalue()
-
-
-def test_cli_command_prints_what_the_recipe_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    command = block("bash")
-    argv = shlex.split(command)
+def test_the_recipe_shows_the_export_by_day_and_country() -> None:
+    python, command = (b for b in blocks(SECTION) if b.info in ("python", "bash"))
+    assert python.shown is not None and command.shown is not None  # both compared there
+    assert "US" not in python.shown and "day country" in python.shown
+    argv = shlex.split(command.code)
     assert argv[0] == "sqlmetrics" and argv.count("--score") == 2 and "**" in argv[2]
-    result = CliRunner().invoke(cli.main, argv[1:], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    assert result.output == shown_after(command)
+    assert "pctr_challenger" in command.shown
 
 
 def test_the_same_command_writes_the_report(

@@ -261,28 +261,6 @@ def test_rendered_interval_on_spark(spark: Any) -> None:
     assert [bits(row[c]) for c in ("auc", "auc_lo", "auc_hi")] == [iv.value, iv.lo, iv.hi]
 
 
-def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    import contextlib
-    import io
-    import re
-    import warnings
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text()
-    section = readme.split("\n## Gates that know their uncertainty\n", 1)[1].split("\n## ", 1)[0]
-    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
-    shown = re.search(r"prints:\n\n```\n(.*?)```", section, flags=re.S)
-    assert code is not None and shown is not None
-    monkeypatch.chdir(root)
-    out = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
-        warnings.simplefilter("error")
-        exec(compile(code.group(1), "README.md", "exec"), {})
-    assert out.getvalue() == shown.group(1)
-    assert "bit for bit as evaluate(ci=0.95): True" in out.getvalue()
-
-
 def test_render_refuses_an_interval_computed_from_another_metrics_counts() -> None:
     with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.render("mcc", "events", ci=0.95)

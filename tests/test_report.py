@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from conftest import quiet
+from docpages import section
 
 import sqlmetrics
 from sqlmetrics import cli
@@ -337,15 +338,14 @@ def test_the_command_line_writes_the_page(events: pd.DataFrame, tmp_path: Path) 
     assert "path is set by -o/--output, not by --option" in result.output
 
 
-def test_the_readme_example(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sites_example(monkeypatch: pytest.MonkeyPatch) -> None:
     root = Path(__file__).resolve().parents[1]
-    section = (root / "README.md").read_text().split("\n## HTML report\n", 1)[1]
-    (block,) = re.findall(r"```python\n(.*?)\n```", section.split("\n## ", 1)[0], flags=re.S)
+    (block,) = re.findall(r"```python\n(.*?)\n```", section("HTML report"), flags=re.S)
     monkeypatch.chdir(root)
     namespace: dict[str, Any] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the example does not warn
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, "docs/recipes/html-report.md", "exec"), namespace)
     clicks = namespace["clicks"]
     kwargs: dict[str, Any] = dict(label="click", group="user_id", by="country", ci=0.95)
     page = read(namespace["page"])

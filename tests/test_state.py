@@ -348,26 +348,6 @@ def test_merge_reads_a_table_of_states_on_duckdb() -> None:
         sqlmetrics.merge("old", "auc", label="click", score="pctr", con=con)
 
 
-def test_readme_section_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    import contextlib
-    import io
-    import re
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text()
-    section = readme.split("\n## Daily partitions: mergeable states\n", 1)[1].split("\n## ")[0]
-    code = re.search(r"```python\n(.*?)\n```", section, flags=re.S)
-    shown = re.search(r"prints\n\n```\n(.*?)```", section, flags=re.S)
-    assert code is not None and shown is not None
-    monkeypatch.chdir(root)
-    out = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
-        warnings.simplefilter("error")
-        exec(compile(code.group(1), "README.md", "exec"), {})
-    assert out.getvalue() == shown.group(1)
-
-
 @pytest.mark.parametrize("threshold", [0.3, -2.0, 7.5, 0.0])
 def test_threshold_metrics_keep_confusion_counts(threshold: float) -> None:
     log = _clicks(6_000, seed=4)

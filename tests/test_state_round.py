@@ -278,27 +278,6 @@ def test_states_of_another_round_do_not_merge() -> None:
         sqlmetrics.merge("appended", "auc", round=2, con=con)
 
 
-def test_readme_rounded_states_print_what_they_show(monkeypatch: pytest.MonkeyPatch) -> None:
-    import contextlib
-    import io
-
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## Daily partitions: mergeable states\n", 1)[1].split("\n## ")[0]
-    blocks = re.findall(r"```python\n(.*?)\n```", section, flags=re.S)
-    shown = re.findall(r"prints\n\n```\n(.*?)```", section, flags=re.S)
-    assert len(blocks) == len(shown) == 2
-    monkeypatch.chdir(ROOT)
-    namespace: dict[str, Any] = {}
-    out = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(out):
-        warnings.simplefilter("error")
-        exec(compile(blocks[0], "README.md", "exec"), namespace)
-        out.seek(0)
-        out.truncate()
-        exec(compile(blocks[1], "README.md", "exec"), namespace)
-    assert out.getvalue() == shown[1]
-
-
 # --------------------------------------------------------------------------- engines
 def _engine_log() -> pd.DataFrame:
     log = _log6(3_000, seed=7)

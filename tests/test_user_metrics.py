@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import numpy as np
@@ -266,33 +265,3 @@ def test_a_kernel_calling_an_unknown_macro_is_refused_when_registered(tmp_path: 
     ):
         sqlmetrics.register_sql(path)
     assert "m" not in sqlmetrics._core.registry.REGISTRY and "m" not in _templates.USER_FILES
-
-
-# --------------------------------------------------------------------------- the README
-README = (ROOT / "README.md").read_text().split("## Your own metrics")[1].split("\n## ")[0]
-
-
-def _shown_after(block: str) -> str:
-    after = README.split(block)[1]
-    shown = re.search(r"prints:\n\n```\n(.*?)```", after, flags=re.S)
-    assert shown is not None
-    return shown.group(1)
-
-
-def test_readme_python_block_prints_what_it_shows(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    block = re.findall(r"```python\n(.*?)\n```", README, flags=re.S)[0]
-    monkeypatch.chdir(ROOT)
-    exec(compile(block, "README.md", "exec"), {"sqlmetrics": sqlmetrics, "ctr": str(CTR)})
-    assert capsys.readouterr().out == _shown_after(block)
-
-
-def test_readme_command_prints_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    block = re.findall(r"```bash\n(.*?)\n```", README, flags=re.S)[0]
-    argv = shlex.split(block.replace("\\\n", " "))
-    assert argv[:2] == ["sqlmetrics", "eval"] and "--metrics-dir" in argv
-    monkeypatch.chdir(ROOT)
-    out = CliRunner().invoke(main, argv[1:])
-    assert out.exit_code == 0, out.output
-    assert out.output == _shown_after(block)

@@ -1,4 +1,7 @@
-"""Run every benchmark side by side and write ``benchmarks/RESULTS.md``.
+"""Run every benchmark side by side and write the full report to ``benchmarks/data/peers.md``.
+
+``--out`` writes it elsewhere. ``benchmarks/RESULTS.md`` is kept by hand: its peer table
+copies this report's Targets table, with the run's date and load.
 
 Each timed run is a fresh process (``benchmarks.tasks``) on the same Parquet file. Before a
 tool is timed, its value is checked against sqlmetrics' (or, for the ranking peers, against a
@@ -156,7 +159,7 @@ class Comparison:
         return False
 
 
-# why a target can be missed: read with the profile printed above it in RESULTS.md
+# why a target can be missed: read with the profile printed above it in the report
 LIMITS = {
     "auc": (
         "The exact AUC ranks every row: one sort of all rows (DuckDB's window `rank()` and "
@@ -692,11 +695,17 @@ def main(argv: list[str] | None = None) -> None:
         help="skip profiling the metrics whose target is missed",
     )
     parser.add_argument("--data-dir", type=Path, default=HERE / "data")
-    parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=HERE / "data" / "peers.md",
+        help="the report (default benchmarks/data/peers.md; RESULTS.md is kept by hand)",
+    )
     args = parser.parse_args(argv)
     load = [", ".join(f"{x:.2f}" for x in os.getloadavg())]
     only = set(args.only.split(",")) if args.only else None
     comparisons = suite(int(args.size), args.repeats, args.data_dir, only, args.cap_gb)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report(comparisons, args, [*load, "(scale part still running)"]))
     if args.scale:
         comparisons += scale(

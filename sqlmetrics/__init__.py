@@ -38,8 +38,9 @@ Where to read on: each function's own help (``help(sqlmetrics.ndcg)``: definitio
 references, examples); :func:`metric_names` and ``sqlmetrics list`` for every metric and its
 ir_measures and trec_eval names; :func:`evaluate`, :func:`compare` (paired tests),
 :func:`state`/:func:`merge` (mergeable states), :func:`report` (an offline HTML page) and
-:func:`render` (the SQL itself); the README and ``sqlmetrics --help`` for the command line and
-the dbt package.
+:func:`render` (the SQL itself); ``sqlmetrics --help`` for the command line; the
+documentation site (``docs/``: ``pip install -e ".[docs]" && mkdocs serve``) for the recipes,
+the concepts, every metric's page, the dbt package and this reference.
 
 Every public name is here, in :data:`__all__`. The modules behind them are private, grouped by
 layer (docs/decisions/0012-layout.md); ``sqlmetrics.plot`` (matplotlib, imported only when

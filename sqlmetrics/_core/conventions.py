@@ -71,7 +71,7 @@ class SklearnWarn(float):
         return super().__new__(cls, 0.0)
 
     def __repr__(self) -> str:
-        """``'warn'``, scikit-learn's name for it (messages, the README table)."""
+        """``'warn'``, scikit-learn's name for it (messages, the site's conventions table)."""
         return "'warn'"
 
     def __reduce__(self) -> tuple[type[SklearnWarn], tuple[()]]:
@@ -98,7 +98,7 @@ class Convention:
     that takes the option; by_metric: metric -> option -> value where one metric differs.
     adjustable: option -> the values the tool can also produce with a
     switch of its own (``None``: any valid value), and the switch's name. notes: what the
-    convention does not cover (shown in the README table). spelled: option -> the tool's own
+    convention does not cover (the site's conventions table). spelled: option -> the tool's own
     spelling of a value -> what it means here (scikit-learn's ``zero_division="warn"``).
     """
 

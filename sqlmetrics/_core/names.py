@@ -4,7 +4,7 @@ A metric that takes a cut-off is written ``"<base>@k"``, its registry name witho
 ``_at_k`` (``ndcg@10``, ``precision@5`` for the registry's ``precision_at_k``). The plain
 registry name and the registered aliases are accepted too (``"ndcg"``: the whole list).
 :func:`metric_names`, :func:`parse_metric` (``evaluate``, ``render``, the CLI), the CLI's
-``list``, the README's metric table and the "did you mean" hints all use these forms.
+``list``, the site's metric table and the "did you mean" hints all use these forms.
 """
 
 from __future__ import annotations

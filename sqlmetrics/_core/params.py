@@ -198,7 +198,7 @@ _DATA_TYPE = "str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelat
 _CI_METHOD_TYPE = '{"wilson", "delong", "t", "bootstrap"}, optional'
 _CI_METHOD_TEXT = (
     "The interval's method; None: this metric's default, {default_method} (the methods that "
-    'apply: {methods}; README, "How sure is the number?").'
+    "apply: {methods}; docs/concepts/uncertainty.md)."
 )
 
 
@@ -243,7 +243,7 @@ def _params() -> tuple[Param, ...]:
             "connection. DuckDB: a ``duckdb`` connection, or a database file path (opened "
             "read-only). PostgreSQL: a SQLAlchemy ``Engine`` or ``Connection``. Spark: a "
             "``pyspark.sql.SparkSession``. ClickHouse: a ``chdb`` session or connection (in "
-            'process) or a ``clickhouse_connect`` client (over HTTP). README, "Other engines".',
+            "process) or a ``clickhouse_connect`` client (over HTTP); docs/concepts/engines.md.",
         ),
         # ------------------------------------------------------------------ columns
         Param(
@@ -658,7 +658,7 @@ def _params() -> tuple[Param, ...]:
             "str, optional",
             'Follow another tool\'s definition: ``"trec_eval"``, ``"trec_eval_c"``, '
             '``"sklearn"``, ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` '
-            'or ``"ir_measures"`` (the README\'s conventions table lists what each sets). '
+            'or ``"ir_measures"`` (docs/concepts/conventions.md lists what each sets). '
             "Options left out take the tool's values; an option passed explicitly wins where "
             "the tool can produce it, else it is an error.",
         ),

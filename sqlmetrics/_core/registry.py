@@ -2,7 +2,7 @@
 
 Every public metric function is backed by a :class:`MetricSpec` here. The registry feeds the
 functions themselves, :func:`render`, the names users write (``_core.names``: ``@k`` forms,
-"did you mean" errors), the README's metric table and the completeness tests.
+"did you mean" errors), the site's metric table and the completeness tests.
 Parameters are declared once in :data:`PARAMS`, so ``threshold`` or ``k`` mean and check the same
 thing for every metric that takes them.
 """

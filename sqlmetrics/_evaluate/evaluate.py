@@ -118,8 +118,8 @@ def evaluate(
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
         ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
-        metric's own function gives with ``ci=`` on the slice's rows (README, "How sure is
-        the number?"). None (default): no interval columns.
+        metric's own function gives with ``ci=`` on the slice's rows
+        (docs/concepts/uncertainty.md). None (default): no interval columns.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The method for every metric; None: each metric's default.
     n_boot : int, default 200
@@ -143,7 +143,7 @@ def evaluate(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
         ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,

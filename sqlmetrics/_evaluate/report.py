@@ -110,7 +110,7 @@ n_boot, seed, where, con, **options
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
 
@@ -647,7 +647,7 @@ def _sql(
             (
                 "intervals",
                 "-- each metric's interval comes from the metric's own function with ci= (the "
-                "same SQL as sqlmetrics.<metric>(..., ci=...); README, 'How sure is the number?')",
+                "same SQL as sqlmetrics.<metric>(..., ci=...); docs/concepts/uncertainty.md)",
             )
         )
     if len(models) > 1:

@@ -188,7 +188,7 @@ def compare(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
     **options
         Options of the metrics, as in :func:`evaluate` (``threshold``, ``ties``, ...).
 

@@ -80,7 +80,7 @@ def catalog_coverage(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -89,7 +89,7 @@ def catalog_coverage(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -98,7 +98,7 @@ def catalog_coverage(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -205,7 +205,7 @@ def distributional_coverage(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -214,7 +214,7 @@ def distributional_coverage(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -223,7 +223,7 @@ def distributional_coverage(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -334,7 +334,7 @@ def gini_index(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -343,7 +343,7 @@ def gini_index(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -352,7 +352,7 @@ def gini_index(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -471,7 +471,7 @@ def novelty(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -480,7 +480,7 @@ def novelty(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -489,7 +489,7 @@ def novelty(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

@@ -74,7 +74,7 @@ def roc_curve(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -83,7 +83,7 @@ def roc_curve(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -213,7 +213,7 @@ def pr_curve(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -222,7 +222,7 @@ def pr_curve(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -366,7 +366,7 @@ def average_precision(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -375,7 +375,7 @@ def average_precision(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -384,7 +384,7 @@ def average_precision(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -526,7 +526,7 @@ def log_loss(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
+        'bootstrap'; docs/concepts/uncertainty.md). 't': the mean of the per-row losses +-
         t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
         over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
         'bootstrap': the Poisson row bootstrap, percentile interval.
@@ -538,7 +538,7 @@ def log_loss(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -547,7 +547,7 @@ def log_loss(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -684,7 +684,7 @@ def brier_score(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?"). 't': the mean of the per-row losses +-
+        'bootstrap'; docs/concepts/uncertainty.md). 't': the mean of the per-row losses +-
         t_{n-1} times its standard error, sqrt(n / (n - 1) sum w_i^2 (l_i - mean)^2) / sum w_i
         over the n rows of nonzero weight (s / sqrt(n) without weights); NaN for n < 2.
         'bootstrap': the Poisson row bootstrap, percentile interval.
@@ -696,7 +696,7 @@ def brier_score(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -705,7 +705,7 @@ def brier_score(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

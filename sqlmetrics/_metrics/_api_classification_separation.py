@@ -97,7 +97,7 @@ def ks_statistic(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -106,7 +106,7 @@ def ks_statistic(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -115,7 +115,7 @@ def ks_statistic(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -209,7 +209,7 @@ def ks_point(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -218,7 +218,7 @@ def ks_point(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -347,7 +347,7 @@ def partial_auc(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -356,7 +356,7 @@ def partial_auc(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -365,7 +365,7 @@ def partial_auc(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -461,7 +461,7 @@ def lift_table(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -470,7 +470,7 @@ def lift_table(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

@@ -66,7 +66,7 @@ def classification_report(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -75,7 +75,7 @@ def classification_report(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -196,7 +196,7 @@ def multiclass_confusion_matrix(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -205,7 +205,7 @@ def multiclass_confusion_matrix(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -352,7 +352,7 @@ def mcc(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -361,7 +361,7 @@ def mcc(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -370,7 +370,7 @@ def mcc(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

@@ -167,7 +167,7 @@ def hit_ratio(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -176,7 +176,7 @@ def hit_ratio(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -185,7 +185,7 @@ def hit_ratio(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -415,7 +415,7 @@ def hit_rate(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 'wilson' (the methods that apply:
-        'wilson', 't', 'bootstrap'; README, "How sure is the number?").
+        'wilson', 't', 'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -424,7 +424,7 @@ def hit_rate(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -433,7 +433,7 @@ def hit_rate(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -670,7 +670,7 @@ def precision_at_k(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -679,7 +679,7 @@ def precision_at_k(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -688,7 +688,7 @@ def precision_at_k(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -920,7 +920,7 @@ def recall_at_k(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -929,7 +929,7 @@ def recall_at_k(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -938,7 +938,7 @@ def recall_at_k(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -1163,7 +1163,7 @@ def r_precision(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1172,7 +1172,7 @@ def r_precision(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -1181,7 +1181,7 @@ def r_precision(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -1418,7 +1418,7 @@ def mean_average_precision(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1427,7 +1427,7 @@ def mean_average_precision(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -1436,7 +1436,7 @@ def mean_average_precision(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -1675,7 +1675,7 @@ def mrr(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1684,7 +1684,7 @@ def mrr(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -1693,7 +1693,7 @@ def mrr(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -1935,7 +1935,7 @@ def cg(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -1944,7 +1944,7 @@ def cg(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -1953,7 +1953,7 @@ def cg(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -2205,7 +2205,7 @@ def dcg(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -2214,7 +2214,7 @@ def dcg(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -2223,7 +2223,7 @@ def dcg(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -2477,7 +2477,7 @@ def idcg(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -2486,7 +2486,7 @@ def idcg(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -2495,7 +2495,7 @@ def idcg(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -2748,7 +2748,7 @@ def ndcg(
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
     ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
         The interval's method; None: this metric's default, 't' (the methods that apply: 't',
-        'bootstrap'; README, "How sure is the number?").
+        'bootstrap'; docs/concepts/uncertainty.md).
     n_boot : int, default 200
         Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
@@ -2757,7 +2757,7 @@ def ndcg(
     convention : str, optional
         Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
         ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (the README's conventions table lists what each sets). Options left out take the tool's
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
@@ -2766,7 +2766,7 @@ def ndcg(
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
         ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP). README, "Other engines".
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

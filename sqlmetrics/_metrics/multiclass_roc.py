@@ -700,7 +700,7 @@ _MULTICLASS_AUC = _scores_function(
             of the ``scores`` mapping. ``label`` is then not read; one-vs-rest only. In
             ``evaluate``: ``indicators=``; on the command line: ``--class-indicator
             CLASS=COLUMN`` per class. With ``scores=`` and ``ci=``, each row is one sample of the
-            bootstrap (README, "How sure is the number?").
+            bootstrap (docs/concepts/uncertainty.md).
         labels : list, optional
             With ``scores=`` as a list: the class of each score column (scikit-learn's
             ``labels``, which must be sorted there; any order here). A listed class that is never

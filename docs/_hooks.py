@@ -32,9 +32,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 from xml.etree.ElementTree import Element
 
-from markdown import Markdown
-from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
+# Python-Markdown ships no type information (its stubs are types-Markdown)
+from markdown import Markdown  # type: ignore[import-untyped]
+from markdown.extensions import Extension  # type: ignore[import-untyped]
+from markdown.treeprocessors import Treeprocessor  # type: ignore[import-untyped]
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
@@ -205,7 +206,9 @@ def metric_pages() -> dict[str, str]:
         call = f"[`sqlmetrics.{spec.function}`][sqlmetrics.{spec.function}]"
         if spec.average is not None:
             call += f" with `average={spec.average!r}`"
-        columns = ", ".join(f"`{r.name}`" + ("" if r.required else " (optional)") for r in spec.roles)
+        columns = ", ".join(
+            f"`{r.name}`" + ("" if r.required else " (optional)") for r in spec.roles
+        )
         rows = [
             ("`evaluate` name", f"`{metric_form(spec)}`"),
             ("function", call),
@@ -299,8 +302,7 @@ def repo_files(root: Path) -> set[str]:
             p.relative_to(root).as_posix()
             for p in root.rglob("*")
             if not any(
-                part.startswith(".") or part == "__pycache__"
-                for part in p.relative_to(root).parts
+                part.startswith(".") or part == "__pycache__" for part in p.relative_to(root).parts
             )
         }
     return {p for p in found if (root / p).is_file()}
@@ -429,7 +431,7 @@ class RepoLinks:
         return urlunsplit(("", "", link, parts.query, parts.fragment))
 
 
-class _Rewrite(Treeprocessor):
+class _Rewrite(Treeprocessor):  # type: ignore[misc]
     """Rewrites the links (``a href``, ``img src``) of the page being rendered; runs before
     mkdocs' own link processor (priority 0), which then validates the rewritten links.
     """
@@ -444,10 +446,10 @@ class _Rewrite(Treeprocessor):
                 element.set(key, _STATE.links.rewrite(_STATE.page, value))
 
 
-class RepoLinksExtension(Extension):
+class RepoLinksExtension(Extension):  # type: ignore[misc]
     """Registers :class:`_Rewrite` (added to the Markdown extensions by :func:`on_config`)."""
 
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
+    def extendMarkdown(self, md: Markdown) -> None:
         """Register the treeprocessor."""
         md.treeprocessors.register(_Rewrite(md), "sqlmetrics_repo_links", 1)
 
@@ -463,7 +465,7 @@ _STATE = _State()
 # --------------------------------------------------------------------------- the hooks
 def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
     """Add the link rewriting to the Markdown extensions."""
-    config.markdown_extensions.append(RepoLinksExtension())  # type: ignore[arg-type]
+    config.markdown_extensions.append(RepoLinksExtension())
     return config
 
 

@@ -16,8 +16,8 @@ At build time, from the package (nothing here is a committed copy):
   ``docs/recipes/x.md``, ``../examples/data/ctr_export/`` for a folder). Each linked file that
   exists becomes a page ``_source/<path>.md`` showing it (a binary or large file: a copy at
   ``_source/<path>``), each linked folder a listing ``_source/<path>/index.md``, and the link is
-  rewritten to it; a link to a path that does not exist is left as written, and mkdocs'
-  link validation fails the strict build on it.
+  rewritten to it (a git host's line anchor, ``#L12``, dropped); a link to a path that does
+  not exist is left as written, and mkdocs' link validation fails the strict build on it.
 """
 
 from __future__ import annotations
@@ -428,7 +428,9 @@ class RepoLinks:
             return url
         parts = urlsplit(url)
         link = posixpath.relpath(self.targets[path], posixpath.dirname(page) or ".")
-        return urlunsplit(("", "", link, parts.query, parts.fragment))
+        # a git host's line anchor (#L12, #L12-L20): the site's page has none, the file's top
+        fragment = "" if re.fullmatch(r"L\d+(-L\d+)?", parts.fragment) else parts.fragment
+        return urlunsplit(("", "", link, parts.query, fragment))
 
 
 class _Rewrite(Treeprocessor):  # type: ignore[misc]
@@ -470,8 +472,12 @@ def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
 
 
 def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
-    """Add the generated reference pages, then the pages of the repository's linked files."""
-    generated = {**api_pages(), "reference/cli.md": CLI_PAGE, **metric_pages()}
+    """Add the generated reference pages (unless ``extra: generated_reference: false``), then
+    the pages of the repository's linked files.
+    """
+    generated: dict[str, str] = {}
+    if config.extra.get("generated_reference", True):  # false: a test's throwaway site
+        generated = {**api_pages(), "reference/cli.md": CLI_PAGE, **metric_pages()}
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if existing is not None:  # a placeholder page of the skeleton

@@ -46,6 +46,8 @@ SOURCE = "_source"
 METRIC_PAGES_MARKER = "<!-- metric-pages -->"
 #: in ``decisions/index.md``: replaced by the list of the decision records (else appended)
 DECISIONS_MARKER = "<!-- decisions -->"
+#: the generated pages in mkdocs.yml's nav (the others are linked from them)
+NAV_PAGES = ("reference/api.md", "reference/cli.md")
 #: a file larger than this is copied as it is, not shown in a page
 LARGEST_SHOWN = 256 * 1024
 
@@ -482,7 +484,8 @@ def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
         existing = files.get_file_from_path(path)
         if existing is not None:  # a placeholder page of the skeleton
             files.remove(existing)
-        files.append(File.generated(config, path, content=content))
+        level = InclusionLevel.UNDEFINED if path in NAV_PAGES else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, path, content=content, inclusion=level))
     root = Path(config.config_file_path).resolve().parent
     links = RepoLinks(root, Path(config.docs_dir))
     for file in files.documentation_pages():

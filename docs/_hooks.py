@@ -22,6 +22,8 @@ At build time, from the package (nothing here is a committed copy):
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import posixpath
 import re
 import subprocess
@@ -31,6 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 from xml.etree.ElementTree import Element
+
+import griffe
 
 # Python-Markdown ships no type information (its stubs are types-Markdown)
 from markdown import Markdown  # type: ignore[import-untyped]
@@ -144,11 +148,66 @@ def api_pages() -> dict[str, str]:
         shown = ", ".join(f"[`{n}`][sqlmetrics.{n}]" for n in names)
         index.append(f"- [{titles[page]}](api/{page}.md): {shown}")
         blocks = [f"::: sqlmetrics.{name}" for name in names]
-        if page == "modules":  # a module's functions build their docstrings at import time
-            blocks = [f"{b}\n    options:\n      force_inspection: true" for b in blocks]
         pages[f"reference/api/{page}.md"] = f"# {titles[page]}\n\n" + "\n\n".join(blocks) + "\n"
     pages["reference/api.md"] = "\n".join(index) + "\n"
     return pages
+
+
+#: a Sphinx role in a docstring (``:func:`evaluate```, ``:class:`~sqlmetrics.Interval```)
+_ROLE = re.compile(r":(func|class|data|meth|mod|attr|exc|obj|math):`(~?)([^`]+)`")
+
+
+def sphinx_roles(text: str, public: frozenset[str]) -> str:
+    """``text`` with its Sphinx roles written for mkdocstrings: a name of the package
+    (``evaluate``, ``sqlmetrics.auc``, ``Interval.lo``) as an optional cross-reference to its
+    API entry (shown as code when the site has none), any other name and ``:math:`` as code.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        role, tilde, name = match.groups()
+        name = name.strip().lstrip(".")
+        if role == "math":
+            return f"`{name}`"
+        shown = name.rsplit(".", 1)[-1] if tilde else name
+        target = name.removeprefix("sqlmetrics.")
+        if target.split(".")[0] not in public:
+            return f"`{shown}`"
+        return f'<autoref identifier="sqlmetrics.{target}" optional><code>{shown}</code></autoref>'
+
+    return _ROLE.sub(replace, text)
+
+
+class PackageDocstrings(griffe.Extension):
+    """Griffe's static reading of the package, amended for the site's API reference.
+
+    Griffe reads the source (importing everything would also run ``sqlmetrics/__main__.py``),
+    so a docstring the package assembles at import time (``sqlmetrics.plot``'s, from one shared
+    text) is taken from the imported function; the docstrings' Sphinx roles
+    (``:func:`evaluate```) become cross-references (:func:`sphinx_roles`). Registered in
+    mkdocs.yml (mkdocstrings' python handler, ``extensions``).
+    """
+
+    def __init__(self) -> None:
+        import sqlmetrics
+
+        self.public = frozenset([*sqlmetrics.__all__, *API_MODULES, "errors"])
+
+    def on_function_instance(self, *, func: griffe.Function, **kwargs: Any) -> None:
+        """Replace a static docstring that differs from the imported function's."""
+        module = func.module.path
+        if func.docstring is None or module.split(".")[0] != "sqlmetrics" or "__main__" in module:
+            return
+        found: Any = importlib.import_module(module)
+        for part in func.path[len(module) + 1 :].split("."):
+            found = getattr(found, part, None)
+        runtime = getattr(found, "__doc__", None)
+        if isinstance(runtime, str) and inspect.cleandoc(runtime) != func.docstring.value:
+            func.docstring.value = inspect.cleandoc(runtime)
+
+    def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
+        """Write the Sphinx roles of a docstring of the package for mkdocstrings."""
+        if obj.docstring is not None and obj.path.split(".")[0] == "sqlmetrics":
+            obj.docstring.value = sphinx_roles(obj.docstring.value, self.public)
 
 
 # --------------------------------------------------------------------------- the CLI page

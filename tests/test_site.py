@@ -32,6 +32,8 @@ from sqlmetrics._core.registry import REGISTRY
 from sqlmetrics.cli._main import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the plots of sqlmetrics.plot (a public module beside __all__)
+PLOTS = ("roc", "pr", "calibration", "gains")
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +79,7 @@ def doc_blocks(page: str) -> dict[str, str]:
     parts = re.split(r'(?=<div class="doc doc-object )', page)
     blocks = {}
     for part in parts:
-        found = re.search(r'id="(sqlmetrics\.[A-Za-z0-9_]+)"', part)
+        found = re.search(r'id="(sqlmetrics\.[A-Za-z0-9_.]+)"', part)
         if found and part.startswith('<div class="doc doc-object '):
             blocks[found.group(1)] = part
     return blocks
@@ -101,16 +103,22 @@ def test_every_public_name_has_its_api_reference(site: Path) -> None:
     for name in names:  # the index links each name to its block
         assert re.search(rf'href="api/[a-z_]+\.html#sqlmetrics\.{name}"', index), name
     # the numpy sections were parsed (griffe), not shown as text: each function's block has
-    # a section per heading of its docstring
-    for name in sqlmetrics.__all__:
-        doc = getattr(sqlmetrics, name).__doc__ or ""
+    # a section per heading of its docstring; sqlmetrics.plot's docstrings are assembled at
+    # import time (the imported ones are read)
+    objects = {f"sqlmetrics.{n}": getattr(sqlmetrics, n) for n in sqlmetrics.__all__}
+    objects.update({f"sqlmetrics.plot.{n}": getattr(sqlmetrics.plot, n) for n in PLOTS})
+    for name, value in objects.items():
+        doc = value.__doc__ or ""
         for section in ("Parameters", "Returns", "Raises", "Examples"):
             if re.search(rf"^\s*{section}\n\s*-{{3,}}$", doc, flags=re.M):
-                titles = re.findall(
-                    r'class="doc-section-title">\s*([^<:]+)', blocks[f"sqlmetrics.{name}"]
-                )
+                titles = re.findall(r'class="doc-section-title">\s*([^<:]+)', blocks[name])
                 assert section in [t.strip() for t in titles], (name, section, titles)
     assert "----------" not in text_of(blocks["sqlmetrics.auc"])  # no numpy underline as text
+    # the Sphinx roles (:func:`evaluate`) are cross-references, not text
+    for page in pages:
+        shown = text_of(page.read_text(encoding="utf-8"))
+        assert re.findall(r":(?:func|class|data|meth|math):", shown) == [], page
+    assert 'href="evaluation.html#sqlmetrics.Interval"' in blocks["sqlmetrics.auc"]
 
 
 def test_every_metric_has_its_page_with_its_definition(site: Path) -> None:

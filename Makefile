@@ -11,6 +11,11 @@ test:
 test-fast:
 	pytest
 
+# the documentation site (mkdocs.yml, docs/_hooks.py) into site/, every warning an error;
+# open site/index.html from the file system (search works offline)
+docs:
+	mkdocs build --strict --site-dir site
+
 lint:
 	ruff format --check sqlmetrics tools tests examples benchmarks docs/_hooks.py
 	ruff check sqlmetrics tools tests examples benchmarks docs/_hooks.py
@@ -22,8 +27,3 @@ format:
 
 readme:
 	python -m tools.docs README.md
-
-# the documentation site (mkdocs.yml, docs/_hooks.py) into site/, every warning an error;
-# open site/index.html from the file system (search works offline)
-docs:
-	mkdocs build --strict --site-dir site

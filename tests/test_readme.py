@@ -111,6 +111,8 @@ def test_readme_is_a_landing_page() -> None:
         assert f"]({target})" in README, target
     for heading in ("## Python", "## Command line", "## dbt", "## Engines"):
         assert f"\n{heading}\n" in README, heading
+    for target in re.findall(r"\]\(([^)#:]+)\)", README):  # read on a git host too
+        assert (ROOT / target).exists(), f"README links to {target}, which is not in the repo"
 
 
 def test_readme_dbt_model_is_the_integration_projects_and_shows_its_rows() -> None:

@@ -10,13 +10,15 @@ beside ``examples/`` and ``tests/data/``), and must exit 0; its output, where sh
 equal. Blocks tagged ``python spark`` / ``python postgres`` and commands with ``--spark`` or
 ``--db-url`` run on their engines in ``tests/test_readme_engines.py`` and
 ``tests/test_cli_readme.py``; ``pip``, ``cd`` and ``dbt`` lines are CI's and
-``tests/test_dbt.py``'s.
+``tests/test_dbt.py``'s, and each dbt model call and gate a page shows is one of the
+integration project's, which that file builds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import re
 import warnings
 from pathlib import Path
 
@@ -72,3 +74,45 @@ def test_commands_print_what_the_page_shows(path: str, workdir: Path) -> None:  
     if path == "guide/cli.md":
         written = pd.read_csv(workdir / "metrics.csv")  # its first command's output
         assert {"auc", "gauc", "ndcg@10"} <= set(written.columns) and len(written) == 6
+
+
+def _gates(tree: object) -> list[tuple[str, object]]:
+    """The ``sqlmetrics.<test>`` entries of a parsed YAML file, with their arguments."""
+    if isinstance(tree, dict):
+        return [
+            found
+            for key, value in tree.items()
+            for found in (
+                [(key, (value or {}).get("arguments"))]
+                if str(key).startswith("sqlmetrics.")
+                else []
+            )
+            + _gates(value)
+        ]
+    if isinstance(tree, list):
+        return [found for item in tree for found in _gates(item)]
+    return []
+
+
+def test_dbt_examples_are_the_integration_projects() -> None:
+    """Every dbt model call (``{{ sqlmetrics.... }}`` of a ``sql`` block) and every gate of a
+    ``yaml`` block in the site is one of the integration project's, which tests/test_dbt.py
+    builds on dbt-duckdb, dbt-postgres and dbt-spark: the site shows nothing dbt never ran.
+    """
+    import yaml
+
+    project = ROOT / "integration_tests"
+    flat = "".join("".join(p.read_text().split()) for p in project.rglob("*.sql"))
+    gates = [g for p in project.rglob("*.yml") for g in _gates(yaml.safe_load(p.read_text()))]
+    shown = 0
+    for path in CODE_PAGES:
+        for block in blocks(page(path)):
+            if block.info == "sql":
+                for call in re.findall(r"\{\{.*?\}\}", block.code, flags=re.S):
+                    assert "".join(call.split()) in flat, f"{path}: {call[:80]!r}"
+                    shown += 1
+            elif block.info == "yaml":
+                for gate in _gates(yaml.safe_load(block.code)):
+                    assert gate in gates, f"{path}: {gate}"
+                    shown += 1
+    assert shown >= 9

@@ -89,7 +89,16 @@ from ._metrics._api_classification_curves import (
     pr_curve,
     roc_curve,
 )
-from ._metrics._api_classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics._api_classification_separation import (
+    ks_point,
+    ks_statistic,
+    lift_table,
+    operating_points,
+    partial_auc,
+    precision_at_recall,
+    recall_at_precision,
+    tpr_at_fpr,
+)
 from ._metrics._api_correlation import kendall_tau, spearman
 from ._metrics._api_multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics._api_multiclass_agreement import (
@@ -208,6 +217,10 @@ __all__ = [
     "judged",
     "kendall_tau",
     "ks_point",
+    "operating_points",
+    "precision_at_recall",
+    "recall_at_precision",
+    "tpr_at_fpr",
     "ks_statistic",
     "lift_table",
     "load_metrics_dir",

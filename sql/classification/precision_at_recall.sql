@@ -25,7 +25,7 @@
 {% set m_sql = sqlmetrics.float_literal(options.min_recall | float) %}
 {{ sqlmetrics.operating_point_ctes(
     'precision_at_recall', by, prefix,
-    'tp + fp > 0 and tp / nullif(p_total, 0) >= ' ~ m_sql,
+    'tp + fp > 0 and tpr >= ' ~ m_sql,
     'tp / nullif(tp + fp, 0) desc, tp desc, s desc',
     'tp / nullif(tp + fp, 0)') }}
 {%- endmacro %}

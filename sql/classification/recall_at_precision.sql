@@ -29,7 +29,7 @@
     'recall_at_precision', by, prefix,
     'tp / nullif(tp + fp, 0) >= ' ~ m_sql,
     'tp desc, tp / nullif(tp + fp, 0) desc, s desc',
-    'tp / nullif(p_total, 0)') }}
+    'tpr') }}
 {%- endmacro %}
 
 {# an entry's value in the row of `recall_at_precision_best` #}

@@ -25,7 +25,7 @@
 {% set m_sql = sqlmetrics.float_literal(options.max_fpr | float) %}
 {{ sqlmetrics.operating_point_ctes(
     'tpr_at_fpr', by, prefix,
-    'tp > 0 and fp / nullif(n_total, 0) <= ' ~ m_sql,
+    'tp > 0 and fpr <= ' ~ m_sql,
     'tp desc, fp, s desc',
     'tpr') }}
 {%- endmacro %}

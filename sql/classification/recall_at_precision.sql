@@ -27,7 +27,7 @@
 {% set m_sql = sqlmetrics.float_literal(options.min_precision | float) %}
 {{ sqlmetrics.operating_point_ctes(
     'recall_at_precision', by, prefix,
-    'tp / nullif(tp + fp, 0) >= ' ~ m_sql,
+    'p_total > 0 and tp / nullif(tp + fp, 0) >= ' ~ m_sql,
     'tp desc, tp / nullif(tp + fp, 0) desc, s desc',
     'tpr') }}
 {%- endmacro %}

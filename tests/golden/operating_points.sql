@@ -45,8 +45,8 @@ points as (
 recall_at_precision_ranked as (
     select
         points.*,
-        case when tp / nullif(tp + fp, 0) >= cast(0.5e0 as double) then 1 else 0 end as eligible,
-        row_number() over (partition by slice_0 order by case when tp / nullif(tp + fp, 0) >= cast(0.5e0 as double) then 0 else 1 end, tp desc, tp / nullif(tp + fp, 0) desc, s desc) as best_rank
+        case when p_total > 0 and tp / nullif(tp + fp, 0) >= cast(0.5e0 as double) then 1 else 0 end as eligible,
+        row_number() over (partition by slice_0 order by case when p_total > 0 and tp / nullif(tp + fp, 0) >= cast(0.5e0 as double) then 0 else 1 end, tp desc, tp / nullif(tp + fp, 0) desc, s desc) as best_rank
     from points
 ),
 recall_at_precision_best as (

@@ -123,9 +123,7 @@ def recall_at_precision_point(
     points, pos, _ = _points(labels, scores, weights)
     if pos == 0:
         return NAN, NAN
-    keys = [
-        (tp / pos, tp / (tp + fp), t) for t, tp, fp in points if tp + fp > 0
-    ]
+    keys = [(tp / pos, tp / (tp + fp), t) for t, tp, fp in points if tp + fp > 0]
     eligible = [k for k in keys if k[1] >= min_precision]
     if not eligible:
         return NAN, NAN

@@ -12,6 +12,7 @@ precision_fixed_recall.py): the largest value, then the other rate, then the thr
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import warnings
@@ -336,3 +337,31 @@ def test_evaluate_refuses_an_option_no_requested_metric_takes() -> None:
         sqlmetrics.evaluate(DF, ["recall_at_precision"], min_recall=0.5)
     with pytest.raises(InvalidParameterError, match=r"recall_at_precision: min_precision="):
         sqlmetrics.evaluate(DF, ["recall_at_precision"], min_precision=7)
+
+
+def test_command_line_takes_the_levels_as_options(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    path = tmp_path / "scores.csv"
+    random_frame(8).to_csv(path, index=False)
+    args = ["eval", str(path), "-m", "recall_at_precision", "-m", "tpr_at_fpr", "--by", "g"]
+    result = CliRunner().invoke(
+        cli.main,
+        [*args, "--option", "min_precision=0.7", "--option", "max_fpr=0.2", "--format", "csv"],
+    )
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(io.StringIO(result.output))
+    want = quiet(
+        sqlmetrics.evaluate,
+        str(path),
+        ["recall_at_precision", "tpr_at_fpr"],
+        by="g",
+        min_precision=0.7,
+        max_fpr=0.2,
+    )
+    for metric in ("recall_at_precision", "tpr_at_fpr"):
+        assert frame[metric].to_numpy() == pytest.approx(want[metric].to_numpy(), rel=1e-15)
+    listed = CliRunner().invoke(cli.main, ["list"]).output
+    assert all(name in listed for name in (*OPS, "operating_points"))

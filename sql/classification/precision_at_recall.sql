@@ -7,12 +7,12 @@
      recall(t) = tp(t) / P,  precision(t) = tp(t) / (tp(t) + fp(t))
   A point is eligible when recall(t) >= min_recall and tp + fp > 0.
      precision_at_recall = max over eligible t of precision(t)
-  Threshold: torchmetrics' lexicographic argmax (_lexargmax, torchmetrics/functional/
-  classification/precision_fixed_recall.py) over (precision, recall, threshold) of the
+  Threshold: torchmetrics' _precision_at_recall (torchmetrics/functional/classification/
+  precision_fixed_recall.py: Python's max over the tuples (precision, recall, threshold)) of the
   eligible points: the largest precision, then the largest recall, then the largest
   threshold. Ties: rows of equal score form one point. w_i = 1 without weight.
   Undefined: no positive label (P = 0: no recall) -> NULL (NaN + UndefinedMetricWarning), the
-  repository's convention; torchmetrics returns 0 with threshold NaN there. With P > 0 the
+  repository's convention; torchmetrics returns 0 with threshold 1e6 there. With P > 0 the
   lowest score's point has recall 1, so some point is eligible.
   Output: one row per slice; one column per entry alias; precision_at_recall_threshold.
   Kernel: score_points_kernel (sql/_macros/kernels/score_points.sql); the best point picked

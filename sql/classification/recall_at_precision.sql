@@ -14,8 +14,8 @@
   largest threshold. Ties: rows of equal score form one point. w_i = 1 without weight.
   Undefined: no positive label (P = 0), or no eligible point -> NULL (NaN +
   UndefinedMetricWarning), the repository's convention for a value the data do not define;
-  torchmetrics returns recall 0 with threshold NaN there, TFMA/keras 0: a 0 would read as a
-  measured recall of 0 at that precision, which no threshold gives.
+  torchmetrics returns recall 0 with threshold NaN there (keras' RecallAtPrecision 0): a 0
+  would read as a measured recall of 0 at that precision, which no threshold gives.
   Output: one row per slice; one column per entry alias; recall_at_precision_threshold.
   Kernel: score_points_kernel (sql/_macros/kernels/score_points.sql); the best point picked
   by operating_point_ctes there.

@@ -26,7 +26,7 @@
 {{ sqlmetrics.operating_point_ctes(
     'precision_at_recall', by, prefix,
     'tp + fp > 0 and tpr >= ' ~ m_sql,
-    'tp / nullif(tp + fp, 0) desc, tp desc, s desc',
+    ['tp / nullif(tp + fp, 0)', 'tp'],
     'tp / nullif(tp + fp, 0)') }}
 {%- endmacro %}
 

@@ -28,7 +28,7 @@
 {{ sqlmetrics.operating_point_ctes(
     'recall_at_precision', by, prefix,
     'p_total > 0 and tp / nullif(tp + fp, 0) >= ' ~ m_sql,
-    'tp desc, tp / nullif(tp + fp, 0) desc, s desc',
+    ['tp', 'tp / nullif(tp + fp, 0)'],
     'tpr') }}
 {%- endmacro %}
 

@@ -29,7 +29,7 @@
 {{ sqlmetrics.operating_point_ctes(
     'tpr_at_fpr', by, prefix,
     'tp > 0 and fpr <= ' ~ m_sql,
-    'tp desc, fp, s desc',
+    ['tp', '-fp'],
     'tpr') }}
 {%- endmacro %}
 

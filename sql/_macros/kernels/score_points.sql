@@ -270,20 +270,28 @@ select * from final
 {%- endmacro %}
 
 {#
-  operating_point_ctes(metric, by, prefix, eligible, order, value): the best operating point
-  of each slice among the score points (`points`) where `eligible` holds, by the
-  lexicographic `order` (descending keys, ending in `s desc`: a total order, since the
-  scores of a slice's points are distinct). CTEs `<metric>_ranked`, `<metric>_best`; the
-  latter one row per slice: <metric>_v (`value` at the best point, NULL when no point is
-  eligible), <metric>_threshold (its score), <metric>_p and <metric>_n (P and N).
-  A row_number over the slice's points (the eligible first) and one aggregate; no join back.
+  operating_point_ctes(metric, by, prefix, eligible, keys, value): the best operating point of
+  each slice among the score points (`points`) where `eligible` holds: the lexicographic
+  largest (keys..., s) (each key larger is better; s, the threshold, decides last: a total
+  order, since the scores of a slice's points are distinct). CTEs `<metric>_ranked`,
+  `<metric>_best`; the latter one row per slice: <metric>_v (`value` at the best point, NULL
+  when no point is eligible), <metric>_threshold (its score), <metric>_p and <metric>_n (P
+  and N), its slice keys renamed `<prefix>slice_0..`.
+  Default: a row_number over the slice's points (the eligible first) and one aggregate, no
+  join back. Spark (spark__operating_point_ctes), where such a window moves every point of a
+  slice into one partition: one aggregate, the largest struct (keys..., s, value) of the
+  slice's eligible points (structs compare field by field), as spark__ks_statistic_at_best.
 #}
-{% macro operating_point_ctes(metric, by, prefix, eligible, order, value) -%}
+{% macro operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
+{{ adapter.dispatch('operating_point_ctes', 'sqlmetrics')(metric, by, prefix, eligible, keys, value) }}
+{%- endmacro %}
+
+{% macro default__operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
 {{ metric }}_ranked as (
     select
         points.*,
         case when {{ eligible }} then 1 else 0 end as eligible,
-        row_number() over ({{ sqlmetrics.window(by, 'case when ' ~ eligible ~ ' then 0 else 1 end, ' ~ order) }}) as best_rank
+        row_number() over ({{ sqlmetrics.window(by, 'case when ' ~ eligible ~ ' then 0 else 1 end, ' ~ (keys | join(' desc, ')) ~ ' desc, s desc') }}) as best_rank
     from points
 ),
 {{ metric }}_best as (
@@ -295,6 +303,27 @@ select * from final
         max(case when best_rank = 1 and eligible = 1 then s end) as {{ metric }}_threshold
     from {{ metric }}_ranked
     {{ sqlmetrics.group_by(by) }}
+),
+{%- endmacro %}
+
+{% macro spark__operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
+{{ metric }}_ranked as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        max(p_total) as p_total,
+        max(n_total) as n_total,
+        max(case when {{ eligible }} then named_struct({% for key in keys %}'k{{ loop.index0 }}', {{ key }}, {% endfor %}'s', s, 'v', {{ value }}) end) as best
+    from points
+    {{ sqlmetrics.group_by(by) }}
+),
+{{ metric }}_best as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, prefix) if prefix else sqlmetrics.slice_cols(by) }}
+        p_total as {{ metric }}_p,
+        n_total as {{ metric }}_n,
+        best.v as {{ metric }}_v,
+        best.s as {{ metric }}_threshold
+    from {{ metric }}_ranked
 ),
 {%- endmacro %}
 

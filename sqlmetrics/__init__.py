@@ -89,7 +89,16 @@ from ._metrics._api_classification_curves import (
     pr_curve,
     roc_curve,
 )
-from ._metrics._api_classification_separation import ks_point, ks_statistic, lift_table, partial_auc
+from ._metrics._api_classification_separation import (
+    ks_point,
+    ks_statistic,
+    lift_table,
+    operating_points,
+    partial_auc,
+    precision_at_recall,
+    recall_at_precision,
+    tpr_at_fpr,
+)
 from ._metrics._api_correlation import kendall_tau, spearman
 from ._metrics._api_multiclass import classification_report, mcc, multiclass_confusion_matrix
 from ._metrics._api_multiclass_agreement import (
@@ -227,16 +236,19 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "operating_points",
     "partial_auc",
     "pr_curve",
     "precision",
     "precision_at_k",
+    "precision_at_recall",
     "r_precision",
     "rbp",
     "read_trec_qrels",
     "read_trec_run",
     "recall",
     "recall_at_k",
+    "recall_at_precision",
     "register_sql",
     "registered_sql",
     "render",
@@ -251,5 +263,6 @@ __all__ = [
     "specificity",
     "state",
     "top_k_accuracy",
+    "tpr_at_fpr",
     "unregister_sql",
 ]

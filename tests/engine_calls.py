@@ -243,6 +243,9 @@ CALLS: list[Call] = [
     *_binary("normalized_entropy", bootstrap=BOOT),
     *_binary("partial_auc", plain={"max_fpr": 0.4}),
     *_binary("ks_statistic", bootstrap=BOOT, weighted={"weight": "w"}),
+    *_binary("recall_at_precision", weighted={"weight": "w", "min_precision": 0.6}),
+    *_binary("precision_at_recall", bootstrap={"min_recall": 0.7, **BOOT}),
+    *_binary("tpr_at_fpr", weighted={"weight": "w", "max_fpr": 0.2}),
     *_calls("gauc", plain={"group": "g", **BIN}, cluster_bootstrap={"group": "g", **BIN, **BOOT}),
     *_calls(
         "gauc",
@@ -378,6 +381,10 @@ CALLS: list[Call] = [
     ),
     *_binary("lift_table", by={"n_bins": 4, "by": "country"}),
     *_binary("ks_point", by={"weight": "w", "by": "country"}),
+    *_binary(
+        "operating_points",
+        by={"weight": "w", "by": "country", "min_precision": 0.6, "max_fpr": 0.2},
+    ),
     # ---- ranking, judged in the table or by qrels=
     *_ranking(
         "ndcg",

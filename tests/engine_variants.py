@@ -162,6 +162,9 @@ VALUES: dict[str, list[Any]] = {
     # issue 13's options
     "log_base": [10.0],
     "precision_denominator": ["min_k_retrieved"],
+    # issue 43's operating points
+    "min_precision": [0.8, 0.0],
+    "min_recall": [0.9, 1.0],
 }
 
 FAMILY_COLUMNS = {

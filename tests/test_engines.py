@@ -56,6 +56,7 @@ LAST_BITS = {
     "recall-bootstrap",
     "recall-bootstrap_top_level",
     "balanced_accuracy-bootstrap",
+    "precision_at_recall-bootstrap",
     "evaluate-ci_bootstrap_by",
     "evaluate-ci_default_by",
     "evaluate-losses_t_weighted_by",

@@ -184,7 +184,13 @@ def test_the_confusion_table_gives_each_metrics_value() -> None:
 
 def test_the_score_points_table_gives_each_metrics_value() -> None:
     metrics = _kernel_metrics("score_points_kernel")
-    assert metrics == ["ks_statistic", "partial_auc"]
+    assert metrics == [
+        "ks_statistic",
+        "partial_auc",
+        "precision_at_recall",
+        "recall_at_precision",
+        "tpr_at_fpr",
+    ]
     for metric in metrics:
         for max_fpr in (1.0, 0.25):
             options = {**_options(metric), "max_fpr": max_fpr}

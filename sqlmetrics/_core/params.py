@@ -165,7 +165,8 @@ BINARY = (
     "accuracy", "auc", "auc_bounds", "average_precision", "brier_score", "calibration_curve",
     "calibration_ratio", "confusion_matrix", "expected_calibration_error", "f1", "fbeta", "fpr",
     "gauc", "ks_point", "ks_statistic", "lift_table", "log_loss", "normalized_entropy",
-    "partial_auc", "pr_curve", "precision", "recall", "roc_curve", "specificity",
+    "operating_points", "partial_auc", "pr_curve", "precision", "precision_at_recall", "recall",
+    "recall_at_precision", "roc_curve", "specificity", "tpr_at_fpr",
 )  # fmt: skip
 #: the metrics of a thresholded score or a prediction column
 THRESHOLDED = (
@@ -310,9 +311,13 @@ def _params() -> tuple[Param, ...]:
                 "ks_point",
                 "ks_statistic",
                 "lift_table",
+                "operating_points",
                 "partial_auc",
                 "pr_curve",
+                "precision_at_recall",
+                "recall_at_precision",
                 "roc_curve",
+                "tpr_at_fpr",
             ),
         ),
         Param(
@@ -406,7 +411,14 @@ def _params() -> tuple[Param, ...]:
             "str or list of str, optional",
             "Slice columns: one result (curve, row or table) per distinct combination of "
             "their values, the slice columns first.",
-            functions=("calibration_curve", "ks_point", "lift_table", "pr_curve", "roc_curve"),
+            functions=(
+                "calibration_curve",
+                "ks_point",
+                "lift_table",
+                "operating_points",
+                "pr_curve",
+                "roc_curve",
+            ),
         ),
         # ------------------------------------------------------------------ ranking options
         Param(

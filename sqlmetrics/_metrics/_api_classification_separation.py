@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from .._inference.intervals import CiMethod, Interval
 from .classification_curves import _scalar
-from .classification_separation import _ks_point, _lift_table
+from .classification_separation import _ks_point, _lift_table, _operating_points
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,7 +22,11 @@ __all__ = [
     "ks_point",
     "ks_statistic",
     "lift_table",
+    "operating_points",
     "partial_auc",
+    "precision_at_recall",
+    "recall_at_precision",
+    "tpr_at_fpr",
 ]
 
 
@@ -525,6 +529,591 @@ def lift_table(
         label=label,
         score=score,
         n_bins=n_bins,
+        pos_label=pos_label,
+        by=by,
+        convention=convention,
+        con=con,
+    )
+
+
+@overload
+def recall_at_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_precision: float = 0.5,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def recall_at_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_precision: float = 0.5,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def recall_at_precision(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_precision: float = 0.5,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    """The largest recall among the thresholds whose precision reaches ``min_precision``.
+
+    torchmetrics' ``BinaryRecallAtFixedPrecision`` (its value; NaN where it gives 0, below).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
+    score : str, default "score"
+        Column of scores, any finite numbers; higher means label 1 more likely.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
+    min_precision : float, default 0.5
+        The precision a threshold must reach, ``0 <= min_precision <= 1``.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; docs/concepts/uncertainty.md).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, non-finite scores, labels outside {0, 1}, negative weights, no rows.
+    InvalidParameterError
+        ``min_precision`` not a number in [0, 1].
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When there is no positive label or no threshold reaches ``min_precision``; NaN is
+        returned (torchmetrics returns 0 there).
+
+    See Also
+    --------
+    operating_points : the value with the threshold reaching it, per slice.
+    precision_at_recall, tpr_at_fpr : the other operating points.
+
+    Notes
+    -----
+    Over the distinct scores ``t`` as thresholds (predict 1 for ``score >= t``; rows of equal
+    score form one threshold), with ``recall(t) = tp(t) / P`` and
+    ``precision(t) = tp(t) / (tp(t) + fp(t))`` (weighted counts), as scikit-learn's
+    ``precision_recall_curve``: the largest ``recall(t)`` with ``precision(t) >=
+    min_precision``. Its threshold (:func:`operating_points`) is torchmetrics' lexicographic
+    argmax: the largest recall, then the largest precision, then the largest threshold.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.recall_at_precision(df, min_precision=0.65), 4)
+    0.6667
+    """
+    return _scalar(
+        "recall_at_precision",
+        data,
+        label=label,
+        score=score,
+        weight=weight,
+        min_precision=min_precision,
+        pos_label=pos_label,
+        ci=ci,
+        ci_method=ci_method,
+        n_boot=n_boot,
+        seed=seed,
+        convention=convention,
+        con=con,
+    )
+
+
+@overload
+def precision_at_recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_recall: float = 0.5,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def precision_at_recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_recall: float = 0.5,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def precision_at_recall(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_recall: float = 0.5,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    """The largest precision among the thresholds whose recall reaches ``min_recall``.
+
+    torchmetrics' ``BinaryPrecisionAtFixedRecall`` (its value).
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
+    score : str, default "score"
+        Column of scores, any finite numbers; higher means label 1 more likely.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
+    min_recall : float, default 0.5
+        The recall a threshold must reach, ``0 <= min_recall <= 1``.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; docs/concepts/uncertainty.md).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, non-finite scores, labels outside {0, 1}, negative weights, no rows.
+    InvalidParameterError
+        ``min_recall`` not a number in [0, 1].
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When there is no positive label; NaN is returned.
+
+    See Also
+    --------
+    operating_points : the value with the threshold reaching it, per slice.
+    recall_at_precision, tpr_at_fpr : the other operating points.
+
+    Notes
+    -----
+    Over the distinct scores ``t`` as thresholds, as :func:`recall_at_precision`: the largest
+    ``precision(t)`` with ``recall(t) >= min_recall``. Its threshold
+    (:func:`operating_points`): the largest precision, then the largest recall, then the
+    largest threshold (torchmetrics' lexicographic argmax).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.precision_at_recall(df, min_recall=0.9), 4)
+    0.6
+    """
+    return _scalar(
+        "precision_at_recall",
+        data,
+        label=label,
+        score=score,
+        weight=weight,
+        min_recall=min_recall,
+        pos_label=pos_label,
+        ci=ci,
+        ci_method=ci_method,
+        n_boot=n_boot,
+        seed=seed,
+        convention=convention,
+        con=con,
+    )
+
+
+@overload
+def tpr_at_fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    ci: None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float: ...
+
+
+@overload
+def tpr_at_fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    ci: float,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> Interval: ...
+
+
+def tpr_at_fpr(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    ci: float | None = None,
+    ci_method: CiMethod | None = None,
+    n_boot: int = 200,
+    seed: int = 0,
+    convention: str | None = None,
+    con: Any = None,
+) -> float | Interval:
+    """The largest true positive rate among the ROC points whose false positive rate is at most
+    ``max_fpr``.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
+    score : str, default "score"
+        Column of scores, any finite numbers; higher means label 1 more likely.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
+    max_fpr : float, default 1.0
+        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (shared with
+        :func:`partial_auc` in :func:`sqlmetrics.evaluate`; 1 allows every point: TPR 1).
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
+        lo, hi, level, method)`` instead of a float. None (default): the float alone.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The interval's method; None: this metric's default, 'bootstrap' (the methods that apply:
+        'bootstrap'; docs/concepts/uncertainty.md).
+    n_boot : int, default 200
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
+    seed : int, default 0
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, non-finite scores, labels outside {0, 1}, negative weights, no rows.
+    InvalidParameterError
+        ``max_fpr`` not a number in (0, 1].
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When only one class is present; NaN is returned.
+
+    See Also
+    --------
+    operating_points : the value with the threshold reaching it, per slice.
+    partial_auc : the area of the same part of the ROC curve.
+
+    Notes
+    -----
+    Over the points of scikit-learn's ``roc_curve(drop_intermediate=False)``: one per
+    distinct score ``t`` (predict 1 for ``score >= t``) and ``(0, 0)`` above the highest
+    score, with weighted rates: the largest ``TPR(t)`` with ``FPR(t) <= max_fpr`` (0 when
+    only ``(0, 0)`` qualifies). Its threshold (:func:`operating_points`): the largest TPR,
+    then the smallest FPR, then the largest threshold.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> round(sqlmetrics.tpr_at_fpr(df, max_fpr=0.5), 4)
+    0.6667
+    """
+    return _scalar(
+        "tpr_at_fpr",
+        data,
+        label=label,
+        score=score,
+        weight=weight,
+        max_fpr=max_fpr,
+        pos_label=pos_label,
+        ci=ci,
+        ci_method=ci_method,
+        n_boot=n_boot,
+        seed=seed,
+        convention=convention,
+        con=con,
+    )
+
+
+def operating_points(
+    data: Any,
+    *,
+    label: str = "label",
+    score: str = "score",
+    weight: str | None = None,
+    min_precision: float = 0.5,
+    min_recall: float = 0.5,
+    max_fpr: float = 1.0,
+    pos_label: Any = None,
+    by: str | Sequence[str] | None = None,
+    convention: str | None = None,
+    con: Any = None,
+) -> pd.DataFrame:
+    """Recall at a precision, precision at a recall and TPR at an FPR, each with the threshold
+    reaching it, per slice.
+
+    torchmetrics' ``BinaryRecallAtFixedPrecision`` and ``BinaryPrecisionAtFixedRecall``
+    (value and threshold) and the ROC curve's read-off, in one pass over the score points.
+
+    Parameters
+    ----------
+    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
+    label : str, default "label"
+        Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
+        with ``pos_label``.
+    score : str, default "score"
+        Column of scores, any finite numbers; higher means label 1 more likely.
+    weight : str, optional
+        Column of non-negative sample weights: each row counts its weight. None (default) weighs
+        every row 1.
+    min_precision : float, default 0.5
+        The precision recall_at_precision's threshold must reach, ``0 <= min_precision <= 1``.
+    min_recall : float, default 0.5
+        The recall precision_at_recall's threshold must reach, ``0 <= min_recall <= 1``.
+    max_fpr : float, default 1.0
+        The largest false positive rate tpr_at_fpr allows, ``0 < max_fpr <= 1``.
+    pos_label : str, number or bool, optional
+        The label value of the positive class, for a label column of two other values (e.g.
+        ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
+    by : str or list of str, optional
+        Slice columns: one result (curve, row or table) per distinct combination of their
+        values, the slice columns first.
+    convention : str, optional
+        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
+        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
+        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
+        values; an option passed explicitly wins where the tool can produce it, else it is an
+        error.
+    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per slice: ``recall_at_precision``, ``recall_at_precision_threshold``,
+        ``precision_at_recall``, ``precision_at_recall_threshold``, ``tpr_at_fpr``,
+        ``tpr_at_fpr_threshold`` (predict 1 for ``score >= threshold``). A threshold is NaN
+        where its value is, and ``tpr_at_fpr_threshold`` where only the ROC point above the
+        highest score (scikit-learn's threshold ``inf``) meets ``max_fpr``.
+
+    Raises
+    ------
+    InvalidDataError
+        NULLs, non-finite scores, labels outside {0, 1}, negative weights, no rows.
+    InvalidParameterError
+        ``min_precision`` or ``min_recall`` not a number in [0, 1], ``max_fpr`` not one in
+        (0, 1].
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        For each value undefined in a slice (NaN there), as in its own function.
+
+    See Also
+    --------
+    recall_at_precision, precision_at_recall, tpr_at_fpr : each value alone (usable in
+        :func:`sqlmetrics.evaluate`, with intervals).
+
+    Notes
+    -----
+    The definitions, ties and tie-breaks of the thresholds are those of the three functions:
+    the threshold of recall_at_precision is that of the largest recall, then the largest
+    precision, then the largest score (torchmetrics' lexicographic argmax); of
+    precision_at_recall the largest precision, then recall, then score; of tpr_at_fpr the
+    largest TPR, then the smallest FPR, then the largest score.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [0, 0, 1, 1, 1, 0], "score": [.1, .4, .35, .8, .5, .5]})
+    >>> op = sqlmetrics.operating_points(df, min_precision=0.65, min_recall=0.9, max_fpr=0.5)
+    >>> op.round(4).T
+                                        0
+    recall_at_precision            0.6667
+    recall_at_precision_threshold  0.5000
+    precision_at_recall            0.6000
+    precision_at_recall_threshold  0.3500
+    tpr_at_fpr                     0.6667
+    tpr_at_fpr_threshold           0.5000
+    """
+    return _operating_points(
+        "operating_points",
+        data,
+        label=label,
+        score=score,
+        weight=weight,
+        min_precision=min_precision,
+        min_recall=min_recall,
+        max_fpr=max_fpr,
         pos_label=pos_label,
         by=by,
         convention=convention,

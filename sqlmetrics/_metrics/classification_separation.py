@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.params import Arg, Function
-from .._core.registry import MetricSpec, Number, ParamSpec, Role, declare_param, register
+from .._core.registry import (
+    REGISTRY,
+    MetricSpec,
+    Number,
+    ParamSpec,
+    Role,
+    declare_param,
+    register,
+)
 from .._engine.run import compute
 from ..errors import UndefinedMetricWarning, warn
 from . import calibration as _calibration  # noqa: F401  (declares n_bins=)
@@ -87,6 +95,88 @@ register(
         rank_based=True,
     )
 )
+_check_min_precision = Number(
+    "a number with 0 <= min_precision <= 1 (the precision an operating point must reach)",
+    low=0,
+    high=1,
+)
+_check_min_recall = Number(
+    "a number with 0 <= min_recall <= 1 (the recall an operating point must reach)",
+    low=0,
+    high=1,
+)
+declare_param(
+    ParamSpec(
+        "min_precision",
+        0.5,
+        _check_min_precision,
+        "recall_at_precision: the precision an operating point must reach, 0 <= min_precision <= 1",
+    )
+)
+declare_param(
+    ParamSpec(
+        "min_recall",
+        0.5,
+        _check_min_recall,
+        "precision_at_recall: the recall an operating point must reach, 0 <= min_recall <= 1",
+    )
+)
+
+# the operating points: the best point of the precision-recall or ROC curve under a constraint
+register(
+    MetricSpec(
+        "recall_at_precision",
+        "classification/recall_at_precision.sql",
+        "classification",
+        "largest recall over thresholds whose precision >= min_precision (torchmetrics "
+        "BinaryRecallAtFixedPrecision)",
+        (LABEL, SCORE, WEIGHT),
+        params=("min_precision", "pos_label"),
+        undefined="no positive label, or no threshold reaches min_precision",
+        kernel="score_points_kernel",
+        rank_based=True,
+    )
+)
+register(
+    MetricSpec(
+        "precision_at_recall",
+        "classification/precision_at_recall.sql",
+        "classification",
+        "largest precision over thresholds whose recall >= min_recall (torchmetrics "
+        "BinaryPrecisionAtFixedRecall)",
+        (LABEL, SCORE, WEIGHT),
+        params=("min_recall", "pos_label"),
+        undefined="no positive label",
+        kernel="score_points_kernel",
+        rank_based=True,
+    )
+)
+register(
+    MetricSpec(
+        "tpr_at_fpr",
+        "classification/tpr_at_fpr.sql",
+        "classification",
+        "largest true positive rate over ROC points whose FPR <= max_fpr",
+        (LABEL, SCORE, WEIGHT),
+        params=("max_fpr", "pos_label"),
+        undefined="no positive or no negative label",
+        kernel="score_points_kernel",
+        rank_based=True,
+    )
+)
+register(
+    MetricSpec(
+        "operating_points",
+        "classification/operating_points.sql",
+        "classification",
+        "recall_at_precision, precision_at_recall and tpr_at_fpr with the thresholds reaching them",
+        (LABEL, SCORE, WEIGHT),
+        params=("min_precision", "min_recall", "max_fpr", "pos_label"),
+        undefined="as each of the three (NaN value and threshold there)",
+        output="table",
+        kernel="operating_points_kernel",
+    )
+)
 register(
     MetricSpec(
         "lift_table",
@@ -131,6 +221,55 @@ def _ks_point(
             UndefinedMetricWarning,
         )
     return frame
+
+
+#: the operating points, each with the reason it may be undefined (its spec's), in order
+_OPERATING = ("recall_at_precision", "precision_at_recall", "tpr_at_fpr")
+
+
+def _operating_points(
+    metric: str,
+    data: Any,
+    *,
+    label: str,
+    score: str,
+    weight: str | None,
+    min_precision: float,
+    min_recall: float,
+    max_fpr: float,
+    pos_label: Any,
+    by: str | Sequence[str] | None,
+    convention: str | None,
+    con: Any,
+) -> pd.DataFrame:
+    """operating_points' body: the table with each value beside its threshold, and a
+    warning for each value undefined in a slice.
+    """
+    frame = compute(
+        metric,
+        data,
+        con=con,
+        columns={"label": label, "score": score, "weight": weight},
+        params={
+            "min_precision": min_precision,
+            "min_recall": min_recall,
+            "max_fpr": max_fpr,
+            "pos_label": pos_label,
+            "convention": convention,
+        },
+        by=by,
+    )
+    for name in _OPERATING:
+        undefined = int(frame[name].isna().sum())
+        if undefined:
+            warn(
+                f"{metric}: {name} is undefined ({REGISTRY[name].undefined}) in {undefined} "
+                f"slice(s); NaN there",
+                UndefinedMetricWarning,
+            )
+    slices = [c for c in frame.columns if c not in _OPERATING and not c.endswith("_threshold")]
+    ordered = [c for name in _OPERATING for c in (name, f"{name}_threshold")]
+    return frame[[*slices, *ordered]]
 
 
 def _lift_table(
@@ -359,10 +498,255 @@ _LIFT_TABLE = Function(
     interval=False,
 )
 
+_RECALL_AT_PRECISION = Function(
+    "recall_at_precision",
+    takes=("data", *_COLUMNS, "min_precision", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    The largest recall among the thresholds whose precision reaches ``min_precision``.
+
+    torchmetrics' ``BinaryRecallAtFixedPrecision`` (its value; NaN where it gives 0, below).
+    """,
+    returns="""
+    float
+        In [0, 1].
+    """,
+    raises=_BAD_SCORES
+    + """
+    InvalidParameterError
+        ``min_precision`` not a number in [0, 1].""",
+    warns="""
+    UndefinedMetricWarning
+        When there is no positive label or no threshold reaches ``min_precision``; NaN is
+        returned (torchmetrics returns 0 there).
+    """,
+    see_also="""
+    operating_points : the value with the threshold reaching it, per slice.
+    precision_at_recall, tpr_at_fpr : the other operating points.
+    """,
+    notes="""
+    Over the distinct scores ``t`` as thresholds (predict 1 for ``score >= t``; rows of equal
+    score form one threshold), with ``recall(t) = tp(t) / P`` and
+    ``precision(t) = tp(t) / (tp(t) + fp(t))`` (weighted counts), as scikit-learn's
+    ``precision_recall_curve``: the largest ``recall(t)`` with ``precision(t) >=
+    min_precision``. Its threshold (:func:`operating_points`) is torchmetrics' lexicographic
+    argmax: the largest recall, then the largest precision, then the largest threshold.
+    """,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.recall_at_precision(df, min_precision=0.65), 4)
+    0.6667
+    """,
+    own=(
+        Arg(
+            "min_precision",
+            "float",
+            0.5,
+            """
+    min_precision : float, default 0.5
+        The precision a threshold must reach, ``0 <= min_precision <= 1``.
+    """,
+        ),
+    ),
+)
+
+_PRECISION_AT_RECALL = Function(
+    "precision_at_recall",
+    takes=("data", *_COLUMNS, "min_recall", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    The largest precision among the thresholds whose recall reaches ``min_recall``.
+
+    torchmetrics' ``BinaryPrecisionAtFixedRecall`` (its value).
+    """,
+    returns="""
+    float
+        In [0, 1].
+    """,
+    raises=_BAD_SCORES
+    + """
+    InvalidParameterError
+        ``min_recall`` not a number in [0, 1].""",
+    warns="""
+    UndefinedMetricWarning
+        When there is no positive label; NaN is returned.
+    """,
+    see_also="""
+    operating_points : the value with the threshold reaching it, per slice.
+    recall_at_precision, tpr_at_fpr : the other operating points.
+    """,
+    notes="""
+    Over the distinct scores ``t`` as thresholds, as :func:`recall_at_precision`: the largest
+    ``precision(t)`` with ``recall(t) >= min_recall``. Its threshold
+    (:func:`operating_points`): the largest precision, then the largest recall, then the
+    largest threshold (torchmetrics' lexicographic argmax).
+    """,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.precision_at_recall(df, min_recall=0.9), 4)
+    0.6
+    """,
+    own=(
+        Arg(
+            "min_recall",
+            "float",
+            0.5,
+            """
+    min_recall : float, default 0.5
+        The recall a threshold must reach, ``0 <= min_recall <= 1``.
+    """,
+        ),
+    ),
+)
+
+_TPR_AT_FPR = Function(
+    "tpr_at_fpr",
+    takes=("data", *_COLUMNS, "max_fpr", "pos_label", *_INTERVAL),
+    call=_scalar,
+    summary="""
+    The largest true positive rate among the ROC points whose false positive rate is at most
+    ``max_fpr``.
+    """,
+    returns="""
+    float
+        In [0, 1].
+    """,
+    raises=_BAD_SCORES
+    + """
+    InvalidParameterError
+        ``max_fpr`` not a number in (0, 1].""",
+    warns=_WARNS_ONE_CLASS,
+    see_also="""
+    operating_points : the value with the threshold reaching it, per slice.
+    partial_auc : the area of the same part of the ROC curve.
+    """,
+    notes="""
+    Over the points of scikit-learn's ``roc_curve(drop_intermediate=False)``: one per
+    distinct score ``t`` (predict 1 for ``score >= t``) and ``(0, 0)`` above the highest
+    score, with weighted rates: the largest ``TPR(t)`` with ``FPR(t) <= max_fpr`` (0 when
+    only ``(0, 0)`` qualifies). Its threshold (:func:`operating_points`): the largest TPR,
+    then the smallest FPR, then the largest threshold.
+    """,
+    examples=_DATA
+    + """
+    >>> round(sqlmetrics.tpr_at_fpr(df, max_fpr=0.5), 4)
+    0.6667
+    """,
+    own=(
+        Arg(
+            "max_fpr",
+            "float",
+            1.0,
+            """
+    max_fpr : float, default 1.0
+        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (shared with
+        :func:`partial_auc` in :func:`sqlmetrics.evaluate`; 1 allows every point: TPR 1).
+    """,
+        ),
+    ),
+)
+
+_OPERATING_POINTS = Function(
+    "operating_points",
+    takes=(
+        "data",
+        *_COLUMNS,
+        "min_precision",
+        "min_recall",
+        "max_fpr",
+        "pos_label",
+        "by",
+        *_ENGINE,
+    ),
+    call=_operating_points,
+    summary="""
+    Recall at a precision, precision at a recall and TPR at an FPR, each with the threshold
+    reaching it, per slice.
+
+    torchmetrics' ``BinaryRecallAtFixedPrecision`` and ``BinaryPrecisionAtFixedRecall``
+    (value and threshold) and the ROC curve's read-off, in one pass over the score points.
+    """,
+    returns="""
+    pandas.DataFrame
+        One row per slice: ``recall_at_precision``, ``recall_at_precision_threshold``,
+        ``precision_at_recall``, ``precision_at_recall_threshold``, ``tpr_at_fpr``,
+        ``tpr_at_fpr_threshold`` (predict 1 for ``score >= threshold``). A threshold is NaN
+        where its value is, and ``tpr_at_fpr_threshold`` where only the ROC point above the
+        highest score (scikit-learn's threshold ``inf``) meets ``max_fpr``.
+    """,
+    raises=_BAD_SCORES
+    + """
+    InvalidParameterError
+        ``min_precision`` or ``min_recall`` not a number in [0, 1], ``max_fpr`` not one in
+        (0, 1].""",
+    warns="""
+    UndefinedMetricWarning
+        For each value undefined in a slice (NaN there), as in its own function.
+    """,
+    see_also="""
+    recall_at_precision, precision_at_recall, tpr_at_fpr : each value alone (usable in
+        :func:`sqlmetrics.evaluate`, with intervals).
+    """,
+    notes="""
+    The definitions, ties and tie-breaks of the thresholds are those of the three functions:
+    the threshold of recall_at_precision is that of the largest recall, then the largest
+    precision, then the largest score (torchmetrics' lexicographic argmax); of
+    precision_at_recall the largest precision, then recall, then score; of tpr_at_fpr the
+    largest TPR, then the smallest FPR, then the largest score.
+    """,
+    examples=_DATA
+    + """
+    >>> op = sqlmetrics.operating_points(df, min_precision=0.65, min_recall=0.9, max_fpr=0.5)
+    >>> op.round(4).T
+                                        0
+    recall_at_precision            0.6667
+    recall_at_precision_threshold  0.5000
+    precision_at_recall            0.6000
+    precision_at_recall_threshold  0.3500
+    tpr_at_fpr                     0.6667
+    tpr_at_fpr_threshold           0.5000
+    """,
+    own=(
+        Arg(
+            "min_precision",
+            "float",
+            0.5,
+            """
+    min_precision : float, default 0.5
+        The precision recall_at_precision's threshold must reach, ``0 <= min_precision <= 1``.
+    """,
+        ),
+        Arg(
+            "min_recall",
+            "float",
+            0.5,
+            """
+    min_recall : float, default 0.5
+        The recall precision_at_recall's threshold must reach, ``0 <= min_recall <= 1``.
+    """,
+        ),
+        Arg(
+            "max_fpr",
+            "float",
+            1.0,
+            """
+    max_fpr : float, default 1.0
+        The largest false positive rate tpr_at_fpr allows, ``0 < max_fpr <= 1``.
+    """,
+        ),
+    ),
+    returns_type="pd.DataFrame",
+    interval=False,
+)
+
 #: the public functions of this module, generated into _api_classification_separation.py
 API = (
     _KS_STATISTIC,
     _KS_POINT,
     _PARTIAL_AUC,
     _LIFT_TABLE,
+    _RECALL_AT_PRECISION,
+    _PRECISION_AT_RECALL,
+    _TPR_AT_FPR,
+    _OPERATING_POINTS,
 )

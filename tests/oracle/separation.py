@@ -93,6 +93,127 @@ def partial_auc(
     return 0.5 * (1 + (area - low) / (high - low))
 
 
+def _points(
+    labels: Sequence[int], scores: Sequence[float], weights: Sequence[float] | None
+) -> tuple[list[tuple[float, float, float]], float, float]:
+    """(threshold, tp, fp) at each distinct score, highest first, each counted by a full loop
+    over the rows; and P, N.
+    """
+    w = _w(labels, weights)
+    pos = sum(wi for y, wi in zip(labels, w) if y == 1)
+    neg = sum(wi for y, wi in zip(labels, w) if y != 1)
+    points = []
+    for t in sorted(set(scores), reverse=True):
+        tp = sum(wi for y, s, wi in zip(labels, scores, w) if y == 1 and s >= t)
+        fp = sum(wi for y, s, wi in zip(labels, scores, w) if y != 1 and s >= t)
+        points.append((t, tp, fp))
+    return points, pos, neg
+
+
+def recall_at_precision_point(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    min_precision: float = 0.5,
+) -> tuple[float, float]:
+    """(recall, threshold): torchmetrics' _recall_at_precision, the lexicographic argmax of
+    (recall, precision, threshold) over the points with precision >= min_precision; NaN
+    where no positive label or no point qualifies.
+    """
+    points, pos, _ = _points(labels, scores, weights)
+    if pos == 0:
+        return NAN, NAN
+    keys = [(tp / pos, tp / (tp + fp), t) for t, tp, fp in points if tp + fp > 0]
+    eligible = [k for k in keys if k[1] >= min_precision]
+    if not eligible:
+        return NAN, NAN
+    best = max(eligible)
+    return best[0], best[2]
+
+
+def precision_at_recall_point(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    min_recall: float = 0.5,
+) -> tuple[float, float]:
+    """(precision, threshold): the lexicographic argmax of (precision, recall, threshold)
+    over the points with recall >= min_recall (torchmetrics' _precision_at_recall)."""
+    points, pos, _ = _points(labels, scores, weights)
+    if pos == 0:
+        return NAN, NAN
+    keys = [(tp / (tp + fp), tp / pos, t) for t, tp, fp in points if tp + fp > 0]
+    eligible = [k for k in keys if k[1] >= min_recall]
+    if not eligible:
+        return NAN, NAN
+    best = max(eligible)
+    return best[0], best[2]
+
+
+def tpr_at_fpr_point(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    max_fpr: float = 1.0,
+) -> tuple[float, float]:
+    """(tpr, threshold): over the ROC points with (0, 0, +inf) first, the largest tpr with
+    fpr <= max_fpr, then the smallest fpr, then the largest threshold; threshold NaN for
+    the +inf point."""
+    points, pos, neg = _points(labels, scores, weights)
+    if pos == 0 or neg == 0:
+        return NAN, NAN
+    roc = [(0.0, -0.0, math.inf)] + [(tp / pos, -(fp / neg), t) for t, tp, fp in points]
+    best = max(k for k in roc if -k[1] <= max_fpr)
+    return best[0], (NAN if best[2] == math.inf else best[2])
+
+
+def recall_at_precision(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    min_precision: float = 0.5,
+) -> float:
+    return recall_at_precision_point(labels, scores, weights, min_precision)[0]
+
+
+def precision_at_recall(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    min_recall: float = 0.5,
+) -> float:
+    return precision_at_recall_point(labels, scores, weights, min_recall)[0]
+
+
+def tpr_at_fpr(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    max_fpr: float = 1.0,
+) -> float:
+    return tpr_at_fpr_point(labels, scores, weights, max_fpr)[0]
+
+
+def operating_points(
+    labels: Sequence[int],
+    scores: Sequence[float],
+    weights: Sequence[float] | None = None,
+    min_precision: float = 0.5,
+    min_recall: float = 0.5,
+    max_fpr: float = 1.0,
+) -> dict[str, float]:
+    """The three values and thresholds, as sqlmetrics.operating_points' row."""
+    out: dict[str, float] = {}
+    for name, (value, threshold) in (
+        ("recall_at_precision", recall_at_precision_point(labels, scores, weights, min_precision)),
+        ("precision_at_recall", precision_at_recall_point(labels, scores, weights, min_recall)),
+        ("tpr_at_fpr", tpr_at_fpr_point(labels, scores, weights, max_fpr)),
+    ):
+        out[name] = value
+        out[f"{name}_threshold"] = threshold
+    return out
+
+
 def lift_table(
     labels: Sequence[int], scores: Sequence[float], n_bins: int = 10
 ) -> list[dict[str, float]]:

@@ -150,6 +150,22 @@
                 'type': '{metric}: max_fpr= must be a number with 0 < max_fpr <= 1 (the false positive rate the area stops at; 1 is the whole ROC AUC); got {value}'
             }
         },
+        'min_precision': {
+            'number': 'real',
+            'range': [0, true, 1, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: min_precision= must be a number with 0 <= min_precision <= 1 (the precision an operating point must reach); got {value}'
+            }
+        },
+        'min_recall': {
+            'number': 'real',
+            'range': [0, true, 1, true],
+            'out': 'float',
+            'messages': {
+                'type': '{metric}: min_recall= must be a number with 0 <= min_recall <= 1 (the recall an operating point must reach); got {value}'
+            }
+        },
         'ties': {
             'allowed': ['item_desc', 'item_asc', 'text_desc', 'average'],
             'messages': {

@@ -2916,6 +2916,57 @@
                 'group_weights': none
             }
         },
+        'operating_points': {
+            'form': 'operating_points',
+            'family': 'classification',
+            'kernel': 'operating_points_kernel',
+            'output': 'table',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['min_precision', 'min_recall', 'max_fpr', 'pos_label'],
+            'defaults': {
+                'min_precision': 0.5,
+                'min_recall': 0.5,
+                'max_fpr': 1.0,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'as each of the three (NaN value and threshold there)',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'row_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': [],
+                'loss': none,
+                'group_weights': none
+            },
+            'columns': {
+                'plain': ['recall_at_precision', 'precision_at_recall', 'tpr_at_fpr', 'recall_at_precision_threshold', 'precision_at_recall_threshold', 'tpr_at_fpr_threshold'],
+                'weighted': ['recall_at_precision', 'precision_at_recall', 'tpr_at_fpr', 'recall_at_precision_threshold', 'precision_at_recall_threshold', 'tpr_at_fpr_threshold']
+            }
+        },
         'partial_auc': {
             'form': 'partial_auc',
             'family': 'classification',
@@ -3117,6 +3168,51 @@
                 'counts_macro': none,
                 'paired': 'groups',
                 'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
+            }
+        },
+        'precision_at_recall': {
+            'form': 'precision_at_recall',
+            'family': 'classification',
+            'kernel': 'score_points_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['min_recall', 'pos_label'],
+            'defaults': {
+                'min_recall': 0.5,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive label',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'row_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': [],
                 'loss': none,
                 'group_weights': none
             }
@@ -3471,6 +3567,51 @@
                 'counts_macro': none,
                 'paired': 'groups',
                 'tests': ['t', 'randomization', 'wilcoxon'],
+                'loss': none,
+                'group_weights': none
+            }
+        },
+        'recall_at_precision': {
+            'form': 'recall_at_precision',
+            'family': 'classification',
+            'kernel': 'score_points_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['min_precision', 'pos_label'],
+            'defaults': {
+                'min_precision': 0.5,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive label, or no threshold reaches min_precision',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'row_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': [],
                 'loss': none,
                 'group_weights': none
             }
@@ -3973,6 +4114,51 @@
                 'loss': none,
                 'group_weights': none
             }
+        },
+        'tpr_at_fpr': {
+            'form': 'tpr_at_fpr',
+            'family': 'classification',
+            'kernel': 'score_points_kernel',
+            'output': 'scalar',
+            'roles': [
+                {
+                    'name': 'label',
+                    'kind': 'binary',
+                    'required': true
+                },
+                {
+                    'name': 'score',
+                    'kind': 'score',
+                    'required': true
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                }
+            ],
+            'params': ['max_fpr', 'pos_label'],
+            'defaults': {
+                'max_fpr': 1.0,
+                'pos_label': none
+            },
+            'takes_k': false,
+            'needs': [],
+            'undefined': 'no positive or no negative label',
+            'state': 'rows',
+            'cross_check': none,
+            'inference': {
+                'ci_methods': ['bootstrap'],
+                'proportion': none,
+                'bucket_bootstrap': false,
+                'group_mean': none,
+                'row_mean': none,
+                'counts_macro': none,
+                'paired': none,
+                'tests': [],
+                'loss': none,
+                'group_weights': none
+            }
         }
     },
     'aliases': {
@@ -4049,6 +4235,12 @@
         },
         'max_fpr': {
             'default': 1.0
+        },
+        'min_precision': {
+            'default': 0.5
+        },
+        'min_recall': {
+            'default': 0.5
         },
         'ties': {
             'default': 'item_desc'
@@ -4129,9 +4321,9 @@
             [1.0, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457, 0.0005475938084995345, 1.0507500716444169e-09]
         ]
     },
-    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k'],
-    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr'],
+    'forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'classification_report', 'cohen_kappa', 'confusion_matrix', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'operating_points', 'partial_auc', 'pr_curve', 'precision', 'precision@k', 'precision_at_recall', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_at_precision', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_curve', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k', 'tpr_at_fpr'],
+    'scalar_forms': ['accuracy', 'auc', 'auc_bounds', 'average_precision', 'balanced_accuracy', 'bpref', 'brier_score', 'calibration_ratio', 'catalog_coverage', 'cg@k', 'cohen_kappa', 'dcg@k', 'distributional_coverage', 'err@k', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout@k', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gauc', 'gini_index', 'gm_map@k', 'hamming_loss', 'hit_rate@k', 'hit_ratio@k', 'idcg@k', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged@k', 'kendall_tau', 'ks_statistic', 'log_loss', 'map@k', 'mcc', 'mrr@k', 'multiclass_auc', 'multilabel_average_precision', 'ndcg@k', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'partial_auc', 'precision', 'precision@k', 'precision_at_recall', 'precision_macro', 'precision_micro', 'precision_weighted', 'r_precision', 'rbp@k', 'recall', 'recall@k', 'recall_at_precision', 'recall_macro', 'recall_micro', 'recall_weighted', 'set_f', 'set_precision', 'set_recall', 'spearman', 'specificity', 'top_k_accuracy@k', 'tpr_at_fpr'],
+    'known': ['11pt_avg', 'accuracy', 'auc', 'auc_bounds', 'average_precision', 'average_precision_score', 'balanced_accuracy', 'balanced_accuracy_score', 'bpref', 'brier_score', 'brier_score_loss', 'calibration_curve', 'calibration_ratio', 'catalog_coverage', 'cg', 'classification_report', 'cohen_kappa', 'cohen_kappa_score', 'confusion_matrix', 'cross_entropy', 'dcg', 'distributional_coverage', 'ece', 'err', 'expected_calibration_error', 'f1', 'f1_macro', 'f1_micro', 'f1_weighted', 'fallout', 'fbeta', 'fbeta_macro', 'fbeta_micro', 'fbeta_weighted', 'fpr', 'gains_table', 'gauc', 'gini_index', 'gm_map', 'hamming_loss', 'hit_rate', 'hit_ratio', 'idcg', 'infap', 'iprec_11pt_avg', 'iprec_at_recall', 'jaccard_macro', 'jaccard_micro', 'jaccard_weighted', 'judged', 'kendall', 'kendall_tau', 'ks', 'ks_point', 'ks_statistic', 'lift_table', 'log_loss', 'map', 'matthews_corrcoef', 'mcc', 'mrr', 'multiclass_auc', 'multiclass_confusion_matrix', 'multilabel_average_precision', 'ndcg', 'ne', 'normalized_entropy', 'novelty', 'num_q', 'num_rel', 'num_rel_ret', 'num_ret', 'operating_points', 'partial_auc', 'pr_curve', 'precision', 'precision_at_k', 'precision_at_recall', 'precision_macro', 'precision_micro', 'precision_recall_curve', 'precision_weighted', 'r_precision', 'rbp', 'recall', 'recall_at_k', 'recall_at_precision', 'recall_macro', 'recall_micro', 'recall_weighted', 'roc_auc', 'roc_auc_multiclass', 'roc_curve', 'sensitivity', 'set_f', 'set_precision', 'set_recall', 'spearman', 'spearman_rho', 'specificity', 'success', 'tnr', 'top_k_accuracy', 'top_k_accuracy_score', 'tpr', 'tpr_at_fpr'],
     'kernel_defaults': {
         'roc_curve_kernel': {
             'drop_intermediate': true,
@@ -4181,7 +4373,15 @@
         },
         'score_points_kernel': {
             'pos_label': none,
-            'max_fpr': 1.0
+            'max_fpr': 1.0,
+            'min_precision': 0.5,
+            'min_recall': 0.5
+        },
+        'operating_points_kernel': {
+            'min_precision': 0.5,
+            'min_recall': 0.5,
+            'max_fpr': 1.0,
+            'pos_label': none
         },
         'lift_table_kernel': {
             'n_bins': 10,
@@ -4603,6 +4803,7 @@
 {%- elif kernel == 'multilabel_average_precision_kernel' -%}{{ sqlmetrics.multilabel_average_precision_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'normalized_entropy_kernel' -%}{{ sqlmetrics.normalized_entropy_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'novelty_kernel' -%}{{ sqlmetrics.novelty_kernel(relation, by, columns, options, entries) }}
+{%- elif kernel == 'operating_points_kernel' -%}{{ sqlmetrics.operating_points_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'pr_curve_kernel' -%}{{ sqlmetrics.pr_curve_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'ranking_kernel' -%}{{ sqlmetrics.ranking_kernel(relation, by, columns, options, entries) }}
 {%- elif kernel == 'roc_curve_kernel' -%}{{ sqlmetrics.roc_curve_kernel(relation, by, columns, options, entries) }}

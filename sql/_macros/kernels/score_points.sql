@@ -1,12 +1,14 @@
 {#
-  score_points_kernel(relation, by, columns, options, entries): ks_statistic and partial_auc
+  score_points_kernel(relation, by, columns, options, entries): ks_statistic, partial_auc and
+  the operating points recall_at_precision, precision_at_recall, tpr_at_fpr
   (sql/classification/), every requested one over one pass of the score points below
   (decision 0007). Each metric's file holds its CTEs after `points` (<metric>_ctes) and its
   value (<metric>_value); score_points_value calls them by name. Output: one row per slice;
-  one column per entry alias, then ks_statistic's threshold, tpr, fpr when it is requested
-  and partial_auc's n_pos, n_neg when it is. No entry (ks_point): ks_statistic, threshold,
-  tpr, fpr. Both: ks_statistic's `at_best` joined with partial_auc's `areas` on the slices
-  (one row per slice each, NULL slices included).
+  one column per entry alias, then ks_statistic's threshold, tpr, fpr when it is requested,
+  partial_auc's n_pos, n_neg when it is, and <metric>_threshold for each operating point
+  requested. No entry (ks_point): ks_statistic, threshold, tpr, fpr. Several: the first
+  one's per-slice CTE (`at_best`, `areas`, `<metric>_best`) joined with the others' on the
+  slices (one row per slice each, NULL slices included).
 
   score_points_ctes(relation, by, columns, options): the ROC points of a binary score, one
   per slice and distinct score. CTEs (each followed by a comma) `points_source`, `per_score`,
@@ -203,6 +205,20 @@ points as (
 {% set metrics = entries | map(attribute='metric') | list %}
 {% set ks = 'ks_statistic' in metrics or not entries %}
 {% set pauc = 'partial_auc' in metrics %}
+{% set ops = [] %}
+{% for name in ['recall_at_precision', 'precision_at_recall', 'tpr_at_fpr'] %}{% if name in metrics %}{% do ops.append(name) %}{% endif %}{% endfor %}
+{# the per-slice CTEs: the first is `final`'s base, the others are joined on the slices, their
+   slice keys renamed by their prefix #}
+{% set parts = [] %}
+{% set columns_out = [] %}
+{% if ks %}{% do parts.append(['at_best', '']) %}{% do columns_out.extend(['threshold', 'tpr', 'fpr']) %}{% endif %}
+{% if pauc %}{% do parts.append(['areas', 'a_' if parts else '']) %}{% do columns_out.extend(['n_pos', 'n_neg']) %}{% endif %}
+{% set op_prefixes = {} %}
+{% for name in ops %}
+{% do op_prefixes.update({name: ('o' ~ loop.index0 ~ '_') if parts else ''}) %}
+{% do parts.append([name ~ '_best', op_prefixes[name]]) %}
+{% do columns_out.append(name ~ '_threshold') %}
+{% endfor %}
 with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
 {% if ks %}
 {{ sqlmetrics.ks_statistic_ctes(by) }}
@@ -210,6 +226,9 @@ with {{ sqlmetrics.score_points_ctes(relation, by, columns, options) }}
 {% if pauc %}
 {{ sqlmetrics.partial_auc_ctes(by, options, 'a_' if ks else '') }}
 {% endif %}
+{% for name in ops %}
+{{ sqlmetrics.score_points_ctes_of(name, by, options, op_prefixes[name]) }}
+{% endfor %}
 final as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -218,20 +237,103 @@ final as (
 {% else %}
         ks as ks_statistic,
 {% endfor %}
-        {{ ((['threshold', 'tpr', 'fpr'] if ks else []) + (['n_pos', 'n_neg'] if pauc else [])) | join(',\n        ') }}
-    from {{ 'at_best' if ks else 'areas' }}
-{% if ks and pauc %}
-    join areas on {{ sqlmetrics.join_on_slices('at_best', 'areas', by, prefix='a_') }}
-{% endif %}
+        {{ columns_out | join(',\n        ') }}
+    from {{ parts[0][0] }}
+{% for part in parts[1:] %}
+    join {{ part[0] }} on {{ sqlmetrics.join_on_slices(parts[0][0], part[0], by, prefix=part[1]) }}
+{% endfor %}
 )
 select * from final
 {{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{#
+  operating_points_kernel(relation, by, columns, options, entries): the operating_points table
+  (sql/classification/operating_points.sql): score_points_kernel with the three operating
+  points as its entries, so each value and its threshold, one row per slice.
+#}
+{% macro operating_points_kernel(relation, by, columns, options, entries) -%}
+{% set points = [] %}
+{% for name in ['recall_at_precision', 'precision_at_recall', 'tpr_at_fpr'] %}
+{% do points.append({'alias': name, 'metric': name, 'k': none, 'needs': []}) %}
+{% endfor %}
+{{ sqlmetrics.score_points_kernel(relation, by, columns, options, points) }}
+{%- endmacro %}
+
+{# the CTEs of an operating point metric after `points`: <metric>_ctes of its file #}
+{% macro score_points_ctes_of(metric, by, options, prefix) -%}
+{%- if metric == 'recall_at_precision' -%}{{ sqlmetrics.recall_at_precision_ctes(by, options, prefix) }}
+{%- elif metric == 'precision_at_recall' -%}{{ sqlmetrics.precision_at_recall_ctes(by, options, prefix) }}
+{%- elif metric == 'tpr_at_fpr' -%}{{ sqlmetrics.tpr_at_fpr_ctes(by, options, prefix) }}
+{%- else -%}{{ exceptions.raise_compiler_error('score_points_ctes_of: the metric ' ~ metric ~ ' has no <metric>_ctes(by, options, prefix) here; define it in its file and add its line to score_points_ctes_of (sql/_macros/kernels/score_points.sql)') }}
+{%- endif -%}
+{%- endmacro %}
+
+{#
+  operating_point_ctes(metric, by, prefix, eligible, keys, value): the best operating point of
+  each slice among the score points (`points`) where `eligible` holds: the lexicographic
+  largest (keys..., s) (each key larger is better; s, the threshold, decides last: a total
+  order, since the scores of a slice's points are distinct). CTEs `<metric>_ranked`,
+  `<metric>_best`; the latter one row per slice: <metric>_v (`value` at the best point, NULL
+  when no point is eligible), <metric>_threshold (its score), <metric>_p and <metric>_n (P
+  and N), its slice keys renamed `<prefix>slice_0..`.
+  Default: a row_number over the slice's points (the eligible first) and one aggregate, no
+  join back. Spark (spark__operating_point_ctes), where such a window moves every point of a
+  slice into one partition: one aggregate, the largest struct (keys..., s, value) of the
+  slice's eligible points (structs compare field by field), as spark__ks_statistic_at_best.
+#}
+{% macro operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
+{{ adapter.dispatch('operating_point_ctes', 'sqlmetrics')(metric, by, prefix, eligible, keys, value) }}
+{%- endmacro %}
+
+{% macro default__operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
+{{ metric }}_ranked as (
+    select
+        points.*,
+        case when {{ eligible }} then 1 else 0 end as eligible,
+        row_number() over ({{ sqlmetrics.window(by, 'case when ' ~ eligible ~ ' then 0 else 1 end, ' ~ (keys | join(' desc, ')) ~ ' desc, s desc') }}) as best_rank
+    from points
+),
+{{ metric }}_best as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, prefix) if prefix else sqlmetrics.slice_cols(by) }}
+        max(p_total) as {{ metric }}_p,
+        max(n_total) as {{ metric }}_n,
+        max(case when best_rank = 1 and eligible = 1 then {{ value }} end) as {{ metric }}_v,
+        max(case when best_rank = 1 and eligible = 1 then s end) as {{ metric }}_threshold
+    from {{ metric }}_ranked
+    {{ sqlmetrics.group_by(by) }}
+),
+{%- endmacro %}
+
+{% macro spark__operating_point_ctes(metric, by, prefix, eligible, keys, value) -%}
+{{ metric }}_ranked as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        max(p_total) as p_total,
+        max(n_total) as n_total,
+        max(case when {{ eligible }} then named_struct({% for key in keys %}'k{{ loop.index0 }}', {{ key }}, {% endfor %}'s', s, 'v', {{ value }}) end) as best
+    from points
+    {{ sqlmetrics.group_by(by) }}
+),
+{{ metric }}_best as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, prefix) if prefix else sqlmetrics.slice_cols(by) }}
+        p_total as {{ metric }}_p,
+        n_total as {{ metric }}_n,
+        best.v as {{ metric }}_v,
+        best.s as {{ metric }}_threshold
+    from {{ metric }}_ranked
+),
 {%- endmacro %}
 
 {# an entry's value: the macro <metric>_value(options) of the metric's file #}
 {% macro score_points_value(metric, options) -%}
 {%- if metric == 'ks_statistic' -%}{{ sqlmetrics.ks_statistic_value(options) }}
 {%- elif metric == 'partial_auc' -%}{{ sqlmetrics.partial_auc_value(options) }}
+{%- elif metric == 'recall_at_precision' -%}{{ sqlmetrics.recall_at_precision_value(options) }}
+{%- elif metric == 'precision_at_recall' -%}{{ sqlmetrics.precision_at_recall_value(options) }}
+{%- elif metric == 'tpr_at_fpr' -%}{{ sqlmetrics.tpr_at_fpr_value(options) }}
 {%- else -%}{{ exceptions.raise_compiler_error('score_points_value: the metric ' ~ metric ~ ' has no <metric>_value(options) here; define it in its file and add its line to score_points_value (sql/_macros/kernels/score_points.sql)') }}
 {%- endif -%}
 {%- endmacro %}

@@ -850,7 +850,7 @@ def tpr_at_fpr(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    max_fpr: float = 1.0,
+    max_fpr: float = 0.1,
     pos_label: Any = None,
     ci: None = None,
     ci_method: CiMethod | None = None,
@@ -868,7 +868,7 @@ def tpr_at_fpr(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    max_fpr: float = 1.0,
+    max_fpr: float = 0.1,
     pos_label: Any = None,
     ci: float,
     ci_method: CiMethod | None = None,
@@ -885,7 +885,7 @@ def tpr_at_fpr(
     label: str = "label",
     score: str = "score",
     weight: str | None = None,
-    max_fpr: float = 1.0,
+    max_fpr: float = 0.1,
     pos_label: Any = None,
     ci: float | None = None,
     ci_method: CiMethod | None = None,
@@ -910,9 +910,10 @@ def tpr_at_fpr(
     weight : str, optional
         Column of non-negative sample weights: each row counts its weight. None (default) weighs
         every row 1.
-    max_fpr : float, default 1.0
-        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (shared with
-        :func:`partial_auc` in :func:`sqlmetrics.evaluate`; 1 allows every point: TPR 1).
+    max_fpr : float, default 0.1
+        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (1 allows every point:
+        TPR 1). In :func:`sqlmetrics.evaluate` a ``max_fpr=`` passed applies to
+        :func:`partial_auc` too; left out, each takes its own default (0.1 here, 1.0 there).
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.
         ``"spam"``, as scikit-learn's ``pos_label``); None: 0/1 or boolean labels.
@@ -1004,7 +1005,7 @@ def operating_points(
     weight: str | None = None,
     min_precision: float = 0.5,
     min_recall: float = 0.5,
-    max_fpr: float = 1.0,
+    max_fpr: float = 0.1,
     pos_label: Any = None,
     by: str | Sequence[str] | None = None,
     convention: str | None = None,
@@ -1033,7 +1034,7 @@ def operating_points(
         The precision recall_at_precision's threshold must reach, ``0 <= min_precision <= 1``.
     min_recall : float, default 0.5
         The recall precision_at_recall's threshold must reach, ``0 <= min_recall <= 1``.
-    max_fpr : float, default 1.0
+    max_fpr : float, default 0.1
         The largest false positive rate tpr_at_fpr allows, ``0 < max_fpr <= 1``.
     pos_label : str, number or bool, optional
         The label value of the positive class, for a label column of two other values (e.g.

@@ -160,6 +160,8 @@ register(
         (LABEL, SCORE, WEIGHT),
         params=("max_fpr", "pos_label"),
         undefined="no positive or no negative label",
+        # partial_auc's max_fpr=1.0 (the whole curve) would make this 1 by definition
+        defaults={"max_fpr": 0.1},
         kernel="score_points_kernel",
         rank_based=True,
     )
@@ -173,6 +175,7 @@ register(
         (LABEL, SCORE, WEIGHT),
         params=("min_precision", "min_recall", "max_fpr", "pos_label"),
         undefined="as each of the three (NaN value and threshold there)",
+        defaults={"max_fpr": 0.1},
         output="table",
         kernel="operating_points_kernel",
     )
@@ -636,11 +639,12 @@ _TPR_AT_FPR = Function(
         Arg(
             "max_fpr",
             "float",
-            1.0,
+            0.1,
             """
-    max_fpr : float, default 1.0
-        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (shared with
-        :func:`partial_auc` in :func:`sqlmetrics.evaluate`; 1 allows every point: TPR 1).
+    max_fpr : float, default 0.1
+        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (1 allows every point:
+        TPR 1). In :func:`sqlmetrics.evaluate` a ``max_fpr=`` passed applies to
+        :func:`partial_auc` too; left out, each takes its own default (0.1 here, 1.0 there).
     """,
         ),
     ),
@@ -728,9 +732,9 @@ _OPERATING_POINTS = Function(
         Arg(
             "max_fpr",
             "float",
-            1.0,
+            0.1,
             """
-    max_fpr : float, default 1.0
+    max_fpr : float, default 0.1
         The largest false positive rate tpr_at_fpr allows, ``0 < max_fpr <= 1``.
     """,
         ),

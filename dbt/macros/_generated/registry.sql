@@ -2942,7 +2942,7 @@
             'defaults': {
                 'min_precision': 0.5,
                 'min_recall': 0.5,
-                'max_fpr': 1.0,
+                'max_fpr': 0.1,
                 'pos_label': none
             },
             'takes_k': false,
@@ -4139,7 +4139,7 @@
             ],
             'params': ['max_fpr', 'pos_label'],
             'defaults': {
-                'max_fpr': 1.0,
+                'max_fpr': 0.1,
                 'pos_label': none
             },
             'takes_k': false,
@@ -4373,14 +4373,14 @@
         },
         'score_points_kernel': {
             'pos_label': none,
-            'max_fpr': 1.0,
+            'max_fpr': 0.1,
             'min_precision': 0.5,
             'min_recall': 0.5
         },
         'operating_points_kernel': {
             'min_precision': 0.5,
             'min_recall': 0.5,
-            'max_fpr': 1.0,
+            'max_fpr': 0.1,
             'pos_label': none
         },
         'lift_table_kernel': {

@@ -293,7 +293,7 @@ def metric_pages() -> dict[str, str]:
         table = "\n".join(f"| {k} | {v.replace('|', chr(92) + '|')} |" for k, v in rows)
         header = sql_header(spec.template)
         pages[f"reference/metrics/{name}.md"] = (
-            f"# {name}\n\n{spec.summary}\n\n| | |\n| --- | --- |\n{table}\n\n"
+            f"# {name}\n\n{spec.summary}\n\n| this metric | |\n| --- | --- |\n{table}\n\n"
             f"## Definition\n\nThe header of its template, "
             f"[sql/{spec.template}](../../../sql/{spec.template}):\n\n"
             f"{fenced(header, 'text')}\n"

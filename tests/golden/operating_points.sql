@@ -79,8 +79,8 @@ precision_at_recall_best as (
 tpr_at_fpr_ranked as (
     select
         points.*,
-        case when tp > 0 and fpr <= cast(1.0e0 as double) then 1 else 0 end as eligible,
-        row_number() over (partition by slice_0 order by case when tp > 0 and fpr <= cast(1.0e0 as double) then 0 else 1 end, tp desc, -fp desc, s desc) as best_rank
+        case when tp > 0 and fpr <= cast(0.1e0 as double) then 1 else 0 end as eligible,
+        row_number() over (partition by slice_0 order by case when tp > 0 and fpr <= cast(0.1e0 as double) then 0 else 1 end, tp desc, -fp desc, s desc) as best_rank
     from points
 ),
 tpr_at_fpr_best as (

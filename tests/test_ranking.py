@@ -293,6 +293,64 @@ def test_a_perfect_ranking_scores_one(frame: pd.DataFrame, ties: str, gain: str)
 
 
 # ----------------------------------------------------------------------------- scikit-learn
+@given(
+    ranking_frames(),
+    st.sampled_from(["exponential", "linear", "gains"]),
+    st.sampled_from([1.0, 0.3, 2.5]),
+    st.booleans(),
+    st.data(),
+)
+def test_ideal_from_counts_equals_the_sorted_ideal(
+    frame: pd.DataFrame, gain: str, scale: float, with_qrels: bool, data: st.DataObject
+) -> None:
+    """The ideal DCG from per-label counts (every cut k <= 100: ranking_ideal_counted) and
+    from a sort of every judged item (k > 100 or none: ranking_ideal_sorted) are the same bits:
+    on groups of at most 100 items, idcg and ndcg at k = 100 equal those at k = 101 and with
+    no cut. Fractional labels (scale) and a gain map that reorders the labels included; NULL
+    slices without judgments, one slice with them."""
+    frame = frame.assign(y=frame["y"] * scale)
+    options: dict[str, Any] = (
+        {"gains": {1.0 * scale: 5.0, 3.0 * scale: 0.5}} if gain == "gains" else {"gain": gain}
+    )
+    qrels = None
+    by = None
+    if with_qrels:
+        keep = data.draw(st.lists(st.booleans(), min_size=len(frame), max_size=len(frame)))
+        qrels = pd.concat(
+            [frame.loc[keep, ["g", "i", "y"]], pd.DataFrame({"g": [99], "i": ["x"], "y": [scale]})]
+        )
+        frame = frame[["g", "i", "s"]]
+    else:
+        slices = data.draw(
+            st.lists(st.sampled_from([None, "a", "b"]), min_size=len(frame), max_size=len(frame))
+        )
+        frame = frame.assign(part=slices)
+        by = ["part"]
+    outs = [
+        composed(frame, [("idcg", k), ("ndcg", k)], qrels=qrels, by=by, empty="zero", **options)
+        for k in (100, 101, None)
+    ]
+    for out in outs[1:]:
+        assert outs[0].columns.tolist() == out.columns.tolist()
+        for column in ("c0", "c1"):
+            a, b = outs[0][column].to_numpy(float), out[column].to_numpy(float)
+            assert np.array_equal(a, b, equal_nan=True), (column, a.tolist(), b.tolist())
+
+
+def test_the_ideal_is_counted_up_to_k_100_and_sorted_beyond() -> None:
+    """Which formulation the kernel writes (ranking_ideal): counts for cuts <= 100, else a sort."""
+    cols: dict[str, str | None] = {role: quote_ident(name) for role, name in COLS.items()}
+
+    def sql(*ks: int | None) -> str:
+        entries = [entry(REGISTRY["ndcg"], f"c{i}", k) for i, k in enumerate(ks)]
+        return kernel_sql("ranking_kernel", "run_t", [], cols, {}, entries, None)
+
+    assert "ideal_runs" in sql(10) and "ideal_runs" in sql(5, 100)
+    for ks in [(101,), (None,), (10, None), (10, 101)]:
+        text = sql(*ks)
+        assert "ideal_runs" not in text and "row_number() over" in text.split("ideal as (")[1], ks
+
+
 def test_ndcg_and_dcg_equal_scikit_learn_with_ties() -> None:
     rng = np.random.default_rng(5)
     n_groups, n_items = 40, 12

@@ -2,7 +2,8 @@
   idcg: ideal discounted cumulative gain at k, mean over groups.
      IDCG@k = DCG@k of the group's judged items ordered by label desc (then item asc)
   (judged: qrels if given, including items the run never retrieved; else the group's rows).
-  Only items of positive gain (label > 0) enter the second sort (decision 0002).
+  Only items of positive gain (label > 0) enter the ideal: counted per label when k <= 100,
+  sorted otherwise (decision 0002; sql/_macros/kernels/ranking.sql, ranking_ideal).
   gain: exponential = 2^label - 1 | linear = label. Ties do not matter.
   log_base: the discount is 1 / log_b(i + 1) = ln(b) / ln(i + 1): the value with base 2
   times ln(b) / ln(2) (scikit-learn's dcg_score(log_base=); default 2).

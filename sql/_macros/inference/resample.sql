@@ -83,13 +83,7 @@ from_base(substr(to_hex(md5(to_utf8(cast({{ expr }} as {{ sqlmetrics.string_type
 {%- endmacro %}
 
 {% macro replicates(n) -%}
-{% set digits = (n | string) | length %}
-select b from (
-    select cast({% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}1 as bigint) as b
-    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
-
-) as digits
-where b <= {{ n }}
+{{ sqlmetrics.integers(n) }}
 {%- endmacro %}
 
 {% macro row_key(order_by, partition_by=[]) -%}

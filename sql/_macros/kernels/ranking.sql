@@ -51,7 +51,8 @@
 
   Scores are ordered in their own type (never cast): integers above 2^53 keep their order.
   CTE chain: source -> [judged, judged_groups] -> labelled -> ranked -> run_groups
-             -> [ideal -> ideal_groups] -> per_group -> kept -> aggregated -> final,
+             -> [[ideal_runs ->] ideal -> ideal_groups] -> per_group -> kept -> aggregated
+             -> final,
   written by the kernel's stages, one macro each (below):
      ranking_source        source (impressions when duplicates are merged)
      ranking_labelled      [judged, judged_groups], labelled
@@ -59,7 +60,8 @@
      ranking_rank_average  ties = 'average' tied, tie_terms, ranked (the expectations)
      ranking_group_terms   per-group terms: run_groups (each metric cut at its k, by its
                            <metric>_group_columns with ranking_within)
-     ranking_ideal         ideal, ideal_groups (when an entry needs them)
+     ranking_ideal         [ideal_runs], ideal, ideal_groups (when an entry needs them): the
+                           ideal positions from per-label counts (k <= 100) or a sort
      ranking_groups        which groups: [absent, absent_count, universe], per_group, flagged
      ranking_aggregate     aggregate: kept, aggregated, counted, final
   Per row of `ranked` (one row per retrieved item; `pos` its 1-based position):
@@ -483,26 +485,25 @@ run_groups as (
 {%- endmacro %}
 
 {# Stage 4b, the ideal ordering (entries that need it): `ideal`, the judged items of positive
-   gain in ideal order, and `ideal_groups`, each entry's aggregates over them #}
+   gain in ideal order, one row per ideal position (ipos, gain, gain_exp), and `ideal_groups`,
+   each entry's aggregates over them. With every such entry cut at k <= 100 (kmax, the
+   largest), the items are counted per (group, label) instead of sorted: in the ideal order
+   each label's items fill one run of positions, and only positions <= kmax are written out
+   (ranking_ideal_counted); with a larger k or none, every item is sorted (ranking_ideal_sorted).
+   Both give the same rows but for which item is at a position, and the same gains there. #}
 {% macro ranking_ideal(by, options, entries, ctx) -%}
+{% set cuts = [] %}
+{% for m in entries if 'ideal' in m.needs %}{% do cuts.append(m.k) %}{% endfor %}
+{% set by_ideal = by if not ctx.has_qrels else [] %}
 {# with gains= the ideal order is by the mapped gain first (trec_eval's gain map) #}
-{% set order = (sqlmetrics.ranking_gain('label', options) ~ ' desc, ' if options.get('gains') else '') ~ 'label desc, item' %}
--- the judged items of positive gain in ideal order (label desc, then item: a total order)
-ideal as (
-    select
-{% if not ctx.has_qrels %}
-        {{ sqlmetrics.slice_cols(by) }}
+{% set gain = sqlmetrics.ranking_gain('label', options) %}
+{% set order = (gain ~ ' desc, ' if options.get('gains') else '') ~ 'label desc' %}
+{% set positive = gain ~ ' > 0' if options.get('gains') else 'label > 0' %}
+{% if none not in cuts and cuts | max <= 100 %}
+{{ sqlmetrics.ranking_ideal_counted(by_ideal, gain, positive, order, cuts | max, ctx) }}
+{% else %}
+{{ sqlmetrics.ranking_ideal_sorted(by_ideal, gain, positive, order ~ ', item', ctx) }}
 {% endif %}
-        grp,
-        {{ sqlmetrics.ranking_gain('label', options) }} as gain,
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options), by if not ctx.has_qrels else [], ['grp'], order) }}
-            as gain_exp,
-        row_number() over (
-            {{ sqlmetrics.partition_by(by if not ctx.has_qrels else [], ['grp']) }} order by {{ order }}
-        ) as ipos
-    from {{ 'judged' if ctx.has_qrels else 'source' }}
-    where {{ sqlmetrics.ranking_gain('label', options) ~ ' > 0' if options.get('gains') else 'label > 0' }}
-),
 ideal_groups as (
     select
 {% if not ctx.has_qrels %}
@@ -510,12 +511,74 @@ ideal_groups as (
 {% endif %}
 {% for m in entries %}
 {% if 'ideal' in m.needs %}
-        {{ sqlmetrics.ranking_ideal_columns(m.metric, m.alias ~ '_', m.k, by if not ctx.has_qrels else [], options) }},
+        {{ sqlmetrics.ranking_ideal_columns(m.metric, m.alias ~ '_', m.k, by_ideal, options) }},
 {% endif %}
 {% endfor %}
         grp as i_grp
     from ideal
-    {{ sqlmetrics.group_by(by if not ctx.has_qrels else [], ['grp']) }}
+    {{ sqlmetrics.group_by(by_ideal, ['grp']) }}
+),
+{%- endmacro %}
+
+{# the ideal positions 1..kmax from counts: `ideal_runs`, one row per (group, label) of
+   positive gain with its items' count and the positions before its run (in `order`), then
+   `ideal`, each run's positions up to kmax joined from the integers 1..kmax #}
+{% macro ranking_ideal_counted(by, gain, positive, order, kmax, ctx) -%}
+-- the judged items of positive gain counted per label: in the ideal order ({{ order }}) each
+-- label's items fill one run of positions; only the first {{ kmax }} positions are needed
+ideal_runs as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        gain,
+        n_items,
+        coalesce(sum(n_items) over (
+            {{ sqlmetrics.partition_by(by, ['grp']) }} order by {{ order }}
+            rows between unbounded preceding and 1 preceding
+        ), 0) as before,
+        {{ sqlmetrics.sum_exponent('gain', by, ['grp'], order) }}
+            as gain_exp
+    from (
+        select
+            {{ sqlmetrics.slice_cols(by) }}
+            grp,
+            label,
+            {{ gain }} as gain,
+            count(*) as n_items
+        from {{ 'judged' if ctx.has_qrels else 'source' }}
+        where {{ positive }}
+        {{ sqlmetrics.group_by(by, ['grp', 'label']) }}
+    ) as label_counts
+),
+ideal as (
+    select
+        {{ sqlmetrics.slice_cols_of('r', by) }}
+        r.grp as grp,
+        r.gain as gain,
+        r.gain_exp as gain_exp,
+        r.before + p.b as ipos
+    from ideal_runs as r
+    {# a cross join filtered, not `join ... on` inequalities: ClickHouse needs an equality in ON #}
+    cross join ({{ sqlmetrics.integers(kmax) }}) as p
+    where p.b <= r.n_items and r.before + p.b <= {{ kmax }}
+),
+{%- endmacro %}
+
+{# every ideal position: the judged items of positive gain sorted (`order`: a total order) #}
+{% macro ranking_ideal_sorted(by, gain, positive, order, ctx) -%}
+-- the judged items of positive gain in ideal order ({{ order }}: a total order)
+ideal as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+        {{ gain }} as gain,
+        {{ sqlmetrics.sum_exponent(gain, by, ['grp'], order) }}
+            as gain_exp,
+        row_number() over (
+            {{ sqlmetrics.partition_by(by, ['grp']) }} order by {{ order }}
+        ) as ipos
+    from {{ 'judged' if ctx.has_qrels else 'source' }}
+    where {{ positive }}
 ),
 {%- endmacro %}
 

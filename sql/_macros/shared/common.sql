@@ -188,6 +188,19 @@ coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ s
 {{ x }} * power({{ sqlmetrics.float_literal(2) }}, floor(({{ k }}) / {{ sqlmetrics.float_literal(2) }})) * power({{ sqlmetrics.float_literal(2) }}, ({{ k }}) - floor(({{ k }}) / {{ sqlmetrics.float_literal(2) }}))
 {%- endmacro %}
 
+{# integers(n): the select statement of the integers 1..n as a bigint column b, from
+   cross-joined digit tables: portable, no generate_series / range / explode (the bootstrap's
+   replicates, the ranking kernel's ideal positions) #}
+{% macro integers(n) -%}
+{% set digits = (n | string) | length %}
+select b from (
+    select cast({% for p in range(digits) %}{{ 10 ** p }} * d{{ p }}.d + {% endfor %}1 as bigint) as b
+    from {% for p in range(digits) %}(select 0 as d{% for v in range(1, 10) %} union all select {{ v }}{% endfor %}) as d{{ p }}{{ ' cross join ' if not loop.last }}{% endfor %}
+
+) as digits
+where b <= {{ n }}
+{%- endmacro %}
+
 {# Division that yields NULL (-> NaN + UndefinedMetricWarning in Python) on a zero denominator #}
 {% macro safe_div(num, den) -%}
 cast({{ num }} as {{ sqlmetrics.float_type() }}) / nullif(cast({{ den }} as {{ sqlmetrics.float_type() }}), 0)

@@ -51,19 +51,46 @@ run_groups as (
     from ranked
     group by slice_0, grp
 ),
--- the judged items of positive gain in ideal order (label desc, then item: a total order)
-ideal as (
+-- the judged items of positive gain counted per label: in the ideal order (label desc) each
+-- label's items fill one run of positions; only the first 10 positions are needed
+ideal_runs as (
     select
         slice_0,
         grp,
-        (power(cast(2.0e0 as double), label) - 1) as gain,
-        nullif(least(ceil(ln(nullif(max(abs((power(cast(2.0e0 as double), label) - 1))) over (partition by slice_0, grp order by label desc, item rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
-            as gain_exp,
-        row_number() over (
-            partition by slice_0, grp order by label desc, item
-        ) as ipos
-    from source
-    where label > 0
+        gain,
+        n_items,
+        coalesce(sum(n_items) over (
+            partition by slice_0, grp order by label desc
+            rows between unbounded preceding and 1 preceding
+        ), 0) as before,
+        nullif(least(ceil(ln(nullif(max(abs(gain)) over (partition by slice_0, grp order by label desc rows between unbounded preceding and unbounded following), 0)) / ln(cast(2.0e0 as double))), 2000), 2000)
+            as gain_exp
+    from (
+        select
+            slice_0,
+            grp,
+            label,
+            (power(cast(2.0e0 as double), label) - 1) as gain,
+            count(*) as n_items
+        from source
+        where label > 0
+        group by slice_0, grp, label
+    ) as label_counts
+),
+ideal as (
+    select
+        r.slice_0 as slice_0,
+        r.grp as grp,
+        r.gain as gain,
+        r.gain_exp as gain_exp,
+        r.before + p.b as ipos
+    from ideal_runs as r
+    cross join (select b from (
+    select cast(1 * d0.d + 10 * d1.d + 1 as bigint) as b
+    from (select 0 as d union all select 1 union all select 2 union all select 3 union all select 4 union all select 5 union all select 6 union all select 7 union all select 8 union all select 9) as d0 cross join (select 0 as d union all select 1 union all select 2 union all select 3 union all select 4 union all select 5 union all select 6 union all select 7 union all select 8 union all select 9) as d1
+) as digits
+where b <= 10) as p
+    where p.b <= r.n_items and r.before + p.b <= 10
 ),
 ideal_groups as (
     select

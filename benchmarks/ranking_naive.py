@@ -1,14 +1,26 @@
-"""sqlmetrics' ranking kernel against the naive hand-written DuckDB query (issue 24, target 1).
+"""sqlmetrics' whole calls against the naive hand-written DuckDB query (issues 24 and 41).
 
     python -m benchmarks.ranking_naive [--data DIR] [--size 10000000] [--repeats 3]
-        [--metrics ndcg@10 map@10 mrr]
+        [--cases ndcg@10 map@10 mrr evaluate auc gauc] [--threads N]
+        [--tree NAME=PATH ...] [--out FILE.json]
 
-For each metric: one warm-up run of each side whose values must agree to 1e-12 (else nothing
-is timed), then ``repeats`` paired runs (ours, then the naive query, each in a fresh process:
-``benchmarks/tasks.py`` ``ours_ranking`` / ``naive_ranking``, timed from the call to the
-number, imports excluded). The ratio of each pair is ours / naive; the median of the ratios is
-the row (goal: <= 1.1). The load average is printed before and after each metric: the machine
-is shared, and a paired ratio is what stays comparable under load.
+Cases and what each ratio compares (the naive SQL: ``NAIVE_SQL`` in ``benchmarks/tasks.py``):
+
+- ``ndcg@10``, ``map@10``, ``mrr``: ``sqlmetrics.ndcg`` (linear gain) / ``mean_average_precision``
+  / ``mrr``, whole calls (input checks included), over the naive query (goal <= 1.0x);
+- ``evaluate``: ``evaluate`` of five ranking metrics over ``ndcg(k=10)`` alone (goal <= 1.15x);
+- ``auc``, ``gauc``: ``sqlmetrics.auc`` / ``gauc`` over the naive ``rank()`` query (goal <= 1.0x).
+
+Data: the ranking table (``size / 20`` queries x 20 items, graded labels) and the CTR log
+(``size`` rows, ``size / 20`` users, tied scores) of ``generate.ensure``. For each case: one
+warm-up run of each side whose values must agree to 1e-12 (else nothing is timed), then
+``repeats`` paired runs, each in a fresh process (``benchmarks/tasks.py``: timed from the call
+to the number, imports excluded), alternating. The row is the median of the pairs' ratios.
+``--tree NAME=PATH``: also time sqlmetrics' side from another checkout (``PYTHONPATH=PATH``
+first; e.g. ``git worktree add /tmp/old <commit>``), paired the same way, with its value checked
+equal. ``--threads``: DuckDB's threads for every side (default: DuckDB's, one per core). The
+load average is printed around each case: on a shared machine a paired ratio is what stays
+comparable.
 """
 
 from __future__ import annotations
@@ -20,20 +32,57 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 TOL = 1e-12
 
+# case: (table, sqlmetrics' task and options, the base's task and options, goal)
+CASES: dict[str, tuple[str, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]], float]] = {
+    "ndcg@10": (
+        "ranking",
+        ("ours_ranking", {"metric": "ndcg@10"}),
+        ("naive_ranking", {"metric": "ndcg@10"}),
+        1.0,
+    ),
+    "map@10": (
+        "ranking",
+        ("ours_ranking", {"metric": "map@10"}),
+        ("naive_ranking", {"metric": "map@10"}),
+        1.0,
+    ),
+    "mrr": (
+        "ranking",
+        ("ours_ranking", {"metric": "mrr"}),
+        ("naive_ranking", {"metric": "mrr"}),
+        1.0,
+    ),
+    "evaluate": (
+        "ranking",
+        ("ours_evaluate", {}),
+        ("ours_ranking", {"metric": "ndcg@10"}),
+        1.15,
+    ),
+    "auc": ("ctr", ("ours_auc", {}), ("naive_ranking", {"metric": "auc"}), 1.0),
+    "gauc": ("ctr", ("ours_gauc", {}), ("naive_ranking", {"metric": "gauc"}), 1.0),
+}
 
-def run(task: str, path: Path, metric: str) -> tuple[float, float]:
+
+def run(
+    task: str, path: Path, options: dict[str, Any], tree: str | None = None
+) -> tuple[float, float]:
+    """(seconds, value) of one task in a fresh process; ``tree`` first on the path if given."""
+    paths = [p for p in (tree, str(HERE.parent), os.environ.get("PYTHONPATH")) if p]
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.tasks", task, str(path), json.dumps({"metric": metric})],
+        [sys.executable, "-m", "benchmarks.tasks", task, str(path), json.dumps(options)],
         cwd=HERE.parent,
-        env={**os.environ, "PYTHONPATH": str(HERE.parent)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
     )
+    if done.returncode:
+        raise SystemExit(f"{task} {options} failed:\n{done.stderr[-3000:]}")
     out = json.loads(done.stdout.splitlines()[-1])
     return float(out["seconds"]), float(out["value"])
 
@@ -45,42 +94,67 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE / "data")
-    parser.add_argument("--size", type=int, default=10_000_000)
+    parser.add_argument("--size", type=float, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--metrics", nargs="*", default=["ndcg@10", "map@10", "mrr"])
+    parser.add_argument("--cases", nargs="*", default=["ndcg@10", "map@10", "mrr"], choices=CASES)
+    # kept for the commands recorded in RESULTS.md before issue 41
+    parser.add_argument("--metrics", nargs="*", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--tree", action="append", default=[], help="NAME=PATH of a checkout")
+    parser.add_argument("--out", type=Path, default=None, help="write the rows as JSON")
     args = parser.parse_args()
     from benchmarks import generate
 
-    path = args.data / f"ranking_{args.size:.0e}".replace("+", "")
-    path = path.with_suffix(".parquet")
-    if not path.exists():  # the ranking table of generate.ensure, without the CTR log
-        args.data.mkdir(parents=True, exist_ok=True)
-        generate.ranking(path, args.size // 20, 20)
-    print(f"data: {path} ({args.size:,} rows, {args.size // 20:,} queries x 20)", flush=True)
-    rows = []
-    for metric in args.metrics:
-        print(f"{metric}: load before {load()}", flush=True)
-        _, ours_value = run("ours_ranking", path, metric)
-        _, naive_value = run("naive_ranking", path, metric)
-        if not abs(ours_value - naive_value) <= TOL:
-            raise SystemExit(f"{metric}: ours {ours_value!r} != naive {naive_value!r}: not timed")
-        ours, naive = [], []
+    size = int(args.size)
+    cases = args.metrics or args.cases
+    trees = dict(t.split("=", 1) for t in args.tree)
+    args.data.mkdir(parents=True, exist_ok=True)
+    ctr, ranking = generate.ensure(args.data, size)
+    tables = {"ctr": ctr, "ranking": ranking}
+    threads = {"threads": args.threads} if args.threads else {}
+    print(f"data: {ranking}, {ctr} ({size:,} rows each); threads {args.threads or 'default'}")
+    rows: list[dict[str, Any]] = []
+    for case in cases:
+        table, (ours_task, ours_opts), (base_task, base_opts), goal = CASES[case]
+        path = tables[table]
+        ours_opts, base_opts = {**ours_opts, **threads}, {**base_opts, **threads}
+        print(f"{case}: load before {load()}", flush=True)
+        sides = {"ours": (ours_task, ours_opts, None)}
+        sides.update({name: (ours_task, ours_opts, tree) for name, tree in trees.items()})
+        _, base_value = run(base_task, path, base_opts)
+        for name, (task, opts, tree) in sides.items():
+            _, value = run(task, path, opts, tree)
+            if not abs(value - base_value) <= TOL:
+                raise SystemExit(f"{case}: {name} {value!r} != base {base_value!r}: not timed")
+        times: dict[str, list[float]] = {name: [] for name in ["base", *sides]}
         for _ in range(args.repeats):
-            ours.append(run("ours_ranking", path, metric)[0])
-            naive.append(run("naive_ranking", path, metric)[0])
-            print(f"  ours {ours[-1]:.2f} s, naive {naive[-1]:.2f} s", flush=True)
-        ratio = statistics.median(o / n for o, n in zip(ours, naive, strict=True))
-        rows.append(
-            f"| {metric} | {statistics.median(ours):.2f} s | {statistics.median(naive):.2f} s "
-            f"| {ratio:.2f}x | {'met' if ratio <= 1.1 else 'not met'} | {load()} |"
-        )
-        print(f"{metric}: value {ours_value!r} (naive {naive_value!r}); load after {load()}")
+            times["base"].append(run(base_task, path, base_opts)[0])
+            for name, (task, opts, tree) in sides.items():
+                times[name].append(run(task, path, opts, tree)[0])
+            print("  " + ", ".join(f"{n} {t[-1]:.2f} s" for n, t in times.items()), flush=True)
+        row: dict[str, Any] = {"case": case, "goal": goal, "value": base_value, "load": load()}
+        for name, ts in times.items():
+            row[name] = statistics.median(ts)
+            if name != "base":
+                row[f"{name}_ratio"] = statistics.median(
+                    o / b for o, b in zip(ts, times["base"], strict=True)
+                )
+        rows.append(row)
+        print(f"{case}: {json.dumps(row)}", flush=True)
+    names = ["ours", *trees]
     print(
-        "| metric | ours (median) | naive (median) | ours / naive (median of pairs) "
-        "| goal <= 1.1x | load after |"
+        "| case | base s | "
+        + " | ".join(f"{n} s | {n} / base" for n in names)
+        + " | goal | met | load after |"
     )
-    print("|---|---:|---:|---:|---|---|")
-    print("\n".join(rows))
+    print("|---|---:|" + "---:|---:|" * len(names) + "---|---|---|")
+    for row in rows:
+        cells = " | ".join(f"{row[n]:.2f} | {row[f'{n}_ratio']:.2f}x" for n in names)
+        met = "yes" if row["ours_ratio"] <= row["goal"] else "**no**"
+        goal = f"<= {row['goal']}x"
+        print(f"| {row['case']} | {row['base']:.2f} | {cells} | {goal} | {met} | {row['load']} |")
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

@@ -253,11 +253,11 @@ _SPECS = {
 }  # fmt: skip
 
 # what a metric reads from ranking_kernel's shared sort beyond the basics (decision 0007):
-# cum = cumulative hits (ap_term, p_first), n_rel on every ranked row, gain_exp = the group's
+# cum = cumulative hits (ap_term, p_first; mrr reads p_first only with ties="average", which
+# always has it), n_rel on every ranked row, gain_exp = the group's
 # gain exponent on every ranked row, ideal = the ideal ordering
 _NEEDS: dict[str, tuple[str, ...]] = {
     "map": ("cum",),
-    "mrr": ("cum",),
     "r_precision": ("n_rel",),
     "cg": ("gain_exp",),
     "dcg": ("gain_exp",),

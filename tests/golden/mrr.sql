@@ -23,10 +23,6 @@ ordered as (
         grp,
         case when label >= 1 then 1 else 0 end as relevant,
         (power(cast(2.0e0 as double), label) - 1) as gain,
-        sum(case when label >= 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end) over (
-            partition by slice_0, grp order by score desc, item desc
-            rows between unbounded preceding and current row
-        ) as cum_rel,
         row_number() over (partition by slice_0, grp order by score desc, item desc) as pos
     from labelled
 ),
@@ -39,8 +35,6 @@ ranked as (
         cast(relevant as double) as rel,
         gain,
         ln(cast(2.0e0 as double)) / ln(pos + cast(1.0e0 as double)) as disc,
-        relevant * cum_rel as ap_term,
-        case when relevant = 1 and cum_rel = 1 then cast(1.0e0 as double) else cast(0.0e0 as double) end as p_first,
         cast(1.0e0 as double) - relevant as miss
     from ordered
 ),
@@ -49,7 +43,7 @@ run_groups as (
         slice_0,
         grp,
         sum(relevant) as n_rel,
-        coalesce(cast(sum(cast(round((case when pos <= 10 then p_first / pos else 0 end) * power(cast(2.0e0 as double), 80)) as hugeint)) as double) * power(cast(2.0e0 as double), -80), sum(case when pos <= 10 then p_first / pos else 0 end)) as mrr_rr,
+        coalesce(cast(1.0e0 as double) / min(case when relevant = 1 and pos <= 10 then pos end), cast(0.0e0 as double)) as mrr_rr,
         count(*) as n_ret
     from ranked
     group by slice_0, grp

@@ -2401,7 +2401,7 @@
                 'judged_only': false
             },
             'takes_k': true,
-            'needs': ['cum'],
+            'needs': [],
             'undefined': 'no group has a relevant item (all groups empty)',
             'state': 'rows',
             'cross_check': none,

@@ -21,6 +21,11 @@ first; e.g. ``git worktree add /tmp/old <commit>``), paired the same way, with i
 equal. ``--threads``: DuckDB's threads for every side (default: DuckDB's, one per core). The
 load average is printed around each case: on a shared machine a paired ratio is what stays
 comparable.
+
+``--sql-alone``: instead, in one process (DuckDB's default threads), each ranking case's kernel
+SQL (``sqlmetrics.render``) against the naive query, paired, after a warm-up, then the input
+checks a whole call also runs (the duplicate (query, item) check and the validation scan),
+each timed alone: where a whole call's time goes.
 """
 
 from __future__ import annotations
@@ -87,6 +92,57 @@ def run(
     return float(out["seconds"]), float(out["value"])
 
 
+def sql_alone(path: Path, cases: list[str], repeats: int) -> None:
+    """Time the kernel SQL of each ranking case against the naive query, then the checks."""
+    import time
+
+    import duckdb
+
+    import sqlmetrics
+    from benchmarks.tasks import NAIVE_SQL
+
+    cols = {"group": "query_id", "item": "item_id", "label": "rel", "score": "score"}
+    calls = {
+        "ndcg@10": ("ndcg", {"k": 10, "gain": "linear"}),
+        "map@10": ("mean_average_precision", {"k": 10}),
+        "mrr": ("mrr", {}),
+    }
+    con = duckdb.connect()
+
+    def timed(sql: str) -> float:
+        start = time.perf_counter()
+        con.execute(sql).fetchall()
+        return time.perf_counter() - start
+
+    for case in cases:
+        if case not in calls:
+            continue
+        name, params = calls[case]
+        kernel = sqlmetrics.render(name, str(path), **cols, **params)
+        naive = NAIVE_SQL[case].format(path=path, score="score")
+        timed(naive), timed(kernel)
+        pairs = [(timed(naive), timed(kernel)) for _ in range(repeats)]
+        ratio = statistics.median(k / n for n, k in pairs)
+        print(
+            f"{case}: naive {statistics.median(n for n, _ in pairs):.2f} s, kernel SQL alone "
+            f"{statistics.median(k for _, k in pairs):.2f} s, {ratio:.2f}x ({load()})",
+            flush=True,
+        )
+    file = f"read_parquet('{path}')"
+    checks = {
+        "duplicate check": "select count(*), min(cast(row(query_id, item_id) as varchar)) from "
+        f"(select query_id, item_id from {file} group by query_id, item_id "
+        "having count(*) > 1) as dup",
+        "validation scan": "select count(*), sum(case when query_id is null then 1 else 0 end), "
+        "sum(case when item_id is null then 1 else 0 end), sum(case when score is null or not "
+        "isfinite(score) then 1 else 0 end), sum(case when rel is null or rel < 0 then 1 else 0 "
+        f"end) from {file}",
+    }
+    for name, sql in checks.items():
+        timed(sql)
+        print(f"{name}: {statistics.median(timed(sql) for _ in range(repeats)):.2f} s", flush=True)
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -102,6 +158,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--tree", action="append", default=[], help="NAME=PATH of a checkout")
     parser.add_argument("--out", type=Path, default=None, help="write the rows as JSON")
+    parser.add_argument("--sql-alone", action="store_true", help="kernel SQL vs naive, checks")
     args = parser.parse_args()
     from benchmarks import generate
 
@@ -113,6 +170,9 @@ def main() -> None:
     tables = {"ctr": ctr, "ranking": ranking}
     threads = {"threads": args.threads} if args.threads else {}
     print(f"data: {ranking}, {ctr} ({size:,} rows each); threads {args.threads or 'default'}")
+    if args.sql_alone:
+        sql_alone(ranking, cases, args.repeats)
+        return
     rows: list[dict[str, Any]] = []
     for case in cases:
         table, (ours_task, ours_opts), (base_task, base_opts), goal = CASES[case]

@@ -346,6 +346,18 @@ def test_rendered_only_dialects_parse(dialect: str) -> None:
         )
 
 
+@pytest.mark.parametrize("dialect", RENDERED_ONLY)
+def test_delong_interval_renders_parse(dialect: str) -> None:
+    """render(ci=) of AUC's DeLong interval (its own SQL, not the kernel's: two row windows,
+    a join of per-slice counts), by none, one and two slice columns, parses back in the
+    rendered-only dialects at sqlglot's strictest error level."""
+    for by in (None, "country", ["country", "day"]):
+        sql = sqlmetrics.render("auc", "events", by=by, ci=0.95, dialect=dialect)
+        assert "own_ranked" in sql  # the default plan, not Spark's
+        statements = sqlglot.parse(sql, read=dialect, error_level=sqlglot.ErrorLevel.IMMEDIATE)
+        assert len(statements) == 1 and statements[0] is not None, by
+
+
 @pytest.mark.parametrize(("vid", "metric", "kwargs"), VARIANTS, ids=IDS)
 def test_postgres_matches_duckdb(
     duck: duckdb.DuckDBPyConnection, pg_tables: Any, vid: str, metric: str, kwargs: dict[str, Any]
@@ -777,6 +789,8 @@ def test_cli_render_dialect() -> None:
 
 GOLDEN_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "auc": ("auc", {"weight": "w", "by": "country"}),
+    # DeLong's interval: the default's two row windows, Spark's per-score running sums
+    "auc_delong": ("auc", {"by": "country", "ci": 0.95}),
     "ndcg": ("ndcg", {"k": 10, "by": "country"}),
     "map_average": ("map", {"k": 10, "ties": "average"}),
     "precision": ("precision", {"threshold": 0.3, "pos_label": "yes", "by": ["country", "day"]}),

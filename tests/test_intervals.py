@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quiet
 from scipy import stats
 
 import sqlmetrics
@@ -167,6 +168,34 @@ def test_delong_equals_the_structural_components(seed: int) -> None:
     assert iv.method == "delong" and iv.level == LEVEL
     assert iv.value == sqlmetrics.auc(df)
     assert close(iv, O.delong(df.label.tolist(), df.score.tolist(), LEVEL))
+
+
+@pytest.mark.parametrize("share", [0.15, 0.5, 0.85])
+@pytest.mark.parametrize("n_scores", [5, 1000])
+def test_delong_per_slice_whichever_class_is_sorted_again(share: float, n_scores: int) -> None:
+    """DeLong's SQL sorts the rows of each slice's smaller class a second time (positives when
+    2 P <= P + N, else negatives): both ways, tied or distinct scores, every slice equals the
+    oracle, its AUC auc's bit for bit; one-class and one-row slices have no interval."""
+    rng = np.random.default_rng(int(share * 100) + n_scores)
+    n = 600
+    country = rng.choice(["a", "b", "c"], n).astype(object)
+    country[rng.random(n) < 0.15] = None
+    label = (rng.random(n) < share).astype(int)
+    score = rng.integers(0, n_scores, n) / n_scores + 0.2 * label
+    country[:20], label[:20] = "only_neg", 0
+    country[20:40], label[20:40] = "only_pos", 1
+    country[40], label[40] = "one_row", 1
+    df = pd.DataFrame({"label": label, "score": score, "country": country})
+    got = quiet(sqlmetrics.evaluate, df, "auc", by="country", ci=LEVEL)
+    alone = quiet(sqlmetrics.evaluate, df, "auc", by="country")
+    assert got["country"].equals(alone["country"]) and len(got) == 7
+    assert np.array_equal(got["auc"], alone["auc"], equal_nan=True)
+    for _, row in got.iterrows():
+        part = df[df.country.isna()] if pd.isna(row.country) else df[df.country == row.country]
+        if part.label.nunique() < 2:
+            assert pd.isna(row.auc) and pd.isna(row.auc_lo) and pd.isna(row.auc_hi)
+            continue
+        assert close((row.auc_lo, row.auc_hi), O.delong(part.label, part.score, LEVEL))
 
 
 def test_delong_clips_to_the_unit_interval() -> None:

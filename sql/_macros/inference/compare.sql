@@ -35,7 +35,7 @@
 
   compare_delong(relation, by, columns, options, n_models): DeLong et al. (1988) for
   correlated ROC curves. Placement values per model from ci_score_placements (the one-model
-  placements of sql/_macros/inference/intervals.sql, shared with ci_delong; ties count 1/2):
+  placements of sql/_macros/inference/intervals.sql, shared with Spark's ci_delong; ties 1/2):
      a_i = #{negatives j: s_j < s_i} + #{negatives: s_j = s_i} / 2    (positive i; V10 = a_i / n_neg)
      c_j = #{positives i: s_i > s_j} + #{positives: s_i = s_j} / 2    (negative j; V01 = c_j / n_pos)
   c_j is written x_j = n_pos - c_j = #{positives: s_i <= s_j} - #{positives: s_i = s_j} / 2, a

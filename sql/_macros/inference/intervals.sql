@@ -539,12 +539,11 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
 
 {#
   ci_delong(relation, by, columns, options): AUC and DeLong's variance (DeLong, DeLong &
-  Clarke-Pearson 1988) from placement values, over one sort of the distinct scores (Sun & Xu
-  2014: the placements are the positives' and negatives' counts below/above, read from the
-  same running sums that give the AUC):
-     per distinct score s: pos_s, neg_s, neg_below_s, pos_above_s
-     V10(s) = (neg_below_s + neg_s / 2) / N     placement of a positive scored s
-     V01(s) = (pos_above_s + pos_s / 2) / P     placement of a negative scored s
+  Clarke-Pearson 1988) from placement values (Sun & Xu 2014: the placements are the
+  positives' and negatives' counts below/above):
+     per distinct score s: pos_s, neg_s, neg_below_s, pos_below_s; P, N: the slice's classes
+     V10(s) = (neg_below_s + neg_s / 2) / N             placement of a positive scored s
+     V01(s) = (P - (pos_below_s + pos_s / 2)) / P       placement of a negative scored s
      AUC    = sum_s pos_s V10(s) / P            (the Mann-Whitney U / (P N), exactly)
      S10    = (sum_s pos_s V10(s)^2 - P AUC^2) / (P - 1)
      S01    = (sum_s neg_s V01(s)^2 - N AUC^2) / (N - 1)
@@ -552,8 +551,182 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
   Unweighted only (Python refuses weight= for this method). Undefined: P < 2 or N < 2 ->
   var NULL; P = 0 or N = 0 -> auc NULL.
   Output: slice_0.., auc, var, n_pos, n_neg.
+  Spark (spark__ci_delong): the per-score running sums of ci_score_placements, distributed.
 #}
 {% macro ci_delong(relation, by, columns, options) -%}
+{{ adapter.dispatch('ci_delong', 'sqlmetrics')(relation, by, columns, options) }}
+{%- endmacro %}
+
+{#
+  default__ci_delong: the AUC's own window over the rows, then a second sort of one class's
+  rows only; no aggregate per score (on 3M distinct scores that aggregate and its sort cost
+  as much again as the AUC: benchmarks/RESULTS.md, "Intervals' cost").
+    classes     per slice: P (n_pos_rows), the rows, and the own class o: the positives when
+                2 P <= P + N, else the negatives (t: the other class). Only o's rows are
+                sorted again: at most half of the slice. A scan of its own (`source`, read
+                twice, would be materialised: DuckDB and PostgreSQL store a CTE read twice).
+    ranked      auc_rank_sums' window: rank_lo = rows scored below + 1, rank_hi = rows
+                scored at or below (the AUC's one sort of all rows).
+    own_ranked  o's rows by score: rank() - 1, row_number(), lead(rank_lo) (one window, so
+                one order of the tied rows for the three).
+    groups      the last o row of each o score s (o_le = n_own, or the next o row has another
+                rank_lo; rows of one score and class are interchangeable, so any order of
+                the ties gives the same rows):
+                  o_lt, o_le (o_n = o_le - o_lt)  o rows below s, at or below s (at s)
+                  t_lt = rank_lo - 1 - o_lt, t_le = rank_hi - o_le (t_n = t_le - t_lt)
+                  gap  t rows above s and below the next o score: its rank_lo - 1 - rank_hi
+                       (after the last o score: the slice's rows - rank_hi)
+                  low  t rows below the first o score (its rank_lo - 1; 0 at the others)
+  A t row is tied with an o score, in a gap or below the first o score, and its placement
+  depends only on the o rows below it: o_lt + o_n / 2 when tied, o_le in the gap after s, 0
+  below the first. So both classes' sums come per o score, as counts times placements:
+    o = positives:  sum_pos V10^2 = sum_s o_n ((t_lt + t_n / 2) / N)^2
+                    sum_neg V01^2 = sum_s t_n ((P - (o_lt + o_n / 2)) / P)^2
+                                    + gap ((P - o_le) / P)^2 + low (P / P)^2
+    o = negatives:  sum_neg V01^2 = sum_s o_n ((P - (t_lt + t_n / 2)) / P)^2
+                    sum_pos V10^2 = sum_s t_n ((o_lt + o_n / 2) / N)^2 + gap (o_le / N)^2
+  Each term is the per-score term of spark__ci_delong (a count times the same placement,
+  multiplied in the same order); only the scores of a gap add as one term, and the order of
+  the sum differs. 2U = S = sum_s o_n (t_lt + t_le) when o = positives (each positive's
+  negatives below plus at or below), 2 P N - S when o = negatives: exact integers, the same
+  integer as auc_rank_sums' u2, so the AUC has auc's bits.
+#}
+{% macro default__ci_delong(relation, by, columns, options) -%}
+{% set slices = sqlmetrics.slice_cols(by) %}
+{% set window = sqlmetrics.window(by, 'score') %}
+{% set f = sqlmetrics.float_type() %}
+{% set two = sqlmetrics.float_literal(2) %}
+with source as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+        {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label,
+        {{ sqlmetrics.score_value(columns.score) }} as score
+    from {{ relation }}
+),
+classes as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, 'c_') }}
+        sum(label) as n_pos_rows,
+        count(*) as n_rows,
+        case when 2 * sum(label) <= count(*) then 1 else 0 end as own
+    from (
+        select
+            {{ sqlmetrics.slice_source(by) }}
+            {{ sqlmetrics.binary_label(columns.label, options.pos_label) }} as label
+        from {{ relation }}
+    ) as class_rows
+    {{ sqlmetrics.group_by(by) }}
+),
+ranked as (
+    select
+        {{ slices }}
+        label,
+        score,
+        rank() over ({{ window }}) as rank_lo,
+        count(*) over ({{ window }}) as rank_hi
+    from source
+),
+own_rows as (
+    select
+        {{ slices }}
+        score,
+        rank_lo,
+        rank_hi,
+        own,
+        n_rows,
+        case when own = 1 then n_pos_rows else n_rows - n_pos_rows end as n_own
+    from ranked
+    join classes
+        on label = own{{ ' and ' ~ sqlmetrics.auc_join_slices(by, 'c_') if by }}
+),
+own_ranked as (
+    select
+        {{ slices }}
+        rank_lo,
+        rank_hi,
+        own,
+        n_rows,
+        n_own,
+        rank() over ({{ window }}) - 1 as o_lt,
+        row_number() over ({{ window }}) as o_le,
+        lead(rank_lo) over ({{ window }}) as next_rank_lo
+    from own_rows
+),
+groups as (
+    select
+        {{ slices }}
+        own,
+        o_lt,
+        o_le,
+        rank_lo - 1 - o_lt as t_lt,
+        rank_hi - o_le as t_le,
+        case when o_le = n_own then n_rows else next_rank_lo - 1 end - rank_hi as gap,
+        case when o_lt = 0 then rank_lo - 1 else 0 end as low,
+        n_own,
+        n_rows - n_own as n_other
+    from own_ranked
+    where o_le = n_own or next_rank_lo <> rank_lo
+),
+-- floats: o_n, t_n = the o and t rows at s; placements of the o rows at s (own_v), of the t
+-- rows tied with them (tie_v) and of the gap's t rows (gap_v), each as V10 or V01
+placed as (
+    select
+        {{ slices }}
+        own,
+        (o_le - o_lt) * (t_lt + t_le) as pairs,
+        cast(o_le - o_lt as {{ f }}) as o_n,
+        cast(t_le - t_lt as {{ f }}) as t_n,
+        cast(gap as {{ f }}) as gap_n,
+        cast(low as {{ f }}) as low_n,
+        (case when own = 1 then t_lt + (t_le - t_lt) / {{ two }}
+              else n_other - (t_lt + (t_le - t_lt) / {{ two }}) end) / nullif(cast(n_other as {{ f }}), 0) as own_v,
+        (case when own = 1 then n_own - (o_lt + (o_le - o_lt) / {{ two }})
+              else o_lt + (o_le - o_lt) / {{ two }} end) / nullif(cast(n_own as {{ f }}), 0) as tie_v,
+        cast(case when own = 1 then n_own - o_le else o_le end as {{ f }}) / nullif(cast(n_own as {{ f }}), 0) as gap_v
+    from groups
+),
+per_slice as (
+    select
+        {{ slices }}
+        {{ sqlmetrics.int_sum('pairs') }} as pairs,
+        sum(case when own = 1 then o_n * own_v * own_v else t_n * tie_v * tie_v + gap_n * gap_v * gap_v end) as s10,
+        sum(case when own = 1 then t_n * tie_v * tie_v + gap_n * gap_v * gap_v + low_n else o_n * own_v * own_v end) as s01
+    from placed
+    {{ sqlmetrics.group_by(by) }}
+),
+totals as (
+    select
+        {% for col in by %}classes.c_slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
+
+        cast(n_pos_rows as {{ f }}) as n_pos,
+        cast(n_rows - n_pos_rows as {{ f }}) as n_neg,
+        -- twice the Mann-Whitney U: an exact integer
+        cast(case when own = 1 then pairs else 2 * cast(n_pos_rows as {{ sqlmetrics.exact_int() }}) * (n_rows - n_pos_rows) - pairs end as {{ f }}) as u2,
+        s10,
+        s01
+    from classes
+    left join per_slice
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('classes.c_slice_' ~ loop.index0, 'per_slice.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
+),
+final as (
+    select
+        {{ slices }}
+        u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
+        (s10 - n_pos * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_pos - 1, 0) / nullif(n_pos, 0)
+            + (s01 - n_neg * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_neg - 1, 0) / nullif(n_neg, 0)
+            as var,
+        n_pos,
+        n_neg
+    from totals
+)
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# Spark: one sort of the distinct scores, the distributed running sums of
+   ci_score_placements (no window over a whole slice: default__ci_delong's two row windows
+   would move every row of a slice into one partition) #}
+{% macro spark__ci_delong(relation, by, columns, options) -%}
 with {{ sqlmetrics.ci_score_placements(relation, by, columns.label, columns.score, options.pos_label) }},
 per_slice as (
     select
@@ -591,8 +764,9 @@ select * from final
      x = pos_below + pos / 2   (of a negative: positives below, ties 1/2; its placement among
                                 the positives above is pos_total - x)
   (with scores=true, running also has scores_below and n_scores). One sort of the distinct
-  scores (distributed on Spark): DeLong's interval (ci_delong), AUC's bucket bootstrap
-  (ci_auc_bootstrap) and compare's DeLong test (compare_delong, once per model) read it.
+  scores (distributed on Spark): Spark's DeLong interval (spark__ci_delong), AUC's bucket
+  bootstrap (ci_auc_bootstrap) and compare's DeLong test (compare_delong, once per model)
+  read it.
 #}
 {% macro ci_score_placements(relation, by, label, score, pos_label, scores=false) -%}
 source as (

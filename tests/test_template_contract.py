@@ -120,14 +120,16 @@ def _ranking_sql(*specs: MetricSpec, **options: object) -> str:
 
 
 def test_the_cumulative_window_follows_the_declared_needs() -> None:
-    mrr = REGISTRY["mrr"]
-    assert "cum" in mrr.needs
-    assert "cum_rel" in _ranking_sql(mrr)
+    ap = REGISTRY["map"]
+    assert "cum" in ap.needs
+    assert "cum_rel" in _ranking_sql(ap)
     # the same metric without the declaration: no cumulative window, whatever its text reads
-    undeclared = dataclasses.replace(mrr, needs=())
+    undeclared = dataclasses.replace(ap, needs=())
     sql = _ranking_sql(undeclared)
     assert "cum_rel" not in sql and "as ap_term" not in sql and "as p_first" not in sql
     assert "cum_rel" not in _ranking_sql(REGISTRY["precision_at_k"])
+    # mrr needs no window with a total order (the first relevant position is a min)
+    assert "cum" not in REGISTRY["mrr"].needs and "cum_rel" not in _ranking_sql(REGISTRY["mrr"])
 
 
 def test_gain_exponent_n_rel_and_ideal_follow_the_declared_needs() -> None:

@@ -639,6 +639,53 @@ own_rows as (
     join classes
         on label = own{{ ' and ' ~ sqlmetrics.auc_join_slices(by, 'c_') if by }}
 ),
+{{ sqlmetrics.ci_delong_placed(by) }}
+per_slice as (
+    select
+        {{ slices }}
+        {{ sqlmetrics.int_sum('pairs') }} as pairs,
+        sum(case when own = 1 then o_n * own_v * own_v else t_n * tie_v * tie_v + gap_n * gap_v * gap_v end) as s10,
+        sum(case when own = 1 then t_n * tie_v * tie_v + gap_n * gap_v * gap_v + low_n else o_n * own_v * own_v end) as s01
+    from placed
+    {{ sqlmetrics.group_by(by) }}
+),
+totals as (
+    select
+        {% for col in by %}classes.c_slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
+
+        cast(n_pos_rows as {{ f }}) as n_pos,
+        cast(n_rows - n_pos_rows as {{ f }}) as n_neg,
+        -- twice the Mann-Whitney U: an exact integer
+        cast(case when own = 1 then pairs else 2 * cast(n_pos_rows as {{ sqlmetrics.exact_int() }}) * (n_rows - n_pos_rows) - pairs end as {{ f }}) as u2,
+        s10,
+        s01
+    from classes
+    left join per_slice
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('classes.c_slice_' ~ loop.index0, 'per_slice.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
+),
+final as (
+    select
+        {{ slices }}
+        u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
+        (s10 - n_pos * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_pos - 1, 0) / nullif(n_pos, 0)
+            + (s01 - n_neg * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_neg - 1, 0) / nullif(n_neg, 0)
+            as var,
+        n_pos,
+        n_neg
+    from totals
+)
+select * from final
+{{ sqlmetrics.order_by(by) }}
+{%- endmacro %}
+
+{# default__ci_delong's middle stages: own_ranked (the smaller class's rows ranked again
+   among themselves), groups (one row per score of that class, with the other class's rows
+   below, tied and in the gap up to the next score) and placed (their placement values) #}
+{% macro ci_delong_placed(by) -%}
+{% set slices = sqlmetrics.slice_cols(by) %}
+{% set window = sqlmetrics.window(by, 'score') %}
+{% set f = sqlmetrics.float_type() %}
+{% set two = sqlmetrics.float_literal(2) %}
 own_ranked as (
     select
         {{ slices }}
@@ -685,42 +732,6 @@ placed as (
         cast(case when own = 1 then n_own - o_le else o_le end as {{ f }}) / nullif(cast(n_own as {{ f }}), 0) as gap_v
     from groups
 ),
-per_slice as (
-    select
-        {{ slices }}
-        {{ sqlmetrics.int_sum('pairs') }} as pairs,
-        sum(case when own = 1 then o_n * own_v * own_v else t_n * tie_v * tie_v + gap_n * gap_v * gap_v end) as s10,
-        sum(case when own = 1 then t_n * tie_v * tie_v + gap_n * gap_v * gap_v + low_n else o_n * own_v * own_v end) as s01
-    from placed
-    {{ sqlmetrics.group_by(by) }}
-),
-totals as (
-    select
-        {% for col in by %}classes.c_slice_{{ loop.index0 }} as slice_{{ loop.index0 }}, {% endfor %}
-
-        cast(n_pos_rows as {{ f }}) as n_pos,
-        cast(n_rows - n_pos_rows as {{ f }}) as n_neg,
-        -- twice the Mann-Whitney U: an exact integer
-        cast(case when own = 1 then pairs else 2 * cast(n_pos_rows as {{ sqlmetrics.exact_int() }}) * (n_rows - n_pos_rows) - pairs end as {{ f }}) as u2,
-        s10,
-        s01
-    from classes
-    left join per_slice
-        on {% for col in by %}{{ sqlmetrics.null_safe_equal('classes.c_slice_' ~ loop.index0, 'per_slice.slice_' ~ loop.index0) }}{{ ' and ' if not loop.last }}{% endfor %}{{ '1 = 1' if not by }}
-),
-final as (
-    select
-        {{ slices }}
-        u2 / 2 / nullif(n_pos * n_neg, 0) as auc,
-        (s10 - n_pos * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_pos - 1, 0) / nullif(n_pos, 0)
-            + (s01 - n_neg * power(u2 / 2 / nullif(n_pos * n_neg, 0), 2)) / nullif(n_neg - 1, 0) / nullif(n_neg, 0)
-            as var,
-        n_pos,
-        n_neg
-    from totals
-)
-select * from final
-{{ sqlmetrics.order_by(by) }}
 {%- endmacro %}
 
 {# Spark: one sort of the distinct scores, the distributed running sums of

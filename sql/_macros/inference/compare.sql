@@ -177,7 +177,7 @@ flipped as (
         metric,
         model,
         b,
-        {{ sqlmetrics.exact_sum('t', 'e_d') }} as s_b
+        {{ sqlmetrics.replicate_exact_sum('t', 'e_d') }} as s_b
     from (
         select
             {{ sqlmetrics.slice_cols_of('keyed', by) }}
@@ -188,13 +188,13 @@ flipped as (
             keyed.w * keyed.d * {{ sqlmetrics.sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
         from (
             select {{ sqlmetrics.slice_cols(by) }} metric, model, w, d, e_d, {{ sqlmetrics.key_hash('grp') }} as gkey
-            from scaled
+            from scaled {{ sqlmetrics.resample_fence() }}
         ) as keyed
         cross join (
 {{ sqlmetrics.replicates(n_permutations) | indent(12, true) }}
-        ) as replicates
+        ) as replicates {{ sqlmetrics.resample_fence('b, ' ~ sqlmetrics.slice_cols(by) ~ 'metric, model') }}
     ) as signed_terms
-    {{ sqlmetrics.group_by(by, ['metric', 'model', 'b']) }}
+    group by b, {{ sqlmetrics.slice_cols(by) }}metric, model
 ),
 permuted as (
     select

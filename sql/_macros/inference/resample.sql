@@ -196,16 +196,52 @@ end
 
 {# PostgreSQL pulls a subquery (or a CTE read once) up into its parent and then evaluates a
    column once per use (poisson1(u): the hash 8 times; AS241's r ~16 times, z 6 times: 60 us a
-   draw); `offset 0` at the end of the subquery keeps each level computed once #}
-{% macro resample_fence() -%}
-{{ adapter.dispatch('resample_fence', 'sqlmetrics')() }}
+   draw; a group's key_hash in a level below the replicates: md5 per draw); `offset 0` at the
+   end of the subquery keeps each level computed once.
+   order_by: the columns the level above groups by (a comma-separated list, the replicate
+   first, in the order of that group by): PostgreSQL then reads the few replicates sorted and
+   emits the level in their order (sorting within a replicate, if at all, in memory), where it
+   would otherwise sort all groups x replicates rows for the group by (it under-estimates a
+   kernel's rows and picks a sort over a hash: 10M rows, an external sort of ~500 MB). Nothing
+   on the other engines, where the order of a subquery's rows means nothing. #}
+{% macro resample_fence(order_by='') -%}
+{{ adapter.dispatch('resample_fence', 'sqlmetrics')(order_by) }}
 {%- endmacro %}
 
-{% macro default__resample_fence() -%}
+{% macro default__resample_fence(order_by='') -%}
 {%- endmacro %}
 
-{% macro postgres__resample_fence() -%}
-offset 0
+{% macro postgres__resample_fence(order_by='') -%}
+{% if order_by %}order by {{ order_by }} {% endif %}offset 0
+{%- endmacro %}
+
+{# replicate_exact_sum(expr, e): exact_sum(expr, e) (sql/_macros/shared/common.sql, decision
+   0006) of the terms of a replicate (groups x replicates rows: the group bootstrap, the
+   randomization test), the same bits on every engine. PostgreSQL: the same integer written
+   sum(hi) * 2^40 + sum(lo) over the two bigint halves exact_int_of splits each rounded term t
+   into (hi = floor(t 2^-40), lo = t - hi 2^40): PostgreSQL sums a bigint in a 128-bit
+   accumulator and turns it into a numeric once per replicate, where exact_sum builds and adds
+   a numeric per term (10M terms: half the bootstrap's time). |hi| <= 2^40 per term; the sum
+   of bigints is a numeric, no overflow. #}
+{% macro replicate_exact_sum(expr, e) -%}
+{{ adapter.dispatch('replicate_exact_sum', 'sqlmetrics')(expr, e) }}
+{%- endmacro %}
+
+{% macro default__replicate_exact_sum(expr, e) -%}
+{{ sqlmetrics.exact_sum(expr, e) }}
+{%- endmacro %}
+
+{% macro postgres__replicate_exact_sum(expr, e) -%}
+{% set two = sqlmetrics.float_literal(2) %}
+{% if (e ~ '').lstrip('-').isdigit() %}
+{% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
+{% else %}
+{% set up = '80 - greatest(' ~ e ~ ', -940)' %}
+{% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
+{% endif %}
+{% set t = 'round((' ~ expr ~ ') * power(' ~ two ~ ', ' ~ up ~ '))' %}
+{% set hi = 'floor((' ~ t ~ ') * power(' ~ two ~ ', -40))' %}
+coalesce(cast(sum(cast({{ hi }} as bigint)) * 1099511627776 + sum(cast(({{ t }}) - {{ hi }} * power({{ two }}, 40) as bigint)) as {{ sqlmetrics.float_type() }}) * power({{ two }}, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {% macro poisson_counts(draws, keys) -%}

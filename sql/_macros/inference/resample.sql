@@ -215,33 +215,43 @@ end
 {% if order_by %}order by {{ order_by }} {% endif %}offset 0
 {%- endmacro %}
 
-{# replicate_exact_sum(expr, e): exact_sum(expr, e) (sql/_macros/shared/common.sql, decision
-   0006) of the terms of a replicate (groups x replicates rows: the group bootstrap, the
-   randomization test), the same bits on every engine. PostgreSQL: the same integer written
-   sum(hi) * 2^40 + sum(lo) over the two bigint halves exact_int_of splits each rounded term t
-   into (hi = floor(t 2^-40), lo = t - hi 2^40): PostgreSQL sums a bigint in a 128-bit
-   accumulator and turns it into a numeric once per replicate, where exact_sum builds and adds
-   a numeric per term (10M terms: half the bootstrap's time). |hi| <= 2^40 per term; the sum
-   of bigints is a numeric, no overflow. #}
-{% macro replicate_exact_sum(expr, e) -%}
-{{ adapter.dispatch('replicate_exact_sum', 'sqlmetrics')(expr, e) }}
-{%- endmacro %}
-
-{% macro default__replicate_exact_sum(expr, e) -%}
-{{ sqlmetrics.exact_sum(expr, e) }}
-{%- endmacro %}
-
-{% macro postgres__replicate_exact_sum(expr, e) -%}
-{% set two = sqlmetrics.float_literal(2) %}
+{# replicate_exact_sum(expr, e, term): exact_sum(expr, e) (sql/_macros/shared/common.sql,
+   decision 0006) of the terms of a replicate (groups x replicates rows: the group bootstrap,
+   the randomization test), the same bits on every engine.
+   term: none, or a column computed one level down as replicate_exact_term(expr, e), the
+   term rounded to exact_sum's fixed point (t = round(expr 2^(80 - e))), so that the
+   aggregate reads it instead of computing it once per use.
+   PostgreSQL: the same integer sum_t written sum(hi) * 2^40 + sum(lo) over the two bigint
+   halves exact_int_of splits each t into (hi = floor(t 2^-40), lo = t - hi 2^40): it sums a
+   bigint in a 128-bit accumulator and makes one numeric per replicate, where exact_sum
+   builds and adds a numeric per term (10M terms: half the bootstrap's time). |hi| <= 2^40
+   per term; the sum of bigints is a numeric, no overflow. #}
+{% macro replicate_exact_shifts(e) -%}
 {% if (e ~ '').lstrip('-').isdigit() %}
-{% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
+{{- (80 - e | int) | string }}|{{ (e | int - 80) | string -}}
 {% else %}
-{% set up = '80 - greatest(' ~ e ~ ', -940)' %}
-{% set down = 'max(greatest(' ~ e ~ ', -940)) - 80' %}
+{{- '80 - greatest(' ~ e ~ ', -940)' }}|{{ 'max(greatest(' ~ e ~ ', -940)) - 80' -}}
 {% endif %}
-{% set t = 'round((' ~ expr ~ ') * power(' ~ two ~ ', ' ~ up ~ '))' %}
-{% set hi = 'floor((' ~ t ~ ') * power(' ~ two ~ ', -40))' %}
-coalesce(cast(sum(cast({{ hi }} as bigint)) * 1099511627776 + sum(cast(({{ t }}) - {{ hi }} * power({{ two }}, 40) as bigint)) as {{ sqlmetrics.float_type() }}) * power({{ two }}, {{ down }}), sum({{ expr }}))
+{%- endmacro %}
+
+{% macro replicate_exact_term(expr, e) -%}
+round(({{ expr }}) * power({{ sqlmetrics.float_literal(2) }}, {{ sqlmetrics.replicate_exact_shifts(e).split('|')[0] }}))
+{%- endmacro %}
+
+{% macro replicate_exact_sum(expr, e, term=none) -%}
+{{ adapter.dispatch('replicate_exact_sum', 'sqlmetrics')(expr, e, term or sqlmetrics.replicate_exact_term(expr, e)) }}
+{%- endmacro %}
+
+{% macro default__replicate_exact_sum(expr, e, term) -%}
+{% set down = sqlmetrics.replicate_exact_shifts(e).split('|')[1] %}
+coalesce(cast(sum({{ sqlmetrics.exact_int_of(term) }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ expr }}))
+{%- endmacro %}
+
+{% macro postgres__replicate_exact_sum(expr, e, term) -%}
+{% set two = sqlmetrics.float_literal(2) %}
+{% set down = sqlmetrics.replicate_exact_shifts(e).split('|')[1] %}
+{% set hi = 'floor((' ~ term ~ ') * power(' ~ two ~ ', -40))' %}
+coalesce(cast(sum(cast({{ hi }} as bigint)) * 1099511627776 + sum(cast(({{ term }}) - {{ hi }} * power({{ two }}, 40) as bigint)) as {{ sqlmetrics.float_type() }}) * power({{ two }}, {{ down }}), sum({{ expr }}))
 {%- endmacro %}
 
 {% macro poisson_counts(draws, keys) -%}

@@ -181,7 +181,8 @@ order by {% for i in range(n_by) %}slice_{{ i }} nulls last{{ ', ' if not loop.l
   order of the group by (b, then the slices: resample_fence(replicate_keys)), so no sort of
   the groups x replicates rows; the replicate sums are replicate_exact_sum's (resample.sql),
   of the rounded terms computed once per draw in `drawn` (ci_term). The same integers, so
-  the same bounds, as before (1M rows, 50,000 groups, 200 replicates: 74 s -> 19 s).
+  the same bounds, as before (ndcg@10, 1M rows, 50,000 groups, 200 replicates: 68 s -> 17 s,
+  the metric alone 6.5 s; benchmarks/intervals.py).
 #}
 {% macro ci_group_query(inner, n_by, alias, method, n_boot, seed, level, aggregate, weights=none) -%}
 {% set slices %}{% for i in range(n_by) %}slice_{{ i }}, {% endfor %}{% endset %}

@@ -182,3 +182,65 @@ def test_poisson_counts_have_the_poisson_moments() -> None:
         n = R.poisson_count(lam, x)
         assert abs(n.mean() - lam) < 4 * np.sqrt(lam / 1e5)
         assert abs(n.var() / lam - 1) < 0.03
+
+
+def _sum_terms() -> pd.DataFrame:
+    """Terms of a replicate sum per group: mixed signs and magnitudes, terms that round away,
+    an all-zero group (no exponent: the plain sum), NULL terms, tiny and huge values; group 6
+    stays within [-8, 8] (the literal exponent 3)."""
+    rng = np.random.default_rng(41)
+    groups = [
+        rng.normal(0, 1e3, 400),
+        rng.choice([-1, 1], 400) * 10.0 ** rng.uniform(-20, 20, 400),
+        np.zeros(5),
+        np.array([-3.0]),
+        np.r_[rng.uniform(0, 1, 50), [np.nan] * 5],
+        rng.uniform(1, 2, 30) * 1e-300,
+        rng.integers(-8, 9, 300) * rng.uniform(0, 1, 300),
+        np.array([2.0**62 + 2**10, -(2.0**61), 1.5, 2.0**-30]),
+    ]
+    x = pd.array(np.concatenate(groups), dtype="Float64")  # NaN -> NULL on both engines
+    return pd.DataFrame(
+        {"g": np.concatenate([np.full(len(v), i) for i, v in enumerate(groups)]), "x": x}
+    )
+
+
+def _sum_query(dialect: str) -> str:
+    def m(name: str, *args: str) -> str:
+        return render_macro(name, *args, dialect=dialect)
+
+    exponent = m("sum_exponent_over", "x", "partition by g")
+    terms = f"select g, x, e, {m('replicate_exact_term', 'x', 'e')} as term from ("
+    terms += f"select g, x, {exponent} as e from sum_terms) as s"
+    return (
+        f"select g, {m('exact_sum', 'x', 'e')} as plain, "
+        f"{m('replicate_exact_sum', 'x', 'e')} as split, "
+        f"{m('replicate_exact_sum', 'x', 'e', 'term')} as split_term "
+        f"from ({terms}) as t group by g "
+        f"union all select -1, {m('exact_sum', 'x', '3')}, {m('replicate_exact_sum', 'x', '3')}, "
+        f"{m('replicate_exact_sum', 'x', '3', m('replicate_exact_term', 'x', '3'))} "
+        f"from sum_terms where g = 6 order by 1"
+    )
+
+
+def test_replicate_exact_sum_is_exact_sum_bit_for_bit(pg_engine: sqlalchemy.engine.Engine) -> None:
+    """PostgreSQL's replicate_exact_sum (sum(hi) 2^40 + sum(lo) over bigints) gives exact_sum's
+    bits there and DuckDB's exact_sum's, with a column exponent and a literal one (row -1), its
+    rounded terms inline or read from a column (replicate_exact_term one level down)."""
+    terms = _sum_terms()
+    con = duckdb.connect()
+    con.register("sum_terms", terms)
+    duck = con.sql(_sum_query("duckdb")).df()
+    terms.to_sql("sum_terms", pg_engine, index=False, if_exists="replace")
+    try:
+        with pg_engine.connect() as c:
+            pg = pd.read_sql_query(sqlalchemy.text(_sum_query("postgres")), c)
+    finally:
+        with pg_engine.begin() as c:
+            c.exec_driver_sql("drop table sum_terms")
+    assert list(pg["g"]) == list(duck["g"]) == list(range(-1, 8))
+    want = duck["plain"].to_numpy(float)
+    assert not np.isnan(want).any()
+    for frame in (pg, duck):
+        for col in ("plain", "split", "split_term"):
+            np.testing.assert_array_equal(frame[col].to_numpy(float), want, err_msg=col)

@@ -26,7 +26,9 @@
         ss = sum w_g^2 (d_g - d)^2        (paired t: se^2 = n / (n - 1) ss / sw^2, df = n - 1)
      randomization: s_b = sum_g w_g d_g sign_flip(key_hash(group), b, seed), b = 1..n_permutations;
         n_extreme = #{b : |s_b| >= |s_obs| - 1e-9 sum_g |w_g d_g|} (the slack absorbs the
-        rounding of float sums taken in another order; p = (1 + n_extreme) / (1 + n_permutations))
+        rounding of float sums taken in another order; p = (1 + n_extreme) / (1 + n_permutations));
+        the sign flips as the group bootstrap's draws (ci_group_query): the group's key hashed
+        once (resample_fence), the rows in the order of the group by, replicate_exact_sum
      wilcoxon: over the groups with d_g != 0 (after rounding |d_g| to 1e-12, so that equal
         differences tie on every engine): n_nz, w_plus = sum of the average ranks of |d_g| over
         the positive d_g, tie = sum over tie groups of (t^3 - t)
@@ -177,7 +179,7 @@ flipped as (
         metric,
         model,
         b,
-        {{ sqlmetrics.exact_sum('t', 'e_d') }} as s_b
+        {{ sqlmetrics.replicate_exact_sum('t', 'e_d') }} as s_b
     from (
         select
             {{ sqlmetrics.slice_cols_of('keyed', by) }}
@@ -188,13 +190,13 @@ flipped as (
             keyed.w * keyed.d * {{ sqlmetrics.sign_flip('keyed.gkey', 'replicates.b', seed) }} as t
         from (
             select {{ sqlmetrics.slice_cols(by) }} metric, model, w, d, e_d, {{ sqlmetrics.key_hash('grp') }} as gkey
-            from scaled
+            from scaled {{ sqlmetrics.resample_fence() }}
         ) as keyed
         cross join (
 {{ sqlmetrics.replicates(n_permutations) | indent(12, true) }}
-        ) as replicates
+        ) as replicates {{ sqlmetrics.resample_fence('b, ' ~ sqlmetrics.slice_cols(by) ~ 'metric, model') }}
     ) as signed_terms
-    {{ sqlmetrics.group_by(by, ['metric', 'model', 'b']) }}
+    group by b, {{ sqlmetrics.slice_cols(by) }}metric, model
 ),
 permuted as (
     select

@@ -141,7 +141,13 @@ def all_tables() -> dict[str, pd.DataFrame]:
         TABLES["cf_events"], STATE_METRICS, label="label", score="score", threshold=0.4,
         by="country",
     )  # fmt: skip
-    return {**TABLES, "cf_states": states}
+    # daily states (metric_anomalies over states): cf_events spread over eight days
+    events = TABLES["cf_events"]
+    days = pd.Timestamp("2026-03-01") + pd.to_timedelta(events["g"] % 8, "D")
+    day_states = sqlmetrics.state(
+        events.assign(day=days), ["auc"], label="label", score="score", by=["day", "country"]
+    )
+    return {**TABLES, "cf_states": states, "cf_day_states": day_states}
 
 
 E = "cf_events"
@@ -650,6 +656,12 @@ CALLS: list[Call] = [
             "threshold": 2.5,
         },
         "cf_daily",
+    ),
+    Call(
+        "metric_anomalies",
+        "states",
+        {"metric": "auc", "by": "country", "min_history": 2, "threshold": 1.0},
+        "cf_day_states",
     ),
     # ---- rendered SQL, run on the engine it was rendered for
     Call("render", "auc_by", {"metric": "auc", "data": E, **BIN, "by": "country"}, None, "render"),

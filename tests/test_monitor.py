@@ -264,3 +264,52 @@ def test_bad_tables_are_refused_with_the_fix(table: pd.DataFrame, message: str) 
     with pytest.raises(InvalidDataError) as info:
         sqlmetrics.metric_anomalies(table, "auc")
     assert message in str(info.value)
+
+
+# --------------------------------------------------------------------------- states
+@pytest.fixture(scope="module")
+def clicks() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    n = 20_000
+    days = pd.Timestamp("2026-02-01") + pd.to_timedelta(rng.integers(0, 12, n), "D")
+    rows = pd.DataFrame(
+        {"day": days, "country": rng.choice(["de", "fr", None], n), "click": rng.integers(0, 2, n)}
+    )
+    rows["pctr"] = np.round((rows["click"] * 0.3 + rng.random(n)) / 1.3, 2)  # ties
+    return rows
+
+
+@pytest.mark.parametrize("metric", ["auc", "log_loss"])
+def test_daily_states_give_the_rows_daily_table_bit_for_bit(
+    clicks: pd.DataFrame, metric: str
+) -> None:
+    """A table of daily states (an incremental model's) is read as the rows it stands for:
+    each day's value and interval are evaluate's over that day's rows, bit for bit."""
+    args: dict[str, Any] = {"label": "click", "score": "pctr", "by": ["day", "country"]}
+    states = pd.concat(
+        [sqlmetrics.state(day, ["auc", "log_loss"], **args) for _, day in clicks.groupby("day")],
+        ignore_index=True,
+    )
+    assert len(states) < len(clicks) / 2
+    daily = sqlmetrics.evaluate(clicks, ["auc", "log_loss"], **args, ci=0.95)
+    want = sqlmetrics.metric_anomalies(daily, metric, by="country", min_history=4)
+    got = sqlmetrics.metric_anomalies(states, metric, by="country", min_history=4)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    plain = sqlmetrics.metric_anomalies(states, metric, by="country", intervals=False)
+    assert (plain["se"] == 0).all() and plain["value"].tolist() == want["value"].tolist()
+
+
+def test_states_are_refused_with_the_reason(clicks: pd.DataFrame) -> None:
+    one = sqlmetrics.state(clicks, ["auc"], label="click", score="pctr", by=["day", "country"])
+    with pytest.raises(
+        InvalidParameterError, match=r"metric='log_loss' is not one of the states' metrics \(auc\)"
+    ):
+        sqlmetrics.metric_anomalies(one, "log_loss", by="country")
+    other = sqlmetrics.state(clicks, ["auc"], label="click", score="pctr", by=["day"])
+    with pytest.raises(
+        InvalidDataError, match=r"holds states made with 2 different sets of arguments"
+    ):
+        sqlmetrics.metric_anomalies(pd.concat([one, other]), "auc")
+    no_day = sqlmetrics.state(clicks, ["auc"], label="click", score="pctr", by="country")
+    with pytest.raises(ColumnNotFoundError, match=r"column 'day' \(day=\) not found in the states"):
+        sqlmetrics.metric_anomalies(no_day, "auc", by="country")

@@ -68,7 +68,7 @@ from .base import Backend, closing
 from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
-from .source import Filtered
+from .source import Filtered, Replayed
 
 __all__ = ["Backend", "DuckDBBackend", "backend_for"]
 
@@ -123,7 +123,7 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     concurrent queries itself; chdb documents its sessions as safe to share between threads,
     and is held the same way for one rule on every engine.
     """
-    if isinstance(data, Filtered):  # where=: the engine of the data it filters
+    while isinstance(data, (Filtered, Replayed)):  # the engine of the data it reads
         data = data.data
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):

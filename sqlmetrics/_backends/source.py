@@ -17,6 +17,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._templating.templates import render_macro
 from ..errors import DataSourceError, InvalidParameterError
 from .base import Backend, driver_message
 from .duckdb_backend import DuckDBBackend, engine_message
@@ -46,6 +47,17 @@ class Filtered:
 
     data: Any
     where: str
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """``data``, a table of states (``sqlmetrics.state``), read as the rows they stand for:
+    each state row ``sqlmetrics_n`` times with ``columns`` only (``state_rows``,
+    sql/_macros/shared/state.sql), on the engine that holds the states.
+    """
+
+    data: Any
+    columns: tuple[str, ...]
 
 
 #: the example of a ``where=`` expression in messages
@@ -95,6 +107,13 @@ def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iter
     if isinstance(data, Filtered):
         with open_source(data.data, backend, metric, arg) as whole:
             yield filter_rows(metric, whole, data.where, arg)
+        return
+    if isinstance(data, Replayed):
+        with open_source(data.data, backend, metric, arg) as states:
+            quoted = [backend.ident(c) for c in data.columns]
+            rows = render_macro("state_rows", states.sql, quoted, dialect=backend.dialect)
+            columns = {c: states.columns[c] for c in data.columns}
+            yield Source(backend, backend.derived(rows), f"{states.label} (its rows)", columns)
         return
     on = "" if backend.name == "duckdb" else f" on {backend.name}"
     with ExitStack() as stack:

@@ -8,19 +8,26 @@ and a flag with its direction. Python checks the arguments and the table, render
 
 from __future__ import annotations
 
+import json
 import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
-from .._backends.source import open_source
+from .._backends.source import Replayed, open_source
 from .._core.registry import REGISTRY
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric, type_family
 from .._inference.stats import two_sided_normal
 from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
-from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError
+from ..errors import (
+    ColumnNotFoundError,
+    InvalidDataError,
+    InvalidParameterError,
+    SqlMetricsError,
+)
+from .state import ARGS, COUNT, VERSION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,6 +37,8 @@ __all__ = ["metric_anomalies"]
 NAME = "metric_anomalies"
 SEASONALITIES = ("weekday",)
 DIRECTIONS = ("drop", "rise", "both")
+#: the columns of the data a state records, by argument
+ROLE_ARGS = ("label", "score", "group", "item", "weight", "prediction")
 #: the output's float columns
 FLOATS = ("value", "lo", "hi", "se", "baseline", "spread", "tau", "band_lo", "band_hi", "z")
 
@@ -137,8 +146,12 @@ def metric_anomalies(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        The daily table, one row per (slice, day): a table or view name in ``con``, a
+        Parquet/CSV path, a DataFrame, an Arrow table or a DuckDB relation. Or a table of daily
+        states (``state``'s, e.g. an incremental model appending each day's, with the day and
+        the slices among their columns): read as the rows they stand for, evaluated by day and
+        slice with intervals at ``ci_level`` on the engine that holds them (the same bits as
+        ``evaluate`` over the rows).
     metric : str
         The metric's column (``"auc"``, ``"ndcg@10"``, ``"log_loss"``): the value column's
         default, the interval columns' prefix, and which way is bad (``direction``).
@@ -170,9 +183,8 @@ def metric_anomalies(
         Days with fewer rows (``n_rows``) are neither scored nor in a baseline.
     min_history : int, default 7
         The fewest baseline days a day is scored with (at least 2).
-    threshold : float, optional
-        Predicted positive (1) when ``score >= threshold``. Default 0.5. Not with
-        ``prediction``.
+    threshold : float, default 3.5
+        The band's half width in standard deviations.
     direction : {"drop", "rise", "both"}, optional
         The deviation flagged as an anomaly. None (default): ``"drop"`` for a metric where
         higher is better (AUC, NDCG), ``"rise"`` for a loss (log loss, Brier score),
@@ -256,6 +268,8 @@ def metric_anomalies(
         raise InvalidParameterError(
             f"{NAME}: lo={lo!r} and hi={hi!r}: pass both interval columns or neither"
         )
+    if _states_args(data, con) is not None:
+        data, con = _daily_of_states(data, con, metric, day, by_cols, intervals, ci_level), None
     labels: list[str] = []
     with backend_for(con, data) as backend:
         try:
@@ -268,6 +282,72 @@ def metric_anomalies(
             if isinstance(exc, backend.interrupts):
                 raise
             raise backend.wrap_error(NAME, labels, exc) from None
+
+
+def _states_args(data: Any, con: Any) -> dict[str, Any] | None:
+    """The arguments the states in ``data`` were made with (their ``sqlmetrics_args``), or
+    None when ``data`` is not a table of states.
+    """
+    with backend_for(con, data) as backend, open_source(data, backend, NAME) as source:
+        if not {VERSION, ARGS} <= set(source.columns):
+            return None
+        q = backend.ident(ARGS)
+        n, text = backend.rows(f"select count(distinct {q}), min({q}) from {source.sql}")[0]
+    if n != 1:
+        raise InvalidDataError(
+            f"{NAME}: data={source.label} holds states made with {n} different sets of "
+            f"arguments ({ARGS}); monitor the states of one sqlmetrics.state call's arguments"
+        )
+    args: dict[str, Any] = json.loads(str(text))
+    return args
+
+
+def _daily_of_states(
+    data: Any,
+    con: Any,
+    metric: str,
+    day: str,
+    by_cols: list[str],
+    intervals: bool,
+    ci_level: float,
+) -> pd.DataFrame:
+    """The daily table of ``metric`` over the rows the states stand for: evaluate by day and
+    slice, with intervals, of the states replayed (as merge replays them) on their engine.
+    """
+    args = _states_args(data, con)
+    assert args is not None
+    if metric not in args["metrics"]:
+        raise InvalidParameterError(
+            f"{NAME}: metric={metric!r} is not one of the states' metrics "
+            f"({', '.join(args['metrics'])}); monitor one of them, or make states of {metric!r}"
+        )
+    if args.get("qrels") or args.get("train"):
+        raise InvalidParameterError(
+            f"{NAME}: the states were made with qrels= or train=, which they do not hold; "
+            f"monitor evaluate(..., by=[day, ...], ci=)'s daily table instead"
+        )
+    with backend_for(con, data) as backend, open_source(data, backend, NAME) as source:
+        columns = tuple(c for c in source.columns if c not in (VERSION, ARGS, COUNT))
+        label = source.label
+    for arg, col in [("day", day)] + [("by", c) for c in by_cols]:
+        if col not in columns:
+            raise ColumnNotFoundError(
+                f"{NAME}: column {col!r} ({arg}=) not found in the states data={label}; "
+                f"columns present: {', '.join(columns)} (make the states with the day and "
+                f"the slices as columns, e.g. state(rows, metrics, by=[day, ...]))"
+            )
+    roles = {r: args[r] for r in ROLE_ARGS if args.get(r)}
+    from .evaluate import evaluate
+
+    return evaluate(
+        Replayed(data, columns),
+        [metric],
+        by=[day, *by_cols],
+        ci=ci_level if intervals else None,
+        con=con,
+        **roles,
+        **args.get("options", {}),
+    )
 
 
 def _run(

@@ -12,7 +12,7 @@
     pending    dn(d) > dn(last) - delay, `last` the latest day of the whole table: the most
                recent `delay` days wait for their labels (not scored, not in any baseline);
     undefined  v or se NULL;
-    few_rows   n < min_rows (with row counts);
+    few_rows   n < min_rows, or n NULL (with row counts and min_rows > 0);
     eligible   otherwise: the day enters the baselines of later days.
   Baseline B(d): the eligible days b of the same slice (a NULL slice is a slice) with
   dn(d) - window <= dn(b) <= dn(d) - 1, and with weekday seasonality the same weekday
@@ -75,8 +75,8 @@ marked as (
         case
             when dn > last_day.dn_last - {{ options.delay }} then 'pending'
             when v is null or se is null then 'undefined'
-{% if columns.n_rows %}
-            when n_rows < {{ options.min_rows }} then 'few_rows'
+{% if columns.n_rows and options.min_rows > 0 %}
+            when n_rows is null or n_rows < {{ options.min_rows }} then 'few_rows'
 {% endif %}
             else 'eligible'
         end as state

@@ -164,6 +164,8 @@ def simulate(
     ``scale`` multiplies the volumes (``scale=0.001``: 55 to 400 impressions a day, small
     enough to :func:`expand` into rows).
     """
+    if n_drops and n_days <= DROP_LAST + 1:
+        raise ValueError(f"drops start up to day {DROP_LAST}: n_days > {DROP_LAST + 1}")
     rng = np.random.default_rng(seed)
     n_s = len(slices)
     all_days = days(n_days)
@@ -306,7 +308,9 @@ def daily_auc(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m examples.monitoring.simulate", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=float, default=0.01, help="volume multiplier")
     parser.add_argument("--out", default="monitoring.parquet", help=".csv or .parquet")

@@ -59,7 +59,7 @@ LARGEST_SHOWN = 256 * 1024
 #: go by the family of their registry entry (``MetricSpec.family``), the rest as listed here;
 #: a name in ``__all__`` that fits no group lands in ``other`` (and the site's test names it)
 API_GROUPS: tuple[tuple[str, str, str], ...] = (
-    ("evaluation", "Evaluation, states, comparison and reports", ""),
+    ("evaluation", "Evaluation, states, monitoring, comparison and reports", ""),
     ("classification", "Binary classification metrics", "classification"),
     ("calibration", "Calibration metrics", "calibration"),
     ("multiclass", "Multiclass and multilabel metrics", "multiclass multiclass_scores"),
@@ -79,6 +79,7 @@ API_PLACED = {
         "state",
         "merge",
         "render_state",
+        "metric_anomalies",
         "compare",
         "report",
         "render",

@@ -57,6 +57,7 @@ from ._core.names import metric_names
 from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
+from ._evaluate.monitor import metric_anomalies
 from ._evaluate.report import report
 from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
@@ -224,6 +225,7 @@ __all__ = [
     "mcc",
     "mean_average_precision",
     "merge",
+    "metric_anomalies",
     "metric_names",
     "mrr",
     "multiclass_auc",

@@ -100,7 +100,27 @@ def _tables() -> dict[str, pd.DataFrame]:
         {"item": np.r_[np.repeat(events["item"].to_numpy()[::4], 3), [99_999]].astype("int64")}
     )
     run_b = events[["g", "item", "score_b", "rel"]].rename(columns={"score_b": "score"})
+    # a daily table (metric_anomalies): 40 days of three slices (one NULL), an AUC with its
+    # interval and rows; a drop on day 35 of "de", a day without interval, a small day
+    days = pd.date_range("2026-03-01", periods=40)
+    slices = np.array(["de", "fr", None], dtype=object)
+    auc = np.round(0.75 + rng.normal(0, 0.003, (3, 40)), 4)
+    auc[0, 35] -= 0.03
+    se = np.round(0.002 + 0.002 * (np.arange(40) % 7 >= 5), 4)  # weekends: fewer rows
+    daily = pd.DataFrame(
+        {
+            "country": np.repeat(slices, 40),
+            "day": np.tile(days, 3),
+            "auc": auc.ravel(),
+            "auc_lo": (auc - 1.96 * se).ravel(),
+            "auc_hi": (auc + 1.96 * se).ravel(),
+            "n_rows": np.tile(np.where(np.arange(40) % 7 >= 5, 500, 2000), 3).astype("int64"),
+        }
+    )
+    daily.loc[50, ["auc_lo", "auc_hi"]] = np.nan
+    daily.loc[60, "n_rows"] = 20
     return {
+        "cf_daily": daily,
         "cf_events": events,
         "cf_run_b": run_b.sample(frac=1.0, random_state=1, ignore_index=True),  # other order
         "cf_qrels": pd.concat([judged, extra], ignore_index=True),
@@ -608,6 +628,28 @@ CALLS: list[Call] = [
         "by_ci",
         {"metrics": ["auc", "log_loss", "precision"], **BIN, "by": "country", "ci": 0.9},
         kind="report",
+    ),
+    # metric_anomalies over the daily table: intervals, counts, a delay; the plain mode by weekday
+    Call(
+        "metric_anomalies",
+        "intervals",
+        {"metric": "auc", "by": "country", "delay": 2, "min_rows": 100, "window": 21},
+        "cf_daily",
+    ),
+    Call(
+        "metric_anomalies",
+        "plain_weekday",
+        {
+            "metric": "auc",
+            "by": "country",
+            "intervals": False,
+            "seasonality": "weekday",
+            "window": 35,
+            "min_history": 3,
+            "direction": "both",
+            "threshold": 2.5,
+        },
+        "cf_daily",
     ),
     # ---- rendered SQL, run on the engine it was rendered for
     Call("render", "auc_by", {"metric": "auc", "data": E, **BIN, "by": "country"}, None, "render"),

@@ -40,6 +40,8 @@
                its optimiser keeps.
   as_boolean(x): a 0/1 number (integer or float) or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
+  day_number(x): the date of x (a DATE or TIMESTAMP column) as the number of days since
+               1970-01-01, an integer (monitoring's calendar windows, metric_anomalies).
   binary_text(x): x as text that compares in byte order (strcmp; UTF-8 byte order is code
                point order), whatever the database's default collation: `collate "C"` on
                DuckDB and PostgreSQL; Spark, BigQuery and Trino compare text in byte order.
@@ -380,4 +382,32 @@ cast({{ expr }} as varchar) collate "C"
 
 {% macro postgres__binary_text(expr) -%}
 cast({{ expr }} as text) collate "C"
+{%- endmacro %}
+
+{% macro day_number(expr) -%}
+{{ adapter.dispatch('day_number', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__day_number(expr) -%}
+date_diff('day', date '1970-01-01', cast({{ expr }} as date))
+{%- endmacro %}
+
+{% macro postgres__day_number(expr) -%}
+(cast({{ expr }} as date) - date '1970-01-01')
+{%- endmacro %}
+
+{% macro spark__day_number(expr) -%}
+datediff(cast({{ expr }} as date), date '1970-01-01')
+{%- endmacro %}
+
+{% macro bigquery__day_number(expr) -%}
+unix_date(cast({{ expr }} as date))
+{%- endmacro %}
+
+{% macro snowflake__day_number(expr) -%}
+datediff(day, cast('1970-01-01' as date), cast({{ expr }} as date))
+{%- endmacro %}
+
+{% macro clickhouse__day_number(expr) -%}
+toInt64(dateDiff('day', toDate32('1970-01-01'), toDate32({{ expr }})))
 {%- endmacro %}

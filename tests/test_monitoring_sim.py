@@ -338,20 +338,23 @@ def test_oracle_ci_level() -> None:
 
 
 # --------------------------------------------------------------------------- the function
-def simulated_daily(seed: int = 4) -> pd.DataFrame:
-    small = S.simulate(seed, scale=0.05)
-    daily = S.daily_auc(small.frame)
+@pytest.fixture(scope="module")
+def simulated_daily() -> pd.DataFrame:
+    """A simulated daily table (scale 0.05: 2,750 to 20,000 rows a day), DE as the NULL
+    slice, one day without a value and one without an interval (status 'undefined')."""
+    daily = S.daily_auc(S.simulate(4, scale=0.05).frame)
     daily["slice"] = daily["slice"].where(daily["slice"] != "DE", None)
+    daily.loc[100, "auc"] = np.nan
+    daily.loc[200, ["auc_lo", "auc_hi"]] = np.nan
     return daily
 
 
-@pytest.mark.skipif(
-    not hasattr(sqlmetrics, "metric_anomalies"), reason="metric_anomalies not merged yet"
-)
 @pytest.mark.parametrize("plain", [False, True], ids=["intervals", "plain"])
 @pytest.mark.parametrize("seasonality", [None, "weekday"])
-def test_metric_anomalies_is_the_oracle(plain: bool, seasonality: str | None) -> None:
-    daily = simulated_daily()
+def test_metric_anomalies_is_the_oracle(
+    simulated_daily: pd.DataFrame, plain: bool, seasonality: str | None
+) -> None:
+    daily = simulated_daily
     data = daily.drop(columns=["auc_lo", "auc_hi"]) if plain else daily
     kw: dict[str, Any] = {
         "window": 28 if seasonality is None else 35,
@@ -363,16 +366,24 @@ def test_metric_anomalies_is_the_oracle(plain: bool, seasonality: str | None) ->
     }
     mine = run(data, plain=plain, by=["slice"], n_rows="n_rows", **kw)
     theirs = sqlmetrics.metric_anomalies(data, "auc", by=["slice"], **kw)
+    if plain:  # the same as intervals=False on the table with its intervals
+        dropped = sqlmetrics.metric_anomalies(daily, "auc", by=["slice"], intervals=False, **kw)
+        pd.testing.assert_frame_equal(dropped, theirs)
     assert len(theirs) == len(mine) == len(daily)
     assert theirs["slice"].fillna("NULL").tolist() == mine["slice"].fillna("NULL").tolist()
     assert (pd.to_datetime(theirs["day"]) == mine["day"]).all()
     assert theirs["status"].tolist() == mine["status"].tolist()
-    assert set(mine["status"]) == {"scored", "pending", "few_rows", "no_history"}
+    assert set(mine["status"]) == {"scored", "pending", "few_rows", "no_history", "undefined"}
     assert theirs["anomaly"].astype(bool).tolist() == mine["anomaly"].tolist()
     assert theirs["deviation"].fillna("").tolist() == mine["deviation"].fillna("").tolist()
-    assert theirs["n_baseline"].tolist() == mine["n_baseline"].tolist()
-    for col in ["value", "se", "baseline", "spread", "tau", "band_lo", "band_hi", "z"]:
+    # n_baseline: |B(d)| on the eligible rows ('scored', 'no_history'); the function writes 0
+    # on the others (pending, undefined, few_rows), where the definition leaves it open
+    eligible = mine["status"].isin(["scored", "no_history"]).to_numpy()
+    assert (theirs["n_baseline"][eligible] == mine["n_baseline"][eligible]).all()
+    assert (theirs["n_baseline"][~eligible] == 0).all()
+    for col in ["value", "lo", "hi", "se", "baseline", "spread", "tau", "band_lo", "band_hi", "z"]:
         a, b = theirs[col].to_numpy(dtype=float), mine[col].to_numpy(dtype=float)
         assert (np.isnan(a) == np.isnan(b)).all(), col
         np.testing.assert_allclose(a[~np.isnan(a)], b[~np.isnan(b)], rtol=0, atol=1e-12)
-    assert mine["anomaly"].any()
+    assert (theirs["n_rows"] == mine["n_rows"]).all()
+    assert mine["anomaly"].any() and (mine["status"] == "scored").mean() > 0.5

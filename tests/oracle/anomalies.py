@@ -20,8 +20,10 @@ Per row (slice s, day d), dn(d) the day's number (days since 1970-01-01):
   deviation 'drop' when v < band_lo, 'rise' when v > band_hi; anomaly = deviation flagged
   by ``direction``.
 - scored: eligible and n_b >= max(min_history, 2). Otherwise, the first that applies of
-  'pending' (dn(d) > dn(last) - delay), 'few_rows' (n_rows < min_rows or NULL), 'undefined'
-  (value or se NULL), 'no_history'; baseline .. deviation NULL and anomaly false.
+  'pending' (dn(d) > dn(last) - delay), 'undefined' (value or se NULL), 'few_rows'
+  (n_rows < min_rows, or NULL: not >= min_rows), 'no_history' (the order of
+  sql/_macros/inference/anomalies.sql's header); baseline .. deviation NULL and anomaly false;
+  n_baseline = |B(d)| on every row.
 
 Output: one row per input row, sorted by the slices (NULL last) then the day: the ``by``
 columns, the day column (under its own name), value, lo, hi (NULL in the plain mode),
@@ -124,10 +126,10 @@ def anomalies(
         # eligible(d), and the first reason it is not
         if r["dn"] > last - delay:
             r["why"] = "pending"
-        elif n_rows is not None and (r["n"] is None or r["n"] < min_rows):
-            r["why"] = "few_rows"
         elif r["v"] is None or r["se"] is None:
             r["why"] = "undefined"
+        elif n_rows is not None and (r["n"] is None or r["n"] < min_rows):
+            r["why"] = "few_rows"
         else:
             r["why"] = None
         r["eligible"] = r["why"] is None

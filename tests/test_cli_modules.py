@@ -56,7 +56,7 @@ def test_the_command_line_writes_no_sql(path: Path) -> None:
 
 def test_each_command_is_a_module_of_its_own() -> None:
     commands = cli.main.commands
-    assert sorted(commands) == ["compare", "eval", "list", "plot", "render", "report"]
+    assert sorted(commands) == ["compare", "eval", "list", "monitor", "plot", "render", "report"]
     for name, command in commands.items():
         assert command.callback is not None
         module = command.callback.__module__

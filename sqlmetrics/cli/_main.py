@@ -1,9 +1,11 @@
 """The ``sqlmetrics`` command group: ``--memory-limit``, ``--version`` and the commands, one
-module each (``_eval``, ``_render``, ``_list``, ``_compare``, ``_report``, ``_plot``).
+module each (``_eval``, ``_render``, ``_list``, ``_compare``, ``_report``, ``_monitor``,
+``_plot``).
 
     sqlmetrics eval DATA -m auc -m gauc -m ndcg@10 --label click --score pctr --group user_id
     sqlmetrics render auc --label click
     sqlmetrics compare DATA -m auc -m ndcg@10 --score model_a --score model_b --group user_id
+    sqlmetrics monitor DAILY -m auc --day day --by country
     sqlmetrics list
 
 Bad input (a missing file, an unknown column, metric or option) prints one line on stderr and
@@ -20,6 +22,7 @@ from ._compare import compare_command
 from ._eval import eval_command
 from ._io import Group
 from ._list import list_command
+from ._monitor import monitor_command
 from ._plot import plot
 from ._render import render_command
 from ._report import report_command
@@ -63,5 +66,13 @@ def main(memory_limit: str | None) -> None:
 
 
 eval_command.epilog = EXAMPLE
-for _command in (eval_command, render_command, list_command, compare_command, report_command, plot):
+for _command in (
+    eval_command,
+    render_command,
+    list_command,
+    compare_command,
+    report_command,
+    monitor_command,
+    plot,
+):
     main.add_command(_command)

@@ -27,6 +27,7 @@ from ..errors import (
     InvalidParameterError,
     SqlMetricsError,
 )
+from .evaluate import evaluate
 from .state import ARGS, COUNT, VERSION
 
 if TYPE_CHECKING:
@@ -337,8 +338,6 @@ def _daily_of_states(
                 f"the slices as columns, e.g. state(rows, metrics, by=[day, ...]))"
             )
     roles = {r: args[r] for r in ROLE_ARGS if args.get(r)}
-    from .evaluate import evaluate
-
     return evaluate(
         Replayed(data, columns),
         [metric],

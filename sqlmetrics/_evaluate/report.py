@@ -12,10 +12,12 @@ that the page can say how many groups a metric's mean left out. The HTML is buil
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import importlib.metadata
+import inspect
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,15 +30,24 @@ from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
 from .._engine.render import render, render_evaluate
+from .._engine.validate import type_family
 from .._engine.where import check_where, filtered
 from .._inference.compare import compare
 from .._metrics._api_calibration import calibration_curve
 from .._metrics._api_classification_curves import pr_curve, roc_curve
 from .._metrics._api_classification_separation import lift_table
 from .._templating.quoting import quote_ident
-from ..errors import OWN_WARNINGS, InvalidDataError, InvalidParameterError, SqlMetricsError
+from ..errors import (
+    OWN_WARNINGS,
+    ColumnNotFoundError,
+    InvalidDataError,
+    InvalidParameterError,
+    SqlMetricsError,
+)
 from .evaluate import evaluate
-from .report_html import Curves, Page, page_html
+from .monitor import _options as _anomaly_options
+from .monitor import default_direction, metric_anomalies
+from .report_html import Curves, Monitor, Page, Series, page_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,6 +56,19 @@ __all__ = ["report"]
 
 #: points kept per ROC / PR curve (exact points at score quantiles, see roc_curve)
 MAX_POINTS = 200
+#: the options of metric_anomalies that ``monitor=`` passes on (day, by, ci_level: report's)
+MONITOR_KEYS = (
+    "window",
+    "seasonality",
+    "delay",
+    "min_rows",
+    "min_history",
+    "threshold",
+    "direction",
+    "intervals",
+)
+#: the level of the daily intervals when ``day=`` is given without ``ci=``
+DAILY_CI = 0.95
 
 
 def report(
@@ -66,6 +90,9 @@ def report(
     seed: int = 0,
     curves: bool | None = None,
     max_slices: int = 12,
+    day: str | None = None,
+    monitor: Mapping[str, Any] | None = None,
+    max_series: int = 24,
     path: str | os.PathLike[str] = "report.html",
     title: str = "sqlmetrics report",
     convention: str | None = None,
@@ -81,7 +108,9 @@ def report(
     cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
     ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
     the convention and options, the data source, the sqlmetrics and engine versions, and the
-    SQL behind the numbers (folded). It needs no network (no CDN; inline CSS, a few lines of
+    SQL behind the numbers (folded). With ``day=``, the metrics over time: per metric and
+    slice the daily value with its interval, the baseline band of :func:`metric_anomalies`
+    and the flagged days. It needs no network (no CDN; inline CSS and SVG, a few lines of
     JavaScript) and prints to PDF readably.
 
     Parameters
@@ -103,6 +132,26 @@ n_boot, seed, where, con, **options
         (``max_points=200``, 10 bins), without ``convention=``, which defines no curve.
     max_slices : int, default 12
         Plots for at most this many slices, those with the most rows (ties: the slice order).
+    day : str, optional
+        The day column (a DATE or TIMESTAMP; not in ``by=``): adds the section "Metrics over
+        time". The daily table is ``evaluate(data, metrics, by=[day, *by], ci=ci)`` (one
+        statement per model, on ``con``; ``ci=0.95`` when ``ci=`` is None), and each metric
+        of it with an interval is scored by :func:`metric_anomalies` (over that table, in
+        process) per slice: a chart per (metric, slice) of the daily value and its interval,
+        the baseline band (shaded), its mean, and the flagged days marked (a tooltip gives
+        the day, value, band and z); a table of the flagged days (exactly metric_anomalies'
+        rows with ``anomaly`` true) and a table of every series. Metrics without an interval
+        (counts, ``auc_bounds``) are named, not scored. None (default): no such section.
+    monitor : dict, optional
+        Options of :func:`metric_anomalies`, passed on for every metric: ``window``,
+        ``seasonality``, ``delay``, ``min_rows``, ``min_history``, ``threshold``,
+        ``direction`` (default: from each metric, a drop of AUC, a rise of a loss) and
+        ``intervals``; e.g. ``monitor={"window": 56, "seasonality": "weekday", "delay": 1}``.
+        (A dict, not keywords: ``threshold=`` is the metrics' own option.) Needs ``day=``.
+    max_series : int, default 24
+        Charts for at most this many series (metric x slice x model): those with a flagged
+        day first, then those of the slices with the most rows; the page says which are
+        drawn, and its table lists every series.
     path : str or path, default "report.html"
         The file written (replaced if it exists); its directory must exist.
     title : str, default "sqlmetrics report"
@@ -123,10 +172,14 @@ n_boot, seed, where, con, **options
     ------
     InvalidParameterError
         No metric, ``path`` not writable (its directory missing, or a directory),
-        ``scores`` with fewer than two columns, ``max_slices`` below 1, and what
-        :func:`evaluate`, the curve functions and :func:`compare` raise.
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As for :func:`evaluate`.
+        ``scores`` with fewer than two columns, ``max_slices`` or ``max_series`` below 1,
+        ``day`` not a column name or in ``by``, ``monitor`` without ``day`` or with an
+        unknown or invalid option, and what :func:`evaluate`, the curve functions,
+        :func:`compare` and :func:`metric_anomalies` raise.
+    ColumnNotFoundError
+        As for :func:`evaluate`; ``day`` not a column of ``data``.
+    InvalidDataError, DataSourceError
+        As for :func:`evaluate`; ``day`` a column that is not a DATE or TIMESTAMP.
 
     Warns
     -----
@@ -179,7 +232,13 @@ n_boot, seed, where, con, **options
         raise InvalidParameterError(
             f"report: curves={curves!r} must be True, False or None (draw them where possible)"
         )
+    if isinstance(max_series, bool) or not isinstance(max_series, int) or max_series < 1:
+        raise InvalidParameterError(
+            f"report: max_series={max_series!r} must be an integer >= 1 (the time series "
+            f"charted), e.g. max_series=24"
+        )
     models = _check_scores(scores, score)
+    watch = _check_monitor(monitor, day, texts[0])
     if convention is not None:
         options = {**options, "convention": convention}
     columns: dict[str, Any] = {
@@ -193,6 +252,8 @@ n_boot, seed, where, con, **options
         "report", texts, {**columns, "score": models[0]}, by, qrels is not None, options
     )
     slices = list(plan.by)
+    if day is not None:
+        _check_day(day, slices, data, con)
     messages: list[str] = []
 
     def run(name: str, fn: Callable[[], Any]) -> Any:
@@ -265,6 +326,30 @@ n_boot, seed, where, con, **options
                 ),
             )
 
+    timeseries = None
+    if day is not None:
+        timeseries = _timeseries(
+            data,
+            texts,
+            models,
+            slices,
+            count_columns,
+            day,
+            watch,
+            ci if ci is not None else DAILY_CI,
+            max_series,
+            run,
+            dict(
+                qrels=qrels,
+                ci_method=ci_method,
+                n_boot=n_boot,
+                seed=seed,
+                con=con,
+                **columns,
+                **options,
+            ),
+        )
+
     draw = curves if curves is not None else not plan.ranking and qrels is None
     plots: list[Curves] = []
     note = ""
@@ -301,6 +386,9 @@ n_boot, seed, where, con, **options
     ]
     if ci is not None:
         settings += [("n_boot", repr(n_boot)), ("seed", repr(seed))]
+    if day is not None:
+        settings += [("day", repr(day)), ("monitor", repr(_monitor_settings(watch)))]
+        settings += [("max_series", repr(max_series))]
     about = [
         ("data", source_label),
         ("generated", _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")),
@@ -318,8 +406,11 @@ n_boot, seed, where, con, **options
         curves_note=note,
         settings=settings,
         about=about,
-        sql=_sql(table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where),
+        sql=_sql(
+            table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where, day
+        ),
         messages=messages,
+        monitor=timeseries,
     )
     text = page_html(page, slices, models)
     try:
@@ -588,9 +679,11 @@ def _sql(
     engine: str,
     ci: float | None,
     filter_rows: str | None = None,
+    day: str | None = None,
 ) -> list[tuple[str, str]]:
     """The SQL behind the numbers, rendered by render_evaluate / render (decision 0001);
-    ``filter_rows``: report's ``where=`` (in evaluate's SQL; a comment above the curves').
+    ``filter_rows``: report's ``where=`` (in evaluate's SQL; a comment above the curves');
+    ``day``: the daily table's evaluate, and how metric_anomalies reads it.
     """
     named = isinstance(data, (str, os.PathLike))
     relation = data if named else "source_table"
@@ -620,6 +713,29 @@ def _sql(
         )
     except SqlMetricsError as exc:  # e.g. qrels as a DataFrame: render needs a name
         out.append(("evaluate", f"-- not rendered: {exc}"))
+    if day is not None:
+        level = ci if ci is not None else DAILY_CI
+        then = (
+            f"-- then, per metric m of this table with an interval (ci={level}):\n"
+            f"--   sqlmetrics.metric_anomalies(<this table>, m, day={day!r}, "
+            f"by={list(plan.by) or None!r}, ci_level={level}, **monitor)\n"
+            f"--   (sql/_macros/inference/anomalies.sql, over this table in DuckDB)\n"
+        )
+        try:
+            daily = render_evaluate(
+                relation,
+                texts,
+                score=models[0],
+                by=[day, *plan.by],
+                qrels=qrels,
+                where=filter_rows,
+                dialect=dialect,
+                **{k: v for k, v in columns.items() if v is not None},
+                **options,
+            )
+        except SqlMetricsError as exc:
+            daily = f"-- not rendered: {exc}"
+        out.append((f"evaluate per {day}: the daily table of the series{where}", then + daily))
     if draw:
         for name, params in (
             ("roc_curve", {"max_points": MAX_POINTS}),
@@ -653,3 +769,250 @@ def _sql(
     if len(models) > 1:
         out.append(("comparison", "-- the paired tests come from sqlmetrics.compare(...)"))
     return out
+
+
+def _check_monitor(monitor: Any, day: str | None, metric: str) -> dict[str, Any]:
+    """``monitor=``'s options of metric_anomalies, checked as metric_anomalies checks them."""
+    if monitor is None:
+        return {}
+    if day is None:
+        raise InvalidParameterError(
+            f"report: monitor={monitor!r} needs day=, the day column the metrics are followed "
+            f"over, e.g. day='day'"
+        )
+    if not isinstance(monitor, Mapping) or not all(isinstance(k, str) for k in monitor):
+        raise InvalidParameterError(
+            f"report: monitor={monitor!r} must be a dict of metric_anomalies' options, e.g. "
+            f"monitor={{'window': 28, 'threshold': 3.5}}"
+        )
+    for key in monitor:
+        if key not in MONITOR_KEYS:
+            near = difflib.get_close_matches(key, MONITOR_KEYS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            own = " (report sets it: day=, by=, ci=)" if key in ("day", "by", "ci_level") else ""
+            raise InvalidParameterError(
+                f"report: monitor={dict(monitor)!r}: {key!r} is not an option of "
+                f"metric_anomalies that report passes on{own}{hint}; pass some of "
+                f"{', '.join(MONITOR_KEYS)}"
+            )
+    options = dict(monitor)
+    if not isinstance(options.get("intervals", True), bool):
+        raise InvalidParameterError(
+            f"report: monitor={options!r}: intervals={options['intervals']!r} must be True or False"
+        )
+    defaults = _monitor_defaults()
+    given = {k: options.get(k, defaults[k]) for k in MONITOR_KEYS if k != "intervals"}
+    try:
+        _anomaly_options(metric, ci_level=DAILY_CI, **given)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"report: monitor={options!r}: {exc}") from None
+    return options
+
+
+def _monitor_defaults() -> dict[str, Any]:
+    """metric_anomalies' own defaults of the options monitor= passes on."""
+    parameters = inspect.signature(metric_anomalies).parameters
+    return {k: parameters[k].default for k in MONITOR_KEYS}
+
+
+def _monitor_settings(watch: dict[str, Any]) -> dict[str, Any]:
+    """The options the series were scored with, the defaults filled in."""
+    out = {**_monitor_defaults(), **watch}
+    if out["direction"] is None:
+        out["direction"] = "from each metric"
+    return out
+
+
+def _check_day(day: Any, slices: list[str], data: Any, con: Any) -> None:
+    """``day=``: a DATE or TIMESTAMP column of ``data``, not a slice."""
+    if not isinstance(day, str) or not day.strip():
+        raise InvalidParameterError(
+            f"report: day={day!r} must be the name of the day column (a DATE or TIMESTAMP), "
+            f"e.g. day='day'"
+        )
+    if day in slices:
+        raise InvalidParameterError(
+            f"report: day={day!r} is also in by={slices!r}; the series run over the days of "
+            f"each slice: leave {day!r} out of by="
+        )
+    with backend_for(con, data) as backend, open_source(data, backend, "report") as source:
+        present = source.columns
+        if day not in present:
+            near = difflib.get_close_matches(day, list(present), n=1)
+            hint = f"did you mean day={near[0]!r}? " if near else ""
+            raise ColumnNotFoundError(
+                f"report: day={day!r} is not a column of data={source.label}; {hint}pass the "
+                f"day column (a DATE or TIMESTAMP); columns present: {', '.join(present)}"
+            )
+        if type_family(present[day]) != "date/time":
+            raise InvalidDataError(
+                f"report: day={day!r} has type {present[day]}; day= must name a DATE or "
+                f"TIMESTAMP column: convert it first (pandas: frame[{day!r}] = "
+                f"pd.to_datetime(frame[{day!r}]); SQL: cast({day} as date))"
+            )
+
+
+def _day_text(value: Any) -> str:
+    """A day as the page writes it: ``2026-01-30``, with its time when it has one."""
+    import pandas as pd
+
+    stamp = pd.Timestamp(value)
+    return str(stamp.strftime("%Y-%m-%d") if stamp == stamp.normalize() else stamp.isoformat(" "))
+
+
+def _day_number(value: Any) -> float:
+    """A day as the charts' x: days since 1970-01-01."""
+    import pandas as pd
+
+    return float((pd.Timestamp(value) - pd.Timestamp(0)) / pd.Timedelta(days=1))
+
+
+def _timeseries(
+    data: Any,
+    texts: list[str],
+    models: list[str],
+    slices: list[str],
+    count_columns: list[str],
+    day: str,
+    watch: dict[str, Any],
+    level: float,
+    max_series: int,
+    run: Callable[[str, Callable[[], Any]], Any],
+    kwargs: dict[str, Any],
+) -> Monitor:
+    """The section "Metrics over time": per model the daily table (one evaluate), per
+    metric with an interval metric_anomalies over it, split into one series per slice.
+    """
+    import pandas as pd
+
+    several = len(models) > 1
+    found: list[tuple[str, str, tuple[Any, ...], pd.DataFrame, int]] = []
+    flagged: list[pd.DataFrame] = []
+    left_out: list[str] = []
+    null_rows = 0
+    for model in models:
+        suffix = f" ({model})" if several else ""
+        daily = run(
+            f"evaluate per {day}{suffix}",
+            partial(evaluate, data, texts, score=model, by=[day, *slices], ci=level, **kwargs),
+        )
+        missing = daily[day].isna()
+        null_rows += int(daily.loc[missing, "n_rows"].sum())
+        daily = daily[~missing].reset_index(drop=True)
+        columns = [c for c in daily.columns if c not in (day, *slices, "n_rows", *count_columns)]
+        names = [c for c in columns if f"{c}_lo" in columns and f"{c}_hi" in columns]
+        bounds = {f"{c}_{end}" for c in names for end in ("lo", "hi")}
+        left_out += [c for c in columns if c not in names and c not in bounds and c not in left_out]
+        rows = daily.groupby(slices, dropna=False, sort=False)["n_rows"].sum() if slices else None
+        for metric in names:
+            table = daily[[day, *slices, metric, f"{metric}_lo", f"{metric}_hi", "n_rows"]]
+            scored = run(
+                f"metric_anomalies ({metric}{', ' + model if several else ''})",
+                partial(
+                    metric_anomalies,
+                    table,
+                    metric,
+                    day=day,
+                    by=slices or None,
+                    ci_level=level,
+                    **watch,
+                ),
+            )
+            keys = scored[slices].drop_duplicates() if slices else pd.DataFrame(index=[0])
+            for _, key_row in keys.iterrows():
+                key = tuple(key_row[s] for s in slices)
+                part = _select(scored, slices, key)
+                size = int(daily["n_rows"].sum()) if rows is None else int(_rows_of(rows, key))
+                found.append((model, metric, key, part, size))
+            hits = scored[scored["anomaly"]]
+            if len(hits):
+                shown = hits[[*slices, day]].copy()
+                shown.insert(0, "metric", metric)
+                if several:
+                    shown.insert(0, "model", model)
+                shown[day] = [_day_text(v) for v in hits[day]]
+                for column in ("value", "lo", "hi", "n_rows", "baseline", "band_lo", "band_hi"):
+                    shown[column] = hits[column]
+                shown["z"] = hits["z"]
+                shown["deviation"] = hits["deviation"]
+                flagged.append(shown)
+    order = sorted(
+        range(len(found)), key=lambda i: (not bool(found[i][3]["anomaly"].any()), -found[i][4], i)
+    )
+    drawn = set(order[:max_series])
+    series: list[Series] = []
+    summary = []
+    for i, (model, metric, key, part, size) in enumerate(found):
+        where = ", ".join(f"{s} = {_shown(v)}" for s, v in zip(slices, key)) or "all rows"
+        title = f"{metric}{f' ({model})' if several else ''}, {where}"
+        entry: dict[str, Any] = {"model": model} if several else {}
+        entry |= {"metric": metric, **dict(zip(slices, key)), "rows": size}
+        entry |= {
+            "days": len(part),
+            "scored": int((part["status"] == "scored").sum()),
+            "flagged": int(part["anomaly"].sum()),
+            "last_status": str(part["status"].iloc[-1]) if len(part) else "",
+            "drawn": "yes" if i in drawn else "no",
+        }
+        summary.append(entry)
+        if i in drawn:
+            series.append(Series(title, metric, _days(part, day)))
+    flagged_frame = (
+        pd.concat(flagged, ignore_index=True)
+        if flagged
+        else pd.DataFrame(columns=[*(["model"] if several else []), "metric", *slices, day])
+    )
+    metrics_done = sorted({m for _, m, _, _, _ in found}, key=lambda m: [*texts, m].index(m))
+    note = (
+        f"Charts of {len(series)} of {len(found)} series (metric x slice"
+        f"{' x model' if several else ''}; max_series={max_series}): those with a flagged "
+        f"day first, then the slices with the most rows. The table below the charts lists "
+        f"every series."
+    )
+    if not found:
+        note = "No series: no metric has an interval to score the days with."
+    if left_out:
+        note += f" Not scored (no interval): {', '.join(left_out)}."
+    if null_rows:
+        note += f" Left out: {null_rows} rows with a NULL {day}."
+    direction = watch.get("direction")
+    directions = ", ".join(f"{m}: {direction or default_direction(m)}" for m in metrics_done)
+    settings = (
+        f"Daily values of evaluate(..., by={[day, *slices]!r}, ci={level}), one statement"
+        f"{' per model' if several else ''}; each day scored by metric_anomalies"
+        f"({', '.join(f'{k}={v!r}' for k, v in _monitor_settings(watch).items())}) against "
+        f"its slice's previous days. Flagged direction: {directions or 'none'}."
+    )
+    return Monitor(day, series, note, pd.DataFrame(summary), flagged_frame, settings)
+
+
+def _rows_of(rows: pd.Series, key: tuple[Any, ...]) -> int:
+    """The rows of the slice ``key`` over all days (NULL slice values equal each other)."""
+    import pandas as pd
+
+    for index, value in rows.items():
+        got = index if isinstance(index, tuple) else (index,)
+        if all((pd.isna(a) and pd.isna(b)) or a == b for a, b in zip(got, key)):
+            return int(value)
+    return 0
+
+
+def _days(part: pd.DataFrame, day: str) -> list[tuple[Any, ...]]:
+    """A series' days as the chart reads them (report_html.Series)."""
+    result: list[tuple[Any, ...]] = []
+    for r in part.to_dict("records"):
+        number = [
+            float("nan") if r[c] is None or r[c] != r[c] else float(r[c])
+            for c in ("value", "lo", "hi", "baseline", "band_lo", "band_hi", "z")
+        ]
+        result.append(
+            (
+                _day_text(r[day]),
+                _day_number(r[day]),
+                *number,
+                r["deviation"] if isinstance(r["deviation"], str) else None,
+                bool(r["anomaly"]),
+                str(r["status"]),
+            )
+        )
+    return result

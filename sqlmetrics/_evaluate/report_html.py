@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Curves", "Page", "cell_value", "esc", "page_html"]
+__all__ = ["Curves", "Monitor", "Page", "Series", "cell_value", "esc", "page_html"]
 
 #: the colours of the models' lines (colour-blind safe, Okabe-Ito)
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
@@ -74,6 +74,33 @@ class Curves:
 
 
 @dataclass
+class Series:
+    """One metric's daily series in one slice (and model), as :func:`metric_anomalies` scored
+    it: per day ``(day, value, lo, hi, baseline, band_lo, band_hi, z, deviation, anomaly,
+    status)``, ``day`` as its text (``2026-01-30``) and NaN for a NULL number.
+    """
+
+    title: str
+    metric: str
+    days: list[tuple[Any, ...]]
+
+
+@dataclass
+class Monitor:
+    """The time-series section: the charts drawn (``series``), what it says about which are
+    shown (``note``), the table of every series (``summary``) and of the flagged days
+    (``flagged``), and the settings line (``settings``).
+    """
+
+    day: str
+    series: list[Series]
+    note: str
+    summary: pd.DataFrame
+    flagged: pd.DataFrame
+    settings: str
+
+
+@dataclass
 class Page:
     """Everything the page shows, already computed."""
 
@@ -89,6 +116,7 @@ class Page:
     about: list[tuple[str, str]]
     sql: list[tuple[str, str]]
     messages: list[str]
+    monitor: Monitor | None = None
 
 
 CSS = """
@@ -113,9 +141,13 @@ dt { font-weight: 600; } dd { margin: 0; font-family: ui-monospace, monospace; }
 pre { background: #f7f7f7; padding: .5rem; overflow-x: auto; font-size: 12px; }
 .scroll { max-width: 100%; overflow-x: auto; }
 ul.messages li { margin: .2rem 0; }
+.series { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0 1rem; }
+ul.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; }
+ul.legend svg, svg.swatch { border: 0; vertical-align: middle; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11px; }
-  a, summary { color: inherit; } .curves { gap: .25rem; }
+  a, summary { color: inherit; } .curves, .series { gap: .25rem; }
+  svg { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
   pre { white-space: pre-wrap; word-break: break-all; }
   .scroll { overflow: visible; } th, td { padding: .1rem .2rem; overflow-wrap: anywhere; }
   table, figure, .slice { break-inside: avoid; }
@@ -273,6 +305,244 @@ def _curves(page: Page, models: Sequence[str]) -> str:
     return "".join(out)
 
 
+#: the time series' colours: the band's fill, the baseline mean, the value and its interval,
+#: the flagged days' markers (Okabe-Ito vermillion), the days waiting for labels (pending)
+BAND, BASELINE, VALUE, INTERVAL, ANOMALY, PENDING = (
+    "#C6DBEF",
+    "#4A78A8",
+    "#1B1B1B",
+    "#8A8A8A",
+    "#D55E00",
+    "#9A9A9A",
+)
+
+
+def _g(x: float) -> str:
+    """A number as a chart's tick or tooltip shows it: 4 significant digits."""
+    return "NaN" if math.isnan(x) else f"{x:.4g}"
+
+
+def _finite(x: float) -> bool:
+    return not (math.isnan(x) or math.isinf(x))
+
+
+def day_tooltip(metric: str, day: Sequence[Any]) -> str:
+    """A day's tooltip: the day, its value and interval, the band, z and what it was."""
+    text, _, value, lo, hi, baseline, band_lo, band_hi, z, deviation, anomaly, status = day
+    out = f"{text}: {metric} = {_g(value)}"
+    if _finite(lo) and _finite(hi):
+        out += f" (interval {_g(lo)} to {_g(hi)})"
+    if status == "scored":
+        out += f"; band {_g(band_lo)} to {_g(band_hi)} (baseline {_g(baseline)}); z = {_g(z)}"
+        if anomaly:
+            out += f"; flagged: {deviation}"
+        elif deviation:
+            out += f"; {deviation}, not the flagged direction"
+    else:
+        out += f"; not scored: {status}"
+    return out
+
+
+def svg_series(series: Series) -> str:
+    """One series as inline SVG: the band (shaded), the baseline mean (dashed), the value
+    line with each day's interval, and the flagged days as marked points with a tooltip.
+    """
+    width, height, left, right, top, bottom = 380, 180, 50, 12, 10, 30
+    inner_w, inner_h = width - left - right, height - top - bottom
+    days = series.days
+    xs = [float(d[1]) for d in days]
+    ys = [float(v) for d in days for v in (d[2], d[3], d[4], d[6], d[7]) if _finite(v)]
+    flagged = [d for d in days if d[10]]
+    label = f"{series.title}: {len(days)} days, {len(flagged)} flagged" + (
+        " (" + ", ".join(d[0] for d in flagged[:5]) + (", ..." if len(flagged) > 5 else "") + ")"
+        if flagged
+        else ""
+    )
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(label)}" '
+        f'class="series-chart">',
+        f"<title>{esc(label)}</title>",
+        f'<rect x="{left}" y="{top}" width="{inner_w}" height="{inner_h}" fill="none" '
+        f'stroke="#999"/>',
+    ]
+    if not ys:
+        out.append(
+            f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle" font-size="11">'
+            f"no value to draw</text></svg>"
+        )
+        return "".join(out)
+    y0, y1 = min(ys), max(ys)
+    pad = (y1 - y0) * 0.06 or (abs(y0) * 0.05 or 1.0)
+    y0, y1 = y0 - pad, y1 + pad
+    x0, x1 = min(xs), max(xs)
+
+    def px(x: float) -> float:
+        return left + (inner_w / 2 if x1 == x0 else (x - x0) / (x1 - x0) * inner_w)
+
+    def py(y: float) -> float:
+        return top + (1 - (y - y0) / (y1 - y0)) * inner_h
+
+    out.extend(
+        f'<text x="{left - 4}" y="{py(t) + 3:.1f}" text-anchor="end" font-size="9">'
+        f"{esc(_g(t))}</text>"
+        for t in (y0 + pad, (y0 + y1) / 2, y1 - pad)
+    )
+    out.append(
+        f'<text x="{left}" y="{height - 16}" text-anchor="start" font-size="9">'
+        f"{esc(days[0][0])}</text>"
+    )
+    if len(days) > 1:
+        out.append(
+            f'<text x="{left + inner_w}" y="{height - 16}" text-anchor="end" font-size="9">'
+            f"{esc(days[-1][0])}</text>"
+        )
+    out.append(
+        f'<text x="{left + inner_w / 2}" y="{height - 4}" text-anchor="middle" font-size="10">'
+        f"day ({len(days)} days)</text>"
+    )
+    # the band and the baseline mean: one piece per run of scored days
+    runs: list[list[Sequence[Any]]] = [[]]
+    for d in days:
+        if _finite(d[6]) and _finite(d[7]):
+            runs[-1].append(d)
+        elif runs[-1]:
+            runs.append([])
+    for run in (r for r in runs if r):
+        if len(run) == 1:
+            x, one = px(run[0][1]), run[0]
+            upper = [(x - 2, py(one[7])), (x + 2, py(one[7]))]
+            lower = [(x + 2, py(one[6])), (x - 2, py(one[6]))]
+            mean = [(x - 2, py(one[5])), (x + 2, py(one[5]))]
+        else:
+            upper = [(px(d[1]), py(d[7])) for d in run]
+            lower = [(px(d[1]), py(d[6])) for d in reversed(run)]
+            mean = [(px(d[1]), py(d[5])) for d in run]
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in [*upper, *lower])
+        out.append(f'<polygon class="band" fill="{BAND}" stroke="none" points="{points}"/>')
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in mean)
+        out.append(
+            f'<polyline class="baseline" fill="none" stroke="{BASELINE}" stroke-width="1" '
+            f'stroke-dasharray="4 3" points="{line}"/>'
+        )
+    for d in days:  # each day's interval
+        if _finite(d[3]) and _finite(d[4]):
+            x = px(d[1])
+            out.append(
+                f'<line class="interval" x1="{x:.1f}" y1="{py(d[3]):.1f}" x2="{x:.1f}" '
+                f'y2="{py(d[4]):.1f}" stroke="{INTERVAL}" stroke-width="1"/>'
+            )
+    pieces: list[list[str]] = [[]]
+    for d in days:
+        if _finite(d[2]):
+            pieces[-1].append(f"{px(d[1]):.1f},{py(d[2]):.1f}")
+        elif pieces[-1]:
+            pieces.append([])
+    out.extend(
+        f'<polyline class="value" fill="none" stroke="{VALUE}" stroke-width="1.4" '
+        f'points="{" ".join(piece)}"/>'
+        for piece in pieces
+        if len(piece) > 1
+    )
+    for d in days:
+        if not _finite(d[2]) or d[10]:
+            continue
+        pending = d[11] == "pending"
+        fill = "#fff" if pending else VALUE
+        stroke = PENDING if pending else VALUE
+        out.append(
+            f'<circle class="day{" pending" if pending else ""}" cx="{px(d[1]):.1f}" '
+            f'cy="{py(d[2]):.1f}" r="1.8" fill="{fill}" stroke="{stroke}">'
+            f"<title>{esc(day_tooltip(series.metric, d))}</title></circle>"
+        )
+    out.extend(  # last: on top of everything
+        f'<circle class="anomaly" data-day="{esc(d[0])}" cx="{px(d[1]):.1f}" '
+        f'cy="{py(d[2]):.1f}" r="5" fill="{ANOMALY}" stroke="#fff" stroke-width="1">'
+        f"<title>{esc(day_tooltip(series.metric, d))}</title></circle>"
+        for d in flagged
+    )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _swatch(shape: str) -> str:
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="26" height="12" viewBox="0 0 26 12" '
+        f'aria-hidden="true" class="swatch">{shape}</svg>'
+    )
+
+
+LEGEND = (
+    '<ul class="legend" aria-label="Legend of the charts">'
+    + "".join(
+        f"<li>{_swatch(shape)} {text}</li>"
+        for shape, text in (
+            (
+                f'<rect x="1" y="1" width="24" height="10" fill="{BAND}"/>',
+                "band (baseline -+ threshold x sd)",
+            ),
+            (
+                f'<line x1="1" y1="6" x2="25" y2="6" stroke="{BASELINE}" stroke-dasharray="4 3"/>',
+                "baseline mean",
+            ),
+            (
+                f'<line x1="1" y1="6" x2="25" y2="6" stroke="{VALUE}" stroke-width="1.4"/>'
+                f'<line x1="13" y1="1" x2="13" y2="11" stroke="{INTERVAL}"/>',
+                "daily value and its interval",
+            ),
+            (
+                f'<circle cx="13" cy="6" r="5" fill="{ANOMALY}" stroke="#fff"/>',
+                "flagged day (anomaly)",
+            ),
+            (
+                f'<circle cx="13" cy="6" r="2" fill="#fff" stroke="{PENDING}"/>',
+                "pending (waiting for labels, delay=)",
+            ),
+        )
+    )
+    + "</ul>"
+)
+
+
+def _monitor(monitor: Monitor, text_columns: Sequence[str]) -> str:
+    text_columns = [*text_columns, monitor.day, "deviation", "last_status", "drawn"]
+    out = [
+        '<section id="timeseries"><h2>Metrics over time</h2>',
+        f'<p class="note">{esc(monitor.settings)}</p>',
+        f'<p class="note">{esc(monitor.note)}</p>',
+    ]
+    if monitor.series:
+        out.append(LEGEND)
+        out.append('<div class="series">')
+        out.extend(
+            f'<figure class="chart"><figcaption>{esc(series.title)}</figcaption>'
+            f"{svg_series(series)}</figure>"
+            for series in monitor.series
+        )
+        out.append("</div>")
+    if len(monitor.flagged):
+        out.append(
+            _scroll(
+                monitor.flagged,
+                "Flagged days: the value left the band in the flagged direction",
+                "anomalies-table",
+                text_columns,
+            )
+        )
+    else:
+        out.append('<p class="note" id="no-anomalies">No day flagged.</p>')
+    out.append(
+        _scroll(
+            monitor.summary,
+            "Every series: its days, the days scored and flagged, and whether it is drawn",
+            "series-table",
+            text_columns,
+        )
+    )
+    out.append("</section>")
+    return "".join(out)
+
+
 def _pairs(items: Sequence[tuple[str, str]]) -> str:
     return "<dl>" + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in items) + "</dl>"
 
@@ -318,6 +588,8 @@ def page_html(page: Page, slices: Sequence[str], models: Sequence[str]) -> str:
                 f"{esc(', '.join(page.not_compared))}</p>"
             )
         parts.append("</section>")
+    if page.monitor is not None:
+        parts.append(_monitor(page.monitor, text_columns))
     if page.curves or page.curves_note:
         parts.append(_curves(page, models))
     if page.messages:

@@ -438,3 +438,270 @@ def test_a_librarys_own_warning_is_passed_on_but_not_shown(
     assert {w.category for w in caught} >= {FutureWarning, UndefinedMetricWarning}
     assert "auc is undefined" in page
     assert "client library" not in page
+
+
+# ------------------------------------------------------------------ the metrics over time (day=)
+#: the days of ``daily_events`` whose DE scores are noise: AUC drops and log loss rises there
+BAD_DAYS = (30, 36)
+
+
+def daily_rows(n_days: int = 40, n: int = 150, seed: int = 11) -> pd.DataFrame:
+    """Rows over ``n_days`` days in two countries (one of them a hostile string); in DE the
+    scores of ``BAD_DAYS`` are near noise."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for d in range(n_days):
+        for country in ("DE", HOSTILE):
+            label = rng.integers(0, 2, n)
+            spread = 6.0 if country == "DE" and d in BAD_DAYS else 1.0
+            logit = label * 1.6 - 0.8 + rng.normal(0, spread, n)
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "day": pd.Timestamp("2026-01-01") + pd.Timedelta(days=d),
+                        "country": country,
+                        "label": label,
+                        "score": 1 / (1 + np.exp(-logit)),
+                    }
+                )
+            )
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def daily_events() -> pd.DataFrame:
+    return daily_rows()
+
+
+def anomaly_markers(text: str) -> list[str]:
+    """The days of the flagged markers drawn in the page's charts."""
+    return re.findall(r'<circle class="anomaly" data-day="([^"]*)"', text)
+
+
+def test_the_flagged_days_are_metric_anomalies_rows(
+    daily_events: pd.DataFrame, tmp_path: Path
+) -> None:
+    metrics = ["auc", "log_loss"]
+    monitor = {"window": 21, "min_history": 7}
+    path = quiet(
+        sqlmetrics.report,
+        daily_events,
+        metrics,
+        by="country",
+        ci=0.9,
+        day="day",
+        monitor=monitor,
+        path=tmp_path / "t.html",
+    )
+    text = path.read_text()
+    page = read(path)
+    daily = quiet(sqlmetrics.evaluate, daily_events, metrics, by=["day", "country"], ci=0.9)
+    want = []
+    summary = []
+    for metric in metrics:
+        scored = sqlmetrics.metric_anomalies(
+            daily, metric, day="day", by="country", ci_level=0.9, **monitor
+        )
+        want += [(metric, r) for _, r in scored[scored["anomaly"]].iterrows()]
+        for country, part in scored.groupby("country", sort=False):
+            summary.append((metric, country, part))
+    # the data has its bad days: each metric flags some, in DE
+    assert {m for m, _ in want} == set(metrics)
+    assert {r["country"] for _, r in want} == {"DE"}
+    rows = page.rows("anomalies-table")
+    assert page.tables["anomalies-table"]["header"] == [
+        "metric", "country", "day", "value", "lo", "hi", "n_rows", "baseline", "band_lo",
+        "band_hi", "z", "deviation",
+    ]  # fmt: skip
+    assert len(rows) == len(want)
+    for row, (metric, w) in zip(rows, want):
+        assert row["metric"][0] == metric
+        assert row["day"][0] == w["day"].strftime("%Y-%m-%d")
+        for column in ("country", "value", "lo", "hi", "n_rows", "baseline", "band_lo"):
+            assert_cell(row[column], w[column])
+        for column in ("band_hi", "z", "deviation"):
+            assert_cell(row[column], w[column])
+    # every series: its counts; all four drawn, a chart each, a marker per flagged day
+    series = page.rows("series-table")
+    assert len(series) == len(summary) == 4
+    for row, (metric, country, part) in zip(series, summary):
+        assert (row["metric"][0], row["country"][0]) == (metric, country)
+        assert_cell(row["days"], len(part))
+        assert_cell(row["scored"], int((part["status"] == "scored").sum()))
+        assert_cell(row["flagged"], int(part["anomaly"].sum()))
+        assert row["drawn"][0] == "yes"
+    assert text.count('class="series-chart"') == 4
+    assert sorted(anomaly_markers(text)) == sorted(w["day"].strftime("%Y-%m-%d") for _, w in want)
+    assert text.count('<polygon class="band"') >= 4
+    assert "Charts of 4 of 4 series" in text
+    assert "Flagged direction: auc: drop, log_loss: rise." in text
+    # accessible: each chart names itself and its flagged days; the tooltips hold the numbers
+    first = want[0][1]
+    day_text = first["day"].strftime("%Y-%m-%d")
+    assert re.search(
+        rf'aria-label="auc, country = DE: 40 days, \d+ flagged \([^"]*{day_text}', text
+    )
+    assert f"<title>{day_text}: auc = {first['value']:.4g} (interval" in text
+    assert f"z = {first['z']:.4g}; flagged: drop</title>" in text
+    # the hostile slice value is text in titles, captions and labels
+    assert HOSTILE not in text and page.tags.count("script") == 1
+    assert "<dt>day</dt><dd>&#x27;day&#x27;</dd>" in text
+    (daily_sql,) = [c for c in page.codes if "metric_anomalies(<this table>" in c]
+    assert "day='day', by=['country'], ci_level=0.9, **monitor)" in daily_sql
+    assert 'slice_0 as "day"' in daily_sql and 'slice_1 as "country"' in daily_sql
+
+
+def test_no_time_series_without_day(daily_events: pd.DataFrame, tmp_path: Path) -> None:
+    path = quiet(sqlmetrics.report, daily_events, ["auc"], by="country", path=tmp_path / "n.html")
+    text = path.read_text()
+    assert 'id="timeseries"' not in text and "series-chart" not in text
+    assert "anomalies-table" not in read(path).tables
+    assert "<dt>day</dt>" not in text
+
+
+def test_the_charts_are_capped_flagged_series_first(
+    daily_events: pd.DataFrame, tmp_path: Path
+) -> None:
+    path = quiet(
+        sqlmetrics.report,
+        daily_events,
+        ["auc", "log_loss"],
+        by="country",
+        day="day",
+        max_series=1,
+        monitor={"direction": "rise"},  # auc: only a rise is flagged now, log_loss: a rise
+        path=tmp_path / "m.html",
+    )
+    text = path.read_text()
+    series = read(path).rows("series-table")
+    drawn = [(r["metric"][0], r["country"][0]) for r in series if r["drawn"][0] == "yes"]
+    flagged = [(r["metric"][0], r["country"][0]) for r in series if r["flagged"][1] != "0"]
+    assert len(drawn) == 1 and drawn[0] in flagged
+    assert text.count('class="series-chart"') == 1
+    assert "Charts of 1 of 4 series" in text
+    assert "Flagged direction: auc: rise, log_loss: rise." in text
+    assert "<dt>max_series</dt><dd>1</dd>" in text
+
+
+def test_several_models_a_series_each_and_a_null_day(tmp_path: Path) -> None:
+    frame = daily_rows(n_days=12, n=60, seed=2)
+    frame["coarse"] = frame["score"].round(1)
+    frame.loc[frame.index[:50], "day"] = pd.NaT
+    path = quiet(
+        sqlmetrics.report,
+        frame,
+        ["auc"],
+        scores=["score", "coarse"],
+        day="day",
+        monitor={"min_history": 3, "window": 5},
+        path=tmp_path / "s.html",
+    )
+    text = path.read_text()
+    page = read(path)
+    series = page.rows("series-table")
+    assert [r["model"][0] for r in series] == ["score", "coarse"]
+    assert text.count('class="series-chart"') == 2
+    assert "Left out: 100 rows with a NULL day." in text  # 50 per model's daily table
+    daily = quiet(sqlmetrics.evaluate, frame, ["auc"], by=["day"], ci=0.95, score="coarse")
+    scored = sqlmetrics.metric_anomalies(
+        daily[daily["day"].notna()], "auc", min_history=3, window=5
+    )
+    assert_cell(series[1]["scored"], int((scored["status"] == "scored").sum()))
+    assert_cell(series[1]["days"], 12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"day": 3}, InvalidParameterError, r"report: day=3 must be the name of the day column"),
+        (
+            {"day": "dy"},
+            sqlmetrics.errors.ColumnNotFoundError,
+            r"report: day='dy' is not a column of data=.*; did you mean day='day'\? pass the "
+            r"day column \(a DATE or TIMESTAMP\)",
+        ),
+        (
+            {"day": "country", "by": "country"},
+            InvalidParameterError,
+            r"report: day='country' is also in by=\['country'\]; .* leave 'country' out of by=",
+        ),
+        (
+            {"day": "label"},
+            InvalidDataError,
+            r"report: day='label' has type BIGINT; day= must name a DATE or TIMESTAMP column: "
+            r"convert it first \(pandas: frame\['label'\] = pd.to_datetime",
+        ),
+        (
+            {"monitor": {"window": 7}},
+            InvalidParameterError,
+            r"report: monitor=\{'window': 7\} needs day=, the day column .* e\.g\. day='day'",
+        ),
+        (
+            {"day": "day", "monitor": {"windo": 7}},
+            InvalidParameterError,
+            r"'windo' is not an option of metric_anomalies .*\(did you mean 'window'\?\); pass "
+            r"some of window, seasonality",
+        ),
+        (
+            {"day": "day", "monitor": {"ci_level": 0.9}},
+            InvalidParameterError,
+            r"'ci_level' is not an option .* \(report sets it: day=, by=, ci=\)",
+        ),
+        (
+            {"day": "day", "monitor": {"window": 0}},
+            InvalidParameterError,
+            r"report: monitor=\{'window': 0\}: metric_anomalies: window=0 must be an integer",
+        ),
+        (
+            {"day": "day", "monitor": {"seasonality": "week"}},
+            InvalidParameterError,
+            r"seasonality='week' is not one of None, 'weekday'",
+        ),
+        (
+            {"day": "day", "monitor": ["window"]},
+            InvalidParameterError,
+            r"monitor=\['window'\] must be a dict of metric_anomalies' options",
+        ),
+        (
+            {"day": "day", "max_series": 0},
+            InvalidParameterError,
+            r"max_series=0 must be an integer >= 1",
+        ),
+    ],
+)
+def test_bad_day_and_monitor(
+    daily_events: pd.DataFrame, tmp_path: Path, kwargs: Any, error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        sqlmetrics.report(daily_events, ["auc"], path=tmp_path / "b.html", **kwargs)
+    assert not (tmp_path / "b.html").exists()  # refused before anything ran
+
+
+def test_the_command_line_draws_the_series(daily_events: pd.DataFrame, tmp_path: Path) -> None:
+    data = tmp_path / "daily.parquet"
+    daily_events.to_parquet(data)
+    out = tmp_path / "cli.html"
+    args = [str(data), "-m", "auc", "--by", "country", "--day", "day", "-o", str(out)]
+    watch = ["--monitor", "window=21", "--monitor", "direction=both"]
+    result = CliRunner().invoke(cli.main, ["report", *args, *watch])
+    assert result.exit_code == 0, result.output
+    daily = quiet(sqlmetrics.evaluate, str(data), ["auc"], by=["day", "country"], ci=0.95)
+    scored = sqlmetrics.metric_anomalies(daily, "auc", by="country", window=21, direction="both")
+    flagged = scored[scored["anomaly"]]
+    assert len(flagged) > 0
+    rows = read(out).rows("anomalies-table")
+    assert [(r["country"][0], r["day"][0]) for r in rows] == [
+        (c, d.strftime("%Y-%m-%d")) for c, d in zip(flagged["country"], flagged["day"])
+    ]
+    for row, (_, w) in zip(rows, flagged.iterrows()):
+        assert_cell(row["z"], w["z"])
+    for bad, said in (
+        (["--monitor", "window=21"], "--monitor window=21: the series need --day"),
+        (["--day", "day", "--monitor", "window"], "--monitor 'window': write NAME=VALUE"),
+        (["--day", "dy"], "report: --day 'dy' is not a column of DATA"),
+        (["--day", "day", "--monitor", "window=0"], "window=0 must be an integer >= 1"),
+    ):
+        plain = [a for a in args if a not in ("--day", "day")]
+        result = CliRunner().invoke(cli.main, ["report", *plain, *bad])
+        assert result.exit_code == 2, result.output
+        assert said in result.output

@@ -23,6 +23,7 @@ from ._io import (
     inputs_argument,
     metric_option,
     output_over_input,
+    parse_value,
     score_models,
     split_metrics,
 )
@@ -33,6 +34,9 @@ REPORT_FLAGS = {
     "scores": "--model",
     "curves": "--curves/--no-curves",
     "max_slices": "--max-slices",
+    "day": "--day",
+    "monitor": "--monitor",
+    "max_series": "--max-series",
     "path": "-o/--output",
     "title": "--title",
     "convention": "--convention",
@@ -82,6 +86,29 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
     show_default=True,
     help="Plots for at most this many slices, the largest.",
 )
+@click.option(
+    "--day",
+    default=None,
+    metavar="COLUMN",
+    help="Day column (DATE or TIMESTAMP): adds the metrics over time, per metric and slice the "
+    "daily value, its interval, the band of metric_anomalies and the flagged days.",
+)
+@click.option(
+    "--monitor",
+    "monitor_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="An option of metric_anomalies for the series (repeatable; needs --day): window, "
+    "seasonality, delay, min_rows, min_history, threshold, direction, intervals; e.g. "
+    "--monitor window=56 --monitor seasonality=weekday.",
+)
+@click.option(
+    "--max-series",
+    type=int,
+    default=24,
+    show_default=True,
+    help="Charts for at most this many series (metric x slice): flagged ones first.",
+)
 @click.option("--title", default="sqlmetrics report", show_default=True, help="Page title.")
 @click.option(
     "-o",
@@ -113,6 +140,9 @@ def report_command(
     option_pairs: tuple[str, ...],
     curves: bool | None,
     max_slices: int,
+    day: str | None,
+    monitor_pairs: tuple[str, ...],
+    max_series: int,
     title: str,
     output: str,
     db_url: str | None,
@@ -124,7 +154,8 @@ def report_command(
 ) -> None:
     """Write an HTML report of METRICs over DATA (as for `eval`): the metrics per slice
     (sortable), intervals with --ci, group counts, curves, the comparison of --model
-    columns, the settings, versions and SQL; one file that works offline.
+    columns, with --day the metrics over time and their flagged days, the settings,
+    versions and SQL; one file that works offline.
     """
     from .._evaluate.report import report
 
@@ -142,6 +173,11 @@ def report_command(
             f"the baseline), or --score for one model"
         )
     options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    monitor = monitor_options(monitor_pairs)
+    if monitor and day is None:
+        raise InputError(
+            f"--monitor {monitor_pairs[0]}: the series need --day, the day column, e.g. --day day"
+        )
     output_over_input(output, inputs, qrels)
     if convention is not None:
         if "convention" in options:
@@ -169,6 +205,9 @@ def report_command(
             seed=seed,
             curves=curves,
             max_slices=max_slices,
+            day=day,
+            monitor=monitor or None,
+            max_series=max_series,
             path=output,
             title=title,
             where=bound_where(table, con, where),
@@ -176,3 +215,16 @@ def report_command(
             **options,
         )
     click.echo(f"wrote {written}")
+
+
+def monitor_options(pairs: tuple[str, ...]) -> dict[str, object]:
+    """``--monitor NAME=VALUE`` pairs -> report's ``monitor=`` (values as ``--option``'s)."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"--monitor {pair!r}: write NAME=VALUE, e.g. --monitor window=28")
+        if key.strip() in out:
+            raise InputError(f"--monitor {pair!r}: {key.strip()} is given twice; give it once")
+        out[key.strip()] = parse_value(value)
+    return out

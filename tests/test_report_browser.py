@@ -4,7 +4,10 @@ installs it with apt-get when it is missing; a machine without it FAILS here, ne
 Checked: the DOM after the page's JavaScript ran holds each slice's values as ``evaluate``
 gives them; clicking a header sorts the table; a screenshot is taken and is not blank; the
 page logs no console error and raises no uncaught error; the tables have header cells and
-captions; the page prints to PDF.
+captions; the page prints to PDF. The time-series section (``day=``), opened with every host
+unresolvable: a screenshot of it shows the bands' fill and one marker per flagged day (the
+pixels of their colours counted, and counted again with the bands or the markers hidden, so
+the count can fail), and in the DOM each marker lies outside its chart's band.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ import pandas as pd
 import pytest
 from conftest import quiet
 from PIL import Image, ImageStat
-from test_report import HOSTILE, Page, assert_cell
+from test_report import HOSTILE, Page, assert_cell, daily_rows
 
 import sqlmetrics
+from sqlmetrics._evaluate.report_html import ANOMALY, BAND
 
 pytestmark = pytest.mark.browser
 
@@ -176,3 +180,117 @@ def test_a_screenshot_is_not_blank_and_the_page_prints(
     run_chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", path.as_uri())
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 2
+
+
+# ----------------------------------------------------------------- the time series (day=)
+#: no host resolves: the page must need none
+OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND"
+#: put last in <head>: the time-series section alone at the top of the screenshot
+ALONE = """<style>header, main > section:not(#timeseries) { display: none !important; }
+#timeseries .scroll { display: none; }</style>"""
+#: put last in <body>: for each flagged marker, whether it lies outside its chart's band
+#: (isPointInFill of every band polygon) and inside the chart, written on <html>
+WHERE = """<script>
+var out = Array.from(document.querySelectorAll("svg.series-chart circle.anomaly")).map(
+  function (c) {
+    var svg = c.ownerSVGElement, p = svg.createSVGPoint();
+    p.x = c.cx.baseVal.value; p.y = c.cy.baseVal.value;
+    var inBand = Array.from(svg.querySelectorAll("polygon.band")).some(
+      function (band) { return band.isPointInFill(p); });
+    var box = c.getBoundingClientRect(), frame = svg.getBoundingClientRect();
+    var inside = box.left >= frame.left && box.right <= frame.right &&
+      box.top >= frame.top && box.bottom <= frame.bottom && box.width > 0;
+    return c.getAttribute("data-day") + ":" + (inBand ? "in" : "out") + ":" +
+      (inside ? "shown" : "hidden");
+  });
+document.documentElement.setAttribute("data-markers", out.join(" "));
+</script>"""
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+@pytest.fixture(scope="module")
+def series_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    frame = daily_rows()
+    folder = tmp_path_factory.mktemp("series")
+    path = quiet(
+        sqlmetrics.report,
+        frame,
+        ["auc", "log_loss"],
+        by="country",
+        day="day",
+        monitor={"window": 21},
+        curves=False,
+        path=folder / "series.html",
+    )
+    daily = quiet(sqlmetrics.evaluate, frame, ["auc", "log_loss"], by=["day", "country"], ci=0.95)
+    flagged = pd.concat(
+        [
+            sqlmetrics.metric_anomalies(daily, m, by="country", window=21).assign(metric=m)
+            for m in ("auc", "log_loss")
+        ]
+    )
+    return path, flagged[flagged["anomaly"]]
+
+
+def shot_of_the_section(path: Path, out: Path, hide: str = "") -> Image.Image:
+    text = path.read_text(encoding="utf-8")
+    extra = f"<style>{hide}</style>" if hide else ""
+    text = text.replace("</head>", ALONE + extra + "</head>", 1)
+    page = out.with_suffix(".html")
+    page.write_text(text, encoding="utf-8")
+    run_chromium(OFFLINE, "--window-size=1280,1100", f"--screenshot={out}", page.as_uri())
+    return Image.open(io.BytesIO(out.read_bytes())).convert("RGB")
+
+
+def pixels(image: Image.Image, colour: str) -> int:
+    counts = {c: n for n, c in image.getcolors(maxcolors=1 << 24) or []}
+    return counts.get(rgb(colour), 0)
+
+
+def test_a_screenshot_of_the_time_series_shows_the_band_and_the_flagged_days(
+    series_page: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    path, flagged = series_page
+    assert len(flagged) >= 2  # the data has its bad days
+    markers = len(flagged) + 1  # a marker per flagged day (all 4 series drawn), the legend's
+    image = shot_of_the_section(path, tmp_path / "series.png")
+    band, marker = pixels(image, BAND), pixels(image, ANOMALY)
+    # a marker is a disc of radius 4.5 in the marker's colour (about 50 pixels, less its rim)
+    assert 30 * markers <= marker <= 80 * markers, (marker, markers)
+    assert band > 4 * 5000  # four charts' bands, each thousands of pixels
+    # the same page with the markers, then the bands, hidden: the counts fall to the legend's
+    no_markers = shot_of_the_section(
+        path, tmp_path / "no-markers.png", "svg.series-chart .anomaly { display: none; }"
+    )
+    assert pixels(no_markers, ANOMALY) <= 80
+    assert pixels(no_markers, BAND) >= band  # the band the markers covered shows
+    no_band = shot_of_the_section(
+        path, tmp_path / "no-band.png", "svg.series-chart .band { display: none; }"
+    )
+    assert pixels(no_band, BAND) <= 24 * 10  # the legend's swatch
+    assert abs(pixels(no_band, ANOMALY) - marker) <= 5 * markers  # their rims only
+    pdf = tmp_path / "series.pdf"
+    run_chromium(OFFLINE, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", path.as_uri())
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 2
+
+
+def test_each_flagged_marker_lies_outside_its_band(
+    series_page: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    path, flagged = series_page
+    text = path.read_text(encoding="utf-8").replace("<head>", "<head>" + HOOK, 1)
+    text = text.replace("</body>", WHERE + "</body>", 1)
+    page = tmp_path / "where.html"
+    page.write_text(text, encoding="utf-8")
+    done = run_chromium(OFFLINE, "--dump-dom", page.as_uri())
+    assert console_errors(done.stderr) == []
+    assert recorded_errors(done.stdout) == []
+    match = re.search(r'<html[^>]*\sdata-markers="([^"]*)"', done.stdout)
+    assert match is not None
+    seen = sorted(match.group(1).split())
+    want = sorted(f"{d.strftime('%Y-%m-%d')}:out:shown" for d in flagged["day"])
+    assert seen == want

@@ -705,3 +705,21 @@ def test_the_command_line_draws_the_series(daily_events: pd.DataFrame, tmp_path:
         result = CliRunner().invoke(cli.main, ["report", *plain, *bad])
         assert result.exit_code == 2, result.output
         assert said in result.output
+
+
+def test_the_sites_time_series_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parents[1]
+    (block,) = re.findall(r"```python\n(.*?)\n```", section("Metrics over time"), flags=re.S)
+    monkeypatch.chdir(root)
+    namespace: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the example does not warn
+        exec(compile(block, "docs/recipes/html-report.md", "exec"), namespace)
+    daily = sqlmetrics.evaluate(namespace["rows"], ["auc", "log_loss"], by="day", ci=0.95)
+    want = []
+    for metric in ("auc", "log_loss"):
+        scored = sqlmetrics.metric_anomalies(daily, metric, window=21)
+        want += [(metric, d.strftime("%Y-%m-%d")) for d in scored.loc[scored["anomaly"], "day"]]
+    rows = read(namespace["page"]).rows("anomalies-table")
+    assert [(r["metric"][0], r["day"][0]) for r in rows] == want
+    assert want == [("auc", "2026-04-02"), ("log_loss", "2026-04-02")]

@@ -33,7 +33,7 @@ from .state import ARGS, COUNT, VERSION
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["metric_anomalies"]
+__all__ = ["check_options", "metric_anomalies"]
 
 NAME = "metric_anomalies"
 SEASONALITIES = ("weekday",)
@@ -62,7 +62,7 @@ def default_direction(metric: str) -> str:
     return "drop" if spec.better == "higher" else "rise"
 
 
-def _options(
+def check_options(
     metric: Any,
     window: Any,
     seasonality: Any,
@@ -73,6 +73,9 @@ def _options(
     direction: Any,
     ci_level: Any,
 ) -> dict[str, Any]:
+    """The options of ``metric_anomalies`` checked (each bad one named with its fix), as the
+    statement takes them (``report(day=, monitor=)`` checks its ``monitor=`` with it too).
+    """
     if not isinstance(metric, str) or not metric:
         raise InvalidParameterError(
             f"{NAME}: metric={metric!r} must be the name of the metric's column (e.g. "
@@ -244,7 +247,7 @@ def metric_anomalies(
               day  value deviation
     29 2026-01-30    0.7      drop
     """
-    options = _options(
+    options = check_options(
         metric, window, seasonality, delay, min_rows, min_history, threshold, direction, ci_level
     )
     by_cols = normalize_by(NAME, by)

@@ -45,7 +45,7 @@ from ..errors import (
     SqlMetricsError,
 )
 from .evaluate import evaluate
-from .monitor import _options as _anomaly_options
+from .monitor import check_options as _anomaly_options
 from .monitor import default_direction, metric_anomalies
 from .report_html import Curves, Monitor, Page, Series, page_html
 

@@ -313,3 +313,25 @@ def test_states_are_refused_with_the_reason(clicks: pd.DataFrame) -> None:
     no_day = sqlmetrics.state(clicks, ["auc"], label="click", score="pctr", by="country")
     with pytest.raises(ColumnNotFoundError, match=r"column 'day' \(day=\) not found in the states"):
         sqlmetrics.metric_anomalies(no_day, "auc", by="country")
+
+
+def test_a_hostile_session_changes_no_bit_and_is_left_as_it_was() -> None:
+    """The user's DuckDB connection at its worst (tests/test_invariance_session.py's settings:
+    descending default order, a case-insensitive collation, ...) gives the same frame, and its
+    settings are what they were."""
+    from test_invariance_session import HOSTILE_DUCKDB
+
+    table = _three_slices().assign(country=lambda f: f["country"].str.upper())
+    table = pd.concat([table, table[table["country"] == "DE"].assign(country="de")])
+    want = sqlmetrics.metric_anomalies(table, "auc", by="country", window=21)
+    con = duckdb.connect()
+    for name, value in HOSTILE_DUCKDB.items():
+        con.execute(f"set {name} = {value}")
+    before = con.execute("select name, value from duckdb_settings() order by name").fetchall()
+    con.register("daily", table)
+    got = sqlmetrics.metric_anomalies("daily", "auc", by="country", window=21, con=con)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert (
+        con.execute("select name, value from duckdb_settings() order by name").fetchall() == before
+    )
+    assert got["country"].dropna().unique().tolist() == ["DE", "FR", "de"]

@@ -29,6 +29,7 @@ the tests), which names every file that is stale:
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import re
 import sys
@@ -62,6 +63,7 @@ from sqlmetrics._core.registry import (
     default_of,
 )
 from sqlmetrics._engine.run import check_params, render_sql
+from sqlmetrics._evaluate import monitor
 from sqlmetrics._inference.intervals import AUC_BOOT_BUCKETS
 from sqlmetrics._metrics.calibration import N_BINS_MAX
 from sqlmetrics._metrics.classification_bounds import MAX_BINS
@@ -221,6 +223,64 @@ def option_checks() -> dict[str, Any]:
         "options": options,
         "cross": {jinja: facts for jinja, (_, facts) in sorted(cross.items())},
         "ir": _ir_checks(),
+        "anomalies": anomaly_checks(),
+    }
+
+
+#: metric_anomalies' options in the order monitor._options takes them (after the metric)
+ANOMALY_OPTIONS = ("window", "seasonality", "delay", "min_rows", "min_history", "threshold",
+                   "direction", "ci_level")  # fmt: skip
+#: of them, the integers (monitor._integer): their lowest value is probed
+ANOMALY_INTEGERS = ("window", "delay", "min_rows", "min_history")
+
+
+def anomaly_checks() -> dict[str, Any]:
+    """The checks of metric_anomalies' options (sqlmetrics/_evaluate/monitor.py::_options) for
+    the dbt test metric_anomaly (dbt/macros/core/anomalies.sql): the defaults (the Python
+    function's signature), the allowed words, each integer's lowest value and every message,
+    read by calling ``_options`` with a value it refuses (``{value}`` the value's repr;
+    ``{name}`` the metric's and ``{default}`` its default direction's, in direction='s).
+    """
+    signature = inspect.signature(monitor.metric_anomalies).parameters
+    defaults = {name: signature[name].default for name in ANOMALY_OPTIONS}
+    value = _Probe("value")
+
+    def refusal(metric: Any, **given: Any) -> str:
+        args = {**defaults, **given}
+        return _refusal(monitor._options, metric, *(args[n] for n in ANOMALY_OPTIONS))
+
+    def accepts(name: str, given: int) -> bool:
+        try:
+            monitor._options("auc", *({**defaults, name: given}[n] for n in ANOMALY_OPTIONS))
+        except InvalidParameterError:
+            return False
+        return True
+
+    name_mark, default_mark = "\x00name\x00", "\x00default\x00"
+
+    def marked_default(metric: str) -> str:
+        return default_mark
+
+    messages = {"metric": _template(refusal(value), value=repr(value))}
+    for name in ANOMALY_OPTIONS:
+        if name == "direction":
+            original = monitor.default_direction
+            monitor.default_direction = marked_default
+            try:
+                message = refusal(name_mark, direction=value)
+            finally:
+                monitor.default_direction = original
+            messages[name] = _template(
+                message, value=repr(value), name=repr(name_mark), default=repr(default_mark)
+            )
+        else:
+            messages[name] = _template(refusal("auc", **{name: value}), value=repr(value))
+    return {
+        "defaults": defaults,
+        "seasonalities": list(monitor.SEASONALITIES),
+        "directions": list(monitor.DIRECTIONS),
+        "lowest": {n: next(i for i in range(10) if accepts(n, i)) for n in ANOMALY_INTEGERS},
+        "messages": messages,
     }
 
 
@@ -445,6 +505,8 @@ def registry_facts() -> dict[str, Any]:
             "family": spec.family,
             "kernel": spec.kernel,
             "output": spec.output,
+            # which way is better: metric_anomaly's default direction (monitor.default_direction)
+            "better": spec.better,
             "roles": [{"name": r.name, "kind": r.kind, "required": r.required} for r in spec.roles],
             "params": list(spec.params),
             "defaults": {p: default_of(spec, p) for p in spec.params},

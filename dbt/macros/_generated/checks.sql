@@ -379,6 +379,37 @@
             }
         },
         'invalid': ['{who}: metric {text}: {param}={value} is not valid (', '); fix the value of {param}= in the name']
+    },
+    'anomalies': {
+        'defaults': {
+            'window': 28,
+            'seasonality': none,
+            'delay': 0,
+            'min_rows': 0,
+            'min_history': 7,
+            'threshold': 3.5,
+            'direction': none,
+            'ci_level': 0.95
+        },
+        'seasonalities': ['weekday'],
+        'directions': ['drop', 'rise', 'both'],
+        'lowest': {
+            'window': 1,
+            'delay': 0,
+            'min_rows': 0,
+            'min_history': 2
+        },
+        'messages': {
+            'metric': 'metric_anomalies: metric={value} must be the name of the metric\'s column (e.g. metric=\'auc\', as evaluate(..., by=[\'day\', ...], ci=0.95) names it)',
+            'window': 'metric_anomalies: window={value} must be an integer >= 1 (e.g. window=28)',
+            'seasonality': 'metric_anomalies: seasonality={value} is not one of None, \'weekday\'; pass seasonality=\'weekday\' to compare each day with the same weekdays only',
+            'delay': 'metric_anomalies: delay={value} must be an integer >= 0 (e.g. delay=2)',
+            'min_rows': 'metric_anomalies: min_rows={value} must be an integer >= 0 (e.g. min_rows=1000)',
+            'min_history': 'metric_anomalies: min_history={value} must be an integer >= 2 (e.g. min_history=7)',
+            'threshold': 'metric_anomalies: threshold={value} must be a positive number of standard deviations (e.g. threshold=3.5)',
+            'direction': 'metric_anomalies: direction={value} is not one of \'drop\', \'rise\', \'both\' (or None: {default} for {name}, from which way the metric is better)',
+            'ci_level': 'metric_anomalies: ci_level={value} must be the level of the intervals in the table, strictly between 0 and 1 (e.g. 0.95, as evaluate\'s ci=0.95 writes them)'
+        }
     }
 }) }}
 {%- endmacro %}

@@ -10,6 +10,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -63,6 +64,7 @@
             'family': 'classification',
             'kernel': 'auc_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -107,6 +109,7 @@
             'family': 'classification',
             'kernel': 'auc_bounds_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -152,6 +155,7 @@
             'family': 'classification',
             'kernel': 'average_precision_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -197,6 +201,7 @@
             'family': 'multiclass',
             'kernel': 'balanced_accuracy_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -241,6 +246,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -295,6 +301,7 @@
             'family': 'classification',
             'kernel': 'brier_score_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -339,6 +346,7 @@
             'family': 'calibration',
             'kernel': 'calibration_curve_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -389,6 +397,7 @@
             'family': 'calibration',
             'kernel': 'calibration_ratio_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'label',
@@ -433,6 +442,7 @@
             'family': 'beyond',
             'kernel': 'catalog_coverage_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'item',
@@ -465,6 +475,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -522,6 +533,7 @@
             'family': 'multiclass',
             'kernel': 'classification_report_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -572,6 +584,7 @@
             'family': 'multiclass',
             'kernel': 'cohen_kappa_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -617,6 +630,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'table',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'label',
@@ -671,6 +685,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -729,6 +744,7 @@
             'family': 'beyond',
             'kernel': 'distributional_coverage_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'item',
@@ -761,6 +777,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -817,6 +834,7 @@
             'family': 'calibration',
             'kernel': 'expected_calibration_error_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -863,6 +881,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -914,6 +933,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -959,6 +979,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1004,6 +1025,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1049,6 +1071,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'group',
@@ -1104,6 +1127,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1156,6 +1180,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1202,6 +1227,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1248,6 +1274,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1294,6 +1321,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -1348,6 +1376,7 @@
             'family': 'classification',
             'kernel': 'gauc_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1393,6 +1422,7 @@
             'family': 'beyond',
             'kernel': 'gini_index_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'item',
@@ -1425,6 +1455,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1481,6 +1512,7 @@
             'family': 'multiclass',
             'kernel': 'hamming_loss_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -1523,6 +1555,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1578,6 +1611,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1633,6 +1667,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'group',
@@ -1691,6 +1726,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1745,6 +1781,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1800,6 +1837,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -1856,6 +1894,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1900,6 +1939,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1944,6 +1984,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -1988,6 +2029,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2043,6 +2085,7 @@
             'family': 'correlation',
             'kernel': 'kendall_tau_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2087,6 +2130,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2135,6 +2179,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2179,6 +2224,7 @@
             'family': 'classification',
             'kernel': 'lift_table_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2223,6 +2269,7 @@
             'family': 'classification',
             'kernel': 'log_loss_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -2268,6 +2315,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2324,6 +2372,7 @@
             'family': 'multiclass',
             'kernel': 'mcc_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2368,6 +2417,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2423,6 +2473,7 @@
             'family': 'multiclass_scores',
             'kernel': 'multiclass_auc_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2473,6 +2524,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_confusion_matrix_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2521,6 +2573,7 @@
             'family': 'multiclass_scores',
             'kernel': 'multilabel_average_precision_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2570,6 +2623,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -2628,6 +2682,7 @@
             'family': 'calibration',
             'kernel': 'normalized_entropy_kernel',
             'output': 'scalar',
+            'better': 'lower',
             'roles': [
                 {
                     'name': 'label',
@@ -2673,6 +2728,7 @@
             'family': 'beyond',
             'kernel': 'novelty_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'item',
@@ -2705,6 +2761,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'group',
@@ -2759,6 +2816,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'group',
@@ -2813,6 +2871,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'group',
@@ -2867,6 +2926,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'neither',
             'roles': [
                 {
                     'name': 'group',
@@ -2921,6 +2981,7 @@
             'family': 'classification',
             'kernel': 'operating_points_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -2972,6 +3033,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3017,6 +3079,7 @@
             'family': 'classification',
             'kernel': 'pr_curve_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3067,6 +3130,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3121,6 +3185,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3177,6 +3242,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3222,6 +3288,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3267,6 +3334,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3312,6 +3380,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3357,6 +3426,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3411,6 +3481,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3467,6 +3538,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3521,6 +3593,7 @@
             'family': 'ranking',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3576,6 +3649,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3621,6 +3695,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3666,6 +3741,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3711,6 +3787,7 @@
             'family': 'multiclass',
             'kernel': 'multiclass_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3756,6 +3833,7 @@
             'family': 'classification',
             'kernel': 'roc_curve_kernel',
             'output': 'table',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -3806,6 +3884,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3861,6 +3940,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3915,6 +3995,7 @@
             'family': 'retrieval',
             'kernel': 'ranking_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -3969,6 +4050,7 @@
             'family': 'correlation',
             'kernel': 'spearman_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -4011,6 +4093,7 @@
             'family': 'classification',
             'kernel': 'confusion_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',
@@ -4065,6 +4148,7 @@
             'family': 'multiclass_scores',
             'kernel': 'top_k_accuracy_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'group',
@@ -4120,6 +4204,7 @@
             'family': 'classification',
             'kernel': 'score_points_kernel',
             'output': 'scalar',
+            'better': 'higher',
             'roles': [
                 {
                     'name': 'label',

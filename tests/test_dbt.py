@@ -16,6 +16,7 @@ same rows (1e-9).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -41,6 +42,7 @@ from sqlmetrics._core.conventions import fill, resolve
 from sqlmetrics._core.names import metric_form, parse_metric
 from sqlmetrics._core.registry import PARAMS, REGISTRY, MetricSpec, get_spec
 from sqlmetrics._engine.run import check_params
+from sqlmetrics._evaluate import monitor
 from sqlmetrics._templating import templates as _templates
 from sqlmetrics.errors import SqlMetricsError
 from tools import dbt as _dbt
@@ -232,6 +234,7 @@ def _checks_module() -> dict[str, Any]:
         "core/names.sql",
         "core/ir_names.sql",
         "core/checks.sql",
+        "core/anomalies.sql",
         "_generated/registry.sql",
         "_generated/checks.sql",
     )
@@ -682,9 +685,9 @@ def duckdb_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     project = make_project(tmp, "duckdb", env, f"  - local: '{PACKAGE}'\n")
     build = _build(project)
 
-    def read(name: str) -> pd.DataFrame:
+    def read(name: str, schema: str = SCHEMA) -> pd.DataFrame:
         with duckdb.connect(str(path), read_only=True) as con:
-            return con.execute(f'select * from {SCHEMA}."{name}"').df()
+            return con.execute(f'select * from {schema}."{name}"').df()
 
     yield Built(project, read, build)
 
@@ -704,8 +707,8 @@ def postgres_build(
     project = make_project(tmp, "postgres", env, git_package(tmp))
     build = _build(project)
 
-    def read(name: str) -> pd.DataFrame:
-        return pd.read_sql(f'select * from {SCHEMA}."{name}"', pg_engine)
+    def read(name: str, schema: str = SCHEMA) -> pd.DataFrame:
+        return pd.read_sql(f'select * from {schema}."{name}"', pg_engine)
 
     yield Built(project, read, build)
 
@@ -718,7 +721,9 @@ def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     tmp = tmp_path_factory.mktemp("dbt_spark")
     project = make_project(tmp, "spark", {}, f"  - local: '{PACKAGE}'\n")
     project.dbt("deps")
-    # one process (Spark starts once, the seed stays in its catalog): seed and models, no tests
+    # one process (Spark starts once, the seed stays in its catalog): seeds and models, and of
+    # the tests the anomaly tests only (metric_anomaly: passing, warning and deliberately
+    # failing ones, test_metric_anomaly_passes_warns_fails_and_stores_the_alerts)
     build = project.dbt(
         "build",
         "--select",
@@ -726,14 +731,24 @@ def spark_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
         "predictions",
         "auc_by_country",
         "ctr_metrics_by_country",
+        "anomaly_rows",
+        "anomaly_daily",
+        "anomaly_states",
+        "test_name:metric_anomaly",
         "--indirect-selection",
         "empty",
         timeout=2400,
+        check=False,
     )
-    warehouse = project.root / "project" / "spark-warehouse" / f"{SCHEMA}.db"
+    # the two deliberately failing anomaly tests fail the build; nothing else may
+    done = re.search(r"Done\. PASS=(\d+) WARN=(\d+) ERROR=(\d+) SKIP=(\d+)", build.stdout)
+    assert done is not None and done.groups() == ("9", "1", "2", "0"), build.stdout
+    assert build.stdout.count("FAIL 1 anomaly_") == 2, build.stdout
+    warehouse = project.root / "project" / "spark-warehouse"
 
-    def read(name: str) -> pd.DataFrame:
-        return duckdb.sql(f"select * from read_parquet('{warehouse / name}/*.parquet')").df()
+    def read(name: str, schema: str = SCHEMA) -> pd.DataFrame:
+        path = warehouse / f"{schema}.db" / name
+        return duckdb.sql(f"select * from read_parquet('{path}/*.parquet')").df()
 
     yield Built(project, read, build)
 
@@ -776,7 +791,9 @@ def _python(spec: MetricSpec, frame: pd.DataFrame, train: pd.DataFrame | None) -
 def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureRequest) -> None:
     built: Built = request.getfixturevalue(build)
     out = built.build.stdout
-    assert "Completed successfully" in out
+    # the one warning: the anomaly test with warn_if (test_metric_anomaly_...)
+    assert "Completed with 1 warning" in out and "WARN 1 anomaly_daily_alerts" in out
+    assert re.search(r"Done\. PASS=\d+ WARN=1 ERROR=0 ", out), out
     for model in (
         "ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points",
         "auc_ci_by_country", "log_loss_ci_by_country",
@@ -916,6 +933,7 @@ def test_failing_threshold_test_names_the_slices(
     assert "champion_challenger failed in slice country='DE': metric auc" in out
     _check_failing_ci_gates(built, out)
     _check_failing_state_gates(built, out)
+    _check_failing_anomaly_tests(built, out)
     # a ranking metric's t-test over the queries (the search run against its challenger)
     found = re.findall(r"champion_challenger failed in slice half='(\w+)': metric ndcg@10, .*"
                        r"p_value ([0-9.e-]+), reason .*\(t p < 0.1\)", out)  # fmt: skip
@@ -968,6 +986,133 @@ def _check_failing_state_gates(built: Built, out: str) -> None:
     for country, cells in rows.items():
         for col, cell in [("auc", "value"), ("auc_lo", "lo"), ("auc_hi", "hi")]:
             assert _same(float(cells[cell]), want.loc[country, col]), (country, col)
+
+
+#: the seeded series of the anomaly tests (integration_tests/seeds/anomaly_rows.csv): the
+#: tests' alerts, as Python's metric_anomalies gives them on the same daily table
+ANOMALY_COLUMNS = ["segment", "day", "value", "band_lo", "band_hi", "z", "deviation"]
+
+
+def _python_alerts(daily: pd.DataFrame, **options: Any) -> pd.DataFrame:
+    """Python's metric_anomalies over a daily table of the seeded series: its alert rows."""
+    daily = daily.assign(day=pd.to_datetime(daily["day"]))
+    out = sqlmetrics.metric_anomalies(daily, "auc", by="segment", **options)
+    # segment a, the passing tests' series, is scored (the test is not vacuous) and quiet
+    scored = out[out["status"] == "scored"]
+    assert (scored["segment"] == "a").sum() >= 10 and not out[out["segment"] == "a"].anomaly.any()
+    return out.loc[out["anomaly"], ANOMALY_COLUMNS].reset_index(drop=True)
+
+
+def _python_state_alerts(built: Built) -> pd.DataFrame:
+    """The states test's alerts in Python: the daily table of the seeded rows by evaluate
+    (ci=0.95: DeLong's interval per day and segment), then metric_anomalies."""
+    rows = built.read("anomaly_rows").assign(day=lambda f: pd.to_datetime(f["day"]))
+    daily = sqlmetrics.evaluate(rows, ["auc"], by=["day", "segment"], ci=0.95, **BINARY)
+    return _python_alerts(daily)
+
+
+def _anomaly_logged(out: str) -> list[tuple[Any, ...]]:
+    """The alerts metric_anomaly wrote to dbt's log, one per logged line (each test's once)."""
+    found = []
+    for line in out.splitlines():
+        match = re.search(r"metric_anomaly failed in slice segment='(\w+)': (.*)", line)
+        if match:
+            cells = dict(cell.split(" ", 1) for cell in match.group(2).split(", "))
+            assert cells["metric"] == "auc", line
+            found.append((match.group(1), cells["day"], *(float(cells[c]) for c in
+                          ANOMALY_COLUMNS[2:6]), cells["deviation"]))  # fmt: skip
+    return sorted(found)
+
+
+def _as_logged(alerts: pd.DataFrame) -> list[tuple[Any, ...]]:
+    return [(r.segment, str(pd.Timestamp(r.day).date()), r.value, r.band_lo, r.band_hi, r.z,
+             r.deviation) for r in alerts.itertuples()]  # fmt: skip
+
+
+def _same_alerts(got: list[tuple[Any, ...]], want: list[tuple[Any, ...]], exact: bool) -> None:
+    assert len(got) == len(want), (got, want)
+    for have, expected in zip(sorted(got), sorted(want)):
+        assert have[:2] == expected[:2] and have[6] == expected[6], (have, expected)
+        for a, b in zip(have[2:6], expected[2:6]):
+            assert a == b if exact else _same(a, b), (have, expected)
+
+
+def _check_failing_anomaly_tests(built: Built, out: str, warned: bool = False) -> None:
+    """The deliberately failing anomaly tests fail with one alert each, segment b's last day,
+    the rows Python's metric_anomalies flags on the same table (window 14 on the daily model,
+    28 on the replayed states); ``warned``: the log holds the warning test's alert too."""
+    assert "FAIL 1 anomaly_daily_fails" in out and "FAIL 1 anomaly_states_fails" in out
+    daily = built.read("anomaly_daily")
+    want = _as_logged(_python_alerts(daily, window=14)) + _as_logged(_python_state_alerts(built))
+    if warned:
+        want += _as_logged(_python_alerts(daily))
+    assert [w[:2] for w in want] == [("b", "2026-10-20")] * len(want)
+    # dbt's log prints the floats' repr: Python's doubles on DuckDB, bit for bit
+    _same_alerts(_anomaly_logged(out), want, exact=built.project.target == "duckdb")
+
+
+ANOMALY_BUILDS = [*BUILDS, pytest.param("spark_build", marks=pytest.mark.spark)]
+
+
+@pytest.mark.parametrize("build", ANOMALY_BUILDS)
+def test_metric_anomaly_passes_warns_fails_and_stores_the_alerts(
+    build: str, request: pytest.FixtureRequest
+) -> None:
+    """The anomaly tests of the build (dbt/macros/tests/metric_anomaly.sql): the quiet series
+    passes (dbt's where: segment a) on the daily model and on the replayed states; the series
+    with the drop warns (warn_if >0, error_if >1: one alert) and its store_failures table
+    holds the alert rows, Python's metric_anomalies' on the same daily table (bit for bit on
+    DuckDB). On Spark the build runs the deliberately failing ones too."""
+    built: Built = request.getfixturevalue(build)
+    out = built.build.stdout
+    assert "PASS anomaly_daily_segment_a" in out and "PASS anomaly_states_segment_a" in out
+    assert "WARN 1 anomaly_daily_alerts" in out
+    daily = built.read("anomaly_daily")
+    assert list(daily.columns) == ["day", "segment", "auc", "auc_lo", "auc_hi", "n_rows"]
+    want = _python_alerts(daily)
+    stored = built.read("anomaly_daily_alerts", schema=f"{SCHEMA}_dbt_test__audit")
+    assert list(stored.columns) == ["segment", "day", "metric", "value", "band_lo", "band_hi",
+                                    "z", "deviation"]  # fmt: skip
+    assert list(stored["metric"]) == ["auc"]
+    _same_alerts(_as_logged(stored), _as_logged(want), exact=build == "duckdb_build")
+    # the states test's daily table is the rows' evaluate(ci=0.95): the same alert
+    _same_alerts(_as_logged(_python_state_alerts(built)), _as_logged(want), exact=False)
+    if build == "spark_build":
+        _check_failing_anomaly_tests(built, out, warned=True)
+
+
+#: the anomaly test's argument checks: Python's _options values tried on each option
+ANOMALY_VALUES = [None, True, False, 0, 1, 2, 7, -1, 0.0, 0.5, 1.0, 1.5, 3.5, 28.0, 1e300,
+                  math.nan, math.inf, -math.inf, "x", "", "weekday", "drop", "rise", "both",
+                  [], ["drop"]]  # fmt: skip
+
+
+def test_anomaly_options_are_pythons() -> None:
+    """The anomaly test's option checks (dbt/macros/core/anomalies.sql over the generated
+    defaults and messages) accept what monitor._options accepts, return its options (its z
+    aside: the warehouse computes it) and refuse with its messages, word for word; the
+    default direction from the registry's `better` (drop, rise, both)."""
+    checks = _checks_module()
+    names = _dbt.ANOMALY_OPTIONS
+    signature = inspect.signature(sqlmetrics.metric_anomalies).parameters
+    defaults = {n: p.default for n, p in signature.items() if n in names}
+    cases = [("auc", {}), ("log_loss", {}), ("ndcg@10", {}), ("mystery", {}), ("", {}),
+             (None, {}), (3, {})]  # fmt: skip
+    cases += [(m, {n: v}) for m in ("auc", "log_loss", "nope") for n in names
+              for v in ANOMALY_VALUES]  # fmt: skip
+    flagged = set()
+    for metric, given in cases:
+        args = {**defaults, **given}
+        want = _outcome(monitor._options, (metric, *(args[n] for n in names)),
+                        SqlMetricsError)  # fmt: skip
+        got = _outcome(checks["sqlmetrics_anomaly_options"], (metric, given), _CompilerError)
+        if want[0] == "ok":
+            want[1].pop("z")
+            assert got[0] == "ok", (metric, given, got)
+            assert got[1].pop("ci_level") == float(args["ci_level"])
+            flagged.add(tuple(want[1]["flagged"]))
+        assert got == want, (metric, given)
+    assert flagged == {("drop",), ("rise",), ("drop", "rise")}
 
 
 def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:

@@ -1247,6 +1247,7 @@ def _python_error(call: Any) -> str:
 
 
 _TINY = pd.DataFrame({"label": [0, 1], "score": [0.2, 0.8], "item": [1, 2]})
+_DAILY = pd.DataFrame({"day": pd.to_datetime(["2026-10-01"]), "segment": ["a"], "auc": [0.8]})
 
 ERRORS = {
     "unknown metric": (
@@ -1407,6 +1408,26 @@ ERRORS = {
         "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
         "score='pctr')",
         lambda: parse_metric("roc_curve", "evaluate"),
+    ),
+    # the anomaly test's arguments (dbt/macros/core/anomalies.sql): metric_anomalies' messages
+    "anomaly window": (
+        "sqlmetrics.test_metric_anomaly(model=ref('anomaly_daily'), metric='auc', "
+        "by=['segment'], window=0)",
+        lambda: sqlmetrics.metric_anomalies(_DAILY, "auc", by="segment", window=0),
+    ),
+    "anomaly direction": (
+        "sqlmetrics.test_metric_anomaly(model=ref('anomaly_daily'), metric='log_loss', "
+        "by=['segment'], direction='down')",
+        lambda: sqlmetrics.metric_anomalies(_DAILY, "log_loss", by="segment", direction="down"),
+    ),
+    "anomaly day in by": (
+        "sqlmetrics.test_metric_anomaly(model=ref('anomaly_daily'), metric='auc', "
+        "by=['segment', 'day'])",
+        lambda: sqlmetrics.metric_anomalies(_DAILY, "auc", by=["segment", "day"]),
+    ),
+    "anomaly ci_level": (
+        "sqlmetrics.test_metric_anomaly(model=ref('anomaly_daily'), metric='auc', ci_level=95)",
+        lambda: sqlmetrics.metric_anomalies(_DAILY, "auc", ci_level=95),
     ),
 }
 

@@ -234,7 +234,7 @@ def _checks_module() -> dict[str, Any]:
         "core/names.sql",
         "core/ir_names.sql",
         "core/checks.sql",
-        "core/anomalies.sql",
+        "tests/metric_anomaly_options.sql",
         "_generated/registry.sql",
         "_generated/checks.sql",
     )
@@ -1088,8 +1088,8 @@ ANOMALY_VALUES = [None, True, False, 0, 1, 2, 7, -1, 0.0, 0.5, 1.0, 1.5, 3.5, 28
 
 
 def test_anomaly_options_are_pythons() -> None:
-    """The anomaly test's option checks (dbt/macros/core/anomalies.sql over the generated
-    defaults and messages) accept what monitor._options accepts, return its options (its z
+    """The anomaly test's option checks (dbt/macros/tests/metric_anomaly_options.sql over the
+    generated defaults and messages) accept what monitor._options accepts, return its options (its z
     aside: the warehouse computes it) and refuse with its messages, word for word; the
     default direction from the registry's `better` (drop, rise, both)."""
     checks = _checks_module()
@@ -1409,7 +1409,8 @@ ERRORS = {
         "score='pctr')",
         lambda: parse_metric("roc_curve", "evaluate"),
     ),
-    # the anomaly test's arguments (dbt/macros/core/anomalies.sql): metric_anomalies' messages
+    # the anomaly test's arguments (dbt/macros/tests/metric_anomaly_options.sql): Python's
+    # metric_anomalies' messages
     "anomaly window": (
         "sqlmetrics.test_metric_anomaly(model=ref('anomaly_daily'), metric='auc', "
         "by=['segment'], window=0)",

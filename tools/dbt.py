@@ -236,10 +236,11 @@ ANOMALY_INTEGERS = ("window", "delay", "min_rows", "min_history")
 
 def anomaly_checks() -> dict[str, Any]:
     """The checks of metric_anomalies' options (sqlmetrics/_evaluate/monitor.py::_options) for
-    the dbt test metric_anomaly (dbt/macros/core/anomalies.sql): the defaults (the Python
-    function's signature), the allowed words, each integer's lowest value and every message,
-    read by calling ``_options`` with a value it refuses (``{value}`` the value's repr;
-    ``{name}`` the metric's and ``{default}`` its default direction's, in direction='s).
+    the dbt test metric_anomaly (dbt/macros/tests/metric_anomaly_options.sql): the defaults
+    (the Python function's signature), the allowed words, each integer's lowest value and
+    every message, read by calling ``_options`` with a value it refuses (``{value}`` the
+    value's repr; ``{name}`` the metric's and ``{default}`` its default direction's, in
+    direction='s).
     """
     signature = inspect.signature(monitor.metric_anomalies).parameters
     defaults = {name: signature[name].default for name in ANOMALY_OPTIONS}

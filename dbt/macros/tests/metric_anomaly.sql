@@ -19,8 +19,8 @@
               # value:, lo:, hi:, n_rows: (columns), intervals: false (the plain z-score)
 
   The options, their defaults and their messages are sqlmetrics.metric_anomalies' (the
-  checks: dbt/macros/core/anomalies.sql); direction's default comes from the metric (drop
-  for AUC, rise for a loss, both for a name sqlmetrics does not know). As in Python, lo/hi
+  checks: metric_anomaly_options.sql); direction's default comes from the metric (drop for
+  AUC, rise for a loss, both for a name sqlmetrics does not know). As in Python, lo/hi
   default to <metric>_lo / <metric>_hi and n_rows to n_rows when the model has them (its
   columns are read at execution time); a (slice, day) twice, a NULL day or hi < lo are
   refused with Python's messages. dbt's where: picks the rows (and so which day is last).

@@ -1004,11 +1004,15 @@ def _python_alerts(daily: pd.DataFrame, **options: Any) -> pd.DataFrame:
 
 
 def _python_state_alerts(built: Built) -> pd.DataFrame:
-    """The states test's alerts in Python: the daily table of the seeded rows by evaluate
-    (ci=0.95: DeLong's interval per day and segment), then metric_anomalies."""
+    """The states test's alerts in Python: metric_anomalies over the same table of daily
+    states (read as the rows they stand for, evaluated by day and segment with ci_level
+    intervals), which equal evaluate(ci=0.95)'s daily table of the seeded rows, then the
+    bands."""
+    alerts = _python_alerts(built.read("anomaly_states"))
     rows = built.read("anomaly_rows").assign(day=lambda f: pd.to_datetime(f["day"]))
     daily = sqlmetrics.evaluate(rows, ["auc"], by=["day", "segment"], ci=0.95, **BINARY)
-    return _python_alerts(daily)
+    pd.testing.assert_frame_equal(_python_alerts(daily), alerts)
+    return alerts
 
 
 def _anomaly_logged(out: str) -> list[tuple[Any, ...]]:
@@ -1089,9 +1093,9 @@ ANOMALY_VALUES = [None, True, False, 0, 1, 2, 7, -1, 0.0, 0.5, 1.0, 1.5, 3.5, 28
 
 def test_anomaly_options_are_pythons() -> None:
     """The anomaly test's option checks (dbt/macros/tests/metric_anomaly_options.sql over the
-    generated defaults and messages) accept what monitor._options accepts, return its options (its z
-    aside: the warehouse computes it) and refuse with its messages, word for word; the
-    default direction from the registry's `better` (drop, rise, both)."""
+    generated defaults and messages) accept what monitor.check_options accepts, return its
+    options (its z aside: the warehouse computes it) and refuse with its messages, word for
+    word; the default direction from the registry's `better` (drop, rise, both)."""
     checks = _checks_module()
     names = _dbt.ANOMALY_OPTIONS
     signature = inspect.signature(sqlmetrics.metric_anomalies).parameters
@@ -1103,7 +1107,7 @@ def test_anomaly_options_are_pythons() -> None:
     flagged = set()
     for metric, given in cases:
         args = {**defaults, **given}
-        want = _outcome(monitor._options, (metric, *(args[n] for n in names)),
+        want = _outcome(monitor.check_options, (metric, *(args[n] for n in names)),
                         SqlMetricsError)  # fmt: skip
         got = _outcome(checks["sqlmetrics_anomaly_options"], (metric, given), _CompilerError)
         if want[0] == "ok":

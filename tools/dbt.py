@@ -227,7 +227,7 @@ def option_checks() -> dict[str, Any]:
     }
 
 
-#: metric_anomalies' options in the order monitor._options takes them (after the metric)
+#: metric_anomalies' options in the order monitor.check_options takes them (after the metric)
 ANOMALY_OPTIONS = ("window", "seasonality", "delay", "min_rows", "min_history", "threshold",
                    "direction", "ci_level")  # fmt: skip
 #: of them, the integers (monitor._integer): their lowest value is probed
@@ -235,10 +235,10 @@ ANOMALY_INTEGERS = ("window", "delay", "min_rows", "min_history")
 
 
 def anomaly_checks() -> dict[str, Any]:
-    """The checks of metric_anomalies' options (sqlmetrics/_evaluate/monitor.py::_options) for
+    """The checks of metric_anomalies' options (sqlmetrics/_evaluate/monitor.py::check_options) for
     the dbt test metric_anomaly (dbt/macros/tests/metric_anomaly_options.sql): the defaults
     (the Python function's signature), the allowed words, each integer's lowest value and
-    every message, read by calling ``_options`` with a value it refuses (``{value}`` the
+    every message, read by calling ``check_options`` with a value it refuses (``{value}`` the
     value's repr; ``{name}`` the metric's and ``{default}`` its default direction's, in
     direction='s).
     """
@@ -248,11 +248,11 @@ def anomaly_checks() -> dict[str, Any]:
 
     def refusal(metric: Any, **given: Any) -> str:
         args = {**defaults, **given}
-        return _refusal(monitor._options, metric, *(args[n] for n in ANOMALY_OPTIONS))
+        return _refusal(monitor.check_options, metric, *(args[n] for n in ANOMALY_OPTIONS))
 
     def accepts(name: str, given: int) -> bool:
         try:
-            monitor._options("auc", *({**defaults, name: given}[n] for n in ANOMALY_OPTIONS))
+            monitor.check_options("auc", *({**defaults, name: given}[n] for n in ANOMALY_OPTIONS))
         except InvalidParameterError:
             return False
         return True

@@ -1,5 +1,5 @@
 {#
-  The options of metric_anomalies (sqlmetrics/_evaluate/monitor.py::_options) for the dbt
+  The options of metric_anomalies (sqlmetrics/_evaluate/monitor.py::check_options) for the dbt
   test metric_anomaly (dbt/macros/tests/metric_anomaly.sql): the same checks in the same
   order, with Python's messages (generated: sqlmetrics_checks().anomalies, python -m
   tools.dbt), the same defaults (given: the options passed; the others take the Python

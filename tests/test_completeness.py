@@ -31,6 +31,7 @@ NOT_METRICS = {
     "render_state",
     "state",
     "merge",
+    "metric_anomalies",
     "report",
     "read_trec_qrels",
     "read_trec_run",

@@ -58,6 +58,7 @@ from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
 from ._evaluate.monitor import metric_anomalies
+from ._evaluate.position_bias import click_metrics, position_propensities
 from ._evaluate.report import report
 from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
@@ -190,6 +191,7 @@ __all__ = [
     "catalog_coverage",
     "cg",
     "classification_report",
+    "click_metrics",
     "cohen_kappa",
     "compare",
     "configure",
@@ -240,6 +242,7 @@ __all__ = [
     "num_ret",
     "operating_points",
     "partial_auc",
+    "position_propensities",
     "pr_curve",
     "precision",
     "precision_at_k",

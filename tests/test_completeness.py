@@ -32,6 +32,8 @@ NOT_METRICS = {
     "state",
     "merge",
     "metric_anomalies",
+    "position_propensities",
+    "click_metrics",
     "report",
     "read_trec_qrels",
     "read_trec_run",

@@ -125,7 +125,8 @@ def _check_log(
 
 def _typed(frame: pd.DataFrame, ints: Sequence[str], floats: Sequence[str]) -> pd.DataFrame:
     """The same dtypes on every engine (ClickHouse's counts are unsigned, an all-NULL float
-    column is object elsewhere)."""
+    column is object elsewhere).
+    """
     for column in ints:
         frame[column] = frame[column].astype("int64")
     for column in floats:
@@ -314,7 +315,7 @@ def _propensity_map(value: Any) -> dict[int, float] | None:
         )
     out: dict[int, float] = {}
     for pos, p in value.items():
-        int_ok = isinstance(pos, numbers.Integral) and not isinstance(pos, bool) and pos >= 1
+        int_ok = isinstance(pos, numbers.Integral) and not isinstance(pos, bool) and int(pos) >= 1
         real_ok = isinstance(p, numbers.Real) and not isinstance(p, bool)
         if not int_ok or not real_ok or not 0 < float(p) < math.inf:
             raise InvalidParameterError(
@@ -450,6 +451,11 @@ def click_metrics(
             named.append(("propensity", propensity))
         named += [("by", c) for c in by_cols]
         check_columns(name, source, named)
+        if mapping is None and not is_numeric(source.columns[propensity]):
+            raise InvalidDataError(
+                f"{name}: propensity column {propensity!r} has type "
+                f"{source.columns[propensity]}; propensity= must name a numeric column"
+            )
         q = {a: source.backend.ident(c) for a, c in named if a != "by"}
         if mapping is None:
             p = q["propensity"]
@@ -461,13 +467,8 @@ def click_metrics(
             fix = f"propensity= gives positions {listed} only: give every clicked position's"
         checks = [(missing, "a click at a position without a propensity", fix)]
         _check_log(name, source, [n for n in named if n[0] != "propensity"], checks)
-        if mapping is None and not is_numeric(source.columns[propensity]):
-            raise InvalidDataError(
-                f"{name}: propensity column {propensity!r} has type "
-                f"{source.columns[propensity]}; propensity= must name a numeric column"
-            )
         dialect = source.backend.dialect
-        columns = {a: quote_ident(c, dialect) for a, c in named if a != "by"}
+        columns: dict[str, str | None] = {a: quote_ident(c, dialect) for a, c in named if a != "by"}
         columns.setdefault("propensity", None)
         chosen = [m for m in METRICS if m in names]
         options = {

@@ -119,7 +119,15 @@ def _tables() -> dict[str, pd.DataFrame]:
     )
     daily.loc[50, ["auc_lo", "auc_hi"]] = np.nan
     daily.loc[60, "n_rows"] = 20
+    # a click log (position_propensities, click_metrics): the events' groups as impressions
+    # in item order, a click from the label, a new ranker's tied scores, a NULL slice, the
+    # randomised impressions (odd groups) and a propensity column
+    clicks = events[["g", "item", "score_b", "label", "country"]].sort_values(["g", "item"])
+    clicks["pos"] = clicks.groupby("g").cumcount().astype("int64") + 1
+    clicks["shuffled"] = clicks["g"] % 2 == 1
+    clicks["p"] = 1.0 / clicks["pos"] ** 0.7
     return {
+        "cf_clicks": clicks.reset_index(drop=True),
         "cf_daily": daily,
         "cf_events": events,
         "cf_run_b": run_b.sample(frac=1.0, random_state=1, ignore_index=True),  # other order
@@ -662,6 +670,34 @@ CALLS: list[Call] = [
         "states",
         {"metric": "auc", "by": "country", "min_history": 2, "threshold": 1.0},
         "cf_day_states",
+    ),
+    # position bias (issue 43): propensities of the randomised impressions by a NULL slice;
+    # the weighted click metrics of a tied new score from the propensity column
+    Call(
+        "position_propensities",
+        "by",
+        {
+            "position": "pos",
+            "click": "label",
+            "intervention": "shuffled",
+            "by": "country",
+            "max_position": 8,
+        },
+        "cf_clicks",
+    ),
+    Call(
+        "click_metrics",
+        "by",
+        {
+            "group": "g",
+            "position": "pos",
+            "click": "label",
+            "score": "score_b",
+            "propensity": "p",
+            "k": 3,
+            "by": "country",
+        },
+        "cf_clicks",
     ),
     # ---- rendered SQL, run on the engine it was rendered for
     Call("render", "auc_by", {"metric": "auc", "data": E, **BIN, "by": "country"}, None, "render"),

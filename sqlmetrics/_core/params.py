@@ -685,6 +685,7 @@ OWN: dict[tuple[str, str], str] = {
     ("auc_bounds", "ci"): "returns two bounds, so ci= is refused with its reason",
     ("auc_bounds", "n_boot"): "refused with ci=",
     ("auc_bounds", "seed"): "refused with ci=",
+    ("click_metrics", "k"): "the new ranking's cut-off, default 10 (the logged positions' own)",
     ("cohen_kappa", "label"): "the first rater",
     ("compare", "by"): "one comparison per slice",
     ("compare", "ci"): "the level of the difference's interval, default 0.95",

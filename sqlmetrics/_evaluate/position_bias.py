@@ -158,8 +158,8 @@ def position_propensities(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The impression log, one row per item shown: a table or view name in ``con``, a
-        Parquet/CSV path, a DataFrame, an Arrow table or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     position : str
         The column of the position the item was shown at (an integer, 1 at the top).
     click : str
@@ -177,8 +177,12 @@ def position_propensities(
     ci_level : float, default 0.95
         The level of the intervals ``lo``, ``hi``.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` when it is a table name. None
-        (default): a fresh in-memory DuckDB connection (docs/concepts/engines.md).
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -351,8 +355,8 @@ def click_metrics(
     Parameters
     ----------
     data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
-        The impression log, one row per (group, item) shown: a table or view name in
-        ``con``, a Parquet/CSV path, a DataFrame, an Arrow table or a DuckDB relation.
+        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
+        DataFrame, an Arrow table or a DuckDB relation.
     group : str
         The group column (query, session, user).
     position : str
@@ -367,7 +371,8 @@ def click_metrics(
         returns (its rows of one slice). Only the clicked rows' propensities are read, and
         each must be > 0.
     k : int or None, default 10
-        The cut-off of the new ranking; None for the whole list.
+        The cut-off of the new ranking: only its top ``k`` ranks count; None for the whole
+        list.
     metrics : list of {"ctr", "dcg", "recall"}, default all three
         The metrics, output as ``ctr@k``, ``dcg@k``, ``recall@k`` (without ``@k`` when k is
         None).
@@ -377,8 +382,12 @@ def click_metrics(
     where : str, optional
         Keep only the rows of ``data`` where this SQL boolean expression over its columns holds.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` when it is a table name. None
-        (default): a fresh in-memory DuckDB connection (docs/concepts/engines.md).
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------
@@ -481,9 +490,9 @@ def click_metrics(
         frame = source.backend.query(sql)
         frame.columns = [*by_cols, *frame.columns[len(by_cols) :]]
         counts = ("n_groups", "n_clicked_groups", "n_rows", "n_clicks")
-        frame = _typed(frame, counts, chosen)
         suffix = "" if cut is None else f"@{cut}"
-        frame = frame.rename(columns={m: f"{m}{suffix}" for m in chosen})
+        frame = frame.rename(columns={f"mean_{m}": f"{m}{suffix}" for m in chosen})
+        frame = _typed(frame, counts, [f"{m}{suffix}" for m in chosen])
         return frame[[*by_cols, *(f"{m}{suffix}" for m in names), *counts]]
 
     return _run(name, data, con, where, body)

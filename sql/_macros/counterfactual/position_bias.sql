@@ -54,8 +54,9 @@
   click (NULL when the slice has none). Every float sum is an exact_sum (decision 0006): per
   slice one exponent of w and one of each per-group value, so shuffles and thread counts
   change no bit.
-  Output, ordered by the slices (NULL last): slice_0.., the metrics asked for (ctr, dcg,
-  recall), n_groups, n_clicked_groups, n_rows, n_clicks.
+  Output, ordered by the slices (NULL last): slice_0.., the metrics asked for (mean_ctr,
+  mean_dcg, mean_recall: ClickHouse reads an alias equal to a column inside the aggregate
+  of that column as the alias), n_groups, n_clicked_groups, n_rows, n_clicks.
 
   position_propensities(relation, by, columns, options)
      columns  position, click, intervention (quoted; intervention none: every row)
@@ -160,9 +161,9 @@ valued as (
 select {{ sqlmetrics.slice_cols(by) }}
 {% for m in options.metrics %}
 {% if m == 'recall' %}
-    {{ sqlmetrics.exact_sum('recall', 0) }} / nullif(count(recall), 0) as recall,
+    {{ sqlmetrics.exact_sum('recall', 0) }} / nullif(count(recall), 0) as mean_recall,
 {% else %}
-    {{ sqlmetrics.exact_sum(m, 'e_' ~ m) }} / count(*) as {{ m }},
+    {{ sqlmetrics.exact_sum(m, 'e_' ~ m) }} / count(*) as mean_{{ m }},
 {% endif %}
 {% endfor %}
     count(*) as n_groups,

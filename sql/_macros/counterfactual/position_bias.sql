@@ -10,7 +10,7 @@
   the item, the user or the other items shown). A click is 0 or 1.
 
   position_propensities: the RandTop-n estimator (Wang, Bendersky, Metzler & Najork 2016,
-  "Learning to Rank with Selection Bias in Personal Search"; Joachims et al. 2017, sec. 5.1).
+  "Learning to Rank with Selection Bias in Personal Search"; Joachims et al. 2017).
   The log's rows are impressions (one item at one position); `intervention` marks the rows
   of the randomised impressions, whose top n = max_position items were shown in a uniformly
   random order (every row when no intervention column is given). Over those rows with
@@ -32,7 +32,7 @@
   Output, ordered by the slices (NULL last) and position: slice_0.., position, propensity,
   lo, hi, clicks, impressions, ctr.
 
-  click_metrics: inverse propensity scoring (Joachims et al. 2017, eq. 9; Agarwal, Wang, Li,
+  click_metrics: inverse propensity scoring (Joachims et al. 2017; Agarwal, Wang, Li,
   Bendersky & Najork 2019, "Estimating Position Bias without Intrusive Interventions"). The
   log's rows are (group, item) impressions with their logged position, click and p = the
   propensity of the logged position. A new ranker's score reorders each group's logged

@@ -80,6 +80,8 @@ API_PLACED = {
         "merge",
         "render_state",
         "metric_anomalies",
+        "position_propensities",
+        "click_metrics",
         "compare",
         "report",
         "render",

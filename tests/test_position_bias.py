@@ -63,6 +63,16 @@ def test_randtop_recovers_the_simulated_propensities() -> None:
         )
         assert abs(row.propensity - TRUE_P[row.position]) <= 4 * se + 1e-15, row
         assert row.lo <= row.propensity <= row.hi
+    # the intervals at 99.9 % hold the true propensities (their half widths are about 2 se
+    # at 95 %: the same se as above)
+    wide = sqlmetrics.position_propensities(
+        log, position="pos", click="clicked", intervention="shuffled", max_position=N_POS,
+        ci_level=0.999,
+    )  # fmt: skip
+    for row in wide.itertuples():
+        assert row.lo <= TRUE_P[row.position] <= row.hi, row
+    at_95 = (got["hi"] - got["lo"]).iloc[1:]
+    assert ((wide["hi"] - wide["lo"]).iloc[1:] > at_95).all()
     # the production impressions alone (relevance sorted by position) are biased: the
     # estimator needs the randomised rows
     biased = sqlmetrics.position_propensities(
@@ -169,6 +179,21 @@ def test_the_three_forms_of_propensity_agree() -> None:
         p=lambda row: mapping[row["pos"]], k=3,
     )  # fmt: skip
     assert_matches(a, want, 3)
+
+
+def test_a_slice_equals_its_rows_alone() -> None:
+    log = click_log(8)
+    cols = {"group": "q", "position": "pos", "click": "clicked", "score": "new", "propensity": "p"}
+    sliced = sqlmetrics.click_metrics(log, by="country", **cols)
+    alone = sqlmetrics.click_metrics(log, where="country = 'fr'", **cols)
+    row = sliced[sliced["country"] == "fr"].drop(columns="country").reset_index(drop=True)
+    pd.testing.assert_frame_equal(row, alone, check_exact=True)
+    props = sqlmetrics.position_propensities(log, position="pos", click="clicked", by="country")
+    null_slice = props[props["country"].isna()].drop(columns="country").reset_index(drop=True)
+    props_alone = sqlmetrics.position_propensities(
+        log, position="pos", click="clicked", where="country is null"
+    )
+    pd.testing.assert_frame_equal(null_slice, props_alone, check_exact=True)
 
 
 def test_metrics_are_chosen_and_named() -> None:

@@ -280,3 +280,7 @@ def test_by_errors() -> None:
         compute("auc", OK, con=None, columns={"label": "label", "score": "score"}, by="country")
     with pytest.raises(InvalidParameterError, match=r"auc: by= must be a column name"):
         compute("auc", OK, con=None, columns={"label": "label", "score": "score"}, by=[1])
+    # a bare number, and a set (no order for the output's columns), are refused the same way
+    for bad in (3, {"user"}):
+        with pytest.raises(InvalidParameterError, match=r"auc: by= must be a column name"):
+            compute("auc", OK, con=None, columns={"label": "label", "score": "score"}, by=bad)

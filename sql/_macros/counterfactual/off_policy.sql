@@ -249,7 +249,7 @@ op_summary as (
     from op_values
 {% if options.method %}
     left join op_spread
-        on {{ sqlmetrics.join_on_slices('op_values', 'op_spread', by, [], 't_') }}
+        on {% for col in by %}{{ sqlmetrics.null_safe_equal('op_values.s_slice_' ~ loop.index0, 'op_spread.t_slice_' ~ loop.index0) }} and {% endfor %}1 = 1
 {% endif %}
 )
 select * from (

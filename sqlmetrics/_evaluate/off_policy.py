@@ -208,12 +208,17 @@ def off_policy_value(
         snips; ``"bootstrap"``: the library's Poisson bootstrap with hashed weights, clustered
         by slate for the slate estimators, percentile interval.
     n_boot : int, default 200
-        Bootstrap replicates (integer >= 10).
+        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
     seed : int, default 0
-        Seed of the bootstrap's hashed weights, in [0, 2^31).
+        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
+        same interval on every engine and under any row order.
     con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
-        The engine that runs the statement and holds ``data`` when it is a table name. None
-        (default): a fresh in-memory DuckDB connection; docs/concepts/engines.md.
+        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
+        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
+        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
+        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
+        client (over HTTP); docs/concepts/engines.md.
 
     Returns
     -------

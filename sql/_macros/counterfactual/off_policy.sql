@@ -90,16 +90,27 @@ op_weighted as (
 {% if columns.slate %}
 {{ sqlmetrics.with_slice_exponents('op_rows', 'op_weighted', by, [('e_rw', 'w'), ('e_rwr', 'w * r')]) }},
 op_units as (
+    -- named apart from the rows' w, r inside the aggregates (ClickHouse resolves an alias first)
     select
         {{ slices }}
 {% if options.method == 'bootstrap' %}
-        {{ sqlmetrics.key_hash('slate_id') }} as ukey,
+        ukey,
 {% endif %}
-        {{ sqlmetrics.exact_sum('w', 'e_rw') }} / count(*) as w,
-        {{ sqlmetrics.exact_sum('w * r', 'e_rwr') }} as a,
+        slate_w / slate_n as w,
+        slate_wr as a,
         {{ sqlmetrics.float_literal(0) }} as r
-    from op_rows
-    {{ sqlmetrics.group_by(by, ['slate_id']) }}
+    from (
+        select
+            {{ slices }}
+{% if options.method == 'bootstrap' %}
+            {{ sqlmetrics.key_hash('slate_id') }} as ukey,
+{% endif %}
+            {{ sqlmetrics.exact_sum('w', 'e_rw') }} as slate_w,
+            {{ sqlmetrics.exact_sum('w * r', 'e_rwr') }} as slate_wr,
+            count(*) as slate_n
+        from op_rows
+        {{ sqlmetrics.group_by(by, ['slate_id']) }}
+    ) as op_slates
 ),
 {% else %}
 op_units as (

@@ -66,7 +66,9 @@ SQLMETRICS = (
 NAIVE = (
     "import time, duckdb\n"
     "t = time.perf_counter()\n"
-    'rows = duckdb.connect().execute("select avg(t / p * r), sum(t / p * r) / sum(t / p), '
+    "con = duckdb.connect()\n"
+    "con.execute('set enable_progress_bar = false')\n"
+    'rows = con.execute("select avg(t / p * r), sum(t / p * r) / sum(t / p), '
     "count(*) from read_parquet('{path}'){by}\").fetchall()\n"
     "print(time.perf_counter() - t, *[v for row in rows for v in row[:2]])\n"
 )
@@ -109,9 +111,10 @@ def main() -> None:
     for _ in range(args.repeats):
         for name, code in cases.items():  # alternating, each in a fresh process
             wall, cpu, out = run(code)
-            call = float(out.split()[0])
+            last = out.strip().splitlines()[-1].split()  # the call's line
+            call = float(last[0])
             times[name].append((wall, cpu, call))
-            values[name] = " ".join(out.split()[1:5])
+            values[name] = " ".join(last[1:5])
             print(f"  {name}: call {call:.2f} s, process wall {wall:.2f} s, CPU {cpu:.2f} s")
     print("| case | call s | process wall s | process CPU s | values |")
     print("| --- | ---: | ---: | ---: | --- |")

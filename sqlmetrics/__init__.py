@@ -58,6 +58,7 @@ from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
 from ._evaluate.monitor import metric_anomalies
+from ._evaluate.off_policy import off_policy_value
 from ._evaluate.position_bias import click_metrics, position_propensities
 from ._evaluate.report import report
 from ._evaluate.state import merge, render_state, state
@@ -240,6 +241,7 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "off_policy_value",
     "operating_points",
     "partial_auc",
     "position_propensities",

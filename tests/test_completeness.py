@@ -34,6 +34,7 @@ NOT_METRICS = {
     "metric_anomalies",
     "position_propensities",
     "click_metrics",
+    "off_policy_value",
     "report",
     "read_trec_qrels",
     "read_trec_run",

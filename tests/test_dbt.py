@@ -1224,6 +1224,27 @@ def test_metric_macros_with_ci_equal_python(build: str, request: pytest.FixtureR
                 assert list(got[col]) == list(want[col]), (model, col)
 
 
+@pytest.mark.parametrize("build", BUILDS)
+def test_off_policy_equals_python(build: str, request: pytest.FixtureRequest) -> None:
+    """sqlmetrics.off_policy (dbt/macros/api/off_policy.sql) in a model gives Python's
+    off_policy_value on the same logged rows: IPS, SNIPS and DR with clipping and the
+    bootstrap interval, per country (the same statement: to 1e-9, bit for bit on DuckDB).
+    """
+    built: Built = request.getfixturevalue(build)
+    got = built.read("off_policy_by_country")
+    want = sqlmetrics.off_policy_value(
+        built.read("off_policy_logged"), reward="click", pscore="pscore", target="target",
+        estimator=["ips", "snips", "dr"], reward_hat="pctr", reward_hat_target="pctr_target",
+        clip=3.0, by=["country"], ci=0.9, ci_method="bootstrap", n_boot=50, seed=3,
+    )  # fmt: skip
+    assert list(got.columns) == list(want.columns)
+    assert list(got["country"]) == list(want["country"]) and len(got) >= 6
+    assert list(got["estimator"]) == list(want["estimator"])
+    for column in ("value", "value_lo", "value_hi", "n", "ess", "max_weight", "mean_weight"):
+        for have, expected in zip(got[column], want[column]):
+            assert _same(have, expected), (column, have, expected)
+
+
 def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
     """integration_tests/models/auc_python.py: sqlmetrics.auc(dbt.ref(...), con=session)."""
     done = duckdb_build.project.dbt("run", "--select", "auc_python", check=False)

@@ -251,6 +251,7 @@ MACRO_ROLES = {
     "inference": "intervals, resampling, compare, Student's t",
     "counterfactual": "estimators from click logs (position bias, off-policy values)",
     "shared": "what every template uses (common, dialect, labels, evaluate, state)",
+    "counterfactual": "off-policy estimators over logged bandit feedback (issue 43)",
 }
 
 

@@ -60,6 +60,7 @@ LARGEST_SHOWN = 256 * 1024
 #: a name in ``__all__`` that fits no group lands in ``other`` (and the site's test names it)
 API_GROUPS: tuple[tuple[str, str, str], ...] = (
     ("evaluation", "Evaluation, states, monitoring, comparison and reports", ""),
+    ("counterfactual", "Off-policy evaluation of logged bandit feedback", ""),
     ("classification", "Binary classification metrics", "classification"),
     ("calibration", "Calibration metrics", "calibration"),
     ("multiclass", "Multiclass and multilabel metrics", "multiclass multiclass_scores"),
@@ -88,6 +89,7 @@ API_PLACED = {
         "read_trec_run",
         "read_trec_qrels",
     ),
+    "counterfactual": ("off_policy_value",),
     "configuration": (
         "configure",
         "metric_names",

@@ -58,6 +58,7 @@ from ._engine.render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate.evaluate import evaluate
 from ._evaluate.monitor import metric_anomalies
+from ._evaluate.off_policy import off_policy_value
 from ._evaluate.report import report
 from ._evaluate.state import merge, render_state, state
 from ._inference.compare import compare
@@ -238,6 +239,7 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "off_policy_value",
     "operating_points",
     "partial_auc",
     "pr_curve",

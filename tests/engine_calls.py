@@ -119,7 +119,37 @@ def _tables() -> dict[str, pd.DataFrame]:
     )
     daily.loc[50, ["auc_lo", "auc_hi"]] = np.nan
     daily.loc[60, "n_rows"] = 20
+    # logged bandit feedback (off_policy_value): rounds with propensities, some zero targets,
+    # a reward model; slates of three positions with cascade propensities; a NULL slice each
+    n_log = 300
+    log_p = np.round(rng.uniform(0.05, 1.0, n_log), 3)
+    log_q = np.round(rng.uniform(0.0, 1.0, n_log), 3)
+    logs = pd.DataFrame(
+        {
+            "r": (rng.random(n_log) < 0.2 + 0.5 * log_q).astype("int64"),
+            "p": log_p,
+            "t": np.round(rng.uniform(0.0, 1.0, n_log) * (rng.random(n_log) > 0.1), 3),
+            "q": log_q,
+            "g": np.round(rng.uniform(0.0, 1.0, n_log), 3),
+            "country": slices[np.arange(n_log) % 3],
+        }
+    )
+    n_slates = 90
+    cascade_p = np.cumprod(np.round(rng.uniform(0.3, 1.0, (n_slates, 3)), 3), axis=1)
+    cascade_t = np.cumprod(np.round(rng.uniform(0.0, 1.0, (n_slates, 3)), 3), axis=1)
+    slates = pd.DataFrame(
+        {
+            "slate": np.repeat(np.arange(n_slates), 3).astype("int64"),
+            "pos": np.tile([1, 2, 3], n_slates).astype("int64"),
+            "r": (rng.random(3 * n_slates) < 0.3).astype("int64"),
+            "p": cascade_p.ravel(),
+            "t": cascade_t.ravel(),
+            "country": np.repeat(slices[np.arange(n_slates) % 3], 3),
+        }
+    )
     return {
+        "cf_logs": logs,
+        "cf_slates": slates,
         "cf_daily": daily,
         "cf_events": events,
         "cf_run_b": run_b.sample(frac=1.0, random_state=1, ignore_index=True),  # other order
@@ -662,6 +692,43 @@ CALLS: list[Call] = [
         "states",
         {"metric": "auc", "by": "country", "min_history": 2, "threshold": 1.0},
         "cf_day_states",
+    ),
+    # off_policy_value: the single-action estimators with clipping and the t interval; the
+    # cascade (slate_rips) estimator with the slate-clustered bootstrap; both by a NULL slice
+    Call(
+        "off_policy_value",
+        "single_clip_t_by",
+        {
+            "reward": "r",
+            "pscore": "p",
+            "target": "t",
+            "estimator": ["ips", "snips", "dr"],
+            "reward_hat": "q",
+            "reward_hat_target": "g",
+            "clip": 5.0,
+            "by": "country",
+            "ci": 0.9,
+        },
+        "cf_logs",
+    ),
+    Call(
+        "off_policy_value",
+        "slate_rips_bootstrap_by",
+        {
+            "reward": "r",
+            "pscore": "p",
+            "target": "t",
+            "estimator": "slate_rips",
+            "slate": "slate",
+            "position": "pos",
+            "clip": 20.0,
+            "by": "country",
+            "ci": 0.9,
+            "ci_method": "bootstrap",
+            "n_boot": 20,
+            "seed": 7,
+        },
+        "cf_slates",
     ),
     # ---- rendered SQL, run on the engine it was rendered for
     Call("render", "auc_by", {"metric": "auc", "data": E, **BIN, "by": "country"}, None, "render"),

@@ -32,6 +32,7 @@ NOT_METRICS = {
     "state",
     "merge",
     "metric_anomalies",
+    "off_policy_value",
     "report",
     "read_trec_qrels",
     "read_trec_run",

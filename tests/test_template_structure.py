@@ -250,6 +250,7 @@ MACRO_ROLES = {
     "kernels": "a family's kernel and its pieces (auc, ranking, confusion, ...)",
     "inference": "intervals, resampling, compare, Student's t",
     "shared": "what every template uses (common, dialect, labels, evaluate, state)",
+    "counterfactual": "off-policy estimators over logged bandit feedback (issue 43)",
 }
 
 

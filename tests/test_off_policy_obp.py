@@ -8,7 +8,8 @@
   diagnostics and the t interval against the oracle).
 - Coverage: 300 simulated logs of a logging and a target policy whose value is known in closed
   form, in one call ``by="sim"``: the 95 % t interval (SNIPS: the delta method) covers the true
-  value in 92-98 % of them for ips, snips and dr (the percentile bootstrap too, with n_boot=100).
+  value in 92-98 % of them for ips, snips and dr (the percentile bootstrap too, with n_boot=100:
+  marked slow, about 16 s).
 """
 
 from __future__ import annotations
@@ -47,6 +48,29 @@ def _clips(rec: dict[str, Any]) -> list[tuple[float | None, str]]:
     return [(None, ""), (rec["clip"], "_clip")]
 
 
+@functools.cache
+def _oracle_single(seed: int, clip: float | None) -> dict[str, dict[str, Any]]:
+    f = _frame(BANDIT[seed]["file"])
+    return oop.single(
+        f["reward"].tolist(),
+        f["pscore"].tolist(),
+        f["target"].tolist(),
+        reward_hat=f["reward_hat"].tolist(),
+        reward_hat_target=f["reward_hat_target"].tolist(),
+        clip=clip,
+        level=0.95,
+    )
+
+
+@functools.cache
+def _oracle_slate(seed: int, name: str) -> dict[str, Any]:
+    f = _frame(SLATES[seed]["file"])
+    ps, tg = SLATE_COLUMNS[name]
+    return oop.slate(
+        f["slate_id"].tolist(), f["reward"].tolist(), f[ps].tolist(), f[tg].tolist(), level=0.95
+    )
+
+
 def _close(ours: float, reference: float, rel: float = 0.0) -> bool:
     return abs(ours - reference) <= TOL + rel * abs(reference)
 
@@ -76,16 +100,8 @@ def test_fixtures_are_what_the_issue_asks() -> None:
 @pytest.mark.parametrize("seed", sorted(BANDIT))
 def test_oracle_equals_obp_single(seed: int) -> None:
     rec = BANDIT[seed]
-    f = _frame(rec["file"])
     for clip, suffix in _clips(rec):
-        got = oop.single(
-            f["reward"].tolist(),
-            f["pscore"].tolist(),
-            f["target"].tolist(),
-            reward_hat=f["reward_hat"].tolist(),
-            reward_hat_target=f["reward_hat_target"].tolist(),
-            clip=clip,
-        )
+        got = _oracle_single(seed, clip)
         for name in oop.SINGLE:
             expected = rec["estimates"][name + suffix]
             assert _close(got[name]["value"], expected), (name + suffix, got[name], expected)
@@ -94,11 +110,8 @@ def test_oracle_equals_obp_single(seed: int) -> None:
 @pytest.mark.parametrize("seed", sorted(SLATES))
 def test_oracle_equals_obp_slate(seed: int) -> None:
     rec = SLATES[seed]
-    f = _frame(rec["file"])
-    for name, (ps, tg) in SLATE_COLUMNS.items():
-        got = oop.slate(
-            f["slate_id"].tolist(), f["reward"].tolist(), f[ps].tolist(), f[tg].tolist()
-        )
+    for name in SLATE_COLUMNS:
+        got = _oracle_slate(seed, name)
         assert got["n"] == rec["n_slates"]
         assert _close(got["value"], rec["estimates"][name]), (name, got, rec["estimates"])
 
@@ -118,7 +131,6 @@ def _check_row(row: pd.Series, reference: dict[str, Any], expected_value: float)
 @pytest.mark.parametrize("seed", sorted(BANDIT))
 def test_off_policy_value_equals_obp_single(seed: int) -> None:
     rec = BANDIT[seed]
-    f = _frame(rec["file"])
     for clip, suffix in _clips(rec):
         out = sqlmetrics.off_policy_value(
             str(DATA / rec["file"]),
@@ -132,15 +144,7 @@ def test_off_policy_value_equals_obp_single(seed: int) -> None:
             ci=0.95,
         )
         assert out["estimator"].tolist() == ["ips", "snips", "dr"]
-        reference = oop.single(
-            f["reward"].tolist(),
-            f["pscore"].tolist(),
-            f["target"].tolist(),
-            reward_hat=f["reward_hat"].tolist(),
-            reward_hat_target=f["reward_hat_target"].tolist(),
-            clip=clip,
-            level=0.95,
-        )
+        reference = _oracle_single(seed, clip)
         for _, row in out.iterrows():
             name = row["estimator"]
             _check_row(row, reference[name], rec["estimates"][name + suffix])
@@ -162,10 +166,7 @@ def test_off_policy_value_equals_obp_slate(seed: int) -> None:
             ci=0.95,
         )
         assert out["estimator"].tolist() == [name]
-        reference = oop.slate(
-            f["slate_id"].tolist(), f["reward"].tolist(), f[ps].tolist(), f[tg].tolist(), level=0.95
-        )
-        _check_row(out.iloc[0], reference, rec["estimates"][name])
+        _check_row(out.iloc[0], _oracle_slate(seed, name), rec["estimates"][name])
 
 
 # (c) coverage of a known policy value
@@ -225,13 +226,12 @@ def test_simulation_truth_is_the_closed_form() -> None:
     )
 
 
-def test_oracle_interval_coverage() -> None:
-    """The oracle's 95 % t interval (SNIPS: delta method) covers TRUTH in 92-98 % of the 300
-    simulations (runs without sqlmetrics' off_policy_value: it checks the design).
-    """
-    bounds: dict[str, list[tuple[float, float]]] = {name: [] for name in oop.SINGLE}
+@functools.cache
+def _oracle_simulations() -> dict[str, list[dict[str, Any]]]:
+    """The oracle's rows of each simulation, in the order of the sims: {estimator: [row]}."""
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in oop.SINGLE}
     for _, g in _simulations().groupby("sim", sort=True):
-        rows = oop.single(
+        per_sim = oop.single(
             g["reward"].tolist(),
             g["pscore"].tolist(),
             g["target"].tolist(),
@@ -239,16 +239,24 @@ def test_oracle_interval_coverage() -> None:
             reward_hat_target=g["reward_hat_target"].tolist(),
             level=0.95,
         )
-        for name, row in rows.items():
-            bounds[name].append((row["lo"], row["hi"]))
-    for name, pairs in bounds.items():
-        lo, hi = np.array(pairs).T
+        for name, row in per_sim.items():
+            rows[name].append(row)
+    return rows
+
+
+def test_oracle_interval_coverage() -> None:
+    """The oracle's 95 % t interval (SNIPS: delta method) covers TRUTH in 92-98 % of the 300
+    simulations (runs without sqlmetrics' off_policy_value: it checks the design).
+    """
+    for name, rows in _oracle_simulations().items():
+        lo = np.array([row["lo"] for row in rows])
+        hi = np.array([row["hi"] for row in rows])
         assert 0.92 <= _coverage(lo, hi) <= 0.98, name
 
 
 def test_off_policy_value_t_interval_coverage() -> None:
     """One call, 300 slices: each estimator's 95 % t interval covers TRUTH 92-98 % of the time,
-    and each slice's interval is the oracle's to 1e-12 (relative).
+    and every slice's value, diagnostics and interval are the oracle's (1e-9, 1e-12 relative).
     """
     sims = _simulations()
     out = sqlmetrics.off_policy_value(
@@ -270,20 +278,13 @@ def test_off_policy_value_t_interval_coverage() -> None:
         assert (rows["n"] == N_ROUNDS).all()
         coverage = _coverage(rows["value_lo"].to_numpy(), rows["value_hi"].to_numpy())
         assert 0.92 <= coverage <= 0.98, (name, coverage)
-    for sim in (0, 1, N_SIMS - 1):
-        g = sims[sims["sim"] == sim]
-        reference = oop.single(
-            g["reward"].tolist(),
-            g["pscore"].tolist(),
-            g["target"].tolist(),
-            reward_hat=g["reward_hat"].tolist(),
-            reward_hat_target=g["reward_hat_target"].tolist(),
-            level=0.95,
-        )
-        for _, row in out[out["sim"] == sim].iterrows():
-            _check_row(row, reference[row["estimator"]], reference[row["estimator"]]["value"])
+    oracle = _oracle_simulations()
+    for row in out.itertuples(index=False):
+        reference = oracle[row.estimator][row.sim]
+        _check_row(pd.Series(row._asdict()), reference, reference["value"])
 
 
+@pytest.mark.slow  # 300 x 1,500 rows x 100 replicates: about 16 s
 def test_off_policy_value_bootstrap_coverage() -> None:
     """The percentile bootstrap (n_boot=100, one call over the 300 slices) covers TRUTH 92-98 %
     of the time too.

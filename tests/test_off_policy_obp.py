@@ -84,9 +84,12 @@ def test_fixtures_are_what_the_issue_asks() -> None:
     for rec in BANDIT.values():
         frame = _frame(rec["file"])
         assert len(frame) == rec["n_rounds"] == 100_000
-        assert rec["rows_clipped"] > 1000  # the clipped estimates differ from the plain ones
+        clipped = int((frame["target"] / frame["pscore"] > rec["clip"]).sum())
+        assert clipped == rec["rows_clipped"] > 1000  # the clip changes the estimates
         for column in ("pscore", "target", "reward_hat", "reward_hat_target"):
             assert frame[column].dtype == np.float64
+            assert np.isfinite(frame[column]).all()
+        assert frame["pscore"].between(0, 1, inclusive="right").all()
     for rec in SLATES.values():
         frame = _frame(rec["file"])
         assert frame["slate_id"].nunique() == rec["n_slates"]

@@ -66,7 +66,7 @@ SQLMETRICS = (
 NAIVE = (
     "import time, duckdb\n"
     "t = time.perf_counter()\n"
-    "rows = duckdb.connect().execute(\"select avg(t / p * r), sum(t / p * r) / sum(t / p), "
+    'rows = duckdb.connect().execute("select avg(t / p * r), sum(t / p * r) / sum(t / p), '
     "count(*) from read_parquet('{path}'){by}\").fetchall()\n"
     "print(time.perf_counter() - t, *[v for row in rows for v in row[:2]])\n"
 )
@@ -96,10 +96,11 @@ def main() -> None:
     started = time.perf_counter()
     path = make_data(args.rows)
     print(f"data: {path} ({time.perf_counter() - started:.1f} s to make or find)")
+    naive_by = " group by country order by country" if args.by else ""
     cases = {
         "sqlmetrics": SQLMETRICS.format(path=path, by=", by='country'" if args.by else ""),
-        "naive": NAIVE.format(path=path, by=" group by country order by country" if args.by else ""),
-    }  # fmt: skip
+        "naive": NAIVE.format(path=path, by=naive_by),
+    }
     load = os.getloadavg()
     print(f"rows={args.rows:,} by={'country' if args.by else 'none'} repeats={args.repeats}")
     print(f"load average at start: {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}")

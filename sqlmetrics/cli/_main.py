@@ -1,11 +1,12 @@
 """The ``sqlmetrics`` command group: ``--memory-limit``, ``--version`` and the commands, one
 module each (``_eval``, ``_render``, ``_list``, ``_compare``, ``_report``, ``_monitor``,
-``_plot``).
+``_off_policy``, ``_plot``).
 
     sqlmetrics eval DATA -m auc -m gauc -m ndcg@10 --label click --score pctr --group user_id
     sqlmetrics render auc --label click
     sqlmetrics compare DATA -m auc -m ndcg@10 --score model_a --score model_b --group user_id
     sqlmetrics monitor DAILY -m auc --day day --by country
+    sqlmetrics off-policy LOGS --reward click --pscore p --target t --estimator dr ...
     sqlmetrics list
 
 Bad input (a missing file, an unknown column, metric or option) prints one line on stderr and
@@ -23,6 +24,7 @@ from ._eval import eval_command
 from ._io import Group
 from ._list import list_command
 from ._monitor import monitor_command
+from ._off_policy import off_policy_command
 from ._plot import plot
 from ._render import render_command
 from ._report import report_command
@@ -73,6 +75,7 @@ for _command in (
     compare_command,
     report_command,
     monitor_command,
+    off_policy_command,
     plot,
 ):
     main.add_command(_command)

@@ -249,9 +249,8 @@ def test_a_ranking_metrics_card_prints_the_rules_in_place() -> None:
 MACRO_ROLES = {
     "kernels": "a family's kernel and its pieces (auc, ranking, confusion, ...)",
     "inference": "intervals, resampling, compare, Student's t",
-    "counterfactual": "estimators from click logs (position bias, off-policy values)",
+    "counterfactual": "estimators from click logs: position bias, off-policy values (issue 43)",
     "shared": "what every template uses (common, dialect, labels, evaluate, state)",
-    "counterfactual": "off-policy estimators over logged bandit feedback (issue 43)",
 }
 
 

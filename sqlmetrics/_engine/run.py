@@ -93,7 +93,7 @@ def normalize_by(metric: str, by: str | Sequence[str] | None) -> list[str]:
     if by is None:
         return []
     ordered = not isinstance(by, (str, set, frozenset, dict)) and hasattr(by, "__iter__")
-    cols = list(by) if ordered else [by]  # a number or a set (no order) fails the check below
+    cols: list[Any] = list(by) if ordered else [by]  # a number or a set fails the check below
     if not all(isinstance(c, str) and c for c in cols):
         raise InvalidParameterError(
             f"{metric}: by= must be a column name or a list of column names; got {by!r}"

@@ -605,6 +605,12 @@ CALLS: list[Call] = [
         ranking_top_level={"metrics": ["ndcg@5"], **PAIR, **RANK, "ci": TOP, "empty": "skip"},
     ),
     *[_compare_ranking(test) for test in ("t", "randomization", "wilcoxon")],
+    # issue 43: the group tests weighted by group_weight= (0 for every fifth group)
+    Call(
+        "compare",
+        "ranking_t_group_weighted",
+        {"metrics": ["ndcg@5"], **PAIR, **RANK, "test": "t", "group_weight": "gw", "empty": "zero"},
+    ),
     Call(
         "compare",
         "runs",

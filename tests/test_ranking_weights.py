@@ -300,3 +300,38 @@ def test_gm_map_with_group_weights_is_the_weighted_geometric_mean() -> None:
     w = frame.groupby("group")["gw"].first()
     want = np.exp(sum(w[g] * np.log(v) for g, v in per.items()) / w.sum())
     assert got == pytest.approx(want, rel=1e-12)
+
+
+# ------------------------------------------------------------------------------ compare
+@pytest.mark.parametrize("test", ["t", "randomization", "wilcoxon"])
+def test_compare_with_weights_zero_and_one_equals_the_kept_groups(test: str) -> None:
+    """compare's group tests weigh each group by group_weight=: with weights 0 and 1 every
+    value, difference, interval and p-value is the one over the groups of weight 1, bit for
+    bit (n_rows still counts every row)."""
+    frame = _group_weighted(37)
+    frame["score_b"] = frame["score"].sample(frac=1.0, random_state=3).to_numpy()
+    frame["gw"] = (frame["group"] % 3 != 0).astype(float)
+    kw: dict[str, Any] = {
+        "scores": ["score", "score_b"],
+        "group": "group",
+        "item": "item",
+        "empty": "zero",
+        "test": test,
+        "n_permutations": 50,
+    }
+    weighted = sqlmetrics.compare(frame, ["ndcg@3", "mrr"], group_weight="gw", **kw)
+    kept = sqlmetrics.compare(frame[frame["gw"] == 1], ["ndcg@3", "mrr"], **kw)
+    columns = ["value", "diff", "diff_lo", "diff_hi", "p_value", "p_adjusted", "n_groups"]
+    pd.testing.assert_frame_equal(weighted[columns], kept[columns])
+
+
+def test_compare_refuses_group_weights_with_runs() -> None:
+    frame = _group_weighted(1)
+    with pytest.raises(InvalidParameterError, match="group_weight= is not supported with runs="):
+        sqlmetrics.compare(
+            metrics=["ndcg@3"],
+            runs={"a": frame, "b": frame},
+            group="group",
+            item="item",
+            group_weight="gw",
+        )

@@ -720,6 +720,7 @@ OWN: dict[tuple[str, str], str] = {
     ("compare", "score"): "as in evaluate",
     ("compare", "seed"): "also the seed of the sign flips",
     ("compare", "weight"): "as in evaluate",
+    ("compare", "group_weight"): "as in evaluate, for the group tests",
     ("evaluate", "by"): "one output row per slice",
     ("evaluate", "ci"): "adds interval columns",
     ("evaluate", "ci_method"): "one method for every metric",

@@ -198,6 +198,14 @@
     'weight': columns.weight if columns.weight is defined else none,
     'group_weight': columns.group_weight if columns.group_weight is defined else none,
 } %}
+{# what the weights cannot do (the Python layer refuses it first, with the same words:
+   sqlmetrics/_metrics/ranking.py, check_weights; dbt meets these) #}
+{% if ctx.weight and (ctx.has_qrels or ctx.merge) %}
+{{ exceptions.raise_compiler_error('ranking: weight= (per-item weights) is not supported with qrels= or duplicates merged (max, sum)') }}
+{% endif %}
+{% if ctx.group_weight and (options.empty == 'one' or (ctx.has_qrels and options.missing == 'zero')) %}
+{{ exceptions.raise_compiler_error("ranking: group_weight= is not supported with empty='one' nor with qrels= and missing='zero'") }}
+{% endif %}
 {# group weights: the value macros read options.group_weighted (ranking_mean) #}
 {% if ctx.group_weight %}
 {% set weighted = {} %}

@@ -7,10 +7,12 @@ regenerates them where rax and jax are installed; CI has neither).
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -335,3 +337,44 @@ def test_compare_refuses_group_weights_with_runs() -> None:
             item="item",
             group_weight="gw",
         )
+
+
+def test_state_and_merge_carry_group_weights() -> None:
+    """group_weight= is a column of the ranking states (constant within a group): merging the
+    states gives evaluate's value over all rows, bit for bit; render_evaluate's SQL too."""
+    frame = _group_weighted(41)
+    kw: dict[str, Any] = {"group": "group", "item": "item", "group_weight": "gw", "empty": "zero"}
+    metrics = ["ndcg@3", "map@3", "mrr"]
+    states = [
+        sqlmetrics.state(frame[frame["group"] < 4], metrics, **kw),
+        sqlmetrics.state(frame[frame["group"] >= 4], metrics, **kw),
+    ]
+    assert "gw" in states[0].columns
+    merged = sqlmetrics.merge(pd.concat(states), metrics, **kw)
+    whole = sqlmetrics.evaluate(frame, metrics, **kw)
+    assert merged[metrics].iloc[0].tolist() == whole[metrics].iloc[0].tolist()
+    con = duckdb.connect()
+    con.register("runs", frame)
+    sql = sqlmetrics.render_evaluate("runs", metrics, **kw)
+    assert con.execute(sql).df()[metrics].iloc[0].tolist() == whole[metrics].iloc[0].tolist()
+
+
+def test_command_line_group_weight_equals_evaluate(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from sqlmetrics import cli
+
+    frame = _group_weighted(41)
+    path = tmp_path / "runs.parquet"
+    frame.to_parquet(path)
+    args = ["eval", str(path), "-m", "ndcg@3", "-m", "mrr", "--group", "group", "--item", "item"]
+    result = CliRunner().invoke(
+        cli.main, [*args, "--group-weight", "gw", "--option", "empty=zero", "--format", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    printed = pd.read_csv(io.StringIO(result.output))
+    want = sqlmetrics.evaluate(
+        frame, ["ndcg@3", "mrr"], group="group", item="item", group_weight="gw", empty="zero"
+    )
+    for name in ("ndcg@3", "mrr"):
+        assert printed[name].iloc[0] == pytest.approx(want[name].iloc[0], rel=1e-15)

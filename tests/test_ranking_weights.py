@@ -8,7 +8,9 @@ regenerates them where rax and jax are installed; CI has neither).
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -378,3 +380,51 @@ def test_command_line_group_weight_equals_evaluate(tmp_path: Path) -> None:
     )
     for name in ("ndcg@3", "mrr"):
         assert printed[name].iloc[0] == pytest.approx(want[name].iloc[0], rel=1e-15)
+
+
+def _expected_weighted_dcg(frame: pd.DataFrame, k: int | None) -> tuple[float, float]:
+    """(mean DCG, mean NDCG) over groups of the expectation over every order of the tied
+    items of rax's weighted DCG, listed by brute force (an NDCG's ideal does not depend on
+    the order, so its expectation is E[DCG] / IDCG)."""
+    dcgs, ndcgs = [], []
+    for _, part in frame.groupby("group"):
+        rows = part[["score", "label", "w"]].itertuples(index=False)
+        items = [(s, (2.0**lab - 1) * w) for s, lab, w in rows]
+        scores = sorted({s for s, _ in items}, reverse=True)
+        blocks = [[g for s, g in items if s == score] for score in scores]
+        total, count = 0.0, 0
+        for combo in itertools.product(*(itertools.permutations(b) for b in blocks)):
+            gains = [g for block in combo for g in block][:k]
+            total += sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+            count += 1
+        ideal = sorted((g for _, g in items), reverse=True)[:k]
+        idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        dcgs.append(total / count)
+        ndcgs.append(total / count / idcg if idcg > 0 else 0.0)
+    return sum(dcgs) / len(dcgs), sum(ndcgs) / len(ndcgs)
+
+
+@pytest.mark.parametrize("k", [None, 2, 4])
+def test_weighted_gains_with_tie_averaging_are_the_expectation_over_tie_orders(
+    k: int | None,
+) -> None:
+    frame = _frame(CASES["tied_zero_weights"])
+    dcg, ndcg = _expected_weighted_dcg(frame, k)
+    kw: dict[str, Any] = {"k": k, "ties": "average", "empty": "zero", "weight": "w"}
+    assert sqlmetrics.dcg(frame, **kw) == pytest.approx(dcg, rel=1e-12)
+    assert sqlmetrics.ndcg(frame, **kw) == pytest.approx(ndcg, rel=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["ndcg", "map", "recall_at_k"])
+def test_group_weights_with_qrels_equal_the_weighted_mean_of_the_oracle(metric: str) -> None:
+    frame = _group_weighted(43)
+    qrels = frame.loc[frame["label"] > 0, ["group", "item", "label"]]
+    extra = pd.DataFrame({"group": [0, 1], "item": [100, 101], "label": [2, 1]})
+    qrels = pd.concat([qrels, extra], ignore_index=True)
+    run = frame.drop(columns="label")
+    rows = [(g, i, s, 0.0) for g, i, s in run[["group", "item", "score"]].itertuples(index=False)]
+    judged = list(qrels.itertuples(index=False, name=None))
+    weights = frame.groupby("group")["gw"].first().to_dict()
+    got = FUNCTIONS[metric](run, qrels=qrels, k=3, group_weight="gw", empty="zero")
+    want = orc.metric(metric, rows, qrels=judged, k=3, empty="zero", group_weights=weights)
+    assert orc.is_close(got, want), (got, want)

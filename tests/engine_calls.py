@@ -67,6 +67,8 @@ def _tables() -> dict[str, pd.DataFrame]:
     # weights near the largest double (the exact sums' range) and a score equal to the label
     # (an estimate of 1: an interval at its edge)
     events["w_big"] = events["w"] * 1e300
+    # a weight per group (issue 43: group_weight=), 0 for every fifth group; no draw of rng
+    events["gw"] = ((events["g"] * 37) % 5) * 0.75
     events["right"] = events["label"].astype("float64")
     # class scores, wide (one column per class) and long (one row per row and class)
     n_rows = 150
@@ -457,13 +459,21 @@ CALLS: list[Call] = [
         cluster_bootstrap={"k": 5, **BOOT},
         ties_average={"ties": "average"},
         qrels={"qrels": "cf_qrels", "k": 5},
+        # issue 43: rax's per-item weights; a weighted mean over groups with its t interval
+        weighted_ties_average={"k": 5, "weight": "w", "ties": "average"},
+        group_weighted_t={"k": 5, "weight": "w", "group_weight": "gw", "ci": 0.9},
     ),
     *_ranking("dcg", plain={"k": 5}, linear={"k": 5, "gain": "linear"}),
     *_ranking("idcg", plain={"k": 5}),
     *_ranking("cg", plain={"k": 5}),
     *_ranking("err", plain={"k": 5, "max_grade": 3}),
     *_ranking("rbp", plain={"persistence": 0.8}),
-    *_ranking("mean_average_precision", t={"k": 5, "ci": 0.9}, ties_average={"ties": "average"}),
+    *_ranking(
+        "mean_average_precision",
+        t={"k": 5, "ci": 0.9},
+        ties_average={"ties": "average"},
+        group_weighted_bootstrap={"k": 5, "group_weight": "gw", "qrels": "cf_qrels", **BOOT},
+    ),
     *_ranking("gm_map", plain={}),
     *_ranking("mrr", bootstrap=BOOT),
     *_ranking("hit_rate", wilson={"k": 3, "empty": "skip", "ci": 0.9}),
@@ -633,6 +643,12 @@ CALLS: list[Call] = [
         ranking_top_level={"metrics": ["ndcg@5"], **PAIR, **RANK, "ci": TOP, "empty": "skip"},
     ),
     *[_compare_ranking(test) for test in ("t", "randomization", "wilcoxon")],
+    # issue 43: the group tests weighted by group_weight= (0 for every fifth group)
+    Call(
+        "compare",
+        "ranking_t_group_weighted",
+        {"metrics": ["ndcg@5"], **PAIR, **RANK, "test": "t", "group_weight": "gw", "empty": "zero"},
+    ),
     Call(
         "compare",
         "runs",

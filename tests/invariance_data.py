@@ -5,7 +5,8 @@ Three tables, built once, deterministic:
 ``inv_run`` (one row per (query, item)): every family but the class-score one reads it.
 Scores are multiples of 1/8 in [0, 1] (heavy ties; a probability; exact under x4 and +1),
 graded relevance 0..3, a 0/1 label (relevant or not), a 0/1 prediction, weights that are
-multiples of 1/4, a column of weights 1, a true and a predicted class, and the slice
+multiples of 1/4, a column of weights 1, a weight per query (``gw``, 0 for every fourth),
+a true and a predicted class, and the slice
 column ``seg``: ``a`` and ``b`` (many queries), NULL (several queries), ``one`` (one row, one
 query) and ``norel`` (queries without a relevant item, so every label 0).
 
@@ -54,10 +55,13 @@ def _run(rng: np.random.Generator) -> pd.DataFrame:
     frame["pred"] = (frame["score"] >= 0.5).astype("int64")
     frame["w"] = (rng.integers(1, 9, n) / 4).astype("float64")
     frame["one"] = np.ones(n, dtype="float64")
+    # a weight per query (issue 43: group_weight=), 0 for every fourth query; no draw of rng
+    frame["gw"] = ((frame["g"] * 7) % 4 * 0.5).astype("float64")
     frame["cls"] = cls
     frame["pcls"] = pcls
     frame["seg"] = frame["seg"].astype(object)
-    return frame[["g", "item", "score", "rel", "label", "pred", "w", "one", "cls", "pcls", "seg"]]
+    columns = ["g", "item", "score", "rel", "label", "pred", "w", "one", "gw", "cls", "pcls", "seg"]
+    return frame[columns]
 
 
 def _scores(rng: np.random.Generator) -> pd.DataFrame:

@@ -654,6 +654,27 @@ def test_shuffled_rows_give_the_same_bits(
     assert_same_rows(a, b, ["seg", *metric_columns(spec, a)], f"{metric} shuffled on {engine}")
 
 
+#: issue 43: the ranking metrics whose mean over groups takes group_weight=
+GROUP_WEIGHTED = [s for s in SCALARS if any(r.name == "group_weight" for r in s.roles)]
+
+
+@pytest.mark.parametrize("engine", [pytest.param(e, id=e) for e in ENGINES_OF["shuffle"]])
+def test_group_weights_keep_the_invariances(engine: str, request: pytest.FixtureRequest) -> None:
+    """Every ranking metric with group_weight= (one evaluate call, by the slice column): the
+    same bits on shuffled rows, and weights all 1 give the unweighted values bit for bit."""
+    eng = get_engine(engine, request)
+    plain = COLUMNS["ranking"]
+    weighted = {**plain, "group_weight": "gw"}
+    a = evaluate_frame(eng, "inv_run", GROUP_WEIGHTED, weighted, "seg")
+    b = evaluate_frame(eng, "inv_run__shuffled", GROUP_WEIGHTED, weighted, "seg")
+    names = [c for c in a.columns if c != "seg"]
+    assert len(names) > 20
+    assert_same_rows(a, b, ["seg", *names], f"group_weight= shuffled on {engine}")
+    ones = evaluate_frame(eng, "inv_run", GROUP_WEIGHTED, {**plain, "group_weight": "one"}, "seg")
+    alone = evaluate_frame(eng, "inv_run", GROUP_WEIGHTED, plain, "seg")
+    assert_same_rows(alone, ones, ["seg", *names], f"group_weight= of 1 on {engine}")
+
+
 def _big(frame: pd.DataFrame, copies: int, key: str) -> pd.DataFrame:
     """``copies`` copies of ``frame``, each with its own ``key`` values, shuffled."""
     step = int(frame[key].max()) + 1

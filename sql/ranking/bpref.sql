@@ -25,5 +25,5 @@ max(n_nonrel) as {{ p }}n_nonrel
 {%- endmacro %}
 
 {% macro bpref_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce((' ~ p ~ 'relret - case when ' ~ p ~ 'nb = 0 then 0 else ' ~ p ~ 'nb / least(cast(n_rel as ' ~ sqlmetrics.float_type() ~ '), cast(' ~ p ~ 'n_nonrel as ' ~ sqlmetrics.float_type() ~ ')) end) / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce((' ~ p ~ 'relret - case when ' ~ p ~ 'nb = 0 then 0 else ' ~ p ~ 'nb / least(cast(n_rel as ' ~ sqlmetrics.float_type() ~ '), cast(' ~ p ~ 'n_nonrel as ' ~ sqlmetrics.float_type() ~ ')) end) / nullif(n_rel, 0), 0)', '0', options) }}
 {%- endmacro %}

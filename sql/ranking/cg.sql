@@ -20,6 +20,6 @@
 {%- endmacro %}
 
 {% macro cg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'cg, 0)', p ~ 'exp', options) }}
 {%- endmacro %}
 

@@ -4,6 +4,8 @@
   gain: exponential = 2^label - 1 (Burges et al. 2005) | linear = label (trec_eval,
   scikit-learn). ties=average: gain_i is the mean gain of its tie group, so DCG is its
   expectation over the orders of tied items (scikit-learn dcg_score, ignore_ties=False).
+  weight= (per-item weights w_i, rax's dcg_metric(weights=)): DCG@k = sum_{i <= k} w_i
+  gain(label_i) / log2(i + 1).
   log_base: the discount is 1 / log_b(i + 1) = ln(b) / ln(i + 1): the value with base 2
   times ln(b) / ln(2) (scikit-learn's dcg_score(log_base=); default 2).
   Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
@@ -23,7 +25,7 @@
 {%- endmacro %}
 
 {% macro dcg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'dcg, 0)', p ~ 'exp', options) }}{% if options.log_base != 2 %}
     * (ln({{ sqlmetrics.float_literal(options.log_base) }}) / ln(cast(2 as {{ sqlmetrics.float_type() }}))){% endif %}
 {%- endmacro %}
 

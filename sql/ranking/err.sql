@@ -23,5 +23,5 @@
 {%- endmacro %}
 
 {% macro err_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'err, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'err, 0)', '0', options) }}
 {%- endmacro %}

@@ -18,5 +18,5 @@
 {%- endmacro %}
 
 {% macro fallout_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'nonrel_k / nullif(' ~ p ~ 'nonrel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'nonrel_k / nullif(' ~ p ~ 'nonrel, 0), 0)', '0', options) }}
 {%- endmacro %}

@@ -22,5 +22,5 @@
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-exp({{ sqlmetrics.exact_sum('ln(greatest(coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0), ' ~ sqlmetrics.float_literal(0.00001) ~ '))', '4') }} / count(*))
+exp({{ sqlmetrics.ranking_mean('ln(greatest(coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0), ' ~ sqlmetrics.float_literal(0.00001) ~ '))', '4', options) }})
 {%- endmacro %}

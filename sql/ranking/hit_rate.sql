@@ -18,6 +18,6 @@
 {%- endmacro %}
 
 {% macro hit_rate_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'success, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'success, 0)', '0', options) }}
 {%- endmacro %}
 

@@ -27,7 +27,7 @@
 {%- endmacro %}
 
 {% macro idcg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp') }} / count(*){% if options.log_base != 2 %}
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'idcg, 0)', p ~ 'exp', options) }}{% if options.log_base != 2 %}
     * (ln({{ sqlmetrics.float_literal(options.log_base) }}) / ln(cast(2 as {{ sqlmetrics.float_type() }}))){% endif %}
 {%- endmacro %}
 

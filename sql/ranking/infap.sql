@@ -26,5 +26,5 @@
 {%- endmacro %}
 
 {% macro infap_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'infap / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'infap / nullif(n_rel, 0), 0)', '0', options) }}
 {%- endmacro %}

@@ -24,5 +24,5 @@
 {%- endmacro %}
 
 {% macro iprec_11pt_avg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'ipr11, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'ipr11, 0)', '0', options) }}
 {%- endmacro %}

@@ -39,5 +39,5 @@ coalesce(max(case when relevant = 1 and ap_term >= {{ c }} then cast(ap_term as 
 {%- endmacro %}
 
 {% macro iprec_at_recall_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'iprec, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'iprec, 0)', '0', options) }}
 {%- endmacro %}

@@ -20,5 +20,5 @@ sum(case when {{ sqlmetrics.ranking_within(k) }} then 1 else 0 end) as {{ p }}to
 {%- endmacro %}
 
 {% macro judged_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(cast(' ~ p ~ 'judged as ' ~ sqlmetrics.float_type() ~ ') / nullif(' ~ p ~ 'top, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(cast(' ~ p ~ 'judged as ' ~ sqlmetrics.float_type() ~ ') / nullif(' ~ p ~ 'top, 0), 0)', '0', options) }}
 {%- endmacro %}

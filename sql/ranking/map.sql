@@ -27,6 +27,6 @@
 {% else %}
 {% set den = 'n_rel' %}
 {% endif %}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'ap_sum / nullif(' ~ den ~ ', 0), 0)', '0', options) }}
 {%- endmacro %}
 

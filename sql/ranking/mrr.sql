@@ -21,6 +21,6 @@ coalesce({{ sqlmetrics.float_literal(1) }} / min(case when relevant = 1 and {{ s
 {%- endmacro %}
 
 {% macro mrr_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rr, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'rr, 0)', '0', options) }}
 {%- endmacro %}
 

@@ -9,6 +9,11 @@
   ties=average: DCG is its expectation over the orders of tied items (each tied position
   gets the mean gain of its tie group): scikit-learn's ndcg_score with ignore_ties=False.
   IDCG = 0 (no positive gain) counts 0 with empty=zero (as trec_eval).
+  weight= (per-item weights w_i, rax's ndcg_metric(weights=), rax 0.4): DCG@k = sum_{i <= k}
+  w_i gain(label_i) / log2(i + 1) and IDCG@k the same sum over the items ordered by w_i
+  gain(label_i) desc (the group's own rows; not with qrels); IDCG = 0 (e.g. every item of
+  weight 0) gives NDCG 0, as rax. rax's mean over lists is a plain mean: group_weight= for
+  a weighted one. Values equal rax to 1e-9: tests/test_ranking_weights.py.
   Ranking rules: sql/_macros/kernels/ranking.sql (order and ties, relevance, empty and missing groups).
   Output: one row per slice; columns ndcg, n_groups (groups in the mean), n_empty,
   n_missing (qrels).
@@ -23,6 +28,6 @@
 {%- endmacro %}
 
 {% macro ndcg_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'dcg / nullif(' ~ p ~ 'idcg, 0), 0)', '0', options) }}
 {%- endmacro %}
 

@@ -22,6 +22,6 @@
 {%- endmacro %}
 
 {% macro precision_at_k_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'precision, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'precision, 0)', '0', options) }}
 {%- endmacro %}
 

@@ -12,6 +12,6 @@
 {%- endmacro %}
 
 {% macro r_precision_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'rhits / nullif(n_rel, 0), 0)', '0', options) }}
 {%- endmacro %}
 

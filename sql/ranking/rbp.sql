@@ -17,5 +17,5 @@
 {%- endmacro %}
 
 {% macro rbp_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'rbp, 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'rbp, 0)', '0', options) }}
 {%- endmacro %}

@@ -13,6 +13,6 @@
 {%- endmacro %}
 
 {% macro recall_at_k_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(' ~ p ~ 'hits / nullif(n_rel, 0), 0)', '0', options) }}
 {%- endmacro %}
 

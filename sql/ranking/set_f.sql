@@ -16,5 +16,5 @@ sum(relevant) as {{ p }}relret
 
 {% macro set_f_value(p, k, options) -%}
 {% set b2 = sqlmetrics.float_literal(options.beta * options.beta) %}
-{{ sqlmetrics.exact_sum('coalesce((1 + ' ~ b2 ~ ') * ' ~ p ~ 'relret / nullif(' ~ b2 ~ ' * n_rel + n_ret, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce((1 + ' ~ b2 ~ ') * ' ~ p ~ 'relret / nullif(' ~ b2 ~ ' * n_rel + n_ret, 0), 0)', '0', options) }}
 {%- endmacro %}

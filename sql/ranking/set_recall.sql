@@ -14,5 +14,5 @@ sum(relevant) as {{ p }}relret
 {%- endmacro %}
 
 {% macro set_recall_value(p, k, options) -%}
-{{ sqlmetrics.exact_sum('coalesce(cast(' ~ p ~ 'relret as ' ~ sqlmetrics.float_type() ~ ') / nullif(n_rel, 0), 0)', '0') }} / count(*)
+{{ sqlmetrics.ranking_mean('coalesce(cast(' ~ p ~ 'relret as ' ~ sqlmetrics.float_type() ~ ') / nullif(n_rel, 0), 0)', '0', options) }}
 {%- endmacro %}

@@ -380,6 +380,28 @@ def _params() -> tuple[Param, ...]:
             "(default) weighs every row 1.",
         ),
         Param(
+            "weight:ranking",
+            "str | None",
+            None,
+            "str, optional",
+            "Column of non-negative per-item weights (rax's weighted DCG): each item's gain "
+            "is multiplied by its weight, and the ideal DCG orders the items by weighted gain. "
+            "None (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged "
+            'item has no weight) nor ``duplicates=`` other than ``"error"``.',
+            functions=("dcg", "ndcg"),
+        ),
+        Param(
+            "group_weight",
+            "str | None",
+            None,
+            "str, optional",
+            "Column of non-negative per-group weights W_g, constant within each group (the "
+            "query's or user's weight): the mean over groups becomes sum_g W_g v_g / sum_g "
+            "W_g (exact sums). A slice whose groups all weigh 0 has no value (NaN). None "
+            '(default) weighs every group 1. Not with ``empty="one"`` nor, with '
+            '``qrels=``, ``missing="zero"`` (a missing group has no weight).',
+        ),
+        Param(
             "weight:curves",
             "str | None",
             None,
@@ -699,6 +721,7 @@ OWN: dict[tuple[str, str], str] = {
     ("compare", "score"): "as in evaluate",
     ("compare", "seed"): "also the seed of the sign flips",
     ("compare", "weight"): "as in evaluate",
+    ("compare", "group_weight"): "as in evaluate, for the group tests",
     ("evaluate", "by"): "one output row per slice",
     ("evaluate", "ci"): "adds interval columns",
     ("evaluate", "ci_method"): "one method for every metric",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .._backends.source import Source
 
 #: evaluate's column keywords, by role name
-COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction")
+COLUMN_ARGS = ("label", "score", "weight", "group", "item", "prediction", "group_weight")
 
 
 def _is_ranking(spec: MetricSpec) -> bool:
@@ -327,6 +327,7 @@ def role_columns(
     item: str | None,
     weight: str | None,
     prediction: str | None,
+    group_weight: str | None = None,
 ) -> dict[str, str | None]:
     """The column of each role, as ``evaluate``, ``state`` and their ``render_`` twins take
     them (the mapping :func:`make_plan` reads).
@@ -338,6 +339,7 @@ def role_columns(
         "group": group,
         "item": item,
         "prediction": prediction,
+        "group_weight": group_weight,
     }
 
 
@@ -426,8 +428,8 @@ def _check_column_args(
                 raise InvalidParameterError(
                     f"{caller}: {req.text!r} needs {role.name}=, the {role.name} column"
                 )
-    for arg in ("weight", "prediction", "item"):
-        if columns[arg] is not None and not any(arg in r.spec.role_names for r in requests):
+    for arg in ("weight", "prediction", "item", "group_weight"):
+        if columns.get(arg) is not None and not any(arg in r.spec.role_names for r in requests):
             raise InvalidParameterError(
                 f"{caller}: {arg}={columns[arg]!r} is used by none of the requested metrics "
                 f"({', '.join(r.text for r in requests)})"

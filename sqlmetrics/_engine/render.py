@@ -181,6 +181,7 @@ def render_evaluate(
     qrels: str | os.PathLike[str] | None = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     prediction: str | None = None,
     train: str | os.PathLike[str] | None = None,
     dialect: str = "duckdb",
@@ -202,7 +203,7 @@ def render_evaluate(
         A table name (quoted as an identifier) or a Parquet/CSV path.
     metrics : str or list of str
         As for :func:`evaluate`: ``"auc"``, ``"ndcg@10"``, ...
-    label, score, group, item, by, weight, prediction, **options
+    label, score, group, item, by, weight, group_weight, prediction, **options
         As for :func:`evaluate`.
     qrels : str or path, optional
         Judgments for the ranking metrics: a table name or a Parquet/CSV path.
@@ -243,7 +244,7 @@ def render_evaluate(
         slice_0 as "country",
     """
     dialect = check_dialect(dialect, "render_evaluate")
-    columns = role_columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
     where = check_where("render_evaluate", where)
     plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
     relation = relation_of("render_evaluate", data, dialect=dialect)

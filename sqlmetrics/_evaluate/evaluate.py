@@ -57,6 +57,7 @@ def evaluate(
     qrels: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
     scores: Sequence[str] | Mapping[Any, str] | None = None,
@@ -98,7 +99,14 @@ def evaluate(
     by : str or list of str, optional
         Slice columns: one output row per distinct combination, sorted by them.
     weight : str, optional
-        Sample-weight column, for the metrics that accept one.
+        Sample-weight column, for the metrics that accept one (ranking: per-item weights of
+        dcg and ndcg, rax's weighted gains).
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     prediction : str, optional
         0/1 prediction column for the threshold metrics (instead of score >= threshold).
     train : optional
@@ -233,6 +241,7 @@ def evaluate(
             "group": group,
             "item": item,
             "weight": weight,
+            "group_weight": group_weight,
             "prediction": prediction,
             "qrels": qrels,
             "train": train,
@@ -250,7 +259,7 @@ def evaluate(
             options=options,
             con=con,
         )
-    columns = role_columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
     columns = _function_defaults(metrics, columns)
     plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
     check_train(plan, train is not None)

@@ -131,14 +131,15 @@ def _args_json(
     decimals: int | None = None,
 ) -> str:
     """What the state records of its arguments (``sqlmetrics_args``): JSON, keys sorted;
-    ``round`` only when given (a state without it is exact).
+    ``round`` and ``group_weight`` only when given (a state without them is exact, and
+    unweighted: the states made before they existed still merge).
     """
     texts = [metrics] if isinstance(metrics, str) else list(metrics)
     by_cols = [by] if isinstance(by, str) else list(by or [])
     record: dict[str, Any] = {
         "metrics": texts,
         "by": by_cols,
-        **columns,
+        **{role: col for role, col in columns.items() if role != "group_weight" or col},
         "qrels": has_qrels,
         "train": has_train,
         "options": dict(options),
@@ -308,6 +309,7 @@ def state(
     qrels: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
     round: int | None = None,
@@ -325,7 +327,7 @@ def state(
 
     Parameters
     ----------
-    data, metrics, label, score, group, item, by, weight, prediction, con, **options
+    data, metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
         As for :func:`evaluate`; the data of one partition. The data is checked as
         ``evaluate`` checks it.
     qrels, train : optional
@@ -387,7 +389,7 @@ def state(
     1                 1      1    0.9             2
     """
     _refuse("state", scores, indicators, ci, ci_method)
-    columns = role_columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("state", round, plan)
@@ -417,6 +419,7 @@ def render_state(
     qrels: str | os.PathLike[str] | None = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     prediction: str | None = None,
     train: str | os.PathLike[str] | None = None,
     round: int | None = None,
@@ -429,7 +432,9 @@ def render_state(
     ----------
     data : str or path, default "source_table"
         A table name (quoted as an identifier) or a Parquet/CSV path: one partition.
-    metrics, label, score, group, item, qrels, by, weight, prediction, train, round, **options
+    metrics, label, score, group, item, qrels, by, weight, group_weight, prediction, train
+        As for :func:`state`.
+    round, **options
         As for :func:`state`.
     dialect : str, default "duckdb"
         As for :func:`render`.
@@ -454,7 +459,7 @@ def render_state(
     group by "country", "click", "pctr"
     """
     dialect = check_dialect(dialect, "render_state")
-    columns = role_columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("render_state", round, plan)
@@ -612,6 +617,7 @@ def merge(
     qrels: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     prediction: str | None = None,
     train: Any = None,
     round: int | None = None,
@@ -632,7 +638,7 @@ def merge(
     states : list of pandas.DataFrame, or pandas.DataFrame
         The states of the partitions, as :func:`state` returns them (or one frame holding
         the rows of several, e.g. read back from a table the states were appended to).
-    metrics, label, score, group, item, by, weight, prediction, con, **options
+    metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
         The arguments the states were made with (checked against each state's
         ``sqlmetrics_args``); ``con`` is the engine that runs the final statement.
     qrels, train : optional
@@ -699,7 +705,7 @@ def merge(
 
     _refuse("merge", scores, indicators, ci, ci_method)
     where = check_where("merge", where)
-    columns = role_columns(label, score, group, item, weight, prediction)
+    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
     has_qrels, has_train = qrels is not None, train is not None
     plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
     decimals = _check_round("merge", round, plan)

@@ -117,6 +117,7 @@ def compare(
     qrels: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    group_weight: str | None = None,
     test: str | None = None,
     correction: str = "holm",
     ci: float = 0.95,
@@ -152,9 +153,11 @@ def compare(
     baseline : str, optional
         The model every other one is compared to: one of ``scores`` (or a run's name);
         default the first.
-    label, score, group, item, qrels, weight :
+    label, score, group, item, qrels, weight, group_weight :
         As in :func:`evaluate`; ``score=`` names the score column of each run (``runs=``).
-        ``weight=`` is used by ``test="bootstrap"`` only.
+        ``weight=`` is used by ``test="bootstrap"`` only. ``group_weight=`` (ranking, one
+        table, not ``runs=``): the group tests weigh each group by it, as GAUC's weighting
+        (a group of weight 0 leaves the test).
     by : str or list of str, optional
         Slice columns: one comparison per slice (not with ``runs=``).
     test : str, optional
@@ -301,6 +304,7 @@ def compare(
         "group": group,
         "item": item,
         "prediction": None,
+        "group_weight": group_weight,
     }
     if convention is not None:
         options = {**options, "convention": convention}
@@ -514,7 +518,19 @@ def _run_table(
         scores = [quote_ident(m, dialect) for m in models]
         for key, group_tasks in _group_batches(tasks).items():
             weights = None
-            if group_tasks[0].request.spec.inference.group_weights == "weighting":
+            if plan.columns.get("group_weight"):  # ranking: each group's own weight
+                weights = render_macro(
+                    "compare_group_weights",
+                    source.sql,
+                    by,
+                    {
+                        "group": quote_ident(str(plan.columns["group"]), dialect),
+                        "group_weight": quote_ident(str(plan.columns["group_weight"]), dialect),
+                    },
+                    {},
+                    dialect=dialect,
+                )
+            elif group_tasks[0].request.spec.inference.group_weights == "weighting":
                 weights = render_macro(
                     "compare_group_weights",
                     source.sql,
@@ -683,6 +699,12 @@ def _run_runs(
         raise InvalidParameterError(
             f"compare: runs= compares ranking runs; {', '.join(map(repr, bad))} is not a "
             f"ranking metric: compare it on one table with a score column per model (scores=)"
+        )
+    if plan.columns.get("group_weight"):
+        raise InvalidParameterError(
+            "compare: group_weight= is not supported with runs= (each run would need its own "
+            "weight column, and they could disagree); compare the runs' score columns on one "
+            "table (scores=) with group_weight="
         )
     if plan.by:
         raise InvalidParameterError(

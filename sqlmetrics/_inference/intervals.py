@@ -453,6 +453,12 @@ def _bounds(
     elif row_mean(spec):
         result = call.backend.query(_row_mean_sql(call, by, request, "bootstrap"))
     elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
+        if method == "wilson" and call.columns.get("group_weight"):
+            raise InvalidParameterError(
+                f"{spec.name}: ci_method='wilson' with group_weight= is not supported (a "
+                f"weighted share of groups is no proportion of counts); pass ci_method='t' or "
+                f"'bootstrap'"
+            )
         result = _group_bounds(_group_query(call, by, request, "t"), n_by, method, request)
     elif group_mean(spec, call.columns):
         result = _group_query(call, by, request, "bootstrap")
@@ -582,8 +588,8 @@ def _batch_key(call: Call, method: str) -> tuple[Any, ...] | None:
         kind = "bootstrap"
     else:
         return None
-    if spec.inference.group_weights is not None:  # joined per metric: its own statement
-        return None
+    if spec.inference.group_weights is not None or call.columns.get("group_weight"):
+        return None  # joined per metric: its own statement
     columns = tuple(sorted((r, c) for r, c in call.columns.items() if c))
     return (kind, spec.kernel, group_mean(spec, call.columns) or "mean", columns)
 
@@ -784,6 +790,17 @@ def _group_weights(call: Call, by: list[str]) -> str | None:
         raise InvalidParameterError(
             f"{spec.name}: ci= with qrels=, missing='zero' and slices is not supported (a "
             f"missing group has no slice); drop by= or pass missing='skip'"
+        )
+    group_weight = call.columns.get("group_weight")
+    if group_weight:  # group_weight=: each group's own weight, a column of the run
+        return call.macro(
+            "ci_group_weights",
+            call.relation,
+            [call.q(b) for b in by],
+            call.q(group),
+            "column",
+            call.q(str(group_weight)),
+            {**call.params, "relevance_level": call.params.get("relevance_level", 1)},
         )
     weights = None
     kind = (

@@ -289,6 +289,7 @@ def hit_rate(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -314,6 +315,7 @@ def hit_rate(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -338,6 +340,7 @@ def hit_rate(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -378,6 +381,12 @@ def hit_rate(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -513,6 +522,7 @@ def hit_rate(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -538,6 +548,7 @@ def precision_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -564,6 +575,7 @@ def precision_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -589,6 +601,7 @@ def precision_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -629,6 +642,12 @@ def precision_at_k(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -769,6 +788,7 @@ def precision_at_k(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -795,6 +815,7 @@ def recall_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -820,6 +841,7 @@ def recall_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -844,6 +866,7 @@ def recall_at_k(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -883,6 +906,12 @@ def recall_at_k(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1019,6 +1048,7 @@ def recall_at_k(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1043,6 +1073,7 @@ def r_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1067,6 +1098,7 @@ def r_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1090,6 +1122,7 @@ def r_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1126,6 +1159,12 @@ def r_precision(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1259,6 +1298,7 @@ def r_precision(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1284,6 +1324,7 @@ def mean_average_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1310,6 +1351,7 @@ def mean_average_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1335,6 +1377,7 @@ def mean_average_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1376,6 +1419,12 @@ def mean_average_precision(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
         Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
         ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
@@ -1525,6 +1574,7 @@ def mean_average_precision(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         ap_denominator=ap_denominator,
         relevance_level=relevance_level,
         ties=ties,
@@ -1551,6 +1601,7 @@ def mrr(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1576,6 +1627,7 @@ def mrr(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1600,6 +1652,7 @@ def mrr(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1638,6 +1691,12 @@ def mrr(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1772,6 +1831,7 @@ def mrr(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1797,6 +1857,7 @@ def cg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -1824,6 +1885,7 @@ def cg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -1850,6 +1912,7 @@ def cg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -1890,6 +1953,12 @@ def cg(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).
@@ -2033,6 +2102,7 @@ def cg(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         gain=gain,
         gains=gains,
         relevance_level=relevance_level,
@@ -2060,6 +2130,8 @@ def dcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2088,6 +2160,8 @@ def dcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2115,6 +2189,8 @@ def dcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2157,6 +2233,17 @@ def dcg(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
+    weight : str, optional
+        Column of non-negative per-item weights (rax's weighted DCG): each item's gain is
+        multiplied by its weight, and the ideal DCG orders the items by weighted gain. None
+        (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged item has no
+        weight) nor ``duplicates=`` other than ``"error"``.
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).
@@ -2304,6 +2391,8 @@ def dcg(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
+        weight=weight,
         gain=gain,
         gains=gains,
         relevance_level=relevance_level,
@@ -2332,6 +2421,7 @@ def idcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2360,6 +2450,7 @@ def idcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2387,6 +2478,7 @@ def idcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2429,6 +2521,12 @@ def idcg(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).
@@ -2572,6 +2670,7 @@ def idcg(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         gain=gain,
         gains=gains,
         relevance_level=relevance_level,
@@ -2600,6 +2699,8 @@ def ndcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2628,6 +2729,8 @@ def ndcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2655,6 +2758,8 @@ def ndcg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
+    weight: str | None = None,
     gain: str | None = None,
     gains: Mapping[int, float] | None = None,
     relevance_level: float = 1,
@@ -2699,6 +2804,17 @@ def ndcg(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
+    weight : str, optional
+        Column of non-negative per-item weights (rax's weighted DCG): each item's gain is
+        multiplied by its weight, and the ideal DCG orders the items by weighted gain. None
+        (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged item has no
+        weight) nor ``duplicates=`` other than ``"error"``.
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).
@@ -2852,6 +2968,8 @@ def ndcg(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
+        weight=weight,
         gain=gain,
         gains=gains,
         relevance_level=relevance_level,

@@ -39,6 +39,7 @@ def err(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -65,6 +66,7 @@ def err(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -90,6 +92,7 @@ def err(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -130,6 +133,12 @@ def err(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -243,6 +252,7 @@ def err(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -267,6 +277,7 @@ def infap(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -291,6 +302,7 @@ def infap(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -314,6 +326,7 @@ def infap(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -348,6 +361,12 @@ def infap(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -462,6 +481,7 @@ def infap(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -487,6 +507,7 @@ def judged(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -512,6 +533,7 @@ def judged(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -536,6 +558,7 @@ def judged(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -572,6 +595,12 @@ def judged(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -682,6 +711,7 @@ def judged(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -706,6 +736,7 @@ def set_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -730,6 +761,7 @@ def set_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -753,6 +785,7 @@ def set_precision(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -787,6 +820,12 @@ def set_precision(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -893,6 +932,7 @@ def set_precision(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -917,6 +957,7 @@ def set_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -941,6 +982,7 @@ def set_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -964,6 +1006,7 @@ def set_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -998,6 +1041,12 @@ def set_recall(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1104,6 +1153,7 @@ def set_recall(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1129,6 +1179,7 @@ def set_f(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1154,6 +1205,7 @@ def set_f(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1178,6 +1230,7 @@ def set_f(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1214,6 +1267,12 @@ def set_f(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1323,6 +1382,7 @@ def set_f(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,

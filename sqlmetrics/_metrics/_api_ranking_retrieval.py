@@ -34,6 +34,7 @@ def rbp(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -60,6 +61,7 @@ def rbp(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -85,6 +87,7 @@ def rbp(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -124,6 +127,12 @@ def rbp(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -233,6 +242,7 @@ def rbp(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -258,6 +268,7 @@ def fallout(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -283,6 +294,7 @@ def fallout(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -307,6 +319,7 @@ def fallout(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -343,6 +356,12 @@ def fallout(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -450,6 +469,7 @@ def fallout(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -474,6 +494,7 @@ def bpref(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -498,6 +519,7 @@ def bpref(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -521,6 +543,7 @@ def bpref(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -555,6 +578,12 @@ def bpref(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -661,6 +690,7 @@ def bpref(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -687,6 +717,7 @@ def iprec_at_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -713,6 +744,7 @@ def iprec_at_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -738,6 +770,7 @@ def iprec_at_recall(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -780,6 +813,12 @@ def iprec_at_recall(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -893,6 +932,7 @@ def iprec_at_recall(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -918,6 +958,7 @@ def iprec_11pt_avg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -943,6 +984,7 @@ def iprec_11pt_avg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -967,6 +1009,7 @@ def iprec_11pt_avg(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1007,6 +1050,12 @@ def iprec_11pt_avg(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -1113,6 +1162,7 @@ def iprec_11pt_avg(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1139,6 +1189,7 @@ def gm_map(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1165,6 +1216,7 @@ def gm_map(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1190,6 +1242,7 @@ def gm_map(
     score: str = "score",
     label: str = "label",
     qrels: Any = None,
+    group_weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1228,6 +1281,12 @@ def gm_map(
         Judgments: columns ``group``, ``item``, ``label`` (same names). They may hold relevant
         items the run never scored; a run item absent from them has label 0; a run group absent
         from them is not evaluated (nothing is judged), as in trec_eval.
+    group_weight : str, optional
+        Column of non-negative per-group weights W_g, constant within each group (the query's or
+        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
+        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
+        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
+        no weight).
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1334,6 +1393,7 @@ def gm_map(
         score=score,
         label=label,
         qrels=qrels,
+        group_weight=group_weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,

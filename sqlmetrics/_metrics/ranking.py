@@ -209,6 +209,102 @@ SCORE = Role("score", "score")
 # not read from the run when qrels= gives the judgments
 LABEL = Role("label", "relevance", required=False)
 QRELS_ROLES = (GROUP, ITEM, Role("label", "relevance"))
+#: weight=: per-item weights, rax's weighted gains (dcg, ndcg: WEIGHTED_ITEMS)
+WEIGHT = Role("weight", "weight", required=False)
+#: group_weight=: a weight per group in the mean over groups (GROUP_WEIGHTED)
+GROUP_WEIGHT = Role("group_weight", "weight", required=False)
+#: the ranking metrics that take weight= (per-item weights, rax's definitions)
+WEIGHTED_ITEMS = ("dcg", "ndcg")
+#: the ranking metrics that are a mean over groups and take group_weight= (ranking_mean in
+#: sql/_macros/kernels/ranking.sql; gm_map: a weighted geometric mean); hit_ratio (a ratio of
+#: sums) and the counts (num_q, ...) have no weighted mean here
+GROUP_WEIGHTED = (
+    "bpref", "cg", "dcg", "err", "fallout", "gm_map", "hit_rate", "idcg", "infap", "iprec_11pt_avg",
+    "iprec_at_recall", "judged", "map", "mrr", "ndcg", "precision_at_k", "r_precision", "rbp",
+    "recall_at_k", "set_f", "set_precision", "set_recall",
+)  # fmt: skip
+
+
+def ranking_roles(name: str) -> tuple[Role, ...]:
+    """The column roles of the ranking kernel's metric ``name``: group, item, score, label,
+    and the optional weight (:data:`WEIGHTED_ITEMS`) and group_weight (:data:`GROUP_WEIGHTED`).
+    """
+    return (
+        (GROUP, ITEM, SCORE, LABEL)
+        + ((WEIGHT,) if name in WEIGHTED_ITEMS else ())
+        + ((GROUP_WEIGHT,) if name in GROUP_WEIGHTED else ())
+    )
+
+
+def check_weights(
+    caller: str,
+    names: Sequence[str],
+    columns: Mapping[str, str | None],
+    options: Mapping[str, Any],
+    judged: bool,
+) -> None:
+    """Refuse what weight= and group_weight= cannot do (``names``: the registry names of the
+    ranking metrics of the call, ``columns`` role -> user column).
+    """
+    weight, group_weight = columns.get("weight"), columns.get("group_weight")
+    if weight:
+        refuse = [n for n in names if n not in WEIGHTED_ITEMS]
+        if refuse:
+            raise InvalidParameterError(
+                f"{caller}: weight= (per-item weights) has no weighted definition for "
+                f"{', '.join(refuse)} (only {', '.join(WEIGHTED_ITEMS)}, as rax weighs their "
+                f"gains); call those without weight=, or weigh whole groups with group_weight="
+            )
+        if judged:
+            raise InvalidParameterError(
+                f"{caller}: weight= with qrels= is not supported: the ideal DCG reads judged "
+                f"items the run never retrieved, which have no weight; put the labels in the "
+                f"run (label=) or leave weight= out"
+            )
+        if options.get("duplicates", "error") != "error":
+            raise InvalidParameterError(
+                f"{caller}: weight= with duplicates={options.get('duplicates')!r} is not "
+                f"supported (merged rows would need a rule for their weight); pass "
+                f"duplicates='error' and merge the rows first"
+            )
+    if group_weight:
+        refuse = [n for n in names if n not in GROUP_WEIGHTED]
+        if refuse:
+            raise InvalidParameterError(
+                f"{caller}: group_weight= has no weighted mean for {', '.join(refuse)} (not a "
+                f"mean of per-group values); call those without group_weight="
+            )
+        if options.get("empty") == "one":
+            raise InvalidParameterError(
+                f"{caller}: group_weight= with empty='one' is not supported (an empty group's "
+                f"value 1 is added after the mean, without its weight); pass empty='skip' or "
+                f"'zero'"
+            )
+        if judged and options.get("missing") == "zero":
+            raise InvalidParameterError(
+                f"{caller}: group_weight= with missing='zero' is not supported (a judged group "
+                f"absent from the run has no row, so no weight); pass missing='skip' or 'error'"
+            )
+
+
+def check_group_weight_constant(
+    caller: str, backend: Backend, relation: str, group: str, group_weight: str
+) -> None:
+    """Raise when ``group_weight``'s column is not constant within a group of ``relation``
+    (its SQL after ``from``), naming the column and one such group.
+    """
+    g, w = backend.ident(group), backend.ident(group_weight)
+    rows = backend.rows(
+        f"select min(grp), count(*) from (select {g} as grp from {relation} group by {g} "
+        f"having min({w}) <> max({w})) as varying"
+    )
+    if rows and rows[0][1]:
+        raise InvalidDataError(
+            f"{caller}: group_weight column {group_weight!r} is not constant within a group: "
+            f"{int(rows[0][1])} group(s) hold several values, e.g. group {rows[0][0]}; a group's "
+            f"weight must be one number on every row of the group"
+        )
+
 
 _COMMON = ("relevance_level", "ties", "empty", "missing", "duplicates", "judged_only")
 
@@ -280,6 +376,11 @@ def _before(
     overflow (:func:`check_gain`) and, under ``convention="ranx"`` (and for the values
     ir_measures takes from ranx), its order of ties (:func:`warn_ranx_ties`).
     """
+    names = [req.spec.name for req in requests if req.spec.kernel == "ranking_kernel"]
+    check_weights(caller, names, columns, options, judged_sql is not None)
+    if columns.get("group_weight"):
+        group, group_weight = str(columns["group"]), str(columns["group_weight"])
+        check_group_weight_constant(caller, backend, run_sql, group, group_weight)
     if not options.get("gains") and any(  # a name may fix its own gain (nDCG(dcg='exp-log2'))
         "gain" in req.spec.params
         and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
@@ -377,7 +478,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             f"ranking/{_name}.sql",
             "ranking",
             _summary,
-            (GROUP, ITEM, SCORE, LABEL),
+            ranking_roles(_name),
             params=_params,
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,
@@ -661,6 +762,8 @@ def _ranking(
     con: Any,
     params: dict[str, Any],
     ci: CiRequest | None = None,
+    weight: str | None = None,
+    group_weight: str | None = None,
 ) -> float:
     import pandas as pd
 
@@ -674,7 +777,10 @@ def _ranking(
         "item": item,
         "score": score,
         "label": None if qrels is not None else label,
+        "weight": weight,
+        "group_weight": group_weight,
     }
+    check_weights(spec.name, [spec.name], columns, params, qrels is not None)
     if qrels is None and not (isinstance(label, str) and label):
         raise InvalidParameterError(
             f"{spec.name}: label= must be a column name (a non-empty string); got {label!r}"
@@ -689,6 +795,8 @@ def _ranking(
         extra = {"qrels": (qrels, [(r, str(columns.get(r.name) or label)) for r in QRELS_ROLES])}
 
     def gain_check(backend: Backend, source: Any, sources: dict[str, Any]) -> None:
+        if group_weight:
+            check_group_weight_constant(spec.name, backend, source.sql, group, group_weight)
         if params.get("gain", "exponential") == "exponential" and not params.get("gains"):
             relation = sources["qrels"][0] if "qrels" in sources else source.sql
             check_gain(spec.name, backend, relation, label)
@@ -739,6 +847,8 @@ def _ranking_metric(
     ci_method: str | None,
     n_boot: int,
     seed: int,
+    weight: str | None = None,
+    group_weight: str | None = None,
     **params: Any,
 ) -> float | Interval:
     """The one body of the ranking and retrieval functions (this module's and
@@ -759,6 +869,8 @@ def _ranking_metric(
         con=con,
         params=params,
         ci=request,
+        weight=weight,
+        group_weight=group_weight,
     )
     return ci_result(name, value, request)
 
@@ -768,7 +880,7 @@ def _ranking_metric(
 # shared declarations of sqlmetrics/_core/params.py, or its own Arg), and its own sections.
 # ``python -m tools.api`` writes the typed functions, their ci= overloads and docstrings into
 # _api_ranking.py, each calling _ranking_metric.
-_COLUMNS = ("group", "item", "score", "label", "qrels")
+_COLUMNS = ("group", "item", "score", "label", "qrels", "group_weight")
 _OPTIONS = _COMMON
 _INTERVAL = ("ci", "ci_method", "n_boot", "seed", "convention", "con")
 
@@ -948,7 +1060,7 @@ _WARNS = """
 
 _HIT_RATIO = _kernel(
     "hit_ratio",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
     summary="""
     Hit ratio: relevant items in the top k over all relevant items.
 
@@ -1239,7 +1351,7 @@ _DCG_LOG_BASE = Arg(
 
 _DCG = _kernel(
     "dcg",
-    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
     summary="""
     Discounted cumulative gain at k, mean over groups.
 
@@ -1325,7 +1437,7 @@ _NDCG_LOG_BASE = Arg(
 
 _NDCG = _kernel(
     "ndcg",
-    takes=("data", "k", *_COLUMNS, "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", "gain", "gains", *_OPTIONS, "log_base", *_INTERVAL),
     summary="""
     Normalised discounted cumulative gain at k, mean over groups.
 

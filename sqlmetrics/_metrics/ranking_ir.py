@@ -37,13 +37,10 @@ from .ranking import (
     _SUM_LEFT,
     _TREC_EVAL,
     CHECKS,
-    GROUP,
     GROUP_MEAN,
-    ITEM,
-    LABEL,
-    SCORE,
     _function,
     _ranking_metric,
+    ranking_roles,
 )
 from .ranking_retrieval import _check_ties
 
@@ -137,7 +134,7 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
             f"ranking/{_name}.sql",
             "retrieval",
             _summary,
-            (GROUP, ITEM, SCORE, LABEL),
+            ranking_roles(_name),
             params=(("k",) if _uses_k else ()) + _own + _COMMON,
             undefined=(
                 "no group is left (all groups empty and skipped, or none judged)"
@@ -391,7 +388,7 @@ _SET_F = _function(
 
 _NUM_Q = _function(
     "num_q",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
     call=_count,
     refused=_SUM_REFUSED,
     summary="""
@@ -417,7 +414,7 @@ _NUM_Q = _function(
 
 _NUM_REL = _function(
     "num_rel",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
     call=_count,
     refused=_SUM_REFUSED,
     summary="""
@@ -443,7 +440,7 @@ _NUM_REL = _function(
 
 _NUM_RET = _function(
     "num_ret",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
     call=_count,
     refused=_SUM_REFUSED,
     summary="""
@@ -468,7 +465,7 @@ _NUM_RET = _function(
 
 _NUM_REL_RET = _function(
     "num_rel_ret",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
     call=_count,
     refused=_SUM_REFUSED,
     summary="""

@@ -34,15 +34,12 @@ from .ranking import (
     _OPTIONS,
     _TREC_BOOK,
     CHECKS,
-    GROUP,
     GROUP_MEAN,
-    ITEM,
-    LABEL,
     NO_TIE_AVERAGE,
-    SCORE,
     _check_map_params,
     _function,
     _ranking_metric,
+    ranking_roles,
 )
 
 #: the public functions are declared at the end of this module (API) and generated into
@@ -142,7 +139,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
             f"ranking/{_name}.sql",
             "retrieval",
             _summary,
-            (GROUP, ITEM, SCORE, LABEL),
+            ranking_roles(_name),
             params=(("k",) if _uses_k else ()) + _own + _COMMON,
             undefined="no group has a relevant item (all groups empty)",
             takes_k=_uses_k,

@@ -87,6 +87,7 @@ EVAL_FLAGS = {
     "qrels": "--qrels",
     "by": "--by",
     "weight": "--weight",
+    "group_weight": "--group-weight",
     "prediction": "--prediction",
     "scores": "--class-score",
     "indicators": "--class-indicator",
@@ -108,7 +109,7 @@ COMMAND_FLAGS["eval"] = EVAL_FLAGS
     "'P(rel=2)@5' (repeatable). With --trec --format trec and no -m: trec_eval's standard "
     "measures."
 )
-@data_options(*ROLES, "where", score=SCORES)
+@data_options(*ROLES, "group_weight", "where", score=SCORES)
 @click.option(
     "--class-score",
     "class_scores",
@@ -202,6 +203,7 @@ def eval_command(
     by: tuple[str, ...],
     qrels: str | None,
     pos_label: str | None,
+    group_weight: str | None,
     where: str | None,
     class_scores: tuple[str, ...],
     class_indicators: tuple[str, ...],
@@ -249,6 +251,7 @@ def eval_command(
         group=group,
         item=item,
         weight=weight,
+        group_weight=group_weight,
         prediction=prediction,
         **({"qrels": judged} if judged is not None else {}),
         **_wide(class_scores, class_indicators),

@@ -43,6 +43,7 @@ FLAGS = {
     "group": "--group",
     "item": "--item",
     "weight": "--weight",
+    "group_weight": "--group-weight",
     "prediction": "--prediction",
     "by": "--by",
     "qrels": "--qrels",
@@ -383,6 +384,14 @@ GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     ),
     "item": (("--item",), {"default": None, "help": "Item (document) column for ranking metrics."}),
     "weight": (("--weight",), {"default": None, "help": "Sample-weight column."}),
+    "group_weight": (
+        ("--group-weight",),
+        {
+            "default": None,
+            "help": "Per-group weight column of the ranking means over groups (constant "
+            "within a group).",
+        },
+    ),
     "prediction": (
         ("--prediction",),
         {"default": None, "help": "0/1 prediction column (threshold metrics)."},

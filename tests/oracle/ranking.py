@@ -126,6 +126,7 @@ def metric(
     missing: str = "skip",
     relevance_level: float = 1,
     ap_denominator: str = "relevant",
+    group_weights: dict[Any, float] | None = None,
 ) -> float:
     """The metric over ``rows`` (group, item, score, label); NaN when no group is left.
 
@@ -134,7 +135,8 @@ def metric(
     evaluated), and a judged group without run rows is *missing*: left out with
     ``missing="skip"``, counted (as a group that retrieved nothing) with ``"zero"``. A group
     with no relevant item is *empty* (``empty=``); a missing and empty group needs both
-    policies to keep it.
+    policies to keep it. ``group_weights`` (group -> W_g): the weighted mean
+    sum_g W_g v_g / sum_g W_g of the groups kept (NaN when their weights sum to 0).
     """
     run: dict[Any, list[tuple[Any, float, float]]] = {}
     for g, i, s, label in rows:
@@ -154,7 +156,8 @@ def metric(
         groups = {g: (items, [x[2] for x in items]) for g, items in run.items()}
 
     values: list[tuple[float, float]] = []
-    for items, judged in groups.values():
+    weights: list[float] = []
+    for g, (items, judged) in groups.items():
         n_rel = sum(1 for label in judged if label >= relevance_level)
         is_missing = not items
         if is_missing and missing == "skip":
@@ -171,8 +174,12 @@ def metric(
             per_list(name, lst, judged, k, relevance_level, gain, ap_denominator) for lst in lists
         ]
         values.append((sum(p[0] for p in parts) / len(parts), parts[0][1]))
+        weights.append(1.0 if group_weights is None else float(group_weights[g]))
     if not values:
         return NAN
+    if group_weights is not None:
+        total = math.fsum(weights)
+        return math.fsum(w * v[0] for w, v in zip(weights, values)) / total if total else NAN
     if name == "hit_ratio":
         den = sum(v[1] for v in values)
         return sum(v[0] for v in values) / den if den else 0.0

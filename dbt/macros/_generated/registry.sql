@@ -267,6 +267,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -496,6 +501,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'gain', 'gains', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -706,6 +716,16 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -797,6 +817,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -1091,6 +1116,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -1476,6 +1506,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -1575,6 +1610,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -1688,6 +1728,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'gain', 'gains', 'log_base', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -1747,6 +1792,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -1801,6 +1851,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -1857,6 +1912,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -2049,6 +2109,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -2336,6 +2401,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'ap_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -2437,6 +2507,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -2643,6 +2718,16 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -3206,6 +3291,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['k', 'precision_denominator', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -3447,6 +3537,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -3501,6 +3596,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -3613,6 +3713,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],
@@ -3905,6 +4010,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['beta', 'relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -3961,6 +4071,11 @@
                     'name': 'label',
                     'kind': 'relevance',
                     'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
+                    'required': false
                 }
             ],
             'params': ['relevance_level', 'ties', 'empty', 'missing', 'duplicates', 'judged_only'],
@@ -4015,6 +4130,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'group_weight',
+                    'kind': 'weight',
                     'required': false
                 }
             ],

@@ -600,8 +600,18 @@ from (
 {{ sqlmetrics.group_by(by) }}
 {%- endmacro %}
 
-{# GAUC's weight of each group (options.weighting): rows | positives | 1 #}
+{# GAUC's weight of each group (options.weighting): rows | positives | 1; with
+   columns.group_weight (the ranking metrics' group_weight=) the group's own weight, a column
+   constant within the group #}
 {% macro compare_group_weights(relation, by, columns, options) -%}
+{% if columns.group_weight is defined and columns.group_weight %}
+select
+    {{ sqlmetrics.slice_source(by) }}
+    {{ columns.group }} as grp,
+    max({{ columns.group_weight }}) as w
+from {{ relation }}
+group by {% for col in by %}{{ col }}, {% endfor %}{{ columns.group }}
+{%- else %}
 select
     {{ sqlmetrics.slice_cols(by) }}
     grp,
@@ -620,4 +630,5 @@ from (
     from {{ relation }}
 ) as labelled
 {{ sqlmetrics.group_by(by, ['grp']) }}
+{%- endif %}
 {%- endmacro %}

@@ -538,6 +538,8 @@ select * from final
     rows      rows of the group (gauc weighting='samples')
     positives its positive rows (gauc weighting='positives')
     relevant  its relevant rows, label >= relevance_level (hit_ratio: relevant items)
+    column    the group's value of the column `label` (the ranking metrics' group_weight=,
+              constant within a group)
 #}
 {% macro ci_group_weights(relation, by, group, kind, label, options) -%}
 select
@@ -547,6 +549,8 @@ select
     count(*) as v
 {% elif kind == 'positives' %}
     sum({{ sqlmetrics.binary_label(label, options.pos_label) }}) as v
+{% elif kind == 'column' %}
+    max({{ label }}) as v
 {% else %}
     sum(case when {{ label }} >= {{ sqlmetrics.float_literal(options.relevance_level) }} then 1 else 0 end) as v
 {% endif %}

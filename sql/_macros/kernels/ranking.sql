@@ -5,7 +5,14 @@
   ranking_kernel(relation, by, columns, options, entries):
     relation  the run (SQL after `from`); by: quoted slice identifiers (may be empty)
     columns   group, item, score, label (none when qrels is given); with judgments also
-              qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label
+              qrels_relation (their SQL after `from`), qrels_group, qrels_item, qrels_label;
+              optional weight (per item: rax's weighted gains, w on the rows: `gain` is
+              gain(label) * w and the ideal order is by that weighted gain, every item
+              sorted; never with qrels, nor with merged duplicates: Python refuses both) and
+              group_weight (per group, gw, constant within a group: Python checks it; each
+              value macro's mean over groups is then sum_g W_g v_g / sum_g W_g through
+              ranking_mean, W_g joined from `group_weights`; not with empty = 'one' nor
+              missing = 'zero'). Without them the SQL is the unweighted one, byte for byte.
     options   relevance_level, ties, gain, empty, missing, duplicates, judged_only,
               ap_denominator, log_base, precision_denominator: all
               given (Python fills the defaults; none lives here); gains (a map level ->
@@ -127,6 +134,8 @@
   has no slice value and enters none (sql/_macros/kernels/ranking.sql).
   Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
+  group_weight=: the mean over groups is sum_g W_g v_g / sum_g W_g (exact sums; W_g >= 0,
+  one value per group); a slice whose kept groups all weigh 0 -> NULL (NaN).
   Shared SQL: sql/_macros/kernels/ranking.sql (one row_number() sort per group for every metric).
 #}
 
@@ -134,6 +143,19 @@
    per-group terms (its <metric>_group_columns) #}
 {% macro ranking_within(k, column='pos') -%}
 {% if k is none %}1 = 1{% else %}{{ column }} <= {{ k }}{% endif %}
+{%- endmacro %}
+
+{# a mean over the kept groups of the per-group value `expr` (its exact_sum exponent `e`):
+   sum_g v_g / n_groups; with group weights (options.group_weighted: the kernel's
+   group_weight column gw, constant per group) sum_g W_g v_g / sum_g W_g, both sums exact
+   (the exponent of W_g v_g is at most e + gw_exp, gw_exp the slice's largest weight's); a
+   slice whose kept groups all weigh 0 has no value (NULL) #}
+{% macro ranking_mean(expr, e, options) -%}
+{% if options.get('group_weighted') -%}
+{{ sqlmetrics.exact_sum('gw * (' ~ expr ~ ')', e ~ ' + gw_exp') }} / nullif({{ sqlmetrics.exact_sum('gw', 'gw_exp') }}, 0)
+{%- else -%}
+{{ sqlmetrics.exact_sum(expr, e) }} / count(*)
+{%- endif %}
 {%- endmacro %}
 
 {# the gain of a label: exponential 2^label - 1 (Burges et al. 2005) or linear; with
@@ -173,7 +195,24 @@
     'need_judged': 'judged' in needs,
     'need_err': 'err' in needs,
     'judged_only': options.judged_only and columns.qrels_relation is defined and columns.qrels_relation is not none,
+    'weight': columns.weight if columns.weight is defined else none,
+    'group_weight': columns.group_weight if columns.group_weight is defined else none,
 } %}
+{# what the weights cannot do (the Python layer refuses it first, with the same words:
+   sqlmetrics/_metrics/ranking.py, check_weights; dbt meets these) #}
+{% if ctx.weight and (ctx.has_qrels or ctx.merge) %}
+{{ exceptions.raise_compiler_error('ranking: weight= (per-item weights) is not supported with qrels= or duplicates merged (max, sum)') }}
+{% endif %}
+{% if ctx.group_weight and (options.empty == 'one' or (ctx.has_qrels and options.missing == 'zero')) %}
+{{ exceptions.raise_compiler_error("ranking: group_weight= is not supported with empty='one' nor with qrels= and missing='zero'") }}
+{% endif %}
+{# group weights: the value macros read options.group_weighted (ranking_mean) #}
+{% if ctx.group_weight %}
+{% set weighted = {} %}
+{% do weighted.update(options) %}
+{% do weighted.update({'group_weighted': true}) %}
+{% set options = weighted %}
+{% endif %}
 with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
 {{ sqlmetrics.ranking_labelled(by, columns, ctx) }}
 {% if options.ties != 'average' %}
@@ -199,6 +238,12 @@ with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ columns.item }} as item,
+{% if ctx.weight %}
+        cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w,
+{% endif %}
+{% if ctx.group_weight %}
+        cast({{ columns.group_weight }} as {{ sqlmetrics.float_type() }}) as gw,
+{% endif %}
         {{ sqlmetrics.score_value(columns.score) }} as score{{ ',' if not ctx.has_qrels }}
 {% if not ctx.has_qrels %}
         cast({{ columns.label }} as {{ sqlmetrics.float_type() }}) as label
@@ -213,6 +258,9 @@ source as (
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         item,
+{% if ctx.group_weight %}
+        max(gw) as gw,
+{% endif %}
         max(score) as score{{ ',' if not ctx.has_qrels }}
 {% if not ctx.has_qrels %}
         {{ ctx.merge }}(label) as label
@@ -273,6 +321,9 @@ labelled as (
         {{ sqlmetrics.slice_cols(by) }}
         grp,
         item,
+{% if ctx.weight %}
+        w,
+{% endif %}
         score,
         label{{ ',' if ctx.need_n_rel or ctx.need_judged }}
 {% if ctx.need_judged %}
@@ -309,7 +360,12 @@ ordered as (
 {% endif %}
 
         case when label >= {{ ctx.level }} then 1 else 0 end as relevant,
+{% if ctx.weight %}
+        -- weight=: the item's weight times its gain (rax's weighted gains)
+        {{ sqlmetrics.ranking_gain('label', options) }} * w as gain,
+{% else %}
         {{ sqlmetrics.ranking_gain('label', options) }} as gain,
+{% endif %}
 {% if ctx.need_err %}
         (power({{ sqlmetrics.float_literal(2) }}, label) - 1) / power({{ sqlmetrics.float_literal(2) }}, {{ sqlmetrics.float_literal(options.max_grade) }}) as err_r,
 {% endif %}
@@ -320,7 +376,7 @@ ordered as (
         ) as cum_rel,
 {% endif %}
 {% if ctx.need_gain %}
-        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options), by, ['grp'], 'score desc, ' ~ ctx.item_order) }}
+        {{ sqlmetrics.sum_exponent(sqlmetrics.ranking_gain('label', options) ~ (' * w' if ctx.weight else ''), by, ['grp'], 'score desc, ' ~ ctx.item_order) }}
             as gain_exp,
 {% endif %}
         row_number() over ({{ ctx.part }} order by score desc, {{ ctx.item_order }}) as pos
@@ -382,11 +438,20 @@ tied as (
         sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }}
         ) as tie_r,
+{% if ctx.weight %}
+        -- weight=: the mean weighted gain, summed in its own order: the same bits whatever
+        -- the input order
+        avg({{ sqlmetrics.ranking_gain('label', options) }} * w) over (
+            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by {{ sqlmetrics.ranking_gain('label', options) }} * w
+            rows between unbounded preceding and unbounded following
+        ) as tie_gain
+{% else %}
         -- summed in label order: the same bits whatever the input order
         avg({{ sqlmetrics.ranking_gain('label', options) }}) over (
             {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
+{% endif %}
     from labelled
 ),
 -- t = offset of pos in its tie group; rel_above = relevant items scored strictly higher
@@ -499,7 +564,13 @@ run_groups as (
 {% set gain = sqlmetrics.ranking_gain('label', options) %}
 {% set order = (gain ~ ' desc, ' if options.get('gains') else '') ~ 'label desc' %}
 {% set positive = gain ~ ' > 0' if options.get('gains') else 'label > 0' %}
-{% if none not in cuts and cuts | max <= 100 %}
+{% if ctx.weight %}
+{# weight=: the ideal order is by weighted gain (rax's ideal DCG), every item sorted #}
+{% set gain = gain ~ ' * w' %}
+{% set order = gain ~ ' desc, label desc' %}
+{% set positive = gain ~ ' > 0' %}
+{% endif %}
+{% if none not in cuts and cuts | max <= 100 and not ctx.weight %}
 {{ sqlmetrics.ranking_ideal_counted(by_ideal, gain, positive, order, cuts | max, ctx) }}
 {% else %}
 {{ sqlmetrics.ranking_ideal_sorted(by_ideal, gain, positive, order ~ ', item', ctx) }}
@@ -586,6 +657,18 @@ ideal as (
    absent ones as `missing` says: `absent`, `absent_count`, `universe`) and `flagged`, each
    group marked empty (n_rel = 0) or not #}
 {% macro ranking_groups(by, columns, options, ctx) -%}
+{% if ctx.group_weight %}
+-- group_weight=: each (slice, group)'s weight W_g (the Python layer checked it is constant
+-- within the group)
+group_weights as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, 'w_') }}
+        grp as w_grp,
+        max(gw) as gw
+    from source
+    {{ sqlmetrics.group_by(by, ['grp']) }}
+),
+{% endif %}
 {% if ctx.has_qrels %}
 -- judged groups the run has no row for (the header says which slice, if any, they enter)
 absent as (
@@ -632,8 +715,14 @@ per_group as (
 {% if ctx.has_ideal %}
         ideal_groups.*
 {% endif %}
+{% if ctx.group_weight %}
+        , group_weights.gw as gw
+{% endif %}
     from universe
     left join run_groups on {{ sqlmetrics.join_on_slices('universe', 'run_groups', by, ['grp'], 'r_') }}
+{% if ctx.group_weight %}
+    left join group_weights on {{ sqlmetrics.join_on_slices('universe', 'group_weights', by, ['grp'], 'w_') }}
+{% endif %}
 {% if ctx.has_ideal %}
     left join ideal_groups on universe.grp = ideal_groups.i_grp
 {% endif %}
@@ -645,9 +734,15 @@ per_group as (
 {% if ctx.has_ideal %}
         ideal_groups.*
 {% endif %}
+{% if ctx.group_weight %}
+        , group_weights.gw as gw
+{% endif %}
     from run_groups
 {% if ctx.has_ideal %}
     left join ideal_groups on {{ sqlmetrics.join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
+{% endif %}
+{% if ctx.group_weight %}
+    join group_weights on {{ sqlmetrics.join_on_slices('run_groups', 'group_weights', by, ['grp'], 'w_') }}
 {% endif %}
 ),
 {% endif %}
@@ -669,6 +764,9 @@ flagged as (
 {% do exps.append((m.alias ~ '_exp', exp)) %}
 {% endif %}
 {% endfor %}
+{% if ctx.group_weight %}
+{% do exps.append(('gw_exp', 'gw')) %}
+{% endif %}
 {{ 'kept_rows' if exps else 'kept' }} as (
     select *
     from flagged

@@ -1,12 +1,14 @@
 """``report``: one self-contained HTML page of an evaluation (metrics per slice, intervals,
-group counts, curves, the paired comparison of models, settings, versions and the SQL).
+operating points, group counts, curves, the paired comparison of models, settings, versions
+and the SQL).
 
 Every number comes from the functions users call themselves, so from the same SQL:
 :func:`evaluate` (the table, its intervals and counts), :func:`roc_curve`, :func:`pr_curve`,
 :func:`calibration_curve`, :func:`lift_table` (the plots) and :func:`compare` (the paired
 tests). The one statement of its own counts the groups of each slice (``group=`` given), so
-that the page can say how many groups a metric's mean left out. The HTML is built in
-:mod:`report_html`.
+that the page can say how many groups a metric's mean left out; the operating points'
+thresholds are operating_points' statement, run on the source that count opens (without the
+function's checks, which evaluate has made). The HTML is built in :mod:`report_html`.
 """
 
 from __future__ import annotations
@@ -113,7 +115,11 @@ def report(
     """Write an evaluation as one self-contained HTML page, and return its path.
 
     The page holds the metrics per slice as a table (sortable by clicking a header), with
-    their intervals when ``ci=`` is given; per slice ``n_rows``, each grouped metric's group
+    their intervals when ``ci=`` is given; when ``metrics`` lists an operating point
+    (``recall_at_precision``, ``precision_at_recall``, ``tpr_at_fpr``), the section "Operating
+    points": per slice (and model) each one's value, the level it is read at
+    (``min_precision=``, ``min_recall=``, ``max_fpr=``) and the threshold reaching it, as
+    :func:`operating_points` gives them; per slice ``n_rows``, each grouped metric's group
     count and the groups it left out, and why; ROC, precision-recall, calibration and
     cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
     ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
@@ -199,7 +205,11 @@ n_boot, seed, where, con, **options
     Notes
     -----
     A table cell shows the value rounded to 6 significant digits and holds the exact float
-    (``repr``) in its ``data-value`` attribute, which sorting reads. The plots' ROC and
+    (``repr``) in its ``data-value`` attribute, which sorting reads. The operating points come
+    from one operating_points statement per model, over the rows ``where=`` keeps, at the
+    levels the metrics table was computed at (``**options``' or the metrics' defaults); its
+    values are the metrics table's, and an undefined point (no threshold reaches the level,
+    or a slice without one class) shows NaN. The plots' ROC and
     precision-recall curves keep 200 exact points per slice (``max_points=200``).
     User data is escaped (``html.escape``) wherever it is written: a slice value such as
     ``<script>`` is shown as text, never run.

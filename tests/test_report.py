@@ -467,7 +467,8 @@ def test_the_operating_points_are_operating_points_values(
     events: pd.DataFrame, tmp_path: Path
 ) -> None:
     metrics = ["auc", "tpr_at_fpr", "recall_at_precision", "precision_at_recall"]
-    kwargs: dict[str, Any] = dict(by=["country", "device"], **LEVELS)
+    kwargs: dict[str, Any] = dict(by=["country", "device"], weight="w", **LEVELS)
+    events = events.assign(w=np.random.default_rng(1).random(len(events)).round(1))
     where = "b > 0.2"  # every part of the page reads these rows: the operating points too
     rows_kept = events[events["b"] > 0.2]
     path = quiet(
@@ -505,7 +506,7 @@ def test_the_operating_points_are_operating_points_values(
         r'<table id="([^"]+)" class="sortable"', path.read_text()
     )
     # the SQL behind it: operating_points' own at the page's levels, over the rows kept
-    rendered = sqlmetrics.render("operating_points", by=["country", "device"], **LEVELS)
+    rendered = sqlmetrics.render("operating_points", **kwargs)
     assert f"-- over the rows where ({where})\n{rendered}" in page.codes
 
 

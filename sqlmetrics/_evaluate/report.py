@@ -207,9 +207,9 @@ n_boot, seed, where, con, **options
     A table cell shows the value rounded to 6 significant digits and holds the exact float
     (``repr``) in its ``data-value`` attribute, which sorting reads. The operating points come
     from one operating_points statement per model, over the rows ``where=`` keeps, at the
-    levels the metrics table was computed at (``**options``' or the metrics' defaults); its
-    values are the metrics table's, and an undefined point (no threshold reaches the level,
-    or a slice without one class) shows NaN. The plots' ROC and
+    levels the metrics table was computed at (``**options``' or the metrics' defaults); their
+    values equal the metrics table's, and an undefined point (no threshold reaches the level,
+    or a slice without both classes) shows NaN, its threshold too. The plots' ROC and
     precision-recall curves keep 200 exact points per slice (``max_points=200``).
     User data is escaped (``html.escape``) wherever it is written: a slice value such as
     ``<script>`` is shown as text, never run.
@@ -343,7 +343,9 @@ n_boot, seed, where, con, **options
         not_compared = [r.text for r in plan.requests if r.spec.inference.paired is None]
         # the options of the compared metrics only (min_recall= of precision_at_recall,
         # which has no paired test, is no option of compare's metrics)
-        accepted = {p for r in plan.requests if r.spec.inference.paired for p in r.spec.params}
+        accepted = {
+            p for r in plan.requests if r.spec.inference.paired is not None for p in r.spec.params
+        }
         shared = {
             k: v
             for k, v in options.items()

@@ -1,7 +1,7 @@
 """Time ``sqlmetrics.report`` against ``evaluate`` with the four curves (issue 26), in fresh
 processes.
 
-    python -m benchmarks.report --rows 2000000 [--repeats 2]
+    python -m benchmarks.report --rows 2000000 [--repeats 2] [--operating]
 
 Data (seeded, written once per size under benchmarks/data/): a CTR log of ``rows`` rows in 5
 countries and ``rows / 20`` users, a binary label (30 % positive) and a score with ~1e6
@@ -13,6 +13,9 @@ all DuckDB threads):
   ``calibration_curve`` and ``lift_table`` (10 bins), each ``by="country"``: the numbers the
   report shows;
 - ``report``: ``report(...)`` with the same arguments, writing the page.
+
+``--operating``: ``tpr_at_fpr`` is listed too, and ``evaluate + curves`` also calls
+``operating_points(by="country")``: the page's section "Operating points" on both sides.
 
 The issue's target: ``report`` at most 1.5x ``evaluate + curves``.
 """
@@ -50,7 +53,13 @@ def make_data(rows: int) -> str:
     return path
 
 
-def cases(path: str, out: str) -> dict[str, str]:
+def cases(path: str, out: str, operating: bool = False) -> dict[str, str]:
+    metrics = METRICS[:-1] + ", 'tpr_at_fpr']" if operating else METRICS
+    points = (
+        f", sqlmetrics.operating_points({path!r}, by='country', label='click', score='pctr')"
+        if operating
+        else ""
+    )
     curves = (
         f"sqlmetrics.roc_curve({path!r}, by='country', label='click', score='pctr', "
         f"max_points=200), "
@@ -59,12 +68,13 @@ def cases(path: str, out: str) -> dict[str, str]:
         f"sqlmetrics.calibration_curve({path!r}, by='country', label='click', score='pctr', "
         f"n_bins=10), "
         f"sqlmetrics.lift_table({path!r}, by='country', label='click', score='pctr', n_bins=10)"
+        f"{points}"
     )
-    evaluate = f"sqlmetrics.evaluate({path!r}, {METRICS}, {ARGS})"
+    evaluate = f"sqlmetrics.evaluate({path!r}, {metrics}, {ARGS})"
     return {
         "evaluate": f"len({evaluate})",
         "evaluate + curves": f"len([{evaluate}, {curves}])",
-        "report": f"sqlmetrics.report({path!r}, {METRICS}, {ARGS}, path={out!r}).stat().st_size",
+        "report": f"sqlmetrics.report({path!r}, {metrics}, {ARGS}, path={out!r}).stat().st_size",
     }
 
 
@@ -96,12 +106,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--operating", action="store_true", help="list tpr_at_fpr too")
     args = parser.parse_args()
     path = make_data(args.rows)
     out = os.path.join(HERE, "data", f"report_{args.rows}.html")
     print(f"load average before: {os.getloadavg()}")
     best: dict[str, tuple[float, float]] = {}
-    for name, call in cases(path, out).items():
+    for name, call in cases(path, out, args.operating).items():
         for _ in range(args.repeats):
             wall, cpu, value = run(call)
             print(f"{name:>18}: wall {wall:7.2f} s  cpu {cpu:7.2f} s  ({value:g})", flush=True)

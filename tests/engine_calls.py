@@ -689,6 +689,20 @@ CALLS: list[Call] = [
         {"metrics": ["auc", "log_loss", "precision"], **BIN, "by": "country", "ci": 0.9},
         kind="report",
     ),
+    # the operating points' section: one operating_points statement, weighted, on the engine
+    Call(
+        "report",
+        "operating_points",
+        {
+            "metrics": ["tpr_at_fpr", "recall_at_precision", "precision_at_recall"],
+            **BIN,
+            "weight": "w",
+            "by": "country",
+            "min_precision": 0.6,
+            "curves": False,
+        },
+        kind="report",
+    ),
     # metric_anomalies over the daily table: intervals, counts, a delay; the plain mode by weekday
     Call(
         "metric_anomalies",

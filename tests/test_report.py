@@ -440,6 +440,187 @@ def test_a_librarys_own_warning_is_passed_on_but_not_shown(
     assert "client library" not in page
 
 
+# ----------------------------------------------------------------------- the operating points
+OPERATING = ("recall_at_precision", "precision_at_recall", "tpr_at_fpr")
+LEVELS: dict[str, Any] = dict(min_precision=0.8, min_recall=0.6, max_fpr=0.2)
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The statements the DuckDB backend executes, ``(method, sql)``, each registered
+    relation's generated name read as "source_table" (render's name for the input)."""
+    from sqlmetrics._backends.duckdb_backend import DuckDBBackend
+
+    seen: list[tuple[str, str]] = []
+    for name in ("query", "rows", "columns"):
+        original = getattr(DuckDBBackend, name)
+
+        def spy(self: Any, sql: str, _original: Any = original, _name: str = name) -> Any:
+            seen.append((_name, re.sub(r'"__sqlmetrics_[0-9a-f]+"', '"source_table"', sql)))
+            return _original(self, sql)
+
+        monkeypatch.setattr(DuckDBBackend, name, spy)
+    return seen
+
+
+def test_the_operating_points_are_operating_points_values(
+    events: pd.DataFrame, tmp_path: Path
+) -> None:
+    metrics = ["auc", "tpr_at_fpr", "recall_at_precision", "precision_at_recall"]
+    kwargs: dict[str, Any] = dict(by=["country", "device"], weight="w", **LEVELS)
+    events = events.assign(w=np.random.default_rng(1).random(len(events)).round(1))
+    where = "b > 0.2"  # every part of the page reads these rows: the operating points too
+    rows_kept = events[events["b"] > 0.2]
+    path = quiet(
+        sqlmetrics.report, events, metrics, where=where, path=tmp_path / "o.html", **kwargs
+    )
+    want = quiet(sqlmetrics.operating_points, rows_kept, **kwargs)
+    table = quiet(sqlmetrics.evaluate, rows_kept, metrics, **kwargs)
+    page = read(path)
+    header = page.tables["operating-table"]["header"]
+    assert header == ["country", "device", "metric", "level", "value", "threshold"]
+    rows = page.rows("operating-table")
+    assert len(rows) == 3 * len(want) == 3 * 6
+    levels = {"tpr_at_fpr": "max_fpr=0.2", "recall_at_precision": "min_precision=0.8"}
+    levels["precision_at_recall"] = "min_recall=0.6"
+    metric_rows = page.rows("metrics-table")
+    for i, (_, w) in enumerate(want.iterrows()):
+        got = rows[3 * i : 3 * i + 3]
+        assert [r["metric"][0] for r in got] == metrics[1:]  # in the order of metrics=
+        for row, name in zip(got, metrics[1:]):
+            for column in ("country", "device"):
+                assert_cell(row[column], w[column])
+                assert row[column] == metric_rows[i][column]  # shown as the metrics table does
+            assert_cell(row["level"], levels[name])
+            assert_cell(row["value"], w[name])
+            assert_cell(row["threshold"], w[f"{name}_threshold"])
+            # the value is the metrics table's, bit for bit (evaluate's own statement)
+            assert row["value"] == metric_rows[i][name]
+            assert_cell(row["value"], table[name].iloc[i])
+    # undefined points (FR/web has no negative: no FPR) shown as NaN, as elsewhere
+    assert ("NaN", "NaN") in [r["value"] for r in rows if r["metric"][0] == "tpr_at_fpr"]
+    assert ("NaN", "NaN") in [r["threshold"] for r in rows]
+    assert (HOSTILE, HOSTILE) in [r["country"] for r in rows]  # escaped: held as text
+    assert HOSTILE not in path.read_text()
+    assert "operating-table" in re.findall(
+        r'<table id="([^"]+)" class="sortable"', path.read_text()
+    )
+    # the SQL behind it: operating_points' own at the page's levels, over the rows kept
+    rendered = sqlmetrics.render("operating_points", **kwargs)
+    assert f"-- over the rows where ({where})\n{rendered}" in page.codes
+
+
+def test_the_operating_points_are_one_statement_per_model(
+    statements: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    """Beyond evaluate's statements (its checks included) the page reads the data once per
+    model for the operating points (the data's column lookup aside): no check again."""
+    rng = np.random.default_rng(5)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "g": rng.choice(["x", "y"], n),
+            "label": rng.integers(0, 2, n),
+            "a": rng.random(n),
+            "b": rng.random(n),
+        }
+    )
+    metrics = ["average_precision", "precision_at_recall"]  # no paired test: no compare
+    for scores in (["a"], ["a", "b"]):
+        several = {"scores": scores} if len(scores) > 1 else {"score": scores[0]}
+        statements.clear()
+        for model in scores:
+            quiet(sqlmetrics.evaluate, frame, metrics, by="g", score=model, min_recall=0.7)
+        alone = list(statements)
+        statements.clear()
+        quiet(
+            sqlmetrics.report,
+            frame,
+            metrics,
+            by="g",
+            min_recall=0.7,
+            curves=False,
+            path=tmp_path / "one.html",
+            **several,
+        )
+        assert statements[: len(alone)] == alone
+        more = [sql for method, sql in statements[len(alone) :] if method != "columns"]
+        assert more == [
+            sqlmetrics.render("operating_points", by="g", score=m, min_recall=0.7) for m in scores
+        ]
+    # without an operating-point metric: no statement, no section, no SQL of it
+    statements.clear()
+    quiet(sqlmetrics.evaluate, frame, ["log_loss", "partial_auc"], by="g", score="a", max_fpr=0.2)
+    alone = list(statements)
+    statements.clear()
+    path = quiet(
+        sqlmetrics.report,
+        frame,
+        ["log_loss", "partial_auc"],
+        by="g",
+        score="a",
+        max_fpr=0.2,
+        curves=False,
+        path=tmp_path / "none.html",
+    )
+    assert [s for s in statements[len(alone) :] if s[0] != "columns"] == []
+    text = path.read_text()
+    page = read(path)
+    assert "operating-table" not in page.tables and 'id="operating"' not in text
+    assert "Operating points" not in text and "operating_points" not in text  # nor its SQL
+
+
+def test_the_operating_points_of_several_models_with_a_null_slice(tmp_path: Path) -> None:
+    rng = np.random.default_rng(9)
+    n = 500
+    frame = pd.DataFrame(
+        {
+            "country": rng.choice(["DE", "FR", None], n),
+            "label": rng.integers(0, 2, n),
+            "a": rng.random(n).round(2),
+            "b": rng.random(n),
+        }
+    )
+    path = quiet(
+        sqlmetrics.report,
+        frame,
+        ["auc", "recall_at_precision"],
+        by="country",
+        scores=["a", "b"],
+        min_precision=0.55,
+        path=tmp_path / "null.html",
+    )
+    page = read(path)
+    assert page.tables["operating-table"]["header"] == [
+        "country",
+        "model",
+        "metric",
+        "level",
+        "value",
+        "threshold",
+    ]
+    rows = page.rows("operating-table")
+    metric_rows = page.rows("metrics-table")
+    assert len(rows) == len(metric_rows) == 3 * 2
+    # auc is compared, min_precision= (recall_at_precision's) is no option of compare's
+    assert len(page.rows("comparison-table")) == 3 * 2
+    for model in ("a", "b"):
+        want = quiet(
+            sqlmetrics.operating_points, frame, score=model, by="country", min_precision=0.55
+        )
+        assert want["country"].isna().iloc[-1]  # the NULL slice, last as in evaluate's frame
+        got = [r for r in rows if r["model"][0] == model]
+        shown = [r for r in metric_rows if r["model"][0] == model]
+        assert len(got) == len(want) == 3
+        for row, table_row, (_, w) in zip(got, shown, want.iterrows()):
+            assert row["country"] == table_row["country"]  # a NULL slice read as the page does
+            assert_cell(row["level"], "min_precision=0.55")
+            assert_cell(row["value"], w["recall_at_precision"])
+            assert_cell(row["threshold"], w["recall_at_precision_threshold"])
+            assert row["value"] == table_row["recall_at_precision"]
+    assert [r["country"] for r in rows][-1] == metric_rows[-1]["country"]
+
+
 # ------------------------------------------------------------------ the metrics over time (day=)
 #: the days of ``daily_events`` whose DE scores are noise: AUC drops and log loss rises there
 BAD_DAYS = (30, 36)

@@ -1,13 +1,14 @@
-"""The report page in a real browser: Debian's ``chromium`` in headless mode (``.ci/run``
-installs it with apt-get when it is missing; a machine without it FAILS here, never skips).
+"""The report page in a real browser: Debian's ``chromium`` in headless mode (``.ci/run`` installs
+it with apt-get when it is missing; a machine without it FAILS here, never skips).
 
-Checked: the DOM after the page's JavaScript ran holds each slice's values as ``evaluate``
-gives them; clicking a header sorts the table; a screenshot is taken and is not blank; the
-page logs no console error and raises no uncaught error; the tables have header cells and
-captions; the page prints to PDF. The time-series section (``day=``), opened with every host
-unresolvable: a screenshot of it shows the bands' fill and one marker per flagged day (the
-pixels of their colours counted, and counted again with the bands or the markers hidden, so
-the count can fail), and in the DOM each marker lies outside its chart's band.
+Checked: the DOM after the page's JavaScript ran holds each slice's values as ``evaluate`` gives
+them, and its operating points as ``operating_points`` does; clicking a header sorts the table;
+a screenshot is taken and is not blank; the page logs no console error and raises no uncaught
+error; the tables have header cells and captions; the page prints to PDF. The time-series
+section (``day=``), opened with every host unresolvable: a screenshot of it shows the bands'
+fill and one marker per flagged day (the pixels of their colours counted, and counted again with
+the bands or the markers hidden, so the count can fail), and in the DOM each marker lies outside
+its chart's band.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def console_errors(stderr: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
     rng = np.random.default_rng(3)
     n = 600
     frame = pd.DataFrame(
@@ -105,12 +106,13 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
         }
     )
     frame.loc[frame.country == "IT", "label"] = 0  # auc undefined there: NaN
-    metrics = ["auc", "gauc", "log_loss"]
+    metrics = ["auc", "gauc", "log_loss", "tpr_at_fpr"]  # tpr_at_fpr: the operating points
     kwargs = dict(by="country", group="user", ci=0.95)
     expected = quiet(sqlmetrics.evaluate, frame, metrics, **kwargs)
+    points = quiet(sqlmetrics.operating_points, frame, by="country")
     folder = tmp_path_factory.mktemp("browser")
     path = quiet(sqlmetrics.report, frame, metrics, path=folder / "report.html", **kwargs)
-    return path, expected
+    return path, expected, points
 
 
 def with_hooks(path: Path, click: bool) -> Path:
@@ -123,8 +125,10 @@ def with_hooks(path: Path, click: bool) -> Path:
     return out
 
 
-def test_the_dom_holds_evaluates_values_and_no_error(page: tuple[Path, pd.DataFrame]) -> None:
-    path, expected = page
+def test_the_dom_holds_evaluates_values_and_no_error(
+    page: tuple[Path, pd.DataFrame, pd.DataFrame],
+) -> None:
+    path, expected, points = page
     done = run_chromium("--dump-dom", with_hooks(path, click=False).as_uri())
     dom = Page(done.stdout)
     assert console_errors(done.stderr) == []
@@ -140,6 +144,20 @@ def test_the_dom_holds_evaluates_values_and_no_error(page: tuple[Path, pd.DataFr
             assert_cell(row[column], want[column])
     assert (HOSTILE, HOSTILE) in [r["country"] for r in rows]
     assert dom.tags.count("script") == 2  # the hook and the page's own
+    # the operating points rendered: tpr_at_fpr's value and threshold per slice (IT: NaN)
+    assert [
+        (r["country"], r["level"], r["value"], r["threshold"]) for r in dom.rows("operating-table")
+    ] == [
+        (
+            (str(w["country"]), str(w["country"])),
+            ("max_fpr=0.1", "max_fpr=0.1"),
+            *(
+                ("NaN", "NaN") if math.isnan(w[c]) else (f"{w[c]:.6g}", repr(float(w[c])))
+                for c in ("tpr_at_fpr", "tpr_at_fpr_threshold")
+            ),
+        )
+        for _, w in points.iterrows()
+    ]
 
 
 def test_the_error_checks_catch_an_error(tmp_path: Path) -> None:
@@ -152,8 +170,8 @@ def test_the_error_checks_catch_an_error(tmp_path: Path) -> None:
     assert any("no_such_function" in line for line in console_errors(done.stderr))
 
 
-def test_clicking_a_header_sorts_the_table(page: tuple[Path, pd.DataFrame]) -> None:
-    path, expected = page
+def test_clicking_a_header_sorts_the_table(page: tuple[Path, pd.DataFrame, pd.DataFrame]) -> None:
+    path, expected, _ = page
     done = run_chromium("--dump-dom", with_hooks(path, click=True).as_uri())
     assert console_errors(done.stderr) == []
     assert recorded_errors(done.stdout) == []
@@ -166,9 +184,9 @@ def test_clicking_a_header_sorts_the_table(page: tuple[Path, pd.DataFrame]) -> N
 
 
 def test_a_screenshot_is_not_blank_and_the_page_prints(
-    page: tuple[Path, pd.DataFrame], tmp_path: Path
+    page: tuple[Path, pd.DataFrame, pd.DataFrame], tmp_path: Path
 ) -> None:
-    path, _ = page
+    path, _, _ = page
     shot = tmp_path / "shot.png"
     run_chromium("--window-size=1280,1600", f"--screenshot={shot}", path.as_uri())
     image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")

@@ -1,12 +1,14 @@
 """``report``: one self-contained HTML page of an evaluation (metrics per slice, intervals,
-group counts, curves, the paired comparison of models, settings, versions and the SQL).
+operating points, group counts, curves, the paired comparison of models, settings, versions
+and the SQL).
 
 Every number comes from the functions users call themselves, so from the same SQL:
 :func:`evaluate` (the table, its intervals and counts), :func:`roc_curve`, :func:`pr_curve`,
 :func:`calibration_curve`, :func:`lift_table` (the plots) and :func:`compare` (the paired
 tests). The one statement of its own counts the groups of each slice (``group=`` given), so
-that the page can say how many groups a metric's mean left out. The HTML is built in
-:mod:`report_html`.
+that the page can say how many groups a metric's mean left out; the operating points'
+thresholds are operating_points' statement, run on the source that count opens (without the
+function's checks, which evaluate has made). The HTML is built in :mod:`report_html`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import datetime as _dt
 import difflib
 import importlib.metadata
 import inspect
+import math
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -28,8 +31,10 @@ from .._backends import backend_for
 from .._backends.duckdb_backend import database_files
 from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
+from .._core.registry import get_spec
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
 from .._engine.render import render, render_evaluate
+from .._engine.run import check_params, render_sql
 from .._engine.validate import type_family
 from .._engine.where import check_where, filtered
 from .._inference.compare import compare
@@ -69,6 +74,13 @@ MONITOR_KEYS = (
 )
 #: the level of the daily intervals when ``day=`` is given without ``ci=``
 DAILY_CI = 0.95
+#: the operating-point metrics, each with the option of the level it is read at, in the
+#: order of operating_points' columns
+OPERATING = {
+    "recall_at_precision": "min_precision",
+    "precision_at_recall": "min_recall",
+    "tpr_at_fpr": "max_fpr",
+}
 
 
 def report(
@@ -103,7 +115,11 @@ def report(
     """Write an evaluation as one self-contained HTML page, and return its path.
 
     The page holds the metrics per slice as a table (sortable by clicking a header), with
-    their intervals when ``ci=`` is given; per slice ``n_rows``, each grouped metric's group
+    their intervals when ``ci=`` is given; when ``metrics`` lists an operating point
+    (``recall_at_precision``, ``precision_at_recall``, ``tpr_at_fpr``), the section "Operating
+    points": per slice (and model) each one's value, the level it is read at
+    (``min_precision=``, ``min_recall=``, ``max_fpr=``) and the threshold reaching it, as
+    :func:`operating_points` gives them; per slice ``n_rows``, each grouped metric's group
     count and the groups it left out, and why; ROC, precision-recall, calibration and
     cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
     ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
@@ -189,7 +205,11 @@ n_boot, seed, where, con, **options
     Notes
     -----
     A table cell shows the value rounded to 6 significant digits and holds the exact float
-    (``repr``) in its ``data-value`` attribute, which sorting reads. The plots' ROC and
+    (``repr``) in its ``data-value`` attribute, which sorting reads. The operating points come
+    from one operating_points statement per model, over the rows ``where=`` keeps, at the
+    levels the metrics table was computed at (``**options``' or the metrics' defaults); their
+    values equal the metrics table's, and an undefined point (no threshold reaches the level,
+    or a slice without both classes) shows NaN, its threshold too. The plots' ROC and
     precision-recall curves keep 200 exact points per slice (``max_points=200``).
     User data is escaped (``html.escape``) wherever it is written: a slice value such as
     ``<script>`` is shown as text, never run.
@@ -304,13 +324,33 @@ n_boot, seed, where, con, **options
         ).reset_index(drop=True)
     else:
         table = first[[*slices, *metric_columns]]
-    engine, source_label, totals = _about_data(data, con, plan, group)
+    requested, operating_params = _operating_request(plan)
+    engine, source_label, totals, points = _about_data(
+        data,
+        con,
+        plan,
+        group,
+        partial(_operating_points, models, slices, columns, operating_params)
+        if requested
+        else None,
+    )
     counts = _counts(first, plan, slices, count_columns, totals)
+    operating, operating_note = _operating(table, models, slices, requested, points)
 
     comparison, not_compared = None, []
     if len(models) > 1:
         paired = [r.text for r in plan.requests if r.spec.inference.paired is not None]
         not_compared = [r.text for r in plan.requests if r.spec.inference.paired is None]
+        # the options of the compared metrics only (min_recall= of precision_at_recall,
+        # which has no paired test, is no option of compare's metrics)
+        accepted = {
+            p for r in plan.requests if r.spec.inference.paired is not None for p in r.spec.params
+        }
+        shared = {
+            k: v
+            for k, v in options.items()
+            if k != "zero_division" and (k in accepted or k == "convention")
+        }
         if paired:
             comparison = run(
                 "compare",
@@ -322,7 +362,7 @@ n_boot, seed, where, con, **options
                     qrels=qrels,
                     con=con,
                     **{k: v for k, v in columns.items() if k != "prediction"},
-                    **{k: v for k, v in options.items() if k != "zero_division"},
+                    **shared,
                 ),
             )
 
@@ -400,6 +440,8 @@ n_boot, seed, where, con, **options
         metrics=table,
         metric_columns=metric_columns,
         counts=counts,
+        operating=operating,
+        operating_note=operating_note,
         comparison=comparison,
         not_compared=not_compared,
         curves=plots,
@@ -496,15 +538,23 @@ def _check_scores(scores: Any, score: str) -> list[str]:
 
 
 def _about_data(
-    data: Any, con: Any, plan: Plan, group: str | None
-) -> tuple[str, str, pd.DataFrame | None]:
-    """The engine and its version, the data source, and the groups of each slice (or None)."""
+    data: Any,
+    con: Any,
+    plan: Plan,
+    group: str | None,
+    then: Callable[[Any, Any], Any] | None = None,
+) -> tuple[str, str, pd.DataFrame | None, Any]:
+    """The engine and its version, the data source, and the groups of each slice (or None);
+    and what ``then(backend, source)`` returns (or None), run on the same opened source (the
+    operating points' statements: the data opened once for both).
+    """
     with backend_for(con, data) as backend:
         engine = f"{backend.name} {_engine_version(con, backend)}".strip()
         with open_source(data, backend, "report") as source:
             label = data_label(data, source.label)
+            extra = then(backend, source) if then is not None else None
             if group is None or not any(_is_grouped(r.spec) for r in plan.requests):
-                return engine, label, None
+                return engine, label, None, extra
             by = [quote_ident(b, backend.dialect) for b in plan.by]
             keys = [
                 f"{b} as {quote_ident(f'slice_{i}', backend.dialect)}" for i, b in enumerate(by)
@@ -515,7 +565,8 @@ def _about_data(
                 f"from {source.sql} as src" + (f" group by {', '.join(by)}" if by else "")
             )
             totals = backend.query(sql)
-    return engine, label, totals.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+    totals = totals.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
+    return engine, label, totals, extra
 
 
 def _version() -> str:
@@ -580,6 +631,124 @@ def _counts(
         for i in range(len(out))
     ]
     return out
+
+
+def _operating_request(plan: Plan) -> tuple[list[tuple[str, str, Any]], dict[str, Any]]:
+    """The operating-point metrics requested, as ``(text, name, level)`` in request order,
+    and the checked options of the one operating_points statement that reads them all (the
+    levels the metrics were computed at; operating_points' defaults for the others).
+    """
+    requested = [
+        (r.text, r.spec.name, checked[OPERATING[r.spec.name]])
+        for r, checked in zip(plan.requests, plan.checked)
+        if r.spec.name in OPERATING
+    ]
+    if not requested:
+        return [], {}
+    given = {OPERATING[name]: level for _, name, level in requested}
+    pos_label = next(
+        checked.get("pos_label")
+        for r, checked in zip(plan.requests, plan.checked)
+        if r.spec.name in OPERATING
+    )
+    return requested, dict(
+        check_params(get_spec("operating_points"), {**given, "pos_label": pos_label})
+    )
+
+
+def _operating_points(
+    models: list[str],
+    slices: list[str],
+    columns: dict[str, Any],
+    params: dict[str, Any],
+    backend: Any,
+    source: Any,
+) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]:
+    """Per model, per slice (:func:`_slice_key`), operating_points' columns: one statement
+    per model on the engine, rendered as the function renders it and run without the
+    function's checks (evaluate has checked the same columns of the same rows, ``where=``
+    applied), so the data is read once more only by that statement.
+    """
+    spec = get_spec("operating_points")
+    found: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
+    for model in models:
+        roles = {"label": columns["label"], "score": model, "weight": columns["weight"]}
+        sql = render_sql(spec, source.sql, roles, params, slices, dialect=backend.dialect)
+        try:
+            frame = backend.query(sql)
+        except Exception as exc:
+            if not isinstance(exc, backend.errors) or isinstance(exc, backend.interrupts):
+                raise
+            raise backend.wrap_error("report", [f"data={source.label}"], exc) from None
+        names = list(frame.columns[len(slices) :])
+        found[model] = {
+            _slice_key(r[: len(slices)]): dict(zip(names, r[len(slices) :]))
+            for r in frame.itertuples(index=False, name=None)
+        }
+    return found
+
+
+def _operating(
+    table: pd.DataFrame,
+    models: list[str],
+    slices: list[str],
+    requested: list[tuple[str, str, Any]],
+    points: dict[str, dict[tuple[Any, ...], dict[str, Any]]] | None,
+) -> tuple[pd.DataFrame | None, str]:
+    """The section "Operating points": per row of the metrics table (slice, model) each
+    requested operating point's value, the level it is read at and the threshold reaching
+    it (:func:`_operating_points`' numbers). The slice values shown are the metrics table's,
+    so a NULL reads as it does there.
+    """
+    if not requested or points is None:
+        return None, ""
+    import pandas as pd
+
+    several = len(models) > 1
+    rows: list[list[Any]] = []  # lists: a slice may be named like a column of the section
+    for record in table.itertuples(index=False, name=None):
+        values = dict(zip(table.columns, record))
+        key = [values[s] for s in slices]
+        model = values["model"] if several else models[0]
+        # every slice of the table is one of the statement's (the same rows, grouped alike)
+        got = points[model].get(_slice_key(key), {})
+        for text, name, level in requested:
+            rows.append(
+                [
+                    *key,
+                    *([model] if several else []),
+                    text,
+                    f"{OPERATING[name]}={level!r}",
+                    _float(got.get(name)),
+                    _float(got.get(f"{name}_threshold")),
+                ]
+            )
+    names = [*slices, *(["model"] if several else []), "metric", "level", "value", "threshold"]
+    note = (
+        f"Per slice{' and model' if several else ''}, each operating point of metrics= with the "
+        f"level it is read at and the threshold reaching it (predict 1 for score >= threshold): "
+        f"sqlmetrics.operating_points on the engine, one statement"
+        f"{' per model' if several else ''}. NaN where the value is undefined (no threshold "
+        f"reaches the level, or the slice lacks a class), and tpr_at_fpr's threshold where "
+        f"only the point above the highest score (no row predicted 1) meets max_fpr."
+    )
+    return pd.DataFrame(rows, columns=names), note
+
+
+def _float(value: Any) -> float:
+    """A number of the statement's result as a float, NULL (None, NA, NaN) as NaN."""
+    import pandas as pd
+
+    return math.nan if value is None or pd.isna(value) else float(value)
+
+
+def _slice_key(values: Sequence[Any]) -> tuple[Any, ...]:
+    """A slice's values as a dict key: NULL (None, NaN, NA) as None."""
+    import pandas as pd
+
+    return tuple(
+        None if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) else v for v in values
+    )
 
 
 def _plots(
@@ -758,6 +927,26 @@ def _sql(
             if filter_rows is not None:  # render has no where=: said, not left out
                 sql = f"-- over the rows where ({' '.join(filter_rows.split())})\n{sql}"
             out.append((f"{name}{where}", sql))
+    requested, params = _operating_request(plan)
+    if requested:
+        try:
+            sql = render(
+                "operating_points",
+                relation,
+                by=plan.by or None,
+                dialect=dialect,
+                label=columns["label"],
+                score=models[0],
+                **({"weight": columns["weight"]} if columns["weight"] is not None else {}),
+                **params,
+            )
+        except SqlMetricsError as exc:
+            sql = f"-- not rendered: {exc}"
+        if len(models) > 1:
+            sql = f"-- score={models[0]!r}; the same statement per model (scores=)\n{sql}"
+        if filter_rows is not None:
+            sql = f"-- over the rows where ({' '.join(filter_rows.split())})\n{sql}"
+        out.append((f"operating_points: the operating points' thresholds{where}", sql))
     if ci is not None:
         out.append(
             (

@@ -117,6 +117,9 @@ class Page:
     sql: list[tuple[str, str]]
     messages: list[str]
     monitor: Monitor | None = None
+    #: the section "Operating points" (None: no operating-point metric requested) and its note
+    operating: pd.DataFrame | None = None
+    operating_note: str = ""
 
 
 CSS = """
@@ -549,7 +552,7 @@ def _pairs(items: Sequence[tuple[str, str]]) -> str:
 
 def page_html(page: Page, slices: Sequence[str], models: Sequence[str]) -> str:
     """The whole page."""
-    text_columns = [*slices, "model", "metric", "test", "reason"]
+    text_columns = [*slices, "model", "metric", "test", "reason", "level"]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -567,6 +570,21 @@ def page_html(page: Page, slices: Sequence[str], models: Sequence[str]) -> str:
             text_columns,
         ),
         "</section>",
+    ]
+    if page.operating is not None:
+        parts.append('<section id="operating"><h2>Operating points</h2>')
+        parts.append(f'<p class="note">{esc(page.operating_note)}</p>')
+        parts.append(
+            _scroll(
+                page.operating,
+                "Operating points per slice: each value, the level it is read at and the "
+                "threshold reaching it (click a header to sort)",
+                "operating-table",
+                text_columns,
+            )
+        )
+        parts.append("</section>")
+    parts += [
         '<section id="groups"><h2>Rows, groups and skipped groups</h2>',
         _scroll(page.counts, "Rows and groups per slice", "counts-table", text_columns),
         "</section>",

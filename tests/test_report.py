@@ -618,6 +618,7 @@ def test_the_operating_points_of_several_models_with_a_null_slice(tmp_path: Path
             assert_cell(row["value"], w["recall_at_precision"])
             assert_cell(row["threshold"], w["recall_at_precision_threshold"])
             assert row["value"] == table_row["recall_at_precision"]
+        assert got[-1]["country"] == ("NULL", "")  # the NULL slice shown as NULL in both tables
     assert [r["country"] for r in rows][-1] == metric_rows[-1]["country"]
 
 

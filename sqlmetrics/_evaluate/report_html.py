@@ -194,8 +194,10 @@ def _table(
     for row in frame.itertuples(index=False, name=None):
         out.append("<tr>")
         for column, value in zip(frame.columns, row):
-            shown, exact = cell_value(value, column)
             text = ' class="text"' if column in text_columns else ""
+            if text and isinstance(value, float) and math.isnan(value):
+                value = None  # a NULL slice (or text) pandas holds as NaN: shown as NULL
+            shown, exact = cell_value(value, column)
             out.append(f'<td{text} data-value="{esc(exact)}">{esc(shown)}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")

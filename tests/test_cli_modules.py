@@ -57,7 +57,8 @@ def test_the_command_line_writes_no_sql(path: Path) -> None:
 def test_each_command_is_a_module_of_its_own() -> None:
     commands = cli.main.commands
     assert sorted(commands) == [
-        "compare", "eval", "list", "monitor", "off-policy", "plot", "render", "report",
+        "clicks", "compare", "eval", "list", "monitor", "off-policy", "plot", "propensities",
+        "render", "report",
     ]  # fmt: skip
     for name, command in commands.items():
         assert command.callback is not None

@@ -796,7 +796,8 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
     assert re.search(r"Done\. PASS=\d+ WARN=1 ERROR=0 ", out), out
     for model in (
         "ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points",
-        "auc_ci_by_country", "log_loss_ci_by_country",
+        "auc_ci_by_country", "log_loss_ci_by_country", "off_policy_by_country",
+        "position_propensities_by_country", "click_metrics_joined", "click_metrics_mapped",
     ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
     # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap),
@@ -1119,6 +1120,111 @@ def test_anomaly_options_are_pythons() -> None:
     assert flagged == {("drop",), ("rise",), ("drop", "rise")}
 
 
+def _position_bias_macros() -> dict[str, Any]:
+    """dbt/macros/api/position_bias.sql with what it calls (names, checks, plan, the
+    generated facts) in a plain Jinja environment: dbt's ``return`` and
+    ``raise_compiler_error``, ``execute`` false (parsing: no column lookup, z 1.0), the
+    statements of sql/ stubbed (``stub:<name>``).
+    """
+    env = jinja2.Environment(extensions=["jinja2.ext.do"])
+    namespace: dict[str, Any] = {}
+    adapter = type("A", (), {"quote": staticmethod(lambda name: f'"{name}"')})
+    env.globals.update(
+        {
+            "sqlmetrics": namespace,
+            "modules": type("M", (), {"re": re}),
+            "return": _return,
+            "execute": False,
+            "adapter": adapter,
+            "exceptions": type(
+                "E", (), {"raise_compiler_error": staticmethod(_raise_compiler_error)}
+            ),
+        }
+    )
+    files = ("core/names.sql", "core/checks.sql", "core/plan.sql",
+             "tests/metric_anomaly_options.sql", "_generated/registry.sql",
+             "_generated/checks.sql", "api/position_bias.sql")  # fmt: skip
+    module = env.from_string("\n".join((MACROS / f).read_text() for f in files)).module
+
+    def returning(macro: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return macro(*args, **kwargs)
+            except _Return as returned:
+                return returned.value
+
+        return call
+
+    for name, value in vars(module).items():
+        if isinstance(value, jinja2.runtime.Macro):
+            namespace[name] = returning(value)
+    for name in ("rand_top_n_propensities", "ips_click_metrics", "slice_order"):
+        namespace[name] = lambda *args, _name=name: f"stub:{_name}"
+    return namespace
+
+
+#: values tried on each argument of the position-bias macros: each kind of wrong, the edges
+PB_VALUES = [
+    None, True, False, 0, 1, 2, -1, 0.0, 0.5, 0.95, 1.0, 1.5, math.nan, math.inf, "", "x",
+    "country", "position", "query_id", "p", "ctr", "recall", [], ["country"],
+    ["country", "country"], ["position"], ["query_id"], [""], ["ndcg"], ["ctr", "ctr"],
+    ["recall", "ctr"], {}, {1: 1.0}, {1: 1.0, 2: 0.5}, {0: 1.0}, {1: 0}, {1: -1.0},
+    {1: math.inf}, {1: math.nan}, {True: 1.0}, {1.5: 1.0}, {1: True}, {1: "x"}, [1.0, 0.5],
+]  # fmt: skip
+
+
+def test_position_bias_checks_are_pythons() -> None:
+    """The argument checks of sqlmetrics.position_propensities and sqlmetrics.click_metrics in
+    dbt (dbt/macros/api/position_bias.sql over the messages generated from Python) refuse
+    what the Python functions refuse before reading data, with their messages word for word,
+    and accept the rest (the statement rendered), on each value of PB_VALUES for every
+    argument.
+    """
+    macros = _position_bias_macros()
+    log = _LOG
+    calls = {
+        "position_propensities": (sqlmetrics.position_propensities, _PB_ARGS,
+                                  ("position", "click", "intervention", "by", "max_position",
+                                   "ci_level")),
+        "click_metrics": (sqlmetrics.click_metrics, {**_CM_ARGS, "propensity": "p"},
+                          ("group", "position", "click", "score", "propensity", "k",
+                           "metrics", "by")),
+    }  # fmt: skip
+    refused = 0
+    for name, (function, base, arguments) in calls.items():
+        for argument in arguments:
+            for value in PB_VALUES:
+                given = {**base, argument: value}
+                if (
+                    isinstance(value, str)
+                    and value not in (*log.columns, "")
+                    and (argument != "metrics")
+                ):
+                    continue  # a column that is not there: dbt looks it up at execution
+                try:
+                    function(log, **given)
+                    want = None
+                except SqlMetricsError as exc:
+                    want = str(exc) if type(exc).__name__ == "InvalidParameterError" else None
+                try:
+                    sql = str(macros[name]("t", **given))
+                    got = None
+                except _CompilerError as exc:
+                    got, sql = str(exc), ""
+                assert got == want, (name, argument, value)
+                if want is None:
+                    assert "stub:" in sql, (name, argument, value)
+                else:
+                    refused += 1
+    assert refused > 100
+    # the accepted mapping is passed on as [position, p] pairs, sorted, floats
+    captured: list[Any] = []
+    macros["ips_click_metrics"] = lambda *args: captured.append(args[3]) or "stub"
+    macros["click_metrics"]("t", **_CM_ARGS, propensity={3: 1, 1: 1.0, 2: 0.5}, k=None)
+    assert captured[0]["propensities"] == [[1, 1.0], [2, 0.5], [3, 1.0]]
+    assert captured[0]["k"] is None and captured[0]["metrics"] == ["ctr", "dcg", "recall"]
+
+
 def _logged(out: str, test: str, needle: str) -> dict[str, dict[str, str]]:
     """The failing rows a gate logged whose line holds ``needle``: country -> {cell: text}."""
     rows: dict[str, dict[str, str]] = {}
@@ -1245,6 +1351,53 @@ def test_off_policy_equals_python(build: str, request: pytest.FixtureRequest) ->
             assert _same(have, expected), (column, have, expected)
 
 
+def _frames_equal(got: pd.DataFrame, want: pd.DataFrame, bits: bool) -> None:
+    """The same columns and rows; each value to 1e-9, and bit for bit where ``bits``."""
+    assert list(got.columns) == list(want.columns)
+    assert len(got) == len(want) >= 1
+    for column in want.columns:
+        pairs = list(zip(got[column], want[column]))
+        if not pd.api.types.is_numeric_dtype(want[column]):
+            assert list(got[column]) == list(want[column]), column
+            continue
+        assert all(_same(a, b) for a, b in pairs), (column, pairs)
+        if bits and pd.api.types.is_float_dtype(want[column]):
+            assert [float(a) for a, _ in pairs] == [float(b) for _, b in pairs], column
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_position_bias_equals_python(build: str, request: pytest.FixtureRequest) -> None:
+    """sqlmetrics.position_propensities and sqlmetrics.click_metrics
+    (dbt/macros/api/position_bias.sql) in models give Python's functions on the same click log
+    (seeds/click_log.csv): the propensities per country with 90% intervals (a boolean
+    intervention column, top 5 randomised); click metrics with the estimated propensities
+    joined as a column (by country, k=3) and with a mapping (k=None, two metrics in the given
+    order). The same statements: to 1e-9, bit for bit on DuckDB (z by AS241 in SQL).
+    """
+    built: Built = request.getfixturevalue(build)
+    log = built.read("click_log")
+    bits = build == "duckdb_build"
+    common = {"position": "position", "click": "click", "intervention": "randomised"}
+    want = sqlmetrics.position_propensities(
+        log, **common, max_position=5, by=["country"], ci_level=0.9
+    )
+    got = built.read("position_propensities_by_country")
+    assert list(got["country"]) == list(want["country"]) and len(set(want["country"])) == 3
+    _frames_equal(got, want, bits)
+    table = sqlmetrics.position_propensities(log, **common)
+    _frames_equal(built.read("position_propensities_all"), table, bits)
+    clicks = {"group": "query_id", "position": "position", "click": "click", "score": "new_score"}
+    want = sqlmetrics.click_metrics(log, **clicks, propensity=table, k=3, by=["country"])
+    got = built.read("click_metrics_joined")
+    assert list(got.columns)[1:4] == ["ctr@3", "dcg@3", "recall@3"]
+    _frames_equal(got, want, bits)
+    mapping = {1: 1.0, 2: 0.6, 3: 0.45, 4: 0.35, 5: 0.3}
+    want = sqlmetrics.click_metrics(
+        log, **clicks, propensity=mapping, k=None, metrics=["recall", "ctr"]
+    )
+    _frames_equal(built.read("click_metrics_mapped"), want, bits)
+
+
 def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:
     """integration_tests/models/auc_python.py: sqlmetrics.auc(dbt.ref(...), con=session)."""
     done = duckdb_build.project.dbt("run", "--select", "auc_python", check=False)
@@ -1273,6 +1426,13 @@ def _python_error(call: Any) -> str:
 
 _TINY = pd.DataFrame({"label": [0, 1], "score": [0.2, 0.8], "item": [1, 2]})
 _DAILY = pd.DataFrame({"day": pd.to_datetime(["2026-10-01"]), "segment": ["a"], "auc": [0.8]})
+#: the click log's columns (seeds/click_log.csv) for the position-bias error cases
+_LOG = pd.DataFrame({"query_id": [1], "country": ["DE"], "position": [1], "click": [1],
+                     "randomised": [True], "new_score": [0.5], "p": [1.0]})  # fmt: skip
+_PB_ARGS = {"position": "position", "click": "click"}
+_PB = "position='position', click='click'"
+_CM_ARGS = {"group": "query_id", "position": "position", "click": "click", "score": "new_score"}
+_CM = "group='query_id', position='position', click='click', score='new_score'"
 
 ERRORS = {
     "unknown metric": (
@@ -1433,6 +1593,40 @@ ERRORS = {
         "sqlmetrics.evaluate(ref('predictions'), metrics=['roc_curve'], label='click', "
         "score='pctr')",
         lambda: parse_metric("roc_curve", "evaluate"),
+    ),
+    # the position-bias macros (dbt/macros/api/position_bias.sql): Python's checks and
+    # messages, generated from Python (sqlmetrics_checks().position_bias)
+    "propensities max_position": (
+        f"sqlmetrics.position_propensities(ref('click_log'), {_PB}, max_position=0)",
+        lambda: sqlmetrics.position_propensities(_LOG, **_PB_ARGS, max_position=0),
+    ),
+    "propensities position in by": (
+        f"sqlmetrics.position_propensities(ref('click_log'), {_PB}, by=['country', 'position'])",
+        lambda: sqlmetrics.position_propensities(_LOG, **_PB_ARGS, by=["country", "position"]),
+    ),
+    "propensities ci_level": (
+        f"sqlmetrics.position_propensities(ref('click_log'), {_PB}, ci_level=95)",
+        lambda: sqlmetrics.position_propensities(_LOG, **_PB_ARGS, ci_level=95),
+    ),
+    "clicks metrics": (
+        f"sqlmetrics.click_metrics(ref('click_log'), {_CM}, propensity='p', metrics=['ndcg'])",
+        lambda: sqlmetrics.click_metrics(_LOG, **_CM_ARGS, propensity="p", metrics=["ndcg"]),
+    ),
+    "clicks k": (
+        f"sqlmetrics.click_metrics(ref('click_log'), {_CM}, propensity='p', k=0)",
+        lambda: sqlmetrics.click_metrics(_LOG, **_CM_ARGS, propensity="p", k=0),
+    ),
+    "clicks propensity mapping": (
+        f"sqlmetrics.click_metrics(ref('click_log'), {_CM}, propensity={{1: 1.0, 2: 0}})",
+        lambda: sqlmetrics.click_metrics(_LOG, **_CM_ARGS, propensity={1: 1.0, 2: 0}),
+    ),
+    "clicks propensity list": (
+        f"sqlmetrics.click_metrics(ref('click_log'), {_CM}, propensity=[1.0, 0.5])",
+        lambda: sqlmetrics.click_metrics(_LOG, **_CM_ARGS, propensity=[1.0, 0.5]),
+    ),
+    "clicks group in by": (
+        f"sqlmetrics.click_metrics(ref('click_log'), {_CM}, propensity='p', by='query_id')",
+        lambda: sqlmetrics.click_metrics(_LOG, **_CM_ARGS, propensity="p", by="query_id"),
     ),
     # the anomaly test's arguments (dbt/macros/tests/metric_anomaly_options.sql): Python's
     # metric_anomalies' messages

@@ -64,6 +64,8 @@ from sqlmetrics._core.registry import (
 )
 from sqlmetrics._engine.run import check_params, render_sql
 from sqlmetrics._evaluate import monitor
+from sqlmetrics._evaluate.position_bias import METRICS as CLICK_METRICS
+from sqlmetrics._evaluate.position_bias import click_metrics, position_propensities
 from sqlmetrics._inference.intervals import AUC_BOOT_BUCKETS
 from sqlmetrics._metrics.calibration import N_BINS_MAX
 from sqlmetrics._metrics.classification_bounds import MAX_BINS
@@ -224,6 +226,7 @@ def option_checks() -> dict[str, Any]:
         "cross": {jinja: facts for jinja, (_, facts) in sorted(cross.items())},
         "ir": _ir_checks(),
         "anomalies": anomaly_checks(),
+        "position_bias": position_bias_checks(),
     }
 
 
@@ -283,6 +286,71 @@ def anomaly_checks() -> dict[str, Any]:
         "lowest": {n: next(i for i in range(10) if accepts(n, i)) for n in ANOMALY_INTEGERS},
         "messages": messages,
     }
+
+
+#: the column arguments of position_propensities and click_metrics, in the order checked
+PROPENSITY_COLUMNS = ("position", "click", "intervention")
+CLICK_COLUMNS = ("group", "position", "click", "score")
+
+
+def position_bias_checks() -> dict[str, Any]:
+    """The argument checks of position_propensities and click_metrics
+    (sqlmetrics/_evaluate/position_bias.py) for their dbt macros
+    (dbt/macros/api/position_bias.sql): the defaults (the functions' signatures), the
+    metrics, and every message, read by calling the Python function with a value it refuses
+    before it reads any data (``{value}`` the value's repr; ``{by}``, ``{col}``, ``{pos}``,
+    ``{p}`` the other values a message shows).
+    """
+    value = _Probe("value")
+    col = "probe_column"
+
+    def say(call: Any, given: dict[str, Any], **shown: str) -> str:
+        def run() -> None:
+            call(None, **given)
+
+        run.__name__ = call.__name__
+        return _template(_refusal(run), **shown)
+
+    props: dict[str, Any] = {"position": "p", "click": "c"}
+    clicks: dict[str, Any] = {"group": "g", "position": "p", "click": "c", "score": "s",
+                              "propensity": "q"}  # fmt: skip
+    messages: dict[str, dict[str, str]] = {"position_propensities": {}, "click_metrics": {}}
+    out = messages["position_propensities"]
+    for arg in PROPENSITY_COLUMNS:
+        out[arg] = say(position_propensities, {**props, arg: value}, value=repr(value))
+        by = [col]
+        out[f"{arg}_in_by"] = say(
+            position_propensities, {**props, arg: col, "by": by}, by=repr(by), col=repr(col)
+        )
+    out["max_position"] = say(
+        position_propensities, {**props, "max_position": value}, value=repr(value)
+    )
+    out["ci_level"] = say(position_propensities, {**props, "ci_level": value}, value=repr(value))
+    out = messages["click_metrics"]
+    for arg in CLICK_COLUMNS:
+        out[arg] = say(click_metrics, {**clicks, arg: value}, value=repr(value))
+    by = [col]
+    out["group_in_by"] = say(
+        click_metrics, {**clicks, "group": col, "by": by}, by=repr(by), col=repr(col)
+    )
+    out["k"] = say(click_metrics, {**clicks, "k": value}, value=repr(value))
+    names = [col]
+    out["metrics"] = say(click_metrics, {**clicks, "metrics": names}, value=repr(names))
+    out["propensity_empty"] = say(click_metrics, {**clicks, "propensity": ""})
+    out["propensity"] = say(click_metrics, {**clicks, "propensity": value}, value=repr(value))
+    pos, p = _Probe("pos"), _Probe("p")
+    out["propensity_item"] = say(
+        click_metrics, {**clicks, "propensity": {pos: p}}, pos=repr(pos), p=repr(p)
+    )
+    defaults = {
+        function.__name__: {
+            name: list(param.default) if isinstance(param.default, tuple) else param.default
+            for name, param in inspect.signature(function).parameters.items()
+            if param.default is not inspect.Parameter.empty and name not in ("con", "where")
+        }
+        for function in (position_propensities, click_metrics)
+    }
+    return {"defaults": defaults, "metrics": list(CLICK_METRICS), "messages": messages}
 
 
 #: ir_measures' parameters with a check of their own before their option's

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
@@ -30,6 +30,10 @@ __all__ = ["click_metrics", "position_propensities"]
 
 PROPENSITIES = "position_propensities"
 CLICKS = "click_metrics"
+#: the macros of sql/_macros/counterfactual/position_bias.sql (the dbt macros take the
+#: functions' names: dbt/macros/api/position_bias.sql)
+PROPENSITIES_SQL = "rand_top_n_propensities"
+CLICKS_SQL = "ips_click_metrics"
 METRICS = ("ctr", "dcg", "recall")
 
 
@@ -277,7 +281,7 @@ def position_propensities(
         }
         options = {"max_position": n_max, "z": z, "intervention_bool": is_bool}
         by_q = [quote_ident(c, dialect) for c in by_cols]
-        sql = render_macro(name, source.sql, by_q, columns, options, dialect=dialect)
+        sql = render_macro(PROPENSITIES_SQL, source.sql, by_q, columns, options, dialect=dialect)
         frame = source.backend.query(sql)
         frame.columns = [*by_cols, *frame.columns[len(by_cols) :]]
         ints = ("position", "clicks", "impressions")
@@ -440,8 +444,11 @@ def click_metrics(
         _column_arg(name, arg, col)
     by_cols = normalize_by(name, by)
     cut = _positive_int(name, "k", k, 10)
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    unknown = [m for m in names if m not in METRICS]
+    if isinstance(metrics, str):
+        names = [metrics]
+    else:  # None, a number: the message below (was a TypeError from list(None))
+        names = list(metrics) if isinstance(metrics, Iterable) else []
+    unknown = [m for m in names if not isinstance(m, str) or m not in METRICS]
     if not names or unknown or len(set(names)) != len(names):
         raise InvalidParameterError(
             f"{name}: metrics={metrics!r} must be distinct names among 'ctr', 'dcg', 'recall' "
@@ -486,7 +493,7 @@ def click_metrics(
             "propensities": [[pos, p] for pos, p in (mapping or {}).items()],
         }
         by_q = [quote_ident(c, dialect) for c in by_cols]
-        sql = render_macro(name, source.sql, by_q, columns, options, dialect=dialect)
+        sql = render_macro(CLICKS_SQL, source.sql, by_q, columns, options, dialect=dialect)
         frame = source.backend.query(sql)
         frame.columns = [*by_cols, *frame.columns[len(by_cols) :]]
         counts = ("n_groups", "n_clicked_groups", "n_rows", "n_clicks")

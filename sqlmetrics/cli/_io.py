@@ -718,11 +718,16 @@ def check_output(
 
 
 def output_over_input(
-    output: str | None, inputs: Sequence[str], qrels: str | None = None, flag: str = "--output"
+    output: str | None,
+    inputs: Sequence[str],
+    qrels: str | None = None,
+    flag: str = "--output",
+    also: Sequence[tuple[str, str]] = (),
 ) -> None:
     """Refuse, before any work, an output file that is a file the command reads (DATA, the
-    database of ``path/to/db.duckdb:table``, ``--qrels``), lies in a DATA folder or is matched
-    by a DATA glob (``_backends.files.check_output_over_input``, as ``report(path=)``).
+    database of ``path/to/db.duckdb:table``, ``--qrels``, the (flag, path) pairs of ``also``),
+    lies in a DATA folder or is matched by a DATA glob
+    (``_backends.files.check_output_over_input``, as ``report(path=)``).
     """
     if output is None:
         return
@@ -735,6 +740,7 @@ def output_over_input(
             sources.append(("DATA", item))
     if qrels is not None:
         sources.append(("--qrels", qrels))
+    sources.extend(also)
     try:
         check_output_over_input(None, flag, output, sources)
     except SqlMetricsError as exc:

@@ -1,12 +1,14 @@
 """The ``sqlmetrics`` command group: ``--memory-limit``, ``--version`` and the commands, one
 module each (``_eval``, ``_render``, ``_list``, ``_compare``, ``_report``, ``_monitor``,
-``_off_policy``, ``_plot``).
+``_off_policy``, ``_propensities``, ``_clicks``, ``_plot``).
 
     sqlmetrics eval DATA -m auc -m gauc -m ndcg@10 --label click --score pctr --group user_id
     sqlmetrics render auc --label click
     sqlmetrics compare DATA -m auc -m ndcg@10 --score model_a --score model_b --group user_id
     sqlmetrics monitor DAILY -m auc --day day --by country
     sqlmetrics off-policy LOGS --reward click --pscore p --target t --estimator dr ...
+    sqlmetrics propensities LOGS --position pos --click clicked --intervention randomised
+    sqlmetrics clicks LOGS --group q --position pos --click clicked --score new --propensity P
     sqlmetrics list
 
 Bad input (a missing file, an unknown column, metric or option) prints one line on stderr and
@@ -19,6 +21,7 @@ import re
 
 import click
 
+from ._clicks import clicks_command
 from ._compare import compare_command
 from ._eval import eval_command
 from ._io import Group
@@ -26,6 +29,7 @@ from ._list import list_command
 from ._monitor import monitor_command
 from ._off_policy import off_policy_command
 from ._plot import plot
+from ._propensities import propensities_command
 from ._render import render_command
 from ._report import report_command
 
@@ -76,6 +80,8 @@ for _command in (
     report_command,
     monitor_command,
     off_policy_command,
+    propensities_command,
+    clicks_command,
     plot,
 ):
     main.add_command(_command)

@@ -10,19 +10,8 @@ from typing import Any
 
 import click
 
-from ._engines import engine_connection, engine_data, engine_options
-from ._io import (
-    COMMAND_FLAGS,
-    ENGINE_CON,
-    data_options,
-    filtered,
-    format_frame,
-    friendly,
-    inputs_argument,
-    output_option,
-    output_over_input,
-    write,
-)
+from ._io import COMMAND_FLAGS, ENGINE_CON, data_options, friendly, inputs_argument
+from ._tables import print_table, table_options
 
 #: the arguments of off_policy_value() that `off-policy` sets itself, and the flag of each
 OFF_POLICY_FLAGS = {
@@ -70,16 +59,7 @@ COMMAND_FLAGS["off-policy"] = OFF_POLICY_FLAGS
 )
 @click.option("--n-boot", default=200, show_default=True, type=int, help="Bootstrap replicates.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Bootstrap seed.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
-@output_option
-@engine_options()
+@table_options
 @friendly
 def off_policy_command(
     inputs: tuple[str, ...],
@@ -108,12 +88,11 @@ def off_policy_command(
     """
     from .._evaluate.off_policy import off_policy_value
 
-    output_over_input(output, inputs, None)
-    table, database = engine_data(inputs, db_url, spark_master)
     chosen: Any = list(estimators) if estimators else ("ips", "snips")
-    with engine_connection(database, db_url, spark_master) as con:
-        result = off_policy_value(
-            filtered(table, con, where),
+
+    def call(data: Any, con: Any) -> Any:
+        return off_policy_value(
+            data,
             reward=reward,
             pscore=pscore,
             target=target,
@@ -130,4 +109,5 @@ def off_policy_command(
             seed=seed,
             con=con,
         )
-    write(format_frame(result, fmt), output)
+
+    print_table(call, inputs, where, fmt, output, db_url, spark_master)

@@ -410,6 +410,46 @@
             'direction': 'metric_anomalies: direction={value} is not one of \'drop\', \'rise\', \'both\' (or None: {default} for {name}, from which way the metric is better)',
             'ci_level': 'metric_anomalies: ci_level={value} must be the level of the intervals in the table, strictly between 0 and 1 (e.g. 0.95, as evaluate\'s ci=0.95 writes them)'
         }
+    },
+    'position_bias': {
+        'defaults': {
+            'position_propensities': {
+                'intervention': none,
+                'by': none,
+                'max_position': none,
+                'ci_level': 0.95
+            },
+            'click_metrics': {
+                'k': 10,
+                'metrics': ['ctr', 'dcg', 'recall'],
+                'by': none
+            }
+        },
+        'metrics': ['ctr', 'dcg', 'recall'],
+        'messages': {
+            'position_propensities': {
+                'position': 'position_propensities: position={value} must be a column name (a non-empty string)',
+                'position_in_by': 'position_propensities: by={by} holds the position column {col}; leave it out of by=',
+                'click': 'position_propensities: click={value} must be a column name (a non-empty string)',
+                'click_in_by': 'position_propensities: by={by} holds the click column {col}; leave it out of by=',
+                'intervention': 'position_propensities: intervention={value} must be a column name (a non-empty string)',
+                'intervention_in_by': 'position_propensities: by={by} holds the intervention column {col}; leave it out of by=',
+                'max_position': 'position_propensities: max_position={value} must be an integer >= 1 or None (e.g. max_position=10)',
+                'ci_level': 'position_propensities: ci_level={value} must be strictly between 0 and 1 (e.g. 0.95)'
+            },
+            'click_metrics': {
+                'group': 'click_metrics: group={value} must be a column name (a non-empty string)',
+                'position': 'click_metrics: position={value} must be a column name (a non-empty string)',
+                'click': 'click_metrics: click={value} must be a column name (a non-empty string)',
+                'score': 'click_metrics: score={value} must be a column name (a non-empty string)',
+                'group_in_by': 'click_metrics: by={by} holds the group column {col}; each group is averaged within its slice: leave {col} out of by=',
+                'k': 'click_metrics: k={value} must be an integer >= 1 or None (e.g. k=10)',
+                'metrics': 'click_metrics: metrics={value} must be distinct names among \'ctr\', \'dcg\', \'recall\' (e.g. metrics=[\'ctr\', \'dcg\'])',
+                'propensity_empty': 'click_metrics: propensity=\'\' must be a column name, a mapping position -> propensity or position_propensities\' DataFrame',
+                'propensity': 'click_metrics: propensity={value} must be a column name, a non-empty mapping position -> propensity (e.g. {1: 1.0, 2: 0.6}) or position_propensities\' DataFrame',
+                'propensity_item': 'click_metrics: propensity= maps {pos} to {p}; each position must be an integer >= 1 and its propensity a finite number > 0'
+            }
+        }
     }
 }) }}
 {%- endmacro %}

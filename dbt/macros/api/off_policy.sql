@@ -48,9 +48,7 @@
 {%- endif -%}
 {%- set boots = sqlmetrics.sqlmetrics_check_option(who, 'n_boot', n_boot) -%}
 {%- set seed_value = sqlmetrics.sqlmetrics_check_option(who, 'seed', seed) -%}
-{%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(who, by) -%}
-{%- set quoted = [] -%}
-{%- for col in by_cols -%}{%- do quoted.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{%- set quoted = sqlmetrics.sqlmetrics_quoted_by(who, by) -%}
 {%- set columns = {'reward': sqlmetrics.sqlmetrics_quote(reward), 'pscore': sqlmetrics.sqlmetrics_quote(pscore), 'target': sqlmetrics.sqlmetrics_quote(target), 'reward_hat': none, 'reward_hat_target': none, 'slate': none} -%}
 {%- if reward_hat is not none and reward_hat_target is not none -%}
 {%- do columns.update({'reward_hat': sqlmetrics.sqlmetrics_quote(reward_hat), 'reward_hat_target': sqlmetrics.sqlmetrics_quote(reward_hat_target)}) -%}
@@ -58,7 +56,7 @@
 {%- if slate is not none -%}{%- do columns.update({'slate': sqlmetrics.sqlmetrics_quote(slate)}) -%}{%- endif -%}
 {%- set options = {'estimators': names, 'clip': none if clip is none else clip * 1.0, 'method': none if level is none else 'bootstrap', 'n_boot': boots, 'seed': seed_value, 'level': level} -%}
 select
-    {% for col in quoted %}slice_{{ loop.index0 }} as {{ col }}, {% endfor %}estimator, value, {{ 'lo as value_lo, hi as value_hi, ' if level is not none }}n, ess, max_weight, mean_weight
+    {{ sqlmetrics.sqlmetrics_slices_named(quoted) }}estimator, value, {{ 'lo as value_lo, hi as value_hi, ' if level is not none }}n, ess, max_weight, mean_weight
 from (
 {{ sqlmetrics.off_policy_value(relation, quoted, columns, options) }}
 ) as off_policy

@@ -39,6 +39,19 @@
 {{ return(cols) }}
 {%- endmacro %}
 
+{# the API macros over one statement of sql/ (off_policy, position_propensities,
+   click_metrics): by= checked as normalize_by, its columns quoted; and the statement's
+   slice_0.. under those names (`slice_0 as "country", `) #}
+{% macro sqlmetrics_quoted_by(who, by) -%}
+{%- set quoted = [] -%}
+{%- for col in sqlmetrics.sqlmetrics_normalize_by(who, by) -%}{%- do quoted.append(sqlmetrics.sqlmetrics_quote(col)) -%}{%- endfor -%}
+{{ return(quoted) }}
+{%- endmacro %}
+
+{% macro sqlmetrics_slices_named(quoted) -%}
+{% for col in quoted %}slice_{{ loop.index0 }} as {{ col }}, {% endfor %}
+{%- endmacro %}
+
 {#
   Where dbt lets us see the relation's columns (a ref or source, at execution time), a
   missing column is refused before the warehouse sees the query, with Python's message

@@ -58,17 +58,20 @@
   mean_dcg, mean_recall: ClickHouse reads an alias equal to a column inside the aggregate
   of that column as the alias), n_groups, n_clicked_groups, n_rows, n_clicks.
 
-  position_propensities(relation, by, columns, options)
+  The macros are named after their estimators, not after the Python functions: the dbt
+  macros sqlmetrics.position_propensities and sqlmetrics.click_metrics (dbt/macros/api/
+  position_bias.sql) take the Python names, check the arguments and call these.
+  rand_top_n_propensities(relation, by, columns, options)     (position_propensities)
      columns  position, click, intervention (quoted; intervention none: every row)
      options  max_position (none: every position), z, intervention_bool (the intervention
               column is a boolean: the rows where it is true; else the rows where it is 1)
-  click_metrics(relation, by, columns, options)
+  ips_click_metrics(relation, by, columns, options)           (click_metrics)
      columns  group, position, click, score, propensity (a quoted column, or none)
      options  k (none: the whole list), metrics (names), propensities (with no propensity
               column: a list of [position, p], rendered as literals)
 #}
 
-{% macro position_propensities(relation, by, columns, options) -%}
+{% macro rand_top_n_propensities(relation, by, columns, options) -%}
 {% set f = sqlmetrics.float_type() %}
 with src as (
     select {{ sqlmetrics.slice_source(by) }}cast({{ columns.position }} as bigint) as pos,
@@ -121,7 +124,7 @@ case{% for pos, p in options.propensities %} when {{ columns.position }} = {{ po
 {%- endif %}
 {%- endmacro %}
 
-{% macro click_metrics(relation, by, columns, options) -%}
+{% macro ips_click_metrics(relation, by, columns, options) -%}
 {% set f = sqlmetrics.float_type() %}
 {% set within = sqlmetrics.ranking_within(options.k, 'r') %}
 with src as (

@@ -11,6 +11,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from pandas.testing import assert_frame_equal
 
 import sqlmetrics
 from sqlmetrics.errors import ColumnNotFoundError, InvalidDataError, InvalidParameterError
@@ -375,3 +376,24 @@ def test_unclicked_rows_need_no_propensity() -> None:
     # group 1: the clicked item ranks first (w 1); group 2: the clicked one (w 2) ranks first
     assert got["ctr@1"].tolist() == [1.5]
     assert got["recall@1"].tolist() == [1.0]
+
+
+def test_a_text_group_id_gives_the_integer_ids_values() -> None:
+    """Query ids are often text: a text group column is a key like any other (only position,
+    click, score and the propensity must be numeric)."""
+    rng = np.random.default_rng(5)
+    log = pd.DataFrame(
+        {
+            "q": np.repeat(np.arange(40), 5),
+            "pos": np.tile(np.arange(1, 6), 40),
+            "click": rng.integers(0, 2, 200),
+            "s": np.round(rng.random(200), 1),
+        }
+    )
+    kwargs = {"position": "pos", "click": "click", "score": "s", "k": 3}
+    props = {k: 1 / k for k in range(1, 6)}
+    numeric = sqlmetrics.click_metrics(log, group="q", propensity=props, **kwargs)
+    text = log.assign(q="query-" + log["q"].astype(str))
+    assert_frame_equal(
+        sqlmetrics.click_metrics(text, group="q", propensity=props, **kwargs), numeric
+    )

@@ -90,7 +90,7 @@ def _check_log(
     check_columns(caller, source, named)
     present = source.columns
     for arg, col in named:
-        if arg != "by" and arg != "intervention" and not is_numeric(present[col]):
+        if arg not in ("by", "intervention", "group") and not is_numeric(present[col]):
             raise InvalidDataError(
                 f"{caller}: {arg} column {col!r} has type {present[col]}; {arg}= must name a "
                 f"numeric column (cast it first, e.g. cast({col} as integer))"

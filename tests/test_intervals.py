@@ -89,8 +89,9 @@ def test_every_docstring_names_the_methods_that_apply(name: str) -> None:
 def test_no_scalar_function_was_forgotten() -> None:
     # the registry's scalar functions are exactly the public functions that take ci=
     # (besides evaluate, compare and report, which take it for their every metric, render,
-    # which writes it as SQL, and state and merge, which take evaluate's arguments and refuse
-    # it: tests/test_state.py)
+    # which writes it as SQL, state and merge, which take evaluate's arguments and refuse
+    # it: tests/test_state.py, and off_policy_value, an estimator over a log: its intervals
+    # are tested in tests/test_off_policy.py)
     taking = {
         n
         for n in sqlmetrics.__all__
@@ -98,7 +99,7 @@ def test_no_scalar_function_was_forgotten() -> None:
         and not isinstance(getattr(sqlmetrics, n), type)
         and "ci" in inspect.signature(getattr(sqlmetrics, n)).parameters
     }
-    others = {"evaluate", "compare", "render", "report", "state", "merge"}
+    others = {"evaluate", "compare", "render", "report", "state", "merge", "off_policy_value"}
     assert taking == {*SCALAR_FUNCTIONS, *others}
     assert "Interval" in sqlmetrics.__all__
 
@@ -128,6 +129,7 @@ _REQUIRED: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "gauc": ((), {"group": "g"}),
     "evaluate": ((["auc"],), {}),
     "report": ((["auc"],), {}),
+    "off_policy_value": ((), {"reward": "r", "pscore": "p", "target": "t"}),
 }
 #: the functions whose n_boot=/seed= serve intervals (state and merge refuse ci=)
 _RESAMPLING = sorted(

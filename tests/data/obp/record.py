@@ -2,13 +2,13 @@
 
 How to run (from the repository root; obp lives in a venv of its own, never in the dev venv)::
 
-    python3 -m venv /work/obp-venv
-    /work/obp-venv/bin/pip install --no-deps --ignore-requires-python obp==0.5.7
-    /work/obp-venv/bin/pip install numpy==1.23.5 pandas==1.5.2 scipy==1.9.3 \
+    python3 -m venv /tmp/obp-venv
+    /tmp/obp-venv/bin/pip install --no-deps --ignore-requires-python obp==0.5.7
+    /tmp/obp-venv/bin/pip install numpy==1.23.5 pandas==1.5.2 scipy==1.9.3 \
         scikit-learn==1.1.3 "seaborn>=0.11.2,<0.12" "pingouin>=0.4,<0.5" \
         "mypy-extensions>=0.4.3,<0.5" "matplotlib<3.8" pyyaml tqdm pyarrow==17.0.0
-    /work/obp-venv/bin/pip install --no-deps pyieoe
-    /work/obp-venv/bin/python tests/data/obp/record.py
+    /tmp/obp-venv/bin/pip install --no-deps pyieoe
+    /tmp/obp-venv/bin/python tests/data/obp/record.py
 
 Recorded with Python 3.11.7 (obp 0.5.7 declares Python < 3.11, hence --ignore-requires-python),
 obp 0.5.7, numpy 1.23.5, pandas 1.5.2, scipy 1.9.3, scikit-learn 1.1.3 (obp's pins),

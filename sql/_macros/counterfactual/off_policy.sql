@@ -140,6 +140,12 @@ op_scaled as (
 {% else %}
 {{ sqlmetrics.with_slice_exponents('op_scaled', 'op_units', by, [('e_a', 'a'), ('e_w', 'w'), ('e_ww', 'w * w'), ('e_r', 'r')] + ([('e_d', 'd')] if dr else [])) }},
 {% endif %}
+{{ sqlmetrics.off_policy_sums(by, dr, fixed) }}
+{%- endmacro %}
+
+{# op_sums (per slice: n, the exact sums, the exponents the t interval reads) and op_values (the
+   estimates); with `fixed` (the check pass's exponents) the sums at those and fixed_ok #}
+{% macro off_policy_sums(by, dr, fixed) -%}
 {% set ex = {} %}
 {% for col in ['e_a', 'e_w', 'e_ww', 'e_d'] %}
 {% do ex.update({col: ([fixed[col], -940] | max) | string if fixed and col in fixed else col}) %}

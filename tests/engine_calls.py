@@ -760,7 +760,7 @@ CALLS: list[Call] = [
         "cf_clicks",
     ),
     # off_policy_value: the single-action estimators with clipping and the t interval; the
-    # cascade (slate_rips) estimator with the slate-clustered bootstrap; both by a NULL slice
+    # cascade (slate_rips) estimator with the slate-clustered bootstrap; all by a NULL slice
     Call(
         "off_policy_value",
         "single_clip_t_by",
@@ -771,6 +771,22 @@ CALLS: list[Call] = [
             "estimator": ["ips", "snips", "dr"],
             "reward_hat": "q",
             "reward_hat_target": "g",
+            "clip": 5.0,
+            "by": "country",
+            "ci": 0.9,
+        },
+        "cf_logs",
+    ),
+    # the same rounds without DR: every slice's exponents are the table's, so the statement
+    # at the check pass's exponents is kept (the DR call above runs it, then the fallback)
+    Call(
+        "off_policy_value",
+        "ips_snips_t_by_fixed",
+        {
+            "reward": "r",
+            "pscore": "p",
+            "target": "t",
+            "estimator": ["snips", "ips"],
             "clip": 5.0,
             "by": "country",
             "ci": 0.9,

@@ -246,6 +246,74 @@ def test_shuffled_rows_give_the_same_bits() -> None:
     pd.testing.assert_frame_equal(a, b, check_exact=True)
 
 
+def _same_bits(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    for column in a.columns:  # and the sign of a zero
+        if a[column].dtype.kind == "f":
+            assert np.array_equal(
+                a[column].to_numpy().view(np.int64), b[column].to_numpy().view(np.int64)
+            )
+
+
+@pytest.mark.parametrize(
+    ("case", "paths"),
+    [
+        ("one slice", ["fixed"]),
+        ("equal slices", ["fixed"]),
+        ("a slice of smaller rewards", ["fixed", "slices"]),
+        ("a slice of zero rewards", ["fixed", "slices"]),
+    ],
+)
+def test_the_check_pass_exponents_give_the_slices_bits(
+    monkeypatch: pytest.MonkeyPatch, case: str, paths: list[str]
+) -> None:
+    """The statement at the check pass's table-wide exponents (issue 43's speed-up) gives the
+    bits of the statement that takes each slice's own exponents (forced here: a check pass
+    returning no exponents), whether its result is kept (each slice's exponents are the
+    table's) or it runs again without them (a slice of smaller or zero terms)."""
+    import sqlmetrics._evaluate.off_policy as module
+
+    logs = _logs()
+    rewards = logs["r"].astype("float64")
+    if case == "a slice of smaller rewards":
+        logs["r"] = np.where(logs["country"] == "fr", rewards * 1e-3, rewards)
+    if case == "a slice of zero rewards":
+        logs["r"] = np.where(logs["country"] == "fr", 0.0, rewards)
+    by = {} if case == "one slice" else {"by": "country"}
+    calls = [
+        {**DR, "estimator": ["ips", "snips", "dr"], "clip": 5.0, "ci": 0.9},
+        {**COLS, "estimator": ["snips", "ips"], "clip": 5.0, "ci": 0.9},
+        {**COLS, "estimator": ["ips"], "clip": 2.0},
+        {**COLS, "estimator": ["snips"], "clip": 5.0, "ci": 0.9, "ci_method": "bootstrap",
+         "n_boot": 20},
+    ]  # fmt: skip
+    if case == "one slice":
+        calls.append({**COLS, "estimator": ["ips", "snips"], "ci": 0.95})
+    else:
+        # the slices' largest terms: unclipped weights (1 / their smallest pscore) and DR's
+        # g + w (r - q) have other exponents in each slice
+        calls = calls[1:]
+    rendered: list[str] = []
+    render, check = module.render_macro, module._check_values
+
+    def recording(name: str, *args: object, **kwargs: object) -> str:
+        if name == "off_policy_value":
+            rendered.append("fixed" if args[3].get("exponents") else "slices")  # type: ignore[attr-defined]
+        return render(name, *args, **kwargs)
+
+    monkeypatch.setattr(module, "render_macro", recording)
+    for kwargs in calls:
+        rendered.clear()
+        got = OPE(logs, **kwargs, **by)
+        assert rendered == paths, kwargs
+        monkeypatch.setattr(module, "_check_values", lambda *a: check(*a) and None)
+        rendered.clear()
+        want = OPE(logs, **kwargs, **by)
+        assert rendered == ["slices"]
+        monkeypatch.setattr(module, "_check_values", check)
+        _same_bits(got, want)
+
+
 def test_where_keeps_the_rows_it_holds_for() -> None:
     logs = _logs()
     got = OPE(logs, **COLS, where="country = 'de'")

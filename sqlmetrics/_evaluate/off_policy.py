@@ -336,8 +336,15 @@ def off_policy_value(
             raise backend.wrap_error(NAME, labels, exc) from None
 
 
-def _check_values(source: Any, named: list[tuple[str, str]], options: dict[str, Any]) -> None:
-    """The logged values checked in one aggregate query (and the slates' consistency)."""
+def _check_values(
+    source: Any, named: list[tuple[str, str]], options: dict[str, Any], columns: dict[str, Any]
+) -> dict[str, int] | None:
+    """The logged values checked in one aggregate query (and the slates' consistency).
+
+    Single actions: the same query takes the summed quantities' table-wide exponents
+    (``off_policy_bounds``), returned for the statement (``options["exponents"]``); None for
+    slates, or when an exponent is NULL (all terms 0 or one non-finite).
+    """
     backend = source.backend
     present = source.columns
     for arg, col in named:
@@ -355,7 +362,11 @@ def _check_values(source: Any, named: list[tuple[str, str]], options: dict[str, 
     checks.append(("pscore", "<= 0 or > 1", f"({q['pscore']} <= 0 or {q['pscore']} > 1)"))
     checks.append(("target", "outside [0, 1]", f"({q['target']} < 0 or {q['target']} > 1)"))
     counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
-    row = backend.rows(f"select count(*), {counts} from {source.sql}")[0]
+    bounds = ""
+    if not columns["slate"]:
+        bounds = ", " + render_macro("off_policy_bounds", columns, options, dialect=backend.dialect)
+    row = backend.rows(f"select count(*), {counts}{bounds} from {source.sql}")[0]
+    row, maxima = row[: 1 + len(checks)], row[1 + len(checks) :]
     n = int(row[0])
     fixes = {
         "pscore": "propensities of the logged action must lie in (0, 1] (a zero propensity "
@@ -404,6 +415,11 @@ def _check_values(source: Any, named: list[tuple[str, str]], options: dict[str, 
                 f"rows have a pscore= or target= above the previous position's; pass the "
                 f"cascade propensities ({position!r} orders the positions)"
             )
+    if not maxima or any(e is None for e in maxima):
+        return None
+    keys = ["e_a", "e_w", "e_ww"] + (["e_r"] if options["method"] == "t" else [])
+    keys += ["e_d"] if columns["reward_hat"] else []
+    return {key: int(e) for key, e in zip(keys, maxima, strict=True)}
 
 
 def _run(
@@ -412,7 +428,6 @@ def _run(
     import pandas as pd
 
     check_columns(NAME, source, named + [("by", c) for c in by_cols])
-    _check_values(source, named, options)
     backend = source.backend
     dialect = backend.dialect
     given = dict(named)
@@ -420,15 +435,24 @@ def _run(
         arg: quote_ident(given[arg], dialect) if arg in given else None
         for arg in ("reward", "pscore", "target", "reward_hat", "reward_hat_target", "slate")
     }
-    sql = render_macro(
-        "off_policy_value",
-        source.sql,
-        [quote_ident(c, dialect) for c in by_cols],
-        columns,
-        options,
-        dialect=dialect,
-    )
-    out = backend.query(sql)
+    exponents = _check_values(source, named, options, columns)
+    quoted_by = [quote_ident(c, dialect) for c in by_cols]
+    out = None
+    if exponents is not None:
+        # the sums at the check pass's table-wide exponents: kept where every slice's own
+        # exponents are those (fixed_ok), which are then the bits of the statement without
+        sql = render_macro(
+            "off_policy_value", source.sql, quoted_by, columns,
+            {**options, "exponents": exponents}, dialect=dialect,
+        )  # fmt: skip
+        out = backend.query(sql)
+        if not (pd.to_numeric(out["fixed_ok"]) == 1).all():
+            out = None
+    if out is None:
+        sql = render_macro(
+            "off_policy_value", source.sql, quoted_by, columns, options, dialect=dialect
+        )
+        out = backend.query(sql)
     n_by = len(by_cols)
     frame = out.iloc[:, :n_by].copy()
     frame.columns = by_cols

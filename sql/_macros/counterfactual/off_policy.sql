@@ -43,8 +43,9 @@
                  row_key (its position in the order of r, p, t, q, g within its slice) or the
                  slate id's key_hash (clustered by slate); V_b = sum n_ub x_u / sum n_ub b_u;
                  lo, hi the type-7 percentiles (1 -+ L) / 2 of the defined V_b.
-  Every sum is an exact_sum (decision 0006) at the slice's exponents (with_slice_exponents):
-  the same bits in any row order and thread count. Exponent of a centred term: (a - V)^2 <=
+  Every sum is an exact_sum (decision 0006) at the slice's exponents (with_slice_exponents,
+  or the same values as literals from Python's check pass: options.exponents, below
+  off_policy_units): the same bits in any row order and thread count. Exponent of a centred term: (a - V)^2 <=
   2^(2 e_a + 2) (|V| <= max|a|); (W (r - V))^2 <= 2^(2 (e_w + e_r + 1)) (V is a weighted mean
   of r). A slice is the slice columns' values; a NULL slice is a slice of its own.
   Output, ordered by the slices (NULL last), then the estimators as given: slice_0..,
@@ -54,7 +55,9 @@
   off_policy_value(relation, by, columns, options)
     columns  reward, pscore, target, reward_hat, reward_hat_target, slate: quoted (none: unused)
     options  estimators (names), clip (float or none), method (none, 't', 'bootstrap'),
-             n_boot, seed, level
+             n_boot, seed, level; exponents (optional, single actions: off_policy_bounds'
+             table-wide e_a, e_w, e_ww, e_r (t), e_d (dr) as integers; the output then has
+             fixed_ok, 1 where the slice's own exponents are those)
 #}
 
 {% macro off_policy_units(relation, by, columns, options) -%}
@@ -123,28 +126,67 @@ op_units as (
     from op_weighted
 ),
 {% endif %}
+{% set fixed = options.get('exponents') or {} %}
+{% if fixed %}
+op_scaled as (
+    -- the table-wide exponents of the check pass, as literals (op_values.fixed_ok checks them)
+    select
+        op_units.*,
+{% for col, e in fixed | dictsort %}
+        {{ e }} as {{ col }}{{ ',' if not loop.last }}
+{% endfor %}
+    from op_units
+),
+{% else %}
 {{ sqlmetrics.with_slice_exponents('op_scaled', 'op_units', by, [('e_a', 'a'), ('e_w', 'w'), ('e_ww', 'w * w'), ('e_r', 'r')] + ([('e_d', 'd')] if dr else [])) }},
+{% endif %}
+{{ sqlmetrics.off_policy_sums(by, dr, fixed) }}
+{%- endmacro %}
+
+{# op_sums (per slice: n, the exact sums, the exponents the t interval reads) and op_values (the
+   estimates); with `fixed` (the check pass's exponents) the sums at those and fixed_ok #}
+{% macro off_policy_sums(by, dr, fixed) -%}
+{% set ex = {} %}
+{% for col in ['e_a', 'e_w', 'e_ww', 'e_d'] %}
+{% do ex.update({col: ([fixed[col], -940] | max) | string if fixed and col in fixed else col}) %}
+{% endfor %}
 op_sums as (
     select
         {{ sqlmetrics.slice_cols_as(by, 's_') }}
         count(*) as n,
-        {{ sqlmetrics.exact_sum('a', 'e_a') }} as sa,
-        {{ sqlmetrics.exact_sum('w', 'e_w') }} as sw,
-        {{ sqlmetrics.exact_sum('w * w', 'e_ww') }} as sww,
+        {{ sqlmetrics.exact_sum('a', ex.e_a, fallback=not fixed) }} as sa,
+        {{ sqlmetrics.exact_sum('w', ex.e_w, fallback=not fixed) }} as sw,
+        {{ sqlmetrics.exact_sum('w * w', ex.e_ww, fallback=not fixed) }} as sww,
 {% if dr %}
-        {{ sqlmetrics.exact_sum('d', 'e_d') }} as sd,
-        max(e_d) as s_e_d,
+        {{ sqlmetrics.exact_sum('d', ex.e_d, fallback=not fixed) }} as sd,
+        {{ fixed.e_d if fixed else 'max(e_d)' }} as s_e_d,
+{% endif %}
+{% if fixed %}
+        -- each slice's own exponents (what with_slice_exponents gives): equal to the literals,
+        -- or Python runs the statement again without them
+        {{ sqlmetrics.auc_exponent('max(abs(a))') }} as c_e_a,
+{% if 'e_r' in fixed %}
+        {{ sqlmetrics.auc_exponent('max(abs(r))') }} as c_e_r,
+{% endif %}
+{% if dr %}
+        {{ sqlmetrics.auc_exponent('max(abs(d))') }} as c_e_d,
+{% endif %}
 {% endif %}
         max(w) as max_weight,
-        max(e_a) as s_e_a,
-        max(e_w) as s_e_w,
-        max(e_r) as s_e_r
+        {{ fixed.e_a if fixed else 'max(e_a)' }} as s_e_a,
+        {{ fixed.e_w if fixed else 'max(e_w)' }} as s_e_w,
+        {{ fixed.get('e_r', 0) if fixed else 'max(e_r)' }} as s_e_r
     from op_scaled
     {{ sqlmetrics.group_by(by) }}
 ),
 op_values as (
     select
         op_sums.*,
+{% if fixed %}
+        -- w >= 0 (Python checks target >= 0 and pscore > 0): max |w| is max_weight, and max
+        -- |w w| is max_weight^2 (rounding is monotone), so e_w and e_ww need no aggregate
+        case when c_e_a = {{ fixed.e_a }} and {{ sqlmetrics.auc_exponent('max_weight') }} = {{ fixed.e_w }} and {{ sqlmetrics.auc_exponent('max_weight * max_weight') }} = {{ fixed.e_ww }}{{ (' and c_e_r = ' ~ fixed.e_r) if 'e_r' in fixed }}{{ (' and c_e_d = ' ~ fixed.e_d) if dr }} then 1 else 0 end as fixed_ok,
+{% endif %}
         {{ sqlmetrics.safe_div('sa', 'n') }} as v_a,
         {{ sqlmetrics.safe_div('sa', 'sw') }} as v_snips,
         {{ sqlmetrics.safe_div('sd' if dr else 'null', 'n') }} as v_d
@@ -152,17 +194,77 @@ op_values as (
 )
 {%- endmacro %}
 
-{# the t interval's centred sums, per slice: ss_a (ips, slates), ss_snips, ss_d (dr) #}
-{% macro off_policy_t(by, dr) -%}
+{#
+  Exponents from the check pass (options.exponents, issue 43's speed-up): Python's check query
+  (off_policy_bounds) also takes each summed quantity's table-wide e = ceil(log2 max|x|), and
+  the statement sums at those e, written as literals: no pass over the rows for the
+  exponents, no join back to the slices. The bits stay those of with_slice_exponents (the
+  slice's own e) because the statement checks, per slice, that its own e equals the
+  table-wide one (op_values.fixed_ok): exact_sum's value is a function of e and the terms, so
+  with the same e the same bits; where a slice's e is smaller (a slice of smaller terms, or
+  of only zeros), Python discards the result and runs the statement without exponents (the
+  slice's own, as before). Without slices the table is the one slice: the check holds unless
+  the data changed between the two queries. Single actions only (slates sum over slates,
+  whose exponents need the slates first); Python passes none when any e is NULL (all terms
+  0, or a non-finite term: exact_sum's plain-sum fallback then). The output gains fixed_ok.
+#}
+
+{#
+  off_policy_bounds(columns, options): the select items (`<expr> as e_a, ...`) the check query
+  appends: each summed quantity's table-wide exponent, as auc_exponent over max|x| (e_a: w r,
+  e_w: w, e_ww: w w, e_r: r for the t interval, e_d: DR's term), from the same expressions as
+  off_policy_units. The weight is computed only where pscore and target pass their checks (a
+  row failing them makes the call raise anyway, and would divide by 0 on PostgreSQL or
+  overflow on PostgreSQL and Spark instead of reaching Python's message); those weights are
+  >= 0, so max|w| is max(w) and max|w w| is max(w)^2 (rounding is monotone).
+#}
+{% macro off_policy_bounds(columns, options) -%}
+{% set f = sqlmetrics.float_type() %}
+{% set p, t = columns.pscore, columns.target %}
+{% set raw_w = '(case when ' ~ p ~ ' > 0 and ' ~ p ~ ' <= 1 and ' ~ t ~ ' >= 0 and ' ~ t ~ ' <= 1 then cast(' ~ t ~ ' as ' ~ f ~ ') / cast(' ~ p ~ ' as ' ~ f ~ ') end)' %}
+{% if options.clip is not none %}
+{% set w = '(case when ' ~ raw_w ~ ' > ' ~ sqlmetrics.float_literal(options.clip) ~ ' then ' ~ sqlmetrics.float_literal(options.clip) ~ ' else ' ~ raw_w ~ ' end)' %}
+{% else %}
+{% set w = raw_w %}
+{% endif %}
+{% set r = 'cast(' ~ columns.reward ~ ' as ' ~ f ~ ')' %}
+{% set items = [('e_a', 'max(abs(' ~ w ~ ' * ' ~ r ~ '))'), ('e_w', 'max(' ~ w ~ ')'), ('e_ww', 'max(' ~ w ~ ') * max(' ~ w ~ ')')] %}
+{% if options.method == 't' %}
+{% do items.append(('e_r', 'max(abs(' ~ r ~ '))')) %}
+{% endif %}
+{% if columns.reward_hat is not none %}
+{% set q = 'cast(' ~ columns.reward_hat ~ ' as ' ~ f ~ ')' %}
+{% set g = 'cast(' ~ columns.reward_hat_target ~ ' as ' ~ f ~ ')' %}
+{% do items.append(('e_d', 'max(abs(' ~ g ~ ' + ' ~ w ~ ' * (' ~ r ~ ' - ' ~ q ~ ')))')) %}
+{% endif %}
+{% for col, expr in items %}{{ sqlmetrics.auc_exponent(expr) }} as {{ col }}{{ ', ' if not loop.last }}{% endfor %}
+{%- endmacro %}
+
+{# the t interval's centred sums, per slice: ss_a (ips, slates), ss_snips, ss_d (dr), those the
+   estimators read (`parts`); with the check pass's exponents (`fixed`) their exponents are
+   literals too (the same values: s_e_a is fixed.e_a, and so on) #}
+{% macro off_policy_t(by, dr, parts, fixed={}) -%}
+{% set qs = [] %}
+{% if 'a' in parts %}
+{% do qs.append(('qa', '(op_scaled.a - op_values.v_a) * (op_scaled.a - op_values.v_a)', '2 * op_values.s_e_a + 2', (2 * fixed.e_a + 2) if fixed, 'ss_a')) %}
+{% endif %}
+{% if 'snips' in parts %}
+{% do qs.append(('qs', '(op_scaled.a - op_values.v_snips * op_scaled.w) * (op_scaled.a - op_values.v_snips * op_scaled.w)', '2 * (op_values.s_e_w + op_values.s_e_r + 1)', (2 * (fixed.e_w + fixed.e_r + 1)) if fixed, 'ss_snips')) %}
+{% endif %}
+{% if 'd' in parts and dr %}
+{% do qs.append(('qd', '(op_scaled.d - op_values.v_d) * (op_scaled.d - op_values.v_d)', '2 * op_values.s_e_d + 2', (2 * fixed.e_d + 2) if fixed, 'ss_d')) %}
+{% endif %}
 op_centred as (
     select
         {{ sqlmetrics.slice_cols_of('op_scaled', by) }}
-        (op_scaled.a - op_values.v_a) * (op_scaled.a - op_values.v_a) as qa,
-        (op_scaled.a - op_values.v_snips * op_scaled.w) * (op_scaled.a - op_values.v_snips * op_scaled.w) as qs,
-        {{ '(op_scaled.d - op_values.v_d) * (op_scaled.d - op_values.v_d)' if dr else sqlmetrics.float_literal(0) }} as qd,
-        2 * op_values.s_e_a + 2 as e_qa,
-        2 * (op_values.s_e_w + op_values.s_e_r + 1) as e_qs,
-        {{ '2 * op_values.s_e_d + 2' if dr else '0' }} as e_qd
+{% for q, expr, e, lit, ss in qs %}
+        {{ expr }} as {{ q }}{{ ',' if not loop.last or not fixed }}
+{% endfor %}
+{% if not fixed %}
+{% for q, expr, e, lit, ss in qs %}
+        {{ e }} as e_{{ q }}{{ ',' if not loop.last }}
+{% endfor %}
+{% endif %}
     from op_scaled
     join op_values
         on {{ sqlmetrics.join_on_slices('op_scaled', 'op_values', by, [], 's_') }}
@@ -170,9 +272,9 @@ op_centred as (
 op_spread as (
     select
         {{ sqlmetrics.slice_cols_as(by, 't_') }}
-        {{ sqlmetrics.exact_sum('qa', 'e_qa') }} as ss_a,
-        {{ sqlmetrics.exact_sum('qs', 'e_qs') }} as ss_snips,
-        {{ sqlmetrics.exact_sum('qd', 'e_qd') }} as ss_d
+{% for q, expr, e, lit, ss in qs %}
+        {{ sqlmetrics.exact_sum(q, ([lit, -940] | max) | string if fixed else 'e_' ~ q, fallback=not fixed) }} as {{ ss }}{{ ',' if not loop.last }}
+{% endfor %}
     from op_centred
     {{ sqlmetrics.group_by(by) }}
 )
@@ -247,7 +349,10 @@ op_spread as (
 {% set part = {'ips': 'a', 'snips': 'snips', 'dr': 'd', 'slate_standard_ips': 'a', 'slate_independent_ips': 'a', 'slate_rips': 'a'} %}
 with {{ sqlmetrics.off_policy_units(relation, by, columns, options) }},
 {% if options.method == 't' %}
-{{ sqlmetrics.off_policy_t(by, dr) }},
+{% set fixed = options.get('exponents') or {} %}
+{% set parts = [] %}
+{% for name in options.estimators %}{% do parts.append(part[name]) %}{% endfor %}
+{{ sqlmetrics.off_policy_t(by, dr, parts, fixed) }},
 {% elif options.method == 'bootstrap' %}
 {{ sqlmetrics.off_policy_bootstrap(by, dr, options) }},
 {% endif %}
@@ -280,6 +385,9 @@ select * from (
 {% elif options.method == 'bootstrap' %}
         lo_{{ x }} as lo,
         hi_{{ x }} as hi,
+{% endif %}
+{% if options.get('exponents') %}
+        fixed_ok,
 {% endif %}
         sw * sw / nullif(sww, 0) as ess,
         max_weight,

@@ -171,7 +171,10 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {# exact_sum(expr, e, m): with m (a count column, merge's sqlmetrics_n), the sum over the rows
    each row stands for m times: each rounded term times m as an exact integer, so the same
    integer, and the same bits, as exact_sum over the m copies (e is the same: a max) #}
-{% macro exact_sum(expr, e, m=none) -%}
+{# fallback=false (a literal e only): without the plain sum(expr) beside it. With a literal e the
+   integer sum is NULL only when every term is NULL, and sum(expr) is then NULL too: the same
+   value, one aggregate fewer (off_policy_value's exponents from its check pass) #}
+{% macro exact_sum(expr, e, m=none, fallback=true) -%}
 {% if (e ~ '').lstrip('-').isdigit() %}
 {% set up, down = (80 - e | int) | string, (e | int - 80) | string %}
 {% else %}
@@ -180,7 +183,11 @@ nullif(least(ceil(ln(nullif(max(abs({{ expr }})) over ({{ window }}), 0)) / ln({
 {% endif %}
 {% set times = ' * ' ~ m if m else '' %}
 {% set plain = '(' ~ expr ~ ')' ~ times if m else expr %}
+{% if fallback or not (e ~ '').lstrip('-').isdigit() %}
 coalesce(cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', ' ~ up ~ '))') }}{{ times }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }}), sum({{ plain }}))
+{%- else %}
+cast(sum({{ sqlmetrics.exact_int_of('round((' ~ expr ~ ') * power(' ~ sqlmetrics.float_literal(2) ~ ', ' ~ up ~ '))') }}{{ times }}) as {{ sqlmetrics.float_type() }}) * power({{ sqlmetrics.float_literal(2) }}, {{ down }})
+{%- endif %}
 {%- endmacro %}
 
 {# x * 2^k, for an integer-valued k in [-2000, 2000], in two steps so 2^k cannot overflow #}

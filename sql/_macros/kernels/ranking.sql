@@ -175,6 +175,17 @@
 
 {# The kernel: its stages in CTE order. `ctx` holds what the stages share, computed once from
    the columns, the options and the entries' needs. #}
+{# what the weights cannot do (the Python layer refuses it first, with the same words:
+   sqlmetrics/_metrics/ranking.py, check_weights; dbt meets these) #}
+{% macro ranking_weight_checks(options, ctx) -%}
+{% if ctx.weight and (ctx.has_qrels or ctx.merge) %}
+{{ exceptions.raise_compiler_error('ranking: weight= (per-item weights) is not supported with qrels= or duplicates merged (max, sum)') }}
+{% endif %}
+{% if ctx.group_weight and (options.empty == 'one' or (ctx.has_qrels and options.missing == 'zero')) %}
+{{ exceptions.raise_compiler_error("ranking: group_weight= is not supported with empty='one' nor with qrels= and missing='zero'") }}
+{% endif %}
+{%- endmacro %}
+
 {% macro ranking_kernel(relation, by, columns, options, entries) -%}
 {% set needs = [] %}
 {% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
@@ -198,21 +209,9 @@
     'weight': columns.weight if columns.weight is defined else none,
     'group_weight': columns.group_weight if columns.group_weight is defined else none,
 } %}
-{# what the weights cannot do (the Python layer refuses it first, with the same words:
-   sqlmetrics/_metrics/ranking.py, check_weights; dbt meets these) #}
-{% if ctx.weight and (ctx.has_qrels or ctx.merge) %}
-{{ exceptions.raise_compiler_error('ranking: weight= (per-item weights) is not supported with qrels= or duplicates merged (max, sum)') }}
-{% endif %}
-{% if ctx.group_weight and (options.empty == 'one' or (ctx.has_qrels and options.missing == 'zero')) %}
-{{ exceptions.raise_compiler_error("ranking: group_weight= is not supported with empty='one' nor with qrels= and missing='zero'") }}
-{% endif %}
+{{ sqlmetrics.ranking_weight_checks(options, ctx) }}
 {# group weights: the value macros read options.group_weighted (ranking_mean) #}
-{% if ctx.group_weight %}
-{% set weighted = {} %}
-{% do weighted.update(options) %}
-{% do weighted.update({'group_weighted': true}) %}
-{% set options = weighted %}
-{% endif %}
+{% if ctx.group_weight %}{% set weighted = {} %}{% do weighted.update(options) %}{% do weighted.update({'group_weighted': true}) %}{% set options = weighted %}{% endif %}
 with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
 {{ sqlmetrics.ranking_labelled(by, columns, ctx) }}
 {% if options.ties != 'average' %}

@@ -44,7 +44,7 @@ from sqlmetrics._core.registry import PARAMS, REGISTRY, MetricSpec, get_spec
 from sqlmetrics._engine.run import check_params
 from sqlmetrics._evaluate import monitor
 from sqlmetrics._templating import templates as _templates
-from sqlmetrics.errors import SqlMetricsError
+from sqlmetrics.errors import InvalidDataError, SqlMetricsError
 from tools import dbt as _dbt
 
 pytestmark = pytest.mark.dbt
@@ -798,6 +798,7 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
         "ctr_metrics_by_country", "auc_by_country", "search_metrics", "roc_points",
         "auc_ci_by_country", "log_loss_ci_by_country", "off_policy_by_country",
         "position_propensities_by_country", "click_metrics_joined", "click_metrics_mapped",
+        "ranking_weighted_ndcg", "ranking_weighted_map", "ranking_varying_weight",
     ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
     # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap),
@@ -1396,6 +1397,57 @@ def test_position_bias_equals_python(build: str, request: pytest.FixtureRequest)
         log, **clicks, propensity=mapping, k=None, metrics=["recall", "ctr"]
     )
     _frames_equal(built.read("click_metrics_mapped"), want, bits)
+
+
+def _slices(column: pd.Series) -> list[Any]:
+    """A slice column's values, a NULL slice as None (pandas may hold it as NaN)."""
+    return [None if pd.isna(v) else v for v in column]
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_ranking_weights_equal_python(build: str, request: pytest.FixtureRequest) -> None:
+    """weight= and group_weight= of the ranking macros (issue 43) in models give Python's
+    values on the same rows (models/search_weighted.sql): NDCG@5 with item and query weights
+    and MAP@10 with query weights (some 0), per tier with a NULL tier; bit for bit on DuckDB
+    (the same statement), to 1e-12 on PostgreSQL. A weight column that varies within a query
+    (Python refuses it, dbt cannot check it) leaves that query's tier without a value (NULL)
+    and the other tiers with Python's values on their own rows.
+    """
+    built: Built = request.getfixturevalue(build)
+    frame = built.read("search_weighted")
+    assert frame["tier"].isna().any() and (frame["gw"] == 0).any()
+    bits = build == "duckdb_build"
+    cases = [
+        ("ranking_weighted_ndcg", "ndcg@5", "ndcg", {"weight": "w", "group_weight": "gw"}),
+        ("ranking_weighted_map", "map@10", "map", {"group_weight": "gw"}),
+    ]
+    for model, metric, column, options in cases:
+        got = built.read(model)
+        want = sqlmetrics.evaluate(frame, [metric], by="tier", **options, **RANKING)
+        want = want.rename(columns={metric: column})
+        assert list(got.columns) == list(want.columns), model
+        assert _slices(got["tier"]) == _slices(want["tier"]) == ["a", "b", None], model
+        for name in want.columns[1:]:
+            for have, expected in zip(got[name], want[name]):
+                assert _same(have, expected), (model, name, have, expected)
+                assert math.isclose(have, expected, rel_tol=1e-12), (model, name)
+                if bits:
+                    assert float(have) == float(expected), (model, name)
+        # the weights change the values on this data
+        plain = sqlmetrics.evaluate(frame, [metric], by="tier", **RANKING)
+        assert not all(_same(a, b) for a, b in zip(got[column], plain[metric])), model
+    got = built.read("ranking_varying_weight")
+    assert _slices(got["tier"]) == ["a", "b", None]
+    assert pd.isna(got["mrr"].iloc[1])
+    kept = frame[frame["tier"] != "b"]  # keeps the NULL tier
+    want = sqlmetrics.evaluate(kept, ["mrr"], by="tier", group_weight="gw_varying", **RANKING)
+    assert _slices(want["tier"]) == ["a", None]
+    for have, expected in zip(got["mrr"].iloc[[0, 2]], want["mrr"]):
+        assert math.isclose(have, expected, rel_tol=1e-12)
+        if bits:
+            assert float(have) == float(expected)
+    with pytest.raises(InvalidDataError, match="not constant"):
+        sqlmetrics.mrr(frame, group_weight="gw_varying", **RANKING)
 
 
 def test_python_model_runs_the_api_on_dbt_duckdb(duckdb_build: Built) -> None:

@@ -25,12 +25,14 @@ Nothing here skips: without a PostgreSQL server, a Java runtime or chdb the fixt
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import chdb_table, duckdb_tables
@@ -348,3 +350,38 @@ def _load_spark(engine: Engine, name: str, frame: pd.DataFrame) -> None:
 
 def _load_clickhouse(engine: Engine, name: str, frame: pd.DataFrame) -> None:
     chdb_table(engine.con, name, frame)
+
+
+def test_a_varying_group_weight_gives_its_slice_null_on_every_engine(
+    engine: Engine, duck: Engine
+) -> None:
+    """Rendered SQL runs without Python's check that group_weight is constant within a group
+    (dbt, render): a query whose weight varies leaves its slice's values NULL on every engine,
+    and the other slice keeps DuckDB's values (sql/_macros/kernels/ranking.sql,
+    group_weights)."""
+    rng = np.random.default_rng(43)
+    frame = pd.DataFrame(
+        {
+            "query": np.repeat(np.arange(8), 5),
+            "doc": np.tile(np.arange(5), 8),
+            "score": rng.integers(0, 4, 40).astype(float),
+            "label": rng.choice([0, 1, 2], 40).astype(float),
+            "gw": np.repeat([1.0, 2.0, 0.5, 3.0, 1.0, 2.0, 0.5, 3.0], 5),
+            "half": np.repeat(["a", "b"], 20),
+        }
+    )
+    frame.loc[frame["query"] == 6, "gw"] = [1.0, 2.0, 3.0, 4.0, 5.0]
+    frame.loc[(frame["query"] == 6) & (frame["doc"] == 0), "label"] = 2.0  # not empty
+    name = "cf_varying_gw"
+    load = {"postgres": _load_postgres, "spark": _load_spark, "clickhouse": _load_clickhouse}
+    load[engine.name](engine, name, frame)
+    duck.con.register(name, frame)
+    metrics = ["ndcg@3", "map@3", "mrr"]
+    kw: dict[str, Any] = {"group": "query", "item": "doc", "group_weight": "gw", "by": "half"}
+    want = duck.query(sqlmetrics.render_evaluate(name, metrics, **kw))
+    got = engine.query(sqlmetrics.render_evaluate(name, metrics, dialect=engine.dialect, **kw))
+    got = got.sort_values("half", ignore_index=True)
+    assert list(got["half"]) == list(want["half"]) == ["a", "b"]
+    assert want.loc[1, metrics].isna().all() and got.loc[1, metrics].isna().all()
+    for metric in metrics:
+        assert math.isclose(float(got.loc[0, metric]), float(want.loc[0, metric]), rel_tol=1e-12)

@@ -205,6 +205,38 @@ def test_group_weight_must_be_constant_within_a_group() -> None:
         sqlmetrics.ndcg(frame, group_weight="gw")
 
 
+@pytest.mark.parametrize("spoil", ["varying", "null"])
+def test_rendered_sql_gives_null_for_a_slice_with_a_varying_group_weight(spoil: str) -> None:
+    """What Python refuses (a group_weight that varies within a group, or is NULL on some of
+    its rows) the SQL alone (dbt, render) cannot check: the group has no weight and its
+    slice's values are NULL, never a mean with one of its values; the other slice keeps
+    Python's value on its own rows, bit for bit, and a constant column renders the values of
+    the checked call.
+    """
+    frame = _group_weighted(1).assign(half=lambda f: np.where(f["group"] < 4, "a", "b"))
+    metrics = ["ndcg@3", "map@3", "mrr"]
+    kw: dict[str, Any] = {"group": "group", "item": "item", "group_weight": "gw", "by": "half"}
+    con = duckdb.connect()
+    con.register("runs", frame)
+    sql = sqlmetrics.render_evaluate("runs", metrics, **kw)
+    assert con.execute(sql).df()[metrics].values.tolist() == (
+        sqlmetrics.evaluate(frame, metrics, **kw)[metrics].values.tolist()
+    )
+    spoilt = frame.copy()
+    rows = spoilt.index[spoilt["group"] == 6]
+    if spoil == "varying":  # the largest weight (the row count) would give a number
+        spoilt.loc[rows, "gw"] = np.arange(len(rows)) + 1.0
+    else:
+        spoilt.loc[rows[:1], "gw"] = np.nan
+    con.register("runs", spoilt)
+    got = con.execute(sql).df()
+    assert list(got["half"]) == ["a", "b"]
+    assert got.loc[1, metrics].isna().all()
+    assert list(got["n_groups"]) == [4, 5]
+    alone = sqlmetrics.evaluate(frame[frame["half"] == "a"], metrics, **kw)
+    assert got.loc[0, metrics].tolist() == alone[metrics].iloc[0].tolist()
+
+
 @pytest.mark.parametrize("bad", [-1.0, float("nan")])
 def test_negative_or_nan_weights_are_refused(bad: float) -> None:
     frame = _frame(CASES["distinct_scores"])

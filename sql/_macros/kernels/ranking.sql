@@ -135,7 +135,10 @@
   Each slice averages over its own groups: the groups of its rows (judged ones with qrels).
   Undefined: no group left -> NULL (NaN + UndefinedMetricWarning).
   group_weight=: the mean over groups is sum_g W_g v_g / sum_g W_g (exact sums; W_g >= 0,
-  one value per group); a slice whose kept groups all weigh 0 -> NULL (NaN).
+  one value per group); a slice whose kept groups all weigh 0 -> NULL (NaN). A kept group
+  whose weight column varies within it (or is NULL on some of its rows: Python refuses both,
+  dbt cannot check) has no weight, and its slice's values are NULL, never the mean with one
+  of its values.
   Shared SQL: sql/_macros/kernels/ranking.sql (one row_number() sort per group for every metric).
 #}
 
@@ -594,7 +597,7 @@ ideal_groups as (
    positive gain with its items' count and the positions before its run (in `order`), then
    `ideal`, each run's positions up to kmax joined from the integers 1..kmax #}
 {% macro ranking_ideal_counted(by, gain, positive, order, kmax, ctx) -%}
--- the judged items of positive gain counted per label: in the ideal order ({{ order }}) each
+-- the judged items of positive gain counted per label: in the ideal order ({{ order | replace('\n', ' ') }}) each
 -- label's items fill one run of positions; only the first {{ kmax }} positions are needed
 ideal_runs as (
     select
@@ -636,7 +639,7 @@ ideal as (
 
 {# every ideal position: the judged items of positive gain sorted (`order`: a total order) #}
 {% macro ranking_ideal_sorted(by, gain, positive, order, ctx) -%}
--- the judged items of positive gain in ideal order ({{ order }}: a total order)
+-- the judged items of positive gain in ideal order ({{ order | replace('\n', ' ') }}: a total order)
 ideal as (
     select
         {{ sqlmetrics.slice_cols(by) }}
@@ -658,12 +661,13 @@ ideal as (
 {% macro ranking_groups(by, columns, options, ctx) -%}
 {% if ctx.group_weight %}
 -- group_weight=: each (slice, group)'s weight W_g (the Python layer checked it is constant
--- within the group)
+-- within the group; dbt cannot: a weight that varies within its group, or is NULL on some
+-- of its rows, is no weight: NULL here, and its slice's values are NULL in `aggregated`)
 group_weights as (
     select
         {{ sqlmetrics.slice_cols_as(by, 'w_') }}
         grp as w_grp,
-        max(gw) as gw
+        case when min(gw) = max(gw) and count(gw) = count(*) then max(gw) end as gw
     from source
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
@@ -781,7 +785,7 @@ aggregated as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for m in entries %}
-        case when count(*) > 0 then {{ sqlmetrics.ranking_value(m.metric, m.alias ~ '_', m.k, options) }} end
+        case when count(*) > 0{{ ' and count(gw) = count(*)' if ctx.group_weight }} then {{ sqlmetrics.ranking_value(m.metric, m.alias ~ '_', m.k, options) }} end
             as {{ m.alias }},
 {% endfor %}
         count(*) as n_groups

@@ -799,6 +799,7 @@ def test_build_passes_and_runs_everything(build: str, request: pytest.FixtureReq
         "auc_ci_by_country", "log_loss_ci_by_country", "off_policy_by_country",
         "position_propensities_by_country", "click_metrics_joined", "click_metrics_mapped",
         "ranking_weighted_ndcg", "ranking_weighted_map", "ranking_varying_weight",
+        "ranking_weighted_evaluate",
     ):  # fmt: skip
         assert f"OK created sql table model {SCHEMA}.{model}" in out
     # two plain threshold tests and two with ci= (auc by DeLong, log_loss by the bootstrap),
@@ -1436,6 +1437,16 @@ def test_ranking_weights_equal_python(build: str, request: pytest.FixtureRequest
         # the weights change the values on this data
         plain = sqlmetrics.evaluate(frame, [metric], by="tier", **RANKING)
         assert not all(_same(a, b) for a, b in zip(got[column], plain[metric])), model
+    # evaluate(group_weight=): two metrics in one statement, Python's evaluate's frame
+    got = built.read("ranking_weighted_evaluate")
+    want = sqlmetrics.evaluate(frame, ["map@10", "mrr"], by="tier", group_weight="gw", **RANKING)
+    assert list(got.columns) == list(want.columns)
+    assert _slices(got["tier"]) == _slices(want["tier"]) == ["a", "b", None]
+    for name in want.columns[1:]:
+        for have, expected in zip(got[name], want[name]):
+            assert math.isclose(have, expected, rel_tol=1e-12), ("evaluate", name)
+            if bits:
+                assert float(have) == float(expected), ("evaluate", name)
     got = built.read("ranking_varying_weight")
     assert _slices(got["tier"]) == ["a", "b", None]
     assert pd.isna(got["mrr"].iloc[1])

@@ -7,7 +7,7 @@
 
   Arguments as Python's evaluate: relation (a ref, a source or any SQL after `from`),
   metrics (names as sqlmetrics.metric_names() lists them, `@k` for a cut-off), the columns
-  label='label', score='score', group, item, weight, prediction, qrels (a relation of
+  label='label', score='score', group, item, weight, group_weight, prediction, qrels (a relation of
   judgments for the ranking metrics), by (a column or a list), and the metrics' options as
   keyword arguments (threshold=, weighting=, ties=, gain=, ...), each checked as in Python
   with the same messages. Output: the slice columns under their own names, one column per
@@ -18,7 +18,7 @@
   duplicate (group, item) pairs: test them with dbt's own tests), empty='error' and
   missing='error' (refused), the UndefinedMetricWarning (an undefined value is NULL).
 #}
-{% macro evaluate(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, prediction=none, train=none) -%}
+{% macro evaluate(relation, metrics, label='label', score='score', group=none, item=none, qrels=none, by=none, weight=none, group_weight=none, prediction=none, train=none) -%}
 {%- set facts = sqlmetrics.sqlmetrics_registry() -%}
 {%- set caller_name = 'evaluate' -%}
 {%- set texts = [metrics] if metrics is string else metrics -%}
@@ -60,7 +60,7 @@
 {# convention= applied as conventions.fill applies it (macros/core/conventions.sql) #}
 {%- set options = sqlmetrics.sqlmetrics_fill_convention(caller_name, requests, kwargs) -%}
 {%- set by_cols = sqlmetrics.sqlmetrics_normalize_by(caller_name, by) -%}
-{%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction} -%}
+{%- set columns = {'label': label, 'score': score, 'weight': weight, 'group': group, 'item': item, 'prediction': prediction, 'group_weight': group_weight} -%}
 {# _check_options: every option is taken by a requested metric, and passes its check #}
 {%- set accepted = [] -%}
 {%- for req in requests -%}{%- for p in facts.metrics[req.name].params -%}{%- if p != 'k' and p not in accepted -%}{%- do accepted.append(p) -%}{%- endif -%}{%- endfor -%}{%- endfor -%}
@@ -88,7 +88,7 @@
 {%- endif -%}
 {%- endfor -%}
 {%- endfor -%}
-{%- for arg in ['weight', 'prediction', 'item'] -%}
+{%- for arg in ['weight', 'prediction', 'item', 'group_weight'] -%}
 {%- set used = namespace(value=false) -%}
 {%- for req in requests -%}{%- for role in facts.metrics[req.name].roles -%}{%- if role.name == arg -%}{%- set used.value = true -%}{%- endif -%}{%- endfor -%}{%- endfor -%}
 {%- if columns[arg] is not none and not used.value -%}

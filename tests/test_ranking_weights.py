@@ -564,3 +564,30 @@ def test_item_weight_interval_is_the_list_weighted_interval(method: str, empty: 
     want = sqlmetrics.mrr(frame, group_weight="lw", **kw)
     for a, b in zip(got[:3], want[:3]):
         assert orc.is_close(a, b, 1e-12), (got, want)
+
+
+@pytest.mark.parametrize("test", ["t", "randomization", "wilcoxon"])
+def test_compare_with_item_weights_weighs_the_groups_by_their_list_weight(test: str) -> None:
+    """compare(weight=) on mrr and map: the group tests weigh each group by its TF-Ranking
+    list weight, equal (1e-12) to group_weight= given the oracle's W_g as a column."""
+    frame = _item_weighted(7, n_groups=20)
+    frame["s2"] = (frame["score"] * 7 + frame["item"]) % 5
+    rows5 = list(frame[["group", "item", "score", "label", "w"]].itertuples(index=False, name=None))
+    frame["lw"] = frame["group"].map(orc.tfr_list_weights(rows5))
+    kw: dict[str, Any] = {"scores": ["score", "s2"], "test": test, "empty": "zero"}
+    kw.update(group="group", item="item", label="label")
+    if test == "randomization":
+        kw["n_permutations"] = 50
+    got = sqlmetrics.compare(frame, ["mrr@3", "map"], weight="w", **kw)
+    want = sqlmetrics.compare(frame, ["mrr@3", "map"], group_weight="lw", **kw)
+    assert list(got.columns) == list(want.columns)
+    assert got.select_dtypes("object").equals(want.select_dtypes("object"))
+    for a, b in zip(
+        got.select_dtypes("number").to_numpy(float).ravel(),
+        want.select_dtypes("number").to_numpy(float).ravel(),
+    ):
+        assert orc.is_close(a, b, 1e-12), (a, b)
+    mrr = got[got["metric"] == "mrr@3"].set_index("model")["value"]
+    for model in ("score", "s2"):
+        value = sqlmetrics.mrr(frame, k=3, score=model, weight="w", empty="zero")
+        assert orc.is_close(float(mrr[model]), value, 1e-12), (model, mrr[model], value)

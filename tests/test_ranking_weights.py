@@ -591,3 +591,19 @@ def test_compare_with_item_weights_weighs_the_groups_by_their_list_weight(test: 
     for model in ("score", "s2"):
         value = sqlmetrics.mrr(frame, k=3, score=model, weight="w", empty="zero")
         assert orc.is_close(float(mrr[model]), value, 1e-12), (model, mrr[model], value)
+
+
+def test_state_and_merge_carry_item_weights_to_list_weighted_means() -> None:
+    """The list weights need the whole slice (a list without a relevant item weighs the
+    slice's mean W_g): merging two states of the rows gives the value over all rows, bit for
+    bit, for mrr and map beside ndcg (rax)."""
+    frame = _item_weighted(29, n_groups=14)
+    kw: dict[str, Any] = {"group": "group", "item": "item", "weight": "w", "empty": "zero"}
+    metrics = ["ndcg@3", "mrr@3", "map"]
+    states = [
+        sqlmetrics.state(frame[frame["group"] < 6], metrics, **kw),
+        sqlmetrics.state(frame[frame["group"] >= 6], metrics, **kw),
+    ]
+    merged = sqlmetrics.merge(pd.concat(states), metrics, **kw)
+    whole = sqlmetrics.evaluate(frame, metrics, **kw)
+    assert merged[metrics].iloc[0].tolist() == whole[metrics].iloc[0].tolist()

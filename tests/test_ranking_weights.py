@@ -607,3 +607,22 @@ def test_state_and_merge_carry_item_weights_to_list_weighted_means() -> None:
     merged = sqlmetrics.merge(pd.concat(states), metrics, **kw)
     whole = sqlmetrics.evaluate(frame, metrics, **kw)
     assert merged[metrics].iloc[0].tolist() == whole[metrics].iloc[0].tolist()
+
+
+TFR_DATA = json.loads((Path(__file__).parent / "data" / "tfr" / "list_weights.json").read_text())
+
+
+@pytest.mark.parametrize("case", [c["name"] for c in TFR_DATA["cases"]])
+def test_item_weights_equal_tf_ranking(case: str) -> None:
+    """mrr, recall_at_k and hit_rate with weight= equal TF-Ranking 0.5.5's weighted means
+    (tests/data/tfr/generate.py; TF computes in float32: 1e-6), k None, 1, 3, 5, lists without
+    a relevant item counted (empty='zero', as TF-Ranking)."""
+    data = next(c for c in TFR_DATA["cases"] if c["name"] == case)
+    frame = _frame(data)
+    assert len(data["values"]) == 12
+    for key, want in data["values"].items():
+        name, k = key.split("@")
+        got = getattr(sqlmetrics, name)(
+            frame, k=None if k == "None" else int(k), weight="w", empty="zero"
+        )
+        assert got == pytest.approx(want, rel=1e-6, abs=1e-7), (key, got, want)

@@ -475,7 +475,12 @@ CALLS: list[Call] = [
         group_weighted_bootstrap={"k": 5, "group_weight": "gw", "qrels": "cf_qrels", **BOOT},
     ),
     *_ranking("gm_map", plain={}),
-    *_ranking("mrr", bootstrap=BOOT),
+    *_ranking(
+        "mrr",
+        bootstrap=BOOT,
+        # issue 43: TF-Ranking's per-list weights from weight=, and their t interval
+        list_weighted_t={"k": 5, "weight": "w", "ci": 0.9, "empty": "zero"},
+    ),
     *_ranking("hit_rate", wilson={"k": 3, "empty": "skip", "ci": 0.9}),
     *_ranking("hit_ratio", plain={"k": 3}),
     *_ranking("precision_at_k", plain={"k": 3}),
@@ -554,6 +559,16 @@ CALLS: list[Call] = [
             "ci": 0.9,
             "n_boot": 20,
             "empty": "skip",
+        },
+        # issue 43: weight= as rax (ndcg) and as TF-Ranking's list weights (map, mrr, recall)
+        # times group_weight=, by a slice with a NULL
+        ranking_list_weighted_by={
+            "metrics": ["ndcg@5", "map", "mrr@5", "recall@3"],
+            **RANK,
+            "weight": "w",
+            "group_weight": "gw",
+            "by": "country",
+            "empty": "zero",
         },
         ranking_by={
             "metrics": ["ndcg@5", "map", "mrr", "recall@3"],

@@ -65,6 +65,10 @@ LAST_BITS = {
     "evaluate-ci_mixed_by",
     "compare-losses_t",
     "report-by_ci",
+    # issue 43 (2026-11-30): the t interval of mrr(weight=) (TF-Ranking's list weights): lo
+    # 3 units in the last place off DuckDB's (0.6911038261220884 vs ...881); the cause was
+    # not found (its value agrees bit for bit)
+    "mrr-list_weighted_t",
 }
 
 #: known gaps, (engine, call) -> (the exception the comparison raises, a pattern of its

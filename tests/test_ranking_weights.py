@@ -155,9 +155,9 @@ def test_group_weights_and_item_weights_compose() -> None:
 def test_weight_is_refused_by_a_metric_without_a_weighted_definition() -> None:
     from sqlmetrics._metrics.ranking import check_weights
 
-    with pytest.raises(InvalidParameterError, match=r"map: weight= .*no weighted definition.*"
+    with pytest.raises(InvalidParameterError, match=r"cg: weight= .*no weighted definition.*"
                        r"group_weight="):  # fmt: skip
-        check_weights("map", ["map"], {"weight": "w"}, {}, False)
+        check_weights("cg", ["cg"], {"weight": "w"}, {}, False)
 
 
 def test_weight_with_qrels_is_refused() -> None:
@@ -301,9 +301,9 @@ def test_evaluate_interval_with_group_weights_equals_the_function() -> None:
 
 
 def test_evaluate_refuses_weight_for_a_metric_without_a_weighted_definition() -> None:
-    with pytest.raises(InvalidParameterError, match="no weighted definition for map"):
+    with pytest.raises(InvalidParameterError, match="no weighted definition for cg"):
         sqlmetrics.evaluate(
-            _group_weighted(1), ["ndcg@3", "map@3"], group="group", item="item", weight="w"
+            _group_weighted(1), ["ndcg@3", "cg@3"], group="group", item="item", weight="w"
         )
 
 
@@ -460,3 +460,201 @@ def test_group_weights_with_qrels_equal_the_weighted_mean_of_the_oracle(metric: 
     got = FUNCTIONS[metric](run, qrels=qrels, k=3, group_weight="gw", empty="zero")
     want = orc.metric(metric, rows, qrels=judged, k=3, empty="zero", group_weights=weights)
     assert orc.is_close(got, want), (got, want)
+
+
+# ------------------------------------------------------- weight= as TF-Ranking's list weights
+#: means over groups that weigh each list by TF-Ranking's per-list weight (LIST_WEIGHTED)
+TFR = ("mrr", "precision_at_k", "recall_at_k", "map", "hit_rate", "r_precision")
+
+
+def _item_weighted(seed: int, n_groups: int = 9) -> pd.DataFrame:
+    """Lists with ties, lists without a relevant item, zero weights (an all-zero list too)."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for g in range(n_groups):
+        n = int(rng.integers(1, 7))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "group": g,
+                    "item": np.arange(n),
+                    "score": rng.integers(0, 3, n).astype(float),
+                    "label": rng.choice([0, 0, 0, 1, 2], n) if g % 4 else np.zeros(n),
+                    "w": rng.choice([0.0, 0.25, 1.0, 1.5, 3.0], n) if g != 5 else np.zeros(n),
+                    "gw": float(rng.choice([0.5, 1.0, 2.0])),
+                    "slice": (None if g % 3 == 0 else "a" if g % 3 == 1 else "b"),
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def _tfr_expected(
+    frame: pd.DataFrame, metric: str, options: dict[str, Any], group_weight: bool = False
+) -> float:
+    rows5 = list(frame[["group", "item", "score", "label", "w"]].itertuples(index=False, name=None))
+    weights = orc.tfr_list_weights(rows5)
+    if group_weight:
+        gw = frame.groupby("group")["gw"].first().to_dict()
+        weights = {g: w * gw[g] for g, w in weights.items()}
+    return orc.metric(metric, [r[:4] for r in rows5], group_weights=weights, **options)
+
+
+@pytest.mark.parametrize("metric", TFR)
+@pytest.mark.parametrize("ties", ["item_desc", "average"])
+@pytest.mark.parametrize("empty", ["skip", "zero"])
+def test_item_weights_are_tf_ranking_list_weights(metric: str, ties: str, empty: str) -> None:
+    """weight= on a mean over groups other than dcg/ndcg: each list weighs TF-Ranking's
+    W_g = sum w rel / sum rel (the mean W_g for a list without a relevant item), the oracle's
+    transcription of _per_example_weights_to_per_list_weights, to 1e-12."""
+    frame = _item_weighted(3)
+    options: dict[str, Any] = {"ties": ties, "empty": empty}
+    if metric not in ("r_precision",):
+        options["k"] = 3
+    got = FUNCTIONS[metric](frame, weight="w", **options)
+    want = _tfr_expected(frame, metric, options)
+    assert orc.is_close(got, want, 1e-12), (got, want)
+
+
+@pytest.mark.parametrize("metric", ["mrr", "map", "recall_at_k"])
+def test_item_and_group_weights_multiply(metric: str) -> None:
+    """Both given: a list weighs its TF-Ranking weight times its group weight."""
+    frame = _item_weighted(8)
+    options: dict[str, Any] = {"k": 4, "empty": "zero", "ties": "average"}
+    got = FUNCTIONS[metric](frame, weight="w", group_weight="gw", **options)
+    want = _tfr_expected(frame, metric, options, group_weight=True)
+    assert orc.is_close(got, want, 1e-12), (got, want)
+
+
+def test_item_weights_by_slice_with_a_null_slice() -> None:
+    """The mean W_g for lists without a relevant item is each slice's own (NULL a slice)."""
+    frame = _item_weighted(21, n_groups=15)
+    table = sqlmetrics.evaluate(
+        frame, ["mrr@3", "map"], group="group", item="item", weight="w", by="slice",
+        empty="zero",
+    )  # fmt: skip
+    for key, part in frame.groupby("slice", dropna=False):
+        row = table[table["slice"].isna()] if pd.isna(key) else table[table["slice"] == key]
+        assert len(row) == 1
+        for name, metric, k in (("mrr@3", "mrr", 3), ("map", "map", None)):
+            want = _tfr_expected(part, metric, {"k": k, "empty": "zero"})
+            assert orc.is_close(float(row[name].iloc[0]), want, 1e-12), (key, name)
+
+
+def test_no_list_with_a_relevant_item_weighs_zero() -> None:
+    """TF-Ranking's 0/0 -> 0: with no relevant item anywhere every list weighs 0 (NaN)."""
+    frame = _item_weighted(3).assign(label=0)
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(sqlmetrics.mrr(frame, weight="w", empty="zero"))
+
+
+@pytest.mark.parametrize("metric", TFR)
+@pytest.mark.parametrize("ties", ["item_desc", "average"])
+def test_item_weights_of_one_are_unweighted_bit_for_bit(metric: str, ties: str) -> None:
+    frame = _item_weighted(4).assign(one=1.0)
+    for empty in ("skip", "zero"):
+        plain = FUNCTIONS[metric](frame, ties=ties, empty=empty)
+        assert FUNCTIONS[metric](frame, ties=ties, empty=empty, weight="one") == plain
+
+
+@pytest.mark.parametrize("metric", ["mrr", "map", "precision_at_k"])
+def test_item_weights_shuffled_rows_give_the_same_bits(metric: str) -> None:
+    frame = _item_weighted(12, n_groups=20)
+    frame["w"] = frame["w"] * 0.1 + 1e-17 * frame["item"]  # rounding-sensitive sums
+    kw: dict[str, Any] = {"k": 4, "empty": "zero", "weight": "w", "group_weight": "gw"}
+    first = FUNCTIONS[metric](frame, **kw)
+    for seed in range(3):
+        shuffled = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+        assert FUNCTIONS[metric](shuffled, **kw) == first
+
+
+def test_evaluate_mixes_rax_and_tf_ranking_weights() -> None:
+    """One statement: ndcg keeps rax's weighted gains, mrr weighs its lists as TF-Ranking."""
+    frame = _item_weighted(6)
+    table = sqlmetrics.evaluate(
+        frame, ["ndcg@3", "mrr@3"], group="group", item="item", weight="w", empty="zero"
+    )
+    assert table["ndcg@3"].iloc[0] == sqlmetrics.ndcg(frame, k=3, weight="w", empty="zero")
+    assert table["mrr@3"].iloc[0] == sqlmetrics.mrr(frame, k=3, weight="w", empty="zero")
+
+
+def test_item_weights_with_empty_one_are_refused() -> None:
+    with pytest.raises(InvalidParameterError, match="weight= with empty='one'"):
+        sqlmetrics.mrr(_item_weighted(3), weight="w", empty="one")
+
+
+@pytest.mark.parametrize("method", ["t", "bootstrap"])
+@pytest.mark.parametrize("empty", ["skip", "zero"])
+def test_item_weight_interval_is_the_list_weighted_interval(method: str, empty: str) -> None:
+    """ci= with weight= on mrr: the interval of the mean weighted by the lists' TF-Ranking
+    weights, equal (1e-12) to group_weight= given those weights as a column (the oracle's)."""
+    frame = _item_weighted(3)
+    rows5 = list(frame[["group", "item", "score", "label", "w"]].itertuples(index=False, name=None))
+    frame["lw"] = frame["group"].map(orc.tfr_list_weights(rows5))
+    kw: dict[str, Any] = {"k": 3, "empty": empty, "ci": 0.95, "ci_method": method}
+    got = sqlmetrics.mrr(frame, weight="w", **kw)
+    want = sqlmetrics.mrr(frame, group_weight="lw", **kw)
+    for a, b in zip(got[:3], want[:3]):
+        assert orc.is_close(a, b, 1e-12), (got, want)
+
+
+@pytest.mark.parametrize("test", ["t", "randomization", "wilcoxon"])
+def test_compare_with_item_weights_weighs_the_groups_by_their_list_weight(test: str) -> None:
+    """compare(weight=) on mrr and map: the group tests weigh each group by its TF-Ranking
+    list weight, equal (1e-12) to group_weight= given the oracle's W_g as a column."""
+    frame = _item_weighted(7, n_groups=20)
+    frame["s2"] = (frame["score"] * 7 + frame["item"]) % 5
+    rows5 = list(frame[["group", "item", "score", "label", "w"]].itertuples(index=False, name=None))
+    frame["lw"] = frame["group"].map(orc.tfr_list_weights(rows5))
+    kw: dict[str, Any] = {"scores": ["score", "s2"], "test": test, "empty": "zero"}
+    kw.update(group="group", item="item", label="label")
+    if test == "randomization":
+        kw["n_permutations"] = 50
+    got = sqlmetrics.compare(frame, ["mrr@3", "map"], weight="w", **kw)
+    want = sqlmetrics.compare(frame, ["mrr@3", "map"], group_weight="lw", **kw)
+    assert list(got.columns) == list(want.columns)
+    assert got.select_dtypes("object").equals(want.select_dtypes("object"))
+    for a, b in zip(
+        got.select_dtypes("number").to_numpy(float).ravel(),
+        want.select_dtypes("number").to_numpy(float).ravel(),
+    ):
+        assert orc.is_close(a, b, 1e-12), (a, b)
+    mrr = got[got["metric"] == "mrr@3"].set_index("model")["value"]
+    for model in ("score", "s2"):
+        value = sqlmetrics.mrr(frame, k=3, score=model, weight="w", empty="zero")
+        assert orc.is_close(float(mrr[model]), value, 1e-12), (model, mrr[model], value)
+
+
+def test_state_and_merge_carry_item_weights_to_list_weighted_means() -> None:
+    """The list weights need the whole slice (a list without a relevant item weighs the
+    slice's mean W_g): merging two states of the rows gives the value over all rows, bit for
+    bit, for mrr and map beside ndcg (rax)."""
+    frame = _item_weighted(29, n_groups=14)
+    kw: dict[str, Any] = {"group": "group", "item": "item", "weight": "w", "empty": "zero"}
+    metrics = ["ndcg@3", "mrr@3", "map"]
+    states = [
+        sqlmetrics.state(frame[frame["group"] < 6], metrics, **kw),
+        sqlmetrics.state(frame[frame["group"] >= 6], metrics, **kw),
+    ]
+    merged = sqlmetrics.merge(pd.concat(states), metrics, **kw)
+    whole = sqlmetrics.evaluate(frame, metrics, **kw)
+    assert merged[metrics].iloc[0].tolist() == whole[metrics].iloc[0].tolist()
+
+
+TFR_DATA = json.loads((Path(__file__).parent / "data" / "tfr" / "list_weights.json").read_text())
+
+
+@pytest.mark.parametrize("case", [c["name"] for c in TFR_DATA["cases"]])
+def test_item_weights_equal_tf_ranking(case: str) -> None:
+    """mrr, recall_at_k and hit_rate with weight= equal TF-Ranking 0.5.5's weighted means
+    (tests/data/tfr/generate.py; TF computes in float32: 1e-6), k None, 1, 3, 5, lists without
+    a relevant item counted (empty='zero', as TF-Ranking)."""
+    data = next(c for c in TFR_DATA["cases"] if c["name"] == case)
+    frame = _frame(data)
+    assert len(data["values"]) == 12
+    for key, want in data["values"].items():
+        name, k = key.split("@")
+        got = getattr(sqlmetrics, name)(
+            frame, k=None if k == "None" else int(k), weight="w", empty="zero"
+        )
+        assert got == pytest.approx(want, rel=1e-6, abs=1e-7), (key, got, want)

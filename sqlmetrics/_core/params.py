@@ -181,6 +181,13 @@ CLASSES = (
     "balanced_accuracy", "classification_report", "hamming_loss", "jaccard",
     "multiclass_confusion_matrix",
 )  # fmt: skip
+#: the public functions whose weight= is TF-Ranking's per-list weight (the registry's
+#: sqlmetrics._metrics.ranking.LIST_WEIGHTED; map is mean_average_precision)
+LIST_WEIGHTED_NAMES = (
+    "bpref", "err", "fallout", "gm_map", "hit_rate", "infap", "iprec_11pt_avg",
+    "iprec_at_recall", "judged", "mean_average_precision", "mrr", "precision_at_k",
+    "r_precision", "rbp", "recall_at_k", "set_f", "set_precision", "set_recall",
+)  # fmt: skip
 LONG_FORM = ("multiclass_auc", "multilabel_average_precision", "top_k_accuracy")
 REFUSED_CI = ("auc_bounds", "num_q", "num_rel", "num_rel_ret", "num_ret")
 
@@ -384,11 +391,17 @@ def _params() -> tuple[Param, ...]:
             "str | None",
             None,
             "str, optional",
-            "Column of non-negative per-item weights (rax's weighted DCG): each item's gain "
-            "is multiplied by its weight, and the ideal DCG orders the items by weighted gain. "
-            "None (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged "
-            'item has no weight) nor ``duplicates=`` other than ``"error"``.',
-            functions=("dcg", "ndcg"),
+            "Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each "
+            "item's gain is multiplied by its weight, and the ideal DCG orders the items by "
+            "weighted gain. The other means over groups (TF-Ranking's "
+            "_per_example_weights_to_per_list_weights): each list weighs W_g = sum_i w_i rel_i "
+            "/ sum_i rel_i (rel_i = 1 when label >= relevance_level), a list without a relevant "
+            "item the mean W_g of its slice's lists that have one (0 when none has); the "
+            "per-list value is unchanged and the mean over lists is weighted by W_g (times "
+            "``group_weight=`` when both are given). None (default) weighs every item 1. Not "
+            "with ``qrels=`` (an unretrieved judged item has no weight) nor ``duplicates=`` "
+            'other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.',
+            functions=("dcg", "ndcg", *LIST_WEIGHTED_NAMES),
         ),
         Param(
             "group_weight",

@@ -155,9 +155,11 @@ def compare(
         default the first.
     label, score, group, item, qrels, weight, group_weight :
         As in :func:`evaluate`; ``score=`` names the score column of each run (``runs=``).
-        ``weight=`` is used by ``test="bootstrap"`` only. ``group_weight=`` (ranking, one
-        table, not ``runs=``): the group tests weigh each group by it, as GAUC's weighting
-        (a group of weight 0 leaves the test).
+        ``weight=`` is used by ``test="bootstrap"`` and by the ranking means whose
+        ``weight=`` is TF-Ranking's per-list weight (mrr, map, ...: their group tests weigh
+        each group by it). ``group_weight=`` (ranking, one table, not ``runs=``): the group
+        tests weigh each group by it, as GAUC's weighting (a group of weight 0 leaves the
+        test).
     by : str or list of str, optional
         Slice columns: one comparison per slice (not with ``runs=``).
     test : str, optional
@@ -311,7 +313,15 @@ def compare(
     plan = make_plan("compare", metrics, columns, by, qrels is not None, options)
     tasks = _tasks(plan.requests, test)
     if weight is not None:
-        bad = [t.request.text for t in tasks if t.test != "bootstrap"]
+        from .._metrics.ranking import LIST_WEIGHTED
+
+        # weight= on a TF-Ranking-weighted ranking mean: its group tests weigh each group by
+        # the list weight W_g (times group_weight=), as the metric does
+        bad = [
+            t.request.text
+            for t in tasks
+            if t.test != "bootstrap" and t.request.spec.name not in LIST_WEIGHTED
+        ]
         if bad:
             raise InvalidParameterError(
                 f"compare: weight={weight!r} is used by test='bootstrap' only; "
@@ -465,6 +475,8 @@ def _group_sql(
     parts = []
     for relation, score in zip(relations, score_columns):
         cols = dict(plan.columns, score=score)
+        if _list_weighted(tasks):  # the per-group values are unweighted (W_g in `weights`)
+            cols["weight"] = None
         roles: dict[str, str | None] = {}
         for req in requests:
             roles.update(_roles(req.spec, cols, qrels_sql is not None, dialect))
@@ -518,7 +530,29 @@ def _run_table(
         scores = [quote_ident(m, dialect) for m in models]
         for key, group_tasks in _group_batches(tasks).items():
             weights = None
-            if plan.columns.get("group_weight"):  # ranking: each group's own weight
+            if plan.columns.get("weight") and _list_weighted(group_tasks):
+                # weight=: TF-Ranking's list weights (times group_weight=), the intervals'
+                group_weight = plan.columns.get("group_weight")
+                tfr = render_macro(
+                    "ci_group_weights",
+                    source.sql,
+                    by,
+                    quote_ident(str(plan.columns["group"]), dialect),
+                    "tfr",
+                    quote_ident(str(plan.columns["label"]), dialect),
+                    {
+                        "relevance_level": plan.options.get("relevance_level", 1),
+                        "weight_column": quote_ident(str(plan.columns["weight"]), dialect),
+                        "group_weight_column": (
+                            quote_ident(str(group_weight), dialect) if group_weight else None
+                        ),
+                    },
+                    dialect=dialect,
+                )
+                weights = (
+                    f"select tfr_weights.*, tfr_weights.v as w from (\n{tfr}\n) as tfr_weights"
+                )
+            elif plan.columns.get("group_weight"):  # ranking: each group's own weight
                 weights = render_macro(
                     "compare_group_weights",
                     source.sql,
@@ -555,6 +589,15 @@ def _run_table(
             frames[key] = backend.query(sql)
         _run_row_tests(plan, tasks, backend, source, by, scores, settings, frames)
     return frames
+
+
+def _list_weighted(tasks: Sequence[_Task]) -> bool:
+    """Whether ``tasks`` (one kernel's group tests) are ranking means whose weight= is
+    TF-Ranking's per-list weight (:data:`sqlmetrics._metrics.ranking.LIST_WEIGHTED`).
+    """
+    from .._metrics.ranking import LIST_WEIGHTED
+
+    return bool(tasks) and all(t.request.spec.name in LIST_WEIGHTED for t in tasks)
 
 
 def _batch_key(task: _Task) -> str:

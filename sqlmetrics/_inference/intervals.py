@@ -453,7 +453,7 @@ def _bounds(
     elif row_mean(spec):
         result = call.backend.query(_row_mean_sql(call, by, request, "bootstrap"))
     elif method in ("t", "wilson"):  # per-group sums: t, or wilson over groups (hit_rate)
-        if method == "wilson" and call.columns.get("group_weight"):
+        if method == "wilson" and (call.columns.get("group_weight") or call.columns.get("weight")):
             raise InvalidParameterError(
                 f"{spec.name}: ci_method='wilson' with group_weight= is not supported (a "
                 f"weighted share of groups is no proportion of counts); pass ci_method='t' or "
@@ -588,7 +588,11 @@ def _batch_key(call: Call, method: str) -> tuple[Any, ...] | None:
         kind = "bootstrap"
     else:
         return None
-    if spec.inference.group_weights is not None or call.columns.get("group_weight"):
+    if (
+        spec.inference.group_weights is not None
+        or call.columns.get("group_weight")
+        or (spec.family == "ranking" and call.columns.get("weight"))
+    ):
         return None  # joined per metric: its own statement
     columns = tuple(sorted((r, c) for r, c in call.columns.items() if c))
     return (kind, spec.kernel, group_mean(spec, call.columns) or "mean", columns)
@@ -759,8 +763,13 @@ def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> st
     """
     spec = call.spec
     weights = _group_weights(call, by)
+    from .._metrics.ranking import LIST_WEIGHTED
+
+    # weight= on a TF-Ranking-weighted mean: the per-group values are unweighted (each group
+    # is a slice of the inner kernel); the list weights W_g come in `weights`
+    unweighted = {"weight": None} if spec.name in LIST_WEIGHTED else {}
     inner = call.kernel(
-        call.relation, [*by, str(call.columns.get("group"))], call.quoted(), "ci_value"
+        call.relation, [*by, str(call.columns.get("group"))], call.quoted(**unweighted), "ci_value"
     )
     aggregate = group_mean(spec, call.columns) or "mean"
     sql = call.macro(
@@ -792,6 +801,24 @@ def _group_weights(call: Call, by: list[str]) -> str | None:
             f"missing group has no slice); drop by= or pass missing='skip'"
         )
     group_weight = call.columns.get("group_weight")
+    weight = call.columns.get("weight")
+    from .._metrics.ranking import LIST_WEIGHTED
+
+    if weight and spec.name in LIST_WEIGHTED:  # weight=: TF-Ranking's list weights
+        return call.macro(
+            "ci_group_weights",
+            call.relation,
+            [call.q(b) for b in by],
+            call.q(group),
+            "tfr",
+            call.q(str(call.columns.get("label"))),
+            {
+                **call.params,
+                "relevance_level": call.params.get("relevance_level", 1),
+                "weight_column": call.q(str(weight)),
+                "group_weight_column": call.q(str(group_weight)) if group_weight else None,
+            },
+        )
     if group_weight:  # group_weight=: each group's own weight, a column of the run
         return call.macro(
             "ci_group_weights",

@@ -290,6 +290,7 @@ def hit_rate(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -316,6 +317,7 @@ def hit_rate(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -341,6 +343,7 @@ def hit_rate(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -387,6 +390,16 @@ def hit_rate(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -523,6 +536,7 @@ def hit_rate(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -549,6 +563,7 @@ def precision_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -576,6 +591,7 @@ def precision_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -602,6 +618,7 @@ def precision_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -648,6 +665,16 @@ def precision_at_k(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -789,6 +816,7 @@ def precision_at_k(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -816,6 +844,7 @@ def recall_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -842,6 +871,7 @@ def recall_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -867,6 +897,7 @@ def recall_at_k(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -912,6 +943,16 @@ def recall_at_k(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1049,6 +1090,7 @@ def recall_at_k(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1074,6 +1116,7 @@ def r_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1099,6 +1142,7 @@ def r_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1123,6 +1167,7 @@ def r_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1165,6 +1210,16 @@ def r_precision(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1299,6 +1354,7 @@ def r_precision(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1325,6 +1381,7 @@ def mean_average_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1352,6 +1409,7 @@ def mean_average_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1378,6 +1436,7 @@ def mean_average_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     ap_denominator: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
@@ -1425,6 +1484,16 @@ def mean_average_precision(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     ap_denominator : {"relevant", "min_k_relevant", "hits"}, default "relevant"
         Divisor of AP@k: all relevant items of the group (trec_eval ``map``/``map_cut_k``,
         ranx), ``min(k, relevant)`` (Spark's MAP@K), or the relevant items retrieved in the
@@ -1575,6 +1644,7 @@ def mean_average_precision(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         ap_denominator=ap_denominator,
         relevance_level=relevance_level,
         ties=ties,
@@ -1602,6 +1672,7 @@ def mrr(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1628,6 +1699,7 @@ def mrr(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1653,6 +1725,7 @@ def mrr(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1697,6 +1770,16 @@ def mrr(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1832,6 +1915,7 @@ def mrr(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -2240,10 +2324,15 @@ def dcg(
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
     weight : str, optional
-        Column of non-negative per-item weights (rax's weighted DCG): each item's gain is
-        multiplied by its weight, and the ideal DCG orders the items by weighted gain. None
-        (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged item has no
-        weight) nor ``duplicates=`` other than ``"error"``.
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).
@@ -2811,10 +2900,15 @@ def ndcg(
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
     weight : str, optional
-        Column of non-negative per-item weights (rax's weighted DCG): each item's gain is
-        multiplied by its weight, and the ideal DCG orders the items by weighted gain. None
-        (default) weighs every item 1. Not with ``qrels=`` (an unretrieved judged item has no
-        weight) nor ``duplicates=`` other than ``"error"``.
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     gain : {"exponential", "linear"}, default "exponential"
         Gain of a label: ``2**label - 1`` (Burges et al. 2005) or ``label`` itself (Jarvelin &
         Kekalainen 2002; trec_eval and scikit-learn).

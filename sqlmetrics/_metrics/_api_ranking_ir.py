@@ -40,6 +40,7 @@ def err(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -67,6 +68,7 @@ def err(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -93,6 +95,7 @@ def err(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -139,6 +142,16 @@ def err(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -253,6 +266,7 @@ def err(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -278,6 +292,7 @@ def infap(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -303,6 +318,7 @@ def infap(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -327,6 +343,7 @@ def infap(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -367,6 +384,16 @@ def infap(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -482,6 +509,7 @@ def infap(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -508,6 +536,7 @@ def judged(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -534,6 +563,7 @@ def judged(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -559,6 +589,7 @@ def judged(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -601,6 +632,16 @@ def judged(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -712,6 +753,7 @@ def judged(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -737,6 +779,7 @@ def set_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -762,6 +805,7 @@ def set_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -786,6 +830,7 @@ def set_precision(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -826,6 +871,16 @@ def set_precision(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -933,6 +988,7 @@ def set_precision(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -958,6 +1014,7 @@ def set_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -983,6 +1040,7 @@ def set_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1007,6 +1065,7 @@ def set_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1047,6 +1106,16 @@ def set_recall(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1154,6 +1223,7 @@ def set_recall(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1180,6 +1250,7 @@ def set_f(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1206,6 +1277,7 @@ def set_f(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1231,6 +1303,7 @@ def set_f(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1273,6 +1346,16 @@ def set_f(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1383,6 +1466,7 @@ def set_f(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,

@@ -35,6 +35,7 @@ def rbp(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -62,6 +63,7 @@ def rbp(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -88,6 +90,7 @@ def rbp(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -133,6 +136,16 @@ def rbp(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -243,6 +256,7 @@ def rbp(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -269,6 +283,7 @@ def fallout(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -295,6 +310,7 @@ def fallout(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -320,6 +336,7 @@ def fallout(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -362,6 +379,16 @@ def fallout(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -470,6 +497,7 @@ def fallout(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -495,6 +523,7 @@ def bpref(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -520,6 +549,7 @@ def bpref(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -544,6 +574,7 @@ def bpref(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -584,6 +615,16 @@ def bpref(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -691,6 +732,7 @@ def bpref(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -718,6 +760,7 @@ def iprec_at_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -745,6 +788,7 @@ def iprec_at_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -771,6 +815,7 @@ def iprec_at_recall(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -819,6 +864,16 @@ def iprec_at_recall(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -933,6 +988,7 @@ def iprec_at_recall(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -959,6 +1015,7 @@ def iprec_11pt_avg(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -985,6 +1042,7 @@ def iprec_11pt_avg(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1010,6 +1068,7 @@ def iprec_11pt_avg(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1056,6 +1115,16 @@ def iprec_11pt_avg(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc"}, default "item_desc"
@@ -1163,6 +1232,7 @@ def iprec_11pt_avg(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,
@@ -1190,6 +1260,7 @@ def gm_map(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1217,6 +1288,7 @@ def gm_map(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1243,6 +1315,7 @@ def gm_map(
     label: str = "label",
     qrels: Any = None,
     group_weight: str | None = None,
+    weight: str | None = None,
     relevance_level: float = 1,
     ties: str | None = None,
     empty: str | None = None,
@@ -1287,6 +1360,16 @@ def gm_map(
         slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
         Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
         no weight).
+    weight : str, optional
+        Column of non-negative per-item weights. dcg and ndcg (rax's weighted DCG): each item's
+        gain is multiplied by its weight, and the ideal DCG orders the items by weighted gain.
+        The other means over groups (TF-Ranking's _per_example_weights_to_per_list_weights):
+        each list weighs W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >=
+        relevance_level), a list without a relevant item the mean W_g of its slice's lists that
+        have one (0 when none has); the per-list value is unchanged and the mean over lists is
+        weighted by W_g (times ``group_weight=`` when both are given). None (default) weighs
+        every item 1. Not with ``qrels=`` (an unretrieved judged item has no weight) nor
+        ``duplicates=`` other than ``"error"``; not with ``empty="one"`` outside dcg and ndcg.
     relevance_level : float, default 1
         An item is relevant when ``label >= relevance_level`` (trec_eval's ``-l``).
     ties : {"item_desc", "item_asc", "text_desc", "average"}, default "item_desc"
@@ -1394,6 +1477,7 @@ def gm_map(
         label=label,
         qrels=qrels,
         group_weight=group_weight,
+        weight=weight,
         relevance_level=relevance_level,
         ties=ties,
         empty=empty,

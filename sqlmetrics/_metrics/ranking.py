@@ -215,6 +215,19 @@ WEIGHT = Role("weight", "weight", required=False)
 GROUP_WEIGHT = Role("group_weight", "weight", required=False)
 #: the ranking metrics that take weight= (per-item weights, rax's definitions)
 WEIGHTED_ITEMS = ("dcg", "ndcg")
+#: the means over groups that take weight= (per-item weights) with TF-Ranking's per-list
+#: weight (metrics_impl.py, _per_example_weights_to_per_list_weights(weights, relevance)):
+#: W_g = sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >= relevance_level), a list with no
+#: relevant item weighs the mean W_g of the slice's lists that have one (0 when none has), the
+#: per-list value is unchanged and the mean over lists is weighted by W_g (times group_weight=
+#: when both are given). TF-Ranking weighs MRR, precision, recall, MAP (and ARP, OPA, hits,
+#: alpha-DCG, which sqlmetrics has not) this way. The gain metrics cg and idcg are left out
+#: (the kernel's gains are rax's weighted gains when dcg/ndcg share the statement).
+LIST_WEIGHTED = (
+    "bpref", "err", "fallout", "gm_map", "hit_rate", "infap", "iprec_11pt_avg",
+    "iprec_at_recall", "judged", "map", "mrr", "precision_at_k", "r_precision", "rbp",
+    "recall_at_k", "set_f", "set_precision", "set_recall",
+)  # fmt: skip
 #: the ranking metrics that are a mean over groups and take group_weight= (ranking_mean in
 #: sql/_macros/kernels/ranking.sql; gm_map: a weighted geometric mean); hit_ratio (a ratio of
 #: sums) and the counts (num_q, ...) have no weighted mean here
@@ -231,7 +244,7 @@ def ranking_roles(name: str) -> tuple[Role, ...]:
     """
     return (
         (GROUP, ITEM, SCORE, LABEL)
-        + ((WEIGHT,) if name in WEIGHTED_ITEMS else ())
+        + ((WEIGHT,) if name in WEIGHTED_ITEMS + LIST_WEIGHTED else ())
         + ((GROUP_WEIGHT,) if name in GROUP_WEIGHTED else ())
     )
 
@@ -248,12 +261,19 @@ def check_weights(
     """
     weight, group_weight = columns.get("weight"), columns.get("group_weight")
     if weight:
-        refuse = [n for n in names if n not in WEIGHTED_ITEMS]
+        refuse = [n for n in names if n not in WEIGHTED_ITEMS + LIST_WEIGHTED]
         if refuse:
             raise InvalidParameterError(
                 f"{caller}: weight= (per-item weights) has no weighted definition for "
-                f"{', '.join(refuse)} (only {', '.join(WEIGHTED_ITEMS)}, as rax weighs their "
-                f"gains); call those without weight=, or weigh whole groups with group_weight="
+                f"{', '.join(refuse)} ({', '.join(WEIGHTED_ITEMS)} weigh the gains as rax; the "
+                f"other means over groups weigh each list as TF-Ranking); call those without "
+                f"weight=, or weigh whole groups with group_weight="
+            )
+        if any(n in LIST_WEIGHTED for n in names) and options.get("empty") == "one":
+            raise InvalidParameterError(
+                f"{caller}: weight= with empty='one' is not supported (an empty group's "
+                f"value 1 is added after the mean, without its weight); pass empty='skip' or "
+                f"'zero'"
             )
         if judged:
             raise InvalidParameterError(
@@ -1093,7 +1113,7 @@ _HIT_RATIO = _kernel(
 
 _HIT_RATE = _kernel(
     "hit_rate",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     summary="""
     Hit rate: the share of groups with a relevant item in the top k.
 
@@ -1139,7 +1159,7 @@ _PRECISION_AT_K_PRECISION_DENOMINATOR = Arg(
 
 _PRECISION_AT_K = _kernel(
     "precision_at_k",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, "precision_denominator", *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, "precision_denominator", *_INTERVAL),
     summary="""
     Precision at k: relevant items in the top k over k, mean over groups.
 
@@ -1170,7 +1190,7 @@ _PRECISION_AT_K = _kernel(
 
 _RECALL_AT_K = _kernel(
     "recall_at_k",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     summary="""
     Recall at k: the share of a group's relevant items in the top k, mean over groups.
 
@@ -1200,7 +1220,7 @@ _RECALL_AT_K = _kernel(
 
 _R_PRECISION = _kernel(
     "r_precision",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     summary="""
     R-precision: precision at R, the number of relevant items of the group.
 
@@ -1240,7 +1260,7 @@ _MEAN_AVERAGE_PRECISION_AP_DENOMINATOR = Arg(
 
 _MEAN_AVERAGE_PRECISION = _kernel(
     "mean_average_precision",
-    takes=("data", "k", *_COLUMNS, "ap_denominator", *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", "ap_denominator", *_OPTIONS, *_INTERVAL),
     metric="map",
     refused=('``ties="average"`` with ``ap_denominator="hits"``',),
     summary="""
@@ -1284,7 +1304,7 @@ _MEAN_AVERAGE_PRECISION = _kernel(
 
 _MRR = _kernel(
     "mrr",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     summary="""
     Mean reciprocal rank of the first relevant item within the top k.
 

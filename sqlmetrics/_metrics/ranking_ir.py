@@ -195,7 +195,7 @@ _ERR_MAX_GRADE = Arg(
 
 _ERR = _function(
     "err",
-    takes=("data", "k", "max_grade", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", "max_grade", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     bad_data="a label above ``max_grade``",
     summary="""
@@ -229,7 +229,7 @@ _ERR = _function(
 
 _INFAP = _function(
     "infap",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Inferred average precision (trec_eval's infAP), mean over groups.
@@ -265,7 +265,7 @@ _INFAP = _function(
 
 _JUDGED = _function(
     "judged",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Judged@k: the share of the top k that the judgments hold, mean over groups.
@@ -296,7 +296,7 @@ _JUDGED = _function(
 
 _SET_PRECISION = _function(
     "set_precision",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Set precision: relevant retrieved items over retrieved items, mean over groups.
@@ -322,7 +322,7 @@ _SET_PRECISION = _function(
 
 _SET_RECALL = _function(
     "set_recall",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Set recall: relevant retrieved items over relevant items, mean over groups.
@@ -359,7 +359,7 @@ _SET_F_BETA = Arg(
 
 _SET_F = _function(
     "set_f",
-    takes=("data", "beta", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "beta", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Set F-measure of set precision and recall, mean over groups.

@@ -187,7 +187,7 @@ _RBP_PERSISTENCE = Arg(
 
 _RBP = _function(
     "rbp",
-    takes=("data", "k", "persistence", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", "persistence", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Rank-biased precision at k, mean over groups.
@@ -220,7 +220,7 @@ _RBP = _function(
 
 _FALLOUT = _function(
     "fallout",
-    takes=("data", "k", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
@@ -248,7 +248,7 @@ _FALLOUT = _function(
 
 _BPREF = _function(
     "bpref",
-    takes=("data", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
@@ -305,7 +305,7 @@ _IPREC_AT_RECALL_RECALL_ROUNDING = Arg(
 
 _IPREC_AT_RECALL = _function(
     "iprec_at_recall",
-    takes=("data", "recall_level", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "recall_level", "recall_rounding", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
@@ -356,7 +356,7 @@ _IPREC_11PT_AVG_RECALL_ROUNDING = Arg(
 
 _IPREC_11PT_AVG = _function(
     "iprec_11pt_avg",
-    takes=("data", "recall_rounding", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "recall_rounding", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
@@ -398,7 +398,7 @@ _GM_MAP_AP_DENOMINATOR = Arg(
 
 _GM_MAP = _function(
     "gm_map",
-    takes=("data", "k", "ap_denominator", *_COLUMNS, *_OPTIONS, *_INTERVAL),
+    takes=("data", "k", "ap_denominator", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
     call=_ranking_metric,
     summary="""
     Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.

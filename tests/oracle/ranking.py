@@ -190,3 +190,24 @@ def is_close(a: float, b: float, tol: float = 1e-9) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+def tfr_list_weights(
+    rows: Iterable[tuple[Any, Any, float, float, float]], relevance_level: float = 1.0
+) -> dict[Any, float]:
+    """TF-Ranking's per-list weights from per-item weights (metrics_impl.py,
+    ``_per_example_weights_to_per_list_weights(weights, relevance)``), transcribed:
+    W_g = sum_i w_i rel_i / sum_i rel_i over the list's items (rel_i = 1 when label >=
+    relevance_level); a list with no relevant item gets the mean of W_g over the lists that
+    have one (0 when none has). ``rows``: (group, item, score, label, weight). Sums in
+    math.fsum (correctly rounded), as the SQL's exact sums.
+    """
+    num: dict[Any, list[float]] = {}
+    den: dict[Any, int] = {}
+    for g, _i, _s, label, w in rows:
+        rel = 1 if label >= relevance_level else 0
+        num.setdefault(g, []).append(w * rel)
+        den[g] = den.get(g, 0) + rel
+    ratios = {g: math.fsum(num[g]) / den[g] for g in num if den[g] > 0}
+    mean = math.fsum(ratios.values()) / len(ratios) if ratios else 0.0
+    return {g: ratios.get(g, mean) for g in num}

@@ -269,6 +269,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -820,6 +825,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -1116,6 +1126,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -1508,6 +1523,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -1610,6 +1630,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -1794,6 +1819,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -1851,6 +1881,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -1912,6 +1947,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -2109,6 +2149,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -2403,6 +2448,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -2507,6 +2557,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -3293,6 +3348,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -3539,6 +3599,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -3596,6 +3661,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -3713,6 +3783,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {
@@ -4012,6 +4087,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -4073,6 +4153,11 @@
                     'required': false
                 },
                 {
+                    'name': 'weight',
+                    'kind': 'weight',
+                    'required': false
+                },
+                {
                     'name': 'group_weight',
                     'kind': 'weight',
                     'required': false
@@ -4130,6 +4215,11 @@
                 {
                     'name': 'label',
                     'kind': 'relevance',
+                    'required': false
+                },
+                {
+                    'name': 'weight',
+                    'kind': 'weight',
                     'required': false
                 },
                 {

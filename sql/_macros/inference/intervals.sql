@@ -540,8 +540,35 @@ select * from final
     relevant  its relevant rows, label >= relevance_level (hit_ratio: relevant items)
     column    the group's value of the column `label` (the ranking metrics' group_weight=,
               constant within a group)
+    tfr       weight= on a ranking mean other than dcg/ndcg: TF-Ranking's list weight W_g
+              (ranking_list_weights, the kernel's), from the label column `label`, the item
+              weight column options.weight_column and, when given, times the group weight
+              column options.group_weight_column
 #}
 {% macro ci_group_weights(relation, by, group, kind, label, options) -%}
+{% if kind == 'tfr' %}
+with source as (
+    select
+        {{ sqlmetrics.slice_source(by) }}
+        {{ group }} as grp,
+{% if options.get('group_weight_column') %}
+        cast({{ options.group_weight_column }} as {{ sqlmetrics.float_type() }}) as gw,
+{% endif %}
+        cast({{ options.weight_column }} as {{ sqlmetrics.float_type() }}) as w,
+        cast({{ label }} as {{ sqlmetrics.float_type() }}) as label
+    from {{ relation }}
+),
+{{ sqlmetrics.ranking_list_weights(by, options.relevance_level, options.get('group_weight_column')) | trim | trim(',') }}
+select
+{% for col in by %}
+    l_slice_{{ loop.index0 }} as slice_{{ loop.index0 }},
+{% endfor %}
+    l_grp as grp,
+    lw as v
+from list_weights
+-- a list of weight 0 leaves the interval, as a group of group_weight 0 does
+where lw > 0
+{% else %}
 select
     {{ sqlmetrics.slice_source(by) }}
     {{ group }} as grp,
@@ -556,6 +583,7 @@ select
 {% endif %}
 from {{ relation }}
 group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
+{% endif %}
 {%- endmacro %}
 
 {#

@@ -12,7 +12,14 @@
               group_weight (per group, gw, constant within a group: Python checks it; each
               value macro's mean over groups is then sum_g W_g v_g / sum_g W_g through
               ranking_mean, W_g joined from `group_weights`; not with empty = 'one' nor
-              missing = 'zero'). Without them the SQL is the unweighted one, byte for byte.
+              missing = 'zero'). weight= on the other means over groups (not dcg/ndcg:
+              ctx.list_weight) is TF-Ranking's per-list weight (metrics_impl.py,
+              _per_example_weights_to_per_list_weights(weights, relevance)): W_g =
+              sum_i w_i rel_i / sum_i rel_i (rel_i = 1 when label >= relevance_level), a list
+              without a relevant item the mean W_g of its slice's lists that have one (0 when
+              none has), times gw with group_weight; the mean over groups is ranking_mean's
+              weighted one over lw (`list_weights`, ranking_list_weights; not with empty =
+              'one'). Without them the SQL is the unweighted one, byte for byte.
     options   relevance_level, ties, gain, empty, missing, duplicates, judged_only,
               ap_denominator, log_base, precision_denominator: all
               given (Python fills the defaults; none lives here); gains (a map level ->
@@ -155,7 +162,8 @@
    slice whose kept groups all weigh 0 has no value (NULL) #}
 {% macro ranking_mean(expr, e, options) -%}
 {% if options.get('group_weighted') -%}
-{{ sqlmetrics.exact_sum('gw * (' ~ expr ~ ')', e ~ ' + gw_exp') }} / nullif({{ sqlmetrics.exact_sum('gw', 'gw_exp') }}, 0)
+{% set gw = options.get('weight_column', 'gw') %}
+{{ sqlmetrics.exact_sum(gw ~ ' * (' ~ expr ~ ')', e ~ ' + ' ~ gw ~ '_exp') }} / nullif({{ sqlmetrics.exact_sum(gw, gw ~ '_exp') }}, 0)
 {%- else -%}
 {{ sqlmetrics.exact_sum(expr, e) }} / count(*)
 {%- endif %}
@@ -169,6 +177,65 @@
 {%- elif options.gain == 'linear' %}{{ expr }}{% else %}(power({{ sqlmetrics.float_literal(2) }}, {{ expr }}) - 1){% endif %}
 {%- endmacro %}
 
+{# weight= on a mean over groups other than dcg/ndcg: the CTEs ending in `list_weights`
+   (l_slice_i, l_grp, lw), from `source` (slice_i, grp, label, w and, with group_weighted, gw);
+   the kernel's and the intervals' (ci_group_weights kind 'tfr') #}
+{% macro ranking_list_weights(by, level, group_weighted) -%}
+-- weight= on a mean over groups other than dcg/ndcg: TF-Ranking's per-list weight
+-- (metrics_impl.py, _per_example_weights_to_per_list_weights(weights, relevance)):
+--   W_g = sum_i w_i rel_i / sum_i rel_i over the list's items (rel_i = 1 when label >= the
+--   relevance level), and a list with no relevant item gets the mean of W_g over the lists
+--   of its slice that have one (0 when none has); with group_weight= the list's weight is
+--   W_g times its group weight. Sums exact (exact_sum): the same bits in any row order.
+list_items as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+{% if group_weighted %}
+        gw,
+{% endif %}
+        case when label >= {{ level }} then w else 0 end as rw,
+        case when label >= {{ level }} then 1 else 0 end as rel,
+        {{ sqlmetrics.sum_exponent('case when label >= ' ~ level ~ ' then w else 0 end', by, ['grp']) }} as rw_exp
+    from source
+),
+list_sums as (
+    select
+        {{ sqlmetrics.slice_cols(by) }}
+        grp,
+{% if group_weighted %}
+        max(gw) as gw,
+{% endif %}
+        {{ sqlmetrics.exact_sum('rw', 'rw_exp') }} as rw_sum,
+        sum(rel) as n_rel_w
+    from list_items
+    {{ sqlmetrics.group_by(by, ['grp']) }}
+),
+list_ratios as (
+    select
+        list_sums.*,
+        case when n_rel_w > 0 then rw_sum / n_rel_w end as lw_g,
+        {{ sqlmetrics.sum_exponent('case when n_rel_w > 0 then rw_sum / n_rel_w end', by) }} as lw_g_exp
+    from list_sums
+),
+list_means as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, 'm_') }}
+        coalesce({{ sqlmetrics.exact_sum('lw_g', 'lw_g_exp') }} / nullif(count(lw_g), 0), 0) as lw_mean
+    from list_ratios
+    {{ sqlmetrics.group_by(by) }}
+),
+list_weights as (
+    select
+        {{ sqlmetrics.slice_cols_as(by, 'l_') }}
+        grp as l_grp,
+        coalesce(lw_g, lw_mean){{ ' * gw' if group_weighted }} as lw
+    from list_ratios
+    join list_means on {{ sqlmetrics.join_on_slices('list_ratios', 'list_means', by, [], 'm_') }}
+),
+{%- endmacro %}
+
+
 {# slice columns qualified by a table alias, named: `s.slice_0 as slice_0, ` (ClickHouse keeps the
    prefix in the name of an unnamed qualified column of a select over several joins) #}
 {% macro slice_cols_of(alias, by) -%}
@@ -181,8 +248,11 @@
 {# what the weights cannot do (the Python layer refuses it first, with the same words:
    sqlmetrics/_metrics/ranking.py, check_weights; dbt meets these) #}
 {% macro ranking_weight_checks(options, ctx) -%}
-{% if ctx.weight and (ctx.has_qrels or ctx.merge) %}
+{% if (ctx.weight or ctx.list_weight) and (ctx.has_qrels or ctx.merge) %}
 {{ exceptions.raise_compiler_error('ranking: weight= (per-item weights) is not supported with qrels= or duplicates merged (max, sum)') }}
+{% endif %}
+{% if ctx.list_weight and options.empty == 'one' %}
+{{ exceptions.raise_compiler_error("ranking: weight= on a mean other than dcg/ndcg is not supported with empty='one'") }}
 {% endif %}
 {% if ctx.group_weight and (options.empty == 'one' or (ctx.has_qrels and options.missing == 'zero')) %}
 {{ exceptions.raise_compiler_error("ranking: group_weight= is not supported with empty='one' nor with qrels= and missing='zero'") }}
@@ -190,8 +260,7 @@
 {%- endmacro %}
 
 {% macro ranking_kernel(relation, by, columns, options, entries) -%}
-{% set needs = [] %}
-{% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
+{% set needs = [] %}{% for m in entries %}{% do needs.extend(m.needs) %}{% endfor %}
 {# equal scores: by item in its own type (numbers as numbers), or with text_desc as text in
    byte order, descending (trec_eval's strcmp of docnos; an integer id as its digits).
    Per-row columns are computed only when an entry needs them (a window costs ~1-2 s on
@@ -209,7 +278,8 @@
     'need_judged': 'judged' in needs,
     'need_err': 'err' in needs,
     'judged_only': options.judged_only and columns.qrels_relation is defined and columns.qrels_relation is not none,
-    'weight': columns.weight if columns.weight is defined else none,
+    'weight': columns.weight if columns.weight is defined and (entries | selectattr('metric', 'in', ['dcg', 'ndcg']) | list) else none,
+    'list_weight': columns.weight if columns.weight is defined and (entries | rejectattr('metric', 'in', ['dcg', 'ndcg']) | list) else none,
     'group_weight': columns.group_weight if columns.group_weight is defined else none,
 } %}
 {{ sqlmetrics.ranking_weight_checks(options, ctx) }}
@@ -240,7 +310,7 @@ with {{ sqlmetrics.ranking_source(relation, by, columns, ctx) }}
         {{ sqlmetrics.slice_source(by) }}
         {{ columns.group }} as grp,
         {{ columns.item }} as item,
-{% if ctx.weight %}
+{% if ctx.weight or ctx.list_weight %}
         cast({{ columns.weight }} as {{ sqlmetrics.float_type() }}) as w,
 {% endif %}
 {% if ctx.group_weight %}
@@ -655,11 +725,7 @@ ideal as (
 ),
 {%- endmacro %}
 
-{# Stage 5, which groups: `per_group` (with qrels the judged groups of each slice, and the
-   absent ones as `missing` says: `absent`, `absent_count`, `universe`) and `flagged`, each
-   group marked empty (n_rel = 0) or not #}
-{% macro ranking_groups(by, columns, options, ctx) -%}
-{% if ctx.group_weight %}
+{% macro ranking_group_weights(by) -%}
 -- group_weight=: each (slice, group)'s weight W_g (the Python layer checked it is constant
 -- within the group; dbt cannot: a weight that varies within its group, or is NULL on some
 -- of its rows, is no weight: NULL here, and its slice's values are NULL in `aggregated`)
@@ -671,6 +737,17 @@ group_weights as (
     from source
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
+{%- endmacro %}
+
+{# Stage 5, which groups: `per_group` (with qrels the judged groups of each slice, and the
+   absent ones as `missing` says: `absent`, `absent_count`, `universe`) and `flagged`, each
+   group marked empty (n_rel = 0) or not #}
+{% macro ranking_groups(by, columns, options, ctx) -%}
+{% if ctx.list_weight %}
+{{ sqlmetrics.ranking_list_weights(by, ctx.level, ctx.group_weight) }}
+{% endif %}
+{% if ctx.group_weight %}
+{{ sqlmetrics.ranking_group_weights(by) }}
 {% endif %}
 {% if ctx.has_qrels %}
 -- judged groups the run has no row for (the header says which slice, if any, they enter)
@@ -740,12 +817,18 @@ per_group as (
 {% if ctx.group_weight %}
         , group_weights.gw as gw
 {% endif %}
+{% if ctx.list_weight %}
+        , list_weights.lw as lw
+{% endif %}
     from run_groups
 {% if ctx.has_ideal %}
     left join ideal_groups on {{ sqlmetrics.join_on_slices('run_groups', 'ideal_groups', by, ['grp'], 'i_') }}
 {% endif %}
 {% if ctx.group_weight %}
     join group_weights on {{ sqlmetrics.join_on_slices('run_groups', 'group_weights', by, ['grp'], 'w_') }}
+{% endif %}
+{% if ctx.list_weight %}
+    join list_weights on {{ sqlmetrics.join_on_slices('run_groups', 'list_weights', by, ['grp'], 'l_') }}
 {% endif %}
 ),
 {% endif %}
@@ -770,6 +853,9 @@ flagged as (
 {% if ctx.group_weight %}
 {% do exps.append(('gw_exp', 'gw')) %}
 {% endif %}
+{% if ctx.list_weight %}
+{% do exps.append(('lw_exp', 'lw')) %}
+{% endif %}
 {{ 'kept_rows' if exps else 'kept' }} as (
     select *
     from flagged
@@ -785,7 +871,15 @@ aggregated as (
     select
         {{ sqlmetrics.slice_cols(by) }}
 {% for m in entries %}
-        case when count(*) > 0{{ ' and count(gw) = count(*)' if ctx.group_weight }} then {{ sqlmetrics.ranking_value(m.metric, m.alias ~ '_', m.k, options) }} end
+{% if ctx.list_weight and m.metric not in ('dcg', 'ndcg') %}
+{# weight=: the mean weighted by the list's TF-Ranking weight (lw, times group_weight's) #}
+{% set m_options = {} %}
+{% do m_options.update(options) %}
+{% do m_options.update({'group_weighted': true, 'weight_column': 'lw'}) %}
+{% else %}
+{% set m_options = options %}
+{% endif %}
+        case when count(*) > 0{{ ' and count(gw) = count(*)' if ctx.group_weight }} then {{ sqlmetrics.ranking_value(m.metric, m.alias ~ '_', m.k, m_options) }} end
             as {{ m.alias }},
 {% endfor %}
         count(*) as n_groups

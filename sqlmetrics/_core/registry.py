@@ -419,6 +419,9 @@ class Inference:
     default first. loss: the per-row loss of a mean loss (``compare_losses``: ``"ll"`` log
     loss, ``"sq"`` squared error); loss_scale: ``"entropy"`` when the mean loss is divided by
     the entropy of the base rate (normalized_entropy).
+    item_weights: ``"list"`` when ``weight=`` (per item) gives each group TF-Ranking's per-list
+    weight and leaves the per-group values unweighted (the ranking means of ``LIST_WEIGHTED``):
+    intervals and compare's group tests then weigh the groups by it; None otherwise.
     row_mean: the per-row term when the metric is a (weighted) mean over rows of a per-row
     loss, for the t interval over rows and the one-pass row bootstrap
     (``ci_row_mean_query``): ``"ll"`` log loss, ``"sq"`` squared error, ``"miss"`` the 0/1
@@ -438,6 +441,7 @@ class Inference:
     loss: str | None = None
     loss_scale: str | None = None
     row_mean: str | None = None
+    item_weights: str | None = None
 
     def __post_init__(self) -> None:
         """Refuse facts that intervals.py or compare.py could not act on."""
@@ -452,6 +456,8 @@ class Inference:
             raise RuntimeError(f"paired={self.paired!r}: None or one of {PAIRED_KINDS}")
         if bool(self.paired) != bool(self.tests) or not set(self.tests) <= set(PAIRED_TESTS):
             raise RuntimeError(f"paired={self.paired!r} with tests={self.tests!r}")
+        if self.item_weights not in (None, "list"):
+            raise RuntimeError(f"item_weights={self.item_weights!r}: None or 'list'")
         if self.row_mean not in (None, "ll", "sq", "miss"):
             raise RuntimeError(f"row_mean={self.row_mean!r}: None, 'll', 'sq' or 'miss'")
         if self.paired == "losses" and self.loss_scale is None and self.row_mean != self.loss:

@@ -313,14 +313,12 @@ def compare(
     plan = make_plan("compare", metrics, columns, by, qrels is not None, options)
     tasks = _tasks(plan.requests, test)
     if weight is not None:
-        from .._metrics.ranking import LIST_WEIGHTED
-
         # weight= on a TF-Ranking-weighted ranking mean: its group tests weigh each group by
         # the list weight W_g (times group_weight=), as the metric does
         bad = [
             t.request.text
             for t in tasks
-            if t.test != "bootstrap" and t.request.spec.name not in LIST_WEIGHTED
+            if t.test != "bootstrap" and t.request.spec.inference.item_weights != "list"
         ]
         if bad:
             raise InvalidParameterError(
@@ -593,11 +591,9 @@ def _run_table(
 
 def _list_weighted(tasks: Sequence[_Task]) -> bool:
     """Whether ``tasks`` (one kernel's group tests) are ranking means whose weight= is
-    TF-Ranking's per-list weight (:data:`sqlmetrics._metrics.ranking.LIST_WEIGHTED`).
+    TF-Ranking's per-list weight (the specs' ``inference.item_weights``).
     """
-    from .._metrics.ranking import LIST_WEIGHTED
-
-    return bool(tasks) and all(t.request.spec.name in LIST_WEIGHTED for t in tasks)
+    return bool(tasks) and all(t.request.spec.inference.item_weights == "list" for t in tasks)
 
 
 def _batch_key(task: _Task) -> str:

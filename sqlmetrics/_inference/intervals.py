@@ -763,11 +763,9 @@ def _group_sql(call: Call, by: list[str], request: CiRequest, method: str) -> st
     """
     spec = call.spec
     weights = _group_weights(call, by)
-    from .._metrics.ranking import LIST_WEIGHTED
-
     # weight= on a TF-Ranking-weighted mean: the per-group values are unweighted (each group
     # is a slice of the inner kernel); the list weights W_g come in `weights`
-    unweighted = {"weight": None} if spec.name in LIST_WEIGHTED else {}
+    unweighted = {"weight": None} if spec.inference.item_weights == "list" else {}
     inner = call.kernel(
         call.relation, [*by, str(call.columns.get("group"))], call.quoted(**unweighted), "ci_value"
     )
@@ -802,9 +800,7 @@ def _group_weights(call: Call, by: list[str]) -> str | None:
         )
     group_weight = call.columns.get("group_weight")
     weight = call.columns.get("weight")
-    from .._metrics.ranking import LIST_WEIGHTED
-
-    if weight and spec.name in LIST_WEIGHTED:  # weight=: TF-Ranking's list weights
+    if weight and spec.inference.item_weights == "list":  # weight=: TF-Ranking's list weights
         return call.macro(
             "ci_group_weights",
             call.relation,

@@ -14,6 +14,7 @@ import math
 import numbers
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._backends import Backend
@@ -228,6 +229,15 @@ LIST_WEIGHTED = (
     "iprec_at_recall", "judged", "map", "mrr", "precision_at_k", "r_precision", "rbp",
     "recall_at_k", "set_f", "set_precision", "set_recall",
 )  # fmt: skip
+
+
+def inference_of(name: str, inference: Inference) -> Inference:
+    """``inference`` with the fact that ``weight=`` is TF-Ranking's per-list weight for
+    ``name`` (:data:`LIST_WEIGHTED`), which intervals and compare read from the spec.
+    """
+    return replace(inference, item_weights="list") if name in LIST_WEIGHTED else inference
+
+
 #: the ranking metrics that are a mean over groups and take group_weight= (ranking_mean in
 #: sql/_macros/kernels/ranking.sql; gm_map: a weighted geometric mean); hit_ratio (a ratio of
 #: sums) and the counts (num_q, ...) have no weighted mean here
@@ -509,7 +519,7 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
             kernel="ranking_kernel",
             rank_based=True,
             needs=_NEEDS.get(_name, ()),
-            inference=_INFERENCE.get(_name, GROUP_MEAN),
+            inference=inference_of(_name, _INFERENCE.get(_name, GROUP_MEAN)),
             data_checks=CHECKS,
             better="neither" if _name == "idcg" else "higher",  # idcg: the judgments' own
             ir_measures=_NAMES.get(_name, (None, None))[0],

@@ -40,6 +40,7 @@ from .ranking import (
     GROUP_MEAN,
     _function,
     _ranking_metric,
+    inference_of,
     ranking_roles,
 )
 from .ranking_retrieval import _check_ties
@@ -152,7 +153,7 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
             kernel="ranking_kernel",
             rank_based=True,
             needs=_needs,
-            inference=COUNT if _is_count else GROUP_MEAN,
+            inference=inference_of(_name, COUNT if _is_count else GROUP_MEAN),
             data_checks=CHECKS,
             better="neither" if _is_count else "higher",
             ir_measures=_irm,

@@ -39,6 +39,7 @@ from .ranking import (
     _check_map_params,
     _function,
     _ranking_metric,
+    inference_of,
     ranking_roles,
 )
 
@@ -154,7 +155,7 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
             kernel="ranking_kernel",
             rank_based=True,
             needs=_needs,
-            inference=GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN,
+            inference=inference_of(_name, GEOMETRIC_MEAN if _name == "gm_map" else GROUP_MEAN),
             data_checks=CHECKS,
             better="lower" if _name == "fallout" else "higher",
             ir_measures=_NAMES.get(_name, (None, None))[0],

@@ -45,7 +45,7 @@ CLICKS = ["--group", "q", "--position", "pos", "--click", "clicked", "--score", 
 def _run(*args: str) -> pd.DataFrame:
     result = CliRunner().invoke(cli.main, list(args))
     assert result.exit_code == 0, result.output
-    return pd.read_csv(StringIO(result.stdout))
+    return pd.read_csv(StringIO(result.stdout), float_precision="round_trip")
 
 
 def test_the_propensities_are_pythons(log: Path) -> None:
@@ -81,7 +81,7 @@ def test_clicks_read_the_file_propensities_writes(log: Path, tmp_path: Path) -> 
     assert list(printed.columns)[:4] == ["country", "ctr@3", "dcg@3", "recall@3"]
     pd.testing.assert_frame_equal(printed, want, check_dtype=False, rtol=0, atol=0)
     parquet = tmp_path / "props.parquet"
-    pd.read_csv(table).to_parquet(parquet)
+    pd.read_csv(table, float_precision="round_trip").to_parquet(parquet)
     result = CliRunner().invoke(
         cli.main,
         ["clicks", str(log), *CLICKS, "--propensity", str(parquet), "--k", "3", "--by",
@@ -93,7 +93,7 @@ def test_clicks_read_the_file_propensities_writes(log: Path, tmp_path: Path) -> 
 
 
 def test_clicks_with_a_propensity_column_and_whole_lists(log: Path, tmp_path: Path) -> None:
-    frame = pd.read_csv(log)
+    frame = pd.read_csv(log, float_precision="round_trip")
     frame["p"] = 1.0 / frame["pos"]
     path = tmp_path / "with_p.parquet"
     frame.to_parquet(path)

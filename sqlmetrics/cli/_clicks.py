@@ -51,7 +51,7 @@ def propensity_argument(value: str) -> tuple[Any, str | None]:
 
     try:
         if value.lower().endswith(".csv"):
-            return pd.read_csv(value), value
+            return pd.read_csv(value, float_precision="round_trip"), value  # exact floats
         return pd.read_parquet(value), value
     except (OSError, ValueError) as exc:
         message = str(exc).strip().splitlines()

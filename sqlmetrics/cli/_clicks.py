@@ -51,7 +51,9 @@ def propensity_argument(value: str) -> tuple[Any, str | None]:
 
     try:
         if value.lower().endswith(".csv"):
-            return pd.read_csv(value, float_precision="round_trip"), value  # exact floats
+            # exact floats: pandas 3 parses round-trip by default (and deprecates the option)
+            exact = {"float_precision": "round_trip"} if pd.__version__ < "3" else {}
+            return pd.read_csv(value, **exact), value
         return pd.read_parquet(value), value
     except (OSError, ValueError) as exc:
         message = str(exc).strip().splitlines()

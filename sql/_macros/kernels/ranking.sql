@@ -211,13 +211,11 @@ list_sums as (
     from list_items
     {{ sqlmetrics.group_by(by, ['grp']) }}
 ),
-list_ratios as (
-    select
-        list_sums.*,
-        case when n_rel_w > 0 then rw_sum / n_rel_w end as lw_g,
-        {{ sqlmetrics.sum_exponent('case when n_rel_w > 0 then rw_sum / n_rel_w end', by) }} as lw_g_exp
+list_ratio_rows as (
+    select list_sums.*, case when n_rel_w > 0 then rw_sum / n_rel_w end as lw_g
     from list_sums
 ),
+{{ sqlmetrics.with_slice_exponents('list_ratios', 'list_ratio_rows', by, [('lw_g_exp', 'lw_g')]) }},
 list_means as (
     select
         {{ sqlmetrics.slice_cols_as(by, 'm_') }}
@@ -226,12 +224,16 @@ list_means as (
     {{ sqlmetrics.group_by(by) }}
 ),
 list_weights as (
-    select
+    select {{ sqlmetrics.auc_broadcast('list_means') }}
         {{ sqlmetrics.slice_cols_as(by, 'l_') }}
         grp as l_grp,
         coalesce(lw_g, lw_mean){{ ' * gw' if group_weighted }} as lw
     from list_ratios
+{% if by %}
     join list_means on {{ sqlmetrics.join_on_slices('list_ratios', 'list_means', by, [], 'm_') }}
+{% else %}
+    cross join list_means
+{% endif %}
 ),
 {%- endmacro %}
 

@@ -489,6 +489,28 @@ def test_an_infinite_reward() -> None:
             LOGS.assign(r=[1.0, math.inf]))  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("arg", "kwargs"),
+    [("reward", {}), ("reward", {"estimator": "slate_independent_ips", "slate": "s"}),
+     ("reward_hat", {"estimator": "dr", "reward_hat": "q", "reward_hat_target": "r"})],
+)  # fmt: skip
+def test_t_interval_refuses_rewards_whose_squares_overflow(arg: str, kwargs: dict) -> None:
+    """1e200 squared overflows a double: the t interval is refused naming the column (it was
+    an engine's conversion error); the bootstrap and the point values still run."""
+    huge = LOGS.assign(r=[1e200, 0.0], q=[0.0, 1e200] if arg == "reward_hat" else [0.0, 0.0])
+    if arg == "reward_hat":
+        huge = huge.assign(r=[1.0, 0.0])
+    column = {"reward": "r", "reward_hat": "q"}[arg]
+    _raises(InvalidDataError, f"{arg} column {column!r} ({arg}=) holds values up to 1e+200 "
+            f"(weights up to 2): the t interval (ci_method='t') squares them", huge,
+            ci=0.9, **kwargs)  # fmt: skip
+    if arg == "reward":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            boot = OPE(huge, **COLS, ci=0.9, ci_method="bootstrap", n_boot=20, **kwargs)
+        assert np.isfinite(boot["value"]).all() and (boot["value"] > 1e199).all()
+
+
 def test_standard_slate_propensities_constant_within_a_slate() -> None:
     _raises(InvalidDataError, "1 slates ('s') have pscore= or target= values that vary",
             estimator="slate_standard_ips", slate="s")  # fmt: skip

@@ -244,7 +244,9 @@ def off_policy_value(
         A non-numeric column; a NULL or non-finite reward; ``pscore`` NULL, <= 0 or > 1;
         ``target`` NULL or outside [0, 1]; a NULL slate id or position; ``slate_standard_ips``
         with propensities that vary within a slate; ``slate_rips`` with cascade propensities
-        that grow along a slate's positions, or a position twice in a slate.
+        that grow along a slate's positions, or a position twice in a slate; with
+        ``ci_method='t'``, rewards (or reward-model values) so large, times the weights, that
+        their squares would overflow a double (past about 1e144).
 
     See Also
     --------
@@ -362,10 +364,18 @@ def _check_values(
     checks.append(("pscore", "<= 0 or > 1", f"({q['pscore']} <= 0 or {q['pscore']} > 1)"))
     checks.append(("target", "outside [0, 1]", f"({q['target']} < 0 or {q['target']} > 1)"))
     counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
+    # the t interval squares the weighted rewards: their size, read in the same pass
+    sizes = [arg for arg in ("reward", "reward_hat", "reward_hat_target") if arg in q]
+    if options["method"] == "t":
+        counts += ", " + ", ".join(f"max(abs({q[arg]}))" for arg in sizes)
+        counts += f", max(case when {q['pscore']} > 0 then {q['target']} / {q['pscore']} end)"
     bounds = ""
     if not columns["slate"]:
         bounds = ", " + render_macro("off_policy_bounds", columns, options, dialect=backend.dialect)
     row = backend.rows(f"select count(*), {counts}{bounds} from {source.sql}")[0]
+    if options["method"] == "t":
+        largest = row[1 + len(checks) : 2 + len(checks) + len(sizes)]
+        row = row[: 1 + len(checks)] + row[2 + len(checks) + len(sizes) :]
     row, maxima = row[: 1 + len(checks)], row[1 + len(checks) :]
     n = int(row[0])
     fixes = {
@@ -381,6 +391,8 @@ def _check_values(
                 f"{NAME}: {arg} column {col!r} ({arg}=) has {int(bad)} of {n} rows {problem}; "
                 f"{fix or 'drop or fill them first (e.g. filter `' + col + ' is not null`)'}"
             )
+    if options["method"] == "t":
+        _check_squares(dict(named), dict(zip(sizes, largest[:-1], strict=True)), largest[-1])
     names = options["estimators"]
     slate = dict(named).get("slate")
     if "slate_standard_ips" in names and slate:
@@ -420,6 +432,27 @@ def _check_values(
     keys = ["e_a", "e_w", "e_ww"] + (["e_r"] if options["method"] == "t" else [])
     keys += ["e_d"] if columns["reward_hat"] else []
     return {key: int(e) for key, e in zip(keys, maxima, strict=True)}
+
+
+#: the largest |reward| x weight the t interval takes: its centred squares (and a slate's sums
+#: of up to 2^20 items) stay far inside a double's range (about 2^1024)
+_LARGEST = 2.0**480
+
+
+def _check_squares(named: dict[str, str], largest: dict[str, Any], max_weight: Any) -> None:
+    """The t interval (``ci_method='t'``) sums squared weighted rewards: refused, naming the
+    column, where they would overflow a double (the bootstrap sums no squares).
+    """
+    weight = max(1.0, float(max_weight or 0.0))
+    for arg, value in largest.items():
+        if value is not None and float(value) * weight > _LARGEST:
+            raise InvalidDataError(
+                f"{NAME}: {arg} column {named[arg]!r} ({arg}=) holds values up to "
+                f"{float(value):.3g} (weights up to {weight:.3g}): the t interval "
+                f"(ci_method='t') squares them, which overflows a double past about 1e144; "
+                f"divide the column by a constant first (the value and its interval scale "
+                f"with it), or use ci_method='bootstrap'"
+            )
 
 
 def _run(

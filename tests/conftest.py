@@ -57,6 +57,7 @@ TIERS = ("postgres", "spark", "clickhouse", "datafusion", "dbt", "slow", "browse
 #: fixture -> the tier it starts (the engines' fixtures; test_dialects' own ``spark`` too)
 ENGINE_FIXTURES = {
     "spark": "spark",
+    "spark_connect": "spark",
     "spark_cluster": "spark",
     "pg_server": "postgres",
     "pg_engine": "postgres",
@@ -100,6 +101,8 @@ def tier_markers(item: pytest.Item) -> set[str]:
     engine = callspec.params.get("engine") if callspec is not None else None
     if engine in ("spark", "postgres", "clickhouse"):
         tiers.add(engine)
+    if engine == "spark_connect":  # a Spark Connect client of the spark fixture's server
+        tiers.add("spark")
     return tiers
 
 
@@ -283,6 +286,7 @@ def spark() -> object:
     import os
     import shutil
 
+    from pg_server import free_port
     from pyspark.sql import SparkSession
 
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
@@ -303,8 +307,27 @@ def spark() -> object:
     )
     for key, value in SPARK_SPEED.items():
         builder = builder.config(key, value)
+    # the same JVM serves Spark Connect clients (the spark_connect fixture): Spark's own
+    # Connect server, as Databricks Connect and `builder.remote(...)` reach one
+    builder = builder.config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
+    builder = builder.config("spark.connect.grpc.binding.address", "127.0.0.1")
+    builder = builder.config("spark.connect.grpc.binding.port", str(free_port()))
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_connect(spark: Any) -> object:
+    """A Spark Connect session (pyspark's remote mode: a client over gRPC, no JVM object in
+    it), served by the ``spark`` fixture's JVM (its SparkConnectPlugin): the same engine, so
+    its values are Spark's bits; what differs is the client (the session, DataFrames, errors,
+    conf and catalog calls are Connect's)."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    port = spark.conf.get("spark.connect.grpc.binding.port")
+    session = ConnectSession.builder.remote(f"sc://127.0.0.1:{port}").create()
     yield session
     session.stop()
 

@@ -54,7 +54,8 @@ def _binary(name: str) -> str:
     )
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (each server, each xdist worker's, its own)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -73,7 +74,7 @@ def start() -> Iterator[Server]:
     if as_root:
         shutil.chown(tmp, "postgres")
         shutil.chown(sockets, "postgres")
-    port = _free_port()
+    port = free_port()
     try:
         subprocess.run(
             [*prefix, initdb, "-D", str(data), "-U", user, "--auth=trust", "-E", "UTF8",

@@ -27,7 +27,6 @@ import os
 import pickle
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pg_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
@@ -50,12 +51,6 @@ JAVA_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 START_TIMEOUT = 90.0  # seconds until the master answers and both workers registered
 CLIENT_TIMEOUT = 300.0
 STOP_GRACE = 15.0  # seconds a process has to exit on SIGTERM before SIGKILL
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _tail(path: Path, lines: int = 30) -> str:
@@ -190,7 +185,7 @@ def start(workers: int = WORKERS) -> Iterator[Cluster]:
         SPARK_PID_DIR=str(directory),
         PYSPARK_PYTHON=sys.executable,
     )
-    port, web_port = _free_port(), _free_port()
+    port, web_port = free_port(), free_port()
     cluster = Cluster(f"spark://127.0.0.1:{port}", f"http://127.0.0.1:{web_port}", directory)
     processes: list[tuple[str, Any]] = []
     try:
@@ -214,7 +209,7 @@ def start(workers: int = WORKERS) -> Iterator[Cluster]:
             work.mkdir()
             cluster.logs[name] = directory / f"{name}.log"
             args = ["--host", "127.0.0.1", "--cores", "1", "--memory", WORKER_MEMORY]
-            args += ["--work-dir", str(work), "--webui-port", str(_free_port()), cluster.master]
+            args += ["--work-dir", str(work), "--webui-port", str(free_port()), cluster.master]
             processes.append(
                 (
                     name,
@@ -292,7 +287,7 @@ def client(master: str, function: str, given: str, taken: str) -> None:
         .config("spark.cores.max", str(WORKERS))
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
-        .config("spark.ui.port", str(_free_port()))  # the status REST API (executor counts)
+        .config("spark.ui.port", str(free_port()))  # the status REST API (executor counts)
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .getOrCreate()

@@ -185,7 +185,8 @@ def test_a_malformed_spark_master_is_refused_before_spark_starts() -> None:
     line = one_error_line(invoke([*EVAL, "--spark", "nonsense["]))
     assert line == (
         "sqlmetrics: error: --spark 'nonsense[' is not a Spark master; write local[2] (or "
-        "local[*] for every core), spark://host:7077, yarn or k8s://https://host:port"
+        "local[*] for every core), spark://host:7077, yarn, k8s://https://host:port, or "
+        "sc://host:15002 for a Spark Connect server"
     )
     assert time.monotonic() - started < 5  # no JVM was started
 

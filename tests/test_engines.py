@@ -131,8 +131,8 @@ def _postgres(request: pytest.FixtureRequest) -> Iterator[Engine]:
             c.execute(sqlalchemy.text(f"drop table if exists {name}"))
 
 
-def _spark(request: pytest.FixtureRequest) -> Iterator[Engine]:
-    spark = request.getfixturevalue("spark")
+def _spark(request: pytest.FixtureRequest, fixture: str = "spark") -> Iterator[Engine]:
+    spark = request.getfixturevalue(fixture)
     for name, frame in _tables().items():
         spark.createDataFrame(
             frame.astype(object).where(frame.notna(), None)
@@ -159,13 +159,43 @@ def _clickhouse(request: pytest.FixtureRequest) -> Iterator[Engine]:
         session.query(f"DROP TABLE IF EXISTS {name}")
 
 
-@pytest.fixture(scope="module", params=ENGINES)
+def _spark_connect(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    yield from _spark(request, "spark_connect")
+
+
+#: a Spark Connect client (conftest's spark_connect: pyspark's remote mode, served by the
+#: spark fixture's JVM). Its engine is Spark's, so its values are Spark's bits; what is its own
+#: is the client: sessions, DataFrames, catalog, conf and errors. It runs the error contracts
+#: and one call per public function (CONNECT_CALLS), not every call and option variant again
+CONNECT = "spark_connect"
+#: the first call of each public function
+CONNECT_CALLS = [
+    c for i, c in enumerate(CALLS) if c.function not in {d.function for d in CALLS[:i]}
+]
+#: the tests that run on the engines of ENGINES only (the Connect client runs CONNECT_CALLS)
+ROW_SUITES = ("test_call_equals_duckdb", "test_variant_equals_duckdb")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``engine``: every engine, and the Connect client but in :data:`ROW_SUITES`."""
+    if "engine" in metafunc.fixturenames:
+        name = metafunc.definition.originalname
+        engines = (CONNECT,) if name == "test_call_on_spark_connect_equals_duckdb" else ENGINES
+        if name not in ROW_SUITES and engines == ENGINES:
+            engines = (*ENGINES, CONNECT)
+        metafunc.parametrize("engine", engines, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
 def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     """Each engine in turn, holding the suite's tables (conftest marks the test with the
-    engine's tier from this parameter)."""
-    yield from {"postgres": _postgres, "spark": _spark, "clickhouse": _clickhouse}[request.param](
-        request
-    )
+    engine's tier from this parameter; ``spark_connect``: Spark's)."""
+    yield from {
+        "postgres": _postgres,
+        "spark": _spark,
+        "clickhouse": _clickhouse,
+        CONNECT: _spark_connect,
+    }[request.param](request)
 
 
 # --------------------------------------------------------------------------- the calls
@@ -209,6 +239,17 @@ def test_call_equals_duckdb(call: Call, engine: Engine, duck: Engine) -> None:
     else:
         with pytest.raises(gap[0], match=re.escape(gap[1])):
             _check_call(call, engine, duck)
+
+
+@pytest.mark.parametrize("call", CONNECT_CALLS, ids=[c.name for c in CONNECT_CALLS])
+def test_call_on_spark_connect_equals_duckdb(call: Call, engine: Engine, duck: Engine) -> None:
+    """One call per public function through a Spark Connect session gives DuckDB's result
+    (Spark's gaps hold there too)."""
+    test_call_equals_duckdb(call, engine, duck)
+
+
+def test_spark_connect_covers_every_public_function() -> None:
+    assert {c.function for c in CONNECT_CALLS} == {c.function for c in CALLS}
 
 
 def test_gaps_name_calls() -> None:

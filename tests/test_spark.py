@@ -286,6 +286,45 @@ def test_unsupported_con_names_spark() -> None:
         sqlmetrics.auc("events", con=object())
 
 
+@pytest.mark.parametrize("session", ["spark", "spark_connect"])
+def test_a_dataframe_of_another_session_is_refused(
+    session: str, frame: pd.DataFrame, request: pytest.FixtureRequest
+) -> None:
+    """A DataFrame's temporary view lives in its own session: a DataFrame of another session
+    than con= (classic, or Spark Connect) is refused with the fix, and its view is gone."""
+    con = request.getfixturevalue(session)
+    other = con.newSession()
+    data = other.createDataFrame(frame[["label", "score"]])
+    with pytest.raises(DataSourceError, match=r"of another SparkSession than con= \(spark\); "
+                       r"pass the session that made it as con="):  # fmt: skip
+        sqlmetrics.auc(data, con=con)
+    assert temp_views(other) == [] and temp_views(con) == []
+    assert sqlmetrics.auc(data, con=other) == sqlmetrics.auc(frame[["label", "score"]])
+
+
+def test_spark_connect_needs_no_jvm(spark_connect: Any, frame: pd.DataFrame) -> None:
+    """A Spark Connect session (pyspark-client has no py4j, no JVM): the backend reads no JVM
+    attribute and catches no py4j error on it; its DataFrames, views and errors work."""
+    from pyspark.errors import PySparkException
+
+    from sqlmetrics._backends.spark_backend import SparkBackend, is_connect
+
+    assert is_connect(spark_connect)
+    assert SparkBackend(spark_connect).errors == (PySparkException,)
+    package = Path(sqlmetrics.__file__).parent
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not any(a in text for a in ("_jsparkSession", "_jvm", "_jsc", "_jdf")), path
+    data = spark_connect.createDataFrame(frame)
+    got = sqlmetrics.evaluate(data, ["auc", "log_loss"], score="prob", by="country",
+                              con=spark_connect)  # fmt: skip
+    want = sqlmetrics.evaluate(frame, ["auc", "log_loss"], score="prob", by="country")
+    pd.testing.assert_frame_equal(got, want, rtol=1e-12)
+    with pytest.raises(ColumnNotFoundError, match="spark"):
+        sqlmetrics.auc(data, label="no_such_column", con=spark_connect)
+    assert temp_views(spark_connect) == []
+
+
 def test_table_lookup_in_a_database(spark: Any, sdf: Any) -> None:
     from sqlmetrics._backends.spark_backend import SparkBackend
 
@@ -329,6 +368,28 @@ def test_cli_spark_master_end_to_end(parquet: str, frame: pd.DataFrame) -> None:
     want = sqlmetrics.evaluate(frame, ["auc", "average_precision"])
     for name in ("auc", "average_precision"):
         assert abs(float(got[name].iloc[0]) - float(want[name].iloc[0])) <= TOL
+
+
+def test_cli_spark_connect_end_to_end(
+    spark_connect: Any, spark: Any, parquet: str, frame: pd.DataFrame
+) -> None:
+    """``--spark sc://host:port``: the CLI as a Spark Connect client of a running server (the
+    spark fixture's), a session of its own, stopped at the end; DuckDB's values."""
+    import subprocess
+
+    port = spark.conf.get("spark.connect.grpc.binding.port")
+    result = subprocess.run(
+        [*CLI, "eval", parquet, "--metric", "auc", "--metric", "log_loss", "--score", "prob",
+         "--format", "csv", "--spark", f"sc://127.0.0.1:{port}"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    from io import StringIO
+
+    got = pd.read_csv(StringIO(result.stdout))
+    want = sqlmetrics.evaluate(frame, ["auc", "log_loss"], score="prob")
+    for name in ("auc", "log_loss"):
+        assert math.isclose(float(got[name].iloc[0]), float(want[name].iloc[0]), rel_tol=1e-12)
 
 
 def test_cli_spark_missing_table_names_spark() -> None:

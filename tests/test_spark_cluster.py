@@ -150,7 +150,7 @@ def test_start_without_java_raises(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _cluster(tmp_path: Path) -> machinery.Cluster:
     cluster = machinery.Cluster(
-        "spark://127.0.0.1:1", f"http://127.0.0.1:{machinery._free_port()}", tmp_path
+        "spark://127.0.0.1:1", f"http://127.0.0.1:{machinery.free_port()}", tmp_path
     )
     cluster.logs["master"] = tmp_path / "master.log"
     cluster.logs["worker-1"] = tmp_path / "worker-1.log"

@@ -1,4 +1,6 @@
-"""The Spark backend: metrics run as Spark SQL on a ``pyspark.sql.SparkSession`` (``con=``).
+"""The Spark backend: metrics run as Spark SQL on a ``pyspark.sql.SparkSession`` (``con=``),
+JVM-backed or a Spark Connect client (nothing here reads the JVM; py4j is imported for
+classic sessions only).
 
 ``data`` is a table or view of the session's catalog (``db.table`` and ``catalog.db.table``
 allowed, looked up with ``spark.catalog``), a Spark DataFrame (registered as a temporary view
@@ -76,6 +78,14 @@ def spark_condition(exc: BaseException) -> str:
 PINNED_SETTINGS: dict[str, str] = {"spark.sql.parser.quotedRegexColumnNames": "false"}
 
 
+def is_connect(spark: Any) -> bool:
+    """Whether ``spark`` is a Spark Connect session (pyspark's remote mode: Databricks
+    Connect and serverless, ``SparkSession.builder.remote(...)``, the ``pyspark-client``
+    package): a client of a server, with no JVM and no py4j in the process.
+    """
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
 class SparkBackend(Backend):
     """Spark SQL on the ``pyspark.sql.SparkSession`` passed as ``con=``; the session keeps its
     settings but those of :data:`PINNED_SETTINGS`, which are set for the call only.
@@ -88,11 +98,15 @@ class SparkBackend(Backend):
     TUPLE_TEXT = "concat('(', concat_ws(', ', {0}), ')')"
 
     def __init__(self, spark: Any) -> None:
-        from py4j.protocol import Py4JError
         from pyspark.errors import PySparkException
 
         self.spark = spark
-        self.errors = (PySparkException, Py4JError)
+        errors: tuple[type[BaseException], ...] = (PySparkException,)
+        if not is_connect(spark):  # a JVM-backed session: py4j's errors too
+            from py4j.protocol import Py4JError
+
+            errors += (Py4JError,)
+        self.errors = errors
         self.interrupts = ()
         #: the session's own values of the pinned settings this call changed
         self._restore: dict[str, str] | None = None
@@ -174,15 +188,17 @@ class SparkBackend(Backend):
                 f"Parquet path (spark). Turn a pandas DataFrame into a Spark one with "
                 f"spark.createDataFrame(frame), or leave con= out to compute with DuckDB"
             )
-        if obj.sparkSession is not self.spark and not (
-            obj.sparkSession._jsparkSession.equals(self.spark._jsparkSession)
-        ):
+        name = unique_name()
+        # the view is registered in the DataFrame's session: another session than con= (a
+        # newSession(), another Connect session) does not see it, which is checked by looking
+        # for it (no JVM attribute: the same code for classic and Connect sessions)
+        obj.createOrReplaceTempView(name)
+        if obj.sparkSession is not self.spark and not self.spark.catalog.tableExists(name):
+            obj.sparkSession.catalog.dropTempView(name)
             raise DataSourceError(
                 f"{metric}: {arg}= is a DataFrame of another SparkSession than con= (spark); "
                 f"pass the session that made it as con="
             )
-        name = unique_name()
-        obj.createOrReplaceTempView(name)
         try:
             yield quote_ident(name, self.dialect)
         finally:

@@ -250,7 +250,8 @@ def _params() -> tuple[Param, ...]:
             "``train=``) when they are table names. None (default): a fresh in-memory DuckDB "
             "connection. DuckDB: a ``duckdb`` connection, or a database file path (opened "
             "read-only). PostgreSQL: a SQLAlchemy ``Engine`` or ``Connection``. Spark: a "
-            "``pyspark.sql.SparkSession``. ClickHouse: a ``chdb`` session or connection (in "
+            "``pyspark.sql.SparkSession``, classic or Spark Connect (``builder.remote(...)``, "
+            "Databricks Connect). ClickHouse: a ``chdb`` session or connection (in "
             "process) or a ``clickhouse_connect`` client (over HTTP); docs/concepts/engines.md.",
         ),
         # ------------------------------------------------------------------ columns

@@ -96,9 +96,10 @@ def catalog_coverage(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -221,9 +222,10 @@ def distributional_coverage(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -350,9 +352,10 @@ def gini_index(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -487,9 +490,10 @@ def novelty(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------

@@ -129,9 +129,10 @@ def auc(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -293,9 +294,10 @@ def gauc(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -407,9 +409,10 @@ def confusion_matrix(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -570,9 +573,10 @@ def accuracy(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -759,9 +763,10 @@ def precision(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -972,9 +977,10 @@ def recall(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1162,9 +1168,10 @@ def specificity(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1336,9 +1343,10 @@ def fpr(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1532,9 +1540,10 @@ def f1(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1751,9 +1760,10 @@ def fbeta(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------

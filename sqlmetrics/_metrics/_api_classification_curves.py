@@ -81,9 +81,10 @@ def roc_curve(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -220,9 +221,10 @@ def pr_curve(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -382,9 +384,10 @@ def average_precision(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -545,9 +548,10 @@ def log_loss(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -703,9 +707,10 @@ def brier_score(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------

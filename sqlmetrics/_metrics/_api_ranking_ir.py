@@ -196,9 +196,10 @@ def err(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -438,9 +439,10 @@ def infap(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -686,9 +688,10 @@ def judged(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -925,9 +928,10 @@ def set_precision(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1160,9 +1164,10 @@ def set_recall(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1400,9 +1405,10 @@ def set_f(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1615,9 +1621,10 @@ def num_q(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1824,9 +1831,10 @@ def num_rel(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -2033,9 +2041,10 @@ def num_ret(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -2241,9 +2250,10 @@ def num_rel_ret(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------

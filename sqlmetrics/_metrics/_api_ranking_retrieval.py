@@ -189,9 +189,10 @@ def rbp(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -432,9 +433,10 @@ def fallout(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -668,9 +670,10 @@ def bpref(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -917,9 +920,10 @@ def iprec_at_recall(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1168,9 +1172,10 @@ def iprec_11pt_avg(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------
@@ -1413,9 +1418,10 @@ def gm_map(
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``.
-        ClickHouse: a ``chdb`` session or connection (in process) or a ``clickhouse_connect``
-        client (over HTTP); docs/concepts/engines.md.
+        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
+        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        docs/concepts/engines.md.
 
     Returns
     -------

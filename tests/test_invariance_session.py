@@ -23,6 +23,7 @@ from typing import Any
 
 import duckdb
 import pandas as pd
+import pg_server
 import pytest
 from conftest import quiet
 from test_invariance import (
@@ -150,7 +151,8 @@ HOSTILE_POSTGRES: dict[str, str] = {
     "parallel_setup_cost": "0",
     "parallel_tuple_cost": "0",
     "min_parallel_table_scan_size": "0",
-    "force_parallel_mode": "on",
+    # forced parallel query (renamed debug_parallel_query in PostgreSQL 16)
+    ("force_parallel_mode" if pg_server.version() == "15" else "debug_parallel_query"): "on",
 }
 #: functions and operators named as built-in ones, in a schema before pg_catalog
 EVIL_SCHEMA = """

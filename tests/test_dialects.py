@@ -330,6 +330,21 @@ def test_no_bare_decimal_literal(dialect: str) -> None:
     assert not found
 
 
+def test_bigquery_has_no_values_constructor() -> None:
+    """BigQuery has no ``VALUES`` table constructor (sqlglot parses it; GoogleSQL's analyzer
+    refuses it: "Expected keyword JOIN but got ','"): ``labels=``' class rows are an unnested
+    array of structs there (sql/_macros/shared/labels.sql)."""
+    values = re.compile(r"\(\s*values\b", re.I)
+    found = [
+        vid
+        for vid, metric, kwargs in VARIANTS
+        if values.search(rendered(metric, kwargs, "bigquery"))
+    ]
+    assert not found
+    sql = rendered("classification_report", {"label": "y", "labels": ["c", "x"]}, "bigquery")
+    assert "unnest([struct(0 as idx, 'c' as class), struct(1 as idx, 'x' as class)])" in sql
+
+
 @pytest.mark.slow  # sqlglot parses every template: about 9 s idle per dialect
 @pytest.mark.parametrize("dialect", RENDERED_ONLY)
 def test_rendered_only_dialects_parse(dialect: str) -> None:

@@ -42,8 +42,19 @@ case when {{ column }} = {{ pos_label if pos_label is integer else sqlmetrics.fl
 {%- endmacro %}
 
 {% macro class_rows(labels) -%}
+{{ adapter.dispatch('class_rows', 'sqlmetrics')(labels) }}
+{%- endmacro %}
+
+{% macro default__class_rows(labels) -%}
 select idx, class
     from (values {% for value in labels %}({{ loop.index0 }}, {{ sqlmetrics.class_literal(value) }}){{ ', ' if not loop.last }}{% endfor %}) as listed_values (idx, class)
+{%- endmacro %}
+
+{# BigQuery has no VALUES table constructor (GoogleSQL's analyzer: "Expected keyword JOIN but
+   got ','"): an array of structs, unnested #}
+{% macro bigquery__class_rows(labels) -%}
+select idx, class
+    from unnest([{% for value in labels %}struct({{ loop.index0 }} as idx, {{ sqlmetrics.class_literal(value) }} as class){{ ', ' if not loop.last }}{% endfor %}])
 {%- endmacro %}
 
 {% macro class_in(expr, labels) -%}

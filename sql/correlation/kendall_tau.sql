@@ -102,8 +102,8 @@ set_ranks as (
         grp,
         y,
         u,
-        rank() over ({{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x) - 1
-            + count(*) over ({{ sqlmetrics.partition_by(by, ['grp', 'u']) }} order by x) as ge
+        rank() over ({{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('u')]) }} order by x) - 1
+            + count(*) over ({{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('u')]) }} order by x) as ge
     from expanded
 ),
 set_counts as (

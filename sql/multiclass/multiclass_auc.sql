@@ -43,7 +43,7 @@ case when {{ p }} > 0 and {{ n }} > 0 then ({{ r }} - {{ p }} * ({{ p }} + 1) / 
 
         y,
         2 * rank() over ({{ sqlmetrics.window(by, 's', part) }})
-            + count(*) over ({{ sqlmetrics.partition_by(by, part + ['s']) }}) - 1 as rank2
+            + count(*) over ({{ sqlmetrics.partition_by(by, part + [sqlmetrics.float_key('s')]) }}) - 1 as rank2
     from {{ source }}
 {%- endmacro %}
 

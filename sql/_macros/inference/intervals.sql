@@ -618,7 +618,7 @@ group by {% for col in by %}{{ col }}, {% endfor %}{{ group }}
                 scored at or below (the AUC's one sort of all rows).
     own_ranked  o's rows by score: rank() - 1, row_number(), lead(rank_lo) (one window, so
                 one order of the tied rows for the three).
-    groups      the last o row of each o score s (o_le = n_own, or the next o row has another
+    score_groups  the last o row of each o score s (o_le = n_own, or the next o row has another
                 rank_lo; rows of one score and class are interchangeable, so any order of
                 the ties gives the same rows):
                   o_lt, o_le (o_n = o_le - o_lt)  o rows below s, at or below s (at s)
@@ -728,8 +728,9 @@ select * from final
 {%- endmacro %}
 
 {# default__ci_delong's middle stages: own_ranked (the smaller class's rows ranked again
-   among themselves), groups (one row per score of that class, with the other class's rows
-   below, tied and in the gap up to the next score) and placed (their placement values) #}
+   among themselves), score_groups (one row per score of that class, with the other class's
+   rows below, tied and in the gap up to the next score; not `groups`, a reserved word of
+   BigQuery's) and placed (their placement values) #}
 {% macro ci_delong_placed(by) -%}
 {% set slices = sqlmetrics.slice_cols(by) %}
 {% set window = sqlmetrics.window(by, 'score') %}
@@ -748,7 +749,7 @@ own_ranked as (
         lead(rank_lo) over ({{ window }}) as next_rank_lo
     from own_rows
 ),
-groups as (
+score_groups as (
     select
         {{ slices }}
         own,
@@ -779,7 +780,7 @@ placed as (
         (case when own = 1 then n_own - (o_lt + (o_le - o_lt) / {{ two }})
               else o_lt + (o_le - o_lt) / {{ two }} end) / nullif(cast(n_own as {{ f }}), 0) as tie_v,
         cast(case when own = 1 then n_own - o_le else o_le end as {{ f }}) / nullif(cast(n_own as {{ f }}), 0) as gap_v
-    from groups
+    from score_groups
 ),
 {%- endmacro %}
 

@@ -31,7 +31,7 @@ ranked as (
         label,
 {% if m %}
         {{ m }} as m,
-        sum({{ m }}) over ({{ sqlmetrics.window(by, 'score', groups) }}) - sum({{ m }}) over ({{ sqlmetrics.partition_by(by, groups + ['score']) }}) + 1 as rank_lo,
+        sum({{ m }}) over ({{ sqlmetrics.window(by, 'score', groups) }}) - sum({{ m }}) over ({{ sqlmetrics.partition_by(by, groups + [sqlmetrics.float_key('score')]) }}) + 1 as rank_lo,
         sum({{ m }}) over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_hi
 {% else %}
         rank() over ({{ sqlmetrics.window(by, 'score', groups) }}) as rank_lo,

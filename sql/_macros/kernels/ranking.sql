@@ -508,21 +508,21 @@ tied as (
         sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
             {{ ctx.part }} order by score desc
         ) as rel_upto,
-        count(*) over ({{ sqlmetrics.partition_by(by, ['grp', 'score']) }}) as tie_n,
+        count(*) over ({{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('score')]) }}) as tie_n,
         sum(case when label >= {{ ctx.level }} then {{ sqlmetrics.float_literal(1) }} else {{ sqlmetrics.float_literal(0) }} end) over (
-            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }}
+            {{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('score')]) }}
         ) as tie_r,
 {% if ctx.weight %}
         -- weight=: the mean weighted gain, summed in its own order: the same bits whatever
         -- the input order
         avg({{ sqlmetrics.ranking_gain('label', options) }} * w) over (
-            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by {{ sqlmetrics.ranking_gain('label', options) }} * w
+            {{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('score')]) }} order by {{ sqlmetrics.ranking_gain('label', options) }} * w
             rows between unbounded preceding and unbounded following
         ) as tie_gain
 {% else %}
         -- summed in label order: the same bits whatever the input order
         avg({{ sqlmetrics.ranking_gain('label', options) }}) over (
-            {{ sqlmetrics.partition_by(by, ['grp', 'score']) }} order by label
+            {{ sqlmetrics.partition_by(by, ['grp', sqlmetrics.float_key('score')]) }} order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
 {% endif %}

@@ -53,7 +53,7 @@ scaled_points as (
         points_source.*,
         w * label as wp,
         w * (1 - label) as wn,
-        {{ sqlmetrics.sum_exponent('w', by, ['s']) }} as w_exp
+        {{ sqlmetrics.sum_exponent('w', by, [sqlmetrics.float_key('s')]) }} as w_exp
     from points_source
 ),
 per_score as (

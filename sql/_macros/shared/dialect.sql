@@ -79,6 +79,22 @@ double
 float64
 {%- endmacro %}
 
+{# a float column as a window's partition key: the column itself, but on BigQuery, which refuses
+   to partition by FLOAT64 ("Partitioning by expressions of type FLOAT64 is not allowed",
+   GoogleSQL's analyzer): its 17 significant digits, one string per double (17 digits round-trip),
+   -0.0 + 0.0 being 0.0 so that both zeros stay one tie (NULL stays NULL) #}
+{% macro float_key(expr) -%}
+{{ adapter.dispatch('float_key', 'sqlmetrics')(expr) }}
+{%- endmacro %}
+
+{% macro default__float_key(expr) -%}
+{{ expr }}
+{%- endmacro %}
+
+{% macro bigquery__float_key(expr) -%}
+format('%.17g', {{ expr }} + {{ sqlmetrics.float_literal(0) }})
+{%- endmacro %}
+
 {# Snowflake's FLOAT is 64-bit, but the same text is 32-bit elsewhere (a rendered query
    moved or transpiled to DuckDB, Spark or ClickHouse: 2e-8 errors); DOUBLE is 64-bit in all #}
 {% macro snowflake__float_type() -%}

@@ -25,13 +25,13 @@ tied as (
         sum(case when label >= 1 then cast(1.0e0 as float64) else cast(0.0e0 as float64) end) over (
             partition by grp order by score desc
         ) as rel_upto,
-        count(*) over (partition by grp, score) as tie_n,
+        count(*) over (partition by grp, format('%.17g', score + cast(0.0e0 as float64))) as tie_n,
         sum(case when label >= 1 then cast(1.0e0 as float64) else cast(0.0e0 as float64) end) over (
-            partition by grp, score
+            partition by grp, format('%.17g', score + cast(0.0e0 as float64))
         ) as tie_r,
         -- summed in label order: the same bits whatever the input order
         avg((power(cast(2.0e0 as float64), label) - 1)) over (
-            partition by grp, score order by label
+            partition by grp, format('%.17g', score + cast(0.0e0 as float64)) order by label
             rows between unbounded preceding and unbounded following
         ) as tie_gain
     from labelled

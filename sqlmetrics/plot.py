@@ -39,7 +39,7 @@ _DOC = """{summary}
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         The input, as in :func:`sqlmetrics.{source}`.
     label : str, default "label"
         Column of true labels: 0/1 or boolean.

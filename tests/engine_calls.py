@@ -214,6 +214,10 @@ TOP = 1 - 2**-53
 PAIR: dict[str, Any] = {"scores": ["score", "score_b"]}
 
 
+#: the arguments of a call that name a table of the engine (besides the first)
+TABLE_ARGS = ("data", "train", "qrels")
+
+
 @dataclass(frozen=True, eq=False)
 class Call:
     """One call of a public function: ``function(table, **kwargs, con=con)``.
@@ -241,10 +245,17 @@ class Call:
 
     def _run(self, target: Any) -> Any:
         function: Callable[..., Any] = getattr(sqlmetrics, self.function)
-        args = () if self.table is None else (self.table,)
-        kwargs = dict(self.kwargs)
         if self.kind == "render":
-            return target.query(function(*args, **kwargs, dialect=target.dialect))
+            args = () if self.table is None else (self.table,)
+            return target.query(function(*args, **self.kwargs, dialect=target.dialect))
+        # a target that passes its tables as objects (tests/test_ibis.py: Ibis expressions)
+        # rather than by name: ``target.table(name)``
+        table: Callable[[str], Any] = getattr(target, "table", lambda name: name)
+        args = () if self.table is None else (table(self.table),)
+        kwargs = {
+            k: table(v) if k in TABLE_ARGS and isinstance(v, str) else v
+            for k, v in self.kwargs.items()
+        }
         if self.kind == "report":
             with tempfile.TemporaryDirectory() as tmp:
                 path = function(*args, **kwargs, path=Path(tmp) / "r.html", con=target.con)
@@ -253,7 +264,7 @@ class Call:
             on_engine = kwargs.pop("on_engine")
             metrics = kwargs.pop("metrics")
             states = [
-                sqlmetrics.state(self.table, metrics, **kwargs, con=target.con) for _ in range(2)
+                sqlmetrics.state(args[0], metrics, **kwargs, con=target.con) for _ in range(2)
             ]
             con = {"con": target.con} if on_engine else {}
             return sqlmetrics.merge(states, metrics, **kwargs, **con)

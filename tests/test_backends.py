@@ -85,8 +85,8 @@ def test_unsupported_con_names_the_supported_ones(con: Any) -> None:
     with pytest.raises(
         DataSourceError,
         match=r"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
-        r"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or connection, or a "
-        r"clickhouse_connect client; "
+        r"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or connection, a "
+        r"clickhouse_connect client, or an Ibis backend of one of them; "
         rf"got {type(con).__name__}$",
     ):
         sqlmetrics.auc(FRAME, con=con)

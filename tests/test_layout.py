@@ -44,8 +44,8 @@ LAZY_MODULES = ("sqlmetrics.cli.",)
 #: tests/test_startup.py checks sys.modules). Any other function-level import of a module not
 #: ours is refused outside LAZY_MODULES.
 LAZY_THIRD_PARTY = (
-    "chdb", "clickhouse_connect", "matplotlib", "numpy", "pandas", "py4j", "pyarrow", "pyspark",
-    "sqlalchemy",
+    "chdb", "clickhouse_connect", "ibis", "matplotlib", "numpy", "pandas", "py4j", "pyarrow",
+    "pyspark", "sqlalchemy", "sqlglot",
 )  # fmt: skip
 
 

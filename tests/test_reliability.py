@@ -437,16 +437,24 @@ def test_spill_files_go_to_the_system_temp_directory(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------- 7. warnings
 def test_warnings_point_at_the_callers_line() -> None:
+    """Our warnings only: the record also catches what the garbage collector happens to
+    finalise meanwhile (a driver's ResourceWarning, pointing at the driver's file)."""
+
+    def ours(record: Any) -> list[Any]:
+        found = [r for r in record if issubclass(r.category, UndefinedMetricWarning)]
+        assert found
+        return found
+
     one_class = pd.DataFrame({"label": [1, 1], "score": [0.2, 0.4]})
     with pytest.warns(UndefinedMetricWarning) as record:
         sqlmetrics.auc(one_class)
-    assert record[0].filename == __file__
+    assert all(r.filename == __file__ for r in ours(record))
     with pytest.warns(UndefinedMetricWarning) as record:
         sqlmetrics.evaluate(one_class, ["auc"])
-    assert record[0].filename == __file__
+    assert all(r.filename == __file__ for r in ours(record))
     with pytest.warns(UndefinedMetricWarning) as record:
         sqlmetrics.f1(one_class.assign(label=0), threshold=0.9)
-    assert all(r.filename == __file__ for r in record)
+    assert all(r.filename == __file__ for r in ours(record))
 
 
 def test_warning_helper_walks_past_the_package() -> None:

@@ -12,7 +12,9 @@ query of their own) talks to a :class:`Backend` only; nothing else knows which e
 - a ``pyspark.sql.SparkSession``: ``spark_backend.SparkBackend``;
 - a ``chdb`` session or connection (in-process ClickHouse) or a ``clickhouse_connect`` client
   (a ClickHouse server over HTTP): ``clickhouse_backend.ClickHouseBackend``, one backend with a
-  thin transport for each.
+  thin transport for each;
+- an Ibis backend of one of those engines (or, without ``con=``, an Ibis table expression's
+  own backend): the connection it holds, run as above (``ibis_source``).
 
 SQLAlchemy, pyspark, chdb and clickhouse_connect are optional extras (``postgres``, ``spark``,
 ``clickhouse``), imported on first use.
@@ -68,6 +70,8 @@ from .base import Backend, closing
 from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
+from .ibis_source import default_backend, expression_backend, is_ibis_backend, is_ibis_table
+from .ibis_source import native_connection as ibis_native_connection
 from .source import Filtered, Replayed
 
 __all__ = ["Backend", "DuckDBBackend", "backend_for"]
@@ -125,6 +129,13 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
     """
     while isinstance(data, (Filtered, Replayed)):  # the engine of the data it reads
         data = data.data
+    if con is None and is_ibis_table(data):  # the expression's own backend (ibis_source)
+        con = expression_backend(data) or default_backend()
+    if is_ibis_backend(con):  # its connection, run by that engine's backend
+        with ibis_native_connection(con) as native, backend_for(native, data) as held:
+            held.ibis = con
+            yield held
+        return
     if con is None:
         if isinstance(data, duckdb.DuckDBPyRelation):
             default = duckdb.default_connection()
@@ -152,7 +163,8 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
             raise DataSourceError(
                 f"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
                 f"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or "
-                f"connection, or a clickhouse_connect client; got {type(con).__name__}"
+                f"connection, a clickhouse_connect client, or an Ibis backend of one of "
+                f"them; got {type(con).__name__}"
             )
         with lock_of(found), closing(DuckDBBackend(found)) as held:
             yield held

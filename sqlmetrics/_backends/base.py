@@ -116,6 +116,8 @@ class Backend(abc.ABC):
     dialect: str = ""
     errors: tuple[type[BaseException], ...] = ()
     interrupts: tuple[type[BaseException], ...] = ()
+    #: the Ibis backend ``con=`` was (its connection is the one run on), or None
+    ibis: Any = None
 
     # ---------------------------------------------------------------- running statements
     @abc.abstractmethod

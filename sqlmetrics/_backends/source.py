@@ -22,6 +22,7 @@ from ..errors import DataSourceError, InvalidParameterError
 from .base import Backend, driver_message
 from .duckdb_backend import DuckDBBackend, engine_message
 from .files import is_path_like
+from .ibis_source import expression_backend, is_ibis_table, relation, same_backend
 
 
 @dataclass
@@ -141,6 +142,8 @@ def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iter
                     f"database (schema.table for another schema)"
                 )
             source = Source(backend, found, repr(data) + on)
+        elif is_ibis_table(data):
+            source = Source(backend, _ibis_sql(data, backend, metric, arg), "an Ibis table" + on)
         else:
             label = type(data).__name__ + on
             source = Source(
@@ -157,3 +160,32 @@ def open_source(data: Any, backend: Any, metric: str, arg: str = "data") -> Iter
                     f"{metric}: {arg}={source.label} cannot be read: {message}"
                 ) from None
         yield source
+
+
+def _ibis_sql(expr: Any, backend: Backend, metric: str, arg: str) -> str:
+    """Ibis table expression ``expr`` as a relation on ``backend``, compiled by the Ibis
+    backend ``con=`` was (or the expression's own, see :func:`backend_for
+    <sqlmetrics._backends.backend_for>`).
+    """
+    owner = expression_backend(expr)
+    if backend.ibis is None:
+        hint = f"its Ibis {owner.name} backend" if owner is not None else "an Ibis backend"
+        raise DataSourceError(
+            f"{metric}: {arg}= is an Ibis table expression and con= is not an Ibis backend; "
+            f"pass con= {hint}, or leave con= out (the expression's own backend runs it)"
+        )
+    if owner is not None and not same_backend(owner, backend.ibis):
+        raise DataSourceError(
+            f"{metric}: {arg}= is an Ibis table expression of another Ibis connection "
+            f"({owner.name}) than con= ({backend.ibis.name}); pass con= the backend its tables "
+            f"are in, or leave con= out"
+        )
+    try:
+        sql = relation(expr, backend.ibis, backend.resolve_table)
+    except Exception as exc:  # Ibis' own errors: an operation this backend cannot compile
+        message = " ".join(str(exc).split())[:400]
+        raise DataSourceError(
+            f"{metric}: {arg}= (an Ibis table expression) cannot be compiled for "
+            f"{backend.ibis.name}: {type(exc).__name__}: {message}"
+        ) from None
+    return backend.derived(sql)

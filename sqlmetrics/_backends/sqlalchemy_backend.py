@@ -229,11 +229,33 @@ class SQLAlchemyBackend(Backend):
         return sorted({n for n in names if not n.startswith("__sqlmetrics_")})
 
     def columns(self, relation: str) -> dict[str, str]:
+        if relation not in self._resolved and self.dialect == "postgres":
+            return self._query_columns(relation)
         found = self._resolved_of(relation)
         out: dict[str, str] = {}
         for column in self.inspector.get_columns(found[1], schema=found[0]):
             out[str(column["name"])] = self._type_name(column["type"])
         return out
+
+    def _query_columns(self, relation: str) -> dict[str, str]:
+        """The columns of a derived relation (an Ibis expression's SQL): the names and type
+        OIDs of a query that reads no row, the OIDs spelled by ``pg_catalog.format_type``.
+        """
+        self._pin()
+        result = self._raw(f"select * from {relation} as sqlmetrics_probe limit 0")
+        described = [(str(d[0]), int(d[1])) for d in result.cursor.description or ()]
+        result.close()
+        oids = sorted({oid for _, oid in described})
+        names: dict[int, str] = {}
+        if oids:
+            listed = ", ".join(str(oid) for oid in oids)
+            names = dict(
+                self._raw(
+                    f"select oid::bigint, pg_catalog.format_type(oid, null) "
+                    f"from pg_catalog.pg_type where oid in ({listed})"
+                ).fetchall()
+            )
+        return {name: str(names.get(oid, "UNKNOWN")).upper() for name, oid in described}
 
     def _type_name(self, sql_type: Any) -> str:
         try:

@@ -200,9 +200,9 @@ _TIES_TEXT = (
 )
 _DATA_TEXT = (
     "A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a "
-    "DataFrame, an Arrow table or a DuckDB relation"
+    "DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression"
 )
-_DATA_TYPE = "str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation"
+_DATA_TYPE = "str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table"
 _CI_METHOD_TYPE = '{"wilson", "delong", "t", "bootstrap"}, optional'
 _CI_METHOD_TEXT = (
     "The interval's method; None: this metric's default, {default_method} (the methods that "
@@ -244,7 +244,7 @@ def _params() -> tuple[Param, ...]:
             "con",
             "Any",
             None,
-            "duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, "
+            "duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, "
             "optional",
             "The engine that runs the statement and holds ``data`` (and ``qrels=``, "
             "``train=``) when they are table names. None (default): a fresh in-memory DuckDB "
@@ -252,7 +252,9 @@ def _params() -> tuple[Param, ...]:
             "read-only). PostgreSQL: a SQLAlchemy ``Engine`` or ``Connection``. Spark: a "
             "``pyspark.sql.SparkSession``, classic or Spark Connect (``builder.remote(...)``, "
             "Databricks Connect). ClickHouse: a ``chdb`` session or connection (in "
-            "process) or a ``clickhouse_connect`` client (over HTTP); docs/concepts/engines.md.",
+            "process) or a ``clickhouse_connect`` client (over HTTP). Ibis: a backend of one of "
+            "those four (``ibis.duckdb.connect()``, ...), its own connection used; an Ibis "
+            "expression without ``con`` runs on its own backend; docs/concepts/engines.md.",
         ),
         # ------------------------------------------------------------------ columns
         Param(

@@ -74,9 +74,9 @@ def evaluate(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     metrics : str or list of str
         Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
         ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
@@ -145,13 +145,15 @@ def evaluate(
         ``train=`` are not filtered. On every engine (DuckDB, PostgreSQL and the other
         SQLAlchemy databases, Spark, ClickHouse), nothing written there; the intervals of
         ``ci=`` and the wide ``scores=`` read the same filtered rows.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
     **options
         The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,

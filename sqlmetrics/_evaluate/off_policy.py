@@ -163,7 +163,7 @@ def off_policy_value(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         The logs: a table or view name in ``con``, a Parquet/CSV path, a DataFrame, an Arrow
         table or a DuckDB relation. One row per round (per (slate, position) with ``slate=``).
     reward : str
@@ -212,13 +212,15 @@ def off_policy_value(
     seed : int, default 0
         Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
         same interval on every engine and under any row order.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns

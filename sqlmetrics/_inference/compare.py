@@ -133,7 +133,7 @@ def compare(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation, optional
+    data : str, path, DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table, optional
         One table holding a score column per model (``scores=``), as :func:`evaluate` takes
         it. Leave it out with ``runs=``.
     metrics : str or list of str
@@ -187,13 +187,15 @@ def compare(
         Keep only the rows where this SQL boolean expression holds, as in :func:`evaluate`:
         of ``data``, or of each run of ``runs=`` (``qrels=`` is not filtered); every model,
         test and interval sees only those rows.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
     **options
         Options of the metrics, as in :func:`evaluate` (``threshold``, ``ties``, ...).

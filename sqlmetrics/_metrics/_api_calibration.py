@@ -84,9 +84,9 @@ def normalized_entropy(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -117,13 +117,15 @@ def normalized_entropy(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -240,9 +242,9 @@ def calibration_ratio(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -271,13 +273,15 @@ def calibration_ratio(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -394,9 +398,9 @@ def expected_calibration_error(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -432,13 +436,15 @@ def expected_calibration_error(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -523,9 +529,9 @@ def calibration_curve(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -549,13 +555,15 @@ def calibration_curve(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns

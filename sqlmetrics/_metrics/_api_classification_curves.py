@@ -47,9 +47,9 @@ def roc_curve(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -77,13 +77,15 @@ def roc_curve(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -188,9 +190,9 @@ def pr_curve(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -217,13 +219,15 @@ def pr_curve(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -346,9 +350,9 @@ def average_precision(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -380,13 +384,15 @@ def average_precision(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -505,9 +511,9 @@ def log_loss(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -544,13 +550,15 @@ def log_loss(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -669,9 +677,9 @@ def brier_score(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two values
         with ``pos_label``.
@@ -703,13 +711,15 @@ def brier_score(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns

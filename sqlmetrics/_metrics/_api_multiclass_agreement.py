@@ -76,9 +76,9 @@ def balanced_accuracy(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true classes (any type, no NULL).
     prediction : str, default "prediction"
@@ -106,13 +106,15 @@ def balanced_accuracy(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -231,9 +233,9 @@ def cohen_kappa(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true classes (any type; the first rater).
     prediction : str, default "prediction"
@@ -268,13 +270,15 @@ def cohen_kappa(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -391,9 +395,9 @@ def hamming_loss(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true classes (any type, no NULL).
     prediction : str, default "prediction"
@@ -421,13 +425,15 @@ def hamming_loss(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -535,9 +541,9 @@ def jaccard(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation.
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
     label : str, default "label"
         Column of true classes (any type, no NULL).
     prediction : str, default "prediction"
@@ -572,13 +578,15 @@ def jaccard(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns

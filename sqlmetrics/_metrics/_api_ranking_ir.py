@@ -113,9 +113,10 @@ def err(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     k : int, optional
         Cut-off: only the top ``k`` positions count. None (default) = the whole list.
     max_grade : float, default 4
@@ -192,13 +193,15 @@ def err(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -362,9 +365,10 @@ def infap(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -435,13 +439,15 @@ def infap(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -609,9 +615,10 @@ def judged(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     k : int, optional
         Cut-off: only the top ``k`` positions count. None (default) = the whole list.
     group : str, default "group"
@@ -684,13 +691,15 @@ def judged(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -851,9 +860,10 @@ def set_precision(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -924,13 +934,15 @@ def set_precision(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -1087,9 +1099,10 @@ def set_recall(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -1160,13 +1173,15 @@ def set_recall(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -1326,9 +1341,10 @@ def set_f(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     beta : float, default 1.0
         Recall weighs ``beta`` times as much as precision (1: F1; 0: set precision).
     group : str, default "group"
@@ -1401,13 +1417,15 @@ def set_f(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -1561,9 +1579,10 @@ def num_q(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -1617,13 +1636,15 @@ def num_q(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -1771,9 +1792,10 @@ def num_rel(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -1827,13 +1849,15 @@ def num_rel(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -1981,9 +2005,10 @@ def num_ret(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -2037,13 +2062,15 @@ def num_ret(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns
@@ -2190,9 +2217,10 @@ def num_rel_ret(
 
     Parameters
     ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table or duckdb.DuckDBPyRelation
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
         A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table or a DuckDB relation: one row per (group, item).
+        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression: one row per
+        (group, item).
     group : str, default "group"
         Column identifying the ranked list (query, user, session). Must not be NULL.
     item : str, default "item"
@@ -2246,13 +2274,15 @@ def num_rel_ret(
         (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
         values; an option passed explicitly wins where the tool can produce it, else it is an
         error.
-    con : duckdb connection, str, SQLAlchemy engine, SparkSession or ClickHouse client, optional
+    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
         The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
         they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
         ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
         SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
         or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP);
+        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
+        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
+        used; an Ibis expression without ``con`` runs on its own backend;
         docs/concepts/engines.md.
 
     Returns

@@ -128,6 +128,7 @@ def _builtin_functions() -> frozenset[str]:
 _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
+@functools.lru_cache(maxsize=512)  # a pure function of ``sql``: the recurring statements
 def builtin_calls(sql: str) -> str:
     """``sql`` with each call of a DuckDB built-in function qualified as ``system.main.f(``.
 

@@ -366,12 +366,15 @@ def _check_values(
             checks.append((arg, "NaN or infinite", backend.is_not_finite(q[arg])))
     checks.append(("pscore", "<= 0 or > 1", f"({q['pscore']} <= 0 or {q['pscore']} > 1)"))
     checks.append(("target", "outside [0, 1]", f"({q['target']} < 0 or {q['target']} > 1)"))
-    counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
+    parts = [f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks]
     # the t interval squares the weighted rewards: their size, read in the same pass
     sizes = [arg for arg in ("reward", "reward_hat", "reward_hat_target") if arg in q]
     if options["method"] == "t":
-        counts += ", " + ", ".join(f"max(abs({q[arg]}))" for arg in sizes)
-        counts += f", max(case when {q['pscore']} > 0 then {q['target']} / {q['pscore']} end)"
+        parts += [f"max(abs({q[arg]}))" for arg in sizes]
+        parts += [f"max(case when {q['pscore']} > 0 then {q['target']} / {q['pscore']} end)"]
+    # each aliased: two arguments may name one column (reward_hat= reward_hat_target=), and an
+    # engine may refuse two result columns of one name (Sail)
+    counts = ", ".join(f"{part} as sqlmetrics_check_{i}" for i, part in enumerate(parts))
     bounds = ""
     if not columns["slate"]:
         bounds = ", " + render_macro("off_policy_bounds", columns, options, dialect=backend.dialect)

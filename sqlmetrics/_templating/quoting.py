@@ -5,6 +5,8 @@ reaches SQL goes through here (string literals through the ``string_literal`` ma
 
 from __future__ import annotations
 
+import functools
+
 from .._core.dialects import DIALECTS
 from .templates import macro
 
@@ -44,7 +46,8 @@ def quote_ident(name: str, dialect: str = "duckdb") -> str:
     return q + name.replace(q, q + q) + q
 
 
-def quote_literal(value: str, dialect: str = "duckdb") -> str:
+@functools.lru_cache(maxsize=4096)  # a pure function of its arguments; a macro call costs
+def quote_literal(value: str, dialect: str = "duckdb") -> str:  # ~0.5 ms, a hit ~0.1 us
     """Quote a SQL string literal for ``dialect``: the macro ``string_literal``
     (sql/_macros/shared/dialect.sql), the one quoting of text per dialect, so that a path or setting
     survives rendering and every quoting setting as a class name does.

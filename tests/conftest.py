@@ -21,6 +21,7 @@ Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (every tier, ``--all`
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -289,6 +290,9 @@ def spark() -> object:
     from pg_server import free_port
     from pyspark.sql import SparkSession
 
+    if os.environ.get("SQLMETRICS_TEST_SPARK") == "sail":  # .ci/sail: Sail's Connect server
+        yield from _sail()
+        return
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
         raise RuntimeError(
             "the Spark tests need a Java 17 runtime (java on PATH or JAVA_HOME set); "
@@ -318,6 +322,22 @@ def spark() -> object:
     session.stop()
 
 
+def _sail() -> Iterator[object]:
+    """A Spark Connect session of Sail (``pysail``: a Spark Connect server without a JVM, in
+    this process, on a free port), for ``SQLMETRICS_TEST_SPARK=sail`` (.ci/sail, its own venv
+    with the Connect-only client ``pyspark-client``)."""
+    from pysail.spark import SparkConnectServer
+    from pyspark.sql import SparkSession
+
+    server = SparkConnectServer(ip="127.0.0.1", port=0)
+    server.start(background=True)
+    host, port = server.listening_address
+    session = SparkSession.builder.remote(f"sc://{host}:{port}").getOrCreate()
+    yield session
+    session.stop()
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def spark_connect(spark: Any) -> object:
     """A Spark Connect session (pyspark's remote mode: a client over gRPC, no JVM object in
@@ -326,6 +346,9 @@ def spark_connect(spark: Any) -> object:
     conf and catalog calls are Connect's)."""
     from pyspark.sql.connect.session import SparkSession as ConnectSession
 
+    if os.environ.get("SQLMETRICS_TEST_SPARK") == "sail":  # a Connect session already
+        yield spark
+        return
     port = spark.conf.get("spark.connect.grpc.binding.port")
     session = ConnectSession.builder.remote(f"sc://127.0.0.1:{port}").create()
     yield session

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -147,10 +148,12 @@ class Engine:
             chdb_table(self.con, table, frame)
         else:
             # materialized in the JVM once (localCheckpoint): a query then scans blocks, not
-            # the Python rows again (each query reads a table several times)
-            self.con.createDataFrame(
-                frame.astype(object).where(frame.notna(), None)
-            ).localCheckpoint().createOrReplaceTempView(table)
+            # the Python rows again (each query reads a table several times); Sail
+            # (SQLMETRICS_TEST_SPARK=sail) has no checkpoints
+            made = self.con.createDataFrame(frame.astype(object).where(frame.notna(), None))
+            if os.environ.get("SQLMETRICS_TEST_SPARK") != "sail":
+                made = made.localCheckpoint()
+            made.createOrReplaceTempView(table)
 
     def view(self, name: str, select: str) -> None:
         if self.name == "duckdb":

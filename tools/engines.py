@@ -97,11 +97,12 @@ ENGINES = (
         "an Ibis table expression (tables, filters, joins, `ibis.memtable`), or what that "
         "engine takes",
         "executed through Ibis",
-        "Ibis 12 on DuckDB, PostgreSQL and Spark (ClickHouse's Ibis backend is mapped, not tested)",
+        "Ibis 12 on DuckDB, PostgreSQL, Spark and ClickHouse (over HTTP to the test server)",
         (
             "tests/test_ibis.py::test_ibis_expression_equals_duckdb[duckdb-",
             "tests/test_ibis.py::test_ibis_expression_equals_duckdb[postgres-",
             "tests/test_ibis.py::test_ibis_expression_equals_duckdb[spark-",
+            "tests/test_ibis.py::test_ibis_expression_equals_duckdb[clickhouse-",
         ),
     ),
     Engine(

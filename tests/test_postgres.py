@@ -219,17 +219,6 @@ def test_an_unreachable_server_is_a_clear_error() -> None:
         sqlmetrics.auc("events", con=engine)
 
 
-def test_unsupported_con_type_names_the_supported_ones() -> None:
-    with pytest.raises(
-        DataSourceError,
-        match=r"con= must be a duckdb connection, a database file path or None, a SQLAlchemy "
-        r"Engine or Connection, a pyspark.sql.SparkSession, a chdb session or connection, or a "
-        r"clickhouse_connect client; "
-        r"got dict",
-    ):
-        sqlmetrics.auc(EVENTS, con={})
-
-
 # ------------------------------------------------------------------------------ CLI
 def test_cli_eval_with_db_url(pg: sqlalchemy.engine.Engine) -> None:
     url = pg.url.render_as_string(hide_password=False)

@@ -18,15 +18,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .._core.dialects import DIALECTS
 from ..errors import DataSourceError
 
-#: the Ibis backends sqlmetrics executes on (their ``name``) -> the engine it runs as; the
-#: others (BigQuery, Snowflake, Trino, ...) are refused with the fix
+#: the Ibis backends sqlmetrics executes on (their ``name``) -> the engine it runs as: the
+#: dialects it runs (``runs``), Spark's Ibis backend named ``pyspark``; the others (BigQuery,
+#: Snowflake, Trino, ...) are refused with the fix
 EXECUTED = {
-    "duckdb": "DuckDB",
-    "postgres": "PostgreSQL",
-    "pyspark": "Spark",
-    "clickhouse": "ClickHouse",
+    ("pyspark" if d.name == "spark" else d.name): d.title for d in DIALECTS.values() if d.runs
 }
 
 

@@ -35,7 +35,7 @@ from engine_variants import TABLES as VARIANT_TABLES
 from test_engines import LAST_BITS
 
 import sqlmetrics
-from sqlmetrics.errors import ColumnNotFoundError, DataSourceError
+from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, InvalidParameterError
 
 #: the first call of each public function that reads data (the render functions take a
 #: table's name and a dialect, and return SQL: nothing of Ibis' reaches them)
@@ -299,6 +299,16 @@ def test_an_expression_with_a_plain_connection_is_refused(ibis_duck: Any) -> Non
     assert str(info.value) == (
         "auc: data= is an Ibis table expression and con= is not an Ibis backend; pass con= "
         "its Ibis duckdb backend, or leave con= out (the expression's own backend runs it)"
+    )
+
+
+def test_render_refuses_an_expression_naming_the_fix(ibis_duck: Any) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        sqlmetrics.render("auc", ibis_duck.table("t"))
+    assert str(info.value) == (
+        "render: data= is an Ibis table expression, which has no SQL name; run the metric on "
+        "it instead (sqlmetrics.<metric>(data=expr) runs on its backend), or pass the name of "
+        "a table or view"
     )
 
 

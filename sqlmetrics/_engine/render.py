@@ -15,6 +15,7 @@ from .._backends.files import (
     literal_directories,
     reader_sql,
 )
+from .._backends.ibis_source import is_ibis_table
 from .._core.dialects import DIALECTS, FILE_KINDS
 from .._core.names import parse_metric
 from .._templating.quoting import quote_ident, quote_literal, quote_table
@@ -45,6 +46,12 @@ def relation_of(caller: str, data: Any, arg: str = "data", dialect: str = "duckd
     (DuckDB). Spark reads a Parquet path as ``parquet.`path```; the other dialects read no
     file in a query, and a path is refused with the fix (a table name).
     """
+    if is_ibis_table(data):
+        raise InvalidParameterError(
+            f"{caller}: {arg}= is an Ibis table expression, which has no SQL name; run the "
+            f"metric on it instead (sqlmetrics.<metric>({arg}=expr) runs on its backend), or "
+            f"pass the name of a table or view"
+        )
     if not isinstance(data, (str, os.PathLike)):
         raise InvalidParameterError(
             f"{caller}: {arg}= must be a table name or a file path; got {type(data).__name__} "

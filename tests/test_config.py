@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,21 +20,29 @@ from sqlmetrics import cli
 from sqlmetrics._backends.duckdb_backend import DuckDBBackend, private_database
 from sqlmetrics.errors import EngineError, InvalidParameterError
 
+_CONFIGURE_SCRIPT = """
+import json, sys
+import pandas as pd
+import sqlmetrics
+before = sqlmetrics.configure()
+now = sqlmetrics.configure(memory_limit="1GB", threads=1, temp_directory=sys.argv[1])
+frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
+print(json.dumps({"before": before, "now": now, "auc": sqlmetrics.auc(frame)}))
+"""
+
 
 def test_configure_sets_and_reports(tmp_path: Path) -> None:
-    before = sqlmetrics.configure()
-    try:
-        now = sqlmetrics.configure(memory_limit="1GB", threads=1, temp_directory=tmp_path)
-        assert now["threads"] == "1" and now["temp_directory"] == str(tmp_path)
-        assert now["memory_limit"] != before["memory_limit"]
-        frame = pd.DataFrame({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4, 0.4]})
-        assert sqlmetrics.auc(frame) == 0.875  # still computes under the limits
-    finally:
-        sqlmetrics.configure(
-            threads=int(before["threads"]),
-            memory_limit=before["memory_limit"],
-            temp_directory=before["temp_directory"] or None,
-        )
+    # a process of its own: once any test in this worker has made DuckDB spill, its spill
+    # directory is fixed for good (test_reliability checks that refusal), so the outcome here
+    # must not depend on which tests ran before it
+    done = subprocess.run(
+        [sys.executable, "-c", _CONFIGURE_SCRIPT, str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["now"]["threads"] == "1" and out["now"]["temp_directory"] == str(tmp_path)
+    assert out["now"]["memory_limit"] != out["before"]["memory_limit"]
+    assert out["auc"] == 0.875  # still computes under the limits
 
 
 @pytest.mark.parametrize(

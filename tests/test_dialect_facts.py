@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlmetrics._core.dialects import DEFAULT, DIALECTS, NAMES, SQLALCHEMY_DIALECTS
 from sqlmetrics._templating.literals import FLOAT_TYPES
 from sqlmetrics._templating.quoting import quote_ident
-from sqlmetrics._templating.templates import macro_names, sql_files
+from sqlmetrics._templating.templates import macro_names, render_macro, sql_files
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sqlmetrics"
 
@@ -81,5 +81,39 @@ def test_the_declarations_are_whole() -> None:
         for kind, reader in facts.file_readers.items():
             assert "{paths}" in reader, (name, kind)
     assert {d.name for d in DIALECTS.values() if d.runs} == {
-        "duckdb", "postgres", "spark", "clickhouse",
+        "duckdb", "postgres", "spark", "sail", "clickhouse",
     }  # fmt: skip
+    for facts in DIALECTS.values():
+        chain = facts.dispatch()
+        assert chain[0] == facts.name and chain[-1] == "default", chain
+        assert all(prefix in DIALECTS for prefix in chain[:-1]), chain
+
+
+def test_a_child_dialect_writes_its_parents_sql_but_its_own_macros() -> None:
+    """Sail renders Spark's SQL except where a ``sail__`` macro says otherwise: the AUC
+    family's bucket bounds (Sail's percentile_approx takes one percentage)."""
+    assert DIALECTS["sail"].parent == "spark"
+    for name in ("float_type", "exact_int", "string_type", "null_safe_equal"):
+        args = ("a", "b") if name == "null_safe_equal" else ()
+        assert render_macro(name, *args, dialect="sail") == render_macro(
+            name, *args, dialect="spark"
+        )
+    spark = render_macro("auc_quantiles", "score", 4, dialect="spark")
+    sail = render_macro("auc_quantiles", "score", 4, dialect="sail")
+    assert "array(cast(0.25e0" in " ".join(spark.split())
+    assert sail.count("percentile_approx(score, cast(") == 3, sail
+
+
+def test_python_facts_of_a_kernel_follow_the_macro_dispatch_resolves() -> None:
+    """Python facts about a dialect's variant of a kernel (plan.UNCOUNTED: spark__auc_kernel
+    reads replayed state rows, so it takes no count) are keyed by the macro that
+    ``adapter.dispatch`` resolves, so a child dialect gets its parent's: keyed by the dialect's
+    name, Sail's states went to Spark's kernel with counts it ignores (a wrong AUC)."""
+    from sqlmetrics._engine.plan import UNCOUNTED
+    from sqlmetrics._templating.templates import dispatched
+
+    assert dispatched("auc_kernel", "sail") == dispatched("auc_kernel", "spark")
+    assert dispatched("auc_kernel", "spark") in UNCOUNTED
+    assert dispatched("auc_kernel", "duckdb") not in UNCOUNTED
+    assert dispatched("no_such_kernel", "sail") is None
+    assert {dispatched(name.split("__", 1)[1], "spark") for name in UNCOUNTED} >= UNCOUNTED

@@ -569,6 +569,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "double",
             "postgres": "double precision",
             "spark": "double",
+            "sail": "double",
             "bigquery": "float64",
             "snowflake": "double",
             "trino": "double",
@@ -581,6 +582,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "hugeint",
             "postgres": "decimal(38, 0)",
             "spark": "decimal(38, 0)",
+            "sail": "decimal(38, 0)",
             "bigquery": "bignumeric",
             "snowflake": "number(38, 0)",
             "trino": "decimal(38, 0)",
@@ -593,6 +595,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "sum(x)",
             "postgres": "sum(cast(x as bigint))",
             "spark": "sum(cast(x as decimal(38, 0)))",
+            "sail": "sum(cast(x as decimal(38, 0)) + 0)",
             "bigquery": "sum(cast(x as bignumeric))",
             "snowflake": "sum(cast(x as number(38, 0)))",
             "trino": "sum(cast(x as decimal(38, 0)))",
@@ -605,6 +608,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "varchar",
             "postgres": "varchar",
             "spark": "string",
+            "sail": "string",
             "bigquery": "string",
             "snowflake": "varchar",
             "trino": "varchar",
@@ -617,6 +621,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "cast(0.5e0 as double)",
             "postgres": "cast(0.5e0 as double precision)",
             "spark": "cast(0.5e0 as double)",
+            "sail": "cast(0.5e0 as double)",
             "bigquery": "cast(0.5e0 as float64)",
             "snowflake": "cast(0.5e0 as double)",
             "trino": "cast(0.5e0 as double)",
@@ -629,6 +634,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "'it''s \\'",
             "postgres": "E'it''s \\\\'",
             "spark": "('it' || chr(39) || 's ' || chr(92))",
+            "sail": "('it' || chr(39) || 's ' || chr(92))",
             "bigquery": "'it\\'s \\\\'",
             "snowflake": "'it\\'s \\\\'",
             "trino": "'it''s \\'",
@@ -641,6 +647,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "duckdb": "cast(x as boolean)",
             "postgres": "cast(cast(x as varchar) as boolean)",
             "spark": "cast(x as boolean)",
+            "sail": "cast(x as boolean)",
             "bigquery": "cast(cast(x as int64) as bool)",
             "snowflake": "cast(x as boolean)",
             "trino": "cast(x as boolean)",
@@ -655,6 +662,7 @@ MACROS: dict[str, tuple[tuple[Any, ...], dict[str, str]]] = {
             "postgres": "(((a) is null) = ((b) is null) and "
             "coalesce(cast(a as text), '') = coalesce(cast(b as text), ''))",
             "spark": "(a <=> b)",
+            "sail": "(a <=> b)",
             "bigquery": "(a is not distinct from b)",
             "snowflake": "(a is not distinct from b)",
             "trino": "(a is not distinct from b)",
@@ -760,7 +768,7 @@ def test_spark_reads_a_parquet_path(
 )
 def test_unknown_dialect(given: str, near: str) -> None:
     supported = (
-        "Supported dialects: duckdb, postgres, spark, bigquery, snowflake, trino, clickhouse"
+        "Supported dialects: duckdb, postgres, spark, sail, bigquery, snowflake, trino, clickhouse"
     )
     with pytest.raises(InvalidParameterError) as info:
         sqlmetrics.render("auc", dialect=given)

@@ -41,6 +41,7 @@ from engine_variants import CASES, REFUSED, Case, assert_same, run_case
 from engine_variants import TABLES as VARIANT_TABLES
 
 import sqlmetrics
+from sqlmetrics._backends.spark_backend import is_sail
 from sqlmetrics.errors import ColumnNotFoundError, DataSourceError, EngineError
 
 ENGINES = ("postgres", "spark", "clickhouse")
@@ -137,7 +138,8 @@ def _spark(request: pytest.FixtureRequest, fixture: str = "spark") -> Iterator[E
         spark.createDataFrame(
             frame.astype(object).where(frame.notna(), None)
         ).createOrReplaceTempView(name)
-    yield Engine("spark", spark, "spark", lambda sql: spark.sql(sql).toPandas())
+    dialect = "sail" if is_sail(spark) else "spark"  # .ci/sail: Sail's Connect server
+    yield Engine("spark", spark, dialect, lambda sql: spark.sql(sql).toPandas())
     for name in _tables():
         spark.catalog.dropTempView(name)
 

@@ -10,6 +10,7 @@ contract suite's (tests/test_engines.py); shuffled input, the invariance suite's
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from pathlib import Path
 from typing import Any
@@ -311,6 +312,9 @@ def test_spark_connect_needs_no_jvm(spark_connect: Any, frame: pd.DataFrame) -> 
 
     assert is_connect(spark_connect)
     assert SparkBackend(spark_connect).errors == (PySparkException,)
+    # is_sail's probe: Spark's own Connect server renders Spark SQL; Sail's (.ci/sail) its own
+    sail = os.environ.get("SQLMETRICS_TEST_SPARK") == "sail"
+    assert SparkBackend(spark_connect).dialect == ("sail" if sail else "spark")
     package = Path(sqlmetrics.__file__).parent
     for path in package.rglob("*.py"):
         text = path.read_text(encoding="utf-8")

@@ -22,10 +22,13 @@ from .._core.dialects import DIALECTS
 from ..errors import DataSourceError
 
 #: the Ibis backends sqlmetrics executes on (their ``name``) -> the engine it runs as: the
-#: dialects it runs (``runs``), Spark's Ibis backend named ``pyspark``; the others (BigQuery,
+#: dialects it runs (``runs``; Sail, a Spark Connect server, has no Ibis backend of its own),
+#: Spark's Ibis backend named ``pyspark``; the others (BigQuery,
 #: Snowflake, Trino, ...) are refused with the fix
 EXECUTED = {
-    ("pyspark" if d.name == "spark" else d.name): d.title for d in DIALECTS.values() if d.runs
+    ("pyspark" if d.name == "spark" else d.name): d.title
+    for d in DIALECTS.values()
+    if d.runs and not d.parent
 }
 
 

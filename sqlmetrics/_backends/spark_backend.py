@@ -6,7 +6,8 @@ classic sessions only).
 allowed, looked up with ``spark.catalog``), a Spark DataFrame (registered as a temporary view
 named ``__sqlmetrics_<hex>`` and dropped afterwards, also after an error: the one thing
 sqlmetrics ever creates in a user's catalog) or a Parquet path, glob or directory (read with
-``parquet.`path```). Templates render with dialect ``spark``; the metrics whose plain SQL
+``parquet.`path```). Templates render with dialect ``spark`` (``sail`` on a Sail server,
+:func:`is_sail`); the metrics whose plain SQL
 would gather a slice into one partition (AUC, the curves, average precision) have
 distributed ``spark__`` kernels (``sql/_macros/kernels/auc.sql``, ``auc_prefixed``). Results
 come back with ``toPandas()``: one row per slice (per curve point for the curves), never the data.
@@ -14,9 +15,11 @@ come back with ``toPandas()``: one row per slice (per curve point for the curves
 
 from __future__ import annotations
 
+import contextlib
 import decimal
 import os
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -86,6 +89,30 @@ def is_connect(spark: Any) -> bool:
     return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
+#: Spark Connect sessions already probed by :func:`is_sail` -> whether Sail serves them
+_SAIL: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def is_sail(spark: Any) -> bool:
+    """Whether ``spark`` is a Spark Connect session of a Sail server (``pysail``): Spark SQL
+    without a JVM, rendered with dialect ``sail`` (Spark's SQL but where Sail lacks a
+    construct). Sail reports a Spark version to the client but its own in ``version()``
+    (``'0.7.2'``); Spark's ``version()`` starts with the version the client reports. Probed
+    once per session (one statement).
+    """
+    if not is_connect(spark):
+        return False
+    try:
+        return _SAIL[spark]
+    except (KeyError, TypeError):
+        pass
+    rows = spark.sql("select version()").collect()
+    found = str(rows[0][0]).split(" ")[0] != str(spark.version)
+    with contextlib.suppress(TypeError):  # a session without weak references: probed each time
+        _SAIL[spark] = found
+    return found
+
+
 class SparkBackend(Backend):
     """Spark SQL on the ``pyspark.sql.SparkSession`` passed as ``con=``; the session keeps its
     settings but those of :data:`PINNED_SETTINGS`, which are set for the call only.
@@ -108,6 +135,8 @@ class SparkBackend(Backend):
             errors += (Py4JError,)
         self.errors = errors
         self.interrupts = ()
+        if is_sail(spark):
+            self.dialect = "sail"
         #: the session's own values of the pinned settings this call changed
         self._restore: dict[str, str] | None = None
 
@@ -142,6 +171,7 @@ class SparkBackend(Backend):
                 field.dataType.simpleString() in integral
                 and column.dtype == "float64"
                 and bool((values.abs() < 2.0**53).all())
+                and bool((values == values.round()).all())  # Sail may declare a double bigint
             ):
                 # an integer column with NULL (toPandas makes it float64) as pandas' nullable
                 # Int64, as DuckDB gives it; exact: every value is below 2^53

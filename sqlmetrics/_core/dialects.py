@@ -44,6 +44,9 @@ class Dialect:
     (``as_text``; the templates' ``string_type()`` is the SQL side's own).
     runs: sqlmetrics runs queries on it (a backend, tested on the engine); otherwise the SQL
     is rendered and parsed only.
+    parent: a dialect whose SQL this one writes except where a ``<name>__`` macro of its own
+    says otherwise (``adapter.dispatch`` tries ``<name>__``, then ``<parent>__``, then
+    ``default__``): Sail, a Spark Connect server, speaks Spark SQL with a few gaps.
     """
 
     name: str
@@ -57,6 +60,16 @@ class Dialect:
     paths: Literal["literal", "identifier"] = "literal"
     text_type: str = "varchar"
     runs: bool = False
+    parent: str | None = None
+
+    def dispatch(self) -> tuple[str, ...]:
+        """The macro prefixes ``adapter.dispatch`` tries for this dialect, first to last.
+
+        >>> DIALECTS["sail"].dispatch()
+        ('sail', 'spark', 'default')
+        """
+        own = (self.name, *DIALECTS[self.parent].dispatch()) if self.parent else (self.name,)
+        return own if own[-1] == "default" else (*own, "default")
 
     def reads_only(self) -> str:
         """The end of a message refusing a file: ``"; Spark reads Parquet paths only"``, or
@@ -103,6 +116,19 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
                 paths="identifier",
                 text_type="string",
                 runs=True,
+            ),
+            # Sail (pysail), a Spark Connect server without a JVM: Spark SQL, but
+            # percentile_approx takes one percentage, not an array (sail__ macros)
+            Dialect(
+                "sail",
+                "Sail",
+                "double",
+                quote="`",
+                file_readers={"parquet": "parquet.{paths}"},
+                paths="identifier",
+                text_type="string",
+                runs=True,
+                parent="spark",
             ),
             Dialect(
                 "bigquery",

@@ -17,7 +17,7 @@ from .._core.names import Request, parse_metric
 from .._core.registry import PARAMS, DataChecks, MetricSpec, Role, default_of
 from .._templating.literals import sql_double
 from .._templating.quoting import quote_ident
-from .._templating.templates import macro
+from .._templating.templates import dispatched, macro
 from ..errors import InvalidParameterError
 from .run import check_params, entry, kernel_sql, normalize_by, open_checked
 
@@ -485,8 +485,9 @@ COUNTED_KERNELS = frozenset(
         "hamming_loss_kernel",
     }
 )
-#: (kernel, dialect) pairs whose variant takes no count: spark__auc_kernel reads replayed rows
-UNCOUNTED = frozenset({("auc_kernel", "spark")})
+#: the dispatched kernels that take no count: spark__auc_kernel reads replayed rows (Spark's
+#: and Sail's, which dispatches to its parent's: the macro resolved decides, not the dialect)
+UNCOUNTED = frozenset({"spark__auc_kernel"})
 
 
 def _parts(
@@ -512,7 +513,7 @@ def _parts(
         names[f"m{i}"] = req.text
         kernels.setdefault(_kernel_key(i, requests, kernels, checked), []).append(i)
     for (kernel, n), indices in kernels.items():
-        takes = kernel in COUNTED_KERNELS and (kernel, dialect) not in UNCOUNTED
+        takes = kernel in COUNTED_KERNELS and dispatched(kernel, dialect) not in UNCOUNTED
         multiplicity = counted if counted and takes else None
         part = _kernel_part(
             kernel,

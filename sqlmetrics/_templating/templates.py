@@ -36,6 +36,7 @@ from typing import Any
 import jinja2
 import jinja2.sandbox
 
+from .._core import dialects as _dialects
 from .._core.dialects import DEFAULT, NAMES
 from ..errors import (
     InvalidParameterError,
@@ -178,11 +179,29 @@ def wrap_error(env: Environment, exc: Exception) -> Exception:
     return exc
 
 
+def resolve(namespace: Mapping[str, Any], name: str, dialect: str) -> str | None:
+    """The macro ``adapter.dispatch(name)`` picks for ``dialect`` in ``namespace``:
+    ``<dialect>__<name>``, a parent dialect's, or ``default__<name>``; None if none exists.
+    """
+    for prefix in _dialects.DIALECTS[dialect].dispatch():
+        if f"{prefix}__{name}" in namespace:
+            return f"{prefix}__{name}"
+    return None
+
+
+def dispatched(name: str, dialect: str = DIALECT) -> str | None:
+    """The macro ``adapter.dispatch(name)`` resolves to for ``dialect``: Sail's
+    ``auc_kernel`` is ``spark__auc_kernel``, its parent's.
+    """
+    return resolve(environment(dialect).globals["sqlmetrics"], name, dialect)  # type: ignore[arg-type]
+
+
 class Adapter:
     """The part of dbt's ``adapter`` the templates use: ``dispatch``.
 
     ``dispatch(name)`` returns the macro ``<dialect>__<name>`` if it is defined, else
-    ``default__<name>`` (dbt's resolution within one package).
+    ``default__<name>`` (dbt's resolution within one package); a dialect with a parent (Sail,
+    Spark's) tries the parent's ``<parent>__<name>`` in between (``Dialect.dispatch``).
     """
 
     def __init__(self, namespace: Mapping[str, Any], dialect: str) -> None:
@@ -190,12 +209,13 @@ class Adapter:
         self.dialect = dialect
 
     def dispatch(self, macro_name: str, macro_namespace: str | None = None) -> Any:
-        for candidate in (f"{self.dialect}__{macro_name}", f"default__{macro_name}"):
-            if candidate in self._namespace:
-                return self._namespace[candidate]
+        found = resolve(self._namespace, macro_name, self.dialect)
+        if found is not None:
+            return self._namespace[found]
+        candidates = [f"{p}__{macro_name}" for p in _dialects.DIALECTS[self.dialect].dispatch()]
         raise jinja2.TemplateRuntimeError(
-            f"adapter.dispatch: no macro {self.dialect}__{macro_name} or "
-            f"default__{macro_name} in namespace {macro_namespace or 'sqlmetrics'}"
+            f"adapter.dispatch: no macro {' or '.join(candidates)} in namespace "
+            f"{macro_namespace or 'sqlmetrics'}"
         )
 
 

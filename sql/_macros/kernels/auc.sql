@@ -250,17 +250,35 @@ nullif(least(ceil(ln(nullif({{ x }}, 0)) / ln({{ sqlmetrics.float_literal(2) }})
 64
 {%- endmacro %}
 
+{#
+  auc_quantiles(x, n): the array of the n - 1 approximate quantiles 1/n, ..., (n-1)/n of x
+  (an aggregate): Spark's percentile_approx takes the array of percentages at once, one
+  sketch; Sail's takes one percentage, so it gets n - 1 aggregates (its bounds interpolate
+  between values where Spark's are values: the bounds decide no value, see above).
+#}
+{% macro auc_quantiles(x, n) -%}
+{{ adapter.dispatch('auc_quantiles', 'sqlmetrics')(x, n) }}
+{%- endmacro %}
+
+{% macro default__auc_quantiles(x, n) -%}
+percentile_approx(
+            {{ x }},
+            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
+            1000
+        )
+{%- endmacro %}
+
+{% macro sail__auc_quantiles(x, n) -%}
+array({% for i in range(1, n) %}percentile_approx({{ x }}, {{ sqlmetrics.float_literal(i / n) }}, 1000){{ ', ' if not loop.last }}{% endfor %})
+{%- endmacro %}
+
 {% macro auc_row_buckets(table, by, bounds='row_bounds', bucketed='row_bucketed') -%}
 {% set n = sqlmetrics.auc_n_buckets() | int %}
 {{ bounds }} as (
     select
         {% for col in by %}slice_{{ loop.index0 }} as q_slice_{{ loop.index0 }}, {% endfor %}
 
-        percentile_approx(
-            score,
-            array({% for i in range(1, n) %}{{ sqlmetrics.float_literal(i / n) }}{{ ', ' if not loop.last }}{% endfor %}),
-            1000
-        ) as q
+        {{ sqlmetrics.auc_quantiles('score', n) }} as q
     from {{ table }}
     where rand(0) * {{ sqlmetrics.auc_sample_every() }} < 1
     {{ sqlmetrics.group_by(by) }}

@@ -142,6 +142,13 @@ Int128
 sum(cast({{ expr }} as {{ sqlmetrics.exact_int() }}))
 {%- endmacro %}
 
+{# Sail (0.7.2) names an aggregate of cast(x as t) as it names the aggregate of x, and
+   refuses a select holding both (auc's sum(label) beside int_sum('label'): "Schema contains
+   duplicate unqualified field name"); the + 0 keeps the names apart and changes no value #}
+{% macro sail__int_sum(expr) -%}
+sum(cast({{ expr }} as {{ sqlmetrics.exact_int() }}) + 0)
+{%- endmacro %}
+
 {# DuckDB sums any integer type into a HUGEINT #}
 {% macro duckdb__int_sum(expr) -%}
 sum({{ expr }})

@@ -374,7 +374,9 @@ def _sail() -> Iterator[object]:
     server = SparkConnectServer(ip="127.0.0.1", port=0)
     server.start(background=True)
     host, port = server.listening_address
-    session = SparkSession.builder.remote(f"sc://{host}:{port}").getOrCreate()
+    # where a test makes a session of its own (the invariance suite's hostile one)
+    os.environ["SQLMETRICS_SAIL_URL"] = f"sc://{host}:{port}"
+    session = SparkSession.builder.remote(os.environ["SQLMETRICS_SAIL_URL"]).getOrCreate()
     yield session
     session.stop()
     server.stop()

@@ -53,6 +53,7 @@ from conftest import SPARK_CODEGEN_DEFAULTS, chdb_table, quiet
 import sqlmetrics
 from sqlmetrics._backends.clickhouse_backend import SETTINGS as CLICKHOUSE_SETTINGS
 from sqlmetrics._backends.clickhouse_backend import as_duckdb_frame
+from sqlmetrics._backends.spark_backend import is_sail
 from sqlmetrics._core.names import metric_form
 from sqlmetrics._core.registry import REGISTRY, MetricSpec, default_of
 from sqlmetrics._engine.run import compute
@@ -133,7 +134,7 @@ class Engine:
 
     def __init__(self, name: str, con: Any) -> None:
         self.name, self.con = name, con
-        self.dialect = name
+        self.dialect = "sail" if name == "spark" and is_sail(con) else name
 
     def load(self, table: str, frame: pd.DataFrame) -> None:
         if self.name == "duckdb":
@@ -282,7 +283,12 @@ def hostile(eng: Engine) -> Iterator[Engine]:
             assert ts.pg_settings(conn) == before, "postgres: the user's settings changed"
     else:
         if "spark" not in _HOSTILE:
-            session = eng.con.newSession()
+            if eng.dialect == "sail":  # a Connect server: another session of it
+                from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+                session = ConnectSession.builder.remote(os.environ["SQLMETRICS_SAIL_URL"]).create()
+            else:
+                session = eng.con.newSession()
             # code generation as users have it (the suite's session interprets, for speed)
             for key, value in {**SPARK_CODEGEN_DEFAULTS, **ts.HOSTILE_SPARK}.items():
                 session.conf.set(key, value)
@@ -310,7 +316,7 @@ def setup_engine(name: str, con: Any) -> Engine:
             continue
         engine.load(table, _with_ranks(frame))
         engine.load(f"{table}__renamed", renamed_frame(table))
-        if name == "spark":  # other rows order and other partitions
+        if engine.dialect == "spark":  # other rows order and other partitions
             shuffled = con.table(table).repartition(5).orderBy(con.table(table)["score"].desc())
             # materialized: the same other order and partitions for every query, sorted once
             shuffled.repartition(3).localCheckpoint().createOrReplaceTempView(f"{table}__shuffled")

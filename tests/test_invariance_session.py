@@ -19,6 +19,7 @@ connection, and a connection in AUTOCOMMIT mode; the invariance suite's is in a 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import duckdb
@@ -292,6 +293,8 @@ ANSI_SPARK: dict[str, str] = {
 
 
 def spark_conf(session: Any) -> dict[str, str]:
+    if os.environ.get("SQLMETRICS_TEST_SPARK") == "sail":  # Sail lists no settings (`set`)
+        return {key: str(session.conf.get(key)) for key in [*HOSTILE_SPARK, *ANSI_SPARK]}
     return {str(r[0]): str(r[1]) for r in session.sql("set").collect()}
 
 

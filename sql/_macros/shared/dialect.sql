@@ -37,7 +37,7 @@
                DuckDB's optimiser would fold `x + 0` into x anyway); ClickHouse hashes the
                bits, so `group by` and joins split them: `x + 0` (IEEE: -0 + 0 = +0; the type
                stays exact: an integer stays an integer, Float32 widens to Float64), which
-               its optimiser keeps.
+               its optimiser keeps. Sail (DataFusion) splits them too: `x + 0` there as well.
   as_boolean(x): a 0/1 number (integer or float) or a boolean column as a boolean.
   null_safe_equal(a, b): equality where NULL equals NULL (slice columns can hold NULL).
   day_number(x): the date of x (a DATE or TIMESTAMP column) as the number of days since
@@ -343,6 +343,11 @@ chr({{ code }})
 {%- endmacro %}
 
 {% macro clickhouse__score_value(expr) -%}
+({{ expr }} + 0)
+{%- endmacro %}
+
+{# Sail (DataFusion) groups and ranks -0.0 apart from 0.0, as ClickHouse does #}
+{% macro sail__score_value(expr) -%}
 ({{ expr }} + 0)
 {%- endmacro %}
 

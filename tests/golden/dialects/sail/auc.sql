@@ -2,7 +2,7 @@ with source as (
     select
         `country` as slice_0,
         case when cast(`label` as boolean) then 1 else 0 end as label,
-        `score` as score,
+        (`score` + 0) as score,
         cast(`w` as double) as w
     from `events`
 ),

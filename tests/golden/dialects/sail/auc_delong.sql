@@ -19,7 +19,7 @@ bounds.slice_0 as slice_0,
                     select
                         `country` as slice_0,
                         case when cast(`label` as boolean) then 1 else 0 end as label,
-                        `score` as score
+                        (`score` + 0) as score
                     from `events`
                 ),
                 per_score as (

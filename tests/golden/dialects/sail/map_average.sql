@@ -2,7 +2,7 @@ with source as (
     select
         `group` as grp,
         `item` as item,
-        `score` as score,
+        (`score` + 0) as score,
         cast(`label` as double) as label
     from `events`
 ),

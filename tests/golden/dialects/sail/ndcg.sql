@@ -3,7 +3,7 @@ with source as (
         `country` as slice_0,
         `group` as grp,
         `item` as item,
-        `score` as score,
+        (`score` + 0) as score,
         cast(`label` as double) as label
     from `events`
 ),

@@ -2,7 +2,7 @@ with source as (
     select
         `country` as slice_0, `day` as slice_1,
         case when cast(`label` as string) = 'yes' then 1 else 0 end as label,
-        case when `score` >= cast(0.3e0 as double) then 1 else 0 end as predicted,
+        case when (`score` + 0) >= cast(0.3e0 as double) then 1 else 0 end as predicted,
         1 as w
     from `events`
 ),

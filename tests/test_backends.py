@@ -190,3 +190,43 @@ def test_cli_refuses_two_engines_and_trec_with_one() -> None:
     assert "--trec reads run and qrels files into DuckDB; it does not combine with --spark" in (
         result.output
     )
+
+
+class _Rows:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def collect(self) -> list[tuple[str]]:
+        return [(self.value,)]
+
+
+class _ConnectSession:
+    """What is_sail reads of a Spark Connect session: its client's version and version()."""
+
+    __module__ = "pyspark.sql.connect.session"
+
+    def __init__(self, version: str, answer: str) -> None:
+        self.version, self.answer, self.statements = version, answer, 0
+
+    def sql(self, text: str) -> _Rows:
+        assert text == "select version()"
+        self.statements += 1
+        return _Rows(self.answer)
+
+
+@pytest.mark.parametrize(
+    ("version", "answer", "sail"),
+    [("4.0.4", "0.7.2", True), ("4.1.1", "4.1.1 3a9fa2b", False), ("3.5.0", "3.5.0", False)],
+)
+def test_a_sail_server_is_told_apart_once_per_session(
+    version: str, answer: str, sail: bool
+) -> None:
+    """Sail reports a Spark version to its client but its own from version(); Spark's
+    version() starts with the version the client reports. One probe per session."""
+    from sqlmetrics._backends.spark_backend import is_sail
+
+    session = _ConnectSession(version, answer)
+    assert is_sail(session) is sail
+    assert is_sail(session) is sail
+    assert session.statements == 1
+    assert not is_sail(object())  # a classic session: no probe (no Connect client)

@@ -21,6 +21,7 @@ from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric
 from .._engine.where import check_where, filtered
 from .._inference.intervals import t_row_interval
+from .._templating.literals import FLOAT_TYPES
 from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
 from ..errors import (
@@ -370,7 +371,11 @@ def _check_values(
     # the t interval squares the weighted rewards: their size, read in the same pass
     sizes = [arg for arg in ("reward", "reward_hat", "reward_hat_target") if arg in q]
     if options["method"] == "t":
-        parts += [f"max(abs({q[arg]}))" for arg in sizes]
+        # as off_policy_bounds writes them (a double): one aggregate, not two that an engine
+        # names alike (Sail names max(abs(r)) and max(abs(cast(r as double))) the same and
+        # refuses the select); the same value (the cast is monotone)
+        double = FLOAT_TYPES[backend.dialect]
+        parts += [f"max(abs(cast({q[arg]} as {double})))" for arg in sizes]
         parts += [f"max(case when {q['pscore']} > 0 then {q['target']} / {q['pscore']} end)"]
     # each aliased: two arguments may name one column (reward_hat= reward_hat_target=), and an
     # engine may refuse two result columns of one name (Sail)

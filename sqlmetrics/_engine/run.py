@@ -23,7 +23,7 @@ from ..errors import (
     UndefinedMetricWarning,
 )
 from ..errors import warn as warn_user
-from .validate import check_columns, check_join_types, check_unique, validate_data
+from .validate import check_columns, check_join_types, validate_data
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -252,28 +252,32 @@ def open_checked(
             labels.append(f"data={source.label}")
             check_columns(metric, source, [(r.name, c) for r, c in used])
             check_columns(metric, source, [("by", c) for c in by_cols])
-            validate_data(metric, source, used, pos_label=pos_label)
+            keys: list[tuple[str, str]] = []
             if unique and duplicates == "error":  # else the template merges repeated pairs
                 keys = [("by", c) for c in by_cols] + [
                     (r.name, c) for r, c in used if r.name in unique
                 ]
-                check_unique(
-                    metric,
-                    source,
-                    keys,
-                    fix="; or merge repeated impressions with duplicates='max' or 'sum'",
-                )
+            validate_data(  # the values and the keys' uniqueness in one statement
+                metric,
+                source,
+                used,
+                pos_label=pos_label,
+                unique=keys,
+                fix="; or merge repeated impressions with duplicates='max' or 'sum'",
+            )
             extra: dict[str, tuple[str, dict[str, str | None]]] = {}
             for source_name, (source_data, source_roles) in (extra_sources or {}).items():
                 other = stack.enter_context(open_source(source_data, backend, metric, source_name))
                 pairs = [(r.name, c) for r, c in source_roles]
                 labels.append(f"{source_name}={other.label}")
                 check_columns(metric, other, pairs, arg=source_name)
-                validate_data(metric, other, list(source_roles), arg=source_name)
-                if unique:
-                    check_unique(
-                        metric, other, [p for p in pairs if p[0] in unique], arg=source_name
-                    )
+                validate_data(
+                    metric,
+                    other,
+                    list(source_roles),
+                    arg=source_name,
+                    unique=[p for p in pairs if p[0] in unique] if unique else (),
+                )
                 shared = [
                     (r.name, str(columns[r.name]), c)
                     for r, c in source_roles

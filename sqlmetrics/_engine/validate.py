@@ -50,13 +50,18 @@ def validate_data(
     roles: Sequence[tuple[Role, str]],
     arg: str = "data",
     pos_label: Any = None,
+    unique: Sequence[tuple[str, str]] = (),
+    fix: str = "",
 ) -> int:
     """Check the values of each ``(role, column)``; return the number of rows.
 
     Raises :class:`InvalidDataError` on: no rows; a non-numeric score, weight or relevance;
     NULLs in any role column; NaN/infinite scores or weights; labels outside {0, 1} (or,
     with ``pos_label``, more than two label values, or none equal to it); negative weights or
-    relevance.
+    relevance; then, with ``unique`` (``(argument, column)`` pairs), a repeated combination
+    of those columns (:func:`check_unique`'s message, ``fix`` appended), counted in the same
+    statement as the values: one statement, not two (on Spark or a warehouse, each costs a
+    round trip and a plan).
     """
     where = f"{arg}={source.label}"
     for role, column in roles:
@@ -98,14 +103,28 @@ def validate_data(
             checks.append(("binary", role, column, f"{q} not in (0, 1)"))
         if role.kind in ("weight", "relevance"):
             checks.append(("negative", role, column, f"{q} < 0"))
-    counts = ", ".join(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks)
     weights = [column for role, column in roles if role.kind == "weight"]
-    largest = "".join(f", max({backend.ident(c)})" for c in weights)
-    row = backend.rows(
-        f"select count(*){', ' + counts if counts else ''}{largest} from {source.sql}"
-    )[0]
+    items = [
+        "count(*)",
+        *(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks),
+        *(f"max({backend.ident(c)})" for c in weights),
+    ]
+    # each item named: an engine may refuse two result columns of one name (Sail)
+    sql = "select " + ", ".join(f"{e} as sqlmetrics_v{i}" for i, e in enumerate(items))
+    sql += f" from {source.sql}"
+    keys = _distinct_keys(unique)
+    if keys:
+        sql = (
+            f"select * from ({sql}) as sqlmetrics_values cross join "
+            f"({_duplicates_sql(source, keys)}) as sqlmetrics_duplicates"
+        )
+    row = backend.rows(sql)[0]
     assert row is not None
-    row, maxima = row[: 1 + len(checks)], row[1 + len(checks) :]
+    row, maxima, duplicates = (
+        row[: 1 + len(checks)],
+        row[1 + len(checks) : len(items)],
+        row[len(items) :],
+    )
     n_rows = int(row[0])
     if n_rows == 0:
         raise InvalidDataError(f"{metric}: {where} has no rows; the metric needs at least one row")
@@ -143,6 +162,8 @@ def validate_data(
     for role, column in roles:
         if role.kind == "weight" and labels:
             check_weight_range(metric, source, column, labels[0])
+    if keys:
+        _raise_duplicates(metric, source, keys, duplicates, arg, fix)
     return n_rows
 
 
@@ -258,20 +279,42 @@ def check_unique(
     ``keys`` are ``(argument, column)`` pairs, e.g. ``[("group", "query_id"), ("item", "doc")]``.
     The message gives the number of repeated combinations and one of them.
     """
-    # a column given for two arguments (by= the group column) is one key: repeated in the
-    # select list it is an ambiguous column to PostgreSQL
+    keys = _distinct_keys(keys)
+    row = source.backend.rows(_duplicates_sql(source, keys))[0]
+    assert row is not None
+    _raise_duplicates(metric, source, keys, row, arg, fix)
+
+
+def _distinct_keys(keys: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``keys`` without a column repeated: a column given for two arguments (by= the group
+    column) is one key; repeated in the select list it is an ambiguous column to PostgreSQL.
+    """
     unique: list[tuple[str, str]] = []
     for arg_name, column in keys:
         if all(column != c for _, c in unique):
             unique.append((arg_name, column))
-    keys = unique
-    cols = ", ".join(source.backend.ident(c) for _, c in keys)
-    shown = source.backend.tuple_text([source.backend.ident(c) for _, c in keys])
-    row = source.backend.rows(
-        f"select count(*), min({shown}) from ("
+    return unique
+
+
+def _duplicates_sql(source: Source, keys: Sequence[tuple[str, str]]) -> str:
+    """One row: how many combinations of the ``keys`` columns repeat, and the least of them."""
+    backend = source.backend
+    cols = ", ".join(backend.ident(c) for _, c in keys)
+    shown = backend.tuple_text([backend.ident(c) for _, c in keys])
+    return (
+        f"select count(*) as sqlmetrics_dup_n, min({shown}) as sqlmetrics_dup_e from ("
         f"select {cols} from {source.sql} group by {cols} having count(*) > 1) as dup"
-    )[0]
-    assert row is not None
+    )
+
+
+def _raise_duplicates(
+    metric: str,
+    source: Source,
+    keys: Sequence[tuple[str, str]],
+    row: Sequence[Any],
+    arg: str,
+    fix: str,
+) -> None:
     if int(row[0] or 0):
         named = ", ".join(f"{c!r} ({a}=)" for a, c in keys)
         raise InvalidDataError(

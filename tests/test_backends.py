@@ -230,3 +230,35 @@ def test_a_sail_server_is_told_apart_once_per_session(
     assert is_sail(session) is sail
     assert session.statements == 1
     assert not is_sail(object())  # a classic session: no probe (no Connect client)
+
+
+class _Conf:
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = values
+
+    def get(self, key: str) -> str:
+        return self.values[key]
+
+    def set(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+
+@pytest.mark.spark  # SparkBackend imports pyspark's errors (not in .ci/lowest's venv)
+@pytest.mark.parametrize(("answer", "ansi"), [("0.7.2", "false"), ("4.0.4 3a9fa2b", "true")])
+def test_a_sail_call_runs_with_ansi_mode_off_and_puts_it_back(answer: str, ansi: str) -> None:
+    """Sail 0.7.2 raises "Division by zero" in ANSI mode where no divisor is zero: its calls
+    pin ANSI mode off, and give the session its own value back; a Spark session keeps its."""
+    from sqlmetrics._backends.spark_backend import SparkBackend
+
+    session = _ConnectSession("4.0.4", answer)
+    values = {"spark.sql.ansi.enabled": "true", "spark.sql.parser.quotedRegexColumnNames": "true"}
+    session.conf = _Conf(dict(values))  # type: ignore[attr-defined]
+    backend = SparkBackend(session)
+    assert backend.dialect == ("sail" if ansi == "false" else "spark")
+    backend._pin()
+    assert session.conf.values == {  # type: ignore[attr-defined]
+        "spark.sql.ansi.enabled": ansi,
+        "spark.sql.parser.quotedRegexColumnNames": "false",
+    }
+    backend.close()
+    assert session.conf.values == values  # type: ignore[attr-defined]

@@ -69,6 +69,20 @@ ENGINES = (
         ),
     ),
     Engine(
+        "Sail (Spark Connect)",
+        "a Spark Connect session of a Sail server (`pysail`), told apart by `version()`",
+        "a table or view of its catalog, a Spark DataFrame, a Parquet path",
+        "executed",
+        "Sail 0.7.2 in process, client pyspark-client 4.0: the engine contract and invariance "
+        "suites (`.ci/sail`, the Spark rows' tests with `SQLMETRICS_TEST_SPARK=sail`)",
+        (
+            "tests/test_engines.py::test_call_equals_duckdb[spark-",
+            "tests/test_invariance.py::test_slice_equals_the_metric_on_its_rows[spark-",
+            "tests/test_backends.py::test_a_sail_server_is_told_apart_once_per_session",
+            "tests/test_backends.py::test_a_sail_call_runs_with_ansi_mode_off_and_puts_it_back",
+        ),
+    ),
+    Engine(
         "ClickHouse",
         'a `chdb` session or connection, in process (`pip install "sqlmetrics[clickhouse]"`)',
         "a table or view of the session, `db.table` allowed; a DataFrame or Arrow table, "

@@ -324,7 +324,7 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
         return ("error", type(exc).__name__, str(exc)[:300])
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: Any, b: Any, rtol: float = RTOL) -> bool:
     if isinstance(a, float) or isinstance(b, float):
         try:
             x, y = float(a), float(b)
@@ -332,7 +332,7 @@ def _same(a: Any, b: Any) -> bool:
             return False
         if math.isnan(x) or math.isnan(y):
             return math.isnan(x) and math.isnan(y)
-        return math.isclose(x, y, rel_tol=RTOL, abs_tol=1e-300)
+        return math.isclose(x, y, rel_tol=rtol, abs_tol=1e-300)
     if a is None or (isinstance(a, float) and math.isnan(a)):
         return b is None or (isinstance(b, float) and math.isnan(b))
     return bool(a == b) or str(a) == str(b)
@@ -348,8 +348,9 @@ def _normal(value: Any) -> Any:
     return value
 
 
-def assert_same(expected: Any, got: Any, where: str) -> None:
-    """Same outcome: the same error class, or the same columns, rows and order, values to 1e-9."""
+def assert_same(expected: Any, got: Any, where: str, rtol: float = RTOL) -> None:
+    """Same outcome: the same error class, or the same columns, rows and order, values to
+    ``rtol`` (1e-9)."""
     if isinstance(expected, tuple) or isinstance(got, tuple):
         same = isinstance(expected, tuple) and isinstance(got, tuple) and expected[:2] == got[:2]
         shown = [o if isinstance(o, tuple) else "a result" for o in (expected, got)]
@@ -360,5 +361,7 @@ def assert_same(expected: Any, got: Any, where: str) -> None:
     for column in expected.columns:
         for i, (a, b) in enumerate(zip(expected[column], got[column])):
             a, b = _normal(a), _normal(b)
-            ok = (a is None and b is None) or (a is not None and b is not None and _same(a, b))
+            ok = (a is None and b is None) or (
+                a is not None and b is not None and _same(a, b, rtol)
+            )
             assert ok, f"{where}: column {column!r} row {i}: {a!r} (duckdb) vs {b!r}"

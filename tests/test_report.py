@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from conftest import quiet
+from conftest import chdb_table, quiet
 from docpages import section
 
 import sqlmetrics
@@ -360,7 +360,7 @@ def test_the_sites_example(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(page.rows("comparison-table")) == 3 * 3 * 2
 
 
-@pytest.mark.parametrize("engine", ["postgres", "spark"])
+@pytest.mark.parametrize("engine", ["postgres", "spark", "clickhouse"])
 def test_on_another_engine_the_page_holds_its_evaluate(
     engine: str, events: pd.DataFrame, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -371,6 +371,10 @@ def test_on_another_engine_the_page_holds_its_evaluate(
 
         con = request.getfixturevalue("pg_engine")
         frame.to_sql("report_events", con, index=False, if_exists="replace")
+        table = "report_events"
+    elif engine == "clickhouse":
+        con = request.getfixturevalue("chdb_session")
+        chdb_table(con, "report_events", frame)
         table = "report_events"
     else:
         con = request.getfixturevalue("spark")
@@ -384,6 +388,8 @@ def test_on_another_engine_the_page_holds_its_evaluate(
         if engine == "postgres":
             with con.begin() as c:
                 c.execute(sqlalchemy.text("drop table if exists report_events"))
+        elif engine == "clickhouse":
+            con.query("DROP TABLE IF EXISTS report_events")
         else:
             con.catalog.dropTempView("report_events")
     page = read(path)
@@ -396,8 +402,12 @@ def test_on_another_engine_the_page_holds_its_evaluate(
         assert_cell(row["n_groups"], w["n_groups"])
     text = path.read_text()
     assert re.search(rf"<dt>engine</dt><dd>{engine} \d+\.\d+", text)
-    quoted = '"device"' if engine == "postgres" else "`device`"  # the engine's dialect
+    # the SQL behind the numbers is the engine's own dialect (ClickHouse's, not DuckDB's)
+    quoted = "`device`" if engine == "spark" else '"device"'
     assert quoted in page.codes[0]
+    assert page.codes[0] == sqlmetrics.render_evaluate(
+        table, ["auc", "gauc"], by="device", group="user", dialect=engine
+    )
     assert page.tags.count("svg") == 2 * 4
 
 

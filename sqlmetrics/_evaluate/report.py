@@ -325,7 +325,7 @@ n_boot, seed, where, con, **options
     else:
         table = first[[*slices, *metric_columns]]
     requested, operating_params = _operating_request(plan)
-    engine, source_label, totals, points = _about_data(
+    engine, dialect, source_label, totals, points = _about_data(
         data,
         con,
         plan,
@@ -449,7 +449,7 @@ n_boot, seed, where, con, **options
         settings=settings,
         about=about,
         sql=_sql(
-            table_name, texts, plan, models, columns, qrels, options, draw, engine, ci, where, day
+            table_name, texts, plan, models, columns, qrels, options, draw, dialect, ci, where, day
         ),
         messages=messages,
         monitor=timeseries,
@@ -543,8 +543,9 @@ def _about_data(
     plan: Plan,
     group: str | None,
     then: Callable[[Any, Any], Any] | None = None,
-) -> tuple[str, str, pd.DataFrame | None, Any]:
-    """The engine and its version, the data source, and the groups of each slice (or None);
+) -> tuple[str, str, str, pd.DataFrame | None, Any]:
+    """The engine and its version, its SQL dialect (the one the backend runs: ``sail`` for a
+    Sail Spark Connect session), the data source, and the groups of each slice (or None);
     and what ``then(backend, source)`` returns (or None), run on the same opened source (the
     operating points' statements: the data opened once for both).
     """
@@ -554,7 +555,7 @@ def _about_data(
             label = data_label(data, source.label)
             extra = then(backend, source) if then is not None else None
             if group is None or not any(_is_grouped(r.spec) for r in plan.requests):
-                return engine, label, None, extra
+                return engine, backend.dialect, label, None, extra
             by = [quote_ident(b, backend.dialect) for b in plan.by]
             keys = [
                 f"{b} as {quote_ident(f'slice_{i}', backend.dialect)}" for i, b in enumerate(by)
@@ -565,8 +566,9 @@ def _about_data(
                 f"from {source.sql} as src" + (f" group by {', '.join(by)}" if by else "")
             )
             totals = backend.query(sql)
+            dialect = backend.dialect
     totals = totals.rename(columns={f"slice_{i}": b for i, b in enumerate(plan.by)})
-    return engine, label, totals, extra
+    return engine, dialect, label, totals, extra
 
 
 def _version() -> str:
@@ -580,6 +582,8 @@ def _version() -> str:
 def _engine_version(con: Any, backend: Any) -> str:
     if backend.name == "duckdb":
         return str(duckdb.__version__)
+    if backend.name == "clickhouse":  # chDB or a server: the ClickHouse version it runs
+        return str(backend.rows("select version()")[0][0])
     version = getattr(con, "version", None)  # a SparkSession
     if isinstance(version, str):
         return version
@@ -845,7 +849,7 @@ def _sql(
     qrels: Any,
     options: dict[str, Any],
     draw: bool,
-    engine: str,
+    dialect: str,
     ci: float | None,
     filter_rows: str | None = None,
     day: str | None = None,
@@ -856,9 +860,6 @@ def _sql(
     """
     named = isinstance(data, (str, os.PathLike))
     relation = data if named else "source_table"
-    dialect = engine.split(" ")[0]
-    if dialect not in ("duckdb", "postgres", "spark"):
-        dialect = "duckdb"
     where = "" if named else " (the input, named source_table here)"
     out: list[tuple[str, str]] = []
     if qrels is not None and not isinstance(qrels, (str, os.PathLike)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -255,6 +256,45 @@ def test_exponential_gain_overflow_is_rejected(call: object) -> None:
         r"\(largest 1024.*gain='exponential'.*Pass gain='linear'",
     ):
         call(_graded(1024))  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f, **o: sqlmetrics.ndcg(f, group="q", item="doc", label="rel", **o),
+        lambda f, **o: sqlmetrics.evaluate(
+            f, ["ndcg@2", "err"], group="q", item="doc", label="rel", **o
+        ),
+        lambda f, **o: sqlmetrics.dcg(
+            f.drop(columns="rel"), group="q", item="doc", label="rel", qrels=f, **o
+        ),
+    ],
+)
+def test_the_gain_overflow_is_counted_with_the_values(
+    call: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The overflow's bound (and ERR's max_grade) is two more aggregates of the values'
+    statement, not a statement of its own: an exponential gain runs as many statements as a
+    linear one, and refuses as the fence test above shows."""
+    from sqlmetrics._backends.duckdb_backend import DuckDBBackend
+
+    seen: list[str] = []
+    for name in ("query", "rows"):
+        original = getattr(DuckDBBackend, name)
+
+        def spy(self: Any, sql: str, _original: Any = original) -> Any:
+            seen.append(sql)
+            return _original(self, sql)
+
+        monkeypatch.setattr(DuckDBBackend, name, spy)
+    data = _graded(3)
+    call(data, gain="linear")
+    linear = list(seen)
+    seen.clear()
+    call(data)
+    assert len(seen) == len(linear), seen
+    assert sum(">= 960" in sql for sql in seen) == 1
+    assert sum(">= 960" in sql for sql in linear) == 0
 
 
 def test_exponential_gain_below_overflow_and_linear_gain_compute() -> None:

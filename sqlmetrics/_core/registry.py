@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -483,11 +483,15 @@ class DataChecks:
     after: ``after(caller, frame, options, judged, requests, warn_skips)``, run on the
     statement's frame (generated column names): ``judged`` whether judgments were given,
     ``warn_skips`` whether the default ``empty="skip"`` warns.
+    bounds: ``bounds(caller, options, requests)``, the ceilings on the values
+    (``_engine.validate.Bound``) counted with the values' checks, in no statement of their
+    own (ranking: the gain overflow, ERR's ``max_grade``).
     """
 
     inputs: Mapping[str, tuple[Role, ...]]
     before: Callable[..., None]
     after: Callable[..., None]
+    bounds: Callable[..., Sequence[Any]]
 
 
 #: the kinds of mergeable state (``MetricSpec.state``): ``"rows"``, the distinct rows of the

@@ -20,6 +20,7 @@ from .._templating.quoting import quote_ident
 from .._templating.templates import dispatched, macro
 from ..errors import InvalidParameterError
 from .run import check_params, entry, kernel_sql, normalize_by, open_checked
+from .validate import Bound
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._backends.source import Source
@@ -304,7 +305,8 @@ def open_plan(
     used: Sequence[tuple[Role, str]] | None = None,
 ) -> AbstractContextManager[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
     """:func:`open_checked` for a plan: its columns, the columns it uses (unless ``used``), its
-    slices, the ranking keys as unique roles, its ``pos_label`` and ``duplicates`` options.
+    slices, the ranking keys as unique roles, its ``pos_label`` and ``duplicates`` options, its
+    families' bounds on the values (``DataChecks.bounds``).
     """
     return open_checked(
         caller,
@@ -317,7 +319,17 @@ def open_plan(
         extra_sources,
         pos_label=plan.options.get("pos_label"),
         duplicates=plan.options.get("duplicates", "error"),
+        bounds=plan_bounds(caller, plan),
     )
+
+
+def plan_bounds(caller: str, plan: Plan) -> list[Bound]:
+    """The bounds on the values that the plan's families declare (``DataChecks.bounds``)."""
+    return [
+        bound
+        for family in data_checks(plan.requests)
+        for bound in family.bounds(caller, plan.options, plan.requests)
+    ]
 
 
 def role_columns(

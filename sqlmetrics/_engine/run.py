@@ -23,7 +23,7 @@ from ..errors import (
     UndefinedMetricWarning,
 )
 from ..errors import warn as warn_user
-from .validate import check_columns, check_join_types, validate_data
+from .validate import Bound, check_columns, check_join_types, validate_data
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -229,16 +229,19 @@ def open_checked(
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     pos_label: Any = None,
     duplicates: str = "error",
+    bounds: Sequence[Bound] = (),
 ) -> Iterator[tuple[Any, Source, dict[str, tuple[str, dict[str, str | None]]]]]:
     """Open ``data`` (and any second input) on one connection, checked, ready to query.
 
     Checks that every ``(role, column)`` of ``used`` and every slice column exists, the
     values of ``used``, that the ``unique`` roles (with the slices) do not repeat, and, for
     each extra source (``"qrels"``), its columns, values, uniqueness and that the key roles it
-    shares with ``columns`` have comparable types. Yields ``(connection, source, extra)``,
-    ``extra`` mapping each extra source's name to its relation SQL and columns by role.
-    ``connection`` is the :class:`~sqlmetrics._backends.Backend` running on ``con``; an error of
-    its engine is wrapped by its ``wrap_error`` (the engine's name and message, the metric).
+    shares with ``columns`` have comparable types; ``bounds`` on the values of each source
+    holding their role, in its values statement (:class:`.validate.Bound`). Yields
+    ``(connection, source, extra)``, ``extra`` mapping each extra source's name to its relation
+    SQL and columns by role. ``connection`` is the :class:`~sqlmetrics._backends.Backend`
+    running on ``con``; an error of its engine is wrapped by its ``wrap_error`` (the engine's
+    name and message, the metric).
     Everything registered is removed on exit, also after an error. ``data`` (or an extra
     source) given ``where=`` (:class:`~sqlmetrics._backends.source.Filtered`) is its rows where
     the expression holds, before every check.
@@ -264,6 +267,7 @@ def open_checked(
                 pos_label=pos_label,
                 unique=keys,
                 fix="; or merge repeated impressions with duplicates='max' or 'sum'",
+                bounds=bounds,
             )
             extra: dict[str, tuple[str, dict[str, str | None]]] = {}
             for source_name, (source_data, source_roles) in (extra_sources or {}).items():
@@ -277,6 +281,7 @@ def open_checked(
                     list(source_roles),
                     arg=source_name,
                     unique=[p for p in pairs if p[0] in unique] if unique else (),
+                    bounds=bounds,
                 )
                 shared = [
                     (r.name, str(columns[r.name]), c)
@@ -316,6 +321,7 @@ def compute(
     extra_sources: Mapping[str, tuple[Any, Sequence[tuple[Role, str]]]] | None = None,
     check: Callable[[Any, Source, dict[str, Any]], None] | None = None,
     ci: IntervalRequest | None = None,
+    bounds: Sequence[Bound] = (),
 ) -> pd.DataFrame:
     """Compute metric ``name`` over ``data``; one row per slice of ``by`` (one row without).
 
@@ -329,7 +335,8 @@ def compute(
     connection, its columns and values are checked like ``data``'s (errors say ``qrels=``),
     combinations of its ``unique`` roles must not repeat, a key role it shares with ``data``
     must have a comparable type, and the template gets ``qrels_relation`` and ``qrels_<role>``.
-    ``check(backend, source, extra)``: a further data check run before the metric's query.
+    ``check(backend, source, extra)``: a further data check run before the metric's query;
+    ``bounds``: ceilings on a role's values, checked with the values (:func:`open_checked`).
     ``ci``: the calling function's interval request (``_inference.intervals.ci_request``),
     served here too through its own ``serve`` (:class:`IntervalRequest`).
     """
@@ -359,6 +366,7 @@ def compute(
         extra_sources,
         pos_label=checked.get("pos_label"),
         duplicates=checked.get("duplicates", "error"),
+        bounds=bounds,
     ) as (backend, source, extra):
         if check is not None:
             check(backend, source, extra)

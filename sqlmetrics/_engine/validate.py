@@ -9,7 +9,8 @@ value instead of a raw engine error or, worse, a silently wrong number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._backends.base import type_family
@@ -17,7 +18,28 @@ from .._backends.source import Source
 from .._core.registry import Role
 from ..errors import ColumnNotFoundError, InvalidDataError
 
-__all__ = ["is_numeric", "type_family"]
+__all__ = ["Bound", "is_numeric", "type_family"]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A ceiling on the values of one role's column, counted in :func:`validate_data`'s
+    statement (not a statement of its own) of every source that holds the role.
+
+    Rows at ``limit`` or above (above it, with ``strict``) are refused:
+    ``refuse(column, count, largest)`` raises, after the values' other checks have passed.
+    Ranking's gain overflow and ERR's ``max_grade`` are such bounds on ``label``.
+    """
+
+    role: str
+    limit: float
+    strict: bool
+    refuse: Callable[[str, int, Any], None]
+
+    def items(self, q: str) -> list[str]:
+        """The two aggregates over the quoted column ``q``: its largest value, the rows over."""
+        op = ">" if self.strict else ">="
+        return [f"max({q})", f"sum(case when {q} {op} {self.limit!r} then 1 else 0 end)"]
 
 
 def is_numeric(sql_type: str) -> bool:
@@ -52,6 +74,7 @@ def validate_data(
     pos_label: Any = None,
     unique: Sequence[tuple[str, str]] = (),
     fix: str = "",
+    bounds: Sequence[Bound] = (),
 ) -> int:
     """Check the values of each ``(role, column)``; return the number of rows.
 
@@ -61,7 +84,8 @@ def validate_data(
     relevance; then, with ``unique`` (``(argument, column)`` pairs), a repeated combination
     of those columns (:func:`check_unique`'s message, ``fix`` appended), counted in the same
     statement as the values: one statement, not two (on Spark or a warehouse, each costs a
-    round trip and a plan).
+    round trip and a plan). Last, each of ``bounds`` on a role of ``roles`` (:class:`Bound`),
+    counted in that statement too.
     """
     where = f"{arg}={source.label}"
     for role, column in roles:
@@ -104,10 +128,13 @@ def validate_data(
         if role.kind in ("weight", "relevance"):
             checks.append(("negative", role, column, f"{q} < 0"))
     weights = [column for role, column in roles if role.kind == "weight"]
+    held = {role.name: column for role, column in reversed(roles)}  # a role's first column
+    bounded = [(bound, held[bound.role]) for bound in bounds if bound.role in held]
     items = [
         "count(*)",
         *(f"sum(case when {expr} then 1 else 0 end)" for *_, expr in checks),
         *(f"max({backend.ident(c)})" for c in weights),
+        *(e for bound, column in bounded for e in bound.items(backend.ident(column))),
     ]
     # each item named: an engine may refuse two result columns of one name (Sail)
     sql = "select " + ", ".join(f"{e} as sqlmetrics_v{i}" for i, e in enumerate(items))
@@ -120,9 +147,11 @@ def validate_data(
         )
     row = backend.rows(sql)[0]
     assert row is not None
-    row, maxima, duplicates = (
+    n_checked = 1 + len(checks) + len(weights)
+    row, maxima, over, duplicates = (
         row[: 1 + len(checks)],
-        row[1 + len(checks) : len(items)],
+        row[1 + len(checks) : n_checked],
+        row[n_checked : len(items)],
         row[len(items) :],
     )
     n_rows = int(row[0])
@@ -164,6 +193,10 @@ def validate_data(
             check_weight_range(metric, source, column, labels[0])
     if keys:
         _raise_duplicates(metric, source, keys, duplicates, arg, fix)
+    for i, (bound, column) in enumerate(bounded):
+        largest, count = over[2 * i : 2 * i + 2]
+        if count:
+            bound.refuse(column, int(count), largest)
     return n_rows
 
 

@@ -27,7 +27,7 @@ from .._core.registry import (
     Number,
     Role,
 )
-from .._engine.plan import Plan, data_checks, make_plan, open_plan
+from .._engine.plan import Plan, data_checks, make_plan, open_plan, plan_bounds
 from .._engine.run import check_params, entry, kernel_sql, open_checked
 from .._engine.validate import check_columns, validate_data
 from .._engine.where import check_where, filtered
@@ -712,7 +712,9 @@ def _qrels_roles(plan: Plan) -> tuple[Role, ...]:
 
 
 def _check_data(plan: Plan, backend: Any, run_sql: str, judged_sql: str | None) -> None:
-    """The requested families' checks before the statements (ranking: the gain overflow)."""
+    """The requested families' checks before the statements (ranking: ``group_weight=``;
+    their bounds on the labels were counted with the values, :func:`plan_bounds`).
+    """
     for family in data_checks(plan.requests):
         family.before(
             "compare",
@@ -777,6 +779,7 @@ def _run_runs(
         ("group", "item"),
         extra_sources,
         duplicates=plan.options.get("duplicates", "error"),
+        bounds=plan_bounds("compare", plan),
     ) as (backend, source, extra):
         dialect = backend.dialect
         relations = [source.sql, *(extra[f"runs[{name!r}]"][0] for name in models[1:])]

@@ -35,6 +35,7 @@ from .._core.registry import (
     register,
 )
 from .._engine.run import check_params, compute, undefined
+from .._engine.validate import Bound
 from .._inference.intervals import CiRequest, Interval, ci_request, ci_result
 from ..errors import InvalidDataError, InvalidParameterError, SkippedGroupsWarning, TieOrderWarning
 from ..errors import warn as warn_user
@@ -402,25 +403,16 @@ def _before(
     requests: Sequence[Any],
     warn_ties: str | None,
 ) -> None:
-    """The ranking checks before a statement of several metrics (:data:`CHECKS`): the gain
-    overflow (:func:`check_gain`) and, under ``convention="ranx"`` (and for the values
-    ir_measures takes from ranx), its order of ties (:func:`warn_ranx_ties`).
+    """The ranking checks before a statement of several metrics (:data:`CHECKS`): the
+    weights, ``group_weight=`` constant within a group and, under ``convention="ranx"`` (and
+    for the values ir_measures takes from ranx), its order of ties (:func:`warn_ranx_ties`).
+    The labels' bounds are counted with the values (:func:`_bounds`).
     """
     names = [req.spec.name for req in requests if req.spec.kernel == "ranking_kernel"]
     check_weights(caller, names, columns, options, judged_sql is not None)
     if columns.get("group_weight"):
         group, group_weight = str(columns["group"]), str(columns["group_weight"])
         check_group_weight_constant(caller, backend, run_sql, group, group_weight)
-    if not options.get("gains") and any(  # a name may fix its own gain (nDCG(dcg='exp-log2'))
-        "gain" in req.spec.params
-        and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
-        == "exponential"
-        for req in requests
-    ):
-        check_gain(caller, backend, judged_sql or run_sql, str(columns["label"]))
-    if any("max_grade" in req.spec.params for req in requests):
-        grade = float(options.get("max_grade", PARAMS["max_grade"].default))
-        check_max_grade(caller, backend, judged_sql or run_sql, str(columns["label"]), grade)
     ranx = [r for r in requests if warn_ties == "ranx" or _ranx_provided(r, warn_ties)]
     if ranx:
         roles = {r: str(columns[r]) for r in ("group", "item", "score", "label")}
@@ -460,8 +452,23 @@ def _after(
                 warn_skipped(f"{caller}: {req.text}", frame, empty)
 
 
+def _bounds(caller: str, options: Mapping[str, Any], requests: Sequence[Any]) -> list[Bound]:
+    """The labels' bounds of a statement of several metrics (:data:`CHECKS`): the gain
+    overflow where a requested metric takes the exponential gain, ERR's ``max_grade``.
+    """
+    exponential = not options.get("gains") and any(  # a name may fix its own gain
+        "gain" in req.spec.params
+        and getattr(req, "params", {}).get("gain", options.get("gain", "exponential"))
+        == "exponential"
+        for req in requests
+    )
+    graded = any("max_grade" in req.spec.params for req in requests)
+    grade = float(options.get("max_grade", PARAMS["max_grade"].default)) if graded else None
+    return label_bounds(caller, exponential, grade)
+
+
 #: the ranking kernel's checks around a statement of several metrics (evaluate)
-CHECKS = DataChecks({"qrels": QRELS_ROLES}, _before, _after)
+CHECKS = DataChecks({"qrels": QRELS_ROLES}, _before, _after, _bounds)
 
 #: a mean over groups: the t interval and the cluster bootstrap; compare's group tests
 GROUP_MEAN = Inference(
@@ -533,48 +540,47 @@ for _name, (_summary, _uses_k, _uses_gain) in _SPECS.items():
 GAIN_OVERFLOW_LABEL = 960
 
 
-def check_gain(
-    metric: str, backend: Backend, relation: str, column: str, label_arg: str = "label"
-) -> None:
-    """Raise before the metric's query when ``gain="exponential"`` would overflow.
+def gain_bound(metric: str) -> Bound:
+    """The label ceiling of ``gain="exponential"``: refused before the metric's query when
+    it would overflow, counted with the labels' other checks (:class:`Bound`).
 
-    ``relation``: the SQL of the relation holding the labels (the run, or the qrels);
-    ``column``: the user's label column name. 2^label - 1 is infinite in double precision
-    for label >= 1024, and a group's DCG (up to 2^63 items of gain < 2^960) stays finite only
-    below 960; an overflow would turn DCG and IDCG into inf and NDCG into NaN.
+    2^label - 1 is infinite in double precision for label >= 1024, and a group's DCG (up to
+    2^63 items of gain < 2^960) stays finite only below 960; an overflow would turn DCG and
+    IDCG into inf and NDCG into NaN.
     """
-    q = backend.ident(column)
-    row = backend.rows(
-        f"select max({q}), sum(case when {q} >= {GAIN_OVERFLOW_LABEL} then 1 else 0 end) "
-        f"from {relation}"
-    )[0]
-    if row[1]:
+
+    def refuse(column: str, count: int, largest: Any) -> None:
         raise InvalidDataError(
-            f"{metric}: label column {column!r} ({label_arg}=) has {int(row[1])} value(s) >= "
-            f"{GAIN_OVERFLOW_LABEL} (largest {row[0]!r}); with gain='exponential' the gain "
+            f"{metric}: label column {column!r} (label=) has {count} value(s) >= "
+            f"{GAIN_OVERFLOW_LABEL} (largest {largest!r}); with gain='exponential' the gain "
             f"2^label - 1 and its sums overflow a double there. Pass gain='linear' (gain = "
             f"label), or map the labels to a smaller scale first"
         )
 
+    return Bound("label", GAIN_OVERFLOW_LABEL, False, refuse)
 
-def check_max_grade(
-    metric: str, backend: Backend, relation: str, column: str, max_grade: float
-) -> None:
-    """Raise before ERR's query when a label exceeds ``max_grade``: its probability of
-    satisfying the user, (2^label - 1) / 2^max_grade, would exceed 1 (gdeval refuses such
-    judgments too). ``relation``: the SQL of the relation holding the labels.
+
+def grade_bound(metric: str, max_grade: float) -> Bound:
+    """ERR's label ceiling: a label above ``max_grade`` is refused before the query (its
+    probability of satisfying the user, (2^label - 1) / 2^max_grade, would exceed 1; gdeval
+    refuses such judgments too), counted with the labels' other checks (:class:`Bound`).
     """
-    q = backend.ident(column)
-    row = backend.rows(
-        f"select max({q}), sum(case when {q} > {max_grade!r} then 1 else 0 end) from {relation}"
-    )[0]
-    if row[1]:
+
+    def refuse(column: str, count: int, largest: Any) -> None:
         raise InvalidDataError(
-            f"{metric}: label column {column!r} (label=) has {int(row[1])} value(s) above "
-            f"max_grade={max_grade:g} (largest {row[0]!r}); ERR's R = (2^label - 1) / "
+            f"{metric}: label column {column!r} (label=) has {count} value(s) above "
+            f"max_grade={max_grade:g} (largest {largest!r}); ERR's R = (2^label - 1) / "
             f"2^max_grade must stay below 1. Pass max_grade= the highest grade of your "
             f"judgments (gdeval's default is 4)"
         )
+
+    return Bound("label", max_grade, True, refuse)
+
+
+def label_bounds(metric: str, exponential: bool, max_grade: float | None) -> list[Bound]:
+    """The ranking labels' bounds: the exponential gain's overflow, ERR's ``max_grade``."""
+    bounds = [gain_bound(metric)] if exponential else []
+    return bounds + ([grade_bound(metric, max_grade)] if max_grade is not None else [])
 
 
 def check_groups(metric: str, frame: pd.DataFrame, empty: str, missing: str) -> None:
@@ -827,12 +833,6 @@ def _ranking(
     def gain_check(backend: Backend, source: Any, sources: dict[str, Any]) -> None:
         if group_weight:
             check_group_weight_constant(spec.name, backend, source.sql, group, group_weight)
-        if params.get("gain", "exponential") == "exponential" and not params.get("gains"):
-            relation = sources["qrels"][0] if "qrels" in sources else source.sql
-            check_gain(spec.name, backend, relation, label)
-        if "max_grade" in params:
-            relation = sources["qrels"][0] if "qrels" in sources else source.sql
-            check_max_grade(spec.name, backend, relation, label, params["max_grade"])
         if ranx:  # ranx's order of equal scores in long lists is not reproducible
             judged = sources["qrels"][0] if "qrels" in sources else None
             names = {"group": group, "item": item, "score": score, "label": label}
@@ -849,6 +849,11 @@ def _ranking(
         extra_sources=extra,
         check=gain_check,
         ci=ci,
+        bounds=label_bounds(
+            spec.name,
+            params.get("gain", "exponential") == "exponential" and not params.get("gains"),
+            params.get("max_grade"),
+        ),
     )
     check_groups(spec.name, frame, params["empty"], params["missing"])
     if not chosen:

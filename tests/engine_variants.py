@@ -53,6 +53,7 @@ def _tables() -> dict[str, pd.DataFrame]:
     pcls = np.where(noise, classes[rng.integers(0, 3, n)], cls)  # "d" is never predicted
     pcls = np.where(pcls == "d", "c", pcls)
     country = np.array(["de", "fr", None], dtype=object)[g % 3]  # a NULL slice
+    day = np.array(["mon", "tue"], dtype=object)[g % 2]  # a second slice column
     run = pd.DataFrame(
         {
             "g": g.astype("int64"),
@@ -66,6 +67,7 @@ def _tables() -> dict[str, pd.DataFrame]:
             "cls": cls,
             "pcls": pcls,
             "country": country,
+            "day": day,
         }
     )
     # judgments: the run's relevant items, some judged items the run lacks, and three judged
@@ -93,6 +95,7 @@ def _tables() -> dict[str, pd.DataFrame]:
             "country": np.repeat(
                 np.array(["de", "fr", None], dtype=object)[np.arange(n_rows) % 3], 4
             ),
+            "day": np.repeat(np.array(["mon", "tue"], dtype=object)[np.arange(n_rows) % 2], 4),
         }
     )
     return {"parity_run": run, "parity_qrels": qrels, "parity_scores": scores}
@@ -201,11 +204,13 @@ class Case:
     qrels: bool = False
     prediction: bool = False
     table: bool = False  # a table output (a curve, a report): through compute
+    by_group: bool = False  # sliced by the group column (a judged group's own slice)
 
 
 def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str, bool]]]:
-    """(variant name, options, flags) of one metric: its defaults, weights, a NULL slice with
-    weights, each option value, and qrels for `missing`."""
+    """(variant name, options, flags) of one metric: its defaults, weights, two slice columns
+    (one with a NULL slice) with weights, each option value, and qrels for `missing`; for the
+    ranking metrics the expected ranks by slice and the judged groups by group too."""
     has_weight = any(r.name == "weight" for r in spec.roles)
     yield "default", {}, {}
     if has_weight:
@@ -226,6 +231,12 @@ def _variants(spec: MetricSpec) -> Iterator[tuple[str, dict[str, Any], dict[str,
             yield f"{param}={value}", options, flags
     if spec.family == "ranking":
         yield "qrels", {}, {"qrels": True}
+        # the shapes slices change: the expected ranks over slices, the judged groups absent
+        # from the run counted in their group's slice
+        if "ties" in spec.params:
+            yield "ties=average,by", {"ties": "average"}, {"by": True}
+        if "missing" in spec.params:
+            yield "missing=zero,by=g", {"missing": "zero"}, {"qrels": True, "by_group": True}
 
 
 #: option values a metric refuses by design (an error on every engine, compared by class)
@@ -302,7 +313,8 @@ def run_case(case: Case, con: Any) -> pd.DataFrame | tuple[str, str]:
     if qrels is not None:
         columns.pop("label", None)
         columns["label"] = "rel"
-    by = "country" if case.by else None
+    # two slice columns, one with a NULL slice; or the group column
+    by = ["country", "day"] if case.by else "g" if case.by_group else None
     table = "parity_scores" if case.family == "multiclass_scores" else "parity_run"
     try:
         with warnings.catch_warnings():

@@ -3,14 +3,14 @@
 - Every registered metric, with each of its option variants (``VARIANTS``, built from the
   registry; a completeness test checks that no metric is forgotten), renders for every dialect
   with no bare decimal literal (``1.0`` is DECIMAL on most engines).
-- PostgreSQL and Spark SQL: the rendered SQL runs on the real engines (the throwaway server of
-  ``pg_engine``; Spark local[2] with ANSI mode on) and matches DuckDB to 1e-9, same rows in the
-  same order, on a 2k-row table with tied scores and a NULL slice. This is render-level
-  parity, independent of the ``con=`` backends. PostgreSQL runs every variant; Spark (slow per
-  statement) runs each metric's two-slice variant (``SPARK_VARIANTS``), its option values being
-  run on Spark by tests/test_engines.py.
-- ClickHouse: every variant runs on in-process ClickHouse (chdb) with the backend's settings
-  and matches DuckDB to 1e-12 (695 of 742 bit for bit).
+- PostgreSQL, Spark SQL and ClickHouse: each metric's two-slice variant (``SHAPE_VARIANTS``),
+  rendered, runs on the real engines (the throwaway server of ``pg_engine``; Spark local[2]
+  with ANSI mode on; in-process ClickHouse, chdb, with the backend's settings) and matches
+  DuckDB (1e-9; ClickHouse 1e-12), same rows in the same order, on a 2k-row table with tied
+  scores and a NULL slice: render-level parity, independent of the ``con=`` backends. Every
+  option value of every metric runs on each engine in the engine contract suite
+  (tests/test_engines.py, ``engine_variants.CASES``: through ``con=``, the same templates
+  rendered in the engine's dialect, with two slice columns too).
 - BigQuery, Snowflake and Trino are rendered only: each render parses back with sqlglot in
   that dialect at its strictest error level.
 - Golden SQL per dialect for a few metrics (tables of dialect -> expected SQL), errors.
@@ -140,7 +140,6 @@ def _variants() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 VARIANTS = _variants()
-IDS = [v[0] for v in VARIANTS]
 
 
 def _hashable(value: Any) -> Any:
@@ -373,7 +372,20 @@ def test_delong_interval_renders_parse(dialect: str) -> None:
         assert len(statements) == 1 and statements[0] is not None, by
 
 
-@pytest.mark.parametrize(("vid", "metric", "kwargs"), VARIANTS, ids=IDS)
+#: the render-level runs: each metric with two slice columns (one with NULLs), the shape every
+#: other variant builds on. Every option value of every metric runs on every engine in
+#: tests/test_engines.py (through ``con=``, one statement per option variant), and the plan of
+#: each shape-changing variant on Spark in tests/test_spark_plan.py; running all of VARIANTS
+#: here too (782 statements per engine) ran those cases twice for no code path of their own.
+SHAPE_VARIANTS = [v for v in VARIANTS if v[0] == f"{v[1]}-by"]
+SHAPE_IDS = [v[0] for v in SHAPE_VARIANTS]
+
+
+def test_shape_variants_cover_every_metric() -> None:
+    assert {metric for _, metric, _ in SHAPE_VARIANTS} == set(REGISTRY)
+
+
+@pytest.mark.parametrize(("vid", "metric", "kwargs"), SHAPE_VARIANTS, ids=SHAPE_IDS)
 def test_postgres_matches_duckdb(
     duck: duckdb.DuckDBPyConnection, pg_tables: Any, vid: str, metric: str, kwargs: dict[str, Any]
 ) -> None:
@@ -385,21 +397,7 @@ def test_postgres_matches_duckdb(
     assert_same(expected, got, f"postgres {vid}")
 
 
-#: the render-level Spark runs: each metric with two slice columns (one with NULLs), the shape
-#: every other variant builds on. Every option value of every metric runs on Spark in
-#: tests/test_engines.py (through ``con=``, one statement per option variant), and the plan of
-#: each shape-changing variant in tests/test_spark_plan.py; running all of VARIANTS here too
-#: (546 statements) doubled the Spark part of CI for no code path of its own.
-SPARK_VARIANTS = [v for v in VARIANTS if v[0] == f"{v[1]}-by"]
-
-
-def test_spark_variants_cover_every_metric() -> None:
-    assert {metric for _, metric, _ in SPARK_VARIANTS} == set(REGISTRY)
-
-
-@pytest.mark.parametrize(
-    ("vid", "metric", "kwargs"), SPARK_VARIANTS, ids=[v[0] for v in SPARK_VARIANTS]
-)
+@pytest.mark.parametrize(("vid", "metric", "kwargs"), SHAPE_VARIANTS, ids=SHAPE_IDS)
 def test_spark_matches_duckdb(
     duck: duckdb.DuckDBPyConnection, spark: Any, vid: str, metric: str, kwargs: dict[str, Any]
 ) -> None:
@@ -408,15 +406,14 @@ def test_spark_matches_duckdb(
     assert_same(expected, got, f"spark {vid}")
 
 
-@pytest.mark.parametrize(("vid", "metric", "kwargs"), VARIANTS, ids=IDS)
+@pytest.mark.parametrize(("vid", "metric", "kwargs"), SHAPE_VARIANTS, ids=SHAPE_IDS)
 def test_clickhouse_matches_duckdb(
     duck: duckdb.DuckDBPyConnection, ch: Any, vid: str, metric: str, kwargs: dict[str, Any]
 ) -> None:
-    """Every variant rendered for ClickHouse, run by chdb with the settings the backend sets
-    (standard NULLs: outer joins, casts, empty aggregates), matches DuckDB to 1e-12: 695 of
-    742 bit for bit; the others (weighted curves, per-slice macro averages, ranking with
-    slices) differ in the last bits of a float sum ClickHouse adds in another order, at most
-    3.5e-14 relative (roc_curve, pr_curve weighted)."""
+    """Rendered for ClickHouse, run by chdb with the settings the backend sets (standard
+    NULLs: outer joins, casts, empty aggregates), DuckDB's rows to 1e-12 (weighted curves and
+    per-slice macro averages may differ in the last bits of a float sum ClickHouse adds in
+    another order)."""
     expected = run_duckdb(duck, rendered(metric, kwargs, "duckdb"))
     sql = rendered(metric, kwargs, "clickhouse") + "\nSETTINGS " + CLICKHOUSE_SETTINGS
     assert_same(expected, ch.query(sql, "DataFrame"), f"clickhouse {vid}", rel=1e-12)

@@ -11,8 +11,8 @@ process through chdb), and the same tests on each:
   to the engine's tolerance (:data:`TOLERANCE`; ClickHouse: the same bits but for the calls
   of :data:`LAST_BITS`).
 - :func:`test_variant_equals_duckdb`: every registered metric with each of its option
-  variants (:data:`engine_variants.CASES`: ties, gains, empty and missing policies, weights, a
-  NULL slice, qrels) gives DuckDB's rows, or the same error class.
+  variants (:data:`engine_variants.CASES`: ties, gains, empty and missing policies, weights,
+  two slice columns with a NULL slice, qrels) gives DuckDB's rows, or the same error class.
 - the error contracts, written once: a missing table names the engine and its tables, a
   missing column is named, a pandas frame or a file the engine cannot read is refused with the
   fix, an engine error is wrapped with the metric and the engine, names that need quoting reach

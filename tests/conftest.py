@@ -15,8 +15,9 @@ the fast tier that starts Spark or PostgreSQL anyway (a fixture asked for by
 ``request.getfixturevalue``, a session made by hand) or imports dbt fails, naming the marker
 to add: the fast tier stays fast and the marks stay true.
 
-Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (every tier, ``--all`` or ``-m``, as
-:func:`seeds`; more examples); ``--hypothesis-profile NAME`` overrides.
+Hypothesis: the profile ``dev`` (the fast tier) and ``ci`` (every tier, ``--all`` or ``-m``;
+more examples); ``--hypothesis-profile NAME`` overrides, and :func:`seeds` follows it
+(``.ci/lowest`` runs its tiers with ``dev``: the breadth of ``ci`` ran on the newest versions).
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ _COMMON: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthChe
 settings.register_profile("dev", max_examples=5, **_COMMON)
 settings.register_profile("ci", max_examples=30, **_COMMON)
 
-#: set by pytest_configure: every tier runs (``--all`` or ``-m``), read by :func:`seeds`
-FULL_RUN = False
+#: set by pytest_configure: the hypothesis profile is ``ci`` (by default, when every tier
+#: runs: ``--all`` or ``-m``), read by :func:`seeds`
+FULL_BREADTH = False
 
 
 def seeds(n: int, fast: int = 3) -> range:
-    """The seeds of a test parametrized over random data sets: ``range(n)`` when every tier
-    runs, the first ``fast`` in the fast tier (the seed-based twin of the hypothesis profiles:
-    the same cases, fewer of them while you iterate)."""
-    return range(n if FULL_RUN else min(n, fast))
+    """The seeds of a test parametrized over random data sets: ``range(n)`` under the ``ci``
+    hypothesis profile, the first ``fast`` under ``dev`` (the fast tier's) - the seed-based
+    twin of the hypothesis profiles: the same cases, fewer of them while you iterate, and one
+    option (``--hypothesis-profile``) sets both."""
+    return range(n if FULL_BREADTH else min(n, fast))
 
 
 # --------------------------------------------------------------------------- tiers
@@ -83,10 +86,12 @@ def full_run(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    global FULL_RUN
-    FULL_RUN = full_run(config)
-    if config.getoption("hypothesis_profile", None) is None:
-        settings.load_profile("ci" if FULL_RUN else "dev")
+    global FULL_BREADTH
+    profile = config.getoption("hypothesis_profile", None)
+    if profile is None:
+        profile = "ci" if full_run(config) else "dev"
+        settings.load_profile(profile)
+    FULL_BREADTH = profile != "dev"
     config.stash[_LEFT_OUT] = {}
 
 

@@ -258,7 +258,7 @@ def pg_tables(pg_engine: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def spark(spark: Any) -> Iterator[Any]:
-    """The session's Spark (tests/conftest.py: local[2], 4 shuffle partitions, no UI, UTC) with
+    """The session's Spark (tests/conftest.py: local[2], one partition, no UI, UTC) with
     ANSI mode on (Spark 4's default, set explicitly); the test tables as temporary views."""
     ansi = spark.conf.get("spark.sql.ansi.enabled")
     spark.conf.set("spark.sql.ansi.enabled", "true")

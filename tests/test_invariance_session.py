@@ -236,7 +236,7 @@ HOSTILE_SPARK: dict[str, str] = {
     "spark.sql.ansi.enabled": "false",
     "spark.sql.caseSensitive": "true",
     "spark.sql.session.timeZone": "Pacific/Kiritimati",
-    "spark.sql.shuffle.partitions": "1",
+    "spark.sql.shuffle.partitions": "7",  # the suite's session has one (tests/conftest.py)
     "spark.sql.adaptive.enabled": "false",
     "spark.sql.legacy.allowNegativeScaleOfDecimal": "true",
     "spark.sql.legacy.sizeOfNull": "true",

@@ -2,8 +2,9 @@
 
 For every registered metric (and the option branches that change its SQL shape: weights,
 ``by=``, ``max_points``, ``drop_intermediate``), the SQL rendered for Spark is planned (not run)
-on a ~10k-row temporary view, with Spark's defaults (adaptive execution on) except one: no
-join is broadcast unless the SQL asks for it (``spark.sql.autoBroadcastJoinThreshold=-1``).
+on a ~10k-row temporary view in four partitions, with four shuffle partitions, adaptive
+execution on (Spark's default) and no join broadcast unless the SQL asks for it
+(``spark.sql.autoBroadcastJoinThreshold=-1``).
 On 10k rows Spark would broadcast any side of a join, the row-level one included, and so hide
 a join that on real data shuffles every row of a slice into one partition; the templates hint
 the broadcast of their small per-slice and per-bucket tables (``auc_broadcast``), which Spark
@@ -201,11 +202,16 @@ def events(spark: Any) -> str:
         }
     )
     name = "__plan_events"
-    spark.createDataFrame(frame).createOrReplaceTempView(name)
-    threshold = spark.conf.get("spark.sql.autoBroadcastJoinThreshold")
-    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
+    # four partitions, of the rows and of each shuffle: the suite's session has one
+    # (tests/conftest.py), where Spark plans no exchange for a child of one partition
+    conf = {"spark.sql.autoBroadcastJoinThreshold": "-1", "spark.sql.shuffle.partitions": "4"}
+    before = {key: spark.conf.get(key) for key in conf}
+    for key, value in conf.items():
+        spark.conf.set(key, value)
+    spark.createDataFrame(frame).repartition(4).localCheckpoint().createOrReplaceTempView(name)
     yield name
-    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", threshold)
+    for key, value in before.items():
+        spark.conf.set(key, value)
     spark.catalog.dropTempView(name)
 
 

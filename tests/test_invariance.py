@@ -48,7 +48,7 @@ import invariance_data
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SPARK_CODEGEN_DEFAULTS, chdb_table, quiet
+from conftest import SPARK_DEFAULTS, chdb_table, quiet
 
 import sqlmetrics
 from sqlmetrics._backends.clickhouse_backend import SETTINGS as CLICKHOUSE_SETTINGS
@@ -289,10 +289,12 @@ def hostile(eng: Engine) -> Iterator[Engine]:
                 session = ConnectSession.builder.remote(os.environ["SQLMETRICS_SAIL_URL"]).create()
             else:
                 session = eng.con.newSession()
-            # code generation as users have it (the suite's session interprets, for speed)
-            for key, value in {**SPARK_CODEGEN_DEFAULTS, **ts.HOSTILE_SPARK}.items():
+            # code generation and AQE as users have them (the suite's session interprets
+            # and runs without AQE, for speed: tests/conftest.py)
+            for key, value in {**SPARK_DEFAULTS, **ts.HOSTILE_SPARK}.items():
                 session.conf.set(key, value)
             assert session.conf.get("spark.sql.codegen.factoryMode") == "FALLBACK"
+            assert session.conf.get("spark.sql.adaptive.enabled") == "true"
             other = Engine("spark", session)
             for table in TABLES:
                 other.load(f"{table}__renamed", renamed_frame(table))

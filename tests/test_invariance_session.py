@@ -226,7 +226,9 @@ def test_postgres_settings_that_changed_values(pg_engine: Any, case: str, mode: 
 # --------------------------------------------------------------------------- Spark
 #: a user's SparkSession at its worst (a ``newSession()``: its own SQL settings and temporary
 #: views): ANSI mode off (the default is on; the default session runs it on), case-sensitive
-#: names, another time zone, one shuffle partition and no adaptive execution, the legacy
+#: names, another time zone, seven shuffle partitions (AQE: off in the suite's own session,
+#: tests/conftest.py, which a ``newSession()`` inherits; on again where the invariance suite
+#: runs this session over every metric, test_invariance.hostile), the legacy
 #: flags that change a literal's, a decimal's, a ``size``'s, a statistic's or a CTE's meaning,
 #: ordinals and aliases in ``group by``/``order by`` off, cross joins refused, backquoted names
 #: read as regular expressions, and Arrow for ``toPandas``. Measured on this suite: no value
@@ -237,7 +239,6 @@ HOSTILE_SPARK: dict[str, str] = {
     "spark.sql.caseSensitive": "true",
     "spark.sql.session.timeZone": "Pacific/Kiritimati",
     "spark.sql.shuffle.partitions": "7",  # the suite's session has one (tests/conftest.py)
-    "spark.sql.adaptive.enabled": "false",
     "spark.sql.legacy.allowNegativeScaleOfDecimal": "true",
     "spark.sql.legacy.sizeOfNull": "true",
     "spark.sql.legacy.statisticalAggregate": "true",

@@ -203,8 +203,13 @@ def events(spark: Any) -> str:
     )
     name = "__plan_events"
     # four partitions, of the rows and of each shuffle: the suite's session has one
-    # (tests/conftest.py), where Spark plans no exchange for a child of one partition
-    conf = {"spark.sql.autoBroadcastJoinThreshold": "-1", "spark.sql.shuffle.partitions": "4"}
+    # (tests/conftest.py), where Spark plans no exchange for a child of one partition; adaptive
+    # execution on, Spark's default (the suite's session runs without it)
+    conf = {
+        "spark.sql.autoBroadcastJoinThreshold": "-1",
+        "spark.sql.shuffle.partitions": "4",
+        "spark.sql.adaptive.enabled": "true",
+    }
     before = {key: spark.conf.get(key) for key in conf}
     for key, value in conf.items():
         spark.conf.set(key, value)

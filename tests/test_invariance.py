@@ -48,7 +48,7 @@ import invariance_data
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SPARK_DEFAULTS, chdb_table, quiet
+from conftest import SPARK_DEFAULTS, chdb_table, quiet, sail_session
 
 import sqlmetrics
 from sqlmetrics._backends.clickhouse_backend import SETTINGS as CLICKHOUSE_SETTINGS
@@ -286,7 +286,8 @@ def hostile(eng: Engine) -> Iterator[Engine]:
             if eng.dialect == "sail":  # a Connect server: another session of it
                 from pyspark.sql.connect.session import SparkSession as ConnectSession
 
-                session = ConnectSession.builder.remote(os.environ["SQLMETRICS_SAIL_URL"]).create()
+                builder = ConnectSession.builder.remote(os.environ["SQLMETRICS_SAIL_URL"])
+                session = sail_session(builder, create=True)
             else:
                 session = eng.con.newSession()
             # code generation and AQE as users have them (the suite's session interprets

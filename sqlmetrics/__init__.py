@@ -54,15 +54,15 @@ from . import plot as plot
 from ._backends.config import configure
 from ._core.conventions import convention_names
 from ._core.names import metric_names
-from ._engine.render import render_evaluate
+from ._engine._api_render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
-from ._evaluate.evaluate import evaluate
+from ._evaluate._api_evaluate import evaluate
+from ._evaluate._api_report import report
+from ._evaluate._api_state import merge, render_state, state
 from ._evaluate.monitor import metric_anomalies
 from ._evaluate.off_policy import off_policy_value
 from ._evaluate.position_bias import click_metrics, position_propensities
-from ._evaluate.report import report
-from ._evaluate.state import merge, render_state, state
-from ._inference.compare import compare
+from ._inference._api_compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render
 from ._metrics._api_beyond import catalog_coverage, distributional_coverage, gini_index, novelty

@@ -45,7 +45,11 @@ def test_the_check_fails_on_a_stale_module(
     """An edited (or missing) generated module makes ``--check`` exit 1 naming it; writing it
     makes it fresh again.
     """
-    path, module = next(iter(sorted(api.GENERATED.items())))
+    path, module = next(
+        (p, m)
+        for p, m in sorted(api.GENERATED.items())
+        if "ClickHouse" in (api.ROOT / p).read_text()
+    )
     copy = api.ROOT / path
     target = tmp_path / "generated.py"
     fresh = copy.read_text(encoding="utf-8")
@@ -67,12 +71,19 @@ def test_a_shared_entry_has_one_text(monkeypatch: pytest.MonkeyPatch) -> None:
     con = params.PARAMS["con"]
     edited = dataclasses.replace(con, description=con.description + " Declared once.")
     monkeypatch.setitem(params.PARAMS, "con", edited)
+    taking = 0
     for module in sorted(set(api.GENERATED.values())):
-        declared = importlib.import_module(module).API
+        declared = [  # an entry point's con may share an entry of its own ("As for evaluate")
+            f
+            for f in importlib.import_module(module).API
+            if "con" in f.takes and not any(arg.name == "con" for arg in f.own)
+        ]
         source = api.module_source(module)
         assert source.count("Declared once.") == len(declared)
         for function in declared:
             assert edited.entry() in api.docstring(function)
+        taking += len(declared)
+    assert taking > 60
 
 
 def test_an_undeclared_parameter_is_refused() -> None:

@@ -282,7 +282,7 @@ def test_compare_and_plot_take_where(tmp_path: Path) -> None:
 def test_only_our_warnings_become_sqlmetrics_lines(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    module = sys.modules["sqlmetrics._evaluate.evaluate"]
+    module = sys.modules["sqlmetrics._evaluate._api_evaluate"]
     real = module.evaluate
 
     def noisy(*args: Any, **kwargs: Any) -> pd.DataFrame:

@@ -248,7 +248,7 @@ def test_ctrl_c_in_python_code_is_one_line_and_exit_130(monkeypatch: pytest.Monk
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate.evaluate"], "evaluate", interrupted)
+    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate._api_evaluate"], "evaluate", interrupted)
     previous = signal.getsignal(signal.SIGINT)
     result = invoke(EVAL)
     assert result.exit_code == 130
@@ -260,7 +260,7 @@ def test_an_interrupted_duckdb_query_is_exit_130(monkeypatch: pytest.MonkeyPatch
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
 
-    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate.evaluate"], "evaluate", interrupted)
+    monkeypatch.setattr(sys.modules["sqlmetrics._evaluate._api_evaluate"], "evaluate", interrupted)
     result = invoke(EVAL)
     assert (result.exit_code, result.output) == (130, "sqlmetrics: interrupted\n")
 

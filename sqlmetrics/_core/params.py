@@ -33,7 +33,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OWN", "PARAMS", "REQUIRED", "WIDTH", "Arg", "Function", "Param", "args", "variants"]
+__all__ = [
+    "ENTRY",
+    "OWN",
+    "PARAMS",
+    "RENDERED",
+    "REQUIRED",
+    "WIDTH",
+    "Arg",
+    "Function",
+    "Param",
+    "args",
+    "heads",
+    "variants",
+]
 
 #: the width of a description's lines (it is indented by 4 under its entry, by 8 in a source
 #: docstring: 100 columns at most)
@@ -93,27 +106,35 @@ class Arg:
     """
 
     name: str
-    type: str
+    type: str  # "": the declared parameter's annotation and default (its text is this entry)
     default: object  # REQUIRED: none
     entry: str
 
 
 def args(block: str, **types: tuple[str, object]) -> tuple[Arg, ...]:
     """Several :class:`Arg` from ``block``, their numpydoc entries as written (each ``name :
-    type`` line at the block's indent, its description below), in order; ``types``: each
-    name's annotation and default (it may hold more names).
+    type`` line at the block's indent, its description below; led by a newline, as
+    :func:`inspect.cleandoc` keeps the indent then), in order; ``types``: each name's
+    annotation and default (it may hold more names); a name it lacks has its declared ones
+    (:class:`Arg`).
     """
     lines = inspect.cleandoc(block).splitlines()
     starts = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
     found = tuple(
-        Arg(
-            lines[start].partition(" : ")[0],
-            *types[lines[start].partition(" : ")[0]],
-            "\n" + "\n".join(lines[start:end]),  # led by a newline: cleandoc keeps the indent
-        )
+        Arg(name, *types.get(name, ("", REQUIRED)), "\n" + "\n".join(lines[start:end]))
         for start, end in zip(starts, [*starts[1:], len(lines)])
+        for name in heads(lines[start])
     )
     return found
+
+
+def heads(line: str) -> list[str]:
+    """The parameters an entry's first line documents (``qrels, train : optional``, or an
+    entry of one name; ``**options`` as ``options``): an entry of several names is one
+    :class:`Arg` per name, sharing its text, written once in the docstring.
+    """
+    names = re.split(r" :(?: |$)", line, maxsplit=1)[0]
+    return [name.strip().lstrip("*") for name in names.split(",")]
 
 
 @dataclass(frozen=True)
@@ -146,7 +167,64 @@ class Function:
     interval: bool = True  # ci=: None -> returns_type, a level -> Interval
     #: the Parameters' order in the docstring where it is not ``takes``' (the signature's)
     doc_order: tuple[str, ...] = ()
+    #: how many of ``takes`` come before the ``*`` (the positional ones)
+    positional: int = 1
+    #: the last of ``takes`` is ``**variadic`` (``"options"``: ``**options: Any``)
+    variadic: str = ""
+    #: an entry point (``evaluate``, ``state``, ...): ``call`` takes one argument, an instance
+    #: of the frozen dataclass of this name that the generated module declares with a field
+    #: per parameter (the variadic one a dict), and no metric name
+    bundle: str = ""
 
+
+#: the annotations and defaults of the parameters that the entry points (``evaluate``,
+#: ``state``, ``merge``, ``report``, ``compare``, ``render_evaluate``, ``render_state``) share,
+#: each once: their declarations pass it to :func:`args` (``**ENTRY``)
+ENTRY: dict[str, tuple[str, object]] = {
+    "data": ("Any", REQUIRED),
+    "metrics": ("str | Sequence[str]", REQUIRED),
+    "label": ("str", "label"),
+    "score": ("str", "score"),
+    "group": ("str | None", None),
+    "item": ("str | None", None),
+    "qrels": ("Any", None),
+    "by": ("str | Sequence[str] | None", None),
+    "weight": ("str | None", None),
+    "group_weight": ("str | None", None),
+    "prediction": ("str | None", None),
+    "train": ("Any", None),
+    "round": ("int | None", None),
+    "scores": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "indicators": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "ci": ("float | None", None),
+    "ci_method": ("str | None", None),
+    "n_boot": ("int", 200),
+    "seed": ("int", 0),
+    "dialect": ("str", "duckdb"),
+    "where": ("str | None", None),
+    "con": ("Any", None),
+    "options": ("Any", REQUIRED),
+}
+
+
+def entry_takes(without: str, insert: str = "", first: str = "data") -> tuple[str, ...]:
+    """An entry point's parameters in the order of :data:`ENTRY` (its signature's), less the
+    names in ``without``, with its own ``insert`` before ``where`` and ``first`` (``merge``:
+    ``states``) for ``data`` (names separated by spaces).
+    """
+    left = [name for name in ENTRY if name not in without.split()]
+    at = left.index("where") if "where" in left else len(left)
+    return (first, *left[1:at], *insert.split(), *left[at:])
+
+
+#: ``render_evaluate``'s and ``render_state``'s: the tables are names or paths (a statement is
+#: written, nothing is read)
+RENDERED: dict[str, tuple[str, object]] = ENTRY | {
+    "data": ("str | os.PathLike[str]", "source_table"),
+    "metrics": ("str | Sequence[str]", ()),
+    "qrels": ("str | os.PathLike[str] | None", None),
+    "train": ("str | os.PathLike[str] | None", None),
+}
 
 RANKING = (
     "bpref", "cg", "dcg", "err", "fallout", "gm_map", "hit_rate", "hit_ratio", "idcg", "infap",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._backends.files import (
     GLOB_CHARS,
@@ -18,12 +17,16 @@ from .._backends.files import (
 from .._backends.ibis_source import is_ibis_table
 from .._core.dialects import DIALECTS, FILE_KINDS
 from .._core.names import parse_metric
+from .._core.params import RENDERED, Function, args, entry_takes
 from .._templating.quoting import quote_ident, quote_literal, quote_table
 from .._templating.templates import check_dialect
 from ..errors import InvalidParameterError, SqlMetricsError
 from .plan import check_train, compose_sql, make_plan, named_sql, role_columns
 from .run import Call, check_params, normalize_by, render_sql
 from .where import WHERE_CTE, check_where
+
+if TYPE_CHECKING:
+    from .._core._calls import RenderEvaluateCall
 
 # column a role reads when render() is not told otherwise: required roles, and the ranking label
 # (optional only because qrels= may carry it); other optional roles (weight=, a threshold
@@ -177,25 +180,44 @@ def render_call(
     return Call(spec, RenderDialect(dialect), relation, columns, checked, by_cols, extra)
 
 
-def render_evaluate(
-    data: str | os.PathLike[str] = "source_table",
-    metrics: str | Sequence[str] = (),
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: str | os.PathLike[str] | None = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    prediction: str | None = None,
-    train: str | os.PathLike[str] | None = None,
-    dialect: str = "duckdb",
-    where: str | None = None,
-    **options: Any,
-) -> str:
-    """Return the one SQL statement that :func:`evaluate` runs, without running it, in the
+def run_render_evaluate(a: RenderEvaluateCall) -> str:
+    """The body of :func:`render_evaluate`, its arguments in ``a``."""
+    dialect = a.dialect
+    where = a.where
+    dialect = check_dialect(dialect, "render_evaluate")
+    columns = role_columns(
+        a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
+    )
+    where = check_where("render_evaluate", where)
+    plan = make_plan("render_evaluate", a.metrics, columns, a.by, a.qrels is not None, a.options)
+    relation = relation_of("render_evaluate", a.data, dialect=dialect)
+    ctes: list[tuple[str, str]] = []
+    if where is not None:
+        ctes.append((WHERE_CTE, f"select * from {relation} where ({where})"))
+        relation = WHERE_CTE
+    check_train(plan, a.train is not None, "render_evaluate")
+    judged = (
+        relation_of("render_evaluate", a.qrels, "qrels", dialect) if a.qrels is not None else None
+    )
+    interactions = (
+        relation_of("render_evaluate", a.train, "train", dialect) if a.train is not None else None
+    )
+    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect, inputs=ctes)
+    return named_sql(plan, sql, dialect)
+
+
+API = (
+    Function(
+        "render_evaluate",
+        takes=entry_takes("round scores indicators ci ci_method n_boot seed con"),
+        call=run_render_evaluate,
+        bundle="RenderEvaluateCall",
+        positional=2,
+        variadic="options",
+        returns_type="str",
+        interval=False,
+        summary="""
+    Return the one SQL statement that :func:`evaluate` runs, without running it, in the
     SQL of ``dialect``.
 
     Built by the same code as :func:`evaluate` (the same checks of names and options, the
@@ -203,9 +225,32 @@ def render_evaluate(
     ``evaluate`` returns: the slices under their own names, one column per metric named as
     requested (``zero_division`` applied), ``n_rows`` and, when a ranking metric or GAUC is
     requested, ``n_groups``. Run over the same data it gives ``evaluate``'s numbers.
-
-    Parameters
-    ----------
+    """,
+        returns="""
+    str
+        The SQL text.
+    """,
+        raises="""
+    UnknownMetricError, InvalidParameterError
+        As :func:`evaluate`, for everything that can be checked without the data; an unknown
+        ``dialect``.
+    """,
+        notes="""
+    What ``evaluate`` checks on the data itself is not in the SQL: missing columns, NULLs,
+    label values, duplicate (group, item) pairs, ``empty="error"`` / ``missing="error"``
+    (the statement computes the metric as if they were ``"skip"``), and the
+    ``UndefinedMetricWarning`` (an undefined metric is NULL).
+    """,
+        examples="""
+    >>> import sqlmetrics
+    >>> sql = sqlmetrics.render_evaluate("events", ["auc", "ndcg@10"], group="user_id",
+    ...                                  item="item_id", label="click", score="pctr",
+    ...                                  by="country")
+    >>> print(sql.splitlines()[1])
+        slice_0 as "country",
+    """,
+        own=args(
+            """
     data : str or path, default "source_table"
         A table name (quoted as an identifier) or a Parquet/CSV path.
     metrics : str or list of str
@@ -222,47 +267,8 @@ def render_evaluate(
         As for :func:`evaluate`: a SQL boolean expression over ``data``'s columns; the
         statement then reads ``data`` through a first CTE, ``sqlmetrics_where``, holding
         ``select * from data where (<where>)``.
-
-    Returns
-    -------
-    str
-        The SQL text.
-
-    Raises
-    ------
-    UnknownMetricError, InvalidParameterError
-        As :func:`evaluate`, for everything that can be checked without the data; an unknown
-        ``dialect``.
-
-    Notes
-    -----
-    What ``evaluate`` checks on the data itself is not in the SQL: missing columns, NULLs,
-    label values, duplicate (group, item) pairs, ``empty="error"`` / ``missing="error"``
-    (the statement computes the metric as if they were ``"skip"``), and the
-    ``UndefinedMetricWarning`` (an undefined metric is NULL).
-
-    Examples
-    --------
-    >>> import sqlmetrics
-    >>> sql = sqlmetrics.render_evaluate("events", ["auc", "ndcg@10"], group="user_id",
-    ...                                  item="item_id", label="click", score="pctr",
-    ...                                  by="country")
-    >>> print(sql.splitlines()[1])
-        slice_0 as "country",
-    """
-    dialect = check_dialect(dialect, "render_evaluate")
-    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
-    where = check_where("render_evaluate", where)
-    plan = make_plan("render_evaluate", metrics, columns, by, qrels is not None, options)
-    relation = relation_of("render_evaluate", data, dialect=dialect)
-    ctes: list[tuple[str, str]] = []
-    if where is not None:
-        ctes.append((WHERE_CTE, f"select * from {relation} where ({where})"))
-        relation = WHERE_CTE
-    check_train(plan, train is not None, "render_evaluate")
-    judged = relation_of("render_evaluate", qrels, "qrels", dialect) if qrels is not None else None
-    interactions = (
-        relation_of("render_evaluate", train, "train", dialect) if train is not None else None
-    )
-    sql, _ = compose_sql(plan, relation, judged, interactions, dialect=dialect, inputs=ctes)
-    return named_sql(plan, sql, dialect)
+    """,
+            **RENDERED,
+        ),
+    ),
+)

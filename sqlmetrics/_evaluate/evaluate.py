@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
 from .._core.names import Request, parse_metric
+from .._core.params import ENTRY, Function, args, entry_takes
 from .._core.registry import Role
 from .._engine.plan import (
     Plan,
@@ -43,185 +44,22 @@ from .wide import evaluate_wide
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["evaluate"]
+    from .._core._calls import EvaluateCall
+
+#: the public function is declared at the end of this module (API) and generated into
+#: ``_api_evaluate.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["run_evaluate"]
 
 
-def evaluate(
-    data: Any,
-    metrics: str | Sequence[str],
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: Any = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    prediction: str | None = None,
-    train: Any = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    ci: float | None = None,
-    ci_method: str | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    where: str | None = None,
-    con: Any = None,
-    **options: Any,
-) -> pd.DataFrame:
-    """Compute several metrics at once, per slice, in one SQL statement.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
-    metrics : str or list of str
-        Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
-        ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
-        ``"precision@5"`` (ranking precision at 5; plain ``"precision"`` is the classifier's
-        precision at a threshold), ``"recall@20"``, ``"hit_rate@10"``, ...
-    label, score : str
-        Label and score columns (binary labels for classification metrics, graded
-        relevance for ranking metrics). One score column: for several models, see
-        :func:`compare` (paired tests) or :func:`report` (``scores=``).
-    group : str, optional
-        Group column (user, query) for GAUC and the ranking metrics. None: ``"group"``
-        where every requested metric that reads one defaults it so in its own function
-        (the ranking metrics: ``ndcg(..., group="group")``); GAUC, whose function has no
-        default, needs it given.
-    item : str, optional
-        Item (document) column for the ranking and beyond-accuracy metrics. None: ``"item"``
-        where their functions default it so (all of them).
-    qrels : optional
-        Ground-truth judgments for the ranking metrics, of any input kind.
-    by : str or list of str, optional
-        Slice columns: one output row per distinct combination, sorted by them.
-    weight : str, optional
-        Sample-weight column, for the metrics that accept one (ranking: per-item weights of
-        dcg and ndcg, rax's weighted gains).
-    group_weight : str, optional
-        Column of non-negative per-group weights W_g, constant within each group (the query's or
-        user's weight): the mean over groups becomes sum_g W_g v_g / sum_g W_g (exact sums). A
-        slice whose groups all weigh 0 has no value (NaN). None (default) weighs every group 1.
-        Not with ``empty="one"`` nor, with ``qrels=``, ``missing="zero"`` (a missing group has
-        no weight).
-    prediction : str, optional
-        0/1 prediction column for the threshold metrics (instead of score >= threshold).
-    train : optional
-        Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
-        metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
-        ``gini_index``); not with ranking metrics in the same call.
-    scores : list of str or dict, optional
-        Wide class scores for ``multiclass_auc`` and ``top_k_accuracy`` (with ``weight=``)
-        alone: a score column per class (with ``labels=`` the class of each, else the sorted
-        classes of ``label``), or a mapping class -> column; ``label`` holds the true class.
-        See :func:`multiclass_auc`.
-    indicators : list of str or dict, optional
-        With ``scores=``: multilabel truth, a 0/1 (or boolean) column per class in the form
-        of ``scores`` (scikit-learn's indicator matrix ``Y``), for ``multiclass_auc`` and
-        ``multilabel_average_precision`` (``auc_average=`` / ``ap_average=``, "samples" too);
-        ``label`` is then not read. See :func:`multiclass_auc`.
-    ci : float, optional
-        Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
-        ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
-        metric's own function gives with ``ci=`` on the slice's rows
-        (docs/concepts/uncertainty.md). None (default): no interval columns.
-    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
-        The method for every metric; None: each metric's default.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    where : str, optional
-        Keep only the rows of ``data`` where this SQL boolean expression over its columns
-        holds, before anything else (the column and value checks, every metric, ``n_rows``),
-        e.g. ``where="country = 'DE' and day >= '2026-11-01'"``. It is your SQL, executed as
-        written inside ``select * from data where (...)``: one expression, refused when it
-        holds a ``;``, a comment or a parenthesis it does not open; a column it names that
-        ``data`` lacks is an error naming ``where=`` before any metric runs. ``qrels=`` and
-        ``train=`` are not filtered. On every engine (DuckDB, PostgreSQL and the other
-        SQLAlchemy databases, Spark, ClickHouse), nothing written there; the intervals of
-        ``ci=`` and the wide ``scores=`` read the same filtered rows.
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-    **options
-        The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
-        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
-        ...). Each applies to every requested metric that accepts it. ``convention=``
-        (``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ...) sets the options left out to that
-        tool's values for every requested metric (each must be one the tool defines).
-
-    Returns
-    -------
-    pandas.DataFrame
-        The slice columns first (sorted), then one column per metric named exactly as
-        requested, then ``n_rows`` and, when GAUC or ranking metrics are requested,
-        ``n_groups``: the groups their means run over (GAUC: the groups with both classes;
-        ranking metrics, which all average over the same groups: those kept by ``empty=``
-        and ``missing=``). A call with both GAUC and ranking metrics has instead one count
-        per grouped metric, ``n_groups_<metric>`` with the metric as requested (e.g.
-        ``n_groups_gauc``, ``n_groups_ndcg@10``), in the order of ``metrics``. Without
-        ``by``: exactly one row.
-
-    Raises
-    ------
-    UnknownMetricError
-        A metric name that is not registered (with the nearest valid name).
-    InvalidParameterError
-        An option that no requested metric accepts, a value out of range, a metric asked
-        twice, a missing ``group=``/``item=``.
-    ColumnNotFoundError, InvalidDataError, DataSourceError
-        As for the single-metric functions.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        Once per metric that is undefined in some slice (NaN there).
-    SkippedGroupsWarning
-        Once per ranking metric when the default ``empty="skip"`` left groups with no
-        relevant item out of its mean (neither ``empty=`` nor ``convention=`` given), as the
-        ranking functions warn: how many of how many groups (summed over the slices), and
-        the alternatives.
-
-    Notes
-    -----
-    The value of a metric in a slice equals the single-metric function run on that slice
-    alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
-    groups of the slice's rows, with their judgments). A judged group the run has no row for
-    (``missing=``) has no slice value, since slice columns are read from the run: with
-    ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
-    0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
-    it); with other slices ``missing="zero"`` is refused.
-    ir_measures' names (``"nDCG@10"``, ``"P(rel=2)@5"``) fix their own options for that
-    metric alone; metrics whose names fix different options run in one more pass of the
-    ranking kernel, and ``n_groups`` then counts the groups of the first ranking metric asked.
-    All metrics come from one statement: classification metrics as subqueries joined
-    on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
-    ``docs/decisions/0001-templates-and-composition.md``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
-    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
-    >>> sqlmetrics.evaluate(df, ["auc", "accuracy"], by="country")
-      country  auc  accuracy  n_rows
-    0      DE  1.0  0.666667       3
-    1      FR  0.5  0.666667       3
-    """
-    for name, value in (("label", label), ("score", score), ("group", group), ("item", item)):
+def run_evaluate(a: EvaluateCall) -> pd.DataFrame:
+    """The body of :func:`evaluate`, its arguments in ``a``."""
+    data = a.data
+    for name, value in (
+        ("label", a.label),
+        ("score", a.score),
+        ("group", a.group),
+        ("item", a.item),
+    ):
         if not isinstance(value, str) and (value is not None or name in ("label", "score")):
             several = (
                 "; to evaluate several models, call sqlmetrics.compare(data, metrics, "
@@ -233,54 +71,56 @@ def evaluate(
             raise InvalidParameterError(
                 f"evaluate: {name}={value!r} must be one column name (text){several}"
             )
-    data = filtered(data, check_where("evaluate", where))  # every pass reads these rows
-    if scores is None and indicators is not None:
+    data = filtered(data, check_where("evaluate", a.where))  # every pass reads these rows
+    if a.scores is None and a.indicators is not None:
         raise InvalidParameterError(
-            f"evaluate: indicators={indicators!r} (a 0/1 column per class) needs scores= (the "
+            f"evaluate: indicators={a.indicators!r} (a 0/1 column per class) needs scores= (the "
             f"score column of each class)"
         )
-    if scores is not None:  # wide class scores (_evaluate_wide.py)
+    if a.scores is not None:  # wide class scores (_evaluate_wide.py)
         others = {
-            "group": group,
-            "item": item,
-            "weight": weight,
-            "group_weight": group_weight,
-            "prediction": prediction,
-            "qrels": qrels,
-            "train": train,
-            "ci": ci,
-            "ci_method": ci_method,
+            "group": a.group,
+            "item": a.item,
+            "weight": a.weight,
+            "group_weight": a.group_weight,
+            "prediction": a.prediction,
+            "qrels": a.qrels,
+            "train": a.train,
+            "ci": a.ci,
+            "ci_method": a.ci_method,
         }
         return evaluate_wide(
             data,
-            metrics,
-            label=label,
-            scores=scores,
-            indicators=indicators,
-            by=by,
+            a.metrics,
+            label=a.label,
+            scores=a.scores,
+            indicators=a.indicators,
+            by=a.by,
             others=others,
-            options=options,
-            con=con,
+            options=a.options,
+            con=a.con,
         )
-    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
-    columns = _function_defaults(metrics, columns)
-    plan = make_plan("evaluate", metrics, columns, by, qrels is not None, options)
-    check_train(plan, train is not None)
+    columns = role_columns(
+        a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
+    )
+    columns = _function_defaults(a.metrics, columns)
+    plan = make_plan("evaluate", a.metrics, columns, a.by, a.qrels is not None, a.options)
+    check_train(plan, a.train is not None)
     request = None
-    if ci is None:
-        check_unused_ci("evaluate", ci_method, n_boot, seed)
+    if a.ci is None:
+        check_unused_ci("evaluate", a.ci_method, a.n_boot, a.seed)
     else:
-        request = check_ci("evaluate", ci, ci_method, n_boot, seed)
+        request = check_ci("evaluate", a.ci, a.ci_method, a.n_boot, a.seed)
         for req in plan.requests:
             if req.spec.name in COUNTS:  # a sum over groups
                 raise no_interval(req.spec.name)
             if request.method is not None:
                 check_method(req.spec, request.method)
     # the default empty="skip" warns, as in the ranking functions, unless the caller chose
-    chosen = options.get("empty") is not None or options.get("convention") is not None
-    convention = options.get("convention")  # ranx's order of long ties: TieOrderWarning
+    chosen = a.options.get("empty") is not None or a.options.get("convention") is not None
+    convention = a.options.get("convention")  # ranx's order of long ties: TieOrderWarning
     return _evaluate(
-        plan, data, qrels, train, con, warn_skips=not chosen, warn_ties=convention, ci=request
+        plan, data, a.qrels, a.train, a.con, warn_skips=not chosen, warn_ties=convention, ci=request
     )
 
 
@@ -501,3 +341,142 @@ def add_intervals(
         out.insert(at, lo_name, los)
         out.insert(at + 1, hi_name, his)
     return out
+
+
+API = (
+    Function(
+        "evaluate",
+        takes=entry_takes("round dialect"),
+        call=run_evaluate,
+        bundle="EvaluateCall",
+        positional=2,
+        variadic="options",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    Compute several metrics at once, per slice, in one SQL statement.
+    """,
+        returns="""
+    pandas.DataFrame
+        The slice columns first (sorted), then one column per metric named exactly as
+        requested, then ``n_rows`` and, when GAUC or ranking metrics are requested,
+        ``n_groups``: the groups their means run over (GAUC: the groups with both classes;
+        ranking metrics, which all average over the same groups: those kept by ``empty=``
+        and ``missing=``). A call with both GAUC and ranking metrics has instead one count
+        per grouped metric, ``n_groups_<metric>`` with the metric as requested (e.g.
+        ``n_groups_gauc``, ``n_groups_ndcg@10``), in the order of ``metrics``. Without
+        ``by``: exactly one row.
+    """,
+        raises="""
+    UnknownMetricError
+        A metric name that is not registered (with the nearest valid name).
+    InvalidParameterError
+        An option that no requested metric accepts, a value out of range, a metric asked
+        twice, a missing ``group=``/``item=``.
+    ColumnNotFoundError, InvalidDataError, DataSourceError
+        As for the single-metric functions.
+    """,
+        warns="""
+    UndefinedMetricWarning
+        Once per metric that is undefined in some slice (NaN there).
+    SkippedGroupsWarning
+        Once per ranking metric when the default ``empty="skip"`` left groups with no
+        relevant item out of its mean (neither ``empty=`` nor ``convention=`` given), as the
+        ranking functions warn: how many of how many groups (summed over the slices), and
+        the alternatives.
+    """,
+        notes="""
+    The value of a metric in a slice equals the single-metric function run on that slice
+    alone: a ranking metric averages over the slice's own groups (with ``qrels=``, the judged
+    groups of the slice's rows, with their judgments). A judged group the run has no row for
+    (``missing=``) has no slice value, since slice columns are read from the run: with
+    ``missing="zero"`` and ``by`` the group column alone it is a slice of its own (``n_rows``
+    0, its metrics 0 as for a group that retrieved nothing, as ``trec_eval -q -c`` prints
+    it); with other slices ``missing="zero"`` is refused.
+    ir_measures' names (``"nDCG@10"``, ``"P(rel=2)@5"``) fix their own options for that
+    metric alone; metrics whose names fix different options run in one more pass of the
+    ranking kernel, and ``n_groups`` then counts the groups of the first ranking metric asked.
+    All metrics come from one statement: classification metrics as subqueries joined
+    on the slices; ranking metrics share one ``ranked`` CTE (one sort), see
+    ``docs/decisions/0001-templates-and-composition.md``.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
+    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
+    >>> sqlmetrics.evaluate(df, ["auc", "accuracy"], by="country")
+      country  auc  accuracy  n_rows
+    0      DE  1.0  0.666667       3
+    1      FR  0.5  0.666667       3
+    """,
+        own=args(
+            """
+    metrics : str or list of str
+        Metric names from :func:`metric_names`, with ``@k`` where a metric takes a cut-off:
+        ``"auc"``, ``"gauc"``, ``"f1"``, ``"ndcg@10"``, ``"map@10"``, ``"mrr"``,
+        ``"precision@5"`` (ranking precision at 5; plain ``"precision"`` is the classifier's
+        precision at a threshold), ``"recall@20"``, ``"hit_rate@10"``, ...
+    label, score : str
+        Label and score columns (binary labels for classification metrics, graded
+        relevance for ranking metrics). One score column: for several models, see
+        :func:`compare` (paired tests) or :func:`report` (``scores=``).
+    group : str, optional
+        Group column (user, query) for GAUC and the ranking metrics. None: ``"group"``
+        where every requested metric that reads one defaults it so in its own function
+        (the ranking metrics: ``ndcg(..., group="group")``); GAUC, whose function has no
+        default, needs it given.
+    item : str, optional
+        Item (document) column for the ranking and beyond-accuracy metrics. None: ``"item"``
+        where their functions default it so (all of them).
+    qrels : optional
+        Ground-truth judgments for the ranking metrics, of any input kind.
+    by : str or list of str, optional
+        Slice columns: one output row per distinct combination, sorted by them.
+    weight : str, optional
+        Sample-weight column, for the metrics that accept one (ranking: per-item weights of
+        dcg and ndcg, rax's weighted gains).
+    prediction : str, optional
+        0/1 prediction column for the threshold metrics (instead of score >= threshold).
+    train : optional
+        Interactions (any input kind, with the ``item`` column) for the beyond-accuracy
+        metrics that need a catalog or item popularity (``catalog_coverage``, ``novelty``,
+        ``gini_index``); not with ranking metrics in the same call.
+    scores : list of str or dict, optional
+        Wide class scores for ``multiclass_auc`` and ``top_k_accuracy`` (with ``weight=``)
+        alone: a score column per class (with ``labels=`` the class of each, else the sorted
+        classes of ``label``), or a mapping class -> column; ``label`` holds the true class.
+        See :func:`multiclass_auc`.
+    indicators : list of str or dict, optional
+        With ``scores=``: multilabel truth, a 0/1 (or boolean) column per class in the form
+        of ``scores`` (scikit-learn's indicator matrix ``Y``), for ``multiclass_auc`` and
+        ``multilabel_average_precision`` (``auc_average=`` / ``ap_average=``, "samples" too);
+        ``label`` is then not read. See :func:`multiclass_auc`.
+    ci : float, optional
+        Confidence level in (0, 1), e.g. 0.95: each metric column is followed by
+        ``<metric>_lo`` and ``<metric>_hi``, its interval in that slice, the same as the
+        metric's own function gives with ``ci=`` on the slice's rows
+        (docs/concepts/uncertainty.md). None (default): no interval columns.
+    ci_method : {"wilson", "delong", "t", "bootstrap"}, optional
+        The method for every metric; None: each metric's default.
+    where : str, optional
+        Keep only the rows of ``data`` where this SQL boolean expression over its columns
+        holds, before anything else (the column and value checks, every metric, ``n_rows``),
+        e.g. ``where="country = 'DE' and day >= '2026-11-01'"``. It is your SQL, executed as
+        written inside ``select * from data where (...)``: one expression, refused when it
+        holds a ``;``, a comment or a parenthesis it does not open; a column it names that
+        ``data`` lacks is an error naming ``where=`` before any metric runs. ``qrels=`` and
+        ``train=`` are not filtered. On every engine (DuckDB, PostgreSQL and the other
+        SQLAlchemy databases, Spark, ClickHouse), nothing written there; the intervals of
+        ``ci=`` and the wide ``scores=`` read the same filtered rows.
+    **options
+        The metrics' own options (``threshold``, ``beta``, ``weighting``, ``gain``, ``ties``,
+        ``empty``, ``missing``, ``relevance_level``, ``ap_denominator``, ``zero_division``,
+        ...). Each applies to every requested metric that accepts it. ``convention=``
+        (``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ...) sets the options left out to that
+        tool's values for every requested metric (each must be one the tool defines).
+    """,
+            **ENTRY,
+        ),
+    ),
+)

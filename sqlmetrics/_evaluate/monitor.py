@@ -27,7 +27,7 @@ from ..errors import (
     InvalidParameterError,
     SqlMetricsError,
 )
-from .evaluate import evaluate
+from ._api_evaluate import evaluate
 from .state import ARGS, COUNT, VERSION
 
 if TYPE_CHECKING:

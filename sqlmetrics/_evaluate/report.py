@@ -31,13 +31,15 @@ from .._backends import backend_for
 from .._backends.duckdb_backend import database_files
 from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
+from .._core.params import ENTRY, Function, args, entry_takes
 from .._core.registry import get_spec
+from .._engine._api_render import render_evaluate
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
-from .._engine.render import render, render_evaluate
+from .._engine.render import render
 from .._engine.run import check_params, render_sql
 from .._engine.validate import type_family
 from .._engine.where import check_where, filtered
-from .._inference.compare import compare
+from .._inference._api_compare import compare
 from .._metrics._api_calibration import calibration_curve
 from .._metrics._api_classification_curves import pr_curve, roc_curve
 from .._metrics._api_classification_separation import lift_table
@@ -49,7 +51,7 @@ from ..errors import (
     InvalidParameterError,
     SqlMetricsError,
 )
-from .evaluate import evaluate
+from ._api_evaluate import evaluate
 from .monitor import check_options as _anomaly_options
 from .monitor import default_direction, metric_anomalies
 from .report_html import Curves, Monitor, Page, Series, page_html
@@ -57,7 +59,11 @@ from .report_html import Curves, Monitor, Page, Series, page_html
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["report"]
+    from .._core._calls import ReportCall
+
+#: the public function is declared at the end of this module (API) and generated into
+#: ``_api_report.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["run_report"]
 
 #: points kept per ROC / PR curve (exact points at score quantiles, see roc_curve)
 MAX_POINTS = 200
@@ -83,197 +89,61 @@ OPERATING = {
 }
 
 
-def report(
-    data: Any,
-    metrics: str | Sequence[str],
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: Any = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    prediction: str | None = None,
-    scores: Sequence[str] | None = None,
-    ci: float | None = None,
-    ci_method: str | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    curves: bool | None = None,
-    max_slices: int = 12,
-    day: str | None = None,
-    monitor: Mapping[str, Any] | None = None,
-    max_series: int = 24,
-    path: str | os.PathLike[str] = "report.html",
-    title: str = "sqlmetrics report",
-    convention: str | None = None,
-    where: str | None = None,
-    con: Any = None,
-    **options: Any,
-) -> Path:
-    """Write an evaluation as one self-contained HTML page, and return its path.
-
-    The page holds the metrics per slice as a table (sortable by clicking a header), with
-    their intervals when ``ci=`` is given; when ``metrics`` lists an operating point
-    (``recall_at_precision``, ``precision_at_recall``, ``tpr_at_fpr``), the section "Operating
-    points": per slice (and model) each one's value, the level it is read at
-    (``min_precision=``, ``min_recall=``, ``max_fpr=``) and the threshold reaching it, as
-    :func:`operating_points` gives them; per slice ``n_rows``, each grouped metric's group
-    count and the groups it left out, and why; ROC, precision-recall, calibration and
-    cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
-    ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
-    the convention and options, the data source, the sqlmetrics and engine versions, and the
-    SQL behind the numbers (folded). With ``day=``, the metrics over time: per metric and
-    slice the daily value with its interval, the baseline band of :func:`metric_anomalies`
-    and the flagged days. It needs no network (no CDN; inline CSS and SVG, a few lines of
-    JavaScript) and prints to PDF readably.
-
-    Parameters
-    ----------
-    data, metrics, label, score, group, item, qrels, by, weight, prediction, ci, ci_method, \
-n_boot, seed, where, con, **options
-        As for :func:`evaluate`; the table shows exactly ``evaluate``'s frame. ``where=``
-        filters the rows of every part of the page (metrics, plots, comparison).
-    scores : list of str, optional
-        Score columns of several models (at least two), the first the baseline: the table
-        has a row per (slice, model), the plots a line per model, and the page the paired
-        comparison of the models by :func:`compare` for the metrics that have a paired test.
-        (Not :func:`evaluate`'s wide class scores.) None: one model, ``score=``.
-    curves : bool, optional
-        Draw the ROC, precision-recall, calibration and cumulative-gains plots. None
-        (default): draw them unless a ranking metric is requested, and say on the page why
-        a plot is absent (e.g. scores outside [0, 1] for calibration); True: draw them and
-        raise where one cannot be drawn; False: none. The plots are the curve functions' own
-        (``max_points=200``, 10 bins), without ``convention=``, which defines no curve.
-    max_slices : int, default 12
-        Plots for at most this many slices, those with the most rows (ties: the slice order).
-    day : str, optional
-        The day column (a DATE or TIMESTAMP; not in ``by=``): adds the section "Metrics over
-        time". The daily table is ``evaluate(data, metrics, by=[day, *by], ci=ci)`` (one
-        statement per model, on ``con``; ``ci=0.95`` when ``ci=`` is None), and each metric
-        of it with an interval is scored by :func:`metric_anomalies` (over that table, in
-        process) per slice: a chart per (metric, slice) of the daily value and its interval,
-        the baseline band (shaded), its mean, and the flagged days marked (a tooltip gives
-        the day, value, band and z); a table of the flagged days (exactly metric_anomalies'
-        rows with ``anomaly`` true) and a table of every series. Metrics without an interval
-        (counts, ``auc_bounds``) are named, not scored. None (default): no such section.
-    monitor : dict, optional
-        Options of :func:`metric_anomalies`, passed on for every metric: ``window``,
-        ``seasonality``, ``delay``, ``min_rows``, ``min_history``, ``threshold``,
-        ``direction`` (default: from each metric, a drop of AUC, a rise of a loss) and
-        ``intervals``; e.g. ``monitor={"window": 56, "seasonality": "weekday", "delay": 1}``.
-        (A dict, not keywords: ``threshold=`` is the metrics' own option.) Needs ``day=``.
-    max_series : int, default 24
-        Charts for at most this many series (metric x slice x model): those with a flagged
-        day first, then those of the slices with the most rows; the page says which are
-        drawn, and its table lists every series.
-    path : str or path, default "report.html"
-        The file written (replaced if it exists); its directory must exist.
-    title : str, default "sqlmetrics report"
-        The page's title.
-    convention : str, optional
-        Follow another tool's definition: ``"trec_eval"``, ``"trec_eval_c"``, ``"sklearn"``,
-        ``"ranx"``, ``"torchmetrics"``, ``"recommenders"``, ``"spark"`` or ``"ir_measures"``
-        (docs/concepts/conventions.md lists what each sets). Options left out take the tool's
-        values; an option passed explicitly wins where the tool can produce it, else it is an
-        error.
-
-    Returns
-    -------
-    pathlib.Path
-        The path of the written file.
-
-    Raises
-    ------
-    InvalidParameterError
-        No metric, ``path`` not writable (its directory missing, or a directory),
-        ``scores`` with fewer than two columns, ``max_slices`` or ``max_series`` below 1,
-        ``day`` not a column name or in ``by``, ``monitor`` without ``day`` or with an
-        unknown or invalid option, and what :func:`evaluate`, the curve functions,
-        :func:`compare` and :func:`metric_anomalies` raise.
-    ColumnNotFoundError
-        As for :func:`evaluate`; ``day`` not a column of ``data``.
-    InvalidDataError, DataSourceError
-        As for :func:`evaluate`; ``day`` a column that is not a DATE or TIMESTAMP.
-
-    Warns
-    -----
-    UndefinedMetricWarning, SkippedGroupsWarning
-        As :func:`evaluate`; the page lists them too.
-
-    Notes
-    -----
-    A table cell shows the value rounded to 6 significant digits and holds the exact float
-    (``repr``) in its ``data-value`` attribute, which sorting reads. The operating points come
-    from one operating_points statement per model, over the rows ``where=`` keeps, at the
-    levels the metrics table was computed at (``**options``' or the metrics' defaults); their
-    values equal the metrics table's, and an undefined point (no threshold reaches the level,
-    or a slice without both classes) shows NaN, its threshold too. The plots' ROC and
-    precision-recall curves keep 200 exact points per slice (``max_points=200``).
-    User data is escaped (``html.escape``) wherever it is written: a slice value such as
-    ``<script>`` is shown as text, never run.
-
-    Examples
-    --------
-    >>> import pandas as pd, tempfile, os
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
-    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
-    >>> out = os.path.join(tempfile.mkdtemp(), "report.html")
-    >>> page = sqlmetrics.report(df, ["auc", "accuracy"], by="country", path=out)
-    >>> page.name
-    'report.html'
-    >>> 'data-value="0.6666666666666666"' in page.read_text()
-    True
-    """
-    texts = [metrics] if isinstance(metrics, str) else list(metrics)
+def run_report(a: ReportCall) -> Path:
+    """The body of :func:`report`, its arguments in ``a``."""
+    data = a.data
+    where = a.where
+    options = a.options
+    texts = [a.metrics] if isinstance(a.metrics, str) else list(a.metrics)
     if not texts:
         raise InvalidParameterError(
             "report: metrics=[] names no metric; pass at least one, e.g. "
             "metrics=['auc', 'log_loss'] (sqlmetrics.metric_names() lists them)"
         )
-    target = _check_path(path)
+    target = _check_path(a.path)
     check_output_over_input(
-        "report", "path", path, [("data", data), ("qrels", qrels), ("con", database_files(con))]
+        "report",
+        "path",
+        a.path,
+        [("data", data), ("qrels", a.qrels), ("con", database_files(a.con))],
     )
     where = check_where("report", where)
     table_name = data  # what the SQL shown on the page reads
     data = filtered(data, where)  # every part of the page reads these rows
     if where is not None:  # bound now: a wrong column is named as report's, before any part
-        with backend_for(con, data) as backend, open_source(data, backend, "report"):
+        with backend_for(a.con, data) as backend, open_source(data, backend, "report"):
             pass
-    if isinstance(max_slices, bool) or not isinstance(max_slices, int) or max_slices < 1:
+    if isinstance(a.max_slices, bool) or not isinstance(a.max_slices, int) or a.max_slices < 1:
         raise InvalidParameterError(
-            f"report: max_slices={max_slices!r} must be an integer >= 1 (the slices that get "
+            f"report: max_slices={a.max_slices!r} must be an integer >= 1 (the slices that get "
             f"plots), e.g. max_slices=12"
         )
-    if curves is not None and not isinstance(curves, bool):
+    if a.curves is not None and not isinstance(a.curves, bool):
         raise InvalidParameterError(
-            f"report: curves={curves!r} must be True, False or None (draw them where possible)"
+            f"report: curves={a.curves!r} must be True, False or None (draw them where possible)"
         )
-    if isinstance(max_series, bool) or not isinstance(max_series, int) or max_series < 1:
+    if isinstance(a.max_series, bool) or not isinstance(a.max_series, int) or a.max_series < 1:
         raise InvalidParameterError(
-            f"report: max_series={max_series!r} must be an integer >= 1 (the time series "
+            f"report: max_series={a.max_series!r} must be an integer >= 1 (the time series "
             f"charted), e.g. max_series=24"
         )
-    models = _check_scores(scores, score)
-    watch = _check_monitor(monitor, day, texts[0])
-    if convention is not None:
-        options = {**options, "convention": convention}
+    models = _check_scores(a.scores, a.score)
+    watch = _check_monitor(a.monitor, a.day, texts[0])
+    if a.convention is not None:
+        options = {**options, "convention": a.convention}
     columns: dict[str, Any] = {
-        "label": label,
-        "group": group,
-        "item": item,
-        "weight": weight,
-        "prediction": prediction,
+        "label": a.label,
+        "group": a.group,
+        "item": a.item,
+        "weight": a.weight,
+        "prediction": a.prediction,
     }
     plan = make_plan(
-        "report", texts, {**columns, "score": models[0]}, by, qrels is not None, options
+        "report", texts, {**columns, "score": models[0]}, a.by, a.qrels is not None, options
     )
     slices = list(plan.by)
-    if day is not None:
-        _check_day(day, slices, data, con)
+    if a.day is not None:
+        _check_day(a.day, slices, data, a.con)
     messages: list[str] = []
 
     def run(name: str, fn: Callable[[], Any]) -> Any:
@@ -295,13 +165,13 @@ n_boot, seed, where, con, **options
                 data,
                 texts,
                 score=model,
-                qrels=qrels,
-                by=by,
-                ci=ci,
-                ci_method=ci_method,
-                n_boot=n_boot,
-                seed=seed,
-                con=con,
+                qrels=a.qrels,
+                by=a.by,
+                ci=a.ci,
+                ci_method=a.ci_method,
+                n_boot=a.n_boot,
+                seed=a.seed,
+                con=a.con,
                 **columns,
                 **options,
             ),
@@ -327,9 +197,9 @@ n_boot, seed, where, con, **options
     requested, operating_params = _operating_request(plan)
     engine, dialect, source_label, totals, points = _about_data(
         data,
-        con,
+        a.con,
         plan,
-        group,
+        a.group,
         partial(_operating_points, models, slices, columns, operating_params)
         if requested
         else None,
@@ -358,46 +228,56 @@ n_boot, seed, where, con, **options
                     data,
                     paired,
                     scores=models,
-                    by=by,
-                    qrels=qrels,
-                    con=con,
+                    by=a.by,
+                    qrels=a.qrels,
+                    con=a.con,
                     **{k: v for k, v in columns.items() if k != "prediction"},
                     **shared,
                 ),
             )
 
     timeseries = None
-    if day is not None:
+    if a.day is not None:
         timeseries = _timeseries(
             data,
             texts,
             models,
             slices,
             count_columns,
-            day,
+            a.day,
             watch,
-            ci if ci is not None else DAILY_CI,
-            max_series,
+            a.ci if a.ci is not None else DAILY_CI,
+            a.max_series,
             run,
             dict(
-                qrels=qrels,
-                ci_method=ci_method,
-                n_boot=n_boot,
-                seed=seed,
-                con=con,
+                qrels=a.qrels,
+                ci_method=a.ci_method,
+                n_boot=a.n_boot,
+                seed=a.seed,
+                con=a.con,
                 **columns,
                 **options,
             ),
         )
 
-    draw = curves if curves is not None else not plan.ranking and qrels is None
+    draw = a.curves if a.curves is not None else not plan.ranking and a.qrels is None
     plots: list[Curves] = []
     note = ""
     if draw:
         plots, note = _plots(
-            data, first, slices, models, label, weight, options, max_slices, con, curves, run
+            data,
+            first,
+            slices,
+            models,
+            a.label,
+            a.weight,
+            options,
+            a.max_slices,
+            a.con,
+            a.curves,
+            run,
         )
-    elif curves is None:
+    elif a.curves is None:
         note = "No plots: ranking metrics are requested (curves=True draws them)."
 
     settings = [
@@ -411,24 +291,24 @@ n_boot, seed, where, con, **options
     settings += [
         (k, repr(v))
         for k, v in (
-            ("label", label),
+            ("label", a.label),
             ("score" if len(models) == 1 else "scores", models[0] if len(models) == 1 else models),
-            ("group", group),
-            ("item", item),
-            ("weight", weight),
-            ("prediction", prediction),
+            ("group", a.group),
+            ("item", a.item),
+            ("weight", a.weight),
+            ("prediction", a.prediction),
             ("by", slices or None),
-            ("ci", ci),
-            ("ci_method", ci_method),
+            ("ci", a.ci),
+            ("ci_method", a.ci_method),
             ("where", where),
         )
         if v is not None
     ]
-    if ci is not None:
-        settings += [("n_boot", repr(n_boot)), ("seed", repr(seed))]
-    if day is not None:
-        settings += [("day", repr(day)), ("monitor", repr(_monitor_settings(watch)))]
-        settings += [("max_series", repr(max_series))]
+    if a.ci is not None:
+        settings += [("n_boot", repr(a.n_boot)), ("seed", repr(a.seed))]
+    if a.day is not None:
+        settings += [("day", repr(a.day)), ("monitor", repr(_monitor_settings(watch)))]
+        settings += [("max_series", repr(a.max_series))]
     about = [
         ("data", source_label),
         ("generated", _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")),
@@ -436,7 +316,7 @@ n_boot, seed, where, con, **options
         ("engine", engine),
     ]
     page = Page(
-        title=title,
+        title=a.title,
         metrics=table,
         metric_columns=metric_columns,
         counts=counts,
@@ -449,7 +329,18 @@ n_boot, seed, where, con, **options
         settings=settings,
         about=about,
         sql=_sql(
-            table_name, texts, plan, models, columns, qrels, options, draw, dialect, ci, where, day
+            table_name,
+            texts,
+            plan,
+            models,
+            columns,
+            a.qrels,
+            options,
+            draw,
+            dialect,
+            a.ci,
+            where,
+            a.day,
         ),
         messages=messages,
         monitor=timeseries,
@@ -459,7 +350,7 @@ n_boot, seed, where, con, **options
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InvalidParameterError(
-            f"report: path={os.fspath(path)!r} cannot be written ({exc.strerror}); pass a "
+            f"report: path={os.fspath(a.path)!r} cannot be written ({exc.strerror}); pass a "
             f"path in a writable directory, e.g. path='report.html'"
         ) from exc
     return target
@@ -1206,3 +1097,139 @@ def _days(part: pd.DataFrame, day: str) -> list[tuple[Any, ...]]:
             )
         )
     return result
+
+
+API = (
+    Function(
+        "report",
+        takes=entry_takes(
+            "group_weight train round indicators dialect",
+            "curves max_slices day monitor max_series path title convention",
+        ),
+        call=run_report,
+        bundle="ReportCall",
+        positional=2,
+        variadic="options",
+        returns_type="Path",
+        interval=False,
+        summary="""
+    Write an evaluation as one self-contained HTML page, and return its path.
+
+    The page holds the metrics per slice as a table (sortable by clicking a header), with
+    their intervals when ``ci=`` is given; when ``metrics`` lists an operating point
+    (``recall_at_precision``, ``precision_at_recall``, ``tpr_at_fpr``), the section "Operating
+    points": per slice (and model) each one's value, the level it is read at
+    (``min_precision=``, ``min_recall=``, ``max_fpr=``) and the threshold reaching it, as
+    :func:`operating_points` gives them; per slice ``n_rows``, each grouped metric's group
+    count and the groups it left out, and why; ROC, precision-recall, calibration and
+    cumulative-gains plots (inline SVG) for the ``max_slices`` largest slices; with several
+    ``scores=``, the paired comparison of the models (:func:`compare`, p-values after Holm);
+    the convention and options, the data source, the sqlmetrics and engine versions, and the
+    SQL behind the numbers (folded). With ``day=``, the metrics over time: per metric and
+    slice the daily value with its interval, the baseline band of :func:`metric_anomalies`
+    and the flagged days. It needs no network (no CDN; inline CSS and SVG, a few lines of
+    JavaScript) and prints to PDF readably.
+    """,
+        returns="""
+    pathlib.Path
+        The path of the written file.
+    """,
+        raises="""
+    InvalidParameterError
+        No metric, ``path`` not writable (its directory missing, or a directory),
+        ``scores`` with fewer than two columns, ``max_slices`` or ``max_series`` below 1,
+        ``day`` not a column name or in ``by``, ``monitor`` without ``day`` or with an
+        unknown or invalid option, and what :func:`evaluate`, the curve functions,
+        :func:`compare` and :func:`metric_anomalies` raise.
+    ColumnNotFoundError
+        As for :func:`evaluate`; ``day`` not a column of ``data``.
+    InvalidDataError, DataSourceError
+        As for :func:`evaluate`; ``day`` a column that is not a DATE or TIMESTAMP.
+    """,
+        warns="""
+    UndefinedMetricWarning, SkippedGroupsWarning
+        As :func:`evaluate`; the page lists them too.
+    """,
+        notes="""
+    A table cell shows the value rounded to 6 significant digits and holds the exact float
+    (``repr``) in its ``data-value`` attribute, which sorting reads. The operating points come
+    from one operating_points statement per model, over the rows ``where=`` keeps, at the
+    levels the metrics table was computed at (``**options``' or the metrics' defaults); their
+    values equal the metrics table's, and an undefined point (no threshold reaches the level,
+    or a slice without both classes) shows NaN, its threshold too. The plots' ROC and
+    precision-recall curves keep 200 exact points per slice (``max_points=200``).
+    User data is escaped (``html.escape``) wherever it is written: a slice value such as
+    ``<script>`` is shown as text, never run.
+    """,
+        examples="""
+    >>> import pandas as pd, tempfile, os
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"country": ["DE", "DE", "DE", "FR", "FR", "FR"],
+    ...                    "label": [1, 0, 0, 0, 1, 1], "score": [.9, .3, .5, .4, .2, .8]})
+    >>> out = os.path.join(tempfile.mkdtemp(), "report.html")
+    >>> page = sqlmetrics.report(df, ["auc", "accuracy"], by="country", path=out)
+    >>> page.name
+    'report.html'
+    >>> 'data-value="0.6666666666666666"' in page.read_text()
+    True
+    """,
+        own=args(
+            """
+    data, metrics, label, score, group, item, qrels, by, weight, prediction, ci, ci_method, \
+n_boot, seed, where, con, **options
+        As for :func:`evaluate`; the table shows exactly ``evaluate``'s frame. ``where=``
+        filters the rows of every part of the page (metrics, plots, comparison).
+    scores : list of str, optional
+        Score columns of several models (at least two), the first the baseline: the table
+        has a row per (slice, model), the plots a line per model, and the page the paired
+        comparison of the models by :func:`compare` for the metrics that have a paired test.
+        (Not :func:`evaluate`'s wide class scores.) None: one model, ``score=``.
+    curves : bool, optional
+        Draw the ROC, precision-recall, calibration and cumulative-gains plots. None
+        (default): draw them unless a ranking metric is requested, and say on the page why
+        a plot is absent (e.g. scores outside [0, 1] for calibration); True: draw them and
+        raise where one cannot be drawn; False: none. The plots are the curve functions' own
+        (``max_points=200``, 10 bins), without ``convention=``, which defines no curve.
+    max_slices : int, default 12
+        Plots for at most this many slices, those with the most rows (ties: the slice order).
+    day : str, optional
+        The day column (a DATE or TIMESTAMP; not in ``by=``): adds the section "Metrics over
+        time". The daily table is ``evaluate(data, metrics, by=[day, *by], ci=ci)`` (one
+        statement per model, on ``con``; ``ci=0.95`` when ``ci=`` is None), and each metric
+        of it with an interval is scored by :func:`metric_anomalies` (over that table, in
+        process) per slice: a chart per (metric, slice) of the daily value and its interval,
+        the baseline band (shaded), its mean, and the flagged days marked (a tooltip gives
+        the day, value, band and z); a table of the flagged days (exactly metric_anomalies'
+        rows with ``anomaly`` true) and a table of every series. Metrics without an interval
+        (counts, ``auc_bounds``) are named, not scored. None (default): no such section.
+    monitor : dict, optional
+        Options of :func:`metric_anomalies`, passed on for every metric: ``window``,
+        ``seasonality``, ``delay``, ``min_rows``, ``min_history``, ``threshold``,
+        ``direction`` (default: from each metric, a drop of AUC, a rise of a loss) and
+        ``intervals``; e.g. ``monitor={"window": 56, "seasonality": "weekday", "delay": 1}``.
+        (A dict, not keywords: ``threshold=`` is the metrics' own option.) Needs ``day=``.
+    max_series : int, default 24
+        Charts for at most this many series (metric x slice x model): those with a flagged
+        day first, then those of the slices with the most rows; the page says which are
+        drawn, and its table lists every series.
+    path : str or path, default "report.html"
+        The file written (replaced if it exists); its directory must exist.
+    title : str, default "sqlmetrics report"
+        The page's title.
+    """,
+            **(
+                ENTRY
+                | {
+                    "scores": ("Sequence[str] | None", None),
+                    "curves": ("bool | None", None),
+                    "max_slices": ("int", 12),
+                    "day": ("str | None", None),
+                    "monitor": ("Mapping[str, Any] | None", None),
+                    "max_series": ("int", 24),
+                    "path": ("str | os.PathLike[str]", "report.html"),
+                    "title": ("str", "sqlmetrics report"),
+                }
+            ),
+        ),
+    ),
+)

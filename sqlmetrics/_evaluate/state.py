@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._core.params import ENTRY, RENDERED, REQUIRED, Function, args, entry_takes
 from .._core.registry import Role, default_of, get_spec
 from .._engine.plan import Plan, check_train, make_plan, open_plan, role_columns
 from .._engine.render import relation_of
@@ -55,7 +55,11 @@ from .evaluate import _evaluate
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STATE_VERSION", "merge", "render_state", "state"]
+    from .._core._calls import MergeCall, RenderStateCall, StateCall
+
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_state.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["STATE_VERSION", "run_merge", "run_render_state", "run_state"]
 
 #: the schema version a state records (``sqlmetrics_state``) and ``merge`` reads
 STATE_VERSION = 1
@@ -298,106 +302,21 @@ def _compose(
     return str(macro("state_compose", dialect)(relation, quoted, STATE_VERSION, args))
 
 
-def state(
-    data: Any,
-    metrics: str | Sequence[str],
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: Any = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    prediction: str | None = None,
-    train: Any = None,
-    round: int | None = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    ci: float | None = None,
-    ci_method: str | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    where: str | None = None,
-    con: Any = None,
-    **options: Any,
-) -> pd.DataFrame:
-    """The exact mergeable state of one partition (a day) for :func:`merge`.
-
-    Parameters
-    ----------
-    data, metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
-        As for :func:`evaluate`; the data of one partition. The data is checked as
-        ``evaluate`` checks it.
-    qrels, train : optional
-        Only whether they are given is recorded (ranking metrics without a label column in
-        ``data``; the beyond-accuracy metrics' interactions): pass them to :func:`merge`.
-    round : int, optional
-        Keep the scores to this many decimals (0 to 15), so the state holds at most the
-        distinct (slices, [group], rounded score, label) rows: ``floor(score * 10**round +
-        0.5) / 10**round`` in double precision (half up, toward +inf; the same bits on every
-        engine; non-decreasing, so tied scores stay tied). Only for ``auc``, ``gauc`` and
-        metrics that do not read the score, unweighted: :func:`merge` then returns their
-        values on the rounded scores and bounds certified to contain the exact values (as
-        :func:`auc_bounds`). The state records it; merge is passed the same ``round=``.
-    scores, indicators, ci, ci_method, n_boot, seed
-        Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
-    where : str, optional
-        As for :func:`evaluate`: the state holds only the rows of ``data`` where this SQL
-        boolean expression over its columns holds (e.g. ``where="day = '2026-11-01'"``, one
-        partition of a table). Not recorded in the state: states made with different
-        ``where=`` merge, as partitions of the data.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The state, schema version 1: ``sqlmetrics_state`` (the version, 1),
-        ``sqlmetrics_args`` (the metrics and arguments, JSON; a categorical column, so the
-        text is held once, not once per row), the slice columns and the
-        columns the metrics read under their own names, and ``sqlmetrics_n``: one row per
-        distinct row of those columns, with how many rows of ``data`` hold it. At most as
-        many rows as ``data``; with scores rounded to 3 decimals, at most 2,002 per slice
-        (and group) for AUC.
-
-    Raises
-    ------
-    InvalidParameterError
-        As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
-        ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
-        column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
-        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``;
-        ``round=`` with a score whose ``|score| * 10**round`` reaches 2**63 (the largest
-        ``round=`` the scores allow is named).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.9, .3, .3, .9]})
-    >>> sqlmetrics.state(day, ["auc", "log_loss"]).drop(columns="sqlmetrics_args")
-       sqlmetrics_state  label  score  sqlmetrics_n
-    0                 1      0    0.3             2
-    1                 1      1    0.9             2
-
-    With ``round=1`` the scores 0.31 and 0.34 share a row:
-
-    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.91, .31, .34, .87]})
-    >>> sqlmetrics.state(day, "auc", round=1).drop(columns="sqlmetrics_args")
-       sqlmetrics_state  label  score  sqlmetrics_n
-    0                 1      0    0.3             2
-    1                 1      1    0.9             2
-    """
-    _refuse("state", scores, indicators, ci, ci_method)
-    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
-    has_qrels, has_train = qrels is not None, train is not None
-    plan, keys = _plan("state", metrics, columns, by, has_qrels, has_train, options)
-    decimals = _check_round("state", round, plan)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
+def run_state(a: StateCall) -> pd.DataFrame:
+    """The body of :func:`state`, its arguments in ``a``."""
+    data = a.data
+    _refuse("state", a.scores, a.indicators, a.ci, a.ci_method)
+    columns = role_columns(
+        a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
+    )
+    has_qrels, has_train = a.qrels is not None, a.train is not None
+    plan, keys = _plan("state", a.metrics, columns, a.by, has_qrels, has_train, a.options)
+    decimals = _check_round("state", a.round, plan)
+    args = _args_json(a.metrics, columns, a.by, has_qrels, has_train, a.options, decimals)
     confusion = _confusion_score(plan)
     rounded = _rounded(plan, keys, decimals)
-    data = filtered(data, check_where("state", where))
-    with open_plan("state", plan, data, con) as (backend, source, _):
+    data = filtered(data, check_where("state", a.where))
+    with open_plan("state", plan, data, a.con) as (backend, source, _):
         if rounded is not None:
             _check_scale(backend, source.sql, *rounded)
         sql = _compose(source.sql, keys, args, backend.dialect, confusion, rounded)
@@ -408,63 +327,18 @@ def state(
     return frame.reset_index(drop=True)
 
 
-def render_state(
-    data: str | os.PathLike[str] = "source_table",
-    metrics: str | Sequence[str] = (),
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: str | os.PathLike[str] | None = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    prediction: str | None = None,
-    train: str | os.PathLike[str] | None = None,
-    round: int | None = None,
-    dialect: str = "duckdb",
-    **options: Any,
-) -> str:
-    """Return the SQL statement :func:`state` runs, in the SQL of ``dialect``.
-
-    Parameters
-    ----------
-    data : str or path, default "source_table"
-        A table name (quoted as an identifier) or a Parquet/CSV path: one partition.
-    metrics, label, score, group, item, qrels, by, weight, group_weight, prediction, train
-        As for :func:`state`.
-    round, **options
-        As for :func:`state`.
-    dialect : str, default "duckdb"
-        As for :func:`render`.
-
-    Returns
-    -------
-    str
-        The SQL text: run over a partition it gives :func:`state`'s rows (the data checks
-        of :func:`evaluate` are not in it).
-
-    Raises
-    ------
-    UnknownMetricError, InvalidParameterError
-        As :func:`state`; an unknown ``dialect``.
-
-    Examples
-    --------
-    >>> import sqlmetrics
-    >>> sql = sqlmetrics.render_state("clicks", "auc", label="click", score="pctr",
-    ...                               by="country")
-    >>> print(sql.splitlines()[-2])
-    group by "country", "click", "pctr"
-    """
+def run_render_state(a: RenderStateCall) -> str:
+    """The body of :func:`render_state`, its arguments in ``a``."""
+    dialect = a.dialect
     dialect = check_dialect(dialect, "render_state")
-    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
-    has_qrels, has_train = qrels is not None, train is not None
-    plan, keys = _plan("render_state", metrics, columns, by, has_qrels, has_train, options)
-    decimals = _check_round("render_state", round, plan)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
-    relation = relation_of("render_state", data, dialect=dialect)
+    columns = role_columns(
+        a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
+    )
+    has_qrels, has_train = a.qrels is not None, a.train is not None
+    plan, keys = _plan("render_state", a.metrics, columns, a.by, has_qrels, has_train, a.options)
+    decimals = _check_round("render_state", a.round, plan)
+    args = _args_json(a.metrics, columns, a.by, has_qrels, has_train, a.options, decimals)
+    relation = relation_of("render_state", a.data, dialect=dialect)
     rounded = _rounded(plan, keys, decimals)
     return _compose(relation, keys, args, dialect, _confusion_score(plan), rounded)
 
@@ -606,118 +480,28 @@ def _replay(
     return replay
 
 
-def merge(
-    states: pd.DataFrame | Sequence[pd.DataFrame],
-    metrics: str | Sequence[str],
-    *,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: Any = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    prediction: str | None = None,
-    train: Any = None,
-    round: int | None = None,
-    scores: Sequence[str] | Mapping[Any, str] | None = None,
-    indicators: Sequence[str] | Mapping[Any, str] | None = None,
-    ci: float | None = None,
-    ci_method: str | None = None,
-    n_boot: int = 200,
-    seed: int = 0,
-    where: str | None = None,
-    con: Any = None,
-    **options: Any,
-) -> pd.DataFrame:
-    """:func:`evaluate`'s frame over the union of partitions, from their :func:`state`.
-
-    Parameters
-    ----------
-    states : list of pandas.DataFrame, or pandas.DataFrame
-        The states of the partitions, as :func:`state` returns them (or one frame holding
-        the rows of several, e.g. read back from a table the states were appended to).
-    metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
-        The arguments the states were made with (checked against each state's
-        ``sqlmetrics_args``); ``con`` is the engine that runs the final statement.
-    qrels, train : optional
-        The judgments and interactions, when the states were made with them.
-    round : int, optional
-        The ``round=`` the states were made with (checked; states of different ``round=``
-        do not merge).
-    scores, indicators, ci, ci_method, n_boot, seed
-        Not mergeable, as for :func:`state`.
-    where : str, optional
-        Keep only the rows of the states where this SQL boolean expression holds, over the
-        slice and data columns the states hold (``by=``'s, ``label=``'s, ...; with
-        ``round=``, the rounded scores): the result is then :func:`evaluate`'s over the rows
-        of the partitions where it holds (``evaluate(..., where=)`` on their union), since a
-        state's row stands for rows of ``data`` with exactly those values. Checked as
-        :func:`evaluate` checks it; an expression over the state's own columns
-        (``sqlmetrics_n``, ...) is the caller's responsibility.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Exactly :func:`evaluate`'s frame over the union of the partitions' rows: the same
-        statement runs over the rows the states stand for, so every number has the same
-        bits (NULL slices and tied scores included). With ``round=``: ``auc`` (``gauc``) is
-        the value on the rounded scores, and ``auc_lower``, ``auc_upper`` (``gauc_lower``,
-        ``gauc_upper``) after it bound the exact value on the unrounded scores
-        (:func:`auc_bounds`' certificate with each rounded score as a bucket: pairs with
-        equal rounded scores count 0 in the lower bound, 1 in the upper; GAUC's bounds are
-        its weighted means of the groups' bounds, moved outward by the rounding error of
-        those means; NaN where the metric is undefined).
-
-    Raises
-    ------
-    InvalidParameterError
-        As :func:`state`; no state; a state that is not a DataFrame; a state made with
-        other metrics or arguments, ``round=`` included (the first that differs is named).
-    InvalidDataError
-        A state without the state columns, of another schema version (or a version that is
-        not a number), with other data columns, or a row whose ``sqlmetrics_n`` is not a
-        positive integer (0, negative, fractional or NULL).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> days = [pd.DataFrame({"label": [1, 0, 0], "score": [.9, .3, .5]}),
-    ...         pd.DataFrame({"label": [0, 1, 1], "score": [.4, .2, .8]})]
-    >>> states = [sqlmetrics.state(day, ["auc", "brier_score"]) for day in days]
-    >>> sqlmetrics.merge(states, ["auc", "brier_score"])
-            auc  brier_score  n_rows
-    0  0.666667     0.198333       6
-    >>> sqlmetrics.evaluate(pd.concat(days), ["auc", "brier_score"])
-            auc  brier_score  n_rows
-    0  0.666667     0.198333       6
-
-    Rounded to whole numbers (0.5 goes up to 1), 4 of the 9 positive-negative pairs tie:
-
-    >>> states = [sqlmetrics.state(day, "auc", round=0) for day in days]
-    >>> sqlmetrics.merge(states, "auc", round=0)
-            auc  auc_lower  auc_upper  n_rows
-    0  0.666667   0.444444   0.888889       6
-    """
+def run_merge(a: MergeCall) -> pd.DataFrame:
+    """The body of :func:`merge`, its arguments in ``a``."""
+    where = a.where
     import pandas as pd
 
-    _refuse("merge", scores, indicators, ci, ci_method)
+    _refuse("merge", a.scores, a.indicators, a.ci, a.ci_method)
     where = check_where("merge", where)
-    columns = role_columns(label, score, group, item, weight, prediction, group_weight)
-    has_qrels, has_train = qrels is not None, train is not None
-    plan, keys = _plan("merge", metrics, columns, by, has_qrels, has_train, options)
-    decimals = _check_round("merge", round, plan)
-    args = _args_json(metrics, columns, by, has_qrels, has_train, options, decimals)
-    data: Any = states
-    listed = isinstance(states, (list, tuple))
+    columns = role_columns(
+        a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
+    )
+    has_qrels, has_train = a.qrels is not None, a.train is not None
+    plan, keys = _plan("merge", a.metrics, columns, a.by, has_qrels, has_train, a.options)
+    decimals = _check_round("merge", a.round, plan)
+    args = _args_json(a.metrics, columns, a.by, has_qrels, has_train, a.options, decimals)
+    data: Any = a.states
+    listed = isinstance(a.states, (list, tuple))
     if listed:
-        if not states:
+        if not a.states:
             raise InvalidParameterError(
                 "merge: states= is empty; pass the state of at least one partition"
             )
-        for index, frame in enumerate(states):
+        for index, frame in enumerate(a.states):
             if not isinstance(frame, pd.DataFrame):
                 raise InvalidParameterError(
                     f"merge: states[{index}] is a {type(frame).__name__}, not a state; pass "
@@ -726,8 +510,8 @@ def merge(
             found = frame[[c for c in (VERSION, ARGS) if c in frame.columns]]
             _check_state(f"state {index}", list(frame.columns), found.drop_duplicates(), keys,
                          args)  # fmt: skip
-        data = pd.concat(states, ignore_index=True)
-    chosen = options.get("empty") is not None or options.get("convention") is not None
+        data = pd.concat(a.states, ignore_index=True)
+    chosen = a.options.get("empty") is not None or a.options.get("convention") is not None
     computed: dict[str, pd.DataFrame] = {}
     bounded = {r.spec.name for r in plan.requests if r.spec.name in BOUNDED}
     bounds = None
@@ -741,11 +525,11 @@ def merge(
     frame = _evaluate(
         plan,
         filtered(data, where),
-        qrels,
-        train,
-        con,
+        a.qrels,
+        a.train,
+        a.con,
         warn_skips=not chosen,
-        warn_ties=options.get("convention"),
+        warn_ties=a.options.get("convention"),
         replay=_replay(keys, args, checked=listed, bounds=bounds),
         caller="merge",
     )
@@ -804,3 +588,205 @@ def _with_bounds(
         merged[upper] = merged[upper].astype("float64")
         order += [lower, upper]
     return merged[order]
+
+
+API = (
+    Function(
+        "state",
+        takes=entry_takes("dialect"),
+        call=run_state,
+        bundle="StateCall",
+        positional=2,
+        variadic="options",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    The exact mergeable state of one partition (a day) for :func:`merge`.
+    """,
+        returns="""
+    pandas.DataFrame
+        The state, schema version 1: ``sqlmetrics_state`` (the version, 1),
+        ``sqlmetrics_args`` (the metrics and arguments, JSON; a categorical column, so the
+        text is held once, not once per row), the slice columns and the
+        columns the metrics read under their own names, and ``sqlmetrics_n``: one row per
+        distinct row of those columns, with how many rows of ``data`` hold it. At most as
+        many rows as ``data``; with scores rounded to 3 decimals, at most 2,002 per slice
+        (and group) for AUC.
+    """,
+        raises="""
+    InvalidParameterError
+        As :func:`evaluate`; a metric without mergeable state (``MetricSpec.state``);
+        ``scores=``, ``indicators=``, ``ci=``, ``ci_method=``; a column named like a state
+        column; ``round=`` not an integer from 0 to 15, or with a metric other than ``auc``
+        and ``gauc`` that reads the score, with ``weight=``, or with the score in ``by=``;
+        ``round=`` with a score whose ``|score| * 10**round`` reaches 2**63 (the largest
+        ``round=`` the scores allow is named).
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.9, .3, .3, .9]})
+    >>> sqlmetrics.state(day, ["auc", "log_loss"]).drop(columns="sqlmetrics_args")
+       sqlmetrics_state  label  score  sqlmetrics_n
+    0                 1      0    0.3             2
+    1                 1      1    0.9             2
+
+    With ``round=1`` the scores 0.31 and 0.34 share a row:
+
+    >>> day = pd.DataFrame({"label": [1, 0, 0, 1], "score": [.91, .31, .34, .87]})
+    >>> sqlmetrics.state(day, "auc", round=1).drop(columns="sqlmetrics_args")
+       sqlmetrics_state  label  score  sqlmetrics_n
+    0                 1      0    0.3             2
+    1                 1      1    0.9             2
+    """,
+        own=args(
+            """
+    data, metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
+        As for :func:`evaluate`; the data of one partition. The data is checked as
+        ``evaluate`` checks it.
+    qrels, train : optional
+        Only whether they are given is recorded (ranking metrics without a label column in
+        ``data``; the beyond-accuracy metrics' interactions): pass them to :func:`merge`.
+    round : int, optional
+        Keep the scores to this many decimals (0 to 15), so the state holds at most the
+        distinct (slices, [group], rounded score, label) rows: ``floor(score * 10**round +
+        0.5) / 10**round`` in double precision (half up, toward +inf; the same bits on every
+        engine; non-decreasing, so tied scores stay tied). Only for ``auc``, ``gauc`` and
+        metrics that do not read the score, unweighted: :func:`merge` then returns their
+        values on the rounded scores and bounds certified to contain the exact values (as
+        :func:`auc_bounds`). The state records it; merge is passed the same ``round=``.
+    scores, indicators, ci, ci_method, n_boot, seed
+        Not mergeable: ``scores=``/``indicators=`` and ``ci=``/``ci_method=`` are refused.
+    where : str, optional
+        As for :func:`evaluate`: the state holds only the rows of ``data`` where this SQL
+        boolean expression over its columns holds (e.g. ``where="day = '2026-11-01'"``, one
+        partition of a table). Not recorded in the state: states made with different
+        ``where=`` merge, as partitions of the data.
+    """,
+            **ENTRY,
+        ),
+    ),
+    Function(
+        "render_state",
+        takes=entry_takes("scores indicators ci ci_method n_boot seed where con"),
+        call=run_render_state,
+        bundle="RenderStateCall",
+        positional=2,
+        variadic="options",
+        returns_type="str",
+        interval=False,
+        summary="""
+    Return the SQL statement :func:`state` runs, in the SQL of ``dialect``.
+    """,
+        returns="""
+    str
+        The SQL text: run over a partition it gives :func:`state`'s rows (the data checks
+        of :func:`evaluate` are not in it).
+    """,
+        raises="""
+    UnknownMetricError, InvalidParameterError
+        As :func:`state`; an unknown ``dialect``.
+    """,
+        examples="""
+    >>> import sqlmetrics
+    >>> sql = sqlmetrics.render_state("clicks", "auc", label="click", score="pctr",
+    ...                               by="country")
+    >>> print(sql.splitlines()[-2])
+    group by "country", "click", "pctr"
+    """,
+        own=args(
+            """
+    data : str or path, default "source_table"
+        A table name (quoted as an identifier) or a Parquet/CSV path: one partition.
+    metrics, label, score, group, item, qrels, by, weight, group_weight, prediction, train
+        As for :func:`state`.
+    round, **options
+        As for :func:`state`.
+    dialect : str, default "duckdb"
+        As for :func:`render`.
+    """,
+            **RENDERED,
+        ),
+    ),
+    Function(
+        "merge",
+        takes=entry_takes("dialect", first="states"),
+        call=run_merge,
+        bundle="MergeCall",
+        positional=2,
+        variadic="options",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    :func:`evaluate`'s frame over the union of partitions, from their :func:`state`.
+    """,
+        returns="""
+    pandas.DataFrame
+        Exactly :func:`evaluate`'s frame over the union of the partitions' rows: the same
+        statement runs over the rows the states stand for, so every number has the same
+        bits (NULL slices and tied scores included). With ``round=``: ``auc`` (``gauc``) is
+        the value on the rounded scores, and ``auc_lower``, ``auc_upper`` (``gauc_lower``,
+        ``gauc_upper``) after it bound the exact value on the unrounded scores
+        (:func:`auc_bounds`' certificate with each rounded score as a bucket: pairs with
+        equal rounded scores count 0 in the lower bound, 1 in the upper; GAUC's bounds are
+        its weighted means of the groups' bounds, moved outward by the rounding error of
+        those means; NaN where the metric is undefined).
+    """,
+        raises="""
+    InvalidParameterError
+        As :func:`state`; no state; a state that is not a DataFrame; a state made with
+        other metrics or arguments, ``round=`` included (the first that differs is named).
+    InvalidDataError
+        A state without the state columns, of another schema version (or a version that is
+        not a number), with other data columns, or a row whose ``sqlmetrics_n`` is not a
+        positive integer (0, negative, fractional or NULL).
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> days = [pd.DataFrame({"label": [1, 0, 0], "score": [.9, .3, .5]}),
+    ...         pd.DataFrame({"label": [0, 1, 1], "score": [.4, .2, .8]})]
+    >>> states = [sqlmetrics.state(day, ["auc", "brier_score"]) for day in days]
+    >>> sqlmetrics.merge(states, ["auc", "brier_score"])
+            auc  brier_score  n_rows
+    0  0.666667     0.198333       6
+    >>> sqlmetrics.evaluate(pd.concat(days), ["auc", "brier_score"])
+            auc  brier_score  n_rows
+    0  0.666667     0.198333       6
+
+    Rounded to whole numbers (0.5 goes up to 1), 4 of the 9 positive-negative pairs tie:
+
+    >>> states = [sqlmetrics.state(day, "auc", round=0) for day in days]
+    >>> sqlmetrics.merge(states, "auc", round=0)
+            auc  auc_lower  auc_upper  n_rows
+    0  0.666667   0.444444   0.888889       6
+    """,
+        own=args(
+            """
+    states : list of pandas.DataFrame, or pandas.DataFrame
+        The states of the partitions, as :func:`state` returns them (or one frame holding
+        the rows of several, e.g. read back from a table the states were appended to).
+    metrics, label, score, group, item, by, weight, group_weight, prediction, con, **options
+        The arguments the states were made with (checked against each state's
+        ``sqlmetrics_args``); ``con`` is the engine that runs the final statement.
+    qrels, train : optional
+        The judgments and interactions, when the states were made with them.
+    round : int, optional
+        The ``round=`` the states were made with (checked; states of different ``round=``
+        do not merge).
+    scores, indicators, ci, ci_method, n_boot, seed
+        Not mergeable, as for :func:`state`.
+    where : str, optional
+        Keep only the rows of the states where this SQL boolean expression holds, over the
+        slice and data columns the states hold (``by=``'s, ``label=``'s, ...; with
+        ``round=``, the rounded scores): the result is then :func:`evaluate`'s over the rows
+        of the partitions where it holds (``evaluate(..., where=)`` on their union), since a
+        state's row stands for rows of ``data`` with exactly those values. Checked as
+        :func:`evaluate` checks it; an expression over the state's own columns
+        (``sqlmetrics_n``, ...) is the caller's responsibility.
+    """,
+            **ENTRY,
+            states=("pd.DataFrame | Sequence[pd.DataFrame]", REQUIRED),
+        ),
+    ),
+)

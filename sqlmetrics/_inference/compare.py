@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends.source import Source
 from .._core.names import Request, metric_form
+from .._core.params import ENTRY, Function, args
 from .._core.registry import (
     N_BOOT_MAX,
     PAIRED_TESTS,
@@ -39,7 +40,11 @@ from .stats import t_two_sided_p, two_sided_normal, two_sided_t
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["compare"]
+    from .._core._calls import CompareCall
+
+#: the public function is declared at the end of this module (API) and generated into
+#: ``_api_compare.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["run_compare"]
 
 #: every test; each metric declares those that apply to it (``MetricSpec.inference.tests``)
 ALL_TESTS = PAIRED_TESTS
@@ -103,219 +108,47 @@ class _Task:
     test: str
 
 
-def compare(
-    data: Any = None,
-    metrics: str | Sequence[str] = (),
-    *,
-    scores: Sequence[str] | None = None,
-    runs: Mapping[str, Any] | None = None,
-    baseline: str | None = None,
-    label: str = "label",
-    score: str = "score",
-    group: str | None = None,
-    item: str | None = None,
-    qrels: Any = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    group_weight: str | None = None,
-    test: str | None = None,
-    correction: str = "holm",
-    ci: float = 0.95,
-    n_boot: int = 200,
-    n_permutations: int = 1000,
-    seed: int = 0,
-    convention: str | None = None,
-    where: str | None = None,
-    con: Any = None,
-    **options: Any,
-) -> pd.DataFrame:
-    """Compare models to a baseline with a paired test per metric, per slice, in SQL.
-
-    Parameters
-    ----------
-    data : str, path, DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table, optional
-        One table holding a score column per model (``scores=``), as :func:`evaluate` takes
-        it. Leave it out with ``runs=``.
-    metrics : str or list of str
-        Metric names as :func:`evaluate` takes them. Supported: the ranking metrics
-        (``"ndcg@10"``, ``"map@10"``, ``"mrr"``, ``"precision@5"``, ...), ``"gauc"``,
-        ``"auc"``, ``"accuracy"`` and the other threshold metrics (``"precision"``,
-        ``"recall"``, ``"f1"``, ``"fbeta"``, ``"specificity"``, ``"fpr"``).
-    scores : list of str
-        The models' score columns of ``data``, at least two.
-    runs : dict of str to data, optional
-        Ranking runs to compare instead of ``scores=``: ``{"name": run, ...}``, each run a
-        table with ``group=``, ``item=``, ``score=`` columns (and ``label=`` without
-        ``qrels=``). Runs are paired on their groups, which must be the same in every run.
-        An item one run lists and another does not is not retrieved by the latter. Without
-        ``qrels=`` the judgments are the union of the runs' (group, item, label) rows, which
-        must agree.
-    baseline : str, optional
-        The model every other one is compared to: one of ``scores`` (or a run's name);
-        default the first.
-    label, score, group, item, qrels, weight, group_weight :
-        As in :func:`evaluate`; ``score=`` names the score column of each run (``runs=``).
-        ``weight=`` is used by ``test="bootstrap"`` and by the ranking means whose
-        ``weight=`` is TF-Ranking's per-list weight (mrr, map, ...: their group tests weigh
-        each group by it). ``group_weight=`` (ranking, one table, not ``runs=``): the group
-        tests weigh each group by it, as GAUC's weighting (a group of weight 0 leaves the
-        test).
-    by : str or list of str, optional
-        Slice columns: one comparison per slice (not with ``runs=``).
-    test : str, optional
-        The test, for every requested metric; default each metric's own:
-        ``"t"`` (paired t-test over per-group values; ranking metrics and GAUC; also
-        ``"randomization"`` and ``"wilcoxon"``), ``"delong"`` (AUC), ``"mcnemar"``
-        (accuracy; also ``"bootstrap"``), ``"bootstrap"`` (the other threshold metrics),
-        ``"t"`` over rows (log_loss, brier_score, normalized_entropy).
-    correction : {"holm", "bonferroni", "none"}, default "holm"
-        Multiple-comparison correction of ``p_adjusted``, over every non-baseline
-        (metric, model) row of a slice.
-    ci : float, default 0.95
-        Level of the interval of the difference, in (0, 1).
-    n_boot : int, default 200
-        Bootstrap replicates (``test="bootstrap"``), at least 10.
-    n_permutations : int, default 1000
-        Sign-flip permutations (``test="randomization"``), at least 10.
-    seed : int, default 0
-        Seed of the bootstrap weights and sign flips, in [0, 2^31): the same seed gives the
-        same p-value on every engine and under any row order.
-    convention : str, optional
-        Reproduce a tool's definitions (``"trec_eval"``, ``"ranx"``, ...), as in
-        :func:`evaluate`: its values fill the options not given.
-    where : str, optional
-        Keep only the rows where this SQL boolean expression holds, as in :func:`evaluate`:
-        of ``data``, or of each run of ``runs=`` (``qrels=`` is not filtered); every model,
-        test and interval sees only those rows.
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-    **options
-        Options of the metrics, as in :func:`evaluate` (``threshold``, ``ties``, ...).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (slice, metric, model), the baseline first in each metric: the slice
-        columns, then ``metric``, ``model``, ``value`` (the metric), ``diff`` (value minus
-        the baseline's; 0 for the baseline), ``diff_lo``, ``diff_hi`` (interval of the
-        difference at level ``ci``), ``p_value`` (two-sided; NaN for the baseline),
-        ``p_adjusted``, ``test``, ``n_rows`` (rows of the slice; NA with ``runs=``) and
-        ``n_groups`` (groups paired by a group test; NA for the others).
-
-    Raises
-    ------
-    InvalidParameterError
-        Fewer than two models, a baseline not among them, an unknown test or one that does
-        not apply to a metric (the message lists those that do), an unsupported metric,
-        ``ci`` outside (0, 1), ``n_boot`` or ``n_permutations`` below 10, a bad ``seed``.
-    InvalidDataError
-        Score columns with NULLs (the models score different rows), runs with different
-        groups or conflicting labels, and the errors of :func:`evaluate`.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        A metric or a test undefined in a slice (one class, fewer than two groups): NaN.
-
-    Notes
-    -----
-    Tests (all two-sided; ``diff`` is model minus baseline). Every float sum they take is an
-    exact sum (decision 0006), so the output has the same bits under any row order and thread
-    count:
-
-    - ``t``: per group g both models' values, d_g their difference; t = mean(d) / se with
-      se^2 = s^2(d) / n, n - 1 degrees of freedom (scipy's ``ttest_rel``, ranx's ``t-test``).
-      GAUC weighs each group by its GAUC weight w_g: mean = sum w d / sum w and
-      se^2 = n / (n - 1) sum w^2 (d - mean)^2 / (sum w)^2 (equal to the above for w = 1).
-      The interval is mean ± t_{(1+ci)/2, n-1} se, also for the two tests below.
-      A constant difference (se = 0) gives p = 1 if it is 0, else 0.
-      log_loss, brier_score and normalized_entropy: the same test with every row a group
-      of weight 1, d_i the difference of the row's losses (log_loss's clipped term, or
-      (p - label)^2), so ``ttest_rel`` over the rows' losses; normalized_entropy divides the
-      values, the difference and its interval by the entropy of the slice's base rate (the
-      same for every model: the p-value is log_loss's). No weights.
-    - ``randomization``: the mean difference under ``n_permutations`` sign flips per group,
-      sign_flip(key_hash(group), b, seed) (``sql/_macros/inference/resample.sql``);
-      p = (1 + #{b: |mean_b| >= |mean|}) / (1 + n_permutations), ``>=`` with a slack of
-      1e-9 sum |w d| for float sums added in another order.
-    - ``wilcoxon``: signed-rank test over the non-zero d_g (|d_g| rounded to 1e-12 so that
-      equal differences tie), average ranks for ties, normal approximation with the tie
-      correction and no continuity correction (scipy's ``wilcoxon(zero_method="wilcox",
-      correction=False, method="approx")``). Unweighted, also for GAUC.
-    - ``delong``: DeLong, DeLong & Clarke-Pearson (1988): the covariance of the two AUCs
-      from the models' placement values (one window sort per model, ties count 1/2);
-      z = diff / se, the interval diff ± z_{(1+ci)/2} se. No weights.
-    - ``mcnemar``: n10 rows the baseline classifies right and the model wrong, n01 the
-      reverse. Fewer than 25 discordant rows: the exact binomial test,
-      p = min(1, 2 P(Bin(n10 + n01, 1/2) <= min(n10, n01))) (statsmodels' ``mcnemar(exact=
-      True)``); else chi^2 = (|n10 - n01| - 1)^2 / (n10 + n01) with 1 degree of freedom
-      (``exact=False, correction=True``). Interval: Wald's for a paired difference of
-      proportions, diff ± z se, se = sqrt(n01 + n10 - (n01 - n10)^2 / n) / n. No weights.
-    - ``bootstrap``: ``n_boot`` Poisson(1) replicates of the rows, each row's weight the
-      same for every model (a paired resample; weights by key, replicate and seed,
-      ``sql/_macros/inference/resample.sql``); the interval is the percentile interval of the
-      replicates' differences (linear interpolation, numpy's default) and
-      p = min(1, 2 min(#{d_b <= 0}, #{d_b >= 0}) / B) over the B replicates where both
-      values are defined.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> df = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0, 1, 0],
-    ...                    "a": [.9, .8, .7, .6, .5, .4, .3, .2],
-    ...                    "b": [.9, .1, .8, .2, .7, .3, .6, .4]})
-    >>> out = sqlmetrics.compare(df, ["auc", "accuracy"], scores=["a", "b"])
-    >>> out[["metric", "model", "value", "diff", "test"]]
-         metric model  value   diff     test
-    0       auc     a  0.625  0.000   delong
-    1       auc     b  1.000  0.375   delong
-    2  accuracy     a  0.625  0.000  mcnemar
-    3  accuracy     b  1.000  0.375  mcnemar
-    """
-    _check_settings(test, correction, ci, n_boot, n_permutations, seed)
+def run_compare(a: CompareCall) -> pd.DataFrame:
+    """The body of :func:`compare`, its arguments in ``a``."""
+    where = a.where
+    options = a.options
+    _check_settings(a.test, a.correction, a.ci, a.n_boot, a.n_permutations, a.seed)
     where = check_where("compare", where)
     if "zero_division" in options:
         raise InvalidParameterError(
             "compare: zero_division= is not used by compare: an undefined value is NaN with "
             "an UndefinedMetricWarning, and so is its test; leave zero_division= out"
         )
-    if runs is not None:
-        if data is not None or scores is not None:
+    if a.runs is not None:
+        if a.data is not None or a.scores is not None:
             raise InvalidParameterError(
                 "compare: runs= and data=/scores= both given; compare runs (runs={'a': run_a, "
                 "'b': run_b}) or the score columns of one table (data, scores=[...]), not both"
             )
-        models = _models("runs", list(runs) if isinstance(runs, Mapping) else runs, baseline)
+        models = _models(
+            "runs", list(a.runs) if isinstance(a.runs, Mapping) else a.runs, a.baseline
+        )
     else:
-        if data is None:
+        if a.data is None:
             raise InvalidParameterError(
                 "compare: no data; pass a table with one score column per model "
                 "(compare(data, metrics, scores=['model_a', 'model_b'])) or runs={...}"
             )
-        models = _models("scores", scores, baseline)
+        models = _models("scores", a.scores, a.baseline)
     columns: dict[str, str | None] = {
-        "label": label,
-        "score": score if runs is not None else models[0],
-        "weight": weight,
-        "group": group,
-        "item": item,
+        "label": a.label,
+        "score": a.score if a.runs is not None else models[0],
+        "weight": a.weight,
+        "group": a.group,
+        "item": a.item,
         "prediction": None,
-        "group_weight": group_weight,
+        "group_weight": a.group_weight,
     }
-    if convention is not None:
-        options = {**options, "convention": convention}
-    plan = make_plan("compare", metrics, columns, by, qrels is not None, options)
-    tasks = _tasks(plan.requests, test)
-    if weight is not None:
+    if a.convention is not None:
+        options = {**options, "convention": a.convention}
+    plan = make_plan("compare", a.metrics, columns, a.by, a.qrels is not None, options)
+    tasks = _tasks(plan.requests, a.test)
+    if a.weight is not None:
         # weight= on a TF-Ranking-weighted ranking mean: its group tests weigh each group by
         # the list weight W_g (times group_weight=), as the metric does
         bad = [
@@ -325,7 +158,7 @@ def compare(
         ]
         if bad:
             raise InvalidParameterError(
-                f"compare: weight={weight!r} is used by test='bootstrap' only; "
+                f"compare: weight={a.weight!r} is used by test='bootstrap' only; "
                 f"{', '.join(map(repr, bad))} use(s) an unweighted test: leave weight= out, "
                 f"or compare the threshold metrics with test='bootstrap'"
             )
@@ -335,13 +168,13 @@ def compare(
                 f"compare: {name}='error' is not supported by compare; pass {name}='skip' "
                 f"(the default) or 'zero', or check the groups with evaluate first"
             )
-    settings = _Settings(ci, n_boot, n_permutations, seed)
-    if runs is not None:
-        kept = {name: filtered(run, where) for name, run in dict(runs).items()}
-        frames = _run_runs(plan, tasks, models, kept, qrels, con, settings)
+    settings = _Settings(a.ci, a.n_boot, a.n_permutations, a.seed)
+    if a.runs is not None:
+        kept = {name: filtered(run, where) for name, run in dict(a.runs).items()}
+        frames = _run_runs(plan, tasks, models, kept, a.qrels, a.con, settings)
     else:
-        frames = _run_table(plan, tasks, models, filtered(data, where), qrels, con, settings)
-    return _assemble(plan, tasks, models, frames, correction, settings)
+        frames = _run_table(plan, tasks, models, filtered(a.data, where), a.qrels, a.con, settings)
+    return _assemble(plan, tasks, models, frames, a.correction, settings)
 
 
 @dataclass(frozen=True)
@@ -1168,3 +1001,195 @@ def _frame(
     for col in ("value", "diff", "diff_lo", "diff_hi", "p_value", "p_adjusted"):
         frame[col] = frame[col].astype("float64")
     return frame.rename(columns={s: b for s, b in zip(slices, plan.by)})
+
+
+API = (
+    Function(
+        "compare",
+        takes=(
+            "data",
+            "metrics",
+            "scores",
+            "runs",
+            "baseline",
+            "label",
+            "score",
+            "group",
+            "item",
+            "qrels",
+            "by",
+            "weight",
+            "group_weight",
+            "test",
+            "correction",
+            "ci",
+            "n_boot",
+            "n_permutations",
+            "seed",
+            "convention",
+            "where",
+            "con",
+            "options",
+        ),
+        call=run_compare,
+        bundle="CompareCall",
+        positional=2,
+        variadic="options",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    Compare models to a baseline with a paired test per metric, per slice, in SQL.
+    """,
+        returns="""
+    pandas.DataFrame
+        One row per (slice, metric, model), the baseline first in each metric: the slice
+        columns, then ``metric``, ``model``, ``value`` (the metric), ``diff`` (value minus
+        the baseline's; 0 for the baseline), ``diff_lo``, ``diff_hi`` (interval of the
+        difference at level ``ci``), ``p_value`` (two-sided; NaN for the baseline),
+        ``p_adjusted``, ``test``, ``n_rows`` (rows of the slice; NA with ``runs=``) and
+        ``n_groups`` (groups paired by a group test; NA for the others).
+    """,
+        raises="""
+    InvalidParameterError
+        Fewer than two models, a baseline not among them, an unknown test or one that does
+        not apply to a metric (the message lists those that do), an unsupported metric,
+        ``ci`` outside (0, 1), ``n_boot`` or ``n_permutations`` below 10, a bad ``seed``.
+    InvalidDataError
+        Score columns with NULLs (the models score different rows), runs with different
+        groups or conflicting labels, and the errors of :func:`evaluate`.
+    """,
+        warns="""
+    UndefinedMetricWarning
+        A metric or a test undefined in a slice (one class, fewer than two groups): NaN.
+    """,
+        notes="""
+    Tests (all two-sided; ``diff`` is model minus baseline). Every float sum they take is an
+    exact sum (decision 0006), so the output has the same bits under any row order and thread
+    count:
+
+    - ``t``: per group g both models' values, d_g their difference; t = mean(d) / se with
+      se^2 = s^2(d) / n, n - 1 degrees of freedom (scipy's ``ttest_rel``, ranx's ``t-test``).
+      GAUC weighs each group by its GAUC weight w_g: mean = sum w d / sum w and
+      se^2 = n / (n - 1) sum w^2 (d - mean)^2 / (sum w)^2 (equal to the above for w = 1).
+      The interval is mean ± t_{(1+ci)/2, n-1} se, also for the two tests below.
+      A constant difference (se = 0) gives p = 1 if it is 0, else 0.
+      log_loss, brier_score and normalized_entropy: the same test with every row a group
+      of weight 1, d_i the difference of the row's losses (log_loss's clipped term, or
+      (p - label)^2), so ``ttest_rel`` over the rows' losses; normalized_entropy divides the
+      values, the difference and its interval by the entropy of the slice's base rate (the
+      same for every model: the p-value is log_loss's). No weights.
+    - ``randomization``: the mean difference under ``n_permutations`` sign flips per group,
+      sign_flip(key_hash(group), b, seed) (``sql/_macros/inference/resample.sql``);
+      p = (1 + #{b: |mean_b| >= |mean|}) / (1 + n_permutations), ``>=`` with a slack of
+      1e-9 sum |w d| for float sums added in another order.
+    - ``wilcoxon``: signed-rank test over the non-zero d_g (|d_g| rounded to 1e-12 so that
+      equal differences tie), average ranks for ties, normal approximation with the tie
+      correction and no continuity correction (scipy's ``wilcoxon(zero_method="wilcox",
+      correction=False, method="approx")``). Unweighted, also for GAUC.
+    - ``delong``: DeLong, DeLong & Clarke-Pearson (1988): the covariance of the two AUCs
+      from the models' placement values (one window sort per model, ties count 1/2);
+      z = diff / se, the interval diff ± z_{(1+ci)/2} se. No weights.
+    - ``mcnemar``: n10 rows the baseline classifies right and the model wrong, n01 the
+      reverse. Fewer than 25 discordant rows: the exact binomial test,
+      p = min(1, 2 P(Bin(n10 + n01, 1/2) <= min(n10, n01))) (statsmodels' ``mcnemar(exact=
+      True)``); else chi^2 = (|n10 - n01| - 1)^2 / (n10 + n01) with 1 degree of freedom
+      (``exact=False, correction=True``). Interval: Wald's for a paired difference of
+      proportions, diff ± z se, se = sqrt(n01 + n10 - (n01 - n10)^2 / n) / n. No weights.
+    - ``bootstrap``: ``n_boot`` Poisson(1) replicates of the rows, each row's weight the
+      same for every model (a paired resample; weights by key, replicate and seed,
+      ``sql/_macros/inference/resample.sql``); the interval is the percentile interval of the
+      replicates' differences (linear interpolation, numpy's default) and
+      p = min(1, 2 min(#{d_b <= 0}, #{d_b >= 0}) / B) over the B replicates where both
+      values are defined.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> df = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0, 1, 0],
+    ...                    "a": [.9, .8, .7, .6, .5, .4, .3, .2],
+    ...                    "b": [.9, .1, .8, .2, .7, .3, .6, .4]})
+    >>> out = sqlmetrics.compare(df, ["auc", "accuracy"], scores=["a", "b"])
+    >>> out[["metric", "model", "value", "diff", "test"]]
+         metric model  value   diff     test
+    0       auc     a  0.625  0.000   delong
+    1       auc     b  1.000  0.375   delong
+    2  accuracy     a  0.625  0.000  mcnemar
+    3  accuracy     b  1.000  0.375  mcnemar
+    """,
+        own=args(
+            """
+    data : str, path, DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table, optional
+        One table holding a score column per model (``scores=``), as :func:`evaluate` takes
+        it. Leave it out with ``runs=``.
+    metrics : str or list of str
+        Metric names as :func:`evaluate` takes them. Supported: the ranking metrics
+        (``"ndcg@10"``, ``"map@10"``, ``"mrr"``, ``"precision@5"``, ...), ``"gauc"``,
+        ``"auc"``, ``"accuracy"`` and the other threshold metrics (``"precision"``,
+        ``"recall"``, ``"f1"``, ``"fbeta"``, ``"specificity"``, ``"fpr"``).
+    scores : list of str
+        The models' score columns of ``data``, at least two.
+    runs : dict of str to data, optional
+        Ranking runs to compare instead of ``scores=``: ``{"name": run, ...}``, each run a
+        table with ``group=``, ``item=``, ``score=`` columns (and ``label=`` without
+        ``qrels=``). Runs are paired on their groups, which must be the same in every run.
+        An item one run lists and another does not is not retrieved by the latter. Without
+        ``qrels=`` the judgments are the union of the runs' (group, item, label) rows, which
+        must agree.
+    baseline : str, optional
+        The model every other one is compared to: one of ``scores`` (or a run's name);
+        default the first.
+    label, score, group, item, qrels, weight, group_weight :
+        As in :func:`evaluate`; ``score=`` names the score column of each run (``runs=``).
+        ``weight=`` is used by ``test="bootstrap"`` and by the ranking means whose
+        ``weight=`` is TF-Ranking's per-list weight (mrr, map, ...: their group tests weigh
+        each group by it). ``group_weight=`` (ranking, one table, not ``runs=``): the group
+        tests weigh each group by it, as GAUC's weighting (a group of weight 0 leaves the
+        test).
+    by : str or list of str, optional
+        Slice columns: one comparison per slice (not with ``runs=``).
+    test : str, optional
+        The test, for every requested metric; default each metric's own:
+        ``"t"`` (paired t-test over per-group values; ranking metrics and GAUC; also
+        ``"randomization"`` and ``"wilcoxon"``), ``"delong"`` (AUC), ``"mcnemar"``
+        (accuracy; also ``"bootstrap"``), ``"bootstrap"`` (the other threshold metrics),
+        ``"t"`` over rows (log_loss, brier_score, normalized_entropy).
+    correction : {"holm", "bonferroni", "none"}, default "holm"
+        Multiple-comparison correction of ``p_adjusted``, over every non-baseline
+        (metric, model) row of a slice.
+    ci : float, default 0.95
+        Level of the interval of the difference, in (0, 1).
+    n_boot : int, default 200
+        Bootstrap replicates (``test="bootstrap"``), at least 10.
+    n_permutations : int, default 1000
+        Sign-flip permutations (``test="randomization"``), at least 10.
+    seed : int, default 0
+        Seed of the bootstrap weights and sign flips, in [0, 2^31): the same seed gives the
+        same p-value on every engine and under any row order.
+    convention : str, optional
+        Reproduce a tool's definitions (``"trec_eval"``, ``"ranx"``, ...), as in
+        :func:`evaluate`: its values fill the options not given.
+    where : str, optional
+        Keep only the rows where this SQL boolean expression holds, as in :func:`evaluate`:
+        of ``data``, or of each run of ``runs=`` (``qrels=`` is not filtered); every model,
+        test and interval sees only those rows.
+    **options
+        Options of the metrics, as in :func:`evaluate` (``threshold``, ``ties``, ...).
+    """,
+            **(
+                ENTRY
+                | {
+                    "data": ("Any", None),
+                    "metrics": ("str | Sequence[str]", ()),
+                    "scores": ("Sequence[str] | None", None),
+                    "runs": ("Mapping[str, Any] | None", None),
+                    "baseline": ("str | None", None),
+                    "test": ("str | None", None),
+                    "correction": ("str", "holm"),
+                    "ci": ("float", 0.95),
+                    "n_permutations": ("int", 1000),
+                    "convention": ("str | None", None),
+                }
+            ),
+        ),
+    ),
+)

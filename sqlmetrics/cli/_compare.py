@@ -143,7 +143,7 @@ def compare_command(
     """
     import pandas as pd
 
-    from .._inference.compare import compare
+    from .._inference._api_compare import compare
 
     metrics = tuple(split_metrics(metrics))
     options = command_options(option_pairs, COMPARE_FLAGS, pos_label)

@@ -261,7 +261,7 @@ def eval_command(
         table = filtered(table, con, where)
 
         def run_model(model: str, slices: list[str] | None, **more: Any) -> pd.DataFrame:
-            from .._evaluate.evaluate import evaluate
+            from .._evaluate._api_evaluate import evaluate
 
             return evaluate(
                 table,

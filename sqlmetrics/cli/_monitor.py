@@ -141,7 +141,7 @@ def monitor_command(
     """
     import pandas as pd
 
-    from .._evaluate.evaluate import evaluate
+    from .._evaluate._api_evaluate import evaluate
     from .._evaluate.monitor import metric_anomalies
     from ..errors import ColumnNotFoundError
 

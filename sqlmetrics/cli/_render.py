@@ -93,7 +93,8 @@ def render_command(
     """Print the SQL of METRIC (its own template), or with -m the one statement `eval` runs
     for those metrics; columns and options as for `eval` (--label, --option NAME=VALUE, ...).
     """
-    from .._engine.render import render, render_evaluate
+    from .._engine._api_render import render_evaluate
+    from .._engine.render import render
 
     load_dirs(metrics_dirs)
     one = single_score("render", score, "its SQL reads") if score else None

@@ -157,7 +157,7 @@ def report_command(
     columns, with --day the metrics over time and their flagged days, the settings,
     versions and SQL; one file that works offline.
     """
-    from .._evaluate.report import report
+    from .._evaluate._api_report import report
 
     metrics = tuple(split_metrics(metrics))
     if len(score) > 1:  # repeated --score: the models, as --model

@@ -61,7 +61,7 @@ def counts(
     """
     import warnings
 
-    from .._evaluate.evaluate import evaluate
+    from .._evaluate._api_evaluate import evaluate
     from .._metrics.ranking_trec import TREC_COUNT_LINES
     from ..errors import UndefinedMetricWarning
 

@@ -57,11 +57,11 @@ from ._core.names import metric_names
 from ._engine._api_render import render_evaluate
 from ._engine.user import load_metrics_dir, register_sql, registered_sql, unregister_sql
 from ._evaluate._api_evaluate import evaluate
+from ._evaluate._api_monitor import metric_anomalies
+from ._evaluate._api_off_policy import off_policy_value
+from ._evaluate._api_position_bias import click_metrics, position_propensities
 from ._evaluate._api_report import report
 from ._evaluate._api_state import merge, render_state, state
-from ._evaluate.monitor import metric_anomalies
-from ._evaluate.off_policy import off_policy_value
-from ._evaluate.position_bias import click_metrics, position_propensities
 from ._inference._api_compare import compare
 from ._inference.intervals import Interval
 from ._inference.rendering import render

@@ -281,10 +281,17 @@ def docstring(function: Function) -> str:
 
 
 def _literal(value: object) -> str:
-    if value is REQUIRED:
-        return ""
-    shown = json.dumps(value) if isinstance(value, str) else repr(value)
-    return f" = {shown}"
+    return "" if value is REQUIRED else f" = {_shown(value)}"
+
+
+def _shown(value: object) -> str:
+    """A default as the formatter writes it (double quotes, tuples of them too)."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, tuple) and value:
+        items = ", ".join(_shown(item) for item in value)
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    return repr(value)
 
 
 def _signature(function: Function, ci: str | None, returns: str) -> list[str]:

@@ -64,8 +64,9 @@ from sqlmetrics._core.registry import (
 )
 from sqlmetrics._engine.run import check_params, render_sql
 from sqlmetrics._evaluate import monitor
+from sqlmetrics._evaluate._api_monitor import metric_anomalies
+from sqlmetrics._evaluate._api_position_bias import click_metrics, position_propensities
 from sqlmetrics._evaluate.position_bias import METRICS as CLICK_METRICS
-from sqlmetrics._evaluate.position_bias import click_metrics, position_propensities
 from sqlmetrics._inference.intervals import AUC_BOOT_BUCKETS
 from sqlmetrics._metrics.calibration import N_BINS_MAX
 from sqlmetrics._metrics.classification_bounds import MAX_BINS
@@ -245,7 +246,7 @@ def anomaly_checks() -> dict[str, Any]:
     value's repr; ``{name}`` the metric's and ``{default}`` its default direction's, in
     direction='s).
     """
-    signature = inspect.signature(monitor.metric_anomalies).parameters
+    signature = inspect.signature(metric_anomalies).parameters
     defaults = {name: signature[name].default for name in ANOMALY_OPTIONS}
     value = _Probe("value")
 

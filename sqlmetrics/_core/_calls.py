@@ -16,14 +16,35 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "ClickMetricsCall",
     "CompareCall",
     "EvaluateCall",
     "MergeCall",
+    "MetricAnomaliesCall",
+    "OffPolicyValueCall",
+    "PositionPropensitiesCall",
     "RenderEvaluateCall",
     "RenderStateCall",
     "ReportCall",
     "StateCall",
 ]
+
+
+@dataclass(frozen=True)
+class ClickMetricsCall:
+    """The arguments of :func:`click_metrics`, as it was called."""
+
+    data: Any
+    group: str
+    position: str
+    click: str
+    score: str
+    propensity: Any
+    k: int | None
+    metrics: Sequence[str]
+    by: str | Sequence[str] | None
+    where: str | None
+    con: Any
 
 
 @dataclass(frozen=True)
@@ -108,6 +129,68 @@ class MergeCall:
     where: str | None
     con: Any
     options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MetricAnomaliesCall:
+    """The arguments of :func:`metric_anomalies`, as it was called."""
+
+    data: Any
+    metric: str
+    day: str
+    by: str | Sequence[str] | None
+    value: str | None
+    lo: str | None
+    hi: str | None
+    n_rows: str | None
+    intervals: bool
+    window: int
+    seasonality: str | None
+    delay: int
+    min_rows: int
+    min_history: int
+    threshold: float
+    direction: str | None
+    ci_level: float
+    con: Any
+
+
+@dataclass(frozen=True)
+class OffPolicyValueCall:
+    """The arguments of :func:`off_policy_value`, as it was called."""
+
+    data: Any
+    reward: str
+    pscore: str
+    target: str
+    estimator: str | Sequence[str]
+    reward_hat: str | None
+    reward_hat_target: str | None
+    slate: str | None
+    position: str | None
+    clip: float | None
+    by: str | Sequence[str] | None
+    where: str | None
+    ci: float | None
+    ci_method: str
+    n_boot: int
+    seed: int
+    con: Any
+
+
+@dataclass(frozen=True)
+class PositionPropensitiesCall:
+    """The arguments of :func:`position_propensities`, as it was called."""
+
+    data: Any
+    position: str
+    click: str
+    intervention: str | None
+    by: str | Sequence[str] | None
+    where: str | None
+    max_position: int | None
+    ci_level: float
+    con: Any
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import numbers
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
 from .._backends.source import Replayed, open_source
+from .._core.params import REQUIRED, Function, args
 from .._core.registry import REGISTRY
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric, type_family
@@ -33,7 +33,11 @@ from .state import ARGS, COUNT, VERSION
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["check_options", "metric_anomalies"]
+    from .._core._calls import MetricAnomaliesCall
+
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_monitor.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["check_options", "run_metric_anomalies"]
 
 NAME = "metric_anomalies"
 SEASONALITIES = ("weekday",)
@@ -116,173 +120,71 @@ def check_options(
     }
 
 
-def metric_anomalies(
-    data: Any,
-    metric: str,
-    *,
-    day: str = "day",
-    by: str | Sequence[str] | None = None,
-    value: str | None = None,
-    lo: str | None = None,
-    hi: str | None = None,
-    n_rows: str | None = None,
-    intervals: bool = True,
-    window: int = 28,
-    seasonality: str | None = None,
-    delay: int = 0,
-    min_rows: int = 0,
-    min_history: int = 7,
-    threshold: float = 3.5,
-    direction: str | None = None,
-    ci_level: float = 0.95,
-    con: Any = None,
-) -> pd.DataFrame:
-    """The days a slice's metric moved beyond its recent history and its own sampling error.
-
-    Reads a daily table, one row per (slice, day) with the metric's value and its interval, as
-    ``evaluate(rows, [metric], by=[day, *by], ci=0.95)`` returns it (or the same table in an
-    engine, or its file). For each row, a baseline from the slice's previous ``window`` days
-    gives a band; the day is flagged when its value leaves the band in the bad direction. The
-    band's width adds the day-to-day spread beyond sampling error and the day's own sampling
-    error (from its interval), so a small slice's noisy day does not raise an alarm and a large
-    slice's real drop is not hidden. One statement on the engine that holds the table.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
-        The daily table, one row per (slice, day): a table or view name in ``con``, a
-        Parquet/CSV path, a DataFrame, an Arrow table or a DuckDB relation. Or a table of daily
-        states (``state``'s, e.g. an incremental model appending each day's, with the day and
-        the slices among their columns): read as the rows they stand for, evaluated by day and
-        slice with intervals at ``ci_level`` on the engine that holds them (the same bits as
-        ``evaluate`` over the rows).
-    metric : str
-        The metric's column (``"auc"``, ``"ndcg@10"``, ``"log_loss"``): the value column's
-        default, the interval columns' prefix, and which way is bad (``direction``).
-    day : str, default "day"
-        The day column (a DATE or TIMESTAMP; its date is the day).
-    by : str or list of str, optional
-        The slice columns: each slice has its own baseline (NULL is a slice of its own).
-    value : str, optional
-        The value column; default ``metric``.
-    lo, hi : str, optional
-        The interval's columns; default ``<metric>_lo`` and ``<metric>_hi`` when the table
-        has them. Without them the day's sampling error is taken as 0 (the plain z-score of
-        the daily values, as anomaly tests without intervals have it).
-    n_rows : str, optional
-        The column of each day's row count; default ``"n_rows"`` when present. Needed for
-        ``min_rows``.
-    intervals : bool, default True
-        False: leave the intervals out (every day's sampling error taken as 0): the plain
-        z-score of the daily values, what anomaly tests without intervals compute.
-    window : int, default 28
-        The baseline: the slice's eligible days among the ``window`` calendar days before.
-    seasonality : {"weekday"}, optional
-        ``"weekday"``: the baseline holds the same weekday only (use a window of 8 weeks or
-        more, e.g. ``window=56``).
-    delay : int, default 0
-        The most recent ``delay`` days of the table wait for their labels (late clicks,
-        conversions): status ``"pending"``, not scored and left out of every baseline.
-    min_rows : int, default 0
-        Days with fewer rows (``n_rows``) are neither scored nor in a baseline.
-    min_history : int, default 7
-        The fewest baseline days a day is scored with (at least 2).
-    threshold : float, default 3.5
-        The band's half width in standard deviations.
-    direction : {"drop", "rise", "both"}, optional
-        The deviation flagged as an anomaly. None (default): ``"drop"`` for a metric where
-        higher is better (AUC, NDCG), ``"rise"`` for a loss (log loss, Brier score),
-        ``"both"`` for a name sqlmetrics does not know.
-    ci_level : float, default 0.95
-        The level of the intervals in the table (their half width is z standard errors).
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per input row, ordered by the slices and day: the slices, ``day``,
-        ``value``, ``lo``, ``hi``, ``n_rows``, ``se`` (the day's standard error),
-        ``n_baseline``, ``baseline`` (the baseline mean), ``spread`` (the baseline days'
-        standard deviation), ``tau`` (their spread beyond sampling error), ``band_lo``,
-        ``band_hi``, ``z``, ``deviation`` (``"drop"``, ``"rise"`` or None), ``anomaly``
-        (bool) and ``status`` (``"scored"``, ``"pending"``, ``"undefined"``,
-        ``"few_rows"`` or ``"no_history"``).
-
-    Raises
-    ------
-    InvalidParameterError
-        An option out of its range, or a column that is not in the table.
-    InvalidDataError
-        A (slice, day) twice, a NULL day, a day column that is not a date, a value or
-        interval column that is not numeric, an interval with ``hi < lo``.
-
-    Notes
-    -----
-    With ``se = (hi - lo) / (2 z)`` and, over the baseline days ``B`` (``n_b`` of them),
-    ``m`` their mean, ``s2`` their variance, ``q`` their mean ``se^2``::
-
-        tau2 = max(0, s2 - q)
-        sd   = sqrt(tau2 + se^2 + (tau2 + q) / n_b)
-        band = m -+ threshold * sd,   z = (value - m) / sd
-
-    The full definition, with the statuses, is the header of
-    sql/_macros/inference/anomalies.sql.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> days = pd.date_range("2026-01-01", periods=30)
-    >>> daily = pd.DataFrame({"day": days, "auc": [0.75 + 0.001 * (i % 3) for i in range(29)]
-    ...                       + [0.70], "auc_lo": 0.0, "auc_hi": 0.0})
-    >>> daily["auc_lo"], daily["auc_hi"] = daily["auc"] - 0.004, daily["auc"] + 0.004
-    >>> flagged = sqlmetrics.metric_anomalies(daily, "auc")
-    >>> flagged.loc[flagged["anomaly"], ["day", "value", "deviation"]]
-              day  value deviation
-    29 2026-01-30    0.7      drop
-    """
+def run_metric_anomalies(a: MetricAnomaliesCall) -> pd.DataFrame:
+    """The body of :func:`metric_anomalies`, its arguments in ``a``."""
+    data = a.data
+    con = a.con
     options = check_options(
-        metric, window, seasonality, delay, min_rows, min_history, threshold, direction, ci_level
+        a.metric,
+        a.window,
+        a.seasonality,
+        a.delay,
+        a.min_rows,
+        a.min_history,
+        a.threshold,
+        a.direction,
+        a.ci_level,
     )
-    by_cols = normalize_by(NAME, by)
-    for arg, given in (("day", day), ("value", value), ("lo", lo), ("hi", hi), ("n_rows", n_rows)):
+    by_cols = normalize_by(NAME, a.by)
+    for arg, given in (
+        ("day", a.day),
+        ("value", a.value),
+        ("lo", a.lo),
+        ("hi", a.hi),
+        ("n_rows", a.n_rows),
+    ):
         if given is not None and not (isinstance(given, str) and given):
             raise InvalidParameterError(
                 f"{NAME}: {arg}= must be a column name (a non-empty string); got {given!r}"
             )
-    if day in by_cols:
+    if a.day in by_cols:
         raise InvalidParameterError(
-            f"{NAME}: by={by!r} holds the day column {day!r}; each slice is a series over its "
-            f"days: leave {day!r} out of by="
+            f"{NAME}: by={a.by!r} holds the day column {a.day!r}; each slice is a series over its "
+            f"days: leave {a.day!r} out of by="
         )
-    if not isinstance(intervals, bool):
-        raise InvalidParameterError(f"{NAME}: intervals={intervals!r} must be True or False")
-    if not intervals and (lo is not None or hi is not None):
+    if not isinstance(a.intervals, bool):
+        raise InvalidParameterError(f"{NAME}: intervals={a.intervals!r} must be True or False")
+    if not a.intervals and (a.lo is not None or a.hi is not None):
         raise InvalidParameterError(
-            f"{NAME}: lo={lo!r}, hi={hi!r} with intervals=False: the intervals are left out; "
+            f"{NAME}: lo={a.lo!r}, hi={a.hi!r} with intervals=False: the intervals are left out; "
             f"pass one or the other"
         )
-    if (lo is None) != (hi is None):
+    if (a.lo is None) != (a.hi is None):
         raise InvalidParameterError(
-            f"{NAME}: lo={lo!r} and hi={hi!r}: pass both interval columns or neither"
+            f"{NAME}: lo={a.lo!r} and hi={a.hi!r}: pass both interval columns or neither"
         )
     if _states_args(data, con) is not None:
-        data, con = _daily_of_states(data, con, metric, day, by_cols, intervals, ci_level), None
+        data, con = (
+            _daily_of_states(data, con, a.metric, a.day, by_cols, a.intervals, a.ci_level),
+            None,
+        )
     labels: list[str] = []
     with backend_for(con, data) as backend:
         try:
             with open_source(data, backend, NAME) as source:
                 labels.append(f"data={source.label}")
-                return _run(source, metric, day, by_cols, value, lo, hi, n_rows, intervals, options)
+                return _run(
+                    source,
+                    a.metric,
+                    a.day,
+                    by_cols,
+                    a.value,
+                    a.lo,
+                    a.hi,
+                    a.n_rows,
+                    a.intervals,
+                    options,
+                )
         except SqlMetricsError:
             raise
         except backend.errors as exc:
@@ -444,3 +346,153 @@ def _run(
         frame[day] = frame[day].astype("datetime64[us]")
     frame["anomaly"] = frame["anomaly"].astype(bool)
     return frame
+
+
+API = (
+    Function(
+        "metric_anomalies",
+        takes=(
+            "data",
+            "metric",
+            "day",
+            "by",
+            "value",
+            "lo",
+            "hi",
+            "n_rows",
+            "intervals",
+            "window",
+            "seasonality",
+            "delay",
+            "min_rows",
+            "min_history",
+            "threshold",
+            "direction",
+            "ci_level",
+            "con",
+        ),
+        call=run_metric_anomalies,
+        bundle="MetricAnomaliesCall",
+        positional=2,
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    The days a slice's metric moved beyond its recent history and its own sampling error.
+
+    Reads a daily table, one row per (slice, day) with the metric's value and its interval, as
+    ``evaluate(rows, [metric], by=[day, *by], ci=0.95)`` returns it (or the same table in an
+    engine, or its file). For each row, a baseline from the slice's previous ``window`` days
+    gives a band; the day is flagged when its value leaves the band in the bad direction. The
+    band's width adds the day-to-day spread beyond sampling error and the day's own sampling
+    error (from its interval), so a small slice's noisy day does not raise an alarm and a large
+    slice's real drop is not hidden. One statement on the engine that holds the table.
+    """,
+        returns="""
+    pandas.DataFrame
+        One row per input row, ordered by the slices and day: the slices, ``day``,
+        ``value``, ``lo``, ``hi``, ``n_rows``, ``se`` (the day's standard error),
+        ``n_baseline``, ``baseline`` (the baseline mean), ``spread`` (the baseline days'
+        standard deviation), ``tau`` (their spread beyond sampling error), ``band_lo``,
+        ``band_hi``, ``z``, ``deviation`` (``"drop"``, ``"rise"`` or None), ``anomaly``
+        (bool) and ``status`` (``"scored"``, ``"pending"``, ``"undefined"``,
+        ``"few_rows"`` or ``"no_history"``).
+    """,
+        raises="""
+    InvalidParameterError
+        An option out of its range, or a column that is not in the table.
+    InvalidDataError
+        A (slice, day) twice, a NULL day, a day column that is not a date, a value or
+        interval column that is not numeric, an interval with ``hi < lo``.
+    """,
+        notes="""
+    With ``se = (hi - lo) / (2 z)`` and, over the baseline days ``B`` (``n_b`` of them),
+    ``m`` their mean, ``s2`` their variance, ``q`` their mean ``se^2``::
+
+        tau2 = max(0, s2 - q)
+        sd   = sqrt(tau2 + se^2 + (tau2 + q) / n_b)
+        band = m -+ threshold * sd,   z = (value - m) / sd
+
+    The full definition, with the statuses, is the header of
+    sql/_macros/inference/anomalies.sql.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> days = pd.date_range("2026-01-01", periods=30)
+    >>> daily = pd.DataFrame({"day": days, "auc": [0.75 + 0.001 * (i % 3) for i in range(29)]
+    ...                       + [0.70], "auc_lo": 0.0, "auc_hi": 0.0})
+    >>> daily["auc_lo"], daily["auc_hi"] = daily["auc"] - 0.004, daily["auc"] + 0.004
+    >>> flagged = sqlmetrics.metric_anomalies(daily, "auc")
+    >>> flagged.loc[flagged["anomaly"], ["day", "value", "deviation"]]
+              day  value deviation
+    29 2026-01-30    0.7      drop
+    """,
+        own=args(
+            """
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
+        The daily table, one row per (slice, day): a table or view name in ``con``, a
+        Parquet/CSV path, a DataFrame, an Arrow table or a DuckDB relation. Or a table of daily
+        states (``state``'s, e.g. an incremental model appending each day's, with the day and
+        the slices among their columns): read as the rows they stand for, evaluated by day and
+        slice with intervals at ``ci_level`` on the engine that holds them (the same bits as
+        ``evaluate`` over the rows).
+    metric : str
+        The metric's column (``"auc"``, ``"ndcg@10"``, ``"log_loss"``): the value column's
+        default, the interval columns' prefix, and which way is bad (``direction``).
+    day : str, default "day"
+        The day column (a DATE or TIMESTAMP; its date is the day).
+    by : str or list of str, optional
+        The slice columns: each slice has its own baseline (NULL is a slice of its own).
+    value : str, optional
+        The value column; default ``metric``.
+    lo, hi : str, optional
+        The interval's columns; default ``<metric>_lo`` and ``<metric>_hi`` when the table
+        has them. Without them the day's sampling error is taken as 0 (the plain z-score of
+        the daily values, as anomaly tests without intervals have it).
+    n_rows : str, optional
+        The column of each day's row count; default ``"n_rows"`` when present. Needed for
+        ``min_rows``.
+    intervals : bool, default True
+        False: leave the intervals out (every day's sampling error taken as 0): the plain
+        z-score of the daily values, what anomaly tests without intervals compute.
+    window : int, default 28
+        The baseline: the slice's eligible days among the ``window`` calendar days before.
+    seasonality : {"weekday"}, optional
+        ``"weekday"``: the baseline holds the same weekday only (use a window of 8 weeks or
+        more, e.g. ``window=56``).
+    delay : int, default 0
+        The most recent ``delay`` days of the table wait for their labels (late clicks,
+        conversions): status ``"pending"``, not scored and left out of every baseline.
+    min_rows : int, default 0
+        Days with fewer rows (``n_rows``) are neither scored nor in a baseline.
+    min_history : int, default 7
+        The fewest baseline days a day is scored with (at least 2).
+    threshold : float, default 3.5
+        The band's half width in standard deviations.
+    direction : {"drop", "rise", "both"}, optional
+        The deviation flagged as an anomaly. None (default): ``"drop"`` for a metric where
+        higher is better (AUC, NDCG), ``"rise"`` for a loss (log loss, Brier score),
+        ``"both"`` for a name sqlmetrics does not know.
+    ci_level : float, default 0.95
+        The level of the intervals in the table (their half width is z standard errors).
+    """,
+            data=("Any", REQUIRED),
+            metric=("str", REQUIRED),
+            day=("str", "day"),
+            by=("str | Sequence[str] | None", None),
+            value=("str | None", None),
+            lo=("str | None", None),
+            hi=("str | None", None),
+            n_rows=("str | None", None),
+            intervals=("bool", True),
+            window=("int", 28),
+            seasonality=("str | None", None),
+            delay=("int", 0),
+            min_rows=("int", 0),
+            min_history=("int", 7),
+            threshold=("float", 3.5),
+            direction=("str | None", None),
+            ci_level=("float", 0.95),
+        ),
+    ),
+)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
 from .._backends.source import open_source
+from .._core.params import REQUIRED, Function, args
 from .._core.registry import PARAMS
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric
@@ -35,7 +36,11 @@ from ..errors import warn as warn_user
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ESTIMATORS", "off_policy_value"]
+    from .._core._calls import OffPolicyValueCall
+
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_off_policy.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["ESTIMATORS", "run_off_policy_value"]
 
 NAME = "off_policy_value"
 #: the single-action estimators (rows are rounds)
@@ -132,185 +137,21 @@ def _check_ci(ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> float | None:
     return level
 
 
-def off_policy_value(
-    data: Any,
-    *,
-    reward: str,
-    pscore: str,
-    target: str,
-    estimator: str | Sequence[str] = ("ips", "snips"),
-    reward_hat: str | None = None,
-    reward_hat_target: str | None = None,
-    slate: str | None = None,
-    position: str | None = None,
-    clip: float | None = None,
-    by: str | Sequence[str] | None = None,
-    where: str | None = None,
-    ci: float | None = None,
-    ci_method: str = "t",
-    n_boot: int = 200,
-    seed: int = 0,
-    con: Any = None,
-) -> pd.DataFrame:
-    """The value of a target policy estimated from logged bandit feedback (off-policy
-    evaluation), by slice, in one statement on the engine that holds the logs.
-
-    Each row of ``data`` is one logged round (or, with ``slate=``, one position of a logged
-    slate): the observed reward, the logging policy's probability of the logged action and
-    the target policy's. The estimators are obp's (Open Bandit Pipeline, Saito et al. 2021):
-    ``"ips"``, ``"snips"``, ``"dr"`` for single actions, ``"slate_standard_ips"``,
-    ``"slate_independent_ips"`` and ``"slate_rips"`` for slates; with their importance weight
-    diagnostics (effective sample size, largest and mean weight) and, with ``ci=``, intervals.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
-        The logs: a table or view name in ``con``, a Parquet/CSV path, a DataFrame, an Arrow
-        table or a DuckDB relation. One row per round (per (slate, position) with ``slate=``).
-    reward : str
-        The observed reward (click, conversion) of the logged action: numeric, finite, no NULL.
-    pscore : str
-        The logging policy's probability of the logged action, in (0, 1] (slates: the
-        propensity the estimator reads, see ``estimator``).
-    target : str
-        The target policy's probability of the logged action, in [0, 1].
-    estimator : str or list of str, default ("ips", "snips")
-        The estimators, in the output's order. Single actions: ``"ips"`` (mean of ``w r``),
-        ``"snips"`` (``sum w r / sum w``), ``"dr"`` (mean of ``reward_hat_target + w (r -
-        reward_hat)``). Slates, with ``slate=`` (``sum w r`` over the rows divided by the
-        number of slates): ``"slate_standard_ips"`` (``pscore``/``target`` the slate's joint
-        propensities, constant within a slate), ``"slate_independent_ips"`` (each
-        item-position's marginal propensities), ``"slate_rips"`` (the cascade propensities
-        of the slate's first k items; needs ``position=``).
-    reward_hat : str, optional
-        DR: the reward model's estimate for the logged action, q^(x_i, a_i).
-    reward_hat_target : str, optional
-        DR: the reward model's expectation under the target policy, sum_a pi_e(a | x_i)
-        q^(x_i, a).
-    slate : str, optional
-        The slate (impression) id column: each row is then one (slate, position), the units
-        are the slates (the ``n`` of the output, the bootstrap's clusters).
-    position : str, optional
-        The position column of a slate (``slate_rips``: its cascade propensities must not
-        grow along the positions).
-    clip : float, optional
-        Importance weights clipped from above, ``w = min(target / pscore, clip)`` (obp's
-        ``lambda_``), in every estimator; None (default): no clipping.
-    by : str or list of str, optional
-        Compute per slice: one row per combination of these columns' values, NULL being a
-        value of its own.
-    where : str, optional
-        Keep only the rows of ``data`` where this SQL boolean expression over its columns
-        holds, e.g. ``where="country = 'DE'"``; one expression, as ``evaluate``'s ``where=``.
-    ci : float, optional
-        A confidence level in (0, 1): add ``value_lo`` and ``value_hi``.
-    ci_method : {"t", "bootstrap"}, default "t"
-        ``"t"``: the t interval over rounds (ips, dr) or slates, the delta-method interval for
-        snips; ``"bootstrap"``: the library's Poisson bootstrap with hashed weights, clustered
-        by slate for the slate estimators, percentile interval.
-    n_boot : int, default 200
-        Bootstrap replicates (>= 10), for ``ci_method="bootstrap"``.
-    seed : int, default 0
-        Seed of the bootstrap's hashed Poisson weights, in [0, 2^31): the same seed gives the
-        same interval on every engine and under any row order.
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (slice, estimator), ordered by the slices (NULL last), then the
-        estimators as given: the slice columns, ``estimator``, ``value``, with ``ci=``
-        ``value_lo`` and ``value_hi``, ``n`` (rounds; slates for the slate estimators),
-        ``ess`` (Kish's effective sample size of the weights, ``(sum w)^2 / sum w^2``; for
-        slates of each slate's mean weight), ``max_weight`` and ``mean_weight`` (``sum w /
-        n``: near 1 when the logging policy covers the target's support). Undefined values
-        (no rows; snips with all weights 0; an interval over fewer than 2 units) are NaN,
-        with an :class:`~sqlmetrics.errors.UndefinedMetricWarning`.
-
-    Raises
-    ------
-    InvalidParameterError
-        An unknown estimator, ``dr`` without ``reward_hat=``/``reward_hat_target=``, a slate
-        estimator without ``slate=`` or a single-action one with it, ``slate_rips`` without
-        ``position=``, ``clip <= 0``, a bad ``ci``/``ci_method``/``n_boot``/``seed``.
-    ColumnNotFoundError
-        A named column is not in ``data``.
-    InvalidDataError
-        A non-numeric column; a NULL or non-finite reward; ``pscore`` NULL, <= 0 or > 1;
-        ``target`` NULL or outside [0, 1]; a NULL slate id or position; ``slate_standard_ips``
-        with propensities that vary within a slate; ``slate_rips`` with cascade propensities
-        that grow along a slate's positions, or a position twice in a slate; with
-        ``ci_method='t'``, rewards (or reward-model values) so large, times the weights, that
-        their squares would overflow a double (past about 1e144).
-
-    See Also
-    --------
-    evaluate : Many metrics per slice in one statement.
-
-    Notes
-    -----
-    With ``w_i = min(target_i / pscore_i, clip)`` and ``n`` rounds::
-
-        ips   = sum_i w_i r_i / n
-        snips = sum_i w_i r_i / sum_i w_i
-        dr    = sum_i [g_i + w_i (r_i - q_i)] / n
-        slate = sum_rows w r / #slates
-
-    Assumptions: common support (``target > 0`` only where ``pscore > 0``), the logged
-    propensities are the logging policy's, and for DR the reward model enters only through
-    ``reward_hat`` and ``reward_hat_target``. The full definitions, the diagnostics and the
-    intervals are the header of sql/_macros/counterfactual/off_policy.sql. Every sum is exact
-    (decision 0006): the same bits in any row order.
-
-    References
-    ----------
-    .. [1] Horvitz, D. G. & Thompson, D. J. (1952). A generalization of sampling without
-       replacement from a finite universe. JASA 47(260).
-    .. [2] Swaminathan, A. & Joachims, T. (2015). The self-normalized estimator for
-       counterfactual learning. NeurIPS.
-    .. [3] Dudik, M., Langford, J. & Li, L. (2011). Doubly robust policy evaluation and
-       learning. ICML.
-    .. [4] Swaminathan, A. et al. (2017). Off-policy evaluation for slate recommendation.
-       NeurIPS.
-    .. [5] McInerney, J. et al. (2020). Counterfactual evaluation of slate recommendations
-       with sequential reward interactions. KDD.
-    .. [6] Saito, Y., Aihara, S., Matsutani, M. & Narita, Y. (2021). Open Bandit Dataset and
-       Pipeline: towards realistic and reproducible off-policy evaluation. NeurIPS Datasets
-       and Benchmarks.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> logs = pd.DataFrame({"click": [1, 0, 1, 0], "p": [0.5, 0.5, 0.25, 0.8],
-    ...                      "t": [1.0, 0.5, 0.5, 0.2]})
-    >>> out = sqlmetrics.off_policy_value(logs, reward="click", pscore="p", target="t")
-    >>> out[["estimator", "value", "n", "ess", "max_weight", "mean_weight"]]
-      estimator     value  n       ess  max_weight  mean_weight
-    0       ips  1.000000  4  3.041379         2.0       1.3125
-    1     snips  0.761905  4  3.041379         2.0       1.3125
-    """
-    names = _estimators(estimator)
-    clipped = _check_options(names, reward_hat, reward_hat_target, slate, position, clip)
-    level = _check_ci(ci, ci_method, n_boot, seed)
-    by_cols = normalize_by(NAME, by)
-    named = [("reward", reward), ("pscore", pscore), ("target", target)]
+def run_off_policy_value(a: OffPolicyValueCall) -> pd.DataFrame:
+    """The body of :func:`off_policy_value`, its arguments in ``a``."""
+    data = a.data
+    names = _estimators(a.estimator)
+    clipped = _check_options(names, a.reward_hat, a.reward_hat_target, a.slate, a.position, a.clip)
+    level = _check_ci(a.ci, a.ci_method, a.n_boot, a.seed)
+    by_cols = normalize_by(NAME, a.by)
+    named = [("reward", a.reward), ("pscore", a.pscore), ("target", a.target)]
     named += [
         (arg, col)
         for arg, col in (
-            ("reward_hat", reward_hat),
-            ("reward_hat_target", reward_hat_target),
-            ("slate", slate),
-            ("position", position),
+            ("reward_hat", a.reward_hat),
+            ("reward_hat_target", a.reward_hat_target),
+            ("slate", a.slate),
+            ("position", a.position),
         )
         if col is not None
     ]
@@ -319,17 +160,17 @@ def off_policy_value(
             raise InvalidParameterError(
                 f"{NAME}: {arg}= must be a column name (a non-empty string); got {col!r}"
             )
-    data = filtered(data, check_where(NAME, where))
+    data = filtered(data, check_where(NAME, a.where))
     options: dict[str, Any] = {
         "estimators": names,
         "clip": clipped,
-        "method": ci_method if level is not None else None,
-        "n_boot": int(n_boot),
-        "seed": int(seed),
+        "method": a.ci_method if level is not None else None,
+        "n_boot": int(a.n_boot),
+        "seed": int(a.seed),
         "level": level,
     }
     labels: list[str] = []
-    with backend_for(con, data) as backend:
+    with backend_for(a.con, data) as backend:
         try:
             with open_source(data, backend, NAME) as source:
                 labels.append(f"data={source.label}")
@@ -544,3 +385,175 @@ def _numeric(out: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(
         {c: pd.to_numeric(out[c], errors="coerce").astype("float64") for c in columns}
     )
+
+
+API = (
+    Function(
+        "off_policy_value",
+        takes=(
+            "data",
+            "reward",
+            "pscore",
+            "target",
+            "estimator",
+            "reward_hat",
+            "reward_hat_target",
+            "slate",
+            "position",
+            "clip",
+            "by",
+            "where",
+            "ci",
+            "ci_method",
+            "n_boot",
+            "seed",
+            "con",
+        ),
+        call=run_off_policy_value,
+        bundle="OffPolicyValueCall",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    The value of a target policy estimated from logged bandit feedback (off-policy
+    evaluation), by slice, in one statement on the engine that holds the logs.
+
+    Each row of ``data`` is one logged round (or, with ``slate=``, one position of a logged
+    slate): the observed reward, the logging policy's probability of the logged action and
+    the target policy's. The estimators are obp's (Open Bandit Pipeline, Saito et al. 2021):
+    ``"ips"``, ``"snips"``, ``"dr"`` for single actions, ``"slate_standard_ips"``,
+    ``"slate_independent_ips"`` and ``"slate_rips"`` for slates; with their importance weight
+    diagnostics (effective sample size, largest and mean weight) and, with ``ci=``, intervals.
+    """,
+        returns="""
+    pandas.DataFrame
+        One row per (slice, estimator), ordered by the slices (NULL last), then the
+        estimators as given: the slice columns, ``estimator``, ``value``, with ``ci=``
+        ``value_lo`` and ``value_hi``, ``n`` (rounds; slates for the slate estimators),
+        ``ess`` (Kish's effective sample size of the weights, ``(sum w)^2 / sum w^2``; for
+        slates of each slate's mean weight), ``max_weight`` and ``mean_weight`` (``sum w /
+        n``: near 1 when the logging policy covers the target's support). Undefined values
+        (no rows; snips with all weights 0; an interval over fewer than 2 units) are NaN,
+        with an :class:`~sqlmetrics.errors.UndefinedMetricWarning`.
+    """,
+        raises="""
+    InvalidParameterError
+        An unknown estimator, ``dr`` without ``reward_hat=``/``reward_hat_target=``, a slate
+        estimator without ``slate=`` or a single-action one with it, ``slate_rips`` without
+        ``position=``, ``clip <= 0``, a bad ``ci``/``ci_method``/``n_boot``/``seed``.
+    ColumnNotFoundError
+        A named column is not in ``data``.
+    InvalidDataError
+        A non-numeric column; a NULL or non-finite reward; ``pscore`` NULL, <= 0 or > 1;
+        ``target`` NULL or outside [0, 1]; a NULL slate id or position; ``slate_standard_ips``
+        with propensities that vary within a slate; ``slate_rips`` with cascade propensities
+        that grow along a slate's positions, or a position twice in a slate; with
+        ``ci_method='t'``, rewards (or reward-model values) so large, times the weights, that
+        their squares would overflow a double (past about 1e144).
+    """,
+        see_also="""
+    evaluate : Many metrics per slice in one statement.
+    """,
+        notes="""
+    With ``w_i = min(target_i / pscore_i, clip)`` and ``n`` rounds::
+
+        ips   = sum_i w_i r_i / n
+        snips = sum_i w_i r_i / sum_i w_i
+        dr    = sum_i [g_i + w_i (r_i - q_i)] / n
+        slate = sum_rows w r / #slates
+
+    Assumptions: common support (``target > 0`` only where ``pscore > 0``), the logged
+    propensities are the logging policy's, and for DR the reward model enters only through
+    ``reward_hat`` and ``reward_hat_target``. The full definitions, the diagnostics and the
+    intervals are the header of sql/_macros/counterfactual/off_policy.sql. Every sum is exact
+    (decision 0006): the same bits in any row order.
+    """,
+        references="""
+    .. [1] Horvitz, D. G. & Thompson, D. J. (1952). A generalization of sampling without
+       replacement from a finite universe. JASA 47(260).
+    .. [2] Swaminathan, A. & Joachims, T. (2015). The self-normalized estimator for
+       counterfactual learning. NeurIPS.
+    .. [3] Dudik, M., Langford, J. & Li, L. (2011). Doubly robust policy evaluation and
+       learning. ICML.
+    .. [4] Swaminathan, A. et al. (2017). Off-policy evaluation for slate recommendation.
+       NeurIPS.
+    .. [5] McInerney, J. et al. (2020). Counterfactual evaluation of slate recommendations
+       with sequential reward interactions. KDD.
+    .. [6] Saito, Y., Aihara, S., Matsutani, M. & Narita, Y. (2021). Open Bandit Dataset and
+       Pipeline: towards realistic and reproducible off-policy evaluation. NeurIPS Datasets
+       and Benchmarks.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> logs = pd.DataFrame({"click": [1, 0, 1, 0], "p": [0.5, 0.5, 0.25, 0.8],
+    ...                      "t": [1.0, 0.5, 0.5, 0.2]})
+    >>> out = sqlmetrics.off_policy_value(logs, reward="click", pscore="p", target="t")
+    >>> out[["estimator", "value", "n", "ess", "max_weight", "mean_weight"]]
+      estimator     value  n       ess  max_weight  mean_weight
+    0       ips  1.000000  4  3.041379         2.0       1.3125
+    1     snips  0.761905  4  3.041379         2.0       1.3125
+    """,
+        own=args(
+            """
+    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
+        The logs: a table or view name in ``con``, a Parquet/CSV path, a DataFrame, an Arrow
+        table or a DuckDB relation. One row per round (per (slate, position) with ``slate=``).
+    reward : str
+        The observed reward (click, conversion) of the logged action: numeric, finite, no NULL.
+    pscore : str
+        The logging policy's probability of the logged action, in (0, 1] (slates: the
+        propensity the estimator reads, see ``estimator``).
+    target : str
+        The target policy's probability of the logged action, in [0, 1].
+    estimator : str or list of str, default ("ips", "snips")
+        The estimators, in the output's order. Single actions: ``"ips"`` (mean of ``w r``),
+        ``"snips"`` (``sum w r / sum w``), ``"dr"`` (mean of ``reward_hat_target + w (r -
+        reward_hat)``). Slates, with ``slate=`` (``sum w r`` over the rows divided by the
+        number of slates): ``"slate_standard_ips"`` (``pscore``/``target`` the slate's joint
+        propensities, constant within a slate), ``"slate_independent_ips"`` (each
+        item-position's marginal propensities), ``"slate_rips"`` (the cascade propensities
+        of the slate's first k items; needs ``position=``).
+    reward_hat : str, optional
+        DR: the reward model's estimate for the logged action, q^(x_i, a_i).
+    reward_hat_target : str, optional
+        DR: the reward model's expectation under the target policy, sum_a pi_e(a | x_i)
+        q^(x_i, a).
+    slate : str, optional
+        The slate (impression) id column: each row is then one (slate, position), the units
+        are the slates (the ``n`` of the output, the bootstrap's clusters).
+    position : str, optional
+        The position column of a slate (``slate_rips``: its cascade propensities must not
+        grow along the positions).
+    clip : float, optional
+        Importance weights clipped from above, ``w = min(target / pscore, clip)`` (obp's
+        ``lambda_``), in every estimator; None (default): no clipping.
+    by : str or list of str, optional
+        Compute per slice: one row per combination of these columns' values, NULL being a
+        value of its own.
+    where : str, optional
+        Keep only the rows of ``data`` where this SQL boolean expression over its columns
+        holds, e.g. ``where="country = 'DE'"``; one expression, as ``evaluate``'s ``where=``.
+    ci : float, optional
+        A confidence level in (0, 1): add ``value_lo`` and ``value_hi``.
+    ci_method : {"t", "bootstrap"}, default "t"
+        ``"t"``: the t interval over rounds (ips, dr) or slates, the delta-method interval for
+        snips; ``"bootstrap"``: the library's Poisson bootstrap with hashed weights, clustered
+        by slate for the slate estimators, percentile interval.
+    """,
+            data=("Any", REQUIRED),
+            reward=("str", REQUIRED),
+            pscore=("str", REQUIRED),
+            target=("str", REQUIRED),
+            estimator=("str | Sequence[str]", ("ips", "snips")),
+            reward_hat=("str | None", None),
+            reward_hat_target=("str | None", None),
+            slate=("str | None", None),
+            position=("str | None", None),
+            clip=("float | None", None),
+            by=("str | Sequence[str] | None", None),
+            where=("str | None", None),
+            ci=("float | None", None),
+            ci_method=("str", "t"),
+        ),
+    ),
+)

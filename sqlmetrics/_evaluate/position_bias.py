@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for
 from .._backends.source import Source, open_source
+from .._core.params import REQUIRED, Function, args
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, is_numeric
 from .._engine.where import check_where, filtered
@@ -26,7 +27,11 @@ from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["click_metrics", "position_propensities"]
+    from .._core._calls import ClickMetricsCall, PositionPropensitiesCall
+
+#: the public functions are declared at the end of this module (API) and generated into
+#: ``_api_position_bias.py`` by ``python -m tools.api`` (decision 0013)
+__all__ = ["run_click_metrics", "run_position_propensities"]
 
 PROPENSITIES = "position_propensities"
 CLICKS = "click_metrics"
@@ -138,149 +143,51 @@ def _typed(frame: pd.DataFrame, ints: Sequence[str], floats: Sequence[str]) -> p
     return frame
 
 
-def position_propensities(
-    data: Any,
-    *,
-    position: str,
-    click: str,
-    intervention: str | None = None,
-    by: str | Sequence[str] | None = None,
-    where: str | None = None,
-    max_position: int | None = None,
-    ci_level: float = 0.95,
-    con: Any = None,
-) -> pd.DataFrame:
-    """The examination propensity of each position, relative to the top, from a log whose top
-    positions were shown in a random order (the RandTop-n estimator).
-
-    Under the examination hypothesis an item shown at position ``k`` is clicked with
-    probability ``p_k * P(relevant)``. In impressions whose top ``n`` items were put in a
-    uniformly random order, every position ``k <= n`` shows items of the same expected
-    relevance, so the ratio of the click-through rates at ``k`` and at 1 estimates
-    ``p_k / p_1``. One statement on the engine that holds the log.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
-    position : str
-        The column of the position the item was shown at (an integer, 1 at the top).
-    click : str
-        The column of the click: 1 when the item was clicked, else 0.
-    intervention : str, optional
-        A boolean or 0/1 column marking the rows of the randomised impressions (true or 1);
-        only those are read. None (default): every row is of a randomised impression.
-    by : str or list of str, optional
-        The slice columns: each slice has its own propensities (NULL is a slice of its own).
-    where : str, optional
-        Keep only the rows of ``data`` where this SQL boolean expression over its columns holds.
-    max_position : int, optional
-        ``n``, the number of top positions that were shuffled: rows below it are left out.
-        None (default): every position of the randomised rows was shuffled.
-    ci_level : float, default 0.95
-        The level of the intervals ``lo``, ``hi``.
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per slice and position with a randomised impression, ordered by the slices
-        (NULL last) and position: the slices, ``position``, ``propensity`` (``p_k / p_1``;
-        NaN for every position of a slice without a click at position 1), ``lo``, ``hi``
-        (the log interval of a ratio of two proportions; NaN where position ``k`` has no
-        click), ``clicks``, ``impressions`` and ``ctr``.
-
-    Raises
-    ------
-    InvalidParameterError
-        An option out of its range, or a column that is not in the table.
-    InvalidDataError
-        A NULL position or click, a position that is not an integer >= 1, a click that is
-        neither 0 nor 1, an intervention column that is neither boolean nor numeric.
-
-    Notes
-    -----
-    With ``c_k`` the clicks and ``n_k`` the impressions at position ``k`` over the randomised
-    rows (``k <= max_position``)::
-
-        propensity_k = (c_k / n_k) / (c_1 / n_1)
-        lo, hi       = propensity_k exp(-+ z sqrt(1/c_k - 1/n_k + 1/c_1 - 1/n_1))
-
-    Assumptions: the examination hypothesis (a click is examination and relevance,
-    independent of each other); the propensity depends on the position alone; the order of
-    the top ``n`` is uniformly random in the randomised impressions, each of which shows at
-    least ``n`` items. The full definition is the header of
-    sql/_macros/counterfactual/position_bias.sql.
-
-    References
-    ----------
-    .. [1] Wang, X., Bendersky, M., Metzler, D. and Najork, M. (2016). Learning to Rank with
-       Selection Bias in Personal Search. SIGIR.
-    .. [2] Joachims, T., Swaminathan, A. and Schnabel, T. (2017). Unbiased Learning-to-Rank
-       with Biased Feedback. WSDM.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> log = pd.DataFrame({"pos": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3],
-    ...                     "clicked": [1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]})
-    >>> sqlmetrics.position_propensities(log, position="pos", click="clicked")[
-    ...     ["position", "propensity", "clicks", "impressions"]]
-       position  propensity  clicks  impressions
-    0         1         1.0       2            4
-    1         2         0.5       1            4
-    2         3         0.5       1            4
-    """
+def run_position_propensities(a: PositionPropensitiesCall) -> pd.DataFrame:
+    """The body of :func:`position_propensities`, its arguments in ``a``."""
     name = PROPENSITIES
-    _column_arg(name, "position", position)
-    _column_arg(name, "click", click)
-    if intervention is not None:
-        _column_arg(name, "intervention", intervention)
-    by_cols = normalize_by(name, by)
-    n_max = _positive_int(name, "max_position", max_position, 10)
-    level_ok = isinstance(ci_level, numbers.Real) and not isinstance(ci_level, bool)
-    if not level_ok or not 0 < float(ci_level) < 1:
+    _column_arg(name, "position", a.position)
+    _column_arg(name, "click", a.click)
+    if a.intervention is not None:
+        _column_arg(name, "intervention", a.intervention)
+    by_cols = normalize_by(name, a.by)
+    n_max = _positive_int(name, "max_position", a.max_position, 10)
+    level_ok = isinstance(a.ci_level, numbers.Real) and not isinstance(a.ci_level, bool)
+    if not level_ok or not 0 < float(a.ci_level) < 1:
         raise InvalidParameterError(
-            f"{name}: ci_level={ci_level!r} must be strictly between 0 and 1 (e.g. 0.95)"
+            f"{name}: ci_level={a.ci_level!r} must be strictly between 0 and 1 (e.g. 0.95)"
         )
-    for arg, col in (("position", position), ("click", click), ("intervention", intervention)):
+    for arg, col in (
+        ("position", a.position),
+        ("click", a.click),
+        ("intervention", a.intervention),
+    ):
         if col in by_cols:
             raise InvalidParameterError(
-                f"{name}: by={by!r} holds the {arg} column {col!r}; leave it out of by="
+                f"{name}: by={a.by!r} holds the {arg} column {col!r}; leave it out of by="
             )
-    z = two_sided_normal(float(ci_level))
+    z = two_sided_normal(float(a.ci_level))
 
     def body(source: Source) -> pd.DataFrame:
-        named = [("position", position), ("click", click)] + [("by", c) for c in by_cols]
-        if intervention is not None:
-            named.append(("intervention", intervention))
+        named = [("position", a.position), ("click", a.click)] + [("by", c) for c in by_cols]
+        if a.intervention is not None:
+            named.append(("intervention", a.intervention))
         _check_log(name, source, named)
         is_bool = False
-        if intervention is not None:
-            kind = source.backend.family(source.columns[intervention])
+        if a.intervention is not None:
+            kind = source.backend.family(source.columns[a.intervention])
             if kind not in ("boolean", "number"):
                 raise InvalidDataError(
-                    f"{name}: intervention column {intervention!r} has type "
-                    f"{source.columns[intervention]}; intervention= must name a boolean or 0/1 "
+                    f"{name}: intervention column {a.intervention!r} has type "
+                    f"{source.columns[a.intervention]}; intervention= must name a boolean or 0/1 "
                     f"column marking the randomised impressions"
                 )
             is_bool = kind == "boolean"
         dialect = source.backend.dialect
         columns = {
-            "position": quote_ident(position, dialect),
-            "click": quote_ident(click, dialect),
-            "intervention": quote_ident(intervention, dialect) if intervention else None,
+            "position": quote_ident(a.position, dialect),
+            "click": quote_ident(a.click, dialect),
+            "intervention": quote_ident(a.intervention, dialect) if a.intervention else None,
         }
         options = {"max_position": n_max, "z": z, "intervention_bool": is_bool}
         by_q = [quote_ident(c, dialect) for c in by_cols]
@@ -290,7 +197,7 @@ def position_propensities(
         ints = ("position", "clicks", "impressions")
         return _typed(frame, ints, ("propensity", "lo", "hi", "ctr"))
 
-    return _run(name, data, con, where, body)
+    return _run(name, a.data, a.con, a.where, body)
 
 
 def _propensity_map(value: Any) -> dict[int, float] | None:
@@ -337,152 +244,56 @@ def _propensity_map(value: Any) -> dict[int, float] | None:
     return dict(sorted(out.items()))
 
 
-def click_metrics(
-    data: Any,
-    *,
-    group: str,
-    position: str,
-    click: str,
-    score: str,
-    propensity: Any,
-    k: int | None = 10,
-    metrics: Sequence[str] = METRICS,
-    by: str | Sequence[str] | None = None,
-    where: str | None = None,
-    con: Any = None,
-) -> pd.DataFrame:
-    """Click metrics of a new ranking from a logged one, corrected for position bias by
-    inverse propensity weighting.
-
-    Each group's logged items (with the position they were shown at and their click) are
-    reordered by a new ranker's ``score``; every click counts ``1 / p`` of its logged
-    position, so that under the examination hypothesis a click weighs as much as the
-    relevance it reveals wherever it was shown. One statement on the engine that holds the log.
-
-    Parameters
-    ----------
-    data : str, path, pandas.DataFrame, pyarrow.Table, duckdb.DuckDBPyRelation or ibis.Table
-        A table or view name in ``con``, a Parquet/CSV path or glob (or a list of them), a
-        DataFrame, an Arrow table, a DuckDB relation or an Ibis table expression.
-    group : str
-        The group column (query, session, user).
-    position : str
-        The logged position (an integer, 1 at the top).
-    click : str
-        The click: 1 when the item was clicked, else 0.
-    score : str
-        The new ranker's score of the item (higher first).
-    propensity : str, mapping or pandas.DataFrame
-        The examination propensity of the logged position: a column holding it per row, a
-        mapping position -> propensity, or the DataFrame :func:`position_propensities`
-        returns (its rows of one slice). Only the clicked rows' propensities are read, and
-        each must be > 0.
-    k : int or None, default 10
-        The cut-off of the new ranking: only its top ``k`` ranks count; None for the whole
-        list.
-    metrics : list of {"ctr", "dcg", "recall"}, default all three
-        The metrics, output as ``ctr@k``, ``dcg@k``, ``recall@k`` (without ``@k`` when k is
-        None).
-    by : str or list of str, optional
-        The slice columns (NULL is a slice of its own); a group split between slices is a
-        group of each.
-    where : str, optional
-        Keep only the rows of ``data`` where this SQL boolean expression over its columns holds.
-    con : duckdb, str, SQLAlchemy engine, SparkSession, ClickHouse client or Ibis backend, optional
-        The engine that runs the statement and holds ``data`` (and ``qrels=``, ``train=``) when
-        they are table names. None (default): a fresh in-memory DuckDB connection. DuckDB: a
-        ``duckdb`` connection, or a database file path (opened read-only). PostgreSQL: a
-        SQLAlchemy ``Engine`` or ``Connection``. Spark: a ``pyspark.sql.SparkSession``, classic
-        or Spark Connect (``builder.remote(...)``, Databricks Connect). ClickHouse: a ``chdb``
-        session or connection (in process) or a ``clickhouse_connect`` client (over HTTP). Ibis:
-        a backend of one of those four (``ibis.duckdb.connect()``, ...), its own connection
-        used; an Ibis expression without ``con`` runs on its own backend;
-        docs/concepts/engines.md.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per slice (one row without ``by``), ordered by the slices (NULL last): the
-        slices, the metrics, ``n_groups``, ``n_clicked_groups`` (the groups with a click,
-        over which recall is averaged), ``n_rows`` and ``n_clicks``.
-
-    Raises
-    ------
-    InvalidParameterError
-        An option out of its range, a metric not known, a propensity table or mapping that is
-        not one, or a column that is not in the table.
-    InvalidDataError
-        A NULL in a column read, a position that is not an integer >= 1, a click neither 0
-        nor 1, a clicked row whose position has no propensity > 0.
-
-    Notes
-    -----
-    Per group, with ``r`` the new rank and ``w = click / p(logged position)``::
-
-        ctr@k    = sum_{r <= k} w / k
-        dcg@k    = sum_{r <= k} w / log2(1 + r)
-        recall@k = sum_{r <= k} w / sum w      (groups with a click only)
-
-    averaged over the groups. Tied scores: the expected value over every order of the tied
-    items (ties="average"). The full definition is the header of
-    sql/_macros/counterfactual/position_bias.sql.
-
-    References
-    ----------
-    .. [1] Joachims, T., Swaminathan, A. and Schnabel, T. (2017). Unbiased Learning-to-Rank
-       with Biased Feedback. WSDM.
-    .. [2] Agarwal, A., Wang, X., Li, C., Bendersky, M. and Najork, M. (2019). Estimating
-       Position Bias without Intrusive Interventions. WSDM.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import sqlmetrics
-    >>> log = pd.DataFrame({"q": [1, 1, 1, 2, 2, 2], "pos": [1, 2, 3, 1, 2, 3],
-    ...                     "clicked": [0, 0, 1, 1, 0, 0], "new": [0.1, 0.2, 0.9, 0.8, 0.5, 0.3]})
-    >>> sqlmetrics.click_metrics(log, group="q", position="pos", click="clicked", score="new",
-    ...                          propensity={1: 1.0, 2: 0.5, 3: 0.25}, k=1)
-       ctr@1  dcg@1  recall@1  n_groups  n_clicked_groups  n_rows  n_clicks
-    0    2.5    2.5       1.0         2                 2       6         2
-    """
+def run_click_metrics(a: ClickMetricsCall) -> pd.DataFrame:
+    """The body of :func:`click_metrics`, its arguments in ``a``."""
     name = CLICKS
-    for arg, col in (("group", group), ("position", position), ("click", click), ("score", score)):
+    for arg, col in (
+        ("group", a.group),
+        ("position", a.position),
+        ("click", a.click),
+        ("score", a.score),
+    ):
         _column_arg(name, arg, col)
-    by_cols = normalize_by(name, by)
-    cut = _positive_int(name, "k", k, 10)
-    if isinstance(metrics, str):
-        names = [metrics]
+    by_cols = normalize_by(name, a.by)
+    cut = _positive_int(name, "k", a.k, 10)
+    if isinstance(a.metrics, str):
+        names = [a.metrics]
     else:  # None, a number: the message below (was a TypeError from list(None))
-        names = list(metrics) if isinstance(metrics, Iterable) else []
+        names = list(a.metrics) if isinstance(a.metrics, Iterable) else []
     unknown = [m for m in names if not isinstance(m, str) or m not in METRICS]
     if not names or unknown or len(set(names)) != len(names):
         raise InvalidParameterError(
-            f"{name}: metrics={metrics!r} must be distinct names among 'ctr', 'dcg', 'recall' "
+            f"{name}: metrics={a.metrics!r} must be distinct names among 'ctr', 'dcg', 'recall' "
             f"(e.g. metrics=['ctr', 'dcg'])"
         )
-    mapping = _propensity_map(propensity)
-    if group in by_cols:
+    mapping = _propensity_map(a.propensity)
+    if a.group in by_cols:
         raise InvalidParameterError(
-            f"{name}: by={by!r} holds the group column {group!r}; each group is averaged "
-            f"within its slice: leave {group!r} out of by="
+            f"{name}: by={a.by!r} holds the group column {a.group!r}; each group is averaged "
+            f"within its slice: leave {a.group!r} out of by="
         )
 
     def body(source: Source) -> pd.DataFrame:
-        named = [("position", position), ("click", click), ("group", group), ("score", score)]
+        named = [
+            ("position", a.position),
+            ("click", a.click),
+            ("group", a.group),
+            ("score", a.score),
+        ]
         if mapping is None:
-            named.append(("propensity", propensity))
+            named.append(("propensity", a.propensity))
         named += [("by", c) for c in by_cols]
         check_columns(name, source, named)
-        if mapping is None and not is_numeric(source.columns[propensity]):
+        if mapping is None and not is_numeric(source.columns[a.propensity]):
             raise InvalidDataError(
-                f"{name}: propensity column {propensity!r} has type "
-                f"{source.columns[propensity]}; propensity= must name a numeric column"
+                f"{name}: propensity column {a.propensity!r} has type "
+                f"{source.columns[a.propensity]}; propensity= must name a numeric column"
             )
         q = {a: source.backend.ident(c) for a, c in named if a != "by"}
         if mapping is None:
             p = q["propensity"]
             missing = f"{q['click']} = 1 and ({p} is null or not ({p} > 0))"
-            fix = f"the column {propensity!r} must hold a propensity > 0 on every clicked row"
+            fix = f"the column {a.propensity!r} must hold a propensity > 0 on every clicked row"
         else:
             listed = ", ".join(str(pos) for pos in mapping)
             missing = f"{q['click']} = 1 and {q['position']} not in ({listed})"
@@ -508,4 +319,216 @@ def click_metrics(
         frame = _typed(frame, counts, [f"{m}{suffix}" for m in chosen])
         return frame[[*by_cols, *(f"{m}{suffix}" for m in names), *counts]]
 
-    return _run(name, data, con, where, body)
+    return _run(name, a.data, a.con, a.where, body)
+
+
+API = (
+    Function(
+        "position_propensities",
+        takes=(
+            "data",
+            "position",
+            "click",
+            "intervention",
+            "by",
+            "where",
+            "max_position",
+            "ci_level",
+            "con",
+        ),
+        call=run_position_propensities,
+        bundle="PositionPropensitiesCall",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    The examination propensity of each position, relative to the top, from a log whose top
+    positions were shown in a random order (the RandTop-n estimator).
+
+    Under the examination hypothesis an item shown at position ``k`` is clicked with
+    probability ``p_k * P(relevant)``. In impressions whose top ``n`` items were put in a
+    uniformly random order, every position ``k <= n`` shows items of the same expected
+    relevance, so the ratio of the click-through rates at ``k`` and at 1 estimates
+    ``p_k / p_1``. One statement on the engine that holds the log.
+    """,
+        returns="""
+    pandas.DataFrame
+        One row per slice and position with a randomised impression, ordered by the slices
+        (NULL last) and position: the slices, ``position``, ``propensity`` (``p_k / p_1``;
+        NaN for every position of a slice without a click at position 1), ``lo``, ``hi``
+        (the log interval of a ratio of two proportions; NaN where position ``k`` has no
+        click), ``clicks``, ``impressions`` and ``ctr``.
+    """,
+        raises="""
+    InvalidParameterError
+        An option out of its range, or a column that is not in the table.
+    InvalidDataError
+        A NULL position or click, a position that is not an integer >= 1, a click that is
+        neither 0 nor 1, an intervention column that is neither boolean nor numeric.
+    """,
+        notes="""
+    With ``c_k`` the clicks and ``n_k`` the impressions at position ``k`` over the randomised
+    rows (``k <= max_position``)::
+
+        propensity_k = (c_k / n_k) / (c_1 / n_1)
+        lo, hi       = propensity_k exp(-+ z sqrt(1/c_k - 1/n_k + 1/c_1 - 1/n_1))
+
+    Assumptions: the examination hypothesis (a click is examination and relevance,
+    independent of each other); the propensity depends on the position alone; the order of
+    the top ``n`` is uniformly random in the randomised impressions, each of which shows at
+    least ``n`` items. The full definition is the header of
+    sql/_macros/counterfactual/position_bias.sql.
+    """,
+        references="""
+    .. [1] Wang, X., Bendersky, M., Metzler, D. and Najork, M. (2016). Learning to Rank with
+       Selection Bias in Personal Search. SIGIR.
+    .. [2] Joachims, T., Swaminathan, A. and Schnabel, T. (2017). Unbiased Learning-to-Rank
+       with Biased Feedback. WSDM.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> log = pd.DataFrame({"pos": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3],
+    ...                     "clicked": [1, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]})
+    >>> sqlmetrics.position_propensities(log, position="pos", click="clicked")[
+    ...     ["position", "propensity", "clicks", "impressions"]]
+       position  propensity  clicks  impressions
+    0         1         1.0       2            4
+    1         2         0.5       1            4
+    2         3         0.5       1            4
+    """,
+        own=args(
+            """
+    position : str
+        The column of the position the item was shown at (an integer, 1 at the top).
+    click : str
+        The column of the click: 1 when the item was clicked, else 0.
+    intervention : str, optional
+        A boolean or 0/1 column marking the rows of the randomised impressions (true or 1);
+        only those are read. None (default): every row is of a randomised impression.
+    by : str or list of str, optional
+        The slice columns: each slice has its own propensities (NULL is a slice of its own).
+    where : str, optional
+        Keep only the rows of ``data`` where this SQL boolean expression over its columns holds.
+    max_position : int, optional
+        ``n``, the number of top positions that were shuffled: rows below it are left out.
+        None (default): every position of the randomised rows was shuffled.
+    ci_level : float, default 0.95
+        The level of the intervals ``lo``, ``hi``.
+    """,
+            position=("str", REQUIRED),
+            click=("str", REQUIRED),
+            intervention=("str | None", None),
+            by=("str | Sequence[str] | None", None),
+            where=("str | None", None),
+            max_position=("int | None", None),
+            ci_level=("float", 0.95),
+        ),
+    ),
+    Function(
+        "click_metrics",
+        takes=(
+            "data",
+            "group",
+            "position",
+            "click",
+            "score",
+            "propensity",
+            "k",
+            "metrics",
+            "by",
+            "where",
+            "con",
+        ),
+        call=run_click_metrics,
+        bundle="ClickMetricsCall",
+        returns_type="pd.DataFrame",
+        interval=False,
+        summary="""
+    Click metrics of a new ranking from a logged one, corrected for position bias by
+    inverse propensity weighting.
+
+    Each group's logged items (with the position they were shown at and their click) are
+    reordered by a new ranker's ``score``; every click counts ``1 / p`` of its logged
+    position, so that under the examination hypothesis a click weighs as much as the
+    relevance it reveals wherever it was shown. One statement on the engine that holds the log.
+    """,
+        returns="""
+    pandas.DataFrame
+        One row per slice (one row without ``by``), ordered by the slices (NULL last): the
+        slices, the metrics, ``n_groups``, ``n_clicked_groups`` (the groups with a click,
+        over which recall is averaged), ``n_rows`` and ``n_clicks``.
+    """,
+        raises="""
+    InvalidParameterError
+        An option out of its range, a metric not known, a propensity table or mapping that is
+        not one, or a column that is not in the table.
+    InvalidDataError
+        A NULL in a column read, a position that is not an integer >= 1, a click neither 0
+        nor 1, a clicked row whose position has no propensity > 0.
+    """,
+        notes="""
+    Per group, with ``r`` the new rank and ``w = click / p(logged position)``::
+
+        ctr@k    = sum_{r <= k} w / k
+        dcg@k    = sum_{r <= k} w / log2(1 + r)
+        recall@k = sum_{r <= k} w / sum w      (groups with a click only)
+
+    averaged over the groups. Tied scores: the expected value over every order of the tied
+    items (ties="average"). The full definition is the header of
+    sql/_macros/counterfactual/position_bias.sql.
+    """,
+        references="""
+    .. [1] Joachims, T., Swaminathan, A. and Schnabel, T. (2017). Unbiased Learning-to-Rank
+       with Biased Feedback. WSDM.
+    .. [2] Agarwal, A., Wang, X., Li, C., Bendersky, M. and Najork, M. (2019). Estimating
+       Position Bias without Intrusive Interventions. WSDM.
+    """,
+        examples="""
+    >>> import pandas as pd
+    >>> import sqlmetrics
+    >>> log = pd.DataFrame({"q": [1, 1, 1, 2, 2, 2], "pos": [1, 2, 3, 1, 2, 3],
+    ...                     "clicked": [0, 0, 1, 1, 0, 0], "new": [0.1, 0.2, 0.9, 0.8, 0.5, 0.3]})
+    >>> sqlmetrics.click_metrics(log, group="q", position="pos", click="clicked", score="new",
+    ...                          propensity={1: 1.0, 2: 0.5, 3: 0.25}, k=1)
+       ctr@1  dcg@1  recall@1  n_groups  n_clicked_groups  n_rows  n_clicks
+    0    2.5    2.5       1.0         2                 2       6         2
+    """,
+        own=args(
+            """
+    group : str
+        The group column (query, session, user).
+    position : str
+        The logged position (an integer, 1 at the top).
+    click : str
+        The click: 1 when the item was clicked, else 0.
+    score : str
+        The new ranker's score of the item (higher first).
+    propensity : str, mapping or pandas.DataFrame
+        The examination propensity of the logged position: a column holding it per row, a
+        mapping position -> propensity, or the DataFrame :func:`position_propensities`
+        returns (its rows of one slice). Only the clicked rows' propensities are read, and
+        each must be > 0.
+    k : int or None, default 10
+        The cut-off of the new ranking: only its top ``k`` ranks count; None for the whole
+        list.
+    metrics : list of {"ctr", "dcg", "recall"}, default all three
+        The metrics, output as ``ctr@k``, ``dcg@k``, ``recall@k`` (without ``@k`` when k is
+        None).
+    by : str or list of str, optional
+        The slice columns (NULL is a slice of its own); a group split between slices is a
+        group of each.
+    where : str, optional
+        Keep only the rows of ``data`` where this SQL boolean expression over its columns holds.
+    """,
+            group=("str", REQUIRED),
+            position=("str", REQUIRED),
+            click=("str", REQUIRED),
+            score=("str", REQUIRED),
+            propensity=("Any", REQUIRED),
+            k=("int | None", 10),
+            metrics=("Sequence[str]", ("ctr", "dcg", "recall")),
+            by=("str | Sequence[str] | None", None),
+            where=("str | None", None),
+        ),
+    ),
+)

@@ -52,8 +52,9 @@ from ..errors import (
     SqlMetricsError,
 )
 from ._api_evaluate import evaluate
+from ._api_monitor import metric_anomalies
 from .monitor import check_options as _anomaly_options
-from .monitor import default_direction, metric_anomalies
+from .monitor import default_direction
 from .report_html import Curves, Monitor, Page, Series, page_html
 
 if TYPE_CHECKING:

@@ -113,7 +113,8 @@ def clicks_command(
     """Click metrics (ctr@k, dcg@k, recall@k) of a new ranking of DATA's logged groups,
     corrected for position bias by inverse propensity weighting.
     """
-    from .._evaluate.position_bias import METRICS, click_metrics
+    from .._evaluate._api_position_bias import click_metrics
+    from .._evaluate.position_bias import METRICS
 
     table, path = propensity_argument(propensity)
     cut = parse_value(k)

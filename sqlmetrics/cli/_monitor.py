@@ -142,7 +142,7 @@ def monitor_command(
     import pandas as pd
 
     from .._evaluate._api_evaluate import evaluate
-    from .._evaluate.monitor import metric_anomalies
+    from .._evaluate._api_monitor import metric_anomalies
     from ..errors import ColumnNotFoundError
 
     names = [cli_name(m) for m in split_metrics(metrics)]

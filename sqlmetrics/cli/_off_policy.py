@@ -86,7 +86,7 @@ def off_policy_command(
     """Estimate a target policy's value from DATA, logged rounds (or slate positions) with
     their rewards, logging propensities and the target policy's probabilities.
     """
-    from .._evaluate.off_policy import off_policy_value
+    from .._evaluate._api_off_policy import off_policy_value
 
     chosen: Any = list(estimators) if estimators else ("ips", "snips")
 

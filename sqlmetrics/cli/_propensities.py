@@ -60,7 +60,7 @@ def propensities_command(
     """Estimate each position's examination propensity, relative to position 1, from DATA, a
     click log (one row per impression) whose top positions were shown in a random order.
     """
-    from .._evaluate.position_bias import position_propensities
+    from .._evaluate._api_position_bias import position_propensities
 
     def call(data: Any, con: Any) -> Any:
         return position_propensities(

@@ -232,8 +232,7 @@ def option_checks() -> dict[str, Any]:
 
 
 #: metric_anomalies' options in the order monitor.check_options takes them (after the metric)
-ANOMALY_OPTIONS = ("window", "seasonality", "delay", "min_rows", "min_history", "threshold",
-                   "direction", "ci_level")  # fmt: skip
+ANOMALY_OPTIONS = (*monitor.OPTIONS, "ci_level")
 #: of them, the integers (monitor._integer): their lowest value is probed
 ANOMALY_INTEGERS = ("window", "delay", "min_rows", "min_history")
 

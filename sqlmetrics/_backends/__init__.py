@@ -59,22 +59,24 @@ clickhouse_connect are imported on first use: lazy on purpose.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 
-from ..errors import DataSourceError
+from ..errors import DataSourceError, SqlMetricsError
 from .base import Backend, closing
 from .clickhouse_backend import ClickHouseBackend, is_chdb, is_clickhouse_connect
 from .config import with_progress
 from .duckdb_backend import DuckDBBackend, lock_of, open_database_file, private_database
 from .ibis_source import default_backend, expression_backend, is_ibis_backend, is_ibis_table
 from .ibis_source import native_connection as ibis_native_connection
-from .source import Filtered, Replayed
+from .source import Filtered, Replayed, Source, open_source
 
-__all__ = ["Backend", "DuckDBBackend", "backend_for"]
+__all__ = ["Backend", "DuckDBBackend", "backend_for", "on_source"]
+
+T = TypeVar("T")
 
 
 def _duckdb_like(con: Any) -> Any:
@@ -171,3 +173,22 @@ def backend_for(con: Any, data: Any = None) -> Iterator[Backend]:
         return
     with closing(backend) as held:
         yield held
+
+
+def on_source(caller: str, data: Any, con: Any, body: Callable[[Source], T]) -> T:
+    """``body(source)`` on the engine that holds ``data`` (``con``; None: DuckDB), its engine
+    errors wrapped as the library's, naming ``caller`` and the data (an interrupt and the
+    library's own errors pass as they are).
+    """
+    labels: list[str] = []
+    with backend_for(con, data) as backend:
+        try:
+            with open_source(data, backend, caller) as source:
+                labels.append(f"data={source.label}")
+                return body(source)
+        except SqlMetricsError:
+            raise
+        except backend.errors as exc:
+            if isinstance(exc, backend.interrupts):
+                raise
+            raise backend.wrap_error(caller, labels, exc) from None

@@ -12,7 +12,7 @@ import json
 import numbers
 from typing import TYPE_CHECKING, Any
 
-from .._backends import backend_for
+from .._backends import backend_for, on_source
 from .._backends.source import Replayed, open_source
 from .._core.params import REQUIRED, Function, args
 from .._core.registry import REGISTRY
@@ -25,7 +25,6 @@ from ..errors import (
     ColumnNotFoundError,
     InvalidDataError,
     InvalidParameterError,
-    SqlMetricsError,
 )
 from ._api_evaluate import evaluate
 from .state import ARGS, COUNT, VERSION
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
 
 #: the public functions are declared at the end of this module (API) and generated into
 #: ``_api_monitor.py`` by ``python -m tools.api`` (decision 0013)
-__all__ = ["check_options", "run_metric_anomalies"]
+__all__ = ["OPTIONS", "check_options", "run_metric_anomalies"]
 
 NAME = "metric_anomalies"
 SEASONALITIES = ("weekday",)
@@ -64,6 +63,11 @@ def default_direction(metric: str) -> str:
     if spec is None or spec.better == "neither":
         return "both"
     return "drop" if spec.better == "higher" else "rise"
+
+
+#: the options of the band, in the signature's order (:func:`check_options`; ``report(monitor=)``
+#: passes them on, with ``intervals``)
+OPTIONS = ("window", "seasonality", "delay", "min_rows", "min_history", "threshold", "direction")
 
 
 def check_options(
@@ -168,29 +172,8 @@ def run_metric_anomalies(a: MetricAnomaliesCall) -> pd.DataFrame:
             _daily_of_states(data, con, a.metric, a.day, by_cols, a.intervals, a.ci_level),
             None,
         )
-    labels: list[str] = []
-    with backend_for(con, data) as backend:
-        try:
-            with open_source(data, backend, NAME) as source:
-                labels.append(f"data={source.label}")
-                return _run(
-                    source,
-                    a.metric,
-                    a.day,
-                    by_cols,
-                    a.value,
-                    a.lo,
-                    a.hi,
-                    a.n_rows,
-                    a.intervals,
-                    options,
-                )
-        except SqlMetricsError:
-            raise
-        except backend.errors as exc:
-            if isinstance(exc, backend.interrupts):
-                raise
-            raise backend.wrap_error(NAME, labels, exc) from None
+    columns = (a.metric, a.day, by_cols, a.value, a.lo, a.hi, a.n_rows, a.intervals)
+    return on_source(NAME, data, con, lambda source: _run(source, *columns, options))
 
 
 def _states_args(data: Any, con: Any) -> dict[str, Any] | None:
@@ -352,24 +335,9 @@ API = (
     Function(
         "metric_anomalies",
         takes=(
-            "data",
-            "metric",
-            "day",
-            "by",
-            "value",
-            "lo",
-            "hi",
-            "n_rows",
-            "intervals",
-            "window",
-            "seasonality",
-            "delay",
-            "min_rows",
-            "min_history",
-            "threshold",
-            "direction",
-            "ci_level",
-            "con",
+            *("data", "metric", "day", "by", "value", "lo", "hi", "n_rows", "intervals"),
+            *OPTIONS,
+            *("ci_level", "con"),
         ),
         call=run_metric_anomalies,
         bundle="MetricAnomaliesCall",

@@ -14,8 +14,7 @@ import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._backends import backend_for
-from .._backends.source import open_source
+from .._backends import on_source
 from .._core.params import REQUIRED, Function, args
 from .._core.registry import PARAMS
 from .._engine.run import normalize_by
@@ -28,7 +27,6 @@ from .._templating.templates import render_macro
 from ..errors import (
     InvalidDataError,
     InvalidParameterError,
-    SqlMetricsError,
     UndefinedMetricWarning,
 )
 from ..errors import warn as warn_user
@@ -169,18 +167,7 @@ def run_off_policy_value(a: OffPolicyValueCall) -> pd.DataFrame:
         "seed": int(a.seed),
         "level": level,
     }
-    labels: list[str] = []
-    with backend_for(a.con, data) as backend:
-        try:
-            with open_source(data, backend, NAME) as source:
-                labels.append(f"data={source.label}")
-                return _run(source, named, by_cols, options)
-        except SqlMetricsError:
-            raise
-        except backend.errors as exc:
-            if isinstance(exc, backend.interrupts):
-                raise
-            raise backend.wrap_error(NAME, labels, exc) from None
+    return on_source(NAME, data, a.con, lambda source: _run(source, named, by_cols, options))
 
 
 def _check_values(

@@ -13,8 +13,8 @@ import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._backends import backend_for
-from .._backends.source import Source, open_source
+from .._backends import on_source
+from .._backends.source import Source
 from .._core.params import REQUIRED, Function, args
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, is_numeric
@@ -22,7 +22,7 @@ from .._engine.where import check_where, filtered
 from .._inference.stats import two_sided_normal
 from .._templating.quoting import quote_ident
 from .._templating.templates import render_macro
-from ..errors import InvalidDataError, InvalidParameterError, SqlMetricsError
+from ..errors import InvalidDataError, InvalidParameterError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,19 +68,7 @@ def _run(
     body: Callable[[Source], pd.DataFrame],
 ) -> pd.DataFrame:
     """``body(source)`` on the engine that holds ``data``, its errors wrapped as the library's."""
-    data = filtered(data, check_where(caller, where))
-    labels: list[str] = []
-    with backend_for(con, data) as backend:
-        try:
-            with open_source(data, backend, caller) as source:
-                labels.append(f"data={source.label}")
-                return body(source)
-        except SqlMetricsError:
-            raise
-        except backend.errors as exc:
-            if isinstance(exc, backend.interrupts):
-                raise
-            raise backend.wrap_error(caller, labels, exc) from None
+    return on_source(caller, filtered(data, check_where(caller, where)), con, body)
 
 
 def _check_log(

@@ -53,6 +53,7 @@ from ..errors import (
 )
 from ._api_evaluate import evaluate
 from ._api_monitor import metric_anomalies
+from .monitor import OPTIONS as MONITOR_OPTIONS
 from .monitor import check_options as _anomaly_options
 from .monitor import default_direction
 from .report_html import Curves, Monitor, Page, Series, page_html
@@ -69,16 +70,7 @@ __all__ = ["run_report"]
 #: points kept per ROC / PR curve (exact points at score quantiles, see roc_curve)
 MAX_POINTS = 200
 #: the options of metric_anomalies that ``monitor=`` passes on (day, by, ci_level: report's)
-MONITOR_KEYS = (
-    "window",
-    "seasonality",
-    "delay",
-    "min_rows",
-    "min_history",
-    "threshold",
-    "direction",
-    "intervals",
-)
+MONITOR_KEYS = (*MONITOR_OPTIONS, "intervals")
 #: the level of the daily intervals when ``day=`` is given without ``ci=``
 DAILY_CI = 0.95
 #: the operating-point metrics, each with the option of the level it is read at, in the

@@ -226,6 +226,20 @@ RENDERED: dict[str, tuple[str, object]] = ENTRY | {
     "train": ("str | os.PathLike[str] | None", None),
 }
 
+
+def entry_point(
+    name: str, takes: tuple[str, ...], call: Callable[..., Any], **rest: Any
+) -> Function:
+    """An entry point's :class:`Function`: its body ``call`` takes the generated ``<Name>Call``
+    (``bundle``), it has no ``ci=`` overloads, it returns a table unless ``returns_type`` says
+    otherwise, and a last parameter ``options`` is ``**options``.
+    """
+    bundle = "".join(part.capitalize() for part in name.split("_")) + "Call"
+    variadic = "options" if takes[-1] == "options" else ""
+    rest = {"returns_type": "pd.DataFrame", **rest}
+    return Function(name, takes, call, bundle=bundle, interval=False, variadic=variadic, **rest)
+
+
 RANKING = (
     "bpref", "cg", "dcg", "err", "fallout", "gm_map", "hit_rate", "hit_ratio", "idcg", "infap",
     "iprec_11pt_avg", "iprec_at_recall", "judged", "mean_average_precision", "mrr", "ndcg",

@@ -17,7 +17,7 @@ from .._backends.files import (
 from .._backends.ibis_source import is_ibis_table
 from .._core.dialects import DIALECTS, FILE_KINDS
 from .._core.names import parse_metric
-from .._core.params import RENDERED, Function, args, entry_takes
+from .._core.params import RENDERED, args, entry_point, entry_takes
 from .._templating.quoting import quote_ident, quote_literal, quote_table
 from .._templating.templates import check_dialect
 from ..errors import InvalidParameterError, SqlMetricsError
@@ -207,15 +207,12 @@ def run_render_evaluate(a: RenderEvaluateCall) -> str:
 
 
 API = (
-    Function(
+    entry_point(
         "render_evaluate",
         takes=entry_takes("round scores indicators ci ci_method n_boot seed con"),
         call=run_render_evaluate,
-        bundle="RenderEvaluateCall",
         positional=2,
-        variadic="options",
         returns_type="str",
-        interval=False,
         summary="""
     Return the one SQL statement that :func:`evaluate` runs, without running it, in the
     SQL of ``dialect``.

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
 from .._core.names import Request, parse_metric
-from .._core.params import ENTRY, Function, args, entry_takes
+from .._core.params import ENTRY, args, entry_point, entry_takes
 from .._core.registry import Role
 from .._engine.plan import (
     Plan,
@@ -344,15 +344,11 @@ def add_intervals(
 
 
 API = (
-    Function(
+    entry_point(
         "evaluate",
         takes=entry_takes("round dialect"),
         call=run_evaluate,
-        bundle="EvaluateCall",
         positional=2,
-        variadic="options",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     Compute several metrics at once, per slice, in one SQL statement.
     """,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_for, on_source
 from .._backends.source import Replayed, open_source
-from .._core.params import REQUIRED, Function, args
+from .._core.params import REQUIRED, args, entry_point
 from .._core.registry import REGISTRY
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric, type_family
@@ -332,7 +332,7 @@ def _run(
 
 
 API = (
-    Function(
+    entry_point(
         "metric_anomalies",
         takes=(
             *("data", "metric", "day", "by", "value", "lo", "hi", "n_rows", "intervals"),
@@ -340,10 +340,7 @@ API = (
             *("ci_level", "con"),
         ),
         call=run_metric_anomalies,
-        bundle="MetricAnomaliesCall",
         positional=2,
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     The days a slice's metric moved beyond its recent history and its own sampling error.
 

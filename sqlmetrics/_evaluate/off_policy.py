@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._backends import on_source
-from .._core.params import REQUIRED, Function, args
+from .._core.params import REQUIRED, args, entry_point
 from .._core.registry import PARAMS
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, check_unique, is_numeric
@@ -375,7 +375,7 @@ def _numeric(out: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 
 API = (
-    Function(
+    entry_point(
         "off_policy_value",
         takes=(
             "data",
@@ -397,9 +397,6 @@ API = (
             "con",
         ),
         call=run_off_policy_value,
-        bundle="OffPolicyValueCall",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     The value of a target policy estimated from logged bandit feedback (off-policy
     evaluation), by slice, in one statement on the engine that holds the logs.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends import on_source
 from .._backends.source import Source
-from .._core.params import REQUIRED, Function, args
+from .._core.params import REQUIRED, args, entry_point
 from .._engine.run import normalize_by
 from .._engine.validate import check_columns, is_numeric
 from .._engine.where import check_where, filtered
@@ -311,7 +311,7 @@ def run_click_metrics(a: ClickMetricsCall) -> pd.DataFrame:
 
 
 API = (
-    Function(
+    entry_point(
         "position_propensities",
         takes=(
             "data",
@@ -325,9 +325,6 @@ API = (
             "con",
         ),
         call=run_position_propensities,
-        bundle="PositionPropensitiesCall",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     The examination propensity of each position, relative to the top, from a log whose top
     positions were shown in a random order (the RandTop-n estimator).
@@ -412,7 +409,7 @@ API = (
             ci_level=("float", 0.95),
         ),
     ),
-    Function(
+    entry_point(
         "click_metrics",
         takes=(
             "data",
@@ -428,9 +425,6 @@ API = (
             "con",
         ),
         call=run_click_metrics,
-        bundle="ClickMetricsCall",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     Click metrics of a new ranking from a logged one, corrected for position bias by
     inverse propensity weighting.

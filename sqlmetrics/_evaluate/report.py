@@ -31,7 +31,7 @@ from .._backends import backend_for
 from .._backends.duckdb_backend import database_files
 from .._backends.files import check_output_over_input, check_path_text
 from .._backends.source import open_source
-from .._core.params import ENTRY, Function, args, entry_takes
+from .._core.params import ENTRY, args, entry_point, entry_takes
 from .._core.registry import get_spec
 from .._engine._api_render import render_evaluate
 from .._engine.plan import Plan, _is_grouped, _is_ranking, group_counts, make_plan
@@ -1093,18 +1093,15 @@ def _days(part: pd.DataFrame, day: str) -> list[tuple[Any, ...]]:
 
 
 API = (
-    Function(
+    entry_point(
         "report",
         takes=entry_takes(
             "group_weight train round indicators dialect",
             "curves max_slices day monitor max_series path title convention",
         ),
         call=run_report,
-        bundle="ReportCall",
         positional=2,
-        variadic="options",
         returns_type="Path",
-        interval=False,
         summary="""
     Write an evaluation as one self-contained HTML page, and return its path.
 

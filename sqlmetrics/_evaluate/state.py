@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._core.params import ENTRY, RENDERED, REQUIRED, Function, args, entry_takes
+from .._core.params import ENTRY, RENDERED, REQUIRED, args, entry_point, entry_takes
 from .._core.registry import Role, default_of, get_spec
 from .._engine.plan import Plan, check_train, make_plan, open_plan, role_columns
 from .._engine.render import relation_of
@@ -591,15 +591,11 @@ def _with_bounds(
 
 
 API = (
-    Function(
+    entry_point(
         "state",
         takes=entry_takes("dialect"),
         call=run_state,
-        bundle="StateCall",
         positional=2,
-        variadic="options",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     The exact mergeable state of one partition (a day) for :func:`merge`.
     """,
@@ -666,15 +662,12 @@ API = (
             **ENTRY,
         ),
     ),
-    Function(
+    entry_point(
         "render_state",
         takes=entry_takes("scores indicators ci ci_method n_boot seed where con"),
         call=run_render_state,
-        bundle="RenderStateCall",
         positional=2,
-        variadic="options",
         returns_type="str",
-        interval=False,
         summary="""
     Return the SQL statement :func:`state` runs, in the SQL of ``dialect``.
     """,
@@ -708,15 +701,11 @@ API = (
             **RENDERED,
         ),
     ),
-    Function(
+    entry_point(
         "merge",
         takes=entry_takes("dialect", first="states"),
         call=run_merge,
-        bundle="MergeCall",
         positional=2,
-        variadic="options",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     :func:`evaluate`'s frame over the union of partitions, from their :func:`state`.
     """,

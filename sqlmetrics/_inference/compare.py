@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._backends.source import Source
 from .._core.names import Request, metric_form
-from .._core.params import ENTRY, Function, args
+from .._core.params import ENTRY, args, entry_point
 from .._core.registry import (
     N_BOOT_MAX,
     PAIRED_TESTS,
@@ -1004,7 +1004,7 @@ def _frame(
 
 
 API = (
-    Function(
+    entry_point(
         "compare",
         takes=(
             "data",
@@ -1032,11 +1032,7 @@ API = (
             "options",
         ),
         call=run_compare,
-        bundle="CompareCall",
         positional=2,
-        variadic="options",
-        returns_type="pd.DataFrame",
-        interval=False,
         summary="""
     Compare models to a baseline with a paired test per metric, per slice, in SQL.
     """,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from ._engines import engine_connection, engine_data, engine_options
+from ._engines import engine_connection, engine_data
 from ._io import (
     COMMAND_FLAGS,
     ENGINE_CON,
@@ -18,11 +18,11 @@ from ._io import (
     friendly,
     inputs_argument,
     metric_option,
-    output_option,
     output_over_input,
     split_metrics,
     write,
 )
+from ._tables import table_options
 
 #: the arguments of compare() that `compare` sets itself, and the flag that sets each
 COMPARE_FLAGS = {
@@ -100,16 +100,7 @@ COMMAND_FLAGS["compare"] = COMPARE_FLAGS
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the resampling.")
 @data_options("option")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
-@output_option
-@engine_options()
+@table_options
 @friendly
 def compare_command(
     inputs: tuple[str, ...],

@@ -15,9 +15,9 @@ from ._engines import engine_connection, engine_data, engine_options
 from ._io import (
     COMMAND_FLAGS,
     ENGINE_CON,
-    ROLES,
     SCORES,
     InputError,
+    Roles,
     ci_options,
     cli_name,
     command_options,
@@ -33,6 +33,7 @@ from ._io import (
     output_over_input,
     parse_class,
     parse_value,
+    role_options,
     score_models,
     split_metrics,
     write,
@@ -109,7 +110,8 @@ COMMAND_FLAGS["eval"] = EVAL_FLAGS
     "'P(rel=2)@5' (repeatable). With --trec --format trec and no -m: trec_eval's standard "
     "measures."
 )
-@data_options(*ROLES, "group_weight", "where", score=SCORES)
+@role_options(score=SCORES)
+@data_options("group_weight", "where")
 @click.option(
     "--class-score",
     "class_scores",
@@ -195,15 +197,7 @@ COMMAND_FLAGS["eval"] = EVAL_FLAGS
 def eval_command(
     inputs: tuple[str, ...],
     metrics: tuple[str, ...],
-    label: str,
-    score: tuple[str, ...],
-    group: str | None,
-    item: str | None,
-    weight: str | None,
-    prediction: str | None,
-    by: tuple[str, ...],
-    qrels: str | None,
-    pos_label: str | None,
+    roles: Roles,
     group_weight: str | None,
     where: str | None,
     class_scores: tuple[str, ...],
@@ -228,32 +222,36 @@ def eval_command(
     together), a directory of Parquet files (Hive partitions such as country=de/ become
     columns), or path/to/db.duckdb:table; with --db-url or --spark, a table of that engine.
     """
+    group = roles.group
+    item = roles.item
     load_dirs(metrics_dirs)
-    names, models = _requested(metrics, score, trec, fmt, per_query, class_scores)
-    output_over_input(output, inputs, qrels)
+    names, models = _requested(metrics, roles.score, trec, fmt, per_query, class_scores)
+    output_over_input(output, inputs, roles.qrels)
     table, database = engine_data(inputs, db_url, spark_master, trec)
     if trec and len(inputs) > 1:
         raise InputError(f"--trec reads one run file; got {len(inputs)}: {' '.join(inputs)}")
-    judged: Any = qrels
+    judged: Any = roles.qrels
     if trec:
         from .._metrics.ranking_trec import read_trec_qrels, read_trec_run
 
         table, database = read_trec_run(inputs[0]), None
-        judged = read_trec_qrels(qrels) if qrels is not None else None
+        judged = read_trec_qrels(roles.qrels) if roles.qrels is not None else None
         group, item = group or "group", item or "item"
-    options = _options(option_pairs, pos_label, convention, trec, names, label_lists, thresholds)
-    if fmt == "trec" and (group is None or by):
+    options = _options(
+        option_pairs, roles.pos_label, convention, trec, names, label_lists, thresholds
+    )
+    if fmt == "trec" and (group is None or roles.by):
         raise InputError(
             "--format trec prints one block per topic: give the topic column "
             "with --group (and no --by)"
         )
     columns = dict(
-        label=label,
+        label=roles.label,
         group=group,
         item=item,
-        weight=weight,
+        weight=roles.weight,
         group_weight=group_weight,
-        prediction=prediction,
+        prediction=roles.prediction,
         **({"qrels": judged} if judged is not None else {}),
         **_wide(class_scores, class_indicators),
     )
@@ -279,7 +277,7 @@ def eval_command(
             )
 
         def swept(model: str) -> pd.DataFrame:  # one model, each --threshold
-            return per_threshold(partial(run_model, model), list(by), names, thresholds)
+            return per_threshold(partial(run_model, model), list(roles.by), names, thresholds)
 
         if fmt == "trec":
             assert group is not None
@@ -288,7 +286,9 @@ def eval_command(
                 run, table, judged, con, columns, models[0], names, per_query, trec, options
             )
         else:
-            frame = swept(models[0]) if len(models) == 1 else per_model(models, list(by), swept)
+            frame = (
+                swept(models[0]) if len(models) == 1 else per_model(models, list(roles.by), swept)
+            )
             text = format_frame(frame, fmt)
     write(text, output)
 

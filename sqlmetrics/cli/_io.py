@@ -21,6 +21,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -440,6 +441,37 @@ inputs_argument = click.argument("inputs", metavar="DATA...", nargs=-1, required
 
 #: the data flags of the commands that read columns by role (eval, report, render), in order
 ROLES = ("label", "score", "group", "item", "weight", "prediction", "by", "qrels", "pos_label")
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The column flags of ``eval``, ``report`` and ``render`` (:data:`ROLES`), as given."""
+
+    label: Any  # a column name; None in render (--label's default there: each metric's own)
+    score: tuple[str, ...]
+    group: str | None
+    item: str | None
+    weight: str | None
+    prediction: str | None
+    by: tuple[str, ...]
+    qrels: str | None
+    pos_label: str | None
+
+
+def role_options(**overrides: dict[str, Any]) -> Callable[[F], F]:
+    """The flags of :data:`ROLES` (as :func:`data_options`), passed to the command together,
+    as ``roles`` (:class:`Roles`).
+    """
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            roles = Roles(**{name: kwargs.pop(name) for name in ROLES})
+            return func(*args, roles=roles, **kwargs)
+
+        return data_options(*ROLES, **overrides)(command)  # type: ignore[return-value]
+
+    return decorate
 
 
 def metric_option(help: str, *, required: bool = False) -> Callable[[F], F]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ._engines import engine_connection, engine_data, engine_options
+from ._engines import engine_connection, engine_data
 from ._io import (
     COMMAND_FLAGS,
     ENGINE_CON,
@@ -26,11 +26,11 @@ from ._io import (
     friendly,
     inputs_argument,
     metric_option,
-    output_option,
     output_over_input,
     split_metrics,
     write,
 )
+from ._tables import table_options
 
 #: the arguments of metric_anomalies() that `monitor` sets itself, and the flag of each
 MONITOR_FLAGS = {
@@ -99,16 +99,7 @@ COMMAND_FLAGS["monitor"] = MONITOR_FLAGS
 @click.option(
     "--all", "every_row", is_flag=True, help="Print every row (status, band), not only alarms."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
-@output_option
-@engine_options()
+@table_options
 @friendly
 def monitor_command(
     inputs: tuple[str, ...],

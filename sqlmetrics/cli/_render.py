@@ -13,6 +13,7 @@ from ._io import (
     FLAGS,
     ROLES,
     InputError,
+    Roles,
     cli_name,
     command_options,
     data_options,
@@ -21,6 +22,7 @@ from ._io import (
     metric_option,
     metrics_dir_option,
     parse_value,
+    role_options,
     single_score,
     split_data,
     split_metrics,
@@ -58,9 +60,7 @@ COMMAND_FLAGS["render"] = RENDER_FLAGS
     show_default=True,
     help=f"SQL dialect written: {', '.join(NAMES[:-1])} or {NAMES[-1]}.",
 )
-@data_options(
-    *ROLES,
-    "option",
+@role_options(
     label={"default": None, "show_default": False, "help": "Label column (default: label)."},
     score={
         "default": (),
@@ -69,6 +69,7 @@ COMMAND_FLAGS["render"] = RENDER_FLAGS
         "help": "Score column (default: score).",
     },
 )
+@data_options("option")
 @metrics_dir_option
 @click.pass_context
 @friendly
@@ -78,15 +79,7 @@ def render_command(
     metrics: tuple[str, ...],
     data: str,
     dialect: str,
-    label: str | None,
-    score: tuple[str, ...],
-    group: str | None,
-    item: str | None,
-    weight: str | None,
-    prediction: str | None,
-    by: tuple[str, ...],
-    qrels: str | None,
-    pos_label: str | None,
+    roles: Roles,
     option_pairs: tuple[str, ...],
     metrics_dirs: tuple[str, ...],
 ) -> None:
@@ -97,16 +90,16 @@ def render_command(
     from .._engine.render import render
 
     load_dirs(metrics_dirs)
-    one = single_score("render", score, "its SQL reads") if score else None
-    params = command_options(option_pairs, RENDER_FLAGS, pos_label)
+    one = single_score("render", roles.score, "its SQL reads") if roles.score else None
+    params = command_options(option_pairs, RENDER_FLAGS, roles.pos_label)
     columns = dict(
-        label=label,
+        label=roles.label,
         score=one,
-        group=group,
-        item=item,
-        weight=weight,
-        prediction=prediction,
-        qrels=qrels,
+        group=roles.group,
+        item=roles.item,
+        weight=roles.weight,
+        prediction=roles.prediction,
+        qrels=roles.qrels,
     )
     params.update({k: v for k, v in columns.items() if v is not None})
     args = list(ctx.args)
@@ -134,7 +127,7 @@ def render_command(
             )
         params[name] = parse_value(args.pop(0))
     data = render_data(data, dialect)
-    slices = list(by) or None
+    slices = list(roles.by) or None
     # metric names are case-insensitive on the command line, as for `eval`
     metric = cli_name(metric) if metric else metric
     metrics = tuple(cli_name(m) for m in split_metrics(metrics))

@@ -11,9 +11,9 @@ from ._engines import engine_connection, engine_data, engine_options
 from ._eval import EVAL_FLAGS
 from ._io import (
     COMMAND_FLAGS,
-    ROLES,
     SCORES,
     InputError,
+    Roles,
     bound_where,
     check_output,
     ci_options,
@@ -24,6 +24,7 @@ from ._io import (
     metric_option,
     output_over_input,
     parse_value,
+    role_options,
     score_models,
     split_metrics,
 )
@@ -47,9 +48,7 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
 @click.command("report")
 @inputs_argument
 @metric_option("Metric to compute, e.g. auc, gauc, ndcg@10 (repeatable).", required=True)
-@data_options(
-    *ROLES,
-    "where",
+@role_options(
     score={
         **SCORES,
         "help": "Score column. Repeat it for several models, as --model (the first the "
@@ -57,6 +56,7 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
         "their paired comparison.",
     },
 )
+@data_options("where")
 @click.option(
     "--model",
     "models",
@@ -125,15 +125,7 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
 def report_command(
     inputs: tuple[str, ...],
     metrics: tuple[str, ...],
-    label: str,
-    score: tuple[str, ...],
-    group: str | None,
-    item: str | None,
-    weight: str | None,
-    prediction: str | None,
-    by: tuple[str, ...],
-    qrels: str | None,
-    pos_label: str | None,
+    roles: Roles,
     where: str | None,
     models: tuple[str, ...],
     convention: str | None,
@@ -160,25 +152,25 @@ def report_command(
     from .._evaluate._api_report import report
 
     metrics = tuple(split_metrics(metrics))
-    if len(score) > 1:  # repeated --score: the models, as --model
+    if len(roles.score) > 1:  # repeated --score: the models, as --model
         if models:
             raise InputError(
-                f"--score given {len(score)} times and --model too; give the models one way, "
-                f"e.g. --score {' --score '.join(score)}"
+                f"--score given {len(roles.score)} times and --model too; give the models one way, "
+                f"e.g. --score {' --score '.join(roles.score)}"
             )
-        models = tuple(score_models(score))
+        models = tuple(score_models(roles.score))
     if len(models) == 1:
         raise InputError(
             f"--model {models[0]}: give at least two --model columns (one per model, the first "
             f"the baseline), or --score for one model"
         )
-    options = command_options(option_pairs, REPORT_FLAGS, pos_label)
+    options = command_options(option_pairs, REPORT_FLAGS, roles.pos_label)
     monitor = monitor_options(monitor_pairs)
     if monitor and day is None:
         raise InputError(
             f"--monitor {monitor_pairs[0]}: the series need --day, the day column, e.g. --day day"
         )
-    output_over_input(output, inputs, qrels)
+    output_over_input(output, inputs, roles.qrels)
     if convention is not None:
         if "convention" in options:
             raise InputError(
@@ -190,14 +182,14 @@ def report_command(
         written = report(
             table,
             [m.lower() for m in metrics],
-            label=label,
-            score=score[0],
-            group=group,
-            item=item,
-            weight=weight,
-            prediction=prediction,
-            qrels=qrels,
-            by=list(by) or None,
+            label=roles.label,
+            score=roles.score[0],
+            group=roles.group,
+            item=roles.item,
+            weight=roles.weight,
+            prediction=roles.prediction,
+            qrels=roles.qrels,
+            by=list(roles.by) or None,
             scores=list(models) or None,
             ci=ci,
             ci_method=ci_method,

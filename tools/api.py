@@ -1,11 +1,13 @@
 """The public functions, and their entries for the shared parameters, written from declarations.
 
-A family module that declares its public functions (``API``: a tuple of
+A module of a private package that declares its public functions (``API``: a tuple of
 :class:`~sqlmetrics._core.params.Function`) gets them generated into a committed module
-(:data:`GENERATED`, e.g. ``sqlmetrics/_metrics/_api_ranking.py``): the typed signatures, the
-``ci=`` overloads, and the whole numpydoc docstring, its Parameters assembled from the shared
-declarations and the function's own entries (decision 0013). ``--check`` fails while a generated
-module differs from what the declarations give.
+(:data:`GENERATED`, e.g. ``sqlmetrics/_metrics/_api_ranking.py``,
+``sqlmetrics/_evaluate/_api_evaluate.py``): the typed signatures, the ``ci=`` overloads, and
+the whole numpydoc docstring, its Parameters assembled from the shared declarations and the
+function's own entries (decision 0013). An entry point (``params.entry_point``) calls its body
+with one frozen dataclass of its arguments, generated into :data:`CALLS`. ``--check`` fails
+while a generated module differs from what the declarations give.
 
 Each shared parameter is declared once, with its numpydoc entry, in
 :mod:`sqlmetrics._core.params`; this tool writes the declared entry into the docstring of every
@@ -40,7 +42,8 @@ _HEADER = re.compile(r"-{3,}")
 ROOT = Path(__file__).resolve().parents[1]
 #: each generated module (its path from the repository root) -> the module whose ``API`` it
 #: holds the public functions of
-#: (every family module with an ``API`` gets ``_api_<module>.py``, found, not listed)
+#: (every module of a private package with an ``API`` gets ``_api_<module>.py``, found, not
+#: listed)
 GENERATED = {
     f"sqlmetrics/{path.parent.name}/_api_{path.stem}.py": (
         f"sqlmetrics.{path.parent.name}.{path.stem}"

@@ -2408,7 +2408,8 @@ def dcg(
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+        ``dcg_score(log_base=)``).
+        DCG scales by ln(log_base) / ln(2).
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -2695,7 +2696,8 @@ def idcg(
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
+        ``dcg_score(log_base=)``).
+        IDCG scales by ln(log_base) / ln(2).
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
         lo, hi, level, method)`` instead of a float. None (default): the float alone.
@@ -2992,8 +2994,8 @@ def ndcg(
         condensed list, Sakai 2007; trec_eval ``-J``). Without ``qrels`` every row is judged.
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). NDCG does not depend
-        on it (accepted for scikit-learn's signature).
+        ``dcg_score(log_base=)``).
+        NDCG does not depend on it (accepted for scikit-learn's signature).
     ci : float, optional
         Confidence level in (0, 1), e.g. 0.95: return an :class:`~sqlmetrics.Interval` ``(value,
         lo, hi, level, method)`` instead of a float. None (default): the float alone.

@@ -501,23 +501,48 @@ _LIFT_TABLE = Function(
     interval=False,
 )
 
-_RECALL_AT_PRECISION = Function(
+
+def _operating_point(
+    name: str, level: str, levels: str, entry: str, default: float, example: str, **sections: str
+) -> Function:
+    """A declaration of an operating point: one rate, in [0, 1], at the thresholds where another
+    reaches ``level`` (a number in ``levels``, its entry's description ``entry``).
+    """
+    return Function(
+        name,
+        takes=("data", *_COLUMNS, level, "pos_label", *_INTERVAL),
+        call=_scalar,
+        returns="""
+    float
+        In [0, 1].
+    """,
+        raises=_BAD_SCORES
+        + f"""
+    InvalidParameterError
+        ``{level}`` not a number in {levels}.""",
+        examples=_DATA + example,
+        own=(Arg(level, "float", default, f"\n    {level} : float, default {default}{entry}"),),
+        **sections,
+    )
+
+
+_RECALL_AT_PRECISION = _operating_point(
     "recall_at_precision",
-    takes=("data", *_COLUMNS, "min_precision", "pos_label", *_INTERVAL),
-    call=_scalar,
+    "min_precision",
+    "[0, 1]",
+    """
+        The precision a threshold must reach, ``0 <= min_precision <= 1``.
+    """,
+    0.5,
+    """
+    >>> round(sqlmetrics.recall_at_precision(df, min_precision=0.65), 4)
+    0.6667
+    """,
     summary="""
     The largest recall among the thresholds whose precision reaches ``min_precision``.
 
     torchmetrics' ``BinaryRecallAtFixedPrecision`` (its value; NaN where it gives 0, below).
     """,
-    returns="""
-    float
-        In [0, 1].
-    """,
-    raises=_BAD_SCORES
-    + """
-    InvalidParameterError
-        ``min_precision`` not a number in [0, 1].""",
     warns="""
     UndefinedMetricWarning
         When there is no positive label or no threshold reaches ``min_precision``; NaN is
@@ -535,41 +560,25 @@ _RECALL_AT_PRECISION = Function(
     min_precision``. Its threshold (:func:`operating_points`) is torchmetrics' lexicographic
     argmax: the largest recall, then the largest precision, then the largest threshold.
     """,
-    examples=_DATA
-    + """
-    >>> round(sqlmetrics.recall_at_precision(df, min_precision=0.65), 4)
-    0.6667
-    """,
-    own=(
-        Arg(
-            "min_precision",
-            "float",
-            0.5,
-            """
-    min_precision : float, default 0.5
-        The precision a threshold must reach, ``0 <= min_precision <= 1``.
-    """,
-        ),
-    ),
 )
 
-_PRECISION_AT_RECALL = Function(
+_PRECISION_AT_RECALL = _operating_point(
     "precision_at_recall",
-    takes=("data", *_COLUMNS, "min_recall", "pos_label", *_INTERVAL),
-    call=_scalar,
+    "min_recall",
+    "[0, 1]",
+    """
+        The recall a threshold must reach, ``0 <= min_recall <= 1``.
+    """,
+    0.5,
+    """
+    >>> round(sqlmetrics.precision_at_recall(df, min_recall=0.9), 4)
+    0.6
+    """,
     summary="""
     The largest precision among the thresholds whose recall reaches ``min_recall``.
 
     torchmetrics' ``BinaryPrecisionAtFixedRecall`` (its value).
     """,
-    returns="""
-    float
-        In [0, 1].
-    """,
-    raises=_BAD_SCORES
-    + """
-    InvalidParameterError
-        ``min_recall`` not a number in [0, 1].""",
     warns="""
     UndefinedMetricWarning
         When there is no positive label; NaN is returned.
@@ -584,40 +593,26 @@ _PRECISION_AT_RECALL = Function(
     (:func:`operating_points`): the largest precision, then the largest recall, then the
     largest threshold (torchmetrics' lexicographic argmax).
     """,
-    examples=_DATA
-    + """
-    >>> round(sqlmetrics.precision_at_recall(df, min_recall=0.9), 4)
-    0.6
-    """,
-    own=(
-        Arg(
-            "min_recall",
-            "float",
-            0.5,
-            """
-    min_recall : float, default 0.5
-        The recall a threshold must reach, ``0 <= min_recall <= 1``.
-    """,
-        ),
-    ),
 )
 
-_TPR_AT_FPR = Function(
+_TPR_AT_FPR = _operating_point(
     "tpr_at_fpr",
-    takes=("data", *_COLUMNS, "max_fpr", "pos_label", *_INTERVAL),
-    call=_scalar,
+    "max_fpr",
+    "(0, 1]",
+    """
+        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (1 allows every point:
+        TPR 1). In :func:`sqlmetrics.evaluate` a ``max_fpr=`` passed applies to
+        :func:`partial_auc` too; left out, each takes its own default (0.1 here, 1.0 there).
+    """,
+    0.1,
+    """
+    >>> round(sqlmetrics.tpr_at_fpr(df, max_fpr=0.5), 4)
+    0.6667
+    """,
     summary="""
     The largest true positive rate among the ROC points whose false positive rate is at most
     ``max_fpr``.
     """,
-    returns="""
-    float
-        In [0, 1].
-    """,
-    raises=_BAD_SCORES
-    + """
-    InvalidParameterError
-        ``max_fpr`` not a number in (0, 1].""",
     warns=_WARNS_ONE_CLASS,
     see_also="""
     operating_points : the value with the threshold reaching it, per slice.
@@ -630,24 +625,6 @@ _TPR_AT_FPR = Function(
     only ``(0, 0)`` qualifies). Its threshold (:func:`operating_points`): the largest TPR,
     then the smallest FPR, then the largest threshold.
     """,
-    examples=_DATA
-    + """
-    >>> round(sqlmetrics.tpr_at_fpr(df, max_fpr=0.5), 4)
-    0.6667
-    """,
-    own=(
-        Arg(
-            "max_fpr",
-            "float",
-            0.1,
-            """
-    max_fpr : float, default 0.1
-        The largest false positive rate allowed, ``0 < max_fpr <= 1`` (1 allows every point:
-        TPR 1). In :func:`sqlmetrics.evaluate` a ``max_fpr=`` passed applies to
-        :func:`partial_auc` too; left out, each takes its own default (0.1 here, 1.0 there).
-    """,
-        ),
-    ),
 )
 
 _OPERATING_POINTS = Function(

@@ -1372,16 +1372,19 @@ _CG = _kernel(
 )
 
 
-_DCG_LOG_BASE = Arg(
-    "log_base",
-    "float | None",
-    None,
-    """
+def _log_base(effect: str) -> Arg:
+    """``log_base``'s entry: the base of the discount, and ``effect``, what it does here."""
+    return Arg(
+        "log_base",
+        "float | None",
+        None,
+        f"""
     log_base : float, optional
         Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). DCG scales by ln(log_base) / ln(2).
+        ``dcg_score(log_base=)``).
+        {effect}
     """,
-)
+    )
 
 
 _DCG = _kernel(
@@ -1410,19 +1413,7 @@ _DCG = _kernel(
     >>> round(sqlmetrics.dcg(df, k=2, gain='linear', **cols), 4)
     0.8155
     """,
-    own=(_DCG_LOG_BASE,),
-)
-
-
-_IDCG_LOG_BASE = Arg(
-    "log_base",
-    "float | None",
-    None,
-    """
-    log_base : float, optional
-        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). IDCG scales by ln(log_base) / ln(2).
-    """,
+    own=(_log_base("DCG scales by ln(log_base) / ln(2)."),),
 )
 
 
@@ -1453,20 +1444,7 @@ _IDCG = _kernel(
     >>> round(sqlmetrics.idcg(df, k=2, gain='linear', **cols), 4)
     1.8155
     """,
-    own=(_IDCG_LOG_BASE,),
-)
-
-
-_NDCG_LOG_BASE = Arg(
-    "log_base",
-    "float | None",
-    None,
-    """
-    log_base : float, optional
-        Base of the logarithm in the discount 1 / log_base(i + 1); default 2 (scikit-learn's
-        ``dcg_score(log_base=)``). NDCG does not depend
-        on it (accepted for scikit-learn's signature).
-    """,
+    own=(_log_base("IDCG scales by ln(log_base) / ln(2)."),),
 )
 
 
@@ -1506,7 +1484,7 @@ _NDCG = _kernel(
     >>> round(sqlmetrics.ndcg(df, k=2, gain='linear', **cols), 4)
     0.5055
     """,
-    own=(_NDCG_LOG_BASE,),
+    own=(_log_base("NDCG does not depend on it (accepted for scikit-learn's signature)."),),
 )
 
 

@@ -503,7 +503,7 @@ _LIFT_TABLE = Function(
 
 
 def _operating_point(
-    name: str, level: str, levels: str, entry: str, default: float, example: str, **sections: str
+    name: str, level: str, levels: str, entry: str, default: float, example: str, **sections: Any
 ) -> Function:
     """A declaration of an operating point: one rate, in [0, 1], at the thresholds where another
     reaches ``level`` (a number in ``levels``, its entry's description ``entry``).

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .._core.conventions import convention_names
 from ._engines import engine_connection, engine_data, engine_options
 from ._io import (
     COMMAND_FLAGS,
@@ -149,12 +148,12 @@ COMMAND_FLAGS["eval"] = EVAL_FLAGS
     "Options default to trec_eval's: empty=zero missing=skip gain=linear "
     "(--option missing=zero is trec_eval -c).",
 )
-@click.option(
-    "--convention",
-    default=None,
-    type=click.Choice(convention_names()),
-    help="Reproduce a tool's definitions (ties, gain, empty groups, ...): its values fill "
-    "the options not given with --option. --trec without it uses trec_eval's.",
+@data_options(
+    "convention",
+    convention={
+        "help": "Reproduce a tool's definitions (ties, gain, empty groups, ...): its values "
+        "fill the options not given with --option. --trec without it uses trec_eval's."
+    },
 )
 @data_options("option")
 @click.option(

@@ -29,6 +29,7 @@ import click
 import duckdb
 
 from .._backends.files import check_output_over_input, directory_files
+from .._core.conventions import convention_names
 from ..errors import SqlMetricsError
 
 if TYPE_CHECKING:
@@ -420,6 +421,15 @@ GRAMMAR: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "help": "Keep only the rows where this SQL boolean expression over DATA's columns "
             "holds, before any metric, e.g. --where \"day >= '2026-11-01'\". It is your SQL, "
             "executed as written (no ';').",
+        },
+    ),
+    "convention": (
+        ("--convention",),
+        {
+            "default": None,
+            "type": click.Choice(convention_names()),
+            "help": "Reproduce a tool's definitions: its values fill the options not given "
+            "with --option.",
         },
     ),
     "option": (

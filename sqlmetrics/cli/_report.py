@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import click
 
-from .._core.conventions import convention_names
 from ._engines import engine_connection, engine_data, engine_options
 from ._eval import EVAL_FLAGS
 from ._io import (
@@ -66,12 +65,7 @@ COMMAND_FLAGS["report"] = REPORT_FLAGS
     "baseline): a table row and a plot line per model, and their paired comparison. "
     "Without it: one model, --score.",
 )
-@click.option(
-    "--convention",
-    default=None,
-    type=click.Choice(convention_names()),
-    help="Reproduce a tool's definitions: its values fill the options not given with --option.",
-)
+@data_options("convention")
 @data_options("option")
 @click.option(
     "--curves/--no-curves",

@@ -245,14 +245,8 @@ def _annotation(function: Function, name: str) -> tuple[str, object, str]:
     (:class:`~sqlmetrics._core.params.Arg`) or the shared declaration's.
     """
     for arg in function.own:
-        if arg.name == name and arg.type:
+        if arg.name == name:
             return arg.type, arg.default, _clean(arg.entry)
-        if arg.name == name:  # its own text, the declared annotation and default
-            declared = [p for p in variants(name) if p.functions is None]
-            declared += [p for p in variants(name) if function.name in (p.functions or ())]
-            if not declared:
-                raise ValueError(f"{function.name}({name}=): no declaration gives its type")
-            return declared[-1].type, declared[-1].default, _clean(arg.entry)
     param = declaration(function.name, name)
     if param is None:
         raise ValueError(
@@ -378,17 +372,16 @@ def bundle_source(function: Function) -> str:
     return "\n".join(out) + "\n"
 
 
-def module_source(module: str) -> str:
-    """The generated module of ``module``'s declared public functions (its ``API``)."""
-    declared: tuple[Function, ...] = importlib.import_module(module).API
-    used = {"overload"} if any(f.interval for f in declared) else set()
+def _preamble(
+    doc: list[str], annotations: list[str], used: set[str], ours: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """A generated module's lines from its docstring (``doc``) to its ``__all__`` (left open):
+    the imports of the names the ``annotations`` use (and ``used``), from :data:`_IMPORTS` in
+    isort's order, those only the type checker needs (:data:`_TYPE_ONLY`) under
+    ``TYPE_CHECKING``, and ``ours`` (a relative module -> names).
+    """
     identifier = re.compile(r"(?<![.\w])[A-Za-z_]\w*")  # not an attribute (``pd.DataFrame``)
-    for function in declared:
-        for name in function.takes:
-            used.update(identifier.findall(_annotation(function, name)[0]))
-        used.update(identifier.findall(function.returns_type))
-        if function.interval:
-            used.add("Interval")
+    used = used | {n for text in annotations for n in identifier.findall(text)}
     used -= {"None", "int", "float", "str", "bool", "dict", "list", "tuple", "object"}
     type_only = sorted(used & set(_TYPE_ONLY))
     used -= set(type_only)
@@ -396,52 +389,61 @@ def module_source(module: str) -> str:
         used.add("TYPE_CHECKING")
     unknown = used - set(_IMPORTS)
     if unknown:
-        raise ValueError(f"{module}: add where {sorted(unknown)} come from to tools.api._IMPORTS")
+        raise ValueError(f"add where {sorted(unknown)} come from to tools.api._IMPORTS")
     by_source: dict[str, list[str]] = {}
     for name in sorted(used, key=lambda n: (not n.isupper(), n)):  # isort: constants first
         by_source.setdefault(_IMPORTS[name], []).append(name)
-    bundles = sorted(f.bundle for f in declared if f.bundle)
-    if bundles:
-        by_source[".._core._calls"] = bundles
-    package = module.rsplit(".", 1)[0]
-    for call in {f.call for f in declared}:
-        if call.__module__.rsplit(".", 1)[0] != package:
-            raise ValueError(f"{module}: call={call.__qualname__} is not a {package} function")
-        source = "." + call.__module__.rsplit(".", 1)[1]
-        by_source.setdefault(source, []).append(call.__name__)
+    for source, names in ours.items():
+        by_source.setdefault(source, []).extend(names)
     stdlib = [f"import {n}" for n in sorted(by_source.pop("", []))] + [
         f"from {m} import {', '.join(n)}" for m, n in sorted(by_source.items()) if m[0] != "."
     ]
-    ours = [
+    relative = [
         f"from {m} import {', '.join(sorted(n))}"
         for m, n in sorted(by_source.items(), key=lambda i: (i[0].count(".") == 1, i[0]))
         if m[0] == "."
     ]
-    names = sorted(f.name for f in declared)
-    lines = [
-        f'"""The public functions declared in ``{module}``,',
+    checking = ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
+    return [
+        '"""' + doc[0],
         f"{MARK}.",
         "",
-        "Edit the declarations there (``API``) and the shared parameters' (in",
-        "``sqlmetrics/_core/params.py``), then run ``python -m tools.api``; tests/test_params.py",
-        "fails while this file is stale (decision 0013).",
+        *doc[1:],
         '"""',
         "",
         "from __future__ import annotations",
         "",
         *stdlib,
         "",
-        *ours,
-        "",
-        *(
-            ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
-            if type_only
-            else []
-        ),
+        *([*relative, ""] if relative else []),
+        *(checking if type_only else []),
         "__all__ = [",
-        *(f'    "{name}",' for name in names),
-        "]",
+    ], type_only
+
+
+def module_source(module: str) -> str:
+    """The generated module of ``module``'s declared public functions (its ``API``)."""
+    declared: tuple[Function, ...] = importlib.import_module(module).API
+    used = {"overload", "Interval"} if any(f.interval for f in declared) else set()
+    annotations = [_annotation(f, name)[0] for f in declared for name in f.takes]
+    annotations += [f.returns_type for f in declared]
+    ours: dict[str, list[str]] = {}
+    bundles = sorted(f.bundle for f in declared if f.bundle)
+    if bundles:
+        ours[".._core._calls"] = bundles
+    package = module.rsplit(".", 1)[0]
+    for call in {f.call for f in declared}:
+        if call.__module__.rsplit(".", 1)[0] != package:
+            raise ValueError(f"{module}: call={call.__qualname__} is not a {package} function")
+        ours.setdefault("." + call.__module__.rsplit(".", 1)[1], []).append(call.__name__)
+    doc = [
+        f"The public functions declared in ``{module}``,",
+        "Edit the declarations there (``API``) and the shared parameters' (in",
+        "``sqlmetrics/_core/params.py``), then run ``python -m tools.api``; tests/test_params.py",
+        "fails while this file is stale (decision 0013).",
     ]
+    lines, _ = _preamble(doc, annotations, used, ours)
+    lines += [f'    "{name}",' for name in sorted(f.name for f in declared)] + ["]"]
     text = "\n".join(lines) + "\n"
     for function in declared:
         text += "\n\n" + function_source(function)
@@ -451,43 +453,14 @@ def module_source(module: str) -> str:
 def calls_source(modules: list[str]) -> str:
     """The module of every entry point's :func:`bundle_source`, from the declaring ``modules``."""
     declared = [f for m in modules for f in importlib.import_module(m).API if f.bundle]
-    identifier = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
-    used = {"dataclass"}
-    for function in declared:
-        for name in function.takes:
-            used.update(identifier.findall(_annotation(function, name)[0]))
-    used -= {"None", "int", "float", "str", "bool", "dict", "list", "tuple", "object"}
-    type_only = sorted(used & set(_TYPE_ONLY))
-    used -= set(type_only)
-    if type_only:
-        used.add("TYPE_CHECKING")
-    by_source: dict[str, list[str]] = {}
-    for name in sorted(used, key=lambda n: (not n.isupper(), n)):  # isort: constants first
-        by_source.setdefault(_IMPORTS[name], []).append(name)
-    imports = [f"import {n}" for n in sorted(by_source.pop("", []))] + [
-        f"from {m} import {', '.join(n)}" for m, n in sorted(by_source.items())
-    ]
-    lines = [
-        '"""The arguments of each entry point, as its generated function passes them to its body,',
-        f"{MARK}.",
-        "",
+    annotations = [_annotation(f, name)[0] for f in declared for name in f.takes]
+    doc = [
+        "The arguments of each entry point, as its generated function passes them to its body,",
         "Edit the entry points' declarations (``API`` in their modules), then run",
         "``python -m tools.api`` (decision 0013).",
-        '"""',
-        "",
-        "from __future__ import annotations",
-        "",
-        *imports,
-        "",
-        *(
-            ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
-            if type_only
-            else []
-        ),
-        "__all__ = [",
-        *(f'    "{name}",' for name in sorted(f.bundle for f in declared)),
-        "]",
     ]
+    lines, _ = _preamble(doc, annotations, {"dataclass"}, {})
+    lines += [f'    "{f.bundle}",' for f in sorted(declared, key=lambda f: f.bundle)] + ["]"]
     text = "\n".join(lines) + "\n"
     for function in sorted(declared, key=lambda f: f.bundle):
         text += "\n\n" + bundle_source(function)

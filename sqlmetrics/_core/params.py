@@ -44,6 +44,8 @@ __all__ = [
     "Function",
     "Param",
     "args",
+    "entry_point",
+    "entry_takes",
     "heads",
     "variants",
 ]
@@ -106,7 +108,7 @@ class Arg:
     """
 
     name: str
-    type: str  # "": the declared parameter's annotation and default (its text is this entry)
+    type: str
     default: object  # REQUIRED: none
     entry: str
 
@@ -115,13 +117,12 @@ def args(block: str, **types: tuple[str, object]) -> tuple[Arg, ...]:
     """Several :class:`Arg` from ``block``, their numpydoc entries as written (each ``name :
     type`` line at the block's indent, its description below; led by a newline, as
     :func:`inspect.cleandoc` keeps the indent then), in order; ``types``: each name's
-    annotation and default (it may hold more names); a name it lacks has its declared ones
-    (:class:`Arg`).
+    annotation and default (it may hold more names).
     """
     lines = inspect.cleandoc(block).splitlines()
     starts = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
     found = tuple(
-        Arg(name, *types.get(name, ("", REQUIRED)), "\n" + "\n".join(lines[start:end]))
+        Arg(name, *types[name], "\n" + "\n".join(lines[start:end]))
         for start, end in zip(starts, [*starts[1:], len(lines)])
         for name in heads(lines[start])
     )
@@ -175,56 +176,6 @@ class Function:
     #: of the frozen dataclass of this name that the generated module declares with a field
     #: per parameter (the variadic one a dict), and no metric name
     bundle: str = ""
-
-
-#: the annotations and defaults of the parameters that the entry points (``evaluate``,
-#: ``state``, ``merge``, ``report``, ``compare``, ``render_evaluate``, ``render_state``) share,
-#: each once: their declarations pass it to :func:`args` (``**ENTRY``)
-ENTRY: dict[str, tuple[str, object]] = {
-    "data": ("Any", REQUIRED),
-    "metrics": ("str | Sequence[str]", REQUIRED),
-    "label": ("str", "label"),
-    "score": ("str", "score"),
-    "group": ("str | None", None),
-    "item": ("str | None", None),
-    "qrels": ("Any", None),
-    "by": ("str | Sequence[str] | None", None),
-    "weight": ("str | None", None),
-    "group_weight": ("str | None", None),
-    "prediction": ("str | None", None),
-    "train": ("Any", None),
-    "round": ("int | None", None),
-    "scores": ("Sequence[str] | Mapping[Any, str] | None", None),
-    "indicators": ("Sequence[str] | Mapping[Any, str] | None", None),
-    "ci": ("float | None", None),
-    "ci_method": ("str | None", None),
-    "n_boot": ("int", 200),
-    "seed": ("int", 0),
-    "dialect": ("str", "duckdb"),
-    "where": ("str | None", None),
-    "con": ("Any", None),
-    "options": ("Any", REQUIRED),
-}
-
-
-def entry_takes(without: str, insert: str = "", first: str = "data") -> tuple[str, ...]:
-    """An entry point's parameters in the order of :data:`ENTRY` (its signature's), less the
-    names in ``without``, with its own ``insert`` before ``where`` and ``first`` (``merge``:
-    ``states``) for ``data`` (names separated by spaces).
-    """
-    left = [name for name in ENTRY if name not in without.split()]
-    at = left.index("where") if "where" in left else len(left)
-    return (first, *left[1:at], *insert.split(), *left[at:])
-
-
-#: ``render_evaluate``'s and ``render_state``'s: the tables are names or paths (a statement is
-#: written, nothing is read)
-RENDERED: dict[str, tuple[str, object]] = ENTRY | {
-    "data": ("str | os.PathLike[str]", "source_table"),
-    "metrics": ("str | Sequence[str]", ()),
-    "qrels": ("str | os.PathLike[str] | None", None),
-    "train": ("str | os.PathLike[str] | None", None),
-}
 
 
 def entry_point(
@@ -809,6 +760,62 @@ def _params() -> tuple[Param, ...]:
 
 #: every declaration, by key
 PARAMS: dict[str, Param] = {p.key: p for p in _params()}
+
+
+def _general(name: str) -> tuple[str, object]:
+    """The annotation and default of ``name``'s declaration for every function."""
+    return PARAMS[name].type, PARAMS[name].default
+
+
+#: the annotations and defaults of the parameters that the entry points (``evaluate``,
+#: ``state``, ``merge``, ``report``, ``compare``, ``render_evaluate``, ``render_state``) share,
+#: each once (those with a declaration for every function, from :data:`PARAMS`): their
+#: declarations pass it to :func:`args` (``**ENTRY``)
+ENTRY: dict[str, tuple[str, object]] = {
+    "data": ("Any", REQUIRED),
+    "metrics": ("str | Sequence[str]", REQUIRED),
+    "label": ("str", "label"),
+    "score": ("str", "score"),
+    "group": ("str | None", None),
+    "item": ("str | None", None),
+    "qrels": ("Any", None),
+    "by": ("str | Sequence[str] | None", None),
+    "weight": _general("weight"),
+    "group_weight": _general("group_weight"),
+    "prediction": ("str | None", None),
+    "train": ("Any", None),
+    "round": ("int | None", None),
+    "scores": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "indicators": ("Sequence[str] | Mapping[Any, str] | None", None),
+    "ci": _general("ci"),
+    "ci_method": ("str | None", None),
+    "n_boot": _general("n_boot"),
+    "seed": _general("seed"),
+    "dialect": ("str", "duckdb"),
+    "where": ("str | None", None),
+    "con": _general("con"),
+    "options": ("Any", REQUIRED),
+}
+
+
+def entry_takes(without: str, insert: str = "", first: str = "data") -> tuple[str, ...]:
+    """An entry point's parameters in the order of :data:`ENTRY` (its signature's), less the
+    names in ``without``, with its own ``insert`` before ``where`` and ``first`` (``merge``:
+    ``states``) for ``data`` (names separated by spaces).
+    """
+    left = [name for name in ENTRY if name not in without.split()]
+    at = left.index("where") if "where" in left else len(left)
+    return (first, *left[1:at], *insert.split(), *left[at:])
+
+
+#: ``render_evaluate``'s and ``render_state``'s: the tables are names or paths (a statement is
+#: written, nothing is read)
+RENDERED: dict[str, tuple[str, object]] = ENTRY | {
+    "data": ("str | os.PathLike[str]", "source_table"),
+    "metrics": ("str | Sequence[str]", ()),
+    "qrels": ("str | os.PathLike[str] | None", None),
+    "train": ("str | os.PathLike[str] | None", None),
+}
 
 #: (function, parameter) -> why the function's entry is its own text, not a declaration
 OWN: dict[tuple[str, str], str] = {

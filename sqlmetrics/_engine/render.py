@@ -182,13 +182,11 @@ def render_call(
 
 def run_render_evaluate(a: RenderEvaluateCall) -> str:
     """The body of :func:`render_evaluate`, its arguments in ``a``."""
-    dialect = a.dialect
-    where = a.where
-    dialect = check_dialect(dialect, "render_evaluate")
+    dialect = check_dialect(a.dialect, "render_evaluate")
     columns = role_columns(
         a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
     )
-    where = check_where("render_evaluate", where)
+    where = check_where("render_evaluate", a.where)
     plan = make_plan("render_evaluate", a.metrics, columns, a.by, a.qrels is not None, a.options)
     relation = relation_of("render_evaluate", a.data, dialect=dialect)
     ctes: list[tuple[str, str]] = []

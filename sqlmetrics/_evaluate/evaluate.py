@@ -53,7 +53,6 @@ __all__ = ["run_evaluate"]
 
 def run_evaluate(a: EvaluateCall) -> pd.DataFrame:
     """The body of :func:`evaluate`, its arguments in ``a``."""
-    data = a.data
     for name, value in (
         ("label", a.label),
         ("score", a.score),
@@ -71,7 +70,7 @@ def run_evaluate(a: EvaluateCall) -> pd.DataFrame:
             raise InvalidParameterError(
                 f"evaluate: {name}={value!r} must be one column name (text){several}"
             )
-    data = filtered(data, check_where("evaluate", a.where))  # every pass reads these rows
+    data = filtered(a.data, check_where("evaluate", a.where))  # every pass reads these rows
     if a.scores is None and a.indicators is not None:
         raise InvalidParameterError(
             f"evaluate: indicators={a.indicators!r} (a 0/1 column per class) needs scores= (the "

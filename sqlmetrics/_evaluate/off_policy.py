@@ -137,7 +137,6 @@ def _check_ci(ci: Any, ci_method: Any, n_boot: Any, seed: Any) -> float | None:
 
 def run_off_policy_value(a: OffPolicyValueCall) -> pd.DataFrame:
     """The body of :func:`off_policy_value`, its arguments in ``a``."""
-    data = a.data
     names = _estimators(a.estimator)
     clipped = _check_options(names, a.reward_hat, a.reward_hat_target, a.slate, a.position, a.clip)
     level = _check_ci(a.ci, a.ci_method, a.n_boot, a.seed)
@@ -158,7 +157,7 @@ def run_off_policy_value(a: OffPolicyValueCall) -> pd.DataFrame:
             raise InvalidParameterError(
                 f"{NAME}: {arg}= must be a column name (a non-empty string); got {col!r}"
             )
-    data = filtered(data, check_where(NAME, a.where))
+    data = filtered(a.data, check_where(NAME, a.where))
     options: dict[str, Any] = {
         "estimators": names,
         "clip": clipped,

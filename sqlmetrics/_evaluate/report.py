@@ -85,7 +85,6 @@ OPERATING = {
 def run_report(a: ReportCall) -> Path:
     """The body of :func:`report`, its arguments in ``a``."""
     data = a.data
-    where = a.where
     options = a.options
     texts = [a.metrics] if isinstance(a.metrics, str) else list(a.metrics)
     if not texts:
@@ -100,7 +99,7 @@ def run_report(a: ReportCall) -> Path:
         a.path,
         [("data", data), ("qrels", a.qrels), ("con", database_files(a.con))],
     )
-    where = check_where("report", where)
+    where = check_where("report", a.where)
     table_name = data  # what the SQL shown on the page reads
     data = filtered(data, where)  # every part of the page reads these rows
     if where is not None:  # bound now: a wrong column is named as report's, before any part

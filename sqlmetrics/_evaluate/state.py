@@ -304,7 +304,6 @@ def _compose(
 
 def run_state(a: StateCall) -> pd.DataFrame:
     """The body of :func:`state`, its arguments in ``a``."""
-    data = a.data
     _refuse("state", a.scores, a.indicators, a.ci, a.ci_method)
     columns = role_columns(
         a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
@@ -315,7 +314,7 @@ def run_state(a: StateCall) -> pd.DataFrame:
     args = _args_json(a.metrics, columns, a.by, has_qrels, has_train, a.options, decimals)
     confusion = _confusion_score(plan)
     rounded = _rounded(plan, keys, decimals)
-    data = filtered(data, check_where("state", a.where))
+    data = filtered(a.data, check_where("state", a.where))
     with open_plan("state", plan, data, a.con) as (backend, source, _):
         if rounded is not None:
             _check_scale(backend, source.sql, *rounded)
@@ -329,8 +328,7 @@ def run_state(a: StateCall) -> pd.DataFrame:
 
 def run_render_state(a: RenderStateCall) -> str:
     """The body of :func:`render_state`, its arguments in ``a``."""
-    dialect = a.dialect
-    dialect = check_dialect(dialect, "render_state")
+    dialect = check_dialect(a.dialect, "render_state")
     columns = role_columns(
         a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
     )
@@ -482,11 +480,10 @@ def _replay(
 
 def run_merge(a: MergeCall) -> pd.DataFrame:
     """The body of :func:`merge`, its arguments in ``a``."""
-    where = a.where
     import pandas as pd
 
     _refuse("merge", a.scores, a.indicators, a.ci, a.ci_method)
-    where = check_where("merge", where)
+    where = check_where("merge", a.where)
     columns = role_columns(
         a.label, a.score, a.group, a.item, a.weight, a.prediction, a.group_weight
     )

@@ -110,10 +110,9 @@ class _Task:
 
 def run_compare(a: CompareCall) -> pd.DataFrame:
     """The body of :func:`compare`, its arguments in ``a``."""
-    where = a.where
     options = a.options
     _check_settings(a.test, a.correction, a.ci, a.n_boot, a.n_permutations, a.seed)
-    where = check_where("compare", where)
+    where = check_where("compare", a.where)
     if "zero_division" in options:
         raise InvalidParameterError(
             "compare: zero_division= is not used by compare: an undefined value is NaN with "

@@ -22,8 +22,6 @@ At build time, from the package (nothing here is a committed copy):
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import posixpath
 import re
 import subprocess
@@ -183,31 +181,17 @@ def sphinx_roles(text: str, public: frozenset[str]) -> str:
 
 
 class PackageDocstrings(griffe.Extension):
-    """Griffe's static reading of the package, amended for the site's API reference.
-
-    Griffe reads the source (importing everything would also run ``sqlmetrics/__main__.py``),
-    so a docstring the package assembles at import time (``sqlmetrics.plot``'s, from one shared
-    text) is taken from the imported function; the docstrings' Sphinx roles
-    (``:func:`evaluate```) become cross-references (:func:`sphinx_roles`). Registered in
-    mkdocs.yml (mkdocstrings' python handler, ``extensions``).
+    """Griffe's static reading of the package, amended for the site's API reference: the
+    docstrings' Sphinx roles (``:func:`evaluate```) become cross-references
+    (:func:`sphinx_roles`). Registered in mkdocs.yml (mkdocstrings' python handler,
+    ``extensions``). Every public docstring is in the source as written (the generated
+    modules, decision 0013), so griffe reads it without importing the package.
     """
 
     def __init__(self) -> None:
         import sqlmetrics
 
         self.public = frozenset([*sqlmetrics.__all__, *API_MODULES, "errors"])
-
-    def on_function_instance(self, *, func: griffe.Function, **kwargs: Any) -> None:
-        """Replace a static docstring that differs from the imported function's."""
-        module = func.module.path
-        if func.docstring is None or module.split(".")[0] != "sqlmetrics" or "__main__" in module:
-            return
-        found: Any = importlib.import_module(module)
-        for part in func.path[len(module) + 1 :].split("."):
-            found = getattr(found, part, None)
-        runtime = getattr(found, "__doc__", None)
-        if isinstance(runtime, str) and inspect.cleandoc(runtime) != func.docstring.value:
-            func.docstring.value = inspect.cleandoc(runtime)
 
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         """Write the Sphinx roles of a docstring of the package for mkdocstrings."""

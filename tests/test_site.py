@@ -103,8 +103,7 @@ def test_every_public_name_has_its_api_reference(site: Path) -> None:
     for name in names:  # the index links each name to its block
         assert re.search(rf'href="api/[a-z_]+\.html#sqlmetrics\.{name}"', index), name
     # the numpy sections were parsed (griffe), not shown as text: each function's block has
-    # a section per heading of its docstring; sqlmetrics.plot's docstrings are assembled at
-    # import time (the imported ones are read)
+    # a section per heading of its docstring (sqlmetrics.plot's too)
     objects = {f"sqlmetrics.{n}": getattr(sqlmetrics, n) for n in sqlmetrics.__all__}
     objects.update({f"sqlmetrics.plot.{n}": getattr(sqlmetrics.plot, n) for n in PLOTS})
     for name, value in objects.items():

@@ -74,7 +74,11 @@ _IMPORTS = {
 }
 #: names used in the generated annotations only, imported under ``if TYPE_CHECKING:`` (pandas
 #: stays a lazy import: tests/test_startup.py)
-_TYPE_ONLY = {"pd": "import pandas as pd"}
+_TYPE_ONLY = {
+    "pd": "import pandas as pd",
+    "Axes": "from matplotlib.axes import Axes",
+    "Figure": "from matplotlib.figure import Figure",
+}
 _SECTIONS = (
     ("Returns", "returns"),
     ("Raises", "raises"),
@@ -87,12 +91,17 @@ _SECTIONS = (
 
 
 def public_functions() -> dict[str, Callable[..., Any]]:
-    """The functions among ``sqlmetrics.__all__``, unwrapped, by name."""
+    """The functions among ``sqlmetrics.__all__`` and ``sqlmetrics.plot.__all__`` (the public
+    module's), unwrapped, by name.
+    """
     found: dict[str, Callable[..., Any]] = {}
-    for name in sqlmetrics.__all__:
-        obj = getattr(sqlmetrics, name)
-        if inspect.isfunction(obj):
-            found[name] = inspect.unwrap(obj)
+    for module in (sqlmetrics, sqlmetrics.plot):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj):
+                if name in found:
+                    raise ValueError(f"two public functions named {name}")
+                found[name] = inspect.unwrap(obj)
     return found
 
 
@@ -372,6 +381,11 @@ def bundle_source(function: Function) -> str:
     return "\n".join(out) + "\n"
 
 
+def _isort(statement: str) -> tuple[bool, str]:
+    """The order of isort in a section: ``import x`` before ``from x import y``, by module."""
+    return statement.startswith("from "), statement.split()[1]
+
+
 def _preamble(
     doc: list[str], annotations: list[str], used: set[str], ours: dict[str, list[str]]
 ) -> tuple[list[str], list[str]]:
@@ -403,7 +417,11 @@ def _preamble(
         for m, n in sorted(by_source.items(), key=lambda i: (i[0].count(".") == 1, i[0]))
         if m[0] == "."
     ]
-    checking = ["if TYPE_CHECKING:", *(f"    {_TYPE_ONLY[n]}" for n in type_only), ""]
+    checking = [
+        "if TYPE_CHECKING:",
+        *(f"    {s}" for s in sorted((_TYPE_ONLY[n] for n in type_only), key=_isort)),
+        "",
+    ]
     return [
         '"""' + doc[0],
         f"{MARK}.",

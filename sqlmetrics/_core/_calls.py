@@ -14,20 +14,41 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = [
+    "CalibrationCall",
     "ClickMetricsCall",
     "CompareCall",
     "EvaluateCall",
+    "GainsCall",
     "MergeCall",
     "MetricAnomaliesCall",
     "OffPolicyValueCall",
     "PositionPropensitiesCall",
+    "PrCall",
     "RenderEvaluateCall",
     "RenderStateCall",
     "ReportCall",
+    "RocCall",
     "StateCall",
 ]
+
+
+@dataclass(frozen=True)
+class CalibrationCall:
+    """The arguments of :func:`calibration`, as it was called."""
+
+    data: Any
+    label: str
+    score: str
+    weight: str | None
+    by: str | Sequence[str] | None
+    n_bins: int
+    strategy: str
+    ax: Axes | None
+    con: Any
+    pos_label: Any
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,20 @@ class EvaluateCall:
     where: str | None
     con: Any
     options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GainsCall:
+    """The arguments of :func:`gains`, as it was called."""
+
+    data: Any
+    label: str
+    score: str
+    by: str | Sequence[str] | None
+    n_bins: int
+    ax: Axes | None
+    con: Any
+    pos_label: Any
 
 
 @dataclass(frozen=True)
@@ -194,6 +229,21 @@ class PositionPropensitiesCall:
 
 
 @dataclass(frozen=True)
+class PrCall:
+    """The arguments of :func:`pr`, as it was called."""
+
+    data: Any
+    label: str
+    score: str
+    weight: str | None
+    by: str | Sequence[str] | None
+    max_points: int | None
+    ax: Axes | None
+    con: Any
+    pos_label: Any
+
+
+@dataclass(frozen=True)
 class RenderEvaluateCall:
     """The arguments of :func:`render_evaluate`, as it was called."""
 
@@ -265,6 +315,21 @@ class ReportCall:
     where: str | None
     con: Any
     options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RocCall:
+    """The arguments of :func:`roc`, as it was called."""
+
+    data: Any
+    label: str
+    score: str
+    weight: str | None
+    by: str | Sequence[str] | None
+    max_points: int | None
+    ax: Axes | None
+    con: Any
+    pos_label: Any
 
 
 @dataclass(frozen=True)

@@ -232,6 +232,9 @@ LIST_WEIGHTED_NAMES = (
     "r_precision", "rbp", "recall_at_k", "set_f", "set_precision", "set_recall",
 )  # fmt: skip
 LONG_FORM = ("multiclass_auc", "multilabel_average_precision", "top_k_accuracy")
+#: the plots of ``sqlmetrics.plot`` (sqlmetrics/_evaluate/plot.py), which take the binary
+#: metrics' label and score
+PLOTS = ("calibration", "gains", "pr", "roc")
 REFUSED_CI = ("auc_bounds", "num_q", "num_rel", "num_rel_ret", "num_ret")
 
 TIES = ("item_desc", "item_asc", "text_desc", "average")
@@ -316,7 +319,7 @@ def _params() -> tuple[Param, ...]:
             'str, default "label"',
             "Column of true labels: 0/1 or boolean (a CSV's yes/no, true/false), or any two "
             "values with ``pos_label``.",
-            functions=BINARY,
+            functions=(*BINARY, *PLOTS),
         ),
         Param(
             "label:classes",
@@ -348,7 +351,7 @@ def _params() -> tuple[Param, ...]:
             "score",
             'str, default "score"',
             "Column of predicted probabilities of label 1, in [0, 1].",
-            functions=PROBABILITY,
+            functions=(*PROBABILITY, "calibration"),
         ),
         Param(
             "score:binary",
@@ -371,6 +374,9 @@ def _params() -> tuple[Param, ...]:
                 "recall_at_precision",
                 "roc_curve",
                 "tpr_at_fpr",
+                "gains",
+                "pr",
+                "roc",
             ),
         ),
         Param(
@@ -500,6 +506,14 @@ def _params() -> tuple[Param, ...]:
                 "pr_curve",
                 "roc_curve",
             ),
+        ),
+        Param(
+            "by:plots",
+            "str | Sequence[str] | None",
+            None,
+            "str or list of str, optional",
+            "Slice columns: one curve per distinct combination of their values.",
+            functions=PLOTS,
         ),
         # ------------------------------------------------------------------ ranking options
         Param(

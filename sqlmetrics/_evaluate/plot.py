@@ -250,7 +250,7 @@ def run_gains(a: GainsCall) -> Figure:
 #: the plots' own entries (the others are the shared declarations': the binary metrics' label
 #: and score, ``by:plots``); ``{source}``: the metric function a plot draws
 _OWN = """
-max_points : int or None, default 2000
+max_points : int or None, default {max_points}
     Points per curve, chosen at score quantiles (see :func:`sqlmetrics.{source}`); None
     draws every distinct score.
 n_bins : int, default 10
@@ -284,7 +284,7 @@ def _plot(
     """A plot's declaration: what the four share written once; ``source``: the metric function
     it draws, which its entries and Raises refer to.
     """
-    own = args(_OWN.format(source=source), **_TYPES)
+    own = args(_OWN.format(source=source, max_points=DEFAULT_MAX_POINTS), **_TYPES)
     return entry_point(
         name,
         takes=takes,

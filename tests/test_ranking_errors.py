@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import pandas as pd
 import pytest
 
 import sqlmetrics
+from sqlmetrics._core.params import RANKING
 
 COLS = {"group": "g", "item": "i", "score": "s", "label": "y"}
 
@@ -177,3 +179,27 @@ def test_hostile_identifiers_are_quoted() -> None:
     evil = 'x"; drop table t; --'
     data = frame().rename(columns={"g": evil})
     assert sqlmetrics.mrr(data, **{**COLS, "group": evil}) == 1.0
+
+
+#: the extra argument a ranking metric needs on this frame
+NEEDS = {"iprec_at_recall": {"recall_level": 0.5}}
+
+
+@pytest.mark.parametrize("name", RANKING)
+def test_each_warning_is_in_the_warns_section(name: str) -> None:
+    """What a ranking metric warns is in its docstring's Warns section: a group without a
+    relevant item left out (SkippedGroupsWarning), then no group left at all
+    (UndefinedMetricWarning). The TREC metrics' Warns once lacked the first.
+    """
+    function = getattr(sqlmetrics, name)
+    warns = (function.__doc__ or "").split("Warns\n")[1].split("See Also\n")[0]
+    one_empty = frame(y=[1.0, 0.0, 0.0])  # group 2 has no relevant item
+    none_left = frame(y=[0.0, 0.0, 0.0])
+    for data, expected in ((one_empty, "SkippedGroupsWarning"), (none_left, None)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            function(data, **COLS, **NEEDS.get(name, {}))
+        emitted = {type(w.message).__name__ for w in caught}
+        assert expected is None or expected in emitted, (name, emitted)
+        for warning in emitted:
+            assert f"\n    {warning}\n" in warns, (name, warning)

@@ -231,6 +231,9 @@ def err(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -476,6 +479,9 @@ def infap(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -728,6 +734,9 @@ def judged(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -971,6 +980,9 @@ def set_precision(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1210,6 +1222,9 @@ def set_recall(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1454,6 +1469,9 @@ def set_f(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1673,6 +1691,9 @@ def num_q(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1886,6 +1907,9 @@ def num_rel(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -2099,6 +2123,9 @@ def num_ret(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -2311,6 +2338,9 @@ def num_rel_ret(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----

@@ -223,6 +223,9 @@ def rbp(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -470,6 +473,9 @@ def fallout(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -710,6 +716,9 @@ def bpref(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -964,6 +973,9 @@ def iprec_at_recall(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1218,6 +1230,9 @@ def iprec_11pt_avg(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----
@@ -1467,6 +1482,9 @@ def gm_map(
     UndefinedMetricWarning
         When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
         is returned.
+    SkippedGroupsWarning
+        When groups without a relevant item were left out by the default ``empty="skip"``
+        and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
 
     Notes
     -----

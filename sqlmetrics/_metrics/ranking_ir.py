@@ -36,6 +36,7 @@ from .ranking import (
     _RUN_EXAMPLE,
     _SUM_LEFT,
     _TREC_EVAL,
+    _WARNS,
     CHECKS,
     GROUP_MEAN,
     _function,
@@ -165,13 +166,6 @@ for _name, (_summary, _uses_k, _own, _needs, _irm, _trec) in _SPECS.items():
 # ----------------------------------------------------------------------------- the functions
 # Each public function declared (as in ranking.py): ``python -m tools.api`` writes the typed
 # functions, their ci= overloads and docstrings into _api_ranking_ir.py.
-
-
-_WARNS = """
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    """
 
 
 #: what a count refuses beyond the options (a sum over groups: no empty="one", no interval)

@@ -33,6 +33,7 @@ from .ranking import (
     _MEAN_LEFT,
     _OPTIONS,
     _TREC_BOOK,
+    _WARNS,
     CHECKS,
     GROUP_MEAN,
     NO_TIE_AVERAGE,
@@ -167,13 +168,6 @@ for _name, (_summary, _uses_k, _own, _needs) in _SPECS.items():
 # ----------------------------------------------------------------------------- the functions
 # Each public function declared (as in ranking.py): ``python -m tools.api`` writes the typed
 # functions, their ci= overloads and docstrings into _api_ranking_retrieval.py.
-_WARNS = """
-    UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
-    """
-
-
 _RBP_PERSISTENCE = Arg(
     "persistence",
     "float",

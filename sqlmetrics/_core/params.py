@@ -907,6 +907,13 @@ def variants(name: str) -> list[Param]:
 # their sections (the copy detector finds no docstring block twice).
 
 
+#: the Warns of a weighted metric that is undefined only when its weights sum to 0
+WARNS_NO_WEIGHT = """
+    UndefinedMetricWarning
+        When the weights sum to 0; NaN is returned.
+    """
+
+
 def section(*parts: str) -> str:
     """A docstring section from ``parts``, each cleaned (:func:`inspect.cleandoc`) and joined
     by a blank line: paragraphs shared as constants and a function's own.

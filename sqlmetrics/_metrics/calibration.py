@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._core.params import Arg, Function
+from .._core.params import WARNS_NO_WEIGHT, Arg, Function
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -31,7 +31,6 @@ from .classification_curves import (  # (also declares eps=, which normalized_en
     _DATA,
     _ENGINE,
     _INTERVAL,
-    _WARNS_NO_WEIGHT,
     _scalar,
 )
 
@@ -336,7 +335,7 @@ _EXPECTED_CALIBRATION_ERROR = Function(
         In [0, 1]; 0 when every bin's mean probability equals its fraction of positives.
     """,
     raises=_BAD_PROBABILITIES + _BAD_BINS,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     see_also="""
     calibration_curve : the bins themselves.
     """,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import resolved
-from .._core.params import Arg, Function
+from .._core.params import WARNS_NO_WEIGHT, Arg, Function
 from .._core.registry import (
     Flag,
     Inference,
@@ -298,11 +298,6 @@ _BAD_EPS = """
 _AS_ROC_CURVE = """
     ColumnNotFoundError, DataSourceError
         As in :func:`roc_curve`."""
-_WARNS_NO_WEIGHT = """
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned."""
-
-
 _ROC_CURVE_DROP_INTERMEDIATE = Arg(
     "drop_intermediate",
     "bool",
@@ -565,7 +560,7 @@ _LOG_LOSS = Function(
         The mean loss, >= 0 (0 is perfect; ln 2 = 0.693 for a constant 0.5).
     """,
     raises=_BAD_PROBABILITIES_COUNTED + _BAD_EPS + _AS_ROC_CURVE,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     see_also="""
     brier_score : the quadratic counterpart.
     """,
@@ -602,7 +597,7 @@ _BRIER_SCORE = Function(
         In [0, 1]; 0 is perfect, 0.25 is a constant 0.5.
     """,
     raises=_BAD_PROBABILITIES_COUNTED + _AS_ROC_CURVE,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     see_also="""
     log_loss : the logarithmic counterpart.
     """,

@@ -569,10 +569,6 @@ def _binary_mcc(
 _CLASSES = ("label", "prediction", "weight")
 #: those of a score and a threshold, or a prediction column (mcc, the binary metrics)
 THRESHOLDED = ("data", "label", "score", "threshold", "prediction", "weight")
-_WARNS_NO_WEIGHT = """
-    UndefinedMetricWarning
-        When the weights sum to 0; NaN is returned.
-    """
 _RETURNS_UNIT = """
     float
         In [0, 1].

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._core.params import Arg, Function
+from .._core.params import WARNS_NO_WEIGHT, Arg, Function
 from .._core.registry import (
     Flag,
     Inference,
@@ -27,7 +27,7 @@ from .._core.registry import (
 from .._engine.run import compute, scalar
 from .._inference.intervals import CiMethod, Interval, ci_request, ci_result
 from ..errors import InvalidParameterError
-from .multiclass import _CLASSES, _RETURNS_UNIT, _WARNS_NO_WEIGHT, check_class_columns
+from .multiclass import _CLASSES, _RETURNS_UNIT, check_class_columns
 from .ranking import _INTERVAL
 
 #: the public functions are declared at the end of this module (API) and generated into
@@ -376,7 +376,7 @@ _HAMMING_LOSS = Function(
     InvalidDataError
         NULL classes, label and prediction of incomparable types, negative weights, no rows.
     """,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     notes=r"""
     .. math:: HL = \frac{\sum_i w_i [y_i \neq \hat y_i]}{\sum_i w_i}
     """,
@@ -440,7 +440,7 @@ _JACCARD = Function(
     InvalidParameterError
         ``average`` not one of "macro", "micro", "weighted".
     """,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     notes=r"""
     .. math:: J_c = \frac{tp_c}{tp_c + fp_c + fn_c}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._core.params import Function, args, references
+from .._core.params import WARNS_NO_WEIGHT, Function, args, references
 from .._core.registry import (
     ParamSpec,
     Role,
@@ -39,7 +39,6 @@ from .._templating.templates import macro
 from ..errors import InvalidDataError, InvalidParameterError
 from .multiclass import (
     _RETURNS_UNIT,
-    _WARNS_NO_WEIGHT,
     check_labels,
     check_labels_type,
     register_multiclass,
@@ -803,7 +802,7 @@ _TOP_K_ACCURACY = _scores_function(
         columns, ``labels`` of another length, repeated, or not of the class column's type;
         {_FORMS}"""
     + _COLUMNS,
-    warns=_WARNS_NO_WEIGHT,
+    warns=WARNS_NO_WEIGHT,
     notes="""
     Classes of equal score are ordered by class, the later first, as scikit-learn's
     reversed stable ``argsort`` orders its columns (sorted classes, or ``labels``' order:

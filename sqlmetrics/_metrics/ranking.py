@@ -1058,6 +1058,17 @@ def _function(
     return Function(name, takes, raises=_raises(name, takes, refused, bad_data), **sections)
 
 
+def _mean(name: str, *own: str, **sections: Any) -> Function:
+    """A declaration of a ranking metric that is a mean over the groups left (trec_eval's
+    family): ``own``, its parameters before the columns; the rest of its parameters, its body,
+    Returns and Warns are those of every such metric.
+    """
+    takes = ("data", *own, *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL)
+    return _function(
+        name, takes, call=_ranking_metric, returns=_MEAN_LEFT, warns=_WARNS, **sections
+    )
+
+
 def _kernel(
     name: str,
     takes: tuple[str, ...],

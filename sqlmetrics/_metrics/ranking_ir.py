@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core.params import Arg, references, section
+from .._core.params import Arg, Function, references, section
 from .._core.registry import (
     Inference,
     MetricSpec,
@@ -30,7 +30,6 @@ from .ranking import (
     _COLUMNS,
     _COMMON,
     _INTERVAL,
-    _MEAN_LEFT,
     _OPTIONS,
     _RIJSBERGEN,
     _RUN_EXAMPLE,
@@ -40,6 +39,7 @@ from .ranking import (
     CHECKS,
     GROUP_MEAN,
     _function,
+    _mean,
     _ranking_metric,
     inference_of,
     ranking_roles,
@@ -188,16 +188,14 @@ _ERR_MAX_GRADE = Arg(
 )
 
 
-_ERR = _function(
+_ERR = _mean(
     "err",
-    takes=("data", "k", "max_grade", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "k",
+    "max_grade",
     bad_data="a label above ``max_grade``",
     summary="""
     Expected reciprocal rank at k (gdeval's graded ERR@k), mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         With :math:`R_i = (2^{label_i} - 1) / 2^{max\_grade}`:
@@ -222,15 +220,11 @@ _ERR = _function(
 )
 
 
-_INFAP = _function(
+_INFAP = _mean(
     "infap",
-    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Inferred average precision (trec_eval's infAP), mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         With :math:`R` the group's relevant judged items, and for a relevant item retrieved at
@@ -258,15 +252,12 @@ _INFAP = _function(
 )
 
 
-_JUDGED = _function(
+_JUDGED = _mean(
     "judged",
-    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "k",
     summary="""
     Judged@k: the share of the top k that the judgments hold, mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: Judged@k = \frac{|\{\text{judged items in the top } k\}|}{\min(k, n_{ret})}
@@ -289,15 +280,11 @@ _JUDGED = _function(
 )
 
 
-_SET_PRECISION = _function(
+_SET_PRECISION = _mean(
     "set_precision",
-    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Set precision: relevant retrieved items over retrieved items, mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: set\_P = \frac{|\text{relevant retrieved}|}{|\text{retrieved}|}
@@ -315,15 +302,11 @@ _SET_PRECISION = _function(
 )
 
 
-_SET_RECALL = _function(
+_SET_RECALL = _mean(
     "set_recall",
-    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Set recall: relevant retrieved items over relevant items, mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: set\_recall = \frac{|\text{relevant retrieved}|}{|\text{relevant}|}
@@ -352,15 +335,12 @@ _SET_F_BETA = Arg(
 )
 
 
-_SET_F = _function(
+_SET_F = _mean(
     "set_f",
-    takes=("data", "beta", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "beta",
     summary="""
     Set F-measure of set precision and recall, mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         With :math:`P` the set precision and :math:`R` the set recall:
@@ -381,16 +361,27 @@ _SET_F = _function(
 )
 
 
-_NUM_Q = _function(
+def _sum(name: str, **sections: Any) -> Function:
+    """A declaration of a count (``num_q``, ...): a sum over the groups left, without an
+    interval or ``empty="one"``; its parameters, body, Returns and Warns are every count's.
+    """
+    takes = ("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL)
+    return _function(
+        name,
+        takes,
+        call=_count,
+        refused=_SUM_REFUSED,
+        returns=_SUM_LEFT,
+        warns=_WARNS,
+        **sections,
+    )
+
+
+_NUM_Q = _sum(
     "num_q",
-    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
-    call=_count,
-    refused=_SUM_REFUSED,
     summary="""
     The number of groups (queries) evaluated.
     """,
-    returns=_SUM_LEFT,
-    warns=_WARNS,
     notes=section(
         """
         trec_eval's ``num_q`` (ir_measures' ``NumQ``): the groups the ranking rules keep
@@ -407,16 +398,11 @@ _NUM_Q = _function(
 )
 
 
-_NUM_REL = _function(
+_NUM_REL = _sum(
     "num_rel",
-    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
-    call=_count,
-    refused=_SUM_REFUSED,
     summary="""
     The relevant items of the groups, summed over groups.
     """,
-    returns=_SUM_LEFT,
-    warns=_WARNS,
     notes=section(
         """
         trec_eval's ``num_rel`` (ir_measures' ``NumRel``): relevant judged items (``label >=
@@ -433,16 +419,11 @@ _NUM_REL = _function(
 )
 
 
-_NUM_RET = _function(
+_NUM_RET = _sum(
     "num_ret",
-    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
-    call=_count,
-    refused=_SUM_REFUSED,
     summary="""
     The retrieved items of the groups, summed over groups.
     """,
-    returns=_SUM_LEFT,
-    warns=_WARNS,
     notes=section(
         """
         trec_eval's ``num_ret`` (ir_measures' ``NumRet``): the run's items of the groups kept,
@@ -458,16 +439,11 @@ _NUM_RET = _function(
 )
 
 
-_NUM_REL_RET = _function(
+_NUM_REL_RET = _sum(
     "num_rel_ret",
-    takes=("data", *_COLUMNS[:-1], *_OPTIONS, *_INTERVAL),
-    call=_count,
-    refused=_SUM_REFUSED,
     summary="""
     The relevant retrieved items of the groups, summed over groups.
     """,
-    returns=_SUM_LEFT,
-    warns=_WARNS,
     notes=section(
         """
         trec_eval's ``num_rel_ret`` (ir_measures' ``NumRelRet``): retrieved items with ``label

@@ -26,20 +26,14 @@ from .._core.registry import (
 )
 from ..errors import InvalidParameterError
 from .ranking import (
-    _COLUMNS,
     _COMMON,
     _DF_EXAMPLE,
-    _INTERVAL,
-    _MEAN_LEFT,
-    _OPTIONS,
     _TREC_BOOK,
-    _WARNS,
     CHECKS,
     GROUP_MEAN,
     NO_TIE_AVERAGE,
     _check_map_params,
-    _function,
-    _ranking_metric,
+    _mean,
     inference_of,
     ranking_roles,
 )
@@ -180,15 +174,13 @@ _RBP_PERSISTENCE = Arg(
 )
 
 
-_RBP = _function(
+_RBP = _mean(
     "rbp",
-    takes=("data", "k", "persistence", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "k",
+    "persistence",
     summary="""
     Rank-biased precision at k, mean over groups.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         With :math:`rel_i` = 1 when the item at position :math:`i` is relevant:
@@ -213,15 +205,12 @@ _RBP = _function(
 )
 
 
-_FALLOUT = _function(
+_FALLOUT = _mean(
     "fallout",
-    takes=("data", "k", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "k",
     summary="""
     Fall-out at k: the share of a group's non-relevant retrieved items ranked in the top k.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: fallout@k = \frac{\sum_{i \le k} (1 - rel_i)}{\sum_i (1 - rel_i)}
@@ -241,15 +230,11 @@ _FALLOUT = _function(
 )
 
 
-_BPREF = _function(
+_BPREF = _mean(
     "bpref",
-    takes=("data", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
     summary="""
     Binary preference (bpref), mean over groups: trec_eval's ``bpref``.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(N_r, R)}{\min(R, N)}\right)
@@ -298,15 +283,13 @@ _IPREC_AT_RECALL_RECALL_ROUNDING = Arg(
 )
 
 
-_IPREC_AT_RECALL = _function(
+_IPREC_AT_RECALL = _mean(
     "iprec_at_recall",
-    takes=("data", "recall_level", "recall_rounding", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "recall_level",
+    "recall_rounding",
     summary="""
     Interpolated precision at a recall level, mean over groups: trec_eval's ``iprec_at_recall``.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: iprec(L) = \max \{ P@i : hits@i \ge c \}
@@ -349,15 +332,12 @@ _IPREC_11PT_AVG_RECALL_ROUNDING = Arg(
 )
 
 
-_IPREC_11PT_AVG = _function(
+_IPREC_11PT_AVG = _mean(
     "iprec_11pt_avg",
-    takes=("data", "recall_rounding", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "recall_rounding",
     summary="""
     11-point interpolated average precision, mean over groups: trec_eval's ``11pt_avg``.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         The mean of :func:`iprec_at_recall` at the recall levels 0.0, 0.1, ..., 1.0, per group:
@@ -391,15 +371,13 @@ _GM_MAP_AP_DENOMINATOR = Arg(
 )
 
 
-_GM_MAP = _function(
+_GM_MAP = _mean(
     "gm_map",
-    takes=("data", "k", "ap_denominator", *_COLUMNS, "weight", *_OPTIONS, *_INTERVAL),
-    call=_ranking_metric,
+    "k",
+    "ap_denominator",
     summary="""
     Geometric mean over groups of average precision at k: trec_eval's ``gm_map``.
     """,
-    returns=_MEAN_LEFT,
-    warns=_WARNS,
     notes=section(
         r"""
         .. math:: GM\text{-}MAP = \exp\left(\frac{1}{|G|} \sum_g \ln \max(AP_g@k, 10^{-5})\right)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 
@@ -231,3 +232,40 @@ def test_zero_division_policies() -> None:
 def test_threshold_is_inclusive() -> None:
     frame = pd.DataFrame({"label": [1, 0], "score": [0.5, 0.4999]})
     assert sqlmetrics.confusion_matrix(frame) == {"tp": 1, "fp": 0, "tn": 1, "fn": 0}
+
+
+#: the arguments a binary metric needs besides the columns
+NEEDS: dict[str, dict[str, object]] = {
+    "fbeta": {"beta": 2.0},
+    "gauc": {"group": "label"},
+    "partial_auc": {"max_fpr": 0.5},
+    "precision_at_recall": {"min_recall": 0.5},
+    "recall_at_precision": {"min_precision": 0.5},
+    "tpr_at_fpr": {"max_fpr": 0.5},
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        spec.function
+        for spec in REGISTRY.values()
+        if spec.family in ("classification", "calibration")
+        and spec.output == "scalar"
+        and spec.function == spec.name
+        and "weight" in inspect.signature(getattr(sqlmetrics, spec.function)).parameters
+    ),
+)
+def test_weights_summing_to_zero_are_undefined_and_say_why(name: str) -> None:
+    """Every weight 0: NaN, with an UndefinedMetricWarning that gives the reason (accuracy's
+    once said "undefined: never"), and the docstring's Warns names it.
+    """
+    frame = pd.DataFrame({"label": [0, 1, 1], "score": [0.2, 0.5, 0.7], "w": [0.0, 0.0, 0.0]})
+    function = getattr(sqlmetrics, name)
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning) as caught:
+        value = function(frame, weight="w", **NEEDS.get(name, {}))
+    assert all(math.isnan(v) for v in (value if isinstance(value, tuple) else (value,)))
+    for warning in caught:
+        assert "undefined: never" not in str(warning.message), str(warning.message)
+    warns = (function.__doc__ or "").split("Warns\n")[1].split("See Also\n")[0]
+    assert "\n    UndefinedMetricWarning\n" in warns

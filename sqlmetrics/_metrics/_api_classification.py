@@ -589,7 +589,7 @@ def accuracy(
     Returns
     -------
     float
-        The metric in [0, 1].
+        The metric in [0, 1], or NaN when undefined.
 
     Raises
     ------
@@ -599,6 +599,11 @@ def accuracy(
     InvalidParameterError
         ``threshold`` not a finite number, or both ``threshold`` and ``prediction`` given.
 
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the weights sum to 0 (weight=); NaN is returned.
+
     See Also
     --------
     confusion_matrix : the four counts behind every threshold metric.
@@ -606,8 +611,8 @@ def accuracy(
     Notes
     -----
     Ties: a score equal to ``threshold`` is predicted positive (``>=``), so tied scores are never
-    split. Undefined: never (no rows is an error). The SQL is ``sql/classification/accuracy.sql``;
-    :func:`render` shows it.
+    split. Undefined: when the weights sum to 0 (weight=), NaN. The SQL is
+    ``sql/classification/accuracy.sql``; :func:`render` shows it.
 
     References
     ----------

@@ -93,7 +93,7 @@ register(
 _THRESHOLD: dict[str, tuple[str, str]] = {
     # name: (summary, undefined); each formula is in its function's docstring
     "confusion_matrix": ("tp, fp, tn, fn at a threshold", "never"),
-    "accuracy": ("(tp + tn) / n", "never"),
+    "accuracy": ("(tp + tn) / n", "the weights sum to 0 (weight=)"),
     "precision": ("tp / (tp + fp)", "no predicted positive (tp + fp = 0)"),
     "recall": ("true positive rate: tp / (tp + fn)", "no positive label (tp + fn = 0)"),
     "specificity": ("true negative rate: tn / (tn + fp)", "no negative label (tn + fp = 0)"),
@@ -417,7 +417,9 @@ def _threshold(
     never = undefined == "never"
     averaged = "average" in takes
     checked = ", ".join(text for option, text in _CHECKED.items() if option in takes)
-    warns = f'When {undefined}, with ``zero_division="warn"``; NaN is returned.'
+    zero_division = "zero_division" in takes
+    warned = ', with ``zero_division="warn"``' if zero_division else ""
+    warns = f"When {undefined}{warned}; NaN is returned."
     sql = f"``sql/classification/{name}.sql``"
     if averaged:
         sql += f" (``sql/multiclass/{name}_<average>.sql`` for a multiclass ``average``)"
@@ -448,7 +450,7 @@ def _threshold(
             + (
                 "never (no rows is an error)"
                 if never
-                else f"when {undefined}, NaN (or the ``zero_division`` value)"
+                else f"when {undefined}, NaN" + " (or the ``zero_division`` value)" * zero_division
             )
             + f". The SQL is {sql}; :func:`render` shows it."
         ),

@@ -40,7 +40,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'never',
+            'undefined': 'the weights sum to 0 (weight=)',
             'state': 'confusion',
             'cross_check': none,
             'inference': {

@@ -203,3 +203,31 @@ def test_each_warning_is_in_the_warns_section(name: str) -> None:
         assert expected is None or expected in emitted, (name, emitted)
         for warning in emitted:
             assert f"\n    {warning}\n" in warns, (name, warning)
+
+
+def test_weights_summing_to_zero_are_said_so() -> None:
+    """Groups left whose weights sum to 0: the warning says so, in the function and in each
+    slice of evaluate, rather than that no group has a relevant item (which it said before).
+    """
+    data = frame(w=[0.0, 0.0, 0.0], y=[1.0, 0.0, 1.0])  # both groups have a relevant item
+    weights_zero = r"the weights of the groups left sum to 0 \(weight=, group_weight=\)"
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=f"mrr is undefined: {weights_zero}"):
+        assert math.isnan(sqlmetrics.mrr(data, weight="w", **COLS))
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=weights_zero):
+        assert math.isnan(sqlmetrics.ndcg(data.assign(gw=0.0), group_weight="gw", **COLS))
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=rf"evaluate: mrr is undefined in 1 of 1 slice\(s\) \({weights_zero}\)",
+    ):
+        out = sqlmetrics.evaluate(data, ["mrr"], weight="w", **COLS)
+    assert math.isnan(out["mrr"].iloc[0]) and out["n_groups"].iloc[0] == 2
+    # one slice without a relevant item, one whose groups weigh nothing: both reasons
+    mixed = frame(w=[1.0, 1.0, 0.0], y=[0.0, 0.0, 1.0])
+    with pytest.warns(
+        sqlmetrics.UndefinedMetricWarning,
+        match=rf"in 2 of 2 slice\(s\) \(no group has a relevant item .*; or {weights_zero}\)",
+    ):
+        sqlmetrics.evaluate(mixed, ["mrr"], weight="w", by="g", empty="skip", **COLS)
+    # without weights, no group left is still no relevant item
+    with pytest.warns(sqlmetrics.UndefinedMetricWarning, match=r"no group has a relevant item"):
+        sqlmetrics.mrr(frame(y=[0.0, 0.0, 0.0]), empty="skip", **COLS)

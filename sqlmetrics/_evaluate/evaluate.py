@@ -37,6 +37,7 @@ from .._inference.intervals import (
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
+from .._metrics.ranking import WEIGHTS_ZERO
 from .._metrics.ranking_ir import COUNTS, no_interval
 from ..errors import InvalidParameterError, SqlMetricsError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
@@ -282,6 +283,9 @@ def _finish(
         name: frame[generated].fillna(0).astype("int64")
         for name, generated in group_counts(requests)
     }
+    # the ranking metrics' groups left per slice: NaN where some are left means their weights
+    # sum to 0, not that no group has a relevant item
+    ranking_groups = frame["n_groups"].fillna(0) if "n_groups" in frame else None
     frame = frame[[*slices, *(r.text for r in requests), "n_rows"]].copy()
     for name, values in counts.items():
         frame[name] = values
@@ -301,9 +305,16 @@ def _finish(
                     UndefinedMetricWarning,
                 )
             continue
+        reason = req.spec.undefined
+        if ranking_groups is not None and req.spec.kernel == "ranking_kernel":
+            weighed_nothing = ranking_groups[missing.to_numpy()] > 0
+            if weighed_nothing.all():
+                reason = WEIGHTS_ZERO
+            elif weighed_nothing.any():
+                reason = f"{reason}; or {WEIGHTS_ZERO}"
         warn(
             f"{caller}: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
-            f"slice(s) ({req.spec.undefined}); NaN there",
+            f"slice(s) ({reason}); NaN there",
             UndefinedMetricWarning,
         )
     return frame.reset_index(drop=True)

@@ -215,8 +215,8 @@ def hit_ratio(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -489,8 +489,8 @@ def hit_rate(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -772,8 +772,8 @@ def precision_at_k(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1050,8 +1050,8 @@ def recall_at_k(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1321,8 +1321,8 @@ def r_precision(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1605,8 +1605,8 @@ def mean_average_precision(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1889,8 +1889,8 @@ def mrr(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -2164,8 +2164,8 @@ def cg(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -2462,8 +2462,8 @@ def dcg(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -2750,8 +2750,8 @@ def idcg(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -3048,8 +3048,8 @@ def ndcg(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).

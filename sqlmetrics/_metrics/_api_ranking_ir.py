@@ -229,8 +229,8 @@ def err(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -477,8 +477,8 @@ def infap(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -732,8 +732,8 @@ def judged(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -978,8 +978,8 @@ def set_precision(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1220,8 +1220,8 @@ def set_recall(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1467,8 +1467,8 @@ def set_f(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1689,8 +1689,8 @@ def num_q(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1905,8 +1905,8 @@ def num_rel(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -2121,8 +2121,8 @@ def num_ret(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -2336,8 +2336,8 @@ def num_rel_ret(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).

@@ -221,8 +221,8 @@ def rbp(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -471,8 +471,8 @@ def fallout(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -714,8 +714,8 @@ def bpref(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -971,8 +971,8 @@ def iprec_at_recall(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1228,8 +1228,8 @@ def iprec_11pt_avg(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).
@@ -1480,8 +1480,8 @@ def gm_map(
     Warns
     -----
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).

@@ -232,6 +232,11 @@ LIST_WEIGHTED = (
 )  # fmt: skip
 
 
+#: why a ranking metric is undefined where groups are left: their weights (``weight=`` per
+#: list, ``group_weight=``) sum to 0, so the weighted mean has no denominator
+WEIGHTS_ZERO = "the weights of the groups left sum to 0 (weight=, group_weight=)"
+
+
 def inference_of(name: str, inference: Inference) -> Inference:
     """``inference`` with the fact that ``weight=`` is TF-Ranking's per-list weight for
     ``name`` (:data:`LIST_WEIGHTED`), which intervals and compare read from the spec.
@@ -860,6 +865,8 @@ def _ranking(
         warn_skipped(spec.name, frame, params["empty"])
     value = frame[spec.name].iloc[0]
     if value is None or pd.isna(value):
+        if frame["n_groups"].fillna(0).iloc[0] > 0:  # groups left, but they weigh nothing
+            return undefined(spec.name, WEIGHTS_ZERO)
         return undefined(
             spec.name,
             "no group has a relevant item (label >= relevance_level)"
@@ -1096,8 +1103,8 @@ def _kernel(
 
 _WARNS = """
     UndefinedMetricWarning
-        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``); NaN
-        is returned.
+        When no group is left (e.g. no group has a relevant item, with ``empty="skip"``), or
+        the weights of the groups left sum to 0; NaN is returned.
     SkippedGroupsWarning
         When groups without a relevant item were left out by the default ``empty="skip"``
         and neither ``empty=`` nor ``convention=`` was given (how many, and the options).

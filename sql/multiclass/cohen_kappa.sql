@@ -15,7 +15,8 @@
   columns.multiplicity): multiclass_per_class's w is the count without weights, and each
   weight counts m times (exact_sum with m) with them.
   Undefined: sum_ij v_ij E_ij = 0 or s = 0 (one class only in label and prediction alike, the
-  same single class, or no listed row: labels=) -> NULL (NaN + UndefinedMetricWarning).
+  same single class, no listed row: labels=, or weights that sum to 0) -> NULL (NaN +
+  UndefinedMetricWarning).
   Output: one row per slice; columns cohen_kappa, n_classes.
   Oracle: tests/oracle/agreement.py::cohen_kappa
 #}

@@ -94,7 +94,8 @@ register(
         "Cohen's kappa 1 - sum v_ij C_ij / sum v_ij E_ij (weights: None, linear, quadratic)",
         ROLES,
         params=("weights", "labels"),
-        undefined="no expected disagreement (one class in label and prediction alike)",
+        undefined="no expected disagreement (one class in label and prediction alike, or the "
+        "weights sum to 0)",
         aliases=("cohen_kappa_score",),
         kernel="cohen_kappa_kernel",
     )

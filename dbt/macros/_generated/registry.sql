@@ -624,7 +624,7 @@
             },
             'takes_k': false,
             'needs': [],
-            'undefined': 'no expected disagreement (one class in label and prediction alike)',
+            'undefined': 'no expected disagreement (one class in label and prediction alike, or the weights sum to 0)',
             'state': 'rows',
             'cross_check': none,
             'inference': {

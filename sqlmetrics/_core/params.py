@@ -907,6 +907,10 @@ def variants(name: str) -> list[Param]:
 # their sections (the copy detector finds no docstring block twice).
 
 
+#: why a ranking metric is undefined where groups are left: their weights (``weight=`` per
+#: list, ``group_weight=``) sum to 0, so the weighted mean has no denominator (the function's
+#: warning and evaluate's per slice)
+GROUP_WEIGHTS_ZERO = "the weights of the groups left sum to 0 (weight=, group_weight=)"
 #: the Warns of a weighted metric that is undefined only when its weights sum to 0
 WARNS_NO_WEIGHT = """
     UndefinedMetricWarning

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.conventions import warns_zero
 from .._core.names import Request, parse_metric
-from .._core.params import ENTRY, args, entry_point, entry_takes
+from .._core.params import ENTRY, GROUP_WEIGHTS_ZERO, args, entry_point, entry_takes
 from .._core.registry import Role
 from .._engine.plan import (
     Plan,
@@ -37,7 +37,6 @@ from .._inference.intervals import (
 from .._metrics import FUNCTIONS
 from .._metrics.multiclass import check_labels, check_labels_type
 from .._metrics.multiclass_roc import listed_classes
-from .._metrics.ranking import WEIGHTS_ZERO
 from .._metrics.ranking_ir import COUNTS, no_interval
 from ..errors import InvalidParameterError, SqlMetricsError, UndefinedMetricWarning, warn
 from .wide import evaluate_wide
@@ -309,9 +308,9 @@ def _finish(
         if ranking_groups is not None and req.spec.kernel == "ranking_kernel":
             weighed_nothing = ranking_groups[missing.to_numpy()] > 0
             if weighed_nothing.all():
-                reason = WEIGHTS_ZERO
+                reason = GROUP_WEIGHTS_ZERO
             elif weighed_nothing.any():
-                reason = f"{reason}; or {WEIGHTS_ZERO}"
+                reason = f"{reason}; or {GROUP_WEIGHTS_ZERO}"
         warn(
             f"{caller}: {req.text} is undefined in {int(missing.sum())} of {len(frame)} "
             f"slice(s) ({reason}); NaN there",

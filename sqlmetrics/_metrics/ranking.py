@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._backends import Backend
-from .._core.params import Arg, Function, prose, references, section
+from .._core.params import GROUP_WEIGHTS_ZERO, Arg, Function, prose, references, section
 from .._core.registry import (
     GROUP_TESTS,
     PARAMS,
@@ -230,11 +230,6 @@ LIST_WEIGHTED = (
     "iprec_at_recall", "judged", "map", "mrr", "precision_at_k", "r_precision", "rbp",
     "recall_at_k", "set_f", "set_precision", "set_recall",
 )  # fmt: skip
-
-
-#: why a ranking metric is undefined where groups are left: their weights (``weight=`` per
-#: list, ``group_weight=``) sum to 0, so the weighted mean has no denominator
-WEIGHTS_ZERO = "the weights of the groups left sum to 0 (weight=, group_weight=)"
 
 
 def inference_of(name: str, inference: Inference) -> Inference:
@@ -866,7 +861,7 @@ def _ranking(
     value = frame[spec.name].iloc[0]
     if value is None or pd.isna(value):
         if frame["n_groups"].fillna(0).iloc[0] > 0:  # groups left, but they weigh nothing
-            return undefined(spec.name, WEIGHTS_ZERO)
+            return undefined(spec.name, GROUP_WEIGHTS_ZERO)
         return undefined(
             spec.name,
             "no group has a relevant item (label >= relevance_level)"
